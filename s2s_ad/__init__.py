@@ -1,0 +1,17 @@
+"""s2s_ad: source-to-source automatic differentiation for Python and numpy.
+
+Public API only; see README.md for a tour and ARCHITECTURE (shared) for the design.
+"""
+from .api import derivative_source, grad, normalize, value_and_grad, vjp
+from .ad.template_dsl import adjoint, d, nondifferentiable, tangent
+from .errors import (ADError, APIUsageError, MissingDerivativeError, NonDifferentiableError,
+                     NonScalarOutputError, TemplateError, UnsupportedSyntaxError)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "grad", "value_and_grad", "vjp", "normalize", "derivative_source",
+    "adjoint", "tangent", "nondifferentiable", "d",
+    "ADError", "APIUsageError", "MissingDerivativeError", "NonDifferentiableError",
+    "NonScalarOutputError", "TemplateError", "UnsupportedSyntaxError",
+]

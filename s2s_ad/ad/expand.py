@@ -1,0 +1,115 @@
+"""Expanding one template for one levels-form statement.
+
+    template:   d[x] += unbroadcast(d[y] * b, x)          (operator.mul, params a, b)
+    statement:  t2_0 = a * t1_0
+    expansion:  contribution to t1_0:  unbroadcast(t2_0_bar * a, t1_0)
+                (and `unbroadcast` drops out when the shapes are provably equal)
+
+Template parameters are replaced by the statement's operands (or the template's default
+when the call leaves them out), `d[y]` by the result's adjoint, `_tmp` temporaries by
+fresh names, and the template module's globals by names the generated code binds.
+"""
+import copy
+from dataclasses import dataclass, field
+
+import gast
+
+from ..ir import build
+from .registry import derivative_target
+
+
+@dataclass
+class Expansion:
+    statements: list = field(default_factory=list)      # temporaries, in order
+    contributions: list = field(default_factory=list)   # (param, index or None, expr)
+    # template line each contribution/temporary came from (for readable provenance)
+
+
+class BindingError(Exception):
+    """An operand does not fit the template's parameters (message for the user)."""
+
+
+def bind_operands(template, args, keywords):
+    """Map template parameters to operand nodes (defaults filled in as literals)."""
+    params = template.params
+    if len(args) > len(params):
+        raise BindingError(f"takes at most {len(params)} positional arguments here")
+    bound = dict(zip(params, args))
+    for key, value in keywords.items():
+        if key not in params:
+            raise BindingError(f"the keyword argument `{key}=` is not supported")
+        if key in bound:
+            raise BindingError(f"got `{key}` twice")
+        bound[key] = value
+    for p in params:
+        if p not in bound:
+            if p not in template.defaults:
+                raise BindingError(f"the argument `{p}` is required")
+            bound[p] = build.literal(template.defaults[p])
+    return bound
+
+
+def expand(template, bound, result, result_adjoint, context):
+    """Expand a reverse template; `context` supplies names, globals and shape facts."""
+    renames = {}
+    out = Expansion()
+    for stmt in template.body:
+        if isinstance(stmt, gast.Assign):
+            temp = stmt.targets[0].id
+            value = _substitute(stmt.value, template, bound, result, result_adjoint,
+                                renames, context)
+            renames[temp] = context.fresh_name(temp)
+            out.statements.append(build.assign(renames[temp], value))
+            continue
+        param, index = derivative_target(stmt.target)
+        if not context.is_active_operand(bound[param]):
+            continue
+        value = _substitute(stmt.value, template, bound, result, result_adjoint, renames, context)
+        if index is not None:
+            index = _substitute(index, template, bound, result, result_adjoint, renames, context)
+        out.contributions.append((param, index, value))
+    return out
+
+
+def _substitute(node, template, bound, result, result_adjoint, renames, context):
+    node = copy.deepcopy(node)
+    return _Substituter(template, bound, result, result_adjoint, renames, context).visit(node)
+
+
+class _Substituter(gast.NodeTransformer):
+    def __init__(self, template, bound, result, result_adjoint, renames, context):
+        self.t = template
+        self.bound = bound
+        self.result = result
+        self.result_adjoint = result_adjoint
+        self.renames = renames
+        self.ctx = context
+
+    def visit_Subscript(self, node):
+        target = derivative_target(node)
+        if target is not None and target[1] is None:
+            if target[0] != self.t.result:
+                raise BindingError("a reverse template may only read d[result]")
+            return copy.deepcopy(self.result_adjoint)
+        return self.generic_visit(node)
+
+    def visit_Call(self, node):
+        # unbroadcast(g, x) is the identity when g's shape (the result's) equals x's
+        if isinstance(node.func, gast.Name) and node.func.id == "unbroadcast" \
+                and len(node.args) == 2 and isinstance(node.args[1], gast.Name) \
+                and node.args[1].id in self.bound \
+                and self.ctx.same_shape(self.result, self.bound[node.args[1].id]):
+            return self.visit(node.args[0])
+        return self.generic_visit(node)
+
+    def visit_Name(self, node):
+        ident = node.id
+        if ident == self.t.result:
+            return build.name(self.result)
+        if ident in self.bound:
+            return copy.deepcopy(self.bound[ident])
+        if ident in self.renames:
+            return build.name(self.renames[ident])
+        if ident in self.t.namespace:
+            return build.name(self.ctx.global_name(ident, self.t.namespace[ident]))
+        return node    # a builtin

@@ -1,0 +1,187 @@
+"""The template registry: primitive object -> parsed, validated template.
+
+Each template module is imported once (its decorators record metadata), its source is
+parsed once, and every template is validated at load time. Expansion copies the cached
+trees. Users add templates with the same decorators (`s2s_ad.adjoint`); they are picked
+up on the next lookup.
+
+    >>> entry = default_registry().reverse(np.tanh)
+    >>> entry.params, entry.result
+    (('x',), 'y')
+"""
+import builtins
+import importlib
+import inspect
+import textwrap
+from dataclasses import dataclass
+
+import gast
+
+from ..errors import SourceLocation, TemplateError
+from . import template_dsl
+
+
+@dataclass(frozen=True)
+class Template:
+    kind: str                 # 'adjoint' or 'tangent'
+    name: str
+    result: str               # name of the first parameter (the primal result)
+    params: tuple             # the primitive's parameters, in order
+    defaults: dict            # parameter -> default value
+    body: tuple               # gast statements
+    namespace: dict           # the template module's globals (for free names)
+    location: SourceLocation
+
+
+class Registry:
+    def __init__(self, module_names=()):
+        self._reverse = {}
+        self._tangent = {}
+        self._nondiff = {}
+        self._seen = 0
+        self._module_names = tuple(module_names)
+        self._loaded = False
+        self._module_trees = {}
+
+    # ---- lookup -------------------------------------------------------------------
+    def reverse(self, primitive):
+        self._refresh()
+        return _lookup(self._reverse, primitive)
+
+    def tangent(self, primitive):
+        self._refresh()
+        return _lookup(self._tangent, primitive)
+
+    def is_nondifferentiable(self, primitive):
+        self._refresh()
+        return _lookup(self._nondiff, primitive) is not None
+
+    def primitives(self, kind="adjoint"):
+        """Every primitive with a template of `kind` (for the spec-table completeness test)."""
+        self._refresh()
+        table = {"adjoint": self._reverse, "tangent": self._tangent,
+                 "nondifferentiable": self._nondiff}[kind]
+        return [prim for prim, _ in table.values()]
+
+    # ---- loading ------------------------------------------------------------------
+    def _refresh(self):
+        if not self._loaded:
+            self._loaded = True
+            for module_name in self._module_names:
+                importlib.import_module(module_name)
+        if template_dsl.registration_count() == self._seen:
+            return
+        fresh = template_dsl.registrations_since(self._seen)
+        self._seen = template_dsl.registration_count()
+        for kind, primitives, function in fresh:
+            if kind == "nondifferentiable":
+                for prim in primitives:
+                    self._nondiff[_key(prim)] = (prim, True)
+                continue
+            template = self._parse(kind, function)
+            table = self._reverse if kind == "adjoint" else self._tangent
+            for prim in primitives:
+                table[_key(prim)] = (prim, template)
+
+    def _parse(self, kind, function):
+        filename = inspect.getsourcefile(function) or "<template>"
+        lines, first = inspect.getsourcelines(function)
+        tree = gast.parse(textwrap.dedent("".join(lines))).body[0]
+        location = SourceLocation(filename, first, 0, lines[0], function.__name__)
+        args = tree.args
+        names = [a.id for a in args.args]
+        if not names or args.vararg or args.kwarg or args.kwonlyargs:
+            raise TemplateError("a template takes the result, then the primitive's parameters",
+                                location)
+        signature = inspect.signature(function)
+        defaults = {p.name: p.default for p in signature.parameters.values()
+                    if p.default is not inspect.Parameter.empty}
+        body = [s for s in tree.body if not _is_docstring(s)]
+        template = Template(kind, function.__name__, names[0], tuple(names[1:]), defaults,
+                            tuple(body), function.__globals__, location)
+        _validate(template)
+        return template
+
+
+def _key(primitive):
+    try:
+        hash(primitive)
+        return primitive
+    except TypeError:
+        return id(primitive)
+
+
+def _lookup(table, primitive):
+    try:
+        hit = table.get(_key(primitive))
+    except TypeError:
+        return None
+    return hit[1] if hit else None
+
+
+def _is_docstring(stmt):
+    return isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Constant)
+
+
+def derivative_target(node):
+    """For `d[p]` -> ('p', None); for `d[p][i]` -> ('p', i); otherwise None."""
+    if not isinstance(node, gast.Subscript):
+        return None
+    if isinstance(node.value, gast.Name) and node.value.id == "d" \
+            and isinstance(node.slice, gast.Name):
+        return node.slice.id, None
+    inner = derivative_target(node.value)
+    if inner is not None and inner[1] is None:
+        return inner[0], node.slice
+    return None
+
+
+def _validate(template):
+    known = set(template.params) | {template.result}
+    temps = set()
+    for stmt in template.body:
+        fail = TemplateError(f"template {template.name}: unsupported statement "
+                             f"at template line {getattr(stmt, 'lineno', '?')}",
+                             template.location,
+                             "write `d[p] += expr`, `d[p][index] += expr` or `_tmp = expr`"
+                             if template.kind == "adjoint" else "write `d[y] = expr`")
+        if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1:
+            target = stmt.targets[0]
+            if isinstance(target, gast.Name) and target.id.startswith("_"):
+                temps.add(target.id)
+            elif template.kind == "tangent" and derivative_target(target) == (template.result, None):
+                pass
+            else:
+                raise fail
+        elif isinstance(stmt, gast.AugAssign) and isinstance(stmt.op, gast.Add) \
+                and template.kind == "adjoint":
+            target = derivative_target(stmt.target)
+            if target is None or target[0] not in template.params:
+                raise fail
+        else:
+            raise fail
+        for node in gast.walk(stmt):
+            if isinstance(node, gast.Subscript) and isinstance(node.value, gast.Name) \
+                    and node.value.id == "d":
+                if not isinstance(node.slice, gast.Name) or node.slice.id not in known:
+                    raise TemplateError(f"template {template.name}: d[...] must name a parameter",
+                                        template.location)
+            elif isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
+                ident = node.id
+                if ident in known or ident in temps or ident == "d":
+                    continue
+                if ident not in template.namespace and not hasattr(builtins, ident):
+                    raise TemplateError(f"template {template.name}: unknown name `{ident}`",
+                                        template.location)
+
+
+_DEFAULT = None
+
+
+def default_registry():
+    """The registry of the built-in templates plus every user registration."""
+    global _DEFAULT
+    if _DEFAULT is None:
+        from ..templates import MODULES
+        _DEFAULT = Registry(tuple(f"s2s_ad.templates.{m}" for m in MODULES))
+    return _DEFAULT

@@ -1,0 +1,114 @@
+"""Shape-equality analysis: which values provably have the same shape.
+
+Used to drop `unbroadcast` where it can only be the identity. Facts used: a numeric
+literal is a scalar; grad's output is a scalar (checked at run time by `scalar_seed`);
+an elementwise operation's result has its operands' broadcast shape, so a scalar result
+means scalar operands and a scalar operand means the result has the other operand's
+shape; a full reduction (no axis) is a scalar.
+
+    t1_0 = 2 * x1           x1 ~ t1_0         (2 is a scalar)
+    t2_0 = np.exp(t1_0)     t2_0 ~ t1_0
+    y = t2_0 + c            y is scalar  =>  t2_0, c scalar  =>  x1 scalar
+"""
+import math
+import operator
+from dataclasses import dataclass
+
+import gast
+import numpy as np
+
+from ..ir.primitives import identity, operation_of
+
+SCALAR = "<scalar>"
+_ELEMENTWISE_OPERATORS = {operator.add, operator.sub, operator.mul, operator.truediv,
+                          operator.pow, operator.mod, operator.neg, operator.pos, identity}
+_FULL_REDUCTIONS = {np.sum, np.mean, np.prod, np.max, np.min, np.amax, np.amin,
+                    np.std, np.var, np.linalg.norm}
+
+
+@dataclass(frozen=True)
+class Shapes:
+    classes: dict   # variable -> representative
+
+    def same(self, a, b):
+        return self._rep(a) == self._rep(b)
+
+    def is_scalar(self, a):
+        return self._rep(a) == SCALAR
+
+    def _rep(self, atom):
+        if isinstance(atom, str):
+            return self.classes.get(atom, atom)
+        if isinstance(atom, gast.Name):
+            return self.classes.get(atom.id, atom.id)
+        if isinstance(atom, gast.Constant) and isinstance(atom.value, (int, float)):
+            return SCALAR
+        if isinstance(atom, gast.UnaryOp) and isinstance(atom.operand, gast.Constant):
+            return SCALAR
+        return object()
+
+
+def _elementwise(primitive):
+    if primitive in _ELEMENTWISE_OPERATORS:
+        return True
+    if isinstance(primitive, np.ufunc) and primitive.nout == 1 and primitive.nin in (1, 2):
+        return True
+    return getattr(primitive, "__module__", None) == "math" or \
+        getattr(primitive, "__self__", None) is math
+
+
+def analyse_shapes(levels, scalar_outputs=()):
+    parent = {}
+
+    def find(x):
+        while parent.get(x, x) != x:
+            x = parent[x]
+        return x
+
+    def union(a, b):
+        ra, rb = find(a), find(b)
+        if ra != rb:
+            # keep SCALAR as the representative so is_scalar stays a lookup
+            if rb == SCALAR:
+                ra, rb = rb, ra
+            parent[rb] = ra
+            return True
+        return False
+
+    def key(atom):
+        if isinstance(atom, gast.Name):
+            return atom.id
+        if isinstance(atom, gast.Constant) and isinstance(atom.value, (int, float)):
+            return SCALAR
+        if isinstance(atom, gast.UnaryOp) and isinstance(atom.operand, gast.Constant):
+            return SCALAR
+        return None
+
+    for name in scalar_outputs:
+        union(SCALAR, name)
+    rules = []
+    for stmt in levels.tree.body:
+        if not isinstance(stmt, gast.Assign):
+            continue
+        target = stmt.targets[0].id
+        op = operation_of(stmt.value, levels.callees)
+        if _elementwise(op.primitive) and not op.keywords:
+            rules.append((target, [key(a) for a in op.args]))
+        elif op.primitive in _FULL_REDUCTIONS and "axis" not in op.keywords \
+                and len(op.args) == 1:
+            union(SCALAR, target)
+    changed = True
+    while changed:
+        changed = False
+        for target, operands in rules:
+            if None in operands:
+                continue
+            arrays = [o for o in operands if find(o) != SCALAR]
+            if find(target) == SCALAR:
+                for o in operands:
+                    changed |= union(SCALAR, o)
+            elif not arrays:
+                changed |= union(SCALAR, target)
+            elif len({find(o) for o in arrays}) == 1:
+                changed |= union(target, arrays[0])
+    return Shapes({name: find(name) for name in set(parent) | {SCALAR}})

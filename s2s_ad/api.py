@@ -1,0 +1,143 @@
+"""The public API: grad, value_and_grad, vjp, normalize, derivative_source.
+
+    >>> df = grad(lambda_free_function)          # or @grad / @grad(wrt=(0, 1))
+    >>> df(1.0, 2.0)                             # d f / d (argument 0)
+    >>> print(derivative_source(df))             # the generated Python source
+
+grad(f) builds the derivative immediately (so the transform cost is paid once, at the
+grad call) and returns a plain Python function: calling it costs what the generated
+code costs. The same f with the same options gives the same function object back.
+"""
+import functools
+import inspect
+import weakref
+
+import numpy as np
+
+from .ad.registry import default_registry
+from .errors import APIUsageError
+from .pipeline import DerivativeCache, Request, derive, front
+
+_CACHE = DerivativeCache()
+_SOURCES = weakref.WeakKeyDictionary()   # generated function -> Derived
+_PUBLIC = weakref.WeakKeyDictionary()    # user function -> {options: public function}
+
+
+def grad(f=None, wrt=0, *, preserve_result=False):
+    """The gradient of a scalar-valued f with respect to argument(s) `wrt`.
+
+    `wrt` is a position, a parameter name, or a tuple of them (then df returns a tuple).
+    With preserve_result=True df returns (gradient, value).
+    """
+    if f is None:
+        return functools.partial(grad, wrt=wrt, preserve_result=preserve_result)
+    mode = "grad"
+    return _public(f, mode, wrt, preserve_result)
+
+
+def value_and_grad(f=None, wrt=0):
+    """f's value and gradient in one call: vg(*args) -> (value, gradient)."""
+    if f is None:
+        return functools.partial(value_and_grad, wrt=wrt)
+    return _public(f, "value_and_grad", wrt, False)
+
+
+def vjp(f=None, wrt=0):
+    """Vector-Jacobian product of an array-valued f: vf(*args, cotangent) -> gradient(s).
+
+    The cotangent has the shape of f's output; the result is sum(cotangent * df/dx).
+    """
+    if f is None:
+        return functools.partial(vjp, wrt=wrt)
+    return _public(f, "vjp", wrt, False)
+
+
+def normalize(f):
+    """f in levels form (ARCHITECTURE §3), as source text."""
+    from .backend.emit import to_source
+    levels, _ = front(f)
+    return to_source(levels.tree)
+
+
+def derivative_source(df):
+    """The generated source of a function returned by grad / value_and_grad / vjp."""
+    derived = _SOURCES.get(inspect.unwrap(df)) or _SOURCES.get(df)
+    if derived is None:
+        raise APIUsageError(f"{df!r} was not made by s2s_ad")
+    return derived.source
+
+
+def _public(f, mode, wrt, preserve_result):
+    if not callable(f):
+        raise APIUsageError(f"{mode} expects a function, got {type(f).__name__}")
+    names, single = _wrt_names(f, wrt)
+    key = (mode, names, single, preserve_result)
+    per_function = _PUBLIC.setdefault(f, {}) if _weakrefable(f) else {}
+    if key in per_function:
+        return per_function[key]
+    request = Request(mode, names, preserve_result, single)
+    derived = derive(f, request, default_registry(), _CACHE)
+    function = derived.function
+    if mode == "vjp":
+        function = _cotangent_last(function, f)
+    _SOURCES[function] = derived
+    _SOURCES[derived.function] = derived
+    per_function[key] = function
+    return function
+
+
+def _cotangent_last(generated, f):
+    """vjp_f(*args, cotangent): the generated code takes the cotangent first."""
+    signature = inspect.signature(f)
+
+    @functools.wraps(generated)
+    def vjp_function(*args, **kwargs):
+        if not args:
+            raise APIUsageError("vjp function: pass the arguments of f, then the cotangent")
+        *primals, cotangent = args
+        cotangent = np.asarray(cotangent, dtype=float) if not isinstance(cotangent, float) \
+            else cotangent
+        bound = signature.bind(*primals, **kwargs)
+        return generated(cotangent, *bound.args, **bound.kwargs)
+    vjp_function.__wrapped__ = generated
+    return vjp_function
+
+
+def _weakrefable(f):
+    try:
+        weakref.ref(f)
+        return True
+    except TypeError:
+        return False
+
+
+def _wrt_names(f, wrt):
+    """Normalise wrt to a tuple of parameter names; also whether one was asked for."""
+    try:
+        params = [p for p in inspect.signature(f).parameters.values()
+                  if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+    except (TypeError, ValueError):
+        raise APIUsageError(f"cannot read the parameters of {f!r}") from None
+    single = not isinstance(wrt, (tuple, list))
+    items = [wrt] if single else list(wrt)
+    if not items:
+        raise APIUsageError("wrt is empty: name at least one argument to differentiate")
+    positional = [p.name for p in params if p.kind != p.KEYWORD_ONLY]
+    names = []
+    for item in items:
+        if isinstance(item, (int, np.integer)) and not isinstance(item, bool):
+            if not -len(positional) <= item < len(positional):
+                raise APIUsageError(
+                    f"wrt={item} is out of range: {getattr(f, '__qualname__', f)} takes "
+                    f"{len(positional)} positional argument(s) ({', '.join(positional)})")
+            names.append(positional[item])
+        elif isinstance(item, str):
+            if item not in [p.name for p in params]:
+                raise APIUsageError(f"wrt={item!r}: {getattr(f, '__qualname__', f)} has no "
+                                    f"parameter named {item!r}")
+            names.append(item)
+        else:
+            raise APIUsageError(f"wrt entries must be positions or names, got {item!r}")
+    if len(set(names)) != len(names):
+        raise APIUsageError(f"wrt names the same argument twice: {names}")
+    return tuple(names), single

@@ -1,0 +1,38 @@
+"""Stage 8, emit: a gast tree -> Python source text, via astor.
+
+astor's output does not change with the Python version, so generated files diff cleanly.
+Marker statements built by `ir.build.comment` / `ir.build.blank_line` become comment
+lines and blank lines:
+
+    __s2s_comment__('grad of: y = np.tanh(x)')   ->   # grad of: y = np.tanh(x)
+    __s2s_blank__()                              ->   (empty line)
+"""
+import ast
+import re
+
+import astor
+import gast
+
+_MARKER = re.compile(r"^(\s*)__s2s_(comment|blank)__\((.*)\)$")
+
+
+def to_source(tree):
+    """Source text of a gast tree (a statement, function or module)."""
+    node = gast.gast_to_ast(tree)
+    ast.fix_missing_locations(node)
+    text = astor.to_source(node, indent_with="    ")
+    lines = []
+    for line in text.splitlines():
+        match = _MARKER.match(line)
+        if not match:
+            lines.append(line)
+        elif match.group(2) == "blank":
+            lines.append("")
+        else:
+            comment = ast.literal_eval(match.group(3))
+            lines.append(f"{match.group(1)}# {comment}")
+    return "\n".join(lines) + "\n"
+
+
+def expression_source(node):
+    return to_source(gast.Expr(value=node)).strip()

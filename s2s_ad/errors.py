@@ -1,0 +1,90 @@
+"""Errors s2s_ad raises about user code and API use.
+
+Every error about user code carries a `SourceLocation` and prints like Python's own
+SyntaxError: ``file:line:col``, the source line, a caret under the construct, what is
+unsupported and what to write instead.
+
+    >>> raise UnsupportedSyntaxError("`while` loops are not supported yet", loc,
+    ...                              hint="unroll the loop")
+    s2s_ad.errors.UnsupportedSyntaxError: `while` loops are not supported yet
+      File "model.py", line 12, col 4, in loss
+        while x > 0:
+        ^^^^^
+    Write instead: unroll the loop
+"""
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class SourceLocation:
+    """Where a construct sits in the user's file (1-based line, 0-based column)."""
+    filename: str
+    lineno: int
+    col: int
+    source_line: str
+    function: str = ""
+    end_col: int = -1
+
+    def render(self):
+        where = f'  File "{self.filename}", line {self.lineno}, col {self.col + 1}'
+        if self.function:
+            where += f", in {self.function}"
+        text = self.source_line.rstrip("\n")
+        stripped = text.lstrip()
+        indent = len(text) - len(stripped)
+        width = 1
+        if self.end_col > self.col:
+            width = self.end_col - self.col
+        width = max(1, min(width, len(text) - self.col)) if len(text) > self.col else 1
+        caret = " " * (4 + max(0, self.col - indent)) + "^" * width
+        return f"{where}\n    {stripped}\n{caret}"
+
+
+class ADError(Exception):
+    """Base class of every error s2s_ad raises on purpose."""
+
+    def __init__(self, message, location=None, hint=None):
+        self.message = message
+        self.location = location
+        self.hint = hint
+        super().__init__(self._format())
+
+    @property
+    def filename(self):
+        return self.location.filename if self.location else None
+
+    @property
+    def lineno(self):
+        return self.location.lineno if self.location else None
+
+    def _format(self):
+        parts = [self.message]
+        if self.location is not None:
+            parts.append(self.location.render())
+        if self.hint:
+            parts.append(f"Write instead: {self.hint}")
+        return "\n".join(parts)
+
+
+class UnsupportedSyntaxError(ADError):
+    """A Python construct s2s_ad does not differentiate (yet)."""
+
+
+class MissingDerivativeError(ADError):
+    """A call whose derivative is needed but that has no template and no source."""
+
+
+class NonDifferentiableError(ADError):
+    """A value flows through an operation that has no derivative where one is needed."""
+
+
+class APIUsageError(ADError, ValueError):
+    """Bad use of the public API: wrt out of range, non-scalar output for grad, ..."""
+
+
+class NonScalarOutputError(APIUsageError):
+    """grad() of a function whose output is not a scalar."""
+
+
+class TemplateError(ADError):
+    """A derivative template (built-in or user-registered) is malformed."""

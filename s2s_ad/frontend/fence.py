@@ -1,0 +1,115 @@
+"""Stage 3, fence: reject what s2s_ad cannot differentiate yet, with a located error.
+
+    >>> fence(parse(f))     # def f(x): while x > 1: x = x / 2 ...
+    UnsupportedSyntaxError: `while` loops are not supported yet
+      File "model.py", line 3, col 5, in f
+        while x > 1:
+        ^^^^^
+    Write instead: ...
+
+Returns the tree unchanged when everything in it is supported.
+"""
+import gast
+
+from ..errors import UnsupportedSyntaxError
+
+# node type -> (what it is, what to write instead)
+_UNSUPPORTED = {
+    gast.If: ("`if` statements are not supported yet",
+              "compute both sides and select with np.where(cond, a, b)"),
+    gast.For: ("`for` loops are not supported yet", "use vectorised numpy operations"),
+    gast.While: ("`while` loops are not supported yet", "use vectorised numpy operations"),
+    gast.Try: ("`try`/`except` cannot be differentiated",
+               "move the error handling outside the differentiated function"),
+    gast.With: ("`with` blocks cannot be differentiated",
+                "move the context manager outside the differentiated function"),
+    gast.AsyncWith: ("`async with` cannot be differentiated", "use a plain function"),
+    gast.AsyncFor: ("`async for` cannot be differentiated", "use a plain function"),
+    gast.AsyncFunctionDef: ("async functions cannot be differentiated", "use a plain def"),
+    gast.Await: ("`await` cannot be differentiated", "use a plain function"),
+    gast.Yield: ("generators (`yield`) cannot be differentiated", "return a value"),
+    gast.YieldFrom: ("generators (`yield from`) cannot be differentiated", "return a value"),
+    gast.Global: ("`global` statements cannot be differentiated",
+                  "pass the value in as an argument and return the new value"),
+    gast.Nonlocal: ("`nonlocal` statements cannot be differentiated",
+                    "pass the value in as an argument and return the new value"),
+    gast.ClassDef: ("class definitions inside a differentiated function are not supported",
+                    "define the class at module level"),
+    gast.FunctionDef: ("nested function definitions are not supported yet",
+                       "define the helper at module level; s2s_ad differentiates it too"),
+    gast.Lambda: ("lambdas inside a differentiated function are not supported yet",
+                  "define a module-level helper function"),
+    gast.ListComp: ("list comprehensions are not supported yet",
+                    "use a vectorised numpy expression"),
+    gast.SetComp: ("set comprehensions cannot be differentiated", "use numpy arrays"),
+    gast.DictComp: ("dict comprehensions are not supported yet", "use numpy arrays"),
+    gast.GeneratorExp: ("generator expressions are not supported yet",
+                        "use np.sum over an array"),
+    gast.IfExp: ("conditional expressions (`a if c else b`) are not supported yet",
+                 "use np.where(c, a, b)"),
+    gast.BoolOp: ("`and` / `or` are not supported yet", "use np.logical_and / np.logical_or"),
+    gast.Delete: ("`del` is not supported in a differentiated function", "remove the del"),
+    gast.Starred: ("starred expressions (`*args`) are not supported yet",
+                   "pass the arguments one by one"),
+    gast.NamedExpr: ("assignment expressions (`:=`) are not supported",
+                     "assign on its own line"),
+    gast.Raise: ("`raise` is not supported in a differentiated function",
+                 "validate inputs before calling the gradient"),
+    gast.Dict: ("dict literals are not supported yet", "pass arrays as separate arguments"),
+    gast.Set: ("set literals cannot be differentiated", "use a tuple or an array"),
+    gast.JoinedStr: ("f-strings are not supported in a differentiated function",
+                     "format strings outside the function"),
+    gast.Match: ("`match` statements are not supported", "use np.where"),
+    gast.Import: ("imports inside a differentiated function are not supported",
+                  "import at module level"),
+    gast.ImportFrom: ("imports inside a differentiated function are not supported",
+                      "import at module level"),
+}
+
+
+def fence(parsed, extra_allowed=()):
+    tree = parsed.tree
+    smap = parsed.source_map
+    _check_signature(tree, smap)
+    for stmt in tree.body:
+        for node in gast.walk(stmt):
+            kind = type(node)
+            if kind in extra_allowed:
+                continue
+            if kind in _UNSUPPORTED:
+                message, hint = _UNSUPPORTED[kind]
+                raise UnsupportedSyntaxError(message, smap.locate(node), hint)
+            if isinstance(node, (gast.Assign, gast.AugAssign, gast.AnnAssign)):
+                targets = node.targets if isinstance(node, gast.Assign) else [node.target]
+                for target in targets:
+                    _check_target(target, smap)
+    return tree
+
+
+def _check_target(target, smap):
+    if isinstance(target, gast.Name):
+        return
+    if isinstance(target, (gast.Tuple, gast.List)):
+        for elt in target.elts:
+            _check_target(elt, smap)
+        return
+    if isinstance(target, gast.Subscript):
+        raise UnsupportedSyntaxError(
+            "assigning into an array element (`y[i] = ...`) is not supported yet",
+            smap.locate(target), "build the array with np.stack / np.concatenate / np.where")
+    if isinstance(target, gast.Attribute):
+        raise UnsupportedSyntaxError(
+            "assigning to an attribute cannot be differentiated", smap.locate(target),
+            "keep values in local variables and return them")
+    raise UnsupportedSyntaxError("this assignment target is not supported",
+                                 smap.locate(target), "assign to a plain name")
+
+
+def _check_signature(tree, smap):
+    a = tree.args
+    if a.vararg is not None:
+        raise UnsupportedSyntaxError("`*args` parameters are not supported yet",
+                                     smap.locate(a.vararg), "name each parameter")
+    if a.kwarg is not None:
+        raise UnsupportedSyntaxError("`**kwargs` parameters are not supported yet",
+                                     smap.locate(a.kwarg), "name each parameter")

@@ -1,0 +1,97 @@
+"""Stage 1, parse: a function object -> its gast FunctionDef plus a source map.
+
+    >>> parsed = parse(f)            # def f(x): return np.tanh(x)  (file model.py, line 12)
+    >>> parsed.tree.name, parsed.source_map.filename, parsed.source_map.first_line
+    ('f', 'model.py', 12)
+
+The source map turns a node position (relative to the dedented source) back into the
+file, line and column the user sees, for located errors.
+"""
+import inspect
+import textwrap
+from dataclasses import dataclass
+
+import gast
+
+from ..errors import APIUsageError, SourceLocation, UnsupportedSyntaxError
+
+
+@dataclass(frozen=True)
+class SourceMap:
+    filename: str
+    first_line: int          # file line of line 1 of the parsed text
+    indent: int              # columns removed by dedent
+    lines: tuple             # the file's lines of the parsed text (not dedented)
+    function: str
+
+    def locate(self, node):
+        lineno = getattr(node, "lineno", 1) or 1
+        col = getattr(node, "col_offset", 0) or 0
+        end_col = getattr(node, "end_col_offset", -1)
+        if getattr(node, "end_lineno", lineno) != lineno:
+            end_col = -1
+        index = min(max(lineno - 1, 0), len(self.lines) - 1)
+        text = self.lines[index] if self.lines else ""
+        return SourceLocation(self.filename, self.first_line + lineno - 1, col + self.indent,
+                              text, self.function,
+                              end_col + self.indent if end_col is not None and end_col >= 0 else -1)
+
+    def line_text(self, node):
+        """The user's source line of `node`, stripped (for provenance comments)."""
+        lineno = getattr(node, "lineno", None)
+        if not lineno or lineno > len(self.lines):
+            return ""
+        return self.lines[lineno - 1].strip()
+
+
+@dataclass(frozen=True)
+class ParsedFunction:
+    func: object
+    tree: gast.FunctionDef
+    source_map: SourceMap
+
+
+def parse(func):
+    if not callable(func):
+        raise APIUsageError(f"expected a Python function, got {type(func).__name__}")
+    func = inspect.unwrap(func)
+    if not inspect.isfunction(func):
+        raise APIUsageError(
+            f"s2s_ad differentiates Python functions defined with `def`; got {func!r}",
+            hint="wrap the call in a def whose source s2s_ad can read")
+    try:
+        lines, first_line = inspect.getsourcelines(func)
+    except (OSError, TypeError) as exc:
+        raise APIUsageError(f"cannot read the source of {func.__qualname__}: {exc}",
+                            hint="define the function in a .py file (or a notebook cell)") from None
+    filename = inspect.getsourcefile(func) or func.__code__.co_filename
+    text = "".join(lines)
+    dedented = textwrap.dedent(text)
+    indent = len(lines[0]) - len(lines[0].lstrip()) if lines else 0
+    smap = SourceMap(filename, max(first_line, 1), indent, tuple(lines), func.__qualname__)
+    module = gast.parse(dedented)
+    node = module.body[0] if module.body else None
+    if func.__name__ == "<lambda>":
+        node = _lambda_as_def(module, func, smap)
+    if not isinstance(node, gast.FunctionDef):
+        raise UnsupportedSyntaxError(f"cannot find the definition of {func.__qualname__}",
+                                     smap.locate(module.body[0]) if module.body else None)
+    node.decorator_list = []
+    return ParsedFunction(func, node, smap)
+
+
+def _lambda_as_def(module, func, smap):
+    """`lambda x: e` on the source line -> `def <lambda>(x): return e`."""
+    params = list(func.__code__.co_varnames[:func.__code__.co_argcount])
+    found = [n for n in gast.walk(module) if isinstance(n, gast.Lambda)
+             and [a.id for a in n.args.args] == params]
+    if len(found) != 1:
+        raise UnsupportedSyntaxError(
+            "cannot tell which lambda on this line is being differentiated",
+            smap.locate(module.body[0]), hint="define the function with `def`")
+    lam = found[0]
+    body = gast.Return(value=lam.body)
+    gast.copy_location(body, lam.body)
+    fdef = gast.FunctionDef(name="lambda_", args=lam.args, body=[body], decorator_list=[],
+                            returns=None, type_comment=None, type_params=[])
+    return gast.copy_location(fdef, lam)

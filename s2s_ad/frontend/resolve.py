@@ -1,0 +1,132 @@
+"""Stage 2, resolve: what every name in the function refers to.
+
+    >>> table = resolve(parse(f))   # def f(x): y = np.exp(x); return helper(y)
+    >>> table.kind("x"), table.kind("y"), table.kind("np")
+    ('parameter', 'local', 'global')
+    >>> table.lookup("np.exp") is numpy.exp
+    True
+
+Reads `__globals__`, closure cells and builtins through a read-only view; never writes
+into the user's globals. Globals are looked up when grad() is called: a helper defined
+later in the module is a located error telling the user to define it first.
+"""
+import builtins
+from dataclasses import dataclass, field
+
+import gast
+
+_MISSING = object()
+
+
+@dataclass(frozen=True)
+class Resolution:
+    parameters: tuple
+    locals: frozenset
+    closure: dict = field(default_factory=dict)
+    globals: dict = field(default_factory=dict)
+
+    def kind(self, identifier):
+        if identifier in self.parameters:
+            return "parameter"
+        if identifier in self.locals:
+            return "local"
+        if identifier in self.closure:
+            return "closure"
+        if identifier in self.globals:
+            return "global"
+        if hasattr(builtins, identifier):
+            return "builtin"
+        return "unbound"
+
+    def is_value(self, identifier):
+        """True for names whose value is computed inside the function."""
+        return identifier in self.parameters or identifier in self.locals
+
+    def lookup(self, path):
+        """The object a dotted path like 'np.linalg.norm' names, or None."""
+        head, *rest = path.split(".")
+        obj = self._lookup_name(head)
+        for attr in rest:
+            if obj is _MISSING:
+                break
+            obj = getattr(obj, attr, _MISSING)
+        return None if obj is _MISSING else obj
+
+    def has(self, path):
+        head, *rest = path.split(".")
+        obj = self._lookup_name(head)
+        for attr in rest:
+            if obj is _MISSING:
+                return False
+            obj = getattr(obj, attr, _MISSING)
+        return obj is not _MISSING
+
+    def _lookup_name(self, identifier):
+        if identifier in self.closure:
+            cell = self.closure[identifier]
+            try:
+                return cell.cell_contents
+            except ValueError:
+                return _MISSING
+        if identifier in self.globals:
+            return self.globals[identifier]
+        return getattr(builtins, identifier, _MISSING)
+
+
+def dotted_path(node):
+    """'np.linalg.norm' for Attribute(Attribute(Name np, linalg), norm); None otherwise."""
+    parts = []
+    while isinstance(node, gast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, gast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+def resolve(parsed):
+    func = parsed.func
+    tree = parsed.tree
+    a = tree.args
+    params = tuple(p.id for p in a.posonlyargs + a.args + a.kwonlyargs)
+    if a.vararg:
+        params += (a.vararg.id,)
+    if a.kwarg:
+        params += (a.kwarg.id,)
+    assigned = set()
+    for node in gast.walk(tree):
+        if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
+            assigned.add(node.id)
+        elif isinstance(node, (gast.FunctionDef, gast.ClassDef)) and node is not tree:
+            assigned.add(node.name)
+    cells = dict(zip(func.__code__.co_freevars, func.__closure__ or ()))
+    return Resolution(params, frozenset(assigned - set(params)), cells,
+                      _ReadOnlyGlobals(func.__globals__))
+
+
+class _ReadOnlyGlobals(dict):
+    """A read-only view of the function's live globals (no copy, no writes)."""
+
+    def __init__(self, live):
+        super().__init__()
+        self._live = live
+
+    def __contains__(self, key):
+        return key in self._live
+
+    def __getitem__(self, key):
+        return self._live[key]
+
+    def get(self, key, default=None):
+        return self._live.get(key, default)
+
+    def keys(self):
+        return self._live.keys()
+
+    def __setitem__(self, key, value):
+        raise TypeError("s2s_ad never writes into user globals")
+
+    @property
+    def live(self):
+        return self._live

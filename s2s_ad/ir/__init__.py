@@ -1,0 +1,1 @@
+"""The intermediate representation: gast trees in levels form, their grammar and names."""

@@ -1,0 +1,121 @@
+"""The one place that constructs gast nodes by hand.
+
+    >>> astor_src(assign("t1_0", binop(name("x"), "Pow", const(2))))
+    't1_0 = x ** 2'
+"""
+import copy
+
+import gast
+
+
+def name(identifier, store=False):
+    ctx = gast.Store() if store else gast.Load()
+    return gast.Name(id=identifier, ctx=ctx, annotation=None, type_comment=None)
+
+
+def const(value):
+    return gast.Constant(value=value, kind=None)
+
+
+def literal(value):
+    """A Python literal (numbers, None, bools, strings, nested tuples) as an expression."""
+    if isinstance(value, tuple):
+        return gast.Tuple(elts=[literal(v) for v in value], ctx=gast.Load())
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value < 0:
+        return gast.UnaryOp(op=gast.USub(), operand=const(-value))
+    return const(value)
+
+
+def assign(target, value):
+    if isinstance(target, str):
+        target = name(target, store=True)
+    return gast.Assign(targets=[target], value=value, type_comment=None)
+
+
+def assign_tuple(targets, value):
+    elts = [name(t, store=True) for t in targets]
+    return gast.Assign(targets=[gast.Tuple(elts=elts, ctx=gast.Store())], value=value,
+                       type_comment=None)
+
+
+def aug_add(target, value):
+    return gast.AugAssign(target=name(target, store=True), op=gast.Add(), value=value)
+
+
+def binop(left, op_name, right):
+    return gast.BinOp(left=left, op=getattr(gast, op_name)(), right=right)
+
+
+def call(func, args=(), keywords=()):
+    if isinstance(func, str):
+        func = dotted(func)
+    kws = [gast.keyword(arg=k, value=v) for k, v in keywords]
+    return gast.Call(func=func, args=list(args), keywords=kws)
+
+
+def dotted(path):
+    """'np.linalg.norm' -> Attribute(Attribute(Name np, linalg), norm)."""
+    head, *rest = path.split(".")
+    node = name(head)
+    for attr in rest:
+        node = gast.Attribute(value=node, attr=attr, ctx=gast.Load())
+    return node
+
+
+def attribute(value, attr):
+    return gast.Attribute(value=value, attr=attr, ctx=gast.Load())
+
+
+def subscript(value, index):
+    return gast.Subscript(value=value, slice=index, ctx=gast.Load())
+
+
+def store_subscript(value, index):
+    return gast.Subscript(value=value, slice=index, ctx=gast.Store())
+
+
+def tuple_(elts):
+    return gast.Tuple(elts=list(elts), ctx=gast.Load())
+
+
+def ret(value):
+    return gast.Return(value=value)
+
+
+def expr_stmt(value):
+    return gast.Expr(value=value)
+
+
+def comment(text):
+    """A marker statement the emitter turns into a `# text` line."""
+    return expr_stmt(call("__s2s_comment__", [const(text)]))
+
+
+def blank_line():
+    """A marker statement the emitter turns into an empty line."""
+    return expr_stmt(call("__s2s_blank__"))
+
+
+def function_def(fname, params, body, defaults=(), kwonly=(), kw_defaults=(), docstring=None):
+    args = gast.arguments(
+        args=[name(p, store=False) for p in params], posonlyargs=[], vararg=None,
+        kwonlyargs=[name(p) for p in kwonly], kw_defaults=list(kw_defaults), kwarg=None,
+        defaults=list(defaults))
+    for a in args.args + args.kwonlyargs:
+        a.ctx = gast.Param()
+    if docstring:
+        body = [expr_stmt(const(docstring))] + list(body)
+    return gast.FunctionDef(name=fname, args=args, body=list(body), decorator_list=[],
+                            returns=None, type_comment=None, type_params=[])
+
+
+def clone(node):
+    return copy.deepcopy(node)
+
+
+def with_location(new, old):
+    """Copy the source position of `old` onto `new` (and return `new`)."""
+    for attr in ("lineno", "col_offset", "end_lineno", "end_col_offset"):
+        if hasattr(old, attr):
+            setattr(new, attr, getattr(old, attr))
+    return new

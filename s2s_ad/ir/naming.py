@@ -1,0 +1,73 @@
+"""One namer per generated function: deterministic, collision-free names.
+
+Every name the generated code introduces (temporaries `t{m}_{j}`, adjoints `x_bar`,
+template temporaries, runtime helpers) comes from here. The namer is seeded with every
+identifier the user's code and globals use, so a generated name never shadows one.
+
+    >>> n = Namer({"x", "x_bar"})
+    >>> n.adjoint("x"), n.level_temp(1), n.level_temp(1), n.fresh("x")
+    ('x_bar_1', 't1_0', 't1_1', 'x_1')
+"""
+import re
+
+
+class Namer:
+    def __init__(self, reserved=()):
+        self._taken = set(reserved)
+        self._level_counts = {}
+        self._adjoints = {}
+
+    def reserve(self, identifier):
+        self._taken.add(identifier)
+
+    def is_taken(self, identifier):
+        return identifier in self._taken
+
+    def fresh(self, base):
+        """`base` itself if free, else `base_1`, `base_2`, ..."""
+        base = base.lstrip("_") or "tmp"
+        if base not in self._taken:
+            self._taken.add(base)
+            return base
+        stem = re.sub(r"_\d+$", "", base)
+        k = 1
+        while f"{stem}_{k}" in self._taken:
+            k += 1
+        self._taken.add(f"{stem}_{k}")
+        return f"{stem}_{k}"
+
+    def level_temp(self, level):
+        """The next `t{level}_{j}` that is not a user name."""
+        while True:
+            j = self._level_counts.get(level, 0)
+            self._level_counts[level] = j + 1
+            candidate = f"t{level}_{j}"
+            if candidate not in self._taken:
+                self._taken.add(candidate)
+                return candidate
+
+    def adjoint(self, variable):
+        """The adjoint name of `variable` (`x` -> `x_bar`), stable per variable."""
+        if variable not in self._adjoints:
+            self._adjoints[variable] = self.fresh(f"{variable}_bar")
+        return self._adjoints[variable]
+
+
+class Bindings:
+    """Objects the generated code refers to by name (numpy, runtime helpers, helper
+    adjoints), each under a collision-free name from the namer. They become the
+    generated function's closure cells."""
+
+    def __init__(self, namer):
+        self._namer = namer
+        self._by_id = {}
+        self.names = {}
+
+    def name_for(self, suggested, obj, exact=False):
+        if id(obj) in self._by_id:
+            return self._by_id[id(obj)]
+        ident = suggested if exact else self._namer.fresh(suggested)
+        self._namer.reserve(ident)
+        self._by_id[id(obj)] = ident
+        self.names[ident] = obj
+        return ident

@@ -1,0 +1,77 @@
+"""Which primitive a levels-form operation applies, and to which operands.
+
+    t1_0 = x ** 2              ->  Operation(operator.pow, args=[x, 2], keywords={})
+    t2_0 = np.sum(x, axis=0)   ->  Operation(numpy.sum, args=[x], keywords={'axis': 0})
+    t3_0 = x[i, 1:3]           ->  Operation(operator.getitem, args=[x, (i, 1:3)])
+    t4_0 = (a, b)              ->  Operation(tuple, args=[a, b])
+    y = x                      ->  Operation(IDENTITY, args=[x])
+"""
+import operator
+from dataclasses import dataclass
+
+import gast
+
+from ..frontend.resolve import dotted_path
+
+
+def identity(x):
+    """The primitive of a plain copy `y = x`."""
+    return x
+
+
+def attribute_read(x, attr):
+    """The primitive of a value attribute read such as `x.shape` (non-differentiable)."""
+    return getattr(x, attr)
+
+
+BINARY = {
+    gast.Add: operator.add, gast.Sub: operator.sub, gast.Mult: operator.mul,
+    gast.Div: operator.truediv, gast.Pow: operator.pow, gast.MatMult: operator.matmul,
+    gast.FloorDiv: operator.floordiv, gast.Mod: operator.mod,
+    gast.BitAnd: operator.and_, gast.BitOr: operator.or_, gast.BitXor: operator.xor,
+    gast.LShift: operator.lshift, gast.RShift: operator.rshift,
+}
+UNARY = {gast.USub: operator.neg, gast.UAdd: operator.pos, gast.Not: operator.not_,
+         gast.Invert: operator.invert}
+COMPARE = {gast.Lt: operator.lt, gast.LtE: operator.le, gast.Gt: operator.gt,
+           gast.GtE: operator.ge, gast.Eq: operator.eq, gast.NotEq: operator.ne,
+           gast.Is: operator.is_, gast.IsNot: operator.is_not,
+           gast.In: operator.contains, gast.NotIn: operator.contains}
+
+
+@dataclass
+class Operation:
+    primitive: object
+    args: list            # gast atoms (an index node for getitem)
+    keywords: dict        # name -> gast atom
+    callee: str = None    # dotted path for calls
+
+
+def operation_of(value, callees):
+    """Describe the levels-form right-hand side `value` as an Operation."""
+    if isinstance(value, gast.BinOp):
+        return Operation(BINARY[type(value.op)], [value.left, value.right], {})
+    if isinstance(value, gast.UnaryOp):
+        if isinstance(value.operand, gast.Constant):
+            return Operation(identity, [value], {})
+        return Operation(UNARY[type(value.op)], [value.operand], {})
+    if isinstance(value, gast.Compare):
+        return Operation(COMPARE[type(value.ops[0])], [value.left, value.comparators[0]], {})
+    if isinstance(value, gast.Call):
+        path = dotted_path(value.func)
+        return Operation(callees.get(path), list(value.args),
+                         {k.arg: k.value for k in value.keywords}, path)
+    if isinstance(value, gast.Subscript):
+        return Operation(operator.getitem, [value.value, value.slice], {})
+    if isinstance(value, gast.Attribute) and dotted_path(value) is None:
+        return Operation(attribute_read, [value.value], {})
+    if isinstance(value, gast.Tuple) and any(isinstance(e, gast.Name) for e in value.elts):
+        return Operation(tuple, list(value.elts), {})
+    if isinstance(value, gast.List):
+        return Operation(list, list(value.elts), {})
+    return Operation(identity, [value], {})
+
+
+def names_in(node):
+    """Names read by an atom or index node."""
+    return [n.id for n in gast.walk(node) if isinstance(n, gast.Name)]

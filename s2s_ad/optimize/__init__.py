@@ -1,0 +1,20 @@
+"""Stage 7: small clean-up passes over generated derivative code, run to a fixed point.
+
+Each pass takes a statement list and returns `(statements, changed)`.
+"""
+from .dce import eliminate_dead_code
+from .fold import fold_constants
+
+PASSES = (fold_constants, eliminate_dead_code)
+
+
+def optimize(body, passes=PASSES, max_rounds=10):
+    """Run the passes to a fixed point (at most `max_rounds` rounds)."""
+    for _ in range(max_rounds):
+        any_change = False
+        for run in passes:
+            body, changed = run(body)
+            any_change |= changed
+        if not any_change:
+            break
+    return body

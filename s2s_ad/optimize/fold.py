@@ -1,0 +1,52 @@
+"""Constant folding and algebraic identities inside generated expressions.
+
+    t1_0_bar * 2 * x ** (2 - 1)   ->   t1_0_bar * 2 * x
+    y_bar * 1.0                   ->   y_bar
+
+Only identities that hold for numpy arrays and Python numbers alike (no `x * 0 -> 0`:
+that would change an array's shape).
+"""
+import operator
+
+import gast
+
+from ..ir import build
+
+_FOLDABLE = {gast.Add: operator.add, gast.Sub: operator.sub, gast.Mult: operator.mul,
+             gast.Pow: operator.pow}
+
+
+def _number(node):
+    if isinstance(node, gast.Constant) and type(node.value) in (int, float):
+        return node.value
+    if isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.USub):
+        inner = _number(node.operand)
+        return None if inner is None else -inner
+    return None
+
+
+class _Folder(gast.NodeTransformer):
+    def __init__(self):
+        self.changed = False
+
+    def visit_BinOp(self, node):
+        self.generic_visit(node)
+        left, right = _number(node.left), _number(node.right)
+        op = type(node.op)
+        if left is not None and right is not None and op in _FOLDABLE:
+            self.changed = True
+            return build.literal(_FOLDABLE[op](left, right))
+        if right == 1 and op in (gast.Pow, gast.Mult, gast.Div):
+            self.changed = True
+            return node.left
+        if left == 1 and op is gast.Mult:
+            self.changed = True
+            return node.right
+        return node
+
+
+def fold_constants(body):
+    """Returns (new body, changed)."""
+    folder = _Folder()
+    body = [folder.visit(stmt) for stmt in body]
+    return body, folder.changed

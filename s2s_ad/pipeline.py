@@ -1,0 +1,173 @@
+"""The one ordered list of stages (ARCHITECTURE §2), and nothing else decides their order.
+
+    derive(f, Request(mode="grad", wrt=("x",)))  ->  Derived(function, source, levels)
+
+1 parse -> 2 resolve -> 3 fence -> 4 normalize (+ verify) -> 5 analyse ->
+6 differentiate -> 7 optimize -> 8 emit -> 9 load.
+Derivatives of the user's helper functions are derived through the same pipeline and
+cached per (function, wrt, mode) in the `DerivativeCache` the caller passes in.
+"""
+import builtins
+import os
+from dataclasses import dataclass
+
+import gast
+
+from .ad.reverse import HelperAdjoint, ReverseInputs, reverse
+from .analyses.activity import analyse_activity
+from .analyses.shapes import analyse_shapes
+from .backend.emit import to_source
+from .backend.load import load
+from .errors import UnsupportedSyntaxError
+from .frontend.fence import fence
+from .frontend.parse import parse
+from .frontend.resolve import resolve
+from .ir import build
+from .ir.grammar import verify
+from .ir.naming import Bindings, Namer
+from .optimize import optimize
+from .transforms.normalize import normalize, numpy_name_for
+from . import runtime
+
+MODES = ("grad", "value_and_grad", "vjp")
+
+
+@dataclass(frozen=True)
+class Request:
+    mode: str                 # 'grad' | 'value_and_grad' | 'vjp'
+    wrt: tuple                # parameter names
+    preserve_result: bool = False
+    single: bool = True       # one wrt parameter: return its gradient, not a 1-tuple
+
+
+@dataclass(frozen=True)
+class Derived:
+    function: object
+    source: str
+    levels_source: str
+    request: Request
+
+
+class DerivativeCache:
+    """(function, Request) -> Derived, plus the helpers being derived (recursion guard)."""
+
+    def __init__(self):
+        self._entries = {}
+        self.in_progress = set()
+
+    def get(self, func, request):
+        return self._entries.get((func, request))
+
+    def put(self, func, request, derived):
+        self._entries[(func, request)] = derived
+
+
+def front(func):
+    """Stages 1-4: the levels form of `func` with its namer (used by s2s_ad.normalize)."""
+    parsed = parse(func)
+    resolution = resolve(parsed)
+    fence(parsed)
+    namer = Namer(_user_names(parsed, func))
+    numpy_name = numpy_name_for(resolution, namer)
+    levels = normalize(parsed, resolution, namer, numpy_name)
+    verify(levels.tree)
+    return levels, namer
+
+
+def derive(func, request, registry, cache):
+    hit = cache.get(func, request)
+    if hit is not None:
+        return hit
+    levels, namer = front(func)
+    out_atom = levels.tree.body[-1].value
+    outputs = [out_atom.id] if isinstance(out_atom, gast.Name) else []
+    activity = analyse_activity(levels, request.wrt, outputs, registry)
+    shapes = analyse_shapes(levels, outputs if request.mode != "vjp" else ())
+    bindings = Bindings(namer)
+    import numpy
+    bindings.name_for(levels.numpy_name, numpy, exact=True)
+    fname = namer.fresh(f"{request.mode}_{levels.tree.name}")
+    cotangent = namer.fresh("cotangent") if request.mode == "vjp" else None
+
+    def derive_helper(helper, wrt, stmt):
+        if helper in cache.in_progress:
+            raise UnsupportedSyntaxError(
+                f"recursive calls (`{helper.__name__}`) are not supported yet",
+                levels.parsed.source_map.locate(stmt), "write the recursion as a loop")
+        helper_request = Request("vjp", wrt, single=len(wrt) == 1)
+        cache.in_progress.add(helper)
+        try:
+            derived = derive(helper, helper_request, registry, cache)
+        finally:
+            cache.in_progress.discard(helper)
+        return HelperAdjoint(derived.function, wrt, _result_arity(helper))
+
+    def seed(output):
+        if request.mode == "vjp":
+            return build.name(cotangent)
+        name = bindings.name_for("scalar_seed", runtime.scalar_seed)
+        return build.call(build.name(name), [build.name(output)])
+
+    inputs = ReverseInputs(levels, activity, shapes, registry, namer, bindings, derive_helper)
+    result = reverse(inputs, request.wrt, seed)
+    body = _assemble(result, request)
+    tree = _function_def(levels.tree, fname, body, cotangent)
+    source = _header(func, request) + to_source(tree)
+    function = load(source, fname, func, bindings.names)
+    derived = Derived(function, source, to_source(levels.tree), request)
+    cache.put(func, request, derived)
+    return derived
+
+
+def _assemble(result, request):
+    grads = result.gradients
+    grad_value = grads[0] if request.single else build.tuple_(grads)
+    if request.mode == "value_and_grad":
+        returned = build.tuple_([result.output, grad_value])
+    elif request.preserve_result:
+        returned = build.tuple_([grad_value, result.output])
+    else:
+        returned = grad_value
+    body = result.forward + [build.blank_line()] + result.backward + [build.ret(returned)]
+    return optimize(body)
+
+
+def _function_def(original, fname, body, cotangent):
+    args = build.clone(original.args)
+    for a in args.posonlyargs + args.args + args.kwonlyargs:
+        a.annotation = None
+    if cotangent is not None:
+        param = build.name(cotangent)
+        param.ctx = gast.Param()
+        args.args = [param] + args.posonlyargs + args.args
+        args.posonlyargs = []
+    return gast.FunctionDef(
+        name=fname, args=args, body=body, decorator_list=[], returns=None,
+        type_comment=None, type_params=[])
+
+
+def _header(func, request):
+    where = f"{os.path.basename(func.__code__.co_filename)}:{func.__code__.co_firstlineno}"
+    what = {"grad": "gradient", "value_and_grad": "value and gradient",
+            "vjp": "vector-Jacobian product"}[request.mode]
+    return f"# s2s_ad: {what} of {func.__qualname__} ({where}) w.r.t. {', '.join(request.wrt)}\n"
+
+
+def _result_arity(helper):
+    levels, _ = front(helper)
+    ret = levels.tree.body[-1].value
+    if isinstance(ret, gast.Name):
+        for stmt in levels.tree.body:
+            if isinstance(stmt, gast.Assign) and stmt.targets[0].id == ret.id \
+                    and isinstance(stmt.value, (gast.Tuple, gast.List)):
+                return len(stmt.value.elts)
+    return None
+
+
+def _user_names(parsed, func):
+    names = {n.id for n in gast.walk(parsed.tree) if isinstance(n, gast.Name)}
+    names |= {parsed.tree.name}
+    names |= set(func.__code__.co_names) | set(func.__code__.co_varnames)
+    names |= set(func.__code__.co_freevars)
+    names |= set(func.__globals__)
+    return names | set(dir(builtins))

@@ -1,0 +1,1 @@
+"""Stage 4: desugar and flatten the user's function into levels form."""

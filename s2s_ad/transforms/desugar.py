@@ -1,0 +1,51 @@
+"""Desugaring rules used while normalizing: array methods and attributes -> numpy calls.
+
+    x.sum(axis=0)      ->  np.sum(x, axis=0)
+    x.reshape(2, 3)    ->  np.reshape(x, (2, 3))
+    x.T                ->  np.transpose(x)
+    x.dot(w)           ->  np.dot(x, w)
+
+Augmented assignment (`s += e` -> `s = s + e`) and tuple unpacking are desugared by
+`normalize` itself, which owns statement order.
+"""
+import gast
+
+from ..errors import UnsupportedSyntaxError
+from ..ir import build
+
+# methods whose numpy function takes the array first and the same arguments after it
+_SAME_NAME_METHODS = frozenset({
+    "sum", "mean", "prod", "max", "min", "std", "var", "cumsum", "cumprod", "argmax",
+    "argmin", "any", "all", "round", "clip", "dot", "trace", "ravel", "squeeze", "copy",
+    "swapaxes", "repeat", "diagonal", "conj", "nonzero", "argsort",
+})
+_RENAMED_METHODS = {"flatten": "ravel", "conjugate": "conj"}
+# numeric attributes that are plain (non-differentiable) reads
+VALUE_ATTRIBUTES = frozenset({"shape", "ndim", "size", "dtype"})
+
+
+def method_call(receiver, method, args, keywords, node, smap):
+    """(numpy function name, args, keywords) for `receiver.method(*args, **keywords)`."""
+    if method in _SAME_NAME_METHODS or method in _RENAMED_METHODS:
+        return _RENAMED_METHODS.get(method, method), [receiver] + list(args), keywords
+    if method in ("reshape", "transpose"):
+        if len(args) > 1:
+            args = [build.tuple_(args)]
+        if method == "transpose" and not args:
+            return "transpose", [receiver], keywords
+        return method, [receiver] + list(args), keywords
+    if method == "astype":
+        return "asarray", [receiver], [gast.keyword(arg="dtype", value=args[0])] + list(keywords)
+    raise UnsupportedSyntaxError(
+        f"the array method `.{method}()` is not supported", smap.locate(node),
+        f"call the numpy function instead, e.g. np.{method}(x, ...)")
+
+
+def attribute_call(receiver, attr, node, smap):
+    """`x.T` -> ('transpose', [x]); value attributes return None (kept as reads)."""
+    if attr == "T":
+        return "transpose", [receiver]
+    if attr in VALUE_ATTRIBUTES:
+        return None
+    raise UnsupportedSyntaxError(f"the attribute `.{attr}` is not supported here",
+                                 smap.locate(node), "use a numpy function instead")

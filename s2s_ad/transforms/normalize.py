@@ -1,0 +1,309 @@
+"""Stage 4, normalize: the user's function -> levels form (ARCHITECTURE §3).
+
+Every statement of the result is one primitive operation on atoms (names, literals,
+global constants such as np.pi). A fresh temporary is named `t{m}_{j}`: m its level
+(1 + the highest level of its operands; inputs and constants are level 0), j its index
+within the level. User variables keep their names; in straight-line code a variable
+assigned twice gets a versioned name (`x`, then `x_1`), so every value has one
+definition and the backward sweep needs no tape.
+
+    def f(a, b, c, x):                  def f(a, b, c, x):
+        y = a * x ** 2 + b * x + c  ->      t1_0 = x ** 2
+        return y                            t1_1 = b * x
+                                            t2_0 = a * t1_0
+                                            t3_0 = t2_0 + t1_1
+                                            y = t3_0 + c
+                                            return y
+"""
+from dataclasses import dataclass
+
+import gast
+import numpy
+
+from ..errors import UnsupportedSyntaxError
+from ..ir import build
+from ..frontend.resolve import dotted_path
+from . import desugar
+
+
+@dataclass(frozen=True)
+class LevelsForm:
+    tree: gast.FunctionDef
+    callees: dict          # dotted callee path -> the object it names
+    numpy_name: str        # how generated code spells the numpy module
+    levels: dict           # variable -> level
+    parsed: object         # the ParsedFunction it came from
+    resolution: object
+
+
+def numpy_name_for(resolution, namer):
+    """'np' when the user's `np` is numpy (or free), else a fresh name."""
+    if not resolution.is_value("np") and resolution.lookup("np") in (numpy, None):
+        namer.reserve("np")
+        return "np"
+    return namer.fresh("np")
+
+
+def normalize(parsed, resolution, namer, numpy_name):
+    return _Normalizer(parsed, resolution, namer, numpy_name).run()
+
+
+class _Normalizer:
+    def __init__(self, parsed, resolution, namer, numpy_name):
+        self.parsed = parsed
+        self.smap = parsed.source_map
+        self.res = resolution
+        self.namer = namer
+        self.np = numpy_name
+        self.current = {p: p for p in resolution.parameters}
+        self.levels = {p: 0 for p in resolution.parameters}
+        self.callees = {}
+        self.out = []
+        self._pending = []   # (level, seq, stmt) for the user statement being flattened
+
+    def run(self):
+        tree = self.parsed.tree
+        for stmt in tree.body:
+            returned = self._statement(stmt)
+            if returned:
+                break
+        else:
+            self.out.append(build.with_location(build.ret(build.const(None)), tree))
+        result = gast.FunctionDef(name=tree.name, args=tree.args, body=self.out,
+                                  decorator_list=[], returns=None, type_comment=None,
+                                  type_params=[])
+        gast.copy_location(result, tree)
+        return LevelsForm(result, dict(self.callees), self.np, dict(self.levels),
+                          self.parsed, self.res)
+
+    # ---- statements -------------------------------------------------------------
+    def _statement(self, stmt):
+        """Flatten one user statement; True when it returns."""
+        if isinstance(stmt, gast.Expr):
+            if isinstance(stmt.value, gast.Constant):
+                return False          # docstring or bare literal
+            value = stmt.value
+            if not isinstance(value, gast.Call):
+                raise UnsupportedSyntaxError("an expression statement without effect",
+                                             self.smap.locate(stmt), "remove it")
+            op, _ = self._operation(value)
+            self._flush(stmt, [gast.Expr(value=op)])
+            return False
+        if isinstance(stmt, gast.Pass):
+            return False
+        if isinstance(stmt, gast.Return):
+            if stmt.value is None:
+                self._flush(stmt, [build.ret(build.const(None))])
+            else:
+                atom, _ = self._atom(stmt.value)
+                self._flush(stmt, [build.ret(atom)])
+            return True
+        if isinstance(stmt, gast.Assert):
+            atom, _ = self._atom(stmt.test)
+            self._flush(stmt, [gast.Assert(test=atom, msg=stmt.msg)])
+            return False
+        if isinstance(stmt, gast.AugAssign):
+            target = stmt.target
+            value = gast.BinOp(left=gast.Name(id=target.id, ctx=gast.Load(), annotation=None,
+                                              type_comment=None), op=stmt.op, right=stmt.value)
+            gast.copy_location(value, stmt)
+            self._assign([target], value, stmt)
+            return False
+        if isinstance(stmt, gast.AnnAssign):
+            if stmt.value is not None:
+                self._assign([stmt.target], stmt.value, stmt)
+            return False
+        if isinstance(stmt, gast.Assign):
+            self._assign(stmt.targets, stmt.value, stmt)
+            return False
+        raise UnsupportedSyntaxError(f"`{type(stmt).__name__}` statements are not supported",
+                                     self.smap.locate(stmt))
+
+    def _assign(self, targets, value, stmt):
+        first, *others = targets
+        finals = []
+        if isinstance(first, gast.Name):
+            op, level = self._operation(value)
+            finals.append(self._bind(first.id, op, level))
+            source_name = self.current[first.id]
+        else:
+            atom, level = self._atom(value)
+            source_name = None
+            finals.extend(self._unpack(first, atom, level))
+        for extra in others:
+            atom = build.name(source_name) if source_name else None
+            if atom is None:
+                raise UnsupportedSyntaxError("chained assignment to a tuple is not supported",
+                                             self.smap.locate(extra), "assign separately")
+            if isinstance(extra, gast.Name):
+                finals.append(self._bind(extra.id, atom, self.levels[source_name]))
+            else:
+                finals.extend(self._unpack(extra, atom, self.levels[source_name]))
+        self._flush(stmt, finals)
+
+    def _unpack(self, target, atom, level):
+        """a, (b, c) = t  ->  a = t[0]; t2 = t[1]; b = t2[0]; c = t2[1]."""
+        stmts = []
+        for k, elt in enumerate(target.elts):
+            item = build.subscript(build.clone(atom), build.const(k))
+            if isinstance(elt, gast.Name):
+                stmts.append(self._bind(elt.id, item, level + 1))
+            else:
+                holder = self.namer.level_temp(level + 1)
+                self.levels[holder] = level + 1
+                stmts.append(build.assign(holder, item))
+                stmts.extend(self._unpack(elt, build.name(holder), level + 1))
+        return stmts
+
+    def _bind(self, user_name, op, level):
+        ssa = user_name
+        if user_name in self.current or self.res.kind(user_name) in ("closure", "global"):
+            ssa = self.namer.fresh(user_name)
+        self.current[user_name] = ssa
+        self.levels[ssa] = level
+        return build.assign(ssa, op)
+
+    def _flush(self, origin, finals):
+        for _, _, stmt in sorted(self._pending, key=lambda item: item[:2]):
+            self.out.append(build.with_location(stmt, origin))
+        for stmt in finals:
+            self.out.append(build.with_location(stmt, origin))
+        self._pending = []
+
+    # ---- expressions ------------------------------------------------------------
+    def _atom(self, expr):
+        """An atom standing for `expr`, emitting temporaries for its operations."""
+        literal = _literal_value(expr)
+        if literal is not _NOT_LITERAL:
+            return build.literal(literal), 0
+        if isinstance(expr, gast.Name):
+            if expr.id in self.current:
+                ssa = self.current[expr.id]
+                return build.name(ssa), self.levels[ssa]
+            if self.res.is_value(expr.id):
+                raise UnsupportedSyntaxError(f"`{expr.id}` is used before it is assigned",
+                                             self.smap.locate(expr))
+            self._check_bound(expr.id, expr)
+            return build.name(expr.id), 0
+        path = dotted_path(expr)
+        if path and not self.res.is_value(path.split(".")[0]):
+            self._check_bound(path, expr)
+            return build.dotted(path), 0
+        op, level = self._operation(expr)
+        temp = self.namer.level_temp(level)
+        self.levels[temp] = level
+        self._pending.append((level, len(self._pending), build.assign(temp, op)))
+        return build.name(temp), level
+
+    def _operation(self, expr):
+        """One primitive operation over atoms for `expr`, and its level."""
+        if isinstance(expr, gast.BinOp):
+            (left, l1), (right, l2) = self._atom(expr.left), self._atom(expr.right)
+            return gast.BinOp(left=left, op=expr.op, right=right), 1 + max(l1, l2)
+        if isinstance(expr, gast.UnaryOp):
+            operand, level = self._atom(expr.operand)
+            return gast.UnaryOp(op=expr.op, operand=operand), 1 + level
+        if isinstance(expr, gast.Compare):
+            if len(expr.ops) != 1:
+                raise UnsupportedSyntaxError("chained comparisons are not supported yet",
+                                             self.smap.locate(expr), "compare one pair at a time")
+            (left, l1), (right, l2) = self._atom(expr.left), self._atom(expr.comparators[0])
+            return gast.Compare(left=left, ops=expr.ops, comparators=[right]), 1 + max(l1, l2)
+        if isinstance(expr, gast.Call):
+            return self._call(expr)
+        if isinstance(expr, gast.Subscript):
+            value, l1 = self._atom(expr.value)
+            index, l2 = self._index(expr.slice)
+            return build.subscript(value, index), 1 + max(l1, l2)
+        if isinstance(expr, gast.Attribute):
+            value, level = self._atom(expr.value)
+            lowered = desugar.attribute_call(value, expr.attr, expr, self.smap)
+            if lowered is None:
+                return build.attribute(value, expr.attr), 1 + level
+            return self._numpy_call(lowered[0], lowered[1], [], 1 + level, expr)
+        if isinstance(expr, (gast.Tuple, gast.List)):
+            atoms = [self._atom(e) for e in expr.elts]
+            node = build.tuple_([a for a, _ in atoms])
+            if isinstance(expr, gast.List):
+                node = gast.List(elts=node.elts, ctx=gast.Load())
+            return node, 1 + max([lvl for _, lvl in atoms], default=0)
+        atom, level = self._atom(expr)
+        return atom, level
+
+    def _call(self, expr):
+        func = expr.func
+        path = dotted_path(func)
+        if path is None:
+            raise UnsupportedSyntaxError("only calls of named functions are supported",
+                                         self.smap.locate(expr), "assign the function to a name")
+        head = path.split(".")[0]
+        if self.res.is_value(head):
+            if not isinstance(func, gast.Attribute) or "." in path[len(head) + 1:]:
+                raise UnsupportedSyntaxError("calling a local value is not supported",
+                                             self.smap.locate(expr))
+            receiver = func.value
+            fname, args, keywords = desugar.method_call(receiver, func.attr, expr.args,
+                                                        expr.keywords, expr, self.smap)
+            return self._numpy_call(fname, args, keywords, 0, expr)
+        self._check_bound(path, func)
+        self.callees[path] = self.res.lookup(path)
+        return self._call_with(build.dotted(path), expr.args, expr.keywords, 0)
+
+    def _numpy_call(self, fname, args, keywords, level, node):
+        path = f"{self.np}.{fname}"
+        self.callees[path] = getattr(numpy, fname)
+        return self._call_with(build.dotted(path), args, keywords, level)
+
+    def _call_with(self, func, args, keywords, level):
+        atoms = []
+        for a in args:
+            atom, lvl = self._atom(a)
+            atoms.append(atom)
+            level = max(level, lvl + 1)
+        kws = []
+        for kw in keywords:
+            atom, lvl = self._atom(kw.value)
+            kws.append((kw.arg, atom))
+            level = max(level, lvl + 1)
+        return build.call(func, atoms, kws), max(level, 1)
+
+    def _index(self, index):
+        if isinstance(index, gast.Slice):
+            level, parts = 0, []
+            for bound in (index.lower, index.upper, index.step):
+                if bound is None:
+                    parts.append(None)
+                    continue
+                atom, lvl = self._atom(bound)
+                parts.append(atom)
+                level = max(level, lvl)
+            return gast.Slice(lower=parts[0], upper=parts[1], step=parts[2]), level
+        if isinstance(index, gast.Tuple):
+            items = [self._index(e) for e in index.elts]
+            return build.tuple_([i for i, _ in items]), max([lvl for _, lvl in items], default=0)
+        return self._atom(index)
+
+    def _check_bound(self, path, node):
+        if not self.res.has(path):
+            raise UnsupportedSyntaxError(
+                f"`{path}` is not defined when the derivative is built", self.smap.locate(node),
+                "define (or import) it before calling s2s_ad.grad")
+
+
+_NOT_LITERAL = object()
+
+
+def _literal_value(expr):
+    """The Python value of a literal expression (3, -1.5, None, (0, 1), ...)."""
+    if isinstance(expr, gast.Constant):
+        return expr.value
+    if isinstance(expr, gast.UnaryOp) and isinstance(expr.op, gast.USub) \
+            and isinstance(expr.operand, gast.Constant) \
+            and isinstance(expr.operand.value, (int, float)) \
+            and not isinstance(expr.operand.value, bool):
+        return -expr.operand.value
+    if isinstance(expr, gast.Tuple) and expr.elts:
+        values = tuple(_literal_value(e) for e in expr.elts)
+        if all(v is not _NOT_LITERAL for v in values):
+            return values
+    return _NOT_LITERAL

@@ -1,0 +1,15 @@
+"""Built-in derivative templates, one module per family (shipped as s2s_ad.templates).
+
+Reverse (`@adjoint`) and forward (`@tangent`) templates of one primitive sit side by
+side. Adding a primitive touches its template here and one row of the primitive spec
+table in tests/primitive_specs.py.
+"""
+MODULES = (
+    "operators",
+    "numpy_math",
+    "numpy_reductions",
+    "numpy_shape",
+    "numpy_linalg",
+    "python_math",
+    "nondifferentiable",
+)

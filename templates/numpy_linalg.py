@@ -1,0 +1,1 @@
+"""numpy_linalg templates."""

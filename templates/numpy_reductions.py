@@ -1,0 +1,1 @@
+"""numpy_reductions templates."""
