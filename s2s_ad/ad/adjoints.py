@@ -25,7 +25,7 @@ class Adjoints:
 
     def get(self, variable):
         node = self._current.get(variable)
-        return build.name(node.id) if node is not None else None
+        return build.clone(node) if node is not None else None
 
     def has(self, variable):
         return variable in self._current
@@ -35,7 +35,7 @@ class Adjoints:
 
     def contribute(self, variable, expr, out):
         if variable not in self._current:
-            if isinstance(expr, gast.Name):
+            if _is_alias(expr):
                 self._current[variable] = expr
                 return
             name = self.name_of(variable)
@@ -72,6 +72,13 @@ class Adjoints:
                                                   [build.name(name), _as_value(index), expr])))
         self._current[variable] = build.name(name)
         self._owned.add(variable)
+
+
+def _is_alias(expr):
+    """A bare name, or an item of one (`parts[0]`): passed on without a statement."""
+    if isinstance(expr, gast.Subscript):
+        return isinstance(expr.value, gast.Name) and isinstance(expr.slice, gast.Constant)
+    return isinstance(expr, gast.Name)
 
 
 def _label(variable):

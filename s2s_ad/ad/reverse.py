@@ -201,7 +201,15 @@ def _differentiate(stmt, op, target, inputs, ctx, adjoints, out, helper_arity, h
     out.extend(expansion.statements)
     for param, index, value in expansion.contributions:
         operand = bound[param]
-        if index is None:
+        arity = tuple_arity(levels, operand.id, helper_arity)
+        if arity and index is None:
+            # a sequence operand (np.stack((a, b))): its adjoint arrives item by item
+            whole = inputs.namer.fresh(f"{operand.id}_bar")
+            out.append(build.assign(whole, value))
+            for k in range(arity):
+                item = build.subscript(build.name(whole), build.const(k))
+                adjoints.contribute((operand.id, k), item, out)
+        elif index is None:
             adjoints.contribute(operand.id, value, out)
         else:
             adjoints.contribute_at(operand.id, operand, index, value, out)

@@ -1,0 +1,45 @@
+"""Every template checked numerically (inner-product test) over the spec table's shapes."""
+import zlib
+
+import numpy as np
+import pytest
+
+from s2s_ad.ad.registry import default_registry
+
+from gradcheck import inner_product_check
+from primitive_specs import all_specs, sample
+
+SPECS = all_specs()
+
+CASES = [(spec, shapes) for spec in SPECS for shapes in spec.shapes]
+
+
+def _case_id(case):
+    spec, shapes = case
+    return f"{spec.fn.__name__}-{'-'.join('x'.join(map(str, s)) or 'scalar' for s in shapes)}"
+
+
+@pytest.mark.parametrize("case", CASES, ids=[_case_id(c) for c in CASES])
+def test_reverse_template_inner_product(case):
+    spec, shapes = case
+    rng = np.random.default_rng(zlib.crc32(_case_id(case).encode()))
+    args = [sample(rng, shape, spec.domain(k)) for k, shape in enumerate(shapes)]
+    wrt = spec.wrt if spec.wrt is not None else tuple(range(len(args)))
+    inner_product_check(spec.fn, args, wrt)
+
+
+def _same(a, b):
+    return a is b
+
+
+def test_every_template_has_a_spec_row():
+    rows = [spec.primitive for spec in SPECS]
+    missing = [p for p in default_registry().primitives("adjoint")
+               if not any(_same(p, r) for r in rows)]
+    assert not missing, f"templates without a spec row: {missing}"
+
+
+def test_every_spec_row_has_a_template():
+    registry = default_registry()
+    missing = [spec.fn.__name__ for spec in SPECS if registry.reverse(spec.primitive) is None]
+    assert not missing, f"spec rows without a template: {missing}"
