@@ -35,6 +35,9 @@ class SourceLocation:
         width = 1
         if self.end_col > self.col:
             width = self.end_col - self.col
+        elif self.col < len(text):   # a multi-line construct: underline its first word
+            word = text[self.col:].split(None, 1)[0] if text[self.col:].strip() else "^"
+            width = len(word.rstrip(":("))
         width = max(1, min(width, len(text) - self.col)) if len(text) > self.col else 1
         caret = " " * (4 + max(0, self.col - indent)) + "^" * width
         return f"{where}\n    {stripped}\n{caret}"

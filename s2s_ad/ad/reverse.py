@@ -100,7 +100,7 @@ def reverse(inputs, wrt, seed):
     out_atom = ret.value
     if isinstance(out_atom, gast.Name) and inputs.activity.is_active(out_atom.id):
         seed_stmts = []
-        adjoints.contribute(out_atom.id, seed(out_atom.id), seed_stmts)
+        _contribute(out_atom.id, seed(out_atom.id), inputs, adjoints, helper_arity, seed_stmts)
         backward.extend(seed_stmts)
     last_line = None
     for stmt in reversed(forward):
@@ -117,7 +117,7 @@ def reverse(inputs, wrt, seed):
         if not has_adjoint:
             continue
         _differentiate(stmt, op, target, inputs, ctx, adjoints, block, helper_arity, helpers)
-        if not block and stmt.lineno == last_line:
+        if not block:
             continue
         if stmt.lineno != last_line:
             text = levels.parsed.source_map.line_text(stmt)
@@ -171,7 +171,7 @@ def _differentiate(stmt, op, target, inputs, ctx, adjoints, out, helper_arity, h
     result_adjoint = adjoints.get(target)
     if op.primitive is identity:
         if ctx.is_active_operand(op.args[0]):
-            adjoints.contribute(op.args[0].id, result_adjoint, out)
+            _contribute(op.args[0].id, result_adjoint, inputs, adjoints, helper_arity, out)
         return
     if op.primitive in (tuple, list):
         for k, elt in enumerate(op.args):
@@ -201,18 +201,25 @@ def _differentiate(stmt, op, target, inputs, ctx, adjoints, out, helper_arity, h
     out.extend(expansion.statements)
     for param, index, value in expansion.contributions:
         operand = bound[param]
-        arity = tuple_arity(levels, operand.id, helper_arity)
-        if arity and index is None:
-            # a sequence operand (np.stack((a, b))): its adjoint arrives item by item
-            whole = inputs.namer.fresh(f"{operand.id}_bar")
-            out.append(build.assign(whole, value))
-            for k in range(arity):
-                item = build.subscript(build.name(whole), build.const(k))
-                adjoints.contribute((operand.id, k), item, out)
-        elif index is None:
-            adjoints.contribute(operand.id, value, out)
+        if index is None:
+            _contribute(operand.id, value, inputs, adjoints, helper_arity, out)
         else:
             adjoints.contribute_at(operand.id, operand, index, value, out)
+
+
+def _contribute(variable, value, inputs, adjoints, helper_arity, out):
+    """A whole-value contribution; a sequence's adjoint is kept item by item."""
+    arity = tuple_arity(inputs.levels, variable, helper_arity)
+    if not arity:
+        adjoints.contribute(variable, value, out)
+        return
+    if not isinstance(value, gast.Name):
+        whole = inputs.namer.fresh(f"{variable}_bar")
+        out.append(build.assign(whole, value))
+        value = build.name(whole)
+    for k in range(arity):
+        item = build.subscript(build.clone(value), build.const(k))
+        adjoints.contribute((variable, k), item, out)
 
 
 def _is_tuple_item(op, levels, helper_arity):
@@ -233,13 +240,16 @@ def _differentiate_helper(op, target, helper, inputs, ctx, adjoints, out):
     vjp_name = inputs.bindings.name_for(f"vjp_{function.__name__}", helper.function)
     call = build.call(build.name(vjp_name), [cotangent] + [a for a in op.args],
                       list(op.keywords.items()))
-    parts = [inputs.namer.fresh(f"{var}_bar") for _, var in active]
+    parts = []
+    for _, var in active:
+        fresh = not adjoints.has(var) and adjoints.name_of(var) not in parts
+        parts.append(adjoints.name_of(var) if fresh else inputs.namer.fresh(f"{var}_bar"))
     if len(parts) == 1:
         out.append(build.assign(parts[0], call))
     else:
         out.append(build.assign_tuple(parts, call))
     for part, (_, var) in zip(parts, active):
-        adjoints.contribute(var, build.name(part), out)
+        _contribute(var, build.name(part), inputs, adjoints, {}, out)
 
 
 def _cotangent(target, helper, adjoints, inputs):
@@ -264,4 +274,5 @@ def _describe(op):
 
 
 def _locate(levels, stmt):
-    return levels.parsed.source_map.locate(stmt)
+    node = stmt.value if hasattr(stmt.value, "lineno") else stmt
+    return levels.parsed.source_map.locate(node)

@@ -18,6 +18,22 @@ _MARKER = re.compile(r"^(\s*)__s2s_(comment|blank)__\((.*)\)$")
 
 def to_source(tree):
     """Source text of a gast tree (a statement, function or module)."""
+    texts = []
+    for node in gast.walk(tree):   # comments travel as indices: astor may wrap long strings
+        if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) \
+                and node.func.id == "__s2s_comment__" and isinstance(node.args[0].value, str):
+            texts.append(node.args[0].value)
+            node.args[0] = gast.Constant(value=len(texts) - 1, kind=None)
+    try:
+        return _render(tree, texts)
+    finally:
+        for node in gast.walk(tree):
+            if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) \
+                    and node.func.id == "__s2s_comment__":
+                node.args[0] = gast.Constant(value=texts[node.args[0].value], kind=None)
+
+
+def _render(tree, texts):
     node = gast.gast_to_ast(tree)
     ast.fix_missing_locations(node)
     text = astor.to_source(node, indent_with="    ")
@@ -29,7 +45,7 @@ def to_source(tree):
         elif match.group(2) == "blank":
             lines.append("")
         else:
-            comment = ast.literal_eval(match.group(3))
+            comment = texts[int(match.group(3))]
             lines.append(f"{match.group(1)}# {comment}")
     return "\n".join(lines) + "\n"
 

@@ -192,11 +192,18 @@ class _Normalizer:
         op, level = self._operation(expr)
         temp = self.namer.level_temp(level)
         self.levels[temp] = level
+        self.current[temp] = temp
         self._pending.append((level, len(self._pending), build.assign(temp, op)))
         return build.name(temp), level
 
     def _operation(self, expr):
         """One primitive operation over atoms for `expr`, and its level."""
+        op, level = self._lower(expr)
+        if hasattr(expr, "lineno") and not hasattr(op, "lineno"):
+            build.with_location(op, expr)   # errors point at the user's sub-expression
+        return op, level
+
+    def _lower(self, expr):
         if isinstance(expr, gast.BinOp):
             (left, l1), (right, l2) = self._atom(expr.left), self._atom(expr.right)
             return gast.BinOp(left=left, op=expr.op, right=right), 1 + max(l1, l2)
@@ -233,14 +240,11 @@ class _Normalizer:
     def _call(self, expr):
         func = expr.func
         path = dotted_path(func)
-        if path is None:
-            raise UnsupportedSyntaxError("only calls of named functions are supported",
-                                         self.smap.locate(expr), "assign the function to a name")
-        head = path.split(".")[0]
-        if self.res.is_value(head):
-            if not isinstance(func, gast.Attribute) or "." in path[len(head) + 1:]:
-                raise UnsupportedSyntaxError("calling a local value is not supported",
-                                             self.smap.locate(expr))
+        if path is None or self.res.is_value(path.split(".")[0]):
+            if not isinstance(func, gast.Attribute):
+                raise UnsupportedSyntaxError(
+                    "only calls of named functions and array methods are supported",
+                    self.smap.locate(expr), "call a module-level function by its name")
             receiver = func.value
             fname, args, keywords = desugar.method_call(receiver, func.attr, expr.args,
                                                         expr.keywords, expr, self.smap)

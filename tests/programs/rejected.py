@@ -1,0 +1,51 @@
+"""Functions using constructs s2s_ad rejects; each test checks the reported line."""
+import numpy as np
+
+
+def uses_try(x):
+    try:  # LINE try
+        return x * 2.0
+    except ValueError:
+        return x
+
+
+def uses_with(x):
+    with open("f") as fh:  # LINE with
+        return x
+
+
+def uses_global(x):
+    global COUNTER  # LINE global
+    return x
+
+
+def defines_class(x):
+    class Local:  # LINE class
+        pass
+    return x
+
+
+def uses_yield(x):
+    yield x * 2.0  # LINE yield
+
+
+def item_write(x):
+    y = np.zeros(3)
+    y[0] = x  # LINE subscript
+    return np.sum(y)
+
+
+def unknown_callee(x):
+    return np.fft.fft(x) * 2.0  # LINE callee
+
+
+def undefined_helper(x):
+    return not_defined_anywhere(x)  # LINE undefined
+
+
+def bad_keyword(x):
+    return np.exp(x, out=None)  # LINE keyword
+
+
+async def is_async(x):  # LINE async
+    return x

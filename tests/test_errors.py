@@ -1,0 +1,69 @@
+"""Every rejection is a located s2s_ad error: file, line, caret, what to write instead."""
+import inspect
+
+import numpy as np
+import pytest
+
+import s2s_ad
+from programs import rejected
+
+
+def _line_of(marker):
+    lines = inspect.getsource(rejected).splitlines()
+    return next(i for i, line in enumerate(lines, 1) if line.rstrip().endswith(f"# LINE {marker}"))
+
+
+@pytest.mark.parametrize("func, marker, error, words", [
+    (rejected.uses_try, "try", s2s_ad.UnsupportedSyntaxError, "try"),
+    (rejected.uses_with, "with", s2s_ad.UnsupportedSyntaxError, "with"),
+    (rejected.uses_global, "global", s2s_ad.UnsupportedSyntaxError, "global"),
+    (rejected.defines_class, "class", s2s_ad.UnsupportedSyntaxError, "class"),
+    (rejected.uses_yield, "yield", s2s_ad.UnsupportedSyntaxError, "yield"),
+    (rejected.item_write, "subscript", s2s_ad.UnsupportedSyntaxError, "y[i] = ..."),
+    (rejected.undefined_helper, "undefined", s2s_ad.UnsupportedSyntaxError,
+     "not_defined_anywhere"),
+    (rejected.bad_keyword, "keyword", s2s_ad.MissingDerivativeError, "out="),
+])
+def test_rejections_are_located(func, marker, error, words):
+    with pytest.raises(error) as info:
+        s2s_ad.grad(func)(np.ones(3))
+    exc = info.value
+    assert isinstance(exc, s2s_ad.ADError)
+    assert exc.filename == rejected.__file__
+    assert exc.lineno == _line_of(marker)
+    text = str(exc)
+    assert words in text
+    assert "^" in text and f'line {exc.lineno}' in text
+    assert "Write instead:" in text
+
+
+def test_callee_without_template_or_source_names_it():
+    with pytest.raises(s2s_ad.MissingDerivativeError) as info:
+        s2s_ad.grad(rejected.unknown_callee)
+    assert "np.fft.fft" in str(info.value)
+    assert info.value.lineno == _line_of("callee")
+
+
+def test_async_function_is_rejected():
+    with pytest.raises(s2s_ad.ADError):
+        s2s_ad.grad(rejected.is_async)
+
+
+def test_non_scalar_output_points_to_vjp():
+    df = s2s_ad.grad(lambda x: x * 2.0)
+    with pytest.raises(s2s_ad.NonScalarOutputError, match="vjp"):
+        df(np.ones(3))
+
+
+@pytest.mark.parametrize("wrt", [2, -3, "z", (0, 0), ()])
+def test_bad_wrt_is_a_clear_error(wrt):
+    def f(x, y):
+        return x * y
+
+    with pytest.raises(s2s_ad.APIUsageError):
+        s2s_ad.grad(f, wrt=wrt)
+
+
+def test_builtin_function_is_rejected_clearly():
+    with pytest.raises(s2s_ad.APIUsageError, match="def"):
+        s2s_ad.grad(np.sin)
