@@ -42,7 +42,7 @@ def unreduce(g, x, axis=None, keepdims=False):
         g = np.expand_dims(g, _normalize_axes(axis, len(shape)))
     out = np.empty(shape)
     out[...] = g
-    return out
+    return out if shape else out[()]
 
 
 def _normalize_axes(axis, ndim):
@@ -112,3 +112,142 @@ def matmul_adjoint_b(g, a, b):
         return np.matmul(np.swapaxes(a, -1, -2), g[..., None])[..., 0] if np.ndim(g) > 1 \
             else np.matmul(g, a)
     return unbroadcast(np.matmul(np.swapaxes(a, -1, -2), g), b)
+
+
+# ---- reductions -----------------------------------------------------------------------
+def _scalar_like(g, x):
+    """A float for a scalar `x` (never a 0-d array), `g` itself otherwise."""
+    return np.float64(g) if np.ndim(x) == 0 else g
+
+
+def unreduce_extremum(g, x, y, axis=None, keepdims=False):
+    """Adjoint of a max/min reduction: g lands where x attains y (ties share equally)."""
+    if axis is not None and not keepdims:
+        axes = _normalize_axes(axis, np.ndim(x))
+        g, y = np.expand_dims(g, axes), np.expand_dims(y, axes)
+    hit = np.asarray(x) == y
+    share = g / np.sum(hit, axis=axis, keepdims=True)
+    return _scalar_like(np.where(hit, share, 0.0), x)
+
+
+def unreduce_prod(g, x, y, axis=None, keepdims=False):
+    """Adjoint of np.prod: g times the product of the other factors (exact with zeros)."""
+    if np.all(x != 0):
+        return unreduce(g * y, x, axis, keepdims) / x
+    x = np.asarray(x, dtype=float)
+    axes = tuple(range(x.ndim)) if axis is None else _normalize_axes(axis, x.ndim)
+    rest = [a for a in range(x.ndim) if a not in axes]
+    moved = np.transpose(x, rest + list(axes))
+    flat = moved.reshape(moved.shape[:len(rest)] + (-1,))
+    ones = np.ones(flat.shape[:-1] + (1,))
+    before = np.cumprod(np.concatenate([ones, flat[..., :-1]], axis=-1), axis=-1)
+    after = np.cumprod(np.concatenate([ones, flat[..., :0:-1]], axis=-1), axis=-1)[..., ::-1]
+    others = np.transpose((before * after).reshape(moved.shape), np.argsort(rest + list(axes)))
+    return unreduce(g, x, axis, keepdims) * others
+
+
+def reverse_cumsum(g, x, axis=None):
+    """Adjoint of np.cumsum: the reversed cumulative sum of g (flattened for axis=None)."""
+    if axis is None:
+        return np.reshape(np.cumsum(np.ravel(g)[::-1])[::-1], np.shape(x))
+    return np.flip(np.cumsum(np.flip(g, axis), axis), axis)
+
+
+def unreduce_var(g, x, axis=None, ddof=0, keepdims=False):
+    """Adjoint of np.var: 2 (x - mean) g / (N - ddof)."""
+    x = np.asarray(x, dtype=float)
+    count = x.size if axis is None else np.prod([x.shape[a] for a in _normalize_axes(axis, x.ndim)])
+    centred = x - np.mean(x, axis=axis, keepdims=True)
+    return _scalar_like(unreduce(g, x, axis, keepdims) * centred * (2.0 / (count - ddof)), x)
+
+
+def unreduce_norm(g, x, y, ord=None, axis=None, keepdims=False):
+    """Adjoint of a vector p-norm (or Frobenius norm): g sign(x) (|x| / y)**(p - 1)."""
+    matrix = (axis is None and np.ndim(x) == 2) or (isinstance(axis, tuple) and len(axis) == 2)
+    if ord in (None, "fro") or (ord == 2 and not matrix):
+        spread = unreduce(g / y, x, axis, keepdims) * x
+    elif not matrix and isinstance(ord, (int, float)) and 1 <= ord < np.inf:
+        ratio = np.abs(x) / (np.expand_dims(y, _normalize_axes(axis, np.ndim(x)))
+                             if axis is not None and not keepdims else y)
+        spread = unreduce(g, x, axis, keepdims) * np.sign(x) * ratio ** (ord - 1)
+    else:
+        raise NotImplementedError(f"s2s_ad differentiates np.linalg.norm for vector p-norms "
+                                  f"(p >= 1) and the Frobenius norm, not ord={ord!r}")
+    return _scalar_like(spread, x)
+
+
+# ---- shape manipulation -----------------------------------------------------------------
+def reshape_like(g, x, order="C"):
+    """g reshaped to x's shape (a float for a scalar x)."""
+    return _scalar_like(np.reshape(g, np.shape(x), order=order), x)
+
+
+def untranspose(g, axes=None):
+    """Adjoint of np.transpose: transpose back with the inverse permutation."""
+    if axes is None:
+        return np.transpose(g)
+    return np.transpose(g, np.argsort([a % np.ndim(g) for a in axes]))
+
+
+def _split(g, arrays, sizes, axis):
+    bounds = np.cumsum(sizes)[:-1]
+    return [reshape_like(p, a) for p, a in zip(np.split(g, bounds, axis=axis), arrays)]
+
+
+def split_concatenated(g, arrays, axis=0):
+    """Adjoint of np.concatenate: g split back into one piece per array."""
+    if axis is None:
+        return _split(np.ravel(g), arrays, [np.size(a) for a in arrays], 0)
+    return _split(g, arrays, [np.shape(a)[axis] for a in arrays], axis)
+
+
+def split_hstacked(g, arrays):
+    """Adjoint of np.hstack (concatenation along axis 1, axis 0 for vectors)."""
+    axis = 0 if np.ndim(g) == 1 else 1
+    return _split(g, arrays, [np.shape(np.atleast_1d(a))[axis] for a in arrays], axis)
+
+
+def split_vstacked(g, arrays):
+    """Adjoint of np.vstack (concatenation along axis 0 of the arrays made 2-D)."""
+    return _split(g, arrays, [np.shape(np.atleast_2d(a))[0] for a in arrays], 0)
+
+
+def unstack(g, arrays, axis=0):
+    """Adjoint of np.stack: the slices of g along `axis`, one per array."""
+    return [_scalar_like(p, a) for p, a in zip(np.moveaxis(g, axis, 0), arrays)]
+
+
+def split_array(g, obj):
+    """Adjoint of np.array/np.asarray: g itself, or one slice per item of a list."""
+    if isinstance(obj, (list, tuple)):
+        g = np.reshape(g, (len(obj),) + np.shape(obj[0]))
+        return [_scalar_like(g[k], item) for k, item in enumerate(obj)]
+    return reshape_like(g, obj)
+
+
+def untile(g, x, reps):
+    """Adjoint of np.tile: sum g over the copies."""
+    reps = tuple(reps) if isinstance(reps, (tuple, list)) else (reps,)
+    n = max(len(reps), np.ndim(x))
+    reps = (1,) * (n - len(reps)) + reps
+    shape = (1,) * (n - np.ndim(x)) + np.shape(x)
+    interleaved = [k for pair in zip(reps, shape) for k in pair]
+    summed = np.sum(np.reshape(g, interleaved), axis=tuple(range(0, 2 * n, 2)))
+    return reshape_like(summed, x)
+
+
+def unrepeat(g, x, repeats, axis=None):
+    """Adjoint of np.repeat: sum g over each element's copies."""
+    if axis is None:
+        flat = np.ravel(x)
+        return reshape_like(unrepeat(g, flat, repeats, 0), x)
+    axis = axis % np.ndim(x)
+    n = np.shape(x)[axis]
+    if np.ndim(repeats) == 0 or np.size(repeats) == 1:
+        r = int(np.ravel(repeats)[0])
+        shape = np.shape(x)[:axis] + (n, r) + np.shape(x)[axis + 1:]
+        return np.sum(np.reshape(g, shape), axis=axis + 1)
+    owner = np.repeat(np.arange(n), repeats)
+    out = np.zeros((n,) + np.shape(g)[:axis] + np.shape(g)[axis + 1:])
+    np.add.at(out, owner, np.moveaxis(g, axis, 0))
+    return np.moveaxis(out, 0, axis)

@@ -1,1 +1,23 @@
-"""nondifferentiable templates."""
+"""Functions whose results carry no derivative: constructors, shapes, indices, rounding,
+predicates and comparisons (their derivative is zero or undefined)."""
+import numpy as np
+
+from s2s_ad.ad.template_dsl import nondifferentiable
+
+nondifferentiable(  # constructors
+    np.zeros_like, np.ones_like, np.empty_like, np.full_like, np.zeros, np.ones, np.empty,
+    np.full, np.arange, np.linspace, np.eye, np.identity)
+
+nondifferentiable(  # shapes and indices
+    np.shape, np.size, np.ndim, np.argmax, np.argmin, np.argsort, np.nonzero,
+    np.count_nonzero)
+
+nondifferentiable(  # piecewise constant
+    np.sign, np.floor, np.ceil, np.round, np.around, np.rint, np.trunc, np.floor_divide)
+
+nondifferentiable(  # predicates and comparisons
+    np.isnan, np.isinf, np.isfinite, np.any, np.all, np.logical_and, np.logical_or,
+    np.logical_not, np.logical_xor, np.equal, np.not_equal, np.less, np.less_equal,
+    np.greater, np.greater_equal)
+
+nondifferentiable(len, range, int, bool, isinstance, round)  # builtins

@@ -1,29 +1,307 @@
-"""Elementwise numpy functions."""
+"""Elementwise numpy functions: ufuncs (exp, log, sin, maximum, hypot, ...), clip, where.
+
+Unary functions need no unbroadcast (the result has the operand's shape). Every
+contribution to an operand of a binary or ternary function is wrapped in
+`unbroadcast(expr, p)`; the expander drops it when the shapes are provably equal.
+Binary ufuncs name their operands x1, x2 as numpy does.
+"""
 import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d
+from s2s_ad.runtime import unbroadcast
+
+LN2 = np.log(2.0)
+LN10 = np.log(10.0)
 
 
+# ---- exponentials and logarithms ------------------------------------------------------
 @adjoint(np.exp)
 def exp_adjoint(y, x):
+    """d exp(x) = exp(x) dx"""
     d[x] += d[y] * y
+
+
+@adjoint(np.expm1)
+def expm1_adjoint(y, x):
+    """d (exp(x) - 1) = exp(x) dx"""
+    d[x] += d[y] * (y + 1.0)
 
 
 @adjoint(np.log)
 def log_adjoint(y, x):
+    """d log(x) = dx / x"""
     d[x] += d[y] / x
 
 
+@adjoint(np.log1p)
+def log1p_adjoint(y, x):
+    """d log(1 + x) = dx / (1 + x)"""
+    d[x] += d[y] / (1.0 + x)
+
+
+@adjoint(np.log2)
+def log2_adjoint(y, x):
+    """d log2(x) = dx / (x log 2)"""
+    d[x] += d[y] / (x * LN2)
+
+
+@adjoint(np.log10)
+def log10_adjoint(y, x):
+    """d log10(x) = dx / (x log 10)"""
+    d[x] += d[y] / (x * LN10)
+
+
+@adjoint(np.logaddexp)
+def logaddexp_adjoint(y, x1, x2):
+    """d log(exp(x1) + exp(x2)) = exp(x1 - y) dx1 + exp(x2 - y) dx2"""
+    d[x1] += unbroadcast(d[y] * np.exp(x1 - y), x1)
+    d[x2] += unbroadcast(d[y] * np.exp(x2 - y), x2)
+
+
+@adjoint(np.logaddexp2)
+def logaddexp2_adjoint(y, x1, x2):
+    """d log2(2**x1 + 2**x2) = 2**(x1 - y) dx1 + 2**(x2 - y) dx2"""
+    d[x1] += unbroadcast(d[y] * np.exp2(x1 - y), x1)
+    d[x2] += unbroadcast(d[y] * np.exp2(x2 - y), x2)
+
+
+# ---- powers and roots -----------------------------------------------------------------
+@adjoint(np.sqrt)
+def sqrt_adjoint(y, x):
+    """d sqrt(x) = dx / (2 sqrt(x))"""
+    d[x] += d[y] * 0.5 / y
+
+
+@adjoint(np.cbrt)
+def cbrt_adjoint(y, x):
+    """d cbrt(x) = dx / (3 cbrt(x)**2)"""
+    d[x] += d[y] / (3.0 * y * y)
+
+
+@adjoint(np.square)
+def square_adjoint(y, x):
+    """d x**2 = 2 x dx"""
+    d[x] += d[y] * 2.0 * x
+
+
+@adjoint(np.reciprocal)
+def reciprocal_adjoint(y, x):
+    """d (1 / x) = -dx / x**2"""
+    d[x] += -d[y] * y * y
+
+
+@adjoint(np.power)
+def power_adjoint(y, x1, x2):
+    """d x1**x2 = x2 x1**(x2 - 1) dx1 + log(x1) x1**x2 dx2"""
+    d[x1] += unbroadcast(d[y] * x2 * x1 ** (x2 - 1), x1)
+    d[x2] += unbroadcast(d[y] * y * np.log(x1), x2)
+
+
+@adjoint(np.float_power)
+def float_power_adjoint(y, x1, x2):
+    """d x1**x2 = x2 x1**(x2 - 1) dx1 + log(x1) x1**x2 dx2 (in float64)"""
+    d[x1] += unbroadcast(d[y] * x2 * np.float_power(x1, x2 - 1), x1)
+    d[x2] += unbroadcast(d[y] * y * np.log(x1), x2)
+
+
+@adjoint(np.hypot)
+def hypot_adjoint(y, x1, x2):
+    """d sqrt(x1**2 + x2**2) = (x1 dx1 + x2 dx2) / y"""
+    d[x1] += unbroadcast(d[y] * x1 / y, x1)
+    d[x2] += unbroadcast(d[y] * x2 / y, x2)
+
+
+# ---- trigonometric --------------------------------------------------------------------
 @adjoint(np.sin)
 def sin_adjoint(y, x):
+    """d sin(x) = cos(x) dx"""
     d[x] += d[y] * np.cos(x)
 
 
 @adjoint(np.cos)
 def cos_adjoint(y, x):
+    """d cos(x) = -sin(x) dx"""
     d[x] += -d[y] * np.sin(x)
+
+
+@adjoint(np.tan)
+def tan_adjoint(y, x):
+    """d tan(x) = (1 + tan(x)**2) dx"""
+    d[x] += d[y] * (1.0 + y * y)
+
+
+@adjoint(np.arcsin)
+def arcsin_adjoint(y, x):
+    """d arcsin(x) = dx / sqrt(1 - x**2)"""
+    d[x] += d[y] / np.sqrt(1.0 - x * x)
+
+
+@adjoint(np.arccos)
+def arccos_adjoint(y, x):
+    """d arccos(x) = -dx / sqrt(1 - x**2)"""
+    d[x] += -d[y] / np.sqrt(1.0 - x * x)
+
+
+@adjoint(np.arctan)
+def arctan_adjoint(y, x):
+    """d arctan(x) = dx / (1 + x**2)"""
+    d[x] += d[y] / (1.0 + x * x)
+
+
+@adjoint(np.arctan2)
+def arctan2_adjoint(y, x1, x2):
+    """d arctan2(x1, x2) = (x2 dx1 - x1 dx2) / (x1**2 + x2**2)"""
+    _r2 = x1 * x1 + x2 * x2
+    d[x1] += unbroadcast(d[y] * x2 / _r2, x1)
+    d[x2] += unbroadcast(-d[y] * x1 / _r2, x2)
+
+
+@adjoint(np.sinc)
+def sinc_adjoint(y, x):
+    """d sin(pi x) / (pi x) = (cos(pi x) - sinc(x)) / x dx (0 at x = 0)"""
+    _nonzero = np.where(x == 0.0, 1.0, x)
+    d[x] += d[y] * np.where(x == 0.0, 0.0, (np.cos(np.pi * x) - y) / _nonzero)
+
+
+@adjoint(np.deg2rad)
+def deg2rad_adjoint(y, x):
+    """d (x pi / 180) = pi / 180 dx"""
+    d[x] += d[y] * (np.pi / 180.0)
+
+
+@adjoint(np.rad2deg)
+def rad2deg_adjoint(y, x):
+    """d (x 180 / pi) = 180 / pi dx"""
+    d[x] += d[y] * (180.0 / np.pi)
+
+
+# ---- hyperbolic -----------------------------------------------------------------------
+@adjoint(np.sinh)
+def sinh_adjoint(y, x):
+    """d sinh(x) = cosh(x) dx"""
+    d[x] += d[y] * np.cosh(x)
+
+
+@adjoint(np.cosh)
+def cosh_adjoint(y, x):
+    """d cosh(x) = sinh(x) dx"""
+    d[x] += d[y] * np.sinh(x)
 
 
 @adjoint(np.tanh)
 def tanh_adjoint(y, x):
+    """d tanh(x) = (1 - tanh(x)**2) dx"""
     d[x] += d[y] * (1.0 - y * y)
+
+
+@adjoint(np.arcsinh)
+def arcsinh_adjoint(y, x):
+    """d arcsinh(x) = dx / sqrt(x**2 + 1)"""
+    d[x] += d[y] / np.sqrt(x * x + 1.0)
+
+
+@adjoint(np.arccosh)
+def arccosh_adjoint(y, x):
+    """d arccosh(x) = dx / sqrt(x**2 - 1)"""
+    d[x] += d[y] / np.sqrt(x * x - 1.0)
+
+
+@adjoint(np.arctanh)
+def arctanh_adjoint(y, x):
+    """d arctanh(x) = dx / (1 - x**2)"""
+    d[x] += d[y] / (1.0 - x * x)
+
+
+# ---- arithmetic as functions ----------------------------------------------------------
+@adjoint(np.add)
+def add_adjoint(y, x1, x2):
+    """d (x1 + x2) = dx1 + dx2"""
+    d[x1] += unbroadcast(d[y], x1)
+    d[x2] += unbroadcast(d[y], x2)
+
+
+@adjoint(np.subtract)
+def subtract_adjoint(y, x1, x2):
+    """d (x1 - x2) = dx1 - dx2"""
+    d[x1] += unbroadcast(d[y], x1)
+    d[x2] += unbroadcast(-d[y], x2)
+
+
+@adjoint(np.multiply)
+def multiply_adjoint(y, x1, x2):
+    """d (x1 x2) = x2 dx1 + x1 dx2"""
+    d[x1] += unbroadcast(d[y] * x2, x1)
+    d[x2] += unbroadcast(d[y] * x1, x2)
+
+
+@adjoint(np.divide)
+def divide_adjoint(y, x1, x2):
+    """d (x1 / x2) = dx1 / x2 - x1 / x2**2 dx2"""
+    d[x1] += unbroadcast(d[y] / x2, x1)
+    d[x2] += unbroadcast(-d[y] * y / x2, x2)
+
+
+@adjoint(np.negative)
+def negative_adjoint(y, x):
+    """d (-x) = -dx"""
+    d[x] += -d[y]
+
+
+@adjoint(np.positive)
+def positive_adjoint(y, x):
+    """d (+x) = dx"""
+    d[x] += d[y]
+
+
+# ---- kinks: abs, extrema, clip, where -------------------------------------------------
+@adjoint(np.absolute, np.fabs)
+def absolute_adjoint(y, x):
+    """d |x| = sign(x) dx (0 at x = 0)"""
+    d[x] += d[y] * np.sign(x)
+
+
+@adjoint(np.maximum)
+def maximum_adjoint(y, x1, x2):
+    """d max(x1, x2) = dx1 where x1 > x2, dx2 where x2 > x1, (dx1 + dx2) / 2 at ties"""
+    _w1 = np.where(x1 == x2, 0.5, x1 > x2)
+    d[x1] += unbroadcast(d[y] * _w1, x1)
+    d[x2] += unbroadcast(d[y] * (1.0 - _w1), x2)
+
+
+@adjoint(np.minimum)
+def minimum_adjoint(y, x1, x2):
+    """d min(x1, x2) = dx1 where x1 < x2, dx2 where x2 < x1, (dx1 + dx2) / 2 at ties"""
+    _w1 = np.where(x1 == x2, 0.5, x1 < x2)
+    d[x1] += unbroadcast(d[y] * _w1, x1)
+    d[x2] += unbroadcast(d[y] * (1.0 - _w1), x2)
+
+
+@adjoint(np.fmax)
+def fmax_adjoint(y, x1, x2):
+    """d fmax(x1, x2): like maximum, but a NaN operand passes its share to the other"""
+    _w1 = np.where(x1 == x2, 0.5, (x1 > x2) | np.isnan(x2))
+    d[x1] += unbroadcast(d[y] * _w1, x1)
+    d[x2] += unbroadcast(d[y] * (1.0 - _w1), x2)
+
+
+@adjoint(np.fmin)
+def fmin_adjoint(y, x1, x2):
+    """d fmin(x1, x2): like minimum, but a NaN operand passes its share to the other"""
+    _w1 = np.where(x1 == x2, 0.5, (x1 < x2) | np.isnan(x2))
+    d[x1] += unbroadcast(d[y] * _w1, x1)
+    d[x2] += unbroadcast(d[y] * (1.0 - _w1), x2)
+
+
+@adjoint(np.clip)
+def clip_adjoint(y, a, a_min, a_max):
+    """d clip(a, lo, hi) = da where lo <= a <= hi, dlo where a < lo, dhi where a > hi"""
+    d[a] += unbroadcast(d[y] * (y == a), a)
+    d[a_min] += unbroadcast(d[y] * (a < a_min), a_min)
+    d[a_max] += unbroadcast(d[y] * (a > a_max), a_max)
+
+
+@adjoint(np.where)
+def where_adjoint(out, condition, x, y):
+    """d where(c, x, y) = where(c, dx, dy) (no derivative for the condition)"""
+    d[x] += unbroadcast(np.where(condition, d[out], 0.0), x)
+    d[y] += unbroadcast(np.where(condition, 0.0, d[out]), y)

@@ -1,1 +1,64 @@
-"""numpy_reductions templates."""
+"""Reductions: sum, mean, prod, max/min, cumsum, var/std, norm, average.
+
+numpy 2 keeps np.max/np.amax and np.min/np.amin as distinct function objects; each is
+registered. Keywords a template does not list (out=, where=, initial=) are errors.
+"""
+import numpy as np
+
+from s2s_ad.ad.template_dsl import adjoint, d
+from s2s_ad.runtime import (reverse_cumsum, unreduce, unreduce_extremum, unreduce_norm,
+                            unreduce_prod, unreduce_var)
+
+
+@adjoint(np.sum)
+def sum_adjoint(y, a, axis=None, dtype=None, keepdims=False):
+    """d sum(a) = sum(da)"""
+    d[a] += unreduce(d[y], a, axis, keepdims)
+
+
+@adjoint(np.mean)
+def mean_adjoint(y, a, axis=None, dtype=None, keepdims=False):
+    """d mean(a) = sum(da) / count"""
+    d[a] += unreduce(d[y], a, axis, keepdims) * (np.size(y) / np.size(a))
+
+
+@adjoint(np.average)
+def average_adjoint(y, a, axis=None, keepdims=False):
+    """d average(a) = sum(da) / count (no weights)"""
+    d[a] += unreduce(d[y], a, axis, keepdims) * (np.size(y) / np.size(a))
+
+
+@adjoint(np.prod)
+def prod_adjoint(y, a, axis=None, dtype=None, keepdims=False):
+    """d prod(a) = sum(prod(a) / a * da) (computed without dividing when a has zeros)"""
+    d[a] += unreduce_prod(d[y], a, y, axis, keepdims)
+
+
+@adjoint(np.max, np.amax, np.min, np.amin)
+def extremum_adjoint(y, a, axis=None, keepdims=False):
+    """d max(a) = da at the maximum (ties share equally); likewise min"""
+    d[a] += unreduce_extremum(d[y], a, y, axis, keepdims)
+
+
+@adjoint(np.cumsum)
+def cumsum_adjoint(y, a, axis=None, dtype=None):
+    """d cumsum(a)[i] = sum(da[:i+1]): the adjoint is the reversed cumulative sum"""
+    d[a] += reverse_cumsum(d[y], a, axis)
+
+
+@adjoint(np.var)
+def var_adjoint(y, a, axis=None, dtype=None, ddof=0, keepdims=False):
+    """d var(a) = 2 sum((a - mean(a)) da) / (N - ddof)"""
+    d[a] += unreduce_var(d[y], a, axis, ddof, keepdims)
+
+
+@adjoint(np.std)
+def std_adjoint(y, a, axis=None, dtype=None, ddof=0, keepdims=False):
+    """d std(a) = d var(a) / (2 std(a))"""
+    d[a] += unreduce_var(d[y] / (2.0 * y), a, axis, ddof, keepdims)
+
+
+@adjoint(np.linalg.norm)
+def norm_adjoint(y, x, ord=None, axis=None, keepdims=False):
+    """d ||x|| = sum(x dx) / ||x|| (Frobenius / 2-norm; vector p-norms likewise)"""
+    d[x] += unreduce_norm(d[y], x, y, ord, axis, keepdims)

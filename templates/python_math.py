@@ -1,1 +1,208 @@
-"""python_math templates."""
+"""The `math` module and the builtins abs, pow, max/min of two scalars and float.
+
+These act on Python floats, so the derivatives use `math` (and plain arithmetic) and give
+floats; abs and the sign-like selections use numpy only where `math` has no equivalent.
+"""
+import math
+
+import numpy as np
+
+from s2s_ad.ad.template_dsl import adjoint, d
+
+LN2 = math.log(2.0)
+LN10 = math.log(10.0)
+TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
+
+
+# ---- exponentials and logarithms ------------------------------------------------------
+@adjoint(math.exp)
+def exp_adjoint(y, x):
+    """d exp(x) = exp(x) dx"""
+    d[x] += d[y] * y
+
+
+@adjoint(math.expm1)
+def expm1_adjoint(y, x):
+    """d (exp(x) - 1) = exp(x) dx"""
+    d[x] += d[y] * (y + 1.0)
+
+
+@adjoint(math.log)
+def log_adjoint(y, x, base=math.e):
+    """d log_b(x) = dx / (x log b) - log_b(x) / (b log b) db"""
+    d[x] += d[y] / (x * math.log(base))
+    d[base] += -d[y] * y / (base * math.log(base))
+
+
+@adjoint(math.log1p)
+def log1p_adjoint(y, x):
+    """d log(1 + x) = dx / (1 + x)"""
+    d[x] += d[y] / (1.0 + x)
+
+
+@adjoint(math.log2)
+def log2_adjoint(y, x):
+    """d log2(x) = dx / (x log 2)"""
+    d[x] += d[y] / (x * LN2)
+
+
+@adjoint(math.log10)
+def log10_adjoint(y, x):
+    """d log10(x) = dx / (x log 10)"""
+    d[x] += d[y] / (x * LN10)
+
+
+# ---- powers and roots -----------------------------------------------------------------
+@adjoint(math.sqrt)
+def sqrt_adjoint(y, x):
+    """d sqrt(x) = dx / (2 sqrt(x))"""
+    d[x] += d[y] * 0.5 / y
+
+
+@adjoint(math.pow)
+def pow_adjoint(z, x, y):
+    """d x**y = y x**(y - 1) dx + log(x) x**y dy"""
+    d[x] += d[z] * y * math.pow(x, y - 1.0)
+    d[y] += d[z] * z * math.log(x)
+
+
+@adjoint(math.hypot)
+def hypot_adjoint(r, x, y):
+    """d sqrt(x**2 + y**2) = (x dx + y dy) / r (two coordinates)"""
+    d[x] += d[r] * x / r
+    d[y] += d[r] * y / r
+
+
+@adjoint(math.fabs)
+def fabs_adjoint(y, x):
+    """d |x| = sign(x) dx (0 at x = 0)"""
+    d[x] += d[y] * np.sign(x)
+
+
+# ---- trigonometric --------------------------------------------------------------------
+@adjoint(math.sin)
+def sin_adjoint(y, x):
+    """d sin(x) = cos(x) dx"""
+    d[x] += d[y] * math.cos(x)
+
+
+@adjoint(math.cos)
+def cos_adjoint(y, x):
+    """d cos(x) = -sin(x) dx"""
+    d[x] += -d[y] * math.sin(x)
+
+
+@adjoint(math.tan)
+def tan_adjoint(y, x):
+    """d tan(x) = (1 + tan(x)**2) dx"""
+    d[x] += d[y] * (1.0 + y * y)
+
+
+@adjoint(math.asin)
+def asin_adjoint(y, x):
+    """d asin(x) = dx / sqrt(1 - x**2)"""
+    d[x] += d[y] / math.sqrt(1.0 - x * x)
+
+
+@adjoint(math.acos)
+def acos_adjoint(y, x):
+    """d acos(x) = -dx / sqrt(1 - x**2)"""
+    d[x] += -d[y] / math.sqrt(1.0 - x * x)
+
+
+@adjoint(math.atan)
+def atan_adjoint(y, x):
+    """d atan(x) = dx / (1 + x**2)"""
+    d[x] += d[y] / (1.0 + x * x)
+
+
+@adjoint(math.atan2)
+def atan2_adjoint(angle, y, x):
+    """d atan2(y, x) = (x dy - y dx) / (x**2 + y**2)"""
+    _r2 = x * x + y * y
+    d[y] += d[angle] * x / _r2
+    d[x] += -d[angle] * y / _r2
+
+
+# ---- hyperbolic -----------------------------------------------------------------------
+@adjoint(math.sinh)
+def sinh_adjoint(y, x):
+    """d sinh(x) = cosh(x) dx"""
+    d[x] += d[y] * math.cosh(x)
+
+
+@adjoint(math.cosh)
+def cosh_adjoint(y, x):
+    """d cosh(x) = sinh(x) dx"""
+    d[x] += d[y] * math.sinh(x)
+
+
+@adjoint(math.tanh)
+def tanh_adjoint(y, x):
+    """d tanh(x) = (1 - tanh(x)**2) dx"""
+    d[x] += d[y] * (1.0 - y * y)
+
+
+@adjoint(math.asinh)
+def asinh_adjoint(y, x):
+    """d asinh(x) = dx / sqrt(x**2 + 1)"""
+    d[x] += d[y] / math.sqrt(x * x + 1.0)
+
+
+@adjoint(math.acosh)
+def acosh_adjoint(y, x):
+    """d acosh(x) = dx / sqrt(x**2 - 1)"""
+    d[x] += d[y] / math.sqrt(x * x - 1.0)
+
+
+@adjoint(math.atanh)
+def atanh_adjoint(y, x):
+    """d atanh(x) = dx / (1 - x**2)"""
+    d[x] += d[y] / (1.0 - x * x)
+
+
+# ---- error function -------------------------------------------------------------------
+@adjoint(math.erf)
+def erf_adjoint(y, x):
+    """d erf(x) = 2 / sqrt(pi) exp(-x**2) dx"""
+    d[x] += d[y] * TWO_OVER_SQRT_PI * math.exp(-x * x)
+
+
+@adjoint(math.erfc)
+def erfc_adjoint(y, x):
+    """d erfc(x) = -2 / sqrt(pi) exp(-x**2) dx"""
+    d[x] += -d[y] * TWO_OVER_SQRT_PI * math.exp(-x * x)
+
+
+# ---- builtins: abs, pow, max/min of two, float ----------------------------------------
+@adjoint(abs)
+def abs_adjoint(y, x):
+    """d |x| = sign(x) dx (0 at x = 0; also for arrays)"""
+    d[x] += d[y] * np.sign(x)
+
+
+@adjoint(pow)
+def builtin_pow_adjoint(y, base, exp):
+    """d base**exp = exp base**(exp - 1) dbase + log(base) base**exp dexp"""
+    d[base] += d[y] * exp * base ** (exp - 1)
+    d[exp] += d[y] * y * math.log(base)
+
+
+@adjoint(max)
+def max_adjoint(y, a, b):
+    """d max(a, b) = da where a > b, db where b > a, (da + db) / 2 at a tie"""
+    d[a] += d[y] * ((a > b) + 0.5 * (a == b))
+    d[b] += d[y] * ((b > a) + 0.5 * (a == b))
+
+
+@adjoint(min)
+def min_adjoint(y, a, b):
+    """d min(a, b) = da where a < b, db where b < a, (da + db) / 2 at a tie"""
+    d[a] += d[y] * ((a < b) + 0.5 * (a == b))
+    d[b] += d[y] * ((b < a) + 0.5 * (a == b))
+
+
+@adjoint(float)
+def float_adjoint(y, x):
+    """d float(x) = dx"""
+    d[x] += d[y]

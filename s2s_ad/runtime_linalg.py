@@ -1,0 +1,149 @@
+"""Runtime helpers for the adjoints of numpy's linear algebra (see runtime.py).
+
+Self-contained (numpy only), like runtime.py:
+
+    dot_adjoint_a/b(g, a, b)         adjoints of np.dot
+    inner_adjoint_a/b(g, a, b)       adjoints of np.inner
+    tensordot_adjoint_a/b(g, a, b, axes)
+    place_diagonal(g, x, offset, axis1, axis2)   g placed on x's diagonal
+    spread_trace(g, x, offset, axis1, axis2)
+    undiag(g, v, k)
+    einsum_operand_adjoint(g, subscripts, operands, k)      adjoint of operand k: another einsum
+"""
+import numpy as np
+
+
+def _scalar_like(g, x):
+    """A float for a scalar `x` (never a 0-d array), `g` itself otherwise."""
+    return np.float64(g) if np.ndim(x) == 0 else g
+
+
+def dot_adjoint_a(g, a, b):
+    """Adjoint of `a` in np.dot(a, b)."""
+    if np.ndim(a) == 0 or np.ndim(b) == 0:
+        return _scalar_like(_sum_to(g * b, a), a)
+    nb = np.ndim(b) - 1
+    b_free = [k for k in range(np.ndim(b)) if k != max(np.ndim(b) - 2, 0)]
+    g_b = list(range(np.ndim(g) - nb, np.ndim(g)))
+    return np.tensordot(g, b, axes=(g_b, b_free))
+
+
+def dot_adjoint_b(g, a, b):
+    """Adjoint of `b` in np.dot(a, b)."""
+    if np.ndim(a) == 0 or np.ndim(b) == 0:
+        return _scalar_like(_sum_to(g * a, b), b)
+    na = np.ndim(a) - 1
+    out = np.tensordot(a, g, axes=(list(range(na)), list(range(na))))
+    return np.moveaxis(out, 0, max(np.ndim(b) - 2, 0))
+
+
+def _sum_to(g, x):
+    """Sum g down to x's shape when x is a scalar (its only use here)."""
+    return np.sum(g) if np.ndim(x) == 0 else g
+
+
+def inner_adjoint_a(g, a, b):
+    """Adjoint of `a` in np.inner(a, b) (contracts the last axes)."""
+    if np.ndim(a) == 0 or np.ndim(b) == 0:
+        return _scalar_like(_sum_to(g * b, a), a)
+    nb = np.ndim(b) - 1
+    g_b = list(range(np.ndim(g) - nb, np.ndim(g)))
+    return np.tensordot(g, b, axes=(g_b, list(range(nb))))
+
+
+def inner_adjoint_b(g, a, b):
+    """Adjoint of `b` in np.inner(a, b)."""
+    if np.ndim(a) == 0 or np.ndim(b) == 0:
+        return _scalar_like(_sum_to(g * a, b), b)
+    na = np.ndim(a) - 1
+    return np.tensordot(g, a, axes=(list(range(na)), list(range(na))))
+
+
+def _tensordot_axes(a, b, axes):
+    if np.ndim(axes) == 0:
+        n = int(axes)
+        return list(range(np.ndim(a) - n, np.ndim(a))), list(range(n))
+    a_axes, b_axes = axes
+    a_axes = [a_axes] if np.ndim(a_axes) == 0 else list(a_axes)
+    b_axes = [b_axes] if np.ndim(b_axes) == 0 else list(b_axes)
+    return [k % np.ndim(a) for k in a_axes], [k % np.ndim(b) for k in b_axes]
+
+
+def tensordot_adjoint_a(g, a, b, axes=2):
+    """Adjoint of `a` in np.tensordot(a, b, axes)."""
+    a_axes, b_axes = _tensordot_axes(a, b, axes)
+    a_free = [k for k in range(np.ndim(a)) if k not in a_axes]
+    b_free = [k for k in range(np.ndim(b)) if k not in b_axes]
+    g_b = list(range(len(a_free), np.ndim(g)))
+    out = np.tensordot(g, b, axes=(g_b, b_free))
+    return _scalar_like(np.transpose(out, np.argsort(a_free + a_axes)), a)
+
+
+def tensordot_adjoint_b(g, a, b, axes=2):
+    """Adjoint of `b` in np.tensordot(a, b, axes)."""
+    a_axes, b_axes = _tensordot_axes(a, b, axes)
+    a_free = [k for k in range(np.ndim(a)) if k not in a_axes]
+    b_free = [k for k in range(np.ndim(b)) if k not in b_axes]
+    out = np.tensordot(a, g, axes=(a_free, list(range(len(a_free)))))
+    return _scalar_like(np.transpose(out, np.argsort(b_axes + b_free)), b)
+
+
+def place_diagonal(g, x, offset=0, axis1=0, axis2=1):
+    """Adjoint of np.diagonal: zeros shaped like x with g on the selected diagonal."""
+    out = np.zeros(np.shape(x))
+    view = np.moveaxis(out, (axis1, axis2), (-2, -1))
+    i = np.arange(np.shape(g)[-1])
+    view[..., i + max(-offset, 0), i + max(offset, 0)] = g
+    return out
+
+
+def spread_trace(g, x, offset=0, axis1=0, axis2=1):
+    """Adjoint of np.trace: g spread along the selected diagonal."""
+    n1, n2 = np.shape(x)[axis1], np.shape(x)[axis2]
+    n = max(0, min(n1, n2 - offset) if offset >= 0 else min(n1 + offset, n2))
+    g = np.broadcast_to(np.expand_dims(g, -1), np.shape(g) + (n,))
+    return place_diagonal(g, x, offset, axis1, axis2)
+
+
+def undiag(g, v, k=0):
+    """Adjoint of np.diag: the k-th diagonal of g (for a vector v), else g on v's diagonal."""
+    if np.ndim(v) == 1:
+        return np.diagonal(g, k).copy()
+    return place_diagonal(g, v, k, 0, 1)
+
+
+def _einsum_parts(subscripts, count):
+    spec = subscripts.replace(" ", "")
+    if "." in spec:
+        raise NotImplementedError("s2s_ad differentiates np.einsum without '...'")
+    inputs, arrow, output = spec.partition("->")
+    inputs = inputs.split(",")
+    if len(inputs) != count:
+        raise ValueError(f"einsum: {len(inputs)} subscripts for {count} operands")
+    if not arrow:
+        letters = "".join(inputs)
+        output = "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
+    return inputs, output
+
+
+def einsum_operand_adjoint(g, subscripts, operands, k):
+    """Adjoint of operand k of np.einsum: an einsum of g with the other operands."""
+    operands = [op for op in operands if op is not None]
+    inputs, output = _einsum_parts(subscripts, len(operands))
+    mine, x = inputs[k], operands[k]
+    others = [(s, op) for j, (s, op) in enumerate(zip(inputs, operands)) if j != k]
+    present = set(output).union(*[s for s, _ in others])
+    unique = "".join(dict.fromkeys(mine))
+    reached = "".join(c for c in unique if c in present)
+    terms = ",".join([output] + [s for s, _ in others])
+    r = np.einsum(f"{terms}->{reached}", g, *[op for _, op in others])
+    sizes = {c: n for c, n in zip(mine, np.shape(x))}
+    if reached != unique:   # letters summed in operand k alone: broadcast back
+        r = np.expand_dims(r, [j for j, c in enumerate(unique) if c not in present])
+        r = np.broadcast_to(r, [sizes[c] for c in unique])
+    if unique == mine:
+        return _scalar_like(np.array(r, dtype=float) if reached != unique else r, x)
+    out = np.zeros(np.shape(x))   # repeated letters (a diagonal): scatter onto it
+    grids = np.ix_(*[np.arange(sizes[c]) for c in unique])
+    out[tuple(grids[unique.index(c)] for c in mine)] = r
+    return out
