@@ -15,7 +15,7 @@ import gast
 
 from .ad.reverse import HelperAdjoint, ReverseInputs, reverse
 from .analyses.activity import analyse_activity
-from .analyses.shapes import analyse_shapes
+from .analyses.shapes import analyse_shapes, scalar_output_leaves
 from .backend.emit import to_source
 from .backend.load import load
 from .errors import UnsupportedSyntaxError
@@ -103,10 +103,15 @@ def derive(func, request, registry, cache):
         return HelperAdjoint(derived.function, wrt, _result_arity(helper))
 
     def seed(output):
+        """(statements, seed expression) for the output's adjoint."""
         if request.mode == "vjp":
-            return build.name(cotangent)
-        name = bindings.name_for("scalar_seed", runtime.scalar_seed)
-        return build.call(build.name(name), [build.name(output)])
+            return [], build.name(cotangent)
+        leaves = scalar_output_leaves(levels, output)
+        if not leaves:
+            return [], build.const(1.0)
+        check = bindings.name_for("check_scalar_output", runtime.check_scalar_output)
+        return [build.expr_stmt(build.call(build.name(check),
+                                           [build.name(v) for v in leaves]))], build.const(1.0)
 
     inputs = ReverseInputs(levels, activity, shapes, registry, namer, bindings, derive_helper)
     result = reverse(inputs, request.wrt, seed)

@@ -76,6 +76,18 @@ def _has_integer_array(index):
     return False
 
 
+def check_scalar_output(*values):
+    """grad's output is a scalar exactly when these values (the leaves its shape comes
+    from) all are; otherwise a clear error pointing to vjp."""
+    for value in values:
+        if type(value) is not float and np.ndim(value) != 0:
+            shape = np.broadcast_shapes(*(np.shape(v) for v in values))
+            raise NonScalarOutputError(
+                f"grad needs a function with a scalar output, but it returns an array of "
+                f"shape {shape}; use s2s_ad.vjp(f) (or jacobian) for array outputs, or reduce "
+                f"the output to a scalar (e.g. np.sum)")
+
+
 def scalar_seed(y):
     """The seed 1.0 of a scalar output; grad of an array output is an error."""
     if type(y) is float or np.ndim(y) == 0:
@@ -149,7 +161,7 @@ def unreduce_prod(g, x, y, axis=None, keepdims=False):
 def reverse_cumsum(g, x, axis=None):
     """Adjoint of np.cumsum: the reversed cumulative sum of g (flattened for axis=None)."""
     if axis is None:
-        return np.reshape(np.cumsum(np.ravel(g)[::-1])[::-1], np.shape(x))
+        return reshape_like(np.cumsum(np.ravel(g)[::-1])[::-1], x)
     return np.flip(np.cumsum(np.flip(g, axis), axis), axis)
 
 

@@ -75,8 +75,9 @@ def tensordot_adjoint_a(g, a, b, axes=2):
     a_free = [k for k in range(np.ndim(a)) if k not in a_axes]
     b_free = [k for k in range(np.ndim(b)) if k not in b_axes]
     g_b = list(range(len(a_free), np.ndim(g)))
-    out = np.tensordot(g, b, axes=(g_b, b_free))
-    return _scalar_like(np.transpose(out, np.argsort(a_free + a_axes)), a)
+    out = np.tensordot(g, b, axes=(g_b, b_free))   # a_free, then b's contracted axes
+    paired = [a_axes[b_axes.index(k)] for k in sorted(b_axes)]
+    return _scalar_like(np.transpose(out, np.argsort(a_free + paired)), a)
 
 
 def tensordot_adjoint_b(g, a, b, axes=2):
@@ -85,7 +86,8 @@ def tensordot_adjoint_b(g, a, b, axes=2):
     a_free = [k for k in range(np.ndim(a)) if k not in a_axes]
     b_free = [k for k in range(np.ndim(b)) if k not in b_axes]
     out = np.tensordot(a, g, axes=(a_free, list(range(len(a_free)))))
-    return _scalar_like(np.transpose(out, np.argsort(b_axes + b_free)), b)
+    paired = [b_axes[a_axes.index(k)] for k in sorted(a_axes)]
+    return _scalar_like(np.transpose(out, np.argsort(paired + b_free)), b)
 
 
 def place_diagonal(g, x, offset=0, axis1=0, axis2=1):

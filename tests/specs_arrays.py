@@ -1,9 +1,12 @@
-"""Spec rows for reductions, shape manipulation, indexing and linear algebra."""
+"""Spec rows for reductions, shape manipulation, indexing and linear algebra.
+
+Each fn bakes one combination of options (axis, keepdims, ddof, ...) into a call.
+"""
 import operator
 
 import numpy as np
 
-from primitive_specs import Spec
+from primitive_specs import POSITIVE, Spec
 
 
 def get_item(x):
@@ -46,6 +49,421 @@ def get_pair_index(x, i, j):
     return x[i, j]
 
 
+# ---- reductions -------------------------------------------------------------------------
+def sum_all(x):
+    return np.sum(x)
+
+
+def sum_axis0(x):
+    return np.sum(x, axis=0)
+
+
+def sum_last_keepdims(x):
+    return np.sum(x, axis=-1, keepdims=True)
+
+
+def sum_axes02(x):
+    return np.sum(x, axis=(0, 2))
+
+
+def sum_all_keepdims(x):
+    return np.sum(x, keepdims=True)
+
+
+def mean_all(x):
+    return np.mean(x)
+
+
+def mean_axis1(x):
+    return np.mean(x, axis=1)
+
+
+def mean_axes_keepdims(x):
+    return np.mean(x, axis=(0, -1), keepdims=True)
+
+
+def average_all(x):
+    return np.average(x)
+
+
+def average_axis0(x):
+    return np.average(x, axis=0)
+
+
+def prod_all(x):
+    return np.prod(x)
+
+
+def prod_axis_last(x):
+    return np.prod(x, axis=-1)
+
+
+def prod_axes_keepdims(x):
+    return np.prod(x, axis=(0, 2), keepdims=True)
+
+
+def max_all(x):
+    return np.max(x)
+
+
+def max_axis0(x):
+    return np.max(x, axis=0)
+
+
+def amax_last_keepdims(x):
+    return np.amax(x, axis=-1, keepdims=True)
+
+
+def min_axes(x):
+    return np.min(x, axis=(0, 2))
+
+
+def amin_all(x):
+    return np.amin(x)
+
+
+def cumsum_flat(x):
+    return np.cumsum(x)
+
+
+def cumsum_axis0(x):
+    return np.cumsum(x, axis=0)
+
+
+def cumsum_axis_last(x):
+    return np.cumsum(x, axis=-1)
+
+
+def var_all(x):
+    return np.var(x)
+
+
+def var_axis0_ddof1(x):
+    return np.var(x, axis=0, ddof=1)
+
+
+def var_axes_keepdims(x):
+    return np.var(x, axis=(1, 2), keepdims=True)
+
+
+def std_all(x):
+    return np.std(x)
+
+
+def std_last_ddof1(x):
+    return np.std(x, axis=-1, ddof=1)
+
+
+def std_axis0_keepdims(x):
+    return np.std(x, axis=0, keepdims=True)
+
+
+def norm_all(x):
+    return np.linalg.norm(x)
+
+
+def norm_axis_last(x):
+    return np.linalg.norm(x, axis=-1)
+
+
+def norm_axis0_keepdims(x):
+    return np.linalg.norm(x, axis=0, keepdims=True)
+
+
+def norm_ord3(x):
+    return np.linalg.norm(x, ord=3, axis=-1)
+
+
+def norm_ord1(x):
+    return np.linalg.norm(x, 1)
+
+
+# ---- shape manipulation ------------------------------------------------------------------
+def transpose_all(x):
+    return np.transpose(x)
+
+
+def transpose_axes(x):
+    return np.transpose(x, (1, 2, 0))
+
+
+def transpose_negative_axes(x):
+    return np.transpose(x, (-1, 0, 1))
+
+
+def swapaxes_first_last(x):
+    return np.swapaxes(x, 0, -1)
+
+
+def reshape_flat(x):
+    return np.reshape(x, (-1,))
+
+
+def reshape_rows(x):
+    return np.reshape(x, (2, -1))
+
+
+def reshape_fortran(x):
+    return np.reshape(x, (4, 3), order="F")
+
+
+def ravel_c(x):
+    return np.ravel(x)
+
+
+def ravel_f(x):
+    return np.ravel(x, order="F")
+
+
+def squeeze_all(x):
+    return np.squeeze(x)
+
+
+def squeeze_axis1(x):
+    return np.squeeze(x, axis=1)
+
+
+def expand_dims_first(x):
+    return np.expand_dims(x, 0)
+
+
+def expand_dims_axes(x):
+    return np.expand_dims(x, axis=(0, -1))
+
+
+def atleast_1d_of(x):
+    return np.atleast_1d(x)
+
+
+def atleast_2d_of(x):
+    return np.atleast_2d(x)
+
+
+def concatenate_rows(a, b):
+    return np.concatenate((a, b))
+
+
+def concatenate_last(a, b):
+    return np.concatenate([a, b], axis=-1)
+
+
+def concatenate_flat(a, b):
+    return np.concatenate((a, b), axis=None)
+
+
+def concatenate_three(a, b, c):
+    return np.concatenate((a, b, c), axis=1)
+
+
+def stack_first(a, b):
+    return np.stack((a, b))
+
+
+def stack_last(a, b):
+    return np.stack([a, b], axis=-1)
+
+
+def hstack_pair(a, b):
+    return np.hstack((a, b))
+
+
+def vstack_pair(a, b):
+    return np.vstack((a, b))
+
+
+def array_copy(x):
+    return np.array(x)
+
+
+def array_of_list(a, b):
+    return np.array([a, b])
+
+
+def asarray_of(x):
+    return np.asarray(x)
+
+
+def asarray_of_tuple(a, b, c):
+    return np.asarray((a, b, c))
+
+
+def astype_float(x):
+    return x.astype(float)
+
+
+def copy_of(x):
+    return np.copy(x)
+
+
+def broadcast_to_rows(x):
+    return np.broadcast_to(x, (3, 4))
+
+
+def broadcast_to_3d(x):
+    return np.broadcast_to(x, (2, 3, 4))
+
+
+def tile_twice(x):
+    return np.tile(x, 2)
+
+
+def tile_grid(x):
+    return np.tile(x, (2, 1, 3))
+
+
+def repeat_flat(x):
+    return np.repeat(x, 2)
+
+
+def repeat_axis1(x):
+    return np.repeat(x, 3, axis=1)
+
+
+def repeat_counts(x):
+    return np.repeat(x, [1, 0, 3, 2], axis=0)
+
+
+def flip_all(x):
+    return np.flip(x)
+
+
+def flip_axis0(x):
+    return np.flip(x, 0)
+
+
+def flip_axes(x):
+    return np.flip(x, axis=(0, 2))
+
+
+def diagonal_main(x):
+    return np.diagonal(x)
+
+
+def diagonal_above(x):
+    return np.diagonal(x, 1)
+
+
+def diagonal_below_last_axes(x):
+    return np.diagonal(x, offset=-1, axis1=2, axis2=1)
+
+
+# ---- linear algebra ----------------------------------------------------------------------
+def dot_of(a, b):
+    return np.dot(a, b)
+
+
+def matmul_of(a, b):
+    return np.matmul(a, b)
+
+
+def outer_of(a, b):
+    return np.outer(a, b)
+
+
+def inner_of(a, b):
+    return np.inner(a, b)
+
+
+def tensordot_two(a, b):
+    return np.tensordot(a, b)
+
+
+def tensordot_one(a, b):
+    return np.tensordot(a, b, axes=1)
+
+
+def tensordot_zero(a, b):
+    return np.tensordot(a, b, 0)
+
+
+def tensordot_pairs(a, b):
+    return np.tensordot(a, b, axes=((1, 0), (0, -2)))
+
+
+def trace_main(x):
+    return np.trace(x)
+
+
+def trace_offset(x):
+    return np.trace(x, 1)
+
+
+def trace_below_last_axes(x):
+    return np.trace(x, offset=-1, axis1=1, axis2=2)
+
+
+def diag_of(x):
+    return np.diag(x)
+
+
+def diag_above(x):
+    return np.diag(x, 1)
+
+
+def diag_below(x):
+    return np.diag(x, k=-2)
+
+
+def einsum_matmul(a, b):
+    return np.einsum("ij,jk->ik", a, b)
+
+
+def einsum_batched(a, b):
+    return np.einsum("bij,bjk->bik", a, b)
+
+
+def einsum_dot(a, b):
+    return np.einsum("i,i->", a, b)
+
+
+def einsum_matvec(a, b):
+    return np.einsum("ij,j->i", a, b)
+
+
+def einsum_outer(a, b):
+    return np.einsum("i,j->ij", a, b)
+
+
+def einsum_implicit(a, b):
+    return np.einsum("ij,jk", a, b)
+
+
+def einsum_three(a, b, c):
+    return np.einsum("ij,jk,kl->il", a, b, c)
+
+
+def einsum_transpose(x):
+    return np.einsum("ij->ji", x)
+
+
+def einsum_trace(x):
+    return np.einsum("ii->", x)
+
+
+def einsum_diagonal(x):
+    return np.einsum("ii->i", x)
+
+
+def einsum_column_sums(x):
+    return np.einsum("ij->j", x)
+
+
+def einsum_diag_scale(a, b):
+    return np.einsum("ii,ij->ij", a, b)
+
+
+REDUCE = [((),), ((4,),), ((3, 4),), ((2, 3, 4),)]
+ARRAYS = [((4,),), ((3, 4),), ((2, 3, 4),)]
+AXIS_0 = [((4,),), ((3, 4),), ((2, 3, 4),)]
+ROWS = [((3, 4),), ((2, 3, 4),)]
+CUBE = [((2, 3, 4),)]
+PAIRS = [((4,), (4,)), ((3, 4), (3, 4)), ((), ())]
+DOT = [((), ()), ((), (4,)), ((3, 4), ()), ((4,), (4,)), ((3, 4), (4, 5)), ((4,), (4, 5)),
+       ((3, 4), (4,)), ((2, 3, 4), (4,)), ((4,), (2, 4, 5)), ((2, 3, 4), (3, 4, 5))]
+MATMUL = [((3, 4), (4, 5)), ((4,), (4, 5)), ((3, 4), (4,)), ((4,), (4,)),
+          ((2, 3, 4), (4, 5)), ((2, 3, 4), (2, 4, 5)), ((3, 4), (2, 4, 5))]
+SQUARE = [((4, 4),), ((3, 5),), ((2, 3, 4),)]
+
 SPECS = [
     Spec(operator.getitem, get_item, [((4,),), ((4, 3),)]),
     Spec(operator.getitem, get_slice, [((4,),), ((4, 3),)]),
@@ -56,4 +474,108 @@ SPECS = [
     Spec(operator.getitem, get_last, [((4,),), ((4, 3),)]),
     Spec(operator.getitem, get_int_array, [((4,),), ((5, 2),)]),
     Spec(operator.getitem, get_mask, [((6,),), ((3, 4),)]),
+    # reductions
+    Spec(np.sum, sum_all, REDUCE),
+    Spec(np.sum, sum_axis0, AXIS_0),
+    Spec(np.sum, sum_last_keepdims, ARRAYS),
+    Spec(np.sum, sum_axes02, CUBE),
+    Spec(np.sum, sum_all_keepdims, REDUCE),
+    Spec(np.mean, mean_all, REDUCE),
+    Spec(np.mean, mean_axis1, ROWS),
+    Spec(np.mean, mean_axes_keepdims, ROWS),
+    Spec(np.average, average_all, REDUCE),
+    Spec(np.average, average_axis0, AXIS_0),
+    Spec(np.prod, prod_all, REDUCE),
+    Spec(np.prod, prod_axis_last, ARRAYS),
+    Spec(np.prod, prod_axes_keepdims, CUBE),
+    Spec(np.max, max_all, REDUCE),
+    Spec(np.max, max_axis0, AXIS_0),
+    Spec(np.amax, amax_last_keepdims, ARRAYS),
+    Spec(np.min, min_axes, CUBE),
+    Spec(np.amin, amin_all, REDUCE),
+    Spec(np.cumsum, cumsum_flat, REDUCE),
+    Spec(np.cumsum, cumsum_axis0, AXIS_0),
+    Spec(np.cumsum, cumsum_axis_last, ROWS),
+    Spec(np.var, var_all, ARRAYS),
+    Spec(np.var, var_axis0_ddof1, AXIS_0),
+    Spec(np.var, var_axes_keepdims, CUBE),
+    Spec(np.std, std_all, ARRAYS),
+    Spec(np.std, std_last_ddof1, ARRAYS),
+    Spec(np.std, std_axis0_keepdims, ROWS),
+    Spec(np.linalg.norm, norm_all, ARRAYS[:2]),
+    Spec(np.linalg.norm, norm_axis_last, ARRAYS),
+    Spec(np.linalg.norm, norm_axis0_keepdims, ROWS),
+    Spec(np.linalg.norm, norm_ord3, ARRAYS),
+    Spec(np.linalg.norm, norm_ord1, [((4,),)]),
+    # shape manipulation
+    Spec(np.transpose, transpose_all, [((4,),), ((3, 4),), ((2, 3, 4),)]),
+    Spec(np.transpose, transpose_axes, CUBE),
+    Spec(np.transpose, transpose_negative_axes, CUBE),
+    Spec(np.swapaxes, swapaxes_first_last, ROWS),
+    Spec(np.reshape, reshape_flat, REDUCE),
+    Spec(np.reshape, reshape_rows, [((6,),), ((3, 4),), ((2, 3, 4),)]),
+    Spec(np.reshape, reshape_fortran, [((3, 4),), ((12,),), ((2, 6),)]),
+    Spec(np.ravel, ravel_c, REDUCE),
+    Spec(np.ravel, ravel_f, ROWS),
+    Spec(np.squeeze, squeeze_all, [((1, 4),), ((3, 1, 4, 1),)]),
+    Spec(np.squeeze, squeeze_axis1, [((3, 1),), ((3, 1, 4),)]),
+    Spec(np.expand_dims, expand_dims_first, REDUCE),
+    Spec(np.expand_dims, expand_dims_axes, REDUCE),
+    Spec(np.atleast_1d, atleast_1d_of, [((),), ((4,),), ((3, 4),)]),
+    Spec(np.atleast_2d, atleast_2d_of, [((),), ((4,),), ((3, 4),)]),
+    Spec(np.concatenate, concatenate_rows, [((3,), (4,)), ((3, 4), (2, 4))]),
+    Spec(np.concatenate, concatenate_last, [((3, 2), (3, 4)), ((2, 3, 1), (2, 3, 4))]),
+    Spec(np.concatenate, concatenate_flat, [((2, 3), (4,)), ((3,), (2, 2, 2))]),
+    Spec(np.concatenate, concatenate_three, [((3, 1), (3, 4), (3, 2))]),
+    Spec(np.stack, stack_first, PAIRS),
+    Spec(np.stack, stack_last, PAIRS + [((2, 3, 4), (2, 3, 4))]),
+    Spec(np.hstack, hstack_pair, [((), ()), ((3,), (4,)), ((3, 2), (3, 4)), ((), (4,))]),
+    Spec(np.vstack, vstack_pair, [((), ()), ((4,), (4,)), ((2, 4), (3, 4)), ((4,), (3, 4))]),
+    Spec(np.array, array_copy, REDUCE),
+    Spec(np.array, array_of_list, PAIRS),
+    Spec(np.asarray, asarray_of, REDUCE),
+    Spec(np.asarray, asarray_of_tuple, [((), (), ()), ((4,), (4,), (4,))]),
+    Spec(np.asarray, astype_float, ARRAYS),
+    Spec(np.copy, copy_of, REDUCE),
+    Spec(np.broadcast_to, broadcast_to_rows, [((),), ((4,),), ((3, 1),), ((1, 4),)]),
+    Spec(np.broadcast_to, broadcast_to_3d, [((3, 1),), ((2, 1, 4),)]),
+    Spec(np.tile, tile_twice, REDUCE),
+    Spec(np.tile, tile_grid, REDUCE),
+    Spec(np.repeat, repeat_flat, REDUCE),
+    Spec(np.repeat, repeat_axis1, ROWS),
+    Spec(np.repeat, repeat_counts, [((4,),), ((4, 3),)]),
+    Spec(np.flip, flip_all, ARRAYS),
+    Spec(np.flip, flip_axis0, ARRAYS),
+    Spec(np.flip, flip_axes, CUBE),
+    Spec(np.diagonal, diagonal_main, SQUARE),
+    Spec(np.diagonal, diagonal_above, SQUARE),
+    Spec(np.diagonal, diagonal_below_last_axes, [((2, 3, 4),), ((2, 4, 4),)]),
+    # linear algebra
+    Spec(np.dot, dot_of, DOT),
+    Spec(np.matmul, matmul_of, MATMUL),
+    Spec(np.outer, outer_of, [((3,), (4,)), ((2, 3), (4,)), ((), (4,)), ((3,), ())]),
+    Spec(np.inner, inner_of, [((4,), (4,)), ((3, 4), (4,)), ((3, 4), (2, 4)),
+                              ((2, 3, 4), (5, 4)), ((), (3, 4)), ((4,), ())]),
+    Spec(np.tensordot, tensordot_two, [((2, 3, 4), (3, 4, 5)), ((3, 4), (3, 4))]),
+    Spec(np.tensordot, tensordot_one, [((3, 4), (4, 5)), ((4,), (4,)), ((2, 3, 4), (4, 2))]),
+    Spec(np.tensordot, tensordot_zero, [((3,), (4,)), ((2, 3), (4,))]),
+    Spec(np.tensordot, tensordot_pairs, [((3, 4, 5), (4, 3, 2)), ((3, 4), (4, 3, 5))]),
+    Spec(np.trace, trace_main, SQUARE),
+    Spec(np.trace, trace_offset, SQUARE),
+    Spec(np.trace, trace_below_last_axes, [((2, 3, 4),), ((2, 4, 4),)]),
+    Spec(np.diag, diag_of, [((4,),), ((4, 4),), ((3, 5),)]),
+    Spec(np.diag, diag_above, [((4,),), ((4, 4),), ((3, 5),)]),
+    Spec(np.diag, diag_below, [((4,),), ((4, 4),), ((5, 3),)]),
+    Spec(np.einsum, einsum_matmul, [((3, 4), (4, 5))]),
+    Spec(np.einsum, einsum_batched, [((2, 3, 4), (2, 4, 5))]),
+    Spec(np.einsum, einsum_dot, [((4,), (4,))]),
+    Spec(np.einsum, einsum_matvec, [((3, 4), (4,))]),
+    Spec(np.einsum, einsum_outer, [((3,), (4,))]),
+    Spec(np.einsum, einsum_implicit, [((3, 4), (4, 5))]),
+    Spec(np.einsum, einsum_three, [((2, 3), (3, 4), (4, 5))]),
+    Spec(np.einsum, einsum_transpose, [((3, 4),)]),
+    Spec(np.einsum, einsum_trace, [((4, 4),)]),
+    Spec(np.einsum, einsum_diagonal, [((4, 4),)]),
+    Spec(np.einsum, einsum_column_sums, [((3, 4),)]),
+    Spec(np.einsum, einsum_diag_scale, [((3, 3), (3, 4))]),
 ]

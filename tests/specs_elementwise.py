@@ -189,20 +189,12 @@ def np_clip(a, lo, hi):
     return np.clip(a, lo - 1.0, hi + 1.0)
 
 
-def np_clip_const(a):
-    return np.clip(a, -0.5, 0.5)
-
-
 def np_clip_keywords(a):
     return np.clip(a, a_min=-0.5, a_max=0.5)
 
 
-def np_clip_no_min(a, hi):
-    return np.clip(a, None, hi)
-
-
-def np_clip_no_max(a, lo):
-    return np.clip(a, lo, None)
+def np_clip_one_sided(a, b):
+    return np.clip(a, None, b) + np.clip(a, b, None)
 
 
 def np_where(a, b):
@@ -318,10 +310,6 @@ def math_log_base(x, base):
     return math.log(x, base)
 
 
-def math_log_const_base(x):
-    return math.log(x, 2.0)
-
-
 # ---- builtins -------------------------------------------------------------------------
 def builtin_abs(x):
     return abs(x)
@@ -403,10 +391,8 @@ SPECS = [
     Spec(np.fmin, np_fmin, BINARY),
     # numpy, clip and where
     Spec(np.clip, np_clip, CLIP, (REAL, UNIT, UNIT)),
-    Spec(np.clip, np_clip_const, UNARY),
     Spec(np.clip, np_clip_keywords, UNARY),
-    Spec(np.clip, np_clip_no_min, CLIP_ONE_SIDED, (REAL, UNIT)),
-    Spec(np.clip, np_clip_no_max, CLIP_ONE_SIDED, (REAL, UNIT)),
+    Spec(np.clip, np_clip_one_sided, CLIP_ONE_SIDED, (REAL, UNIT)),
     Spec(np.where, np_where, BINARY),
     Spec(np.where, np_where_operands, BINARY),
     # math module
@@ -414,7 +400,6 @@ SPECS = [
     Spec(math.expm1, math_expm1, SCALAR_ONLY),
     Spec(math.log, math_log, SCALAR_ONLY, (POSITIVE,)),
     Spec(math.log, math_log_base, SCALAR_PAIR, (POSITIVE, ABOVE_ONE)),
-    Spec(math.log, math_log_const_base, SCALAR_ONLY, (POSITIVE,)),
     Spec(math.log1p, math_log1p, SCALAR_ONLY, (POSITIVE,)),
     Spec(math.log2, math_log2, SCALAR_ONLY, (POSITIVE,)),
     Spec(math.log10, math_log10, SCALAR_ONLY, (POSITIVE,)),

@@ -13,6 +13,7 @@ argument or another adjoint).
 import gast
 
 from ..ir import build
+from ..optimize.fold import fold_expression
 
 
 class Adjoints:
@@ -34,6 +35,8 @@ class Adjoints:
         return self._namer.adjoint(_label(variable))
 
     def contribute(self, variable, expr, out):
+        # fold first: `1.0 * t1_1` is an alias of t1_1, not a fresh array we may update
+        expr = fold_expression(expr)
         if variable not in self._current:
             if _is_alias(expr):
                 self._current[variable] = expr
@@ -75,7 +78,9 @@ class Adjoints:
 
 
 def _is_alias(expr):
-    """A bare name, or an item of one (`parts[0]`): passed on without a statement."""
+    """A bare name, a number, or an item of a name (`parts[0]`): passed on as is."""
+    if isinstance(expr, gast.Constant):
+        return isinstance(expr.value, (int, float)) and not isinstance(expr.value, bool)
     if isinstance(expr, gast.Subscript):
         return isinstance(expr.value, gast.Name) and isinstance(expr.slice, gast.Constant)
     return isinstance(expr, gast.Name)

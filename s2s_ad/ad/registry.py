@@ -72,8 +72,8 @@ class Registry:
         if template_dsl.registration_count() == self._seen:
             return
         fresh = template_dsl.registrations_since(self._seen)
-        self._seen = template_dsl.registration_count()
         for kind, primitives, function in fresh:
+            self._seen += 1     # a malformed template raises once, then is skipped
             if kind == "nondifferentiable":
                 for prim in primitives:
                     self._nondiff[_key(prim)] = (prim, True)

@@ -87,7 +87,7 @@ def _numpy_module():
 
 
 def reverse(inputs, wrt, seed):
-    """`seed(output_name)` returns the expression seeding the output's adjoint."""
+    """`seed(output_name)` returns (statements, expression) seeding the output's adjoint."""
     levels = inputs.levels
     body = levels.tree.body
     ret = body[-1]
@@ -99,8 +99,8 @@ def reverse(inputs, wrt, seed):
     backward = []
     out_atom = ret.value
     if isinstance(out_atom, gast.Name) and inputs.activity.is_active(out_atom.id):
-        seed_stmts = []
-        _contribute(out_atom.id, seed(out_atom.id), inputs, adjoints, helper_arity, seed_stmts)
+        seed_stmts, seed_value = seed(out_atom.id)
+        _contribute(out_atom.id, seed_value, inputs, adjoints, helper_arity, seed_stmts)
         backward.extend(seed_stmts)
     last_line = None
     for stmt in reversed(forward):

@@ -57,6 +57,43 @@ def _elementwise(primitive):
         getattr(primitive, "__self__", None) is math
 
 
+def _always_scalar(op):
+    """A full reduction without keywords, or a `math` function: a scalar by construction."""
+    if op.primitive in _FULL_REDUCTIONS and not op.keywords and len(op.args) == 1:
+        return True
+    return getattr(op.primitive, "__module__", None) == "math"
+
+
+def scalar_output_leaves(levels, output):
+    """The values whose shapes decide the shape of `output` through elementwise steps.
+
+    `output` is a scalar exactly when all of them are, so grad checks these (often just
+    its arguments) instead of computing the output only to look at its shape.
+
+        t1_0 = 2 * x1; t2_0 = np.exp(t1_0); y = t2_0 + x2     ->   ['x1', 'x2']
+        t1_0 = np.sum(x); y = t1_0 / n                        ->   ['n']
+    """
+    defs = {stmt.targets[0].id: stmt.value for stmt in levels.tree.body
+            if isinstance(stmt, gast.Assign)}
+    leaves, stack, seen = [], [output], set()
+    while stack:
+        name = stack.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        if name not in defs:
+            leaves.append(name)
+            continue
+        op = operation_of(defs[name], levels.callees)
+        if _always_scalar(op):
+            continue
+        if _elementwise(op.primitive) and not op.keywords:
+            stack.extend(a.id for a in reversed(op.args) if isinstance(a, gast.Name))
+            continue
+        leaves.append(name)
+    return sorted(leaves)
+
+
 def analyse_shapes(levels, scalar_outputs=()):
     parent = {}
 
@@ -94,8 +131,7 @@ def analyse_shapes(levels, scalar_outputs=()):
         op = operation_of(stmt.value, levels.callees)
         if _elementwise(op.primitive) and not op.keywords:
             rules.append((target, [key(a) for a in op.args]))
-        elif op.primitive in _FULL_REDUCTIONS and "axis" not in op.keywords \
-                and len(op.args) == 1:
+        elif _always_scalar(op):
             union(SCALAR, target)
     changed = True
     while changed:

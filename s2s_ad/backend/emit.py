@@ -36,7 +36,8 @@ def to_source(tree):
 def _render(tree, texts):
     node = gast.gast_to_ast(tree)
     ast.fix_missing_locations(node)
-    text = astor.to_source(node, indent_with="    ")
+    # no re-wrapping: astor's line splitter breaks calls at odd places (`True\n    )`)
+    text = astor.to_source(node, indent_with="    ", pretty_source="".join)
     lines = []
     for line in text.splitlines():
         match = _MARKER.match(line)

@@ -42,7 +42,24 @@ class _Folder(gast.NodeTransformer):
         if left == 1 and op is gast.Mult:
             self.changed = True
             return node.right
+        if left == -1 and op is gast.Mult:
+            self.changed = True
+            return gast.UnaryOp(op=gast.USub(), operand=node.right)
         return node
+
+    def visit_UnaryOp(self, node):
+        self.generic_visit(node)
+        inner = node.operand
+        if isinstance(node.op, gast.USub) and isinstance(inner, gast.UnaryOp) \
+                and isinstance(inner.op, gast.USub):
+            self.changed = True
+            return inner.operand
+        return node
+
+
+def fold_expression(node):
+    """The folded form of one expression (used before deciding if an adjoint aliases)."""
+    return _Folder().visit(node)
 
 
 def fold_constants(body):

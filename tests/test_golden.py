@@ -1,0 +1,68 @@
+"""Golden sources: the generated code of the acceptance examples, held byte for byte.
+
+Regenerate after an intended change with
+    S2S_AD_UPDATE_GOLDEN=1 python -m pytest tests/test_golden.py
+and read the diff of tests/golden/ before committing it.
+"""
+import os
+import subprocess
+import sys
+
+import pytest
+
+import s2s_ad
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+GOLDEN = os.path.join(HERE, "golden")
+EXAMPLES = os.path.join(os.path.dirname(HERE), "examples")
+sys.path.insert(0, EXAMPLES)
+
+import logistic_regression  # noqa: E402
+import mlp  # noqa: E402
+import quadratic  # noqa: E402
+import seed_example  # noqa: E402
+import tutorial_xy  # noqa: E402
+
+CASES = {
+    "seed_example_grad": lambda: s2s_ad.derivative_source(s2s_ad.grad(seed_example.f, wrt=(0, 1))),
+    "tutorial_xy_grad": lambda: s2s_ad.derivative_source(s2s_ad.grad(tutorial_xy.z, wrt=(0, 1))),
+    "quadratic_levels": lambda: s2s_ad.normalize(quadratic.quadratic),
+    "quadratic_grad": lambda: s2s_ad.derivative_source(
+        s2s_ad.grad(quadratic.quadratic, wrt=(0, 1, 2, 3))),
+    "logistic_regression_grad": lambda: s2s_ad.derivative_source(
+        s2s_ad.grad(logistic_regression.negative_log_likelihood)),
+    "mlp_grad": lambda: s2s_ad.derivative_source(s2s_ad.grad(mlp.mlp_loss, wrt=(0, 1, 2, 3))),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_generated_source_matches_golden(name):
+    source = CASES[name]()
+    path = os.path.join(GOLDEN, f"{name}.py.txt")
+    if os.environ.get("S2S_AD_UPDATE_GOLDEN"):
+        with open(path, "w") as fh:
+            fh.write(source)
+    with open(path) as fh:
+        assert source == fh.read(), f"generated source changed: diff against {path}"
+
+
+PRINT_ALL = """
+import sys
+sys.path.insert(0, {examples!r})
+sys.path.insert(0, {tests!r})
+import test_golden
+for name in sorted(test_golden.CASES):
+    print(test_golden.CASES[name]())
+"""
+
+
+@pytest.mark.slow
+def test_generated_source_is_identical_across_processes():
+    code = PRINT_ALL.format(examples=EXAMPLES, tests=HERE)
+    outputs = []
+    for hash_seed in ("1", "12345"):
+        env = dict(os.environ, PYTHONHASHSEED=hash_seed)
+        run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             env=env, check=True)
+        outputs.append(run.stdout)
+    assert outputs[0] == outputs[1] and outputs[0].strip()
