@@ -1,7 +1,9 @@
 """The `math` module and the builtins abs, pow, max/min of two scalars and float.
 
-These act on Python floats, so the derivatives use `math` (and plain arithmetic) and give
-floats; abs and the sign-like selections use numpy only where `math` has no equivalent.
+These act on Python floats, so the derivatives use `math` and plain arithmetic and give
+floats (numpy's float64, a float, where numpy is used): np.sign for abs (0 at 0, and the
+builtin abs also takes arrays), and np.log in pow's exponent derivative, which like
+operator.pow's gives -inf/nan instead of raising at a zero base.
 """
 import math
 
@@ -63,7 +65,7 @@ def sqrt_adjoint(y, x):
 def pow_adjoint(z, x, y):
     """d x**y = y x**(y - 1) dx + log(x) x**y dy"""
     d[x] += d[z] * y * math.pow(x, y - 1.0)
-    d[y] += d[z] * z * math.log(x)
+    d[y] += d[z] * z * np.log(x)
 
 
 @adjoint(math.hypot)
@@ -185,7 +187,7 @@ def abs_adjoint(y, x):
 def builtin_pow_adjoint(y, base, exp):
     """d base**exp = exp base**(exp - 1) dbase + log(base) base**exp dexp"""
     d[base] += d[y] * exp * base ** (exp - 1)
-    d[exp] += d[y] * y * math.log(base)
+    d[exp] += d[y] * y * np.log(base)
 
 
 @adjoint(max)
