@@ -8,6 +8,11 @@ Each helper is small and named for what it does to an adjoint:
     add_at(a, index, g)      a[index] += g, correct for repeated integer indices
     scalar_seed(y)           1.0 when y is a scalar, else a clear error pointing to vjp
     zero_adjoint(x)          the zero derivative shaped like x (0.0 for a scalar)
+
+Reductions (unreduce_extremum, unreduce_prod, unreduce_var, unreduce_norm,
+reverse_cumsum) and shape manipulation (reshape_like, untranspose, split_concatenated,
+split_hstacked, split_vstacked, unstack, split_array, untile, unrepeat) follow; linear
+algebra lives in runtime_linalg.py. An adjoint of a scalar argument is a float.
 """
 import numpy as np
 
@@ -168,9 +173,9 @@ def reverse_cumsum(g, x, axis=None):
 def unreduce_var(g, x, axis=None, ddof=0, keepdims=False):
     """Adjoint of np.var: 2 (x - mean) g / (N - ddof)."""
     x = np.asarray(x, dtype=float)
-    count = x.size if axis is None else np.prod([x.shape[a] for a in _normalize_axes(axis, x.ndim)])
-    centred = x - np.mean(x, axis=axis, keepdims=True)
-    return _scalar_like(unreduce(g, x, axis, keepdims) * centred * (2.0 / (count - ddof)), x)
+    mean = np.mean(x, axis=axis, keepdims=True)
+    count = x.size / mean.size
+    return _scalar_like(unreduce(g, x, axis, keepdims) * (x - mean) * (2.0 / (count - ddof)), x)
 
 
 def unreduce_norm(g, x, y, ord=None, axis=None, keepdims=False):

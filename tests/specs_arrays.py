@@ -1,12 +1,13 @@
-"""Spec rows for reductions, shape manipulation, indexing and linear algebra.
-
-Each fn bakes one combination of options (axis, keepdims, ddof, ...) into a call.
+"""Spec rows for indexing, reductions and shape manipulation (linear algebra rows live in
+specs_linalg and are appended). Each fn bakes one combination of options (axis,
+keepdims, ddof, ...) into a call.
 """
 import operator
 
 import numpy as np
 
-from primitive_specs import POSITIVE, Spec
+import specs_linalg
+from primitive_specs import Spec
 
 
 def get_item(x):
@@ -347,121 +348,11 @@ def diagonal_below_last_axes(x):
     return np.diagonal(x, offset=-1, axis1=2, axis2=1)
 
 
-# ---- linear algebra ----------------------------------------------------------------------
-def dot_of(a, b):
-    return np.dot(a, b)
-
-
-def matmul_of(a, b):
-    return np.matmul(a, b)
-
-
-def outer_of(a, b):
-    return np.outer(a, b)
-
-
-def inner_of(a, b):
-    return np.inner(a, b)
-
-
-def tensordot_two(a, b):
-    return np.tensordot(a, b)
-
-
-def tensordot_one(a, b):
-    return np.tensordot(a, b, axes=1)
-
-
-def tensordot_zero(a, b):
-    return np.tensordot(a, b, 0)
-
-
-def tensordot_pairs(a, b):
-    return np.tensordot(a, b, axes=((1, 0), (0, -2)))
-
-
-def trace_main(x):
-    return np.trace(x)
-
-
-def trace_offset(x):
-    return np.trace(x, 1)
-
-
-def trace_below_last_axes(x):
-    return np.trace(x, offset=-1, axis1=1, axis2=2)
-
-
-def diag_of(x):
-    return np.diag(x)
-
-
-def diag_above(x):
-    return np.diag(x, 1)
-
-
-def diag_below(x):
-    return np.diag(x, k=-2)
-
-
-def einsum_matmul(a, b):
-    return np.einsum("ij,jk->ik", a, b)
-
-
-def einsum_batched(a, b):
-    return np.einsum("bij,bjk->bik", a, b)
-
-
-def einsum_dot(a, b):
-    return np.einsum("i,i->", a, b)
-
-
-def einsum_matvec(a, b):
-    return np.einsum("ij,j->i", a, b)
-
-
-def einsum_outer(a, b):
-    return np.einsum("i,j->ij", a, b)
-
-
-def einsum_implicit(a, b):
-    return np.einsum("ij,jk", a, b)
-
-
-def einsum_three(a, b, c):
-    return np.einsum("ij,jk,kl->il", a, b, c)
-
-
-def einsum_transpose(x):
-    return np.einsum("ij->ji", x)
-
-
-def einsum_trace(x):
-    return np.einsum("ii->", x)
-
-
-def einsum_diagonal(x):
-    return np.einsum("ii->i", x)
-
-
-def einsum_column_sums(x):
-    return np.einsum("ij->j", x)
-
-
-def einsum_diag_scale(a, b):
-    return np.einsum("ii,ij->ij", a, b)
-
-
 REDUCE = [((),), ((4,),), ((3, 4),), ((2, 3, 4),)]
 ARRAYS = [((4,),), ((3, 4),), ((2, 3, 4),)]
-AXIS_0 = [((4,),), ((3, 4),), ((2, 3, 4),)]
 ROWS = [((3, 4),), ((2, 3, 4),)]
 CUBE = [((2, 3, 4),)]
 PAIRS = [((4,), (4,)), ((3, 4), (3, 4)), ((), ())]
-DOT = [((), ()), ((), (4,)), ((3, 4), ()), ((4,), (4,)), ((3, 4), (4, 5)), ((4,), (4, 5)),
-       ((3, 4), (4,)), ((2, 3, 4), (4,)), ((4,), (2, 4, 5)), ((2, 3, 4), (3, 4, 5))]
-MATMUL = [((3, 4), (4, 5)), ((4,), (4, 5)), ((3, 4), (4,)), ((4,), (4,)),
-          ((2, 3, 4), (4, 5)), ((2, 3, 4), (2, 4, 5)), ((3, 4), (2, 4, 5))]
 SQUARE = [((4, 4),), ((3, 5),), ((2, 3, 4),)]
 
 SPECS = [
@@ -476,7 +367,7 @@ SPECS = [
     Spec(operator.getitem, get_mask, [((6,),), ((3, 4),)]),
     # reductions
     Spec(np.sum, sum_all, REDUCE),
-    Spec(np.sum, sum_axis0, AXIS_0),
+    Spec(np.sum, sum_axis0, ARRAYS),
     Spec(np.sum, sum_last_keepdims, ARRAYS),
     Spec(np.sum, sum_axes02, CUBE),
     Spec(np.sum, sum_all_keepdims, REDUCE),
@@ -484,20 +375,20 @@ SPECS = [
     Spec(np.mean, mean_axis1, ROWS),
     Spec(np.mean, mean_axes_keepdims, ROWS),
     Spec(np.average, average_all, REDUCE),
-    Spec(np.average, average_axis0, AXIS_0),
+    Spec(np.average, average_axis0, ARRAYS),
     Spec(np.prod, prod_all, REDUCE),
     Spec(np.prod, prod_axis_last, ARRAYS),
     Spec(np.prod, prod_axes_keepdims, CUBE),
     Spec(np.max, max_all, REDUCE),
-    Spec(np.max, max_axis0, AXIS_0),
+    Spec(np.max, max_axis0, ARRAYS),
     Spec(np.amax, amax_last_keepdims, ARRAYS),
     Spec(np.min, min_axes, CUBE),
     Spec(np.amin, amin_all, REDUCE),
     Spec(np.cumsum, cumsum_flat, REDUCE),
-    Spec(np.cumsum, cumsum_axis0, AXIS_0),
+    Spec(np.cumsum, cumsum_axis0, ARRAYS),
     Spec(np.cumsum, cumsum_axis_last, ROWS),
     Spec(np.var, var_all, ARRAYS),
-    Spec(np.var, var_axis0_ddof1, AXIS_0),
+    Spec(np.var, var_axis0_ddof1, ARRAYS),
     Spec(np.var, var_axes_keepdims, CUBE),
     Spec(np.std, std_all, ARRAYS),
     Spec(np.std, std_last_ddof1, ARRAYS),
@@ -550,32 +441,4 @@ SPECS = [
     Spec(np.diagonal, diagonal_main, SQUARE),
     Spec(np.diagonal, diagonal_above, SQUARE),
     Spec(np.diagonal, diagonal_below_last_axes, [((2, 3, 4),), ((2, 4, 4),)]),
-    # linear algebra
-    Spec(np.dot, dot_of, DOT),
-    Spec(np.matmul, matmul_of, MATMUL),
-    Spec(np.outer, outer_of, [((3,), (4,)), ((2, 3), (4,)), ((), (4,)), ((3,), ())]),
-    Spec(np.inner, inner_of, [((4,), (4,)), ((3, 4), (4,)), ((3, 4), (2, 4)),
-                              ((2, 3, 4), (5, 4)), ((), (3, 4)), ((4,), ())]),
-    Spec(np.tensordot, tensordot_two, [((2, 3, 4), (3, 4, 5)), ((3, 4), (3, 4))]),
-    Spec(np.tensordot, tensordot_one, [((3, 4), (4, 5)), ((4,), (4,)), ((2, 3, 4), (4, 2))]),
-    Spec(np.tensordot, tensordot_zero, [((3,), (4,)), ((2, 3), (4,))]),
-    Spec(np.tensordot, tensordot_pairs, [((3, 4, 5), (4, 3, 2)), ((3, 4), (4, 3, 5))]),
-    Spec(np.trace, trace_main, SQUARE),
-    Spec(np.trace, trace_offset, SQUARE),
-    Spec(np.trace, trace_below_last_axes, [((2, 3, 4),), ((2, 4, 4),)]),
-    Spec(np.diag, diag_of, [((4,),), ((4, 4),), ((3, 5),)]),
-    Spec(np.diag, diag_above, [((4,),), ((4, 4),), ((3, 5),)]),
-    Spec(np.diag, diag_below, [((4,),), ((4, 4),), ((5, 3),)]),
-    Spec(np.einsum, einsum_matmul, [((3, 4), (4, 5))]),
-    Spec(np.einsum, einsum_batched, [((2, 3, 4), (2, 4, 5))]),
-    Spec(np.einsum, einsum_dot, [((4,), (4,))]),
-    Spec(np.einsum, einsum_matvec, [((3, 4), (4,))]),
-    Spec(np.einsum, einsum_outer, [((3,), (4,))]),
-    Spec(np.einsum, einsum_implicit, [((3, 4), (4, 5))]),
-    Spec(np.einsum, einsum_three, [((2, 3), (3, 4), (4, 5))]),
-    Spec(np.einsum, einsum_transpose, [((3, 4),)]),
-    Spec(np.einsum, einsum_trace, [((4, 4),)]),
-    Spec(np.einsum, einsum_diagonal, [((4, 4),)]),
-    Spec(np.einsum, einsum_column_sums, [((3, 4),)]),
-    Spec(np.einsum, einsum_diag_scale, [((3, 3), (3, 4))]),
-]
+] + specs_linalg.SPECS

@@ -6,6 +6,7 @@ import numpy as np
 from primitive_specs import (ABOVE_ONE, BINARY, NONZERO, POSITIVE, REAL, SCALAR_ONLY,
                              SCALAR_PAIR, UNARY, UNIT, Spec)
 
+
 # ---- numpy: unary ---------------------------------------------------------------------
 def np_exp(x):
     return np.exp(x)

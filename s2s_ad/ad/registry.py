@@ -11,6 +11,8 @@ up on the next lookup.
 """
 import builtins
 import importlib
+import importlib.util
+import os
 import inspect
 import textwrap
 from dataclasses import dataclass
@@ -56,12 +58,14 @@ class Registry:
         self._refresh()
         return _lookup(self._nondiff, primitive) is not None
 
-    def primitives(self, kind="adjoint"):
-        """Every primitive with a template of `kind` (for the spec-table completeness test)."""
+    def primitives(self, kind="adjoint", built_in=True):
+        """Primitives with a template of `kind` (built-in ones only, unless asked)."""
         self._refresh()
         table = {"adjoint": self._reverse, "tangent": self._tangent,
                  "nondifferentiable": self._nondiff}[kind]
-        return [prim for prim, _ in table.values()]
+        return [prim for prim, template in table.values()
+                if not built_in or template is True
+                or template.location.filename.startswith(_TEMPLATES_DIR)]
 
     # ---- loading ------------------------------------------------------------------
     def _refresh(self):
@@ -176,6 +180,8 @@ def _validate(template):
 
 
 _DEFAULT = None
+_TEMPLATES_DIR = os.path.dirname(os.path.abspath(
+    importlib.util.find_spec("s2s_ad.templates").origin))
 
 
 def default_registry():

@@ -30,7 +30,7 @@ def load(source, function_name, user_function, bindings):
     filename = f"<s2s_ad {function_name} {digest}>.py"
     free = sorted(bindings)
     user_cells = dict(zip(user_function.__code__.co_freevars, user_function.__closure__ or ()))
-    wrapper = f"def __s2s_bindings__({', '.join(free + sorted(user_cells))}):"
+    wrapper = f"def __s2s_bindings__({', '.join(sorted(set(free) | set(user_cells)))}):"
     compiled_text = "\n".join([wrapper, " " + lines[1]] + lines[2:])
     module_code = compile(compiled_text, filename, "exec")
     wrapper_code = next(c for c in module_code.co_consts if isinstance(c, types.CodeType))

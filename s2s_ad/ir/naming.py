@@ -58,14 +58,17 @@ class Bindings:
     adjoints), each under a collision-free name from the namer. They become the
     generated function's closure cells."""
 
-    def __init__(self, namer):
+    def __init__(self, namer, user_lookup=None):
         self._namer = namer
+        self._user_lookup = user_lookup or (lambda ident: None)
         self._by_id = {}
         self.names = {}
 
     def name_for(self, suggested, obj, exact=False):
         if id(obj) in self._by_id:
             return self._by_id[id(obj)]
+        if self._user_lookup(suggested) is obj:
+            exact = True   # the user's own `math` is this very module: say `math`
         ident = suggested if exact else self._namer.fresh(suggested)
         self._namer.reserve(ident)
         self._by_id[id(obj)] = ident

@@ -1,0 +1,148 @@
+"""Spec rows for linear algebra: dot, matmul, outer, inner, tensordot, trace, diag, einsum.
+
+Part of specs_arrays.SPECS; each fn bakes one combination of options into a call.
+"""
+import numpy as np
+
+from primitive_specs import Spec
+
+
+def dot_of(a, b):
+    return np.dot(a, b)
+
+
+def matmul_of(a, b):
+    return np.matmul(a, b)
+
+
+def outer_of(a, b):
+    return np.outer(a, b)
+
+
+def inner_of(a, b):
+    return np.inner(a, b)
+
+
+def tensordot_two(a, b):
+    return np.tensordot(a, b)
+
+
+def tensordot_one(a, b):
+    return np.tensordot(a, b, axes=1)
+
+
+def tensordot_zero(a, b):
+    return np.tensordot(a, b, 0)
+
+
+def tensordot_pairs(a, b):
+    return np.tensordot(a, b, axes=((1, 0), (0, -2)))
+
+
+def trace_main(x):
+    return np.trace(x)
+
+
+def trace_offset(x):
+    return np.trace(x, 1)
+
+
+def trace_below_last_axes(x):
+    return np.trace(x, offset=-1, axis1=1, axis2=2)
+
+
+def diag_of(x):
+    return np.diag(x)
+
+
+def diag_above(x):
+    return np.diag(x, 1)
+
+
+def diag_below(x):
+    return np.diag(x, k=-2)
+
+
+def einsum_matmul(a, b):
+    return np.einsum("ij,jk->ik", a, b)
+
+
+def einsum_batched(a, b):
+    return np.einsum("bij,bjk->bik", a, b)
+
+
+def einsum_dot(a, b):
+    return np.einsum("i,i->", a, b)
+
+
+def einsum_matvec(a, b):
+    return np.einsum("ij,j->i", a, b)
+
+
+def einsum_outer(a, b):
+    return np.einsum("i,j->ij", a, b)
+
+
+def einsum_implicit(a, b):
+    return np.einsum("ij,jk", a, b)
+
+
+def einsum_three(a, b, c):
+    return np.einsum("ij,jk,kl->il", a, b, c)
+
+
+def einsum_transpose(x):
+    return np.einsum("ij->ji", x)
+
+
+def einsum_trace(x):
+    return np.einsum("ii->", x)
+
+
+def einsum_diagonal(x):
+    return np.einsum("ii->i", x)
+
+
+def einsum_column_sums(x):
+    return np.einsum("ij->j", x)
+
+
+def einsum_diag_scale(a, b):
+    return np.einsum("ii,ij->ij", a, b)
+
+
+DOT = [((), ()), ((), (4,)), ((3, 4), ()), ((4,), (4,)), ((3, 4), (4, 5)), ((4,), (4, 5)),
+       ((3, 4), (4,)), ((2, 3, 4), (4,)), ((4,), (2, 4, 5)), ((2, 3, 4), (3, 4, 5))]
+MATMUL = [((3, 4), (4, 5)), ((4,), (4, 5)), ((3, 4), (4,)), ((4,), (4,)),
+          ((2, 3, 4), (4, 5)), ((2, 3, 4), (2, 4, 5)), ((3, 4), (2, 4, 5))]
+SQUARE = [((4, 4),), ((3, 5),), ((2, 3, 4),)]
+
+SPECS = [
+    Spec(np.dot, dot_of, DOT),
+    Spec(np.matmul, matmul_of, MATMUL),
+    Spec(np.outer, outer_of, [((3,), (4,)), ((2, 3), (4,)), ((), (4,)), ((3,), ())]),
+    Spec(np.inner, inner_of, [((4,), (4,)), ((3, 4), (4,)), ((3, 4), (2, 4)),
+                              ((2, 3, 4), (5, 4)), ((), (3, 4)), ((4,), ())]),
+    Spec(np.tensordot, tensordot_two, [((2, 3, 4), (3, 4, 5)), ((3, 4), (3, 4))]),
+    Spec(np.tensordot, tensordot_one, [((3, 4), (4, 5)), ((4,), (4,)), ((2, 3, 4), (4, 2))]),
+    Spec(np.tensordot, tensordot_zero, [((3,), (4,)), ((2, 3), (4,))]),
+    Spec(np.tensordot, tensordot_pairs, [((3, 4, 5), (4, 3, 2)), ((3, 4), (4, 3, 5))]),
+    Spec(np.trace, trace_main, SQUARE),
+    Spec(np.trace, trace_offset, SQUARE),
+    Spec(np.trace, trace_below_last_axes, [((2, 3, 4),), ((2, 4, 4),)]),
+    Spec(np.diag, diag_of, [((4,),), ((4, 4),), ((3, 5),)]),
+    Spec(np.diag, diag_above, [((4,),), ((4, 4),), ((3, 5),)]),
+    Spec(np.diag, diag_below, [((4,),), ((4, 4),), ((5, 3),)]),
+    Spec(np.einsum, einsum_matmul, [((3, 4), (4, 5))]),
+    Spec(np.einsum, einsum_batched, [((2, 3, 4), (2, 4, 5))]),
+    Spec(np.einsum, einsum_dot, [((4,), (4,))]),
+    Spec(np.einsum, einsum_matvec, [((3, 4), (4,))]),
+    Spec(np.einsum, einsum_outer, [((3,), (4,))]),
+    Spec(np.einsum, einsum_implicit, [((3, 4), (4, 5))]),
+    Spec(np.einsum, einsum_three, [((2, 3), (3, 4), (4, 5))]),
+    Spec(np.einsum, einsum_transpose, [((3, 4),)]),
+    Spec(np.einsum, einsum_trace, [((4, 4),)]),
+    Spec(np.einsum, einsum_diagonal, [((4, 4),)]),
+    Spec(np.einsum, einsum_column_sums, [((3, 4),)]),
+    Spec(np.einsum, einsum_diag_scale, [((3, 3), (3, 4))]),
+]
