@@ -137,20 +137,24 @@ def _scalar_like(g, x):
     return np.float64(g) if np.ndim(x) == 0 else g
 
 
+def _expand(g, x, axis, keepdims):
+    """The reduced `g` with the reduced axes of `x` restored (length 1), for broadcasting."""
+    if axis is None or keepdims:
+        return g
+    return np.expand_dims(g, _normalize_axes(axis, np.ndim(x)))
+
+
 def unreduce_extremum(g, x, y, axis=None, keepdims=False):
     """Adjoint of a max/min reduction: g lands where x attains y (ties share equally)."""
-    if axis is not None and not keepdims:
-        axes = _normalize_axes(axis, np.ndim(x))
-        g, y = np.expand_dims(g, axes), np.expand_dims(y, axes)
-    hit = np.asarray(x) == y
-    share = g / np.sum(hit, axis=axis, keepdims=True)
+    hit = np.asarray(x) == _expand(y, x, axis, keepdims)
+    share = _expand(g, x, axis, keepdims) / np.sum(hit, axis=axis, keepdims=True)
     return _scalar_like(np.where(hit, share, 0.0), x)
 
 
 def unreduce_prod(g, x, y, axis=None, keepdims=False):
     """Adjoint of np.prod: g times the product of the other factors (exact with zeros)."""
     if np.all(x != 0):
-        return unreduce(g * y, x, axis, keepdims) / x
+        return _scalar_like(_expand(g * y, x, axis, keepdims) / x, x)
     x = np.asarray(x, dtype=float)
     axes = tuple(range(x.ndim)) if axis is None else _normalize_axes(axis, x.ndim)
     rest = [a for a in range(x.ndim) if a not in axes]
@@ -160,7 +164,7 @@ def unreduce_prod(g, x, y, axis=None, keepdims=False):
     before = np.cumprod(np.concatenate([ones, flat[..., :-1]], axis=-1), axis=-1)
     after = np.cumprod(np.concatenate([ones, flat[..., :0:-1]], axis=-1), axis=-1)[..., ::-1]
     others = np.transpose((before * after).reshape(moved.shape), np.argsort(rest + list(axes)))
-    return unreduce(g, x, axis, keepdims) * others
+    return _scalar_like(_expand(g, x, axis, keepdims) * others, x)
 
 
 def reverse_cumsum(g, x, axis=None):
@@ -172,24 +176,24 @@ def reverse_cumsum(g, x, axis=None):
 
 def unreduce_var(g, x, axis=None, ddof=0, keepdims=False):
     """Adjoint of np.var: 2 (x - mean) g / (N - ddof)."""
-    x = np.asarray(x, dtype=float)
     mean = np.mean(x, axis=axis, keepdims=True)
-    count = x.size / mean.size
-    return _scalar_like(unreduce(g, x, axis, keepdims) * (x - mean) * (2.0 / (count - ddof)), x)
+    count = np.size(x) / np.size(mean)
+    return _scalar_like((x - mean) * _expand(g * (2.0 / (count - ddof)), x, axis, keepdims), x)
 
 
 def unreduce_norm(g, x, y, ord=None, axis=None, keepdims=False):
-    """Adjoint of a vector p-norm (or Frobenius norm): g sign(x) (|x| / y)**(p - 1)."""
+    """Adjoint of a vector p-norm (p >= 1, +-inf) or Frobenius norm: g sign(x) (|x|/y)**(p-1)."""
     matrix = (axis is None and np.ndim(x) == 2) or (isinstance(axis, tuple) and len(axis) == 2)
     if ord in (None, "fro") or (ord == 2 and not matrix):
-        spread = unreduce(g / y, x, axis, keepdims) * x
+        spread = x * _expand(g / y, x, axis, keepdims)
     elif not matrix and isinstance(ord, (int, float)) and 1 <= ord < np.inf:
-        ratio = np.abs(x) / (np.expand_dims(y, _normalize_axes(axis, np.ndim(x)))
-                             if axis is not None and not keepdims else y)
-        spread = unreduce(g, x, axis, keepdims) * np.sign(x) * ratio ** (ord - 1)
+        ratio = np.abs(x) / _expand(y, x, axis, keepdims)
+        spread = np.sign(x) * ratio ** (ord - 1) * _expand(g, x, axis, keepdims)
+    elif not matrix and ord in (np.inf, -np.inf):
+        spread = unreduce_extremum(g, np.abs(x), y, axis, keepdims) * np.sign(x)
     else:
         raise NotImplementedError(f"s2s_ad differentiates np.linalg.norm for vector p-norms "
-                                  f"(p >= 1) and the Frobenius norm, not ord={ord!r}")
+                                  f"(p >= 1 or +-inf) and the Frobenius norm, not ord={ord!r}")
     return _scalar_like(spread, x)
 
 

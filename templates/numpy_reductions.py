@@ -19,13 +19,13 @@ def sum_adjoint(y, a, axis=None, dtype=None, keepdims=False):
 @adjoint(np.mean)
 def mean_adjoint(y, a, axis=None, dtype=None, keepdims=False):
     """d mean(a) = sum(da) / count"""
-    d[a] += unreduce(d[y], a, axis, keepdims) * (np.size(y) / np.size(a))
+    d[a] += unreduce(d[y] * (np.size(y) / np.size(a)), a, axis, keepdims)
 
 
 @adjoint(np.average)
 def average_adjoint(y, a, axis=None, keepdims=False):
     """d average(a) = sum(da) / count (no weights)"""
-    d[a] += unreduce(d[y], a, axis, keepdims) * (np.size(y) / np.size(a))
+    d[a] += unreduce(d[y] * (np.size(y) / np.size(a)), a, axis, keepdims)
 
 
 @adjoint(np.prod)

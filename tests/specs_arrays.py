@@ -179,6 +179,10 @@ def norm_ord1(x):
     return np.linalg.norm(x, 1)
 
 
+def norm_inf(x):
+    return np.linalg.norm(x, ord=np.inf, axis=0)
+
+
 # ---- shape manipulation ------------------------------------------------------------------
 def transpose_all(x):
     return np.transpose(x)
@@ -398,6 +402,7 @@ SPECS = [
     Spec(np.linalg.norm, norm_axis0_keepdims, ROWS),
     Spec(np.linalg.norm, norm_ord3, ARRAYS),
     Spec(np.linalg.norm, norm_ord1, [((4,),)]),
+    Spec(np.linalg.norm, norm_inf, ARRAYS),
     # shape manipulation
     Spec(np.transpose, transpose_all, [((4,),), ((3, 4),), ((2, 3, 4),)]),
     Spec(np.transpose, transpose_axes, CUBE),

@@ -177,7 +177,7 @@ def _differentiate(stmt, op, target, inputs, ctx, adjoints, out, helper_arity, h
         for k, elt in enumerate(op.args):
             slot = adjoints.get((target, k))
             if slot is not None and ctx.is_active_operand(elt):
-                adjoints.contribute(elt.id, slot, out)
+                _contribute(elt.id, slot, inputs, adjoints, helper_arity, out)
         return
     if _is_tuple_item(op, levels, helper_arity):
         source, k = op.args[0].id, op.args[1].value

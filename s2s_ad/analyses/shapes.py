@@ -51,7 +51,8 @@ class Shapes:
 def _elementwise(primitive):
     if primitive in _ELEMENTWISE_OPERATORS:
         return True
-    if isinstance(primitive, np.ufunc) and primitive.nout == 1 and primitive.nin in (1, 2):
+    if isinstance(primitive, np.ufunc) and primitive.nout == 1 and primitive.nin in (1, 2) \
+            and primitive.signature is None:     # not a generalized ufunc like matmul
         return True
     return getattr(primitive, "__module__", None) == "math" or \
         getattr(primitive, "__self__", None) is math

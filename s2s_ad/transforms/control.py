@@ -1,0 +1,361 @@
+"""Normalizing control flow, comprehensions and in-place writes into levels form.
+
+Used by `normalize` (mixed into its normalizer). Control flow keeps its shape; tests and
+iterables become names, loops run over range objects:
+
+    for row in X:                t2_0 = len(X)
+        s = s + np.sum(row)  ->  t3_0 = range(t2_0)
+                                 for index in t3_0:
+                                     row = X[index]
+                                     t1_0 = np.sum(row)
+                                     s = s + t1_0
+
+`a if c else b`, `and`/`or` and chained comparisons become `if` statements (keeping
+Python's short-circuit evaluation); `[e for x in xs]` becomes a loop appending to a list,
+`sum(e for x in xs)` a loop accumulating into a number; `y[i] += v` becomes a read, an add
+and a write `y[i] = t`.
+"""
+import builtins
+
+import gast
+
+from ..errors import UnsupportedSyntaxError
+from ..frontend.resolve import dotted_path
+from ..ir import build
+
+
+def assigned_in_compound(tree):
+    """Names (re)bound inside if/for/while, index-written or appended to: never renamed."""
+    names = set()
+
+    def visit(stmts, nested):
+        for stmt in stmts:
+            if isinstance(stmt, (gast.If, gast.For, gast.While)):
+                if isinstance(stmt, gast.For):
+                    names.update(_target_names(stmt.target))
+                visit(stmt.body, True)
+                visit(stmt.orelse, True)
+                continue
+            for node in gast.walk(stmt):
+                if isinstance(node, gast.Subscript) and isinstance(node.ctx, gast.Store):
+                    base = node.value
+                    if isinstance(base, gast.Name):
+                        names.add(base.id)
+                elif isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) \
+                        and node.func.attr == "append" and isinstance(node.func.value, gast.Name):
+                    names.add(node.func.value.id)
+                elif nested and isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
+                    names.add(node.id)
+    visit(tree.body, False)
+    return names
+
+
+def _target_names(target):
+    return [n.id for n in gast.walk(target) if isinstance(n, gast.Name)]
+
+
+class ControlFlowMixin:
+    """Statement and expression forms that produce nested blocks."""
+
+    # ---- statements -------------------------------------------------------------------
+    def _if(self, stmt):
+        test, _ = self._atom(stmt.test)
+        body = self._block(stmt.body)
+        orelse = self._block(stmt.orelse)
+        if len(stmt.body) == 1 and isinstance(stmt.body[0], gast.Break):
+            body = [gast.Break()]
+        self._flush(stmt, [gast.If(test=test, body=body or [gast.Pass()], orelse=orelse)])
+
+    def _while(self, stmt):
+        test = self._loop_test(stmt.test)
+        self._flush(stmt, [])
+        body = self._block(stmt.body)
+        recompute = self._block_from(lambda: self._assign_test(stmt.test, test))
+        body = _before_break(body, recompute)
+        self._flush(stmt, [gast.While(test=build.name(test), body=body, orelse=[])])
+
+    def _loop_test(self, expr):
+        name = self.namer.fresh("going")
+        self.multi_def.add(name)
+        self._assign_test(expr, name)
+        return name
+
+    def _assign_test(self, expr, name):
+        op, level = self._operation(expr)
+        self.levels[name] = level
+        self.current[name] = name
+        self._flush(expr, [build.assign(name, op)])
+
+    def _for(self, stmt):
+        rng, prefix = self._iteration(stmt.iter, stmt.target, stmt)
+        self._flush(stmt, [])
+        body = self._block_from(lambda: [self._statement(s) for s in prefix + stmt.body])
+        loop_var = self._loop_var
+        self._flush(stmt, [gast.For(target=build.name(loop_var, store=True), iter=rng,
+                                    body=body, orelse=[], type_comment=None)])
+
+    def _iteration(self, it, target, origin):
+        """(range atom, statements binding `target` from the loop index) for `for target in it`."""
+        call = it if isinstance(it, gast.Call) else None
+        kind = self.res.lookup(dotted_path(call.func)) if call and dotted_path(call.func) \
+            and not self.res.is_value(dotted_path(call.func).split(".")[0]) else None
+        if kind is builtins.range and isinstance(target, gast.Name):
+            rng, _ = self._atom(it)
+            self._loop_var = target.id
+            self.multi_def.add(target.id)
+            self.current[target.id] = target.id
+            return rng, []
+        index = self.namer.fresh("index")
+        self._loop_var = index
+        self.multi_def.add(index)
+        self.current[index] = index
+        self.levels[index] = 0
+        k = build.name(index)
+        if kind is builtins.enumerate and isinstance(target, gast.Tuple) and len(target.elts) == 2:
+            seq = call.args[0]
+            start = call.args[1] if len(call.args) > 1 else None
+            first = gast.BinOp(left=k, op=gast.Add(), right=start) if start is not None else k
+            bind = [_assign(target.elts[0], first, origin),
+                    _assign(target.elts[1], build.subscript(seq, build.name(index)), origin)]
+            return self._range_over([seq]), bind
+        if kind is builtins.zip and isinstance(target, gast.Tuple) \
+                and len(target.elts) == len(call.args):
+            bind = [_assign(t, build.subscript(s, build.name(index)), origin)
+                    for t, s in zip(target.elts, call.args)]
+            return self._range_over(call.args), bind
+        if kind is builtins.reversed:
+            seq = call.args[0]
+            rng = self._range_over([seq], reverse=True)
+            return rng, [_assign(target, build.subscript(seq, build.name(index)), origin)]
+        if call is not None and isinstance(call.func, gast.Attribute) \
+                and call.func.attr in ("items", "keys", "values") and not call.args:
+            mapping = call.func.value
+            keys, _ = self._atom(build.call(build.name("list"), [mapping]))
+            key = build.subscript(keys, build.name(index))
+            if call.func.attr == "keys":
+                bind = [_assign(target, key, origin)]
+            elif call.func.attr == "values":
+                bind = [_assign(target, build.subscript(mapping, key), origin)]
+            else:
+                if not (isinstance(target, gast.Tuple) and len(target.elts) == 2):
+                    raise UnsupportedSyntaxError("iterate .items() as `for key, value in ...`",
+                                                 self.smap.locate(origin))
+                bind = [_assign(target.elts[0], key, origin),
+                        _assign(target.elts[1], build.subscript(mapping, build.clone(key)), origin)]
+            return self._range_over([keys]), bind
+        seq = it
+        if not isinstance(it, gast.Name):
+            atom, _ = self._atom(it)
+            seq = atom
+        return self._range_over([seq]), [_assign(target, build.subscript(seq, build.name(index)),
+                                                 origin)]
+
+    def _range_over(self, seqs, reverse=False):
+        lengths = [build.call(build.name("len"), [s]) for s in seqs]
+        n = lengths[0] if len(lengths) == 1 else build.call(build.name("min"), lengths)
+        rng = build.call(build.name("range"), [n])
+        if reverse:
+            rng = build.subscript(rng, gast.Slice(lower=None, upper=None, step=build.literal(-1)))
+        atom, _ = self._atom(rng)
+        return atom
+
+    def _index_write(self, target, value, origin, op=None):
+        """y[idx] = v   and   y[idx] op= v   (the latter as a read, an op and a write)."""
+        if not isinstance(target.value, gast.Name):
+            raise UnsupportedSyntaxError("only writes into a named array are supported",
+                                         self.smap.locate(target), "assign the array to a name")
+        base = target.value.id
+        if base not in self.current:
+            raise UnsupportedSyntaxError(f"`{base}` is written before it is assigned",
+                                         self.smap.locate(target))
+        self.written_arrays.add(self.current[base])
+        index, _ = self._index(target.slice)
+        if op is not None:
+            old, lvl = self._atom(build.subscript(build.name(self.current[base]),
+                                                  build.clone(index)))
+            value = gast.BinOp(left=old, op=op, right=value)
+            gast.copy_location(value, origin)
+        atom, _ = self._atom(value)
+        store = build.store_subscript(build.name(self.current[base]), index)
+        self._flush(origin, [build.assign(store, atom)])
+
+    def _append(self, call, origin):
+        base = call.func.value.id
+        if base not in self.current or len(call.args) != 1 or call.keywords:
+            raise UnsupportedSyntaxError("`.append(value)` needs a list defined earlier",
+                                         self.smap.locate(call))
+        atom, _ = self._atom(call.args[0])
+        method = build.attribute(build.name(self.current[base]), "append")
+        self._flush(origin, [build.expr_stmt(build.call(method, [atom]))])
+
+    # ---- expressions ------------------------------------------------------------------
+    def _if_expression(self, expr):
+        test, l0 = self._atom(expr.test)
+        name = self._new_multi_temp()
+        body = self._branch(expr.body, name)
+        orelse = self._branch(expr.orelse, name)
+        level = 1 + max(l0, self.levels.get(name, 0))
+        self.levels[name] = level
+        self._pend(level, gast.If(test=test, body=body, orelse=orelse))
+        return build.name(name), level
+
+    def _bool_op(self, expr):
+        """`a and b` -> t = a; if t: t = b     (`or`: if not t)."""
+        name = self._new_multi_temp()
+        first, level = self._atom(expr.values[0])
+        stmts = [build.assign(name, first)]
+        inner = stmts
+        for value in expr.values[1:]:
+            branch = self._branch(value, name)
+            node = gast.If(test=build.name(name), body=branch, orelse=[]) \
+                if isinstance(expr.op, gast.And) else \
+                gast.If(test=build.name(name), body=[gast.Pass()], orelse=branch)
+            inner.append(node)
+            inner = node.body if isinstance(expr.op, gast.And) else node.orelse
+        level = 1 + max(level, self.levels.get(name, 0))
+        self.levels[name] = level
+        for stmt in stmts:
+            self._pend(level, stmt)
+        return build.name(name), level
+
+    def _chained_compare(self, expr):
+        parts, left = [], expr.left
+        for op, right in zip(expr.ops, expr.comparators):
+            parts.append(gast.Compare(left=left, ops=[op], comparators=[right]))
+            left = right
+        return self._bool_op(gast.BoolOp(op=gast.And(), values=parts))
+
+    def _comprehension(self, expr, accumulate=False):
+        """[e for x in xs if c] -> a list built by appends; accumulate: a running sum."""
+        name = self._new_multi_temp("total" if accumulate else "items")
+        start = build.const(0) if accumulate else gast.List(elts=[], ctx=gast.Load())
+        self._pend(0, build.assign(name, start))
+        saved = dict(self.current)
+        innermost = self._comprehension_loops(expr.generators, expr.elt, name, accumulate)
+        self.current = saved
+        self._pend(1, innermost)
+        self.levels[name] = 1
+        return build.name(name), 1
+
+    def _comprehension_loops(self, generators, elt, name, accumulate):
+        gen, rest = generators[0], generators[1:]
+        for var in _target_names(gen.target):
+            fresh = self.namer.fresh(var)
+            self.current[var] = fresh
+            self.multi_def.add(fresh)
+        target = _renamed(gen.target, self.current)
+        outer_pending = self._pending
+        self._pending = []
+        rng, prefix = self._iteration(gen.iter, target, gen.iter)
+        setup = self._drain()
+        loop_var = self._loop_var
+
+        def body():
+            for stmt in prefix:
+                self._statement(stmt)
+            if rest:
+                self._flush(elt, [self._comprehension_loops(rest, elt, name, accumulate)])
+                return
+            if accumulate:
+                value = gast.BinOp(left=build.name(name), op=gast.Add(), right=elt)
+                op, level = self._operation(build.with_location(value, elt))
+                self._flush(elt, [build.assign(name, op)])
+            else:
+                atom, _ = self._atom(elt)
+                method = build.attribute(build.name(name), "append")
+                self._flush(elt, [build.expr_stmt(build.call(method, [atom]))])
+
+        def guarded():
+            for cond in gen.ifs:
+                test, _ = self._atom(cond)
+                inner = self._block_from(lambda: guarded_rest(gen.ifs.index(cond) + 1))
+                self._flush(cond, [gast.If(test=test, body=inner, orelse=[])])
+                return
+            body()
+
+        def guarded_rest(k):
+            remaining = gen.ifs[k:]
+            if not remaining:
+                body()
+                return
+            test, _ = self._atom(remaining[0])
+            inner = self._block_from(lambda: guarded_rest(k + 1))
+            self._flush(remaining[0], [gast.If(test=test, body=inner, orelse=[])])
+
+        block = self._block_from(guarded)
+        self._pending = outer_pending
+        loop = gast.For(target=build.name(loop_var, store=True), iter=rng, body=block,
+                        orelse=[], type_comment=None)
+        if setup:
+            return _Sequence(setup + [loop])
+        return loop
+
+    # ---- helpers ----------------------------------------------------------------------
+    def _new_multi_temp(self, base=None):
+        name = self.namer.fresh(base) if base else self.namer.level_temp(1)
+        self.multi_def.add(name)
+        self.current[name] = name
+        return name
+
+    def _branch(self, expr, target):
+        """Statements computing `expr` into `target` (for a branch of an if)."""
+        def compute():
+            op, level = self._operation(expr)
+            self.levels[target] = level
+            self._flush(expr, [build.assign(target, op)])
+        return self._block_from(compute)
+
+    def _block(self, stmts):
+        return self._block_from(lambda: [self._statement(s) for s in stmts])
+
+    def _block_from(self, produce):
+        saved_out, saved_pending = self.out, self._pending
+        self.out, self._pending = [], []
+        produce()
+        self._flush_pending_only()
+        block = self.out
+        self.out, self._pending = saved_out, saved_pending
+        return _expand_sequences(block)
+
+    def _drain(self):
+        stmts = [s for _, _, s in sorted(self._pending, key=lambda item: item[:2])]
+        self._pending = []
+        return _expand_sequences(stmts)
+
+
+class _Sequence(gast.stmt):
+    """Several statements standing where one is expected (flattened on output)."""
+    _fields = ("stmts",)
+
+    def __init__(self, stmts):
+        super().__init__()
+        self.stmts = stmts
+
+
+def _expand_sequences(stmts):
+    out = []
+    for stmt in stmts:
+        if isinstance(stmt, _Sequence):
+            out.extend(_expand_sequences(stmt.stmts))
+        else:
+            out.append(stmt)
+    return out
+
+
+def _before_break(body, stmts):
+    """Insert `stmts` before a trailing `if flag: break`, else at the end."""
+    if body and isinstance(body[-1], gast.If) and body[-1].body \
+            and isinstance(body[-1].body[0], gast.Break):
+        return body[:-1] + stmts + body[-1:]
+    return body + stmts
+
+
+def _assign(target, value, origin):
+    node = gast.Assign(targets=[target], value=value, type_comment=None)
+    return build.with_location(node, origin)
+
+
+def _renamed(target, mapping):
+    if isinstance(target, gast.Name):
+        return build.name(mapping.get(target.id, target.id), store=True)
+    return gast.Tuple(elts=[_renamed(e, mapping) for e in target.elts], ctx=gast.Store())
