@@ -3,11 +3,12 @@
     python benchmarks/profile_lines.py                 # every workload
     python benchmarks/profile_lines.py layer seed      # workloads whose name contains a word
 
-A diagnostic for benchmarks/README.md, not a benchmark: each statement of the function
-body is compiled on its own and executed repeatedly in the function's globals, in order,
-after the statements before it; the printed cost is the median of the timed executions
-minus the cost of executing an empty statement. Statements that update an array in place
-(`a += b`) get a fresh copy of `a` before each (untimed) execution.
+A diagnostic for benchmarks/README.md, not a benchmark. The function body is recompiled
+with a time stamp after every statement (`_marks[k] = perf_counter()`), so statements run
+in their real context (same allocations, same caches); the function is then called many
+times and each statement's cost is the median over calls of the time between its stamps,
+minus the cost of an empty stamp. The stamps add ~50 ns per statement, so for the scalar
+workload treat the numbers as relative.
 """
 import os
 
@@ -16,7 +17,6 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import ast  # noqa: E402
 import inspect  # noqa: E402
-import statistics  # noqa: E402
 import sys  # noqa: E402
 import textwrap  # noqa: E402
 import time  # noqa: E402
@@ -29,56 +29,55 @@ import s2s_ad  # noqa: E402
 import workloads  # noqa: E402
 
 
-def _exec_cost(code, ns, reps, restore=None):
-    samples = []
-    for _ in range(reps):
-        if restore is not None:
-            ns[restore[0]] = np.copy(restore[1])
-        start = time.perf_counter()
-        exec(code, ns)
-        samples.append(time.perf_counter() - start)
-    return statistics.median(samples)
+def _stamp(k):
+    return ast.parse(f"_marks[{k}] = _perf_counter()").body[0]
 
 
-def profile(source, globals_, args, reps):
-    """[(statement source, seconds)] for the body of the function defined in `source`."""
+def instrument(source, fn):
+    """fn's body from `source`, stamped after each statement; returns (function, lines)."""
     fdef = ast.parse(textwrap.dedent(source)).body[0]
-    ns = dict(globals_)
-    ns.update(zip([a.arg for a in fdef.args.args], args))
-    empty = _exec_cost(compile("pass", "<empty>", "exec"), ns, reps)
-    rows = []
+    fdef.decorator_list = []
+    body, lines = [_stamp(0)], []
     for stmt in fdef.body:
         if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
-            continue                                      # docstring
+            continue                                              # docstring
+        lines.append(ast.unparse(stmt).splitlines()[0])
         if isinstance(stmt, ast.Return):
-            stmt = ast.Assign([ast.Name("_returned", ast.Store())], stmt.value, lineno=0)
-            ast.fix_missing_locations(stmt)
-        code = compile(ast.Module([stmt], type_ignores=[]), "<stmt>", "exec")
-        restore = None
-        if isinstance(stmt, ast.AugAssign) and isinstance(ns.get(stmt.target.id), np.ndarray):
-            restore = (stmt.target.id, np.copy(ns[stmt.target.id]))
-        cost = _exec_cost(code, ns, reps, restore) - empty
-        if restore is not None:
-            ns[restore[0]] = np.copy(restore[1])
-        exec(code, ns)                                    # the state the next line sees
-        rows.append((ast.unparse(stmt).replace("_returned = ", "return "), cost))
-    return rows
-
-
-def show(title, rows):
-    total = sum(c for _, c in rows)
-    print(f"\n{title}: sum of statements {total * 1e6:.1f} µs")
-    for text, cost in rows:
-        first = text.splitlines()[0]
-        print(f"  {cost * 1e6:9.2f} µs  {100 * cost / total:5.1f}%  {first}")
-
-
-def namespace(fn):
-    """fn's globals plus its closure (s2s_ad binds numpy and its runtime helpers as cells)."""
-    ns = dict(fn.__globals__)
+            body += [ast.Assign([ast.Name("_returned", ast.Store())], stmt.value),
+                     _stamp(len(lines)), ast.Return(ast.Name("_returned", ast.Load()))]
+        else:
+            body += [stmt, _stamp(len(lines))]
+    fdef.body = body
+    module = ast.fix_missing_locations(ast.Module([fdef], type_ignores=[]))
+    ns = dict(fn.__globals__)                  # s2s_ad binds numpy and helpers as cells
     ns.update((name, cell.cell_contents)
               for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()))
-    return ns
+    ns.update(_marks=[0.0] * (len(lines) + 1), _perf_counter=time.perf_counter)
+    exec(compile(module, "<instrumented>", "exec"), ns)
+    return ns[fdef.name], ns["_marks"], lines
+
+
+def profile(source, fn, args, seconds=0.5):
+    stamped, marks, lines = instrument(source, fn)
+    stamped(*args)
+    samples, deadline = [], time.perf_counter() + seconds
+    while time.perf_counter() < deadline or len(samples) < 5:
+        stamped(*args)
+        samples.append(np.diff(marks))
+    empty = []
+    for _ in range(1000):
+        marks[0] = time.perf_counter()
+        marks[1] = time.perf_counter()
+        empty.append(marks[1] - marks[0])
+    costs = np.median(np.array(samples), axis=0) - np.median(empty)
+    return list(zip(lines, costs)), len(samples)
+
+
+def show(title, rows, calls):
+    total = sum(c for _, c in rows)
+    print(f"\n{title}: {total * 1e6:.1f} µs per call ({calls} calls)")
+    for text, cost in rows:
+        print(f"  {cost * 1e6:9.2f} µs  {100 * cost / total:5.1f}%  {text}")
 
 
 def main(words):
@@ -86,12 +85,11 @@ def main(words):
         if words and not any(w.lower() in wl.name.lower() for w in words):
             continue
         df = s2s_ad.grad(wl.func, wrt=wl.wrt)
-        reps = 2001 if wl.scalar else 51
-        show(f"== {wl.name}: generated",
-             profile(s2s_ad.derivative_source(df).split("\n", 1)[1], namespace(df),
-                     wl.args, reps))
+        source = s2s_ad.derivative_source(df)
+        source = source[source.index("def "):]                    # drop the header comment
+        show(f"== {wl.name}: generated", *profile(source, df, wl.args))
         show(f"== {wl.name}: hand-written",
-             profile(inspect.getsource(wl.hand), namespace(wl.hand), wl.args, reps))
+             *profile(inspect.getsource(wl.hand), wl.hand, wl.args))
 
 
 if __name__ == "__main__":

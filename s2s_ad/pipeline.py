@@ -15,6 +15,7 @@ import gast
 
 from .ad.reverse import HelperAdjoint, ReverseInputs, reverse
 from .analyses.activity import analyse_activity
+from .analyses.dataflow import analyse_dataflow
 from .analyses.shapes import analyse_shapes, scalar_output_leaves
 from .backend.emit import to_source
 from .backend.load import load
@@ -113,7 +114,9 @@ def derive(func, request, registry, cache):
         return [build.expr_stmt(build.call(build.name(check),
                                            [build.name(v) for v in leaves]))], build.const(1.0)
 
-    inputs = ReverseInputs(levels, activity, shapes, registry, namer, bindings, derive_helper)
+    dataflow = analyse_dataflow(levels)
+    inputs = ReverseInputs(levels, activity, shapes, dataflow, registry, namer, bindings,
+                           derive_helper)
     result = reverse(inputs, request.wrt, seed)
     body = _assemble(result, request)
     tree = _function_def(levels.tree, fname, [_docstring(func, request)] + body, cotangent)

@@ -19,7 +19,7 @@ def _line_of(marker):
     (rejected.uses_global, "global", s2s_ad.UnsupportedSyntaxError, "global"),
     (rejected.defines_class, "class", s2s_ad.UnsupportedSyntaxError, "class"),
     (rejected.uses_yield, "yield", s2s_ad.UnsupportedSyntaxError, "yield"),
-    (rejected.item_write, "subscript", s2s_ad.UnsupportedSyntaxError, "y[i] = ..."),
+    (rejected.attribute_write, "attribute", s2s_ad.UnsupportedSyntaxError, "attribute"),
     (rejected.undefined_helper, "undefined", s2s_ad.UnsupportedSyntaxError,
      "not_defined_anywhere"),
     (rejected.bad_keyword, "keyword", s2s_ad.MissingDerivativeError, "out="),

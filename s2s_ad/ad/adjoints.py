@@ -1,54 +1,95 @@
 """Adjoint bookkeeping for the backward sweep (ARCHITECTURE §4).
 
-A value's first contribution defines its adjoint: a bare name is passed straight on
-(an alias, no statement at all), anything else is assigned to `x_bar`. Later
-contributions add: `x_bar = alias + e` the first time, then `x_bar += e`, in place only
-once the generated code allocated `x_bar` itself (never for an alias of a seed, an
-argument or another adjoint).
+Straight-line (block-local) values: the first contribution defines the adjoint. A bare
+name is passed straight on (an alias, no statement); anything else is assigned to
+`x_bar`. Later contributions add: `x_bar = alias + e` the first time, then `x_bar += e`,
+in place only once the generated code allocated `x_bar` itself (never for an alias of a
+seed, an argument or another adjoint).
 
     x used once:    x_bar is y_bar                       (no code)
     x used twice:   x_bar = t1_0_bar * w                 (allocated: owned)
                     x_bar += t1_1_bar                    (in place)
+
+Accumulated values (redefined, loop-carried, written in place; see analyses.dataflow)
+and straight-line values that receive contributions inside a loop or branch keep one
+name, start from 0.0 and add (`x_bar = x_bar + e`); a definition resets them.
 """
 import gast
 
 from ..ir import build
 from ..optimize.fold import fold_expression
+from .. import runtime, runtime_flow
 
 
 class Adjoints:
-    def __init__(self, namer, bindings, numpy_name):
+    def __init__(self, namer, bindings, numpy_name, dataflow):
         self._namer = namer
         self._bindings = bindings
         self._np = numpy_name
-        self._current = {}   # variable (or (tuple variable, k)) -> Name of its adjoint
+        self._flow = dataflow
+        self._current = {}   # straight-line variable (or (tuple variable, k)) -> expression
         self._owned = set()
+        self._forced = set()  # straight-line variables now accumulated (used in a loop/branch)
+        self._zeroed = set()  # accumulated variables reset, whose zero is not yet written
+
+    # ---- state ---------------------------------------------------------------------------
+    def snapshot(self):
+        return dict(self._current), set(self._owned), set(self._forced), set(self._zeroed)
+
+    def restore(self, state):
+        self._current, self._owned, self._forced, self._zeroed = (
+            dict(state[0]), set(state[1]), set(state[2]), set(state[3]))
+
+    def accumulates(self, variable):
+        return not isinstance(variable, tuple) and (
+            self._flow.is_accumulated(variable) or variable in self._forced)
+
+    def is_list(self, variable):
+        return not isinstance(variable, tuple) and variable in self._flow.list_valued
 
     def get(self, variable):
+        if self.accumulates(variable):
+            return build.name(self.name_of(variable))
         node = self._current.get(variable)
         return build.clone(node) if node is not None else None
 
     def has(self, variable):
-        return variable in self._current
+        return self.accumulates(variable) or variable in self._current
 
     def name_of(self, variable):
         return self._namer.adjoint(_label(variable))
 
+    def helper(self, function):
+        return build.name(self._bindings.name_for(function.__name__, function))
+
+    # ---- contributions -------------------------------------------------------------------
     def contribute(self, variable, expr, out):
         # fold first: `1.0 * t1_1` is an alias of t1_1, not a fresh array we may update
         expr = fold_expression(expr)
+        name = self.name_of(variable)
+        if self.accumulates(variable):
+            if variable in self._zeroed:
+                self._zeroed.discard(variable)
+                out.append(build.assign(name, expr))
+            elif self.is_list(variable):
+                out.append(build.assign(name, build.call(self.helper(runtime_flow.add_lists),
+                                                         [build.name(name), expr])))
+            else:
+                out.append(build.assign(name, build.binop(build.name(name), "Add", expr)))
+            return
         if variable not in self._current:
             if _is_alias(expr):
                 self._current[variable] = expr
                 return
-            name = self.name_of(variable)
             out.append(build.assign(name, expr))
             self._current[variable] = build.name(name)
             if isinstance(expr, (gast.BinOp, gast.UnaryOp)):
                 self._owned.add(variable)
             return
-        name = self.name_of(variable)
-        if variable in self._owned:
+        if self.is_list(variable):
+            add = build.call(self.helper(runtime_flow.add_lists), [self.get(variable), expr])
+            out.append(build.assign(name, add))
+        elif variable in self._owned:
             out.append(build.aug_add(name, expr))
         else:
             out.append(build.assign(name, build.binop(self.get(variable), "Add", expr)))
@@ -56,8 +97,17 @@ class Adjoints:
         self._current[variable] = build.name(name)
 
     def contribute_at(self, variable, primal, index, expr, out):
-        """x_bar[index] += expr, allocating (or copying an alias of) x_bar first."""
+        """x_bar[index] += expr (allocating, or copying an alias of, x_bar first)."""
         name = self.name_of(variable)
+        if self.accumulates(variable) or self.is_list(variable) or variable in self._zeroed:
+            self._zeroed.discard(variable)
+            call = build.call(self.helper(runtime_flow.scatter_add),
+                              [self.get(variable) if self.has(variable) else build.const(0.0),
+                               primal, _as_value(index), expr])
+            out.append(build.assign(name, call))
+            if not self.accumulates(variable):
+                self._current[variable] = build.name(name)
+            return
         if variable not in self._current:
             zeros = build.call(f"{self._np}.zeros", [build.call(f"{self._np}.shape", [primal])])
             out.append(build.assign(name, zeros))
@@ -69,18 +119,51 @@ class Adjoints:
             target = build.store_subscript(build.name(name), index)
             out.append(gast.AugAssign(target=target, op=gast.Add(), value=expr))
         else:
-            from ..runtime import add_at
-            helper = self._bindings.name_for("add_at", add_at)
-            out.append(build.expr_stmt(build.call(build.name(helper),
+            out.append(build.expr_stmt(build.call(self.helper(runtime.add_at),
                                                   [build.name(name), _as_value(index), expr])))
         self._current[variable] = build.name(name)
         self._owned.add(variable)
+
+    # ---- accumulated values --------------------------------------------------------------
+    def reset(self, variable):
+        """The value is being redefined: its earlier versions start with no adjoint."""
+        if self.accumulates(variable) and not self.is_list(variable):
+            self._zeroed.add(variable)
+
+    def flush_reset(self, variable, out):
+        if variable in self._zeroed:
+            self._zeroed.discard(variable)
+            out.append(build.assign(self.name_of(variable), build.const(0.0)))
+
+    def initial_value(self, variable, primal):
+        if self.is_list(variable):
+            zeros = gast.List(elts=[build.const(0.0)], ctx=gast.Load())
+            return build.binop(zeros, "Mult", build.call(build.name("len"), [primal]))
+        return build.const(0.0)
+
+    def force(self, variables, primal_of, out):
+        """Straight-line values about to receive contributions inside a loop or branch."""
+        for variable in sorted(variables):
+            if self.accumulates(variable):
+                continue
+            name = self.name_of(variable)
+            if variable not in self._current:
+                out.append(build.assign(name, self.initial_value(variable, primal_of(variable))))
+            else:
+                current = self._current[variable]
+                if variable not in self._owned:   # it may be updated in place from now on
+                    current = build.call(self.helper(runtime_flow.copy_adjoint), [current])
+                if not (isinstance(current, gast.Name) and current.id == name):
+                    out.append(build.assign(name, current))
+            self._forced.add(variable)
 
 
 def _is_alias(expr):
     """A bare name, a number, or an item of a name (`parts[0]`): passed on as is."""
     if isinstance(expr, gast.Constant):
         return isinstance(expr.value, (int, float)) and not isinstance(expr.value, bool)
+    if isinstance(expr, gast.UnaryOp) and isinstance(expr.op, gast.USub):
+        return isinstance(expr.operand, gast.Constant)
     if isinstance(expr, gast.Subscript):
         return isinstance(expr.value, gast.Name) and isinstance(expr.slice, gast.Constant)
     return isinstance(expr, gast.Name)

@@ -1,27 +1,25 @@
-"""Reverse mode: levels form + analyses -> the body of a gradient function.
+"""Reverse mode: levels form + analyses -> the forward and backward sweeps of a gradient.
 
-The forward sweep is the levels form itself; the backward sweep walks it from the last
-statement to the first and, for each active statement, expands its primitive's template
-(ARCHITECTURE §4, §5). Calls to the user's own functions use their generated adjoints.
+The forward sweep is the levels form itself, instrumented to save what it overwrites;
+the backward sweep walks it from the last statement to the first, expanding each active
+statement's template (ARCHITECTURE §4, §5) and mirroring control flow: a branch replays
+the forward sweep's choice, a loop runs backwards over the same range (or over the trip
+count recorded on the tape).
 
-    t1_0 = np.tanh(x)              t1_0 = np.tanh(x)
-    y = np.sum(t1_0)         ->    y = np.sum(t1_0)
-    return y                       y_bar = scalar_seed(y)
-                                   # grad of: y = np.sum(np.tanh(x))
-                                   t1_0_bar = unreduce(y_bar, t1_0, None, False)
-                                   x_bar = t1_0_bar * (1.0 - t1_0 * t1_0)
-                                   return x_bar
+    h = h0                         forward:  (as written, plus _tape pushes)
+    for i in t1_0:          ->     backward: for i in t1_0[::-1]:
+        h = np.tanh(h)                           h_bar = h_bar * (1.0 - h * h)
+                                                 h = _tape.pop()
 """
-import inspect
 from dataclasses import dataclass
 
 import gast
 
-from ..errors import MissingDerivativeError
 from ..ir import build
-from ..ir.primitives import identity, operation_of
+from .. import runtime_flow
 from .adjoints import Adjoints
-from .expand import BindingError, bind_operands, expand
+from .statements import StatementReverser, active_params
+from .tape import SAVE, SAVE_ITEM, marker, pop, push, resolve_markers
 
 
 @dataclass
@@ -29,10 +27,11 @@ class ReverseInputs:
     levels: object
     activity: object
     shapes: object
+    dataflow: object
     registry: object
     namer: object
     bindings: object
-    derive_helper: object      # (function, wrt param names) -> HelperAdjoint
+    derive_helper: object      # (function, wrt param names, statement) -> HelperAdjoint
 
 
 @dataclass(frozen=True)
@@ -50,16 +49,6 @@ class ReverseResult:
     gradients: list      # one expression per wrt parameter
 
 
-def tuple_arity(levels, variable, helper_arity):
-    """n when `variable` is an n-tuple built in the function, else None."""
-    for stmt in levels.tree.body:
-        if isinstance(stmt, gast.Assign) and stmt.targets[0].id == variable:
-            if isinstance(stmt.value, (gast.Tuple, gast.List)):
-                return len(stmt.value.elts)
-            return helper_arity.get(variable)
-    return None
-
-
 class _Context:
     """What template expansion needs from this generated function."""
 
@@ -70,7 +59,8 @@ class _Context:
         return self.i.namer.fresh(temp.lstrip("_"))
 
     def global_name(self, ident, obj):
-        if obj is _numpy_module():
+        import numpy
+        if obj is numpy:
             return self.i.levels.numpy_name
         return self.i.bindings.name_for(ident, obj)
 
@@ -81,198 +71,271 @@ class _Context:
         return self.i.shapes.same(result, atom)
 
 
-def _numpy_module():
-    import numpy
-    return numpy
-
-
 def reverse(inputs, wrt, seed):
     """`seed(output_name)` returns (statements, expression) seeding the output's adjoint."""
     levels = inputs.levels
     body = levels.tree.body
-    ret = body[-1]
-    forward = body[:-1]
-    adjoints = Adjoints(inputs.namer, inputs.bindings, levels.numpy_name)
+    ret, forward = body[-1], body[:-1]
     ctx = _Context(inputs)
+    adjoints = Adjoints(inputs.namer, inputs.bindings, levels.numpy_name, inputs.dataflow)
     helpers = _prepare_helpers(forward, inputs, ctx)
-    helper_arity = {t: h.result_arity for t, h in helpers.items() if h.result_arity}
-    backward = []
-    out_atom = ret.value
-    if isinstance(out_atom, gast.Name) and inputs.activity.is_active(out_atom.id):
-        seed_stmts, seed_value = seed(out_atom.id)
-        _contribute(out_atom.id, seed_value, inputs, adjoints, helper_arity, seed_stmts)
-        backward.extend(seed_stmts)
-    last_line = None
-    for stmt in reversed(forward):
-        if not isinstance(stmt, gast.Assign):
-            continue
-        target = stmt.targets[0].id
-        if not inputs.activity.is_active(target):
-            continue
-        block = []
-        op = operation_of(stmt.value, levels.callees)
-        arity = tuple_arity(levels, target, helper_arity)
-        has_adjoint = adjoints.has(target) or (
-            arity and any(adjoints.has((target, k)) for k in range(arity)))
-        if not has_adjoint:
-            continue
-        _differentiate(stmt, op, target, inputs, ctx, adjoints, block, helper_arity, helpers)
-        if not block:
-            continue
-        if stmt.lineno != last_line:
-            text = levels.parsed.source_map.line_text(stmt)
-            backward.append(build.comment(f"grad of: {text}"))
-            last_line = stmt.lineno
-        backward.extend(block)
-    gradients = []
-    for name in wrt:
-        grad = adjoints.get(name)
-        if grad is None:
-            from ..runtime import zero_adjoint
-            helper = inputs.bindings.name_for("zero_adjoint", zero_adjoint)
-            grad = build.call(build.name(helper), [build.name(name)])
-        gradients.append(grad)
-    return ReverseResult(list(forward), backward, out_atom, gradients)
+    if inputs.namer.is_taken("_tape"):
+        tape = inputs.namer.fresh("tape")
+    else:
+        tape = "_tape"
+        inputs.namer.reserve(tape)
+    first_defs = _first_definitions(forward, set(levels.resolution.parameters))
+    statements = StatementReverser(inputs, ctx, adjoints, helpers, first_defs)
+    walker = _Backward(inputs, ctx, adjoints, statements, tape, first_defs)
+    backward = walker.initialise(ret.value, seed)
+    backward += walker.block(forward)
+    gradients = [walker.gradient(name) for name in wrt]
+    forward = walker.instrument(forward)
+    forward, backward, used = resolve_markers(forward, backward, tape, levels.numpy_name)
+    if used or walker.counted:
+        forward = walker.unbound_guards() + [build.assign(tape, gast.List(elts=[],
+                                                                         ctx=gast.Load()))] + forward
+    return ReverseResult(list(forward), backward, ret.value, gradients)
 
 
 def _prepare_helpers(forward, inputs, ctx):
     """The adjoint of every user function called on active values, by call target."""
+    import inspect
+    from ..ir.primitives import operation_of
     helpers = {}
-    for stmt in forward:
-        if not isinstance(stmt, gast.Assign):
+    for stmt in _walk_statements(forward):
+        if not (isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name)):
             continue
         target = stmt.targets[0].id
         op = operation_of(stmt.value, inputs.levels.callees)
         if not inputs.activity.is_active(target) or not inspect.isfunction(op.primitive) \
                 or inputs.registry.reverse(op.primitive) is not None:
             continue
-        active = _active_params(op, ctx)
+        active = active_params(op, ctx)
         if active:
             wrt = tuple(p for p, _ in active)
             helpers[target] = inputs.derive_helper(op.primitive, wrt, stmt)
     return helpers
 
 
-def _active_params(op, ctx):
-    """(parameter name, operand variable) for each active operand of a helper call."""
-    params = list(inspect.signature(op.primitive).parameters)
-    active = []
-    for position, atom in enumerate(op.args):
-        if ctx.is_active_operand(atom) and position < len(params):
-            active.append((params[position], atom.id))
-    for key, atom in op.keywords.items():
-        if ctx.is_active_operand(atom):
-            active.append((key, atom.id))
-    return active
+def _first_definitions(top_level, params):
+    """ids of top-level assignments that bind a name for the first time: nothing to save."""
+    defined, first = set(params), set()
+    for stmt in top_level:
+        if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name):
+            if stmt.targets[0].id not in defined:
+                first.add(id(stmt))
+        for node in gast.walk(stmt):
+            if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
+                defined.add(node.id)
+    return first
 
 
-def _differentiate(stmt, op, target, inputs, ctx, adjoints, out, helper_arity, helpers):
-    levels = inputs.levels
-    result_adjoint = adjoints.get(target)
-    if op.primitive is identity:
-        if ctx.is_active_operand(op.args[0]):
-            _contribute(op.args[0].id, result_adjoint, inputs, adjoints, helper_arity, out)
-        return
-    if op.primitive in (tuple, list):
-        for k, elt in enumerate(op.args):
-            slot = adjoints.get((target, k))
-            if slot is not None and ctx.is_active_operand(elt):
-                _contribute(elt.id, slot, inputs, adjoints, helper_arity, out)
-        return
-    if _is_tuple_item(op, levels, helper_arity):
-        source, k = op.args[0].id, op.args[1].value
-        adjoints.contribute((source, k), result_adjoint, out)
-        return
-    template = inputs.registry.reverse(op.primitive) if op.primitive is not None else None
-    if template is None and target in helpers:
-        _differentiate_helper(op, target, helpers[target], inputs, ctx, adjoints, out)
-        return
-    if template is None:
-        raise MissingDerivativeError(
-            f"no derivative is known for `{_describe(op)}`", _locate(levels, stmt),
-            "register one with @s2s_ad.adjoint, or wrap the value in a differentiable "
-            "numpy expression")
-    try:
-        bound = bind_operands(template, op.args, op.keywords)
-        expansion = expand(template, bound, target, result_adjoint, ctx)
-    except BindingError as exc:
-        raise MissingDerivativeError(f"`{_describe(op)}`: {exc}", _locate(levels, stmt),
-                                     "call it with the arguments s2s_ad supports") from None
-    out.extend(expansion.statements)
-    for param, index, value in expansion.contributions:
-        operand = bound[param]
-        if index is None:
-            _contribute(operand.id, value, inputs, adjoints, helper_arity, out)
+def _walk_statements(body):
+    for stmt in body:
+        yield stmt
+        for field in ("body", "orelse"):
+            yield from _walk_statements(getattr(stmt, field, []) or [])
+
+
+class _Backward:
+    def __init__(self, inputs, ctx, adjoints, statements, tape, first_defs):
+        self._tape = tape
+        self.first_defs = first_defs
+        self.i = inputs
+        self.ctx = ctx
+        self.adj = adjoints
+        self.stmts = statements
+        self.counted = {}        # id(loop) -> trip counter name, for loops replayed by count
+        self.saved = set()       # variables saved on the tape (may need a binding first)
+
+    # ---- setup and results --------------------------------------------------------------
+    def initialise(self, out_atom, seed):
+        out = []
+        output = out_atom.id if isinstance(out_atom, gast.Name) else None
+        seed_stmts, seed_value = ([], None)
+        if output and self.i.activity.is_active(output):
+            seed_stmts, seed_value = seed(output)
+        out.extend(seed_stmts)
+        for name in sorted(self.i.dataflow.accumulated):
+            if not self.i.activity.is_active(name):
+                continue
+            value = seed_value if name == output else self.adj.initial_value(name,
+                                                                             build.name(name))
+            out.append(build.assign(self.adj.name_of(name), value))
+        if seed_value is not None and not self.adj.accumulates(output):
+            self.stmts.contribute(output, seed_value, out)
+        return out
+
+    def gradient(self, name):
+        grad = self.adj.get(name)
+        if grad is None:
+            from ..runtime import zero_adjoint
+            helper = self.i.bindings.name_for("zero_adjoint", zero_adjoint)
+            return build.call(build.name(helper), [build.name(name)])
+        if self.adj.accumulates(name):
+            return build.call(self.adj.helper(runtime_flow.match_adjoint),
+                              [grad, build.name(name)])
+        return grad
+
+    # ---- the backward walk --------------------------------------------------------------
+    def block(self, stmts):
+        out, last_line = [], None
+        for stmt in reversed(stmts):
+            chunk = self.statement(stmt)
+            if not chunk:
+                continue
+            if all(_is_marker(s) for s in chunk):
+                out.extend(chunk)
+                continue
+            if not isinstance(stmt, (gast.If, gast.For, gast.While)) and stmt.lineno != last_line:
+                text = self.i.levels.parsed.source_map.line_text(stmt)
+                out.append(build.comment(f"grad of: {text}"))
+                last_line = stmt.lineno
+            elif isinstance(stmt, (gast.If, gast.For, gast.While)):
+                last_line = None
+            out.extend(chunk)
+        return out
+
+    def statement(self, stmt):
+        out = []
+        if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Subscript):
+            if self.i.activity.is_active(stmt.targets[0].value.id):
+                self.stmts.index_write(stmt, out)
+        elif isinstance(stmt, gast.Assign):
+            target = stmt.targets[0].id
+            if self.i.activity.is_active(target) and self.stmts.has_adjoint(target):
+                self.stmts.assignment(stmt, out)
+            self.stmts.restore(stmt, out)
+        elif isinstance(stmt, gast.Expr) and _is_append(stmt):
+            if self.i.activity.is_active(stmt.value.func.value.id):
+                self.stmts.append(stmt, out)
+        elif isinstance(stmt, (gast.If, gast.For, gast.While)):
+            out = self.compound(stmt)
+        return out
+
+    def compound(self, stmt):
+        if not self._has_active(stmt):
+            return []
+        out = []
+        self.adj.force(self._contributed_inside(stmt), build.name, out)
+        state = self.adj.snapshot()
+        if isinstance(stmt, gast.If):
+            if stmt.body and isinstance(stmt.body[0], gast.Break):
+                return []
+            body = self.block(stmt.body)
+            self.adj.restore(state)
+            orelse = self.block(stmt.orelse)
+            self.adj.restore(state)
+            if not body and not orelse:
+                return out
+            out.append(gast.If(test=build.clone(stmt.test), body=body or [gast.Pass()],
+                               orelse=orelse))
+            return out
+        body = self.block(stmt.body)
+        self.adj.restore(state)
+        if isinstance(stmt, gast.While) or _has_break(stmt):
+            self.counted.setdefault(id(stmt), self.i.namer.fresh("trips"))
+            count = pop(self._tape)
+        if isinstance(stmt, gast.While):
+            loop = gast.For(target=build.name("_", store=True),
+                            iter=build.call(build.name("range"), [count]),
+                            body=body or [gast.Pass()], orelse=[], type_comment=None)
         else:
-            adjoints.contribute_at(operand.id, operand, index, value, out)
+            rng = build.clone(stmt.iter)
+            if _has_break(stmt):
+                rng = build.subscript(rng, gast.Slice(lower=None, upper=count, step=None))
+            backwards = build.subscript(rng, gast.Slice(lower=None, upper=None,
+                                                        step=build.literal(-1)))
+            loop = gast.For(target=build.name(stmt.target.id, store=True), iter=backwards,
+                            body=body or [gast.Pass()], orelse=[], type_comment=None)
+        out.append(build.with_location(loop, stmt))
+        return out
 
-
-def _contribute(variable, value, inputs, adjoints, helper_arity, out):
-    """A whole-value contribution; a sequence's adjoint is kept item by item."""
-    arity = tuple_arity(inputs.levels, variable, helper_arity)
-    if not arity:
-        adjoints.contribute(variable, value, out)
-        return
-    if not isinstance(value, gast.Name):
-        whole = inputs.namer.fresh(f"{variable}_bar")
-        out.append(build.assign(whole, value))
-        value = build.name(whole)
-    for k in range(arity):
-        item = build.subscript(build.clone(value), build.const(k))
-        adjoints.contribute((variable, k), item, out)
-
-
-def _is_tuple_item(op, levels, helper_arity):
-    import operator
-    if op.primitive is not operator.getitem or not isinstance(op.args[0], gast.Name):
+    def _has_active(self, stmt):
+        if any(isinstance(n, gast.Assign) and isinstance(n.targets[0], gast.Name)
+               and self.i.dataflow.is_overwritten(n.targets[0].id)
+               for n in _walk_statements(stmt.body + stmt.orelse)):
+            return True     # values to restore for the backward sweep of what came before
+        for node in _walk_statements(stmt.body + stmt.orelse):
+            if isinstance(node, gast.Assign):
+                target = node.targets[0]
+                name = target.id if isinstance(target, gast.Name) else target.value.id
+                if self.i.activity.is_active(name):
+                    return True
+            elif isinstance(node, gast.Expr) and _is_append(node) \
+                    and self.i.activity.is_active(node.value.func.value.id):
+                return True
         return False
-    index = op.args[1]
-    if not (isinstance(index, gast.Constant) and isinstance(index.value, int)):
-        return False
-    return tuple_arity(levels, op.args[0].id, helper_arity) is not None
+
+    def _contributed_inside(self, stmt):
+        """Active straight-line values defined outside `stmt` and read inside it."""
+        inside_defs = {n.id for s in stmt.body + stmt.orelse for n in gast.walk(s)
+                       if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
+        reads = {n.id for s in stmt.body + stmt.orelse for n in gast.walk(s)
+                 if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)}
+        return {v for v in reads - inside_defs
+                if self.i.activity.is_active(v) and not self.adj.accumulates(v)}
+
+    # ---- forward instrumentation --------------------------------------------------------
+    def instrument(self, stmts):
+        return self._instrument(stmts)
+
+    def _instrument(self, stmts):
+        out = []
+        for stmt in stmts:
+            if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Subscript):
+                target = stmt.targets[0]
+                out.append(marker(SAVE_ITEM, build.name(target.value.id),
+                                  build.clone(target.slice)))
+            elif isinstance(stmt, gast.Assign) and id(stmt) not in self.first_defs \
+                    and self.i.dataflow.is_overwritten(stmt.targets[0].id):
+                self.saved.add(stmt.targets[0].id)
+                out.append(marker(SAVE, build.name(stmt.targets[0].id)))
+            elif isinstance(stmt, (gast.If, gast.For, gast.While)):
+                out.extend(self._instrument_compound(stmt))
+                continue
+            out.append(stmt)
+        return out
+
+    def _instrument_compound(self, stmt):
+        stmt.body = self._instrument(stmt.body)
+        stmt.orelse = self._instrument(stmt.orelse)
+        counter = self.counted.get(id(stmt))
+        if counter is None:
+            return [stmt]
+        step = build.assign(counter, build.binop(build.name(counter), "Add", build.const(1)))
+        stmt.body = _before_break(stmt.body, [step])
+        return [build.assign(counter, build.const(0)), stmt, push(self._tape, build.name(counter))]
+
+    def unbound_guards(self):
+        """Variables saved before their first assignment need a value to save."""
+        params = set(self.i.levels.resolution.parameters)
+        return [build.assign(v, build.const(None)) for v in sorted(self.saved - params)]
 
 
-def _differentiate_helper(op, target, helper, inputs, ctx, adjoints, out):
-    """t = helper(a, b)  ->  a_bar_1, b_bar_1 = vjp_helper(t_bar, a, b)."""
-    function = op.primitive
-    active = _active_params(op, ctx)
-    cotangent = _cotangent(target, helper, adjoints, inputs)
-    vjp_name = inputs.bindings.name_for(f"vjp_{function.__name__}", helper.function)
-    call = build.call(build.name(vjp_name), [cotangent] + [a for a in op.args],
-                      list(op.keywords.items()))
-    parts = []
-    for _, var in active:
-        fresh = not adjoints.has(var) and adjoints.name_of(var) not in parts
-        parts.append(adjoints.name_of(var) if fresh else inputs.namer.fresh(f"{var}_bar"))
-    if len(parts) == 1:
-        out.append(build.assign(parts[0], call))
-    else:
-        out.append(build.assign_tuple(parts, call))
-    for part, (_, var) in zip(parts, active):
-        _contribute(var, build.name(part), inputs, adjoints, {}, out)
+def _is_marker(stmt):
+    from .tape import _marker_of
+    return _marker_of(stmt)[0] is not None
 
 
-def _cotangent(target, helper, adjoints, inputs):
-    if not helper.result_arity:
-        return adjoints.get(target)
-    from ..runtime import zero_adjoint
-    items = []
-    for k in range(helper.result_arity):
-        slot = adjoints.get((target, k))
-        if slot is None:
-            zero = inputs.bindings.name_for("zero_adjoint", zero_adjoint)
-            slot = build.call(build.name(zero), [build.subscript(build.name(target),
-                                                                 build.const(k))])
-        items.append(slot)
-    return build.tuple_(items)
+def _is_append(stmt):
+    call = stmt.value
+    return isinstance(call, gast.Call) and isinstance(call.func, gast.Attribute) \
+        and call.func.attr == "append" and isinstance(call.func.value, gast.Name)
 
 
-def _describe(op):
-    if op.callee:
-        return f"{op.callee}(...)"
-    return getattr(op.primitive, "__name__", repr(op.primitive))
+def _has_break(loop):
+    return bool(loop.body) and isinstance(loop.body[-1], gast.If) and loop.body[-1].body \
+        and isinstance(loop.body[-1].body[0], gast.Break)
 
 
-def _locate(levels, stmt):
-    node = stmt.value if hasattr(stmt.value, "lineno") else stmt
-    return levels.parsed.source_map.locate(node)
+def _before_break(body, stmts):
+    if _has_break_body(body):
+        return body[:-1] + stmts + body[-1:]
+    return body + stmts
+
+
+def _has_break_body(body):
+    return bool(body) and isinstance(body[-1], gast.If) and body[-1].body \
+        and isinstance(body[-1].body[0], gast.Break)

@@ -47,11 +47,14 @@ def analyse_activity(levels, wrt, outputs, registry):
         for target, value in statements:
             if target in varied:
                 continue
-            op = operation_of(value, levels.callees)
-            if not carries_derivative(op, registry):
-                continue
-            reads = [n for a in op.args for n in names_in(a)] + \
-                    [n for v in op.keywords.values() for n in names_in(v)]
+            if isinstance(value, _Flow):
+                reads = value.reads
+            else:
+                op = operation_of(value, levels.callees)
+                if not carries_derivative(op, registry):
+                    continue
+                reads = [n for a in op.args for n in names_in(a)] + \
+                        [n for v in op.keywords.values() for n in names_in(v)]
             if any(r in varied for r in reads):
                 varied.add(target)
                 changed = True
@@ -62,18 +65,38 @@ def analyse_activity(levels, wrt, outputs, registry):
         for target, value in reversed(statements):
             if target not in useful:
                 continue
-            for name in (n.id for n in gast.walk(value) if isinstance(n, gast.Name)):
+            names = value.reads if isinstance(value, _Flow) else \
+                [n.id for n in gast.walk(value) if isinstance(n, gast.Name)]
+            for name in names:
                 if name not in useful:
                     useful.add(name)
                     changed = True
     return Activity(frozenset(varied), frozenset(useful))
 
 
+class _Flow:
+    """A value flowing into a variable without a primitive: `y[i] = v`, `items.append(v)`."""
+
+    def __init__(self, reads):
+        self.reads = reads
+
+
 def _assignments(body):
     out = []
     for stmt in body:
-        if isinstance(stmt, gast.Assign):
+        if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Subscript):
+            base = stmt.targets[0].value.id
+            out.append((base, _Flow([n.id for n in gast.walk(stmt.value)
+                                     if isinstance(n, gast.Name)])))
+        elif isinstance(stmt, gast.Assign):
             out.append((stmt.targets[0].id, stmt.value))
+        elif isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Call) \
+                and isinstance(stmt.value.func, gast.Attribute) \
+                and stmt.value.func.attr == "append" \
+                and isinstance(stmt.value.func.value, gast.Name):
+            out.append((stmt.value.func.value.id,
+                        _Flow([n.id for a in stmt.value.args for n in gast.walk(a)
+                               if isinstance(n, gast.Name)])))
         for field in ("body", "orelse"):
             out.extend(_assignments(getattr(stmt, field, []) or []))
     return out

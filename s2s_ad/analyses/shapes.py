@@ -74,8 +74,7 @@ def scalar_output_leaves(levels, output):
         t1_0 = 2 * x1; t2_0 = np.exp(t1_0); y = t2_0 + x2     ->   ['x1', 'x2']
         t1_0 = np.sum(x); y = t1_0 / n                        ->   ['n']
     """
-    defs = {stmt.targets[0].id: stmt.value for stmt in levels.tree.body
-            if isinstance(stmt, gast.Assign)}
+    defs = _single_definitions(levels)
     leaves, stack, seen = [], [output], set()
     while stack:
         name = stack.pop()
@@ -93,6 +92,28 @@ def scalar_output_leaves(levels, output):
             continue
         leaves.append(name)
     return sorted(leaves)
+
+
+def _single_definitions(levels):
+    """variable -> its value, for variables defined exactly once (by a plain assignment)
+    and never written in place: only their shapes are facts."""
+    counts, values = {}, {}
+    for node in gast.walk(levels.tree):
+        if isinstance(node, gast.Assign):
+            target = node.targets[0]
+            if isinstance(target, gast.Name):
+                counts[target.id] = counts.get(target.id, 0) + 1
+                values[target.id] = node.value
+            elif isinstance(target, gast.Subscript) and isinstance(target.value, gast.Name):
+                counts[target.value.id] = counts.get(target.value.id, 0) + 2
+        elif isinstance(node, gast.For):
+            counts[node.target.id] = counts.get(node.target.id, 0) + 2
+        elif isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) \
+                and node.func.attr == "append" and isinstance(node.func.value, gast.Name):
+            counts[node.func.value.id] = counts.get(node.func.value.id, 0) + 2
+    params = set(levels.resolution.parameters)
+    return {name: value for name, value in values.items()
+            if counts[name] == 1 and name not in params}
 
 
 def analyse_shapes(levels, scalar_outputs=()):
@@ -125,11 +146,8 @@ def analyse_shapes(levels, scalar_outputs=()):
     for name in scalar_outputs:
         union(SCALAR, name)
     rules = []
-    for stmt in levels.tree.body:
-        if not isinstance(stmt, gast.Assign):
-            continue
-        target = stmt.targets[0].id
-        op = operation_of(stmt.value, levels.callees)
+    for target, value in _single_definitions(levels).items():
+        op = operation_of(value, levels.callees)
         if _elementwise(op.primitive) and not op.keywords:
             rules.append((target, [key(a) for a in op.args]))
         elif _always_scalar(op):

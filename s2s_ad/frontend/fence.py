@@ -15,10 +15,6 @@ from ..errors import UnsupportedSyntaxError
 
 # node type -> (what it is, what to write instead)
 _UNSUPPORTED = {
-    gast.If: ("`if` statements are not supported yet",
-              "compute both sides and select with np.where(cond, a, b)"),
-    gast.For: ("`for` loops are not supported yet", "use vectorised numpy operations"),
-    gast.While: ("`while` loops are not supported yet", "use vectorised numpy operations"),
     gast.Try: ("`try`/`except` cannot be differentiated",
                "move the error handling outside the differentiated function"),
     gast.With: ("`with` blocks cannot be differentiated",
@@ -39,15 +35,8 @@ _UNSUPPORTED = {
                        "define the helper at module level; s2s_ad differentiates it too"),
     gast.Lambda: ("lambdas inside a differentiated function are not supported yet",
                   "define a module-level helper function"),
-    gast.ListComp: ("list comprehensions are not supported yet",
-                    "use a vectorised numpy expression"),
     gast.SetComp: ("set comprehensions cannot be differentiated", "use numpy arrays"),
     gast.DictComp: ("dict comprehensions are not supported yet", "use numpy arrays"),
-    gast.GeneratorExp: ("generator expressions are not supported yet",
-                        "use np.sum over an array"),
-    gast.IfExp: ("conditional expressions (`a if c else b`) are not supported yet",
-                 "use np.where(c, a, b)"),
-    gast.BoolOp: ("`and` / `or` are not supported yet", "use np.logical_and / np.logical_or"),
     gast.Delete: ("`del` is not supported in a differentiated function", "remove the del"),
     gast.Starred: ("starred expressions (`*args`) are not supported yet",
                    "pass the arguments one by one"),
@@ -94,9 +83,11 @@ def _check_target(target, smap):
             _check_target(elt, smap)
         return
     if isinstance(target, gast.Subscript):
-        raise UnsupportedSyntaxError(
-            "assigning into an array element (`y[i] = ...`) is not supported yet",
-            smap.locate(target), "build the array with np.stack / np.concatenate / np.where")
+        if not isinstance(target.value, gast.Name):
+            raise UnsupportedSyntaxError(
+                "only writes into a named array (`y[i] = ...`) are supported",
+                smap.locate(target), "assign the array to a name first")
+        return
     if isinstance(target, gast.Attribute):
         raise UnsupportedSyntaxError(
             "assigning to an attribute cannot be differentiated", smap.locate(target),

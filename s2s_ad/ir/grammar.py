@@ -1,6 +1,8 @@
 """The grammar of levels form, and `verify`, which checks a tree against it.
 
-    stmt  := NAME = op | return atom | expr(call) | assert atom
+    stmt  := NAME = op | NAME[index] = atom | return atom | expr(call) | assert atom
+           | if atom: stmt* else: stmt* | for NAME in atom: stmt* | while atom: stmt*
+           | pass | break   (break only as `if flag: break`, last in a loop body)
     op    := atom | atom BINOP atom | UNARYOP atom | atom CMP atom | callee(atom*, kw=atom*)
            | atom[index] | atom.attr | (atom, ...) | [atom, ...]
     atom  := NAME | literal | dotted global (np.pi)
@@ -12,7 +14,6 @@ import gast
 
 from ..frontend.resolve import dotted_path
 
-_CONTROL = (gast.If, gast.For, gast.While)
 
 
 def is_atom(node):
@@ -57,13 +58,17 @@ def is_operation(node):
 def verify(tree):
     """Raise AssertionError unless every statement of `tree` is in levels form."""
     for stmt in tree.body:
-        _verify_statement(stmt)
+        _verify_statement(stmt, in_loop=False)
     return tree
 
 
-def _verify_statement(stmt):
+def _verify_statement(stmt, in_loop):
     where = f"line {getattr(stmt, 'lineno', '?')}: {type(stmt).__name__}"
-    if isinstance(stmt, gast.Assign):
+    if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Subscript):
+        target = stmt.targets[0]
+        assert isinstance(target.value, gast.Name) and is_index(target.slice), where
+        assert is_atom(stmt.value), where
+    elif isinstance(stmt, gast.Assign):
         assert len(stmt.targets) == 1 and isinstance(stmt.targets[0], gast.Name), where
         assert is_operation(stmt.value), where
     elif isinstance(stmt, gast.Return):
@@ -72,9 +77,22 @@ def _verify_statement(stmt):
         assert isinstance(stmt.value, gast.Call) and is_operation(stmt.value), where
     elif isinstance(stmt, gast.Assert):
         assert is_atom(stmt.test), where
-    elif isinstance(stmt, _CONTROL):
-        assert all(is_atom(n) for n in (getattr(stmt, "test", None) or stmt.iter,)), where
+    elif isinstance(stmt, gast.If):
+        assert is_atom(stmt.test), where
+        if stmt.body and isinstance(stmt.body[0], gast.Break):
+            assert in_loop and len(stmt.body) == 1 and not stmt.orelse, where
+            return
         for child in stmt.body + stmt.orelse:
-            _verify_statement(child)
+            _verify_statement(child, in_loop)
+    elif isinstance(stmt, (gast.For, gast.While)):
+        head = stmt.test if isinstance(stmt, gast.While) else stmt.iter
+        assert isinstance(head, gast.Name) and not stmt.orelse, where
+        assert isinstance(stmt, gast.While) or isinstance(stmt.target, gast.Name), where
+        for k, child in enumerate(stmt.body):
+            if isinstance(child, gast.If) and child.body and isinstance(child.body[0], gast.Break):
+                assert k == len(stmt.body) - 1, f"{where}: break is not last"
+            _verify_statement(child, in_loop=True)
+    elif isinstance(stmt, gast.Pass):
+        pass
     else:
         raise AssertionError(f"not in levels form: {where}")

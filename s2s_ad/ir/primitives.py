@@ -69,6 +69,8 @@ def operation_of(value, callees):
         return Operation(tuple, list(value.elts), {})
     if isinstance(value, gast.List):
         return Operation(list, list(value.elts), {})
+    if isinstance(value, gast.Tuple) and not value.elts:
+        return Operation(tuple, [], {})
     return Operation(identity, [value], {})
 
 

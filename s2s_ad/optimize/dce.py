@@ -18,7 +18,8 @@ def eliminate_dead_code(body):
     kept = []
     changed = False
     for stmt in reversed(body):
-        if isinstance(stmt, gast.Assign) and all(isinstance(t, gast.Name) for t in stmt.targets):
+        if isinstance(stmt, gast.Assign) and all(isinstance(t, gast.Name) for t in stmt.targets) \
+                and not _pops(stmt.value):
             if not any(t.id in needed for t in stmt.targets):
                 changed = True
                 continue
@@ -29,3 +30,9 @@ def eliminate_dead_code(body):
             elif isinstance(node, gast.AugAssign) and isinstance(node.target, gast.Name):
                 needed.add(node.target.id)
     return list(reversed(kept)), changed
+
+
+def _pops(value):
+    """`x = _tape.pop()` must stay even when x is dead: the pop balances the tape."""
+    return isinstance(value, gast.Call) and isinstance(value.func, gast.Attribute) \
+        and value.func.attr == "pop"

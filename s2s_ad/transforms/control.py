@@ -240,8 +240,10 @@ class ControlFlowMixin:
     def _comprehension_loops(self, generators, elt, name, accumulate):
         gen, rest = generators[0], generators[1:]
         for var in _target_names(gen.target):
-            fresh = self.namer.fresh(var)
+            fresh = self.namer.fresh(var)   # comprehension variables do not leak
             self.current[var] = fresh
+            self.current[fresh] = fresh
+            self.levels[fresh] = 0
             self.multi_def.add(fresh)
         target = _renamed(gen.target, self.current)
         outer_pending = self._pending
@@ -251,8 +253,6 @@ class ControlFlowMixin:
         loop_var = self._loop_var
 
         def body():
-            for stmt in prefix:
-                self._statement(stmt)
             if rest:
                 self._flush(elt, [self._comprehension_loops(rest, elt, name, accumulate)])
                 return
@@ -265,24 +265,21 @@ class ControlFlowMixin:
                 method = build.attribute(build.name(name), "append")
                 self._flush(elt, [build.expr_stmt(build.call(method, [atom]))])
 
-        def guarded():
-            for cond in gen.ifs:
-                test, _ = self._atom(cond)
-                inner = self._block_from(lambda: guarded_rest(gen.ifs.index(cond) + 1))
-                self._flush(cond, [gast.If(test=test, body=inner, orelse=[])])
-                return
-            body()
-
-        def guarded_rest(k):
+        def guarded(k=0):
             remaining = gen.ifs[k:]
             if not remaining:
                 body()
                 return
             test, _ = self._atom(remaining[0])
-            inner = self._block_from(lambda: guarded_rest(k + 1))
+            inner = self._block_from(lambda: guarded(k + 1))
             self._flush(remaining[0], [gast.If(test=test, body=inner, orelse=[])])
 
-        block = self._block_from(guarded)
+        def iteration():
+            for stmt in prefix:       # bind the comprehension variable, then filter
+                self._statement(stmt)
+            guarded()
+
+        block = self._block_from(iteration)
         self._pending = outer_pending
         loop = gast.For(target=build.name(loop_var, store=True), iter=rng, body=block,
                         orelse=[], type_comment=None)
@@ -295,6 +292,7 @@ class ControlFlowMixin:
         name = self.namer.fresh(base) if base else self.namer.level_temp(1)
         self.multi_def.add(name)
         self.current[name] = name
+        self.levels[name] = 0
         return name
 
     def _branch(self, expr, target):
@@ -315,12 +313,12 @@ class ControlFlowMixin:
         self._flush_pending_only()
         block = self.out
         self.out, self._pending = saved_out, saved_pending
-        return _expand_sequences(block)
+        return expand_sequences(block)
 
     def _drain(self):
         stmts = [s for _, _, s in sorted(self._pending, key=lambda item: item[:2])]
         self._pending = []
-        return _expand_sequences(stmts)
+        return expand_sequences(stmts)
 
 
 class _Sequence(gast.stmt):
@@ -332,11 +330,11 @@ class _Sequence(gast.stmt):
         self.stmts = stmts
 
 
-def _expand_sequences(stmts):
+def expand_sequences(stmts):
     out = []
     for stmt in stmts:
         if isinstance(stmt, _Sequence):
-            out.extend(_expand_sequences(stmt.stmts))
+            out.extend(expand_sequences(stmt.stmts))
         else:
             out.append(stmt)
     return out

@@ -38,7 +38,9 @@ def lower_exits(tree, namer):
         body, _ = lowering.block(body, loop=None)
         body = prefix + body + [build.ret(build.name(lowering.result))]
     else:
-        body, _ = lowering.block(body, loop=None)
+        final = body[-1:] if body and isinstance(body[-1], gast.Return) else []
+        body, _ = lowering.block(body[:len(body) - len(final)], loop=None)
+        body = body + final
     for stmt in body:
         if not hasattr(stmt, "lineno"):
             build.with_location(stmt, tree.body[0])

@@ -15,6 +15,7 @@ definition and the backward sweep needs no tape.
                                             y = t3_0 + c
                                             return y
 """
+import builtins
 from dataclasses import dataclass
 
 import gast
@@ -24,6 +25,8 @@ from ..errors import UnsupportedSyntaxError
 from ..ir import build
 from ..frontend.resolve import dotted_path
 from . import desugar
+from .control import ControlFlowMixin, assigned_in_compound, expand_sequences
+from .exits import lower_exits
 
 
 @dataclass(frozen=True)
@@ -48,7 +51,7 @@ def normalize(parsed, resolution, namer, numpy_name):
     return _Normalizer(parsed, resolution, namer, numpy_name).run()
 
 
-class _Normalizer:
+class _Normalizer(ControlFlowMixin):
     def __init__(self, parsed, resolution, namer, numpy_name):
         self.parsed = parsed
         self.smap = parsed.source_map
@@ -60,15 +63,23 @@ class _Normalizer:
         self.callees = {}
         self.out = []
         self._pending = []   # (level, seq, stmt) for the user statement being flattened
+        self.multi_def = set()
+        self.written_arrays = set()
+        self._loop_var = None
 
     def run(self):
-        tree = self.parsed.tree
+        tree = lower_exits(self.parsed.tree, self.namer)
+        self.multi_def = assigned_in_compound(tree)
+        for name in self.multi_def:
+            self.current.setdefault(name, name)
+            self.levels.setdefault(name, 0)
         for stmt in tree.body:
             returned = self._statement(stmt)
             if returned:
                 break
         else:
             self.out.append(build.with_location(build.ret(build.const(None)), tree))
+        self.out = self._protect_inputs(self.out, tree)
         result = gast.FunctionDef(name=tree.name, args=tree.args, body=self.out,
                                   decorator_list=[], returns=None, type_comment=None,
                                   type_params=[])
@@ -83,6 +94,11 @@ class _Normalizer:
             if isinstance(stmt.value, gast.Constant):
                 return False          # docstring or bare literal
             value = stmt.value
+            if isinstance(value, gast.Call) and isinstance(value.func, gast.Attribute) \
+                    and value.func.attr == "append" and isinstance(value.func.value, gast.Name) \
+                    and self.res.is_value(value.func.value.id):
+                self._append(value, stmt)
+                return False
             if not isinstance(value, gast.Call):
                 raise UnsupportedSyntaxError("an expression statement without effect",
                                              self.smap.locate(stmt), "remove it")
@@ -91,6 +107,17 @@ class _Normalizer:
             return False
         if isinstance(stmt, gast.Pass):
             return False
+        if isinstance(stmt, gast.If):
+            self._if(stmt)
+            return False
+        if isinstance(stmt, gast.For):
+            self._for(stmt)
+            return False
+        if isinstance(stmt, gast.While):
+            self._while(stmt)
+            return False
+        if isinstance(stmt, gast.Break):
+            return False      # only as `if flag: break`, rebuilt by _if
         if isinstance(stmt, gast.Return):
             if stmt.value is None:
                 self._flush(stmt, [build.ret(build.const(None))])
@@ -101,6 +128,13 @@ class _Normalizer:
         if isinstance(stmt, gast.Assert):
             atom, _ = self._atom(stmt.test)
             self._flush(stmt, [gast.Assert(test=atom, msg=stmt.msg)])
+            return False
+        if isinstance(stmt, gast.AugAssign) and isinstance(stmt.target, gast.Subscript):
+            self._index_write(stmt.target, stmt.value, stmt, op=stmt.op)
+            return False
+        if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 \
+                and isinstance(stmt.targets[0], gast.Subscript):
+            self._index_write(stmt.targets[0], stmt.value, stmt)
             return False
         if isinstance(stmt, gast.AugAssign):
             target = stmt.target
@@ -157,18 +191,56 @@ class _Normalizer:
 
     def _bind(self, user_name, op, level):
         ssa = user_name
-        if user_name in self.current or self.res.kind(user_name) in ("closure", "global"):
+        if user_name in self.current and user_name not in self.multi_def:
             ssa = self.namer.fresh(user_name)
         self.current[user_name] = ssa
         self.levels[ssa] = level
         return build.assign(ssa, op)
 
     def _flush(self, origin, finals):
-        for _, _, stmt in sorted(self._pending, key=lambda item: item[:2]):
-            self.out.append(build.with_location(stmt, origin))
-        for stmt in finals:
-            self.out.append(build.with_location(stmt, origin))
+        ordered = [stmt for _, _, stmt in sorted(self._pending, key=lambda item: item[:2])]
+        for stmt in expand_sequences(ordered + list(finals)):
+            self.out.append(_located(stmt, origin))
         self._pending = []
+
+    def _flush_pending_only(self):
+        ordered = [stmt for _, _, stmt in sorted(self._pending, key=lambda item: item[:2])]
+        self.out.extend(expand_sequences(ordered))
+        self._pending = []
+
+    def _pend(self, level, stmt):
+        self._pending.append((level, len(self._pending), stmt))
+
+    def _protect_inputs(self, body, tree):
+        """Parameters written into (directly or through a view) are copied on entry, so
+        neither f's derivative nor its forward sweep mutates the caller's arrays."""
+        params = [p for p in self.res.parameters if p in self._aliased_params()]
+        copies = [build.with_location(build.assign(p, build.call(f"{self.np}.copy",
+                                                                  [build.name(p)])), tree)
+                  for p in params]
+        if copies:
+            self.callees[f"{self.np}.copy"] = numpy.copy
+        return copies + body
+
+    def _aliased_params(self):
+        found = set()
+        for name in self.written_arrays:
+            found |= self._view_sources(name, set())
+        return found
+
+    def _view_sources(self, name, seen):
+        if name in seen:
+            return set()
+        seen.add(name)
+        if name in self.res.parameters:
+            return {name}
+        sources = set()
+        for stmt in _all_statements(self.out):
+            if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name) \
+                    and stmt.targets[0].id == name and _may_view(stmt.value, self.callees):
+                for arg in _first_operand_names(stmt.value):
+                    sources |= self._view_sources(arg, seen)
+        return sources
 
     # ---- expressions ------------------------------------------------------------
     def _atom(self, expr):
@@ -190,6 +262,8 @@ class _Normalizer:
             self._check_bound(path, expr)
             return build.dotted(path), 0
         op, level = self._operation(expr)
+        if isinstance(op, gast.Name):
+            return op, level     # already a value (a comprehension's list, an if's result)
         temp = self.namer.level_temp(level)
         self.levels[temp] = level
         self.current[temp] = temp
@@ -212,10 +286,20 @@ class _Normalizer:
             return gast.UnaryOp(op=expr.op, operand=operand), 1 + level
         if isinstance(expr, gast.Compare):
             if len(expr.ops) != 1:
-                raise UnsupportedSyntaxError("chained comparisons are not supported yet",
-                                             self.smap.locate(expr), "compare one pair at a time")
+                return self._chained_compare(expr)
             (left, l1), (right, l2) = self._atom(expr.left), self._atom(expr.comparators[0])
             return gast.Compare(left=left, ops=expr.ops, comparators=[right]), 1 + max(l1, l2)
+        if isinstance(expr, gast.IfExp):
+            return self._if_expression(expr)
+        if isinstance(expr, gast.BoolOp):
+            return self._bool_op(expr)
+        if isinstance(expr, (gast.ListComp, gast.GeneratorExp)):
+            return self._comprehension(expr)
+        if isinstance(expr, gast.Call) and dotted_path(expr.func) == "sum" \
+                and self.res.lookup("sum") is builtins.sum and len(expr.args) == 1 \
+                and not expr.keywords and isinstance(expr.args[0], (gast.ListComp,
+                                                                    gast.GeneratorExp)):
+            return self._comprehension(expr.args[0], accumulate=True)
         if isinstance(expr, gast.Call):
             return self._call(expr)
         if isinstance(expr, gast.Subscript):
@@ -311,3 +395,41 @@ def _literal_value(expr):
         if all(v is not _NOT_LITERAL for v in values):
             return values
     return _NOT_LITERAL
+
+
+def _located(stmt, origin):
+    if not hasattr(stmt, "lineno"):
+        build.with_location(stmt, origin)
+    return stmt
+
+
+def _all_statements(body):
+    for stmt in body:
+        yield stmt
+        for field in ("body", "orelse"):
+            yield from _all_statements(getattr(stmt, field, []) or [])
+
+
+_VIEW_FUNCTIONS = frozenset(("reshape", "transpose", "ravel", "squeeze", "swapaxes",
+                             "expand_dims", "asarray", "atleast_1d", "atleast_2d",
+                             "broadcast_to", "diagonal"))
+
+
+def _may_view(value, callees):
+    """Can `value` share memory with its first operand (a copy, a slice, a reshape)?"""
+    if isinstance(value, (gast.Name, gast.Subscript)):
+        return True
+    if isinstance(value, gast.Call):
+        obj = callees.get(dotted_path(value.func))
+        return getattr(obj, "__name__", None) in _VIEW_FUNCTIONS
+    return False
+
+
+def _first_operand_names(value):
+    if isinstance(value, gast.Name):
+        return [value.id]
+    if isinstance(value, gast.Subscript) and isinstance(value.value, gast.Name):
+        return [value.value.id]
+    if isinstance(value, gast.Call) and value.args and isinstance(value.args[0], gast.Name):
+        return [value.args[0].id]
+    return []

@@ -29,10 +29,14 @@ def uses_yield(x):
     yield x * 2.0  # LINE yield
 
 
-def item_write(x):
-    y = np.zeros(3)
-    y[0] = x  # LINE subscript
-    return np.sum(y)
+class Box:
+    value = 0.0
+
+
+def attribute_write(x):
+    box = Box()
+    box.value = x  # LINE attribute
+    return box.value
 
 
 def unknown_callee(x):

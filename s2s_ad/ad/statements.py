@@ -1,0 +1,251 @@
+"""The reverse of one levels-form statement: assignments, in-place writes, appends.
+
+    t2_0 = a * t1_0        ->  t1_0_bar = t2_0_bar * a           (template expansion)
+    u = helper(x, w)       ->  x_bar, w_bar = vjp_helper(u_bar, x, w)
+    y[i] = v               ->  v_bar = v_bar + unbroadcast(take_adjoint(y_bar, i), v)
+                               y_bar = clear_adjoint(y_bar, i)
+    items.append(v)        ->  v_bar = items_bar.pop()
+
+An accumulated variable's adjoint is reset when its definition is passed (its earlier
+versions are different values); see ad.adjoints.
+"""
+import inspect
+import operator
+
+import gast
+
+from ..errors import MissingDerivativeError
+from ..ir import build
+from ..ir.primitives import identity, names_in, operation_of
+from .. import runtime, runtime_flow
+from .expand import BindingError, bind_operands, expand
+from .tape import RESTORE, RESTORE_ITEM, UNDO_APPEND, marker
+
+
+class StatementReverser:
+    def __init__(self, inputs, context, adjoints, helpers, first_defs=frozenset()):
+        self.first_defs = first_defs
+        self.i = inputs
+        self.ctx = context
+        self.adj = adjoints
+        self.helpers = helpers
+        self.levels = inputs.levels
+        self.arity = {t: h.result_arity for t, h in helpers.items() if h.result_arity}
+
+    def tuple_arity(self, variable):
+        """n when `variable` is an n-tuple built once in the function, else None."""
+        if self.i.dataflow.definitions.get(variable, 0) != 1:
+            return None
+        for stmt in _assignments(self.levels.tree.body):
+            if stmt.targets[0].id == variable:
+                if isinstance(stmt.value, (gast.Tuple, gast.List)) \
+                        and variable not in self.i.dataflow.list_valued:
+                    return len(stmt.value.elts)
+                return self.arity.get(variable)
+        return None
+
+    def contribute(self, variable, value, out):
+        """A whole-value contribution; a tuple's adjoint is kept item by item."""
+        arity = self.tuple_arity(variable)
+        if not arity:
+            self.adj.contribute(variable, value, out)
+            return
+        if not isinstance(value, gast.Name):
+            whole = self.i.namer.fresh(f"{variable}_bar")
+            out.append(build.assign(whole, value))
+            value = build.name(whole)
+        for k in range(arity):
+            item = build.subscript(build.clone(value), build.const(k))
+            self.adj.contribute((variable, k), item, out)
+
+    def has_adjoint(self, target):
+        arity = self.tuple_arity(target)
+        return self.adj.has(target) or bool(
+            arity and any(self.adj.has((target, k)) for k in range(arity)))
+
+    # ---- assignments -----------------------------------------------------------------------
+    def assignment(self, stmt, out):
+        target = stmt.targets[0].id
+        op = operation_of(stmt.value, self.levels.callees)
+        accumulated = self.adj.accumulates(target)
+        if accumulated:
+            # hold the adjoint under its own name: the canonical one is reset below, and
+            # whatever the template passes straight on must not see that reset
+            held = self.i.namer.fresh(f"{target}_bar")
+            out.append(build.assign(held, self.adj.get(target)))
+            result_adjoint = build.name(held)
+            self.adj.reset(target)
+        else:
+            result_adjoint = self.adj.get(target)
+        self._operation(stmt, op, target, result_adjoint, out)
+        if accumulated:
+            self.adj.flush_reset(target, out)
+
+    def restore(self, stmt, out):
+        """After reversing an overwritten variable's definition, bring back its old value."""
+        target = stmt.targets[0].id
+        if self.i.dataflow.is_overwritten(target) and id(stmt) not in self.first_defs:
+            out.append(marker(RESTORE, build.name(target)))
+
+    def _operation(self, stmt, op, target, result_adjoint, out):
+        if not any(self.ctx.is_active_operand(a) for a in _operand_atoms(op)):
+            return      # e.g. `y = np.zeros(n)` for an array filled in later: nothing flows
+        if op.primitive is identity:
+            if self.ctx.is_active_operand(op.args[0]):
+                self.contribute(op.args[0].id, result_adjoint, out)
+            return
+        if op.primitive is list and self.adj.is_list(target):
+            for k, elt in enumerate(op.args):
+                if self.ctx.is_active_operand(elt):
+                    item = build.subscript(build.clone(result_adjoint), build.const(k))
+                    self.contribute(elt.id, item, out)
+            return
+        if op.primitive in (tuple, list) and self.tuple_arity(target):
+            for k, elt in enumerate(op.args):
+                slot = self.adj.get((target, k))
+                if slot is not None and self.ctx.is_active_operand(elt):
+                    self.contribute(elt.id, slot, out)
+            return
+        if self._is_tuple_item(op):
+            source, k = op.args[0].id, op.args[1].value
+            self.adj.contribute((source, k), result_adjoint, out)
+            return
+        template = self.i.registry.reverse(op.primitive) if op.primitive is not None else None
+        if template is None and target in self.helpers:
+            self._helper_call(op, target, self.helpers[target], out)
+            return
+        if template is None:
+            raise MissingDerivativeError(
+                f"no derivative is known for `{_describe(op)}`", self._locate(stmt),
+                "register one with @s2s_ad.adjoint, or wrap the value in a differentiable "
+                "numpy expression")
+        try:
+            bound = bind_operands(template, op.args, op.keywords)
+            expansion = expand(template, bound, target, result_adjoint, self.ctx)
+        except BindingError as exc:
+            raise MissingDerivativeError(f"`{_describe(op)}`: {exc}", self._locate(stmt),
+                                         "call it with the arguments s2s_ad supports") from None
+        out.extend(expansion.statements)
+        for param, index, value in expansion.contributions:
+            operand = bound[param]
+            if index is None:
+                self.contribute(operand.id, value, out)
+            else:
+                self.adj.contribute_at(operand.id, operand, index, value, out)
+
+    def _is_tuple_item(self, op):
+        if op.primitive is not operator.getitem or not isinstance(op.args[0], gast.Name):
+            return False
+        index = op.args[1]
+        if not (isinstance(index, gast.Constant) and isinstance(index.value, int)):
+            return False
+        return self.tuple_arity(op.args[0].id) is not None
+
+    def _helper_call(self, op, target, helper, out):
+        """t = helper(a, b)  ->  a_bar_1, b_bar_1 = vjp_helper(t_bar, a, b)."""
+        active = active_params(op, self.ctx)
+        cotangent = self._cotangent(target, helper)
+        vjp_name = self.i.bindings.name_for(f"vjp_{op.primitive.__name__}", helper.function)
+        call = build.call(build.name(vjp_name), [cotangent] + list(op.args),
+                          list(op.keywords.items()))
+        parts = []
+        for _, var in active:
+            fresh = not self.adj.has(var) and self.adj.name_of(var) not in parts
+            parts.append(self.adj.name_of(var) if fresh else self.i.namer.fresh(f"{var}_bar"))
+        if len(parts) == 1:
+            out.append(build.assign(parts[0], call))
+        else:
+            out.append(build.assign_tuple(parts, call))
+        for part, (_, var) in zip(parts, active):
+            if part == self.adj.name_of(var) and not self.adj.accumulates(var):
+                self.adj.contribute(var, build.name(part), [])
+            else:
+                self.contribute(var, build.name(part), out)
+
+    def _cotangent(self, target, helper):
+        if not helper.result_arity:
+            return self.adj.get(target)
+        items = []
+        for k in range(helper.result_arity):
+            slot = self.adj.get((target, k))
+            if slot is None:
+                zero = self.i.bindings.name_for("zero_adjoint", runtime.zero_adjoint)
+                slot = build.call(build.name(zero), [build.subscript(build.name(target),
+                                                                     build.const(k))])
+            items.append(slot)
+        return build.tuple_(items)
+
+    # ---- in-place writes and appends -----------------------------------------------------
+    def index_write(self, stmt, out):
+        """y[index] = v: v receives y_bar[index]; the overwritten elements' adjoint is 0."""
+        target = stmt.targets[0]
+        base, index, value = target.value.id, target.slice, stmt.value
+        y_bar = self.adj.get(base)
+        if self.ctx.is_active_operand(value):
+            taken = build.call(self.adj.helper(runtime_flow.take_adjoint),
+                               [y_bar, _index_value(index)])
+            unb = build.call(self.adj.helper(runtime.unbroadcast), [taken, build.clone(value)])
+            self.contribute(value.id, unb, out)
+        cleared = build.call(self.adj.helper(runtime_flow.clear_adjoint),
+                             [build.clone(y_bar), _index_value(index)])
+        out.append(build.assign(self.adj.name_of(base), cleared))
+        out.append(marker(RESTORE_ITEM, build.name(base), build.clone(index)))
+
+    def append(self, stmt, out):
+        call = stmt.value
+        lst = call.func.value.id
+        popped = build.call(build.attribute(self.adj.get(lst), "pop"))
+        arg = call.args[0]
+        if self.ctx.is_active_operand(arg):
+            self.contribute(arg.id, popped, out)
+        else:
+            out.append(build.expr_stmt(popped))
+        out.append(marker(UNDO_APPEND, build.name(lst)))
+
+    def _locate(self, stmt):
+        node = stmt.value if hasattr(stmt.value, "lineno") else stmt
+        return self.levels.parsed.source_map.locate(node)
+
+
+def active_params(op, ctx):
+    """(parameter name, operand variable) for each active operand of a helper call."""
+    params = list(inspect.signature(op.primitive).parameters)
+    active = []
+    for position, atom in enumerate(op.args):
+        if ctx.is_active_operand(atom) and position < len(params):
+            active.append((params[position], atom.id))
+    for key, atom in op.keywords.items():
+        if ctx.is_active_operand(atom):
+            active.append((key, atom.id))
+    return active
+
+
+def _operand_atoms(op):
+    atoms = []
+    for a in list(op.args) + list(op.keywords.values()):
+        atoms.extend(n for n in gast.walk(a) if isinstance(n, gast.Name))
+    return atoms
+
+
+def _operand_names(op):
+    return {n for a in op.args for n in names_in(a)} | \
+        {n for v in op.keywords.values() for n in names_in(v)}
+
+
+def _assignments(body):
+    for stmt in body:
+        if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name):
+            yield stmt
+        for field in ("body", "orelse"):
+            yield from _assignments(getattr(stmt, field, []) or [])
+
+
+def _index_value(index):
+    from .adjoints import _as_value
+    return _as_value(build.clone(index))
+
+
+def _describe(op):
+    if op.callee:
+        return f"{op.callee}(...)"
+    return getattr(op.primitive, "__name__", repr(op.primitive))

@@ -1,0 +1,99 @@
+"""The tape: saving values the forward sweep overwrites and the backward sweep needs.
+
+The reverse generator brackets every overwrite with markers: `__s2s_save__(x)` before an
+assignment in the forward sweep, `__s2s_restore__(x)` after its reverse in the backward
+sweep (and `__s2s_save_item__(y, i)` / `__s2s_restore_item__(y, i)` for `y[i] = v`).
+Once the backward sweep exists, `resolve_markers` keeps the pairs whose variable the
+backward sweep reads (to-be-recorded) and drops the rest:
+
+    forward:   __s2s_save__(h); h = np.tanh(t2_0)     ->   _tape.append(h); h = np.tanh(t2_0)
+    backward:  ...; __s2s_restore__(h)                ->   ...; h = _tape.pop()
+
+A loop whose body overwrites nothing the backward sweep reads therefore pushes nothing.
+"""
+import gast
+
+from ..ir import build
+
+SAVE, RESTORE = "__s2s_save__", "__s2s_restore__"
+SAVE_ITEM, RESTORE_ITEM = "__s2s_save_item__", "__s2s_restore_item__"
+UNDO_APPEND = "__s2s_undo_append__"     # a list's append is undone by a pop: no tape
+_MARKERS = (SAVE, RESTORE, SAVE_ITEM, RESTORE_ITEM, UNDO_APPEND)
+
+
+def marker(kind, *args):
+    return build.expr_stmt(build.call(build.name(kind), list(args)))
+
+
+def _marker_of(stmt):
+    if isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Call) \
+            and isinstance(stmt.value.func, gast.Name) and stmt.value.func.id in _MARKERS:
+        return stmt.value.func.id, stmt.value.args
+    return None, None
+
+
+def names_read(stmts):
+    """Names the statements read (markers excluded)."""
+    found = set()
+    for stmt in stmts:
+        kind, _ = _marker_of(stmt)
+        if kind:
+            continue
+        for node in gast.walk(stmt):
+            if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
+                found.add(node.id)
+        for field in ("body", "orelse"):
+            inner = getattr(stmt, field, None)
+            if inner:
+                found |= names_read(inner)
+    return found
+
+
+def resolve_markers(forward, backward, tape_name, numpy_name):
+    """Replace markers by tape pushes/pops where needed; returns (forward, backward, used)."""
+    needed = names_read(backward)
+    used = [False]
+
+    def rewrite(stmts):
+        out = []
+        for stmt in stmts:
+            kind, args = _marker_of(stmt)
+            if kind is None:
+                for field in ("body", "orelse"):
+                    inner = getattr(stmt, field, None)
+                    if inner:
+                        setattr(stmt, field, rewrite(inner) or [gast.Pass()])
+                out.append(stmt)
+                continue
+            if args[0].id not in needed:
+                continue
+            if kind == UNDO_APPEND:
+                out.append(build.expr_stmt(build.call(build.attribute(args[0], "pop"))))
+                continue
+            used[0] = True
+            tape = build.name(tape_name)
+            if kind == SAVE:
+                out.append(build.expr_stmt(build.call(build.attribute(tape, "append"),
+                                                      [args[0]])))
+            elif kind == SAVE_ITEM:
+                item = build.subscript(args[0], args[1])
+                copy = build.call(f"{numpy_name}.copy", [item])
+                out.append(build.expr_stmt(build.call(build.attribute(tape, "append"), [copy])))
+            elif kind == RESTORE:
+                out.append(build.assign(args[0].id, build.call(build.attribute(tape, "pop"))))
+            else:
+                target = build.store_subscript(build.name(args[0].id), args[1])
+                out.append(build.assign(target, build.call(build.attribute(tape, "pop"))))
+        return out
+
+    forward = rewrite(forward)
+    backward = rewrite(backward)
+    return forward, backward, used[0]
+
+
+def push(tape_name, value):
+    return build.expr_stmt(build.call(build.attribute(build.name(tape_name), "append"), [value]))
+
+
+def pop(tape_name):
+    return build.call(build.attribute(build.name(tape_name), "pop"))

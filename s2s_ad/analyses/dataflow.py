@@ -1,0 +1,154 @@
+"""Definitions and uses over structured levels form: which adjoints need accumulation.
+
+A variable is *block-local* when it has exactly one definition, a plain statement of some
+block, and every use comes after that definition inside the same block (directly or in
+a nested statement). Its adjoint lives and dies within one execution of the block, so
+the backward sweep treats it like straight-line code (the first contribution assigns,
+a single use passes straight on). Parameters never reassigned are block-local to the
+function body.
+
+Every other variable is *accumulated*: redefined, carried around a loop, merged after a
+branch, written in place (`y[i] = v`) or appended to. Its adjoint keeps one name, starts
+at zero, accumulates, and is reset when the backward sweep passes a definition.
+
+    s = 0.0                      s: accumulated (two definitions)
+    for i in rng:                i: accumulated (loop target)
+        t1_0 = x[i]              t1_0: block-local to the loop body
+        s = s + t1_0
+
+Lists that are appended to (and plain copies of them) are *list-valued*: their adjoint
+is a Python list of per-element adjoints.
+"""
+from dataclasses import dataclass
+
+import gast
+
+
+@dataclass(frozen=True)
+class DataFlow:
+    block_local: frozenset
+    accumulated: frozenset
+    list_valued: frozenset
+    definitions: dict       # variable -> number of definition sites
+    in_loops: frozenset     # variables assigned inside a loop body (overwritten each pass)
+
+    def is_accumulated(self, name):
+        return name in self.accumulated
+
+    def is_overwritten(self, name):
+        """Can a later statement or iteration overwrite this variable's value?"""
+        return name in self.accumulated or name in self.in_loops
+
+
+def _reads(node):
+    return [n.id for n in gast.walk(node) if isinstance(n, gast.Name)
+            and isinstance(n.ctx, gast.Load)]
+
+
+def _defined_by(stmt):
+    """Names a statement (re)binds or mutates, not counting nested blocks."""
+    if isinstance(stmt, gast.Assign):
+        target = stmt.targets[0]
+        if isinstance(target, gast.Name):
+            return [target.id]
+        if isinstance(target, gast.Subscript) and isinstance(target.value, gast.Name):
+            return [target.value.id]
+    if isinstance(stmt, gast.For):
+        return [stmt.target.id]
+    if isinstance(stmt, gast.Expr) and _appended_list(stmt):
+        return [_appended_list(stmt)]
+    return []
+
+
+def _appended_list(stmt):
+    call = stmt.value
+    if isinstance(call, gast.Call) and isinstance(call.func, gast.Attribute) \
+            and call.func.attr == "append" and isinstance(call.func.value, gast.Name):
+        return call.func.value.id
+    return None
+
+
+def analyse_dataflow(levels):
+    tree = levels.tree
+    params = _parameters(tree)
+    sites = {}          # name -> list of (block id, position, is plain assignment)
+    uses = {}           # name -> list of (chain of (block id, position))
+
+    def visit(block, chain):
+        for pos, stmt in enumerate(block):
+            here = chain + ((id(block), pos),)
+            for name in _defined_by(stmt):
+                plain = isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name)
+                sites.setdefault(name, []).append((id(block), pos, plain))
+            heads = []
+            if isinstance(stmt, (gast.If, gast.While)):
+                heads = [stmt.test]
+            elif isinstance(stmt, gast.For):
+                heads = [stmt.iter]
+            elif not isinstance(stmt, (gast.If, gast.For, gast.While)):
+                heads = [stmt]
+            for node in heads:
+                for name in _reads(node):
+                    uses.setdefault(name, []).append(here)
+            if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Subscript):
+                uses.setdefault(stmt.targets[0].value.id, []).append(here)
+            for field in ("body", "orelse"):
+                inner = getattr(stmt, field, None)
+                if inner:
+                    visit(inner, here)
+            if isinstance(stmt, gast.While):
+                # the loop test is read again at the end of every iteration
+                for name in _reads(stmt.test):
+                    uses.setdefault(name, []).append(here + ((id(stmt.body), len(stmt.body)),))
+
+    visit(tree.body, ())
+    local, accumulated = set(), set()
+    for name in set(sites) | set(params):
+        defs = sites.get(name, [])
+        if name in params:
+            defs = defs + [(id(tree.body), -1, True)]
+        if len(defs) == 1 and defs[0][2] and all(
+                _after(chain, defs[0][0], defs[0][1]) for chain in uses.get(name, [])):
+            local.add(name)
+        else:
+            accumulated.add(name)
+    lists = _list_valued(tree, sites)
+    counts = {name: len(defs) for name, defs in sites.items()}
+    in_loops = set()
+    for node in gast.walk(tree):
+        if isinstance(node, (gast.For, gast.While)):
+            for inner in node.body:
+                in_loops |= {n.id for n in gast.walk(inner)
+                             if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
+    return DataFlow(frozenset(local), frozenset(accumulated), frozenset(lists), counts,
+                    frozenset(in_loops))
+
+
+def _after(chain, block, position):
+    """Is the use at `chain` inside `block` at a position after `position`?"""
+    for block_id, pos in chain:
+        if block_id == block:
+            return pos > position
+    return False
+
+
+def _parameters(tree):
+    a = tree.args
+    return {p.id for p in a.posonlyargs + a.args + a.kwonlyargs}
+
+
+def _list_valued(tree, sites):
+    lists = set()
+    for node in gast.walk(tree):
+        if isinstance(node, gast.Expr) and _appended_list(node):
+            lists.add(_appended_list(node))
+    changed = True
+    while changed:
+        changed = False
+        for node in gast.walk(tree):
+            if isinstance(node, gast.Assign) and isinstance(node.targets[0], gast.Name) \
+                    and isinstance(node.value, gast.Name) and node.value.id in lists \
+                    and node.targets[0].id not in lists:
+                lists.add(node.targets[0].id)
+                changed = True
+    return lists
