@@ -54,13 +54,27 @@ class DerivativeCache:
 
     def __init__(self):
         self._entries = {}
-        self.in_progress = set()
+        self.in_progress = {}     # (function, Request) -> ForwardReference
 
     def get(self, func, request):
         return self._entries.get((func, request))
 
     def put(self, func, request, derived):
         self._entries[(func, request)] = derived
+
+
+class ForwardReference:
+    """The adjoint of a recursive helper, called before its generated code exists."""
+
+    def __init__(self, name):
+        self.__name__ = f"vjp_{name}"
+        self._function = None
+
+    def bind(self, function):
+        self._function = function
+
+    def __call__(self, *args, **kwargs):
+        return self._function(*args, **kwargs)
 
 
 def front(func):
@@ -91,16 +105,17 @@ def derive(func, request, registry, cache):
     cotangent = namer.fresh("cotangent") if request.mode == "vjp" else None
 
     def derive_helper(helper, wrt, stmt):
-        if helper in cache.in_progress:
-            raise UnsupportedSyntaxError(
-                f"recursive calls (`{helper.__name__}`) are not supported yet",
-                levels.parsed.source_map.locate(stmt), "write the recursion as a loop")
         helper_request = Request("vjp", wrt, single=len(wrt) == 1)
-        cache.in_progress.add(helper)
+        key = (helper, helper_request)
+        if key in cache.in_progress:
+            # recursion: refer to the adjoint being built; it is bound once it exists
+            return HelperAdjoint(cache.in_progress[key], wrt, _result_arity(helper))
+        cache.in_progress[key] = ForwardReference(helper.__name__)
         try:
             derived = derive(helper, helper_request, registry, cache)
+            cache.in_progress[key].bind(derived.function)
         finally:
-            cache.in_progress.discard(helper)
+            del cache.in_progress[key]
         return HelperAdjoint(derived.function, wrt, _result_arity(helper))
 
     def seed(output):

@@ -31,10 +31,6 @@ _UNSUPPORTED = {
                     "pass the value in as an argument and return the new value"),
     gast.ClassDef: ("class definitions inside a differentiated function are not supported",
                     "define the class at module level"),
-    gast.FunctionDef: ("nested function definitions are not supported yet",
-                       "define the helper at module level; s2s_ad differentiates it too"),
-    gast.Lambda: ("lambdas inside a differentiated function are not supported yet",
-                  "define a module-level helper function"),
     gast.SetComp: ("set comprehensions cannot be differentiated", "use numpy arrays"),
     gast.DictComp: ("dict comprehensions are not supported yet", "use numpy arrays"),
     gast.Delete: ("`del` is not supported in a differentiated function", "remove the del"),
@@ -60,8 +56,17 @@ def fence(parsed, extra_allowed=()):
     tree = parsed.tree
     smap = parsed.source_map
     _check_signature(tree, smap)
+    named_lambdas = {id(n.value) for n in gast.walk(tree) if isinstance(n, gast.Assign)
+                     and isinstance(n.value, gast.Lambda) and len(n.targets) == 1
+                     and isinstance(n.targets[0], gast.Name)}
     for stmt in tree.body:
         for node in gast.walk(stmt):
+            if isinstance(node, gast.Lambda) and id(node) not in named_lambdas:
+                raise UnsupportedSyntaxError(
+                    "a lambda is supported only when assigned to a name and then called",
+                    smap.locate(node), "write `g = lambda x: ...` and call g(...)")
+            if isinstance(node, gast.FunctionDef):
+                _check_signature(node, smap)
             kind = type(node)
             if kind in extra_allowed:
                 continue

@@ -27,6 +27,7 @@ from ..frontend.resolve import dotted_path
 from . import desugar
 from .control import ControlFlowMixin, assigned_in_compound, expand_sequences
 from .exits import lower_exits
+from .inline import InlineMixin, collect_nested
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,7 @@ def normalize(parsed, resolution, namer, numpy_name):
     return _Normalizer(parsed, resolution, namer, numpy_name).run()
 
 
-class _Normalizer(ControlFlowMixin):
+class _Normalizer(ControlFlowMixin, InlineMixin):
     def __init__(self, parsed, resolution, namer, numpy_name):
         self.parsed = parsed
         self.smap = parsed.source_map
@@ -66,8 +67,11 @@ class _Normalizer(ControlFlowMixin):
         self.multi_def = set()
         self.written_arrays = set()
         self._loop_var = None
+        self.nested = {}
+        self._inlining = []
 
     def run(self):
+        self.nested = collect_nested(self.parsed.tree, self.smap)
         tree = lower_exits(self.parsed.tree, self.namer)
         self.multi_def = assigned_in_compound(tree)
         for name in self.multi_def:
@@ -324,6 +328,8 @@ class _Normalizer(ControlFlowMixin):
     def _call(self, expr):
         func = expr.func
         path = dotted_path(func)
+        if isinstance(func, gast.Name) and func.id in self.nested:
+            return self._inline(func.id, expr)
         if path is None or self.res.is_value(path.split(".")[0]):
             if not isinstance(func, gast.Attribute):
                 raise UnsupportedSyntaxError(

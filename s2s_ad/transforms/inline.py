@@ -1,0 +1,137 @@
+"""Nested functions and lambdas: inlined where they are called, during normalization.
+
+Closures only read the enclosing function's variables (writes need `nonlocal`, which the
+fence rejects), so substituting the body at the call site, with the nested function's
+own names made fresh, is exact; reads of enclosing variables see their values at the
+time of the call, as in Python.
+
+    def f(x, scale):                        def f(x, scale):
+        def act(z):                             z = x
+            return np.tanh(z * scale)   ->      t1_0 = z * scale
+        return np.sum(act(x))                   t2_0 = np.tanh(t1_0)
+                                                t3_0 = np.sum(t2_0)
+                                                return t3_0
+"""
+import copy
+
+import gast
+
+from ..errors import UnsupportedSyntaxError
+from ..ir import build
+from .control import assigned_in_compound
+from .exits import lower_exits
+
+
+def collect_nested(tree, smap):
+    """Remove nested defs / `name = lambda ...` from the body; return {name: FunctionDef}."""
+    nested = {}
+
+    def strip(stmts):
+        kept = []
+        for stmt in stmts:
+            fdef = _as_function(stmt)
+            if fdef is not None:
+                if fdef.name in nested:
+                    raise UnsupportedSyntaxError(
+                        f"`{fdef.name}` is defined twice inside the function",
+                        smap.locate(stmt), "give the nested functions different names")
+                if getattr(stmt, "decorator_list", None):
+                    raise UnsupportedSyntaxError("decorated nested functions are not supported",
+                                                 smap.locate(stmt), "remove the decorator")
+                nested[fdef.name] = fdef
+                continue
+            for field in ("body", "orelse"):
+                inner = getattr(stmt, field, None)
+                if inner and isinstance(stmt, (gast.If, gast.For, gast.While)):
+                    setattr(stmt, field, strip(inner) or [gast.Pass()])
+            kept.append(stmt)
+        return kept
+
+    tree.body = strip(tree.body)
+    return nested
+
+
+def _as_function(stmt):
+    if isinstance(stmt, gast.FunctionDef):
+        return stmt
+    if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 \
+            and isinstance(stmt.targets[0], gast.Name) and isinstance(stmt.value, gast.Lambda):
+        lam = stmt.value
+        body = build.with_location(gast.Return(value=lam.body), stmt)
+        fdef = gast.FunctionDef(name=stmt.targets[0].id, args=lam.args, body=[body],
+                                decorator_list=[], returns=None, type_comment=None,
+                                type_params=[])
+        return build.with_location(fdef, stmt)
+    return None
+
+
+class InlineMixin:
+    """`_inline(name, call)` for the normalizer: the call's value as an atom."""
+
+    def _inline(self, name, call):
+        if name in self._inlining:
+            raise UnsupportedSyntaxError(f"the nested function `{name}` calls itself",
+                                         self.smap.locate(call),
+                                         "make it a module-level function (recursion works there)")
+        fdef = copy.deepcopy(self.nested[name])
+        params = [a.id for a in fdef.args.posonlyargs + fdef.args.args + fdef.args.kwonlyargs]
+        local = set(params) | {n.id for n in gast.walk(fdef) if isinstance(n, gast.Name)
+                               and isinstance(n.ctx, gast.Store)}
+        rename = {v: self.namer.fresh(v) for v in sorted(local)}
+        bound = self._bind_call(fdef, rename, call, name)   # defaults read enclosing names
+        for node in gast.walk(fdef):
+            if isinstance(node, gast.Name) and node.id in rename:
+                node.id = rename[node.id]
+        fdef = lower_exits(fdef, self.namer)
+        for var in assigned_in_compound(fdef) | set(rename.values()):
+            if var in assigned_in_compound(fdef):
+                self.multi_def.add(var)
+        self._flush(call, [])
+        for param, atom, level in bound:
+            self.current[param] = param
+            self.levels[param] = level
+            self._flush(call, [build.assign(param, atom)])
+        self._inlining.append(name)
+        try:
+            for stmt in fdef.body[:-1]:
+                self._statement(stmt)
+            final = fdef.body[-1]
+            if not isinstance(final, gast.Return):
+                self._statement(final)
+                return build.const(None), 0
+            value = final.value if final.value is not None else build.const(None)
+            return self._atom(value)
+        finally:
+            self._inlining.pop()
+
+    def _bind_call(self, fdef, rename, call, name):
+        """(fresh parameter, argument atom, level) for each parameter of the nested function."""
+        a = fdef.args
+        if a.vararg or a.kwarg:
+            raise UnsupportedSyntaxError(f"`{name}` takes *args/**kwargs", self.smap.locate(call),
+                                         "name each parameter")
+        originals = [p.id for p in a.posonlyargs + a.args + a.kwonlyargs]
+        fresh = {p: rename[p] for p in originals}
+        positional = originals[:len(a.posonlyargs + a.args)]
+        defaults = dict(zip(positional[len(positional) - len(a.defaults):], a.defaults))
+        defaults.update({p.id: d for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None})
+        given = {}
+        if len(call.args) > len(positional):
+            raise UnsupportedSyntaxError(f"too many arguments for `{name}`",
+                                         self.smap.locate(call))
+        for p, arg in zip(positional, call.args):
+            given[p] = arg
+        for kw in call.keywords:
+            if kw.arg not in fresh or kw.arg in given:
+                raise UnsupportedSyntaxError(f"bad keyword argument `{kw.arg}` for `{name}`",
+                                             self.smap.locate(call))
+            given[kw.arg] = kw.value
+        out = []
+        for p in originals:
+            expr = given.get(p, defaults.get(p))
+            if expr is None:
+                raise UnsupportedSyntaxError(f"`{name}` is missing the argument `{p}`",
+                                             self.smap.locate(call))
+            atom, level = self._atom(expr)
+            out.append((fresh[p], atom, level))
+        return out
