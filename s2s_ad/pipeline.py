@@ -101,6 +101,8 @@ def derive(func, request, registry, cache):
     bindings = Bindings(namer, _user_object(levels.resolution))
     import numpy
     bindings.name_for(levels.numpy_name, numpy, exact=True)
+    for helper, name in levels.runtime_names.items():
+        bindings.name_for(name, helper, exact=True)
     fname = namer.fresh(f"{request.mode}_{levels.tree.name}")
     cotangent = namer.fresh("cotangent") if request.mode == "vjp" else None
 
@@ -191,7 +193,8 @@ def _result_arity(helper):
     ret = levels.tree.body[-1].value
     if isinstance(ret, gast.Name):
         for stmt in levels.tree.body:
-            if isinstance(stmt, gast.Assign) and stmt.targets[0].id == ret.id \
+            if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name) \
+                    and stmt.targets[0].id == ret.id \
                     and isinstance(stmt.value, (gast.Tuple, gast.List)):
                 return len(stmt.value.elts)
     return None

@@ -8,7 +8,9 @@ to; these helpers give it the right shape the first time it needs one.
     copy_adjoint(a)               a copy of an adjoint that will be updated in place
     clear_adjoint(a, index)       a[index] = 0 after an in-place write overwrote x[index]
     add_lists(a, b)               elementwise sum of two lists of adjoints
-    match_adjoint(a, x)           a as x's gradient: zeros of x's shape when a is still 0.0
+    pop_adjoint(a)                the adjoint of a list's last item (undoing an append)
+    add_adjoints(a, b)            a + b for adjoints of arrays, numbers, dicts, lists, tuples
+    match_adjoint(a, x)           a as x's gradient: x's structure and shapes, zeros filled in
 """
 import numpy as np
 
@@ -21,12 +23,35 @@ def _has_integer_array(index):
     return False
 
 
+def add_adjoints(a, b):
+    """a + b for adjoints of any structure: arrays, numbers, dicts, lists, tuples."""
+    if isinstance(b, dict):
+        out = dict(a) if isinstance(a, dict) else {}
+        for key, value in b.items():
+            out[key] = add_adjoints(out.get(key, 0.0), value)
+        return out
+    if isinstance(b, (list, tuple)) and not isinstance(a, np.ndarray):
+        if not isinstance(a, (list, tuple)):
+            return list(b)
+        return [add_adjoints(p, q) for p, q in zip(a, b)]
+    return a + b
+
+
 def scatter_add(a, x, index, g):
-    """The adjoint `a` of x after adding g at x[index] (repeated indices accumulate)."""
-    if isinstance(x, list):
+    """The adjoint `a` of x after adding g at x[index] (repeated indices accumulate).
+    x may be an array, or a dict / list / tuple of values (then `a` mirrors it)."""
+    if isinstance(x, dict):
+        a = a if isinstance(a, dict) else {}
+        a[index] = add_adjoints(a.get(index, 0.0), g)
+        return a
+    if isinstance(x, (list, tuple)):
         if not isinstance(a, list):
-            a = [0.0] * len(x)
-        a[index] = a[index] + g
+            a = [0.0] * len(x) if not isinstance(a, tuple) else list(a)
+        if isinstance(index, slice):
+            for k, part in zip(range(*index.indices(len(x))), g):
+                a[k] = add_adjoints(a[k], part)
+        else:
+            a[index] = add_adjoints(a[index], g)
         return a
     if type(a) is not np.ndarray or a.shape != np.shape(x):
         a = np.zeros(np.shape(x)) + a
@@ -71,7 +96,36 @@ def add_lists(a, b):
 
 
 def match_adjoint(a, x):
-    """The gradient for argument x from its adjoint a (0.0 becomes zeros of x's shape)."""
+    """The gradient for argument x from its adjoint a: the same structure and shapes as x
+    (0.0 becomes zeros of x's shape; missing dict keys and list items become zeros)."""
+    if isinstance(x, dict):
+        a = a if isinstance(a, dict) else {}
+        return {key: match_adjoint(a.get(key, 0.0), value) for key, value in x.items()}
+    if isinstance(x, (list, tuple)):
+        items = a if isinstance(a, (list, tuple)) else [a] * len(x)
+        matched = [match_adjoint(p, q) for p, q in zip(items, x)]
+        return tuple(matched) if isinstance(x, tuple) else matched
     if isinstance(x, np.ndarray) and np.shape(a) != x.shape:
         return np.zeros(x.shape) + a
+    if not isinstance(x, np.ndarray) and isinstance(a, np.ndarray) and a.ndim == 0:
+        return float(a)
     return a
+
+
+def spread_adjoint(g, items):
+    """The adjoint of each item of `sum(items)`: g, reduced to that item's shape."""
+    from .runtime import unbroadcast
+    return [unbroadcast(g, item) for item in items]
+
+
+def pop_adjoint(a):
+    """The adjoint of a list's last item, removed from the list adjoint `a` (undoing an
+    append); 0.0 while `a` is still the scalar zero."""
+    if isinstance(a, list):
+        return a.pop() if a else 0.0
+    return 0.0
+
+
+def mapping_keys(mapping):
+    """The keys of a dict (iterating `.items()`), as a list."""
+    return list(mapping.keys())

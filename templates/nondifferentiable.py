@@ -2,6 +2,7 @@
 predicates and comparisons (their derivative is zero or undefined)."""
 import numpy as np
 
+from s2s_ad import runtime_flow
 from s2s_ad.ad.template_dsl import nondifferentiable
 
 nondifferentiable(  # constructors
@@ -21,3 +22,6 @@ nondifferentiable(  # predicates and comparisons
     np.greater, np.greater_equal)
 
 nondifferentiable(len, range, int, bool, isinstance, round)  # builtins
+
+
+nondifferentiable(runtime_flow.mapping_keys)

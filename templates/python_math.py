@@ -5,11 +5,14 @@ floats (numpy's float64, a float, where numpy is used): np.sign for abs (0 at 0,
 builtin abs also takes arrays), and np.log in pow's exponent derivative, which like
 operator.pow's gives -inf/nan instead of raising at a zero base.
 """
+import builtins
 import math
 
 import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d
+from s2s_ad.runtime import unbroadcast
+from s2s_ad.runtime_flow import spread_adjoint
 
 LN2 = math.log(2.0)
 LN10 = math.log(10.0)
@@ -208,3 +211,10 @@ def min_adjoint(y, a, b):
 def float_adjoint(y, x):
     """d float(x) = dx"""
     d[x] += d[y]
+
+
+@adjoint(builtins.sum)
+def builtin_sum_adjoint(y, iterable, start=0):
+    """d sum(items, start) = sum(d item) + d start"""
+    d[iterable] += spread_adjoint(d[y], iterable)
+    d[start] += unbroadcast(d[y], start)

@@ -1,4 +1,5 @@
 """Spec rows for elementwise numpy functions and the math module (see primitive_specs)."""
+import builtins
 import math
 
 import numpy as np
@@ -344,6 +345,11 @@ CLIP = [((), (), ()), ((4,), (), ()), ((), (4,), (4,)), ((3, 4), (4,), (3, 1)),
         ((3, 4), (3, 4), (3, 4))]
 CLIP_ONE_SIDED = [((), ()), ((4,), ()), ((3, 4), (4,)), ((3, 4), (3, 1))]
 
+
+def builtin_sum_of_list(a, b):
+    return sum([a, b, a * b])
+
+
 SPECS = [
     # numpy, unary
     Spec(np.exp, np_exp, UNARY),
@@ -432,4 +438,6 @@ SPECS = [
     Spec(max, builtin_max_const, SCALAR_ONLY, (NONZERO,)),
     Spec(min, builtin_min, SCALAR_PAIR),
     Spec(float, builtin_float, SCALAR_ONLY),
+    Spec(builtins.sum, builtin_sum_of_list, BINARY),
 ]
+

@@ -70,7 +70,7 @@ class Adjoints:
         if self.accumulates(variable):
             if variable in self._zeroed:
                 self._zeroed.discard(variable)
-                out.append(build.assign(name, expr))
+                out.append(build.assign(name, self.owned_value(variable, expr)))
             elif self.is_list(variable):
                 out.append(build.assign(name, build.call(self.helper(runtime_flow.add_lists),
                                                          [build.name(name), expr])))
@@ -99,7 +99,9 @@ class Adjoints:
     def contribute_at(self, variable, primal, index, expr, out):
         """x_bar[index] += expr (allocating, or copying an alias of, x_bar first)."""
         name = self.name_of(variable)
-        if self.accumulates(variable) or self.is_list(variable) or variable in self._zeroed:
+        generic = not isinstance(variable, tuple) and variable in self._flow.indexed_only
+        if self.accumulates(variable) or self.is_list(variable) or generic \
+                or variable in self._zeroed:
             self._zeroed.discard(variable)
             call = build.call(self.helper(runtime_flow.scatter_add),
                               [self.get(variable) if self.has(variable) else build.const(0.0),
@@ -124,10 +126,19 @@ class Adjoints:
         self._current[variable] = build.name(name)
         self._owned.add(variable)
 
+    def owned_value(self, variable, expr):
+        """`expr`, copied when it may alias and `variable`'s adjoint is updated in place
+        (scatter into x_bar[i], clearing y_bar[i] after `y[i] = v`)."""
+        if variable in self._flow.subscripted and not isinstance(expr, (gast.BinOp,
+                                                                        gast.UnaryOp)) \
+                and not (isinstance(expr, gast.Constant)):
+            return build.call(self.helper(runtime_flow.copy_adjoint), [expr])
+        return expr
+
     # ---- accumulated values --------------------------------------------------------------
     def reset(self, variable):
         """The value is being redefined: its earlier versions start with no adjoint."""
-        if self.accumulates(variable) and not self.is_list(variable):
+        if self.accumulates(variable):
             self._zeroed.add(variable)
 
     def flush_reset(self, variable, out):
@@ -136,9 +147,8 @@ class Adjoints:
             out.append(build.assign(self.name_of(variable), build.const(0.0)))
 
     def initial_value(self, variable, primal):
-        if self.is_list(variable):
-            zeros = gast.List(elts=[build.const(0.0)], ctx=gast.Load())
-            return build.binop(zeros, "Mult", build.call(build.name("len"), [primal]))
+        """Zero: 0.0 stands for an all-zero adjoint of any shape, list adjoints included
+        (they take their length from the list the first time something is added)."""
         return build.const(0.0)
 
     def force(self, variables, primal_of, out):

@@ -97,10 +97,17 @@ class _Substituter(gast.NodeTransformer):
         # unbroadcast(g, x) is the identity when g's shape (the result's) equals x's
         if isinstance(node.func, gast.Name) and node.func.id == "unbroadcast" \
                 and len(node.args) == 2 and isinstance(node.args[1], gast.Name) \
-                and node.args[1].id in self.bound \
-                and self.ctx.same_shape(self.result, self.bound[node.args[1].id]):
+                and node.args[1].id in self.bound and self._same_shape(node.args[1].id):
             return self.visit(node.args[0])
         return self.generic_visit(node)
+
+    def _same_shape(self, param):
+        """Is the result provably shaped like operand `param`? Either a known fact, or the
+        other operands are all scalars (then the result has this operand's shape here)."""
+        if self.ctx.same_shape(self.result, self.bound[param]):
+            return True
+        others = [atom for p, atom in self.bound.items() if p != param]
+        return self.ctx.elementwise and all(self.ctx.is_scalar(a) for a in others)
 
     def visit_Name(self, node):
         ident = node.id

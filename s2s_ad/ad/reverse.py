@@ -67,8 +67,13 @@ class _Context:
     def is_active_operand(self, atom):
         return isinstance(atom, gast.Name) and self.i.activity.is_active(atom.id)
 
+    elementwise = False       # set per statement: is its primitive elementwise?
+
     def same_shape(self, result, atom):
         return self.i.shapes.same(result, atom)
+
+    def is_scalar(self, atom):
+        return self.i.shapes.is_scalar(atom)
 
 
 def reverse(inputs, wrt, seed):
@@ -87,11 +92,13 @@ def reverse(inputs, wrt, seed):
     first_defs = _first_definitions(forward, set(levels.resolution.parameters))
     statements = StatementReverser(inputs, ctx, adjoints, helpers, first_defs)
     walker = _Backward(inputs, ctx, adjoints, statements, tape, first_defs)
-    backward = walker.initialise(ret.value, seed)
-    backward += walker.block(forward)
+    seeded = walker.initialise(ret.value, seed)
+    walked = walker.block(forward)
     gradients = [walker.gradient(name) for name in wrt]
     forward = walker.instrument(forward)
-    forward, backward, used = resolve_markers(forward, backward, tape, levels.numpy_name)
+    # the seed section reads final values only: it never needs anything from the tape
+    forward, walked, used = resolve_markers(forward, walked, tape, levels.numpy_name)
+    backward = seeded + walked
     if used or walker.counted:
         forward = walker.unbound_guards() + [build.assign(tape, gast.List(elts=[],
                                                                          ctx=gast.Load()))] + forward
@@ -160,8 +167,8 @@ class _Backward:
         for name in sorted(self.i.dataflow.accumulated):
             if not self.i.activity.is_active(name):
                 continue
-            value = seed_value if name == output else self.adj.initial_value(name,
-                                                                             build.name(name))
+            value = self.adj.owned_value(name, seed_value) if name == output else \
+                self.adj.initial_value(name, build.name(name))
             out.append(build.assign(self.adj.name_of(name), value))
         if seed_value is not None and not self.adj.accumulates(output):
             self.stmts.contribute(output, seed_value, out)
@@ -173,7 +180,7 @@ class _Backward:
             from ..runtime import zero_adjoint
             helper = self.i.bindings.name_for("zero_adjoint", zero_adjoint)
             return build.call(build.name(helper), [build.name(name)])
-        if self.adj.accumulates(name):
+        if self.adj.accumulates(name) or name in self.i.dataflow.indexed_only:
             return build.call(self.adj.helper(runtime_flow.match_adjoint),
                               [grad, build.name(name)])
         return grad

@@ -18,6 +18,7 @@ from ..errors import MissingDerivativeError
 from ..ir import build
 from ..ir.primitives import identity, names_in, operation_of
 from .. import runtime, runtime_flow
+from ..analyses.shapes import is_elementwise
 from .expand import BindingError, bind_operands, expand
 from .tape import RESTORE, RESTORE_ITEM, UNDO_APPEND, marker
 
@@ -90,21 +91,25 @@ class StatementReverser:
     def _operation(self, stmt, op, target, result_adjoint, out):
         if not any(self.ctx.is_active_operand(a) for a in _operand_atoms(op)):
             return      # e.g. `y = np.zeros(n)` for an array filled in later: nothing flows
+        if op.primitive is not None and self.i.registry.is_nondifferentiable(op.primitive):
+            return      # e.g. `x = np.zeros_like(b)`: x's value does not depend on b's
         if op.primitive is identity:
             if self.ctx.is_active_operand(op.args[0]):
                 self.contribute(op.args[0].id, result_adjoint, out)
             return
-        if op.primitive is list and self.adj.is_list(target):
+        if op.primitive in (tuple, list):
+            # the adjoint arrives item by item (slots) and/or as a whole list
+            whole = self.adj.get(target) if self.adj.has(target) else None
             for k, elt in enumerate(op.args):
-                if self.ctx.is_active_operand(elt):
-                    item = build.subscript(build.clone(result_adjoint), build.const(k))
-                    self.contribute(elt.id, item, out)
-            return
-        if op.primitive in (tuple, list) and self.tuple_arity(target):
-            for k, elt in enumerate(op.args):
+                if not self.ctx.is_active_operand(elt):
+                    continue
                 slot = self.adj.get((target, k))
-                if slot is not None and self.ctx.is_active_operand(elt):
+                if slot is not None:
                     self.contribute(elt.id, slot, out)
+                if whole is not None:
+                    item = build.call(self.adj.helper(runtime_flow.take_adjoint),
+                                      [build.clone(whole), build.const(k)])
+                    self.contribute(elt.id, item, out)
             return
         if self._is_tuple_item(op):
             source, k = op.args[0].id, op.args[1].value
@@ -121,6 +126,7 @@ class StatementReverser:
                 "numpy expression")
         try:
             bound = bind_operands(template, op.args, op.keywords)
+            self.ctx.elementwise = is_elementwise(op.primitive) and not op.keywords
             expansion = expand(template, bound, target, result_adjoint, self.ctx)
         except BindingError as exc:
             raise MissingDerivativeError(f"`{_describe(op)}`: {exc}", self._locate(stmt),
@@ -194,7 +200,7 @@ class StatementReverser:
     def append(self, stmt, out):
         call = stmt.value
         lst = call.func.value.id
-        popped = build.call(build.attribute(self.adj.get(lst), "pop"))
+        popped = build.call(self.adj.helper(runtime_flow.pop_adjoint), [self.adj.get(lst)])
         arg = call.args[0]
         if self.ctx.is_active_operand(arg):
             self.contribute(arg.id, popped, out)

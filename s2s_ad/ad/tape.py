@@ -39,13 +39,14 @@ def names_read(stmts):
         kind, _ = _marker_of(stmt)
         if kind:
             continue
+        if isinstance(stmt, (gast.If, gast.For, gast.While)):
+            heads = [stmt.iter] if isinstance(stmt, gast.For) else [stmt.test]
+            found |= names_read([gast.Expr(value=h) for h in heads])
+            found |= names_read(stmt.body) | names_read(stmt.orelse)
+            continue
         for node in gast.walk(stmt):
             if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
                 found.add(node.id)
-        for field in ("body", "orelse"):
-            inner = getattr(stmt, field, None)
-            if inner:
-                found |= names_read(inner)
     return found
 
 

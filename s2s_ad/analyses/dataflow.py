@@ -31,6 +31,8 @@ class DataFlow:
     list_valued: frozenset
     definitions: dict       # variable -> number of definition sites
     in_loops: frozenset     # variables assigned inside a loop body (overwritten each pass)
+    indexed_only: frozenset  # used only as `v[...]`, len(v), keys of v: maybe a dict/list/tuple
+    subscripted: frozenset   # read or written as `v[...]` somewhere: adjoint updated in place
 
     def is_accumulated(self, name):
         return name in self.accumulated
@@ -121,7 +123,9 @@ def analyse_dataflow(levels):
                 in_loops |= {n.id for n in gast.walk(inner)
                              if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
     return DataFlow(frozenset(local), frozenset(accumulated), frozenset(lists), counts,
-                    frozenset(in_loops))
+                    frozenset(in_loops), frozenset(_indexed_only(tree)),
+                    frozenset(n.value.id for n in gast.walk(tree)
+                              if isinstance(n, gast.Subscript) and isinstance(n.value, gast.Name)))
 
 
 def _after(chain, block, position):
@@ -152,3 +156,21 @@ def _list_valued(tree, sites):
                 lists.add(node.targets[0].id)
                 changed = True
     return lists
+
+
+def _indexed_only(tree):
+    """Variables every use of which is `v[...]`, len(v) or the keys of v."""
+    allowed, other = set(), set()
+    for node in gast.walk(tree):
+        if isinstance(node, gast.Subscript) and isinstance(node.value, gast.Name) \
+                and isinstance(node.ctx, gast.Load):
+            allowed.add(id(node.value))
+        elif isinstance(node, gast.Call) and isinstance(node.func, gast.Name) \
+                and node.func.id in ("len", "mapping_keys") and node.args \
+                and isinstance(node.args[0], gast.Name):
+            allowed.add(id(node.args[0]))
+    indexed = set()
+    for node in gast.walk(tree):
+        if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
+            (indexed if id(node) in allowed else other).add(node.id)
+    return indexed - other

@@ -48,7 +48,7 @@ class Shapes:
         return object()
 
 
-def _elementwise(primitive):
+def is_elementwise(primitive):
     if primitive in _ELEMENTWISE_OPERATORS:
         return True
     if isinstance(primitive, np.ufunc) and primitive.nout == 1 and primitive.nin in (1, 2) \
@@ -87,7 +87,7 @@ def scalar_output_leaves(levels, output):
         op = operation_of(defs[name], levels.callees)
         if _always_scalar(op):
             continue
-        if _elementwise(op.primitive) and not op.keywords:
+        if is_elementwise(op.primitive) and not op.keywords:
             stack.extend(a.id for a in reversed(op.args) if isinstance(a, gast.Name))
             continue
         leaves.append(name)
@@ -148,7 +148,7 @@ def analyse_shapes(levels, scalar_outputs=()):
     rules = []
     for target, value in _single_definitions(levels).items():
         op = operation_of(value, levels.callees)
-        if _elementwise(op.primitive) and not op.keywords:
+        if is_elementwise(op.primitive) and not op.keywords:
             rules.append((target, [key(a) for a in op.args]))
         elif _always_scalar(op):
             union(SCALAR, target)

@@ -22,6 +22,7 @@ import gast
 from ..errors import UnsupportedSyntaxError
 from ..frontend.resolve import dotted_path
 from ..ir import build
+from .. import runtime_flow
 
 
 def assigned_in_compound(tree):
@@ -60,6 +61,7 @@ class ControlFlowMixin:
     # ---- statements -------------------------------------------------------------------
     def _if(self, stmt):
         test, _ = self._atom(stmt.test)
+        test = self._stable_test(test, stmt.body + stmt.orelse)
         body = self._block(stmt.body)
         orelse = self._block(stmt.orelse)
         if len(stmt.body) == 1 and isinstance(stmt.body[0], gast.Break):
@@ -88,9 +90,9 @@ class ControlFlowMixin:
 
     def _for(self, stmt):
         rng, prefix = self._iteration(stmt.iter, stmt.target, stmt)
+        loop_var = self._loop_var      # before the body: inner loops set their own
         self._flush(stmt, [])
         body = self._block_from(lambda: [self._statement(s) for s in prefix + stmt.body])
-        loop_var = self._loop_var
         self._flush(stmt, [gast.For(target=build.name(loop_var, store=True), iter=rng,
                                     body=body, orelse=[], type_comment=None)])
 
@@ -130,7 +132,7 @@ class ControlFlowMixin:
         if call is not None and isinstance(call.func, gast.Attribute) \
                 and call.func.attr in ("items", "keys", "values") and not call.args:
             mapping = call.func.value
-            keys, _ = self._atom(build.call(build.name("list"), [mapping]))
+            keys, _ = self._atom(self._runtime_call(runtime_flow.mapping_keys, [mapping]))
             key = build.subscript(keys, build.name(index))
             if call.func.attr == "keys":
                 bind = [_assign(target, key, origin)]
@@ -207,9 +209,13 @@ class ControlFlowMixin:
         inner = stmts
         for value in expr.values[1:]:
             branch = self._branch(value, name)
-            node = gast.If(test=build.name(name), body=branch, orelse=[]) \
+            # the branch reassigns `name`: test a copy, so the backward sweep replays the
+            # choice that was made
+            chosen = self._new_multi_temp("chosen")
+            inner.append(build.assign(chosen, build.name(name)))
+            node = gast.If(test=build.name(chosen), body=branch, orelse=[]) \
                 if isinstance(expr.op, gast.And) else \
-                gast.If(test=build.name(name), body=[gast.Pass()], orelse=branch)
+                gast.If(test=build.name(chosen), body=[gast.Pass()], orelse=branch)
             inner.append(node)
             inner = node.body if isinstance(expr.op, gast.And) else node.orelse
         level = 1 + max(level, self.levels.get(name, 0))
@@ -288,12 +294,33 @@ class ControlFlowMixin:
         return loop
 
     # ---- helpers ----------------------------------------------------------------------
+    def _runtime_call(self, function, args):
+        """A call of a runtime helper (bound into the generated code under a fresh name)."""
+        name = self.runtime_names.get(function)
+        if name is None:
+            name = self.namer.fresh(function.__name__)
+            self.runtime_names[function] = name
+            self.callees[name] = function
+        return build.call(build.name(name), args)
+
     def _new_multi_temp(self, base=None):
         name = self.namer.fresh(base) if base else self.namer.level_temp(1)
         self.multi_def.add(name)
         self.current[name] = name
         self.levels[name] = 0
         return name
+
+    def _stable_test(self, test, stmts):
+        """`test` itself, or a copy when the branches reassign it."""
+        if not isinstance(test, gast.Name):
+            return test
+        assigned = {n.id for st in stmts for n in gast.walk(st)
+                    if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
+        if test.id not in assigned:
+            return test
+        chosen = self._new_multi_temp("chosen")
+        self._pend(self.levels.get(test.id, 0) + 1, build.assign(chosen, test))
+        return build.name(chosen)
 
     def _branch(self, expr, target):
         """Statements computing `expr` into `target` (for a branch of an if)."""

@@ -38,6 +38,7 @@ class LevelsForm:
     levels: dict           # variable -> level
     parsed: object         # the ParsedFunction it came from
     resolution: object
+    runtime_names: dict    # runtime helper -> the name normalize gave it
 
 
 def numpy_name_for(resolution, namer):
@@ -69,6 +70,8 @@ class _Normalizer(ControlFlowMixin, InlineMixin):
         self._loop_var = None
         self.nested = {}
         self._inlining = []
+        self.runtime_names = {}
+        self._deferred_writes = []
 
     def run(self):
         self.nested = collect_nested(self.parsed.tree, self.smap)
@@ -89,7 +92,7 @@ class _Normalizer(ControlFlowMixin, InlineMixin):
                                   type_params=[])
         gast.copy_location(result, tree)
         return LevelsForm(result, dict(self.callees), self.np, dict(self.levels),
-                          self.parsed, self.res)
+                          self.parsed, self.res, dict(self.runtime_names))
 
     # ---- statements -------------------------------------------------------------
     def _statement(self, stmt):
@@ -167,6 +170,7 @@ class _Normalizer(ControlFlowMixin, InlineMixin):
         else:
             atom, level = self._atom(value)
             source_name = None
+            self._deferred_writes = []
             finals.extend(self._unpack(first, atom, level))
         for extra in others:
             atom = build.name(source_name) if source_name else None
@@ -178,6 +182,9 @@ class _Normalizer(ControlFlowMixin, InlineMixin):
             else:
                 finals.extend(self._unpack(extra, atom, self.levels[source_name]))
         self._flush(stmt, finals)
+        for target, item in getattr(self, "_deferred_writes", []):
+            self._index_write(target, item, stmt)     # `a[0], a[1] = ...`
+        self._deferred_writes = []
 
     def _unpack(self, target, atom, level):
         """a, (b, c) = t  ->  a = t[0]; t2 = t[1]; b = t2[0]; c = t2[1]."""
@@ -186,6 +193,12 @@ class _Normalizer(ControlFlowMixin, InlineMixin):
             item = build.subscript(build.clone(atom), build.const(k))
             if isinstance(elt, gast.Name):
                 stmts.append(self._bind(elt.id, item, level + 1))
+            elif isinstance(elt, gast.Subscript):
+                holder = self.namer.level_temp(level + 1)
+                self.levels[holder] = level + 1
+                self.current[holder] = holder
+                stmts.append(build.assign(holder, item))
+                self._deferred_writes.append((elt, build.name(holder)))
             else:
                 holder = self.namer.level_temp(level + 1)
                 self.levels[holder] = level + 1
@@ -197,6 +210,15 @@ class _Normalizer(ControlFlowMixin, InlineMixin):
         ssa = user_name
         if user_name in self.current and user_name not in self.multi_def:
             ssa = self.namer.fresh(user_name)
+        elif not isinstance(op, gast.Name) and any(
+                isinstance(n, gast.Name) and n.id == ssa for n in gast.walk(op)):
+            # `p = p * v` reads what it overwrites; the backward sweep needs both values,
+            # so compute into a temporary and copy: t2_0 = p * v; p = t2_0
+            temp = self.namer.level_temp(level)
+            self.levels[temp] = level
+            self.current[temp] = temp
+            self._pend(level, build.assign(temp, op))
+            op = build.name(temp)
         self.current[user_name] = ssa
         self.levels[ssa] = level
         return build.assign(ssa, op)
@@ -330,6 +352,8 @@ class _Normalizer(ControlFlowMixin, InlineMixin):
         path = dotted_path(func)
         if isinstance(func, gast.Name) and func.id in self.nested:
             return self._inline(func.id, expr)
+        if path in self.runtime_names.values():
+            return self._call_with(build.dotted(path), expr.args, expr.keywords, 0)
         if path is None or self.res.is_value(path.split(".")[0]):
             if not isinstance(func, gast.Attribute):
                 raise UnsupportedSyntaxError(

@@ -336,3 +336,63 @@ def branch_on_loop_index(x):
         else:
             s = s + np.sin(x[i])
     return s
+
+
+def and_in_loop(x):
+    s = 0.0
+    for v in x:
+        if v > -0.5 and v < 0.5:
+            s = s + v * v
+        else:
+            s = s + 0.1 * v
+    return s
+
+
+def or_in_loop(x):
+    s = 0.0
+    for v in x:
+        if v < -1.0 or v > 1.0:
+            s = s + v
+    return s * s
+
+
+def chained_in_loop(x):
+    s = 0.0
+    for v in x:
+        if -0.5 < v < 0.5:
+            s = s + np.sin(v)
+    return s
+
+
+def not_in_loop(x):
+    s = 0.0
+    for v in x:
+        if not v > 0.0:
+            s = s + v * v
+    return s
+
+
+def min_max_builtins(x, y):
+    return max(x, y) * min(x, y) ** 2
+
+
+def ternary_and_in_loop(x):
+    s = 0.0
+    for v in x:
+        s = s + (v if v > 0.0 and v < 1.0 else 0.5 * v)
+    return s
+
+
+def running_max_ternary(x):
+    m = -1e9
+    for v in x:
+        m = v if v > m else m
+    return m ** 2 + np.sum(x)
+
+
+def loop_only_in_one_branch(x):
+    if x > 0.0:
+        for _ in range(3):
+            x = x * x + 0.1
+        return x
+    return -x

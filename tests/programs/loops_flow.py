@@ -304,3 +304,91 @@ def append_in_branch(x):
         else:
             kept.append(0.5 * v)
     return sum(kept)
+
+
+# --- more loop shapes -------------------------------------------------------------------
+
+def _inner_loop(v, n=3):
+    for _ in range(n):
+        v = np.sin(v) + 0.5 * v
+    return v
+
+
+def helper_with_loop_in_loop(x):
+    s = 0.0
+    for i in range(len(x)):
+        s = s + _inner_loop(x[i], n=2)
+    return s
+
+
+def reversed_range(x):
+    s = 0.0
+    for i in reversed(range(len(x))):
+        s = s * 0.5 + x[i] ** 2
+    return s
+
+
+def loop_over_slice(x):
+    s = 0.0
+    for v in x[1:]:
+        s = s + v * x[0]
+    return s
+
+
+def rows_of_column_slice(X):
+    s = 0.0
+    for row in X[:, :2]:
+        s = s + np.prod(row)
+    return s
+
+
+def stack_columns(x):
+    cols = []
+    for k in range(3):
+        cols.append(x ** (k + 1))
+    return np.sum(np.stack(cols, axis=1) ** 2)
+
+
+def generator_over_range(x, w):
+    return sum(x[i] * w[i] for i in range(len(x)))
+
+
+def return_inside_while(x):
+    k = 0
+    while k < 10:
+        x = x * 1.3
+        if x > 5.0:
+            return x * k
+        k = k + 1
+    return x
+
+
+def while_else(x):
+    k = 0
+    while k < 4:
+        x = np.sin(x) * 1.5
+        k = k + 1
+        if x > 100.0:
+            break
+    else:
+        x = x * 2.0
+    return x
+
+
+def nested_comprehension(x):
+    M = np.array([[a * b for a in x] for b in x])
+    return np.sum(M ** 2)
+
+
+def append_rows_of_scalars(X):
+    rows = []
+    for row in X:
+        rows.append([np.sum(row), np.sum(row ** 2)])
+    return np.sum(np.array(rows) ** 2)
+
+
+def list_of_states(x):
+    hs = [x]
+    for _ in range(3):
+        hs.append(np.tanh(hs[-1]) + hs[0])
+    return np.sum(hs[-1] ** 2)

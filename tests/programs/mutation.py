@@ -329,3 +329,12 @@ def write_in_branch(x):
         else:
             y[i] = -x[i] * 0.5
     return np.sum(y * np.arange(1.0, len(x) + 1.0))
+
+
+def add_assign_index_in_while(x):
+    y = x.copy()
+    i = 0
+    while i < len(y):
+        y[i] += y[i] ** 2
+        i = i + 1
+    return np.sum(y * x)
