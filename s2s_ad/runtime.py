@@ -50,6 +50,14 @@ def unreduce(g, x, axis=None, keepdims=False):
     return out if shape else out[()]
 
 
+def reduced_count(x, axis=None):
+    """How many elements of x each value of a reduction over `axis` combines."""
+    shape = np.shape(x)
+    if axis is None:
+        return max(int(np.prod(shape)), 1)
+    return int(np.prod([shape[a] for a in _normalize_axes(axis, len(shape))]))
+
+
 def _normalize_axes(axis, ndim):
     axes = axis if isinstance(axis, tuple) else (axis,)
     return tuple(sorted(a % ndim for a in axes))

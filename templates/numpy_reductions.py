@@ -6,8 +6,8 @@ registered. Keywords a template does not list (out=, where=, initial=) are error
 import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d
-from s2s_ad.runtime import (reverse_cumsum, unreduce, unreduce_extremum, unreduce_norm,
-                            unreduce_prod, unreduce_var)
+from s2s_ad.runtime import (reduced_count, reverse_cumsum, unreduce, unreduce_extremum,
+                            unreduce_norm, unreduce_prod, unreduce_var)
 
 
 @adjoint(np.sum)
@@ -19,13 +19,13 @@ def sum_adjoint(y, a, axis=None, dtype=None, keepdims=False):
 @adjoint(np.mean)
 def mean_adjoint(y, a, axis=None, dtype=None, keepdims=False):
     """d mean(a) = sum(da) / count"""
-    d[a] += unreduce(d[y] * (np.size(y) / np.size(a)), a, axis, keepdims)
+    d[a] += unreduce(d[y] / reduced_count(a, axis), a, axis, keepdims)
 
 
 @adjoint(np.average)
 def average_adjoint(y, a, axis=None, keepdims=False):
     """d average(a) = sum(da) / count (no weights)"""
-    d[a] += unreduce(d[y] * (np.size(y) / np.size(a)), a, axis, keepdims)
+    d[a] += unreduce(d[y] / reduced_count(a, axis), a, axis, keepdims)
 
 
 @adjoint(np.prod)

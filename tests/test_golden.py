@@ -19,7 +19,9 @@ sys.path.insert(0, EXAMPLES)
 
 import logistic_regression  # noqa: E402
 import mlp  # noqa: E402
+import piecewise  # noqa: E402
 import quadratic  # noqa: E402
+import rnn  # noqa: E402
 import seed_example  # noqa: E402
 import tutorial_xy  # noqa: E402
 
@@ -32,6 +34,10 @@ CASES = {
     "logistic_regression_grad": lambda: s2s_ad.derivative_source(
         s2s_ad.grad(logistic_regression.negative_log_likelihood)),
     "mlp_grad": lambda: s2s_ad.derivative_source(s2s_ad.grad(mlp.mlp_loss, wrt=(0, 1, 2, 3))),
+    # control flow: a loop over time steps (tape pushes and pops) and a branch
+    "rnn_loop_grad": lambda: s2s_ad.derivative_source(
+        s2s_ad.grad(rnn.rnn_loss, wrt=(0, 1, 2, 3, 4))),
+    "soft_clip_branch_grad": lambda: s2s_ad.derivative_source(s2s_ad.grad(piecewise.soft_clip)),
 }
 
 

@@ -4,8 +4,9 @@ Each pass takes a statement list and returns `(statements, changed)`.
 """
 from .dce import eliminate_dead_code
 from .fold import fold_constants
+from .zeros import drop_empty_comments, propagate_zeros
 
-PASSES = (fold_constants, eliminate_dead_code)
+PASSES = (fold_constants, propagate_zeros, eliminate_dead_code, drop_empty_comments)
 
 
 def optimize(body, passes=PASSES, max_rounds=10):

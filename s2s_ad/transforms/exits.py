@@ -41,9 +41,12 @@ def lower_exits(tree, namer):
         final = body[-1:] if body and isinstance(body[-1], gast.Return) else []
         body, _ = lowering.block(body[:len(body) - len(final)], loop=None)
         body = body + final
+    first_real = next((s for s in tree.body if not (isinstance(s, gast.Expr)
+                                                   and isinstance(s.value, gast.Constant))),
+                      tree.body[0])
     for stmt in body:
         if not hasattr(stmt, "lineno"):
-            build.with_location(stmt, tree.body[0])
+            build.with_location(stmt, first_real)
     tree.body = body
     return tree
 

@@ -1,0 +1,38 @@
+"""Functions taking dicts, tuples and lists of arrays (gradients keep the structure)."""
+import numpy as np
+
+def mlp(params, x):
+    h = np.tanh(x @ params["W1"] + params["b1"])
+    return np.sum((h @ params["W2"]) ** 2)
+
+def pair_loss(pair, w):
+    a, b = pair
+    return np.sum(a * w) + np.sum(b ** 2)
+
+def seq_loss(xs):
+    total = 0.0
+    for x in xs:
+        total = total + np.sum(np.sin(x))
+    return total
+
+def dict_loop(params):
+    total = 0.0
+    for name, value in params.items():
+        total = total + np.sum(value ** 2)
+    return total
+
+def indexed_array(p):
+    return p[0] ** 2 + p[1] * p[2]
+
+
+def nested_params(params, x):
+    layer = params["layer"]
+    h = np.tanh(x @ layer["W"] + layer["b"])
+    return np.sum(h * params["scale"])
+
+
+def list_of_pairs(pairs):
+    total = 0.0
+    for a, b in pairs:
+        total = total + np.sum(a * b)
+    return total

@@ -1,0 +1,86 @@
+"""Containers as inputs, nested functions, lambdas and recursion, against finite differences."""
+import numpy as np
+import pytest
+
+import s2s_ad
+from gradcheck import assert_grad_matches
+from programs import containers as c
+from programs import functions as fn
+
+RNG = np.random.default_rng(7)
+
+
+def _numeric(f, x, bump, eps=1e-6):
+    return (f(bump(x, eps)) - f(bump(x, -eps))) / (2 * eps)
+
+
+def test_dict_of_arrays_gradient_is_a_dict_with_the_same_keys():
+    params = {"W1": RNG.standard_normal((3, 4)), "b1": RNG.standard_normal(4),
+              "W2": RNG.standard_normal((4, 2)), "unused": np.ones(2)}
+    x = RNG.standard_normal((5, 3))
+    g = s2s_ad.grad(c.mlp)(params, x)
+    assert set(g) == set(params)
+    for key, value in params.items():
+        assert g[key].shape == value.shape
+        for idx in [(0,) * value.ndim, tuple(s - 1 for s in value.shape)]:
+            def bump(p, eps, key=key, idx=idx):
+                q = {k: v.copy() for k, v in p.items()}
+                q[key][idx] += eps
+                return q
+            expected = _numeric(lambda p: c.mlp(p, x), params, bump)
+            assert g[key][idx] == pytest.approx(expected, rel=1e-5, abs=1e-7)
+    assert not g["unused"].any()
+
+
+def test_nested_dicts():
+    params = {"layer": {"W": RNG.standard_normal((3, 2)), "b": RNG.standard_normal(2)},
+              "scale": 1.5}
+    x = RNG.standard_normal((4, 3))
+    g = s2s_ad.grad(c.nested_params)(params, x)
+    assert set(g) == {"layer", "scale"} and set(g["layer"]) == {"W", "b"}
+    h = np.tanh(x @ params["layer"]["W"] + params["layer"]["b"])
+    assert g["scale"] == pytest.approx(np.sum(h))
+    np.testing.assert_allclose(g["layer"]["b"], np.sum(1.5 * (1 - h * h), axis=0))
+
+
+def test_tuple_and_list_inputs_keep_their_structure():
+    pair = (np.ones(3), np.arange(3.0))
+    g_pair, g_w = s2s_ad.grad(c.pair_loss, wrt=(0, 1))(pair, np.full(3, 2.0))
+    assert isinstance(g_pair, tuple)
+    np.testing.assert_allclose(g_pair[0], 2.0)
+    np.testing.assert_allclose(g_pair[1], 2 * np.arange(3.0))
+    np.testing.assert_allclose(g_w, 1.0)
+    xs = [np.zeros(2), np.ones(3)]
+    g = s2s_ad.grad(c.seq_loss)(xs)
+    assert isinstance(g, list) and [a.shape for a in g] == [(2,), (3,)]
+    np.testing.assert_allclose(g[1], np.cos(1.0))
+    pairs = [(np.ones(2), np.full(2, 3.0)), (np.arange(2.0), np.ones(2))]
+    g = s2s_ad.grad(c.list_of_pairs)(pairs)
+    np.testing.assert_allclose(g[0][0], 3.0)
+    np.testing.assert_allclose(g[1][1], np.arange(2.0))
+
+
+def test_dict_items_loop_and_indexed_array():
+    g = s2s_ad.grad(c.dict_loop)({"a": np.ones(2), "b": 3.0})
+    np.testing.assert_allclose(g["a"], 2.0)
+    assert g["b"] == pytest.approx(6.0)
+    np.testing.assert_allclose(s2s_ad.grad(c.indexed_array)(np.array([1.0, 2.0, 3.0, 4.0])),
+                               [2.0, 3.0, 2.0, 0.0])
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_nested_functions_and_lambdas(seed):
+    rng = np.random.default_rng(seed)
+    assert_grad_matches(fn.with_nested, [rng.standard_normal((3, 4)), 0.7], wrt=(0, 1))
+    assert_grad_matches(fn.nested_with_branch, [rng.uniform(0.1, 0.45)])
+    assert_grad_matches(fn.nested_with_branch, [rng.uniform(0.55, 0.9)])
+
+
+def test_recursive_helpers():
+    for x in (0.3, 0.7, 1.1):
+        assert_grad_matches(fn.uses_recursion, [x])
+
+
+def test_inlined_nested_function_is_readable():
+    text = s2s_ad.normalize(fn.nested_with_branch)
+    assert "def clipped" not in text and "if " in text
