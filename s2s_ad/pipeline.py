@@ -128,8 +128,18 @@ def derive(func, request, registry, cache):
         if not leaves:
             return [], build.const(1.0)
         check = bindings.name_for("check_scalar_output", runtime.check_scalar_output)
-        return [build.expr_stmt(build.call(build.name(check),
-                                           [build.name(v) for v in leaves]))], build.const(1.0)
+        call = build.expr_stmt(build.call(build.name(check), [build.name(v) for v in leaves]))
+        # Python floats are scalars: skip the call for them (it costs more than the math)
+        floats = [gast.Compare(left=build.call(build.name("type"), [build.name(v)]),
+                               ops=[gast.Is()], comparators=[build.name("float")])
+                  for v in leaves]
+        if len(floats) == 1:
+            floats[0].ops = [gast.IsNot()]
+            test = floats[0]
+        else:
+            test = gast.UnaryOp(op=gast.Not(), operand=gast.BoolOp(op=gast.And(), values=floats))
+        guard = gast.If(test=test, body=[call], orelse=[])
+        return [guard], build.const(1.0)
 
     dataflow = analyse_dataflow(levels)
     inputs = ReverseInputs(levels, activity, shapes, dataflow, registry, namer, bindings,

@@ -224,7 +224,7 @@ def add_adjoint(y, x1, x2):
 def subtract_adjoint(y, x1, x2):
     """d (x1 - x2) = dx1 - dx2"""
     d[x1] += unbroadcast(d[y], x1)
-    d[x2] += unbroadcast(-d[y], x2)
+    d[x2] += -unbroadcast(d[y], x2)
 
 
 @adjoint(np.multiply)
@@ -238,7 +238,7 @@ def multiply_adjoint(y, x1, x2):
 def divide_adjoint(y, x1, x2):
     """d (x1 / x2) = dx1 / x2 - x1 / x2**2 dx2"""
     d[x1] += unbroadcast(d[y] / x2, x1)
-    d[x2] += unbroadcast(-d[y] * y / x2, x2)
+    d[x2] += -unbroadcast(d[y] * y, x2) / x2     # x2 is constant along the summed axes
 
 
 @adjoint(np.negative)

@@ -15,8 +15,9 @@ def add_adjoint(y, a, b):
 
 @adjoint(operator.sub)
 def sub_adjoint(y, a, b):
+    """d(a - b) = da - db   (negate after reducing: b may be the smaller operand)"""
     d[a] += unbroadcast(d[y], a)
-    d[b] += unbroadcast(-d[y], b)
+    d[b] += -unbroadcast(d[y], b)
 
 
 @adjoint(operator.mul)
@@ -28,7 +29,7 @@ def mul_adjoint(y, a, b):
 @adjoint(operator.truediv)
 def truediv_adjoint(y, a, b):
     d[a] += unbroadcast(d[y] / b, a)
-    d[b] += unbroadcast(-d[y] * y / b, b)
+    d[b] += -unbroadcast(d[y] * y, b) / b     # b is constant along the summed axes
 
 
 @adjoint(operator.pow)

@@ -336,8 +336,12 @@ class ControlFlowMixin:
     def _block_from(self, produce):
         saved_out, saved_pending = self.out, self._pending
         self.out, self._pending = [], []
-        produce()
-        self._flush_pending_only()
+        self._block_depth += 1       # no common subexpressions across blocks
+        try:
+            produce()
+            self._flush_pending_only()
+        finally:
+            self._block_depth -= 1
         block = self.out
         self.out, self._pending = saved_out, saved_pending
         return expand_sequences(block)

@@ -72,6 +72,8 @@ class _Normalizer(ControlFlowMixin, InlineMixin):
         self._inlining = []
         self.runtime_names = {}
         self._deferred_writes = []
+        self._available = {}      # pure operation -> the name already holding its value
+        self._block_depth = 0
 
     def run(self):
         self.nested = collect_nested(self.parsed.tree, self.smap)
@@ -221,6 +223,8 @@ class _Normalizer(ControlFlowMixin, InlineMixin):
             op = build.name(temp)
         self.current[user_name] = ssa
         self.levels[ssa] = level
+        if ssa not in self.multi_def:
+            self._remember(op, ssa)
         return build.assign(ssa, op)
 
     def _flush(self, origin, finals):
@@ -228,6 +232,25 @@ class _Normalizer(ControlFlowMixin, InlineMixin):
         for stmt in expand_sequences(ordered + list(finals)):
             self.out.append(_located(stmt, origin))
         self._pending = []
+
+    # ---- common subexpressions ------------------------------------------------------
+    def _remember(self, op, name):
+        """Record `name = op` for reuse, when op is pure and its inputs never change."""
+        key = self._cse_key(op)
+        if key is not None:
+            self._available.setdefault(key, name)
+
+    def _computed(self, op):
+        key = self._cse_key(op)
+        return self._available.get(key) if key is not None else None
+
+    def _cse_key(self, op):
+        if self._block_depth or not _is_pure(op, self.callees):
+            return None
+        if any(isinstance(n, gast.Name) and (n.id in self.multi_def or n.id in self.nested)
+               for n in gast.walk(op)):
+            return None
+        return gast.dump(op)
 
     def _flush_pending_only(self):
         ordered = [stmt for _, _, stmt in sorted(self._pending, key=lambda item: item[:2])]
@@ -290,9 +313,13 @@ class _Normalizer(ControlFlowMixin, InlineMixin):
         op, level = self._operation(expr)
         if isinstance(op, gast.Name):
             return op, level     # already a value (a comprehension's list, an if's result)
+        known = self._computed(op)
+        if known is not None:
+            return build.name(known), self.levels[known]
         temp = self.namer.level_temp(level)
         self.levels[temp] = level
         self.current[temp] = temp
+        self._remember(op, temp)
         self._pending.append((level, len(self._pending), build.assign(temp, op)))
         return build.name(temp), level
 
@@ -463,3 +490,15 @@ def _first_operand_names(value):
     if isinstance(value, gast.Call) and value.args and isinstance(value.args[0], gast.Name):
         return [value.args[0].id]
     return []
+
+
+def _is_pure(op, callees):
+    """Operations whose value depends only on their operands (safe to compute once)."""
+    if isinstance(op, (gast.BinOp, gast.UnaryOp, gast.Compare, gast.Subscript)):
+        return True
+    if isinstance(op, gast.Call):
+        obj = callees.get(dotted_path(op.func))
+        module = getattr(obj, "__module__", None) or ""
+        return (isinstance(obj, numpy.ufunc) or module.startswith("numpy")) \
+            and "random" not in module
+    return False
