@@ -17,6 +17,7 @@ def _line_of(marker):
     (rejected.uses_try, "try", s2s_ad.UnsupportedSyntaxError, "try"),
     (rejected.uses_with, "with", s2s_ad.UnsupportedSyntaxError, "with"),
     (rejected.uses_global, "global", s2s_ad.UnsupportedSyntaxError, "global"),
+    (rejected.uses_nonlocal, "nonlocal", s2s_ad.UnsupportedSyntaxError, "nonlocal"),
     (rejected.defines_class, "class", s2s_ad.UnsupportedSyntaxError, "class"),
     (rejected.uses_yield, "yield", s2s_ad.UnsupportedSyntaxError, "yield"),
     (rejected.attribute_write, "attribute", s2s_ad.UnsupportedSyntaxError, "attribute"),

@@ -53,3 +53,13 @@ def bad_keyword(x):
 
 async def is_async(x):  # LINE async
     return x
+
+
+def uses_nonlocal(x):
+    total = 0.0
+
+    def add(v):
+        nonlocal total  # LINE nonlocal
+        total = total + v
+    add(x)
+    return total
