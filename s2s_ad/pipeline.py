@@ -19,7 +19,6 @@ from .analyses.dataflow import analyse_dataflow
 from .analyses.shapes import analyse_shapes, scalar_output_leaves
 from .backend.emit import to_source
 from .backend.load import load
-from .errors import UnsupportedSyntaxError
 from .frontend.fence import fence
 from .frontend.parse import parse
 from .frontend.resolve import resolve

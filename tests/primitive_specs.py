@@ -6,11 +6,9 @@ broadcasting) and each argument's input domain. tests/test_primitives.py checks 
 row with the inner-product test and fails when a template has no row or a row no
 template.
 """
-import math
 import operator
 from dataclasses import dataclass, field
 
-import numpy as np
 
 REAL, POSITIVE, UNIT, ABOVE_ONE, NONZERO = "real", "positive", "unit", "above_one", "nonzero"
 

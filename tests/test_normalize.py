@@ -1,6 +1,5 @@
 """The levels form (ARCHITECTURE §3) as s2s_ad.normalize shows it."""
 import gast
-import numpy as np
 
 import s2s_ad
 from s2s_ad.ir.grammar import verify

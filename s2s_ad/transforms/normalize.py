@@ -27,7 +27,9 @@ from ..frontend.resolve import dotted_path
 from . import desugar
 from .control import ControlFlowMixin, assigned_in_compound, expand_sequences
 from .exits import lower_exits
+from .cse import CommonSubexpressionMixin
 from .inline import InlineMixin, collect_nested
+from .inputs import copy_written_inputs
 
 
 @dataclass(frozen=True)
@@ -53,7 +55,7 @@ def normalize(parsed, resolution, namer, numpy_name):
     return _Normalizer(parsed, resolution, namer, numpy_name).run()
 
 
-class _Normalizer(ControlFlowMixin, InlineMixin):
+class _Normalizer(ControlFlowMixin, InlineMixin, CommonSubexpressionMixin):
     def __init__(self, parsed, resolution, namer, numpy_name):
         self.parsed = parsed
         self.smap = parsed.source_map
@@ -88,7 +90,8 @@ class _Normalizer(ControlFlowMixin, InlineMixin):
                 break
         else:
             self.out.append(build.with_location(build.ret(build.const(None)), tree))
-        self.out = self._protect_inputs(self.out, tree)
+        self.out = copy_written_inputs(self.out, self.written_arrays, self.res.parameters,
+                                       self.callees, self.np, tree)
         result = gast.FunctionDef(name=tree.name, args=tree.args, body=self.out,
                                   decorator_list=[], returns=None, type_comment=None,
                                   type_params=[])
@@ -233,25 +236,6 @@ class _Normalizer(ControlFlowMixin, InlineMixin):
             self.out.append(_located(stmt, origin))
         self._pending = []
 
-    # ---- common subexpressions ------------------------------------------------------
-    def _remember(self, op, name):
-        """Record `name = op` for reuse, when op is pure and its inputs never change."""
-        key = self._cse_key(op)
-        if key is not None:
-            self._available.setdefault(key, name)
-
-    def _computed(self, op):
-        key = self._cse_key(op)
-        return self._available.get(key) if key is not None else None
-
-    def _cse_key(self, op):
-        if self._block_depth or not _is_pure(op, self.callees):
-            return None
-        if any(isinstance(n, gast.Name) and (n.id in self.multi_def or n.id in self.nested)
-               for n in gast.walk(op)):
-            return None
-        return gast.dump(op)
-
     def _flush_pending_only(self):
         ordered = [stmt for _, _, stmt in sorted(self._pending, key=lambda item: item[:2])]
         self.out.extend(expand_sequences(ordered))
@@ -260,36 +244,6 @@ class _Normalizer(ControlFlowMixin, InlineMixin):
     def _pend(self, level, stmt):
         self._pending.append((level, len(self._pending), stmt))
 
-    def _protect_inputs(self, body, tree):
-        """Parameters written into (directly or through a view) are copied on entry, so
-        neither f's derivative nor its forward sweep mutates the caller's arrays."""
-        params = [p for p in self.res.parameters if p in self._aliased_params()]
-        copies = [build.with_location(build.assign(p, build.call(f"{self.np}.copy",
-                                                                  [build.name(p)])), tree)
-                  for p in params]
-        if copies:
-            self.callees[f"{self.np}.copy"] = numpy.copy
-        return copies + body
-
-    def _aliased_params(self):
-        found = set()
-        for name in self.written_arrays:
-            found |= self._view_sources(name, set())
-        return found
-
-    def _view_sources(self, name, seen):
-        if name in seen:
-            return set()
-        seen.add(name)
-        if name in self.res.parameters:
-            return {name}
-        sources = set()
-        for stmt in _all_statements(self.out):
-            if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name) \
-                    and stmt.targets[0].id == name and _may_view(stmt.value, self.callees):
-                for arg in _first_operand_names(stmt.value):
-                    sources |= self._view_sources(arg, seen)
-        return sources
 
     # ---- expressions ------------------------------------------------------------
     def _atom(self, expr):
@@ -458,47 +412,3 @@ def _located(stmt, origin):
     if not hasattr(stmt, "lineno"):
         build.with_location(stmt, origin)
     return stmt
-
-
-def _all_statements(body):
-    for stmt in body:
-        yield stmt
-        for field in ("body", "orelse"):
-            yield from _all_statements(getattr(stmt, field, []) or [])
-
-
-_VIEW_FUNCTIONS = frozenset(("reshape", "transpose", "ravel", "squeeze", "swapaxes",
-                             "expand_dims", "asarray", "atleast_1d", "atleast_2d",
-                             "broadcast_to", "diagonal"))
-
-
-def _may_view(value, callees):
-    """Can `value` share memory with its first operand (a copy, a slice, a reshape)?"""
-    if isinstance(value, (gast.Name, gast.Subscript)):
-        return True
-    if isinstance(value, gast.Call):
-        obj = callees.get(dotted_path(value.func))
-        return getattr(obj, "__name__", None) in _VIEW_FUNCTIONS
-    return False
-
-
-def _first_operand_names(value):
-    if isinstance(value, gast.Name):
-        return [value.id]
-    if isinstance(value, gast.Subscript) and isinstance(value.value, gast.Name):
-        return [value.value.id]
-    if isinstance(value, gast.Call) and value.args and isinstance(value.args[0], gast.Name):
-        return [value.args[0].id]
-    return []
-
-
-def _is_pure(op, callees):
-    """Operations whose value depends only on their operands (safe to compute once)."""
-    if isinstance(op, (gast.BinOp, gast.UnaryOp, gast.Compare, gast.Subscript)):
-        return True
-    if isinstance(op, gast.Call):
-        obj = callees.get(dotted_path(op.func))
-        module = getattr(obj, "__module__", None) or ""
-        return (isinstance(obj, numpy.ufunc) or module.startswith("numpy")) \
-            and "random" not in module
-    return False

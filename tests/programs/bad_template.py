@@ -1,5 +1,4 @@
 """A malformed template: it assigns an adjoint instead of adding to it."""
-import numpy as np
 
 from s2s_ad import adjoint, d
 

@@ -1,0 +1,46 @@
+"""Common subexpressions in straight-line code: a pure operation is computed once.
+
+    t2_0 = x - mu                   t2_0 = x - mu
+    ...                      ->     ...
+    t2_1 = x - mu                   (t2_0 reused)
+
+Only at the function's top level (not inside loops or branches), only for operators and
+numpy functions (not the user's helpers, not np.random), and only when every input is
+assigned once, so the earlier value is still the same value.
+"""
+import gast
+import numpy
+
+from ..frontend.resolve import dotted_path
+
+
+class CommonSubexpressionMixin:
+    def _remember(self, op, name):
+        """Record `name = op` for reuse, when op is pure and its inputs never change."""
+        key = self._cse_key(op)
+        if key is not None:
+            self._available.setdefault(key, name)
+
+    def _computed(self, op):
+        key = self._cse_key(op)
+        return self._available.get(key) if key is not None else None
+
+    def _cse_key(self, op):
+        if self._block_depth or not _is_pure(op, self.callees):
+            return None
+        if any(isinstance(n, gast.Name) and (n.id in self.multi_def or n.id in self.nested)
+               for n in gast.walk(op)):
+            return None
+        return gast.dump(op)
+
+
+def _is_pure(op, callees):
+    """Operations whose value depends only on their operands (safe to compute once)."""
+    if isinstance(op, (gast.BinOp, gast.UnaryOp, gast.Compare, gast.Subscript)):
+        return True
+    if isinstance(op, gast.Call):
+        obj = callees.get(dotted_path(op.func))
+        module = getattr(obj, "__module__", None) or ""
+        return (isinstance(obj, numpy.ufunc) or module.startswith("numpy")) \
+            and "random" not in module
+    return False
