@@ -38,6 +38,7 @@ class Request:
     wrt: tuple                # parameter names
     preserve_result: bool = False
     single: bool = True       # one wrt parameter: return its gradient, not a 1-tuple
+    helper: bool = False      # the adjoint of a function called by the one differentiated
 
 
 @dataclass(frozen=True)
@@ -66,7 +67,7 @@ class ForwardReference:
     """The adjoint of a recursive helper, called before its generated code exists."""
 
     def __init__(self, name):
-        self.__name__ = f"vjp_{name}"
+        self.__name__ = name
         self._function = None
 
     def bind(self, function):
@@ -102,22 +103,24 @@ def derive(func, request, registry, cache):
     bindings.name_for(levels.numpy_name, numpy, exact=True)
     for helper, name in levels.runtime_names.items():
         bindings.name_for(name, helper, exact=True)
-    fname = namer.fresh(f"{request.mode}_{levels.tree.name}")
+    fname = namer.fresh(derived_name(func, request))
     cotangent = namer.fresh("cotangent") if request.mode == "vjp" else None
 
     def derive_helper(helper, wrt, stmt):
-        helper_request = Request("vjp", wrt, single=len(wrt) == 1)
+        helper_request = Request("vjp", wrt, single=len(wrt) == 1, helper=True)
         key = (helper, helper_request)
         if key in cache.in_progress:
             # recursion: refer to the adjoint being built; it is bound once it exists
-            return HelperAdjoint(cache.in_progress[key], wrt, _result_arity(helper))
-        cache.in_progress[key] = ForwardReference(helper.__name__)
+            return HelperAdjoint(cache.in_progress[key], wrt, _result_arity(helper),
+                                 derived_name(helper, helper_request))
+        cache.in_progress[key] = ForwardReference(derived_name(helper, helper_request))
         try:
             derived = derive(helper, helper_request, registry, cache)
             cache.in_progress[key].bind(derived.function)
         finally:
             del cache.in_progress[key]
-        return HelperAdjoint(derived.function, wrt, _result_arity(helper))
+        return HelperAdjoint(derived.function, wrt, _result_arity(helper),
+                             derived_name(helper, helper_request))
 
     def seed(output):
         """(statements, seed expression) for the output's adjoint."""
@@ -151,6 +154,20 @@ def derive(func, request, registry, cache):
     derived = Derived(function, source, to_source(levels.tree), request)
     cache.put(func, request, derived)
     return derived
+
+
+def derived_name(func, request):
+    """`grad_f`, `vjp_f`; a helper's adjoint w.r.t. only some of its parameters: `vjp_f_a_b`
+    (distinct adjoints of one helper get distinct names, in memory and in files)."""
+    import inspect
+    base = f"{request.mode}_{func.__name__}".replace("<lambda>", "lambda")
+    if not request.helper:
+        return base
+    params = [p.name for p in inspect.signature(func).parameters.values()
+              if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    if list(request.wrt) == params:
+        return base
+    return base + "_" + "_".join(request.wrt)
 
 
 def _assemble(result, request):

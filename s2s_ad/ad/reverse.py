@@ -39,6 +39,7 @@ class HelperAdjoint:
     function: object     # vjp_helper(cotangent, *args, **kwargs) -> adjoint(s) of wrt params
     wrt: tuple
     result_arity: object  # n when the helper returns an n-tuple, else None
+    name: str             # its function name: vjp_helper, or vjp_helper_a_b for some params
 
 
 @dataclass

@@ -151,7 +151,7 @@ class StatementReverser:
         """t = helper(a, b)  ->  a_bar_1, b_bar_1 = vjp_helper(t_bar, a, b)."""
         active = active_params(op, self.ctx)
         cotangent = self._cotangent(target, helper)
-        vjp_name = self.i.bindings.name_for(f"vjp_{op.primitive.__name__}", helper.function)
+        vjp_name = self.i.bindings.name_for(helper.name, helper.function)
         call = build.call(build.name(vjp_name), [cotangent] + list(op.args),
                           list(op.keywords.items()))
         parts = []
