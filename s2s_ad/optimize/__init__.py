@@ -2,11 +2,12 @@
 
 Each pass takes a statement list and returns `(statements, changed)`.
 """
-from .dce import eliminate_dead_code
+from .dce import eliminate_dead_code, remove_unread_assignments
 from .fold import fold_constants
 from .zeros import drop_empty_comments, propagate_zeros
 
-PASSES = (fold_constants, propagate_zeros, eliminate_dead_code, drop_empty_comments)
+PASSES = (fold_constants, propagate_zeros, eliminate_dead_code, remove_unread_assignments,
+          drop_empty_comments)
 
 
 def optimize(body, passes=PASSES, max_rounds=10):

@@ -36,3 +36,33 @@ def _pops(value):
     """`x = _tape.pop()` must stay even when x is dead: the pop balances the tape."""
     return isinstance(value, gast.Call) and isinstance(value.func, gast.Attribute) \
         and value.func.attr == "pop"
+
+
+def remove_unread_assignments(body):
+    """Assignments anywhere (inside loops and branches too) to names the function never
+    reads: `result_bar_1 = result_bar` left over in a branch. Returns (body, changed)."""
+    read = {n.id for stmt in body for n in gast.walk(stmt)
+            if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)}
+    changed = [False]
+
+    def block(stmts):
+        out = []
+        for stmt in stmts:
+            if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name) \
+                    and stmt.targets[0].id not in read and not _pops(stmt.value) \
+                    and not _calls(stmt.value):
+                changed[0] = True
+                continue
+            for field in ("body", "orelse"):
+                inner = getattr(stmt, field, None)
+                if inner and isinstance(stmt, (gast.If, gast.For, gast.While)):
+                    setattr(stmt, field, block(inner) or [gast.Pass()])
+            out.append(stmt)
+        return out
+
+    return block(body), changed[0]
+
+
+def _calls(value):
+    """Calls may have effects (a user's helper printing): keep them."""
+    return any(isinstance(n, gast.Call) for n in gast.walk(value))
