@@ -47,6 +47,8 @@ class Derived:
     source: str
     levels_source: str
     request: Request
+    func: object = None       # the user's function it is the derivative of
+    bindings: dict = None     # names the generated code binds (numpy, helpers, adjoints)
 
 
 class DerivativeCache:
@@ -55,12 +57,19 @@ class DerivativeCache:
     def __init__(self):
         self._entries = {}
         self.in_progress = {}     # (function, Request) -> ForwardReference
+        self.by_function = {}     # generated function -> Derived
 
     def get(self, func, request):
         return self._entries.get((func, request))
 
     def put(self, func, request, derived):
         self._entries[(func, request)] = derived
+        self.by_function[derived.function] = derived
+
+    def derived_of(self, function):
+        """The Derived record of a generated function (following forward references)."""
+        function = getattr(function, "_function", None) or function
+        return self.by_function.get(function)
 
 
 class ForwardReference:
@@ -151,7 +160,8 @@ def derive(func, request, registry, cache):
     tree = _function_def(levels.tree, fname, [_docstring(func, request)] + body, cotangent)
     source = to_source(tree)
     function = load(source, fname, func, bindings.names)
-    derived = Derived(function, source, to_source(levels.tree), request)
+    derived = Derived(function, source, to_source(levels.tree), request, func,
+                      dict(bindings.names))
     cache.put(func, request, derived)
     return derived
 

@@ -14,6 +14,8 @@ to; these helpers give it the right shape the first time it needs one.
 """
 import numpy as np
 
+from .runtime import unbroadcast
+
 
 def _has_integer_array(index):
     parts = index if isinstance(index, tuple) else (index,)
@@ -114,7 +116,6 @@ def match_adjoint(a, x):
 
 def spread_adjoint(g, items):
     """The adjoint of each item of `sum(items)`: g, reduced to that item's shape."""
-    from .runtime import unbroadcast
     return [unbroadcast(g, item) for item in items]
 
 
