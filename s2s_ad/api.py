@@ -61,7 +61,7 @@ def normalize(f):
 
 def derivative_source(df):
     """The generated source of a function returned by grad / value_and_grad / vjp."""
-    derived = _SOURCES.get(inspect.unwrap(df)) or _SOURCES.get(df)
+    derived = _SOURCES.get(inspect.unwrap(df)) if callable(df) else None
     if derived is None:
         raise APIUsageError(f"{df!r} was not made by s2s_ad")
     return derived.source
@@ -80,10 +80,31 @@ def _public(f, mode, wrt, preserve_result):
     function = derived.function
     if mode == "vjp":
         function = _cotangent_last(function, f)
-    _SOURCES[function] = derived
     _SOURCES[derived.function] = derived
-    per_function[key] = function
-    return function
+    public = _presented(function, derived)
+    per_function[key] = public
+    return public
+
+
+def _presented(function, derived):
+    """The callable handed to the user: calls `function` directly (one staticmethod
+    hop), shows the generated source as its repr and in IPython, and unwraps to the
+    generated function for inspect, tracebacks and pdb."""
+    def show(self):
+        return derived.source
+
+    def pretty(self, printer, cycle):
+        printer.text(derived.source)
+
+    namespace = {
+        "__slots__": (), "__call__": staticmethod(function), "__repr__": show,
+        "_repr_pretty_": pretty, "_repr_markdown_": lambda self: f"```python\n{derived.source}```",
+        "__wrapped__": staticmethod(derived.function), "__doc__": derived.function.__doc__,
+        "__module__": derived.function.__module__, "__name__": derived.function.__name__,
+    }
+    presenter = type(derived.function.__name__, (), namespace)
+    presenter.__qualname__ = derived.function.__qualname__
+    return presenter()
 
 
 def _cotangent_last(generated, f):
