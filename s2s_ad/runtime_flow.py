@@ -127,6 +127,26 @@ def pop_adjoint(a):
     return 0.0
 
 
+def stop_gradient(x):
+    """The value of x, through which no gradient flows (s2s_ad.stop_gradient)."""
+    return x
+
+
+class insert_grad_of:
+    """`with s2s_ad.insert_grad_of(x) as g:` runs its block in the backward sweep on x's
+    adjoint `g` (print it, clip it, replace it). Run as plain Python (f called without
+    s2s_ad), the block sees x's value instead and its result is discarded."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def __enter__(self):
+        return self.value
+
+    def __exit__(self, *exc):
+        return False
+
+
 def mapping_keys(mapping):
     """The keys of a dict (iterating `.items()`), as a list."""
     return list(mapping.keys())

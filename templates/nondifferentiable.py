@@ -24,4 +24,4 @@ nondifferentiable(  # predicates and comparisons
 nondifferentiable(len, range, int, bool, isinstance, round)  # builtins
 
 
-nondifferentiable(runtime_flow.mapping_keys)
+nondifferentiable(runtime_flow.mapping_keys, runtime_flow.stop_gradient)

@@ -135,6 +135,14 @@ class Adjoints:
             return build.call(self.helper(runtime_flow.copy_adjoint), [expr])
         return expr
 
+    def replace(self, variable, expr, out):
+        """The adjoint of `variable` becomes `expr` (what an insert_grad_of block left)."""
+        if self.accumulates(variable):
+            out.append(build.assign(self.name_of(variable), expr))
+        else:
+            self._current[variable] = expr
+            self._owned.discard(variable)
+
     # ---- accumulated values --------------------------------------------------------------
     def reset(self, variable):
         """The value is being redefined: its earlier versions start with no adjoint."""

@@ -220,6 +220,20 @@ class _Backward:
                 self.stmts.append(stmt, out)
         elif isinstance(stmt, (gast.If, gast.For, gast.While)):
             out = self.compound(stmt)
+        elif isinstance(stmt, gast.With):
+            out = self.grad_of_block(stmt)
+        return out
+
+    def grad_of_block(self, stmt):
+        """insert_grad_of: g = x's adjoint here; the user's block; x's adjoint = g."""
+        item = stmt.items[0]
+        variable = item.context_expr.args[0].id
+        adjoint = item.optional_vars.id
+        if not (self.i.activity.is_active(variable) and self.adj.has(variable)):
+            return []
+        out = [build.assign(adjoint, self.adj.get(variable))]
+        out.extend(build.clone(s) for s in stmt.body)
+        self.adj.replace(variable, build.name(adjoint), out)
         return out
 
     def compound(self, stmt):
@@ -303,6 +317,8 @@ class _Backward:
             elif isinstance(stmt, (gast.If, gast.For, gast.While)):
                 out.extend(self._instrument_compound(stmt))
                 continue
+            elif isinstance(stmt, gast.With):
+                continue            # insert_grad_of blocks run in the backward sweep only
             out.append(stmt)
         return out
 

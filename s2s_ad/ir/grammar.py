@@ -94,5 +94,8 @@ def _verify_statement(stmt, in_loop):
             _verify_statement(child, in_loop=True)
     elif isinstance(stmt, gast.Pass):
         pass
+    elif isinstance(stmt, gast.With):       # insert_grad_of: run by the backward sweep
+        for child in stmt.body:
+            _verify_statement(child, in_loop)
     else:
         raise AssertionError(f"not in levels form: {where}")

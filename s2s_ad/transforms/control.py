@@ -161,6 +161,29 @@ class ControlFlowMixin:
         atom, _ = self._atom(rng)
         return atom
 
+    def _grad_of_block(self, stmt):
+        """`with s2s_ad.insert_grad_of(x) as g: ...`: kept whole, run by the backward sweep."""
+        item = stmt.items[0]
+        call = item.context_expr
+        target = self.res.lookup(dotted_path(call.func) or "")
+        if target is not runtime_flow.insert_grad_of or len(call.args) != 1 \
+                or not isinstance(call.args[0], gast.Name) or call.keywords \
+                or call.args[0].id not in self.current:
+            raise UnsupportedSyntaxError(
+                "`with` is supported only as `with s2s_ad.insert_grad_of(x) as g:`",
+                self.smap.locate(stmt), "move the context manager outside the function")
+        variable = self.current[call.args[0].id]
+        adjoint = item.optional_vars.id if isinstance(item.optional_vars, gast.Name) \
+            else self.namer.fresh("g")
+        self.current[adjoint] = adjoint
+        self.levels.setdefault(adjoint, 0)
+        self.multi_def.add(adjoint)
+        body = self._block(stmt.body)
+        head = self._runtime_call(runtime_flow.insert_grad_of, [build.name(variable)])
+        self._flush(stmt, [gast.With(items=[gast.withitem(
+            context_expr=head, optional_vars=build.name(adjoint, store=True))],
+            body=body, type_comment=None)])
+
     def _index_write(self, target, value, origin, op=None):
         """y[idx] = v   and   y[idx] op= v   (the latter as a read, an op and a write)."""
         if not isinstance(target.value, gast.Name):
@@ -298,7 +321,9 @@ class ControlFlowMixin:
         """A call of a runtime helper (bound into the generated code under a fresh name)."""
         name = self.runtime_names.get(function)
         if name is None:
-            name = self.namer.fresh(function.__name__)
+            mine = not self.res.is_value(function.__name__) \
+                and self.res.lookup(function.__name__) is function
+            name = function.__name__ if mine else self.namer.fresh(function.__name__)
             self.runtime_names[function] = name
             self.callees[name] = function
         return build.call(build.name(name), args)

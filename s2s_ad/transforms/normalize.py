@@ -31,6 +31,8 @@ from .cse import CommonSubexpressionMixin
 from .inline import InlineMixin, collect_nested
 from .inputs import copy_written_inputs
 
+RUNTIME_MODULES = ("s2s_ad.runtime", "s2s_ad.runtime_flow", "s2s_ad.runtime_linalg")
+
 
 @dataclass(frozen=True)
 class LevelsForm:
@@ -130,6 +132,9 @@ class _Normalizer(ControlFlowMixin, InlineMixin, CommonSubexpressionMixin):
             return False
         if isinstance(stmt, gast.Break):
             return False      # only as `if flag: break`, rebuilt by _if
+        if isinstance(stmt, gast.With):
+            self._grad_of_block(stmt)
+            return False
         if isinstance(stmt, gast.Return):
             if stmt.value is None:
                 self._flush(stmt, [build.ret(build.const(None))])
@@ -345,7 +350,13 @@ class _Normalizer(ControlFlowMixin, InlineMixin, CommonSubexpressionMixin):
                                                         expr.keywords, expr, self.smap)
             return self._numpy_call(fname, args, keywords, 0, expr)
         self._check_bound(path, func)
-        self.callees[path] = self.res.lookup(path)
+        target = self.res.lookup(path)
+        if getattr(target, "__module__", None) in RUNTIME_MODULES:
+            # s2s_ad.stop_gradient and friends: bound by name, never `s2s_ad.` in the code
+            call = self._runtime_call(target, expr.args)
+            call.keywords = expr.keywords
+            return self._call(call)
+        self.callees[path] = target
         return self._call_with(build.dotted(path), expr.args, expr.keywords, 0)
 
     def _numpy_call(self, fname, args, keywords, level, node):
