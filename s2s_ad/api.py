@@ -15,7 +15,7 @@ import weakref
 import numpy as np
 
 from .ad.registry import default_registry
-from .errors import APIUsageError
+from .errors import APIUsageError, function_location
 from .pipeline import DerivativeCache, Request, derive, front
 
 _CACHE = DerivativeCache()
@@ -150,12 +150,14 @@ def _wrt_names(f, wrt):
             if not -len(positional) <= item < len(positional):
                 raise APIUsageError(
                     f"wrt={item} is out of range: {getattr(f, '__qualname__', f)} takes "
-                    f"{len(positional)} positional argument(s) ({', '.join(positional)})")
+                    f"{len(positional)} positional argument(s) ({', '.join(positional)})",
+                    function_location(f), "give a position below the number of arguments")
             names.append(positional[item])
         elif isinstance(item, str):
             if item not in [p.name for p in params]:
                 raise APIUsageError(f"wrt={item!r}: {getattr(f, '__qualname__', f)} has no "
-                                    f"parameter named {item!r}")
+                                    f"parameter named {item!r}", function_location(f),
+                                    f"use one of: {', '.join(p.name for p in params)}")
             names.append(item)
         else:
             raise APIUsageError(f"wrt entries must be positions or names, got {item!r}")

@@ -43,6 +43,24 @@ class SourceLocation:
         return f"{where}\n    {stripped}\n{caret}"
 
 
+def function_location(func):
+    """Where `func` is defined (its `def` line), for errors about the function as a whole."""
+    import inspect
+    code = getattr(func, "__code__", None)
+    if code is None:
+        return None
+    try:
+        lines, first = inspect.getsourcelines(func)
+        line = next((text for text in lines if text.lstrip().startswith(("def ", "async def"))),
+                    lines[0])
+        first += lines.index(line)
+    except (OSError, TypeError):
+        line, first = "", code.co_firstlineno
+    col = len(line) - len(line.lstrip())
+    return SourceLocation(code.co_filename, first, col, line, func.__qualname__,
+                          col + len(line.strip()))
+
+
 class ADError(Exception):
     """Base class of every error s2s_ad raises on purpose."""
 

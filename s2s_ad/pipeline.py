@@ -14,11 +14,12 @@ from dataclasses import dataclass
 import gast
 
 from .ad.reverse import HelperAdjoint, ReverseInputs, reverse
-from .analyses.activity import analyse_activity
+from .analyses.activity import analyse_activity, only_nondifferentiable_paths
 from .analyses.dataflow import analyse_dataflow
 from .analyses.shapes import analyse_shapes, scalar_output_leaves
 from .backend.emit import to_source
 from .backend.load import load
+from .errors import NonDifferentiableError
 from .frontend.fence import fence
 from .frontend.parse import parse
 from .frontend.resolve import resolve
@@ -106,6 +107,13 @@ def derive(func, request, registry, cache):
     out_atom = levels.tree.body[-1].value
     outputs = [out_atom.id] if isinstance(out_atom, gast.Name) else []
     activity = analyse_activity(levels, request.wrt, outputs, registry)
+    for name, node in only_nondifferentiable_paths(levels, request.wrt, outputs, registry):
+        raise NonDifferentiableError(
+            f"the output depends on `{name}` only through this operation, which has no "
+            f"derivative: the gradient would be zero everywhere",
+            levels.parsed.source_map.locate(node),
+            "differentiate with respect to another argument, or mark the intent with "
+            "s2s_ad.stop_gradient(...)")
     shapes = analyse_shapes(levels, outputs if request.mode != "vjp" else ())
     bindings = Bindings(namer, _user_object(levels.resolution))
     import numpy

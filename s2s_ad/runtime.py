@@ -96,9 +96,18 @@ def check_scalar_output(*values):
         if type(value) is not float and np.ndim(value) != 0:
             shape = np.broadcast_shapes(*(np.shape(v) for v in values))
             raise NonScalarOutputError(
-                f"grad needs a function with a scalar output, but it returns an array of "
-                f"shape {shape}; use s2s_ad.vjp(f) (or jacobian) for array outputs, or reduce "
-                f"the output to a scalar (e.g. np.sum)")
+                f"grad needs a function with a scalar output, but {_caller_origin()} returns "
+                f"an array of shape {shape}; use s2s_ad.vjp(f) (or jacobian) for array "
+                f"outputs, or reduce the output to a scalar (e.g. np.sum)")
+
+
+def _caller_origin():
+    """'f (model.py:12)', read from the docstring of the generated gradient calling us."""
+    import sys
+    code = sys._getframe(2).f_code
+    doc = code.co_consts[0] if code.co_consts and isinstance(code.co_consts[0], str) else ""
+    start, end = doc.find(" of "), doc.find(")")
+    return doc[start + 4:end + 1] if start >= 0 and end > start else "the function"
 
 
 def scalar_seed(y):

@@ -24,6 +24,7 @@ def _line_of(marker):
     (rejected.undefined_helper, "undefined", s2s_ad.UnsupportedSyntaxError,
      "not_defined_anywhere"),
     (rejected.bad_keyword, "keyword", s2s_ad.MissingDerivativeError, "out="),
+    (rejected.counts_positives, "nondiff", s2s_ad.NonDifferentiableError, "no derivative"),
 ])
 def test_rejections_are_located(func, marker, error, words):
     with pytest.raises(error) as info:
@@ -68,3 +69,31 @@ def test_bad_wrt_is_a_clear_error(wrt):
 def test_builtin_function_is_rejected_clearly():
     with pytest.raises(s2s_ad.APIUsageError, match="def"):
         s2s_ad.grad(np.sin)
+
+
+def _def_line(func):
+    return inspect.getsourcelines(func)[1]
+
+
+def test_api_errors_name_the_function_file_and_line():
+    with pytest.raises(s2s_ad.APIUsageError) as info:
+        s2s_ad.grad(rejected.uses_try, wrt=3)
+    assert info.value.filename == rejected.__file__
+    assert info.value.lineno == _def_line(rejected.uses_try)
+    assert "def uses_try" in str(info.value)
+
+
+def test_non_scalar_output_names_the_function_file_and_line():
+    df = s2s_ad.grad(rejected.doubles)
+    with pytest.raises(s2s_ad.NonScalarOutputError) as info:
+        df(np.ones(3))
+    assert f"doubles (rejected.py:{_def_line(rejected.doubles)})" in str(info.value)
+
+
+def test_gradient_check_error_names_the_function():
+    from programs.user_template import uses_softplus
+    with pytest.raises(s2s_ad.GradientCheckError) as info:
+        s2s_ad.check_grads(rejected.wrongly_registered, np.array([0.5, -1.0]))
+    assert info.value.filename == rejected.__file__
+    assert info.value.lineno == _def_line(rejected.wrongly_registered)
+    assert uses_softplus is not None

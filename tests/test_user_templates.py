@@ -1,4 +1,6 @@
 """@s2s_ad.adjoint registers a template written exactly like those in templates/."""
+import inspect
+
 import numpy as np
 import pytest
 
@@ -28,5 +30,6 @@ def test_malformed_template_is_rejected_once_at_load():
         registry.reverse(bad_template.not_registered_anywhere)
     assert "d[p] += expr" in str(info.value)
     assert info.value.filename == bad_template.__file__
+    assert info.value.lineno == inspect.getsourcelines(bad_template.wrong_adjoint)[1]
     assert registry.reverse(bad_template.not_registered_anywhere) is None
     assert registry.reverse(np.sin) is not None

@@ -100,3 +100,55 @@ def _assignments(body):
         for field in ("body", "orelse"):
             out.extend(_assignments(getattr(stmt, field, []) or []))
     return out
+
+
+def only_nondifferentiable_paths(levels, wrt, outputs, registry):
+    """When no `wrt` argument reaches the output through derivatives, but some reach it
+    through operations without one (np.round, comparisons, int(...)), the whole gradient
+    would be a silent zero: [(argument, operation node)]. Empty otherwise (an argument
+    used only as a mask next to others that are differentiable has a true zero).
+    stop_gradient is an explicit cut, not such a path."""
+    from ..runtime_flow import stop_gradient
+    statements = _assignments(levels.tree.body)
+    found = []
+    for name in wrt:
+        if set(outputs) & _reach(statements, name,
+                                 lambda op: carries_derivative(op, registry), levels):
+            return []
+    for name in wrt:
+        through_all = _reach(statements, name, lambda op: op.primitive is not stop_gradient,
+                             levels)
+        through_derivatives = _reach(statements, name,
+                                     lambda op: carries_derivative(op, registry), levels)
+        if not set(outputs) & through_all or set(outputs) & through_derivatives:
+            continue
+        for target, value in statements:
+            if isinstance(value, _Flow) or target not in through_all:
+                continue
+            op = operation_of(value, levels.callees)
+            reads = {n for a in op.args for n in names_in(a)}
+            if not carries_derivative(op, registry) and reads & through_all:
+                found.append((name, value))
+                break
+    return found
+
+
+def _reach(statements, start, passes, levels):
+    reached, changed = {start}, True
+    while changed:
+        changed = False
+        for target, value in statements:
+            if target in reached:
+                continue
+            if isinstance(value, _Flow):
+                reads = value.reads
+            else:
+                op = operation_of(value, levels.callees)
+                if not passes(op):
+                    continue
+                reads = [n for a in op.args for n in names_in(a)] + \
+                        [n for v in op.keywords.values() for n in names_in(v)]
+            if any(r in reached for r in reads):
+                reached.add(target)
+                changed = True
+    return reached

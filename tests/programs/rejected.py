@@ -63,3 +63,29 @@ def uses_nonlocal(x):
         total = total + v
     add(x)
     return total
+
+
+def counts_positives(x):
+    positive = x > 0.0  # LINE nondiff
+    return np.sum(positive * 1.0)
+
+
+def doubles(x):
+    return x * 2.0
+
+
+def _broken(x):
+    return x * x
+
+
+from s2s_ad import adjoint, d  # noqa: E402
+
+
+@adjoint(_broken)
+def _broken_adjoint(y, x):
+    """deliberately wrong (the derivative of x * x is 2 x)"""
+    d[x] += d[y] * x
+
+
+def wrongly_registered(x):
+    return np.sum(_broken(x))
