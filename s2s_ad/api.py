@@ -52,6 +52,15 @@ def vjp(f=None, wrt=0):
     return _public(f, "vjp", wrt, False)
 
 
+def jvp(f=None, wrt=0):
+    """Forward mode: jf(*args, tangent) -> (f(*args), directional derivative along tangent).
+
+    With a tuple `wrt` the tangent is a tuple (one entry per argument)."""
+    if f is None:
+        return functools.partial(jvp, wrt=wrt)
+    return _public(f, "jvp", wrt, False)
+
+
 def normalize(f):
     """f in levels form (ARCHITECTURE §3), as source text."""
     from .backend.emit import to_source
@@ -78,7 +87,7 @@ def _public(f, mode, wrt, preserve_result):
     request = Request(mode, names, preserve_result, single)
     derived = derive(f, request, default_registry(), _CACHE)
     function = derived.function
-    if mode == "vjp":
+    if mode in ("vjp", "jvp"):
         function = _cotangent_last(function, f)
     _SOURCES[derived.function] = derived
     public = _presented(function, derived)
@@ -116,8 +125,8 @@ def _cotangent_last(generated, f):
         if not args:
             raise APIUsageError("vjp function: pass the arguments of f, then the cotangent")
         *primals, cotangent = args
-        cotangent = np.asarray(cotangent, dtype=float) if not isinstance(cotangent, float) \
-            else cotangent
+        if not isinstance(cotangent, (float, tuple, list, dict)):
+            cotangent = np.asarray(cotangent, dtype=float)
         bound = signature.bind(*primals, **kwargs)
         return generated(cotangent, *bound.args, **bound.kwargs)
     vjp_function.__wrapped__ = generated

@@ -8,6 +8,7 @@ Each helper is small and named for what it does to an adjoint:
     add_at(a, index, g)      a[index] += g, correct for repeated integer indices
     scalar_seed(y)           1.0 when y is a scalar, else a clear error pointing to vjp
     zero_adjoint(x)          the zero derivative shaped like x (0.0 for a scalar)
+    zero_tangent(x), broadcast_tangent(t, y)   the same for forward mode
 
 Reductions (unreduce_extremum, unreduce_prod, unreduce_var, unreduce_norm,
 reverse_cumsum) and shape manipulation (reshape_like, untranspose, split_concatenated,
@@ -118,6 +119,20 @@ def scalar_seed(y):
         f"grad needs a function with a scalar output, but it returned an array of shape "
         f"{np.shape(y)}; use s2s_ad.vjp(f) (or jacobian) for array outputs, or reduce the "
         f"output to a scalar (e.g. np.sum)")
+
+
+def zero_tangent(x):
+    """The zero derivative shaped like x: 0.0 for a scalar, float zeros otherwise."""
+    if isinstance(x, np.ndarray) or np.ndim(x) > 0:
+        return np.zeros(np.shape(x))
+    return 0.0
+
+
+def broadcast_tangent(t, y):
+    """A tangent with y's shape (when a term was known zero, t may be smaller)."""
+    if np.shape(t) == np.shape(y):
+        return t
+    return np.broadcast_to(t, np.shape(y)) * 1.0
 
 
 def zero_adjoint(x):

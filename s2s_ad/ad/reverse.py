@@ -76,6 +76,13 @@ class _Context:
     def is_scalar(self, atom):
         return self.i.shapes.is_scalar(atom)
 
+    current_target = None     # set per statement by forward mode
+
+    def tangent_shape_known(self, bound):
+        """Does every operand provably have the result's shape (no broadcasting)?"""
+        names = [a for a in bound.values() if isinstance(a, gast.Name)]
+        return bool(names) and all(self.i.shapes.same(self.current_target, a) for a in names)
+
 
 def reverse(inputs, wrt, seed):
     """`seed(output_name)` returns (statements, expression) seeding the output's adjoint."""

@@ -1,0 +1,222 @@
+"""Forward mode: levels form -> a function computing the value and a directional derivative.
+
+Each active statement is followed by its tangent, from the primitive's @tangent template
+(ad.tangents). Control flow keeps its shape and needs no tape: tangents are computed
+alongside the values they belong to. Calls of the user's helpers use the helpers' own
+generated forward derivatives.
+
+    def f(x, w):                       def jvp_f(tangent, x, w):
+        h = np.tanh(x * w)                 x_dot = tangent
+        return np.sum(h)           ->      t1_0 = x * w
+                                           t1_0_dot = x_dot * w
+                                           h = np.tanh(t1_0)
+                                           h_dot = t1_0_dot * (1.0 - h * h)
+                                           t2_0 = np.sum(h)
+                                           t2_0_dot = np.sum(h_dot)
+                                           return t2_0, t2_0_dot
+"""
+import inspect
+
+import gast
+
+from ..errors import MissingDerivativeError
+from ..ir import build
+from ..ir.primitives import identity, operation_of
+from .. import runtime
+from .expand import BindingError, bind_operands
+from .tangents import ZERO, expand_tangent, is_zero, zero_of
+
+
+class ForwardGenerator:
+    def __init__(self, inputs, context, derive_jvp):
+        self.i = inputs
+        self.ctx = context
+        self.derive_jvp = derive_jvp      # (function, wrt names, statement) -> (fn, name)
+        self._names = {}
+
+    def tangent_name(self, variable):
+        if variable not in self._names:
+            self._names[variable] = self.i.namer.fresh(f"{variable}_dot")
+        return self._names[variable]
+
+    def tangent_of(self, atom):
+        if isinstance(atom, gast.Name) and self.i.activity.is_active(atom.id):
+            return build.name(self.tangent_name(atom.id))
+        if isinstance(atom, gast.Tuple):            # a literal index or axis tuple
+            return zero_of(atom)
+        return zero_of(atom)
+
+    def zero_tangent(self, atom):
+        helper = self.i.bindings.name_for("zero_tangent", runtime.zero_tangent)
+        return build.call(build.name(helper), [build.clone(atom)])
+
+    # ---- walk -------------------------------------------------------------------------------
+    def block(self, stmts):
+        out = []
+        for stmt in stmts:
+            out.extend(self.statement(stmt))
+        return out
+
+    def statement(self, stmt):
+        if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Subscript):
+            return self.index_write(stmt)
+        if isinstance(stmt, gast.Assign):
+            return self.assignment(stmt)
+        if isinstance(stmt, gast.Expr) and _append_target(stmt):
+            return self.append(stmt)
+        if isinstance(stmt, gast.If):
+            if stmt.body and isinstance(stmt.body[0], gast.Break):
+                return [stmt]
+            return [gast.If(test=stmt.test, body=self.block(stmt.body) or [gast.Pass()],
+                            orelse=self.block(stmt.orelse))]
+        if isinstance(stmt, gast.For):
+            return [gast.For(target=stmt.target, iter=stmt.iter, body=self.block(stmt.body),
+                             orelse=[], type_comment=None)]
+        if isinstance(stmt, gast.While):
+            return [gast.While(test=stmt.test, body=self.block(stmt.body), orelse=[])]
+        if isinstance(stmt, gast.With):
+            return []                  # insert_grad_of blocks belong to the backward sweep
+        return [stmt]
+
+    def assignment(self, stmt):
+        target = stmt.targets[0].id
+        if not self.i.activity.is_active(target):
+            return [stmt]
+        op = operation_of(stmt.value, self.i.levels.callees)
+        name = self.tangent_name(target)
+        out = []
+        if _is_pop(stmt.value):
+            base = stmt.value.func.value.id
+            popped = build.call(build.attribute(build.name(self.tangent_name(base)), "pop"))
+            return [stmt, build.assign(name, popped)]
+        if op.callee is not None and inspect.isfunction(op.primitive) \
+                and self.i.registry.tangent(op.primitive) is None \
+                and self.i.registry.reverse(op.primitive) is None:
+            return self.helper_call(stmt, op, target)
+        out.append(stmt)
+        active = [a for a in _operand_atoms(op) if self.ctx.is_active_operand(a)]
+        if not active:
+            out.append(build.assign(name, self.zero_tangent(build.name(target))))
+            return out
+        if op.primitive is identity:
+            out.append(build.assign(name, self.tangent_of(op.args[0])))
+        elif op.primitive in (tuple, list):
+            items = [self._concrete(self.tangent_of(a), a) for a in op.args]
+            value = build.tuple_(items) if op.primitive is tuple else \
+                gast.List(elts=items, ctx=gast.Load())
+            out.append(build.assign(name, value))
+        else:
+            out.extend(self.template(stmt, op, target, name))
+        if target in self.i.dataflow.subscripted and target in self.i.dataflow.accumulated:
+            copy = self.i.bindings.name_for("copy_adjoint", _copy_adjoint())
+            out.append(build.assign(name, build.call(build.name(copy), [build.name(name)])))
+        return [self._concretize(s) for s in out]
+
+    def template(self, stmt, op, target, name):
+        template = self.i.registry.tangent(op.primitive) if op.primitive is not None else None
+        if template is None:
+            raise MissingDerivativeError(
+                f"no forward-mode derivative is known for `{_describe(op)}`",
+                self.i.levels.parsed.source_map.locate(
+                    stmt.value if hasattr(stmt.value, "lineno") else stmt),
+                "register one with @s2s_ad.tangent (next to its @s2s_ad.adjoint)")
+        try:
+            bound = bind_operands(template, op.args, op.keywords)
+        except BindingError as exc:
+            raise MissingDerivativeError(f"`{_describe(op)}`: {exc}",
+                                         self.i.levels.parsed.source_map.locate(stmt)) from None
+        self.ctx.elementwise = False
+        self.ctx.current_target = target
+        temps, value = expand_tangent(template, bound, target,
+                                      lambda atom: self._operand_tangent(atom), self.ctx)
+        if value is None:
+            value = self.zero_tangent(build.name(target))
+        return temps + [build.assign(name, value)]
+
+    def _operand_tangent(self, atom):
+        if isinstance(atom, (gast.List, gast.Tuple)) and any(
+                isinstance(e, gast.Name) for e in atom.elts):
+            items = [self._concrete(self.tangent_of(e), e) for e in atom.elts]
+            return build.tuple_(items)
+        return self.tangent_of(atom)
+
+    def _concrete(self, tangent, atom):
+        return self.zero_tangent(atom) if is_zero(tangent) else tangent
+
+    def _concretize(self, stmt):
+        """Zeros that survived simplification become zero_tangent(operand)."""
+        for node in gast.walk(stmt):
+            if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) \
+                    and node.func.id == ZERO:
+                node.func = build.name(self.i.bindings.name_for("zero_tangent",
+                                                                runtime.zero_tangent))
+        return stmt
+
+    def helper_call(self, stmt, op, target):
+        """t = h(a, b)  ->  t, t_dot = jvp_h(tangents, a, b)."""
+        params = list(inspect.signature(op.primitive).parameters)
+        active = [(params[k], a) for k, a in enumerate(op.args)
+                  if k < len(params) and self.ctx.is_active_operand(a)]
+        active += [(key, a) for key, a in op.keywords.items() if self.ctx.is_active_operand(a)]
+        if not active:
+            return [stmt, build.assign(self.tangent_name(target),
+                                       self.zero_tangent(build.name(target)))]
+        function, name = self.derive_jvp(op.primitive, tuple(p for p, _ in active), stmt)
+        bound = self.i.bindings.name_for(name, function)
+        tangents = [build.name(self.tangent_name(a.id)) for _, a in active]
+        tangent = tangents[0] if len(tangents) == 1 else build.tuple_(tangents)
+        call = build.call(build.name(bound), [tangent] + list(op.args), list(op.keywords.items()))
+        return [build.with_location(build.assign_tuple([target, self.tangent_name(target)], call),
+                                    stmt)]
+
+    def index_write(self, stmt):
+        base = stmt.targets[0].value.id
+        if not self.i.activity.is_active(base):
+            return [stmt]
+        value = stmt.value
+        tangent = self._concrete(self.tangent_of(value), value)
+        store = build.store_subscript(build.name(self.tangent_name(base)),
+                                      build.clone(stmt.targets[0].slice))
+        return [stmt, self._concretize(build.assign(store, tangent))]
+
+    def append(self, stmt):
+        base = _append_target(stmt)
+        if not self.i.activity.is_active(base):
+            return [stmt]
+        item = stmt.value.args[0]
+        tangent = self._concrete(self.tangent_of(item), item)
+        method = build.attribute(build.name(self.tangent_name(base)), "append")
+        return [stmt, self._concretize(build.expr_stmt(build.call(method, [tangent])))]
+
+
+def _copy_adjoint():
+    from ..runtime_flow import copy_adjoint
+    return copy_adjoint
+
+
+def _append_target(stmt):
+    call = stmt.value
+    if isinstance(call, gast.Call) and isinstance(call.func, gast.Attribute) \
+            and call.func.attr == "append" and isinstance(call.func.value, gast.Name):
+        return call.func.value.id
+    return None
+
+
+def _is_pop(value):
+    return isinstance(value, gast.Call) and isinstance(value.func, gast.Attribute) \
+        and value.func.attr == "pop" and isinstance(value.func.value, gast.Name) \
+        and not value.args
+
+
+def _operand_atoms(op):
+    atoms = []
+    for a in list(op.args) + list(op.keywords.values()):
+        atoms.extend(n for n in gast.walk(a) if isinstance(n, gast.Name))
+    return atoms
+
+
+def _describe(op):
+    if op.callee:
+        return f"{op.callee}(...)"
+    return getattr(op.primitive, "__name__", repr(op.primitive))
+

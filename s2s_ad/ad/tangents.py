@@ -1,0 +1,116 @@
+"""Expanding a tangent (forward-mode) template for one levels-form statement.
+
+    template:   d[y] = d[a] * b + a * d[b]         (operator.mul)
+    statement:  t2_0 = w * x        (x depends on the inputs, w does not)
+    expansion:  t2_0_dot = w * x_dot
+
+Operands that do not depend on the inputs have the symbolic tangent ZERO, which
+simplifies away: ZERO*e, e*ZERO, ZERO@e, e@ZERO, ZERO/e, -ZERO -> ZERO; ZERO+e, e+ZERO,
+e-ZERO -> e; ZERO-e -> -e. A ZERO that survives (an argument of np.where, an item of a
+list) becomes concrete zeros shaped like its operand: zero_tangent(w).
+"""
+import copy
+
+import gast
+
+from ..ir import build
+from .registry import derivative_target
+
+ZERO = "__s2s_zero__"
+
+
+def is_zero(node):
+    return isinstance(node, gast.Call) and isinstance(node.func, gast.Name) \
+        and node.func.id == ZERO
+
+
+def zero_of(atom):
+    return build.call(build.name(ZERO), [copy.deepcopy(atom)])
+
+
+def expand_tangent(template, bound, result, tangent_of, context):
+    """(temporary statements, tangent expression or None when it is zero).
+
+    tangent_of(atom) -> the tangent expression of an operand (a Name, or zero_of(atom))."""
+    renames = {}
+    statements = []
+    value = None
+    for stmt in template.body:
+        target = stmt.targets[0]
+        expr = _Substituter(template, bound, result, tangent_of, renames, context).visit(
+            copy.deepcopy(stmt.value))
+        expr = simplify(expr)
+        if isinstance(target, gast.Name):
+            renames[target.id] = context.fresh_name(target.id)
+            statements.append(build.assign(renames[target.id], expr))
+        else:
+            value = expr
+    return statements, (None if is_zero(value) else value)
+
+
+def simplify(node):
+    return _Simplifier().visit(node)
+
+
+class _Simplifier(gast.NodeTransformer):
+    def visit_BinOp(self, node):
+        self.generic_visit(node)
+        left, right, op = is_zero(node.left), is_zero(node.right), type(node.op)
+        if op in (gast.Mult, gast.MatMult) and (left or right):
+            return node.left if left else node.right
+        if op in (gast.Div, gast.FloorDiv, gast.Mod) and left:
+            return node.left
+        if op is gast.Add and (left or right):
+            return node.right if left else node.left
+        if op is gast.Sub and right:
+            return node.left
+        if op is gast.Sub and left:
+            return gast.UnaryOp(op=gast.USub(), operand=node.right)
+        return node
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        if isinstance(node.func, gast.Name) and node.func.id == "broadcast_tangent" \
+                and node.args and is_zero(node.args[0]):
+            return node.args[0]
+        return node
+
+    def visit_UnaryOp(self, node):
+        self.generic_visit(node)
+        if isinstance(node.op, (gast.USub, gast.UAdd)) and is_zero(node.operand):
+            return node.operand
+        return node
+
+
+class _Substituter(gast.NodeTransformer):
+    def __init__(self, template, bound, result, tangent_of, renames, context):
+        self.t = template
+        self.bound = bound
+        self.result = result
+        self.tangent_of = tangent_of
+        self.renames = renames
+        self.ctx = context
+
+    def visit_Subscript(self, node):
+        target = derivative_target(node)
+        if target is not None and target[1] is None and target[0] in self.bound:
+            return self.tangent_of(self.bound[target[0]])
+        return self.generic_visit(node)
+
+    def visit_Call(self, node):
+        if isinstance(node.func, gast.Name) and node.func.id == "broadcast_tangent" \
+                and len(node.args) == 2 and self.ctx.tangent_shape_known(self.bound):
+            return self.visit(node.args[0])
+        return self.generic_visit(node)
+
+    def visit_Name(self, node):
+        ident = node.id
+        if ident == self.t.result:
+            return build.name(self.result)
+        if ident in self.bound:
+            return copy.deepcopy(self.bound[ident])
+        if ident in self.renames:
+            return build.name(self.renames[ident])
+        if ident in self.t.namespace:
+            return build.name(self.ctx.global_name(ident, self.t.namespace[ident]))
+        return node
