@@ -7,8 +7,8 @@ Binary ufuncs name their operands x1, x2 as numpy does.
 """
 import numpy as np
 
-from s2s_ad.ad.template_dsl import adjoint, d
-from s2s_ad.runtime import unbroadcast
+from s2s_ad.ad.template_dsl import adjoint, d, tangent
+from s2s_ad.runtime import broadcast_tangent, unbroadcast
 
 LN2 = np.log(2.0)
 LN10 = np.log(10.0)
@@ -21,10 +21,20 @@ def exp_adjoint(y, x):
     d[x] += d[y] * y
 
 
+@tangent(np.exp)
+def exp_tangent(y, x):
+    d[y] = d[x] * y
+
+
 @adjoint(np.expm1)
 def expm1_adjoint(y, x):
     """d (exp(x) - 1) = exp(x) dx"""
     d[x] += d[y] * (y + 1.0)
+
+
+@tangent(np.expm1)
+def expm1_tangent(y, x):
+    d[y] = d[x] * (y + 1.0)
 
 
 @adjoint(np.log)
@@ -33,10 +43,20 @@ def log_adjoint(y, x):
     d[x] += d[y] / x
 
 
+@tangent(np.log)
+def log_tangent(y, x):
+    d[y] = d[x] / x
+
+
 @adjoint(np.log1p)
 def log1p_adjoint(y, x):
     """d log(1 + x) = dx / (1 + x)"""
     d[x] += d[y] / (1.0 + x)
+
+
+@tangent(np.log1p)
+def log1p_tangent(y, x):
+    d[y] = d[x] / (1.0 + x)
 
 
 @adjoint(np.log2)
@@ -45,10 +65,20 @@ def log2_adjoint(y, x):
     d[x] += d[y] / (x * LN2)
 
 
+@tangent(np.log2)
+def log2_tangent(y, x):
+    d[y] = d[x] / (x * LN2)
+
+
 @adjoint(np.log10)
 def log10_adjoint(y, x):
     """d log10(x) = dx / (x log 10)"""
     d[x] += d[y] / (x * LN10)
+
+
+@tangent(np.log10)
+def log10_tangent(y, x):
+    d[y] = d[x] / (x * LN10)
 
 
 @adjoint(np.logaddexp)
@@ -58,11 +88,21 @@ def logaddexp_adjoint(y, x1, x2):
     d[x2] += unbroadcast(d[y] * np.exp(x2 - y), x2)
 
 
+@tangent(np.logaddexp)
+def logaddexp_tangent(y, x1, x2):
+    d[y] = d[x1] * np.exp(x1 - y) + d[x2] * np.exp(x2 - y)
+
+
 @adjoint(np.logaddexp2)
 def logaddexp2_adjoint(y, x1, x2):
     """d log2(2**x1 + 2**x2) = 2**(x1 - y) dx1 + 2**(x2 - y) dx2"""
     d[x1] += unbroadcast(d[y] * np.exp2(x1 - y), x1)
     d[x2] += unbroadcast(d[y] * np.exp2(x2 - y), x2)
+
+
+@tangent(np.logaddexp2)
+def logaddexp2_tangent(y, x1, x2):
+    d[y] = d[x1] * np.exp2(x1 - y) + d[x2] * np.exp2(x2 - y)
 
 
 # ---- powers and roots -----------------------------------------------------------------
@@ -72,10 +112,20 @@ def sqrt_adjoint(y, x):
     d[x] += d[y] * 0.5 / y
 
 
+@tangent(np.sqrt)
+def sqrt_tangent(y, x):
+    d[y] = d[x] * 0.5 / y
+
+
 @adjoint(np.cbrt)
 def cbrt_adjoint(y, x):
     """d cbrt(x) = dx / (3 cbrt(x)**2)"""
     d[x] += d[y] / (3.0 * y * y)
+
+
+@tangent(np.cbrt)
+def cbrt_tangent(y, x):
+    d[y] = d[x] / (3.0 * y * y)
 
 
 @adjoint(np.square)
@@ -84,10 +134,20 @@ def square_adjoint(y, x):
     d[x] += d[y] * 2.0 * x
 
 
+@tangent(np.square)
+def square_tangent(y, x):
+    d[y] = d[x] * 2.0 * x
+
+
 @adjoint(np.reciprocal)
 def reciprocal_adjoint(y, x):
     """d (1 / x) = -dx / x**2"""
     d[x] += -d[y] * y * y
+
+
+@tangent(np.reciprocal)
+def reciprocal_tangent(y, x):
+    d[y] = -d[x] * y * y
 
 
 @adjoint(np.power)
@@ -97,11 +157,21 @@ def power_adjoint(y, x1, x2):
     d[x2] += unbroadcast(d[y] * y * np.log(x1), x2)
 
 
+@tangent(np.power)
+def power_tangent(y, x1, x2):
+    d[y] = d[x1] * x2 * x1 ** (x2 - 1) + d[x2] * y * np.log(x1)
+
+
 @adjoint(np.float_power)
 def float_power_adjoint(y, x1, x2):
     """d x1**x2 = x2 x1**(x2 - 1) dx1 + log(x1) x1**x2 dx2 (in float64)"""
     d[x1] += unbroadcast(d[y] * x2 * np.float_power(x1, x2 - 1), x1)
     d[x2] += unbroadcast(d[y] * y * np.log(x1), x2)
+
+
+@tangent(np.float_power)
+def float_power_tangent(y, x1, x2):
+    d[y] = d[x1] * x2 * np.float_power(x1, x2 - 1) + d[x2] * y * np.log(x1)
 
 
 @adjoint(np.hypot)
@@ -111,11 +181,21 @@ def hypot_adjoint(y, x1, x2):
     d[x2] += unbroadcast(d[y] * x2 / y, x2)
 
 
+@tangent(np.hypot)
+def hypot_tangent(y, x1, x2):
+    d[y] = (x1 * d[x1] + x2 * d[x2]) / y
+
+
 # ---- trigonometric --------------------------------------------------------------------
 @adjoint(np.sin)
 def sin_adjoint(y, x):
     """d sin(x) = cos(x) dx"""
     d[x] += d[y] * np.cos(x)
+
+
+@tangent(np.sin)
+def sin_tangent(y, x):
+    d[y] = d[x] * np.cos(x)
 
 
 @adjoint(np.cos)
@@ -124,10 +204,20 @@ def cos_adjoint(y, x):
     d[x] += -d[y] * np.sin(x)
 
 
+@tangent(np.cos)
+def cos_tangent(y, x):
+    d[y] = -d[x] * np.sin(x)
+
+
 @adjoint(np.tan)
 def tan_adjoint(y, x):
     """d tan(x) = (1 + tan(x)**2) dx"""
     d[x] += d[y] * (1.0 + y * y)
+
+
+@tangent(np.tan)
+def tan_tangent(y, x):
+    d[y] = d[x] * (1.0 + y * y)
 
 
 @adjoint(np.arcsin)
@@ -136,16 +226,31 @@ def arcsin_adjoint(y, x):
     d[x] += d[y] / np.sqrt(1.0 - x * x)
 
 
+@tangent(np.arcsin)
+def arcsin_tangent(y, x):
+    d[y] = d[x] / np.sqrt(1.0 - x * x)
+
+
 @adjoint(np.arccos)
 def arccos_adjoint(y, x):
     """d arccos(x) = -dx / sqrt(1 - x**2)"""
     d[x] += -d[y] / np.sqrt(1.0 - x * x)
 
 
+@tangent(np.arccos)
+def arccos_tangent(y, x):
+    d[y] = -d[x] / np.sqrt(1.0 - x * x)
+
+
 @adjoint(np.arctan)
 def arctan_adjoint(y, x):
     """d arctan(x) = dx / (1 + x**2)"""
     d[x] += d[y] / (1.0 + x * x)
+
+
+@tangent(np.arctan)
+def arctan_tangent(y, x):
+    d[y] = d[x] / (1.0 + x * x)
 
 
 @adjoint(np.arctan2)
@@ -156,11 +261,23 @@ def arctan2_adjoint(y, x1, x2):
     d[x2] += unbroadcast(-d[y] * x1 / _r2, x2)
 
 
+@tangent(np.arctan2)
+def arctan2_tangent(y, x1, x2):
+    _r2 = x1 * x1 + x2 * x2
+    d[y] = (x2 * d[x1] - x1 * d[x2]) / _r2
+
+
 @adjoint(np.sinc)
 def sinc_adjoint(y, x):
     """d sin(pi x) / (pi x) = (cos(pi x) - sinc(x)) / x dx (0 at x = 0)"""
     _nonzero = np.where(x == 0.0, 1.0, x)
     d[x] += d[y] * np.where(x == 0.0, 0.0, (np.cos(np.pi * x) - y) / _nonzero)
+
+
+@tangent(np.sinc)
+def sinc_tangent(y, x):
+    _nonzero = np.where(x == 0.0, 1.0, x)
+    d[y] = d[x] * np.where(x == 0.0, 0.0, (np.cos(np.pi * x) - y) / _nonzero)
 
 
 @adjoint(np.deg2rad)
@@ -169,10 +286,20 @@ def deg2rad_adjoint(y, x):
     d[x] += d[y] * (np.pi / 180.0)
 
 
+@tangent(np.deg2rad)
+def deg2rad_tangent(y, x):
+    d[y] = d[x] * (np.pi / 180.0)
+
+
 @adjoint(np.rad2deg)
 def rad2deg_adjoint(y, x):
     """d (x 180 / pi) = 180 / pi dx"""
     d[x] += d[y] * (180.0 / np.pi)
+
+
+@tangent(np.rad2deg)
+def rad2deg_tangent(y, x):
+    d[y] = d[x] * (180.0 / np.pi)
 
 
 # ---- hyperbolic -----------------------------------------------------------------------
@@ -182,10 +309,20 @@ def sinh_adjoint(y, x):
     d[x] += d[y] * np.cosh(x)
 
 
+@tangent(np.sinh)
+def sinh_tangent(y, x):
+    d[y] = d[x] * np.hypot(1.0, y)     # cosh(x) = sqrt(1 + sinh(x)**2)
+
+
 @adjoint(np.cosh)
 def cosh_adjoint(y, x):
     """d cosh(x) = sinh(x) dx"""
     d[x] += d[y] * np.sinh(x)
+
+
+@tangent(np.cosh)
+def cosh_tangent(y, x):
+    d[y] = d[x] * np.sinh(x)
 
 
 @adjoint(np.tanh)
@@ -194,10 +331,20 @@ def tanh_adjoint(y, x):
     d[x] += d[y] * (1.0 - y * y)
 
 
+@tangent(np.tanh)
+def tanh_tangent(y, x):
+    d[y] = d[x] * (1.0 - y * y)
+
+
 @adjoint(np.arcsinh)
 def arcsinh_adjoint(y, x):
     """d arcsinh(x) = dx / sqrt(x**2 + 1)"""
     d[x] += d[y] / np.sqrt(x * x + 1.0)
+
+
+@tangent(np.arcsinh)
+def arcsinh_tangent(y, x):
+    d[y] = d[x] / np.sqrt(x * x + 1.0)
 
 
 @adjoint(np.arccosh)
@@ -206,10 +353,20 @@ def arccosh_adjoint(y, x):
     d[x] += d[y] / np.sqrt(x * x - 1.0)
 
 
+@tangent(np.arccosh)
+def arccosh_tangent(y, x):
+    d[y] = d[x] / np.sqrt(x * x - 1.0)
+
+
 @adjoint(np.arctanh)
 def arctanh_adjoint(y, x):
     """d arctanh(x) = dx / (1 - x**2)"""
     d[x] += d[y] / (1.0 - x * x)
+
+
+@tangent(np.arctanh)
+def arctanh_tangent(y, x):
+    d[y] = d[x] / (1.0 - x * x)
 
 
 # ---- arithmetic as functions ----------------------------------------------------------
@@ -220,11 +377,21 @@ def add_adjoint(y, x1, x2):
     d[x2] += unbroadcast(d[y], x2)
 
 
+@tangent(np.add)
+def add_tangent(y, x1, x2):
+    d[y] = broadcast_tangent(d[x1] + d[x2], y)
+
+
 @adjoint(np.subtract)
 def subtract_adjoint(y, x1, x2):
     """d (x1 - x2) = dx1 - dx2"""
     d[x1] += unbroadcast(d[y], x1)
     d[x2] += -unbroadcast(d[y], x2)
+
+
+@tangent(np.subtract)
+def subtract_tangent(y, x1, x2):
+    d[y] = broadcast_tangent(d[x1] - d[x2], y)
 
 
 @adjoint(np.multiply)
@@ -234,11 +401,21 @@ def multiply_adjoint(y, x1, x2):
     d[x2] += unbroadcast(d[y] * x1, x2)
 
 
+@tangent(np.multiply)
+def multiply_tangent(y, x1, x2):
+    d[y] = d[x1] * x2 + x1 * d[x2]
+
+
 @adjoint(np.divide)
 def divide_adjoint(y, x1, x2):
     """d (x1 / x2) = dx1 / x2 - x1 / x2**2 dx2"""
     d[x1] += unbroadcast(d[y] / x2, x1)
     d[x2] += -unbroadcast(d[y] * y, x2) / x2     # x2 is constant along the summed axes
+
+
+@tangent(np.divide)
+def divide_tangent(y, x1, x2):
+    d[y] = (d[x1] - y * d[x2]) / x2
 
 
 @adjoint(np.negative)
@@ -247,10 +424,20 @@ def negative_adjoint(y, x):
     d[x] += -d[y]
 
 
+@tangent(np.negative)
+def negative_tangent(y, x):
+    d[y] = -d[x]
+
+
 @adjoint(np.positive)
 def positive_adjoint(y, x):
     """d (+x) = dx"""
     d[x] += d[y]
+
+
+@tangent(np.positive)
+def positive_tangent(y, x):
+    d[y] = d[x]
 
 
 # ---- kinks: abs, extrema, clip, where -------------------------------------------------
@@ -258,6 +445,11 @@ def positive_adjoint(y, x):
 def absolute_adjoint(y, x):
     """d |x| = sign(x) dx (0 at x = 0)"""
     d[x] += d[y] * np.sign(x)
+
+
+@tangent(np.absolute, np.fabs)
+def absolute_tangent(y, x):
+    d[y] = d[x] * np.sign(x)
 
 
 @adjoint(np.maximum)
@@ -268,12 +460,24 @@ def maximum_adjoint(y, x1, x2):
     d[x2] += unbroadcast(d[y] * (1.0 - _w1), x2)
 
 
+@tangent(np.maximum)
+def maximum_tangent(y, x1, x2):
+    _w1 = np.where(x1 == x2, 0.5, x1 > x2)
+    d[y] = d[x1] * _w1 + d[x2] * (1.0 - _w1)
+
+
 @adjoint(np.minimum)
 def minimum_adjoint(y, x1, x2):
     """d min(x1, x2) = dx1 where x1 < x2, dx2 where x2 < x1, (dx1 + dx2) / 2 at ties"""
     _w1 = np.where(x1 == x2, 0.5, x1 < x2)
     d[x1] += unbroadcast(d[y] * _w1, x1)
     d[x2] += unbroadcast(d[y] * (1.0 - _w1), x2)
+
+
+@tangent(np.minimum)
+def minimum_tangent(y, x1, x2):
+    _w1 = np.where(x1 == x2, 0.5, x1 < x2)
+    d[y] = d[x1] * _w1 + d[x2] * (1.0 - _w1)
 
 
 @adjoint(np.fmax)
@@ -284,12 +488,24 @@ def fmax_adjoint(y, x1, x2):
     d[x2] += unbroadcast(d[y] * (1.0 - _w1), x2)
 
 
+@tangent(np.fmax)
+def fmax_tangent(y, x1, x2):
+    _w1 = np.where(x1 == x2, 0.5, (x1 > x2) | np.isnan(x2))
+    d[y] = d[x1] * _w1 + d[x2] * (1.0 - _w1)
+
+
 @adjoint(np.fmin)
 def fmin_adjoint(y, x1, x2):
     """d fmin(x1, x2): like minimum, but a NaN operand passes its share to the other"""
     _w1 = np.where(x1 == x2, 0.5, (x1 < x2) | np.isnan(x2))
     d[x1] += unbroadcast(d[y] * _w1, x1)
     d[x2] += unbroadcast(d[y] * (1.0 - _w1), x2)
+
+
+@tangent(np.fmin)
+def fmin_tangent(y, x1, x2):
+    _w1 = np.where(x1 == x2, 0.5, (x1 < x2) | np.isnan(x2))
+    d[y] = d[x1] * _w1 + d[x2] * (1.0 - _w1)
 
 
 @adjoint(np.clip)
@@ -300,8 +516,19 @@ def clip_adjoint(y, a, a_min, a_max):
     d[a_max] += unbroadcast(d[y] * (a > a_max), a_max)
 
 
+@tangent(np.clip)
+def clip_tangent(y, a, a_min, a_max):
+    d[y] = broadcast_tangent(d[a] * (y == a) + d[a_min] * (a < a_min)
+                              + d[a_max] * (a > a_max), y)
+
+
 @adjoint(np.where)
 def where_adjoint(out, condition, x, y):
     """d where(c, x, y) = where(c, dx, dy) (no derivative for the condition)"""
     d[x] += unbroadcast(np.where(condition, d[out], 0.0), x)
     d[y] += unbroadcast(np.where(condition, 0.0, d[out]), y)
+
+
+@tangent(np.where)
+def where_tangent(out, condition, x, y):
+    d[out] = np.where(condition, d[x], d[y])

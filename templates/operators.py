@@ -3,14 +3,19 @@ import operator
 
 import numpy as np
 
-from s2s_ad.ad.template_dsl import adjoint, d, nondifferentiable
-from s2s_ad.runtime import matmul_adjoint_a, matmul_adjoint_b, unbroadcast
+from s2s_ad.ad.template_dsl import adjoint, d, nondifferentiable, tangent
+from s2s_ad.runtime import broadcast_tangent, matmul_adjoint_a, matmul_adjoint_b, unbroadcast
 
 
 @adjoint(operator.add)
 def add_adjoint(y, a, b):
     d[a] += unbroadcast(d[y], a)
     d[b] += unbroadcast(d[y], b)
+
+
+@tangent(operator.add)
+def add_tangent(y, a, b):
+    d[y] = broadcast_tangent(d[a] + d[b], y)
 
 
 @adjoint(operator.sub)
@@ -20,16 +25,31 @@ def sub_adjoint(y, a, b):
     d[b] += -unbroadcast(d[y], b)
 
 
+@tangent(operator.sub)
+def sub_tangent(y, a, b):
+    d[y] = broadcast_tangent(d[a] - d[b], y)
+
+
 @adjoint(operator.mul)
 def mul_adjoint(y, a, b):
     d[a] += unbroadcast(d[y] * b, a)
     d[b] += unbroadcast(d[y] * a, b)
 
 
+@tangent(operator.mul)
+def mul_tangent(y, a, b):
+    d[y] = d[a] * b + a * d[b]
+
+
 @adjoint(operator.truediv)
 def truediv_adjoint(y, a, b):
     d[a] += unbroadcast(d[y] / b, a)
     d[b] += -unbroadcast(d[y] * y, b) / b     # b is constant along the summed axes
+
+
+@tangent(operator.truediv)
+def truediv_tangent(y, a, b):
+    d[y] = (d[a] - y * d[b]) / b
 
 
 @adjoint(operator.pow)
@@ -39,14 +59,29 @@ def pow_adjoint(y, a, b):
     d[b] += unbroadcast(d[y] * y * np.log(a), b)
 
 
+@tangent(operator.pow)
+def pow_tangent(y, a, b):
+    d[y] = d[a] * b * a ** (b - 1) + d[b] * y * np.log(a)
+
+
 @adjoint(operator.neg)
 def neg_adjoint(y, a):
     d[a] += -d[y]
 
 
+@tangent(operator.neg)
+def neg_tangent(y, a):
+    d[y] = -d[a]
+
+
 @adjoint(operator.pos)
 def pos_adjoint(y, a):
     d[a] += d[y]
+
+
+@tangent(operator.pos)
+def pos_tangent(y, a):
+    d[y] = d[a]
 
 
 @adjoint(operator.matmul)
@@ -55,11 +90,21 @@ def matmul_adjoint(y, a, b):
     d[b] += matmul_adjoint_b(d[y], a, b)
 
 
+@tangent(operator.matmul)
+def matmul_tangent(y, a, b):
+    d[y] = d[a] @ b + a @ d[b]
+
+
 @adjoint(operator.mod)
 def mod_adjoint(y, a, b):
     """a % b = a - b * floor(a / b)"""
     d[a] += unbroadcast(d[y], a)
     d[b] += unbroadcast(-d[y] * np.floor_divide(a, b), b)
+
+
+@tangent(operator.mod)
+def mod_tangent(y, a, b):
+    d[y] = broadcast_tangent(d[a] - d[b] * np.floor_divide(a, b), y)
 
 
 nondifferentiable(operator.floordiv, operator.lt, operator.le, operator.gt, operator.ge,

@@ -69,3 +69,24 @@ def assert_grad_matches(fn, args, wrt=0, rtol=1e-5, atol=1e-6, **grad_kwargs):
         np.testing.assert_allclose(g, expected, rtol=rtol, atol=atol,
                                    err_msg=f"gradient w.r.t. argument {k}")
     return got
+
+
+def forward_check(fn, args, wrt, seed=0, rtol=1e-5, atol=1e-7):
+    """jvp(fn) along a random direction agrees with central differences."""
+    rng = np.random.default_rng(seed)
+    direction = []
+    for k in wrt:
+        v = rng.standard_normal(np.shape(args[k]))
+        direction.append(float(v) if np.ndim(args[k]) == 0
+                         and not isinstance(args[k], np.ndarray) else v)
+    tangent = direction[0] if len(wrt) == 1 else tuple(direction)
+    jf = s2s_ad.jvp(fn, wrt=wrt[0] if len(wrt) == 1 else tuple(wrt))
+    value, derivative = jf(*args, tangent)
+    np.testing.assert_allclose(value, fn(*args), rtol=1e-12, atol=1e-12)
+    plus = np.asarray(fn(*_perturb(args, wrt, direction, EPS)), dtype=float)
+    minus = np.asarray(fn(*_perturb(args, wrt, direction, -EPS)), dtype=float)
+    numeric = (plus - minus) / (2 * EPS)
+    assert np.shape(derivative) == np.shape(numeric), \
+        f"tangent has shape {np.shape(derivative)}, the output {np.shape(numeric)}"
+    np.testing.assert_allclose(derivative, numeric, rtol=rtol, atol=atol)
+    return derivative

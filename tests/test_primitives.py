@@ -6,7 +6,7 @@ import pytest
 
 from s2s_ad.ad.registry import default_registry
 
-from gradcheck import inner_product_check
+from gradcheck import forward_check, inner_product_check
 from primitive_specs import all_specs, sample
 
 SPECS = all_specs()
@@ -26,6 +26,21 @@ def test_reverse_template_inner_product(case):
     args = [sample(rng, shape, spec.domain(k)) for k, shape in enumerate(shapes)]
     wrt = spec.wrt if spec.wrt is not None else tuple(range(len(args)))
     inner_product_check(spec.fn, args, wrt)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[_case_id(c) for c in CASES])
+def test_forward_template_matches_finite_differences(case):
+    spec, shapes = case
+    rng = np.random.default_rng(zlib.crc32(_case_id(case).encode()))
+    args = [sample(rng, shape, spec.domain(k)) for k, shape in enumerate(shapes)]
+    wrt = spec.wrt if spec.wrt is not None else tuple(range(len(args)))
+    forward_check(spec.fn, args, wrt)
+
+
+def test_every_adjoint_has_a_tangent_beside_it():
+    registry = default_registry()
+    missing = [p for p in registry.primitives("adjoint") if registry.tangent(p) is None]
+    assert not missing, f"templates without a forward (tangent) template: {missing}"
 
 
 def _same(a, b):
