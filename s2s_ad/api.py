@@ -85,7 +85,9 @@ def _public(f, mode, wrt, preserve_result):
     if key in per_function:
         return per_function[key]
     request = Request(mode, names, preserve_result, single)
-    derived = derive(f, request, default_registry(), _CACHE)
+    # a derivative made by s2s_ad is differentiated through its generated function
+    target = inspect.unwrap(f) if inspect.unwrap(f) in _SOURCES else f
+    derived = derive(target, request, default_registry(), _CACHE)
     function = derived.function
     if mode in ("vjp", "jvp"):
         function = _cotangent_last(function, f)

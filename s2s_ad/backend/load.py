@@ -44,5 +44,6 @@ def load(source, function_name, user_function, bindings):
     function.__defaults__ = user_function.__defaults__
     function.__kwdefaults__ = user_function.__kwdefaults__
     function.__module__ = user_function.__module__
+    function.__qualname__ = function_name      # not __s2s_bindings__.<locals>.grad_f
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     return function

@@ -61,6 +61,10 @@ def drop_empty_comments(body):
                 inner = getattr(stmt, field, None)
                 if inner:
                     setattr(stmt, field, block(inner) or [gast.Pass()])
+            if isinstance(stmt, gast.If) and all(isinstance(s, gast.Pass)
+                                                 for s in stmt.body + stmt.orelse):
+                changed[0] = True       # `if t: pass` left by an emptied backward branch
+                continue
             if _is_comment(stmt):
                 following = stmts[k + 1] if k + 1 < len(stmts) else None
                 if following is None or _is_comment(following) or _is_blank(following) \
