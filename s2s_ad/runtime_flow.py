@@ -9,6 +9,7 @@ to; these helpers give it the right shape the first time it needs one.
     clear_adjoint(a, index)       a[index] = 0 after an in-place write overwrote x[index]
     add_lists(a, b)               elementwise sum of two lists of adjoints
     pop_adjoint(a)                the adjoint of a list's last item (undoing an append)
+    push_adjoint(a, items, g)     undoing a pop: the popped item's adjoint back on the end
     add_adjoints(a, b)            a + b for adjoints of arrays, numbers, dicts, lists, tuples
     match_adjoint(a, x)           a as x's gradient: x's structure and shapes, zeros filled in
 """
@@ -145,6 +146,14 @@ class insert_grad_of:
 
     def __exit__(self, *exc):
         return False
+
+
+def push_adjoint(a, items, g):
+    """Undo a pop in the backward sweep: the list adjoint `a` (of `items`, the list after
+    the pop) gets the popped item's adjoint g back at the end."""
+    a = list(a) if isinstance(a, list) else [0.0] * len(items)
+    a.append(g)
+    return a
 
 
 def mapping_keys(mapping):

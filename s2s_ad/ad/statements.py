@@ -89,6 +89,9 @@ class StatementReverser:
             out.append(marker(RESTORE, build.name(target)))
 
     def _operation(self, stmt, op, target, result_adjoint, out):
+        if op.primitive is list.pop:
+            self._pop(op, target, result_adjoint, out)
+            return
         if not any(self.ctx.is_active_operand(a) for a in _operand_atoms(op)):
             return      # e.g. `y = np.zeros(n)` for an array filled in later: nothing flows
         if op.primitive is not None and self.i.registry.is_nondifferentiable(op.primitive):
@@ -207,6 +210,16 @@ class StatementReverser:
         else:
             out.append(build.expr_stmt(popped))
         out.append(marker(UNDO_APPEND, build.name(lst)))
+
+    def _pop(self, op, target, result_adjoint, out):
+        """x = items.pop(): the item goes back on the list, its adjoint on the list's."""
+        items = op.args[0].id
+        if self.ctx.is_active_operand(op.args[0]):
+            pushed = build.call(self.adj.helper(runtime_flow.push_adjoint),
+                                [self.adj.get(items), build.name(items), result_adjoint])
+            out.append(build.assign(self.adj.name_of(items), pushed))
+        out.append(build.expr_stmt(build.call(build.attribute(build.name(items), "append"),
+                                              [build.name(target)])))
 
     def _locate(self, stmt):
         node = stmt.value if hasattr(stmt.value, "lineno") else stmt

@@ -52,7 +52,8 @@ def _defined_by(stmt):
     if isinstance(stmt, gast.Assign):
         target = stmt.targets[0]
         if isinstance(target, gast.Name):
-            return [target.id]
+            popped = _popped_list(stmt.value)
+            return [target.id] + ([popped] if popped else [])
         if isinstance(target, gast.Subscript) and isinstance(target.value, gast.Name):
             return [target.value.id]
     if isinstance(stmt, gast.For):
@@ -60,6 +61,13 @@ def _defined_by(stmt):
     if isinstance(stmt, gast.Expr) and _appended_list(stmt):
         return [_appended_list(stmt)]
     return []
+
+
+def _popped_list(value):
+    if isinstance(value, gast.Call) and isinstance(value.func, gast.Attribute) \
+            and value.func.attr == "pop" and isinstance(value.func.value, gast.Name):
+        return value.func.value.id
+    return None
 
 
 def _appended_list(stmt):
@@ -146,6 +154,9 @@ def _list_valued(tree, sites):
     for node in gast.walk(tree):
         if isinstance(node, gast.Expr) and _appended_list(node):
             lists.add(_appended_list(node))
+        elif isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) \
+                and node.func.attr == "pop" and isinstance(node.func.value, gast.Name):
+            lists.add(node.func.value.id)
     changed = True
     while changed:
         changed = False

@@ -59,6 +59,9 @@ def operation_of(value, callees):
         return Operation(COMPARE[type(value.ops[0])], [value.left, value.comparators[0]], {})
     if isinstance(value, gast.Call):
         path = dotted_path(value.func)
+        if path not in callees and isinstance(value.func, gast.Attribute) \
+                and value.func.attr == "pop" and isinstance(value.func.value, gast.Name):
+            return Operation(list.pop, [value.func.value], {}, path)
         return Operation(callees.get(path), list(value.args),
                          {k.arg: k.value for k in value.keywords}, path)
     if isinstance(value, gast.Subscript):

@@ -346,6 +346,13 @@ class _Normalizer(ControlFlowMixin, InlineMixin, CommonSubexpressionMixin):
                     "only calls of named functions and array methods are supported",
                     self.smap.locate(expr), "call a module-level function by its name")
             receiver = func.value
+            if func.attr == "pop" and not expr.args and not expr.keywords \
+                    and isinstance(receiver, gast.Name) and receiver.id in self.current:
+                # a list's pop (generated code pops its tape): kept as a method call
+                name = self.current[receiver.id]
+                self.multi_def.add(name)
+                return build.call(build.attribute(build.name(name), "pop")), \
+                    self.levels.get(name, 0) + 1
             fname, args, keywords = desugar.method_call(receiver, func.attr, expr.args,
                                                         expr.keywords, expr, self.smap)
             return self._numpy_call(fname, args, keywords, 0, expr)

@@ -1,0 +1,117 @@
+"""Forward mode, Jacobians, Hessian-vector products, Hessians and grad of grad, against
+finite differences of values and of gradients, including through loops and branches."""
+import numpy as np
+import pytest
+
+import s2s_ad
+from gradcheck import forward_check, numeric_grad
+from programs import branches as br
+from programs import loops as lp
+
+RNG = np.random.default_rng(11)
+
+
+def seed_example(x1, x2):
+    return np.exp(2 * x1) + x1 * x2 ** 2 + np.cos(x2)
+
+
+def vector_function(x, w):
+    return np.tanh(x * w) + x ** 2
+
+
+def rosenbrock(x):
+    return np.sum(100.0 * (x[1:] - x[:-1] ** 2) ** 2 + (1.0 - x[:-1]) ** 2)
+
+
+def looped(x, n=4):
+    h = x
+    for _ in range(n):
+        h = np.sin(h) * 1.1 + 0.1 * h
+    return np.sum(h * h)
+
+
+def branched(x):
+    if np.sum(x) > 0.0:
+        return np.sum(x ** 3)
+    return np.sum(np.exp(x))
+
+
+def test_jvp_matches_grad_and_finite_differences():
+    value, derivative = s2s_ad.jvp(seed_example, wrt=(0, 1))(1.0, 2.0, (1.0, 0.0))
+    assert value == pytest.approx(seed_example(1.0, 2.0))
+    assert derivative == pytest.approx(2 * np.e ** 2 + 4)
+    forward_check(vector_function, [RNG.standard_normal(4), RNG.standard_normal(4)], (0, 1))
+
+
+@pytest.mark.parametrize("fn, make", [
+    (lp.running_product, lambda: [RNG.uniform(0.5, 1.5, 5)]),
+    (looped, lambda: [RNG.standard_normal(3)]),
+    (branched, lambda: [RNG.uniform(0.2, 1.0, 3)]),
+    (branched, lambda: [RNG.uniform(-1.0, -0.2, 3)]),
+])
+def test_jvp_through_loops_and_branches(fn, make):
+    forward_check(fn, make(), (0,))
+
+
+@pytest.mark.parametrize("mode", ["forward", "reverse"])
+def test_jacobian_shapes_and_values(mode):
+    x, w = RNG.standard_normal(3), RNG.standard_normal(3)
+    J = s2s_ad.jacobian(vector_function, wrt=0, mode=mode)(x, w)
+    assert J.shape == (3, 3)
+    expected = np.diag(w * (1 - np.tanh(x * w) ** 2) + 2 * x)
+    np.testing.assert_allclose(J, expected, rtol=1e-10, atol=1e-12)
+    Jx, Jw = s2s_ad.jacobian(vector_function, wrt=(0, 1), mode=mode)(x, w)
+    np.testing.assert_allclose(Jw, np.diag(x * (1 - np.tanh(x * w) ** 2)), atol=1e-12)
+
+
+def _numeric_hessian(f, x, eps=1e-5):
+    grad = s2s_ad.grad(f)
+    columns = []
+    for k in range(x.size):
+        e = np.zeros_like(x)
+        e[k] = eps
+        columns.append((grad(x + e) - grad(x - e)) / (2 * eps))
+    return np.stack(columns, axis=-1)
+
+
+@pytest.mark.parametrize("fn, x", [
+    (rosenbrock, np.array([0.3, -0.4, 1.2, 0.8])),
+    (looped, np.array([0.2, -0.5, 0.9])),
+    (branched, np.array([0.4, 0.3, 0.9])),
+    (branched, np.array([-0.4, -0.3, -0.9])),
+])
+def test_hessian_and_hvp_match_differences_of_the_gradient(fn, x):
+    H = s2s_ad.hessian(fn)(x)
+    np.testing.assert_allclose(H, _numeric_hessian(fn, x), rtol=1e-5, atol=1e-6)
+    v = RNG.standard_normal(x.shape)
+    np.testing.assert_allclose(s2s_ad.hvp(fn)(x, v), H @ v, rtol=1e-9, atol=1e-9)
+
+
+def test_hessian_of_a_scalar_function_is_a_float():
+    H = s2s_ad.hessian(seed_example, wrt=0)(1.0, 2.0)
+    assert H == pytest.approx(4 * np.e ** 2)
+
+
+@pytest.mark.parametrize("x", [0.3, 1.2])
+def test_grad_of_grad(x):
+    def f(x):
+        return np.sin(x) * x ** 3
+
+    d2 = s2s_ad.grad(s2s_ad.grad(f))
+    expected = numeric_grad(s2s_ad.grad(f), [x], 0)
+    assert d2(x) == pytest.approx(expected, rel=1e-6)
+    assert d2(x) == pytest.approx(-np.sin(x) * x ** 3 + 6 * x ** 2 * np.cos(x) + 6 * x * np.sin(x))
+
+
+def scalar_loop(x, n=5):
+    y = x
+    for _ in range(n):
+        y = y * 0.8 + np.sin(y)
+    return y
+
+
+@pytest.mark.parametrize("fn, x", [(scalar_loop, 0.7), (br.piecewise_two, -0.6),
+                                   (br.piecewise_two, 0.9), (br.piecewise_three, 0.3)])
+def test_grad_of_grad_through_loops_and_branches(fn, x):
+    d2 = s2s_ad.grad(s2s_ad.grad(fn))
+    assert d2(x) == pytest.approx(numeric_grad(s2s_ad.grad(fn), [x], 0), rel=1e-5, abs=1e-7)
