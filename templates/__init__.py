@@ -12,4 +12,6 @@ MODULES = (
     "numpy_linalg",
     "python_math",
     "nondifferentiable",
+    "runtime_adjoints",
+    "runtime_helpers",
 )

@@ -1,7 +1,7 @@
 """Linear algebra: dot, matmul, outer, inner, tensordot, trace, diag, einsum."""
 import numpy as np
 
-from s2s_ad.ad.template_dsl import adjoint, d
+from s2s_ad.ad.template_dsl import adjoint, d, tangent
 from s2s_ad.runtime import matmul_adjoint_a, matmul_adjoint_b, reshape_like
 from s2s_ad.runtime_linalg import (dot_adjoint_a, dot_adjoint_b, einsum_operand_adjoint,
                                    inner_adjoint_a, inner_adjoint_b, spread_trace,
@@ -15,11 +15,23 @@ def dot_adjoint(y, a, b):
     d[b] += dot_adjoint_b(d[y], a, b)
 
 
+@tangent(np.dot)
+def dot_tangent(y, a, b):
+    """d dot(a, b) = dot(da, b) + dot(a, db)"""
+    d[y] = np.dot(d[a], b) + np.dot(a, d[b])
+
+
 @adjoint(np.matmul)
 def matmul_adjoint(y, x1, x2):
     """d (x1 @ x2) = dx1 @ x2 + x1 @ dx2"""
     d[x1] += matmul_adjoint_a(d[y], x1, x2)
     d[x2] += matmul_adjoint_b(d[y], x1, x2)
+
+
+@tangent(np.matmul)
+def matmul_tangent(y, x1, x2):
+    """d (x1 @ x2) = dx1 @ x2 + x1 @ dx2"""
+    d[y] = d[x1] @ x2 + x1 @ d[x2]
 
 
 @adjoint(np.outer)
@@ -29,11 +41,23 @@ def outer_adjoint(y, a, b):
     d[b] += reshape_like(np.dot(np.ravel(a), d[y]), b)
 
 
+@tangent(np.outer)
+def outer_tangent(y, a, b):
+    """d outer(a, b) = outer(da, b) + outer(a, db)"""
+    d[y] = np.outer(d[a], b) + np.outer(a, d[b])
+
+
 @adjoint(np.inner)
 def inner_adjoint(y, a, b):
     """d inner(a, b) = inner(da, b) + inner(a, db)"""
     d[a] += inner_adjoint_a(d[y], a, b)
     d[b] += inner_adjoint_b(d[y], a, b)
+
+
+@tangent(np.inner)
+def inner_tangent(y, a, b):
+    """d inner(a, b) = inner(da, b) + inner(a, db)"""
+    d[y] = np.inner(d[a], b) + np.inner(a, d[b])
 
 
 @adjoint(np.tensordot)
@@ -43,10 +67,22 @@ def tensordot_adjoint(y, a, b, axes=2):
     d[b] += tensordot_adjoint_b(d[y], a, b, axes)
 
 
+@tangent(np.tensordot)
+def tensordot_tangent(y, a, b, axes=2):
+    """d tensordot(a, b) = tensordot(da, b) + tensordot(a, db)"""
+    d[y] = np.tensordot(d[a], b, axes) + np.tensordot(a, d[b], axes)
+
+
 @adjoint(np.trace)
 def trace_adjoint(y, a, offset=0, axis1=0, axis2=1, dtype=None):
     """d trace(a) = trace(da): the adjoint spreads along the diagonal"""
     d[a] += spread_trace(d[y], a, offset, axis1, axis2)
+
+
+@tangent(np.trace)
+def trace_tangent(y, a, offset=0, axis1=0, axis2=1, dtype=None):
+    """d trace(a) = trace(da)"""
+    d[y] = np.trace(d[a], offset, axis1, axis2)
 
 
 @adjoint(np.diag)
@@ -55,9 +91,26 @@ def diag_adjoint(y, v, k=0):
     d[v] += undiag(d[y], v, k)
 
 
+@tangent(np.diag)
+def diag_tangent(y, v, k=0):
+    """d diag(v, k) = diag(dv, k)"""
+    d[y] = np.diag(d[v], k)
+
+
 @adjoint(np.einsum)
 def einsum_adjoint(y, subscripts, a, b=None, c=None, optimize=False):
     """d einsum(s, a, b) = einsum(s, da, b) + einsum(s, a, db) (up to three operands)"""
     d[a] += einsum_operand_adjoint(d[y], subscripts, (a, b, c), 0)
     d[b] += einsum_operand_adjoint(d[y], subscripts, (a, b, c), 1)
     d[c] += einsum_operand_adjoint(d[y], subscripts, (a, b, c), 2)
+
+
+# only the first n = commas + 1 operands exist: einsum gets (.., .., ..)[:n], and the terms
+# of absent operands (which would evaluate to y) are masked to zero
+@tangent(np.einsum)
+def einsum_tangent(y, subscripts, a, b=None, c=None, optimize=False):
+    """d einsum(s, a, b, c) = einsum(s, da, b, c) + einsum(s, a, db, c) + einsum(s, a, b, dc)"""
+    _n = subscripts.count(",") + 1
+    d[y] = np.einsum(subscripts, *(d[a], b, c)[:_n], optimize=optimize) \
+        + (_n > 1) * np.einsum(subscripts, *(a, d[b], c)[:_n], optimize=optimize) \
+        + (_n > 2) * np.einsum(subscripts, *(a, b, d[c])[:_n], optimize=optimize)

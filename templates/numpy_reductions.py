@@ -5,9 +5,9 @@ registered. Keywords a template does not list (out=, where=, initial=) are error
 """
 import numpy as np
 
-from s2s_ad.ad.template_dsl import adjoint, d
-from s2s_ad.runtime import (reduced_count, reverse_cumsum, unreduce, unreduce_extremum,
-                            unreduce_norm, unreduce_prod, unreduce_var)
+from s2s_ad.ad.template_dsl import adjoint, d, tangent
+from s2s_ad.runtime import (extremum_share, reduced_count, reverse_cumsum, unreduce,
+                            unreduce_extremum, unreduce_norm, unreduce_prod, unreduce_var)
 
 
 @adjoint(np.sum)
@@ -16,10 +16,22 @@ def sum_adjoint(y, a, axis=None, dtype=None, keepdims=False):
     d[a] += unreduce(d[y], a, axis, keepdims)
 
 
+@tangent(np.sum)
+def sum_tangent(y, a, axis=None, dtype=None, keepdims=False):
+    """sum is linear: d sum(a) = sum(da)"""
+    d[y] = np.sum(d[a], axis=axis, keepdims=keepdims)
+
+
 @adjoint(np.mean)
 def mean_adjoint(y, a, axis=None, dtype=None, keepdims=False):
     """d mean(a) = sum(da) / count"""
     d[a] += unreduce(d[y] / reduced_count(a, axis), a, axis, keepdims)
+
+
+@tangent(np.mean)
+def mean_tangent(y, a, axis=None, dtype=None, keepdims=False):
+    """mean is linear: d mean(a) = mean(da)"""
+    d[y] = np.mean(d[a], axis=axis, keepdims=keepdims)
 
 
 @adjoint(np.average)
@@ -28,10 +40,23 @@ def average_adjoint(y, a, axis=None, keepdims=False):
     d[a] += unreduce(d[y] / reduced_count(a, axis), a, axis, keepdims)
 
 
+@tangent(np.average)
+def average_tangent(y, a, axis=None, keepdims=False):
+    """average (no weights) is linear: d average(a) = average(da)"""
+    d[y] = np.average(d[a], axis=axis, keepdims=keepdims)
+
+
 @adjoint(np.prod)
 def prod_adjoint(y, a, axis=None, dtype=None, keepdims=False):
     """d prod(a) = sum(prod(a) / a * da) (computed without dividing when a has zeros)"""
     d[a] += unreduce_prod(d[y], a, y, axis, keepdims)
+
+
+@tangent(np.prod)
+def prod_tangent(y, a, axis=None, dtype=None, keepdims=False):
+    """d prod(a) = sum(prod of the other factors * da) (exact when a has zeros)"""
+    _others = unreduce_prod(np.ones(np.shape(y)), a, y, axis, keepdims)
+    d[y] = np.sum(_others * d[a], axis=axis, keepdims=keepdims)
 
 
 @adjoint(np.max, np.amax, np.min, np.amin)
@@ -40,10 +65,22 @@ def extremum_adjoint(y, a, axis=None, keepdims=False):
     d[a] += unreduce_extremum(d[y], a, y, axis, keepdims)
 
 
+@tangent(np.max, np.amax, np.min, np.amin)
+def extremum_tangent(y, a, axis=None, keepdims=False):
+    """d max(a) = da at the maximum (ties share equally, as in the adjoint); likewise min"""
+    d[y] = np.sum(extremum_share(a, y, axis, keepdims) * d[a], axis=axis, keepdims=keepdims)
+
+
 @adjoint(np.cumsum)
 def cumsum_adjoint(y, a, axis=None, dtype=None):
     """d cumsum(a)[i] = sum(da[:i+1]): the adjoint is the reversed cumulative sum"""
     d[a] += reverse_cumsum(d[y], a, axis)
+
+
+@tangent(np.cumsum)
+def cumsum_tangent(y, a, axis=None, dtype=None):
+    """cumsum is linear: d cumsum(a) = cumsum(da)"""
+    d[y] = np.cumsum(d[a], axis=axis)
 
 
 @adjoint(np.var)
@@ -52,13 +89,36 @@ def var_adjoint(y, a, axis=None, dtype=None, ddof=0, keepdims=False):
     d[a] += unreduce_var(d[y], a, axis, ddof, keepdims)
 
 
+@tangent(np.var)
+def var_tangent(y, a, axis=None, dtype=None, ddof=0, keepdims=False):
+    """d var(a) = 2 sum((a - mean(a)) da) / (N - ddof)"""
+    _centered = a - np.mean(a, axis=axis, keepdims=True)
+    d[y] = 2.0 * np.sum(_centered * d[a], axis=axis, keepdims=keepdims) \
+        / (reduced_count(a, axis) - ddof)
+
+
 @adjoint(np.std)
 def std_adjoint(y, a, axis=None, dtype=None, ddof=0, keepdims=False):
     """d std(a) = d var(a) / (2 std(a))"""
     d[a] += unreduce_var(d[y] / (2.0 * y), a, axis, ddof, keepdims)
 
 
+@tangent(np.std)
+def std_tangent(y, a, axis=None, dtype=None, ddof=0, keepdims=False):
+    """d std(a) = d var(a) / (2 std(a)) = sum((a - mean(a)) da) / ((N - ddof) std(a))"""
+    _centered = a - np.mean(a, axis=axis, keepdims=True)
+    d[y] = np.sum(_centered * d[a], axis=axis, keepdims=keepdims) \
+        / ((reduced_count(a, axis) - ddof) * y)
+
+
 @adjoint(np.linalg.norm)
 def norm_adjoint(y, x, ord=None, axis=None, keepdims=False):
     """d ||x|| = sum(x dx) / ||x|| (Frobenius / 2-norm; vector p-norms likewise)"""
     d[x] += unreduce_norm(d[y], x, y, ord, axis, keepdims)
+
+
+@tangent(np.linalg.norm)
+def norm_tangent(y, x, ord=None, axis=None, keepdims=False):
+    """d ||x|| = sum(d||x||/dx * dx), the partials being the adjoint's spread of ones"""
+    _partials = unreduce_norm(np.ones(np.shape(y)), x, y, ord, axis, keepdims)
+    d[y] = np.sum(_partials * d[x], axis=axis, keepdims=keepdims)

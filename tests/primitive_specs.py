@@ -110,4 +110,5 @@ def all_specs():
     """Operators above plus every family's table (specs_*.py), in a fixed order."""
     import specs_arrays
     import specs_elementwise
-    return SPECS + specs_elementwise.SPECS + specs_arrays.SPECS
+    import specs_runtime
+    return SPECS + specs_elementwise.SPECS + specs_arrays.SPECS + specs_runtime.SPECS

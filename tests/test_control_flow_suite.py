@@ -389,3 +389,22 @@ def _tanh4_derivative(x):
         h = np.tanh(h)
         d = d * (1.0 - h * h)
     return d
+
+
+def _scaled_copy_written(x):
+    y = x * 1.0
+    for i in range(2):
+        z = x * 1.0
+        z[0] = 5.0
+        y = y + z
+    y[1] = 0.0
+    return np.sum(y * x)
+
+
+def test_a_product_by_one_is_never_turned_into_an_alias():
+    x = np.arange(1.0, 4.0)
+    before = x.copy()
+    g = s2s_ad.grad(_scaled_copy_written)(x)
+    np.testing.assert_array_equal(x, before)
+    assert_grad_matches(_scaled_copy_written, [np.arange(1.0, 4.0)], wrt=0)
+    assert g.shape == (3,)

@@ -120,9 +120,10 @@ class Adjoints:
         if _is_basic_static_index(index):
             target = build.store_subscript(build.name(name), index)
             out.append(gast.AugAssign(target=target, op=gast.Add(), value=expr))
-        else:
-            out.append(build.expr_stmt(build.call(self.helper(runtime.add_at),
-                                                  [build.name(name), _as_value(index), expr])))
+        else:   # assigned (add_at returns its array) so forward mode sees the update
+            out.append(build.assign(name, build.call(self.helper(runtime.add_at),
+                                                     [build.name(name), _as_value(index),
+                                                      expr])))
         self._current[variable] = build.name(name)
         self._owned.add(variable)
 

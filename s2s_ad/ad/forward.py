@@ -76,7 +76,20 @@ class ForwardGenerator:
             return [gast.While(test=stmt.test, body=self.block(stmt.body), orelse=[])]
         if isinstance(stmt, gast.With):
             return []                  # insert_grad_of blocks belong to the backward sweep
+        if isinstance(stmt, gast.Expr) and self._pops_adjoint(stmt):
+            # pop_adjoint(items_bar) for an inactive item: pop the tangent list in step
+            items = stmt.value.args[0]
+            return [stmt, build.expr_stmt(build.call(build.clone(stmt.value.func),
+                                                     [self.tangent_of(items)]))]
         return [stmt]
+
+    def _pops_adjoint(self, stmt):
+        from ..runtime_flow import pop_adjoint
+        call = stmt.value
+        return isinstance(call, gast.Call) and call.args \
+            and isinstance(call.args[0], gast.Name) \
+            and self.i.activity.is_active(call.args[0].id) \
+            and self.i.levels.callees.get(getattr(call.func, "id", None)) is pop_adjoint
 
     def assignment(self, stmt):
         target = stmt.targets[0].id
@@ -95,6 +108,10 @@ class ForwardGenerator:
             return self.helper_call(stmt, op, target)
         out.append(stmt)
         active = [a for a in _operand_atoms(op) if self.ctx.is_active_operand(a)]
+        if op.primitive is list and target in self.i.dataflow.list_valued:
+            items = [self._concrete(self.tangent_of(a), a) for a in op.args]
+            out.append(build.assign(name, gast.List(elts=items, ctx=gast.Load())))
+            return [self._concretize(s) for s in out]     # e.g. the tape: `_tape = []`
         if not active:
             out.append(build.assign(name, self.zero_tangent(build.name(target))))
             return out

@@ -63,7 +63,30 @@ def fold_expression(node):
 
 
 def fold_constants(body):
-    """Returns (new body, changed)."""
+    """Returns (new body, changed). A statement's whole right-hand side is never folded to
+    a bare name: `y = x * 1.0` makes a new array, and `y = x` would alias x (a later
+    `y[0] = ...` would then write into x)."""
     folder = _Folder()
-    body = [folder.visit(stmt) for stmt in body]
-    return body, folder.changed
+    return _fold_block(body, folder), folder.changed
+
+
+def _fold_block(body, folder):
+    out = []
+    for stmt in body:
+        if isinstance(stmt, (gast.If, gast.For, gast.While)):
+            stmt.body = _fold_block(stmt.body, folder)
+            stmt.orelse = _fold_block(stmt.orelse, folder)
+            out.append(stmt)
+            continue
+        if isinstance(stmt, gast.Assign) and isinstance(stmt.value, gast.BinOp):
+            before = stmt.value
+            stmt.value.left = folder.visit(stmt.value.left)
+            stmt.value.right = folder.visit(stmt.value.right)
+            folded = _Folder().visit(stmt.value)
+            if not isinstance(folded, gast.Name):
+                stmt.value = folded
+                folder.changed |= folded is not before
+            out.append(stmt)
+            continue
+        out.append(folder.visit(stmt))
+    return out
