@@ -1,6 +1,5 @@
 """Spec rows for the runtime helpers that generated gradients call (what grad of grad and
 forward-over-reverse differentiate)."""
-import numpy as np
 
 from primitive_specs import Spec
 from s2s_ad.runtime import unbroadcast, unreduce

@@ -1,7 +1,7 @@
 """The template registry: primitive object -> parsed, validated template.
 
-Each template module is imported once (its decorators record metadata), its source is
-parsed once, and every template is validated at load time. Expansion copies the cached
+Each template module is imported once (its decorators record metadata); a template is
+parsed and validated the first time its primitive is looked up. Expansion copies the cached
 trees. Users add templates with the same decorators (`s2s_ad.adjoint`); they are picked
 up on the next lookup.
 
@@ -48,11 +48,30 @@ class Registry:
     # ---- lookup -------------------------------------------------------------------
     def reverse(self, primitive):
         self._refresh()
-        return _lookup(self._reverse, primitive)
+        return self._parsed(self._reverse, primitive)
 
     def tangent(self, primitive):
         self._refresh()
-        return _lookup(self._tangent, primitive)
+        return self._parsed(self._tangent, primitive)
+
+    def _parsed(self, table, primitive):
+        """The template for `primitive`, parsed and validated on its first use (a process
+        that differentiates a dozen primitives parses a dozen templates)."""
+        entry = _lookup(table, primitive)
+        if entry is None or isinstance(entry, Template):
+            return entry
+        kind, function = entry
+        try:
+            template = self._parse(kind, function)
+        except TemplateError:
+            for key, (prim, value) in list(table.items()):
+                if value is entry:
+                    del table[key]      # reported once; later lookups find no template
+            raise
+        for key, (prim, value) in list(table.items()):
+            if value is entry:
+                table[key] = (prim, template)
+        return template
 
     def is_nondifferentiable(self, primitive):
         self._refresh()
@@ -65,7 +84,7 @@ class Registry:
                  "nondifferentiable": self._nondiff}[kind]
         return [prim for prim, template in table.values()
                 if not built_in or template is True
-                or template.location.filename.startswith(_TEMPLATES_DIR)]
+                or _filename(template).startswith(_TEMPLATES_DIR)]
 
     # ---- loading ------------------------------------------------------------------
     def _refresh(self):
@@ -82,10 +101,10 @@ class Registry:
                 for prim in primitives:
                     self._nondiff[_key(prim)] = (prim, True)
                 continue
-            template = self._parse(kind, function)
             table = self._reverse if kind == "adjoint" else self._tangent
+            pending = (kind, function)           # parsed when first looked up
             for prim in primitives:
-                table[_key(prim)] = (prim, template)
+                table[_key(prim)] = (prim, pending)
 
     def _parse(self, kind, function):
         filename = inspect.getsourcefile(function) or "<template>"
@@ -105,6 +124,12 @@ class Registry:
                             tuple(body), function.__globals__, location)
         _validate(template)
         return template
+
+
+def _filename(template):
+    if isinstance(template, Template):
+        return template.location.filename
+    return os.path.abspath(template[1].__code__.co_filename)
 
 
 def _key(primitive):
