@@ -115,3 +115,26 @@ def scalar_loop(x, n=5):
 def test_grad_of_grad_through_loops_and_branches(fn, x):
     d2 = s2s_ad.grad(s2s_ad.grad(fn))
     assert d2(x) == pytest.approx(numeric_grad(s2s_ad.grad(fn), [x], 0), rel=1e-5, abs=1e-7)
+
+
+def test_newton_example_converges_quadratically():
+    import os
+    import sys
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(__file__)), "examples"))
+    import newton
+    x, history = newton.newton([-0.5, 1.0], verbose=False)
+    assert np.linalg.norm(s2s_ad.grad(newton.objective)(x)) < 1e-10
+    assert len(history) <= 13
+
+
+def test_hessian_free_example_reaches_the_optimum():
+    import os
+    import sys
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(__file__)), "examples"))
+    import hessian_free
+    import logistic_regression
+    w, losses = hessian_free.hessian_free(steps=5, verbose=False)
+    X, y = logistic_regression.make_data()
+    assert np.linalg.norm(s2s_ad.grad(logistic_regression.negative_log_likelihood)(w, X, y)) \
+        < 1e-4
+    assert losses[-1] < losses[0]
