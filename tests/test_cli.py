@@ -128,3 +128,30 @@ def test_print_normalize_help_and_module_entry_point(project):
     assert "examples:" in helped.stdout and "--check" in helped.stdout
     bad = run(project, "grad", "model.py:nothing_here", "--print")
     assert bad.returncode == 2 and "nothing_here" in bad.stderr
+
+
+def test_jvp_and_hvp_commands_write_working_files(project):
+    assert run(project, "jvp", "model.py:loss", "--wrt", "w", "-o", "jvp_model.py").returncode == 0
+    assert run(project, "hvp", "model.py:loss", "--wrt", "w", "-o", "hvp_model.py").returncode == 0
+    check = textwrap.dedent(f'''
+        import sys
+        sys.path[:] = [{str(project)!r}, {NUMPY_HOME!r}] + [p for p in sys.path
+                                                          if "site-packages" not in p]
+        import numpy as np
+        import jvp_model, hvp_model, model
+        rng = np.random.default_rng(1)
+        x, w, v = rng.standard_normal((3, 4)), rng.standard_normal(4), rng.standard_normal(4)
+        eps = 1e-6
+        value, derivative = jvp_model.jvp_loss(v, x, w)
+        fd = (model.loss(x, w + eps * v) - model.loss(x, w - eps * v)) / (2 * eps)
+        assert abs(value - model.loss(x, w)) < 1e-12 and abs(derivative - fd) < 1e-6, (derivative, fd)
+        hv = hvp_model.hvp_loss(v, x, w)
+        g_plus = jvp_model.jvp_loss(np.eye(4)[0], x, w + eps * v)[1]
+        g_minus = jvp_model.jvp_loss(np.eye(4)[0], x, w - eps * v)[1]
+        assert abs(hv[0] - (g_plus - g_minus) / (2 * eps)) < 1e-5, hv
+        assert "s2s_ad" not in sys.modules
+        print("ok")
+    ''')
+    result = subprocess.run([sys.executable, "-S", "-c", check], cwd=project,
+                            capture_output=True, text=True)
+    assert result.stdout.strip() == "ok", result.stderr
