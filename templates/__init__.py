@@ -7,6 +7,7 @@ table in tests/primitive_specs.py.
 MODULES = (
     "operators",
     "numpy_math",
+    "numpy_arithmetic",
     "numpy_reductions",
     "numpy_shape",
     "numpy_linalg",

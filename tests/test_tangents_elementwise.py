@@ -19,7 +19,7 @@ from primitive_specs import (ABOVE_ONE, BINARY, MATMUL, NONZERO, POSITIVE, REAL,
                              sample)
 from tangent_check import check_tangent, tangent_of
 
-FILES = ("operators.py", "numpy_math.py", "python_math.py")
+FILES = ("operators.py", "numpy_math.py", "numpy_arithmetic.py", "python_math.py")
 
 # ---- tables: (primitive, domains per argument) ------------------------------------------
 NUMPY_UNARY = [

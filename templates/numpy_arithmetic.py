@@ -1,0 +1,170 @@
+"""numpy's arithmetic as functions (np.add, ...) and its piecewise elementwise functions
+(abs, maximum/minimum, fmax/fmin, clip, where). Reverse and forward templates side by side."""
+import numpy as np
+
+from s2s_ad.ad.template_dsl import adjoint, d, tangent
+from s2s_ad.runtime import broadcast_tangent, unbroadcast
+
+# ---- arithmetic as functions ----------------------------------------------------------
+@adjoint(np.add)
+def add_adjoint(y, x1, x2):
+    """d (x1 + x2) = dx1 + dx2"""
+    d[x1] += unbroadcast(d[y], x1)
+    d[x2] += unbroadcast(d[y], x2)
+
+
+@tangent(np.add)
+def add_tangent(y, x1, x2):
+    d[y] = broadcast_tangent(d[x1] + d[x2], y)
+
+
+@adjoint(np.subtract)
+def subtract_adjoint(y, x1, x2):
+    """d (x1 - x2) = dx1 - dx2"""
+    d[x1] += unbroadcast(d[y], x1)
+    d[x2] += -unbroadcast(d[y], x2)
+
+
+@tangent(np.subtract)
+def subtract_tangent(y, x1, x2):
+    d[y] = broadcast_tangent(d[x1] - d[x2], y)
+
+
+@adjoint(np.multiply)
+def multiply_adjoint(y, x1, x2):
+    """d (x1 x2) = x2 dx1 + x1 dx2"""
+    d[x1] += unbroadcast(d[y] * x2, x1)
+    d[x2] += unbroadcast(d[y] * x1, x2)
+
+
+@tangent(np.multiply)
+def multiply_tangent(y, x1, x2):
+    d[y] = d[x1] * x2 + x1 * d[x2]
+
+
+@adjoint(np.divide)
+def divide_adjoint(y, x1, x2):
+    """d (x1 / x2) = dx1 / x2 - x1 / x2**2 dx2"""
+    d[x1] += unbroadcast(d[y] / x2, x1)
+    d[x2] += -unbroadcast(d[y] * y, x2) / x2     # x2 is constant along the summed axes
+
+
+@tangent(np.divide)
+def divide_tangent(y, x1, x2):
+    d[y] = (d[x1] - y * d[x2]) / x2
+
+
+@adjoint(np.negative)
+def negative_adjoint(y, x):
+    """d (-x) = -dx"""
+    d[x] += -d[y]
+
+
+@tangent(np.negative)
+def negative_tangent(y, x):
+    d[y] = -d[x]
+
+
+@adjoint(np.positive)
+def positive_adjoint(y, x):
+    """d (+x) = dx"""
+    d[x] += d[y]
+
+
+@tangent(np.positive)
+def positive_tangent(y, x):
+    d[y] = d[x]
+
+
+# ---- kinks: abs, extrema, clip, where -------------------------------------------------
+@adjoint(np.absolute, np.fabs)
+def absolute_adjoint(y, x):
+    """d |x| = sign(x) dx (0 at x = 0)"""
+    d[x] += d[y] * np.sign(x)
+
+
+@tangent(np.absolute, np.fabs)
+def absolute_tangent(y, x):
+    d[y] = d[x] * np.sign(x)
+
+
+@adjoint(np.maximum)
+def maximum_adjoint(y, x1, x2):
+    """d max(x1, x2) = dx1 where x1 > x2, dx2 where x2 > x1, (dx1 + dx2) / 2 at ties"""
+    _w1 = np.where(x1 == x2, 0.5, x1 > x2)
+    d[x1] += unbroadcast(d[y] * _w1, x1)
+    d[x2] += unbroadcast(d[y] * (1.0 - _w1), x2)
+
+
+@tangent(np.maximum)
+def maximum_tangent(y, x1, x2):
+    _w1 = np.where(x1 == x2, 0.5, x1 > x2)
+    d[y] = d[x1] * _w1 + d[x2] * (1.0 - _w1)
+
+
+@adjoint(np.minimum)
+def minimum_adjoint(y, x1, x2):
+    """d min(x1, x2) = dx1 where x1 < x2, dx2 where x2 < x1, (dx1 + dx2) / 2 at ties"""
+    _w1 = np.where(x1 == x2, 0.5, x1 < x2)
+    d[x1] += unbroadcast(d[y] * _w1, x1)
+    d[x2] += unbroadcast(d[y] * (1.0 - _w1), x2)
+
+
+@tangent(np.minimum)
+def minimum_tangent(y, x1, x2):
+    _w1 = np.where(x1 == x2, 0.5, x1 < x2)
+    d[y] = d[x1] * _w1 + d[x2] * (1.0 - _w1)
+
+
+@adjoint(np.fmax)
+def fmax_adjoint(y, x1, x2):
+    """d fmax(x1, x2): like maximum, but a NaN operand passes its share to the other"""
+    _w1 = np.where(x1 == x2, 0.5, (x1 > x2) | np.isnan(x2))
+    d[x1] += unbroadcast(d[y] * _w1, x1)
+    d[x2] += unbroadcast(d[y] * (1.0 - _w1), x2)
+
+
+@tangent(np.fmax)
+def fmax_tangent(y, x1, x2):
+    _w1 = np.where(x1 == x2, 0.5, (x1 > x2) | np.isnan(x2))
+    d[y] = d[x1] * _w1 + d[x2] * (1.0 - _w1)
+
+
+@adjoint(np.fmin)
+def fmin_adjoint(y, x1, x2):
+    """d fmin(x1, x2): like minimum, but a NaN operand passes its share to the other"""
+    _w1 = np.where(x1 == x2, 0.5, (x1 < x2) | np.isnan(x2))
+    d[x1] += unbroadcast(d[y] * _w1, x1)
+    d[x2] += unbroadcast(d[y] * (1.0 - _w1), x2)
+
+
+@tangent(np.fmin)
+def fmin_tangent(y, x1, x2):
+    _w1 = np.where(x1 == x2, 0.5, (x1 < x2) | np.isnan(x2))
+    d[y] = d[x1] * _w1 + d[x2] * (1.0 - _w1)
+
+
+@adjoint(np.clip)
+def clip_adjoint(y, a, a_min, a_max):
+    """d clip(a, lo, hi) = da where lo <= a <= hi, dlo where a < lo, dhi where a > hi"""
+    d[a] += unbroadcast(d[y] * (y == a), a)
+    d[a_min] += unbroadcast(d[y] * (a < a_min), a_min)
+    d[a_max] += unbroadcast(d[y] * (a > a_max), a_max)
+
+
+@tangent(np.clip)
+def clip_tangent(y, a, a_min, a_max):
+    d[y] = broadcast_tangent(d[a] * (y == a) + d[a_min] * (a < a_min)
+                              + d[a_max] * (a > a_max), y)
+
+
+@adjoint(np.where)
+def where_adjoint(out, condition, x, y):
+    """d where(c, x, y) = where(c, dx, dy) (no derivative for the condition)"""
+    d[x] += unbroadcast(np.where(condition, d[out], 0.0), x)
+    d[y] += unbroadcast(np.where(condition, 0.0, d[out]), y)
+
+
+@tangent(np.where)
+def where_tangent(out, condition, x, y):
+    d[out] = np.where(condition, d[x], d[y])
