@@ -112,6 +112,12 @@ def _presented(function, derived):
         "_repr_pretty_": pretty, "_repr_markdown_": lambda self: f"```python\n{derived.source}```",
         "__wrapped__": staticmethod(derived.function), "__doc__": derived.function.__doc__,
         "__module__": derived.function.__module__, "__name__": derived.function.__name__,
+        # user code calling this object is differentiated through the generated function
+        # (when it takes the same arguments: grad and value_and_grad, not vjp/jvp)
+        "__s2s_callee__": staticmethod(function) if function is derived.function else None,
+        # vjp/jvp objects take the cotangent/tangent last, their generated function first
+        "__s2s_tangent_first__": staticmethod(derived.function)
+        if function is not derived.function else None,
     }
     presenter = type(derived.function.__name__, (), namespace)
     presenter.__qualname__ = derived.function.__qualname__

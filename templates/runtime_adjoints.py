@@ -7,7 +7,8 @@ broadcasts back; unreduce spreads over reduced axes, so its adjoint sums over th
 import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d
-from s2s_ad.runtime import broadcast_tangent, unbroadcast, unreduce
+from s2s_ad.runtime import (broadcast_tangent, matmul_adjoint_a, matmul_adjoint_b, unbroadcast,
+                            unreduce)
 from s2s_ad.runtime_flow import (clear_adjoint, copy_adjoint, match_adjoint, scatter_add,
                                  take_adjoint)
 
@@ -53,3 +54,25 @@ def scatter_add_adjoint(out, a, x, index, g):
     """out = a with g added at a[index]"""
     d[a] += d[out]
     d[g] += unbroadcast(take_adjoint(d[out], index), g)
+
+
+@adjoint(broadcast_tangent)
+def broadcast_tangent_adjoint(out, t, y):
+    """out = t broadcast to y's shape; its adjoint sums back to t's shape"""
+    d[t] += unbroadcast(d[out], t)
+
+
+# With phi(a, b) = <g, a @ b>: matmul_adjoint_a(g, a, b) = dphi/da (it does not depend on
+# a), matmul_adjoint_b(g, a, b) = dphi/db. Both are linear in g and in the other factor.
+@adjoint(matmul_adjoint_a)
+def matmul_adjoint_a_adjoint(out, g, a, b):
+    """<h, dphi/da> = phi(h, b) = <g, h @ b>"""
+    d[g] += unbroadcast(np.matmul(d[out], b), g)
+    d[b] += matmul_adjoint_b(g, d[out], b)
+
+
+@adjoint(matmul_adjoint_b)
+def matmul_adjoint_b_adjoint(out, g, a, b):
+    """<h, dphi/db> = phi(a, h) = <g, a @ h>"""
+    d[g] += unbroadcast(np.matmul(a, d[out]), g)
+    d[a] += matmul_adjoint_a(g, a, d[out])

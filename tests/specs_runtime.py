@@ -2,9 +2,22 @@
 forward-over-reverse differentiate)."""
 
 from primitive_specs import Spec
-from s2s_ad.runtime import unbroadcast, unreduce
+from s2s_ad.runtime import (broadcast_tangent, matmul_adjoint_a, matmul_adjoint_b, unbroadcast,
+                            unreduce)
 from s2s_ad.runtime_flow import (clear_adjoint, copy_adjoint, match_adjoint, scatter_add,
                                  take_adjoint)
+
+
+def use_broadcast_tangent(t, y):
+    return broadcast_tangent(t, y)
+
+
+def use_matmul_adjoint_a(g, a, b):
+    return matmul_adjoint_a(g, a, b)
+
+
+def use_matmul_adjoint_b(g, a, b):
+    return matmul_adjoint_b(g, a, b)
 
 
 def use_unbroadcast(g, x):
@@ -43,7 +56,16 @@ def use_scatter(a, x, g):
     return scatter_add(a * 1.0, x, 1, g)
 
 
+# (g, a, b) shapes: g has the shape of a @ b
+MATMUL_ADJOINT = [((3, 5), (3, 4), (4, 5)), ((5,), (4,), (4, 5)), ((3,), (3, 4), (4,)),
+                  ((), (4,), (4,)), ((2, 3, 5), (2, 3, 4), (4, 5)),
+                  ((2, 3, 5), (2, 3, 4), (2, 4, 5))]
+
 SPECS = [
+    Spec(broadcast_tangent, use_broadcast_tangent, [((4,), (3, 4)), ((3, 1), (3, 4)),
+                                                    ((2, 2), (2, 2))], wrt=(0,)),
+    Spec(matmul_adjoint_a, use_matmul_adjoint_a, MATMUL_ADJOINT, wrt=(0, 2)),
+    Spec(matmul_adjoint_b, use_matmul_adjoint_b, MATMUL_ADJOINT, wrt=(0, 1)),
     Spec(unbroadcast, use_unbroadcast, [((3, 4), (4,)), ((3, 4), (3, 1)), ((2, 3), (2, 3))],
          wrt=(0,)),
     Spec(unreduce, use_unreduce_all, [((), (2, 3))], wrt=(0,)),

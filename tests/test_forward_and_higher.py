@@ -138,3 +138,36 @@ def test_hessian_free_example_reaches_the_optimum():
     assert np.linalg.norm(s2s_ad.grad(logistic_regression.negative_log_likelihood)(w, X, y)) \
         < 1e-4
     assert losses[-1] < losses[0]
+
+
+def mlp_like(W, x):
+    return np.sum(np.tanh(x @ W) ** 2)
+
+
+GRAD_MLP = s2s_ad.grad(mlp_like)
+
+
+def gradient_norm(W, x):
+    return np.sum(GRAD_MLP(W, x) ** 2)
+
+
+def test_differentiating_through_a_generated_gradient_with_arrays():
+    W, x = RNG.standard_normal((3, 2)), RNG.standard_normal((4, 3))
+    g = s2s_ad.grad(gradient_norm)(W, x)
+    np.testing.assert_allclose(g, numeric_grad(gradient_norm, [W, x], 0), rtol=1e-5, atol=1e-7)
+    H = s2s_ad.jacobian(s2s_ad.grad(mlp_like), mode="reverse")(W, x)
+    np.testing.assert_allclose(H.reshape(6, 6), s2s_ad.hessian(mlp_like)(W, x).reshape(6, 6),
+                               rtol=1e-8, atol=1e-10)
+
+
+def test_forward_over_forward():
+    def f(x):
+        return np.sin(x) * x
+
+    first = s2s_ad.jvp(f)
+
+    def derivative(x):
+        return first(x, 1.0)[1]
+
+    assert s2s_ad.jvp(derivative)(0.4, 1.0)[1] == pytest.approx(
+        2 * np.cos(0.4) - 0.4 * np.sin(0.4))

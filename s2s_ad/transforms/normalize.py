@@ -363,7 +363,13 @@ class _Normalizer(ControlFlowMixin, InlineMixin, CommonSubexpressionMixin):
             call = self._runtime_call(target, expr.args)
             call.keywords = expr.keywords
             return self._call(call)
-        self.callees[path] = target
+        reordered = getattr(target, "__s2s_tangent_first__", None)
+        if reordered is not None and expr.args:
+            # jf(x, w, tangent) -> jvp_f(tangent, x, w): the generated function, bound by name
+            call = self._runtime_call(reordered, [expr.args[-1]] + list(expr.args[:-1]))
+            call.keywords = expr.keywords
+            return self._call(call)
+        self.callees[path] = getattr(target, "__s2s_callee__", None) or target
         return self._call_with(build.dotted(path), expr.args, expr.keywords, 0)
 
     def _numpy_call(self, fname, args, keywords, level, node):
