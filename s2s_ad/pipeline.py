@@ -195,8 +195,17 @@ def _derive_forward(func, request, registry, cache):
 
     def derive_jvp(helper, wrt, stmt):
         helper_request = Request("jvp", wrt, single=len(wrt) == 1, helper=True)
-        derived = derive(helper, helper_request, registry, cache)
-        return derived.function, derived_name(helper, helper_request)
+        key = (helper, helper_request)
+        name = derived_name(helper, helper_request)
+        if key in cache.in_progress:            # recursion: bound once it exists
+            return cache.in_progress[key], name
+        cache.in_progress[key] = ForwardReference(name)
+        try:
+            derived = derive(helper, helper_request, registry, cache)
+            cache.in_progress[key].bind(derived.function)
+        finally:
+            del cache.in_progress[key]
+        return derived.function, name
 
     inputs = ReverseInputs(levels, activity, analyse_shapes(levels), analyse_dataflow(levels),
                            registry, namer, bindings, None)

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import s2s_ad
-from gradcheck import assert_grad_matches
+from gradcheck import assert_grad_matches, forward_check
 from programs import branches as br
 from programs import loops as lp
 from programs import loops_flow as lf
@@ -408,3 +408,9 @@ def test_a_product_by_one_is_never_turned_into_an_alias():
     np.testing.assert_array_equal(x, before)
     assert_grad_matches(_scaled_copy_written, [np.arange(1.0, 4.0)], wrt=0)
     assert g.shape == (3,)
+
+
+@pytest.mark.parametrize("fn, make, wrt", _params("forward"))
+def test_forward_mode_matches_central_differences(fn, make, wrt):
+    for args in _points(make):
+        forward_check(fn, args, wrt if isinstance(wrt, tuple) else (wrt,))

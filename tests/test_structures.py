@@ -84,3 +84,20 @@ def test_recursive_helpers():
 def test_inlined_nested_function_is_readable():
     text = s2s_ad.normalize(fn.nested_with_branch)
     assert "def clipped" not in text and "if " in text
+
+
+def test_forward_mode_with_containers_nested_functions_and_recursion():
+    from gradcheck import forward_check
+    params = {"W1": RNG.standard_normal((3, 4)), "b1": RNG.standard_normal(4),
+              "W2": RNG.standard_normal((4, 2))}
+    x = RNG.standard_normal((5, 3))
+    tangent = {k: RNG.standard_normal(v.shape) for k, v in params.items()}
+    _, derivative = s2s_ad.jvp(c.mlp)(params, x, tangent)
+    gradient = s2s_ad.grad(c.mlp)(params, x)
+    assert derivative == pytest.approx(sum(np.sum(gradient[k] * tangent[k]) for k in params))
+    _, d_pair = s2s_ad.jvp(c.pair_loss)((np.ones(3), np.arange(3.0)), np.full(3, 2.0),
+                                         (np.ones(3), np.ones(3)))
+    assert d_pair == pytest.approx(12.0)
+    forward_check(fn.with_nested, [RNG.standard_normal((3, 4)), 0.7], (0, 1))
+    for x0 in (0.3, 0.7):
+        forward_check(fn.uses_recursion, [x0], (0,))

@@ -112,7 +112,9 @@ class ForwardGenerator:
             items = [self._concrete(self.tangent_of(a), a) for a in op.args]
             out.append(build.assign(name, gast.List(elts=items, ctx=gast.Load())))
             return [self._concretize(s) for s in out]     # e.g. the tape: `_tape = []`
-        if not active:
+        if not active or (op.primitive is not None
+                          and self.i.registry.is_nondifferentiable(op.primitive)):
+            # e.g. `y = np.zeros_like(x)` for an array filled in later: its tangent is zero
             out.append(build.assign(name, self.zero_tangent(build.name(target))))
             return out
         if op.primitive is identity:
