@@ -29,7 +29,8 @@ from .frontend.resolve import resolve
 from .ir import build
 from .ir.grammar import verify
 from .ir.naming import Bindings, Namer
-from .optimize import optimize
+from .optimize import PASSES, optimize
+from .optimize.shape_proxies import make_shape_proxy_pass
 from .transforms.normalize import normalize, numpy_name_for
 from . import runtime
 
@@ -169,7 +170,7 @@ def derive(func, request, registry, cache):
     inputs = ReverseInputs(levels, activity, shapes, dataflow, registry, namer, bindings,
                            derive_helper)
     result = reverse(inputs, request.wrt, seed)
-    body = _assemble(result, request)
+    body = _assemble(result, request, _shape_proxy_pass(levels, bindings))
     tree = _function_def(levels.tree, fname, [_docstring(func, request)] + body, cotangent)
     source = to_source(tree)
     function = load(source, fname, func, bindings.names)
@@ -243,7 +244,19 @@ def derived_name(func, request):
     return base + "_" + "_".join(request.wrt)
 
 
-def _assemble(result, request):
+def _shape_proxy_pass(levels, bindings):
+    from .analyses.shapes import is_elementwise
+    from .frontend.resolve import dotted_path
+    helpers = {name: obj.__name__ for name, obj in bindings.names.items()
+               if getattr(obj, "__module__", None) == "s2s_ad.runtime"}
+    shaped = bindings.name_for("shaped_like", runtime.shaped_like)
+
+    def elementwise_call(call):
+        return not call.keywords and is_elementwise(levels.callees.get(dotted_path(call.func)))
+    return make_shape_proxy_pass(helpers, elementwise_call, shaped)
+
+
+def _assemble(result, request, *extra_passes):
     grads = result.gradients
     grad_value = grads[0] if request.single else build.tuple_(grads)
     if request.mode == "value_and_grad":
@@ -253,7 +266,7 @@ def _assemble(result, request):
     else:
         returned = grad_value
     body = result.forward + [build.blank_line()] + result.backward + [build.ret(returned)]
-    return optimize(body)
+    return optimize(body, passes=extra_passes + PASSES) if extra_passes else optimize(body)
 
 
 def _function_def(original, fname, body, cotangent):

@@ -121,6 +121,11 @@ def scalar_seed(y):
         f"output to a scalar (e.g. np.sum)")
 
 
+def shaped_like(*values):
+    """A zero-stride view with the broadcast shape of `values` (for shape-only reads)."""
+    return np.broadcast_to(0.0, np.broadcast_shapes(*(np.shape(v) for v in values)))
+
+
 def zero_tangent(x):
     """The zero derivative shaped like x: 0.0 for a scalar, float zeros otherwise."""
     if isinstance(x, np.ndarray) or np.ndim(x) > 0:

@@ -33,9 +33,9 @@ from s2s_ad.runtime_linalg import (dot_adjoint_a, dot_adjoint_b, einsum_operand_
 # mapping_keys and stop_gradient are declared in nondifferentiable.py; generated code
 # rebuilds dynamic indices with slice: take_adjoint(a, slice(i, j, None))
 nondifferentiable(slice)
-nondifferentiable(  # counts, seeds, checks, tie shares (piecewise constant) and zeros
+nondifferentiable(  # counts, seeds, checks, tie shares (piecewise constant), zeros, shapes
     runtime.reduced_count, runtime.extremum_share, runtime.check_scalar_output,
-    runtime.scalar_seed, runtime.zero_tangent, runtime.zero_adjoint)
+    runtime.scalar_seed, runtime.zero_tangent, runtime.zero_adjoint, runtime.shaped_like)
 
 
 # ---- runtime.py: broadcasting and reductions ---------------------------------------------
