@@ -54,18 +54,25 @@ def hvp(f=None, wrt=0):
     """hv(*args, v): the Hessian of scalar f (w.r.t. `wrt`) times v, forward-over-reverse."""
     if f is None:
         return functools.partial(hvp, wrt=wrt)
-    from .api import _wrt_names, grad, jvp
+    from .ad.registry import default_registry
+    from .api import _CACHE, _SOURCES, _wrt_names, grad
+    from .pipeline import Request, derive
     names, single = _wrt_names(f, wrt)
-    gradient = grad(f, wrt=names[0] if single else names)
-    inner = jvp(inspect.unwrap(gradient), wrt=names[0] if single else names)
+    gradient = inspect.unwrap(grad(f, wrt=names[0] if single else names))
+    # the jvp of the gradient, returning only the derivative: the gradient's own final
+    # sums are then dead code and disappear from the generated function
+    derived = derive(gradient, Request("jvp", names, False, single, tangent_only=True),
+                     default_registry(), _CACHE)
+    _SOURCES[derived.function] = derived
+    inner = derived.function
 
     @functools.wraps(f)
     def hv(*args, **kwargs):
         if not args:
             raise APIUsageError("hvp function: pass the arguments of f, then the vector v")
         *primals, v = args
-        return inner(*primals, v, **kwargs)[1]
-    hv.__wrapped__ = inspect.unwrap(inner)
+        return inner(v, *primals, **kwargs)
+    hv.__wrapped__ = inner
     return hv
 
 

@@ -44,6 +44,7 @@ class Request:
     preserve_result: bool = False
     single: bool = True       # one wrt parameter: return its gradient, not a 1-tuple
     helper: bool = False      # the adjoint of a function called by the one differentiated
+    tangent_only: bool = False  # jvp returning just the derivative (hvp: the gradient dies)
 
 
 @dataclass(frozen=True)
@@ -219,7 +220,8 @@ def _derive_forward(func, request, registry, cache):
     body = seeds + generator.block(levels.tree.body[:-1])
     result = generator.tangent_of(out_atom)
     result = generator.zero_tangent(out_atom) if is_zero(result) else result
-    body.append(build.ret(build.tuple_([build.clone(out_atom), result])))
+    returned = result if request.tangent_only else build.tuple_([build.clone(out_atom), result])
+    body.append(build.ret(returned))
     body = optimize(body)
     tree = _function_def(levels.tree, fname, [_docstring(func, request)] + body, tangent)
     source = to_source(tree)

@@ -133,8 +133,13 @@ def shaped_like(*values):
 
 
 def _shape(x):
-    """np.shape(x), ten times faster for arrays (this runs in every backward sweep)."""
-    return x.shape if type(x) is np.ndarray else np.shape(x)
+    """np.shape(x), ten times faster for arrays and floats (every backward sweep runs it)."""
+    kind = type(x)
+    if kind is np.ndarray:
+        return x.shape
+    if kind is float or kind is int:
+        return ()
+    return np.shape(x)
 
 
 def zero_tangent(x):

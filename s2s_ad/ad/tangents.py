@@ -101,7 +101,13 @@ class _Substituter(gast.NodeTransformer):
         if isinstance(node.func, gast.Name) and node.func.id == "broadcast_tangent" \
                 and len(node.args) == 2 and self.ctx.tangent_shape_known(self.bound):
             return self.visit(node.args[0])
-        return self.generic_visit(node)
+        function = _named_object(node.func, self.t.namespace)
+        node = self.generic_visit(node)
+        positions = linear_positions(function)
+        if positions and any(k < len(node.args) and is_zero(node.args[k]) for k in positions):
+            return node.args[next(k for k in positions if k < len(node.args)
+                                  and is_zero(node.args[k]))]     # linear in a zero: zero
+        return node
 
     def visit_Name(self, node):
         ident = node.id
@@ -114,3 +120,44 @@ class _Substituter(gast.NodeTransformer):
         if ident in self.t.namespace:
             return build.name(self.ctx.global_name(ident, self.t.namespace[ident]))
         return node
+
+
+def _named_object(func, namespace):
+    """The object a template's callee expression (`np.sum`, `unbroadcast`) names."""
+    if isinstance(func, gast.Name):
+        return namespace.get(func.id)
+    if isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name):
+        return getattr(namespace.get(func.value.id), func.attr, None)
+    return None
+
+
+def linear_positions(function):
+    """Argument positions in which `function` is linear (a zero there makes it zero)."""
+    if function is None:
+        return ()
+    table = _linear_table()
+    try:
+        return table.get(function, ())
+    except TypeError:
+        return ()
+
+
+_LINEAR = None
+
+
+def _linear_table():
+    global _LINEAR
+    if _LINEAR is None:
+        import numpy as np
+        from .. import runtime, runtime_flow
+        _LINEAR = {
+            runtime.unbroadcast: (0,), runtime.unreduce: (0,), runtime.broadcast_tangent: (0,),
+            runtime.matmul_adjoint_a: (0, 2), runtime.matmul_adjoint_b: (0, 1),
+            runtime_flow.take_adjoint: (0,), runtime_flow.copy_adjoint: (0,),
+            runtime_flow.match_adjoint: (0,),
+            np.sum: (0,), np.mean: (0,), np.transpose: (0,), np.reshape: (0,),
+            np.ravel: (0,), np.squeeze: (0,), np.expand_dims: (0,), np.swapaxes: (0,),
+            np.matmul: (0, 1), np.dot: (0, 1), np.outer: (0, 1), np.inner: (0, 1),
+            np.cumsum: (0,), np.trace: (0,), np.negative: (0,),
+        }
+    return _LINEAR
