@@ -169,7 +169,7 @@ def derive(func, request, registry, cache):
 
     dataflow = analyse_dataflow(levels)
     inputs = ReverseInputs(levels, activity, shapes, dataflow, registry, namer, bindings,
-                           derive_helper)
+                           derive_helper, _shape_proxy_pass(levels, bindings, nested=True))
     result = reverse(inputs, request.wrt, seed)
     body = _assemble(result, request, _shape_proxy_pass(levels, bindings))
     tree = _function_def(levels.tree, fname, [_docstring(func, request)] + body, cotangent)
@@ -246,16 +246,19 @@ def derived_name(func, request):
     return base + "_" + "_".join(request.wrt)
 
 
-def _shape_proxy_pass(levels, bindings):
+def _shape_proxy_pass(levels, bindings, nested=False):
     from .analyses.shapes import is_elementwise
     from .frontend.resolve import dotted_path
-    helpers = {name: obj.__name__ for name, obj in bindings.names.items()
-               if getattr(obj, "__module__", None) == "s2s_ad.runtime"}
-    shaped = bindings.name_for("shaped_like", runtime.shaped_like)
+    def helpers():
+        return {name: obj.__name__ for name, obj in bindings.names.items()
+                if getattr(obj, "__module__", None) == "s2s_ad.runtime"}
+
+    def shaped():
+        return bindings.name_for("shaped_like", runtime.shaped_like)
 
     def elementwise_call(call):
         return not call.keywords and is_elementwise(levels.callees.get(dotted_path(call.func)))
-    return make_shape_proxy_pass(helpers, elementwise_call, shaped)
+    return make_shape_proxy_pass(helpers, elementwise_call, shaped, nested)
 
 
 def _assemble(result, request, *extra_passes):

@@ -142,6 +142,16 @@ def _shape(x):
     return np.shape(x)
 
 
+def shape_of(x):
+    """What the tape keeps of a value the backward sweep reads only for its shape."""
+    return _shape(x)
+
+
+def placeholder(shape):
+    """A stand-in with `shape` (a zero-stride view: no memory) for shape-only reads."""
+    return np.broadcast_to(0.0, shape) if shape else 0.0
+
+
 def zero_tangent(x):
     """The zero derivative shaped like x: 0.0 for a scalar, float zeros otherwise."""
     if isinstance(x, np.ndarray) or np.ndim(x) > 0:

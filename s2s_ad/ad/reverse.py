@@ -32,6 +32,7 @@ class ReverseInputs:
     namer: object
     bindings: object
     derive_helper: object      # (function, wrt param names, statement) -> HelperAdjoint
+    shape_proxies: object = None   # body -> (body, changed): shape-only reads of live values
 
 
 @dataclass(frozen=True)
@@ -104,13 +105,32 @@ def reverse(inputs, wrt, seed):
     walked = walker.block(forward)
     gradients = [walker.gradient(name) for name in wrt]
     forward = walker.instrument(forward)
+    if inputs.shape_proxies is not None:
+        # before the tape is decided: a value read only for its shape is not taped
+        inputs.shape_proxies(forward + walked)
     # the seed section reads final values only: it never needs anything from the tape
-    forward, walked, used = resolve_markers(forward, walked, tape, levels.numpy_name)
+    forward, walked, used = resolve_markers(forward, walked, tape, levels.numpy_name,
+                                            _shape_helpers(inputs.bindings))
     backward = seeded + walked
     if used or walker.counted:
         forward = walker.unbound_guards() + [build.assign(tape, gast.List(elts=[],
                                                                          ctx=gast.Load()))] + forward
     return ReverseResult(list(forward), backward, ret.value, gradients)
+
+
+def _shape_helpers(bindings):
+    """Which runtime-helper arguments are read for their shape only, and the names of the
+    helpers that tape a shape and restore a placeholder of it."""
+    from .. import runtime
+    reads = {"unbroadcast": {1}, "unreduce": {1}, "reduced_count": {0},
+             "shaped_like": set(range(64))}
+    positions = {name: reads[obj.__name__] for name, obj in bindings.names.items()
+                 if getattr(obj, "__module__", None) == "s2s_ad.runtime"
+                 and obj.__name__ in reads}
+    if not positions:
+        return None
+    return (positions, bindings.name_for("shape_of", runtime.shape_of),
+            bindings.name_for("placeholder", runtime.placeholder))
 
 
 def _prepare_helpers(forward, inputs, ctx):

@@ -50,9 +50,43 @@ def names_read(stmts):
     return found
 
 
-def resolve_markers(forward, backward, tape_name, numpy_name):
-    """Replace markers by tape pushes/pops where needed; returns (forward, backward, used)."""
+def shape_only_reads(stmts, positions):
+    """Names the statements read only as shape arguments (`unbroadcast(g, x)`'s x):
+    positions maps a callee name to the argument positions that are read for shape."""
+    shape_nodes = set()
+    for stmt in stmts:
+        if isinstance(stmt, (gast.If, gast.For, gast.While)):
+            continue
+        for node in gast.walk(stmt):
+            if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) \
+                    and node.func.id in positions:
+                shape_nodes |= {id(a) for k, a in enumerate(node.args)
+                                if k in positions[node.func.id] and isinstance(a, gast.Name)}
+    shapes, values = set(), set()
+    for stmt in stmts:
+        kind, _ = _marker_of(stmt)
+        if kind:
+            continue
+        if isinstance(stmt, (gast.If, gast.For, gast.While)):   # its body comes separately
+            stmt = stmt.iter if isinstance(stmt, gast.For) else stmt.test
+        for node in gast.walk(stmt):
+            if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
+                (shapes if id(node) in shape_nodes else values).add(node.id)
+    return shapes - values
+
+
+def resolve_markers(forward, backward, tape_name, numpy_name, shape_helpers=None):
+    """Replace markers by tape pushes/pops where needed; returns (forward, backward, used).
+
+    shape_helpers: (positions, shape_of name, placeholder name) — a value the backward
+    sweep reads only for its shape is taped as its shape and restored as a placeholder."""
     needed = names_read(backward)
+    shape_only = set()
+    if shape_helpers is not None:
+        shape_only = shape_only_reads(list(_all_statements(backward)), shape_helpers[0])
+        # values restored element by element are written into: they must be real arrays
+        shape_only -= {args[0].id for stmt in _all_statements(forward + backward)
+                       for kind, args in [_marker_of(stmt)] if kind in (SAVE_ITEM, RESTORE_ITEM)}
     used = [False]
 
     def rewrite(stmts):
@@ -73,7 +107,14 @@ def resolve_markers(forward, backward, tape_name, numpy_name):
                 continue
             used[0] = True
             tape = build.name(tape_name)
-            if kind == SAVE:
+            if kind == SAVE and args[0].id in shape_only:
+                shape = build.call(build.name(shape_helpers[1]), [args[0]])
+                out.append(build.expr_stmt(build.call(build.attribute(tape, "append"),
+                                                      [shape])))
+            elif kind == RESTORE and args[0].id in shape_only:
+                out.append(build.assign(args[0].id, build.call(
+                    build.name(shape_helpers[2]), [build.call(build.attribute(tape, "pop"))])))
+            elif kind == SAVE:
                 out.append(build.expr_stmt(build.call(build.attribute(tape, "append"),
                                                       [args[0]])))
             elif kind == SAVE_ITEM:
@@ -90,6 +131,13 @@ def resolve_markers(forward, backward, tape_name, numpy_name):
     forward = rewrite(forward)
     backward = rewrite(backward)
     return forward, backward, used[0]
+
+
+def _all_statements(stmts):
+    for stmt in stmts:
+        yield stmt
+        for field in ("body", "orelse"):
+            yield from _all_statements(getattr(stmt, field, None) or [])
 
 
 def push(tape_name, value):

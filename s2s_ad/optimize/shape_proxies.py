@@ -20,17 +20,27 @@ _SHAPE_ONLY = {"unbroadcast": 1, "unreduce": 1, "reduced_count": 0}
 _ELEMENTWISE_BINOPS = (gast.Add, gast.Sub, gast.Mult, gast.Div, gast.Pow, gast.Mod)
 
 
-def make_shape_proxy_pass(helper_names, is_elementwise_call, shaped_like_name):
-    """A pass (body -> (body, changed)); helper_names: generated name -> helper name."""
-    shape_positions = {name: _SHAPE_ONLY[helper] for name, helper in helper_names.items()
-                       if helper in _SHAPE_ONLY}
+def make_shape_proxy_pass(helper_names, is_elementwise_call, shaped_like, nested=False):
+    """A pass (body -> (body, changed)); helper_names: generated name -> helper name, and
+    shaped_like: the generated name of runtime.shaped_like (either may be a callable,
+    asked when the pass runs).
 
+    nested=False: only top-level definitions (after the tape is decided, a loop's values
+    read in place of another may not be restored). nested=True: definitions in loops too,
+    for use before the to-be-recorded analysis decides what the tape keeps."""
     def run(body):
+        names = helper_names() if callable(helper_names) else helper_names
+        shape_positions = {name: _SHAPE_ONLY[helper] for name, helper in names.items()
+                           if helper in _SHAPE_ONLY}
+        if not shape_positions:
+            return body, False
+        shaped_like_name = shaped_like() if callable(shaped_like) else shaped_like
         defs, counts = {}, {}
         for node in gast.walk(gast.Module(body=body, type_ignores=[])):
             if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
                 counts[node.id] = counts.get(node.id, 0) + 1
-        for stmt in body:          # top level only: a loop's values change every pass
+        statements = _all_statements(body) if nested else body
+        for stmt in statements:
             if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name):
                 defs[stmt.targets[0].id] = stmt.value
         shape_args = []
@@ -46,9 +56,12 @@ def make_shape_proxy_pass(helper_names, is_elementwise_call, shaped_like_name):
                 shape_args.extend((node, k) for k, a in enumerate(node.args)
                                   if isinstance(a, gast.Name))
         shape_nodes = {id(call.args[k]) for call, k in shape_args}
+        marker_nodes = {id(n) for call in gast.walk(gast.Module(body=body, type_ignores=[]))
+                        if isinstance(call, gast.Call) and isinstance(call.func, gast.Name)
+                        and call.func.id.startswith("__s2s_") for n in gast.walk(call)}
         for node in gast.walk(gast.Module(body=body, type_ignores=[])):
             if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load) \
-                    and id(node) not in shape_nodes:
+                    and id(node) not in shape_nodes and id(node) not in marker_nodes:
                 value_reads[node.id] = value_reads.get(node.id, 0) + 1
 
         def operands(name, depth=0):
@@ -92,6 +105,13 @@ def make_shape_proxy_pass(helper_names, is_elementwise_call, shaped_like_name):
         return body, changed
 
     return run
+
+
+def _all_statements(body):
+    for stmt in body:
+        yield stmt
+        for field in ("body", "orelse"):
+            yield from _all_statements(getattr(stmt, field, None) or [])
 
 
 def _elementwise_operands(value, is_elementwise_call):
