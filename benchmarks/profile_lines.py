@@ -86,6 +86,7 @@ def main(words):
             continue
         df = s2s_ad.grad(wl.func, wrt=wl.wrt)
         source = s2s_ad.derivative_source(df)
+        df = inspect.unwrap(df)                                   # the generated function
         source = source[source.index("def "):]                    # drop the header comment
         show(f"== {wl.name}: generated", *profile(source, df, wl.args))
         show(f"== {wl.name}: hand-written",
