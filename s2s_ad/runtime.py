@@ -17,6 +17,9 @@ algebra lives in runtime_linalg.py. An adjoint of a scalar argument is a float.
 """
 import numpy as np
 
+# the modules whose functions generated code may call (standalone files copy them in)
+RUNTIME_MODULES = ("s2s_ad.runtime", "s2s_ad.runtime_flow", "s2s_ad.runtime_linalg")
+
 try:  # inside the package the error is an s2s_ad.ADError; standalone it is a ValueError
     from .errors import NonScalarOutputError
 except ImportError:  # pragma: no cover - only in standalone generated files

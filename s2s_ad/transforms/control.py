@@ -161,58 +161,6 @@ class ControlFlowMixin:
         atom, _ = self._atom(rng)
         return atom
 
-    def _grad_of_block(self, stmt):
-        """`with s2s_ad.insert_grad_of(x) as g: ...`: kept whole, run by the backward sweep."""
-        item = stmt.items[0]
-        call = item.context_expr
-        target = self.res.lookup(dotted_path(call.func) or "")
-        if target is not runtime_flow.insert_grad_of or len(call.args) != 1 \
-                or not isinstance(call.args[0], gast.Name) or call.keywords \
-                or call.args[0].id not in self.current:
-            raise UnsupportedSyntaxError(
-                "`with` is supported only as `with s2s_ad.insert_grad_of(x) as g:`",
-                self.smap.locate(stmt), "move the context manager outside the function")
-        variable = self.current[call.args[0].id]
-        adjoint = item.optional_vars.id if isinstance(item.optional_vars, gast.Name) \
-            else self.namer.fresh("g")
-        self.current[adjoint] = adjoint
-        self.levels.setdefault(adjoint, 0)
-        self.multi_def.add(adjoint)
-        body = self._block(stmt.body)
-        head = self._runtime_call(runtime_flow.insert_grad_of, [build.name(variable)])
-        self._flush(stmt, [gast.With(items=[gast.withitem(
-            context_expr=head, optional_vars=build.name(adjoint, store=True))],
-            body=body, type_comment=None)])
-
-    def _index_write(self, target, value, origin, op=None):
-        """y[idx] = v   and   y[idx] op= v   (the latter as a read, an op and a write)."""
-        if not isinstance(target.value, gast.Name):
-            raise UnsupportedSyntaxError("only writes into a named array are supported",
-                                         self.smap.locate(target), "assign the array to a name")
-        base = target.value.id
-        if base not in self.current:
-            raise UnsupportedSyntaxError(f"`{base}` is written before it is assigned",
-                                         self.smap.locate(target))
-        self.written_arrays.add(self.current[base])
-        index, _ = self._index(target.slice)
-        if op is not None:
-            old, lvl = self._atom(build.subscript(build.name(self.current[base]),
-                                                  build.clone(index)))
-            value = gast.BinOp(left=old, op=op, right=value)
-            gast.copy_location(value, origin)
-        atom, _ = self._atom(value)
-        store = build.store_subscript(build.name(self.current[base]), index)
-        self._flush(origin, [build.assign(store, atom)])
-
-    def _append(self, call, origin):
-        base = call.func.value.id
-        if base not in self.current or len(call.args) != 1 or call.keywords:
-            raise UnsupportedSyntaxError("`.append(value)` needs a list defined earlier",
-                                         self.smap.locate(call))
-        atom, _ = self._atom(call.args[0])
-        method = build.attribute(build.name(self.current[base]), "append")
-        self._flush(origin, [build.expr_stmt(build.call(method, [atom]))])
-
     # ---- expressions ------------------------------------------------------------------
     def _if_expression(self, expr):
         test, l0 = self._atom(expr.test)

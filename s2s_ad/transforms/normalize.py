@@ -25,13 +25,14 @@ from ..errors import UnsupportedSyntaxError
 from ..ir import build
 from ..frontend.resolve import dotted_path
 from . import desugar
+from .calls import CallMixin
 from .control import ControlFlowMixin, assigned_in_compound, expand_sequences
+from .mutation import MutationMixin
 from .exits import lower_exits
 from .cse import CommonSubexpressionMixin
 from .inline import InlineMixin, collect_nested
 from .inputs import copy_written_inputs
 
-RUNTIME_MODULES = ("s2s_ad.runtime", "s2s_ad.runtime_flow", "s2s_ad.runtime_linalg")
 
 
 @dataclass(frozen=True)
@@ -57,7 +58,8 @@ def normalize(parsed, resolution, namer, numpy_name):
     return _Normalizer(parsed, resolution, namer, numpy_name).run()
 
 
-class _Normalizer(ControlFlowMixin, InlineMixin, CommonSubexpressionMixin):
+class _Normalizer(ControlFlowMixin, MutationMixin, CallMixin, InlineMixin,
+                  CommonSubexpressionMixin):
     def __init__(self, parsed, resolution, namer, numpy_name):
         self.parsed = parsed
         self.smap = parsed.source_map
@@ -332,63 +334,6 @@ class _Normalizer(ControlFlowMixin, InlineMixin, CommonSubexpressionMixin):
             return node, 1 + max([lvl for _, lvl in atoms], default=0)
         atom, level = self._atom(expr)
         return atom, level
-
-    def _call(self, expr):
-        func = expr.func
-        path = dotted_path(func)
-        if isinstance(func, gast.Name) and func.id in self.nested:
-            return self._inline(func.id, expr)
-        if path in self.runtime_names.values():
-            return self._call_with(build.dotted(path), expr.args, expr.keywords, 0)
-        if path is None or self.res.is_value(path.split(".")[0]):
-            if not isinstance(func, gast.Attribute):
-                raise UnsupportedSyntaxError(
-                    "only calls of named functions and array methods are supported",
-                    self.smap.locate(expr), "call a module-level function by its name")
-            receiver = func.value
-            if func.attr == "pop" and not expr.args and not expr.keywords \
-                    and isinstance(receiver, gast.Name) and receiver.id in self.current:
-                # a list's pop (generated code pops its tape): kept as a method call
-                name = self.current[receiver.id]
-                self.multi_def.add(name)
-                return build.call(build.attribute(build.name(name), "pop")), \
-                    self.levels.get(name, 0) + 1
-            fname, args, keywords = desugar.method_call(receiver, func.attr, expr.args,
-                                                        expr.keywords, expr, self.smap)
-            return self._numpy_call(fname, args, keywords, 0, expr)
-        self._check_bound(path, func)
-        target = self.res.lookup(path)
-        if getattr(target, "__module__", None) in RUNTIME_MODULES:
-            # s2s_ad.stop_gradient and friends: bound by name, never `s2s_ad.` in the code
-            call = self._runtime_call(target, expr.args)
-            call.keywords = expr.keywords
-            return self._call(call)
-        reordered = getattr(target, "__s2s_tangent_first__", None)
-        if reordered is not None and expr.args:
-            # jf(x, w, tangent) -> jvp_f(tangent, x, w): the generated function, bound by name
-            call = self._runtime_call(reordered, [expr.args[-1]] + list(expr.args[:-1]))
-            call.keywords = expr.keywords
-            return self._call(call)
-        self.callees[path] = getattr(target, "__s2s_callee__", None) or target
-        return self._call_with(build.dotted(path), expr.args, expr.keywords, 0)
-
-    def _numpy_call(self, fname, args, keywords, level, node):
-        path = f"{self.np}.{fname}"
-        self.callees[path] = getattr(numpy, fname)
-        return self._call_with(build.dotted(path), args, keywords, level)
-
-    def _call_with(self, func, args, keywords, level):
-        atoms = []
-        for a in args:
-            atom, lvl = self._atom(a)
-            atoms.append(atom)
-            level = max(level, lvl + 1)
-        kws = []
-        for kw in keywords:
-            atom, lvl = self._atom(kw.value)
-            kws.append((kw.arg, atom))
-            level = max(level, lvl + 1)
-        return build.call(func, atoms, kws), max(level, 1)
 
     def _index(self, index):
         if isinstance(index, gast.Slice):
