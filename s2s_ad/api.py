@@ -79,10 +79,14 @@ def derivative_source(df):
 def _public(f, mode, wrt, preserve_result):
     if not callable(f):
         raise APIUsageError(f"{mode} expects a function, got {type(f).__name__}")
+    per_function = _PUBLIC.setdefault(f, {}) if _weakrefable(f) else {}
+    fast_key = (mode, tuple(wrt) if isinstance(wrt, list) else wrt, preserve_result)
+    if fast_key in per_function:            # a repeated grad(f): no signature inspection
+        return per_function[fast_key]
     names, single = _wrt_names(f, wrt)
     key = (mode, names, single, preserve_result)
-    per_function = _PUBLIC.setdefault(f, {}) if _weakrefable(f) else {}
     if key in per_function:
+        per_function[fast_key] = per_function[key]
         return per_function[key]
     request = Request(mode, names, preserve_result, single)
     # a derivative made by s2s_ad is differentiated through its generated function
@@ -93,7 +97,7 @@ def _public(f, mode, wrt, preserve_result):
         function = _cotangent_last(function, f)
     _SOURCES[derived.function] = derived
     public = _presented(function, derived)
-    per_function[key] = public
+    per_function[key] = per_function[fast_key] = public
     return public
 
 

@@ -127,12 +127,21 @@ def scalar_seed(y):
 def shaped_like(*values):
     """Something with the broadcast shape of `values` (for shape-only reads): the first
     value when all shapes agree (the usual case, and free), else a zero-stride view."""
-    first = values[0]
-    shape = _shape(first)
+    best = values[0]
+    target = _shape(best)
+    shapes = [target]
     for value in values[1:]:
-        if _shape(value) != shape:
-            return np.broadcast_to(0.0, np.broadcast_shapes(*(np.shape(v) for v in values)))
-    return first
+        shape = _shape(value)
+        shapes.append(shape)
+        if shape != target and (len(shape) > len(target) or (
+                len(shape) == len(target) and shape > target)):
+            best, target = value, shape
+    for shape in shapes:             # does the widest one already have the result's shape?
+        if shape != target:
+            for mine, full in zip(shape[::-1], target[::-1]):
+                if mine != full and mine != 1:
+                    return np.broadcast_to(0.0, np.broadcast_shapes(*shapes))
+    return best
 
 
 def _shape(x):
