@@ -149,7 +149,7 @@ def _shape(x):
     kind = type(x)
     if kind is np.ndarray:
         return x.shape
-    if kind is float or kind is int:
+    if kind is float or kind is np.float64 or kind is int:
         return ()
     return np.shape(x)
 
