@@ -5,7 +5,7 @@
 Each workload's generated source is edited by hand-written text replacements, one group
 at a time and cumulatively; every edited gradient is checked against the hand-written one
 (np.allclose) and timed against it with run.py's interleaved compare(). The edits were
-written against the code s2s_ad generated on 2026-11-22 at 04:45; when the generated text no
+written against the code s2s_ad generated on 2026-11-22 at 05:06; when the generated text no
 longer matches, the remaining variants of that workload are skipped with a note (and
 this file needs its edits brought up to date, or retiring).
 """
