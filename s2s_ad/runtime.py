@@ -242,6 +242,38 @@ def unreduce_prod(g, x, y, axis=None, keepdims=False):
     return _scalar_like(_expand(g, x, axis, keepdims) * others, x)
 
 
+def _prod_others_tangent(g, dg, x, dx, axis=None, keepdims=False):
+    """Tangent of unreduce_prod(g, x, ...) along (dg, dx), exact when x has zeros: with
+    P_i = prod_{j != i} x_j = before_i * after_i (prefix and suffix products),
+    dP_i = dbefore_i * after_i + before_i * dafter_i, each scanned without dividing."""
+    x = np.asarray(x, dtype=float)
+    dx = np.broadcast_to(np.asarray(dx, dtype=float), x.shape)
+    axes = tuple(range(x.ndim)) if axis is None else _normalize_axes(axis, x.ndim)
+    rest = [a for a in range(x.ndim) if a not in axes]
+    order = rest + list(axes)
+
+    def flat(a):
+        moved = np.transpose(a, order)
+        return moved.reshape(moved.shape[:len(rest)] + (-1,)), moved.shape
+
+    fx, moved_shape = flat(x)
+    fdx, _ = flat(dx)
+    n = fx.shape[-1]
+    before, after = np.ones_like(fx), np.ones_like(fx)
+    dbefore, dafter = np.zeros_like(fx), np.zeros_like(fx)
+    for i in range(1, n):
+        before[..., i] = before[..., i - 1] * fx[..., i - 1]
+        dbefore[..., i] = dbefore[..., i - 1] * fx[..., i - 1] + before[..., i - 1] * fdx[..., i - 1]
+        j = n - 1 - i
+        after[..., j] = after[..., j + 1] * fx[..., j + 1]
+        dafter[..., j] = dafter[..., j + 1] * fx[..., j + 1] + after[..., j + 1] * fdx[..., j + 1]
+    back = np.argsort(order)
+    others = np.transpose((before * after).reshape(moved_shape), back)
+    d_others = np.transpose((dbefore * after + before * dafter).reshape(moved_shape), back)
+    value = _expand(dg, x, axis, keepdims) * others + _expand(g, x, axis, keepdims) * d_others
+    return _scalar_like(value, x)
+
+
 def reverse_cumsum(g, x, axis=None):
     """Adjoint of np.cumsum: the reversed cumulative sum of g (flattened for axis=None)."""
     if axis is None:

@@ -16,6 +16,7 @@ helper pops the list.
 import numpy as np
 
 from s2s_ad import runtime
+from s2s_ad.runtime import _prod_others_tangent
 from s2s_ad.ad.template_dsl import d, nondifferentiable, tangent
 from s2s_ad.runtime import (add_at, broadcast_tangent, matmul_adjoint_a, matmul_adjoint_b,
                             reshape_like, reverse_cumsum, split_array, split_concatenated,
@@ -86,8 +87,9 @@ def unreduce_extremum_tangent(out, g, x, y, axis=None, keepdims=False):
 # needs a zero-safe runtime helper
 @tangent(unreduce_prod)
 def unreduce_prod_tangent(out, g, x, y, axis=None, keepdims=False):
-    """d (g y / x) = (dg + g dy / y) y / x - (g y / x) dx / x"""
-    d[out] = unreduce_prod(d[g] + g * d[y] / y, x, y, axis, keepdims) - out * d[x] / x
+    """d (g prod_{j != i} x_j), without dividing by x (exact when x has zeros); y is
+    prod(x), so its tangent adds nothing beyond d[x]'s"""
+    d[out] = _prod_others_tangent(g, d[g], x, d[x], axis, keepdims)
 
 
 @tangent(reverse_cumsum)

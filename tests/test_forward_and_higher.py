@@ -171,3 +171,14 @@ def test_forward_over_forward():
 
     assert s2s_ad.jvp(derivative)(0.4, 1.0)[1] == pytest.approx(
         2 * np.cos(0.4) - 0.4 * np.sin(0.4))
+
+
+def product_loss(x):
+    return np.prod(x) + np.sum(x ** 2)
+
+
+def test_hessian_through_a_product_with_an_exact_zero():
+    x = np.array([1.5, 0.0, -2.0, 0.7])
+    H = s2s_ad.hessian(product_loss)(x)
+    assert np.all(np.isfinite(H))
+    np.testing.assert_allclose(H, _numeric_hessian(product_loss, x), rtol=1e-5, atol=1e-6)
