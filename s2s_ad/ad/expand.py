@@ -76,14 +76,35 @@ def _substitute(node, template, bound, result, result_adjoint, renames, context)
     return _Substituter(template, bound, result, result_adjoint, renames, context).visit(node)
 
 
-class _Substituter(gast.NodeTransformer):
-    def __init__(self, template, bound, result, result_adjoint, renames, context):
+class TemplateSubstituter(gast.NodeTransformer):
+    """Names in a template's expression -> the statement's: the result, the operands
+    bound to parameters, fresh temporaries, and the template module's globals under the
+    names the generated code binds. Reverse and forward expansion add their `d[...]`."""
+
+    def __init__(self, template, bound, result, renames, context):
         self.t = template
         self.bound = bound
         self.result = result
-        self.result_adjoint = result_adjoint
         self.renames = renames
         self.ctx = context
+
+    def visit_Name(self, node):
+        ident = node.id
+        if ident == self.t.result:
+            return build.name(self.result)
+        if ident in self.bound:
+            return copy.deepcopy(self.bound[ident])
+        if ident in self.renames:
+            return build.name(self.renames[ident])
+        if ident in self.t.namespace:
+            return build.name(self.ctx.global_name(ident, self.t.namespace[ident]))
+        return node    # a builtin
+
+
+class _Substituter(TemplateSubstituter):
+    def __init__(self, template, bound, result, result_adjoint, renames, context):
+        super().__init__(template, bound, result, renames, context)
+        self.result_adjoint = result_adjoint
 
     def visit_Subscript(self, node):
         target = derivative_target(node)
@@ -108,15 +129,3 @@ class _Substituter(gast.NodeTransformer):
             return True
         others = [atom for p, atom in self.bound.items() if p != param]
         return self.ctx.elementwise and all(self.ctx.is_scalar(a) for a in others)
-
-    def visit_Name(self, node):
-        ident = node.id
-        if ident == self.t.result:
-            return build.name(self.result)
-        if ident in self.bound:
-            return copy.deepcopy(self.bound[ident])
-        if ident in self.renames:
-            return build.name(self.renames[ident])
-        if ident in self.t.namespace:
-            return build.name(self.ctx.global_name(ident, self.t.namespace[ident]))
-        return node    # a builtin

@@ -14,6 +14,7 @@ import copy
 import gast
 
 from ..ir import build
+from .expand import TemplateSubstituter
 from .registry import derivative_target
 
 ZERO = "__s2s_zero__"
@@ -82,14 +83,10 @@ class _Simplifier(gast.NodeTransformer):
         return node
 
 
-class _Substituter(gast.NodeTransformer):
+class _Substituter(TemplateSubstituter):
     def __init__(self, template, bound, result, tangent_of, renames, context):
-        self.t = template
-        self.bound = bound
-        self.result = result
+        super().__init__(template, bound, result, renames, context)
         self.tangent_of = tangent_of
-        self.renames = renames
-        self.ctx = context
 
     def visit_Subscript(self, node):
         target = derivative_target(node)
@@ -107,18 +104,6 @@ class _Substituter(gast.NodeTransformer):
         if positions and any(k < len(node.args) and is_zero(node.args[k]) for k in positions):
             return node.args[next(k for k in positions if k < len(node.args)
                                   and is_zero(node.args[k]))]     # linear in a zero: zero
-        return node
-
-    def visit_Name(self, node):
-        ident = node.id
-        if ident == self.t.result:
-            return build.name(self.result)
-        if ident in self.bound:
-            return copy.deepcopy(self.bound[ident])
-        if ident in self.renames:
-            return build.name(self.renames[ident])
-        if ident in self.t.namespace:
-            return build.name(self.ctx.global_name(ident, self.t.namespace[ident]))
         return node
 
 
