@@ -25,3 +25,5 @@ nondifferentiable(len, range, int, bool, isinstance, round)  # builtins
 
 
 nondifferentiable(runtime_flow.mapping_keys, runtime_flow.stop_gradient)
+
+nondifferentiable(format)   # f-strings: text, no derivative

@@ -196,3 +196,11 @@ def test_pdb_steps_into_the_generated_lines():
     debugger.runcall(df, 1.0, 2.0)
     shown = out.getvalue()
     assert "grad_seed_example" in shown and "t1_0 = 2 * x1" in shown
+
+
+def test_print_with_f_strings_inside_the_function(capsys):
+    from programs import printing
+    w, x = np.array([0.3, -0.2]), np.array([1.0, 2.0])
+    g = s2s_ad.grad(printing.loss)(w, x)
+    assert "step 1: total=" in capsys.readouterr().out
+    np.testing.assert_allclose(g, 2 * 2 * np.tanh(x * w) * (1 - np.tanh(x * w) ** 2) * x)

@@ -42,8 +42,6 @@ _UNSUPPORTED = {
                  "validate inputs before calling the gradient"),
     gast.Dict: ("dict literals are not supported yet", "pass arrays as separate arguments"),
     gast.Set: ("set literals cannot be differentiated", "use a tuple or an array"),
-    gast.JoinedStr: ("f-strings are not supported in a differentiated function",
-                     "format strings outside the function"),
     gast.Match: ("`match` statements are not supported", "use np.where"),
     gast.Import: ("imports inside a differentiated function are not supported",
                   "import at module level"),

@@ -52,6 +52,8 @@ def is_operation(node):
         return is_atom(node.value)
     if isinstance(node, (gast.Tuple, gast.List)):
         return all(is_atom(e) for e in node.elts)
+    if isinstance(node, gast.JoinedStr):
+        return all(is_atom(v.value) for v in node.values if isinstance(v, gast.FormattedValue))
     return False
 
 

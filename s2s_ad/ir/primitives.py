@@ -72,6 +72,9 @@ def operation_of(value, callees):
         return Operation(tuple, list(value.elts), {})
     if isinstance(value, gast.List):
         return Operation(list, list(value.elts), {})
+    if isinstance(value, gast.JoinedStr):
+        return Operation(format, [v.value for v in value.values
+                                  if isinstance(v, gast.FormattedValue)], {})
     if isinstance(value, gast.Tuple) and not value.elts:
         return Operation(tuple, [], {})
     return Operation(identity, [value], {})

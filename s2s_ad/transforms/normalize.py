@@ -303,6 +303,17 @@ class _Normalizer(ControlFlowMixin, MutationMixin, CallMixin, InlineMixin,
                 return self._chained_compare(expr)
             (left, l1), (right, l2) = self._atom(expr.left), self._atom(expr.comparators[0])
             return gast.Compare(left=left, ops=expr.ops, comparators=[right]), 1 + max(l1, l2)
+        if isinstance(expr, gast.JoinedStr):
+            # f"loss {loss:.3f}": formatting only (no derivative); its values become atoms
+            level, parts = 0, []
+            for part in expr.values:
+                if isinstance(part, gast.FormattedValue):
+                    atom, lvl = self._atom(part.value)
+                    level = max(level, lvl)
+                    part = gast.FormattedValue(value=atom, conversion=part.conversion,
+                                               format_spec=part.format_spec)
+                parts.append(part)
+            return gast.JoinedStr(values=parts), level + 1
         if isinstance(expr, gast.IfExp):
             return self._if_expression(expr)
         if isinstance(expr, gast.BoolOp):
