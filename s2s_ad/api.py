@@ -163,6 +163,10 @@ def _wrt_names(f, wrt):
                   if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
     except (TypeError, ValueError):
         raise APIUsageError(f"cannot read the parameters of {f!r}") from None
+    if any(p.kind is p.VAR_POSITIONAL for p in inspect.signature(f).parameters.values()):
+        raise APIUsageError(f"{getattr(f, '__qualname__', f)} takes *args, which s2s_ad does "
+                            f"not differentiate yet", function_location(f),
+                            "name each parameter (def f(x, y): ...)")
     single = not isinstance(wrt, (tuple, list))
     items = [wrt] if single else list(wrt)
     if not items:

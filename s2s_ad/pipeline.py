@@ -22,7 +22,7 @@ from .analyses.dataflow import analyse_dataflow
 from .analyses.shapes import analyse_shapes, scalar_output_leaves
 from .backend.emit import to_source
 from .backend.load import load
-from .errors import NonDifferentiableError
+from .errors import APIUsageError, NonDifferentiableError, function_location
 from .frontend.fence import fence
 from .frontend.parse import parse
 from .frontend.resolve import resolve
@@ -112,6 +112,10 @@ def derive(func, request, registry, cache):
         return _derive_forward(func, request, registry, cache)
     levels, namer = front(func)
     out_atom = levels.tree.body[-1].value
+    if isinstance(out_atom, gast.Constant) and out_atom.value is None:
+        raise APIUsageError(f"{func.__qualname__} returns None: there is nothing to "
+                            f"differentiate", function_location(func),
+                            "return the value to differentiate (e.g. `return loss`)")
     outputs = [out_atom.id] if isinstance(out_atom, gast.Name) else []
     activity = analyse_activity(levels, request.wrt, outputs, registry)
     for name, node in only_nondifferentiable_paths(levels, request.wrt, outputs, registry):

@@ -98,11 +98,14 @@ def check_scalar_output(*values):
     from) all are; otherwise a clear error pointing to vjp."""
     for value in values:
         if type(value) is not float and np.ndim(value) != 0:
-            shape = np.broadcast_shapes(*(np.shape(v) for v in values))
+            if isinstance(value, (tuple, list, dict)):
+                what = f"a {type(value).__name__}"
+            else:
+                what = f"an array of shape {np.broadcast_shapes(*(np.shape(v) for v in values))}"
             raise NonScalarOutputError(
                 f"grad needs a function with a scalar output, but {_caller_origin()} returns "
-                f"an array of shape {shape}; use s2s_ad.vjp(f) (or jacobian) for array "
-                f"outputs, or reduce the output to a scalar (e.g. np.sum)")
+                f"{what}; use s2s_ad.vjp(f) (or jacobian) for array outputs, or reduce the "
+                f"output to a scalar (e.g. np.sum)")
 
 
 def _caller_origin():

@@ -97,3 +97,25 @@ def test_gradient_check_error_names_the_function():
     assert info.value.filename == rejected.__file__
     assert info.value.lineno == _def_line(rejected.wrongly_registered)
     assert uses_softplus is not None
+
+
+def returns_nothing(x):
+    y = x * 2.0  # noqa: F841
+
+
+def star_args(*xs):
+    return sum(xs)
+
+
+def pair_out(x):
+    return x * 2.0, x * 3.0
+
+
+def test_functions_without_a_scalar_output_or_with_star_args_are_clear_errors():
+    with pytest.raises(s2s_ad.APIUsageError, match="returns None") as info:
+        s2s_ad.grad(returns_nothing)
+    assert info.value.lineno == _def_line(returns_nothing)
+    with pytest.raises(s2s_ad.APIUsageError, match=r"\*args"):
+        s2s_ad.grad(star_args)
+    with pytest.raises(s2s_ad.NonScalarOutputError, match="returns a tuple"):
+        s2s_ad.grad(pair_out)(1.0)
