@@ -97,7 +97,7 @@ def _public(f, mode, wrt, preserve_result):
     derived = derive(target, request, default_registry(), _CACHE)
     function = derived.function
     if mode in ("vjp", "jvp"):
-        function = _cotangent_last(function, f)
+        function = _cotangent_last(function, f, names if mode == "jvp" else None, single)
     _SOURCES[derived.function] = derived
     public = _presented(function, derived)
     per_function[key] = per_function[fast_key] = public
@@ -131,21 +131,38 @@ def _presented(function, derived):
     return presenter()
 
 
-def _cotangent_last(generated, f):
-    """vjp_f(*args, cotangent): the generated code takes the cotangent first."""
+def _cotangent_last(generated, f, tangent_of=None, single=True):
+    """vjp_f(*args, cotangent) / jf(*args, tangent): the generated code takes it first.
+    For jvp (tangent_of = the wrt names) the tangent's shape is checked against the
+    arguments', so a mismatch is a clear error rather than one inside generated code."""
     signature = inspect.signature(f)
 
     @functools.wraps(generated)
     def vjp_function(*args, **kwargs):
         if not args:
-            raise APIUsageError("vjp function: pass the arguments of f, then the cotangent")
+            raise APIUsageError("pass the arguments of f, then the (co)tangent")
         *primals, cotangent = args
         if not isinstance(cotangent, (float, tuple, list, dict)):
             cotangent = np.asarray(cotangent, dtype=float)
         bound = signature.bind(*primals, **kwargs)
+        if tangent_of is not None:
+            _check_tangent(cotangent, bound, tangent_of, single, f)
         return generated(cotangent, *bound.args, **bound.kwargs)
     vjp_function.__wrapped__ = generated
     return vjp_function
+
+
+def _check_tangent(tangent, bound, names, single, f):
+    pieces = [tangent] if single else tangent
+    if not single and (not isinstance(tangent, (tuple, list)) or len(tangent) != len(names)):
+        raise APIUsageError(f"jvp of {f.__qualname__} w.r.t. {', '.join(names)}: pass a "
+                            f"tuple of {len(names)} tangents")
+    bound.apply_defaults()
+    for name, piece in zip(names, pieces):
+        value = bound.arguments[name]
+        if isinstance(value, (float, int, np.ndarray)) and np.shape(piece) != np.shape(value):
+            raise APIUsageError(f"the tangent for `{name}` has shape {np.shape(piece)}, but "
+                                f"`{name}` has shape {np.shape(value)}", function_location(f))
 
 
 def _weakrefable(f):

@@ -119,3 +119,13 @@ def test_functions_without_a_scalar_output_or_with_star_args_are_clear_errors():
         s2s_ad.grad(star_args)
     with pytest.raises(s2s_ad.NonScalarOutputError, match="returns a tuple"):
         s2s_ad.grad(pair_out)(1.0)
+
+
+def test_jvp_with_a_wrongly_shaped_tangent_is_a_clear_error():
+    def f(x, w):
+        return np.sum(x * w)
+
+    with pytest.raises(s2s_ad.APIUsageError, match="shape"):
+        s2s_ad.jvp(f)(np.ones(3), np.ones(3), np.ones(4))
+    with pytest.raises(s2s_ad.APIUsageError, match="tuple of 2"):
+        s2s_ad.jvp(f, wrt=(0, 1))(np.ones(3), np.ones(3), np.ones(3))
