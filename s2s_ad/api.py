@@ -97,7 +97,7 @@ def _public(f, mode, wrt, preserve_result):
     derived = derive(target, request, default_registry(), _CACHE)
     function = derived.function
     if mode in ("vjp", "jvp"):
-        function = _cotangent_last(function, f, names if mode == "jvp" else None, single)
+        function = _derivative_last(function, f, names if mode == "jvp" else None, single)
     _SOURCES[derived.function] = derived
     public = _presented(function, derived)
     per_function[key] = per_function[fast_key] = public
@@ -131,7 +131,7 @@ def _presented(function, derived):
     return presenter()
 
 
-def _cotangent_last(generated, f, tangent_of=None, single=True):
+def _derivative_last(generated, f, tangent_of=None, single=True):
     """vjp_f(*args, cotangent) / jf(*args, tangent): the generated code takes it first.
     For jvp (tangent_of = the wrt names) the tangent's shape is checked against the
     arguments', so a mismatch is a clear error rather than one inside generated code."""

@@ -15,7 +15,7 @@ import gast
 
 from .ad.forward import ForwardGenerator
 from .ad.reverse import HelperAdjoint, ReverseInputs, reverse
-from .ad.reverse import _Context as ForwardContext
+from .ad.reverse import ExpansionContext
 from .ad.tangents import is_zero
 from .analyses.activity import analyse_activity, only_nondifferentiable_paths
 from .analyses.dataflow import analyse_dataflow
@@ -55,6 +55,7 @@ class Derived:
     request: Request
     func: object = None       # the user's function it is the derivative of
     bindings: dict = None     # names the generated code binds (numpy, helpers, adjoints)
+    result_arity: object = None  # n when the function returns an n-tuple it builds
 
 
 class DerivativeCache:
@@ -139,7 +140,8 @@ def derive(func, request, registry, cache):
         key = (helper, helper_request)
         if key in cache.in_progress:
             # recursion: refer to the adjoint being built; it is bound once it exists
-            return HelperAdjoint(cache.in_progress[key], wrt, _result_arity(helper),
+            # recursion: the helper's derivative is still being built; read its arity
+            return HelperAdjoint(cache.in_progress[key], wrt, _result_arity(front(helper)[0]),
                                  derived_name(helper, helper_request))
         cache.in_progress[key] = ForwardReference(derived_name(helper, helper_request))
         try:
@@ -147,7 +149,7 @@ def derive(func, request, registry, cache):
             cache.in_progress[key].bind(derived.function)
         finally:
             del cache.in_progress[key]
-        return HelperAdjoint(derived.function, wrt, _result_arity(helper),
+        return HelperAdjoint(derived.function, wrt, derived.result_arity,
                              derived_name(helper, helper_request))
 
     def seed(output):
@@ -180,7 +182,7 @@ def derive(func, request, registry, cache):
     source = to_source(tree)
     function = load(source, fname, func, bindings.names)
     derived = Derived(function, source, to_source(levels.tree), request, func,
-                      dict(bindings.names))
+                      dict(bindings.names), _result_arity(levels))
     cache.put(func, request, derived)
     return derived
 
@@ -215,7 +217,7 @@ def _derive_forward(func, request, registry, cache):
 
     inputs = ReverseInputs(levels, activity, analyse_shapes(levels), analyse_dataflow(levels),
                            registry, namer, bindings, None)
-    generator = ForwardGenerator(inputs, ForwardContext(inputs), derive_jvp)
+    generator = ForwardGenerator(inputs, ExpansionContext(inputs), derive_jvp)
     seeds = []
     for k, name in enumerate(request.wrt):
         value = build.name(tangent) if request.single else \
@@ -231,7 +233,7 @@ def _derive_forward(func, request, registry, cache):
     source = to_source(tree)
     function = load(source, fname, func, bindings.names)
     derived = Derived(function, source, to_source(levels.tree), request, func,
-                      dict(bindings.names))
+                      dict(bindings.names), _result_arity(levels))
     cache.put(func, request, derived)
     return derived
 
@@ -309,8 +311,8 @@ def _user_object(resolution):
     return lookup
 
 
-def _result_arity(helper):
-    levels, _ = front(helper)
+def _result_arity(levels):
+    """n when the levels form returns an n-tuple it builds, else None."""
     ret = levels.tree.body[-1].value
     if isinstance(ret, gast.Name):
         for stmt in levels.tree.body:

@@ -6,7 +6,7 @@ Each helper is small and named for what it does to an adjoint:
     unbroadcast(g, x)        sum g down to x's shape (undo broadcasting)
     unreduce(g, x, axis, keepdims)  spread a reduction's adjoint back over x's shape
     add_at(a, index, g)      a[index] += g, correct for repeated integer indices
-    scalar_seed(y)           1.0 when y is a scalar, else a clear error pointing to vjp
+    check_scalar_output(*v)  grad's output is a scalar, else a clear error pointing to vjp
     zero_adjoint(x)          the zero derivative shaped like x (0.0 for a scalar)
     zero_tangent(x), broadcast_tangent(t, y)   the same for forward mode
 
@@ -115,16 +115,6 @@ def _caller_origin():
     doc = code.co_consts[0] if code.co_consts and isinstance(code.co_consts[0], str) else ""
     start, end = doc.find(" of "), doc.find(")")
     return doc[start + 4:end + 1] if start >= 0 and end > start else "the function"
-
-
-def scalar_seed(y):
-    """The seed 1.0 of a scalar output; grad of an array output is an error."""
-    if type(y) is float or np.ndim(y) == 0:
-        return 1.0
-    raise NonScalarOutputError(
-        f"grad needs a function with a scalar output, but it returned an array of shape "
-        f"{np.shape(y)}; use s2s_ad.vjp(f) (or jacobian) for array outputs, or reduce the "
-        f"output to a scalar (e.g. np.sum)")
 
 
 def shaped_like(*values):

@@ -105,7 +105,7 @@ class Adjoints:
             self._zeroed.discard(variable)
             call = build.call(self.helper(runtime_flow.scatter_add),
                               [self.get(variable) if self.has(variable) else build.const(0.0),
-                               primal, _as_value(index), expr])
+                               primal, build.index_value(index), expr])
             out.append(build.assign(name, call))
             if not self.accumulates(variable):
                 self._current[variable] = build.name(name)
@@ -122,7 +122,7 @@ class Adjoints:
             out.append(gast.AugAssign(target=target, op=gast.Add(), value=expr))
         else:   # assigned (add_at returns its array) so forward mode sees the update
             out.append(build.assign(name, build.call(self.helper(runtime.add_at),
-                                                     [build.name(name), _as_value(index),
+                                                     [build.name(name), build.index_value(index),
                                                       expr])))
         self._current[variable] = build.name(name)
         self._owned.add(variable)
@@ -201,13 +201,3 @@ def _is_basic_static_index(index):
                and (isinstance(p.value, int) or p.value is Ellipsis or p.value is None))
                or (isinstance(p, gast.UnaryOp) and isinstance(p.operand, gast.Constant))
                for p in parts)
-
-
-def _as_value(index):
-    """An index node as an ordinary expression: `1:3` -> slice(1, 3, None)."""
-    if isinstance(index, gast.Slice):
-        return build.call(build.name("slice"), [b if b is not None else build.const(None)
-                                                for b in (index.lower, index.upper, index.step)])
-    if isinstance(index, gast.Tuple):
-        return build.tuple_([_as_value(e) for e in index.elts])
-    return index

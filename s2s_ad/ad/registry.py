@@ -43,7 +43,6 @@ class Registry:
         self._seen = 0
         self._module_names = tuple(module_names)
         self._loaded = False
-        self._module_trees = {}
 
     # ---- lookup -------------------------------------------------------------------
     def reverse(self, primitive):

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import gast
 
 from ..ir import build
+from ..ir.walk import all_statements
 from .. import runtime_flow
 from .adjoints import Adjoints
 from .statements import StatementReverser, active_params
@@ -51,8 +52,8 @@ class ReverseResult:
     gradients: list      # one expression per wrt parameter
 
 
-class _Context:
-    """What template expansion needs from this generated function."""
+class ExpansionContext:
+    """What template expansion (reverse and forward) needs from the function being built."""
 
     def __init__(self, inputs):
         self.i = inputs
@@ -90,7 +91,7 @@ def reverse(inputs, wrt, seed):
     levels = inputs.levels
     body = levels.tree.body
     ret, forward = body[-1], body[:-1]
-    ctx = _Context(inputs)
+    ctx = ExpansionContext(inputs)
     adjoints = Adjoints(inputs.namer, inputs.bindings, levels.numpy_name, inputs.dataflow)
     helpers = _prepare_helpers(forward, inputs, ctx)
     if inputs.namer.is_taken("_tape"):
@@ -138,7 +139,7 @@ def _prepare_helpers(forward, inputs, ctx):
     import inspect
     from ..ir.primitives import operation_of
     helpers = {}
-    for stmt in _walk_statements(forward):
+    for stmt in all_statements(forward):
         if not (isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name)):
             continue
         target = stmt.targets[0].id
@@ -164,13 +165,6 @@ def _first_definitions(top_level, params):
             if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
                 defined.add(node.id)
     return first
-
-
-def _walk_statements(body):
-    for stmt in body:
-        yield stmt
-        for field in ("body", "orelse"):
-            yield from _walk_statements(getattr(stmt, field, []) or [])
 
 
 class _Backward:
@@ -304,9 +298,9 @@ class _Backward:
     def _has_active(self, stmt):
         if any(isinstance(n, gast.Assign) and isinstance(n.targets[0], gast.Name)
                and self.i.dataflow.is_overwritten(n.targets[0].id)
-               for n in _walk_statements(stmt.body + stmt.orelse)):
+               for n in all_statements(stmt.body + stmt.orelse)):
             return True     # values to restore for the backward sweep of what came before
-        for node in _walk_statements(stmt.body + stmt.orelse):
+        for node in all_statements(stmt.body + stmt.orelse):
             if isinstance(node, gast.Assign):
                 target = node.targets[0]
                 name = target.id if isinstance(target, gast.Name) else target.value.id

@@ -192,11 +192,11 @@ class StatementReverser:
         y_bar = self.adj.get(base)
         if self.ctx.is_active_operand(value):
             taken = build.call(self.adj.helper(runtime_flow.take_adjoint),
-                               [y_bar, _index_value(index)])
+                               [y_bar, build.index_value(build.clone(index))])
             unb = build.call(self.adj.helper(runtime.unbroadcast), [taken, build.clone(value)])
             self.contribute(value.id, unb, out)
         cleared = build.call(self.adj.helper(runtime_flow.clear_adjoint),
-                             [build.clone(y_bar), _index_value(index)])
+                             [build.clone(y_bar), build.index_value(build.clone(index))])
         out.append(build.assign(self.adj.name_of(base), cleared))
         out.append(marker(RESTORE_ITEM, build.name(base), build.clone(index)))
 
@@ -257,11 +257,6 @@ def _assignments(body):
             yield stmt
         for field in ("body", "orelse"):
             yield from _assignments(getattr(stmt, field, []) or [])
-
-
-def _index_value(index):
-    from .adjoints import _as_value
-    return _as_value(build.clone(index))
 
 
 def _describe(op):

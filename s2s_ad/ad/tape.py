@@ -14,6 +14,7 @@ A loop whose body overwrites nothing the backward sweep reads therefore pushes n
 import gast
 
 from ..ir import build
+from ..ir.walk import all_statements
 
 SAVE, RESTORE = "__s2s_save__", "__s2s_restore__"
 SAVE_ITEM, RESTORE_ITEM = "__s2s_save_item__", "__s2s_restore_item__"
@@ -83,9 +84,9 @@ def resolve_markers(forward, backward, tape_name, numpy_name, shape_helpers=None
     needed = names_read(backward)
     shape_only = set()
     if shape_helpers is not None:
-        shape_only = shape_only_reads(list(_all_statements(backward)), shape_helpers[0])
+        shape_only = shape_only_reads(list(all_statements(backward)), shape_helpers[0])
         # values restored element by element are written into: they must be real arrays
-        shape_only -= {args[0].id for stmt in _all_statements(forward + backward)
+        shape_only -= {args[0].id for stmt in all_statements(forward + backward)
                        for kind, args in [_marker_of(stmt)] if kind in (SAVE_ITEM, RESTORE_ITEM)}
     used = [False]
 
@@ -131,13 +132,6 @@ def resolve_markers(forward, backward, tape_name, numpy_name, shape_helpers=None
     forward = rewrite(forward)
     backward = rewrite(backward)
     return forward, backward, used[0]
-
-
-def _all_statements(stmts):
-    for stmt in stmts:
-        yield stmt
-        for field in ("body", "orelse"):
-            yield from _all_statements(getattr(stmt, field, None) or [])
 
 
 def push(tape_name, value):

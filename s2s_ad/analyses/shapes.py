@@ -1,7 +1,7 @@
 """Shape-equality analysis: which values provably have the same shape.
 
 Used to drop `unbroadcast` where it can only be the identity. Facts used: a numeric
-literal is a scalar; grad's output is a scalar (checked at run time by `scalar_seed`);
+literal is a scalar; grad's output is a scalar (checked at run time by `check_scalar_output`);
 an elementwise operation's result has its operands' broadcast shape, so a scalar result
 means scalar operands and a scalar operand means the result has the other operand's
 shape; a full reduction (no axis) is a scalar.

@@ -74,6 +74,16 @@ def store_subscript(value, index):
     return gast.Subscript(value=value, slice=index, ctx=gast.Store())
 
 
+def index_value(index):
+    """A subscript index as an ordinary expression: `1:3` -> slice(1, 3, None)."""
+    if isinstance(index, gast.Slice):
+        return call(name("slice"), [b if b is not None else const(None)
+                                    for b in (index.lower, index.upper, index.step)])
+    if isinstance(index, gast.Tuple):
+        return tuple_([index_value(e) for e in index.elts])
+    return index
+
+
 def tuple_(elts):
     return gast.Tuple(elts=list(elts), ctx=gast.Load())
 

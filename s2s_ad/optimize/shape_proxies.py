@@ -15,6 +15,7 @@ shaped_like(...) is a zero-stride view with the broadcast shape: no allocation.
 import gast
 
 from ..ir import build
+from ..ir.walk import all_statements
 
 _SHAPE_ONLY = {"unbroadcast": 1, "unreduce": 1, "reduced_count": 0}
 _ELEMENTWISE_BINOPS = (gast.Add, gast.Sub, gast.Mult, gast.Div, gast.Pow, gast.Mod)
@@ -39,7 +40,7 @@ def make_shape_proxy_pass(helper_names, is_elementwise_call, shaped_like, nested
         for node in gast.walk(gast.Module(body=body, type_ignores=[])):
             if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
                 counts[node.id] = counts.get(node.id, 0) + 1
-        statements = _all_statements(body) if nested else body
+        statements = all_statements(body) if nested else body
         for stmt in statements:
             if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name):
                 defs[stmt.targets[0].id] = stmt.value
@@ -105,13 +106,6 @@ def make_shape_proxy_pass(helper_names, is_elementwise_call, shaped_like, nested
         return body, changed
 
     return run
-
-
-def _all_statements(body):
-    for stmt in body:
-        yield stmt
-        for field in ("body", "orelse"):
-            yield from _all_statements(getattr(stmt, field, None) or [])
 
 
 def _elementwise_operands(value, is_elementwise_call):

@@ -13,6 +13,7 @@ import numpy
 
 from ..frontend.resolve import dotted_path
 from ..ir import build
+from ..ir.walk import all_statements
 
 
 def copy_written_inputs(body, written_arrays, parameters, callees, numpy_name, tree):
@@ -34,19 +35,12 @@ def _view_sources(body, name, parameters, callees, seen):
     if name in parameters:
         return {name}
     sources = set()
-    for stmt in _all_statements(body):
+    for stmt in all_statements(body):
         if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name) \
                 and stmt.targets[0].id == name and _may_view(stmt.value, callees):
             for arg in _first_operand_names(stmt.value):
                 sources |= _view_sources(body, arg, parameters, callees, seen)
     return sources
-
-def _all_statements(body):
-    for stmt in body:
-        yield stmt
-        for field in ("body", "orelse"):
-            yield from _all_statements(getattr(stmt, field, []) or [])
-
 
 _VIEW_FUNCTIONS = frozenset(("reshape", "transpose", "ravel", "squeeze", "swapaxes",
                              "expand_dims", "asarray", "atleast_1d", "atleast_2d",
