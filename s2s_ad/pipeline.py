@@ -30,6 +30,7 @@ from .ir import build
 from .ir.grammar import verify
 from .ir.naming import Bindings, Namer
 from .optimize import PASSES, optimize
+from .optimize.inplace import accumulate_in_place
 from .optimize.shape_proxies import make_shape_proxy_pass
 from .transforms.normalize import normalize, numpy_name_for
 from . import runtime
@@ -277,7 +278,10 @@ def _assemble(result, request, *extra_passes):
     else:
         returned = grad_value
     body = result.forward + [build.blank_line()] + result.backward + [build.ret(returned)]
-    return optimize(body, passes=extra_passes + PASSES) if extra_passes else optimize(body)
+    body = optimize(body, passes=extra_passes + PASSES) if extra_passes else optimize(body)
+    # only the backward sweep: its `N = N + e` are adjoint sums, never a user's own code
+    split = next(k for k, stmt in enumerate(body) if build.is_blank_line(stmt)) + 1
+    return body[:split] + accumulate_in_place(body[split:])[0]
 
 
 def _function_def(original, fname, body, cotangent):

@@ -15,6 +15,8 @@ reverse_cumsum) and shape manipulation (reshape_like, untranspose, split_concate
 split_hstacked, split_vstacked, unstack, split_array, untile, unrepeat) follow; linear
 algebra lives in runtime_linalg.py. An adjoint of a scalar argument is a float.
 """
+import math
+
 import numpy as np
 
 # the modules whose functions generated code may call (standalone files copy them in)
@@ -29,6 +31,8 @@ except ImportError:  # pragma: no cover - only in standalone generated files
 
 def unbroadcast(g, x):
     """Sum `g` over the axes broadcasting added to `x`'s shape."""
+    if type(g) is np.ndarray and type(x) is np.ndarray and g.shape == x.shape:
+        return g                                   # the usual case: nothing was broadcast
     shape = _shape(x)
     g_shape = _shape(g)
     if g_shape == shape:
@@ -56,10 +60,10 @@ def unreduce(g, x, axis=None, keepdims=False):
 
 def reduced_count(x, axis=None):
     """How many elements of x each value of a reduction over `axis` combines."""
-    shape = np.shape(x)
+    shape = _shape(x)
     if axis is None:
-        return max(int(np.prod(shape)), 1)
-    return int(np.prod([shape[a] for a in _normalize_axes(axis, len(shape))]))
+        return max(math.prod(shape), 1)
+    return math.prod([shape[a] for a in _normalize_axes(axis, len(shape))])
 
 
 def _normalize_axes(axis, ndim):
@@ -152,9 +156,18 @@ def shape_of(x):
     return _shape(x)
 
 
-def placeholder(shape):
-    """A stand-in with `shape` (a zero-stride view: no memory) for shape-only reads."""
-    return np.broadcast_to(0.0, shape) if shape else 0.0
+def placeholder(shape, _made={}):
+    """A stand-in with `shape` (a read-only zero-stride view: no memory) for shape-only
+    reads. Loops restore one per iteration, and np.broadcast_to costs microseconds, so
+    each shape's view is made once (the default-argument dict travels with this function
+    into standalone files)."""
+    if not shape:
+        return 0.0
+    try:
+        return _made[shape]
+    except KeyError:
+        view = _made[shape] = np.broadcast_to(0.0, shape)
+        return view
 
 
 def zero_tangent(x):
@@ -180,6 +193,8 @@ def zero_adjoint(x):
 
 def matmul_adjoint_a(g, a, b):
     """Adjoint of `a` in y = a @ b, for 1-D, 2-D and batched operands."""
+    if type(g) is type(a) is type(b) is np.ndarray and a.ndim == 2 == b.ndim:
+        return g @ b.T                               # plain matrices: nothing broadcast
     a_nd, b_nd = np.ndim(a), np.ndim(b)
     if b_nd == 1:
         return np.multiply.outer(g, b) if a_nd > 1 else g * b
@@ -190,6 +205,8 @@ def matmul_adjoint_a(g, a, b):
 
 def matmul_adjoint_b(g, a, b):
     """Adjoint of `b` in y = a @ b, for 1-D, 2-D and batched operands."""
+    if type(g) is type(a) is type(b) is np.ndarray and a.ndim == 2 == b.ndim:
+        return a.T @ g                               # plain matrices: nothing broadcast
     a_nd, b_nd = np.ndim(a), np.ndim(b)
     if a_nd == 1:
         return np.multiply.outer(a, g) if b_nd > 1 else g * a

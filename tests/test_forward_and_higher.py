@@ -182,3 +182,32 @@ def test_hessian_through_a_product_with_an_exact_zero():
     H = s2s_ad.hessian(product_loss)(x)
     assert np.all(np.isfinite(H))
     np.testing.assert_allclose(H, _numeric_hessian(product_loss, x), rtol=1e-5, atol=1e-6)
+
+
+def _rounded_count(x):
+    """Declared nondifferentiable below; its body is not differentiable code."""
+    try:
+        return float(np.round(np.sum(x)))
+    except TypeError:
+        return 0.0
+
+
+s2s_ad.nondifferentiable(_rounded_count)
+
+
+def _scaled_by_count(x):
+    total = 0.0
+    for _ in range(2):
+        c = _rounded_count(x)      # c is active (below), this definition of it is not
+        c = c * x
+        total = total + np.sum(c * x)
+    return total
+
+
+def test_a_declared_nondifferentiable_function_is_not_differentiated_in_forward_mode():
+    x = np.array([0.4, 1.3, 0.9])
+    v = np.array([1.0, -2.0, 0.5])
+    count = _rounded_count(x)
+    expected = 2 * np.sum(2 * x * v) * count
+    assert s2s_ad.jvp(_scaled_by_count)(x, v)[1] == pytest.approx(expected)
+    np.testing.assert_allclose(s2s_ad.grad(_scaled_by_count)(x), 4 * x * count)

@@ -104,7 +104,8 @@ class ForwardGenerator:
             return [stmt, build.assign(name, popped)]
         if op.callee is not None and inspect.isfunction(op.primitive) \
                 and self.i.registry.tangent(op.primitive) is None \
-                and self.i.registry.reverse(op.primitive) is None:
+                and self.i.registry.reverse(op.primitive) is None \
+                and not self.i.registry.is_nondifferentiable(op.primitive):
             return self.helper_call(stmt, op, target)
         out.append(stmt)
         active = [a for a in _operand_atoms(op) if self.ctx.is_active_operand(a)]

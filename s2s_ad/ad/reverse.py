@@ -145,7 +145,8 @@ def _prepare_helpers(forward, inputs, ctx):
         target = stmt.targets[0].id
         op = operation_of(stmt.value, inputs.levels.callees)
         if not inputs.activity.is_active(target) or not inspect.isfunction(op.primitive) \
-                or inputs.registry.reverse(op.primitive) is not None:
+                or inputs.registry.reverse(op.primitive) is not None \
+                or inputs.registry.is_nondifferentiable(op.primitive):
             continue
         active = active_params(op, ctx)
         if active:

@@ -106,6 +106,11 @@ def blank_line():
     return expr_stmt(call("__s2s_blank__"))
 
 
+def is_blank_line(stmt):
+    return isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Call) \
+        and isinstance(stmt.value.func, gast.Name) and stmt.value.func.id == "__s2s_blank__"
+
+
 def function_def(fname, params, body, defaults=(), kwonly=(), kw_defaults=(), docstring=None):
     args = gast.arguments(
         args=[name(p, store=False) for p in params], posonlyargs=[], vararg=None,

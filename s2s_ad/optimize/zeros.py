@@ -67,7 +67,7 @@ def drop_empty_comments(body):
                 continue
             if _is_comment(stmt):
                 following = stmts[k + 1] if k + 1 < len(stmts) else None
-                if following is None or _is_comment(following) or _is_blank(following) \
+                if following is None or _is_comment(following) or build.is_blank_line(following) \
                         or isinstance(following, gast.Return):
                     changed[0] = True
                     continue
@@ -139,8 +139,3 @@ def _updated_in_place(body):
 def _is_comment(stmt):
     return isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Call) \
         and isinstance(stmt.value.func, gast.Name) and stmt.value.func.id == "__s2s_comment__"
-
-
-def _is_blank(stmt):
-    return isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Call) \
-        and isinstance(stmt.value.func, gast.Name) and stmt.value.func.id == "__s2s_blank__"

@@ -1,0 +1,109 @@
+"""Accumulate adjoints in place where nothing else can see the array being added to.
+
+A weight read in every iteration of a loop gets one contribution per iteration. Written
+out of place (`W_bar = W_bar + e`) each step allocates a new array the size of W; a
+hand-written gradient adds in place. This pass turns `N = N + e` into `N += e` for a
+name N when no other name can hold N's array:
+
+- every assignment to N is `N = 0.0` (or 0) or `N = N + e` with e not reading N, so
+  N's value is always either a Python zero or the fresh result of an addition (the
+  first `N += e` on a float rebinds N to a new array, later ones add into it);
+- N is read only as an operand of arithmetic (`N * h`, `-N`: a new value) or inside
+  the final `return`; never bare (`M = N`), subscripted or sliced (views), as an
+  attribute (`N.T`), as a call argument (a helper could keep it), or pushed on the tape.
+
+    W_bar = 0.0                          W_bar = 0.0
+    for t in t3_0[::-1]:                 for t in t3_0[::-1]:
+        W_bar = W_bar + a.T @ g   ->         W_bar += a.T @ g
+    return match_adjoint(W_bar, W)       return match_adjoint(W_bar, W)
+
+Contributions to N all come from the same forward value, which such a name's adjoint
+only accumulates while the value keeps its shape, so `+=` never needs to grow N.
+"""
+import gast
+
+_OPERATOR_PARENTS = (gast.BinOp, gast.UnaryOp, gast.Compare, gast.BoolOp)
+
+
+def accumulate_in_place(body):
+    """Returns (new body, changed)."""
+    module = gast.Module(body=body, type_ignores=[])
+    candidates = _candidates(module)
+    if not candidates:
+        return body, False
+    changed = False
+    for parent in gast.walk(module):
+        for field in ("body", "orelse"):
+            stmts = getattr(parent, field, None)
+            if not isinstance(stmts, list):
+                continue
+            for k, stmt in enumerate(stmts):
+                target = _accumulated_name(stmt)
+                if target in candidates:
+                    stmts[k] = gast.AugAssign(target=stmt.targets[0], op=gast.Add(),
+                                              value=stmt.value.right)
+                    gast.copy_location(stmts[k], stmt)
+                    changed = True
+    return module.body, changed
+
+
+def _accumulated_name(stmt):
+    """N for `N = N + e` (e not reading N), else None."""
+    if not (isinstance(stmt, gast.Assign) and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], gast.Name)):
+        return None
+    name, value = stmt.targets[0].id, stmt.value
+    if isinstance(value, gast.BinOp) and isinstance(value.op, gast.Add) \
+            and isinstance(value.left, gast.Name) and value.left.id == name \
+            and not any(isinstance(n, gast.Name) and n.id == name
+                        for n in gast.walk(value.right)):
+        return name
+    return None
+
+
+def _is_zero_assignment(stmt):
+    return isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 \
+        and isinstance(stmt.targets[0], gast.Name) \
+        and isinstance(stmt.value, gast.Constant) and type(stmt.value.value) in (int, float) \
+        and stmt.value.value == 0
+
+
+def _candidates(module):
+    accumulated, rejected = set(), set()
+    allowed_loads = set()          # ids of Name nodes read in an allowed position
+    for node in gast.walk(module):
+        if isinstance(node, gast.Return):
+            allowed_loads.update(id(n) for n in gast.walk(node) if isinstance(n, gast.Name))
+        elif isinstance(node, _OPERATOR_PARENTS):
+            for child in gast.iter_child_nodes(node):
+                if isinstance(child, gast.Name):
+                    allowed_loads.add(id(child))
+        if isinstance(node, gast.stmt):
+            name = _accumulated_name(node)
+            if name is not None:
+                accumulated.add(name)
+                allowed_loads.add(id(node.value.left))
+                continue
+            if _is_zero_assignment(node):
+                continue
+            for target in _stored_names(node):
+                rejected.add(target)
+    for node in gast.walk(module):
+        if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load) \
+                and id(node) not in allowed_loads:
+            rejected.add(node.id)
+    return accumulated - rejected
+
+
+def _stored_names(stmt):
+    """Names a statement (re)binds, including loop targets and augmented assignments."""
+    if isinstance(stmt, gast.Assign):
+        targets = stmt.targets
+    elif isinstance(stmt, (gast.AugAssign, gast.AnnAssign)):
+        targets = [stmt.target]
+    elif isinstance(stmt, gast.For):
+        targets = [stmt.target]
+    else:
+        return []
+    return [n.id for t in targets for n in gast.walk(t)
+            if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)]
