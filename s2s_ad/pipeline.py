@@ -31,6 +31,7 @@ from .ir.grammar import verify
 from .ir.naming import Bindings, Namer
 from .optimize import PASSES, optimize
 from .optimize.inplace import accumulate_in_place
+from .optimize.scalars import specialise_for_scalars
 from .optimize.shape_proxies import make_shape_proxy_pass
 from .transforms.normalize import normalize, numpy_name_for
 from . import runtime
@@ -179,6 +180,8 @@ def derive(func, request, registry, cache):
                            derive_helper, _shape_proxy_pass(levels, bindings, nested=True))
     result = reverse(inputs, request.wrt, seed)
     body = _assemble(result, request, _shape_proxy_pass(levels, bindings))
+    body = specialise_for_scalars(body, _param_names(levels.tree),
+                                  _resolver(bindings, func.__globals__))
     tree = _function_def(levels.tree, fname, [_docstring(func, request)] + body, cotangent)
     source = to_source(tree)
     function = load(source, fname, func, bindings.names)
@@ -282,6 +285,23 @@ def _assemble(result, request, *extra_passes):
     # only the backward sweep: its `N = N + e` are adjoint sums, never a user's own code
     split = next(k for k, stmt in enumerate(body) if build.is_blank_line(stmt)) + 1
     return body[:split] + accumulate_in_place(body[split:])[0]
+
+
+def _param_names(tree):
+    args = tree.args
+    return [a.id for a in args.posonlyargs + args.args + args.kwonlyargs]
+
+
+def _resolver(bindings, user_globals):
+    """What a free name of the generated code denotes: a binding, a user global, a builtin."""
+    import builtins
+
+    def resolve(name):
+        for space in (bindings.names, user_globals, vars(builtins)):
+            if name in space:
+                return space[name]
+        return None
+    return resolve
 
 
 def _function_def(original, fname, body, cotangent):

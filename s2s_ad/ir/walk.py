@@ -2,6 +2,7 @@
 
     for stmt in all_statements(tree.body): ...   # if/for/while bodies and else-branches too
 """
+import gast
 
 
 def all_statements(body):
@@ -10,3 +11,18 @@ def all_statements(body):
         yield stmt
         for field in ("body", "orelse"):
             yield from all_statements(getattr(stmt, field, None) or [])
+
+
+def without_statements(body, drop):
+    """`body` without the statements (nested ones too) for which `drop(stmt)` is true; a
+    block left empty becomes `pass`. Compound statements are kept and edited in place."""
+    out = []
+    for stmt in body:
+        if drop(stmt):
+            continue
+        for field in ("body", "orelse"):
+            inner = getattr(stmt, field, None)
+            if inner and isinstance(inner, list) and isinstance(inner[0], gast.stmt):
+                setattr(stmt, field, without_statements(inner, drop) or [gast.Pass()])
+        out.append(stmt)
+    return out

@@ -11,6 +11,8 @@ bookkeeping only emits what the gradient needs.
 """
 import gast
 
+from ..ir.walk import without_statements
+
 
 def eliminate_dead_code(body):
     """Returns (new body, changed)."""
@@ -45,22 +47,15 @@ def remove_unread_assignments(body):
             if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)}
     changed = [False]
 
-    def block(stmts):
-        out = []
-        for stmt in stmts:
-            if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name) \
-                    and stmt.targets[0].id not in read and not _pops(stmt.value) \
-                    and not _calls(stmt.value):
-                changed[0] = True
-                continue
-            for field in ("body", "orelse"):
-                inner = getattr(stmt, field, None)
-                if inner and isinstance(stmt, (gast.If, gast.For, gast.While)):
-                    setattr(stmt, field, block(inner) or [gast.Pass()])
-            out.append(stmt)
-        return out
+    def unread(stmt):
+        if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name) \
+                and stmt.targets[0].id not in read and not _pops(stmt.value) \
+                and not _calls(stmt.value):
+            changed[0] = True
+            return True
+        return False
 
-    return block(body), changed[0]
+    return without_statements(body, unread), changed[0]
 
 
 def _calls(value):
