@@ -32,6 +32,8 @@ from .ir.naming import Bindings, Namer
 from .optimize import PASSES, optimize
 from .optimize.inplace import accumulate_in_place
 from .optimize.scalars import specialise_for_scalars
+from .optimize.seeds import make_seed_folding_pass
+from .optimize.shape_tape import drop_unread_shape_tape
 from .optimize.shape_proxies import make_shape_proxy_pass
 from .transforms.normalize import normalize, numpy_name_for
 from . import runtime
@@ -179,9 +181,11 @@ def derive(func, request, registry, cache):
     inputs = ReverseInputs(levels, activity, shapes, dataflow, registry, namer, bindings,
                            derive_helper, _shape_proxy_pass(levels, bindings, nested=True))
     result = reverse(inputs, request.wrt, seed)
-    body = _assemble(result, request, _shape_proxy_pass(levels, bindings))
-    body = specialise_for_scalars(body, _param_names(levels.tree),
-                                  _resolver(bindings, func.__globals__))
+    body = _assemble(result, request, _shape_proxy_pass(levels, bindings),
+                     _seed_folding_pass(levels, bindings))
+    resolve = _resolver(bindings, func.__globals__)
+    drop_unread_shape_tape(body, resolve)
+    body = specialise_for_scalars(body, _param_names(levels.tree), resolve)
     tree = _function_def(levels.tree, fname, [_docstring(func, request)] + body, cotangent)
     source = to_source(tree)
     function = load(source, fname, func, bindings.names)
@@ -269,6 +273,21 @@ def _shape_proxy_pass(levels, bindings, nested=False):
     def elementwise_call(call):
         return not call.keywords and is_elementwise(levels.callees.get(dotted_path(call.func)))
     return make_shape_proxy_pass(helpers, elementwise_call, shaped, nested)
+
+
+def _seed_folding_pass(levels, bindings):
+    from .analyses.shapes import is_elementwise
+    from .frontend.resolve import dotted_path
+
+    def bound(helper):
+        return lambda: next((name for name, obj in bindings.names.items() if obj is helper),
+                            None)
+    placeholder = bound(runtime.placeholder)
+
+    def elementwise_call(call):
+        return not call.keywords and is_elementwise(levels.callees.get(dotted_path(call.func)))
+    return make_seed_folding_pass(bound(runtime.unreduce),
+                                  lambda: [n for n in [placeholder()] if n], elementwise_call)
 
 
 def _assemble(result, request, *extra_passes):

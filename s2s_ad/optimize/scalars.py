@@ -31,8 +31,9 @@ import gast
 import numpy
 
 from ..ir import build
-from ..ir.walk import all_statements, without_statements
+from ..ir.walk import all_statements
 from .. import runtime
+from .shape_tape import drop_unread_shape_tape
 
 _NUMBER_BUILTINS = {abs, float, int, min, max, round, pow, bool}
 _NUMBER_TYPES = ("float", "int", "bool")
@@ -196,10 +197,7 @@ def _strip_bookkeeping(body, numbers, resolve):
                             value[k] = item.args[0]
                             changed = True
     changed |= _drop_output_checks(body, numbers, resolve)
-    split = next(k for k, stmt in enumerate(body) if build.is_blank_line(stmt))
-    read_in_backward = _names_read(body[split:], resolve)
-    taped = {n for n in numbers if n not in read_in_backward}
-    return _drop_shape_tape(body, taped, resolve) or changed
+    return drop_unread_shape_tape(body, resolve, only=numbers) or changed
 
 
 def _drop_output_checks(body, numbers, resolve):
@@ -223,48 +221,3 @@ def _unbroadcast_of_numbers(node, numbers, resolve):
     return isinstance(node, gast.Call) and len(node.args) == 2 and not node.keywords \
         and _resolve_call(node.func, resolve) is runtime.unbroadcast \
         and all(_is_number(a, numbers, resolve) for a in node.args)
-
-
-def _names_read(body, resolve):
-    """Names read, except as the argument of a shape tape push or by a restore."""
-    read = set()
-    for stmt in all_statements(body):
-        if _shape_push(stmt, resolve) is not None or _placeholder_restore(stmt, resolve):
-            continue
-        for node in gast.walk(stmt):
-            if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
-                read.add(node.id)
-    return read
-
-
-def _shape_push(stmt, resolve):
-    """v for `_tape.append(shape_of(v))`."""
-    if isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Call) \
-            and isinstance(stmt.value.func, gast.Attribute) and stmt.value.func.attr == "append" \
-            and len(stmt.value.args) == 1 \
-            and _calls(stmt.value.args[0], runtime.shape_of, resolve) \
-            and isinstance(stmt.value.args[0].args[0], gast.Name):
-        return stmt.value.args[0].args[0].id
-    return None
-
-
-def _placeholder_restore(stmt, resolve):
-    return isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 \
-        and isinstance(stmt.targets[0], gast.Name) \
-        and _calls(stmt.value, runtime.placeholder, resolve)
-
-
-def _drop_shape_tape(body, names, resolve):
-    """Remove the shape pushes and placeholder restores of `names` (always in pairs, so
-    the tape stays balanced). True when something was removed."""
-    removed = False
-
-    def taped_shape(stmt):
-        nonlocal removed
-        hit = _shape_push(stmt, resolve) in names or (
-            _placeholder_restore(stmt, resolve) and stmt.targets[0].id in names)
-        removed |= hit
-        return hit
-
-    body[:] = without_statements(body, taped_shape)
-    return removed

@@ -69,7 +69,7 @@ def make_shape_proxy_pass(helper_names, is_elementwise_call, shaped_like, nested
             value = defs.get(name)
             if value is None or counts.get(name) != 1 or value_reads.get(name) or depth > 20:
                 return [name]
-            parts = _elementwise_operands(value, is_elementwise_call)
+            parts = elementwise_operands(value, is_elementwise_call)
             if parts is None:
                 return [name]
             found = []
@@ -108,7 +108,7 @@ def make_shape_proxy_pass(helper_names, is_elementwise_call, shaped_like, nested
     return run
 
 
-def _elementwise_operands(value, is_elementwise_call):
+def elementwise_operands(value, is_elementwise_call):
     """The Name operands of an elementwise operation (literals dropped), else None."""
     if isinstance(value, gast.BinOp) and isinstance(value.op, _ELEMENTWISE_BINOPS):
         atoms = [value.left, value.right]
