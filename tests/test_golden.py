@@ -72,3 +72,12 @@ def test_generated_source_is_identical_across_processes():
                              env=env, check=True)
         outputs.append(run.stdout)
     assert outputs[0] == outputs[1] and outputs[0].strip()
+
+
+def test_readme_tour_shows_the_generated_source():
+    """The README's tour prints the seed example's gradient: it must be what runs."""
+    with open(os.path.join(os.path.dirname(HERE), "README.md")) as fh:
+        readme = fh.read()
+    start = readme.index("def grad_f(x1, x2):")
+    shown = readme[start:readme.index("```", start)]
+    assert shown.strip() == CASES["seed_example_grad"]().strip()

@@ -89,4 +89,33 @@ def _fold_block(body, folder):
             out.append(stmt)
             continue
         out.append(folder.visit(stmt))
+    return _fuse_first_sums(out, folder)
+
+
+def _pops(node):
+    """Reads the tape: its order against other reads must stay as generated."""
+    return any(isinstance(n, gast.Attribute) and n.attr == "pop" for n in gast.walk(node))
+
+
+def _fuse_first_sums(body, folder):
+    """`x_bar = -a` then `x_bar += b` -> `x_bar = b - a` (and `x_bar = e; x_bar += b` ->
+    `x_bar = e + b`): one operation and one statement fewer, which counts on numbers."""
+    out = []
+    for stmt in body:
+        previous = out[-1] if out else None
+        if isinstance(stmt, gast.AugAssign) and isinstance(stmt.op, gast.Add) \
+                and isinstance(stmt.target, gast.Name) and isinstance(previous, gast.Assign) \
+                and len(previous.targets) == 1 and isinstance(previous.targets[0], gast.Name) \
+                and previous.targets[0].id == stmt.target.id \
+                and not any(isinstance(n, gast.Name) and n.id == stmt.target.id
+                            for n in gast.walk(stmt.value)) \
+                and not _pops(previous.value) and not _pops(stmt.value):
+            first = previous.value
+            if isinstance(first, gast.UnaryOp) and isinstance(first.op, gast.USub):
+                previous.value = gast.BinOp(left=stmt.value, op=gast.Sub(), right=first.operand)
+            else:
+                previous.value = gast.BinOp(left=first, op=gast.Add(), right=stmt.value)
+            folder.changed = True
+            continue
+        out.append(stmt)
     return out
