@@ -30,6 +30,7 @@ from .ir import build
 from .ir.grammar import verify
 from .ir.naming import Bindings, Namer
 from .optimize import PASSES, optimize
+from .optimize.forward_inline import inline_forward_temporaries
 from .optimize.inplace import accumulate_in_place
 from .optimize.scalars import specialise_for_scalars
 from .optimize.seeds import make_seed_folding_pass
@@ -184,6 +185,7 @@ def derive(func, request, registry, cache):
     body = _assemble(result, request, _shape_proxy_pass(levels, bindings),
                      _seed_folding_pass(levels, bindings))
     resolve = _resolver(bindings, func.__globals__)
+    body = inline_forward_temporaries(body, _pure_call(levels))
     drop_unread_shape_tape(body, resolve)
     body = specialise_for_scalars(body, _param_names(levels.tree), resolve)
     tree = _function_def(levels.tree, fname, [_docstring(func, request)] + body, cotangent)
@@ -304,6 +306,20 @@ def _assemble(result, request, *extra_passes):
     # only the backward sweep: its `N = N + e` are adjoint sums, never a user's own code
     split = next(k for k, stmt in enumerate(body) if build.is_blank_line(stmt)) + 1
     return body[:split] + accumulate_in_place(body[split:])[0]
+
+
+def _pure_call(levels):
+    """Calls without effects: numpy's and math's functions."""
+    import math
+    import numpy
+    from .frontend.resolve import dotted_path
+
+    def pure(call):
+        callee = levels.callees.get(dotted_path(call.func))
+        home = getattr(callee, "__module__", None) or ""
+        return isinstance(callee, numpy.ufunc) or home == "math" or home.startswith("numpy") \
+            or getattr(math, getattr(callee, "__name__", ""), None) is callee is not None
+    return pure
 
 
 def _param_names(tree):

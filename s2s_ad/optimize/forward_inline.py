@@ -1,0 +1,94 @@
+"""Put single-use forward temporaries back into the expression that uses them.
+
+Levels form names every intermediate value. In the forward sweep of a gradient, a
+temporary that the next statement reads once and nothing else reads (the backward sweep
+kept no use of it) only keeps its array alive until the function returns: at large sizes
+that is memory the allocator must map afresh on every call. Written back into its use,
+numpy frees it at once, and the line reads like the user's:
+
+    t1_0 = X @ W1                           t1_0 = X @ W1
+    t2_0 = t1_0 + b1              ->        h = np.tanh(t1_0 + b1)
+    h = np.tanh(t2_0)
+
+Only top-level straight-line statements, only values without effects (numpy and math
+calls, arithmetic), only into the very next statement (an assignment or a return), and
+never into a branch of `a if c else b` or `and`/`or`: no effect changes order.
+"""
+import re
+
+import gast
+
+from ..ir import build
+
+_TEMPORARY = re.compile(r"t\d+_\d+$")
+_CONDITIONAL = (gast.IfExp, gast.BoolOp, gast.Lambda, gast.ListComp, gast.GeneratorExp,
+                gast.SetComp, gast.DictComp)
+
+
+def inline_forward_temporaries(body, pure_call):
+    """body up to its blank-line marker (the forward sweep) with single-use temporaries
+    inlined; the rest unchanged. Returns a new list. pure_call(call) tells a call without
+    effects (numpy, math): only values whose calls all are may move."""
+    split = next((k for k, s in enumerate(body) if build.is_blank_line(s)), None)
+    if split is None:
+        return body
+    stores, loads = {}, {}
+    for node in gast.walk(gast.Module(body=body, type_ignores=[])):
+        if isinstance(node, gast.Name):
+            table = loads if isinstance(node.ctx, gast.Load) else stores
+            table[node.id] = table.get(node.id, 0) + 1
+    forward = list(body[:split])
+    k = 0
+    while k + 1 < len(forward):
+        stmt, following = forward[k], forward[k + 1]
+        name = _single_use_temporary(stmt, stores, loads)
+        if name is not None and all(pure_call(c) for c in gast.walk(stmt.value)
+                                    if isinstance(c, gast.Call)) \
+                and _inline_into(following, name, stmt.value):
+            del forward[k]
+            k = max(k - 1, 0)          # the previous temporary may now feed this one
+            continue
+        k += 1
+    return forward + body[split:]
+
+
+def _single_use_temporary(stmt, stores, loads):
+    if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 \
+            and isinstance(stmt.targets[0], gast.Name) \
+            and _TEMPORARY.match(stmt.targets[0].id):
+        name = stmt.targets[0].id
+        if stores.get(name) == 1 and loads.get(name) == 1:
+            return name
+    return None
+
+
+def _inline_into(stmt, name, value):
+    """Replace the one load of `name` in `stmt` by `value`; False if not allowed there."""
+    if not isinstance(stmt, (gast.Assign, gast.Return)) or stmt.value is None:
+        return False
+    parents = {}
+    for node in gast.walk(stmt.value):
+        for child in gast.iter_child_nodes(node):
+            parents[id(child)] = node
+    target = None
+    for node in gast.walk(stmt.value):
+        if isinstance(node, gast.Name) and node.id == name and isinstance(node.ctx, gast.Load):
+            target = node
+    if target is None:
+        return False
+    node = target
+    while id(node) in parents:
+        node = parents[id(node)]
+        if isinstance(node, _CONDITIONAL):
+            return False
+    if stmt.value is target:
+        return False                   # `y = t` would alias nothing: leave the copy alone
+    for holder in gast.walk(stmt.value):
+        for field, child in gast.iter_fields(holder):
+            if child is target:
+                setattr(holder, field, value)
+                return True
+            if isinstance(child, list) and any(c is target for c in child):
+                child[[id(c) for c in child].index(id(target))] = value
+                return True
+    return False
