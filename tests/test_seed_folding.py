@@ -25,6 +25,17 @@ def exp_sum(x):
     return np.sum(np.exp(-x)) + np.sum(x)
 
 
+def layer_norm(x, gamma):
+    mu = np.mean(x, axis=-1, keepdims=True)
+    var = np.mean((x - mu) ** 2, axis=-1, keepdims=True)
+    return np.sum((gamma * (x - mu) / np.sqrt(var + 1e-5)) ** 2 * x)
+
+
+def column_scale(x):
+    s = np.sum(x, axis=0, keepdims=True)
+    return np.sum(np.sin(s) * x)
+
+
 def loop_loss(W, h0, xs):
     h = h0
     loss = 0.0
@@ -39,6 +50,8 @@ CASES = [
     (pairwise, lambda: (RNG.standard_normal(4), RNG.standard_normal(3)), (0, 1)),
     (weighted, lambda: (RNG.standard_normal((2, 3)), RNG.standard_normal((1, 3))), (0, 1)),
     (exp_sum, lambda: (RNG.standard_normal((3, 2)),), (0,)),
+    (layer_norm, lambda: (RNG.standard_normal((3, 5)), RNG.standard_normal(5)), (0, 1)),
+    (column_scale, lambda: (RNG.standard_normal((4, 3)),), (0,)),
     (loop_loss, lambda: (RNG.standard_normal((3, 3)) * 0.5, RNG.standard_normal((2, 3)),
                          RNG.standard_normal((4, 2, 3))), (0, 1)),
 ]
@@ -70,3 +83,9 @@ def test_a_loop_drops_the_shape_tape_of_the_folded_value():
     restores = source.count("= placeholder(_tape.pop())")
     assert pushes == restores                 # balanced tape
     assert source.count("_tape.append(") == source.count("_tape.pop()")
+
+
+def test_a_keepdims_adjoint_broadcasts_in_the_product():
+    source = s2s_ad.derivative_source(s2s_ad.grad(layer_norm, wrt=(0, 1)))
+    # var's adjoint multiplies (x - mu) directly; mu's is added, so it is spread out
+    assert source.count(", -1, True)") == 1

@@ -1,9 +1,10 @@
-"""Multiply by the adjoint of a full reduction as a number, not as an array of it.
+"""Multiply by the adjoint of a reduction as it is, not spread out to an array.
 
 `np.sum(v)` over all axes gives v the adjoint `unreduce(g, v)`: an array of v's shape
-filled with the number g. When that array's only use is as a factor of a product that
-already has a factor of v's shape, the product has that shape without it and g can be
-multiplied in directly, saving an allocation and a pass over the data:
+filled with the number g (with keepdims=True, g is spread along the reduced axes).
+When that array's only use is as a factor of a product that already has a factor of
+v's shape, the product has that shape without it and g can be multiplied in directly,
+where broadcasting spreads it, saving an allocation and a pass over the data:
 
     t10_0_bar = unreduce(1.0, t9_0, None, False)
     t9_0_bar = t10_0_bar * 2 * t9_0               ->    t9_0_bar = 1.0 * 2 * t9_0
@@ -77,7 +78,8 @@ def _blocks(module):
 
 
 def _full_unreduce(stmt, unreduce):
-    """(g, v) for `x = unreduce(g, v, None, False)` (v a name), else None."""
+    """(g, v) for `x = unreduce(g, v, None, False)` or `unreduce(g, v, axis, True)` (v a
+    name: g broadcasts against v's shape as it is), else None."""
     if not (isinstance(stmt, gast.Assign) and len(stmt.targets) == 1
             and isinstance(stmt.targets[0], gast.Name) and isinstance(stmt.value, gast.Call)):
         return None
@@ -85,11 +87,12 @@ def _full_unreduce(stmt, unreduce):
     if not (isinstance(call.func, gast.Name) and call.func.id == unreduce) or call.keywords \
             or not 2 <= len(call.args) <= 4 or not isinstance(call.args[1], gast.Name):
         return None
-    defaults = [None, False]
-    for arg, default in zip(call.args[2:], defaults):
-        if not (isinstance(arg, gast.Constant) and arg.value is default):
-            return None
-    return call.args[0], call.args[1].id
+    axis, keepdims = (list(call.args[2:]) + [build.const(None), build.const(False)][
+        len(call.args) - 2:])[:2]
+    kept = isinstance(keepdims, gast.Constant) and keepdims.value is True
+    whole = isinstance(axis, gast.Constant) and axis.value is None \
+        and isinstance(keepdims, gast.Constant) and keepdims.value is False
+    return (call.args[0], call.args[1].id) if kept or whole else None
 
 
 def _product_factors(use, parents):
