@@ -16,6 +16,7 @@ sweep reads every value as it was when its statement ran, so the two shapes agre
 import gast
 
 from ..ir import build
+from ..ir.walk import all_statements
 from .shape_proxies import elementwise_operands
 
 def make_seed_folding_pass(unreduce_name, restore_names, is_elementwise_call):
@@ -24,8 +25,9 @@ def make_seed_folding_pass(unreduce_name, restore_names, is_elementwise_call):
     (the placeholder helper) besides `_tape.pop()`."""
     def run(body):
         unreduce = unreduce_name()
-        if unreduce is None:
-            return body, False
+        if unreduce is None or not any(_full_unreduce(stmt, unreduce) is not None
+                                       for stmt in all_statements(body)):
+            return body, False           # the usual case after the first round: no walk
         module = gast.Module(body=body, type_ignores=[])
         definitions, loads, parents = _survey(module)
         restores = set(restore_names())

@@ -37,32 +37,34 @@ def make_shape_proxy_pass(helper_names, is_elementwise_call, shaped_like, nested
             return body, False
         shaped_like_name = shaped_like() if callable(shaped_like) else shaped_like
         defs, counts = {}, {}
-        for node in gast.walk(gast.Module(body=body, type_ignores=[])):
-            if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
-                counts[node.id] = counts.get(node.id, 0) + 1
         statements = all_statements(body) if nested else body
         for stmt in statements:
             if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name):
                 defs[stmt.targets[0].id] = stmt.value
-        shape_args = []
+        # one walk: stores, loads, shape-reading calls, marker calls (comments, blanks)
+        shape_args, shaped_calls, markers, loads = [], [], [], []
+        for node in gast.walk(gast.Module(body=body, type_ignores=[])):
+            if isinstance(node, gast.Name):
+                if isinstance(node.ctx, gast.Store):
+                    counts[node.id] = counts.get(node.id, 0) + 1
+                elif isinstance(node.ctx, gast.Load):
+                    loads.append(node)
+            elif isinstance(node, gast.Call) and isinstance(node.func, gast.Name):
+                if node.func.id in shape_positions:
+                    k = shape_positions[node.func.id]
+                    if len(node.args) > k and isinstance(node.args[k], gast.Name):
+                        shape_args.append((node, k))
+                elif node.func.id == shaped_like_name:       # its arguments: shapes only
+                    shaped_calls.append(node)
+                    shape_args.extend((node, k) for k, a in enumerate(node.args)
+                                      if isinstance(a, gast.Name))
+                elif node.func.id.startswith("__s2s_"):
+                    markers.append(node)
+        skipped = {id(call.args[k]) for call, k in shape_args}
+        skipped |= {id(n) for call in markers for n in gast.walk(call)}
         value_reads = {}
-        for node in gast.walk(gast.Module(body=body, type_ignores=[])):
-            if not (isinstance(node, gast.Call) and isinstance(node.func, gast.Name)):
-                continue
-            if node.func.id in shape_positions:
-                k = shape_positions[node.func.id]
-                if len(node.args) > k and isinstance(node.args[k], gast.Name):
-                    shape_args.append((node, k))
-            elif node.func.id == shaped_like_name:       # its arguments: shapes only
-                shape_args.extend((node, k) for k, a in enumerate(node.args)
-                                  if isinstance(a, gast.Name))
-        shape_nodes = {id(call.args[k]) for call, k in shape_args}
-        marker_nodes = {id(n) for call in gast.walk(gast.Module(body=body, type_ignores=[]))
-                        if isinstance(call, gast.Call) and isinstance(call.func, gast.Name)
-                        and call.func.id.startswith("__s2s_") for n in gast.walk(call)}
-        for node in gast.walk(gast.Module(body=body, type_ignores=[])):
-            if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load) \
-                    and id(node) not in shape_nodes and id(node) not in marker_nodes:
+        for node in loads:
+            if id(node) not in skipped:
                 value_reads[node.id] = value_reads.get(node.id, 0) + 1
 
         def operands(name, depth=0):
@@ -89,20 +91,18 @@ def make_shape_proxy_pass(helper_names, is_elementwise_call, shaped_like, nested
                 changed = True
                 call.args[k] = build.name(leaves[0]) if len(leaves) == 1 else \
                     build.call(build.name(shaped_like_name), [build.name(v) for v in leaves])
-        for node in gast.walk(gast.Module(body=body, type_ignores=[])):
-            if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) \
-                    and node.func.id == shaped_like_name:
-                flat = []
-                for arg in node.args:
-                    for leaf in (operands(arg.id) if isinstance(arg, gast.Name) else [arg]):
-                        leaf = build.name(leaf) if isinstance(leaf, str) else leaf
-                        if not any(isinstance(f, gast.Name) and isinstance(leaf, gast.Name)
-                                   and f.id == leaf.id for f in flat):
-                            flat.append(leaf)
-                if gast.dump(gast.Tuple(elts=flat, ctx=gast.Load())) != \
-                        gast.dump(gast.Tuple(elts=node.args, ctx=gast.Load())):
-                    node.args = flat
-                    changed = True
+        for node in shaped_calls:
+            flat = []
+            for arg in node.args:
+                for leaf in (operands(arg.id) if isinstance(arg, gast.Name) else [arg]):
+                    leaf = build.name(leaf) if isinstance(leaf, str) else leaf
+                    if not any(isinstance(f, gast.Name) and isinstance(leaf, gast.Name)
+                               and f.id == leaf.id for f in flat):
+                        flat.append(leaf)
+            if gast.dump(gast.Tuple(elts=flat, ctx=gast.Load())) != \
+                    gast.dump(gast.Tuple(elts=node.args, ctx=gast.Load())):
+                node.args = flat
+                changed = True
         return body, changed
 
     return run
