@@ -30,6 +30,7 @@ from .ir import build
 from .ir.grammar import verify
 from .ir.naming import Bindings, Namer
 from .optimize import PASSES, optimize
+from .optimize.dce import remove_dead_cycles
 from .optimize.forward_inline import inline_forward_temporaries
 from .optimize.inplace import accumulate_in_place
 from .optimize.scalars import specialise_for_scalars
@@ -185,8 +186,9 @@ def derive(func, request, registry, cache):
     body = _assemble(result, request, _shape_proxy_pass(levels, bindings),
                      _seed_folding_pass(levels, bindings))
     resolve = _resolver(bindings, func.__globals__)
-    body = inline_forward_temporaries(body, _pure_call(levels))
     drop_unread_shape_tape(body, resolve)
+    body = remove_dead_cycles(body, _pure_call(levels))[0]
+    body = inline_forward_temporaries(body, _pure_call(levels))
     body = specialise_for_scalars(body, _param_names(levels.tree), resolve)
     tree = _function_def(levels.tree, fname, [_docstring(func, request)] + body, cotangent)
     source = to_source(tree)

@@ -75,10 +75,11 @@ def scalar_output_leaves(levels, output):
         t1_0 = np.sum(x); y = t1_0 / n                        ->   ['n']
     """
     defs = _single_definitions(levels)
+    scalars = _scalar_variables(levels)
     leaves, stack, seen = [], [output], set()
     while stack:
         name = stack.pop()
-        if name in seen:
+        if name in seen or name in scalars:
             continue
         seen.add(name)
         if name not in defs:
@@ -92,6 +93,41 @@ def scalar_output_leaves(levels, output):
             continue
         leaves.append(name)
     return sorted(leaves)
+
+
+def _scalar_variables(levels):
+    """Variables that are scalars whatever the arguments: every definition is a number, a
+    full reduction, a `math` function, or elementwise on such values. This covers the
+    loop accumulator `loss = 0.0` ... `loss = loss + np.sum(r ** 2)`, which
+    `_single_definitions` cannot (it has several definitions)."""
+    values, other = {}, set(levels.resolution.parameters)
+    for node in gast.walk(levels.tree):
+        if isinstance(node, gast.Assign) and isinstance(node.targets[0], gast.Name):
+            values.setdefault(node.targets[0].id, []).append(node.value)
+            continue
+        if isinstance(node, (gast.Assign, gast.AugAssign, gast.For)):
+            targets = node.targets if isinstance(node, gast.Assign) else [node.target]
+            other |= {n.id for t in targets for n in gast.walk(t) if isinstance(n, gast.Name)}
+        elif isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) \
+                and isinstance(node.func.value, gast.Name):
+            other.add(node.func.value.id)           # x.append(...), x.sort(): mutated
+    scalars = set(values) - other
+    while True:
+        kept = {name for name in scalars
+                if all(_scalar_value(v, scalars, levels) for v in values[name])}
+        if kept == scalars:
+            return scalars
+        scalars = kept
+
+
+def _scalar_value(value, scalars, levels):
+    op = operation_of(value, levels.callees)
+    if _always_scalar(op):
+        return True
+    if not is_elementwise(op.primitive) or op.keywords:
+        return False
+    return all((isinstance(a, gast.Name) and a.id in scalars) or (
+        isinstance(a, gast.Constant) and type(a.value) in (int, float, bool)) for a in op.args)
 
 
 def _single_definitions(levels):

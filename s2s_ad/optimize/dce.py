@@ -11,7 +11,7 @@ bookkeeping only emits what the gradient needs.
 """
 import gast
 
-from ..ir.walk import without_statements
+from ..ir.walk import all_statements, without_statements
 
 
 def eliminate_dead_code(body):
@@ -61,3 +61,39 @@ def remove_unread_assignments(body):
 def _calls(value):
     """Calls may have effects (a user's helper printing): keep them."""
     return any(isinstance(n, gast.Call) for n in gast.walk(value))
+
+
+def remove_dead_cycles(body, pure_call):
+    """Assignments whose values reach nothing but each other, also around a loop: an
+    accumulator `loss = loss + np.sum(r ** 2)` that the gradient does not return. A
+    value is needed when a statement other than a plain assignment reads it (a return,
+    a tape push, a loop or branch head, an index write, a call kept for its effects), or
+    when a needed value's assignment reads it. Only assignments whose calls are all
+    pure (`pure_call`) and that do not pop the tape are removed. Returns (body, changed)."""
+    definitions, needed = {}, set()
+    for stmt in all_statements(body):
+        if _removable(stmt, pure_call):
+            definitions.setdefault(stmt.targets[0].id, []).append(stmt)
+            continue
+        heads = [stmt.iter] if isinstance(stmt, gast.For) else [stmt.test] \
+            if isinstance(stmt, (gast.If, gast.While)) else [stmt]
+        needed |= {n.id for h in heads for n in gast.walk(h)
+                   if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)}
+    pending = list(needed)
+    while pending:
+        for stmt in definitions.get(pending.pop(), ()):
+            for node in gast.walk(stmt.value):
+                if isinstance(node, gast.Name) and node.id not in needed:
+                    needed.add(node.id)
+                    pending.append(node.id)
+    dead = [s for name, stmts in definitions.items() if name not in needed for s in stmts]
+    if not dead:
+        return body, False
+    dead_ids = {id(s) for s in dead}
+    return without_statements(body, lambda stmt: id(stmt) in dead_ids), True
+
+
+def _removable(stmt, pure_call):
+    return isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 \
+        and isinstance(stmt.targets[0], gast.Name) and not _pops(stmt.value) \
+        and all(pure_call(c) for c in gast.walk(stmt.value) if isinstance(c, gast.Call))
