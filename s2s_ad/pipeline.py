@@ -183,7 +183,7 @@ def derive(func, request, registry, cache):
     inputs = ReverseInputs(levels, activity, shapes, dataflow, registry, namer, bindings,
                            derive_helper, _shape_proxy_pass(levels, bindings, nested=True))
     result = reverse(inputs, request.wrt, seed)
-    body = _assemble(result, request, _shape_proxy_pass(levels, bindings),
+    body = _assemble(result, request, namer, _shape_proxy_pass(levels, bindings),
                      _seed_folding_pass(levels, bindings))
     resolve = _resolver(bindings, func.__globals__)
     drop_unread_shape_tape(body, resolve)
@@ -294,20 +294,32 @@ def _seed_folding_pass(levels, bindings):
                                   lambda: [n for n in [placeholder()] if n], elementwise_call)
 
 
-def _assemble(result, request, *extra_passes):
+def _assemble(result, request, namer, *extra_passes):
     grads = result.gradients
     grad_value = grads[0] if request.single else build.tuple_(grads)
+    output, forward = result.output, list(result.forward)
+    if request.mode == "value_and_grad" or request.preserve_result:
+        if isinstance(output, gast.Name) and output.id in _stored_names(result.backward):
+            # the backward sweep restores the variable to earlier values: keep the result
+            kept = namer.fresh(f"{output.id}_value")
+            forward.append(build.assign(kept, build.clone(output)))
+            output = build.name(kept)
     if request.mode == "value_and_grad":
-        returned = build.tuple_([result.output, grad_value])
+        returned = build.tuple_([output, grad_value])
     elif request.preserve_result:
-        returned = build.tuple_([grad_value, result.output])
+        returned = build.tuple_([grad_value, output])
     else:
         returned = grad_value
-    body = result.forward + [build.blank_line()] + result.backward + [build.ret(returned)]
+    body = forward + [build.blank_line()] + result.backward + [build.ret(returned)]
     body = optimize(body, passes=extra_passes + PASSES) if extra_passes else optimize(body)
     # only the backward sweep: its `N = N + e` are adjoint sums, never a user's own code
     split = next(k for k, stmt in enumerate(body) if build.is_blank_line(stmt)) + 1
     return body[:split] + accumulate_in_place(body[split:])[0]
+
+
+def _stored_names(statements):
+    return {n.id for stmt in statements for n in gast.walk(stmt)
+            if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
 
 
 def _pure_call(levels):

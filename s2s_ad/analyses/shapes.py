@@ -114,16 +114,24 @@ def _scalar_variables(levels):
     scalars = set(values) - other
     while True:
         kept = {name for name in scalars
-                if all(_scalar_value(v, scalars, levels) for v in values[name])}
+                if all(_scalar_value(v, scalars, values, levels) for v in values[name])}
         if kept == scalars:
             return scalars
         scalars = kept
 
 
-def _scalar_value(value, scalars, levels):
+def _scalar_value(value, scalars, values, levels):
     op = operation_of(value, levels.callees)
-    if _always_scalar(op):
+    if _always_scalar(op) or op.primitive is len:
         return True
+    if op.primitive is operator.getitem and isinstance(op.args[0], gast.Name) \
+            and isinstance(op.args[1], gast.Constant) and type(op.args[1].value) is int:
+        # `steps = t2_0[2]` with `t2_0 = h0, 0.0, len(xs)`: an item of a tuple literal
+        packs = values.get(op.args[0].id, [])
+        k = op.args[1].value
+        return bool(packs) and all(
+            isinstance(p, gast.Tuple) and -len(p.elts) <= k < len(p.elts)
+            and _scalar_value(p.elts[k], scalars, values, levels) for p in packs)
     if not is_elementwise(op.primitive) or op.keywords:
         return False
     return all((isinstance(a, gast.Name) and a.id in scalars) or (
@@ -179,7 +187,7 @@ def analyse_shapes(levels, scalar_outputs=()):
             return SCALAR
         return None
 
-    for name in scalar_outputs:
+    for name in list(scalar_outputs) + sorted(_scalar_variables(levels)):
         union(SCALAR, name)
     rules = []
     for target, value in _single_definitions(levels).items():

@@ -73,7 +73,8 @@ def remove_dead_cycles(body, pure_call):
     definitions, needed = {}, set()
     for stmt in all_statements(body):
         if _removable(stmt, pure_call):
-            definitions.setdefault(stmt.targets[0].id, []).append(stmt)
+            target = stmt.target if isinstance(stmt, gast.AugAssign) else stmt.targets[0]
+            definitions.setdefault(target.id, []).append(stmt)
             continue
         heads = [stmt.iter] if isinstance(stmt, gast.For) else [stmt.test] \
             if isinstance(stmt, (gast.If, gast.While)) else [stmt]
@@ -82,7 +83,11 @@ def remove_dead_cycles(body, pure_call):
     pending = list(needed)
     while pending:
         for stmt in definitions.get(pending.pop(), ()):
-            for node in gast.walk(stmt.value):
+            reads = list(gast.walk(stmt.value))
+            if isinstance(stmt, gast.AugAssign):
+                reads.append(gast.Name(id=stmt.target.id, ctx=gast.Load(), annotation=None,
+                                       type_comment=None))     # `x += e` reads x
+            for node in reads:
                 if isinstance(node, gast.Name) and node.id not in needed:
                     needed.add(node.id)
                     pending.append(node.id)
@@ -94,6 +99,9 @@ def remove_dead_cycles(body, pure_call):
 
 
 def _removable(stmt, pure_call):
-    return isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 \
-        and isinstance(stmt.targets[0], gast.Name) and not _pops(stmt.value) \
+    """`x = e` and `x += e` (generated code adds in place only into arrays it owns)."""
+    plain = isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 \
+        and isinstance(stmt.targets[0], gast.Name)
+    augmented = isinstance(stmt, gast.AugAssign) and isinstance(stmt.target, gast.Name)
+    return (plain or augmented) and not _pops(stmt.value) \
         and all(pure_call(c) for c in gast.walk(stmt.value) if isinstance(c, gast.Call))
