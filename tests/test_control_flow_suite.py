@@ -342,6 +342,20 @@ def test_gradient_leaves_inputs_untouched(fn, make, wrt):
                 assert a == b
 
 
+@pytest.mark.parametrize("fn, make, wrt", _params("value"))
+def test_value_and_grad_returns_the_function_value(fn, make, wrt):
+    """The backward sweep restores overwritten variables: the value returned beside the
+    gradient must still be the function's, and the gradient the same as grad's."""
+    vg = s2s_ad.value_and_grad(fn, wrt=wrt)
+    for args in _points(make):
+        value, grads = vg(*args)
+        assert value == pytest.approx(fn(*args), rel=1e-12, abs=1e-12)
+        expected = s2s_ad.grad(fn, wrt=wrt)(*args)
+        for got, want in zip(grads if isinstance(wrt, tuple) else [grads],
+                             expected if isinstance(wrt, tuple) else [expected]):
+            np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+
+
 @pytest.mark.parametrize("fn, make, wrt", _params("deterministic"))
 def test_generated_source_is_deterministic(fn, make, wrt):
     first = s2s_ad.derivative_source(s2s_ad.grad(_fresh_copy(fn), wrt=wrt))
