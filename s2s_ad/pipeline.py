@@ -29,14 +29,8 @@ from .frontend.resolve import resolve
 from .ir import build
 from .ir.grammar import verify
 from .ir.naming import Bindings, Namer
-from .optimize import PASSES, optimize
-from .optimize.dce import remove_dead_cycles
-from .optimize.forward_inline import inline_forward_temporaries
-from .optimize.inplace import accumulate_in_place
-from .optimize.scalars import specialise_for_scalars
-from .optimize.seeds import make_seed_folding_pass
-from .optimize.shape_tape import drop_unread_shape_tape
-from .optimize.shape_proxies import make_shape_proxy_pass
+from .optimize import optimize
+from .optimize.reverse_body import finish_reverse_body, shape_proxy_pass
 from .transforms.normalize import normalize, numpy_name_for
 from . import runtime
 
@@ -181,15 +175,9 @@ def derive(func, request, registry, cache):
 
     dataflow = analyse_dataflow(levels)
     inputs = ReverseInputs(levels, activity, shapes, dataflow, registry, namer, bindings,
-                           derive_helper, _shape_proxy_pass(levels, bindings, nested=True))
+                           derive_helper, shape_proxy_pass(levels, bindings, nested=True))
     result = reverse(inputs, request.wrt, seed)
-    body = _assemble(result, request, namer, _shape_proxy_pass(levels, bindings),
-                     _seed_folding_pass(levels, bindings))
-    resolve = _resolver(bindings, func.__globals__)
-    drop_unread_shape_tape(body, resolve)
-    body = remove_dead_cycles(body, _pure_call(levels))[0]
-    body = inline_forward_temporaries(body, _pure_call(levels))
-    body = specialise_for_scalars(body, _param_names(levels.tree), resolve)
+    body = finish_reverse_body(result, request, levels, namer, bindings, func.__globals__)
     tree = _function_def(levels.tree, fname, [_docstring(func, request)] + body, cotangent)
     source = to_source(tree)
     function = load(source, fname, func, bindings.names)
@@ -262,95 +250,6 @@ def derived_name(func, request):
     if list(request.wrt) == params:
         return base
     return base + "_" + "_".join(request.wrt)
-
-
-def _shape_proxy_pass(levels, bindings, nested=False):
-    from .analyses.shapes import is_elementwise
-    from .frontend.resolve import dotted_path
-    def helpers():
-        return {name: obj.__name__ for name, obj in bindings.names.items()
-                if getattr(obj, "__module__", None) == "s2s_ad.runtime"}
-
-    def shaped():
-        return bindings.name_for("shaped_like", runtime.shaped_like)
-
-    def elementwise_call(call):
-        return not call.keywords and is_elementwise(levels.callees.get(dotted_path(call.func)))
-    return make_shape_proxy_pass(helpers, elementwise_call, shaped, nested)
-
-
-def _seed_folding_pass(levels, bindings):
-    from .analyses.shapes import is_elementwise
-    from .frontend.resolve import dotted_path
-
-    def bound(helper):
-        return lambda: next((name for name, obj in bindings.names.items() if obj is helper),
-                            None)
-    placeholder = bound(runtime.placeholder)
-
-    def elementwise_call(call):
-        return not call.keywords and is_elementwise(levels.callees.get(dotted_path(call.func)))
-    return make_seed_folding_pass(bound(runtime.unreduce),
-                                  lambda: [n for n in [placeholder()] if n], elementwise_call)
-
-
-def _assemble(result, request, namer, *extra_passes):
-    grads = result.gradients
-    grad_value = grads[0] if request.single else build.tuple_(grads)
-    output, forward = result.output, list(result.forward)
-    if request.mode == "value_and_grad" or request.preserve_result:
-        if isinstance(output, gast.Name) and output.id in _stored_names(result.backward):
-            # the backward sweep restores the variable to earlier values: keep the result
-            kept = namer.fresh(f"{output.id}_value")
-            forward.append(build.assign(kept, build.clone(output)))
-            output = build.name(kept)
-    if request.mode == "value_and_grad":
-        returned = build.tuple_([output, grad_value])
-    elif request.preserve_result:
-        returned = build.tuple_([grad_value, output])
-    else:
-        returned = grad_value
-    body = forward + [build.blank_line()] + result.backward + [build.ret(returned)]
-    body = optimize(body, passes=extra_passes + PASSES) if extra_passes else optimize(body)
-    # only the backward sweep: its `N = N + e` are adjoint sums, never a user's own code
-    split = next(k for k, stmt in enumerate(body) if build.is_blank_line(stmt)) + 1
-    return body[:split] + accumulate_in_place(body[split:])[0]
-
-
-def _stored_names(statements):
-    return {n.id for stmt in statements for n in gast.walk(stmt)
-            if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
-
-
-def _pure_call(levels):
-    """Calls without effects: numpy's and math's functions."""
-    import math
-    import numpy
-    from .frontend.resolve import dotted_path
-
-    def pure(call):
-        callee = levels.callees.get(dotted_path(call.func))
-        home = getattr(callee, "__module__", None) or ""
-        return isinstance(callee, numpy.ufunc) or home == "math" or home.startswith("numpy") \
-            or getattr(math, getattr(callee, "__name__", ""), None) is callee is not None
-    return pure
-
-
-def _param_names(tree):
-    args = tree.args
-    return [a.id for a in args.posonlyargs + args.args + args.kwonlyargs]
-
-
-def _resolver(bindings, user_globals):
-    """What a free name of the generated code denotes: a binding, a user global, a builtin."""
-    import builtins
-
-    def resolve(name):
-        for space in (bindings.names, user_globals, vars(builtins)):
-            if name in space:
-                return space[name]
-        return None
-    return resolve
 
 
 def _function_def(original, fname, body, cotangent):

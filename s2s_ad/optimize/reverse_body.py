@@ -1,0 +1,120 @@
+"""Stage 7 for reverse mode: from the expanded sweeps to the final function body.
+
+`finish_reverse_body` assembles forward sweep, backward sweep and return, then runs the
+clean-up passes in an order where each one's facts still hold: the fixed-point passes
+(folding, zeros, dead code, shape proxies, seed folding), in-place accumulation in the
+backward sweep, shape tape pairs without a reader, dead cycles, forward temporaries
+written back into their use, and last the branch for Python-number arguments (it copies
+the finished body).
+
+    forward ... ; backward ... ; return g     ->     the body `emit` writes out
+"""
+import builtins
+import math
+
+import gast
+import numpy
+
+from .. import runtime
+from ..analyses.shapes import is_elementwise
+from ..frontend.resolve import dotted_path
+from ..ir import build
+from . import PASSES, optimize
+from .dce import remove_dead_cycles
+from .forward_inline import inline_forward_temporaries
+from .inplace import accumulate_in_place
+from .scalars import specialise_for_scalars
+from .seeds import make_seed_folding_pass
+from .shape_proxies import make_shape_proxy_pass
+from .shape_tape import drop_unread_shape_tape
+
+
+def finish_reverse_body(result, request, levels, namer, bindings, user_globals):
+    """The generated function's body (without its docstring)."""
+    body = _assemble(result, request, namer, shape_proxy_pass(levels, bindings),
+                     _seed_folding_pass(levels, bindings))
+    resolve = _resolver(bindings, user_globals)
+    drop_unread_shape_tape(body, resolve)
+    body = remove_dead_cycles(body, _pure_call(levels))[0]
+    body = inline_forward_temporaries(body, _pure_call(levels))
+    return specialise_for_scalars(body, _param_names(levels.tree), resolve)
+
+
+def shape_proxy_pass(levels, bindings, nested=False):
+    """optimize/shape_proxies.py's pass, bound to this function's names."""
+    def helpers():
+        return {name: obj.__name__ for name, obj in bindings.names.items()
+                if getattr(obj, "__module__", None) == "s2s_ad.runtime"}
+
+    def shaped():
+        return bindings.name_for("shaped_like", runtime.shaped_like)
+    return make_shape_proxy_pass(helpers, _elementwise_call(levels), shaped, nested)
+
+
+def _seed_folding_pass(levels, bindings):
+    def bound(helper):
+        return lambda: next((name for name, obj in bindings.names.items() if obj is helper),
+                            None)
+    placeholder = bound(runtime.placeholder)
+    return make_seed_folding_pass(bound(runtime.unreduce),
+                                  lambda: [n for n in [placeholder()] if n],
+                                  _elementwise_call(levels))
+
+
+def _elementwise_call(levels):
+    def elementwise(call):
+        return not call.keywords and is_elementwise(levels.callees.get(dotted_path(call.func)))
+    return elementwise
+
+
+def _assemble(result, request, namer, *extra_passes):
+    grads = result.gradients
+    grad_value = grads[0] if request.single else build.tuple_(grads)
+    output, forward = result.output, list(result.forward)
+    if request.mode == "value_and_grad" or request.preserve_result:
+        if isinstance(output, gast.Name) and output.id in _stored_names(result.backward):
+            # the backward sweep restores the variable to earlier values: keep the result
+            kept = namer.fresh(f"{output.id}_value")
+            forward.append(build.assign(kept, build.clone(output)))
+            output = build.name(kept)
+    if request.mode == "value_and_grad":
+        returned = build.tuple_([output, grad_value])
+    elif request.preserve_result:
+        returned = build.tuple_([grad_value, output])
+    else:
+        returned = grad_value
+    body = forward + [build.blank_line()] + result.backward + [build.ret(returned)]
+    body = optimize(body, passes=extra_passes + PASSES) if extra_passes else optimize(body)
+    # only the backward sweep: its `N = N + e` are adjoint sums, never a user's own code
+    split = next(k for k, stmt in enumerate(body) if build.is_blank_line(stmt)) + 1
+    return body[:split] + accumulate_in_place(body[split:])[0]
+
+
+def _stored_names(statements):
+    return {n.id for stmt in statements for n in gast.walk(stmt)
+            if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
+
+
+def _pure_call(levels):
+    """Calls without effects: numpy's and math's functions."""
+    def pure(call):
+        callee = levels.callees.get(dotted_path(call.func))
+        home = getattr(callee, "__module__", None) or ""
+        return isinstance(callee, numpy.ufunc) or home == "math" or home.startswith("numpy") \
+            or getattr(math, getattr(callee, "__name__", ""), None) is callee is not None
+    return pure
+
+
+def _param_names(tree):
+    args = tree.args
+    return [a.id for a in args.posonlyargs + args.args + args.kwonlyargs]
+
+
+def _resolver(bindings, user_globals):
+    """What a free name of the generated code denotes: a binding, a user global, a builtin."""
+    def resolve(name):
+        for space in (bindings.names, user_globals, vars(builtins)):
+            if name in space:
+                return space[name]
+        return None
+    return resolve
