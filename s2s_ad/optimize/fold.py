@@ -2,6 +2,7 @@
 
     t1_0_bar * 2 * x ** (2 - 1)   ->   t1_0_bar * 2 * x
     y_bar * 1.0                   ->   y_bar
+    -(-(p_bar * p) / t4_0 * t3_0) ->   p_bar * p / t4_0 * t3_0
 
 Only identities that hold for numpy arrays and Python numbers alike (no `x * 0 -> 0`:
 that would change an array's shape).
@@ -45,6 +46,15 @@ class _Folder(gast.NodeTransformer):
         if left == -1 and op is gast.Mult:
             self.changed = True
             return gast.UnaryOp(op=gast.USub(), operand=node.right)
+        if op in (gast.Mult, gast.Div) and (_negated(node.left) or _negated(node.right)):
+            # (-a) * b == -(a * b) exactly (rounding is symmetric): lift the sign out, so
+            # two of them cancel and a negation costs one pass instead of several
+            self.changed = True
+            if _negated(node.left):
+                node.left = node.left.operand
+            else:
+                node.right = node.right.operand
+            return self.visit_UnaryOp(gast.UnaryOp(op=gast.USub(), operand=node))
         return node
 
     def visit_UnaryOp(self, node):
@@ -55,6 +65,12 @@ class _Folder(gast.NodeTransformer):
             self.changed = True
             return inner.operand
         return node
+
+
+def _negated(node):
+    """-a for a non-literal a (literals fold on their own)."""
+    return isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.USub) \
+        and _number(node.operand) is None
 
 
 def fold_expression(node):

@@ -4,7 +4,7 @@
 clean-up passes in an order where each one's facts still hold: the fixed-point passes
 (folding, zeros, dead code, shape proxies, seed folding), in-place accumulation in the
 backward sweep, shape tape pairs without a reader, dead cycles, forward temporaries
-written back into their use, and last the branch for Python-number arguments (it copies
+written back into their use (then folded again), and last the branch for Python-number arguments (it copies
 the finished body).
 
     forward ... ; backward ... ; return g     ->     the body `emit` writes out
@@ -21,7 +21,8 @@ from ..frontend.resolve import dotted_path
 from ..ir import build
 from . import PASSES, optimize
 from .dce import remove_dead_cycles
-from .forward_inline import inline_forward_temporaries
+from .fold import fold_constants
+from .temporaries import inline_temporaries
 from .inplace import accumulate_in_place
 from .scalars import specialise_for_scalars
 from .seeds import make_seed_folding_pass
@@ -36,7 +37,8 @@ def finish_reverse_body(result, request, levels, namer, bindings, user_globals):
     resolve = _resolver(bindings, user_globals)
     drop_unread_shape_tape(body, resolve)
     body = remove_dead_cycles(body, _pure_call(levels))[0]
-    body = inline_forward_temporaries(body, _pure_call(levels))
+    if inline_temporaries(body, _pure_call(levels))[1]:
+        body = fold_constants(body)[0]          # e.g. negations that now meet
     return specialise_for_scalars(body, _param_names(levels.tree), resolve)
 
 

@@ -6,7 +6,7 @@ import pytest
 
 from s2s_ad.backend.emit import to_source
 from s2s_ad.ir import build
-from s2s_ad.optimize.forward_inline import inline_forward_temporaries
+from s2s_ad.optimize.temporaries import inline_temporaries
 
 
 def numpy_only(call):
@@ -16,7 +16,7 @@ def numpy_only(call):
 def rewrite(forward, backward="return t9_0"):
     body = gast.parse(textwrap.dedent(forward)).body + [build.blank_line()] + \
         gast.parse(textwrap.dedent(backward)).body
-    out = inline_forward_temporaries(body, numpy_only)
+    out, _ = inline_temporaries(body, numpy_only)
     return to_source(gast.Module(body=out, type_ignores=[])).strip()
 
 
@@ -43,3 +43,32 @@ def test_what_stays(forward, kept):
 def test_a_temporary_the_backward_sweep_reads_stays():
     text = rewrite("t1_0 = X @ W\nt9_0 = np.tanh(t1_0)", backward="g = unbroadcast(t9_0, t1_0)")
     assert "t1_0 = X @ W" in text
+
+
+def test_adjoint_temporaries_inline_and_their_negations_cancel():
+    from s2s_ad.optimize.fold import fold_constants
+    body = gast.parse(textwrap.dedent("""
+        t4_0_bar = -(p_bar * p) / t4_0
+        t2_0_bar = t4_0_bar * t3_0
+        t1_0_bar = -t2_0_bar
+        w_bar = t1_0_bar @ X
+        return w_bar
+        """)).body
+    body, changed = inline_temporaries(body, numpy_only)
+    body, _ = fold_constants(body)
+    assert changed
+    assert to_source(gast.Module(body=body, type_ignores=[])).strip().splitlines()[0] == \
+        "w_bar = p_bar * p / t4_0 * t3_0 @ X"
+
+
+@pytest.mark.parametrize("code, folded", [
+    ("y = -a * b", "y = -(a * b)"),
+    ("y = a / -b", "y = -(a / b)"),
+    ("y = -(-a * b)", "y = a * b"),
+    ("y = -a * -b", "y = a * b"),
+    ("y = -2 * b", "y = -2 * b"),            # literals are left to constant folding
+])
+def test_signs_lift_out_of_products(code, folded):
+    from s2s_ad.optimize.fold import fold_constants
+    body, _ = fold_constants(gast.parse(code).body)
+    assert to_source(gast.Module(body=body, type_ignores=[])).strip() == folded

@@ -1,55 +1,58 @@
-"""Put single-use forward temporaries back into the expression that uses them.
+"""Put single-use temporaries back into the expression that uses them.
 
 Levels form names every intermediate value. In the forward sweep of a gradient, a
 temporary that the next statement reads once and nothing else reads (the backward sweep
 kept no use of it) only keeps its array alive until the function returns: at large sizes
 that is memory the allocator must map afresh on every call. Written back into its use,
-numpy frees it at once, and the line reads like the user's:
+numpy frees it at once, and the line reads like the user's. The backward sweep gets the
+same treatment for adjoints of temporaries (`t4_0_bar`), after which the folder can
+cancel the negations a chain of `-` rules leaves (`-(-a / b * c)` -> `a / b * c`):
 
     t1_0 = X @ W1                           t1_0 = X @ W1
     t2_0 = t1_0 + b1              ->        h = np.tanh(t1_0 + b1)
     h = np.tanh(t2_0)
 
-Only top-level straight-line statements, only values without effects (numpy and math
-calls, arithmetic), only into the very next statement (an assignment or a return), and
-never into a branch of `a if c else b` or `and`/`or`: no effect changes order.
+In any block (loop bodies too), only into the very next statement (an assignment or a
+return), only values whose calls have no effects (numpy and math), and never into a
+branch of `a if c else b` or `and`/`or`: no effect changes order.
 """
 import re
 
 import gast
 
-from ..ir import build
+from ..ir.walk import all_statements
 
-_TEMPORARY = re.compile(r"t\d+_\d+$")
+_TEMPORARY = re.compile(r"t\d+_\d+(_bar)?$")
 _CONDITIONAL = (gast.IfExp, gast.BoolOp, gast.Lambda, gast.ListComp, gast.GeneratorExp,
                 gast.SetComp, gast.DictComp)
 
 
-def inline_forward_temporaries(body, pure_call):
-    """body up to its blank-line marker (the forward sweep) with single-use temporaries
-    inlined; the rest unchanged. Returns a new list. pure_call(call) tells a call without
-    effects (numpy, math): only values whose calls all are may move."""
-    split = next((k for k, s in enumerate(body) if build.is_blank_line(s)), None)
-    if split is None:
-        return body
+def inline_temporaries(body, pure_call):
+    """body with single-use temporaries inlined (in place, every block). pure_call(call)
+    tells a call without effects (numpy, math): only values whose calls all are move.
+    Returns (body, changed)."""
     stores, loads = {}, {}
     for node in gast.walk(gast.Module(body=body, type_ignores=[])):
         if isinstance(node, gast.Name):
             table = loads if isinstance(node.ctx, gast.Load) else stores
             table[node.id] = table.get(node.id, 0) + 1
-    forward = list(body[:split])
-    k = 0
-    while k + 1 < len(forward):
-        stmt, following = forward[k], forward[k + 1]
-        name = _single_use_temporary(stmt, stores, loads)
-        if name is not None and all(pure_call(c) for c in gast.walk(stmt.value)
-                                    if isinstance(c, gast.Call)) \
-                and _inline_into(following, name, stmt.value):
-            del forward[k]
-            k = max(k - 1, 0)          # the previous temporary may now feed this one
-            continue
-        k += 1
-    return forward + body[split:]
+    changed = False
+    for block in [body] + [getattr(s, f) for s in all_statements(body)
+                           for f in ("body", "orelse")
+                           if isinstance(s, (gast.If, gast.For, gast.While))]:
+        k = 0
+        while k + 1 < len(block):
+            stmt, following = block[k], block[k + 1]
+            name = _single_use_temporary(stmt, stores, loads)
+            if name is not None and all(pure_call(c) for c in gast.walk(stmt.value)
+                                        if isinstance(c, gast.Call)) \
+                    and _inline_into(following, name, stmt.value):
+                del block[k]
+                changed = True
+                k = max(k - 1, 0)          # the previous temporary may now feed this one
+                continue
+            k += 1
+    return body, changed
 
 
 def _single_use_temporary(stmt, stores, loads):
