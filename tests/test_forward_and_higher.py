@@ -1,5 +1,7 @@
 """Forward mode, Jacobians, Hessian-vector products, Hessians and grad of grad, against
 finite differences of values and of gradients, including through loops and branches."""
+import math
+
 import numpy as np
 import pytest
 
@@ -110,7 +112,19 @@ def scalar_loop(x, n=5):
     return y
 
 
-@pytest.mark.parametrize("fn, x", [(scalar_loop, 0.7), (br.piecewise_two, -0.6),
+def shapes_on_the_tape(x, a=1.3):
+    """Its gradient restores values it reads only for their shape (`placeholder(pop)`):
+    reversing that gradient must put those items back on the tape."""
+    s = 0.0
+    for _ in range(4):
+        s += x * a
+        x *= 0.9
+        s -= math.exp(-x)
+    return s
+
+
+@pytest.mark.parametrize("fn, x", [(scalar_loop, 0.7), (shapes_on_the_tape, 0.6),
+                                   (br.piecewise_two, -0.6),
                                    (br.piecewise_two, 0.9), (br.piecewise_three, 0.3)])
 def test_grad_of_grad_through_loops_and_branches(fn, x):
     d2 = s2s_ad.grad(s2s_ad.grad(fn))

@@ -236,6 +236,10 @@ class _Backward:
             target = stmt.targets[0].id
             if self.i.activity.is_active(target) and self.stmts.has_adjoint(target):
                 self.stmts.assignment(stmt, out)
+            else:
+                # `t = xs.pop()` with no adjoint for t still shortened xs, which the
+                # reversed appends before it will pop again: put the item back
+                self.stmts.undo_inactive_pop(stmt, out)
             self.stmts.restore(stmt, out)
         elif isinstance(stmt, gast.Expr) and _is_append(stmt):
             if self.i.activity.is_active(stmt.value.func.value.id):

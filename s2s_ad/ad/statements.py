@@ -211,6 +211,12 @@ class StatementReverser:
             out.append(build.expr_stmt(popped))
         out.append(marker(UNDO_APPEND, build.name(lst)))
 
+    def undo_inactive_pop(self, stmt, out):
+        op = operation_of(stmt.value, self.levels.callees)
+        if op.primitive is list.pop and isinstance(op.args[0], gast.Name) \
+                and self.i.activity.is_active(op.args[0].id):
+            self._pop(op, stmt.targets[0].id, build.const(0.0), out)
+
     def _pop(self, op, target, result_adjoint, out):
         """x = items.pop(): the item goes back on the list, its adjoint on the list's."""
         items = op.args[0].id
