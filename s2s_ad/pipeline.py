@@ -223,6 +223,12 @@ def _derive_forward(func, request, registry, cache):
         value = build.name(tangent) if request.single else \
             build.subscript(build.name(tangent), build.const(k))
         seeds.append(build.assign(generator.tangent_name(name), value))
+    for name in levels.resolution.parameters:
+        if name not in request.wrt and activity.is_active(name):
+            # not differentiated, but a loop later gives the name values that are: the
+            # first iteration reads its tangent, zero for the argument itself
+            seeds.append(build.assign(generator.tangent_name(name),
+                                      generator.zero_tangent(build.name(name))))
     body = seeds + generator.block(levels.tree.body[:-1])
     result = generator.tangent_of(out_atom)
     result = generator.zero_tangent(out_atom) if is_zero(result) else result

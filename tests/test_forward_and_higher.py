@@ -225,3 +225,41 @@ def test_a_declared_nondifferentiable_function_is_not_differentiated_in_forward_
     expected = 2 * np.sum(2 * x * v) * count
     assert s2s_ad.jvp(_scaled_by_count)(x, v)[1] == pytest.approx(expected)
     np.testing.assert_allclose(s2s_ad.grad(_scaled_by_count)(x), 4 * x * count)
+
+
+def _leapfrog(q, p, dt=0.1):
+    for _ in range(5):
+        p = p - 0.5 * dt * np.sin(q)
+        q = q + dt * p
+        p = p - 0.5 * dt * np.sin(q)
+    return np.sum(q ** 2) + np.sum(p ** 2)
+
+
+def _while_sum(x):
+    s, i = 0.0, 0
+    while i < len(x):
+        s = s + np.exp(x[i]) * x[i]
+        i += 1
+    return s
+
+
+def test_jvp_wrt_one_argument_that_a_loop_mixes_with_another():
+    """p is not differentiated, but the loop gives it values that depend on q."""
+    q, p = np.array([0.1, 0.2, -0.4]), np.array([0.3, -0.1, 0.5])
+    v = np.array([1.0, 0.5, -2.0])
+    _, t = s2s_ad.jvp(_leapfrog, wrt=0)(q, p, v)
+    eps = 1e-6
+    assert t == pytest.approx((_leapfrog(q + eps * v, p) - _leapfrog(q - eps * v, p)) / (2 * eps),
+                              rel=1e-6)
+
+
+@pytest.mark.parametrize("fn, args", [(_leapfrog, (np.array([0.1, 0.2]), np.array([0.3, -0.1]))),
+                                      (_while_sum, (np.array([0.2, -0.5, 0.9]),))])
+def test_hvp_through_loops_that_tape_counts_and_shapes(fn, args):
+    x = args[0]
+    grad = s2s_ad.grad(fn)
+    eps = 1e-5
+    H = np.stack([(grad(x + eps * e, *args[1:]) - grad(x - eps * e, *args[1:])) / (2 * eps)
+                  for e in np.eye(x.size)], axis=-1)
+    v = RNG.standard_normal(x.shape)
+    np.testing.assert_allclose(s2s_ad.hvp(fn)(*args, v), H @ v, rtol=1e-5, atol=1e-6)

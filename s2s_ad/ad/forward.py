@@ -94,6 +94,11 @@ class ForwardGenerator:
     def assignment(self, stmt):
         target = stmt.targets[0].id
         if not self.i.activity.is_active(target):
+            if _is_pop(stmt.value) and self.i.activity.is_active(stmt.value.func.value.id):
+                # the list's tangent list got an item for this one: drop it in step
+                base = stmt.value.func.value.id
+                popped = build.call(build.attribute(build.name(self.tangent_name(base)), "pop"))
+                return [stmt, build.expr_stmt(popped)]
             return [stmt]
         op = operation_of(stmt.value, self.i.levels.callees)
         name = self.tangent_name(target)
