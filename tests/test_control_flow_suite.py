@@ -356,6 +356,37 @@ def test_value_and_grad_returns_the_function_value(fn, make, wrt):
             np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
 
 
+def _hvp_rows():
+    rows = []
+    for fn, make, wrt in ROWS:
+        k = wrt if isinstance(wrt, int) else wrt[0]
+        x = make(np.random.default_rng(0))[k]
+        if isinstance(x, float) or (isinstance(x, np.ndarray) and x.dtype == float
+                                    and x.size <= 6):
+            rows.append(pytest.param(fn, make, k, id=_name(fn)))
+    return rows
+
+
+@pytest.mark.parametrize("fn, make, k", _hvp_rows())
+def test_hvp_matches_differences_of_the_gradient(fn, make, k):
+    """Forward over reverse through the loop: the generated gradient's own tape, counts
+    and branches differentiated in forward mode."""
+    args = list(make(np.random.default_rng(0)))
+    x = np.asarray(args[k], dtype=float)
+    grad = s2s_ad.grad(fn, wrt=k)
+
+    def grad_at(point):
+        moved = list(args)
+        moved[k] = float(point) if isinstance(args[k], float) else point
+        return np.asarray(grad(*moved))
+
+    v = np.random.default_rng(1).standard_normal(x.shape)
+    eps = 1e-5
+    expected = (grad_at(x + eps * v) - grad_at(x - eps * v)) / (2 * eps)
+    got = s2s_ad.hvp(fn, wrt=k)(*args, float(v) if isinstance(args[k], float) else v)
+    np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-5)
+
+
 @pytest.mark.parametrize("fn, make, wrt", _params("deterministic"))
 def test_generated_source_is_deterministic(fn, make, wrt):
     first = s2s_ad.derivative_source(s2s_ad.grad(_fresh_copy(fn), wrt=wrt))
