@@ -32,7 +32,7 @@ from .ir.naming import Bindings, Namer
 from .optimize import optimize
 from .optimize.reverse_body import finish_reverse_body, shape_proxy_pass
 from .transforms.normalize import normalize, numpy_name_for
-from . import runtime
+from . import runtime, runtime_flow
 
 MODES = ("grad", "value_and_grad", "vjp")
 
@@ -136,11 +136,18 @@ def derive(func, request, registry, cache):
     cotangent = namer.fresh("cotangent") if request.mode == "vjp" else None
 
     def derive_helper(helper, wrt, stmt):
+        if helper is runtime_flow.pop_adjoint:
+            raise NonDifferentiableError(
+                "reverse mode cannot differentiate a gradient through a loop that builds a "
+                "list: that gradient pops items off its list adjoint, which reverse mode "
+                "cannot undo", levels.parsed.source_map.locate(stmt.value),
+                "for second derivatives use s2s_ad.hvp or s2s_ad.hessian (forward over "
+                "reverse), or s2s_ad.jvp of the gradient")
         helper_request = Request("vjp", wrt, single=len(wrt) == 1, helper=True)
         key = (helper, helper_request)
         if key in cache.in_progress:
-            # recursion: refer to the adjoint being built; it is bound once it exists
-            # recursion: the helper's derivative is still being built; read its arity
+            # recursion: the helper's derivative is still being built; refer to it (it is
+            # bound once it exists) and read its arity
             return HelperAdjoint(cache.in_progress[key], wrt, _result_arity(front(helper)[0]),
                                  derived_name(helper, helper_request))
         cache.in_progress[key] = ForwardReference(derived_name(helper, helper_request))

@@ -44,6 +44,11 @@ class Adjoints:
         return not isinstance(variable, tuple) and (
             self._flow.is_accumulated(variable) or variable in self._forced)
 
+    def _structured(self, variable):
+        """Maybe a list or dict of adjoints (a derivative differentiated again): `+` would
+        concatenate, add_adjoints adds item by item."""
+        return not isinstance(variable, tuple) and variable in self._flow.structured
+
     def is_list(self, variable):
         return not isinstance(variable, tuple) and variable in self._flow.list_valued
 
@@ -74,6 +79,9 @@ class Adjoints:
             elif self.is_list(variable):
                 out.append(build.assign(name, build.call(self.helper(runtime_flow.add_lists),
                                                          [build.name(name), expr])))
+            elif self._structured(variable):
+                out.append(build.assign(name, build.call(self.helper(runtime_flow.add_adjoints),
+                                                         [build.name(name), expr])))
             else:
                 out.append(build.assign(name, build.binop(build.name(name), "Add", expr)))
             return
@@ -86,8 +94,9 @@ class Adjoints:
             if isinstance(expr, (gast.BinOp, gast.UnaryOp)):
                 self._owned.add(variable)
             return
-        if self.is_list(variable):
-            add = build.call(self.helper(runtime_flow.add_lists), [self.get(variable), expr])
+        if self.is_list(variable) or self._structured(variable):
+            helper = runtime_flow.add_lists if self.is_list(variable) else runtime_flow.add_adjoints
+            add = build.call(self.helper(helper), [self.get(variable), expr])
             out.append(build.assign(name, add))
         elif variable in self._owned:
             out.append(build.aug_add(name, expr))

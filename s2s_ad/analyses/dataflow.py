@@ -17,7 +17,8 @@ at zero, accumulates, and is reset when the backward sweep passes a definition.
         s = s + t1_0
 
 Lists that are appended to (and plain copies of them) are *list-valued*: their adjoint
-is a Python list of per-element adjoints.
+is a Python list of per-element adjoints. Results of the runtime helpers that build
+lists or dicts of adjoints are *structured*: their adjoints add with `add_adjoints`.
 """
 from dataclasses import dataclass
 
@@ -33,6 +34,7 @@ class DataFlow:
     in_loops: frozenset     # variables assigned inside a loop body (overwritten each pass)
     indexed_only: frozenset  # used only as `v[...]`, len(v), keys of v: maybe a dict/list/tuple
     subscripted: frozenset   # read or written as `v[...]` somewhere: adjoint updated in place
+    structured: frozenset = frozenset()   # maybe a list/dict/tuple: adjoints add generically
 
     def is_accumulated(self, name):
         return name in self.accumulated
@@ -133,7 +135,8 @@ def analyse_dataflow(levels):
     return DataFlow(frozenset(local), frozenset(accumulated), frozenset(lists), counts,
                     frozenset(in_loops), frozenset(_indexed_only(tree)),
                     frozenset(n.value.id for n in gast.walk(tree)
-                              if isinstance(n, gast.Subscript) and isinstance(n.value, gast.Name)))
+                              if isinstance(n, gast.Subscript) and isinstance(n.value, gast.Name)),
+                    frozenset(_structured(tree, levels.callees)))
 
 
 def _after(chain, block, position):
@@ -167,6 +170,33 @@ def _list_valued(tree, sites):
                 lists.add(node.targets[0].id)
                 changed = True
     return lists
+
+
+def _structured(tree, callees):
+    """Variables that may hold a list, dict or tuple of adjoints: results of the runtime
+    helpers that build those (they appear when a generated derivative is differentiated
+    again), and plain copies of such variables. `+` would concatenate them."""
+    from .. import runtime, runtime_flow
+    builders = {runtime_flow.scatter_add, runtime_flow.add_adjoints, runtime_flow.add_lists,
+                runtime_flow.push_adjoint, runtime_flow.spread_adjoint, runtime_flow.copy_adjoint,
+                runtime_flow.take_adjoint, runtime_flow.match_adjoint, runtime.split_array}
+    found = set()
+    assigns = [n for n in gast.walk(tree)
+               if isinstance(n, gast.Assign) and isinstance(n.targets[0], gast.Name)]
+    for node in assigns:
+        value = node.value
+        if isinstance(value, gast.Call) and isinstance(value.func, gast.Name) \
+                and callees.get(value.func.id) in builders:
+            found.add(node.targets[0].id)
+    changed = True
+    while changed:
+        changed = False
+        for node in assigns:
+            if isinstance(node.value, gast.Name) and node.value.id in found \
+                    and node.targets[0].id not in found:
+                found.add(node.targets[0].id)
+                changed = True
+    return found
 
 
 def _indexed_only(tree):
