@@ -98,10 +98,15 @@ def _stored_names(statements):
 
 
 def _pure_call(levels):
-    """Calls without effects: numpy's and math's functions."""
+    """Calls without effects: numpy's and math's functions (not writing into `out=`, not
+    drawing random numbers)."""
     def pure(call):
+        if any(k.arg == "out" for k in call.keywords):
+            return False
         callee = levels.callees.get(dotted_path(call.func))
         home = getattr(callee, "__module__", None) or ""
+        if "random" in home:
+            return False
         return isinstance(callee, numpy.ufunc) or home == "math" or home.startswith("numpy") \
             or getattr(math, getattr(callee, "__name__", ""), None) is callee is not None
     return pure
