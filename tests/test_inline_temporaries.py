@@ -33,7 +33,9 @@ def test_a_chain_of_single_use_temporaries_becomes_one_line():
     ("t1_0 = X @ W\nt2_0 = t1_0 + t1_0\nt9_0 = np.tanh(t2_0)", "t1_0 = X @ W"),   # two uses
     ("t1_0 = helper(X)\nt9_0 = np.tanh(t1_0)", "t1_0 = helper(X)"),             # effects
     ("t1_0 = X @ W\nt9_0 = t1_0 if c else X", "t1_0 = X @ W"),                  # conditional
-    ("t1_0 = X @ W\nq = np.sum(X)\nt9_0 = np.tanh(t1_0)", "t1_0 = X @ W"),       # not next
+    ("t1_0 = X @ W\nW = np.sum(X)\nt9_0 = np.tanh(t1_0)", "t1_0 = X @ W"),       # W rebound
+    ("t1_0 = X @ W\nq = helper(X)\nt9_0 = np.tanh(t1_0)", "t1_0 = X @ W"),      # effects between
+    ("t1_0 = X @ W\nX[0] = 1.0\nt9_0 = np.tanh(t1_0)", "t1_0 = X @ W"),         # X written
     ("h = X @ W\nt9_0 = np.tanh(h)", "h = X @ W"),                              # a user's name
 ])
 def test_what_stays(forward, kept):
@@ -72,3 +74,8 @@ def test_signs_lift_out_of_products(code, folded):
     from s2s_ad.optimize.fold import fold_constants
     body, _ = fold_constants(gast.parse(code).body)
     assert to_source(gast.Module(body=body, type_ignores=[])).strip() == folded
+
+
+def test_a_temporary_moves_past_effect_free_assignments_to_its_use():
+    text = rewrite("t1_0 = X @ W\nq = np.sum(X)\nt9_0 = np.tanh(t1_0) + q")
+    assert text.splitlines()[:2] == ["q = np.sum(X)", "t9_0 = np.tanh(X @ W) + q"]

@@ -12,9 +12,10 @@ cancel the negations a chain of `-` rules leaves (`-(-a / b * c)` -> `a / b * c`
     t2_0 = t1_0 + b1              ->        h = np.tanh(t1_0 + b1)
     h = np.tanh(t2_0)
 
-In any block (loop bodies too), only into the very next statement (an assignment or a
-return), only values whose calls have no effects (numpy and math), and never into a
-branch of `a if c else b` or `and`/`or`: no effect changes order.
+In any block (loop bodies too), into the next statement that reads it (an assignment or
+a return) past only effect-free assignments that rebind nothing it reads, only values
+whose calls have no effects (numpy and math), and never into a branch of `a if c else b`
+or `and`/`or`: no effect changes order and no value it reads changes.
 """
 import re
 
@@ -42,17 +43,35 @@ def inline_temporaries(body, pure_call):
                            if isinstance(s, (gast.If, gast.For, gast.While))]:
         k = 0
         while k + 1 < len(block):
-            stmt, following = block[k], block[k + 1]
+            stmt = block[k]
             name = _single_use_temporary(stmt, stores, loads)
-            if name is not None and all(pure_call(c) for c in gast.walk(stmt.value)
-                                        if isinstance(c, gast.Call)) \
-                    and _inline_into(following, name, stmt.value):
+            user = _user(block, k, name, pure_call) if name is not None and _pure(
+                stmt.value, pure_call) else None
+            if user is not None and _inline_into(user, name, stmt.value):
                 del block[k]
                 changed = True
                 k = max(k - 1, 0)          # the previous temporary may now feed this one
                 continue
             k += 1
     return body, changed
+
+
+def _pure(value, pure_call):
+    return all(pure_call(c) for c in gast.walk(value) if isinstance(c, gast.Call))
+
+
+def _user(block, k, name, pure_call):
+    """The statement after block[k] that reads `name`, if every statement in between is
+    a plain assignment of an effect-free value that rebinds nothing block[k] reads."""
+    read = {n.id for n in gast.walk(block[k].value) if isinstance(n, gast.Name)}
+    for stmt in block[k + 1:]:
+        if any(isinstance(n, gast.Name) and n.id == name for n in gast.walk(stmt)):
+            return stmt
+        if not (isinstance(stmt, gast.Assign) and len(stmt.targets) == 1
+                and isinstance(stmt.targets[0], gast.Name)
+                and stmt.targets[0].id not in read and _pure(stmt.value, pure_call)):
+            return None
+    return None
 
 
 def _single_use_temporary(stmt, stores, loads):
