@@ -92,6 +92,12 @@ class ForwardReference:
     def __call__(self, *args, **kwargs):
         return self._function(*args, **kwargs)
 
+    @property
+    def __s2s_callee__(self):
+        """Differentiating code that calls this reference (a second derivative of a
+        recursive function) differentiates the generated function it stands for."""
+        return self._function
+
 
 def front(func):
     """Stages 1-4: the levels form of `func` with its namer (used by s2s_ad.normalize)."""

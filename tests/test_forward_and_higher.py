@@ -263,3 +263,16 @@ def test_hvp_through_loops_that_tape_counts_and_shapes(fn, args):
                   for e in np.eye(x.size)], axis=-1)
     v = RNG.standard_normal(x.shape)
     np.testing.assert_allclose(s2s_ad.hvp(fn)(*args, v), H @ v, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("x, args", [(0.4, (2,)), (0.9, (3,))])
+def test_second_derivatives_of_recursive_functions(x, args):
+    """The recursive helper's adjoint calls itself through a forward reference: a second
+    derivative differentiates the generated function the reference stands for."""
+    from programs import functions as fns
+    for fn in (fns.tree, fns.power_sum):
+        grad = s2s_ad.grad(fn)
+        eps = 1e-5
+        expected = (grad(x + eps, *args) - grad(x - eps, *args)) / (2 * eps)
+        assert s2s_ad.grad(grad)(x, *args) == pytest.approx(expected, rel=1e-5, abs=1e-7)
+        assert s2s_ad.hvp(fn)(x, *args, 1.0) == pytest.approx(expected, rel=1e-5, abs=1e-7)
