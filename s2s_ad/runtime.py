@@ -199,7 +199,9 @@ def matmul_adjoint_a(g, a, b):
     if b_nd == 1:
         return np.multiply.outer(g, b) if a_nd > 1 else g * b
     if a_nd == 1:
-        return np.matmul(b, g) if np.ndim(g) == 1 else unbroadcast(np.matmul(b, g[..., None])[..., 0], a)
+        if np.ndim(g) == 1:
+            return np.matmul(b, g)
+        return unbroadcast(np.matmul(b, g[..., None])[..., 0], a)
     return unbroadcast(np.matmul(g, np.swapaxes(b, -1, -2)), a)
 
 

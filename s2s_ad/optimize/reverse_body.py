@@ -3,9 +3,9 @@
 `finish_reverse_body` assembles forward sweep, backward sweep and return, then runs the
 clean-up passes in an order where each one's facts still hold: the fixed-point passes
 (folding, zeros, dead code, shape proxies, seed folding), in-place accumulation in the
-backward sweep, shape tape pairs without a reader, dead cycles, forward temporaries
-written back into their use (then folded again), and last the branch for Python-number arguments (it copies
-the finished body).
+backward sweep, shape tape pairs without a reader, dead cycles, temporaries written back
+into their use (then folded again), and last the branch for Python-number arguments
+(it copies the finished body).
 
     forward ... ; backward ... ; return g     ->     the body `emit` writes out
 """

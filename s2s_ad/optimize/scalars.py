@@ -181,19 +181,21 @@ def _resolve_call(func, resolve):
 
 # ---- removing the bookkeeping ----------------------------------------------------------------
 def _strip_bookkeeping(body, numbers, resolve):
-    """Rewrite `body` in place; True when a loop lost bookkeeping."""
+    """Rewrite `body` in place; True when something was removed."""
     changed = False
+
+    def trivial(node):
+        return isinstance(node, gast.expr) and _unbroadcast_of_numbers(node, numbers, resolve)
+
     for stmt in all_statements(body):
         for node in gast.walk(stmt):
             for field, value in gast.iter_fields(node):
-                if isinstance(value, gast.expr) and _unbroadcast_of_numbers(value, numbers,
-                                                                           resolve):
+                if trivial(value):
                     setattr(node, field, value.args[0])
                     changed = True
                 elif isinstance(value, list):
                     for k, item in enumerate(value):
-                        if isinstance(item, gast.expr) and _unbroadcast_of_numbers(
-                                item, numbers, resolve):
+                        if trivial(item):
                             value[k] = item.args[0]
                             changed = True
     changed |= _drop_output_checks(body, numbers, resolve)

@@ -19,6 +19,7 @@ from ..ir import build
 from ..ir.walk import all_statements
 from .shape_proxies import elementwise_operands
 
+
 def make_seed_folding_pass(unreduce_name, restore_names, is_elementwise_call):
     """A pass (body -> (body, changed)). unreduce_name(): the generated name of
     runtime.unreduce; restore_names(): names of calls that restore a value from the tape
