@@ -47,8 +47,9 @@ def specialise_for_scalars(body, params, resolve):
         return body
     numbers = _number_names(body, set(params), resolve)
     scalar = copy.deepcopy(body)
-    if not _strip_bookkeeping(scalar, numbers, resolve):
-        return body
+    _strip_bookkeeping(scalar, numbers, resolve)
+    if _bookkeeping_in_loops(scalar, resolve) == _bookkeeping_in_loops(body, resolve):
+        return body                     # nothing a loop repeats got cheaper: one body
     checks = [gast.Compare(left=build.call(build.name("type"), [build.name(p)]),
                            ops=[gast.In()],
                            comparators=[build.tuple_([build.name(t) for t in _NUMBER_TYPES])])
@@ -180,6 +181,14 @@ def _resolve_call(func, resolve):
 
 
 # ---- removing the bookkeeping ----------------------------------------------------------------
+def _bookkeeping_in_loops(body, resolve):
+    """How many unbroadcast / shape_of / placeholder calls the loops of `body` make."""
+    helpers = (runtime.unbroadcast, runtime.shape_of, runtime.placeholder)
+    return sum(1 for loop in all_statements(body) if isinstance(loop, (gast.For, gast.While))
+               for stmt in loop.body + loop.orelse for node in gast.walk(stmt)
+               if isinstance(node, gast.Call) and _resolve_call(node.func, resolve) in helpers)
+
+
 def _strip_bookkeeping(body, numbers, resolve):
     """Rewrite `body` in place; True when something was removed."""
     changed = False
