@@ -28,8 +28,8 @@ def run(project, *args, module=False):
 
 
 def test_generated_file_works_where_s2s_ad_is_not_importable(project):
-    out = run(project, "grad", "model.py:loss", "model.py:penalty", "--wrt", "w",
-              "-o", "grad_model.py")
+    out = run(project, "grad", "model.py:loss", "model.py:penalty", "model.py:mean_square",
+              "--wrt", "w", "-o", "grad_model.py")
     assert out.returncode == 0, out.stderr
     text = (project / "grad_model.py").read_text()
     assert "s2s_ad" not in text.split("def ")[0].replace("s2s-ad", "")  # no import of it
@@ -54,6 +54,7 @@ def test_generated_file_works_where_s2s_ad_is_not_importable(project):
             fd = (model.loss(x, w + e) - model.loss(x, w - e)) / (2 * eps)
             assert abs(g[k] - fd) < 1e-6 * max(1, abs(fd)), (k, g[k], fd)
         assert np.allclose(grad_model.grad_penalty(w), 0.2 * w)
+        assert np.allclose(grad_model.grad_mean_square(w), 2 * w / 4 + [0.5, 0.5, 0, 0])
         assert "s2s_ad" not in sys.modules
         print("ok")
     ''')

@@ -23,7 +23,6 @@ import sys
 import types
 
 import gast
-import numpy
 
 from ..errors import APIUsageError
 from ..runtime import RUNTIME_MODULES
@@ -142,8 +141,8 @@ class _Module:
             module_globals = item.__globals__
             for used in _code_names(item.__code__):
                 value = module_globals.get(used)
-                if value is numpy:
-                    self._import_module(used, numpy)
+                if isinstance(value, types.ModuleType):       # numpy, math
+                    self._import_module(used, value)
                 elif isinstance(value, (types.FunctionType, type)) \
                         and used not in self.runtime and not hasattr(builtins, used):
                     pending.append(value)

@@ -22,3 +22,8 @@ def unsupported(x):
         return x * 2.0
     except ValueError:
         return x
+
+
+def mean_square(w):
+    """Its gradient needs runtime helpers that use `math` (the mean's element count)."""
+    return np.mean(w ** 2) + np.mean(w[:2])
