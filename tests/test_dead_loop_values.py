@@ -97,3 +97,20 @@ def _summed(x, a):
     for _ in range(4):
         y = a * y + np.sin(y)
     return np.sum(y)
+
+
+def _mean_by_shape(x):
+    return np.sum(x ** 2) / x.shape[0] + np.sum(x) / x.size
+
+
+def _array_by_shape(x):
+    return x / x.shape[0]
+
+
+def test_sizes_and_shape_entries_are_known_scalars():
+    source = s2s_ad.derivative_source(s2s_ad.grad(_mean_by_shape))
+    assert "check_scalar_output" not in source
+    x = np.array([0.5, -1.0, 2.0])
+    np.testing.assert_allclose(s2s_ad.grad(_mean_by_shape)(x), 2 * x / 3 + 1 / 3)
+    with pytest.raises(s2s_ad.NonScalarOutputError):
+        s2s_ad.grad(_array_by_shape)(x)

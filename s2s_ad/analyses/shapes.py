@@ -124,14 +124,18 @@ def _scalar_value(value, scalars, values, levels):
     op = operation_of(value, levels.callees)
     if _always_scalar(op) or op.primitive is len:
         return True
+    if isinstance(value, gast.Attribute) and value.attr in ("ndim", "size"):
+        return True                                         # ints, whatever the array
     if op.primitive is operator.getitem and isinstance(op.args[0], gast.Name) \
             and isinstance(op.args[1], gast.Constant) and type(op.args[1].value) is int:
-        # `steps = t2_0[2]` with `t2_0 = h0, 0.0, len(xs)`: an item of a tuple literal
+        # `steps = t2_0[2]` with `t2_0 = h0, 0.0, len(xs)`: an item of a tuple literal;
+        # `n = t1_0[0]` with `t1_0 = X.shape`: an int
         packs = values.get(op.args[0].id, [])
         k = op.args[1].value
         return bool(packs) and all(
-            isinstance(p, gast.Tuple) and -len(p.elts) <= k < len(p.elts)
-            and _scalar_value(p.elts[k], scalars, values, levels) for p in packs)
+            (isinstance(p, gast.Attribute) and p.attr == "shape") or (
+                isinstance(p, gast.Tuple) and -len(p.elts) <= k < len(p.elts)
+                and _scalar_value(p.elts[k], scalars, values, levels)) for p in packs)
     if not is_elementwise(op.primitive) or op.keywords:
         return False
     return all((isinstance(a, gast.Name) and a.id in scalars) or (
