@@ -157,5 +157,6 @@ def push_adjoint(a, items, g):
 
 
 def mapping_keys(mapping):
-    """The keys of a dict (iterating `.items()`), as a list."""
-    return list(mapping.keys())
+    """The keys of a dict (iterating `.items()`, or `for k in d: ... d[k]`), as a list;
+    the items of any other iterable (a list's `for i in idx: ... xs[i]`)."""
+    return list(mapping.keys()) if isinstance(mapping, dict) else list(mapping)

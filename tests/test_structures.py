@@ -101,3 +101,27 @@ def test_forward_mode_with_containers_nested_functions_and_recursion():
     forward_check(fn.with_nested, [RNG.standard_normal((3, 4)), 0.7], (0, 1))
     for x0 in (0.3, 0.7):
         forward_check(fn.uses_recursion, [x0], (0,))
+
+
+def test_iterating_a_dict_directly_walks_its_keys():
+    rng = np.random.default_rng(4)
+    params = {"a": rng.standard_normal(3), "b": rng.standard_normal(2)}
+    x = rng.standard_normal(3)
+    grads = s2s_ad.grad(c.dict_by_key)(params, x)
+    assert set(grads) == {"a", "b"}
+    eps = 1e-6
+    for key in params:
+        for k in range(params[key].size):
+            up = {n: v.copy() for n, v in params.items()}
+            down = {n: v.copy() for n, v in params.items()}
+            up[key][k] += eps
+            down[key][k] -= eps
+            fd = (c.dict_by_key(up, x) - c.dict_by_key(down, x)) / (2 * eps)
+            assert grads[key][k] == pytest.approx(fd, rel=1e-6, abs=1e-9)
+    assert_grad_matches(c.dict_by_key, [params, x], wrt=1)
+
+
+def test_iterating_indices_that_subscript_their_own_list():
+    rng = np.random.default_rng(5)
+    xs = rng.standard_normal((4, 3))
+    assert_grad_matches(c.rows_by_index, [xs, [2, 0, 3]], wrt=0)

@@ -129,12 +129,15 @@ class ControlFlowMixin:
             seq = call.args[0]
             rng = self._range_over([seq], reverse=True)
             return rng, [_assign(target, build.subscript(seq, build.name(index)), origin)]
-        if call is not None and isinstance(call.func, gast.Attribute) \
-                and call.func.attr in ("items", "keys", "values") and not call.args:
-            mapping = call.func.value
+        keyed = isinstance(it, gast.Name) and isinstance(target, gast.Name) \
+            and _subscripts_by(getattr(origin, "body", []), it.id, target.id)
+        if keyed or (call is not None and isinstance(call.func, gast.Attribute)
+                     and call.func.attr in ("items", "keys", "values") and not call.args):
+            # `for k in d: ... d[k] ...` iterates a dict's keys, as `for k in d.keys()`
+            mapping = it if keyed else call.func.value
             keys, _ = self._atom(self._runtime_call(runtime_flow.mapping_keys, [mapping]))
             key = build.subscript(keys, build.name(index))
-            if call.func.attr == "keys":
+            if keyed or call.func.attr == "keys":
                 bind = [_assign(target, key, origin)]
             elif call.func.attr == "values":
                 bind = [_assign(target, build.subscript(mapping, key), origin)]
@@ -361,3 +364,10 @@ def _renamed(target, mapping):
     if isinstance(target, gast.Name):
         return build.name(mapping.get(target.id, target.id), store=True)
     return gast.Tuple(elts=[_renamed(e, mapping) for e in target.elts], ctx=gast.Store())
+
+
+def _subscripts_by(body, container, key):
+    """Does `body` read `container[key]` (both plain names)?"""
+    return any(isinstance(node, gast.Subscript) and isinstance(node.value, gast.Name)
+               and node.value.id == container and isinstance(node.slice, gast.Name)
+               and node.slice.id == key for stmt in body for node in gast.walk(stmt))

@@ -36,3 +36,18 @@ def list_of_pairs(pairs):
     for a, b in pairs:
         total = total + np.sum(a * b)
     return total
+
+
+def dict_by_key(params, x):
+    """Iterating a dict directly gives its keys: `for name in params: params[name]`."""
+    total = 0.0
+    for name in params:
+        total = total + np.sum(np.tanh(params[name] * x[: params[name].shape[0]]))
+    return total
+
+
+def rows_by_index(xs, order):
+    total = 0.0
+    for i in order:
+        total = total + np.sum(xs[i] ** 2) * (i + 1)
+    return total
