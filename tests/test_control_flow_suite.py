@@ -124,6 +124,7 @@ ROWS = [
     (lp.enumerate_rows, lambda g: [r(g, 3, 4)], (0,)),
     (lp.zip_dot, lambda g: [r(g, 5), r(g, 5)], (0, 1)),
     (lp.zip_rows, lambda g: [r(g, 3, 2), r(g, 3, 2)], (0, 1)),
+    (lp.enumerate_zip, lambda g: [r(g, 4), r(g, 4)], (0, 1)),
     (lp.zip_three, lambda g: [r(g, 4), r(g, 4), r(g, 4)], (0, 1, 2)),
     (lp.enumerate_start, lambda g: [r(g, 5)], (0,)),
     # loops.py: helpers called in loops

@@ -117,8 +117,17 @@ class ControlFlowMixin:
             seq = call.args[0]
             start = call.args[1] if len(call.args) > 1 else None
             first = gast.BinOp(left=k, op=gast.Add(), right=start) if start is not None else k
-            bind = [_assign(target.elts[0], first, origin),
-                    _assign(target.elts[1], build.subscript(seq, build.name(index)), origin)]
+            bind = [_assign(target.elts[0], first, origin)]
+            inner = target.elts[1]
+            path = dotted_path(seq.func) if isinstance(seq, gast.Call) else None
+            zipped = path and not self.res.is_value(path.split(".")[0]) \
+                and self.res.lookup(path) is builtins.zip
+            if zipped and isinstance(inner, gast.Tuple) and len(inner.elts) == len(seq.args):
+                # for i, (x, w) in enumerate(zip(xs, ws)): one index into each sequence
+                bind += [_assign(t, build.subscript(s, build.name(index)), origin)
+                         for t, s in zip(inner.elts, seq.args)]
+                return self._range_over(seq.args), bind
+            bind.append(_assign(inner, build.subscript(seq, build.name(index)), origin))
             return self._range_over([seq]), bind
         if kind is builtins.zip and isinstance(target, gast.Tuple) \
                 and len(target.elts) == len(call.args):

@@ -368,6 +368,13 @@ def zip_rows(X, Y):
     return s
 
 
+def enumerate_zip(xs, ws):
+    total = 0.0
+    for i, (x, w) in enumerate(zip(xs, ws), 1):
+        total += w * np.sin(x) * i
+    return total
+
+
 def zip_three(x, y, z):
     s = 0.0
     for a, b, c in zip(x, y, z):
