@@ -1,4 +1,4 @@
-"""Linear algebra: dot, matmul, outer, inner, tensordot, trace, diag, einsum."""
+"""Linear algebra: dot, matmul, outer, inner, tensordot, trace, diag, einsum, inv, det."""
 import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
@@ -114,3 +114,28 @@ def einsum_tangent(y, subscripts, a, b=None, c=None, optimize=False):
     d[y] = np.einsum(subscripts, *(d[a], b, c)[:_n], optimize=optimize) \
         + (_n > 1) * np.einsum(subscripts, *(a, d[b], c)[:_n], optimize=optimize) \
         + (_n > 2) * np.einsum(subscripts, *(a, b, d[c])[:_n], optimize=optimize)
+
+
+# ---- np.linalg: inverse and determinant (square matrices, also stacked) -------------------
+@adjoint(np.linalg.inv)
+def inv_adjoint(y, a):
+    """d inv(A) = -inv(A) dA inv(A), so A_bar = -inv(A)^T y_bar inv(A)^T"""
+    d[a] += -(np.swapaxes(y, -1, -2) @ d[y] @ np.swapaxes(y, -1, -2))
+
+
+@tangent(np.linalg.inv)
+def inv_tangent(y, a):
+    """d inv(A) = -inv(A) dA inv(A)"""
+    d[y] = -(y @ d[a] @ y)
+
+
+@adjoint(np.linalg.det)
+def det_adjoint(y, a):
+    """d det(A) = det(A) trace(inv(A) dA), so A_bar = y_bar det(A) inv(A)^T"""
+    d[a] += np.expand_dims(d[y] * y, (-2, -1)) * np.swapaxes(np.linalg.inv(a), -1, -2)
+
+
+@tangent(np.linalg.det)
+def det_tangent(y, a):
+    """d det(A) = det(A) trace(inv(A) dA)"""
+    d[y] = y * np.trace(np.linalg.inv(a) @ d[a], axis1=-2, axis2=-1)

@@ -1,4 +1,5 @@
-"""Spec rows for linear algebra: dot, matmul, outer, inner, tensordot, trace, diag, einsum.
+"""Spec rows for linear algebra: dot, matmul, outer, inner, tensordot, trace, diag, einsum,
+np.linalg.inv and np.linalg.det.
 
 Part of specs_arrays.SPECS; each fn bakes one combination of options into a call.
 """
@@ -117,6 +118,14 @@ MATMUL = [((3, 4), (4, 5)), ((4,), (4, 5)), ((3, 4), (4,)), ((4,), (4,)),
           ((2, 3, 4), (4, 5)), ((2, 3, 4), (2, 4, 5)), ((3, 4), (2, 4, 5))]
 SQUARE = [((4, 4),), ((3, 5),), ((2, 3, 4),)]
 
+def inverse_of(x):
+    return np.linalg.inv(x + 3.0 * np.eye(x.shape[-1]))     # well away from singular
+
+
+def determinant_of(x):
+    return np.linalg.det(x + 3.0 * np.eye(x.shape[-1]))
+
+
 SPECS = [
     Spec(np.dot, dot_of, DOT),
     Spec(np.matmul, matmul_of, MATMUL),
@@ -145,4 +154,6 @@ SPECS = [
     Spec(np.einsum, einsum_diagonal, [((4, 4),)]),
     Spec(np.einsum, einsum_column_sums, [((3, 4),)]),
     Spec(np.einsum, einsum_diag_scale, [((3, 3), (3, 4))]),
+    Spec(np.linalg.inv, inverse_of, [((3, 3),), ((2, 4, 4),)]),
+    Spec(np.linalg.det, determinant_of, [((3, 3),), ((2, 4, 4),), ((1, 1),)]),
 ]
