@@ -21,7 +21,7 @@ import gast
 
 from ..errors import MissingDerivativeError
 from ..ir import build
-from ..ir.primitives import identity, operation_of
+from ..ir.primitives import appended_list, identity, operation_of, popped_list
 from .. import runtime
 from .expand import BindingError, bind_operands
 from .tangents import ZERO, expand_tangent, is_zero, zero_of
@@ -62,7 +62,7 @@ class ForwardGenerator:
             return self.index_write(stmt)
         if isinstance(stmt, gast.Assign):
             return self.assignment(stmt)
-        if isinstance(stmt, gast.Expr) and _append_target(stmt):
+        if appended_list(stmt):
             return self.append(stmt)
         if isinstance(stmt, gast.If):
             if stmt.body and isinstance(stmt.body[0], gast.Break):
@@ -93,20 +93,17 @@ class ForwardGenerator:
 
     def assignment(self, stmt):
         target = stmt.targets[0].id
+        base = popped_list(stmt.value)
         if not self.i.activity.is_active(target):
-            if _is_pop(stmt.value) and self.i.activity.is_active(stmt.value.func.value.id):
+            if base is not None and self.i.activity.is_active(base):
                 # the list's tangent list got an item for this one: drop it in step
-                base = stmt.value.func.value.id
-                popped = build.call(build.attribute(build.name(self.tangent_name(base)), "pop"))
-                return [stmt, build.expr_stmt(popped)]
+                return [stmt, build.expr_stmt(self._tangent_pop(base))]
             return [stmt]
         op = operation_of(stmt.value, self.i.levels.callees)
         name = self.tangent_name(target)
         out = []
-        if _is_pop(stmt.value):
-            base = stmt.value.func.value.id
-            popped = build.call(build.attribute(build.name(self.tangent_name(base)), "pop"))
-            return [stmt, build.assign(name, popped)]
+        if base is not None:
+            return [stmt, build.assign(name, self._tangent_pop(base))]
         if op.callee is not None and inspect.isfunction(op.primitive) \
                 and self.i.registry.tangent(op.primitive) is None \
                 and self.i.registry.reverse(op.primitive) is None \
@@ -204,8 +201,11 @@ class ForwardGenerator:
                                       build.clone(stmt.targets[0].slice))
         return [stmt, self._concretize(build.assign(store, tangent))]
 
+    def _tangent_pop(self, base):
+        return build.call(build.attribute(build.name(self.tangent_name(base)), "pop"))
+
     def append(self, stmt):
-        base = _append_target(stmt)
+        base = appended_list(stmt)
         if not self.i.activity.is_active(base):
             return [stmt]
         item = stmt.value.args[0]
@@ -219,20 +219,6 @@ def _copy_adjoint():
     return copy_adjoint
 
 
-def _append_target(stmt):
-    call = stmt.value
-    if isinstance(call, gast.Call) and isinstance(call.func, gast.Attribute) \
-            and call.func.attr == "append" and isinstance(call.func.value, gast.Name):
-        return call.func.value.id
-    return None
-
-
-def _is_pop(value):
-    return isinstance(value, gast.Call) and isinstance(value.func, gast.Attribute) \
-        and value.func.attr == "pop" and isinstance(value.func.value, gast.Name) \
-        and not value.args
-
-
 def _operand_atoms(op):
     atoms = []
     for a in list(op.args) + list(op.keywords.values()):
@@ -244,4 +230,3 @@ def _describe(op):
     if op.callee:
         return f"{op.callee}(...)"
     return getattr(op.primitive, "__name__", repr(op.primitive))
-

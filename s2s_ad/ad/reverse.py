@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import gast
 
 from ..ir import build
+from ..ir.primitives import appended_list
 from ..ir.walk import all_statements
 from .. import runtime_flow
 from .adjoints import Adjoints
@@ -241,7 +242,7 @@ class _Backward:
                 # reversed appends before it will pop again: put the item back
                 self.stmts.undo_inactive_pop(stmt, out)
             self.stmts.restore(stmt, out)
-        elif isinstance(stmt, gast.Expr) and _is_append(stmt):
+        elif appended_list(stmt):
             if self.i.activity.is_active(stmt.value.func.value.id):
                 self.stmts.append(stmt, out)
         elif isinstance(stmt, (gast.If, gast.For, gast.While)):
@@ -311,7 +312,7 @@ class _Backward:
                 name = target.id if isinstance(target, gast.Name) else target.value.id
                 if self.i.activity.is_active(name):
                     return True
-            elif isinstance(node, gast.Expr) and _is_append(node) \
+            elif appended_list(node) \
                     and self.i.activity.is_active(node.value.func.value.id):
                 return True
         return False
@@ -367,12 +368,6 @@ class _Backward:
 def _is_marker(stmt):
     from .tape import _marker_of
     return _marker_of(stmt)[0] is not None
-
-
-def _is_append(stmt):
-    call = stmt.value
-    return isinstance(call, gast.Call) and isinstance(call.func, gast.Attribute) \
-        and call.func.attr == "append" and isinstance(call.func.value, gast.Name)
 
 
 def _has_break(loop):

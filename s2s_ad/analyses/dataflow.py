@@ -24,6 +24,9 @@ from dataclasses import dataclass
 
 import gast
 
+from .. import runtime, runtime_flow
+from ..ir.primitives import appended_list, popped_list
+
 
 @dataclass(frozen=True)
 class DataFlow:
@@ -54,30 +57,15 @@ def _defined_by(stmt):
     if isinstance(stmt, gast.Assign):
         target = stmt.targets[0]
         if isinstance(target, gast.Name):
-            popped = _popped_list(stmt.value)
+            popped = popped_list(stmt.value)
             return [target.id] + ([popped] if popped else [])
         if isinstance(target, gast.Subscript) and isinstance(target.value, gast.Name):
             return [target.value.id]
     if isinstance(stmt, gast.For):
         return [stmt.target.id]
-    if isinstance(stmt, gast.Expr) and _appended_list(stmt):
-        return [_appended_list(stmt)]
+    if appended_list(stmt):
+        return [appended_list(stmt)]
     return []
-
-
-def _popped_list(value):
-    if isinstance(value, gast.Call) and isinstance(value.func, gast.Attribute) \
-            and value.func.attr == "pop" and isinstance(value.func.value, gast.Name):
-        return value.func.value.id
-    return None
-
-
-def _appended_list(stmt):
-    call = stmt.value
-    if isinstance(call, gast.Call) and isinstance(call.func, gast.Attribute) \
-            and call.func.attr == "append" and isinstance(call.func.value, gast.Name):
-        return call.func.value.id
-    return None
 
 
 def analyse_dataflow(levels):
@@ -155,8 +143,8 @@ def _parameters(tree):
 def _list_valued(tree, sites):
     lists = set()
     for node in gast.walk(tree):
-        if isinstance(node, gast.Expr) and _appended_list(node):
-            lists.add(_appended_list(node))
+        if appended_list(node):
+            lists.add(appended_list(node))
         elif isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) \
                 and node.func.attr == "pop" and isinstance(node.func.value, gast.Name):
             lists.add(node.func.value.id)
@@ -176,7 +164,6 @@ def _structured(tree, callees):
     """Variables that may hold a list, dict or tuple of adjoints: results of the runtime
     helpers that build those (they appear when a generated derivative is differentiated
     again), and plain copies of such variables. `+` would concatenate them."""
-    from .. import runtime, runtime_flow
     builders = {runtime_flow.scatter_add, runtime_flow.add_adjoints, runtime_flow.add_lists,
                 runtime_flow.push_adjoint, runtime_flow.spread_adjoint, runtime_flow.copy_adjoint,
                 runtime_flow.take_adjoint, runtime_flow.match_adjoint, runtime.split_array}

@@ -8,7 +8,11 @@ identifier the user's code and globals use, so a generated name never shadows on
     >>> n.adjoint("x"), n.level_temp(1), n.level_temp(1), n.fresh("x")
     ('x_bar_1', 't1_0', 't1_1', 'x_1')
 """
+import math
 import re
+
+import gast
+import numpy
 
 
 class Namer:
@@ -74,3 +78,20 @@ class Bindings:
         self._by_id[id(obj)] = ident
         self.names[ident] = obj
         return ident
+
+
+def callee(func, resolve):
+    """What the called expression `func` of generated code denotes: a name through
+    `resolve` (bindings, user globals, builtins), or `math.f` / `np.f`; else None."""
+    if isinstance(func, gast.Name):
+        return resolve(func.id)
+    if isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name):
+        owner = resolve(func.value.id)
+        if owner is math or owner is numpy:
+            return getattr(owner, func.attr, None)
+    return None
+
+
+def calls(value, function, resolve):
+    """Is `value` a call of `function`?"""
+    return isinstance(value, gast.Call) and callee(value.func, resolve) is function

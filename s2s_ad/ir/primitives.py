@@ -83,3 +83,21 @@ def operation_of(value, callees):
 def names_in(node):
     """Names read by an atom or index node."""
     return [n.id for n in gast.walk(node) if isinstance(n, gast.Name)]
+
+
+def appended_list(stmt):
+    """xs for the statement `xs.append(item)`, else None."""
+    call = getattr(stmt, "value", None) if isinstance(stmt, gast.Expr) else None
+    if isinstance(call, gast.Call) and isinstance(call.func, gast.Attribute) \
+            and call.func.attr == "append" and isinstance(call.func.value, gast.Name):
+        return call.func.value.id
+    return None
+
+
+def popped_list(value):
+    """xs for the expression `xs.pop()` (the one pop levels form keeps as a call)."""
+    if isinstance(value, gast.Call) and isinstance(value.func, gast.Attribute) \
+            and value.func.attr == "pop" and isinstance(value.func.value, gast.Name) \
+            and not value.args:
+        return value.func.value.id
+    return None

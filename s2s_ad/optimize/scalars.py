@@ -31,6 +31,7 @@ import gast
 import numpy
 
 from ..ir import build
+from ..ir.naming import callee, calls
 from ..ir.walk import all_statements
 from .. import runtime
 from .shape_tape import drop_unread_shape_tape
@@ -121,11 +122,7 @@ def _neutral(value, resolve):
     if isinstance(value, gast.Call) and isinstance(value.func, gast.Attribute) \
             and value.func.attr == "pop":
         return True
-    return _calls(value, runtime.placeholder, resolve)
-
-
-def _calls(value, function, resolve):
-    return isinstance(value, gast.Call) and _resolve_call(value.func, resolve) is function
+    return calls(value, runtime.placeholder, resolve)
 
 
 def _is_number(node, numbers, resolve):
@@ -149,7 +146,7 @@ def _is_number(node, numbers, resolve):
     if isinstance(node, gast.IfExp):
         return number(node.body) and number(node.orelse)
     if isinstance(node, gast.Call) and not node.keywords:
-        function = _resolve_call(node.func, resolve)
+        function = callee(node.func, resolve)
         if function is runtime.reduced_count:
             return True
         if function in (runtime.unbroadcast, runtime.unreduce) or _numeric(function):
@@ -170,23 +167,13 @@ def _numeric(function):
         return False
 
 
-def _resolve_call(func, resolve):
-    if isinstance(func, gast.Name):
-        return resolve(func.id)
-    if isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name):
-        owner = resolve(func.value.id)
-        if owner is math or owner is numpy:
-            return getattr(owner, func.attr, None)
-    return None
-
-
 # ---- removing the bookkeeping ----------------------------------------------------------------
 def _bookkeeping_in_loops(body, resolve):
     """How many unbroadcast / shape_of / placeholder calls the loops of `body` make."""
     helpers = (runtime.unbroadcast, runtime.shape_of, runtime.placeholder)
     return sum(1 for loop in all_statements(body) if isinstance(loop, (gast.For, gast.While))
                for stmt in loop.body + loop.orelse for node in gast.walk(stmt)
-               if isinstance(node, gast.Call) and _resolve_call(node.func, resolve) in helpers)
+               if isinstance(node, gast.Call) and callee(node.func, resolve) in helpers)
 
 
 def _strip_bookkeeping(body, numbers, resolve):
@@ -219,7 +206,7 @@ def _drop_output_checks(body, numbers, resolve):
             return False
         call = stmt.body[0].value
         return isinstance(call, gast.Call) \
-            and _resolve_call(call.func, resolve) is runtime.check_scalar_output \
+            and callee(call.func, resolve) is runtime.check_scalar_output \
             and all(_is_number(a, numbers, resolve) for a in call.args)
 
     kept = [stmt for stmt in body if not is_check(stmt)]
@@ -230,5 +217,5 @@ def _drop_output_checks(body, numbers, resolve):
 
 def _unbroadcast_of_numbers(node, numbers, resolve):
     return isinstance(node, gast.Call) and len(node.args) == 2 and not node.keywords \
-        and _resolve_call(node.func, resolve) is runtime.unbroadcast \
+        and callee(node.func, resolve) is runtime.unbroadcast \
         and all(_is_number(a, numbers, resolve) for a in node.args)

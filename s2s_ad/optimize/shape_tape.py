@@ -16,6 +16,7 @@ cost a call each per iteration, and are removed together, so the tape stays bala
 import gast
 
 from ..ir import build
+from ..ir.naming import calls
 from ..ir.walk import all_statements, without_statements
 from .. import runtime
 
@@ -56,17 +57,12 @@ def _names_read(body, resolve):
     return read
 
 
-def _calls(value, function, resolve):
-    return isinstance(value, gast.Call) and isinstance(value.func, gast.Name) \
-        and resolve(value.func.id) is function
-
-
 def _shape_push(stmt, resolve):
     """v for `_tape.append(shape_of(v))`, else None."""
     if isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Call) \
             and isinstance(stmt.value.func, gast.Attribute) and stmt.value.func.attr == "append" \
             and len(stmt.value.args) == 1 \
-            and _calls(stmt.value.args[0], runtime.shape_of, resolve) \
+            and calls(stmt.value.args[0], runtime.shape_of, resolve) \
             and isinstance(stmt.value.args[0].args[0], gast.Name):
         return stmt.value.args[0].args[0].id
     return None
@@ -76,6 +72,6 @@ def _placeholder_restore(stmt, resolve):
     """v for `v = placeholder(_tape.pop())`, else None."""
     if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 \
             and isinstance(stmt.targets[0], gast.Name) \
-            and _calls(stmt.value, runtime.placeholder, resolve):
+            and calls(stmt.value, runtime.placeholder, resolve):
         return stmt.targets[0].id
     return None
