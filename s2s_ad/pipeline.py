@@ -174,9 +174,13 @@ def derive(func, request, registry, cache):
             return [], build.const(1.0)
         check = bindings.name_for("check_scalar_output", runtime.check_scalar_output)
         call = build.expr_stmt(build.call(build.name(check), [build.name(v) for v in leaves]))
-        # Python floats are scalars: skip the call for them (it costs more than the math)
-        floats = [gast.Compare(left=build.call(build.name("type"), [build.name(v)]),
-                               ops=[gast.Is()], comparators=[build.name("float")])
+        # Python floats are scalars: skip the call for them (it costs more than the math).
+        # `type` and `float` are bound like the helpers: closure cells load faster than
+        # builtins, and a module that rebinds either name cannot change the test
+        type_name = bindings.name_for("type", type)
+        float_name = bindings.name_for("float", float)
+        floats = [gast.Compare(left=build.call(build.name(type_name), [build.name(v)]),
+                               ops=[gast.Is()], comparators=[build.name(float_name)])
                   for v in leaves]
         if len(floats) == 1:
             floats[0].ops = [gast.IsNot()]

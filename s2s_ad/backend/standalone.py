@@ -102,6 +102,8 @@ class _Module:
                     self.aliases.append(f"{name} = {dep.function.__name__}")
             elif isinstance(obj, types.ModuleType):
                 self._import_module(name, obj)
+            elif getattr(builtins, getattr(obj, "__name__", ""), None) is obj:
+                self._builtin(name, obj)
             elif getattr(obj, "__module__", None) in RUNTIME_MODULES:
                 self._copy_runtime(name, obj)
             else:
@@ -113,6 +115,12 @@ class _Module:
         self.claim(name, module)
         real = module.__name__
         self.imports[name] = f"import {real}" if real == name else f"import {real} as {name}"
+
+    def _builtin(self, name, obj):
+        """`type`, `float`: there already, under another name if a binding renamed one."""
+        self.claim(name, obj)
+        if name != obj.__name__:
+            self.aliases.append(f"{name} = {obj.__name__}")
 
     def _import_object(self, name, obj):
         module = getattr(obj, "__module__", None)

@@ -20,6 +20,7 @@ class Namer:
         self._taken = set(reserved)
         self._level_counts = {}
         self._adjoints = {}
+        self._adjoint_names = set()
 
     def reserve(self, identifier):
         self._taken.add(identifier)
@@ -30,15 +31,21 @@ class Namer:
     def fresh(self, base):
         """`base` itself if free, else `base_1`, `base_2`, ..."""
         base = base.lstrip("_") or "tmp"
-        if base not in self._taken:
-            self._taken.add(base)
-            return base
-        stem = re.sub(r"_\d+$", "", base)
-        k = 1
-        while f"{stem}_{k}" in self._taken:
-            k += 1
-        self._taken.add(f"{stem}_{k}")
-        return f"{stem}_{k}"
+        if base in self._taken:
+            stem = re.sub(r"_\d+$", "", base)
+            k = 1
+            while f"{stem}_{k}" in self._taken:
+                k += 1
+            base = f"{stem}_{k}"
+        self._taken.add(base)
+        if re.search(r"_bar(_\d+)?$", base):
+            self._adjoint_names.add(base)
+        return base
+
+    def is_adjoint(self, identifier):
+        """Was `identifier` made here for an adjoint (`x_bar`, `x_bar_1`)? A user's own
+        `x_bar` is reserved, so its adjoint is `x_bar_bar` and it is not one itself."""
+        return identifier in self._adjoint_names
 
     def level_temp(self, level):
         """The next `t{level}_{j}` that is not a user name."""

@@ -21,7 +21,7 @@ from ..frontend.resolve import dotted_path
 from ..ir import build
 from . import PASSES, optimize
 from .dce import remove_dead_cycles
-from .fold import fold_constants
+from .fold import float_literals_in_adjoints, fold_constants
 from .temporaries import inline_temporaries
 from .inplace import accumulate_in_place
 from .scalars import specialise_for_scalars
@@ -39,6 +39,7 @@ def finish_reverse_body(result, request, levels, namer, bindings, user_globals):
     body = remove_dead_cycles(body, _pure_call(levels))[0]
     if inline_temporaries(body, _pure_call(levels))[1]:
         body = fold_constants(body)[0]          # e.g. negations that now meet
+    float_literals_in_adjoints(body, namer.is_adjoint, resolve)
     return specialise_for_scalars(body, _param_names(levels.tree), resolve)
 
 
