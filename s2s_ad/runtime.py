@@ -60,6 +60,8 @@ def unreduce(g, x, axis=None, keepdims=False):
 
 def reduced_count(x, axis=None):
     """How many elements of x each value of a reduction over `axis` combines."""
+    if axis is None and type(x) is np.ndarray:
+        return x.size or 1
     shape = _shape(x)
     if axis is None:
         return max(math.prod(shape), 1)
@@ -151,6 +153,14 @@ def _shape(x):
     return np.shape(x)
 
 
+def equal_shapes(a, b, *more):
+    """Do all values have one shape? Closed-form elementwise adjoints hold only then."""
+    if type(a) is np.ndarray and type(b) is np.ndarray and not more:
+        return a.shape == b.shape                   # the usual case, without calls
+    first = _shape(a)
+    return all(_shape(value) == first for value in (b,) + more)
+
+
 def shape_of(x):
     """What the tape keeps of a value the backward sweep reads only for its shape."""
     return _shape(x)
@@ -193,8 +203,11 @@ def zero_adjoint(x):
 
 def matmul_adjoint_a(g, a, b):
     """Adjoint of `a` in y = a @ b, for 1-D, 2-D and batched operands."""
-    if type(g) is type(a) is type(b) is np.ndarray and a.ndim == 2 == b.ndim:
-        return g @ b.T                               # plain matrices: nothing broadcast
+    if type(g) is type(a) is type(b) is np.ndarray and a.ndim == 2:
+        if b.ndim == 2:
+            return g @ b.T                           # plain matrices: nothing broadcast
+        if b.ndim == 1 == g.ndim:
+            return np.multiply.outer(g, b)           # matrix times vector
     a_nd, b_nd = np.ndim(a), np.ndim(b)
     if b_nd == 1:
         return np.multiply.outer(g, b) if a_nd > 1 else g * b
@@ -207,8 +220,11 @@ def matmul_adjoint_a(g, a, b):
 
 def matmul_adjoint_b(g, a, b):
     """Adjoint of `b` in y = a @ b, for 1-D, 2-D and batched operands."""
-    if type(g) is type(a) is type(b) is np.ndarray and a.ndim == 2 == b.ndim:
-        return a.T @ g                               # plain matrices: nothing broadcast
+    if type(g) is type(a) is type(b) is np.ndarray and a.ndim == 2:
+        if b.ndim == 2:
+            return a.T @ g                           # plain matrices: nothing broadcast
+        if b.ndim == 1 == g.ndim:
+            return g @ a                             # matrix times vector
     a_nd, b_nd = np.ndim(a), np.ndim(b)
     if a_nd == 1:
         return np.multiply.outer(a, g) if b_nd > 1 else g * a

@@ -20,6 +20,7 @@ from ..analyses.shapes import is_elementwise
 from ..frontend.resolve import dotted_path
 from ..ir import build
 from . import PASSES, optimize
+from .closed_forms import closed_form_adjoints
 from .dce import remove_dead_cycles
 from .fold import float_literals_in_adjoints, fold_constants
 from .temporaries import inline_temporaries
@@ -40,6 +41,9 @@ def finish_reverse_body(result, request, levels, namer, bindings, user_globals):
     if inline_temporaries(body, _pure_call(levels))[1]:
         body = fold_constants(body)[0]          # e.g. negations that now meet
     float_literals_in_adjoints(body, namer.is_adjoint, resolve)
+    body = closed_form_adjoints(
+        body, namer.is_adjoint, resolve, _pure_call(levels), _elementwise_call(levels),
+        lambda: bindings.name_for("equal_shapes", runtime.equal_shapes))
     return specialise_for_scalars(body, _param_names(levels.tree), resolve)
 
 

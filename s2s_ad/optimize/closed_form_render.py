@@ -1,0 +1,268 @@
+"""Rational functions back to Python expressions, and the exact check of a rewrite.
+
+`Renderer.render(value)` writes a rational function over atoms as a short expression,
+using the forward values already computed: a denominator factor f for which a forward
+name v holds c / f is divided out (num = q f + r, so num / f = q + r v / c), one that a
+name holds itself is divided by that name, and the scalar part (constants, element
+counts) is applied last.
+
+    (1 - y - y*e) / (K * (1 + e)),  p = 1 / (1 + e)    ->   (p - y) / K
+
+`agree(...)` evaluates the original statements and the rewritten expressions in exact
+rational arithmetic at random points: a rewrite is used only if they agree, so a fault
+in the algebra costs speed, never a wrong gradient.
+"""
+import random
+from fractions import Fraction
+
+import gast
+
+from ..ir import build
+from . import rational
+
+
+class Renderer:
+    """names: forward name -> its rational value; atoms: atom -> expression to write;
+    scalar_atoms: atoms that are numbers whatever the arrays' shape."""
+
+    def __init__(self, field, names, atoms, scalar_atoms):
+        self.field, self.names, self.atoms, self.scalar = field, names, atoms, scalar_atoms
+        self.inverses, self.holders = {}, {}
+        for name, (num, den) in names.items():
+            if len(num) == 1 and () in num and len(den) > 1:
+                self.inverses.setdefault(_key(den), (name, num[()]))   # v = c / f
+            elif den == rational.const(1) and len(num) > 1:
+                coef, mono, rest = rational.monic(num)
+                if not mono:
+                    self.holders.setdefault(_key(rest), (name, coef))  # v = c * f
+
+    def render(self, value, earlier=()):
+        """The cheapest expression found for `value`, and its cost (array operations).
+        `earlier`: [(name, value)] computed before; a multiple c != 1 of one is c * name."""
+        num, den = value
+        if not num:
+            return build.const(0.0), 0.0
+        for name, known in reversed(earlier):
+            c = _ratio(value, known)
+            if c is not None and c != 1:
+                expr = gast.UnaryOp(op=gast.USub(), operand=build.name(name)) if c == -1 \
+                    else gast.BinOp(left=_number(c), op=gast.Mult(), right=build.name(name))
+                return expr, 1.0
+        options = []
+        for sign in (1, -1):
+            for divide_out in (True, False):
+                expr = self._write(num, den, sign, divide_out)
+                options.append((self.cost(expr), _text(expr), expr))
+        best = min(options, key=lambda o: (o[0], o[1]))
+        return best[2], best[0]
+
+    def _write(self, num, den, sign, divide_out):
+        """num / den with the polynomial part's sign chosen (the scalar part absorbs it),
+        dividing registered factors out through forward names or not."""
+        scalar_den = tuple((n, k) for n, k in rational.monic(den)[1] if n in self.scalar)
+        array_den = {rational._mono_div(m, scalar_den): c for m, c in den.items()}
+        content, num_mono, rest = rational.monic(num)
+        scalar_num = tuple((n, k) for n, k in num_mono if n in self.scalar)
+        array_mono = rational._mono_div(num_mono, scalar_num)
+        num = rational.scale({rational._mono_mul(m, array_mono): c for m, c in rest.items()},
+                             sign)
+        factors, array_den = self._known_factors(array_den)
+        if divide_out:
+            for factor in list(factors):
+                held = self.inverses.get(_key(factor))
+                if held is not None:
+                    q, r = rational.divide(num, factor)
+                    name, c = held
+                    num = rational.add(q, rational.mul(r, rational.scale(rational.atom(name),
+                                                                         1 / c)))
+                    factors.remove(factor)
+        if not num:
+            return build.const(0.0)
+        expr = self._poly(num)
+        for factor in factors:
+            expr = gast.BinOp(left=expr, op=gast.Div(), right=self._factor(factor))
+        if array_den != rational.const(1):
+            expr = gast.BinOp(left=expr, op=gast.Div(), right=self._poly(array_den))
+        scalar = self._scalar_part(content * sign, scalar_num, scalar_den)
+        if scalar is None:
+            return expr
+        if isinstance(scalar, tuple):                      # 1 / (scalar): divide by it
+            return gast.BinOp(left=expr, op=gast.Div(), right=scalar[0])
+        return gast.BinOp(left=expr, op=gast.Mult(), right=scalar)
+
+    def _known_factors(self, den):
+        """den = (registered factors, with repeats) * rest."""
+        found = []
+        for factor in self.field.factors:
+            while True:
+                smaller = rational.exact_quotient(den, factor)
+                if smaller is None:
+                    break
+                found.append(factor)
+                den = smaller
+        return found, den
+
+    def _factor(self, factor):
+        held = self.holders.get(_key(factor))
+        if held is None:
+            return self._poly(factor)
+        name, c = held
+        expr = build.name(name)
+        return expr if c == 1 else gast.BinOp(left=expr, op=gast.Div(), right=_number(c))
+
+    def _scalar_part(self, c, num_mono, den_mono):
+        """c * num_mono / den_mono as an expression: None for 1, (e,) for 1 / e."""
+        top = self._monomial(num_mono) if num_mono else None
+        bottom = self._monomial(den_mono) if den_mono else None
+        if top is None:
+            top = None if c == 1 else _number(c)
+        elif c != 1:
+            top = gast.BinOp(left=_number(c), op=gast.Mult(), right=top)
+        if bottom is None:
+            return top
+        if top is None:
+            return (bottom,)
+        return gast.BinOp(left=top, op=gast.Div(), right=bottom)
+
+    def _poly(self, poly):
+        terms = sorted(poly.items(), key=lambda t: (t[1] < 0, _mono_text(t[0])))
+        expr = None
+        for mono, coef in terms:
+            magnitude = abs(coef)
+            term = self._monomial(mono) if mono else None
+            if term is None:
+                term = _number(magnitude)
+            elif magnitude != 1:
+                term = gast.BinOp(left=_number(magnitude), op=gast.Mult(), right=term)
+            if expr is None:
+                expr = term if coef > 0 else gast.UnaryOp(op=gast.USub(), operand=term)
+            else:
+                expr = gast.BinOp(left=expr, op=gast.Add() if coef > 0 else gast.Sub(),
+                                  right=term)
+        return expr
+
+    def _monomial(self, mono):
+        expr = None
+        for name, k in mono:
+            base = self._atom(name)
+            factor = base
+            if k <= 4:              # numpy has no fast path for ** 3: multiply
+                for _ in range(k - 1):
+                    factor = gast.BinOp(left=factor, op=gast.Mult(), right=self._atom(name))
+            else:
+                factor = gast.BinOp(left=base, op=gast.Pow(), right=build.const(k))
+            expr = factor if expr is None else gast.BinOp(left=expr, op=gast.Mult(), right=factor)
+        return expr
+
+    def _atom(self, name):
+        return build.clone(self.atoms[name]) if name in self.atoms else build.name(name)
+
+    def cost(self, expr):
+        """Array operations in expr (operations on numbers only count a tenth)."""
+        total = 0.0
+        for node in gast.walk(expr):
+            if isinstance(node, (gast.BinOp, gast.UnaryOp)):
+                operands = [node.left, node.right] if isinstance(node, gast.BinOp) \
+                    else [node.operand]
+                total += 0.1 if all(self._is_number(o) for o in operands) else 1.0
+        return total
+
+    def _is_number(self, node):
+        if isinstance(node, gast.Constant):
+            return True
+        if isinstance(node, (gast.BinOp, gast.UnaryOp)):
+            return all(self._is_number(c) for c in gast.iter_child_nodes(node)
+                       if isinstance(c, gast.expr))
+        return any(node is self.atoms.get(a) or _same(node, self.atoms.get(a))
+                   for a in self.scalar)
+
+
+def _ratio(x, y):
+    """c with x == c * y for a constant c, else None."""
+    (a, b), (c, d) = x, y
+    left, right = rational.mul(a, d), rational.mul(c, b)
+    if not left or not right:
+        return None
+    lead, coef = rational.leading(left)
+    if lead not in right:
+        return None
+    ratio = coef / right[lead]
+    return ratio if left == rational.scale(right, ratio) else None
+
+
+def _key(poly):
+    return tuple(sorted(poly.items()))
+
+
+def _mono_text(mono):
+    return " ".join(f"{n}^{k}" for n, k in mono)
+
+
+def _number(value):
+    value = float(value)
+    return build.literal(value)
+
+
+def _text(expr):
+    return gast.dump(expr)
+
+
+def _same(a, b):
+    return b is not None and gast.dump(a) == gast.dump(b)
+
+
+# ---- exact check ---------------------------------------------------------------------------
+class Undefined(Exception):
+    """A random point where some value divides by zero: try another."""
+
+
+def evaluate(node, env, calls):
+    """node's value in exact arithmetic; names from env, calls through calls(node, ev)."""
+    def ev(n):
+        if isinstance(n, gast.Constant):
+            return Fraction(n.value)
+        if isinstance(n, gast.Name):
+            return env[n.id]
+        if isinstance(n, gast.UnaryOp) and isinstance(n.op, gast.USub):
+            return -ev(n.operand)
+        if isinstance(n, gast.BinOp):
+            a, b = ev(n.left), ev(n.right)
+            op = type(n.op)
+            if op is gast.Add:
+                return a + b
+            if op is gast.Sub:
+                return a - b
+            if op is gast.Mult:
+                return a * b
+            if op is gast.Div:
+                if b == 0:
+                    raise Undefined()
+                return a / b
+            if op is gast.Pow and b.denominator == 1:
+                if a == 0 and b < 0:
+                    raise Undefined()
+                return a ** int(b)
+        if isinstance(n, gast.Call):
+            return calls(n, ev)
+        raise KeyError(gast.dump(n))
+    return ev(node)
+
+
+def agree(run_original, run_rewrite, atoms, points=3, seed=0):
+    """Do both runs give the same values at random rational points for the atoms?
+    run_*(env) -> list of values."""
+    rng = random.Random(seed)
+    checked = tries = 0
+    while checked < points:
+        tries += 1
+        if tries > 20:
+            return False
+        env = {a: Fraction(rng.randint(2, 60), rng.randint(2, 60)) * rng.choice((1, -1))
+               for a in sorted(atoms)}
+        try:
+            if run_original(dict(env)) != run_rewrite(dict(env)):
+                return False
+        except Undefined:
+            continue
+        checked += 1
+    return True

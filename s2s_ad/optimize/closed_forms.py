@@ -1,0 +1,398 @@
+"""Stage 7 (reverse mode): closed forms for the elementwise part of a backward sweep.
+
+The chain rule through elementwise code is arithmetic on numbers once every array it
+reads has one shape: then `unbroadcast` has nothing to sum and the adjoints are rational
+functions of the forward values. This pass computes them exactly (optimize/rational.py),
+writes each adjoint the rest of the sweep needs in the shortest form it finds with the
+forward values at hand (optimize/closed_form_render.py), checks the rewrite in exact
+arithmetic at random points, and keeps it only when it does fewer array operations.
+The general sweep stays as the other branch of a shape test:
+
+    t3_0 = np.exp(-(X @ w))                     t3_0 = np.exp(-(X @ w))
+    t4_0 = 1.0 + t3_0                           t4_0 = 1.0 + t3_0
+    p = 1.0 / t4_0                              p = 1.0 / t4_0
+    t1_1 = 1.0 - y                       ->     if equal_shapes(y, t3_0):
+    t6_1 = 1.0 - p                                  w_bar = matmul_adjoint_b((p - y) / reduced_count(y, None), X, w)
+    (eight adjoint lines of the                 else:
+     log-likelihood and the sigmoid)                t1_1 = 1.0 - y ... (as before)
+
+Only straight-line gradients whose forward sweep is pure single assignments qualify.
+The test is left out when every array involved has one shape by construction (an
+elementwise function of one array).
+"""
+import gast
+
+from .. import runtime
+from ..ir import build
+from ..ir.naming import callee
+from . import rational
+from .closed_form_render import Renderer, agree, evaluate
+
+COUNT = "#count"        # the atom for reduced_count(<an array of the shape>, None)
+
+
+class _Opaque(Exception):
+    """An expression the closed form does not cover."""
+
+
+def closed_form_adjoints(body, is_adjoint, resolve, pure_call, elementwise_call, guard_name):
+    """`body` rewritten, or `body` itself when nothing qualifies or nothing gets cheaper.
+    guard_name() binds runtime.equal_shapes and returns its name (called only if used)."""
+    parts = _split(body, pure_call, resolve)
+    if parts is None:
+        return body
+    try:
+        return _Rewrite(parts, is_adjoint, resolve, elementwise_call, guard_name).run() or body
+    except (_Opaque, ZeroDivisionError, KeyError):
+        return body             # not covered (KeyError: a call the exact check cannot run)
+
+
+def _split(body, pure_call, resolve):
+    """(forward, checks, backward, return) of a straight-line body, else None."""
+    blank = next((k for k, s in enumerate(body) if build.is_blank_line(s)), None)
+    if blank is None or not isinstance(body[-1], gast.Return):
+        return None
+    forward, rest = body[:blank], body[blank + 1:-1]
+    assigned = set()
+    for stmt in forward:
+        if not (isinstance(stmt, gast.Assign) and len(stmt.targets) == 1
+                and isinstance(stmt.targets[0], gast.Name)) or stmt.targets[0].id in assigned \
+                or any(isinstance(n, gast.Call) and not pure_call(n) for n in gast.walk(stmt)):
+            return None
+        assigned.add(stmt.targets[0].id)
+    checks, backward = [], []
+    for stmt in rest:
+        if isinstance(stmt, gast.If) and _is_output_check(stmt, resolve):
+            checks.append(stmt)
+        elif isinstance(stmt, (gast.Assign, gast.AugAssign, gast.Expr)):
+            targets = stmt.targets if isinstance(stmt, gast.Assign) else \
+                [stmt.target] if isinstance(stmt, gast.AugAssign) else []
+            if any(not isinstance(t, gast.Name) or t.id in assigned for t in targets):
+                return None
+            backward.append(stmt)
+        else:
+            return None
+    return forward, checks, backward, body[-1]
+
+
+def _is_output_check(stmt, resolve):
+    return not stmt.orelse and len(stmt.body) == 1 and isinstance(stmt.body[0], gast.Expr) \
+        and isinstance(stmt.body[0].value, gast.Call) \
+        and callee(stmt.body[0].value.func, resolve) is runtime.check_scalar_output
+
+
+def _reads(node):
+    return {n.id for n in gast.walk(node) if isinstance(n, gast.Name)
+            and isinstance(n.ctx, gast.Load)}
+
+
+class _Rewrite:
+    def __init__(self, parts, is_adjoint, resolve, elementwise_call, guard_name):
+        self.forward, self.checks, self.backward, self.ret = parts
+        self.is_adjoint, self.resolve = is_adjoint, resolve
+        self.elementwise_call, self.guard_name = elementwise_call, guard_name
+        self.field = rational.Field()
+        self.values = {}          # forward name -> rational value over atoms
+        self.atom_class = {}      # array atom -> the atom whose shape it has by construction
+        self.order = []           # array atoms in order of appearance
+        self.adjoints = {}        # interpreted backward name -> (value, is_array)
+        self.touched = set()      # array atoms the interpreted code depends on
+        self.defined_at = {}      # interpreted adjoint -> index of its last statement
+        self.interpreted = []     # indices of the backward statements interpreted
+        self.forward_names = {s.targets[0].id for s in self.forward}
+        self.backward_names = {n.id for stmt in self.backward for n in gast.walk(stmt)
+                               if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
+
+    # ---- forward: rational definitions over atoms ------------------------------------------
+    def _forward(self):
+        for stmt in self.forward:
+            name = stmt.targets[0].id
+            try:
+                self.values[name] = self._rational(stmt.value, backward=False)[0]
+            except _Opaque:
+                self._new_atom(name, self._class_of_call(stmt.value))
+
+    def _new_atom(self, name, same_as=None):
+        self.order.append(name)
+        self.atom_class[name] = self.atom_class.get(same_as, name) if same_as else name
+        self.values[name] = (rational.atom(name), rational.const(1))
+
+    def _class_of_call(self, value):
+        """The atom an elementwise call of one shape class takes its shape from."""
+        if not (isinstance(value, gast.Call) and self.elementwise_call(value)):
+            return None
+        classes = set()
+        for arg in value.args:
+            try:
+                (num, den), _ = self._rational(arg, backward=False)
+            except _Opaque:
+                return None
+            classes |= {self.atom_class[a] for a in rational.atoms_of(num) | rational.atoms_of(den)}
+        return next(iter(classes)) if len(classes) == 1 else None
+
+    # ---- expressions -----------------------------------------------------------------------
+    def _rational(self, node, backward):
+        """(value, is_array) of an expression; _Opaque if it is not covered."""
+        f = self.field
+        if isinstance(node, gast.Constant) and type(node.value) in (int, float):
+            return (rational.const(node.value), rational.const(1)), False
+        if isinstance(node, gast.Name):
+            return self._name(node.id, backward)
+        if isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.USub):
+            value, array = self._rational(node.operand, backward)
+            return f.neg(value), array
+        if isinstance(node, gast.BinOp):
+            if isinstance(node.op, gast.Pow):
+                exponent = node.right
+                if not (isinstance(exponent, gast.Constant) and type(exponent.value) is int
+                        and 0 < abs(exponent.value) <= 4):
+                    raise _Opaque()
+                value, array = self._rational(node.left, backward)
+                return f.power(value, exponent.value), array
+            op = {gast.Add: f.add, gast.Sub: f.sub, gast.Mult: f.mul,
+                  gast.Div: f.div}.get(type(node.op))
+            if op is None:
+                raise _Opaque()
+            (a, left), (b, right) = (self._rational(node.left, backward),
+                                     self._rational(node.right, backward))
+            return op(a, b), left or right
+        if backward and isinstance(node, gast.Call):
+            return self._helper_call(node)
+        raise _Opaque()
+
+    def _name(self, ident, backward):
+        if backward and ident in self.adjoints:
+            value, array = self.adjoints[ident]
+            return value, array
+        if backward and (self.is_adjoint(ident) or ident in self.backward_names):
+            raise _Opaque()                  # a value of the sweep this pass does not cover
+        if ident not in self.values:
+            self._new_atom(ident)            # a parameter or a global
+        value = self.values[ident]
+        atoms = rational.atoms_of(value[0]) | rational.atoms_of(value[1])
+        if backward:
+            self.touched |= atoms
+        return value, bool(atoms)
+
+    def _helper_call(self, node):
+        """unbroadcast(a, x), unreduce(g, x, None, _), reduced_count(x, None): with every
+        array of one shape, the first two pass their value on and the last is a number."""
+        helper = callee(node.func, self.resolve)
+        args = node.args
+        if node.keywords:
+            raise _Opaque()
+        if helper is runtime.unbroadcast and len(args) == 2 and self._full_shape(args[1]):
+            return self._rational(args[0], True)[0], True
+        if helper is runtime.unreduce and len(args) in (2, 3, 4) and self._full_shape(args[1]) \
+                and (len(args) < 3 or _is_none(args[2])):
+            value, array = self._rational(args[0], True)
+            if array:
+                raise _Opaque()
+            return value, True
+        if helper is runtime.reduced_count and len(args) in (1, 2) \
+                and self._full_shape(args[0]) and (len(args) < 2 or _is_none(args[1])):
+            return (rational.atom(COUNT), rational.const(1)), False
+        raise _Opaque()
+
+    def _full_shape(self, node):
+        """Does node have the arrays' shape (a value of them, or shaped_like of them)?"""
+        if isinstance(node, gast.Call) and callee(node.func, self.resolve) is runtime.shaped_like:
+            return any(self._full_shape(a) for a in node.args)
+        if not isinstance(node, gast.Name) or node.id in self.adjoints:
+            return False
+        return self._name(node.id, True)[1]
+
+    # ---- the rewrite -----------------------------------------------------------------------
+    def run(self):
+        self._forward()
+        kept, materialise = self._backward()
+        if not self.adjoints:
+            return None
+        renderer = Renderer(self.field, {n: v for n, v in self.values.items()
+                                         if n not in self.atom_class},
+                            {COUNT: None}, {COUNT})
+        classes = sorted({self.atom_class[a] for a in self.touched}, key=self.order.index)
+        count = next((n.id for stmt in self.backward for n in gast.walk(stmt)
+                      if isinstance(n, gast.Name)
+                      and self.resolve(n.id) is runtime.reduced_count), None)
+        if count is not None and classes:       # any array of the one shape will do
+            renderer.atoms[COUNT] = build.call(build.name(count),
+                                               [build.name(classes[0]), build.const(None)])
+        return self._assemble(kept, materialise, renderer, classes)
+
+    def _backward(self):
+        """Interpret the sweep. Returns the statements kept (with the arguments they take
+        in closed form) and the interpreted adjoints to write out, each where it was
+        defined: [(index, name, (value, is_array))]."""
+        kept, materialise = [], []
+        for index, stmt in enumerate(self.backward):
+            if isinstance(stmt, gast.Expr):
+                continue                                   # a `# grad of` comment
+            target = stmt.targets[0].id if isinstance(stmt, gast.Assign) else stmt.target.id
+            try:
+                if isinstance(stmt, gast.Assign) and self.is_adjoint(target):
+                    self.adjoints[target] = self._rational(stmt.value, True)
+                elif isinstance(stmt, gast.AugAssign) and isinstance(stmt.op, gast.Add) \
+                        and target in self.adjoints:
+                    value, array = self._rational(stmt.value, True)
+                    old, was_array = self.adjoints[target]
+                    self.adjoints[target] = (self.field.add(old, value), array or was_array)
+                else:
+                    raise _Opaque()
+                self.defined_at[target] = index
+                self.interpreted.append(index)
+                continue
+            except _Opaque:
+                pass
+            closed = self._closed_arguments(stmt)
+            inside = {id(m) for arg, _, _ in closed.values() for m in gast.walk(arg)}
+            needed = {n.id for n in gast.walk(stmt) if isinstance(n, gast.Name)
+                      and isinstance(n.ctx, gast.Load) and n.id in self.adjoints
+                      and id(n) not in inside}
+            if isinstance(stmt, gast.AugAssign) and target in self.adjoints:
+                needed.add(target)
+            for name in sorted(needed, key=lambda n: self.defined_at[n]):
+                materialise.append((self.defined_at[name], name, self.adjoints[name]))
+            kept.append((index, stmt, closed))
+            self.adjoints.pop(target, None)
+        for name in sorted(_reads(self.ret) & set(self.adjoints), key=lambda n: self.defined_at[n]):
+            materialise.append((self.defined_at[name], name, self.adjoints[name]))
+        return kept, materialise
+
+    def _closed_arguments(self, stmt):
+        """{position: (argument, value, is_array)} for the arguments of a kept
+        `v = helper(...)` that read interpreted adjoints and are covered."""
+        closed = {}
+        call = stmt.value
+        if isinstance(stmt, gast.Assign) and isinstance(call, gast.Call):
+            for k, arg in enumerate(call.args):
+                if _reads(arg) & set(self.adjoints):
+                    try:
+                        closed[k] = (arg, *self._rational(arg, True))
+                    except _Opaque:
+                        pass
+        return closed
+
+    def _assemble(self, kept, materialise, renderer, classes):
+        fast, outputs, new_cost, earlier = {}, [], 0.0, []
+        for index, name, (value, array) in sorted(materialise, key=lambda m: m[0]):
+            expr = self._render(renderer, value, array, earlier)
+            fast.setdefault(index, []).append(build.assign(name, expr))
+            outputs.append((index, "after", build.name(name), expr))
+            new_cost += _cost(renderer, expr)
+            earlier = [(n, v) for n, v in earlier if n != name] + [(name, value)]
+        old_cost = sum(_cost(renderer, self.backward[k].value) for k in self.interpreted)
+        for index, stmt, closed in kept:
+            stmt = build.clone(stmt)
+            for k, (arg, value, array) in sorted(closed.items()):
+                expr = self._render(renderer, value, array)
+                stmt.value.args[k] = expr
+                outputs.append((index, "before", arg, expr))
+                old_cost += _cost(renderer, arg)
+                new_cost += _cost(renderer, expr)
+            fast.setdefault(index, []).append(stmt)
+        fast_body = [build.comment("closed form of the adjoints below: the arrays they "
+                                   "read have one shape")] + \
+            [stmt for index in sorted(fast) for stmt in fast[index]]
+        guard = None
+        if len(classes) > 1:
+            guard = build.call(build.name(self.guard_name()), [build.name(c) for c in classes])
+            new_cost += 1.0
+        before, general = self._partition(fast_body, guard)
+        old_cost += sum(_cost(renderer, s.value) for s in self.forward
+                        if s.targets[0].id not in before)
+        if new_cost >= old_cost or not self._exact(outputs):
+            return None
+        forward = [s for s in self.forward if s.targets[0].id in before]
+        if guard is None:
+            return forward + [build.blank_line()] + self.checks + fast_body + [self.ret]
+        moved = [s for s in self.forward if s.targets[0].id in general]
+        branch = gast.If(test=guard, body=fast_body, orelse=moved + list(self.backward))
+        return forward + [build.blank_line()] + self.checks + [branch, self.ret]
+
+    def _render(self, renderer, value, array, earlier=()):
+        if array != bool((rational.atoms_of(value[0]) | rational.atoms_of(value[1])) - {COUNT}):
+            raise _Opaque()          # e.g. an array of ones whose closed form is 1.0
+        expr = renderer.render(value, earlier)[0]
+        if isinstance(expr, gast.Name) and (expr.id not in self.forward_names
+                                            or expr.id in _reads(self.ret)):
+            # a gradient must not be the caller's own array (or the returned value):
+            # writing into one would change the other
+            expr = gast.BinOp(left=expr, op=gast.Mult(), right=build.const(1.0))
+        return expr
+
+    def _partition(self, fast_body, guard):
+        """Forward names needed before the shape test, and those only the general sweep
+        reads (moved into its branch)."""
+        definitions = {s.targets[0].id: s for s in self.forward}
+
+        def closure(names):
+            pending, seen = list(names), set()
+            while pending:
+                name = pending.pop()
+                if name in definitions and name not in seen:
+                    seen.add(name)
+                    pending.extend(_reads(definitions[name].value))
+            return seen
+        common = set().union(_reads(self.ret), *(_reads(c) for c in self.checks))
+        fast = set().union(common, *(_reads(s) for s in fast_body),
+                           _reads(guard) if guard is not None else set())
+        before = closure(fast)
+        general = closure(set().union(common, *(_reads(s) for s in self.backward))) - before
+        return before, general
+
+    def _exact(self, outputs):
+        """Do the original statements and the closed forms agree at random points?"""
+        rational_defs = [s for s in self.forward if s.targets[0].id not in self.atom_class]
+        atoms = set(self.atom_class) | {COUNT}
+
+        def calls(node, ev):
+            helper = callee(node.func, self.resolve)
+            if helper in (runtime.unbroadcast, runtime.unreduce):
+                return ev(node.args[0])
+            if helper is runtime.reduced_count:
+                return env_count[0]
+            raise KeyError(helper)
+        env_count = [None]
+
+        def forward(env):
+            env_count[0] = env[COUNT]
+            for stmt in rational_defs:
+                env[stmt.targets[0].id] = evaluate(stmt.value, env, calls)
+            return env
+
+        def original(env):
+            env, values = forward(env), []
+            for index, stmt in enumerate(self.backward):
+                values += [evaluate(e, env, calls) for k, when, e, _ in outputs
+                           if k == index and when == "before"]
+                if index in self.interpreted:
+                    value = evaluate(stmt.value, env, calls)
+                    target = stmt.targets[0].id if isinstance(stmt, gast.Assign) \
+                        else stmt.target.id
+                    env[target] = env[target] + value if isinstance(stmt, gast.AugAssign) \
+                        else value
+                values += [evaluate(e, env, calls) for k, when, e, _ in outputs
+                           if k == index and when == "after"]
+            return values
+
+        def rewritten(env):
+            env = forward(env)
+            by_index = sorted(range(len(outputs)),
+                              key=lambda i: (outputs[i][0], outputs[i][1] == "after"))
+            values = []
+            for i in by_index:
+                _, when, target, expr = outputs[i]
+                values.append(evaluate(expr, env, calls))
+                if when == "after":
+                    env[target.id] = values[-1]     # later closed forms may read it
+            return values
+        return agree(original, rewritten, atoms)
+
+
+def _cost(renderer, expr):
+    return renderer.cost(expr) + sum(isinstance(n, gast.Call) for n in gast.walk(expr))
+
+
+def _is_none(node):
+    return isinstance(node, gast.Constant) and node.value is None

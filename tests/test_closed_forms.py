@@ -1,0 +1,157 @@
+"""Closed-form elementwise adjoints (optimize/closed_forms.py): used where every array has
+one shape, the general sweep otherwise; never a different gradient."""
+import inspect
+
+import gast
+import numpy as np
+import pytest
+
+import s2s_ad
+from s2s_ad.optimize import closed_form_render, rational
+from tests.gradcheck import numeric_grad
+from tests.programs import elementwise as P
+
+rng = np.random.default_rng(0)
+N, D = 6, 3
+
+
+def vec(*shape, low=None):
+    return rng.uniform(low, low + 1.0, shape) if low is not None else rng.standard_normal(shape)
+
+
+# (program, argument sets: equal shapes first, then broadcasting and numbers)
+CASES = [
+    (P.logreg, [(vec(D), vec(N, D), (vec(N) > 0) * 1.0),
+                (vec(D), vec(N, D), (vec(N, 1) > 0) * 1.0),        # y broadcasts: (N, N)
+                (vec(D), vec(N, D), 1.0)]),
+    (P.bce_sum, [(vec(N), vec(N, low=0.1)), (vec(2, N), vec(N, low=0.1)), (0.3, 0.7),
+                 (vec(N), 0.5)]),
+    (P.mse, [(vec(N), vec(N)), (vec(3, N), vec(N)), (vec(N), 0.5)]),
+    (P.tanh_loss, [(vec(N), vec(N)), (vec(N), vec(2, N))]),
+    (P.sigmoid_sum, [(vec(N),), (0.5,), (vec(2, N),)]),
+    (P.softplus, [(vec(N), 0.7), (vec(N), vec(N)), (vec(N), vec(3, 1))]),
+    (P.rational_mix, [(vec(N, low=1.0), vec(N, low=3.0)), (vec(2, N, low=1.0), vec(N, low=3.0)),
+                      (1.5, 3.5)]),
+    (P.huberish, [(vec(N), 1.3), (vec(N), vec(N, low=1.0))]),
+    (P.poly, [(vec(N),), (0.7,)]),
+    (P.scalar_fn, [(0.3, 0.8), (0.9, 0.2)]),
+    (P.cancel, [(vec(N, low=1.0),)]),
+    (P.ones_grad, [(vec(N),)]),
+    (P.product_sum, [(vec(N), vec(N)), (vec(N), vec(2, N))]),
+]
+
+
+@pytest.mark.parametrize("f, argsets", CASES, ids=[f.__name__ for f, _ in CASES])
+def test_gradients_match_differences_in_both_branches(f, argsets):
+    wrt = tuple(range(len(inspect.signature(f).parameters)))
+    df = s2s_ad.grad(f, wrt=wrt)
+    for args in argsets:
+        got = df(*args)
+        for k in wrt:
+            want = numeric_grad(f, list(args), k)
+            assert np.shape(got[k]) == np.shape(args[k])
+            np.testing.assert_allclose(got[k], want, rtol=1e-5, atol=1e-6,
+                                       err_msg=f"{f.__name__} d/d{k} at shapes "
+                                               f"{[np.shape(a) for a in args]}")
+
+
+@pytest.mark.parametrize("f", [P.logreg, P.bce_sum, P.mse, P.sigmoid_sum, P.softplus])
+def test_these_get_a_closed_form(f):
+    assert "closed form" in s2s_ad.derivative_source(s2s_ad.grad(f))
+
+
+def test_logistic_regression_reads_like_the_hand_written_gradient():
+    source = s2s_ad.derivative_source(s2s_ad.grad(P.logreg))
+    assert "matmul_adjoint_b((p - y) / reduced_count(" in source
+    assert "if equal_shapes(" in source and "else:" in source
+    fast = source[source.index("if equal_shapes"):source.index("else:")]
+    assert "unbroadcast" not in fast and "1.0 - y" not in fast
+
+
+def test_one_array_needs_no_shape_test():
+    source = s2s_ad.derivative_source(s2s_ad.grad(P.sigmoid_sum))
+    assert "closed form" in source and "equal_shapes" not in source
+
+
+@pytest.mark.parametrize("f", [P.with_noise, P.in_loop])
+def test_not_used_with_effects_or_loops(f):
+    assert "closed form" not in s2s_ad.derivative_source(s2s_ad.grad(f))
+
+
+def test_a_gradient_is_never_the_callers_array():
+    x, y = vec(N), vec(N)
+    gx, gy = s2s_ad.grad(P.product_sum, wrt=(0, 1))(x, y)
+    np.testing.assert_allclose(gy, x)
+    assert gy is not x and gx is not y
+    gy *= 2.0
+    np.testing.assert_allclose(gx, y)
+
+
+def test_second_derivatives_through_the_shape_test():
+    w, X, y = vec(D), vec(N, D), (vec(N) > 0) * 1.0
+    g = s2s_ad.grad(P.logreg)
+    v = vec(D)
+    eps = 1e-6
+    want = (g(w + eps * v, X, y) - g(w - eps * v, X, y)) / (2 * eps)
+    np.testing.assert_allclose(s2s_ad.hvp(P.logreg)(w, X, y, v), want, atol=1e-6)
+    gg = s2s_ad.grad(s2s_ad.grad(P.scalar_fn))
+    want = numeric_grad(lambda x: s2s_ad.grad(P.scalar_fn)(x, 0.8), [0.3], 0)
+    assert gg(0.3, 0.8) == pytest.approx(want, rel=1e-6)
+
+
+def test_value_and_grad_keeps_the_value():
+    w, X, y = vec(D), vec(N, D), (vec(N) > 0) * 1.0
+    value, grad = s2s_ad.value_and_grad(P.logreg)(w, X, y)
+    assert value == pytest.approx(P.logreg(w, X, y))
+    np.testing.assert_allclose(grad, s2s_ad.grad(P.logreg)(w, X, y))
+
+
+def test_a_wrong_closed_form_is_caught_and_not_used(monkeypatch):
+    """The exact check at random points is the safety net for the algebra."""
+    real = closed_form_render.Renderer.render
+
+    def off_by_one(self, value, earlier=()):
+        expr, cost = real(self, value, earlier)
+        return gast.BinOp(left=expr, op=gast.Add(), right=gast.Constant(1.0, None)), cost
+
+    monkeypatch.setattr(closed_form_render.Renderer, "render", off_by_one)
+
+    def loss(z, y):
+        p = 1.0 / (1.0 + np.exp(-z))
+        return -np.sum(y * np.log(p) + (1.0 - y) * np.log(1.0 - p))
+    df = s2s_ad.grad(loss)
+    assert "closed form" not in s2s_ad.derivative_source(df)
+    z, y = vec(N), vec(N, low=0.1)
+    np.testing.assert_allclose(df(z, y), numeric_grad(loss, [z, y], 0), atol=1e-6)
+
+
+# ---- the algebra ----------------------------------------------------------------------
+def r(poly):
+    return poly, rational.const(1)
+
+
+def test_one_minus_a_sigmoid_cancels_to_a_short_fraction():
+    field = rational.Field()
+    e = r(rational.atom("e"))
+    one = r(rational.const(1))
+    p = field.div(one, field.add(one, e))
+    assert field.sub(one, p) == (rational.atom("e"), rational.add(rational.const(1),
+                                                                  rational.atom("e")))
+
+
+def test_division_with_remainder():
+    y, e = rational.atom("y"), rational.atom("e")
+    one = rational.const(1)
+    num = rational.add(rational.add(one, rational.scale(y, -1)),
+                       rational.scale(rational.mul(y, e), -1))          # 1 - y - y e
+    q, rem = rational.divide(num, rational.add(one, e))
+    assert q == rational.scale(y, -1) and rem == one
+
+
+def test_the_exact_check_rejects_a_different_function():
+    def run(expr):
+        tree = gast.parse(expr).body[0].value
+        return lambda env: [closed_form_render.evaluate(tree, env, None)]
+    assert closed_form_render.agree(run("(a - b) * (a + b)"), run("a * a - b * b"), {"a", "b"})
+    assert not closed_form_render.agree(run("(a - b) * (a + b)"), run("a * a + b * b"),
+                                        {"a", "b"})
