@@ -153,12 +153,25 @@ def _shape(x):
     return np.shape(x)
 
 
-def equal_shapes(a, b, *more):
-    """Do all values have one shape? Closed-form elementwise adjoints hold only then."""
-    if type(a) is np.ndarray and type(b) is np.ndarray and not more:
-        return a.shape == b.shape                   # the usual case, without calls
-    first = _shape(a)
-    return all(_shape(value) == first for value in (b,) + more)
+def closed_form_applies(*values):
+    """May a closed-form elementwise adjoint stand for the chain rule here? Only when all
+    values have one shape (nothing broadcasts, so nothing is summed) and none is
+    boolean (numpy's `+` on booleans is `or`, and `-` is refused)."""
+    first = None
+    for value in values:
+        if type(value) is np.ndarray and value.dtype.kind != "b":
+            shape = value.shape
+        elif type(value) is float or type(value) is int:
+            shape = ()
+        elif np.asarray(value).dtype.kind == "b":
+            return False
+        else:
+            shape = np.shape(value)
+        if first is None:
+            first = shape
+        elif shape != first:
+            return False
+    return True
 
 
 def shape_of(x):

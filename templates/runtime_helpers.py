@@ -37,7 +37,7 @@ nondifferentiable(slice)
 nondifferentiable(  # counts, seeds, checks, tie shares (piecewise constant), zeros, shapes
     runtime.reduced_count, runtime.extremum_share, runtime.check_scalar_output,
     runtime.zero_tangent, runtime.zero_adjoint, runtime.shaped_like,
-    runtime.shape_of, runtime.placeholder, runtime.equal_shapes)
+    runtime.shape_of, runtime.placeholder, runtime.closed_form_applies)
 
 
 # ---- runtime.py: broadcasting and reductions ---------------------------------------------

@@ -63,14 +63,14 @@ def test_these_get_a_closed_form(f):
 def test_logistic_regression_reads_like_the_hand_written_gradient():
     source = s2s_ad.derivative_source(s2s_ad.grad(P.logreg))
     assert "matmul_adjoint_b((p - y) / reduced_count(" in source
-    assert "if equal_shapes(" in source and "else:" in source
-    fast = source[source.index("if equal_shapes"):source.index("else:")]
+    assert "if closed_form_applies(" in source and "else:" in source
+    fast = source[source.index("if closed_form_applies"):source.index("else:")]
     assert "unbroadcast" not in fast and "1.0 - y" not in fast
 
 
 def test_one_array_needs_no_shape_test():
     source = s2s_ad.derivative_source(s2s_ad.grad(P.sigmoid_sum))
-    assert "closed form" in source and "equal_shapes" not in source
+    assert "closed form" in source and "closed_form_applies" not in source
 
 
 @pytest.mark.parametrize("f", [P.with_noise, P.in_loop])
@@ -155,3 +155,28 @@ def test_the_exact_check_rejects_a_different_function():
     assert closed_form_render.agree(run("(a - b) * (a + b)"), run("a * a - b * b"), {"a", "b"})
     assert not closed_form_render.agree(run("(a - b) * (a + b)"), run("a * a + b * b"),
                                         {"a", "b"})
+
+
+def test_boolean_arrays_take_the_general_sweep():
+    """numpy's + on booleans is `or`: a closed form must never see them."""
+    w, X = vec(D), vec(N, D)
+    labels = vec(N) > 0
+    g = s2s_ad.grad(P.logreg)
+    np.testing.assert_allclose(g(w, X, labels), g(w, X, labels * 1.0))
+
+    def masked(x, m):
+        return np.sum((x + m) * (x + m) + m * x)
+    x, m = vec(N), vec(N) > 0
+    got = s2s_ad.grad(masked)(x, m)
+    np.testing.assert_allclose(got, numeric_grad(masked, [x, m], 0), atol=1e-6)
+    assert got.dtype == np.float64
+
+
+def test_the_runtime_test():
+    from s2s_ad.runtime import closed_form_applies
+    a, b = vec(N), vec(N)
+    assert closed_form_applies(a, b) and closed_form_applies(1.0, 2) and closed_form_applies(a)
+    assert closed_form_applies([1.0] * N, a)
+    assert not closed_form_applies(a, vec(2, N)) and not closed_form_applies(a, 1.0)
+    assert not closed_form_applies(a, b > 0) and not closed_form_applies(True, 1.0)
+    assert not closed_form_applies(np.bool_(True))

@@ -32,7 +32,7 @@ class Renderer:
             if len(num) == 1 and () in num and len(den) > 1:
                 self.inverses.setdefault(_key(den), (name, num[()]))   # v = c / f
             elif den == rational.const(1) and len(num) > 1:
-                coef, mono, rest = rational.monic(num)
+                coef, mono, rest = rational.primitive(num)
                 if not mono:
                     self.holders.setdefault(_key(rest), (name, coef))  # v = c * f
 
@@ -59,9 +59,9 @@ class Renderer:
     def _write(self, num, den, sign, divide_out):
         """num / den with the polynomial part's sign chosen (the scalar part absorbs it),
         dividing registered factors out through forward names or not."""
-        scalar_den = tuple((n, k) for n, k in rational.monic(den)[1] if n in self.scalar)
+        scalar_den = tuple((n, k) for n, k in rational.primitive(den)[1] if n in self.scalar)
         array_den = {rational._mono_div(m, scalar_den): c for m, c in den.items()}
-        content, num_mono, rest = rational.monic(num)
+        content, num_mono, rest = rational.primitive(num)
         scalar_num = tuple((n, k) for n, k in num_mono if n in self.scalar)
         array_mono = rational._mono_div(num_mono, scalar_num)
         num = rational.scale({rational._mono_mul(m, array_mono): c for m, c in rest.items()},

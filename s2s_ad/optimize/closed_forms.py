@@ -11,15 +11,21 @@ The general sweep stays as the other branch of a shape test:
     t3_0 = np.exp(-(X @ w))                     t3_0 = np.exp(-(X @ w))
     t4_0 = 1.0 + t3_0                           t4_0 = 1.0 + t3_0
     p = 1.0 / t4_0                              p = 1.0 / t4_0
-    t1_1 = 1.0 - y                       ->     if equal_shapes(y, t3_0):
+    t1_1 = 1.0 - y                       ->     if closed_form_applies(y, t3_0):
     t6_1 = 1.0 - p                                  w_bar = matmul_adjoint_b((p - y) / reduced_count(y, None), X, w)
     (eight adjoint lines of the                 else:
      log-likelihood and the sigmoid)                t1_1 = 1.0 - y ... (as before)
 
 Only straight-line gradients whose forward sweep is pure single assignments qualify.
-The test is left out when every array involved has one shape by construction (an
-elementwise function of one array).
+The test also refuses boolean arrays (numpy's `+` on them is `or`); it is left out when
+the closed form reads only values numpy computed from one array elementwise (one shape
+by construction, floats).
+
+Any failure inside this pass leaves the body as it was (the general sweep is always
+right); with S2S_AD_STRICT_PASSES=1 (the test suite sets it) it raises instead.
 """
+import os
+
 import gast
 
 from .. import runtime
@@ -37,7 +43,7 @@ class _Opaque(Exception):
 
 def closed_form_adjoints(body, is_adjoint, resolve, pure_call, elementwise_call, guard_name):
     """`body` rewritten, or `body` itself when nothing qualifies or nothing gets cheaper.
-    guard_name() binds runtime.equal_shapes and returns its name (called only if used)."""
+    guard_name() binds runtime.closed_form_applies and returns its name (called only if used)."""
     parts = _split(body, pure_call, resolve)
     if parts is None:
         return body
@@ -45,6 +51,10 @@ def closed_form_adjoints(body, is_adjoint, resolve, pure_call, elementwise_call,
         return _Rewrite(parts, is_adjoint, resolve, elementwise_call, guard_name).run() or body
     except (_Opaque, ZeroDivisionError, KeyError):
         return body             # not covered (KeyError: a call the exact check cannot run)
+    except Exception:
+        if os.environ.get("S2S_AD_STRICT_PASSES"):
+            raise
+        return body
 
 
 def _split(body, pure_call, resolve):
@@ -218,7 +228,13 @@ class _Rewrite:
         if count is not None and classes:       # any array of the one shape will do
             renderer.atoms[COUNT] = build.call(build.name(count),
                                                [build.name(classes[0]), build.const(None)])
-        return self._assemble(kept, materialise, renderer, classes)
+        # the test: one array per shape class, and every argument or global read (one
+        # could hold booleans; values numpy computes here are floats)
+        inputs = [a for a in sorted(self.touched, key=self.order.index)
+                  if a not in self.forward_names]
+        tested = classes + [a for a in inputs if a not in classes] \
+            if len(classes) > 1 or inputs else []
+        return self._assemble(kept, materialise, renderer, tested)
 
     def _backward(self):
         """Interpret the sweep. Returns the statements kept (with the arguments they take
@@ -273,7 +289,7 @@ class _Rewrite:
                         pass
         return closed
 
-    def _assemble(self, kept, materialise, renderer, classes):
+    def _assemble(self, kept, materialise, renderer, tested):
         fast, outputs, new_cost, earlier = {}, [], 0.0, []
         for index, name, (value, array) in sorted(materialise, key=lambda m: m[0]):
             expr = self._render(renderer, value, array, earlier)
@@ -295,8 +311,9 @@ class _Rewrite:
                                    "read have one shape")] + \
             [stmt for index in sorted(fast) for stmt in fast[index]]
         guard = None
-        if len(classes) > 1:
-            guard = build.call(build.name(self.guard_name()), [build.name(c) for c in classes])
+        if tested:
+            guard = build.call(build.name("closed_form_applies"),    # bound once it is used
+                               [build.name(c) for c in tested])
             new_cost += 1.0
         before, general = self._partition(fast_body, guard)
         old_cost += sum(_cost(renderer, s.value) for s in self.forward
@@ -307,6 +324,7 @@ class _Rewrite:
         if guard is None:
             return forward + [build.blank_line()] + self.checks + fast_body + [self.ret]
         moved = [s for s in self.forward if s.targets[0].id in general]
+        guard.func.id = self.guard_name()
         branch = gast.If(test=guard, body=fast_body, orelse=moved + list(self.backward))
         return forward + [build.blank_line()] + self.checks + [branch, self.ret]
 

@@ -12,6 +12,7 @@ denominators the forward definitions bring in, e.g. 1 + e for p = 1 / (1 + e)).
 No general multivariate gcd: a rational left with a common factor it did not register
 is still exact, only longer; closed_forms then keeps the original code.
 """
+import math
 from fractions import Fraction
 
 
@@ -117,12 +118,17 @@ def _monomial_gcd(a):
     return tuple(sorted(common.items()))
 
 
-def monic(a):
-    """a = c * m * rest with rest's leading coefficient 1 and no common monomial:
-    returns (c, m, rest)."""
+def primitive(a):
+    """a = c * m * rest, rest primitive (integer coefficients without a common divisor,
+    the leading one positive) and without a common monomial: returns (c, m, rest).
+    Integer coefficients keep the written form exact (`9 * x - 4`, not `x - 0.444...`)."""
     mono = _monomial_gcd(a)
     rest = {_mono_div(m, mono): c for m, c in a.items()}
-    coef = leading(rest)[1]
+    numerators = math.gcd(*(c.numerator for c in rest.values()))
+    denominators = math.lcm(*(c.denominator for c in rest.values()))
+    coef = Fraction(numerators, denominators)
+    if leading(rest)[1] < 0:
+        coef = -coef
     return coef, mono, scale(rest, 1 / coef)
 
 
@@ -130,9 +136,10 @@ class Field:
     """Rational-function arithmetic that cancels the known factors it has seen."""
 
     def __init__(self):
-        self.factors = []          # monic, content-free polynomials with 2+ terms
+        self.factors = []          # primitive, content-free polynomials with 2+ terms
 
     def note_factor(self, poly):
+        """Remember a primitive polynomial of two or more terms as a possible factor."""
         if len(poly) > 1 and poly not in self.factors:
             self.factors.append(poly)
 
@@ -141,9 +148,9 @@ class Field:
             raise ZeroDivisionError("division by an expression that is identically zero")
         if not num:
             return {}, const(1)
-        coef, mono, rest = monic(den)
+        coef, mono, rest = primitive(den)
         self.note_factor(rest)
-        num_coef, num_mono, num_rest = monic(num)
+        num_coef, num_mono, num_rest = primitive(num)
         common = _monomial_gcd({mono: 1, num_mono: 1})
         mono, num_mono = _mono_div(mono, common), _mono_div(num_mono, common)
         num = scale({_mono_mul(m, num_mono): c for m, c in num_rest.items()}, num_coef / coef)

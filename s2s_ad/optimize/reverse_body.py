@@ -43,7 +43,7 @@ def finish_reverse_body(result, request, levels, namer, bindings, user_globals):
     float_literals_in_adjoints(body, namer.is_adjoint, resolve)
     body = closed_form_adjoints(
         body, namer.is_adjoint, resolve, _pure_call(levels), _elementwise_call(levels),
-        lambda: bindings.name_for("equal_shapes", runtime.equal_shapes))
+        lambda: bindings.name_for("closed_form_applies", runtime.closed_form_applies))
     return specialise_for_scalars(body, _param_names(levels.tree), resolve)
 
 
