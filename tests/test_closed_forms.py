@@ -180,3 +180,18 @@ def test_the_runtime_test():
     assert not closed_form_applies(a, vec(2, N)) and not closed_form_applies(a, 1.0)
     assert not closed_form_applies(a, b > 0) and not closed_form_applies(True, 1.0)
     assert not closed_form_applies(np.bool_(True))
+
+
+def test_long_product_chains_are_left_to_the_general_sweep():
+    """(x + 1)(x + 2)... would double its terms per factor: the algebra gives up early
+    (rational.MAX_TERMS) instead of taking minutes."""
+    def chain(x, y):
+        z = x + y
+        for_each = (z + 1.0) * (z + 2.0) * (x + 3.0) * (y + 4.0) * (x - y) * (x + 2.0 * y)
+        more = for_each * (z - 1.0) * (x * y + 1.0) * (x - 2.0) * (y - 3.0) * (z + x)
+        return np.sum(more * more * (x + y * y))
+    df = s2s_ad.grad(chain, wrt=(0, 1))
+    x, y = vec(N) * 0.3, vec(N) * 0.3
+    got = df(x, y)
+    for k in (0, 1):
+        np.testing.assert_allclose(got[k], numeric_grad(chain, [x, y], k), rtol=1e-5, atol=1e-5)

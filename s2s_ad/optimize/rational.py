@@ -132,6 +132,14 @@ def primitive(a):
     return coef, mono, scale(rest, 1 / coef)
 
 
+MAX_TERMS, MAX_DEGREE = 40, 12
+
+
+class TooComplex(Exception):
+    """A value past MAX_TERMS terms or MAX_DEGREE: long chains of products would grow
+    without bound (and a closed form that long would not be shorter anyway)."""
+
+
 class Field:
     """Rational-function arithmetic that cancels the known factors it has seen."""
 
@@ -146,6 +154,9 @@ class Field:
     def make(self, num, den):
         if not den:
             raise ZeroDivisionError("division by an expression that is identically zero")
+        if len(num) + len(den) > MAX_TERMS or max(
+                sum(k for _, k in mono) for mono in list(num) + list(den)) > MAX_DEGREE:
+            raise TooComplex()
         if not num:
             return {}, const(1)
         coef, mono, rest = primitive(den)
