@@ -8,7 +8,7 @@ counts) is applied last.
 
     (1 - y - y*e) / (K * (1 + e)),  p = 1 / (1 + e)    ->   (p - y) / K
 
-`agree(...)` evaluates the original statements and the rewritten expressions in exact
+`rewrite_agrees(...)` evaluates the original statements and the rewritten expressions in exact
 rational arithmetic at random points: a rewrite is used only if they agree, so a fault
 in the algebra costs speed, never a wrong gradient.
 """
@@ -17,7 +17,9 @@ from fractions import Fraction
 
 import gast
 
+from .. import runtime
 from ..ir import build
+from ..ir.naming import callee
 from . import rational
 
 
@@ -60,11 +62,11 @@ class Renderer:
         """num / den with the polynomial part's sign chosen (the scalar part absorbs it),
         dividing registered factors out through forward names or not."""
         scalar_den = tuple((n, k) for n, k in rational.primitive(den)[1] if n in self.scalar)
-        array_den = {rational._mono_div(m, scalar_den): c for m, c in den.items()}
+        array_den = {rational.mono_div(m, scalar_den): c for m, c in den.items()}
         content, num_mono, rest = rational.primitive(num)
         scalar_num = tuple((n, k) for n, k in num_mono if n in self.scalar)
-        array_mono = rational._mono_div(num_mono, scalar_num)
-        num = rational.scale({rational._mono_mul(m, array_mono): c for m, c in rest.items()},
+        array_mono = rational.mono_div(num_mono, scalar_num)
+        num = rational.scale({rational.mono_mul(m, array_mono): c for m, c in rest.items()},
                              sign)
         factors, array_den = self._known_factors(array_den)
         if divide_out:
@@ -266,3 +268,48 @@ def agree(run_original, run_rewrite, atoms, points=3, seed=0):
             continue
         checked += 1
     return True
+
+
+def rewrite_agrees(rational_defs, backward, interpreted, outputs, atoms, resolve, count):
+    """Run the original statements (the forward definitions, then the interpreted
+    backward ones) and the rewritten expressions in exact arithmetic at random points.
+    outputs: [(statement index, "before" | "after", original expression, rewritten)];
+    the helpers a closed form assumes away pass their value on, element counts are the
+    atom `count`."""
+    def calls(node, ev):
+        helper = callee(node.func, resolve)
+        if helper in (runtime.unbroadcast, runtime.unreduce):
+            return ev(node.args[0])
+        if helper is runtime.reduced_count:
+            return counted[0]
+        raise KeyError(helper)
+    counted = [None]
+
+    def forward(env):
+        counted[0] = env[count]
+        for stmt in rational_defs:
+            env[stmt.targets[0].id] = evaluate(stmt.value, env, calls)
+        return env
+
+    def original(env):
+        env, values = forward(env), []
+        for index, stmt in enumerate(backward):
+            values += [evaluate(e, env, calls) for k, when, e, _ in outputs
+                       if k == index and when == "before"]
+            if index in interpreted:
+                value = evaluate(stmt.value, env, calls)
+                target = stmt.targets[0].id if isinstance(stmt, gast.Assign) else stmt.target.id
+                env[target] = env[target] + value if isinstance(stmt, gast.AugAssign) else value
+            values += [evaluate(e, env, calls) for k, when, e, _ in outputs
+                       if k == index and when == "after"]
+        return values
+
+    def rewritten(env):
+        env, values = forward(env), []
+        for i in sorted(range(len(outputs)), key=lambda i: (outputs[i][0], outputs[i][1] == "after")):
+            _, when, target, expr = outputs[i]
+            values.append(evaluate(expr, env, calls))
+            if when == "after":
+                env[target.id] = values[-1]         # later closed forms may read it
+        return values
+    return agree(original, rewritten, atoms)

@@ -32,7 +32,7 @@ from .. import runtime
 from ..ir import build
 from ..ir.naming import callee
 from . import rational
-from .closed_form_render import Renderer, agree, evaluate
+from .closed_form_render import Renderer, rewrite_agrees
 
 COUNT = "#count"        # the atom for reduced_count(<an array of the shape>, None)
 
@@ -361,51 +361,10 @@ class _Rewrite:
 
     def _exact(self, outputs):
         """Do the original statements and the closed forms agree at random points?"""
-        rational_defs = [s for s in self.forward if s.targets[0].id not in self.atom_class]
-        atoms = set(self.atom_class) | {COUNT}
-
-        def calls(node, ev):
-            helper = callee(node.func, self.resolve)
-            if helper in (runtime.unbroadcast, runtime.unreduce):
-                return ev(node.args[0])
-            if helper is runtime.reduced_count:
-                return env_count[0]
-            raise KeyError(helper)
-        env_count = [None]
-
-        def forward(env):
-            env_count[0] = env[COUNT]
-            for stmt in rational_defs:
-                env[stmt.targets[0].id] = evaluate(stmt.value, env, calls)
-            return env
-
-        def original(env):
-            env, values = forward(env), []
-            for index, stmt in enumerate(self.backward):
-                values += [evaluate(e, env, calls) for k, when, e, _ in outputs
-                           if k == index and when == "before"]
-                if index in self.interpreted:
-                    value = evaluate(stmt.value, env, calls)
-                    target = stmt.targets[0].id if isinstance(stmt, gast.Assign) \
-                        else stmt.target.id
-                    env[target] = env[target] + value if isinstance(stmt, gast.AugAssign) \
-                        else value
-                values += [evaluate(e, env, calls) for k, when, e, _ in outputs
-                           if k == index and when == "after"]
-            return values
-
-        def rewritten(env):
-            env = forward(env)
-            by_index = sorted(range(len(outputs)),
-                              key=lambda i: (outputs[i][0], outputs[i][1] == "after"))
-            values = []
-            for i in by_index:
-                _, when, target, expr = outputs[i]
-                values.append(evaluate(expr, env, calls))
-                if when == "after":
-                    env[target.id] = values[-1]     # later closed forms may read it
-            return values
-        return agree(original, rewritten, atoms)
+        return rewrite_agrees(
+            [s for s in self.forward if s.targets[0].id not in self.atom_class],
+            self.backward, self.interpreted, outputs, set(self.atom_class) | {COUNT},
+            self.resolve, COUNT)
 
 
 def _cost(renderer, expr):

@@ -42,7 +42,7 @@ def scale(a, factor):
     return {m: c * factor for m, c in a.items()} if factor else {}
 
 
-def _mono_mul(m, n):
+def mono_mul(m, n):
     powers = dict(m)
     for name, k in n:
         powers[name] = powers.get(name, 0) + k
@@ -53,7 +53,7 @@ def mul(a, b):
     out = {}
     for m, c in a.items():
         for n, d in b.items():
-            mono = _mono_mul(m, n)
+            mono = mono_mul(m, n)
             total = out.get(mono, 0) + c * d
             if total:
                 out[mono] = total
@@ -72,7 +72,7 @@ def leading(a):
     return mono, a[mono]
 
 
-def _mono_div(m, n):
+def mono_div(m, n):
     """m / n as a monomial, or None if n does not divide m."""
     powers = dict(m)
     for name, k in n:
@@ -89,7 +89,7 @@ def divide(a, f):
     q, r, rest = {}, {}, dict(a)
     while rest:
         mono, coef = leading(rest)
-        factor = _mono_div(mono, lead)
+        factor = mono_div(mono, lead)
         if factor is None:
             r = add(r, {mono: coef})
             rest = add(rest, {mono: -coef})
@@ -123,7 +123,7 @@ def primitive(a):
     the leading one positive) and without a common monomial: returns (c, m, rest).
     Integer coefficients keep the written form exact (`9 * x - 4`, not `x - 0.444...`)."""
     mono = _monomial_gcd(a)
-    rest = {_mono_div(m, mono): c for m, c in a.items()}
+    rest = {mono_div(m, mono): c for m, c in a.items()}
     numerators = math.gcd(*(c.numerator for c in rest.values()))
     denominators = math.lcm(*(c.denominator for c in rest.values()))
     coef = Fraction(numerators, denominators)
@@ -163,8 +163,8 @@ class Field:
         self.note_factor(rest)
         num_coef, num_mono, num_rest = primitive(num)
         common = _monomial_gcd({mono: 1, num_mono: 1})
-        mono, num_mono = _mono_div(mono, common), _mono_div(num_mono, common)
-        num = scale({_mono_mul(m, num_mono): c for m, c in num_rest.items()}, num_coef / coef)
+        mono, num_mono = mono_div(mono, common), mono_div(num_mono, common)
+        num = scale({mono_mul(m, num_mono): c for m, c in num_rest.items()}, num_coef / coef)
         den = {mono: Fraction(1)}
         for factor in self.factors:
             while True:
