@@ -26,6 +26,7 @@ import gast
 
 from .. import runtime, runtime_flow
 from ..ir.primitives import appended_list, popped_list
+from ..ir.walk import names_loaded
 
 
 @dataclass(frozen=True)
@@ -45,11 +46,6 @@ class DataFlow:
     def is_overwritten(self, name):
         """Can a later statement or iteration overwrite this variable's value?"""
         return name in self.accumulated or name in self.in_loops
-
-
-def _reads(node):
-    return [n.id for n in gast.walk(node) if isinstance(n, gast.Name)
-            and isinstance(n.ctx, gast.Load)]
 
 
 def _defined_by(stmt):
@@ -88,7 +84,7 @@ def analyse_dataflow(levels):
             elif not isinstance(stmt, (gast.If, gast.For, gast.While)):
                 heads = [stmt]
             for node in heads:
-                for name in _reads(node):
+                for name in names_loaded(node):
                     uses.setdefault(name, []).append(here)
             if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Subscript):
                 uses.setdefault(stmt.targets[0].value.id, []).append(here)
@@ -98,7 +94,7 @@ def analyse_dataflow(levels):
                     visit(inner, here)
             if isinstance(stmt, gast.While):
                 # the loop test is read again at the end of every iteration
-                for name in _reads(stmt.test):
+                for name in names_loaded(stmt.test):
                     uses.setdefault(name, []).append(here + ((id(stmt.body), len(stmt.body)),))
 
     visit(tree.body, ())

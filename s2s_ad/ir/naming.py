@@ -14,6 +14,8 @@ import re
 import gast
 import numpy
 
+from .. import runtime
+
 
 class Namer:
     def __init__(self, reserved=()):
@@ -97,6 +99,16 @@ def callee(func, resolve):
         if owner is math or owner is numpy:
             return getattr(owner, func.attr, None)
     return None
+
+
+def output_check_call(stmt, resolve):
+    """The `check_scalar_output(...)` call of grad's guard `if ...: check_scalar_output(...)`
+    when `stmt` is that guard, else None."""
+    if not (isinstance(stmt, gast.If) and not stmt.orelse and len(stmt.body) == 1
+            and isinstance(stmt.body[0], gast.Expr)):
+        return None
+    call = stmt.body[0].value
+    return call if calls(call, runtime.check_scalar_output, resolve) else None
 
 
 def calls(value, function, resolve):

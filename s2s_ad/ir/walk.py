@@ -26,3 +26,9 @@ def without_statements(body, drop):
                 setattr(stmt, field, without_statements(inner, drop) or [gast.Pass()])
         out.append(stmt)
     return out
+
+
+def names_loaded(node):
+    """The names an expression or statement reads, in walk order (repeats kept)."""
+    return [n.id for n in gast.walk(node) if isinstance(n, gast.Name)
+            and isinstance(n.ctx, gast.Load)]

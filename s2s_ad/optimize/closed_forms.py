@@ -30,7 +30,8 @@ import gast
 
 from .. import runtime
 from ..ir import build
-from ..ir.naming import callee
+from ..ir.naming import callee, output_check_call
+from ..ir.walk import names_loaded
 from . import rational
 from .closed_form_render import Renderer, rewrite_agrees
 
@@ -72,7 +73,7 @@ def _split(body, pure_call, resolve):
         assigned.add(stmt.targets[0].id)
     checks, backward = [], []
     for stmt in rest:
-        if isinstance(stmt, gast.If) and _is_output_check(stmt, resolve):
+        if output_check_call(stmt, resolve) is not None:
             checks.append(stmt)
         elif isinstance(stmt, (gast.Assign, gast.AugAssign, gast.Expr)):
             targets = stmt.targets if isinstance(stmt, gast.Assign) else \
@@ -85,15 +86,8 @@ def _split(body, pure_call, resolve):
     return forward, checks, backward, body[-1]
 
 
-def _is_output_check(stmt, resolve):
-    return not stmt.orelse and len(stmt.body) == 1 and isinstance(stmt.body[0], gast.Expr) \
-        and isinstance(stmt.body[0].value, gast.Call) \
-        and callee(stmt.body[0].value.func, resolve) is runtime.check_scalar_output
-
-
 def _reads(node):
-    return {n.id for n in gast.walk(node) if isinstance(n, gast.Name)
-            and isinstance(n.ctx, gast.Load)}
+    return set(names_loaded(node))
 
 
 class _Rewrite:

@@ -31,7 +31,7 @@ import gast
 import numpy
 
 from ..ir import build
-from ..ir.naming import callee, calls
+from ..ir.naming import callee, calls, output_check_call
 from ..ir.walk import all_statements
 from .. import runtime
 from .shape_tape import drop_unread_shape_tape
@@ -201,13 +201,8 @@ def _strip_bookkeeping(body, numbers, resolve):
 def _drop_output_checks(body, numbers, resolve):
     """`if ...: check_scalar_output(v, w)` for numbers v, w: the output is a number."""
     def is_check(stmt):
-        if not (isinstance(stmt, gast.If) and len(stmt.body) == 1 and not stmt.orelse
-                and isinstance(stmt.body[0], gast.Expr)):
-            return False
-        call = stmt.body[0].value
-        return isinstance(call, gast.Call) \
-            and callee(call.func, resolve) is runtime.check_scalar_output \
-            and all(_is_number(a, numbers, resolve) for a in call.args)
+        call = output_check_call(stmt, resolve)
+        return call is not None and all(_is_number(a, numbers, resolve) for a in call.args)
 
     kept = [stmt for stmt in body if not is_check(stmt)]
     dropped = len(kept) != len(body)
