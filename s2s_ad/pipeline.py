@@ -29,7 +29,9 @@ from .frontend.resolve import resolve
 from .ir import build
 from .ir.grammar import verify
 from .ir.naming import Bindings, Namer
+from .ir.walk import names_stored
 from .optimize import optimize
+from .optimize.fold import float_literals_beside_inputs
 from .optimize.reverse_body import finish_reverse_body, shape_proxy_pass
 from .transforms.normalize import normalize, numpy_name_for
 from . import runtime, runtime_flow
@@ -193,6 +195,8 @@ def derive(func, request, registry, cache):
     dataflow = analyse_dataflow(levels)
     inputs = ReverseInputs(levels, activity, shapes, dataflow, registry, namer, bindings,
                            derive_helper, shape_proxy_pass(levels, bindings, nested=True))
+    float_literals_beside_inputs(levels.tree.body, _unrebound(levels, request.wrt),
+                                 activity.is_active)
     result = reverse(inputs, request.wrt, seed)
     body = finish_reverse_body(result, request, levels, namer, bindings, func.__globals__)
     tree = _function_def(levels.tree, fname, [_docstring(func, request)] + body, cotangent)
@@ -304,6 +308,14 @@ def _user_object(resolution):
             return None
         return resolution.lookup(ident)
     return lookup
+
+
+def _unrebound(levels, wrt):
+    """The differentiated parameters the function never assigns to."""
+    stored = set()
+    for stmt in levels.tree.body:
+        stored.update(names_stored(stmt))
+    return set(wrt) - stored
 
 
 def _result_arity(levels):

@@ -1,6 +1,7 @@
-"""Int literals in adjoint arithmetic are written as floats (numpy mixes a Python int into
-float arithmetic by a slower path); ints where an int is meant stay ints. And the
-scalar-output guard of grad reads `type`/`float` through bindings."""
+"""Int literals in adjoint arithmetic, and beside differentiated arguments in the forward
+sweep, are written as floats (numpy and Python mix an int into float arithmetic by a
+slower path); ints where an int is meant stay ints. And the scalar-output guard of grad
+reads `type`/`float` through bindings."""
 import textwrap
 
 import gast
@@ -10,7 +11,7 @@ import pytest
 import s2s_ad
 from s2s_ad import runtime
 from s2s_ad.backend.emit import to_source
-from s2s_ad.optimize.fold import float_literals_in_adjoints
+from s2s_ad.optimize.fold import float_literals_beside_inputs, float_literals_in_adjoints
 from tests.gradcheck import numeric_grad
 
 
@@ -34,6 +35,39 @@ def rewrite(source):
 ])
 def test_which_literals_become_floats(source, expected):
     assert rewrite(source) == expected
+
+
+@pytest.mark.parametrize("source, expected", [
+    ("t = 2 * x", "t = 2.0 * x"),
+    ("t = x / 4 - 0", "t = x / 4 - 0"),            # not three-address: left alone
+    ("t = x - 1", "t = x - 1.0"),
+    ("t = 2 ** x", "t = 2.0 ** x"),
+    ("t = x ** 2", "t = x ** 2"),                  # an exponent stays as written
+    ("t = 2 * i", "t = 2 * i"),                    # not a differentiated argument
+    ("n = 2 * x", "n = 2 * x"),                    # result carries no derivative
+    ("t = x // 2", "t = x // 2"),
+    ("t = True * x", "t = True * x"),
+])
+def test_which_forward_literals_become_floats(source, expected):
+    body = gast.parse(source).body
+    float_literals_beside_inputs(body, {"x"}, lambda name: name != "n")
+    assert to_source(gast.Module(body=body, type_ignores=[])).strip() == expected
+
+
+def scaled_exp(x, a):
+    y = np.exp(2 * x) + 3 ** x - 1 / x
+    return np.sum(y * (2 * a))
+
+
+@pytest.mark.parametrize("x", [np.array([0.5, -1.0, 2.0]), np.array([1, 2, 3]), 1.5, 2])
+def test_forward_literals_beside_arguments(x):
+    df = s2s_ad.grad(scaled_exp)
+    a = np.array([1.0, 2.0, 3.0])
+    want = numeric_grad(scaled_exp, [np.asarray(x, dtype=float), a], 0)
+    np.testing.assert_allclose(df(x, a), want, rtol=1e-6)
+    source = s2s_ad.derivative_source(df)
+    assert "np.exp(2.0 * x)" in source and "3.0 ** x" in source and "1.0 / x" in source
+    assert "2 * a" in source                      # `a` is not differentiated
 
 
 def test_loops_and_branches_are_walked():
