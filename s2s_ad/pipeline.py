@@ -17,12 +17,14 @@ from .ad.forward import ForwardGenerator
 from .ad.reverse import HelperAdjoint, ReverseInputs, reverse
 from .ad.reverse import ExpansionContext
 from .ad.tangents import is_zero
-from .analyses.activity import analyse_activity, only_nondifferentiable_paths
+from .analyses.activity import (analyse_activity, only_nondifferentiable_paths,
+                                 writes_into_arguments)
 from .analyses.dataflow import analyse_dataflow
 from .analyses.shapes import analyse_shapes, scalar_output_leaves
 from .backend.emit import to_source
 from .backend.load import load
-from .errors import APIUsageError, NonDifferentiableError, function_location
+from .errors import (APIUsageError, NonDifferentiableError, UnsupportedSyntaxError,
+                     function_location)
 from .frontend.fence import fence
 from .frontend.parse import parse
 from .frontend.resolve import resolve
@@ -120,6 +122,7 @@ def derive(func, request, registry, cache):
     if request.mode == "jvp":
         return _derive_forward(func, request, registry, cache)
     levels, namer = front(func)
+    func = levels.parsed.func           # the def a C-level wrapper (lru_cache) leads to
     out_atom = levels.tree.body[-1].value
     if isinstance(out_atom, gast.Constant) and out_atom.value is None:
         raise APIUsageError(f"{func.__qualname__} returns None: there is nothing to "
@@ -134,6 +137,7 @@ def derive(func, request, registry, cache):
             levels.parsed.source_map.locate(node),
             "differentiate with respect to another argument, or mark the intent with "
             "s2s_ad.stop_gradient(...)")
+    _reject_writes_into_arguments(levels, activity, registry)
     shapes = analyse_shapes(levels, outputs if request.mode != "vjp" else ())
     bindings = Bindings(namer, _user_object(levels.resolution))
     import numpy
@@ -212,9 +216,11 @@ def _derive_forward(func, request, registry, cache):
     """Forward mode: jvp_f(tangent, *params) -> (value, directional derivative)."""
     import numpy
     levels, namer = front(func)
+    func = levels.parsed.func           # the def a C-level wrapper (lru_cache) leads to
     out_atom = levels.tree.body[-1].value
     outputs = [out_atom.id] if isinstance(out_atom, gast.Name) else []
     activity = analyse_activity(levels, request.wrt, outputs, registry)
+    _reject_writes_into_arguments(levels, activity, registry)
     bindings = Bindings(namer, _user_object(levels.resolution))
     bindings.name_for(levels.numpy_name, numpy, exact=True)
     for helper, name in levels.runtime_names.items():
@@ -310,6 +316,16 @@ def _user_object(resolution):
     return lookup
 
 
+def _reject_writes_into_arguments(levels, activity, registry):
+    for call, why in writes_into_arguments(levels, activity.varied, registry):
+        raise UnsupportedSyntaxError(
+            f"this call may write a value that carries a derivative into an array: {why}, "
+            f"and s2s_ad follows values through assignments only",
+            levels.parsed.source_map.locate(call),
+            "assign the result, e.g. `y = np.multiply(x, 2.0)`, `y = x.copy()`, "
+            "`y[i] = expr` or `y = np.sort(x)`")
+
+
 def _unrebound(levels, wrt):
     """The differentiated parameters the function never assigns to."""
     stored = set()
@@ -331,6 +347,7 @@ def _result_arity(levels):
 
 
 def _user_names(parsed, func):
+    func = parsed.func                  # the def a C-level wrapper (lru_cache) leads to
     names = {n.id for n in gast.walk(parsed.tree) if isinstance(n, gast.Name)}
     names |= {parsed.tree.name}
     names |= set(func.__code__.co_names) | set(func.__code__.co_varnames)

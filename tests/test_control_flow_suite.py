@@ -18,6 +18,7 @@ from programs import branches as br
 from programs import loops as lp
 from programs import loops_flow as lf
 from programs import mutation as mu
+from programs import reassigned as ra
 
 SEEDS = (0, 1, 2)
 
@@ -227,6 +228,13 @@ ROWS = [
     (br.branch_inside_while, lambda g: [uni(g, -0.5, 1.5)], (0,)),
     (br.spline_lookup, lambda g: [pick(g, (0.1, 0.9), (1.1, 1.9), (2.1, 2.9), (3.2, 4.0))],
      (0,)),
+    # reassigned.py: a value read after the loop or branch that reassigned it
+    (ra.product_after_loop, lambda g: [uni(g, -1, 1)], (0,)),
+    (ra.product_after_branch, lambda g: [uni(g, -1, 1), bool(g.integers(0, 2))], (0,)),
+    (ra.product_after_break, lambda g: [uni(g, 0.5, 1.5)], (0,)),
+    (ra.product_after_while, lambda g: [uni(g, 0.5, 1.5), uni(g, 1.3, 1.7)], (0, 1)),
+    (ra.sum_then_product_after_loop, lambda g: [uni(g, -1, 1)], (0,)),
+    (ra.dot_after_loop_of_arrays, lambda g: [r(g, 4)], (0,)),
     (br.helper_with_branch_in_loop, lambda g: [away(g, 5)], (0,)),
     (br.soft_threshold_loop,
      lambda g: [pick_vec(g, 6, (-2.0, -0.35), (-0.28, -0.12), (-0.08, -0.02),

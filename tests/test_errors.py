@@ -25,6 +25,11 @@ def _line_of(marker):
      "not_defined_anywhere"),
     (rejected.bad_keyword, "keyword", s2s_ad.MissingDerivativeError, "out="),
     (rejected.counts_positives, "nondiff", s2s_ad.NonDifferentiableError, "no derivative"),
+    # writing into an array through a call would be a silent zero
+    (rejected.copies_into, "copyto", s2s_ad.UnsupportedSyntaxError, "result is not used"),
+    (rejected.adds_at, "add_at", s2s_ad.UnsupportedSyntaxError, "result is not used"),
+    (rejected.writes_out, "out", s2s_ad.UnsupportedSyntaxError, "`out=`"),
+    (rejected.sorts_in_place, "sort", s2s_ad.UnsupportedSyntaxError, "`.sort()`"),
 ])
 def test_rejections_are_located(func, marker, error, words):
     with pytest.raises(error) as info:

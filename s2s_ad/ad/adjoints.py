@@ -86,7 +86,7 @@ class Adjoints:
                 out.append(build.assign(name, build.binop(build.name(name), "Add", expr)))
             return
         if variable not in self._current:
-            if _is_alias(expr):
+            if _is_alias(expr) and not self._may_change(expr):
                 self._current[variable] = expr
                 return
             out.append(build.assign(name, expr))
@@ -135,6 +135,14 @@ class Adjoints:
                                                       expr])))
         self._current[variable] = build.name(name)
         self._owned.add(variable)
+
+    def _may_change(self, expr):
+        """Does `expr` read a value that a later backward statement restores from the
+        tape (a variable redefined in a loop or branch)? Then it is not an alias to
+        pass on lazily: `x_bar = y` is written now, while `y` still holds that value."""
+        base = expr.value if isinstance(expr, gast.Subscript) else expr
+        return isinstance(base, gast.Name) and not self._namer.is_adjoint(base.id) \
+            and self._flow.is_overwritten(base.id)
 
     def owned_value(self, variable, expr):
         """`expr`, copied when it may alias and `variable`'s adjoint is updated in place

@@ -59,13 +59,16 @@ class Registry:
         entry = _lookup(table, primitive)
         if entry is None or isinstance(entry, Template):
             return entry
+        if isinstance(entry, TemplateError):
+            raise entry                 # every use reports it (never a silent fallback)
         kind, function = entry
         try:
             template = self._parse(kind, function)
-        except TemplateError:
+            _check_signature(template, primitive)
+        except TemplateError as error:
             for key, (prim, value) in list(table.items()):
                 if value is entry:
-                    del table[key]      # reported once; later lookups find no template
+                    table[key] = (prim, error)
             raise
         for key, (prim, value) in list(table.items()):
             if value is entry:
@@ -103,13 +106,30 @@ class Registry:
             table = self._reverse if kind == "adjoint" else self._tangent
             pending = (kind, function)           # parsed when first looked up
             for prim in primitives:
+                if _is_built_in(function) and _key(prim) in table \
+                        and not _is_built_in(table[_key(prim)][1]):
+                    continue    # a user's template registered before the built-ins loaded
                 table[_key(prim)] = (prim, pending)
 
     def _parse(self, kind, function):
         filename = inspect.getsourcefile(function) or "<template>"
-        lines, first = inspect.getsourcelines(function)
-        tree = gast.parse(textwrap.dedent("".join(lines))).body[0]
-        location = SourceLocation(filename, first, 0, lines[0], function.__name__)
+        try:
+            lines, first = inspect.getsourcelines(function)
+        except OSError as exc:
+            raise TemplateError(f"cannot read the source of template {function.__name__}: "
+                                f"{exc}", None, "define templates with `def` in a .py file")
+        text = textwrap.dedent("".join(lines))
+        tree = gast.parse(text).body[0]
+        indent = len(lines[0]) - len(text.splitlines(True)[0])
+
+        def locate(node):
+            row = getattr(node, "lineno", 1) - 1
+            return SourceLocation(filename, first + row, getattr(node, "col_offset", 0) + indent,
+                                  lines[row], function.__name__)
+        location = locate(tree)
+        if not isinstance(tree, gast.FunctionDef):
+            raise TemplateError("a template is a function defined with `def`", location,
+                                "def name_adjoint(y, x): d[x] += ...")
         args = tree.args
         names = [a.id for a in args.args]
         if not names or args.vararg or args.kwarg or args.kwonlyargs:
@@ -121,14 +141,40 @@ class Registry:
         body = [s for s in tree.body if not _is_docstring(s)]
         template = Template(kind, function.__name__, names[0], tuple(names[1:]), defaults,
                             tuple(body), function.__globals__, location)
-        _validate(template)
+        _validate(template, locate)
         return template
+
+
+def _check_signature(template, primitive):
+    """A user template of a Python function names that function's parameters: each one
+    it has without a default, and no other."""
+    if not inspect.isfunction(primitive) or _is_built_in(template):
+        return
+    params = inspect.signature(primitive).parameters.values()
+    names = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    required = [p.name for p in params if p.default is p.empty
+                and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    if any(p not in names for p in template.params) \
+            or any(p not in template.params for p in required):
+        raise TemplateError(
+            f"template {template.name} takes ({', '.join(template.params)}) after the result, "
+            f"but {primitive.__name__} takes ({', '.join(names)})", template.location,
+            f"def {template.name}({template.result}, {', '.join(names)}): ...")
 
 
 def _filename(template):
     if isinstance(template, Template):
         return template.location.filename
+    if isinstance(template, TemplateError):
+        return template.location.filename if template.location else "<template>"
     return os.path.abspath(template[1].__code__.co_filename)
+
+
+def _is_built_in(template):
+    """A template (or template function) from s2s_ad/templates/."""
+    if callable(template):
+        return os.path.abspath(template.__code__.co_filename).startswith(_TEMPLATES_DIR)
+    return template is True or _filename(template).startswith(_TEMPLATES_DIR)
 
 
 def _key(primitive):
@@ -164,13 +210,12 @@ def derivative_target(node):
     return None
 
 
-def _validate(template):
+def _validate(template, locate):
     known = set(template.params) | {template.result}
     temps = set()
     for stmt in template.body:
-        fail = TemplateError(f"template {template.name}: unsupported statement "
-                             f"at template line {getattr(stmt, 'lineno', '?')}",
-                             template.location,
+        fail = TemplateError(f"template {template.name}: unsupported statement",
+                             locate(stmt),
                              "write `d[p] += expr`, `d[p][index] += expr` or `_tmp = expr`"
                              if template.kind == "adjoint" else "write `d[y] = expr`")
         if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1:
@@ -193,14 +238,16 @@ def _validate(template):
                     and node.value.id == "d":
                 if not isinstance(node.slice, gast.Name) or node.slice.id not in known:
                     raise TemplateError(f"template {template.name}: d[...] must name a parameter",
-                                        template.location)
+                                        locate(node), "d[x] with x one of the template's "
+                                        "parameters")
             elif isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
                 ident = node.id
                 if ident in known or ident in temps or ident == "d":
                     continue
                 if ident not in template.namespace and not hasattr(builtins, ident):
                     raise TemplateError(f"template {template.name}: unknown name `{ident}`",
-                                        template.location)
+                                        locate(node), "use the template's parameters, "
+                                        "`_temporaries` or names its module defines")
 
 
 _DEFAULT = None

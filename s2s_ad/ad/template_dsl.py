@@ -31,8 +31,15 @@ def _recorder(kind):
     def decorator_factory(*primitives):
         if not primitives:
             raise TypeError(f"@{kind}(...) needs the primitive(s) it differentiates")
+        for primitive in primitives:
+            if not callable(primitive):
+                raise TypeError(f"@{kind}(...) takes the function it differentiates itself "
+                                f"(e.g. @{kind}(np.sin)), not {primitive!r}")
 
         def decorator(function):
+            if not callable(function) or getattr(function, "__name__", "") == "<lambda>":
+                raise TypeError(f"@{kind}(...) decorates a template written with `def` "
+                                f"(got {function!r})")
             function.__s2s_template__ = (kind, primitives)
             _REGISTRATIONS.append((kind, primitives, function))
             return function

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import gast
 
 from ..ir.primitives import attribute_read, operation_of, names_in, COMPARE
+from ..ir.walk import all_statements
 
 _ALWAYS_INACTIVE = frozenset(COMPARE.values()) | {attribute_read}
 
@@ -35,7 +36,29 @@ def carries_derivative(op, registry):
         return False
     if op.primitive is not None and registry.is_nondifferentiable(op.primitive):
         return False
-    return True
+    return not _casts_to_integers(op)
+
+
+def _casts_to_integers(op):
+    """np.asarray(x, dtype=int), np.array(x, np.int32), x.astype(bool): a cast whose
+    result holds integers (piecewise constant). A dtype known only at run time is
+    handled there (split_array)."""
+    import numpy as np
+    if op.primitive not in (np.asarray, np.array):
+        return False
+    node = op.keywords.get("dtype", op.args[1] if len(op.args) > 1 else None)
+    if isinstance(node, gast.Constant) and isinstance(node.value, str):
+        spec = node.value
+    elif isinstance(node, gast.Name) and node.id in ("int", "bool"):
+        spec = node.id
+    elif isinstance(node, gast.Attribute) and isinstance(node.value, gast.Name):
+        spec = getattr(np, node.attr, None)
+    else:
+        return False
+    try:
+        return np.dtype(spec).kind in "biu"
+    except TypeError:
+        return False
 
 
 def analyse_activity(levels, wrt, outputs, registry):
@@ -152,3 +175,38 @@ def _reach(statements, start, passes, levels):
                 reached.add(target)
                 changed = True
     return reached
+
+
+def writes_into_arguments(levels, varied, registry):
+    """Calls that may write derivative-carrying values into an array s2s_ad cannot see
+    change: a call whose result is dropped (`np.copyto(y, x)`, `np.add.at(y, i, x)`,
+    `y.sort()`) and any call with `out=`, when a value it reads is `varied`. Returns
+    [(call node, why)]. print, list.append/pop and calls to primitives with a template (which
+    write nothing without out=) are not such calls.
+
+        np.copyto(y, x)              ->  [(call, "its result is not used: ...")]
+        z = np.multiply(x, 2, out=y) ->  [(call, "`out=` ...")]
+    """
+    found = []
+    for stmt in all_statements(levels.tree.body):
+        call = stmt.value if isinstance(stmt, (gast.Expr, gast.Assign)) else None
+        if not isinstance(call, gast.Call) or not any(
+                isinstance(n, gast.Name) and n.id in varied for n in gast.walk(call)):
+            continue
+        op = operation_of(call, levels.callees)
+        if any(k.arg == "out" and not (isinstance(k.value, gast.Constant)
+                                       and k.value.value is None) for k in call.keywords):
+            found.append((call, "`out=` writes the result into an existing array"))
+        elif isinstance(stmt, gast.Expr) and op.primitive is not print \
+                and not _list_method(call) and not (
+                    op.primitive is not None and (registry.reverse(op.primitive) is not None
+                                                  or registry.is_nondifferentiable(op.primitive))):
+            found.append((call, "its result is not used, so it can only matter by writing "
+                                "into its arguments"))
+    return found
+
+
+def _list_method(call):
+    """items.append(v) / items.pop(): list updates the mutation transform follows."""
+    return isinstance(call.func, gast.Attribute) and call.func.attr in ("append", "pop") \
+        and isinstance(call.func.value, gast.Name)

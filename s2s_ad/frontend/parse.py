@@ -54,21 +54,28 @@ class ParsedFunction:
 def parse(func):
     if not callable(func):
         raise APIUsageError(f"expected a Python function, got {type(func).__name__}")
-    func = inspect.unwrap(func)
+    # a wrapper written in Python (functools.wraps) is what runs: differentiate it, not
+    # the function it wraps; C-level wrappers (lru_cache, presenters) lead to a def
+    func = inspect.unwrap(func, stop=inspect.isfunction)
     if not inspect.isfunction(func):
         raise APIUsageError(
             f"s2s_ad differentiates Python functions defined with `def`; got {func!r}",
             hint="wrap the call in a def whose source s2s_ad can read")
+    # by its code object: inspect would follow __wrapped__ to the wrapped function's source
+    code = func.__code__
     try:
-        lines, first_line = inspect.getsourcelines(func)
+        lines, first_line = inspect.getsourcelines(code)
     except (OSError, TypeError) as exc:
         raise APIUsageError(f"cannot read the source of {func.__qualname__}: {exc}",
                             hint="define the function in a .py file (or a notebook cell)") from None
-    filename = inspect.getsourcefile(func) or func.__code__.co_filename
+    filename = inspect.getsourcefile(code) or code.co_filename
     text = "".join(lines)
     dedented = textwrap.dedent(text)
     indent = len(lines[0]) - len(lines[0].lstrip()) if lines else 0
-    smap = SourceMap(filename, max(first_line, 1), indent, tuple(lines), func.__qualname__)
+    label = func.__qualname__
+    if hasattr(func, "__wrapped__"):
+        label += f" (the wrapper `{code.co_name}` a decorator put around it)"
+    smap = SourceMap(filename, max(first_line, 1), indent, tuple(lines), label)
     module = gast.parse(dedented)
     node = module.body[0] if module.body else None
     if func.__name__ == "<lambda>":

@@ -10,3 +10,12 @@ def not_registered_anywhere(x):
 @adjoint(not_registered_anywhere)
 def wrong_adjoint(y, x):
     d[x] = d[y]
+
+
+def scaled(x, k):
+    return x * k
+
+
+@adjoint(scaled)
+def scaled_adjoint(y, x):          # forgot k
+    d[x] += d[y] * 2.0

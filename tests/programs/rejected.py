@@ -51,6 +51,30 @@ def bad_keyword(x):
     return np.exp(x, out=None)  # LINE keyword
 
 
+def copies_into(x):
+    y = np.zeros(3)
+    np.copyto(y, x)  # LINE copyto
+    return np.sum(y * y)
+
+
+def adds_at(x):
+    y = np.zeros(2)
+    np.add.at(y, [0, 0, 1], x)  # LINE add_at
+    return np.sum(y * y)
+
+
+def writes_out(x):
+    y = np.zeros(3)
+    np.multiply(x, 2.0, out=y)  # LINE out
+    return np.sum(y * y) + np.sum(x)
+
+
+def sorts_in_place(x):
+    y = x * 1.0
+    y.sort()  # LINE sort
+    return y[0] * 2.0
+
+
 async def is_async(x):  # LINE async
     return x
 

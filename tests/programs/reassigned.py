@@ -1,0 +1,48 @@
+"""A value read after a loop or branch that reassigned it (found in review: the adjoint
+of `x` in `y * x` was passed on lazily as `y`, and read after the backward sweep had
+restored `y` from the tape)."""
+import numpy as np
+
+
+def product_after_loop(x):
+    y = x
+    for _ in range(3):
+        y = y * 1.1
+    return y * x
+
+
+def product_after_branch(x, flag):
+    y = x
+    if flag:
+        y = y * 1.1
+    return y * x
+
+
+def product_after_break(x):
+    y = x
+    for _ in range(100):
+        y = y * 1.1
+        if y > 10.0:
+            break
+    return y * x
+
+
+def product_after_while(a, x):
+    y = a
+    while y < 5.0:
+        y = y * x
+    return y * a
+
+
+def sum_then_product_after_loop(x):
+    y = x
+    for _ in range(2):
+        y = np.sin(y) + y
+    return y * x + y
+
+
+def dot_after_loop_of_arrays(x):
+    y = x
+    for _ in range(2):
+        y = np.tanh(y) * 2.0
+    return np.dot(y, x)

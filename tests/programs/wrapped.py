@@ -1,0 +1,54 @@
+"""Functions behind decorators: a Python wrapper (functools.wraps) is what runs, so it is
+what s2s_ad differentiates; lru_cache's C wrapper leads to the def it caches."""
+import functools
+
+import numpy as np
+
+
+def doubled(fn):
+    @functools.wraps(fn)
+    def wrapper(x):
+        return fn(x) * 2.0
+    return wrapper
+
+
+def passes_through(fn):
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        return fn(*args, **kwargs)
+    return wrapper
+
+
+@doubled
+def square_doubled(x):
+    return x * x
+
+
+def calls_square_doubled(x):
+    return square_doubled(x) + np.sin(x)
+
+
+@passes_through
+def behind_star_args(x):
+    return x * x
+
+
+@functools.lru_cache(maxsize=None)
+def cached_cube(x):
+    return x * x * x
+
+
+def casts_to_int(x):
+    return np.sum(x.astype(int) * x)
+
+
+def casts_with_asarray(x):
+    return np.sum(np.asarray(x, dtype=np.int64) * x + np.array(x, "int32") * x)
+
+
+def casts_to_bool(x):
+    return np.sum(x.astype(bool) * x)
+
+
+def only_through_int_cast(x):
+    return np.sum(x.astype(int))
