@@ -20,7 +20,7 @@ from . import __version__
 from .api import _CACHE, _public
 from .backend.emit import to_source
 from .backend.standalone import MARKER, read_hash, source_hash, standalone_module
-from .errors import ADError, APIUsageError
+from .errors import ADError, APIUsageError, SourceLocation
 
 EXAMPLES = """examples:
   s2s-ad grad model.py:loss -o grad_model.py
@@ -38,6 +38,12 @@ EXAMPLES = """examples:
   s2s-ad hvp model.py:loss --wrt w -o hvp_model.py
       write hvp_loss(v, *args) -> Hessian of loss (w.r.t. w) times v
 """
+
+
+class CommandError(ADError):
+    """The command cannot go on for a reason outside s2s_ad: a target file that does not
+    compile or import, an output path that cannot be written. Its message says it all, so
+    it prints without a class name."""
 
 
 def build_parser():
@@ -80,6 +86,8 @@ def main(argv=None):
     except ADError as exc:
         if args.traceback:
             traceback.print_exc()
+        elif isinstance(exc, CommandError):
+            print(f"s2s-ad: error: {exc}", file=sys.stderr)
         else:
             print(f"s2s-ad: error: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2
@@ -95,8 +103,7 @@ def _grad(args):
         return 0
     if not args.output and not args.to_stdout:
         raise APIUsageError("give -o OUT.py (or --print)")
-    wrt = tuple(w.strip() for w in args.wrt.split(",")) if args.wrt else 0
-    wrt = wrt if isinstance(wrt, int) or len(wrt) > 1 else wrt[0]
+    wrt = _parse_wrt(args.wrt)
     deriveds, extra = [], []
     for func in functions:
         if args.command == "hvp":
@@ -121,6 +128,19 @@ def _grad(args):
         return 0
     _write(args.output, text, args.force)
     return 0
+
+
+def _parse_wrt(text):
+    """--wrt as grad's wrt: 0 (the first parameter) when not given, else a name or names."""
+    if text is None:
+        return 0
+    names = tuple(name.strip() for name in text.split(","))
+    # An empty name would otherwise fall back to the first parameter ("") or reach
+    # grad as a parameter called "" ("w,"): neither is what the user asked for.
+    if not all(names):
+        raise APIUsageError(f"--wrt needs parameter names, e.g. --wrt w or --wrt w,b; "
+                            f"got {text!r}")
+    return names if len(names) > 1 else names[0]
 
 
 def _request(func, mode, wrt):
@@ -166,22 +186,70 @@ def _load_target(target):
         sys.path.insert(0, directory)
     module = sys.modules.get(module_name)
     if module is None or os.path.abspath(getattr(module, "__file__", "")) != os.path.abspath(path):
-        spec = importlib.util.spec_from_file_location(module_name, path)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[module_name] = module
-        spec.loader.exec_module(module)
+        module = _import_file(module_name, path)
     func = getattr(module, name, None)
     if func is None:
         raise APIUsageError(f"{path} defines no function {name!r}")
     return func
 
 
+def _import_file(module_name, path):
+    """Run the user's file as module `module_name`; its failures become CommandErrors.
+
+    The user's own traceback stays reachable (chained) for --traceback."""
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:
+        # Like the import system: a half-run module must not be found by a later load.
+        sys.modules.pop(module_name, None)
+        if isinstance(exc, SyntaxError):
+            raise CommandError(_syntax_error_text(exc, path)) from exc
+        raise CommandError(f"importing {path} failed: {type(exc).__name__}: {exc}") from exc
+    return module
+
+
+def _syntax_error_text(exc, path):
+    """A SyntaxError as Python prints it: the file and line, the line, a caret.
+
+    exc.filename may be another file the target imports, so it is named too (as the user
+    wrote it when it is the target: the import system makes it absolute)."""
+    filename = exc.filename or path
+    if os.path.abspath(filename) == os.path.abspath(path):
+        filename = path
+    lineno = exc.lineno or 1
+    text = exc.text if exc.text is not None else _source_line(filename, lineno)
+    col = max(0, (exc.offset or 1) - 1)
+    # Python underlines offset..end_offset when they span one line, else one character
+    # (SourceLocation would otherwise underline a whole word).
+    single_line = exc.end_lineno == lineno and (exc.end_offset or 0) > col + 1
+    end_col = exc.end_offset - 1 if single_line else col + 1
+    location = SourceLocation(filename, lineno, col, text, end_col=end_col)
+    what = f"{type(exc).__name__} in {filename}: {exc.msg}"
+    if filename != path:
+        what = f"importing {path} failed: {what}"
+    return f"{what}\n{location.render()}"
+
+
+def _source_line(filename, lineno):
+    """Line `lineno` of `filename`, or "" (SyntaxErrors from compile() may carry no text)."""
+    import linecache
+    return linecache.getline(filename, lineno)
+
+
 def _check(output, deriveds):
     if not output or not os.path.exists(output):
         print(f"s2s-ad: {output} does not exist", file=sys.stderr)
         return 1
-    with open(output) as fh:
-        recorded = read_hash(fh.read())
+    text = _read(output)
+    if not _written_by_s2s_ad(text):
+        # "stale: regenerate it" would send the user to a run that refuses without --force.
+        print(f"s2s-ad: {output} was not written by s2s-ad (to replace it, regenerate "
+              f"with --force)", file=sys.stderr)
+        return 1
+    recorded = read_hash(text)
     if recorded != source_hash(deriveds, _CACHE, __version__):
         print(f"s2s-ad: {output} is stale: regenerate it", file=sys.stderr)
         return 1
@@ -189,13 +257,36 @@ def _check(output, deriveds):
     return 0
 
 
+def _written_by_s2s_ad(text):
+    """Whether `text` starts with the line s2s-ad puts first in every module it writes."""
+    return text.startswith(MARKER)
+
+
+def _read(path):
+    """The text of `path`; a file that is not text reads as not written by s2s-ad."""
+    try:
+        with open(path, errors="replace") as fh:
+            return fh.read()
+    except OSError as exc:
+        raise CommandError(f"cannot read {path}: {exc.strerror or exc}") from exc
+
+
 def _write(output, text, force):
     """Write atomically; never replace a file s2s-ad did not write (unless forced)."""
-    if os.path.exists(output) and not force:
-        with open(output) as fh:
-            first = fh.readline()
-        if not first.startswith(MARKER):
-            raise APIUsageError(f"{output} was not written by s2s-ad; use --force to replace it")
+    # Checked first: the temporary file would go beside the directory, not in it, and
+    # os.replace onto a directory fails with errors that do not say why ("busy" for ".").
+    if os.path.isdir(output):
+        raise CommandError(f"cannot write {output}: it is a directory")
+    if os.path.exists(output) and not force and not _written_by_s2s_ad(_read(output)):
+        raise APIUsageError(f"{output} was not written by s2s-ad; use --force to replace it")
+    try:
+        _replace(output, text)
+    except OSError as exc:
+        raise CommandError(f"cannot write {output}: {exc.strerror or exc}") from exc
+
+
+def _replace(output, text):
+    """Put `text` in `output` through a temporary file, which never outlives the call."""
     directory = os.path.dirname(os.path.abspath(output))
     handle, temporary = tempfile.mkstemp(prefix=".s2s-ad-", suffix=".py", dir=directory)
     try:

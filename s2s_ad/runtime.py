@@ -220,7 +220,9 @@ def zero_adjoint(x):
 
 
 def matmul_adjoint_a(g, a, b):
-    """Adjoint of `a` in y = a @ b, for 1-D, 2-D and batched operands."""
+    """Adjoint of `a` in y = a @ b, for 1-D, 2-D and batched operands (numpy's rules: a 1-D
+    `a` is a (1, k) row, a 1-D `b` a (k, 1) column, leading axes broadcast as a batch and
+    are summed back to `a`'s shape)."""
     if type(g) is type(a) is type(b) is np.ndarray and a.ndim == 2:
         if b.ndim == 2:
             return g @ b.T                           # plain matrices: nothing broadcast
@@ -237,18 +239,24 @@ def matmul_adjoint_a(g, a, b):
 
 
 def matmul_adjoint_b(g, a, b):
-    """Adjoint of `b` in y = a @ b, for 1-D, 2-D and batched operands."""
+    """Adjoint of `b` in y = a @ b, for 1-D, 2-D and batched operands (as matmul_adjoint_a:
+    the result has `b`'s shape, broadcast batch axes summed)."""
     if type(g) is type(a) is type(b) is np.ndarray and a.ndim == 2:
         if b.ndim == 2:
             return a.T @ g                           # plain matrices: nothing broadcast
         if b.ndim == 1 == g.ndim:
             return g @ a                             # matrix times vector
     a_nd, b_nd = np.ndim(a), np.ndim(b)
-    if a_nd == 1:
-        return np.multiply.outer(a, g) if b_nd > 1 else g * a
-    if b_nd == 1:
-        return np.matmul(np.swapaxes(a, -1, -2), g[..., None])[..., 0] if np.ndim(g) > 1 \
-            else np.matmul(g, a)
+    if a_nd == 1:            # a acts as a (1, k) row: db[..., k, m] = a[k] g[..., m]
+        if b_nd == 1:
+            return g * a
+        if b_nd == 2:
+            return np.multiply.outer(a, g)
+        return np.expand_dims(a, -1) * np.expand_dims(g, -2)   # b's batch is y's batch
+    if b_nd == 1:            # b acts as a (k, 1) column shared by every batch and row of a
+        if a_nd == 2:
+            return np.matmul(g, a)
+        return np.tensordot(g, a, axes=a_nd - 1)      # sum over a's batch axes and rows
     return unbroadcast(np.matmul(np.swapaxes(a, -1, -2), g), b)
 
 

@@ -83,8 +83,14 @@ def copy_adjoint(a):
 
 
 def clear_adjoint(a, index):
-    """a with a[index] set to zero (nothing to do while a is the scalar zero)."""
+    """a with a[index] set to zero (nothing to do while a is the scalar zero): the value
+    there was overwritten, so what reaches it from later code stops there."""
     if isinstance(a, np.ndarray):
+        a[index] = 0.0
+    elif isinstance(a, list) and isinstance(index, slice):
+        for k in range(*index.indices(len(a))):
+            a[k] = 0.0
+    elif isinstance(a, (list, dict)) and (isinstance(a, list) or index in a):
         a[index] = 0.0
     return a
 
@@ -116,7 +122,11 @@ def match_adjoint(a, x):
 
 
 def spread_adjoint(g, items):
-    """The adjoint of each item of `sum(items)`: g, reduced to that item's shape."""
+    """The adjoint of each item of `sum(items)`: g, reduced to that item's shape. For an
+    array (summed over its first axis) an array of its shape."""
+    if isinstance(items, np.ndarray):
+        return np.zeros(items.shape) + unbroadcast(g, items[0]) if len(items) else \
+            np.zeros(items.shape)
     return [unbroadcast(g, item) for item in items]
 
 

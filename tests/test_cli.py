@@ -16,9 +16,14 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture
 def project(tmp_path):
+    return copy_project(tmp_path)
+
+
+def copy_project(directory):
+    """The small user project in `directory` (a fixture cannot be shared by importing it)."""
     for name in ("model.py", "helpers.py"):
-        shutil.copy(os.path.join(PROJECT, name), tmp_path / name)
-    return tmp_path
+        shutil.copy(os.path.join(PROJECT, name), directory / name)
+    return directory
 
 
 def run(project, *args, module=False):

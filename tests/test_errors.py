@@ -29,6 +29,9 @@ def _line_of(marker):
     (rejected.copies_into, "copyto", s2s_ad.UnsupportedSyntaxError, "result is not used"),
     (rejected.adds_at, "add_at", s2s_ad.UnsupportedSyntaxError, "result is not used"),
     (rejected.writes_out, "out", s2s_ad.UnsupportedSyntaxError, "`out=`"),
+    # the output depends on x only through control flow: a silent zero (or a crash) before
+    (rejected.counts_halvings, "while_test", s2s_ad.NonDifferentiableError, "no derivative"),
+    (rejected.picks_by_sign, "if_test", s2s_ad.NonDifferentiableError, "no derivative"),
     (rejected.sorts_in_place, "sort", s2s_ad.UnsupportedSyntaxError, "`.sort()`"),
 ])
 def test_rejections_are_located(func, marker, error, words):

@@ -125,3 +125,12 @@ def test_iterating_indices_that_subscript_their_own_list():
     rng = np.random.default_rng(5)
     xs = rng.standard_normal((4, 3))
     assert_grad_matches(c.rows_by_index, [xs, [2, 0, 3]], wrt=0)
+
+
+@pytest.mark.parametrize("func, shape", [(c.builtin_sum_of_vector, (3,)),
+                                         (c.builtin_sum_of_rows, (3, 2))])
+def test_builtin_sum_over_an_array_gives_an_array_gradient(func, shape):
+    x = RNG.standard_normal(shape)
+    g = s2s_ad.grad(func)(x)
+    assert isinstance(g, np.ndarray) and g.shape == shape
+    assert_grad_matches(func, [x], wrt=(0,))

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import gast
 
 from ..ir.primitives import attribute_read, operation_of, names_in, COMPARE
-from ..ir.walk import all_statements
+from ..ir.walk import all_statements, names_stored
 
 _ALWAYS_INACTIVE = frozenset(COMPARE.values()) | {attribute_read}
 
@@ -125,11 +125,13 @@ def _assignments(body):
     return out
 
 
-def only_nondifferentiable_paths(levels, wrt, outputs, registry):
+def only_nondifferentiable_paths(levels, wrt, outputs, registry, through_control=True):
     """When no `wrt` argument reaches the output through derivatives, but some reach it
     through operations without one (np.round, comparisons, int(...)), the whole gradient
     would be a silent zero: [(argument, operation node)]. Empty otherwise (an argument
-    used only as a mask next to others that are differentiable has a true zero).
+    used only as a mask next to others that are differentiable has a true zero). With
+    `through_control`, reaching the output through an if/while test or a loop's range
+    counts too (`while x > 1: n += 1` or `for i in range(n)` differentiated in x or n).
     stop_gradient is an explicit cut, not such a path."""
     from ..runtime_flow import stop_gradient
     statements = _assignments(levels.tree.body)
@@ -140,7 +142,7 @@ def only_nondifferentiable_paths(levels, wrt, outputs, registry):
             return []
     for name in wrt:
         through_all = _reach(statements, name, lambda op: op.primitive is not stop_gradient,
-                             levels)
+                             levels, control=through_control)
         through_derivatives = _reach(statements, name,
                                      lambda op: carries_derivative(op, registry), levels)
         if not set(outputs) & through_all or set(outputs) & through_derivatives:
@@ -156,10 +158,17 @@ def only_nondifferentiable_paths(levels, wrt, outputs, registry):
     return found
 
 
-def _reach(statements, start, passes, levels):
+def _reach(statements, start, passes, levels, control=False):
+    """Variables `start` flows into through operations that `passes`; with `control`,
+    also everything assigned under an if/while/for whose test or iterable it reaches."""
     reached, changed = {start}, True
     while changed:
         changed = False
+        if control:
+            for name in _controlled(levels.tree.body, reached):
+                if name not in reached:
+                    reached.add(name)
+                    changed = True
         for target, value in statements:
             if target in reached:
                 continue
@@ -175,6 +184,18 @@ def _reach(statements, start, passes, levels):
                 reached.add(target)
                 changed = True
     return reached
+
+
+def _controlled(body, reached):
+    """Names assigned inside compound statements whose test or iterable reads `reached`."""
+    for stmt in all_statements(body):
+        head = getattr(stmt, "test", None) or getattr(stmt, "iter", None)
+        if isinstance(stmt, (gast.If, gast.While, gast.For)) and head is not None \
+                and any(n in reached for n in names_in(head)):
+            for inner in all_statements(stmt.body + stmt.orelse):
+                if isinstance(inner, (gast.Assign, gast.AugAssign, gast.For)):
+                    yield from names_stored(inner.targets[0] if isinstance(inner, gast.Assign)
+                                            else inner.target)
 
 
 def writes_into_arguments(levels, varied, registry):

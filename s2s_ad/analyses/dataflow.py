@@ -159,7 +159,8 @@ def _list_valued(tree, sites):
 def _structured(tree, callees):
     """Variables that may hold a list, dict or tuple of adjoints: results of the runtime
     helpers that build those (they appear when a generated derivative is differentiated
-    again), and plain copies of such variables. `+` would concatenate them."""
+    again), a user's list literals, and plain copies of such variables. `+` would
+    concatenate them."""
     builders = {runtime_flow.scatter_add, runtime_flow.add_adjoints, runtime_flow.add_lists,
                 runtime_flow.push_adjoint, runtime_flow.spread_adjoint, runtime_flow.copy_adjoint,
                 runtime_flow.take_adjoint, runtime_flow.match_adjoint, runtime.split_array}
@@ -171,15 +172,26 @@ def _structured(tree, callees):
         if isinstance(value, gast.Call) and isinstance(value.func, gast.Name) \
                 and callees.get(value.func.id) in builders:
             found.add(node.targets[0].id)
+        elif _builds_list(value, found):
+            found.add(node.targets[0].id)       # then filled by index: vals[i] = ...
     changed = True
     while changed:
         changed = False
         for node in assigns:
-            if isinstance(node.value, gast.Name) and node.value.id in found \
-                    and node.targets[0].id not in found:
+            copied = isinstance(node.value, gast.Name) and node.value.id in found
+            if (copied or _builds_list(node.value, found)) and node.targets[0].id not in found:
                 found.add(node.targets[0].id)
                 changed = True
     return found
+
+
+def _builds_list(value, lists):
+    """`[a, b]`, `[0.0] * n`, `n * t1_0` for a list t1_0 (in `lists`): a user's list."""
+    def is_list(node):
+        return isinstance(node, gast.List) or isinstance(node, gast.Name) and node.id in lists
+    if isinstance(value, gast.BinOp) and isinstance(value.op, gast.Mult):
+        return is_list(value.left) or is_list(value.right)
+    return isinstance(value, gast.List)
 
 
 def _indexed_only(tree):

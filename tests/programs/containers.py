@@ -51,3 +51,11 @@ def rows_by_index(xs, order):
     for i in order:
         total = total + np.sum(xs[i] ** 2) * (i + 1)
     return total
+
+
+def builtin_sum_of_vector(x):
+    return sum(x) ** 2
+
+
+def builtin_sum_of_rows(X):
+    return np.sum(sum(X) ** 2)

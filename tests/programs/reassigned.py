@@ -46,3 +46,23 @@ def dot_after_loop_of_arrays(x):
     for _ in range(2):
         y = np.tanh(y) * 2.0
     return np.dot(y, x)
+
+
+def list_item_overwritten(x):
+    vals = [x[0], x[1]]
+    vals[0] = vals[0] * 3.0
+    return vals[0] + vals[1]
+
+
+def preallocated_list_filled_in_loop(x):
+    vals = [0.0] * 3
+    for i in range(3):
+        vals[i] = x[i] ** 2
+    return sum(vals)
+
+
+def preallocated_list_to_array(x):
+    vals = [0.0, 0.0, 0.0]
+    for i in range(3):
+        vals[i] = np.sin(x[i]) * x[i]
+    return np.sum(np.array(vals) ** 2)

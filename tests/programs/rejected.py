@@ -75,6 +75,20 @@ def sorts_in_place(x):
     return y[0] * 2.0
 
 
+def counts_halvings(x):
+    n = 0.0
+    while np.max(x) > 1.0:  # LINE while_test
+        x = x / 2.0
+        n = n + 1.0
+    return n
+
+
+def picks_by_sign(x):
+    if np.sum(x) > 0:  # LINE if_test
+        return 2.0
+    return 3.0
+
+
 async def is_async(x):  # LINE async
     return x
 
