@@ -142,9 +142,14 @@ def _derivative_last(generated, f, tangent_of=None, single=True):
         if not args:
             raise APIUsageError("pass the arguments of f, then the (co)tangent")
         *primals, cotangent = args
-        if not isinstance(cotangent, (float, tuple, list, dict)):
+        if cotangent is not None and not isinstance(cotangent, (float, tuple, list, dict, str)):
             cotangent = np.asarray(cotangent, dtype=float)
-        bound = signature.bind(*primals, **kwargs)
+        try:
+            bound = signature.bind(*primals, **kwargs)
+        except TypeError as exc:
+            what = "cotangent" if tangent_of is None else "tangent"
+            raise APIUsageError(f"{generated.__name__} takes the arguments of "
+                                f"{f.__qualname__}, then the {what} last: {exc}") from None
         if tangent_of is not None:
             _check_tangent(cotangent, bound, tangent_of, single, f)
         return generated(cotangent, *bound.args, **bound.kwargs)

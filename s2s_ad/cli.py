@@ -103,6 +103,8 @@ def _grad(args):
         return 0
     if not args.output and not args.to_stdout:
         raise APIUsageError("give -o OUT.py (or --print)")
+    if args.check and not args.output:
+        raise APIUsageError("--check compares with a file: give -o OUT.py")
     wrt = _parse_wrt(args.wrt)
     deriveds, extra = [], []
     for func in functions:
@@ -292,6 +294,10 @@ def _replace(output, text):
     try:
         with os.fdopen(handle, "w") as fh:
             fh.write(text)
+        # mkstemp makes the file owner-only; a module people commit follows the umask
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)
         os.replace(temporary, output)
     except BaseException:
         if os.path.exists(temporary):

@@ -178,7 +178,11 @@ def derive(func, request, registry, cache):
     def seed(output):
         """(statements, seed expression) for the output's adjoint."""
         if request.mode == "vjp":
-            return [], build.name(cotangent)
+            if request.helper:      # our own adjoints call helpers with the right shapes
+                return [], build.name(cotangent)
+            check = bindings.name_for("check_cotangent", runtime.check_cotangent)
+            return [build.assign(cotangent, build.call(build.name(check), [
+                build.name(cotangent), build.name(output)]))], build.name(cotangent)
         leaves = scalar_output_leaves(levels, output)
         if not leaves:
             return [], build.const(1.0)

@@ -114,6 +114,37 @@ def check_scalar_output(*values):
                 f"output to a scalar (e.g. np.sum)")
 
 
+def check_cotangent(cotangent, output):
+    """vjp's cotangent, checked to have the output's structure and shapes (a tuple for a
+    tuple, ...): otherwise a clear error rather than a gradient of the wrong shape. A
+    list given for an array output becomes an array."""
+    problem = _cotangent_mismatch(cotangent, output)
+    if problem:
+        raise NonScalarOutputError(f"the cotangent of {_caller_origin()} {problem}")
+    if isinstance(cotangent, list) and isinstance(output, np.ndarray):
+        return np.asarray(cotangent, dtype=float)
+    return cotangent
+
+
+def _cotangent_mismatch(cotangent, output):
+    if isinstance(output, (tuple, list)):
+        if isinstance(cotangent, (tuple, list)) and len(cotangent) == len(output):
+            return next(filter(None, map(_cotangent_mismatch, cotangent, output)), None)
+        got = f"a {type(cotangent).__name__}" + (
+            f" of {len(cotangent)}" if isinstance(cotangent, (tuple, list)) else "")
+        return f"must be a {type(output).__name__} of {len(output)} items like its " \
+               f"output; got {got}"
+    try:
+        shape = None if cotangent is None or isinstance(cotangent, (str, dict)) else \
+            np.shape(cotangent)
+    except ValueError:                      # a ragged list
+        shape = None
+    if shape != np.shape(output):
+        got = f"shape {shape}" if shape is not None else repr(cotangent)
+        return f"must have the output's shape {np.shape(output)}; got {got}"
+    return None
+
+
 def _caller_origin():
     """'f (model.py:12)', read from the docstring of the generated gradient calling us."""
     import sys

@@ -36,6 +36,7 @@ from s2s_ad.runtime_linalg import (dot_adjoint_a, dot_adjoint_b, einsum_operand_
 nondifferentiable(slice)
 nondifferentiable(  # counts, seeds, checks, tie shares (piecewise constant), zeros, shapes
     runtime.reduced_count, runtime.extremum_share, runtime.check_scalar_output,
+    runtime.check_cotangent,
     runtime.zero_tangent, runtime.zero_adjoint, runtime.shaped_like,
     runtime.shape_of, runtime.placeholder, runtime.closed_form_applies)
 

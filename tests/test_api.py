@@ -89,6 +89,40 @@ def test_vjp_of_array_valued_function():
     np.testing.assert_allclose(gx, w * (1 - np.tanh(x * w) ** 2) + 1)
 
 
+def doubled(x):
+    return x * 2.0
+
+
+def pair(x):
+    return (x * 2.0, np.sin(x))
+
+
+@pytest.mark.parametrize("func, x, cotangent, words", [
+    (doubled, np.ones(2), np.ones(3), "shape (2,); got shape (3,)"),
+    (doubled, np.ones(2), np.ones((2, 2)), "got shape (2, 2)"),
+    (doubled, np.ones(2), None, "got None"),
+    (doubled, 2.0, np.ones(3), "shape (); got shape (3,)"),
+    (pair, np.ones(2), (np.ones(2),), "tuple of 2 items"),
+    (pair, np.ones(2), (np.ones(2), np.ones(3)), "shape (2,); got shape (3,)"),
+])
+def test_vjp_checks_the_cotangent_against_the_output(func, x, cotangent, words):
+    with pytest.raises(s2s_ad.APIUsageError) as info:
+        s2s_ad.vjp(func)(x, cotangent)
+    assert words in str(info.value) and func.__name__ in str(info.value)
+
+
+def test_vjp_takes_a_list_cotangent_and_names_a_missing_one():
+    np.testing.assert_allclose(s2s_ad.vjp(doubled)(np.ones(2), [1.0, 3.0]), [2.0, 6.0])
+    gx = s2s_ad.vjp(pair)(np.ones(2), (np.ones(2), np.ones(2)))
+    np.testing.assert_allclose(gx, 2.0 + np.cos(np.ones(2)))
+    with pytest.raises(s2s_ad.APIUsageError, match="cotangent last"):
+        s2s_ad.vjp(bilinear_in_two)(np.ones(2), np.ones(2))
+
+
+def bilinear_in_two(x, y):
+    return x * y
+
+
 def test_derivative_source_matches_inspect_and_names_the_function():
     df = s2s_ad.grad(seed_example)
     text = s2s_ad.derivative_source(df)

@@ -109,3 +109,16 @@ def test_check_of_a_file_s2s_ad_did_not_write(project):
     assert_error(out, "mine.py was not written by s2s-ad", "--force", status=1)
     assert "stale" not in out.stderr
     assert (project / "mine.py").read_text() == "precious = True\n"
+
+
+def test_check_needs_an_output_file(project):
+    out = run(project, "grad", "model.py:penalty", "--print", "--check")
+    assert_error(out, "--check compares with a file")
+
+
+def test_written_file_follows_the_umask(project):
+    out = run(project, "grad", "model.py:penalty", "-o", "grad_model.py")
+    assert out.returncode == 0, out.stderr
+    umask = os.umask(0)
+    os.umask(umask)
+    assert os.stat(project / "grad_model.py").st_mode & 0o777 == 0o666 & ~umask
