@@ -19,6 +19,7 @@ from .ad.reverse import ExpansionContext
 from .ad.tangents import is_zero
 from .analyses.activity import (analyse_activity, only_nondifferentiable_paths,
                                  writes_into_arguments)
+from .analyses.aliases import writes_through_aliases
 from .analyses.dataflow import analyse_dataflow
 from .analyses.shapes import analyse_shapes, scalar_output_leaves
 from .backend.emit import to_source
@@ -142,6 +143,7 @@ def derive(func, request, registry, cache):
             "differentiate with respect to another argument, or mark the intent with "
             "s2s_ad.stop_gradient(...)")
     _reject_writes_into_arguments(levels, activity, registry)
+    _reject_writes_through_aliases(levels)
     shapes = analyse_shapes(levels, outputs if request.mode != "vjp" else ())
     bindings = Bindings(namer, _user_object(levels.resolution))
     import numpy
@@ -229,6 +231,7 @@ def _derive_forward(func, request, registry, cache):
     outputs = [out_atom.id] if isinstance(out_atom, gast.Name) else []
     activity = analyse_activity(levels, request.wrt, outputs, registry)
     _reject_writes_into_arguments(levels, activity, registry)
+    _reject_writes_through_aliases(levels)
     bindings = Bindings(namer, _user_object(levels.resolution))
     bindings.name_for(levels.numpy_name, numpy, exact=True)
     for helper, name in levels.runtime_names.items():
@@ -322,6 +325,15 @@ def _user_object(resolution):
             return None
         return resolution.lookup(ident)
     return lookup
+
+
+def _reject_writes_through_aliases(levels):
+    for stmt, written, other in writes_through_aliases(levels):
+        raise UnsupportedSyntaxError(
+            f"`{written}` holds the same numpy array as `{other}` (an assignment or a view), "
+            f"so this write changes `{other}` too, which is read later; s2s_ad follows "
+            f"values, not shared memory", levels.parsed.source_map.locate(stmt),
+            f"copy before writing: `{written} = {other}.copy()` (or np.array(...))")
 
 
 def _reject_writes_into_arguments(levels, activity, registry):

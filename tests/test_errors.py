@@ -32,6 +32,13 @@ def _line_of(marker):
     # the output depends on x only through control flow: a silent zero (or a crash) before
     (rejected.counts_halvings, "while_test", s2s_ad.NonDifferentiableError, "no derivative"),
     (rejected.picks_by_sign, "if_test", s2s_ad.NonDifferentiableError, "no derivative"),
+    # a write through a second name for one array (numpy shares it; values would not)
+    (rejected.writes_through_alias, "alias_write", s2s_ad.UnsupportedSyntaxError,
+     "same numpy array as `x`"),
+    (rejected.writes_through_row_view, "view_write", s2s_ad.UnsupportedSyntaxError,
+     "same numpy array as `X`"),
+    (rejected.writes_source_of_reshaped, "reshape_write", s2s_ad.UnsupportedSyntaxError,
+     "same numpy array as `m`"),
     (rejected.sorts_in_place, "sort", s2s_ad.UnsupportedSyntaxError, "`.sort()`"),
 ])
 def test_rejections_are_located(func, marker, error, words):

@@ -89,6 +89,24 @@ def picks_by_sign(x):
     return 3.0
 
 
+def writes_through_alias(x):
+    y = x
+    y[0] = 5.0  # LINE alias_write
+    return np.sum(x * x)
+
+
+def writes_through_row_view(X):
+    row = X[0]
+    row[1] = 0.0  # LINE view_write
+    return np.sum(X ** 2)
+
+
+def writes_source_of_reshaped(x):
+    m = np.reshape(x, (2, 2))
+    x[0] = 1.0  # LINE reshape_write
+    return np.sum(m * m)
+
+
 async def is_async(x):  # LINE async
     return x
 

@@ -1,0 +1,66 @@
+"""Writes through a second name for the same array, which value semantics would miss.
+
+s2s_ad follows values: `y = x` gives y the value of x, and `y[0] = 5.0` changes y. In
+numpy both names hold one array, so the write changes x too. When the other name is
+read after such a write, the gradient would be that of a different function; this
+analysis finds those writes so that they are a located error, never a silent wrong
+gradient.
+
+    y = x                     pairs: {y: x}
+    y[0] = 5.0          ->    [(the write, 'y', 'x')]  (x is read below)
+    return np.sum(x * x)
+
+Views count as second names too: `y = x.T`, `y = np.reshape(x, ...)`, and `y = x[1:3]`
+when y is written into (x[i] is often a number, so a write into x does not count).
+"""
+import gast
+import numpy as np
+
+from ..frontend.resolve import dotted_path
+from ..ir.walk import all_statements, names_loaded
+
+_VIEWS = {np.transpose, np.reshape, np.ravel, np.squeeze, np.expand_dims, np.swapaxes,
+          np.diagonal, np.broadcast_to}
+
+
+def writes_through_aliases(levels):
+    """[(write statement, written name, other name)] for each index write into an array
+    that another name also holds, when that other name is read after the write."""
+    statements = list(all_statements(levels.tree.body))
+    shared = {}                      # name -> names holding the same array
+    found = []
+    for k, stmt in enumerate(statements):
+        if not isinstance(stmt, gast.Assign):
+            continue
+        target = stmt.targets[0]
+        if isinstance(target, gast.Name):
+            source = _viewed(stmt.value, levels.callees)
+            for group in shared.values():
+                group.discard(target.id)          # rebound: no longer the same array
+            shared[target.id] = set()
+            if source is not None:
+                together = shared.setdefault(source, set()) | {source}
+                if not isinstance(stmt.value, gast.Subscript):
+                    # x[i] is often a number, not a view: writes into x leave it alone
+                    for name in together:
+                        shared.setdefault(name, set()).add(target.id)
+                shared[target.id] = set(together)
+        elif isinstance(target, gast.Subscript) and isinstance(target.value, gast.Name):
+            written = target.value.id
+            later = {n for s in statements[k + 1:] for n in names_loaded(s)}
+            for other in sorted(shared.get(written, ())):
+                if other in later:
+                    found.append((stmt, written, other))
+    return found
+
+
+def _viewed(value, callees):
+    """The name whose array `value` may share: `x`, `x[...]`, `x.T`, np.reshape(x, ...)."""
+    if isinstance(value, gast.Name):
+        return value.id
+    if isinstance(value, gast.Subscript) and isinstance(value.value, gast.Name):
+        return value.value.id
+    if isinstance(value, gast.Call) and value.args and isinstance(value.args[0], gast.Name) \
+            and callees.get(dotted_path(value.func)) in _VIEWS:
+        return value.args[0].id
+    return None
