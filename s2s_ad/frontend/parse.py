@@ -61,10 +61,12 @@ def parse(func):
         raise APIUsageError(
             f"s2s_ad differentiates Python functions defined with `def`; got {func!r}",
             hint="wrap the call in a def whose source s2s_ad can read")
-    # by its code object: inspect would follow __wrapped__ to the wrapped function's source
+    # a wrapper by its code object: inspect would follow __wrapped__ to the wrapped
+    # function's source (a function itself is faster: inspect finds its module by name)
     code = func.__code__
     try:
-        lines, first_line = inspect.getsourcelines(code)
+        lines, first_line = inspect.getsourcelines(
+            code if hasattr(func, "__wrapped__") else func)
     except (OSError, TypeError) as exc:
         raise APIUsageError(f"cannot read the source of {func.__qualname__}: {exc}",
                             hint="define the function in a .py file (or a notebook cell)") from None
