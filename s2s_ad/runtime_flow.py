@@ -66,11 +66,40 @@ def scatter_add(a, x, index, g):
 
 
 def take_adjoint(a, index):
-    """A copy of a[index], or 0.0 while the adjoint `a` is still the scalar zero."""
+    """A copy of a[index], or 0.0 while the adjoint `a` is still the scalar zero. For
+    the value written by `y[index] = v` with a repeated integer index, only the last
+    write of each element stays in y, so the earlier ones get no adjoint."""
     if isinstance(a, (np.ndarray, list)):
         item = a[index]
-        return np.array(item, dtype=float) if isinstance(item, np.ndarray) else item
+        if isinstance(item, np.ndarray):
+            item = np.array(item, dtype=float)
+            if isinstance(a, np.ndarray) and _has_integer_array(index):
+                overwritten = _overwritten_writes(a.shape, index)
+                if overwritten is not None:
+                    item[overwritten] = 0.0
+        return item
     return a
+
+
+def _overwritten_writes(shape, index):
+    """For y[index] = v with integer arrays only (one, or a tuple of them): a mask over
+    v's leading axes, True where a later position writes the same element; None when
+    nothing repeats (or the index mixes in slices, where numpy gives no order)."""
+    parts = index if isinstance(index, tuple) else (index,)
+    if not all(isinstance(p, (list, np.ndarray)) for p in parts):
+        return None
+    try:
+        arrays = np.broadcast_arrays(*[np.asarray(p) for p in parts])
+        flat = np.ravel_multi_index([np.mod(p, n) for p, n in zip(arrays, shape)],
+                                    shape[:len(parts)]).ravel()
+    except (ValueError, TypeError):
+        return None
+    _, last_from_end = np.unique(flat[::-1], return_index=True)
+    if len(last_from_end) == len(flat):
+        return None
+    keep = np.zeros(len(flat), dtype=bool)
+    keep[len(flat) - 1 - last_from_end] = True
+    return ~keep.reshape(arrays[0].shape)
 
 
 def copy_adjoint(a):

@@ -1,6 +1,7 @@
-"""A value read after a loop or branch that reassigned it (found in review: the adjoint
-of `x` in `y * x` was passed on lazily as `y`, and read after the backward sweep had
-restored `y` from the tape)."""
+"""Values overwritten before they are read, found in review: a value read after a loop or
+branch that reassigned it (the adjoint of `x` in `y * x` was passed on lazily as `y` and
+read after the backward sweep had restored `y`), list items overwritten, and elements
+written twice through a repeated index (only the last write stays)."""
 import numpy as np
 
 
@@ -66,3 +67,17 @@ def preallocated_list_to_array(x):
     for i in range(3):
         vals[i] = np.sin(x[i]) * x[i]
     return np.sum(np.array(vals) ** 2)
+
+
+def add_at_repeated_index(x):
+    y = np.zeros(2)
+    idx = np.array([0, 0, 1])
+    y[idx] += x                    # numpy: the last write of y[0] wins
+    return np.sum(y * y)
+
+
+def rows_written_twice(x, W):
+    Y = np.ones((3, 2))
+    rows = [2, 0, 2]
+    Y[rows] = x[:, None] * W
+    return np.sum(Y ** 2)
