@@ -9,6 +9,7 @@ Augmented assignment (`s += e` -> `s = s + e`) and tuple unpacking are desugared
 `normalize` itself, which owns statement order.
 """
 import gast
+import numpy as np
 
 from ..errors import UnsupportedSyntaxError
 from ..ir import build
@@ -36,9 +37,14 @@ def method_call(receiver, method, args, keywords, node, smap):
         return method, [receiver] + list(args), keywords
     if method == "astype":
         return "asarray", [receiver], [gast.keyword(arg="dtype", value=args[0])] + list(keywords)
+    if method == "item":
+        hint = "index the value instead, e.g. x[0] or x[()] (or np.sum(x) of a 1-element array)"
+    elif hasattr(np, method):
+        hint = f"call the numpy function instead, e.g. np.{method}(x, ...)"
+    else:
+        hint = "compute it with numpy functions (README: What it differentiates)"
     raise UnsupportedSyntaxError(
-        f"the array method `.{method}()` is not supported", smap.locate(node),
-        f"call the numpy function instead, e.g. np.{method}(x, ...)")
+        f"the array method `.{method}()` is not supported", smap.locate(node), hint)
 
 
 def attribute_call(receiver, attr, node, smap):
