@@ -109,7 +109,7 @@ def front(func):
     parsed = parse(func)
     resolution = resolve(parsed)
     fence(parsed)
-    namer = Namer(_user_names(parsed, func))
+    namer = Namer(_user_names(parsed))
     numpy_name = numpy_name_for(resolution, namer)
     levels = normalize(parsed, resolution, namer, numpy_name)
     verify(levels.tree)
@@ -142,8 +142,7 @@ def derive(func, request, registry, cache):
             levels.parsed.source_map.locate(node),
             "differentiate with respect to another argument, or mark the intent with "
             "s2s_ad.stop_gradient(...)")
-    _reject_writes_into_arguments(levels, activity, registry)
-    _reject_writes_through_aliases(levels)
+    _reject_untracked_writes(levels, activity, registry)
     shapes = analyse_shapes(levels, outputs if request.mode != "vjp" else ())
     bindings = Bindings(namer, _user_object(levels.resolution))
     import numpy
@@ -230,8 +229,7 @@ def _derive_forward(func, request, registry, cache):
     out_atom = levels.tree.body[-1].value
     outputs = [out_atom.id] if isinstance(out_atom, gast.Name) else []
     activity = analyse_activity(levels, request.wrt, outputs, registry)
-    _reject_writes_into_arguments(levels, activity, registry)
-    _reject_writes_through_aliases(levels)
+    _reject_untracked_writes(levels, activity, registry)
     bindings = Bindings(namer, _user_object(levels.resolution))
     bindings.name_for(levels.numpy_name, numpy, exact=True)
     for helper, name in levels.runtime_names.items():
@@ -327,7 +325,16 @@ def _user_object(resolution):
     return lookup
 
 
-def _reject_writes_through_aliases(levels):
+def _reject_untracked_writes(levels, activity, registry):
+    """Writes s2s_ad cannot follow (into a call's arguments, through a second name for
+    one array) are located errors, never a silent wrong gradient."""
+    for call, why in writes_into_arguments(levels, activity.varied, registry):
+        raise UnsupportedSyntaxError(
+            f"this call may write a value that carries a derivative into an array: {why}, "
+            f"and s2s_ad follows values through assignments only",
+            levels.parsed.source_map.locate(call),
+            "assign the result, e.g. `y = np.multiply(x, 2.0)`, `y = x.copy()`, "
+            "`y[i] = expr` or `y = np.sort(x)`")
     for stmt, written, other in writes_through_aliases(levels):
         raise UnsupportedSyntaxError(
             f"`{written}` holds the same numpy array as `{other}` (an assignment or a view), "
@@ -336,22 +343,9 @@ def _reject_writes_through_aliases(levels):
             f"copy before writing: `{written} = {other}.copy()` (or np.array(...))")
 
 
-def _reject_writes_into_arguments(levels, activity, registry):
-    for call, why in writes_into_arguments(levels, activity.varied, registry):
-        raise UnsupportedSyntaxError(
-            f"this call may write a value that carries a derivative into an array: {why}, "
-            f"and s2s_ad follows values through assignments only",
-            levels.parsed.source_map.locate(call),
-            "assign the result, e.g. `y = np.multiply(x, 2.0)`, `y = x.copy()`, "
-            "`y[i] = expr` or `y = np.sort(x)`")
-
-
 def _unrebound(levels, wrt):
     """The differentiated parameters the function never assigns to."""
-    stored = set()
-    for stmt in levels.tree.body:
-        stored.update(names_stored(stmt))
-    return set(wrt) - stored
+    return set(wrt) - set(names_stored(levels.tree))
 
 
 def _result_arity(levels):
@@ -366,7 +360,7 @@ def _result_arity(levels):
     return None
 
 
-def _user_names(parsed, func):
+def _user_names(parsed):
     func = parsed.func                  # the def a C-level wrapper (lru_cache) leads to
     names = {n.id for n in gast.walk(parsed.tree) if isinstance(n, gast.Name)}
     names |= {parsed.tree.name}

@@ -1,7 +1,8 @@
 """Runtime helpers for the adjoints of numpy's linear algebra (see runtime.py).
 
-Self-contained (numpy only), like runtime.py:
+numpy and runtime.unbroadcast only:
 
+    matmul_adjoint_a/b(g, a, b)      adjoints of `@` / np.matmul (1-D, 2-D, batched)
     dot_adjoint_a/b(g, a, b)         adjoints of np.dot
     inner_adjoint_a/b(g, a, b)       adjoints of np.inner
     tensordot_adjoint_a/b(g, a, b, axes)
@@ -12,10 +13,56 @@ Self-contained (numpy only), like runtime.py:
 """
 import numpy as np
 
+from .runtime import unbroadcast
+
 
 def _scalar_like(g, x):
     """A float for a scalar `x` (never a 0-d array), `g` itself otherwise."""
     return np.float64(g) if np.ndim(x) == 0 else g
+
+
+def matmul_adjoint_a(g, a, b):
+    """Adjoint of `a` in y = a @ b, for 1-D, 2-D and batched operands (numpy's rules: a 1-D
+    `a` is a (1, k) row, a 1-D `b` a (k, 1) column, leading axes broadcast as a batch and
+    are summed back to `a`'s shape)."""
+    if type(g) is type(a) is type(b) is np.ndarray and a.ndim == 2:
+        if b.ndim == 2:
+            return g @ b.T                           # plain matrices: nothing broadcast
+        if b.ndim == 1 == g.ndim:
+            return np.multiply.outer(g, b)           # matrix times vector
+    a_nd, b_nd = np.ndim(a), np.ndim(b)
+    if b_nd == 1:
+        return np.multiply.outer(g, b) if a_nd > 1 else g * b
+    if a_nd == 1:
+        if np.ndim(g) == 1:
+            return np.matmul(b, g)
+        return unbroadcast(np.matmul(b, g[..., None])[..., 0], a)
+    return unbroadcast(np.matmul(g, np.swapaxes(b, -1, -2)), a)
+
+
+def matmul_adjoint_b(g, a, b):
+    """Adjoint of `b` in y = a @ b, for 1-D, 2-D and batched operands (as matmul_adjoint_a:
+    the result has `b`'s shape, broadcast batch axes summed)."""
+    if type(g) is type(a) is type(b) is np.ndarray and a.ndim == 2:
+        if b.ndim == 2:
+            return a.T @ g                           # plain matrices: nothing broadcast
+        if b.ndim == 1 == g.ndim:
+            return g @ a                             # matrix times vector
+    a_nd, b_nd = np.ndim(a), np.ndim(b)
+    if a_nd == 1:            # a acts as a (1, k) row: db[..., k, m] = a[k] g[..., m]
+        if b_nd == 1:
+            return g * a
+        if b_nd == 2:
+            return np.multiply.outer(a, g)
+        return np.expand_dims(a, -1) * np.expand_dims(g, -2)   # b's batch is y's batch
+    if b_nd == 1:            # b acts as a (k, 1) column shared by every batch and row of a
+        if a_nd == 2:
+            return np.matmul(g, a)
+        return np.tensordot(g, a, axes=a_nd - 1)      # sum over a's batch axes and rows
+    return unbroadcast(np.matmul(np.swapaxes(a, -1, -2), g), b)
+
+
+# ---- reductions -----------------------------------------------------------------------
 
 
 def dot_adjoint_a(g, a, b):

@@ -2,8 +2,9 @@
 import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
-from s2s_ad.runtime import matmul_adjoint_a, matmul_adjoint_b, reshape_like
+from s2s_ad.runtime import reshape_like
 from s2s_ad.runtime_linalg import (dot_adjoint_a, dot_adjoint_b, einsum_operand_adjoint,
+                                   matmul_adjoint_a, matmul_adjoint_b,
                                    inner_adjoint_a, inner_adjoint_b, spread_trace,
                                    tensordot_adjoint_a, tensordot_adjoint_b, undiag)
 

@@ -4,7 +4,8 @@ import operator
 import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d, nondifferentiable, tangent
-from s2s_ad.runtime import broadcast_tangent, matmul_adjoint_a, matmul_adjoint_b, unbroadcast
+from s2s_ad.runtime import broadcast_tangent, unbroadcast
+from s2s_ad.runtime_linalg import matmul_adjoint_a, matmul_adjoint_b
 
 
 @adjoint(operator.add)

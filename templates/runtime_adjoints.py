@@ -7,8 +7,8 @@ broadcasts back; unreduce spreads over reduced axes, so its adjoint sums over th
 import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d
-from s2s_ad.runtime import (broadcast_tangent, matmul_adjoint_a, matmul_adjoint_b, unbroadcast,
-                            unreduce)
+from s2s_ad.runtime import broadcast_tangent, unbroadcast, unreduce
+from s2s_ad.runtime_linalg import matmul_adjoint_a, matmul_adjoint_b
 from s2s_ad.runtime_flow import (clear_adjoint, copy_adjoint, match_adjoint, scatter_add,
                                  take_adjoint)
 

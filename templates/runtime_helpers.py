@@ -18,15 +18,15 @@ import numpy as np
 from s2s_ad import runtime
 from s2s_ad.runtime import _prod_others_tangent
 from s2s_ad.ad.template_dsl import d, nondifferentiable, tangent
-from s2s_ad.runtime import (add_at, broadcast_tangent, matmul_adjoint_a, matmul_adjoint_b,
-                            reshape_like, reverse_cumsum, split_array, split_concatenated,
+from s2s_ad.runtime import (add_at, broadcast_tangent, reshape_like, reverse_cumsum, split_array, split_concatenated,
                             split_hstacked, split_vstacked, unbroadcast, unreduce,
                             unreduce_extremum, unreduce_norm, unreduce_prod, unreduce_var,
                             unrepeat, unstack, untile, untranspose)
 from s2s_ad.runtime_flow import (add_adjoints, add_lists, clear_adjoint, copy_adjoint,
                                  match_adjoint, pop_adjoint, push_adjoint, scatter_add,
                                  spread_adjoint, take_adjoint)
-from s2s_ad.runtime_linalg import (dot_adjoint_a, dot_adjoint_b, einsum_operand_adjoint,
+from s2s_ad.runtime_linalg import (matmul_adjoint_a, matmul_adjoint_b,
+                                   dot_adjoint_a, dot_adjoint_b, einsum_operand_adjoint,
                                    inner_adjoint_a, inner_adjoint_b, place_diagonal,
                                    spread_trace, tensordot_adjoint_a, tensordot_adjoint_b,
                                    undiag)

@@ -2,8 +2,8 @@
 forward-over-reverse differentiate)."""
 
 from primitive_specs import Spec
-from s2s_ad.runtime import (broadcast_tangent, matmul_adjoint_a, matmul_adjoint_b, unbroadcast,
-                            unreduce)
+from s2s_ad.runtime import broadcast_tangent, unbroadcast, unreduce
+from s2s_ad.runtime_linalg import matmul_adjoint_a, matmul_adjoint_b
 from s2s_ad.runtime_flow import (clear_adjoint, copy_adjoint, match_adjoint, scatter_add,
                                  take_adjoint)
 

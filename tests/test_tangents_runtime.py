@@ -180,7 +180,7 @@ DOT = [((), ()), ((), (3, 4)), ((3, 4), ()), ((4,), (4,)), ((3, 4), (4,)), ((4,)
        ((3, 4), (4, 5)), ((2, 3, 4), (4, 5)), ((3, 4), (2, 4, 5))]
 INNER = [((), ()), ((), (3, 4)), ((4,), (4,)), ((3, 4), (4,)), ((2, 3, 4), (5, 4)),
          ((3, 4), (2, 5, 4))]
-PAIRS = ([(R.matmul_adjoint_a, R.matmul_adjoint_b, np.matmul, s) for s in MATMUL]
+PAIRS = ([(L.matmul_adjoint_a, L.matmul_adjoint_b, np.matmul, s) for s in MATMUL]
          + [(L.dot_adjoint_a, L.dot_adjoint_b, np.dot, s) for s in DOT]
          + [(L.inner_adjoint_a, L.inner_adjoint_b, np.inner, s) for s in INNER])
 

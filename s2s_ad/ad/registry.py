@@ -106,7 +106,7 @@ class Registry:
             table = self._reverse if kind == "adjoint" else self._tangent
             pending = (kind, function)           # parsed when first looked up
             for prim in primitives:
-                if _is_built_in(function) and _key(prim) in table \
+                if _key(prim) in table and _is_built_in(function) \
                         and not _is_built_in(table[_key(prim)][1]):
                     continue    # a user's template registered before the built-ins loaded
                 table[_key(prim)] = (prim, pending)

@@ -134,10 +134,10 @@ def _linear_table():
     global _LINEAR
     if _LINEAR is None:
         import numpy as np
-        from .. import runtime, runtime_flow
+        from .. import runtime, runtime_flow, runtime_linalg
         _LINEAR = {
             runtime.unbroadcast: (0,), runtime.unreduce: (0,), runtime.broadcast_tangent: (0,),
-            runtime.matmul_adjoint_a: (0, 2), runtime.matmul_adjoint_b: (0, 1),
+            runtime_linalg.matmul_adjoint_a: (0, 2), runtime_linalg.matmul_adjoint_b: (0, 1),
             runtime_flow.take_adjoint: (0,), runtime_flow.copy_adjoint: (0,),
             runtime_flow.match_adjoint: (0,),
             np.sum: (0,), np.mean: (0,), np.transpose: (0,), np.reshape: (0,),

@@ -41,8 +41,8 @@ def carries_derivative(op, registry):
 
 def _casts_to_integers(op):
     """np.asarray(x, dtype=int), np.array(x, np.int32), x.astype(bool): a cast whose
-    result holds integers (piecewise constant). A dtype known only at run time is
-    handled there (split_array)."""
+    result holds integers (piecewise constant). Only a dtype written out in the source
+    is recognised; one held in a variable is not."""
     import numpy as np
     if op.primitive not in (np.asarray, np.array):
         return False

@@ -47,8 +47,10 @@ def writes_through_aliases(levels):
                 shared[target.id] = set(together)
         elif isinstance(target, gast.Subscript) and isinstance(target.value, gast.Name):
             written = target.value.id
+            if not shared.get(written):
+                continue
             later = {n for s in statements[k + 1:] for n in names_loaded(s)}
-            for other in sorted(shared.get(written, ())):
+            for other in sorted(shared[written]):
                 if other in later:
                     found.append((stmt, written, other))
     return found
