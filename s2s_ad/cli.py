@@ -11,6 +11,7 @@ caret, what to write instead) and exit with status 2; --traceback shows the trac
 """
 import argparse
 import importlib.util
+import linecache
 import os
 import sys
 import tempfile
@@ -222,7 +223,8 @@ def _syntax_error_text(exc, path):
     if os.path.abspath(filename) == os.path.abspath(path):
         filename = path
     lineno = exc.lineno or 1
-    text = exc.text if exc.text is not None else _source_line(filename, lineno)
+    # compile() may leave the text out
+    text = exc.text if exc.text is not None else linecache.getline(filename, lineno)
     col = max(0, (exc.offset or 1) - 1)
     # Python underlines offset..end_offset when they span one line, else one character
     # (SourceLocation would otherwise underline a whole word).
@@ -235,14 +237,8 @@ def _syntax_error_text(exc, path):
     return f"{what}\n{location.render()}"
 
 
-def _source_line(filename, lineno):
-    """Line `lineno` of `filename`, or "" (SyntaxErrors from compile() may carry no text)."""
-    import linecache
-    return linecache.getline(filename, lineno)
-
-
 def _check(output, deriveds):
-    if not output or not os.path.exists(output):
+    if not os.path.exists(output):          # (-o is required with --check)
         print(f"s2s-ad: {output} does not exist", file=sys.stderr)
         return 1
     text = _read(output)
