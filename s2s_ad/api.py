@@ -105,30 +105,14 @@ def _public(f, mode, wrt, preserve_result):
 
 
 def _presented(function, derived):
-    """The callable handed to the user: calls `function` directly (one staticmethod
-    hop), shows the generated source as its repr and in IPython, and unwraps to the
-    generated function for inspect, tracebacks and pdb."""
-    def show(self):
-        return derived.source
-
-    def pretty(self, printer, cycle):
-        printer.text(derived.source)
-
-    namespace = {
-        "__slots__": (), "__call__": staticmethod(function), "__repr__": show,
-        "_repr_pretty_": pretty, "_repr_markdown_": lambda self: f"```python\n{derived.source}```",
-        "__wrapped__": staticmethod(derived.function), "__doc__": derived.function.__doc__,
-        "__module__": derived.function.__module__, "__name__": derived.function.__name__,
-        # user code calling this object is differentiated through the generated function
-        # (when it takes the same arguments: grad and value_and_grad, not vjp/jvp)
-        "__s2s_callee__": staticmethod(function) if function is derived.function else None,
-        # vjp/jvp objects take the cotangent/tangent last, their generated function first
-        "__s2s_tangent_first__": staticmethod(derived.function)
-        if function is not derived.function else None,
-    }
-    presenter = type(derived.function.__name__, (), namespace)
-    presenter.__qualname__ = derived.function.__qualname__
-    return presenter()
+    """The callable handed to the user: the generated function itself (for grad and
+    value_and_grad), so a call costs nothing more than the gradient's own code, and
+    inspect, tracebacks and pdb show the generated lines. vjp/jvp hand out a wrapper that
+    takes the (co)tangent last; it tells the front end which generated function, taking
+    it first, to call when user code calling the wrapper is differentiated."""
+    if function is not derived.function:
+        function.__s2s_tangent_first__ = derived.function
+    return function
 
 
 def _derivative_last(generated, f, tangent_of=None, single=True):

@@ -184,15 +184,15 @@ def _shape(x):
     return np.shape(x)
 
 
-def closed_form_applies(*values, _array=np.ndarray, _bool=np.dtype(bool)):
+def closed_form_applies(a, b=None, *more, _array=np.ndarray, _bool=np.dtype(bool)):
     """May a closed-form elementwise adjoint stand for the chain rule here? Only when all
     values have one shape (nothing broadcasts, so nothing is summed) and none is
     boolean (numpy's `+` on booleans is `or`, and `-` is refused). Runs on every call of
-    such a gradient, hence the defaults: local names instead of global lookups."""
-    if len(values) == 2:                                # the usual case: two arrays
-        a, b = values
-        if type(a) is _array and type(b) is _array:
-            return a.shape == b.shape and a.dtype is not _bool and b.dtype is not _bool
+    such a gradient, hence the fixed arity and the defaults: a call with two arguments
+    and local names costs less than a variadic one with global lookups."""
+    if type(a) is _array is type(b) and not more:       # the usual case: two arrays
+        return a.shape == b.shape and a.dtype is not _bool and b.dtype is not _bool
+    values = (a,) if b is None else (a, b) + more
     first = None
     for value in values:
         if type(value) is _array and value.dtype is not _bool:

@@ -25,7 +25,7 @@ def matmul_adjoint_a(g, a, b):
     """Adjoint of `a` in y = a @ b, for 1-D, 2-D and batched operands (numpy's rules: a 1-D
     `a` is a (1, k) row, a 1-D `b` a (k, 1) column, leading axes broadcast as a batch and
     are summed back to `a`'s shape)."""
-    if type(g) is type(a) is type(b) is np.ndarray and a.ndim == 2:
+    if type(a) is np.ndarray is type(b) is type(g) and a.ndim == 2:
         if b.ndim == 2:
             return g @ b.T                           # plain matrices: nothing broadcast
         if b.ndim == 1 == g.ndim:
@@ -43,11 +43,11 @@ def matmul_adjoint_a(g, a, b):
 def matmul_adjoint_b(g, a, b):
     """Adjoint of `b` in y = a @ b, for 1-D, 2-D and batched operands (as matmul_adjoint_a:
     the result has `b`'s shape, broadcast batch axes summed)."""
-    if type(g) is type(a) is type(b) is np.ndarray and a.ndim == 2:
-        if b.ndim == 2:
-            return a.T @ g                           # plain matrices: nothing broadcast
+    if type(a) is np.ndarray is type(b) is type(g) and a.ndim == 2:
         if b.ndim == 1 == g.ndim:
             return g @ a                             # matrix times vector
+        if b.ndim == 2:
+            return a.T @ g                           # plain matrices: nothing broadcast
     a_nd, b_nd = np.ndim(a), np.ndim(b)
     if a_nd == 1:            # a acts as a (1, k) row: db[..., k, m] = a[k] g[..., m]
         if b_nd == 1:
