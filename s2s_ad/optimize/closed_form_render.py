@@ -161,22 +161,27 @@ class Renderer:
 
     def cost(self, expr):
         """Array operations in expr (operations on numbers only count a tenth)."""
+        written = [self.atoms[a] for a in self.scalar if self.atoms.get(a) is not None]
+        scalars = ({type(e) for e in written}, {_text(e) for e in written})
         total = 0.0
         for node in gast.walk(expr):
             if isinstance(node, (gast.BinOp, gast.UnaryOp)):
                 operands = [node.left, node.right] if isinstance(node, gast.BinOp) \
                     else [node.operand]
-                total += 0.1 if all(self._is_number(o) for o in operands) else 1.0
+                total += 0.1 if all(_is_number(o, scalars) for o in operands) else 1.0
         return total
 
-    def _is_number(self, node):
-        if isinstance(node, gast.Constant):
-            return True
-        if isinstance(node, (gast.BinOp, gast.UnaryOp)):
-            return all(self._is_number(c) for c in gast.iter_child_nodes(node)
-                       if isinstance(c, gast.expr))
-        return any(node is self.atoms.get(a) or _same(node, self.atoms.get(a))
-                   for a in self.scalar)
+
+def _is_number(node, scalars):
+    """Is node a constant, a scalar atom's expression (scalars: their node types and
+    dumps), or arithmetic on those?"""
+    if isinstance(node, gast.Constant):
+        return True
+    if isinstance(node, (gast.BinOp, gast.UnaryOp)):
+        return all(_is_number(c, scalars) for c in gast.iter_child_nodes(node)
+                   if isinstance(c, gast.expr))
+    kinds, texts = scalars
+    return type(node) in kinds and _text(node) in texts
 
 
 def _ratio(x, y):
@@ -207,10 +212,6 @@ def _number(value):
 
 def _text(expr):
     return gast.dump(expr)
-
-
-def _same(a, b):
-    return b is not None and gast.dump(a) == gast.dump(b)
 
 
 # ---- exact check ---------------------------------------------------------------------------
