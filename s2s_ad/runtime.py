@@ -13,14 +13,16 @@ Each helper is small and named for what it does to an adjoint:
 Reductions (unreduce_extremum, unreduce_prod, unreduce_var, unreduce_norm,
 reverse_cumsum) and shape manipulation (reshape_like, untranspose, split_concatenated,
 split_hstacked, split_vstacked, unstack, split_array, untile, unrepeat) follow; linear
-algebra lives in runtime_linalg.py. An adjoint of a scalar argument is a float.
+algebra lives in runtime_linalg.py, np.cumprod's and np.pad's in runtime_arrays.py. An
+adjoint of a scalar argument is a float.
 """
 import math
 
 import numpy as np
 
 # the modules whose functions generated code may call (standalone files copy them in)
-RUNTIME_MODULES = ("s2s_ad.runtime", "s2s_ad.runtime_flow", "s2s_ad.runtime_linalg")
+RUNTIME_MODULES = ("s2s_ad.runtime", "s2s_ad.runtime_flow", "s2s_ad.runtime_linalg",
+                   "s2s_ad.runtime_arrays")
 
 try:  # inside the package the error is an s2s_ad.ADError; standalone it is a ValueError
     from .errors import NonScalarOutputError

@@ -12,6 +12,7 @@ to; these helpers give it the right shape the first time it needs one.
     push_adjoint(a, items, g)     undoing a pop: the popped item's adjoint back on the end
     add_adjoints(a, b)            a + b for adjoints of arrays, numbers, dicts, lists, tuples
     match_adjoint(a, x)           a as x's gradient: x's structure and shapes, zeros filled in
+    float_gradient(g)             g with integers made floats (a returned gradient)
 """
 import numpy as np
 
@@ -148,6 +149,23 @@ def match_adjoint(a, x):
     if not isinstance(x, np.ndarray) and isinstance(a, np.ndarray) and a.ndim == 0:
         return float(a)
     return a
+
+
+def float_gradient(g):
+    """g with integers made floats, arrays copied: a returned gradient that may hold
+    integers (of an integer argument, differentiated as a float) or be the caller's own
+    array (the gradient of b in b * x is x). Generated code calls it only there."""
+    if type(g) is float:
+        return g
+    if isinstance(g, np.ndarray):
+        return g.copy() if g.dtype.kind in "fc" else g.astype(float)
+    if isinstance(g, (int, np.integer, np.bool_)):
+        return float(g)
+    if isinstance(g, (list, tuple)):
+        return type(g)(float_gradient(item) for item in g)
+    if isinstance(g, dict):
+        return {key: float_gradient(value) for key, value in g.items()}
+    return g
 
 
 def spread_adjoint(g, items):

@@ -10,6 +10,7 @@ numpy and runtime.unbroadcast only:
     spread_trace(g, x, offset, axis1, axis2)
     undiag(g, v, k)
     einsum_operand_adjoint(g, subscripts, operands, k)      adjoint of operand k: another einsum
+    as_columns(v, a, x)              np.linalg.solve's vectors as columns (solve, its adjoint)
 """
 import numpy as np
 
@@ -196,3 +197,11 @@ def einsum_operand_adjoint(g, subscripts, operands, k):
     grids = np.ix_(*[np.arange(sizes[c]) for c in unique])
     out[tuple(grids[unique.index(c)] for c in mine)] = r
     return out
+
+
+# ---- np.linalg.solve ---------------------------------------------------------------------
+def as_columns(v, a, x):
+    """v, laid out like x = np.linalg.solve(a, b), as a stack of matrices: when b holds
+    vectors (x has one axis fewer than a) each becomes a column, else v is returned."""
+    return np.expand_dims(v, -1) if np.ndim(x) == np.ndim(a) - 1 else v
+

@@ -1,10 +1,11 @@
-"""Linear algebra: dot, matmul, outer, inner, tensordot, trace, diag, einsum, inv, det."""
+"""Linear algebra: dot, matmul, outer, inner, tensordot, trace, diag, einsum, and np.linalg's
+inv, det, slogdet, solve, matrix_power and cholesky."""
 import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
-from s2s_ad.runtime import reshape_like
-from s2s_ad.runtime_linalg import (dot_adjoint_a, dot_adjoint_b, einsum_operand_adjoint,
-                                   matmul_adjoint_a, matmul_adjoint_b,
+from s2s_ad.runtime import reshape_like, unbroadcast, zero_tangent
+from s2s_ad.runtime_linalg import (as_columns, dot_adjoint_a, dot_adjoint_b,
+                                   einsum_operand_adjoint, matmul_adjoint_a, matmul_adjoint_b,
                                    inner_adjoint_a, inner_adjoint_b, spread_trace,
                                    tensordot_adjoint_a, tensordot_adjoint_b, undiag)
 
@@ -117,7 +118,7 @@ def einsum_tangent(y, subscripts, a, b=None, c=None, optimize=False):
         + (_n > 2) * np.einsum(subscripts, *(a, b, d[c])[:_n], optimize=optimize)
 
 
-# ---- np.linalg: inverse and determinant (square matrices, also stacked) -------------------
+# ---- np.linalg: inverse and determinants (square matrices, also stacked) -----------------
 @adjoint(np.linalg.inv)
 def inv_adjoint(y, a):
     """d inv(A) = -inv(A) dA inv(A), so A_bar = -inv(A)^T y_bar inv(A)^T"""
@@ -140,3 +141,72 @@ def det_adjoint(y, a):
 def det_tangent(y, a):
     """d det(A) = det(A) trace(inv(A) dA)"""
     d[y] = y * np.trace(np.linalg.inv(a) @ d[a], axis1=-2, axis2=-1)
+
+
+@adjoint(np.linalg.slogdet)
+def slogdet_adjoint(y, a):
+    """d log|det(A)| = trace(inv(A) dA), so A_bar = logabsdet_bar inv(A)^T (the sign: none)"""
+    d[a] += np.expand_dims(d[y][1], (-2, -1)) * np.swapaxes(np.linalg.inv(a), -1, -2)
+
+
+@tangent(np.linalg.slogdet)
+def slogdet_tangent(y, a):
+    """d (sign, log|det(A)|) = (0, trace(solve(A, dA)))"""
+    d[y] = (zero_tangent(y[0]), np.trace(np.linalg.solve(a, d[a]), axis1=-2, axis2=-1))
+
+
+# ---- np.linalg: solve, matrix_power, cholesky --------------------------------------------
+# solve's b holds vectors or matrices (x = solve(a, b) tells which: as_columns); the
+# templates work on columns, and reshape_like gives the vector layout back
+@adjoint(np.linalg.solve)
+def solve_adjoint(y, a, b):
+    """d solve(A, B) = solve(A, dB - dA X), so B_bar = solve(A^T, X_bar), A_bar = -B_bar X^T"""
+    _solved = np.linalg.solve(np.swapaxes(a, -1, -2), as_columns(d[y], a, y))
+    d[a] += unbroadcast(-(_solved @ np.swapaxes(as_columns(y, a, y), -1, -2)), a)
+    d[b] += unbroadcast(reshape_like(_solved, y), b)
+
+
+@tangent(np.linalg.solve)
+def solve_tangent(y, a, b):
+    """d solve(A, B) = solve(A, dB - dA X)"""
+    d[y] = reshape_like(np.linalg.solve(
+        a, as_columns(d[b], a, y) - d[a] @ as_columns(y, a, y)), y)
+
+
+# the derivative of A^n along E is the upper right block of [[A, E], [0, A]]^n (for n < 0
+# too), and its transpose the same with A^T: no loop over the n factors
+@adjoint(np.linalg.matrix_power)
+def matrix_power_adjoint(y, a, n):
+    """d A^n = sum_k A^k dA A^(n-1-k): A_bar = corner of [[A^T, Y_bar], [0, A^T]]^n"""
+    _at = np.swapaxes(a, -1, -2)
+    _block = np.concatenate((np.concatenate((_at, d[y]), -1),
+                             np.concatenate((np.zeros_like(_at), _at), -1)), -2)
+    d[a] += np.linalg.matrix_power(_block, n)[..., :np.shape(a)[-1], np.shape(a)[-1]:]
+
+
+@tangent(np.linalg.matrix_power)
+def matrix_power_tangent(y, a, n):
+    """d A^n = sum_k A^k dA A^(n-1-k): the upper right block of [[A, dA], [0, A]]^n"""
+    _block = np.concatenate((np.concatenate((a, d[a]), -1),
+                             np.concatenate((np.zeros_like(a), a), -1)), -2)
+    d[y] = np.linalg.matrix_power(_block, n)[..., :np.shape(a)[-1], np.shape(a)[-1]:]
+
+
+# numpy reads only A's lower triangle, as S = tril(A) + tril(A, -1)^T; with L = cholesky(A),
+# dL = L phi(inv(L) dS inv(L)^T), phi(X) = tril(X) with its diagonal halved
+@adjoint(np.linalg.cholesky)
+def cholesky_adjoint(y, a):
+    """A_bar = tril(Q) + triu(Q, 1)^T with Q = inv(L)^T phi(L^T L_bar) inv(L)"""
+    _inv = np.linalg.inv(y)
+    _p = np.swapaxes(y, -1, -2) @ d[y]
+    _q = np.swapaxes(_inv, -1, -2) @ (np.tril(_p) - 0.5 * _p * np.eye(np.shape(y)[-1])) @ _inv
+    d[a] += np.tril(_q) + np.swapaxes(np.triu(_q, 1), -1, -2)
+
+
+@tangent(np.linalg.cholesky)
+def cholesky_tangent(y, a):
+    """dL = L phi(inv(L) dS inv(L)^T), dS = tril(dA) + tril(dA, -1)^T"""
+    _inv = np.linalg.inv(y)
+    _ds = np.tril(d[a]) + np.swapaxes(np.tril(d[a], -1), -1, -2)
+    _x = _inv @ _ds @ np.swapaxes(_inv, -1, -2)
+    d[y] = y @ (np.tril(_x) - 0.5 * _x * np.eye(np.shape(y)[-1]))

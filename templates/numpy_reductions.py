@@ -1,4 +1,4 @@
-"""Reductions: sum, mean, prod, max/min, cumsum, var/std, norm, average.
+"""Reductions and scans: sum, mean, prod, max/min, cumsum, cumprod, var/std, norm, average.
 
 numpy 2 keeps np.max/np.amax and np.min/np.amin as distinct function objects; each is
 registered. Keywords a template does not list (out=, where=, initial=) are errors.
@@ -6,8 +6,10 @@ registered. Keywords a template does not list (out=, where=, initial=) are error
 import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
-from s2s_ad.runtime import (extremum_share, reduced_count, reverse_cumsum, unreduce,
-                            unreduce_extremum, unreduce_norm, unreduce_prod, unreduce_var)
+from s2s_ad.runtime import (extremum_share, reduced_count, reshape_like, reverse_cumsum,
+                            unreduce, unreduce_extremum, unreduce_norm, unreduce_prod,
+                            unreduce_var)
+from s2s_ad.runtime_arrays import linear_scan, shifted
 
 
 @adjoint(np.sum)
@@ -81,6 +83,22 @@ def cumsum_adjoint(y, a, axis=None, dtype=None):
 def cumsum_tangent(y, a, axis=None, dtype=None):
     """cumsum is linear: d cumsum(a) = cumsum(da)"""
     d[y] = np.cumsum(d[a], axis=axis)
+
+
+# e = shifted(y, axis, 1.0) is the product of the earlier factors (e_0 = 1, e_i = y_{i-1});
+# cumprod's derivatives are scans (linear_scan) that never divide by a, so zeros are exact;
+# axis=None works on the flattened a, like cumprod (reshape_like gives a's shape back)
+@adjoint(np.cumprod)
+def cumprod_adjoint(y, a, axis=None, dtype=None):
+    """d y_i/d a_j = e_j prod_{j<k<=i} a_k: a_bar = e r, r_j = y_bar_j + a_{j+1} r_{j+1}"""
+    _r = linear_scan(shifted(a, axis, 0.0, True), d[y], axis, True)
+    d[a] += reshape_like(shifted(y, axis, 1.0) * _r, a)
+
+
+@tangent(np.cumprod)
+def cumprod_tangent(y, a, axis=None, dtype=None):
+    """d y_i = a_i d y_{i-1} + y_{i-1} d a_i: a scan of e da"""
+    d[y] = linear_scan(reshape_like(a, y), shifted(y, axis, 1.0) * reshape_like(d[a], y), axis)
 
 
 @adjoint(np.var)

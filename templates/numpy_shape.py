@@ -1,4 +1,5 @@
-"""Indexing and shape manipulation: getitem, transpose, reshape, stacking, ..."""
+"""Indexing and shape manipulation: getitem, transpose, reshape, stacking, ..., and the
+rearranging functions roll, sort, diff, tril/triu and pad (constant mode)."""
 import operator
 
 import numpy as np
@@ -7,6 +8,7 @@ from s2s_ad.ad.template_dsl import adjoint, d, tangent
 from s2s_ad.runtime import (broadcast_tangent, reshape_like, split_array, split_concatenated,
                             split_hstacked, split_vstacked, unbroadcast, unrepeat, unstack,
                             untile, untranspose)
+from s2s_ad.runtime_arrays import pad_widths, unpad, unpad_values
 from s2s_ad.runtime_linalg import place_diagonal
 
 
@@ -248,3 +250,89 @@ def diagonal_adjoint(y, a, offset=0, axis1=0, axis2=1):
 def diagonal_tangent(y, a, offset=0, axis1=0, axis2=1):
     """d diagonal(a) = diagonal(da)"""
     d[y] = np.diagonal(d[a], offset, axis1, axis2)
+
+
+@adjoint(np.roll)
+def roll_adjoint(y, a, shift, axis=None):
+    """d roll(a, s) = roll(da, s): the adjoint rolls back by -s"""
+    d[a] += np.roll(d[y], np.negative(shift), axis)
+
+
+@tangent(np.roll)
+def roll_tangent(y, a, shift, axis=None):
+    """d roll(a, s) = roll(da, s)"""
+    d[y] = np.roll(d[a], shift, axis)
+
+
+# sort(a) = a[index]: `index` takes the flat position of each element in argsort's order
+# (axis=None sorts the flattened a); ties are ordered as argsort orders them
+@adjoint(np.sort)
+def sort_adjoint(y, a, axis=-1, kind=None):
+    """d sort(a) = da[index]: each adjoint goes back to where its value came from"""
+    _flat = np.reshape(np.arange(np.size(a)), np.shape(a))
+    _order = np.argsort(a, axis=axis, kind=kind)
+    d[a][np.unravel_index(np.take_along_axis(_flat, _order, axis=axis), np.shape(a))] += d[y]
+
+
+@tangent(np.sort)
+def sort_tangent(y, a, axis=-1, kind=None):
+    """d sort(a) = da[index], index from argsort(a)"""
+    _flat = np.reshape(np.arange(np.size(a)), np.shape(a))
+    _order = np.argsort(a, axis=axis, kind=kind)
+    d[y] = d[a][np.unravel_index(np.take_along_axis(_flat, _order, axis=axis), np.shape(a))]
+
+
+# diff is linear: D (n = 1) has the transpose -D applied to the adjoint padded with one zero
+# at each end of axis, so that of D^n is (-1)^n D^n of it padded with n zeros at each end
+@adjoint(np.diff)
+def diff_adjoint(y, a, n=1, axis=-1):
+    """d diff(a, n) = diff(da, n): a_bar = (-1)^n diff(y_bar padded by n zeros, n)"""
+    _widths = np.where(np.arange(np.ndim(a)) == axis % np.ndim(a), n, 0)   # ints, per axis
+    d[a] += (-1.0) ** n * np.diff(np.pad(d[y], _widths[:, None]), n, axis)
+
+
+@tangent(np.diff)
+def diff_tangent(y, a, n=1, axis=-1):
+    """d diff(a, n) = diff(da, n)"""
+    d[y] = np.diff(d[a], n, axis)
+
+
+# a 1-D m gives a square result (its rows are m, masked): unbroadcast sums them back
+@adjoint(np.tril)
+def tril_adjoint(y, m, k=0):
+    """d tril(m, k) = tril(dm, k): the adjoint keeps the same triangle"""
+    d[m] += unbroadcast(np.tril(d[y], k), m)
+
+
+@tangent(np.tril)
+def tril_tangent(y, m, k=0):
+    """d tril(m, k) = tril(dm, k)"""
+    d[y] = np.tril(d[m], k)
+
+
+@adjoint(np.triu)
+def triu_adjoint(y, m, k=0):
+    """d triu(m, k) = triu(dm, k): the adjoint keeps the same triangle"""
+    d[m] += unbroadcast(np.triu(d[y], k), m)
+
+
+@tangent(np.triu)
+def triu_tangent(y, m, k=0):
+    """d triu(m, k) = triu(dm, k)"""
+    d[y] = np.triu(d[m], k)
+
+
+# pad_widths raises for modes other than 'constant' (their adjoints differ)
+@adjoint(np.pad)
+def pad_adjoint(y, array, pad_width, mode="constant", constant_values=0):
+    """d pad(a, w, c) = pad(da, w, dc): a_bar is y_bar's inner block, c_bar the rest's sum"""
+    _widths = pad_widths(array, pad_width, mode)
+    d[array] += unpad(d[y], _widths)
+    d[constant_values] += unpad_values(d[y], _widths, constant_values)
+
+
+@tangent(np.pad)
+def pad_tangent(y, array, pad_width, mode="constant", constant_values=0):
+    """d pad(a, w, c) = pad(da, w, dc) (constant mode)"""
+    _widths = pad_widths(array, pad_width, mode)
+    d[y] = np.pad(d[array], _widths, constant_values=d[constant_values])

@@ -9,8 +9,8 @@ import numpy as np
 from s2s_ad.ad.template_dsl import adjoint, d
 from s2s_ad.runtime import broadcast_tangent, unbroadcast, unreduce
 from s2s_ad.runtime_linalg import matmul_adjoint_a, matmul_adjoint_b
-from s2s_ad.runtime_flow import (clear_adjoint, copy_adjoint, match_adjoint, scatter_add,
-                                 take_adjoint)
+from s2s_ad.runtime_flow import (clear_adjoint, copy_adjoint, float_gradient, match_adjoint,
+                                 scatter_add, take_adjoint)
 
 
 @adjoint(unbroadcast)
@@ -29,6 +29,12 @@ def unreduce_adjoint(out, g, x, axis=None, keepdims=False):
 def match_adjoint_adjoint(out, a, x):
     """out = a, broadcast to x's shape when a is still a scalar zero"""
     d[a] += unbroadcast(d[out], a)
+
+
+@adjoint(float_gradient)
+def float_gradient_adjoint(out, g):
+    """out = g as floats: the identity on values"""
+    d[g] += d[out]
 
 
 @adjoint(copy_adjoint)

@@ -23,9 +23,10 @@ from s2s_ad.runtime import (add_at, broadcast_tangent, reshape_like, reverse_cum
                             unreduce_extremum, unreduce_norm, unreduce_prod, unreduce_var,
                             unrepeat, unstack, untile, untranspose)
 from s2s_ad.runtime_flow import (add_adjoints, add_lists, clear_adjoint, copy_adjoint,
-                                 match_adjoint, pop_adjoint, push_adjoint, scatter_add,
-                                 spread_adjoint, take_adjoint)
-from s2s_ad.runtime_linalg import (matmul_adjoint_a, matmul_adjoint_b,
+                                 float_gradient, match_adjoint, pop_adjoint, push_adjoint,
+                                 scatter_add, spread_adjoint, take_adjoint)
+from s2s_ad.runtime_arrays import linear_scan, pad_widths, shifted, unpad, unpad_values
+from s2s_ad.runtime_linalg import (matmul_adjoint_a, matmul_adjoint_b, as_columns,
                                    dot_adjoint_a, dot_adjoint_b, einsum_operand_adjoint,
                                    inner_adjoint_a, inner_adjoint_b, place_diagonal,
                                    spread_trace, tensordot_adjoint_a, tensordot_adjoint_b,
@@ -38,7 +39,7 @@ nondifferentiable(  # counts, seeds, checks, tie shares (piecewise constant), ze
     runtime.reduced_count, runtime.extremum_share, runtime.check_scalar_output,
     runtime.check_cotangent,
     runtime.zero_tangent, runtime.zero_adjoint, runtime.shaped_like,
-    runtime.shape_of, runtime.placeholder, runtime.closed_form_applies)
+    runtime.shape_of, runtime.placeholder, runtime.closed_form_applies, pad_widths)
 
 
 # ---- runtime.py: broadcasting and reductions ---------------------------------------------
@@ -213,6 +214,12 @@ def add_lists_tangent(out, a, b):
     d[out] = add_lists(d[a], d[b])
 
 
+@tangent(float_gradient)
+def float_gradient_tangent(out, g):
+    """float_gradient is the identity on values"""
+    d[out] = float_gradient(d[g])
+
+
 @tangent(match_adjoint)
 def match_adjoint_tangent(out, a, x):
     """match_adjoint is linear in a"""
@@ -307,3 +314,35 @@ def einsum_operand_adjoint_tangent(out, g, subscripts, operands, k):
             g, subscripts, (operands[0], d[operands][1], operands[2])[:_n], k) \
         + (k != 2) * (_n > 2) * einsum_operand_adjoint(
             g, subscripts, (operands[0], operands[1], d[operands][2])[:_n], k)
+
+
+@tangent(as_columns)
+def as_columns_tangent(out, v, a, x):
+    """as_columns is linear in v (a and x only give the layout)"""
+    d[out] = as_columns(d[v], a, x)
+
+
+# ---- runtime_arrays.py ---------------------------------------------------------------------
+# h = c shifted(h) + b, so dh = c shifted(dh) + (db + dc shifted(h)): the same scan
+@tangent(linear_scan)
+def linear_scan_tangent(out, c, b, axis=None, reverse=False):
+    """d linear_scan(c, b) = linear_scan(c, db + dc shifted(h))"""
+    d[out] = linear_scan(c, d[b] + d[c] * shifted(out, axis, 0.0, reverse), axis, reverse)
+
+
+@tangent(shifted)
+def shifted_tangent(out, v, axis=None, first=0.0, reverse=False):
+    """shifted is linear in v and first"""
+    d[out] = shifted(d[v], axis, d[first], reverse)
+
+
+@tangent(unpad)
+def unpad_tangent(out, g, widths):
+    """unpad is linear in g"""
+    d[out] = unpad(d[g], widths)
+
+
+@tangent(unpad_values)
+def unpad_values_tangent(out, g, widths, constant_values=0):
+    """unpad_values is linear in g"""
+    d[out] = unpad_values(d[g], widths, constant_values)

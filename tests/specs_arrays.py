@@ -1,12 +1,13 @@
 """Spec rows for indexing, reductions and shape manipulation (linear algebra rows live in
-specs_linalg and are appended). Each fn bakes one combination of options (axis,
-keepdims, ddof, ...) into a call.
+specs_linalg, those of cumprod and the rearranging functions in specs_rearrange; both are
+appended). Each fn bakes one combination of options (axis, keepdims, ddof, ...) into a call.
 """
 import operator
 
 import numpy as np
 
 import specs_linalg
+import specs_rearrange
 from primitive_specs import Spec
 
 
@@ -446,4 +447,4 @@ SPECS = [
     Spec(np.diagonal, diagonal_main, SQUARE),
     Spec(np.diagonal, diagonal_above, SQUARE),
     Spec(np.diagonal, diagonal_below_last_axes, [((2, 3, 4),), ((2, 4, 4),)]),
-] + specs_linalg.SPECS
+] + specs_linalg.SPECS + specs_rearrange.SPECS

@@ -1,5 +1,5 @@
 """Spec rows for linear algebra: dot, matmul, outer, inner, tensordot, trace, diag, einsum,
-np.linalg.inv and np.linalg.det.
+and np.linalg's inv, det, slogdet, solve, matrix_power and cholesky.
 
 Part of specs_arrays.SPECS; each fn bakes one combination of options into a call.
 """
@@ -128,6 +128,43 @@ def determinant_of(x):
     return np.linalg.det(x + 3.0 * np.eye(x.shape[-1]))
 
 
+def slogdet_of(x):
+    return np.linalg.slogdet(x + 3.0 * np.eye(x.shape[-1]))[1]
+
+
+def slogdet_negative(x):
+    return np.linalg.slogdet(x - 3.0 * np.eye(x.shape[-1]))[1]     # det < 0 for odd sizes
+
+
+def slogdet_unpacked(x):
+    sign, logabsdet = np.linalg.slogdet(x + 3.0 * np.eye(x.shape[-1]))
+    return sign * np.exp(logabsdet)
+
+
+def solve_of(a, b):
+    return np.linalg.solve(a + 3.0 * np.eye(a.shape[-1]), b)
+
+
+def matrix_power_cube(x):
+    return np.linalg.matrix_power(x, 3)
+
+
+def matrix_power_zero_one(x):
+    return np.linalg.matrix_power(x, 0) + np.linalg.matrix_power(x, 1)
+
+
+def matrix_power_inverse_square(x):
+    return np.linalg.matrix_power(x + 3.0 * np.eye(x.shape[-1]), -2)
+
+
+def cholesky_gram(x):
+    return np.linalg.cholesky(x @ np.swapaxes(x, -1, -2) + 3.0 * np.eye(x.shape[-1]))
+
+
+def cholesky_lower(x):
+    return np.linalg.cholesky(0.3 * x + 3.0 * np.eye(x.shape[-1]))   # reads the lower triangle
+
+
 SPECS = [
     Spec(np.dot, dot_of, DOT),
     Spec(np.matmul, matmul_of, MATMUL),
@@ -158,4 +195,17 @@ SPECS = [
     Spec(np.einsum, einsum_diag_scale, [((3, 3), (3, 4))]),
     Spec(np.linalg.inv, inverse_of, [((3, 3),), ((2, 4, 4),)]),
     Spec(np.linalg.det, determinant_of, [((3, 3),), ((2, 4, 4),), ((1, 1),)]),
+    Spec(np.linalg.slogdet, slogdet_of, [((3, 3),), ((2, 4, 4),), ((1, 1),)]),
+    Spec(np.linalg.slogdet, slogdet_negative, [((3, 3),), ((2, 3, 3),)]),
+    Spec(np.linalg.slogdet, slogdet_unpacked, [((3, 3),), ((2, 4, 4),)]),
+    # b: a vector, a matrix, a batch of matrices; a batched against a shared b and back
+    Spec(np.linalg.solve, solve_of, [((3, 3), (3,)), ((3, 3), (3, 2)), ((2, 3, 3), (2, 3, 4)),
+                                     ((2, 3, 3), (3,)), ((2, 3, 3), (3, 2)),
+                                     ((3, 3), (2, 3, 2)), ((2, 1, 3, 3), (4, 3, 1)),
+                                     ((1, 1), (1,))]),
+    Spec(np.linalg.matrix_power, matrix_power_cube, [((3, 3),), ((2, 3, 3),), ((1, 1),)]),
+    Spec(np.linalg.matrix_power, matrix_power_zero_one, [((3, 3),)]),
+    Spec(np.linalg.matrix_power, matrix_power_inverse_square, [((3, 3),), ((2, 4, 4),)]),
+    Spec(np.linalg.cholesky, cholesky_gram, [((3, 3),), ((2, 4, 4),), ((1, 1),)]),
+    Spec(np.linalg.cholesky, cholesky_lower, [((3, 3),), ((2, 4, 4),)]),
 ]

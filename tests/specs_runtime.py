@@ -4,8 +4,8 @@ forward-over-reverse differentiate)."""
 from primitive_specs import Spec
 from s2s_ad.runtime import broadcast_tangent, unbroadcast, unreduce
 from s2s_ad.runtime_linalg import matmul_adjoint_a, matmul_adjoint_b
-from s2s_ad.runtime_flow import (clear_adjoint, copy_adjoint, match_adjoint, scatter_add,
-                                 take_adjoint)
+from s2s_ad.runtime_flow import (clear_adjoint, copy_adjoint, float_gradient, match_adjoint,
+                                 scatter_add, take_adjoint)
 
 
 def use_broadcast_tangent(t, y):
@@ -38,6 +38,10 @@ def use_unreduce_keepdims(g, x):
 
 def use_match(a, x):
     return match_adjoint(a, x)
+
+
+def use_float_gradient(g):
+    return float_gradient(g) * 3.0
 
 
 def use_copy(a):
@@ -75,6 +79,7 @@ SPECS = [
     Spec(unreduce, use_unreduce_keepdims, [((1, 3), (2, 3))], wrt=(0,)),
     Spec(match_adjoint, use_match, [((3,), (3,)), ((), ())], wrt=(0,)),
     Spec(copy_adjoint, use_copy, [((4,),), ((2, 3),)]),
+    Spec(float_gradient, use_float_gradient, [((),), ((4,),), ((2, 3),)]),
     Spec(take_adjoint, use_take, [((4,),)]),
     Spec(clear_adjoint, use_clear, [((4,),)]),
     Spec(scatter_add, use_scatter, [((4,), (4,), ())], wrt=(0, 2)),

@@ -2,7 +2,8 @@
 
 Each row of ROWS is (function, argument factory, wrt). For every row the suite checks
   * the gradient against central differences at three random points (seeds 0, 1, 2);
-  * that calling the gradient leaves the caller's arrays untouched;
+  * that calling the gradient leaves the caller's arrays untouched and returns none of them
+    (nor a view of one);
   * that the generated source is deterministic (two fresh copies of the function give
     the same text).
 The factories draw points away from every branch and stopping boundary of their function.
@@ -347,11 +348,15 @@ def test_gradient_leaves_inputs_untouched(fn, make, wrt):
     df = s2s_ad.grad(fn, wrt=wrt)
     for args in _points(make):
         before = [np.array(a, copy=True) if isinstance(a, np.ndarray) else a for a in args]
-        df(*args)
+        grads = df(*args)
         for k, (a, b) in enumerate(zip(args, before)):
             if isinstance(b, np.ndarray):
                 assert a.dtype == b.dtype and np.array_equal(a, b), \
                     f"the gradient wrote into argument {k}"
+                # nor may a gradient be a view of an argument: writing into it (g *= lr)
+                # would change the caller's array
+                for g in (grads if isinstance(grads, tuple) else (grads,)):
+                    assert not (isinstance(g, np.ndarray) and np.shares_memory(g, a))
             else:
                 assert a == b
 

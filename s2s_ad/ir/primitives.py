@@ -19,6 +19,11 @@ def identity(x):
     return x
 
 
+# attributes of a value that are read as they are (every other one is lowered or refused
+# by the front end): metadata, never differentiable
+VALUE_ATTRIBUTES = frozenset({"shape", "ndim", "size", "dtype"})
+
+
 def attribute_read(x, attr):
     """The primitive of a value attribute read such as `x.shape` (non-differentiable)."""
     return getattr(x, attr)
@@ -66,7 +71,8 @@ def operation_of(value, callees):
                          {k.arg: k.value for k in value.keywords}, path)
     if isinstance(value, gast.Subscript):
         return Operation(operator.getitem, [value.value, value.slice], {})
-    if isinstance(value, gast.Attribute) and dotted_path(value) is None:
+    if isinstance(value, gast.Attribute) and (dotted_path(value) is None
+                                              or value.attr in VALUE_ATTRIBUTES):
         return Operation(attribute_read, [value.value], {})
     if isinstance(value, gast.Tuple) and any(isinstance(e, gast.Name) for e in value.elts):
         return Operation(tuple, list(value.elts), {})

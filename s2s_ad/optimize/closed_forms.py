@@ -326,10 +326,10 @@ class _Rewrite:
         if array != bool((rational.atoms_of(value[0]) | rational.atoms_of(value[1])) - {COUNT}):
             raise _Opaque()          # e.g. an array of ones whose closed form is 1.0
         expr = renderer.render(value, earlier)[0]
-        if isinstance(expr, gast.Name) and (expr.id not in self.forward_names
-                                            or expr.id in _reads(self.ret)):
-            # a gradient must not be the caller's own array (or the returned value):
-            # writing into one would change the other
+        if isinstance(expr, gast.Name):
+            # a gradient must be an array of its own: not the caller's array, the returned
+            # value or a view of an argument (W.T, W[:, 0]), where writing into one would
+            # change the other; and floats (np.arange(3) holds integers)
             expr = gast.BinOp(left=expr, op=gast.Mult(), right=build.const(1.0))
         return expr
 

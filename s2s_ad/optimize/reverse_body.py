@@ -4,8 +4,8 @@
 clean-up passes in an order where each one's facts still hold: the fixed-point passes
 (folding, zeros, dead code, shape proxies, seed folding), in-place accumulation in the
 backward sweep, shape tape pairs without a reader, dead cycles, temporaries written back
-into their use (then folded again), and last the branch for Python-number arguments
-(it copies the finished body).
+into their use (then folded again), the branch for Python-number arguments (it copies
+the finished body), and last a cast of each returned gradient that may hold integers.
 
     forward ... ; backward ... ; return g     ->     the body `emit` writes out
 """
@@ -15,13 +15,14 @@ import math
 import gast
 import numpy
 
-from .. import runtime
+from .. import runtime, runtime_flow
 from ..analyses.shapes import is_elementwise
 from ..frontend.resolve import dotted_path
 from ..ir import build
 from . import PASSES, optimize
 from .closed_forms import closed_form_adjoints
 from .dce import remove_dead_cycles
+from .float_gradients import float_gradients
 from .fold import float_literals_in_adjoints, fold_constants
 from .temporaries import inline_temporaries
 from .inplace import accumulate_in_place
@@ -44,7 +45,12 @@ def finish_reverse_body(result, request, levels, namer, bindings, user_globals):
     body = closed_form_adjoints(
         body, namer.is_adjoint, resolve, _pure_call(levels), _elementwise_call(levels),
         lambda: bindings.name_for("closed_form_applies", runtime.closed_form_applies))
-    return specialise_for_scalars(body, _param_names(levels.tree), resolve)
+    body = specialise_for_scalars(body, _param_names(levels.tree), resolve)
+    if request.helper:
+        return body           # a helper's adjoints are summed into its caller's
+    return float_gradients(body, request, _param_names(levels.tree), resolve,
+                           lambda: bindings.name_for("float_gradient",
+                                                     runtime_flow.float_gradient))
 
 
 def shape_proxy_pass(levels, bindings, nested=False):

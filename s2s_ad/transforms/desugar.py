@@ -13,6 +13,7 @@ import numpy as np
 
 from ..errors import UnsupportedSyntaxError
 from ..ir import build
+from ..ir.primitives import VALUE_ATTRIBUTES
 
 # methods whose numpy function takes the array first and the same arguments after it
 _SAME_NAME_METHODS = frozenset({
@@ -21,8 +22,6 @@ _SAME_NAME_METHODS = frozenset({
     "swapaxes", "repeat", "diagonal", "conj", "nonzero", "argsort",
 })
 _RENAMED_METHODS = {"flatten": "ravel", "conjugate": "conj"}
-# numeric attributes that are plain (non-differentiable) reads
-VALUE_ATTRIBUTES = frozenset({"shape", "ndim", "size", "dtype"})
 
 
 def method_call(receiver, method, args, keywords, node, smap):

@@ -1,0 +1,161 @@
+"""Gradients of floats: a cast where the returned adjoint could hold integers.
+
+Folding removes the seed `1.0` from products (`x * 1.0 + x * 1.0` is `x + x`), so the
+adjoint of `x * x` at the integer 3 would be the integer 6, and the gradient of
+`int(x) * x` is `int(x)` itself. Integer arguments are differentiated as floats, so a
+gradient is always of floats. This pass proves, from the generated code alone, that a
+returned adjoint is a float (an arithmetic with a float literal, a true division, a
+numpy function that always gives floats, a runtime adjoint helper applied to a float
+adjoint, a name all of whose assignments are such); where it cannot, the returned
+expression goes through `float_gradient`, which costs a call only there:
+
+    def grad_f(x):                               def grad_f(x):
+        x_bar = x + x                    ->          x_bar = x + x
+        return x_bar                                 return float_gradient(x_bar)
+
+    x1_bar = t1_1 + t2_0 * 2.0                   (proved: unchanged)
+"""
+import math
+
+import gast
+import numpy
+
+from ..ir import build
+from ..ir.naming import callee
+from ..runtime import RUNTIME_MODULES as _RUNTIME
+
+# numpy functions whose result holds floats whatever the (real) arguments hold
+_FLOAT_RESULTS = {
+    numpy.exp, numpy.expm1, numpy.exp2, numpy.log, numpy.log1p, numpy.log2, numpy.log10,
+    numpy.sqrt, numpy.cbrt, numpy.sin, numpy.cos, numpy.tan, numpy.arcsin, numpy.arccos,
+    numpy.arctan, numpy.arctan2, numpy.sinh, numpy.cosh, numpy.tanh, numpy.arcsinh,
+    numpy.arccosh, numpy.arctanh, numpy.true_divide, numpy.reciprocal, numpy.mean,
+    numpy.var, numpy.std, numpy.hypot, numpy.logaddexp, numpy.logaddexp2, numpy.deg2rad,
+    numpy.rad2deg, numpy.sinc, numpy.float_power, numpy.average, numpy.zeros,
+    numpy.ones, numpy.zeros_like, numpy.ones_like, float,
+}
+_FLOAT_ARITHMETIC = (gast.Add, gast.Sub, gast.Mult, gast.Pow, gast.MatMult)
+
+
+def float_gradients(body, request, params, resolve, cast_name):
+    """Wrap each returned gradient that may hold integers in `cast_name()(...)`.
+    `request` says where the gradients are in the returned value; `params` are the
+    generated function's parameters; `resolve(name)` gives what a free name denotes."""
+    proof = _Proof(body, params, resolve)
+    for stmt in body:
+        for node in gast.walk(stmt):
+            if isinstance(node, gast.Return) and node.value is not None:
+                node.value = _cast_gradients(node.value, request, proof, cast_name)
+    return body
+
+
+def _cast_gradients(value, request, proof, cast_name):
+    def cast(gradient):
+        if proof.is_float(gradient):
+            return gradient
+        return build.call(build.name(cast_name()), [gradient])
+
+    def cast_all(grads):
+        if request.single:
+            return cast(grads)
+        if isinstance(grads, gast.Tuple):
+            grads.elts = [cast(g) for g in grads.elts]
+            return grads
+        return cast(grads)
+
+    if request.mode == "value_and_grad" or request.preserve_result:
+        if not isinstance(value, gast.Tuple) or len(value.elts) != 2:
+            return value
+        k = 1 if request.mode == "value_and_grad" else 0
+        value.elts[k] = cast_all(value.elts[k])
+        return value
+    return cast_all(value)
+
+
+class _Proof:
+    """Which expressions of one generated function certainly hold floats."""
+
+    def __init__(self, body, params, resolve):
+        self.resolve = resolve
+        self.definitions = {name: [None] for name in params}
+        for stmt in body:
+            for node in gast.walk(stmt):
+                self._record(node)
+        self.assumed = set()
+
+    def _record(self, node):
+        if isinstance(node, gast.Assign):
+            for target in node.targets:
+                if isinstance(target, gast.Name):
+                    self.definitions.setdefault(target.id, []).append(node.value)
+                else:                                   # unpacking: not followed
+                    for name in gast.walk(target):
+                        if isinstance(name, gast.Name):
+                            self.definitions.setdefault(name.id, []).append(None)
+        elif isinstance(node, gast.AugAssign) and isinstance(node.target, gast.Name):
+            self.definitions.setdefault(node.target.id, []).append(
+                gast.BinOp(left=node.target, op=node.op, right=node.value))
+        elif isinstance(node, (gast.For, gast.comprehension)):
+            for name in gast.walk(node.target):
+                if isinstance(name, gast.Name):
+                    self.definitions.setdefault(name.id, []).append(None)
+
+    def is_float(self, node):
+        if isinstance(node, gast.Constant):
+            return isinstance(node.value, float)
+        if isinstance(node, gast.BinOp):
+            if isinstance(node.op, gast.Div):
+                return True
+            return isinstance(node.op, _FLOAT_ARITHMETIC) and \
+                (self.is_float(node.left) or self.is_float(node.right))
+        if isinstance(node, gast.UnaryOp):
+            return isinstance(node.op, (gast.USub, gast.UAdd)) and self.is_float(node.operand)
+        if isinstance(node, gast.Name):
+            return self._name_is_float(node.id)
+        if isinstance(node, gast.Call):
+            return self._call_is_float(node)
+        if isinstance(node, gast.IfExp):
+            return self.is_float(node.body) and self.is_float(node.orelse)
+        return False
+
+    def _name_is_float(self, name):
+        if name in self.assumed:        # a loop's `a = a + e`: the other assignments decide
+            return True
+        values = self.definitions.get(name)
+        if values is None:              # an argument or a global
+            return isinstance(self.resolve(name), float)
+        self.assumed.add(name)
+        try:
+            return all(v is not None and self.is_float(v) for v in values)
+        finally:
+            self.assumed.discard(name)
+
+    def _call_is_float(self, call):
+        if any(k.arg == "dtype" for k in call.keywords):
+            return False
+        target = callee(call.func, self.resolve)
+        if target in _FLOAT_RESULTS or (getattr(target, "__module__", None) == "math"
+                                        and target not in _MATH_INTEGERS):
+            return True
+        name = getattr(target, "__name__", None)
+        if getattr(target, "__module__", None) in _RUNTIME and name in _ADJOINT_FIRST:
+            return bool(call.args) and self.is_float(call.args[0])
+        return getattr(target, "__module__", None) in _RUNTIME and name in _FLOAT_HELPERS
+
+
+# runtime helpers given an adjoint first: they sum, broadcast, reshape, multiply it or
+# place it into float zeros, so they give floats when it holds floats
+_ADJOINT_FIRST = {
+    "unbroadcast", "unreduce", "add_at", "unreduce_extremum", "unreduce_prod",
+    "reverse_cumsum", "unreduce_var", "unreduce_norm", "reshape_like", "untranspose",
+    "untile", "unrepeat", "matmul_adjoint_a", "matmul_adjoint_b", "dot_adjoint_a",
+    "dot_adjoint_b", "inner_adjoint_a", "inner_adjoint_b", "tensordot_adjoint_a",
+    "tensordot_adjoint_b", "place_diagonal", "spread_trace", "undiag",
+    "einsum_operand_adjoint", "scatter_add", "take_adjoint", "copy_adjoint",
+    "clear_adjoint", "match_adjoint", "unpad", "unpad_values",
+}
+# runtime helpers whose result holds floats whatever they are given
+_FLOAT_HELPERS = {"zero_adjoint", "float_gradient"}
+_MATH_INTEGERS = {getattr(math, n) for n in ("floor", "ceil", "trunc", "factorial", "gcd",
+                                             "isqrt", "comb", "perm", "lcm")
+                  if hasattr(math, n)}

@@ -1,0 +1,71 @@
+"""What a gradient is: floats (integer arguments are differentiated as floats), of the
+argument's shape, and an array of its own (never the caller's array or a view of one),
+whichever path of the generated code computed it."""
+import numpy as np
+import pytest
+
+import s2s_ad
+from programs import gradient_types as gt
+
+W = np.arange(6.0).reshape(3, 2)
+V = np.array([0.5, -1.0, 2.0])
+X23 = np.ones((2, 3))
+
+
+@pytest.mark.parametrize("fn, args, expected", [
+    (gt.square, (3,), 6.0),
+    (gt.square, (np.int64(3),), 6.0),
+    (gt.product, (2, 3), 3.0),
+    (gt.floor_times, (2.5,), 2.0),
+    (gt.quadratic_in_b, (2, 5), 5.0),
+])
+def test_integer_valued_gradients_are_floats(fn, args, expected):
+    g = s2s_ad.grad(fn)(*args)
+    assert type(g) is float and g == expected
+
+
+def test_an_integer_array_argument_gets_a_float_gradient():
+    g = s2s_ad.grad(gt.sum_of_doubles)(np.arange(3))
+    assert g.dtype == np.float64
+    np.testing.assert_array_equal(g, [2.0, 2.0, 2.0])
+
+
+@pytest.mark.parametrize("fn, args", [
+    (gt.times_transpose, (X23, W)),            # gradient W.T: a view of W
+    (gt.times_column, (V, W)),                  # W[:, 0]
+    (gt.times_reshaped_column, (V, W)),         # W[:, :1] reshaped
+    (gt.times_arange, (V, W)),                  # np.arange(3): integers
+    (gt.times_integer_list, (V, W)),            # np.array([1, 2, 3]): integers
+    (gt.linear_in_b, (V, W)),                   # the gradient of b in b * x is x
+])
+def test_gradients_are_float_arrays_of_their_own(fn, args):
+    before = [a.copy() for a in args]
+    g = s2s_ad.grad(fn)(*args)
+    assert isinstance(g, np.ndarray) and g.dtype == np.float64 and g.shape == args[0].shape
+    np.testing.assert_allclose(g, fn.expected(*args))
+    for a in args:
+        assert not np.shares_memory(g, a)
+    g *= 0.0                        # an in-place update of the gradient (weight decay, ...)
+    for a, b in zip(args, before):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_value_and_grad_and_tuple_wrt_cast_each_gradient():
+    value, (ga, gb) = s2s_ad.value_and_grad(gt.product, wrt=(0, 1))(2, 3)
+    assert value == 6 and type(ga) is float and type(gb) is float and (ga, gb) == (3.0, 2.0)
+    g, value = s2s_ad.grad(gt.product, wrt=(0, 1), preserve_result=True)(2, 3)
+    assert g == (3.0, 2.0) and all(type(x) is float for x in g)
+
+
+def test_proved_float_gradients_need_no_cast():
+    # the seed example's gradients are floats by construction: no extra call per gradient
+    source = s2s_ad.derivative_source(s2s_ad.grad(gt.seed_example, wrt=(0, 1)))
+    assert "float_gradient" not in source
+    assert "float_gradient(x_bar)" in s2s_ad.derivative_source(s2s_ad.grad(gt.square))
+
+
+def test_a_cast_gradient_can_be_differentiated_again():
+    d2 = s2s_ad.grad(s2s_ad.grad(gt.square))
+    assert d2(3.0) == pytest.approx(2.0)
+    hv = s2s_ad.hvp(gt.square)
+    assert hv(3.0, 1.0) == pytest.approx(2.0)
