@@ -134,6 +134,7 @@ ROWS = [
     (lp.helper_keyword_args, lambda g: [r(g, 4)], (0,)),
     (lp.helper_called_twice, lambda g: [r(g, 4), r(g, 4)], (0, 1)),
     (lp.helper_default_and_positional, lambda g: [r(g, 4)], (0,)),
+    (lp.scale_from_shape_in_loop, lambda g: [r(g, 4)], (0,)),
 
     # loops_flow.py: while loops
     (lf.halve_until_small, lambda g: [uni(g, 1.1, 1.9) * 2.0 ** int(g.integers(0, 4))], (0,)),

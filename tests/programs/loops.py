@@ -417,3 +417,14 @@ def helper_default_and_positional(x):
     for v in x:
         s = s + _damp(v) + _damp(v, 2.0)
     return s * s
+
+
+
+def scale_from_shape_in_loop(x):
+    # found in review: a value computed from x.shape (no derivative) read inside a loop
+    # was taken as varied, and its adjoint accumulated without a start (UnboundLocalError)
+    scale = 1.0 / x.shape[0]
+    total = 0.0
+    for j in range(x.shape[0]):
+        total = total + scale * x[j] * x[j]
+    return total
