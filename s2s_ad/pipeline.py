@@ -336,11 +336,14 @@ def _reject_untracked_writes(levels, activity, registry):
             "assign the result, e.g. `y = np.multiply(x, 2.0)`, `y = x.copy()`, "
             "`y[i] = expr` or `y = np.sort(x)`")
     for stmt, written, other in writes_through_aliases(levels):
+        in_place = getattr(stmt, "in_place_of", None) is not None
         raise UnsupportedSyntaxError(
             f"`{written}` holds the same numpy array as `{other}` (an assignment or a view), "
             f"so this write changes `{other}` too, which is read later; s2s_ad follows "
             f"values, not shared memory", levels.parsed.source_map.locate(stmt),
-            f"copy before writing: `{written} = {other}.copy()` (or np.array(...))")
+            f"copy before writing: `{written} = {other}.copy()` (or np.array(...))"
+            + (f"; for numbers, write the update as an assignment (`{written} = {written} "
+               f"* ...` rather than `{written} *= ...`)" if in_place else ""))
 
 
 def _unrebound(levels, wrt):

@@ -35,6 +35,10 @@ def _line_of(marker):
     # a write through a second name for one array (numpy shares it; values would not)
     (rejected.writes_through_alias, "alias_write", s2s_ad.UnsupportedSyntaxError,
      "same numpy array as `x`"),
+    (rejected.scales_through_alias, "alias_in_place", s2s_ad.UnsupportedSyntaxError,
+     "`b` holds the same numpy array as `a`"),
+    (rejected.updates_argument_read_through_alias, "argument_in_place",
+     s2s_ad.UnsupportedSyntaxError, "`x` holds the same numpy array as `y`"),
     (rejected.writes_through_row_view, "view_write", s2s_ad.UnsupportedSyntaxError,
      "same numpy array as `X`"),
     (rejected.writes_source_of_reshaped, "reshape_write", s2s_ad.UnsupportedSyntaxError,

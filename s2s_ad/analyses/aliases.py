@@ -10,6 +10,9 @@ gradient.
     y[0] = 5.0          ->    [(the write, 'y', 'x')]  (x is read below)
     return np.sum(x * x)
 
+An augmented assignment `y *= 2.0` counts as such a write (numpy updates the array in
+place); the normaliser marks its binding with `in_place_of`, the name it updates.
+
 Views count as second names too: `y = x.T`, `y = np.reshape(x, ...)`, and `y = x[1:3]`
 when y is written into (x[i] is often a number, so a write into x does not count).
 """
@@ -33,7 +36,17 @@ def writes_through_aliases(levels):
         if not isinstance(stmt, gast.Assign):
             continue
         target = stmt.targets[0]
-        if isinstance(target, gast.Name):
+        updated = getattr(stmt, "in_place_of", None)
+        if isinstance(target, gast.Name) and updated is not None:
+            # `y *= 2` on an array writes into it: every name sharing it sees the change
+            group = shared.get(updated, set()) - {target.id}
+            later = {n for s in statements[k + 1:] for n in names_loaded(s)}
+            found.extend((stmt, updated, other) for other in sorted(group) if other in later)
+            together = group | {updated}
+            for name in together:
+                shared.setdefault(name, set()).add(target.id)
+            shared[target.id] = together - {target.id}
+        elif isinstance(target, gast.Name):
             source = _viewed(stmt.value, levels.callees)
             for group in shared.values():
                 group.discard(target.id)          # rebound: no longer the same array

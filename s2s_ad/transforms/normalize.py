@@ -78,6 +78,7 @@ class _Normalizer(ControlFlowMixin, MutationMixin, CallMixin, InlineMixin,
         self._inlining = []
         self.runtime_names = {}
         self._deferred_writes = []
+        self._in_place_of = None   # while binding `y op= e`: the name y held before
         self._available = {}      # pure operation -> the name already holding its value
         self._block_depth = 0
 
@@ -160,7 +161,13 @@ class _Normalizer(ControlFlowMixin, MutationMixin, CallMixin, InlineMixin,
             value = gast.BinOp(left=gast.Name(id=target.id, ctx=gast.Load(), annotation=None,
                                               type_comment=None), op=stmt.op, right=stmt.value)
             gast.copy_location(value, stmt)
-            self._assign([target], value, stmt)
+            # on an array, `y *= 2` writes into the array y holds: the binding remembers
+            # the name it updates, for the alias analysis (analyses/aliases.py)
+            self._in_place_of = self.current.get(target.id)
+            try:
+                self._assign([target], value, stmt)
+            finally:
+                self._in_place_of = None
             return False
         if isinstance(stmt, gast.AnnAssign):
             if stmt.value is not None:
@@ -235,7 +242,10 @@ class _Normalizer(ControlFlowMixin, MutationMixin, CallMixin, InlineMixin,
         self.levels[ssa] = level
         if ssa not in self.multi_def:
             self._remember(op, ssa)
-        return build.assign(ssa, op)
+        binding = build.assign(ssa, op)
+        if self._in_place_of:
+            binding.in_place_of = self._in_place_of
+        return binding
 
     def _flush(self, origin, finals):
         ordered = [stmt for _, _, stmt in sorted(self._pending, key=lambda item: item[:2])]

@@ -95,6 +95,19 @@ def writes_through_alias(x):
     return np.sum(x * x)
 
 
+def scales_through_alias(x):
+    a = x.copy()
+    b = a
+    b *= 2.0  # LINE alias_in_place
+    return np.sum(a * x)
+
+
+def updates_argument_read_through_alias(x):
+    y = x
+    x += 1.0  # LINE argument_in_place
+    return np.sum(y * x)
+
+
 def writes_through_row_view(X):
     row = X[0]
     row[1] = 0.0  # LINE view_write
