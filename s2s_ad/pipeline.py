@@ -37,7 +37,7 @@ from .optimize import optimize
 from .optimize.fold import float_literals_beside_inputs
 from .optimize.reverse_body import finish_reverse_body, shape_proxy_pass
 from .transforms.normalize import normalize, numpy_name_for
-from . import runtime, runtime_flow
+from . import runtime, runtime_checks, runtime_flow
 
 MODES = ("grad", "value_and_grad", "vjp")
 
@@ -129,6 +129,10 @@ def derive(func, request, registry, cache):
         raise APIUsageError(f"{func.__qualname__} returns None: there is nothing to "
                             f"differentiate", function_location(func),
                             "return the value to differentiate (e.g. `return loss`)")
+    if isinstance(out_atom, gast.Constant) and not isinstance(out_atom.value, (int, float)):
+        raise APIUsageError(f"{func.__qualname__} returns the constant "
+                            f"{out_atom.value!r}, not a number", function_location(func),
+                            "return the value to differentiate (e.g. `return loss`)")
     outputs = [out_atom.id] if isinstance(out_atom, gast.Name) else []
     activity = analyse_activity(levels, request.wrt, outputs, registry)
     # a derivative differentiated again may be piecewise constant in an argument (the
@@ -181,13 +185,13 @@ def derive(func, request, registry, cache):
         if request.mode == "vjp":
             if request.helper:      # our own adjoints call helpers with the right shapes
                 return [], build.name(cotangent)
-            check = bindings.name_for("check_cotangent", runtime.check_cotangent)
+            check = bindings.name_for("check_cotangent", runtime_checks.check_cotangent)
             return [build.assign(cotangent, build.call(build.name(check), [
                 build.name(cotangent), build.name(output)]))], build.name(cotangent)
         leaves = scalar_output_leaves(levels, output)
         if not leaves:
             return [], build.const(1.0)
-        check = bindings.name_for("check_scalar_output", runtime.check_scalar_output)
+        check = bindings.name_for("check_scalar_output", runtime_checks.check_scalar_output)
         call = build.expr_stmt(build.call(build.name(check), [build.name(v) for v in leaves]))
         # Python floats are scalars: skip the call for them (it costs more than the math).
         # `type` and `float` are bound like the helpers: closure cells load faster than

@@ -6,15 +6,15 @@ Each helper is small and named for what it does to an adjoint:
     unbroadcast(g, x)        sum g down to x's shape (undo broadcasting)
     unreduce(g, x, axis, keepdims)  spread a reduction's adjoint back over x's shape
     add_at(a, index, g)      a[index] += g, correct for repeated integer indices
-    check_scalar_output(*v)  grad's output is a scalar, else a clear error pointing to vjp
     zero_adjoint(x)          the zero derivative shaped like x (0.0 for a scalar)
     zero_tangent(x), broadcast_tangent(t, y)   the same for forward mode
 
 Reductions (unreduce_extremum, unreduce_prod, unreduce_var, unreduce_norm,
 reverse_cumsum) and shape manipulation (reshape_like, untranspose, split_concatenated,
 split_hstacked, split_vstacked, unstack, split_array, untile, unrepeat) follow; linear
-algebra lives in runtime_linalg.py, np.cumprod's and np.pad's in runtime_arrays.py. An
-adjoint of a scalar argument is a float.
+algebra lives in runtime_linalg.py, np.cumprod's and np.pad's in runtime_arrays.py, the
+checks of grad's output and vjp's cotangent in runtime_checks.py. An adjoint of a scalar
+argument is a float.
 """
 import math
 
@@ -22,14 +22,7 @@ import numpy as np
 
 # the modules whose functions generated code may call (standalone files copy them in)
 RUNTIME_MODULES = ("s2s_ad.runtime", "s2s_ad.runtime_flow", "s2s_ad.runtime_linalg",
-                   "s2s_ad.runtime_arrays")
-
-try:  # inside the package the error is an s2s_ad.ADError; standalone it is a ValueError
-    from .errors import NonScalarOutputError
-except ImportError:  # pragma: no cover - only in standalone generated files
-    class NonScalarOutputError(ValueError):
-        pass
-
+                   "s2s_ad.runtime_arrays", "s2s_ad.runtime_checks")
 
 def unbroadcast(g, x):
     """Sum `g` over the axes broadcasting added to `x`'s shape."""
@@ -99,61 +92,6 @@ def _has_integer_array(index):
         if isinstance(part, (list, np.ndarray)) and np.asarray(part).dtype != bool:
             return True
     return False
-
-
-def check_scalar_output(*values):
-    """grad's output is a scalar exactly when these values (the leaves its shape comes
-    from) all are; otherwise a clear error pointing to vjp."""
-    for value in values:
-        if type(value) is not float and np.ndim(value) != 0:
-            if isinstance(value, (tuple, list, dict)):
-                what = f"a {type(value).__name__}"
-            else:
-                what = f"an array of shape {np.broadcast_shapes(*(np.shape(v) for v in values))}"
-            raise NonScalarOutputError(
-                f"grad needs a function with a scalar output, but {_caller_origin()} returns "
-                f"{what}; use s2s_ad.vjp(f) (or jacobian) for array outputs, or reduce the "
-                f"output to a scalar (e.g. np.sum)")
-
-
-def check_cotangent(cotangent, output):
-    """vjp's cotangent, checked to have the output's structure and shapes (a tuple for a
-    tuple, ...): otherwise a clear error rather than a gradient of the wrong shape. A
-    list given for an array output becomes an array."""
-    problem = _cotangent_mismatch(cotangent, output)
-    if problem:
-        raise NonScalarOutputError(f"the cotangent of {_caller_origin()} {problem}")
-    if isinstance(cotangent, list) and isinstance(output, np.ndarray):
-        return np.asarray(cotangent, dtype=float)
-    return cotangent
-
-
-def _cotangent_mismatch(cotangent, output):
-    if isinstance(output, (tuple, list)):
-        if isinstance(cotangent, (tuple, list)) and len(cotangent) == len(output):
-            return next(filter(None, map(_cotangent_mismatch, cotangent, output)), None)
-        got = f"a {type(cotangent).__name__}" + (
-            f" of {len(cotangent)}" if isinstance(cotangent, (tuple, list)) else "")
-        return f"must be a {type(output).__name__} of {len(output)} items like its " \
-               f"output; got {got}"
-    try:
-        shape = None if cotangent is None or isinstance(cotangent, (str, dict)) else \
-            np.shape(cotangent)
-    except ValueError:                      # a ragged list
-        shape = None
-    if shape != np.shape(output):
-        got = f"shape {shape}" if shape is not None else repr(cotangent)
-        return f"must have the output's shape {np.shape(output)}; got {got}"
-    return None
-
-
-def _caller_origin():
-    """'f (model.py:12)', read from the docstring of the generated gradient calling us."""
-    import sys
-    code = sys._getframe(2).f_code
-    doc = code.co_consts[0] if code.co_consts and isinstance(code.co_consts[0], str) else ""
-    start, end = doc.find(" of "), doc.find(")")
-    return doc[start + 4:end + 1] if start >= 0 and end > start else "the function"
 
 
 def shaped_like(*values):

@@ -15,7 +15,7 @@ helper pops the list.
 """
 import numpy as np
 
-from s2s_ad import runtime
+from s2s_ad import runtime, runtime_checks
 from s2s_ad.runtime import _prod_others_tangent
 from s2s_ad.ad.template_dsl import d, nondifferentiable, tangent
 from s2s_ad.runtime import (add_at, broadcast_tangent, reshape_like, reverse_cumsum, split_array, split_concatenated,
@@ -36,8 +36,8 @@ from s2s_ad.runtime_linalg import (matmul_adjoint_a, matmul_adjoint_b, as_column
 # rebuilds dynamic indices with slice: take_adjoint(a, slice(i, j, None))
 nondifferentiable(slice)
 nondifferentiable(  # counts, seeds, checks, tie shares (piecewise constant), zeros, shapes
-    runtime.reduced_count, runtime.extremum_share, runtime.check_scalar_output,
-    runtime.check_cotangent,
+    runtime.reduced_count, runtime.extremum_share, runtime_checks.check_scalar_output,
+    runtime_checks.check_cotangent,
     runtime.zero_tangent, runtime.zero_adjoint, runtime.shaped_like,
     runtime.shape_of, runtime.placeholder, runtime.closed_form_applies, pad_widths)
 

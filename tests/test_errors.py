@@ -44,6 +44,7 @@ def _line_of(marker):
     (rejected.writes_source_of_reshaped, "reshape_write", s2s_ad.UnsupportedSyntaxError,
      "same numpy array as `m`"),
     (rejected.sorts_in_place, "sort", s2s_ad.UnsupportedSyntaxError, "`.sort()`"),
+    (rejected.complex_loss, "complex", s2s_ad.UnsupportedSyntaxError, "complex numbers"),
 ])
 def test_rejections_are_located(func, marker, error, words):
     with pytest.raises(error) as info:
@@ -107,6 +108,27 @@ def test_non_scalar_output_names_the_function_file_and_line():
     with pytest.raises(s2s_ad.NonScalarOutputError) as info:
         df(np.ones(3))
     assert f"doubles (rejected.py:{_def_line(rejected.doubles)})" in str(info.value)
+
+
+@pytest.mark.parametrize("func, words", [
+    (rejected.loss_and_aux, "returns a tuple; return the scalar alone"),
+])
+def test_outputs_that_are_not_real_scalars_are_named(func, words):
+    # (loss, aux) crashed inside numpy
+    with pytest.raises(s2s_ad.NonScalarOutputError) as info:
+        s2s_ad.grad(func)(np.ones(3))
+    assert words in str(info.value)
+    assert f"{func.__name__} (rejected.py:{_def_line(func)})" in str(info.value)
+
+
+def test_an_output_of_complex_arguments_is_named():
+    with pytest.raises(s2s_ad.NonScalarOutputError, match="with complex numbers"):
+        s2s_ad.grad(rejected.doubles)(1.0 + 2.0j)
+
+
+def test_a_string_output_is_an_error_not_a_zero_gradient():
+    with pytest.raises(s2s_ad.APIUsageError, match="returns the constant 'loss', not a number"):
+        s2s_ad.grad(rejected.names_its_result)
 
 
 def test_gradient_check_error_names_the_function():

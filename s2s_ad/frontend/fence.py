@@ -73,6 +73,13 @@ def fence(parsed, extra_allowed=()):
             if kind in _UNSUPPORTED:
                 message, hint = _UNSUPPORTED[kind]
                 raise UnsupportedSyntaxError(message, smap.locate(node), hint)
+            if isinstance(node, gast.Constant) and isinstance(node.value, complex):
+                # the templates are those of real functions: a complex value would get
+                # a complex, wrong gradient
+                raise UnsupportedSyntaxError(
+                    "complex numbers are not supported: s2s_ad differentiates real-valued "
+                    "functions", smap.locate(node),
+                    "write the real and imaginary parts as two real arrays")
             if isinstance(node, (gast.Assign, gast.AugAssign, gast.AnnAssign)):
                 targets = node.targets if isinstance(node, gast.Assign) else [node.target]
                 for target in targets:

@@ -14,7 +14,7 @@ import re
 import gast
 import numpy
 
-from .. import runtime
+from .. import runtime_checks
 
 
 class Namer:
@@ -108,7 +108,7 @@ def output_check_call(stmt, resolve):
             and isinstance(stmt.body[0], gast.Expr)):
         return None
     call = stmt.body[0].value
-    return call if calls(call, runtime.check_scalar_output, resolve) else None
+    return call if calls(call, runtime_checks.check_scalar_output, resolve) else None
 
 
 def calls(value, function, resolve):

@@ -158,3 +158,16 @@ def _broken_adjoint(y, x):
 
 def wrongly_registered(x):
     return np.sum(_broken(x))
+
+
+def loss_and_aux(x):
+    loss = np.sum(x * x)
+    return loss, x * 2.0
+
+
+def complex_loss(x):
+    return np.sum(x * 1j)  # LINE complex
+
+
+def names_its_result(x):
+    return "loss"

@@ -1,0 +1,81 @@
+"""Run-time checks in generated code: grad's output is a real scalar, vjp's cotangent
+has the output's structure and shapes. Each failure is an s2s_ad error naming the
+differentiated function (read from the generated gradient's docstring):
+
+    check_scalar_output(t1_0, x)      the leaves the output's shape and type come from
+    check_cotangent(cotangent, out)   the cotangent, a list made an array
+"""
+import numpy as np
+
+try:  # inside the package the error is an s2s_ad.ADError; standalone it is a ValueError
+    from .errors import NonScalarOutputError
+except ImportError:  # pragma: no cover - only in standalone generated files
+    class NonScalarOutputError(ValueError):
+        pass
+
+
+def check_scalar_output(*values):
+    """grad's output is a real scalar exactly when these values (the leaves its shape and
+    type come from) all are; otherwise a clear error pointing to what to do instead."""
+    for value in values:
+        if type(value) is float:
+            continue
+        if isinstance(value, (tuple, list, dict)):
+            _not_a_scalar(f"a {type(value).__name__}", "return the scalar alone (compute the "
+                          "other values in another function), or use s2s_ad.vjp(f) for a "
+                          "structured output")
+        if not isinstance(value, (int, np.number, np.ndarray, np.bool_)) \
+                or np.asarray(value).dtype.kind not in "biuf":
+            _not_a_scalar(f"a value of type {type(value).__name__}"
+                          f"{' with complex numbers' if np.iscomplexobj(value) else ''}",
+                          "s2s_ad differentiates real-valued functions")
+        if np.ndim(value) != 0:
+            shape = np.broadcast_shapes(*(np.shape(v) for v in values))
+            _not_a_scalar(f"an array of shape {shape}", "use s2s_ad.vjp(f) (or jacobian) for "
+                          "array outputs, or reduce the output to a scalar (e.g. np.sum)")
+
+
+def _not_a_scalar(what, advice):
+    raise NonScalarOutputError(f"grad needs a function with a real scalar output, but "
+                               f"{_caller_origin(3)} returns {what}; {advice}")
+
+
+def check_cotangent(cotangent, output):
+    """vjp's cotangent, checked to have the output's structure and shapes (a tuple for a
+    tuple, ...): otherwise a clear error rather than a gradient of the wrong shape. A
+    list given for an array output becomes an array."""
+    problem = _cotangent_mismatch(cotangent, output)
+    if problem:
+        raise NonScalarOutputError(f"the cotangent of {_caller_origin()} {problem}")
+    if isinstance(cotangent, list) and isinstance(output, np.ndarray):
+        return np.asarray(cotangent, dtype=float)
+    return cotangent
+
+
+def _cotangent_mismatch(cotangent, output):
+    if isinstance(output, (tuple, list)):
+        if isinstance(cotangent, (tuple, list)) and len(cotangent) == len(output):
+            return next(filter(None, map(_cotangent_mismatch, cotangent, output)), None)
+        got = f"a {type(cotangent).__name__}" + (
+            f" of {len(cotangent)}" if isinstance(cotangent, (tuple, list)) else "")
+        return f"must be a {type(output).__name__} of {len(output)} items like its " \
+               f"output; got {got}"
+    try:
+        shape = None if cotangent is None or isinstance(cotangent, (str, dict)) else \
+            np.shape(cotangent)
+    except ValueError:                      # a ragged list
+        shape = None
+    if shape != np.shape(output):
+        got = f"shape {shape}" if shape is not None else repr(cotangent)
+        return f"must have the output's shape {np.shape(output)}; got {got}"
+    return None
+
+
+def _caller_origin(depth=2):
+    """'f (model.py:12)', read from the docstring of the generated gradient calling us
+    (`depth` frames up)."""
+    import sys
+    code = sys._getframe(depth).f_code
+    doc = code.co_consts[0] if code.co_consts and isinstance(code.co_consts[0], str) else ""
+    start, end = doc.find(" of "), doc.find(")")
+    return doc[start + 4:end + 1] if start >= 0 and end > start else "the function"
