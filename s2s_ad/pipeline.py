@@ -339,13 +339,18 @@ def _reject_untracked_writes(levels, activity, registry):
             levels.parsed.source_map.locate(call),
             "assign the result, e.g. `y = np.multiply(x, 2.0)`, `y = x.copy()`, "
             "`y[i] = expr` or `y = np.sort(x)`")
-    for stmt, written, other in writes_through_aliases(levels):
+    findings = writes_through_aliases(levels)
+    if findings:
+        # the first such write, naming a variable of the user's rather than a temporary
+        user = _user_names(levels.parsed)
+        first = [f for f in findings if f[0] is findings[0][0]]
+        stmt, written, other = min(first, key=lambda f: (f[2] not in user, f[2]))
         in_place = getattr(stmt, "in_place_of", None) is not None
         raise UnsupportedSyntaxError(
-            f"`{written}` holds the same numpy array as `{other}` (an assignment or a view), "
-            f"so this write changes `{other}` too, which is read later; s2s_ad follows "
-            f"values, not shared memory", levels.parsed.source_map.locate(stmt),
-            f"copy before writing: `{written} = {other}.copy()` (or np.array(...))"
+            f"`{written}` holds the same numpy array as `{other}` (an assignment, a view or a "
+            f"list holding it), so this write changes `{other}` too, which is read later; "
+            f"s2s_ad follows values, not shared memory", levels.parsed.source_map.locate(stmt),
+            f"copy before writing: `{written} = {written}.copy()`"
             + (f"; for numbers, write the update as an assignment (`{written} = {written} "
                f"* ...` rather than `{written} *= ...`)" if in_place else ""))
 

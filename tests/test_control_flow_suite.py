@@ -242,6 +242,8 @@ ROWS = [
     (ra.preallocated_list_to_array, lambda g: [r(g, 3)], (0,)),
     (ra.add_at_repeated_index, lambda g: [r(g, 3)], (0,)),
     (ra.rows_written_twice, lambda g: [r(g, 3), r(g, 3, 2)], (0, 1)),
+    (ra.loop_over_rows_read_only, lambda g: [r(g, 2, 3)], (0,)),
+    (ra.list_of_arrays_then_sum, lambda g: [r(g, 2)], (0,)),
     (br.helper_with_branch_in_loop, lambda g: [away(g, 5)], (0,)),
     (br.soft_threshold_loop,
      lambda g: [pick_vec(g, 6, (-2.0, -0.35), (-0.28, -0.12), (-0.08, -0.02),

@@ -14,13 +14,15 @@ An augmented assignment `y *= 2.0` counts as such a write (numpy updates the arr
 place); the normaliser marks its binding with `in_place_of`, the name it updates.
 
 Views count as second names too: `y = x.T`, `y = np.reshape(x, ...)`, and `y = x[1:3]`
-when y is written into (x[i] is often a number, so a write into x does not count).
+when y is written into (x[i] is often a number, so a write into x does not count); so do
+lists holding the array (`rows.append(row)`, `items = [z]`), and a loop's next iteration.
 """
 import gast
 import numpy as np
 
 from ..frontend.resolve import dotted_path
-from ..ir.walk import all_statements, names_loaded
+from ..ir.primitives import appended_list
+from ..ir.walk import names_loaded
 
 _VIEWS = {np.transpose, np.reshape, np.ravel, np.squeeze, np.expand_dims, np.swapaxes,
           np.diagonal, np.broadcast_to}
@@ -29,10 +31,27 @@ _VIEWS = {np.transpose, np.reshape, np.ravel, np.squeeze, np.expand_dims, np.swa
 def writes_through_aliases(levels):
     """[(write statement, written name, other name)] for each index write into an array
     that another name also holds, when that other name is read after the write."""
-    statements = list(all_statements(levels.tree.body))
-    shared = {}                      # name -> names holding the same array
+    ordered = list(_in_order(levels.tree.body, ()))
+    statements = [stmt for stmt, _ in ordered]
+    shared = {}        # name -> names whose reads see a write into the array it holds
+    members = {}       # list name -> names of the arrays it holds
     found = []
+
+    def affects(names, reader):
+        """A write into any of `names`, or into what they see, is seen through `reader`
+        (one way: a write through `reader` is not seen through them)."""
+        for written in set(shared) | set(names):
+            if written != reader and (written in names or shared.get(written, set()) & names):
+                shared.setdefault(written, set()).add(reader)
+
     for k, stmt in enumerate(statements):
+        appended = appended_list(stmt)
+        if appended is not None:
+            # the list holds the array itself: a later write into it changes the list
+            items = {n.id for n in stmt.value.args if isinstance(n, gast.Name)}
+            members[appended] = members.get(appended, set()) | items
+            affects(items, appended)
+            continue
         if not isinstance(stmt, gast.Assign):
             continue
         target = stmt.targets[0]
@@ -40,18 +59,29 @@ def writes_through_aliases(levels):
         if isinstance(target, gast.Name) and updated is not None:
             # `y *= 2` on an array writes into it: every name sharing it sees the change
             group = shared.get(updated, set()) - {target.id}
-            later = {n for s in statements[k + 1:] for n in names_loaded(s)}
-            found.extend((stmt, updated, other) for other in sorted(group) if other in later)
-            together = group | {updated}
-            for name in together:
-                shared.setdefault(name, set()).add(target.id)
-            shared[target.id] = together - {target.id}
+            found.extend((stmt, updated, other) for other in sorted(group)
+                         if _read_before_rebound(ordered, k, other))
+            shared[target.id] = group | {updated}
+            affects({updated}, target.id)
         elif isinstance(target, gast.Name):
             source = _viewed(stmt.value, levels.callees)
             for group in shared.values():
                 group.discard(target.id)          # rebound: no longer the same array
             shared[target.id] = set()
-            if source is not None:
+            members.pop(target.id, None)
+            if isinstance(stmt.value, (gast.List, gast.Tuple)):
+                # a write into an item is seen through the list, not the other way round
+                items = {e.id for e in stmt.value.elts if isinstance(e, gast.Name)}
+                members[target.id] = items
+                affects(items, target.id)
+            elif source is not None and isinstance(stmt.value, gast.Subscript) \
+                    and source in members:
+                # an item taken from a list: one of its arrays, seen through the list
+                held = members[source]
+                shared[target.id] = set().union(*(shared.get(n, set()) for n in held)) \
+                    | held | {source}
+                affects(held, target.id)
+            elif source is not None:
                 together = shared.setdefault(source, set()) | {source}
                 if not isinstance(stmt.value, gast.Subscript):
                     # x[i] is often a number, not a view: writes into x leave it alone
@@ -62,11 +92,54 @@ def writes_through_aliases(levels):
             written = target.value.id
             if not shared.get(written):
                 continue
-            later = {n for s in statements[k + 1:] for n in names_loaded(s)}
             for other in sorted(shared[written]):
-                if other in later:
+                if _read_before_rebound(ordered, k, other):
                     found.append((stmt, written, other))
-    return found
+    return _first_of_each(found)
+
+
+def _in_order(body, path):
+    """(statement, path) for the simple statements of `body` in an order they may run in:
+    a loop's body twice (what one iteration shares, the next may write into), then both
+    branches of an if. The path names the blocks a statement is in (each copy of a loop
+    body, each branch its own)."""
+    for stmt in body:
+        if isinstance(stmt, (gast.For, gast.While)):
+            for copy in range(2):
+                yield from _in_order(stmt.body, path + ((id(stmt), copy),))
+            yield from _in_order(stmt.orelse, path + ((id(stmt), "else"),))
+        elif isinstance(stmt, gast.If):
+            yield from _in_order(stmt.body, path + ((id(stmt), "body"),))
+            yield from _in_order(stmt.orelse, path + ((id(stmt), "else"),))
+        else:
+            yield stmt, path
+
+
+def _read_before_rebound(ordered, k, name):
+    """Is `name` read after statement k while it may still hold the same array? A
+    rebinding hides the reads after it in its own block (and blocks inside it) only:
+    a later read outside that block may follow a path that skipped the rebinding."""
+    rebound_in = []
+    for stmt, path in ordered[k + 1:]:
+        hidden = any(path[:len(p)] == p for p in rebound_in)
+        if hidden:
+            continue
+        if name in names_loaded(stmt):
+            return True
+        if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name) \
+                and stmt.targets[0].id == name and getattr(stmt, "in_place_of", None) is None:
+            rebound_in.append(path)
+    return False
+
+
+def _first_of_each(found):
+    """One finding per (statement, names): a loop's body is read twice."""
+    seen, out = set(), []
+    for stmt, written, other in found:
+        if (id(stmt), written, other) not in seen:
+            seen.add((id(stmt), written, other))
+            out.append((stmt, written, other))
+    return out
 
 
 def _viewed(value, callees):

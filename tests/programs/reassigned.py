@@ -81,3 +81,36 @@ def rows_written_twice(x, W):
     rows = [2, 0, 2]
     Y[rows] = x[:, None] * W
     return np.sum(Y ** 2)
+
+
+# arrays held by lists: writes before the append, or into a copy, are fine
+def fresh_row_each_iteration(x):
+    rows = []
+    for i in range(3):
+        row = np.zeros(2)
+        row[0] = x * (i + 1)
+        row[1] = x * x
+        rows.append(row)
+    return np.sum(np.stack(rows) ** 2)
+
+
+def copy_appended(x):
+    rows = []
+    row = np.zeros(2)
+    for i in range(3):
+        row[0] = x * (i + 1)
+        rows.append(row.copy())
+    return np.sum(np.stack(rows) ** 2)
+
+
+def loop_over_rows_read_only(X):
+    total = 0.0
+    for row in X:
+        total = total + np.sum(row ** 2)
+    return total
+
+
+def list_of_arrays_then_sum(x):
+    parts = [x, x * 2.0]
+    parts[0] = parts[0] * 3.0
+    return np.sum(parts[0] * parts[1])

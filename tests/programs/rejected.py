@@ -108,6 +108,22 @@ def updates_argument_read_through_alias(x):
     return np.sum(y * x)
 
 
+def writes_into_appended_row(x):
+    rows = []
+    row = np.zeros(3)
+    for i in range(2):
+        row[0] = x[i] * 2.0  # LINE appended_write
+        rows.append(row)
+    return np.sum(np.stack(rows) ** 2)
+
+
+def writes_into_item_of_list_literal(x):
+    z = x.copy()
+    for r in [z]:
+        r[0] = 5.0 * x[1]  # LINE list_item_write
+    return np.sum(z ** 2)
+
+
 def writes_through_row_view(X):
     row = X[0]
     row[1] = 0.0  # LINE view_write
