@@ -14,9 +14,18 @@ def test_python_wrapper_is_differentiated_not_skipped():
     assert s2s_ad.grad(wrapped.calls_square_doubled)(0.7) == pytest.approx(want)
 
 
-def test_wrapper_with_star_args_is_located_in_the_decorator():
+def test_a_wrapper_passing_star_args_through_differentiates_the_wrapped_function():
+    # the usual functools.wraps decorator: its value is the wrapped function's
+    assert s2s_ad.grad(wrapped.behind_star_args)(3.0) == pytest.approx(6.0)
+    x = np.array([0.3, -1.2])
+    np.testing.assert_allclose(s2s_ad.grad(wrapped.behind_timer)(x), 2.0 * np.cos(x))
+    np.testing.assert_allclose(s2s_ad.grad(wrapped.calls_timed_helper)(x),
+                               0.5 * np.cos(x) + 2.0 * x)
+
+
+def test_a_star_args_wrapper_changing_the_value_is_located_in_the_decorator():
     with pytest.raises(s2s_ad.UnsupportedSyntaxError) as info:
-        s2s_ad.grad(wrapped.behind_star_args)
+        s2s_ad.grad(wrapped.scaled_behind_star_args)
     text = str(info.value)
     assert "def wrapper(*args, **kwargs)" in text and "decorator" in text
     assert info.value.filename == wrapped.__file__

@@ -86,7 +86,58 @@ def parse(func):
         raise UnsupportedSyntaxError(f"cannot find the definition of {func.__qualname__}",
                                      smap.locate(module.body[0]) if module.body else None)
     node.decorator_list = []
+    if hasattr(func, "__wrapped__") and _forwards(func, node):
+        # `def wrapper(*args, **kwargs): ...; return fn(*args, **kwargs)`: the value is
+        # the wrapped function's, whatever else the wrapper does (logging, timing)
+        return parse(func.__wrapped__)
     return ParsedFunction(func, node, smap)
+
+
+def _forwards(wrapper, node):
+    """Does `wrapper` take only *args/**kwargs and return, unchanged, what the function
+    it wraps returns for them (directly, or through one name assigned once)?"""
+    a = node.args
+    if a.args or a.posonlyargs or a.kwonlyargs or (a.vararg is None and a.kwarg is None):
+        return False
+    cells = dict(zip(wrapper.__code__.co_freevars, wrapper.__closure__ or ()))
+    target = inspect.unwrap(wrapper.__wrapped__, stop=inspect.isfunction)
+
+    def forwarding_call(value):
+        if not (isinstance(value, gast.Call) and isinstance(value.func, gast.Name)):
+            return False
+        cell = cells.get(value.func.id)
+        try:
+            called = cell.cell_contents if cell is not None else None
+        except ValueError:
+            return False
+        starred = [x.value.id for x in value.args if isinstance(x, gast.Starred)
+                   and isinstance(x.value, gast.Name)]
+        spread = [k.value.id for k in value.keywords if k.arg is None
+                  and isinstance(k.value, gast.Name)]
+        return called is not None and inspect.unwrap(called, stop=inspect.isfunction) \
+            is target and len(value.args) == len(starred) == (a.vararg is not None) \
+            and len(value.keywords) == len(spread) == (a.kwarg is not None) \
+            and starred == ([a.vararg.id] if a.vararg else []) \
+            and spread == ([a.kwarg.id] if a.kwarg else [])
+
+    body = [n for stmt in node.body for n in gast.walk(stmt)]
+    stores = {}
+    for n in body:
+        if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store):
+            stores[n.id] = stores.get(n.id, 0) + 1
+    assigned = {stmt.targets[0].id: stmt.value for stmt in node.body
+                if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1
+                and isinstance(stmt.targets[0], gast.Name)}
+    returns = [n for n in body if isinstance(n, gast.Return)]
+    if not returns or any(isinstance(n, (gast.FunctionDef, gast.Lambda)) for n in body):
+        return False
+    for ret in returns:
+        value = ret.value
+        if isinstance(value, gast.Name) and stores.get(value.id) == 1:
+            value = assigned.get(value.id)
+        if not forwarding_call(value):
+            return False
+    return True
 
 
 def _lambda_as_def(module, func, smap):

@@ -19,6 +19,25 @@ def passes_through(fn):
     return wrapper
 
 
+def timed(fn):
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        calls.append(fn.__name__)          # a side effect around the call
+        result = fn(*args, **kwargs)
+        return result
+    return wrapper
+
+
+def scaled_star_args(fn):
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        return fn(*args, **kwargs) * 3.0
+    return wrapper
+
+
+calls = []
+
+
 @doubled
 def square_doubled(x):
     return x * x
@@ -30,6 +49,20 @@ def calls_square_doubled(x):
 
 @passes_through
 def behind_star_args(x):
+    return x * x
+
+
+@timed
+def behind_timer(x, scale=2.0):
+    return np.sum(np.sin(x) * scale)
+
+
+def calls_timed_helper(x):
+    return behind_timer(x, scale=0.5) + np.sum(x * x)
+
+
+@scaled_star_args
+def scaled_behind_star_args(x):
     return x * x
 
 
