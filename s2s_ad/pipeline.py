@@ -37,7 +37,7 @@ from .optimize import optimize
 from .optimize.fold import float_literals_beside_inputs
 from .optimize.reverse_body import finish_reverse_body, shape_proxy_pass
 from .transforms.normalize import normalize, numpy_name_for
-from . import runtime, runtime_checks, runtime_flow
+from . import runtime_checks, runtime_flow
 
 MODES = ("grad", "value_and_grad", "vjp")
 
