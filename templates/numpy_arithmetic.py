@@ -1,5 +1,6 @@
-"""numpy's arithmetic as functions (np.add, ...) and its piecewise elementwise functions
-(abs, maximum/minimum, fmax/fmin, clip, where). Reverse and forward templates side by side."""
+"""numpy's arithmetic as functions (np.add, ..., np.fmod; np.mod shares the template of %
+in operators.py) and its piecewise elementwise functions (abs, maximum/minimum, fmax/fmin,
+clip, where). Reverse and forward templates side by side."""
 import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
@@ -74,6 +75,22 @@ def positive_adjoint(y, x):
 @tangent(np.positive)
 def positive_tangent(y, x):
     d[y] = d[x]
+
+
+# fmod(x1, x2) = x1 - x2 trunc(x1 / x2) keeps x1's sign (np.mod, x2's, is in operators.py).
+# trunc(x1 / x2) is read back from the result, (x1 - y) / x2 rounded, so that the quotient
+# is the one fmod used even where x1 / x2 rounds to an integer it did not reach
+@adjoint(np.fmod)
+def fmod_adjoint(y, x1, x2):
+    """d fmod(x1, x2) = dx1 - trunc(x1 / x2) dx2"""
+    _quotient = np.round((x1 - y) / x2)
+    d[x1] += unbroadcast(d[y], x1)
+    d[x2] += unbroadcast(-d[y] * _quotient, x2)
+
+
+@tangent(np.fmod)
+def fmod_tangent(y, x1, x2):
+    d[y] = broadcast_tangent(d[x1] - d[x2] * np.round((x1 - y) / x2), y)
 
 
 # ---- kinks: abs, extrema, clip, where -------------------------------------------------

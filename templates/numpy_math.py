@@ -6,13 +6,16 @@ contribution to an operand of a binary or ternary function is wrapped in
 `unbroadcast(expr, p)`; the expander drops it when the shapes are provably equal.
 Binary ufuncs name their operands x1, x2 as numpy does.
 """
+import math
+
 import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
 from s2s_ad.runtime import unbroadcast
 
-LN2 = np.log(2.0)
-LN10 = np.log(10.0)
+# Python floats, like python_math's constants and the number literals of templates
+LN2 = math.log(2.0)
+LN10 = math.log(10.0)
 
 
 # ---- exponentials and logarithms ------------------------------------------------------
@@ -25,6 +28,17 @@ def exp_adjoint(y, x):
 @tangent(np.exp)
 def exp_tangent(y, x):
     d[y] = d[x] * y
+
+
+@adjoint(np.exp2)
+def exp2_adjoint(y, x):
+    """d 2**x = 2**x log 2 dx"""
+    d[x] += d[y] * y * LN2
+
+
+@tangent(np.exp2)
+def exp2_tangent(y, x):
+    d[y] = d[x] * y * LN2
 
 
 @adjoint(np.expm1)

@@ -1,4 +1,5 @@
-"""Reductions and scans: sum, mean, prod, max/min, cumsum, cumprod, var/std, norm, average.
+"""Reductions and scans: sum, mean, prod, max/min, ptp, cumsum, cumprod, var/std, norm,
+average.
 
 numpy 2 keeps np.max/np.amax and np.min/np.amin as distinct function objects; each is
 registered. Keywords a template does not list (out=, where=, initial=) are errors.
@@ -71,6 +72,23 @@ def extremum_adjoint(y, a, axis=None, keepdims=False):
 def extremum_tangent(y, a, axis=None, keepdims=False):
     """d max(a) = da at the maximum (ties share equally, as in the adjoint); likewise min"""
     d[y] = np.sum(extremum_share(a, y, axis, keepdims) * d[a], axis=axis, keepdims=keepdims)
+
+
+@adjoint(np.ptp)
+def ptp_adjoint(y, a, axis=None, keepdims=False):
+    """d (max(a) - min(a)) = da at the maximum - da at the minimum (ties share equally)"""
+    _max = np.max(a, axis=axis, keepdims=keepdims)
+    _min = np.min(a, axis=axis, keepdims=keepdims)
+    d[a] += unreduce_extremum(d[y], a, _max, axis, keepdims) \
+        - unreduce_extremum(d[y], a, _min, axis, keepdims)
+
+
+@tangent(np.ptp)
+def ptp_tangent(y, a, axis=None, keepdims=False):
+    """d (max(a) - min(a)), the shares of the maximum and the minimum as in the adjoint"""
+    _share = extremum_share(a, np.max(a, axis=axis, keepdims=keepdims), axis, keepdims) \
+        - extremum_share(a, np.min(a, axis=axis, keepdims=keepdims), axis, keepdims)
+    d[y] = np.sum(_share * d[a], axis=axis, keepdims=keepdims)
 
 
 @adjoint(np.cumsum)

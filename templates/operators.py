@@ -1,4 +1,5 @@
-"""Python operators: + - * / ** unary -, @, % (and // as non-differentiable)."""
+"""Python operators: + - * / ** unary -, @, % (and // as non-differentiable). np.mod (alias
+np.remainder), which % calls on arrays, shares the template of %."""
 import operator
 
 import numpy as np
@@ -96,14 +97,14 @@ def matmul_tangent(y, a, b):
     d[y] = d[a] @ b + a @ d[b]
 
 
-@adjoint(operator.mod)
+@adjoint(operator.mod, np.remainder)
 def mod_adjoint(y, a, b):
-    """a % b = a - b * floor(a / b)"""
+    """a % b = a - b * floor(a / b): d (a % b) = da - floor(a / b) db"""
     d[a] += unbroadcast(d[y], a)
     d[b] += unbroadcast(-d[y] * np.floor_divide(a, b), b)
 
 
-@tangent(operator.mod)
+@tangent(operator.mod, np.remainder)
 def mod_tangent(y, a, b):
     d[y] = broadcast_tangent(d[a] - d[b] * np.floor_divide(a, b), y)
 

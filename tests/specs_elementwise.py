@@ -1,9 +1,11 @@
-"""Spec rows for elementwise numpy functions and the math module (see primitive_specs)."""
+"""Spec rows for elementwise numpy functions and the math module (see primitive_specs);
+those of mod, fmod and ptp (smooth between jumps or kinks) are in specs_piecewise."""
 import builtins
 import math
 
 import numpy as np
 
+import specs_piecewise
 from primitive_specs import (ABOVE_ONE, BINARY, NONZERO, POSITIVE, REAL, SCALAR_ONLY,
                              SCALAR_PAIR, UNARY, UNIT, Spec)
 
@@ -11,6 +13,10 @@ from primitive_specs import (ABOVE_ONE, BINARY, NONZERO, POSITIVE, REAL, SCALAR_
 # ---- numpy: unary ---------------------------------------------------------------------
 def np_exp(x):
     return np.exp(x)
+
+
+def np_exp2(x):
+    return np.exp2(x)
 
 
 def np_expm1(x):
@@ -353,6 +359,7 @@ def builtin_sum_of_list(a, b):
 SPECS = [
     # numpy, unary
     Spec(np.exp, np_exp, UNARY),
+    Spec(np.exp2, np_exp2, UNARY),
     Spec(np.expm1, np_expm1, UNARY),
     Spec(np.log, np_log, UNARY, (POSITIVE,)),
     Spec(np.log1p, np_log1p, UNARY, (POSITIVE,)),
@@ -439,5 +446,5 @@ SPECS = [
     Spec(min, builtin_min, SCALAR_PAIR),
     Spec(float, builtin_float, SCALAR_ONLY),
     Spec(builtins.sum, builtin_sum_of_list, BINARY),
-]
+] + specs_piecewise.SPECS
 

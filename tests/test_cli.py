@@ -1,4 +1,8 @@
-"""The s2s-ad command: standalone files, determinism, --check, safe writes, errors."""
+"""The s2s-ad command: standalone files (template constants written as numbers),
+determinism, --check, safe writes, errors."""
+import importlib.util
+import json
+import math
 import os
 import shutil
 import subprocess
@@ -7,6 +11,10 @@ import textwrap
 
 import numpy as np
 import pytest
+
+import s2s_ad
+from gradcheck import numeric_grad
+from s2s_ad.backend.standalone import _number_source
 
 PROJECT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cli_project")
 NUMPY_HOME = os.path.dirname(os.path.dirname(np.__file__))
@@ -161,3 +169,94 @@ def test_jvp_and_hvp_commands_write_working_files(project):
     result = subprocess.run([sys.executable, "-S", "-c", check], cwd=project,
                             capture_output=True, text=True)
     assert result.stdout.strip() == "ok", result.stderr
+
+
+LOGS_AND_ERF = '''"""Templates of these read module-level numbers (LN10, LN2, TWO_OVER_SQRT_PI)."""
+import math
+
+import numpy as np
+
+
+def decibels(x):
+    return np.sum(10.0 * np.log10(x))
+
+
+def bits(x):
+    return np.sum(np.log2(x) * x)
+
+
+def scalar_logs(x):
+    return math.log10(x) * x + np.log10(x) + math.log2(x)
+
+
+def cdf(x):
+    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
+
+
+def tail(x):
+    return math.erfc(x) * x
+'''
+LOG_POINTS = {"decibels": [0.7, 1.9, 3.2], "bits": [0.6, 2.5], "scalar_logs": 1.7,
+              "cdf": 0.3, "tail": -0.8}
+
+
+@pytest.mark.parametrize("names", [list(LOG_POINTS), ["cdf"], ["decibels"]], ids=len)
+def test_template_constants_are_written_as_numbers(tmp_path, names):
+    """math.log10/log2/erf/erfc and np.log10/log2 need their templates' constants in the
+    file: literal assignments (one per name, equal ones shared across functions) giving
+    the gradients s2s_ad.grad and central differences give, where s2s_ad is not importable."""
+    (tmp_path / "logs.py").write_text(LOGS_AND_ERF)
+    targets = [f"logs.py:{name}" for name in names]
+    out = run(tmp_path, "grad", *targets, "-o", "grad_logs.py")
+    assert out.returncode == 0, out.stderr
+    text = (tmp_path / "grad_logs.py").read_text()
+    assert "LN10 = 2.302585092994046\n" in text or "LN10" not in text
+    assert run(tmp_path, "grad", *targets, "-o", "again.py").returncode == 0
+    assert (tmp_path / "again.py").read_text().split("\n", 2)[2] == text.split("\n", 2)[2]
+    check = textwrap.dedent(f'''
+        import json, sys
+        sys.path[:] = [{str(tmp_path)!r}, {NUMPY_HOME!r}] + [p for p in sys.path
+                                                           if "site-packages" not in p]
+        import numpy as np
+        import grad_logs
+        points = json.loads(sys.argv[1])
+        grads = {{name: np.asarray(getattr(grad_logs, "grad_" + name)(
+            np.array(x) if isinstance(x, list) else x)).tolist() for name, x in points.items()}}
+        assert "s2s_ad" not in sys.modules
+        print(json.dumps(grads))
+    ''')
+    points = {name: LOG_POINTS[name] for name in names}
+    result = subprocess.run([sys.executable, "-S", "-c", check, json.dumps(points)],
+                            cwd=tmp_path, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    written = json.loads(result.stdout)
+    module = _import_from(tmp_path / "logs.py")
+    for name, x in points.items():
+        fn, args = getattr(module, name), [np.array(x) if isinstance(x, list) else x]
+        np.testing.assert_allclose(written[name], s2s_ad.grad(fn)(*args), rtol=1e-15, atol=0)
+        np.testing.assert_allclose(written[name], numeric_grad(fn, args, 0), rtol=1e-6)
+
+
+def _import_from(path):
+    spec = importlib.util.spec_from_file_location(f"s2s_cli_{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("value", [
+    0.1, -0.0, 2.302585092994046, float("inf"), -float("inf"), 7, -3, 2 ** 70, True,
+    1.5 - 2j, complex(float("inf"), 1.0), np.float64(np.log(10.0)), np.float32(0.1),
+    np.float16(-2.5), np.int8(-3), np.uint64(2 ** 64 - 1), np.bool_(True),
+    np.complex64(1 + 2j), np.float64(-np.inf)], ids=repr)
+def test_a_number_is_written_so_that_it_reads_back_exactly(value):
+    text = _number_source(value, "np")
+    back = eval(text, {"np": np})
+    assert type(back) is type(value) and repr(back) == repr(value), text   # -0.0 too
+
+
+def test_nan_and_numbers_without_an_exact_literal():
+    assert math.isnan(eval(_number_source(float("nan"), "np")))
+    assert _number_source(np.longdouble(1) / 3, "np") is None or \
+        np.finfo(np.longdouble).bits == 64
+    assert _number_source("2.0", "np") is None and _number_source(np.array(2.0), "np") is None

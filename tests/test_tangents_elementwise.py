@@ -23,7 +23,7 @@ FILES = ("operators.py", "numpy_math.py", "numpy_arithmetic.py", "python_math.py
 
 # ---- tables: (primitive, domains per argument) ------------------------------------------
 NUMPY_UNARY = [
-    (np.exp, REAL), (np.expm1, REAL), (np.log, POSITIVE), (np.log1p, POSITIVE),
+    (np.exp, REAL), (np.exp2, REAL), (np.expm1, REAL), (np.log, POSITIVE), (np.log1p, POSITIVE),
     (np.log2, POSITIVE), (np.log10, POSITIVE), (np.sqrt, POSITIVE), (np.cbrt, NONZERO),
     (np.square, REAL), (np.reciprocal, NONZERO), (np.sin, REAL), (np.cos, REAL),
     (np.tan, UNIT), (np.arcsin, UNIT), (np.arccos, UNIT), (np.arctan, REAL), (np.sinc, REAL),
@@ -43,6 +43,7 @@ BROADCASTING_BINARY = [
     (np.arctan2, (NONZERO, NONZERO)), (np.logaddexp, (REAL, REAL)),
     (np.logaddexp2, (REAL, REAL)), (np.maximum, (REAL, REAL)), (np.minimum, (REAL, REAL)),
     (np.fmax, (REAL, REAL)), (np.fmin, (REAL, REAL)),
+    (np.remainder, (POSITIVE, POSITIVE)), (np.fmod, (POSITIVE, POSITIVE)),
 ]
 
 MATH_UNARY = [

@@ -10,6 +10,7 @@ when the call leaves them out), `d[y]` by the result's adjoint, `_tmp` temporari
 fresh names, and the template module's globals by names the generated code binds.
 """
 import copy
+import inspect
 from dataclasses import dataclass, field
 
 import gast
@@ -29,12 +30,25 @@ class BindingError(Exception):
     """An operand does not fit the template's parameters (message for the user)."""
 
 
-def bind_operands(template, args, keywords):
-    """Map template parameters to operand nodes (defaults filled in as literals)."""
+def bind_operands(template, args, keywords, primitive=None):
+    """Map template parameters to operand nodes (defaults filled in as literals). The
+    positional arguments are named by the primitive's own signature where it has one:
+    np.average(x, 0, w) passes `weights`, which a template without it must refuse, not
+    bind to its third parameter."""
     params = template.params
     if len(args) > len(params):
         raise BindingError(f"takes at most {len(params)} positional arguments here")
-    bound = dict(zip(params, args))
+    names = _positional_names(primitive)
+    if names is not None and len(args) <= len(names) and names[:len(args)] != \
+            list(params[:len(args)]):
+        bound = {}
+        for name, arg in zip(names, args):
+            if name in params:
+                bound[name] = arg
+            elif not (isinstance(arg, gast.Constant) and arg.value is None):
+                raise BindingError(f"the argument `{name}` is not supported")
+    else:
+        bound = dict(zip(params, args))
     for key, value in keywords.items():
         if key not in params:
             raise BindingError(f"the keyword argument `{key}=` is not supported")
@@ -47,6 +61,19 @@ def bind_operands(template, args, keywords):
                 raise BindingError(f"the argument `{p}` is required")
             bound[p] = build.literal(template.defaults[p])
     return bound
+
+
+def _positional_names(primitive):
+    """The names of a Python-level primitive's positional parameters, else None (ufuncs,
+    builtins, runtime helpers bound by their template's own parameter list)."""
+    if not inspect.isfunction(getattr(primitive, "__wrapped__", primitive)):
+        return None
+    try:
+        parameters = inspect.signature(primitive).parameters.values()
+    except (TypeError, ValueError):
+        return None
+    return [p.name for p in parameters if p.kind in (p.POSITIONAL_ONLY,
+                                                     p.POSITIONAL_OR_KEYWORD)]
 
 
 def expand(template, bound, result, result_adjoint, context):

@@ -128,7 +128,7 @@ class StatementReverser:
                 "register one with @s2s_ad.adjoint, or wrap the value in a differentiable "
                 "numpy expression")
         try:
-            bound = bind_operands(template, op.args, op.keywords)
+            bound = bind_operands(template, op.args, op.keywords, op.primitive)
             self.ctx.elementwise = is_elementwise(op.primitive) and not op.keywords
             expansion = expand(template, bound, target, result_adjoint, self.ctx)
         except BindingError as exc:

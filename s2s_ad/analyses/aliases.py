@@ -35,6 +35,7 @@ def writes_through_aliases(levels):
     statements = [stmt for stmt, _ in ordered]
     shared = {}        # name -> names whose reads see a write into the array it holds
     members = {}       # list name -> names of the arrays it holds
+    positions = {}     # list or tuple literal never appended to -> its items' names
     found = []
 
     def affects(names, reader):
@@ -50,6 +51,7 @@ def writes_through_aliases(levels):
             # the list holds the array itself: a later write into it changes the list
             items = {n.id for n in stmt.value.args if isinstance(n, gast.Name)}
             members[appended] = members.get(appended, set()) | items
+            positions.pop(appended, None)
             affects(items, appended)
             continue
         if not isinstance(stmt, gast.Assign):
@@ -69,15 +71,19 @@ def writes_through_aliases(levels):
                 group.discard(target.id)          # rebound: no longer the same array
             shared[target.id] = set()
             members.pop(target.id, None)
+            positions.pop(target.id, None)
             if isinstance(stmt.value, (gast.List, gast.Tuple)):
                 # a write into an item is seen through the list, not the other way round
-                items = {e.id for e in stmt.value.elts if isinstance(e, gast.Name)}
+                positions[target.id] = [e.id if isinstance(e, gast.Name) else None
+                                        for e in stmt.value.elts]
+                items = {e for e in positions[target.id] if e is not None}
                 members[target.id] = items
                 affects(items, target.id)
             elif source is not None and isinstance(stmt.value, gast.Subscript) \
                     and source in members:
-                # an item taken from a list: one of its arrays, seen through the list
-                held = members[source]
+                # an item taken from a list: one of its arrays (the one at a constant
+                # index of a literal), seen through the list
+                held = _item_names(stmt.value.slice, positions.get(source), members[source])
                 shared[target.id] = set().union(*(shared.get(n, set()) for n in held)) \
                     | held | {source}
                 affects(held, target.id)
@@ -96,6 +102,16 @@ def writes_through_aliases(levels):
                 if _read_before_rebound(ordered, k, other):
                     found.append((stmt, written, other))
     return _first_of_each(found)
+
+
+def _item_names(index, items, held):
+    """The names an item `index` of a list may be: the one at a constant index of a
+    literal (`items`), else any it holds."""
+    if items is not None and isinstance(index, gast.Constant) \
+            and isinstance(index.value, int) and -len(items) <= index.value < len(items):
+        item = items[index.value]
+        return {item} if item is not None else set()
+    return held
 
 
 def _in_order(body, path):

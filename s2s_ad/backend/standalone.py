@@ -12,17 +12,24 @@ records the tool version and a hash of the source the module was made from, so
 
     from model import helper
 
+    LN10 = 2.302585092994046
+
     def unbroadcast(g, x): ...
     def vjp_helper(cotangent, a): ...
     def grad_loss(x): ...
+
+Module-level numbers the generated code reads (a template's `LN10`, a runtime helper's
+constant) are written as literal assignments that give back the same value and type.
 """
 import builtins
 import hashlib
 import inspect
+import math
 import sys
 import types
 
 import gast
+import numpy
 
 from ..errors import APIUsageError
 from ..runtime import RUNTIME_MODULES
@@ -82,11 +89,12 @@ class _Module:
         self.runtime = {}        # name -> function/class object copied in
         self.functions = []      # generated source texts, in order
         self.aliases = []        # "name = other" lines
+        self.constants = {}      # name -> number written as a literal assignment
         self.names = {}          # module-level name -> object it must denote
 
     def claim(self, name, obj):
         known = self.names.setdefault(name, obj)
-        if known is not obj and not (isinstance(known, types.ModuleType) and known is obj):
+        if known is not obj and not _same_number(known, obj):
             raise APIUsageError(
                 f"cannot write one module: the name `{name}` would denote two different "
                 f"things; write these functions to separate files")
@@ -102,12 +110,14 @@ class _Module:
                     self.aliases.append(f"{name} = {dep.function.__name__}")
             elif isinstance(obj, types.ModuleType):
                 self._import_module(name, obj)
+            elif _number_source(obj, "numpy") is not None:
+                self._constant(name, obj)
             elif getattr(builtins, getattr(obj, "__name__", ""), None) is obj:
                 self._builtin(name, obj)
             elif getattr(obj, "__module__", None) in RUNTIME_MODULES:
                 self._copy_runtime(name, obj)
             else:
-                self._import_object(name, obj)
+                self._import_object(name, obj, derived)
         self._import_user_names(derived)
         self.functions.append(derived.source)
 
@@ -122,12 +132,20 @@ class _Module:
         if name != obj.__name__:
             self.aliases.append(f"{name} = {obj.__name__}")
 
-    def _import_object(self, name, obj):
+    def _constant(self, name, value):
+        """A template's or runtime helper's number: `LN10 = 2.302585092994046`."""
+        self.claim(name, value)
+        self.constants.setdefault(name, value)
+
+    def _import_object(self, name, obj, derived):
         module = getattr(obj, "__module__", None)
         real = getattr(obj, "__name__", None)
         if not module or not real:
-            raise APIUsageError(f"cannot write `{name}` into a standalone module: "
-                                f"{obj!r} has no importable name")
+            code = derived.func.__code__
+            raise APIUsageError(
+                f"cannot write `{name}` (read by the derivative of {derived.func.__name__}, "
+                f"{code.co_filename}:{code.co_firstlineno}) into a standalone module: "
+                f"{obj!r} has no importable name and is not a number")
         self.claim(name, obj)
         self.imports[name] = f"from {module} import {real}" + (
             f" as {name}" if real != name else "")
@@ -151,6 +169,8 @@ class _Module:
                 value = module_globals.get(used)
                 if isinstance(value, types.ModuleType):       # numpy, math
                     self._import_module(used, value)
+                elif _number_source(value, "numpy") is not None:
+                    self._constant(used, value)
                 elif isinstance(value, (types.FunctionType, type)) \
                         and used not in self.runtime and not hasattr(builtins, used):
                     pending.append(value)
@@ -182,6 +202,7 @@ class _Module:
                 self.imports[name] = f"from {home} import {name}"
 
     def render(self, header):
+        numpy_name = self._numpy_name()
         plain = sorted(v for v in self.imports.values() if v.startswith("import "))
         grouped = {}
         for line in self.imports.values():
@@ -190,12 +211,50 @@ class _Module:
                 grouped.setdefault(module, []).append(what)
         froms = [f"from {m} import {', '.join(sorted(w))}" for m, w in sorted(grouped.items())]
         parts = [header + "\n\n" + "\n".join(plain) + ("\n\n" + "\n".join(froms) if froms else "")]
+        if self.constants:
+            parts.append("\n".join(f"{name} = {_number_source(value, numpy_name)}"
+                                    for name, value in sorted(self.constants.items())))
         for name in sorted(self.runtime):
             parts.append(_runtime_source(self.runtime[name]))
         parts.extend(text.rstrip("\n") for text in self.functions)
         if self.aliases:
             parts.append("\n".join(sorted(set(self.aliases))))
         return "\n\n\n".join(p.rstrip("\n") for p in parts) + "\n"
+
+    def _numpy_name(self):
+        """The name numpy scalar constants are written with (`np.float32(0.5)`): the first
+        (sorted) name the module binds to numpy, else `numpy`, imported if they need it."""
+        bound = sorted(n for n, obj in self.names.items() if obj is numpy)
+        if bound:
+            return bound[0]
+        if any(isinstance(v, numpy.generic) for v in self.constants.values()):
+            self._import_module("numpy", numpy)
+        return "numpy"
+
+
+def _number_source(value, numpy_name):
+    """Source text giving back exactly `value`, of its type: `2.302585092994046`,
+    `float('inf')`, `np.float32(0.10000000149011612)`; None if `value` is no plain number
+    (bool, int, float, complex or a numpy scalar of at most 64-bit parts)."""
+    kind = type(value)
+    if kind in (bool, int):
+        return repr(value)
+    if kind is float:
+        return repr(value) if math.isfinite(value) else f"float('{value!r}')"
+    if kind is complex:
+        return f"complex({_number_source(value.real, numpy_name)}, " \
+               f"{_number_source(value.imag, numpy_name)})"
+    if isinstance(value, numpy.generic) and value.dtype.kind in "biufc" \
+            and value.dtype.itemsize <= (16 if value.dtype.kind == "c" else 8) \
+            and getattr(numpy, kind.__name__, None) is kind:
+        return f"{numpy_name}.{kind.__name__}({_number_source(value.item(), numpy_name)})"
+    return None
+
+
+def _same_number(a, b):
+    """Two numbers one literal writes (`LN2` of numpy_math and of python_math)."""
+    text = _number_source(a, "numpy")
+    return text is not None and type(a) is type(b) and text == _number_source(b, "numpy")
 
 
 def _code_names(code):

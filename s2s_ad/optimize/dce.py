@@ -35,9 +35,13 @@ def eliminate_dead_code(body):
 
 
 def _pops(value):
-    """`x = _tape.pop()` must stay even when x is dead: the pop balances the tape."""
-    return isinstance(value, gast.Call) and isinstance(value.func, gast.Attribute) \
-        and value.func.attr == "pop"
+    """`x = _tape.pop()` must stay even when x is dead: the pop balances the tape. So must
+    a pop inside the value, `x = placeholder(_tape.pop())` (a shape restore): dropping it
+    alone leaves its push on the tape, and every later pop reads the entry pushed before
+    its own (a shape where an array was pushed). optimize/shape_tape.py removes such a
+    push and its restore together when nothing reads x."""
+    return any(isinstance(n, gast.Call) and isinstance(n.func, gast.Attribute)
+               and n.func.attr == "pop" for n in gast.walk(value))
 
 
 def remove_unread_assignments(body):
