@@ -14,5 +14,6 @@ MODULES = (
     "python_math",
     "nondifferentiable",
     "runtime_adjoints",
+    "runtime_adjoints_linalg",
     "runtime_helpers",
 )

@@ -1,18 +1,35 @@
-"""Reverse templates of the runtime helpers, so generated gradients can be differentiated
-again in reverse mode (grad of grad). Each helper is linear in its adjoint argument and its
-adjoint is the transposed map: unbroadcast sums over broadcast axes, so its adjoint
-broadcasts back; unreduce spreads over reduced axes, so its adjoint sums over them.
-(Forward templates of the same helpers are in runtime_helpers.py.)
+"""Reverse templates of the runtime helpers in runtime.py and runtime_flow.py, so generated
+gradients can be differentiated again in reverse mode (grad of grad); those of
+runtime_linalg.py and runtime_arrays.py are in runtime_adjoints_linalg.py, forward
+templates of all of them in runtime_helpers.py.
+
+Most helpers are linear in their adjoint argument `g` and their adjoint is the transposed
+map: unbroadcast sums over broadcast axes, so its adjoint broadcasts back; unreduce
+spreads over reduced axes, so its adjoint sums over them. A template gives the adjoint of
+every argument the helper's value depends on differentiably (unreduce_var's is bilinear
+in g and x, unreduce_norm's nonlinear in x and y); arguments that only give a shape, an
+axis or an index get none. The result parameter is called `out` (the helpers use `y`).
+
+A list's adjoint may be a list with the scalar zero 0.0 for items (or for the whole list:
+0.0 stands for zeros of any shape), which match_adjoint(d[out], out) fills in, or an
+array whose rows are the items' adjoints (np.zeros(np.shape(a_list)) written into).
+pop_adjoint has no reverse template: it pops its list argument in place, which reverse
+mode (following values) cannot undo; the pipeline reports that as a located error.
 """
 import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d
-from s2s_ad.runtime import broadcast_tangent, unbroadcast, unreduce
-from s2s_ad.runtime_linalg import matmul_adjoint_a, matmul_adjoint_b
-from s2s_ad.runtime_flow import (clear_adjoint, copy_adjoint, float_gradient, match_adjoint,
-                                 scatter_add, take_adjoint)
+from s2s_ad.runtime import (_prod_others_tangent, add_at, broadcast_tangent, extremum_share,
+                            reduced_count, reshape_like, reverse_cumsum, split_array,
+                            split_concatenated, split_hstacked, split_vstacked, unbroadcast,
+                            unreduce, unreduce_extremum, unreduce_norm, unreduce_prod,
+                            unreduce_var, unrepeat, unstack, untile, untranspose)
+from s2s_ad.runtime_flow import (add_adjoints, add_lists, clear_adjoint, copy_adjoint,
+                                 float_gradient, match_adjoint, push_adjoint, scatter_add,
+                                 spread_adjoint, take_adjoint)
 
 
+# ---- runtime.py: broadcasting -------------------------------------------------------------
 @adjoint(unbroadcast)
 def unbroadcast_adjoint(out, g, x):
     """out = g summed down to x's shape; its adjoint broadcasts back to g's shape"""
@@ -25,10 +42,171 @@ def unreduce_adjoint(out, g, x, axis=None, keepdims=False):
     d[g] += np.sum(d[out], axis=axis, keepdims=keepdims)
 
 
+@adjoint(broadcast_tangent)
+def broadcast_tangent_adjoint(out, t, y):
+    """out = t broadcast to y's shape; its adjoint sums back to t's shape"""
+    d[t] += unbroadcast(d[out], t)
+
+
+# out = a with g added at a[index] (repeated integer indices accumulate): g's adjoint
+# gathers every repeat, unlike take_adjoint (which keeps only the last write of `=`)
+@adjoint(add_at)
+def add_at_adjoint(out, a, index, g):
+    """out = a + g placed at index: a_bar = out_bar, g_bar = out_bar[index] summed to g"""
+    d[a] += d[out]
+    d[g] += unbroadcast(match_adjoint(d[out], out)[index], g)
+
+
+# ---- runtime.py: reductions ---------------------------------------------------------------
+@adjoint(unreduce_extremum)
+def unreduce_extremum_adjoint(out, g, x, y, axis=None, keepdims=False):
+    """out = share(x, y) g (share piecewise constant in x, y): g_bar = sum(share out_bar)"""
+    d[g] += np.sum(extremum_share(x, y, axis, keepdims) * d[out], axis=axis, keepdims=keepdims)
+
+
+# out = g P(x) with P_i = prod_{j != i} x_j; y = prod(x) only serves the helper's fast path,
+# so x carries the whole derivative (as in the tangent). dP_i/dx_k = prod_{j != i, k} x_j
+# is symmetric in i and k: x_bar = dP along g out_bar, computed without dividing by x
+@adjoint(unreduce_prod)
+def unreduce_prod_adjoint(out, g, x, y, axis=None, keepdims=False):
+    """g_bar = sum(P out_bar), x_bar_k = sum_{i != k} g out_bar_i prod_{j != i, k} x_j"""
+    _ones = np.ones(np.shape(y))
+    d[g] += np.sum(unreduce_prod(_ones, x, y, axis, keepdims) * d[out], axis=axis,
+                   keepdims=keepdims)
+    d[x] += _prod_others_tangent(_ones, np.zeros(np.shape(y)), x,
+                                 unreduce(g, x, axis, keepdims) * d[out], axis, keepdims)
+
+
+@adjoint(reverse_cumsum)
+def reverse_cumsum_adjoint(out, g, x, axis=None):
+    """out_i = sum_{j >= i} g_j, so g_bar_j = sum_{i <= j} out_bar_i: a cumulative sum"""
+    d[g] += np.cumsum(d[out], axis=axis)
+
+
+# out = c (x - mean(x)) g with c = 2 / (N - ddof): bilinear in g and x, and centring is a
+# symmetric projection, so x's adjoint centres g out_bar
+@adjoint(unreduce_var)
+def unreduce_var_adjoint(out, g, x, axis=None, ddof=0, keepdims=False):
+    """g_bar = c sum((x - mean x) out_bar), x_bar = c (s - mean s) with s = g out_bar"""
+    _c = 2.0 / (reduced_count(x, axis) - ddof)
+    d[g] += _c * np.sum((x - np.mean(x, axis=axis, keepdims=True)) * d[out], axis=axis,
+                        keepdims=keepdims)
+    _spread = unreduce(g, x, axis, keepdims) * d[out]
+    d[x] += _c * (_spread - np.mean(_spread, axis=axis, keepdims=True))
+
+
+# out = s g with s = sign(x) (|x|/y)**(p-1), p = 2 for None / 'fro', p = 1 for +-inf (s is
+# then piecewise constant). ds/dy = -(p-1) s / y, ds_i/dx_i = (p-1) (|x_i|/y)**(p-2) / y;
+# for p = 1 the power is taken as **0 (its factor p - 1 is 0), as in the tangent. h = out_bar
+@adjoint(unreduce_norm)
+def unreduce_norm_adjoint(out, g, x, y, ord=None, axis=None, keepdims=False):
+    """g_bar = sum(s h), y_bar = -(p-1) g g_bar / y, x_bar = (p-1) (|x|/y)**(p-2) g h / y"""
+    _p = {None: 2.0, "fro": 2.0, np.inf: 1.0, -np.inf: 1.0}.get(ord, ord)
+    _g_bar = np.sum(unreduce_norm(np.ones(np.shape(y)), x, y, ord, axis, keepdims) * d[out],
+                    axis=axis, keepdims=keepdims)
+    d[g] += _g_bar
+    d[y] += -(_p - 1.0) * g * _g_bar / y
+    _power = (np.abs(x) / unreduce(y, x, axis, keepdims)) ** (_p - 2.0 + (_p == 1.0))
+    d[x] += (_p - 1.0) * _power * unreduce(g / y, x, axis, keepdims) * d[out]
+
+
+# ---- runtime.py: shape manipulation (linear in g; the other arguments give shapes) --------
+@adjoint(reshape_like)
+def reshape_like_adjoint(out, g, x, order="C"):
+    """out = g reshaped to x's shape: reshape back to g's"""
+    d[g] += reshape_like(d[out], g, order)
+
+
+@adjoint(untranspose)
+def untranspose_adjoint(out, g, axes=None):
+    """out = g transposed by the inverse of axes: transpose by axes"""
+    d[g] += np.transpose(d[out], axes)
+
+
+@adjoint(split_concatenated)
+def split_concatenated_adjoint(out, g, arrays, axis=0):
+    """out = g cut into one piece per array: concatenate the pieces' adjoints"""
+    _items = list(d[out]) if isinstance(d[out], np.ndarray) else d[out]
+    d[g] += np.concatenate(match_adjoint(_items, out), axis)
+
+
+@adjoint(split_hstacked)
+def split_hstacked_adjoint(out, g, arrays):
+    """out = g cut as np.hstack joined it: hstack the pieces' adjoints"""
+    _items = list(d[out]) if isinstance(d[out], np.ndarray) else d[out]
+    d[g] += np.hstack(match_adjoint(_items, out))
+
+
+@adjoint(split_vstacked)
+def split_vstacked_adjoint(out, g, arrays):
+    """out = g cut as np.vstack joined it: vstack the pieces' adjoints"""
+    _items = list(d[out]) if isinstance(d[out], np.ndarray) else d[out]
+    d[g] += np.vstack(match_adjoint(_items, out))
+
+
+@adjoint(unstack)
+def unstack_adjoint(out, g, arrays, axis=0):
+    """out = the slices of g along axis: stack their adjoints"""
+    _items = list(d[out]) if isinstance(d[out], np.ndarray) else d[out]
+    d[g] += np.stack(match_adjoint(_items, out), axis)
+
+
+@adjoint(split_array)
+def split_array_adjoint(out, g, obj):
+    """out = g reshaped, or its items for a list: the items' adjoints as one array"""
+    _items = d[out] if isinstance(d[out], np.ndarray) else match_adjoint(d[out], out)
+    d[g] += reshape_like(np.array(_items, dtype=float), g)
+
+
+@adjoint(untile)
+def untile_adjoint(out, g, x, reps):
+    """out = g summed over the copies np.tile made: tile the adjoint"""
+    d[g] += np.tile(d[out], reps)
+
+
+@adjoint(unrepeat)
+def unrepeat_adjoint(out, g, x, repeats, axis=None):
+    """out = g summed over each element's copies: repeat the adjoint"""
+    d[g] += np.repeat(d[out], repeats, axis)
+
+
+# ---- runtime_flow.py: adjoints in control flow, lists and in-place writes -----------------
+# Arrays, numbers, dicts and lists of them add. An array out_bar is summed to each
+# operand's shape; a structure is passed on (to b as a copy: a list adjoint may be updated
+# in place later, and a and b must not share it)
+@adjoint(add_adjoints)
+def add_adjoints_adjoint(out, a, b):
+    """out = a + b: a_bar = out_bar, b_bar = out_bar (each summed to its own shape)"""
+    d[a] += unbroadcast(d[out], a) if isinstance(d[out], np.ndarray) else d[out]
+    d[b] += unbroadcast(d[out], b) if isinstance(d[out], np.ndarray) \
+        else add_adjoints(0.0, d[out])
+
+
+@adjoint(add_lists)
+def add_lists_adjoint(out, a, b):
+    """out = a + b item by item: a_bar = b_bar = out_bar (b's a copy: lists change in place)"""
+    d[a] += d[out]
+    d[b] += copy_adjoint(d[out])
+
+
+@adjoint(spread_adjoint)
+def spread_adjoint_adjoint(out, g, items):
+    """out_k = g summed to items[k]'s shape: g_bar = sum_k out_bar_k broadcast to g's shape"""
+    _items = d[out] if isinstance(d[out], np.ndarray) else match_adjoint(d[out], out)
+    d[g] += broadcast_tangent(sum(_items), g)
+
+
+@adjoint(push_adjoint)
+def push_adjoint_adjoint(out, a, items, g):
+    """out = a with g appended: a_bar = out_bar[:-1], g_bar = out_bar[-1]"""
+    d[a] += take_adjoint(d[out], slice(None, -1, None))
+    d[g] += take_adjoint(d[out], -1)
+
+
 @adjoint(match_adjoint)
 def match_adjoint_adjoint(out, a, x):
     """out = a, broadcast to x's shape when a is still a scalar zero"""
-    d[a] += unbroadcast(d[out], a)
+    d[a] += unbroadcast(d[out], a) if isinstance(d[out], np.ndarray) else d[out]
 
 
 @adjoint(float_gradient)
@@ -43,42 +221,27 @@ def copy_adjoint_adjoint(out, a):
     d[a] += d[out]
 
 
+# y[index] = v with a repeated integer index keeps only the last write of each element,
+# and take_adjoint gives the earlier ones nothing: its adjoint scatters out_bar times that
+# mask (ones gathered as take_adjoint gathers). A list `a` is never masked; anything else
+# (the scalar zero 0.0) take_adjoint returns as it is
 @adjoint(take_adjoint)
 def take_adjoint_adjoint(out, a, index):
-    """out = a[index]"""
-    d[a] += scatter_add(0.0, a, index, d[out])
+    """out = a[index] (last writes only): a_bar[index] += out_bar where kept"""
+    _kept = d[out] * take_adjoint(np.ones(np.shape(a)), index) \
+        if isinstance(a, np.ndarray) else d[out]
+    d[a] += scatter_add(0.0, a, index, _kept) if isinstance(a, (np.ndarray, list)) else d[out]
 
 
 @adjoint(clear_adjoint)
 def clear_adjoint_adjoint(out, a, index):
-    """out = a with a[index] set to zero"""
-    d[a] += clear_adjoint(copy_adjoint(d[out]), index)
+    """out = a with a[index] set to zero (on a copy of out_bar: a dict one too)"""
+    d[a] += clear_adjoint(add_adjoints(0.0, d[out]), index)
 
 
 @adjoint(scatter_add)
 def scatter_add_adjoint(out, a, x, index, g):
-    """out = a with g added at a[index]"""
+    """out = a with g added at a[index]: g_bar = out_bar[index], every repeat included"""
+    _taken = (d[out] if isinstance(d[out], np.ndarray) else match_adjoint(d[out], out))[index]
     d[a] += d[out]
-    d[g] += unbroadcast(take_adjoint(d[out], index), g)
-
-
-@adjoint(broadcast_tangent)
-def broadcast_tangent_adjoint(out, t, y):
-    """out = t broadcast to y's shape; its adjoint sums back to t's shape"""
-    d[t] += unbroadcast(d[out], t)
-
-
-# With phi(a, b) = <g, a @ b>: matmul_adjoint_a(g, a, b) = dphi/da (it does not depend on
-# a), matmul_adjoint_b(g, a, b) = dphi/db. Both are linear in g and in the other factor.
-@adjoint(matmul_adjoint_a)
-def matmul_adjoint_a_adjoint(out, g, a, b):
-    """<h, dphi/da> = phi(h, b) = <g, h @ b>"""
-    d[g] += unbroadcast(np.matmul(d[out], b), g)
-    d[b] += matmul_adjoint_b(g, d[out], b)
-
-
-@adjoint(matmul_adjoint_b)
-def matmul_adjoint_b_adjoint(out, g, a, b):
-    """<h, dphi/db> = phi(a, h) = <g, a @ h>"""
-    d[g] += unbroadcast(np.matmul(a, d[out]), g)
-    d[a] += matmul_adjoint_a(g, a, d[out])
+    d[g] += unbroadcast(_taken, g) if isinstance(out, np.ndarray) else _taken

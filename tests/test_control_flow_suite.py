@@ -242,6 +242,8 @@ ROWS = [
     (ra.preallocated_list_to_array, lambda g: [r(g, 3)], (0,)),
     (ra.add_at_repeated_index, lambda g: [r(g, 3)], (0,)),
     (ra.rows_written_twice, lambda g: [r(g, 3), r(g, 3, 2)], (0, 1)),
+    (ra.fresh_row_each_iteration, lambda g: [uni(g, -1, 1)], (0,)),
+    (ra.copy_appended, lambda g: [uni(g, -1, 1)], (0,)),
     (ra.loop_over_rows_read_only, lambda g: [r(g, 2, 3)], (0,)),
     (ra.list_of_arrays_then_sum, lambda g: [r(g, 2)], (0,)),
     (br.helper_with_branch_in_loop, lambda g: [away(g, 5)], (0,)),

@@ -441,11 +441,13 @@ def test_every_runtime_helper_has_a_tangent_or_is_nondifferentiable(module):
     assert not missing, f"{module.__name__}: helpers without a tangent: {missing}"
 
 
-def test_runtime_helper_tangents_mirror_the_helpers_signatures():
+@pytest.mark.parametrize("kind", ["tangent", "reverse"])
+def test_runtime_helper_templates_mirror_the_helpers_signatures(kind):
+    """Forward templates here, reverse ones in templates/runtime_adjoints*.py (grad of grad)."""
     registry = default_registry()
     for module in MODULES:
         for function in _public_functions(module):
-            template = registry.tangent(function)
+            template = getattr(registry, kind)(function)
             if template is None:
                 continue
             parameters = inspect.signature(function).parameters.values()

@@ -1,0 +1,161 @@
+"""Reverse templates of the runtime helpers in runtime_linalg.py (adjoints of products,
+diagonals, einsum, solve's layout) and runtime_arrays.py (np.cumprod's scans, np.pad), for
+grad of grad; see runtime_adjoints.py for the others and the conventions.
+
+The product adjoints are bilinear. With phi(a, b) = <g, prod(a, b)> for prod = @, np.dot,
+np.inner or np.tensordot, prod_adjoint_a(g, a, b) = dphi/da does not depend on a, and
+<h, dphi/da> = <g, prod(h, b)>: so its adjoint is prod(h, b) for g and, for b, the
+gradient of <g, prod(h, b)>, which is prod_adjoint_b(g, h, b). Likewise for dphi/db.
+"""
+import numpy as np
+
+from s2s_ad.ad.template_dsl import adjoint, d
+from s2s_ad.runtime import broadcast_tangent, reshape_like, unbroadcast, zero_adjoint
+from s2s_ad.runtime_arrays import linear_scan, shifted, unpad, unpad_values
+from s2s_ad.runtime_linalg import (as_columns, dot_adjoint_a, dot_adjoint_b,
+                                   einsum_operand_adjoint, inner_adjoint_a, inner_adjoint_b,
+                                   matmul_adjoint_a, matmul_adjoint_b, place_diagonal,
+                                   spread_trace, tensordot_adjoint_a, tensordot_adjoint_b,
+                                   undiag)
+
+
+# ---- products: phi(a, b) = <g, prod(a, b)> ------------------------------------------------
+@adjoint(matmul_adjoint_a)
+def matmul_adjoint_a_adjoint(out, g, a, b):
+    """<h, dphi/da> = phi(h, b) = <g, h @ b>"""
+    d[g] += unbroadcast(np.matmul(d[out], b), g)
+    d[b] += matmul_adjoint_b(g, d[out], b)
+
+
+@adjoint(matmul_adjoint_b)
+def matmul_adjoint_b_adjoint(out, g, a, b):
+    """<h, dphi/db> = phi(a, h) = <g, a @ h>"""
+    d[g] += unbroadcast(np.matmul(a, d[out]), g)
+    d[a] += matmul_adjoint_a(g, a, d[out])
+
+
+@adjoint(dot_adjoint_a)
+def dot_adjoint_a_adjoint(out, g, a, b):
+    """<h, dphi/da> = <g, dot(h, b)>"""
+    d[g] += np.dot(d[out], b)
+    d[b] += dot_adjoint_b(g, d[out], b)
+
+
+@adjoint(dot_adjoint_b)
+def dot_adjoint_b_adjoint(out, g, a, b):
+    """<h, dphi/db> = <g, dot(a, h)>"""
+    d[g] += np.dot(a, d[out])
+    d[a] += dot_adjoint_a(g, a, d[out])
+
+
+@adjoint(inner_adjoint_a)
+def inner_adjoint_a_adjoint(out, g, a, b):
+    """<h, dphi/da> = <g, inner(h, b)>"""
+    d[g] += np.inner(d[out], b)
+    d[b] += inner_adjoint_b(g, d[out], b)
+
+
+@adjoint(inner_adjoint_b)
+def inner_adjoint_b_adjoint(out, g, a, b):
+    """<h, dphi/db> = <g, inner(a, h)>"""
+    d[g] += np.inner(a, d[out])
+    d[a] += inner_adjoint_a(g, a, d[out])
+
+
+@adjoint(tensordot_adjoint_a)
+def tensordot_adjoint_a_adjoint(out, g, a, b, axes=2):
+    """<h, dphi/da> = <g, tensordot(h, b, axes)>"""
+    d[g] += np.tensordot(d[out], b, axes)
+    d[b] += tensordot_adjoint_b(g, d[out], b, axes)
+
+
+@adjoint(tensordot_adjoint_b)
+def tensordot_adjoint_b_adjoint(out, g, a, b, axes=2):
+    """<h, dphi/db> = <g, tensordot(a, h, axes)>"""
+    d[g] += np.tensordot(a, d[out], axes)
+    d[a] += tensordot_adjoint_a(g, a, d[out], axes)
+
+
+# With phi = <g, einsum(s, operands)>, out = dphi/d operand_k and <h, out> = <g, einsum(s,
+# operands with operand k replaced by h)>: g's adjoint is that einsum, operand j's (j != k)
+# the adjoint of operand j in it. operands is (a, b, c) padded with None, the first
+# n = commas + 1 present; operand k itself and absent ones get zeros (never evaluated).
+# The tuple's adjoint is a list, as for any tuple written in the code (take_adjoint
+# hands each item to its operand)
+@adjoint(einsum_operand_adjoint)
+def einsum_operand_adjoint_adjoint(out, g, subscripts, operands, k):
+    """g_bar = einsum(s, ops with op_k := out_bar), op_j_bar = its adjoint for op_j (j != k)"""
+    _n = subscripts.count(",") + 1
+    _swapped = operands[:k] + (d[out],) + operands[k + 1:]
+    d[g] += np.einsum(subscripts, *_swapped[:_n])
+    d[operands] += [
+        zero_adjoint(operands[0]) if k == 0
+        else einsum_operand_adjoint(g, subscripts, _swapped, 0),
+        zero_adjoint(operands[1]) if k == 1 or _n < 2
+        else einsum_operand_adjoint(g, subscripts, _swapped, 1),
+        zero_adjoint(operands[2]) if k == 2 or _n < 3
+        else einsum_operand_adjoint(g, subscripts, _swapped, 2)]
+
+
+# ---- diagonals (linear in g) --------------------------------------------------------------
+@adjoint(place_diagonal)
+def place_diagonal_adjoint(out, g, x, offset=0, axis1=0, axis2=1):
+    """out = zeros with g on a diagonal: g_bar = that diagonal of out_bar"""
+    d[g] += np.diagonal(d[out], offset, axis1, axis2)
+
+
+@adjoint(spread_trace)
+def spread_trace_adjoint(out, g, x, offset=0, axis1=0, axis2=1):
+    """out = zeros with g along a diagonal: g_bar = the trace of out_bar"""
+    d[g] += np.trace(d[out], offset, axis1, axis2)
+
+
+@adjoint(undiag)
+def undiag_adjoint(out, g, v, k=0):
+    """out = diagonal(g, k) (v a vector) or g on the k-th diagonal: g_bar = np.diag(out_bar, k)"""
+    d[g] += np.diag(d[out], k)
+
+
+@adjoint(as_columns)
+def as_columns_adjoint(out, v, a, x):
+    """out = v, or v with a trailing axis of length 1: reshape back"""
+    d[v] += reshape_like(d[out], v)
+
+
+# ---- runtime_arrays.py: np.cumprod's scans --------------------------------------------------
+# h = linear_scan(c, b) solves L h = b, L unit bidiagonal with -c below the diagonal (above
+# for reverse). r = L^-T out_bar is the scan the other way with the coefficients shifted
+# one place; dh = L^-1 (dc shifted(h)) gives c_bar = shifted(h) r. c and b broadcast
+# against each other; with axis=None they are flattened, so an operand with the result's
+# size is reshaped to or from it, a smaller one broadcast to it (summed back)
+@adjoint(linear_scan)
+def linear_scan_adjoint(out, c, b, axis=None, reverse=False):
+    """b_bar = r, c_bar = shifted(h) r, r_i = c_{i+1} r_{i+1} + out_bar_i (mirrored if reverse)"""
+    _c = reshape_like(c, out) if np.size(c) == np.size(out) else broadcast_tangent(c, out)
+    _r = linear_scan(shifted(_c, axis, 0.0, not reverse), d[out], axis, not reverse)
+    _c_bar = shifted(out, axis, 0.0, reverse) * _r
+    d[b] += reshape_like(_r, b) if np.size(b) == np.size(_r) else unbroadcast(_r, b)
+    d[c] += reshape_like(_c_bar, c) if np.size(c) == np.size(_c_bar) else unbroadcast(_c_bar, c)
+
+
+@adjoint(shifted)
+def shifted_adjoint(out, v, axis=None, first=0.0, reverse=False):
+    """out_i = v_{i-1}, out_0 = first: v_bar = out_bar shifted back, first_bar = out_bar_0"""
+    d[v] += reshape_like(shifted(d[out], axis, 0.0, not reverse), v)
+    d[first] += unbroadcast(np.take(d[out], -1 if reverse else 0, axis), first)
+
+
+# ---- runtime_arrays.py: np.pad (constant mode) ----------------------------------------------
+@adjoint(unpad)
+def unpad_adjoint(out, g, widths):
+    """out = the block of g inside the padding: g_bar = out_bar padded with zeros"""
+    d[g] += np.pad(d[out], widths)
+
+
+# unpad_values sums g over the areas np.pad fills with each constant (numpy's order, a
+# corner taking the later axis's value); its transpose fills them as np.pad does
+@adjoint(unpad_values)
+def unpad_values_adjoint(out, g, widths, constant_values=0):
+    """g_bar = zeros inside, out_bar's constants in the padded areas: np.pad of zeros"""
+    d[g] += np.pad(np.zeros(np.subtract(np.shape(g), np.sum(widths, axis=1))), widths,
+                   constant_values=d[out])
