@@ -17,6 +17,7 @@ import s2s_ad
 from gradcheck import assert_grad_matches, forward_check
 from programs import branches as br
 from programs import loops as lp
+from programs import loop_structures as ls
 from programs import loops_flow as lf
 from programs import mutation as mu
 from programs import reassigned as ra
@@ -242,6 +243,12 @@ ROWS = [
     (ra.preallocated_list_to_array, lambda g: [r(g, 3)], (0,)),
     (ra.add_at_repeated_index, lambda g: [r(g, 3)], (0,)),
     (ra.rows_written_twice, lambda g: [r(g, 3), r(g, 3, 2)], (0, 1)),
+    # loop_structures.py: lists and tuples built before a loop, read inside it
+    (ls.stack_read_in_loop, lambda g: [uni(g, -1, 1)], (0,)),
+    (ls.tuple_unpacked_in_loop, lambda g: [r(g, 3)], (0,)),
+    (ls.list_indexed_in_loop, lambda g: [uni(g, -1, 1)], (0,)),
+    (ls.concatenated_in_loop, lambda g: [r(g, 3)], (0,)),
+    (ls.summed_list_in_loop, lambda g: [uni(g, -1, 1)], (0,)),
     (ra.fresh_row_each_iteration, lambda g: [uni(g, -1, 1)], (0,)),
     (ra.copy_appended, lambda g: [uni(g, -1, 1)], (0,)),
     (ra.loop_over_rows_read_only, lambda g: [r(g, 2, 3)], (0,)),

@@ -46,9 +46,10 @@ class StatementReverser:
         return None
 
     def contribute(self, variable, value, out):
-        """A whole-value contribution; a tuple's adjoint is kept item by item."""
+        """A whole-value contribution; a tuple's adjoint is kept item by item, unless it
+        accumulates (read in a loop: item adjoints would not outlive the iteration)."""
         arity = self.tuple_arity(variable)
-        if not arity:
+        if not arity or self.adj.accumulates(variable):
             self.adj.contribute(variable, value, out)
             return
         if not isinstance(value, gast.Name):
@@ -148,7 +149,9 @@ class StatementReverser:
         index = op.args[1]
         if not (isinstance(index, gast.Constant) and isinstance(index.value, int)):
             return False
-        return self.tuple_arity(op.args[0].id) is not None
+        # an accumulated tuple (read in a loop) takes its items' adjoints as a whole
+        return self.tuple_arity(op.args[0].id) is not None \
+            and not self.adj.accumulates(op.args[0].id)
 
     def _helper_call(self, op, target, helper, out):
         """t = helper(a, b)  ->  a_bar_1, b_bar_1 = vjp_helper(t_bar, a, b)."""
