@@ -177,10 +177,14 @@ def zero_tangent(x):
 
 
 def broadcast_tangent(t, y):
-    """A tangent with y's shape (when a term was known zero, t may be smaller)."""
-    if np.shape(t) == np.shape(y):
+    """A tangent with y's shape (when a term was known zero, t may be smaller; when y is
+    the scalar zero an adjoint starts as, standing for a bigger array, t is summed)."""
+    shape = np.shape(y)
+    if np.shape(t) == shape:
         return t
-    return np.broadcast_to(t, np.shape(y)) * 1.0
+    if np.broadcast_shapes(np.shape(t), shape) != shape:
+        return unbroadcast(t, y)
+    return np.broadcast_to(t, shape) * 1.0
 
 
 def zero_adjoint(x):
@@ -259,6 +263,8 @@ def _prod_others_tangent(g, dg, x, dx, axis=None, keepdims=False):
 
 def reverse_cumsum(g, x, axis=None):
     """Adjoint of np.cumsum: the reversed cumulative sum of g (flattened for axis=None)."""
+    if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
+        return 0.0
     if axis is None:
         return reshape_like(np.cumsum(np.ravel(g)[::-1])[::-1], x)
     return np.flip(np.cumsum(np.flip(g, axis), axis), axis)
@@ -290,6 +296,8 @@ def unreduce_norm(g, x, y, ord=None, axis=None, keepdims=False):
 # ---- shape manipulation -----------------------------------------------------------------
 def reshape_like(g, x, order="C"):
     """g reshaped to x's shape (a float for a scalar x)."""
+    if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
+        return 0.0
     return _scalar_like(np.reshape(g, np.shape(x), order=order), x)
 
 
@@ -307,6 +315,8 @@ def _split(g, arrays, sizes, axis):
 
 def split_concatenated(g, arrays, axis=0):
     """Adjoint of np.concatenate: g split back into one piece per array."""
+    if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
+        return [0.0] * len(arrays)
     if axis is None:
         return _split(np.ravel(g), arrays, [np.size(a) for a in arrays], 0)
     return _split(g, arrays, [np.shape(a)[axis] for a in arrays], axis)
@@ -314,22 +324,30 @@ def split_concatenated(g, arrays, axis=0):
 
 def split_hstacked(g, arrays):
     """Adjoint of np.hstack (concatenation along axis 1, axis 0 for vectors)."""
+    if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
+        return [0.0] * len(arrays)
     axis = 0 if np.ndim(g) == 1 else 1
     return _split(g, arrays, [np.shape(np.atleast_1d(a))[axis] for a in arrays], axis)
 
 
 def split_vstacked(g, arrays):
     """Adjoint of np.vstack (concatenation along axis 0 of the arrays made 2-D)."""
+    if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
+        return [0.0] * len(arrays)
     return _split(g, arrays, [np.shape(np.atleast_2d(a))[0] for a in arrays], 0)
 
 
 def unstack(g, arrays, axis=0):
     """Adjoint of np.stack: the slices of g along `axis`, one per array."""
+    if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
+        return [0.0] * len(arrays)
     return [_scalar_like(p, a) for p, a in zip(np.moveaxis(g, axis, 0), arrays)]
 
 
 def split_array(g, obj):
     """Adjoint of np.array/np.asarray: g itself, or one slice per item of a list."""
+    if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
+        return [0.0] * len(obj) if isinstance(obj, (list, tuple)) else 0.0
     if isinstance(obj, (list, tuple)):
         g = np.reshape(g, (len(obj),) + np.shape(obj[0]))
         return [_scalar_like(g[k], item) for k, item in enumerate(obj)]
@@ -338,6 +356,8 @@ def split_array(g, obj):
 
 def untile(g, x, reps):
     """Adjoint of np.tile: sum g over the copies."""
+    if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
+        return 0.0
     reps = tuple(reps) if isinstance(reps, (tuple, list)) else (reps,)
     n = max(len(reps), np.ndim(x))
     reps = (1,) * (n - len(reps)) + reps
@@ -349,6 +369,8 @@ def untile(g, x, reps):
 
 def unrepeat(g, x, repeats, axis=None):
     """Adjoint of np.repeat: sum g over each element's copies."""
+    if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
+        return 0.0
     if axis is None:
         flat = np.ravel(x)
         return reshape_like(unrepeat(g, flat, repeats, 0), x)

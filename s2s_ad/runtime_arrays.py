@@ -61,6 +61,8 @@ def pad_widths(array, pad_width, mode="constant"):
 
 def unpad(g, widths):
     """Adjoint of np.pad (constant mode) for the array: the block of g it fills."""
+    if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
+        return 0.0
     return g[tuple(slice(b, n - a) for (b, a), n in zip(widths, np.shape(g)))].copy()
 
 

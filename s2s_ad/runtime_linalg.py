@@ -31,6 +31,8 @@ def matmul_adjoint_a(g, a, b):
             return g @ b.T                           # plain matrices: nothing broadcast
         if b.ndim == 1 == g.ndim:
             return np.multiply.outer(g, b)           # matrix times vector
+    if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
+        return 0.0
     a_nd, b_nd = np.ndim(a), np.ndim(b)
     if b_nd == 1:
         return np.multiply.outer(g, b) if a_nd > 1 else g * b
@@ -49,6 +51,8 @@ def matmul_adjoint_b(g, a, b):
             return g @ a                             # matrix times vector
         if b.ndim == 2:
             return a.T @ g                           # plain matrices: nothing broadcast
+    if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
+        return 0.0
     a_nd, b_nd = np.ndim(a), np.ndim(b)
     if a_nd == 1:            # a acts as a (1, k) row: db[..., k, m] = a[k] g[..., m]
         if b_nd == 1:
@@ -68,6 +72,8 @@ def matmul_adjoint_b(g, a, b):
 
 def dot_adjoint_a(g, a, b):
     """Adjoint of `a` in np.dot(a, b)."""
+    if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
+        return 0.0
     if np.ndim(a) == 0 or np.ndim(b) == 0:
         return _scalar_like(_sum_to(g * b, a), a)
     nb = np.ndim(b) - 1
@@ -78,6 +84,8 @@ def dot_adjoint_a(g, a, b):
 
 def dot_adjoint_b(g, a, b):
     """Adjoint of `b` in np.dot(a, b)."""
+    if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
+        return 0.0
     if np.ndim(a) == 0 or np.ndim(b) == 0:
         return _scalar_like(_sum_to(g * a, b), b)
     na = np.ndim(a) - 1
@@ -92,6 +100,8 @@ def _sum_to(g, x):
 
 def inner_adjoint_a(g, a, b):
     """Adjoint of `a` in np.inner(a, b) (contracts the last axes)."""
+    if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
+        return 0.0
     if np.ndim(a) == 0 or np.ndim(b) == 0:
         return _scalar_like(_sum_to(g * b, a), a)
     nb = np.ndim(b) - 1
@@ -101,6 +111,8 @@ def inner_adjoint_a(g, a, b):
 
 def inner_adjoint_b(g, a, b):
     """Adjoint of `b` in np.inner(a, b)."""
+    if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
+        return 0.0
     if np.ndim(a) == 0 or np.ndim(b) == 0:
         return _scalar_like(_sum_to(g * a, b), b)
     na = np.ndim(a) - 1
@@ -119,6 +131,8 @@ def _tensordot_axes(a, b, axes):
 
 def tensordot_adjoint_a(g, a, b, axes=2):
     """Adjoint of `a` in np.tensordot(a, b, axes)."""
+    if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
+        return 0.0
     a_axes, b_axes = _tensordot_axes(a, b, axes)
     a_free = [k for k in range(np.ndim(a)) if k not in a_axes]
     b_free = [k for k in range(np.ndim(b)) if k not in b_axes]
@@ -130,6 +144,8 @@ def tensordot_adjoint_a(g, a, b, axes=2):
 
 def tensordot_adjoint_b(g, a, b, axes=2):
     """Adjoint of `b` in np.tensordot(a, b, axes)."""
+    if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
+        return 0.0
     a_axes, b_axes = _tensordot_axes(a, b, axes)
     a_free = [k for k in range(np.ndim(a)) if k not in a_axes]
     b_free = [k for k in range(np.ndim(b)) if k not in b_axes]
@@ -140,6 +156,8 @@ def tensordot_adjoint_b(g, a, b, axes=2):
 
 def place_diagonal(g, x, offset=0, axis1=0, axis2=1):
     """Adjoint of np.diagonal: zeros shaped like x with g on the selected diagonal."""
+    if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
+        return 0.0
     out = np.zeros(np.shape(x))
     view = np.moveaxis(out, (axis1, axis2), (-2, -1))
     i = np.arange(np.shape(g)[-1])
@@ -157,6 +175,8 @@ def spread_trace(g, x, offset=0, axis1=0, axis2=1):
 
 def undiag(g, v, k=0):
     """Adjoint of np.diag: the k-th diagonal of g (for a vector v), else g on v's diagonal."""
+    if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
+        return 0.0
     if np.ndim(v) == 1:
         return np.diagonal(g, k).copy()
     return place_diagonal(g, v, k, 0, 1)
@@ -178,6 +198,8 @@ def _einsum_parts(subscripts, count):
 
 def einsum_operand_adjoint(g, subscripts, operands, k):
     """Adjoint of operand k of np.einsum: an einsum of g with the other operands."""
+    if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
+        return 0.0
     operands = [op for op in operands if op is not None]
     inputs, output = _einsum_parts(subscripts, len(operands))
     mine, x = inputs[k], operands[k]

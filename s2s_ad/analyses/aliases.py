@@ -63,7 +63,7 @@ def writes_through_aliases(levels):
             group = shared.get(updated, set()) - {target.id}
             found.extend((stmt, updated, other) for other in sorted(group)
                          if _read_before_rebound(ordered, k, other))
-            shared[target.id] = group | {updated}
+            shared[target.id] = (group | {updated}) - {target.id}
             affects({updated}, target.id)
         elif isinstance(target, gast.Name):
             source = _viewed(stmt.value, levels.callees)

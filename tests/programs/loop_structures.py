@@ -43,3 +43,32 @@ def summed_list_in_loop(x):
     for _ in range(2):
         s = s + np.sum(sum(terms))
     return s
+
+
+# found in review: an adjoint still the scalar zero 0.0 (its use under an `if` not taken
+# yet) reached a helper that reshapes it; and a false alias error for M += x between
+# index updates of M
+def cumsum_under_branch_in_loop(x):
+    s = 0.0
+    for k in range(3):
+        c = np.cumsum(x * (k + 1.0))
+        if k > 0:
+            s = s + np.sum(c * c)
+    return s
+
+
+def stacked_under_branch_in_loop(x):
+    s = 0.0
+    for k in range(3):
+        m = np.stack([x, x * k])
+        if k > 1:
+            s = s + np.sum(np.tanh(m) @ np.ones(3))
+    return s
+
+
+def index_and_whole_updates(x):
+    M = np.zeros(3)
+    M[0] += x[0]
+    M += x
+    M[1] += x[1]
+    return np.sum(M ** 2)
