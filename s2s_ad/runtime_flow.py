@@ -6,6 +6,7 @@ to; these helpers give it the right shape the first time it needs one.
     scatter_add(a, x, index, g)   a[index] += g, allocating zeros shaped like x if a is 0.0
     take_adjoint(a, index)        a copy of a[index] (0.0 while a is still the scalar zero)
     copy_adjoint(a)               a copy of an adjoint that will be updated in place
+    copy_argument(x)              a copy of an argument the function writes into
     clear_adjoint(a, index)       a[index] = 0 after an in-place write overwrote x[index]
     add_lists(a, b)               elementwise sum of two lists of adjoints
     pop_adjoint(a)                the adjoint of a list's last item (undoing an append)
@@ -70,6 +71,8 @@ def take_adjoint(a, index):
     """A copy of a[index], or 0.0 while the adjoint `a` is still the scalar zero. For
     the value written by `y[index] = v` with a repeated integer index, only the last
     write of each element stays in y, so the earlier ones get no adjoint."""
+    if isinstance(a, dict):
+        return copy_adjoint(a.get(index, 0.0))
     if isinstance(a, (np.ndarray, list)):
         item = a[index]
         if isinstance(item, np.ndarray):
@@ -101,6 +104,18 @@ def _overwritten_writes(shape, index):
     keep = np.zeros(len(flat), dtype=bool)
     keep[len(flat) - 1 - last_from_end] = True
     return ~keep.reshape(arrays[0].shape)
+
+
+def copy_argument(x):
+    """A copy of an argument the function writes into, so the caller's value stays as it
+    was: an array (its dtype kept), or a dict or list copied down to its arrays."""
+    if isinstance(x, np.ndarray):
+        return x.copy()
+    if isinstance(x, dict):
+        return {key: copy_argument(value) for key, value in x.items()}
+    if isinstance(x, list):
+        return [copy_argument(item) for item in x]
+    return x
 
 
 def copy_adjoint(a):

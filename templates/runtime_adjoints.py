@@ -25,8 +25,8 @@ from s2s_ad.runtime import (_prod_others_tangent, add_at, broadcast_tangent, ext
                             unreduce, unreduce_extremum, unreduce_norm, unreduce_prod,
                             unreduce_var, unrepeat, unstack, untile, untranspose)
 from s2s_ad.runtime_flow import (add_adjoints, add_lists, clear_adjoint, copy_adjoint,
-                                 float_gradient, match_adjoint, push_adjoint, scatter_add,
-                                 spread_adjoint, take_adjoint)
+                                 copy_argument, float_gradient, match_adjoint, push_adjoint,
+                                 scatter_add, spread_adjoint, take_adjoint)
 
 
 # ---- runtime.py: broadcasting -------------------------------------------------------------
@@ -219,6 +219,12 @@ def float_gradient_adjoint(out, g):
 def copy_adjoint_adjoint(out, a):
     """out = a copy of a"""
     d[a] += d[out]
+
+
+@adjoint(copy_argument)
+def copy_argument_adjoint(out, x):
+    """out = a copy of x (an array, dict or list)"""
+    d[x] += d[out]
 
 
 # y[index] = v with a repeated integer index keeps only the last write of each element,

@@ -23,8 +23,8 @@ from s2s_ad.runtime import (add_at, broadcast_tangent, reshape_like, reverse_cum
                             unreduce_extremum, unreduce_norm, unreduce_prod, unreduce_var,
                             unrepeat, unstack, untile, untranspose)
 from s2s_ad.runtime_flow import (add_adjoints, add_lists, clear_adjoint, copy_adjoint,
-                                 float_gradient, match_adjoint, pop_adjoint, push_adjoint,
-                                 scatter_add, spread_adjoint, take_adjoint)
+                                 copy_argument, float_gradient, match_adjoint, pop_adjoint,
+                                 push_adjoint, scatter_add, spread_adjoint, take_adjoint)
 from s2s_ad.runtime_arrays import linear_scan, pad_widths, shifted, unpad, unpad_values
 from s2s_ad.runtime_linalg import (matmul_adjoint_a, matmul_adjoint_b, as_columns,
                                    dot_adjoint_a, dot_adjoint_b, einsum_operand_adjoint,
@@ -200,6 +200,12 @@ def take_adjoint_tangent(out, a, index):
 def copy_adjoint_tangent(out, a):
     """d copy(a) = copy(da)"""
     d[out] = copy_adjoint(d[a])
+
+
+@tangent(copy_argument)
+def copy_argument_tangent(out, x):
+    """d copy(x) = copy(dx)"""
+    d[out] = copy_argument(d[x])
 
 
 @tangent(clear_adjoint)

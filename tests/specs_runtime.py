@@ -14,8 +14,8 @@ from s2s_ad.runtime import (add_at, broadcast_tangent, reshape_like, reverse_cum
                             unreduce_prod, unreduce_var, unrepeat, unstack, untile,
                             untranspose)
 from s2s_ad.runtime_flow import (add_adjoints, add_lists, clear_adjoint, copy_adjoint,
-                                 float_gradient, match_adjoint, push_adjoint, scatter_add,
-                                 spread_adjoint, take_adjoint)
+                                 copy_argument, float_gradient, match_adjoint, push_adjoint,
+                                 scatter_add, spread_adjoint, take_adjoint)
 
 
 # ---- broadcasting, writes at an index ----------------------------------------------------
@@ -250,6 +250,10 @@ def use_float_gradient(g):
     return float_gradient(g) * 3.0
 
 
+def use_copy_argument(x):
+    return copy_argument(x) * 2.0
+
+
 def use_copy(a):
     return copy_adjoint(a) * 3.0
 
@@ -383,6 +387,7 @@ SPECS = [
     Spec(match_adjoint, use_match, [((3,), (3,)), ((), ())], wrt=(0,)),
     Spec(match_adjoint, use_match_zero, [((), (3,))]),
     Spec(copy_adjoint, use_copy, [((4,),), ((2, 3),)]),
+    Spec(copy_argument, use_copy_argument, [((4,),), ((2, 3),)]),
     Spec(float_gradient, use_float_gradient, [((),), ((4,),), ((2, 3),)]),
     Spec(take_adjoint, use_take, [((4,),), ((4, 3),)]),
     Spec(take_adjoint, use_take_repeated, [((4,),)]),

@@ -134,3 +134,34 @@ def test_builtin_sum_over_an_array_gives_an_array_gradient(func, shape):
     g = s2s_ad.grad(func)(x)
     assert isinstance(g, np.ndarray) and g.shape == shape
     assert_grad_matches(func, [x], wrt=(0,))
+
+
+def test_writes_into_dict_and_list_arguments():
+    p = {"w": np.array([1.0, -2.0]), "b": 0.5}
+    before = {"w": p["w"].copy(), "b": p["b"]}
+    g = s2s_ad.grad(c.updates_dict_entry)(p)
+    w2 = 2.0 * before["w"]
+    np.testing.assert_allclose(g["w"], 2.0 * (2.0 * w2 + before["b"]))
+    assert g["b"] == pytest.approx(np.sum(w2))
+    np.testing.assert_array_equal(p["w"], before["w"])      # the caller's dict is untouched
+
+    x = np.array([0.3, -0.4])
+    p = {"w": np.array([0.2, 0.1]), "b": 1.3}
+    g = s2s_ad.grad(c.steps_dict_in_loop)(p, x)
+    for key, idx in (("w", 0), ("w", 1), ("b", None)):
+        def bump(q, eps, key=key, idx=idx):
+            r = {k: np.array(v, dtype=float) for k, v in q.items()}
+            if idx is None:
+                r[key] = float(r[key]) + eps
+            else:
+                r[key][idx] += eps
+            return r
+        expected = _numeric(lambda q: c.steps_dict_in_loop(q, x), p, bump)
+        got = g[key] if idx is None else g[key][idx]
+        assert got == pytest.approx(expected, rel=1e-5, abs=1e-7)
+
+    xs = [np.array([1.0, 2.0]), np.array([0.5, -1.0])]
+    g = s2s_ad.grad(c.updates_list_item)(xs)
+    np.testing.assert_allclose(g[0], xs[1])
+    np.testing.assert_allclose(g[1], xs[0] + 2.0 * xs[1])
+    np.testing.assert_array_equal(xs[0], [1.0, 2.0])

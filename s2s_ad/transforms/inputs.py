@@ -1,7 +1,7 @@
 """Parameters that the function writes into are copied on entry.
 
     def f(x):                    def f(x):
-        x[0] = 0.0        ->         x = np.copy(x)
+        x[0] = 0.0        ->         x = copy_argument(x)
         return np.sum(x)             x[0] = 0.0
                                      ...
 
@@ -9,22 +9,19 @@ Writes through a view (`y = x[1:]; y[0] = ...`, `x.reshape(...)`) count too, so 
 the derivative nor its forward sweep changes the caller's arrays.
 """
 import gast
-import numpy
 
 from ..frontend.resolve import dotted_path
 from ..ir import build
 from ..ir.walk import all_statements
 
 
-def copy_written_inputs(body, written_arrays, parameters, callees, numpy_name, tree):
+def copy_written_inputs(body, written_arrays, parameters, callees, copier, tree):
+    """`copier(name)` gives the call copying a parameter (an array, dict or list)."""
     aliased = set()
     for name in written_arrays:
         aliased |= _view_sources(body, name, parameters, callees, set())
-    copies = [build.with_location(build.assign(p, build.call(f"{numpy_name}.copy",
-                                                              [build.name(p)])), tree)
+    copies = [build.with_location(build.assign(p, copier(p)), tree)
               for p in parameters if p in aliased]
-    if copies:
-        callees[f"{numpy_name}.copy"] = numpy.copy
     return copies + body
 
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import gast
 import numpy
 
+from .. import runtime_flow
 from ..errors import UnsupportedSyntaxError
 from ..ir import build
 from ..frontend.resolve import dotted_path
@@ -95,8 +96,9 @@ class _Normalizer(ControlFlowMixin, MutationMixin, CallMixin, InlineMixin,
                 break
         else:
             self.out.append(build.with_location(build.ret(build.const(None)), tree))
-        self.out = copy_written_inputs(self.out, self.written_arrays, self.res.parameters,
-                                       self.callees, self.np, tree)
+        self.out = copy_written_inputs(
+            self.out, self.written_arrays, self.res.parameters, self.callees,
+            lambda p: self._runtime_call(runtime_flow.copy_argument, [build.name(p)]), tree)
         result = gast.FunctionDef(name=tree.name, args=tree.args, body=self.out,
                                   decorator_list=[], returns=None, type_comment=None,
                                   type_params=[])

@@ -59,3 +59,21 @@ def builtin_sum_of_vector(x):
 
 def builtin_sum_of_rows(X):
     return np.sum(sum(X) ** 2)
+
+
+# found in review: writing into a dict or list argument (the copy made on entry was
+# np.copy, a 0-d object array for a dict)
+def updates_dict_entry(p):
+    p["w"] = p["w"] * 2.0
+    return np.sum(p["w"] ** 2) + p["b"] * np.sum(p["w"])
+
+
+def steps_dict_in_loop(p, x):
+    for _ in range(3):
+        p["w"] = p["w"] - 0.1 * p["b"] * x
+    return np.sum(np.tanh(p["w"]) * x)
+
+
+def updates_list_item(xs):
+    xs[0] = xs[0] * xs[1]
+    return np.sum(xs[0]) + np.sum(xs[1] ** 2)
