@@ -29,9 +29,14 @@ class CallMixin:
             return self._call_with(build.dotted(path), expr.args, expr.keywords, 0)
         if path is None or self.res.is_value(path.split(".")[0]):
             if not isinstance(func, gast.Attribute):
+                what = f"`{func.id}` is a variable here (a parameter or a value assigned " \
+                    f"in the function), so s2s_ad cannot tell which function it calls: " \
+                    if isinstance(func, gast.Name) else ""
                 raise UnsupportedSyntaxError(
-                    "only calls of named functions and array methods are supported",
-                    self.smap.locate(expr), "call a module-level function by its name")
+                    f"{what}only calls of named functions and array methods are supported",
+                    self.smap.locate(expr),
+                    "call a module-level function by its name (for a function passed as an "
+                    "argument: a def that calls the chosen one by name, then grad of that)")
             receiver = func.value
             if func.attr == "pop" and not expr.args and not expr.keywords \
                     and isinstance(receiver, gast.Name) and receiver.id in self.current:
