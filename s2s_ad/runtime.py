@@ -350,7 +350,9 @@ def split_array(g, obj):
         return [0.0] * len(obj) if isinstance(obj, (list, tuple)) else 0.0
     if isinstance(obj, (list, tuple)):
         g = np.reshape(g, (len(obj),) + np.shape(obj[0]))
-        return [_scalar_like(g[k], item) for k, item in enumerate(obj)]
+        # nested lists get nested lists back: the gradient has the argument's structure
+        return [split_array(g[k], item) if isinstance(item, (list, tuple))
+                else _scalar_like(g[k], item) for k, item in enumerate(obj)]
     return reshape_like(g, obj)
 
 

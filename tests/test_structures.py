@@ -165,3 +165,9 @@ def test_writes_into_dict_and_list_arguments():
     np.testing.assert_allclose(g[0], xs[1])
     np.testing.assert_allclose(g[1], xs[0] + 2.0 * xs[1])
     np.testing.assert_array_equal(xs[0], [1.0, 2.0])
+
+
+def test_a_list_of_lists_argument_gets_a_list_of_lists():
+    g = s2s_ad.grad(c.sum_of_squares_of_rows)([[1.0, 2.0], [3.0, 4.0]])
+    assert isinstance(g, list) and all(isinstance(row, list) for row in g)
+    assert g == [[2.0, 4.0], [6.0, 8.0]]

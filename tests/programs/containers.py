@@ -77,3 +77,7 @@ def steps_dict_in_loop(p, x):
 def updates_list_item(xs):
     xs[0] = xs[0] * xs[1]
     return np.sum(xs[0]) + np.sum(xs[1] ** 2)
+
+
+def sum_of_squares_of_rows(rows):
+    return np.sum(np.asarray(rows) ** 2)
