@@ -12,9 +12,9 @@ Each helper is small and named for what it does to an adjoint:
 Reductions (unreduce_extremum, unreduce_prod, unreduce_var, unreduce_norm,
 reverse_cumsum) and shape manipulation (reshape_like, untranspose, split_concatenated,
 split_hstacked, split_vstacked, unstack, split_array, untile, unrepeat) follow; linear
-algebra lives in runtime_linalg.py, np.cumprod's and np.pad's in runtime_arrays.py, the
-checks of grad's output and vjp's cotangent in runtime_checks.py. An adjoint of a scalar
-argument is a float.
+algebra lives in runtime_linalg.py; np.cumprod's, np.pad's, np.convolve's and weighted
+np.average's in runtime_arrays.py; the checks of grad's output and vjp's cotangent in
+runtime_checks.py. An adjoint of a scalar argument is a float.
 """
 import math
 

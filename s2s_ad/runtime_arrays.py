@@ -1,17 +1,23 @@
-"""Runtime helpers for the derivatives of np.cumprod and np.pad (see runtime.py).
+"""Runtime helpers for the derivatives of np.cumprod, np.pad, np.convolve / np.correlate
+and np.average with weights (see runtime.py).
 
-numpy and runtime.unbroadcast only:
+numpy and runtime.py's helpers only:
 
     linear_scan(c, b, axis, reverse) h_i = c_i h_{i-1} + b_i: np.cumprod's derivatives
     shifted(v, axis, first, reverse) v moved one place along axis
     pad_widths, unpad, unpad_values  np.pad (constant mode) and its adjoints
+    signal_widths(a, v, mode, correlate)  where convolve's / correlate's result sits in the
+                                     full one (np.pad widths)
+    weights_layout(a, weights, axis) how np.average lays its weights out against a
+    weights_total, spread_weights, sum_weighted, unlayout_weights   np.average's sum of
+                                     weights, its adjoint for a and the transposes
 """
 import numpy as np
 
-from .runtime import unbroadcast
+from .runtime import reduced_count, unbroadcast, unreduce
 
 
-# ---- np.cumprod: bidiagonal systems ------------------------------------------------------
+# ---- np.cumprod: bidiagonal systems -----------------------------------------------------
 def linear_scan(c, b, axis=None, reverse=False):
     """h with h_i = c_i h_{i-1} + b_i along axis (h_i = c_i h_{i+1} + b_i when reverse),
     h = 0 before the first step: a unit bidiagonal system, solved in log2(n) doubling
@@ -48,7 +54,7 @@ def shifted(v, axis=None, first=0.0, reverse=False):
     return np.moveaxis(out, -1, axis)
 
 
-# ---- np.pad (constant mode) -----------------------------------------------------------------
+# ---- np.pad (constant mode) -------------------------------------------------------------
 def pad_widths(array, pad_width, mode="constant"):
     """np.pad's pad_width as (before, after) per axis, an (ndim, 2) integer array; s2s_ad
     differentiates constant padding only."""
@@ -77,3 +83,83 @@ def unpad_values(g, widths, constant_values=0):
         sums[k] = (np.sum(region[(slice(None),) * k + (slice(0, b),)]),
                    np.sum(region[(slice(None),) * k + (slice(n - a, n),)]))
     return unbroadcast(sums, constant_values)
+
+
+# ---- np.convolve and np.correlate -------------------------------------------------------
+def signal_widths(a, v, mode="full", correlate=False):
+    """Where np.convolve(a, v, mode) (np.correlate when `correlate`) sits in the full
+    result of length N + M - 1, as np.pad's (before, after). With m = min(N, M): 'valid'
+    drops the m - 1 partial overlaps at each end; 'same' keeps max(N, M) values, dropping
+    (m - 1) // 2 in front, or m // 2 for np.correlate with N < M (numpy then correlates v
+    with a and reverses the result)."""
+    n, m = np.size(a), np.size(v)
+    short = min(n, m)
+    kind = {"v": 0, "s": 1, "f": 2}[mode.lower()[0]] if isinstance(mode, str) else int(mode)
+    if kind == 2:
+        return 0, 0
+    if kind == 0:
+        return short - 1, short - 1
+    before = short // 2 if correlate and n < m else (short - 1) // 2
+    return before, short - 1 - before
+
+
+# ---- np.average with weights ------------------------------------------------------------
+def weights_layout(a, weights, axis=None):
+    """How np.average lays weights out against a, as (order, shape): the laid-out weights
+    are np.reshape(np.transpose(weights, order), shape). Weights shaped like a (or None)
+    stay as they are; others (1-D, or one length per axis of a tuple `axis`) are put in
+    a's axis order with a's length along axis and 1 elsewhere; one weight (axis=()) has
+    1 everywhere."""
+    w_shape, shape = np.shape(weights), np.shape(a)
+    if weights is None or w_shape == shape or not shape:
+        return tuple(range(len(w_shape))), w_shape
+    if not w_shape:
+        return (), (1,) * len(shape)
+    axes = tuple(int(k) % len(shape) for k in (
+        axis if isinstance(axis, (tuple, list)) else (axis,)))
+    return (tuple(int(k) for k in np.argsort(axes)),
+            tuple(n if k in axes else 1 for k, n in enumerate(shape)))
+
+
+def _laid_out(a, weights, axis):
+    order, shape = weights_layout(a, weights, axis)
+    return np.reshape(np.transpose(weights, order), shape)
+
+
+def unlayout_weights(g, weights, axis=None):
+    """The adjoint of laying weights out (weights_layout) for g shaped like a or like the
+    laid-out weights: g summed over the axes where the layout has length 1, then given
+    the weights' shape and axis order back."""
+    if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
+        return 0.0
+    order, shape = weights_layout(g, weights, axis)
+    kept = tuple(k for k, n in enumerate(shape) if n == 1 and np.shape(g)[k] != 1)
+    if kept:
+        g = np.sum(g, axis=kept, keepdims=True)
+    transposed = tuple(np.shape(weights)[k] for k in order)
+    return np.transpose(np.reshape(g, transposed), np.argsort(order))
+
+
+def weights_total(a, weights=None, axis=None, keepdims=False):
+    """What np.average divides by: the laid-out weights summed over axis (their length-1
+    axes stay), or the number of elements averaged when weights is None."""
+    if weights is None:
+        return reduced_count(a, axis)
+    return np.sum(_laid_out(a, weights, axis), axis=axis, keepdims=keepdims)
+
+
+def spread_weights(g, a, weights=None, axis=None, keepdims=False):
+    """unreduce(g, a, axis, keepdims) times the laid-out weights: np.average's adjoint for
+    a when g = y_bar / weights_total (no product for weights=None)."""
+    out = unreduce(g, a, axis, keepdims)
+    return out if weights is None else out * _laid_out(a, weights, axis)
+
+
+def sum_weighted(g, a, weights=None, axis=None, keepdims=False):
+    """np.sum(g * laid-out weights, axis, keepdims) for g shaped like a: the transpose of
+    spread_weights."""
+    if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
+        return 0.0
+    if weights is not None:
+        g = g * _laid_out(a, weights, axis)
+    return np.sum(g, axis=axis, keepdims=keepdims)

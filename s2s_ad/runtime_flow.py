@@ -14,6 +14,8 @@ to; these helpers give it the right shape the first time it needs one.
     add_adjoints(a, b)            a + b for adjoints of arrays, numbers, dicts, lists, tuples
     match_adjoint(a, x)           a as x's gradient: x's structure and shapes, zeros filled in
     float_gradient(g)             g with integers made floats (a returned gradient)
+    sum_repeats(g, items)         the adjoint of a repeated list n * items
+    concatenation_part(g, before, items)   the adjoint of items in before + items
 """
 import numpy as np
 
@@ -181,6 +183,25 @@ def float_gradient(g):
     if isinstance(g, dict):
         return {key: float_gradient(value) for key, value in g.items()}
     return g
+
+
+def sum_repeats(g, items):
+    """Adjoint of a repeated list `n * items`: each item's is the sum over its copies."""
+    if not isinstance(g, (list, tuple)):
+        return g                # still the scalar zero
+    n = len(items)
+    out = list(g[:n])
+    for k in range(n, len(g)):
+        out[k % n] = add_adjoints(out[k % n], g[k])
+    return out
+
+
+def concatenation_part(g, before, items):
+    """Adjoint of `items` in a concatenated list `before + items (+ ...)`: its slice of g."""
+    if not isinstance(g, (list, tuple)):
+        return g                # still the scalar zero
+    start = len(before)
+    return list(g[start:start + len(items)])
 
 
 def spread_adjoint(g, items):

@@ -11,6 +11,7 @@ MODULES = (
     "numpy_reductions",
     "numpy_shape",
     "numpy_linalg",
+    "numpy_signal",
     "python_math",
     "nondifferentiable",
     "runtime_adjoints",

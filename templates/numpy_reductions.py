@@ -1,5 +1,5 @@
 """Reductions and scans: sum, mean, prod, max/min, ptp, cumsum, cumprod, var/std, norm,
-average.
+average (with weights).
 
 numpy 2 keeps np.max/np.amax and np.min/np.amin as distinct function objects; each is
 registered. Keywords a template does not list (out=, where=, initial=) are errors.
@@ -10,7 +10,8 @@ from s2s_ad.ad.template_dsl import adjoint, d, tangent
 from s2s_ad.runtime import (extremum_share, reduced_count, reshape_like, reverse_cumsum,
                             unreduce, unreduce_extremum, unreduce_norm, unreduce_prod,
                             unreduce_var)
-from s2s_ad.runtime_arrays import linear_scan, shifted
+from s2s_ad.runtime_arrays import (linear_scan, shifted, spread_weights, sum_weighted,
+                                   unlayout_weights, weights_total)
 
 
 @adjoint(np.sum)
@@ -37,16 +38,25 @@ def mean_tangent(y, a, axis=None, dtype=None, keepdims=False):
     d[y] = np.mean(d[a], axis=axis, keepdims=keepdims)
 
 
+# np.average(a, axis, weights) = sum(a w) / sum(w) over axis, w laid out against a as numpy
+# does (weights_layout: shaped like a, or 1-D / one length per axis of a tuple axis, along
+# axis); weights=None is w = 1 (spread_weights then multiplies by nothing). returned= is
+# not a parameter: passing it is an error
 @adjoint(np.average)
-def average_adjoint(y, a, axis=None, keepdims=False):
-    """d average(a) = sum(da) / count (no weights)"""
-    d[a] += unreduce(d[y] / reduced_count(a, axis), a, axis, keepdims)
+def average_adjoint(y, a, axis=None, weights=None, keepdims=False):
+    """d average(a, w) = sum(w da + (a - y) dw) / sum(w) over axis"""
+    _q = d[y] / weights_total(a, weights, axis, keepdims)
+    d[a] += spread_weights(_q, a, weights, axis, keepdims)
+    d[weights] += unlayout_weights(
+        unreduce(_q, a, axis, keepdims) * (a - unreduce(y, a, axis, keepdims)), weights, axis)
 
 
 @tangent(np.average)
-def average_tangent(y, a, axis=None, keepdims=False):
-    """average (no weights) is linear: d average(a) = average(da)"""
-    d[y] = np.average(d[a], axis=axis, keepdims=keepdims)
+def average_tangent(y, a, axis=None, weights=None, keepdims=False):
+    """d average(a, w) = (sum(w da) + sum((a - y) dw)) / sum(w) over axis"""
+    d[y] = (sum_weighted(d[a], a, weights, axis, keepdims) + sum_weighted(
+        a - unreduce(y, a, axis, keepdims), a, d[weights], axis, keepdims)) \
+        / weights_total(a, weights, axis, keepdims)
 
 
 @adjoint(np.prod)

@@ -288,7 +288,8 @@ def sort_tangent(y, a, axis=-1, kind=None):
 def diff_adjoint(y, a, n=1, axis=-1):
     """d diff(a, n) = diff(da, n): a_bar = (-1)^n diff(y_bar padded by n zeros, n)"""
     _widths = np.where(np.arange(np.ndim(a)) == axis % np.ndim(a), n, 0)   # ints, per axis
-    d[a] += (-1.0) ** n * np.diff(np.pad(d[y], _widths[:, None]), n, axis)
+    _g = broadcast_tangent(d[y], y)          # the scalar zero of a loop: y's shape
+    d[a] += (-1.0) ** n * np.diff(np.pad(_g, _widths[:, None]), n, axis)
 
 
 @tangent(np.diff)

@@ -26,7 +26,8 @@ from s2s_ad.runtime import (_prod_others_tangent, add_at, broadcast_tangent, ext
                             unreduce_var, unrepeat, unstack, untile, untranspose)
 from s2s_ad.runtime_flow import (add_adjoints, add_lists, clear_adjoint, copy_adjoint,
                                  copy_argument, float_gradient, match_adjoint, push_adjoint,
-                                 scatter_add, spread_adjoint, take_adjoint)
+                                 concatenation_part, scatter_add, spread_adjoint, sum_repeats,
+                                 take_adjoint)
 
 
 # ---- runtime.py: broadcasting -------------------------------------------------------------
@@ -219,6 +220,19 @@ def float_gradient_adjoint(out, g):
 def copy_adjoint_adjoint(out, a):
     """out = a copy of a"""
     d[a] += d[out]
+
+
+@adjoint(sum_repeats)
+def sum_repeats_adjoint(out, g, items):
+    """out_i = the sum of g over item i's copies: g_bar is out_bar repeated as often"""
+    d[g] += match_adjoint(d[out], out) * (len(g) // len(items))
+
+
+@adjoint(concatenation_part)
+def concatenation_part_adjoint(out, g, before, items):
+    """out = g's slice for items: g_bar is out_bar in that slice, zeros elsewhere"""
+    d[g] += [0.0] * len(before) + match_adjoint(d[out], out) \
+        + [0.0] * (len(g) - len(before) - len(items))
 
 
 @adjoint(copy_argument)

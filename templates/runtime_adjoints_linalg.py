@@ -1,6 +1,7 @@
 """Reverse templates of the runtime helpers in runtime_linalg.py (adjoints of products,
-diagonals, einsum, solve's layout) and runtime_arrays.py (np.cumprod's scans, np.pad), for
-grad of grad; see runtime_adjoints.py for the others and the conventions.
+diagonals, einsum, solve's layout) and runtime_arrays.py (np.cumprod's scans, np.pad,
+np.average's weights), for grad of grad; see runtime_adjoints.py for the others and the
+conventions.
 
 The product adjoints are bilinear. With phi(a, b) = <g, prod(a, b)> for prod = @, np.dot,
 np.inner or np.tensordot, prod_adjoint_a(g, a, b) = dphi/da does not depend on a, and
@@ -10,8 +11,11 @@ gradient of <g, prod(h, b)>, which is prod_adjoint_b(g, h, b). Likewise for dphi
 import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d
-from s2s_ad.runtime import broadcast_tangent, reshape_like, unbroadcast, zero_adjoint
-from s2s_ad.runtime_arrays import linear_scan, shifted, unpad, unpad_values
+from s2s_ad.runtime import (broadcast_tangent, reshape_like, unbroadcast, unreduce,
+                            zero_adjoint)
+from s2s_ad.runtime_arrays import (linear_scan, shifted, spread_weights, sum_weighted,
+                                   unlayout_weights, unpad, unpad_values, weights_layout,
+                                   weights_total)
 from s2s_ad.runtime_linalg import (as_columns, dot_adjoint_a, dot_adjoint_b,
                                    einsum_operand_adjoint, inner_adjoint_a, inner_adjoint_b,
                                    matmul_adjoint_a, matmul_adjoint_b, place_diagonal,
@@ -159,3 +163,37 @@ def unpad_values_adjoint(out, g, widths, constant_values=0):
     """g_bar = zeros inside, out_bar's constants in the padded areas: np.pad of zeros"""
     d[g] += np.pad(np.zeros(np.subtract(np.shape(g), np.sum(widths, axis=1))), widths,
                    constant_values=d[out])
+
+
+# ---- runtime_arrays.py: np.average's weights ------------------------------------------------
+# All are linear in g and in the weights; a and axis give the layout only. spread_weights
+# and sum_weighted are each other's transposes, and so are laying weights out and
+# unlayout_weights. The weights' adjoints exist only for weights that are arrays
+@adjoint(unlayout_weights)
+def unlayout_weights_adjoint(out, g, weights, axis=None):
+    """out = g summed to the weights' layout, laid back: g_bar = out_bar laid out, over g"""
+    _layout = weights_layout(g, weights, axis)
+    d[g] += broadcast_tangent(np.reshape(np.transpose(
+        broadcast_tangent(d[out], weights), _layout[0]), _layout[1]), g)
+
+
+@adjoint(weights_total)
+def weights_total_adjoint(out, a, weights=None, axis=None, keepdims=False):
+    """out = sum(w) over axis, w laid out: w_bar = out_bar spread over w's layout, laid back"""
+    _layout = weights_layout(a, weights, axis)
+    d[weights] += unlayout_weights(unreduce(d[out], np.reshape(np.transpose(
+        weights, _layout[0]), _layout[1]), axis, keepdims), weights, axis)
+
+
+@adjoint(spread_weights)
+def spread_weights_adjoint(out, g, a, weights=None, axis=None, keepdims=False):
+    """out = unreduce(g) w: g_bar = sum(out_bar w) over axis, w_bar = unreduce(g) out_bar"""
+    d[g] += unbroadcast(sum_weighted(d[out], a, weights, axis, keepdims), g)
+    d[weights] += unlayout_weights(unreduce(g, a, axis, keepdims) * d[out], weights, axis)
+
+
+@adjoint(sum_weighted)
+def sum_weighted_adjoint(out, g, a, weights=None, axis=None, keepdims=False):
+    """out = sum(g w) over axis: g_bar = unreduce(out_bar) w, w_bar = g unreduce(out_bar)"""
+    d[g] += unbroadcast(spread_weights(d[out], a, weights, axis, keepdims), g)
+    d[weights] += unlayout_weights(g * unreduce(d[out], a, axis, keepdims), weights, axis)

@@ -24,8 +24,11 @@ from s2s_ad.runtime import (add_at, broadcast_tangent, reshape_like, reverse_cum
                             unrepeat, unstack, untile, untranspose)
 from s2s_ad.runtime_flow import (add_adjoints, add_lists, clear_adjoint, copy_adjoint,
                                  copy_argument, float_gradient, match_adjoint, pop_adjoint,
-                                 push_adjoint, scatter_add, spread_adjoint, take_adjoint)
-from s2s_ad.runtime_arrays import linear_scan, pad_widths, shifted, unpad, unpad_values
+                                 push_adjoint, scatter_add, spread_adjoint, sum_repeats,
+                                 take_adjoint, concatenation_part)
+from s2s_ad.runtime_arrays import (linear_scan, pad_widths, shifted, signal_widths,
+                                   spread_weights, sum_weighted, unlayout_weights, unpad,
+                                   unpad_values, weights_layout, weights_total)
 from s2s_ad.runtime_linalg import (matmul_adjoint_a, matmul_adjoint_b, as_columns,
                                    dot_adjoint_a, dot_adjoint_b, einsum_operand_adjoint,
                                    inner_adjoint_a, inner_adjoint_b, place_diagonal,
@@ -39,7 +42,8 @@ nondifferentiable(  # counts, seeds, checks, tie shares (piecewise constant), ze
     runtime.reduced_count, runtime.extremum_share, runtime_checks.check_scalar_output,
     runtime_checks.check_cotangent,
     runtime.zero_tangent, runtime.zero_adjoint, runtime.shaped_like,
-    runtime.shape_of, runtime.placeholder, runtime.closed_form_applies, pad_widths)
+    runtime.shape_of, runtime.placeholder, runtime.closed_form_applies, pad_widths,
+    signal_widths, weights_layout)
 
 
 # ---- runtime.py: broadcasting and reductions ---------------------------------------------
@@ -232,6 +236,18 @@ def match_adjoint_tangent(out, a, x):
     d[out] = match_adjoint(d[a], x)
 
 
+@tangent(sum_repeats)
+def sum_repeats_tangent(out, g, items):
+    """sum_repeats is linear in g"""
+    d[out] = sum_repeats(d[g], items)
+
+
+@tangent(concatenation_part)
+def concatenation_part_tangent(out, g, before, items):
+    """concatenation_part is linear in g"""
+    d[out] = concatenation_part(d[g], before, items)
+
+
 @tangent(spread_adjoint)
 def spread_adjoint_tangent(out, g, items):
     """spread_adjoint is linear in g"""
@@ -352,3 +368,32 @@ def unpad_tangent(out, g, widths):
 def unpad_values_tangent(out, g, widths, constant_values=0):
     """unpad_values is linear in g"""
     d[out] = unpad_values(d[g], widths, constant_values)
+
+
+# np.average's weights helpers: linear in g and in the weights (a and axis give the
+# layout only). A weights tangent that is zero (weights=None: zero_tangent(None) is 0.0)
+# is laid out as one weight, so it broadcasts
+@tangent(unlayout_weights)
+def unlayout_weights_tangent(out, g, weights, axis=None):
+    """unlayout_weights is linear in g"""
+    d[out] = unlayout_weights(d[g], weights, axis)
+
+
+@tangent(weights_total)
+def weights_total_tangent(out, a, weights=None, axis=None, keepdims=False):
+    """linear in the weights: d sum(w) = sum(dw)"""
+    d[out] = weights_total(a, d[weights], axis, keepdims)
+
+
+@tangent(spread_weights)
+def spread_weights_tangent(out, g, a, weights=None, axis=None, keepdims=False):
+    """bilinear in g and the weights: d (unreduce(g) w) = unreduce(dg) w + unreduce(g) dw"""
+    d[out] = spread_weights(d[g], a, weights, axis, keepdims) \
+        + spread_weights(g, a, d[weights], axis, keepdims)
+
+
+@tangent(sum_weighted)
+def sum_weighted_tangent(out, g, a, weights=None, axis=None, keepdims=False):
+    """bilinear in g and the weights: d sum(g w) = sum(dg w) + sum(g dw)"""
+    d[out] = sum_weighted(d[g], a, weights, axis, keepdims) \
+        + sum_weighted(g, a, d[weights], axis, keepdims)

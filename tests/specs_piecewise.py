@@ -1,13 +1,15 @@
 """Spec rows for primitives that are smooth between jumps or kinks: np.mod (np.remainder)
 and np.fmod, whose remainders jump where x1 / x2 is an integer, and np.ptp (max - min).
 
-Part of specs_elementwise.SPECS. The mod rows map their UNIT inputs so that x1 / x2 stays
+Part of specs_elementwise.SPECS, and appends specs_signal.SPECS (np.convolve,
+np.correlate, np.average with weights). The mod rows map their UNIT inputs so that x1 / x2 stays
 at least 0.24 from every integer (2.29 to 2.74, -3.78 to -3.24): the central differences
 never straddle a jump, and the negative quotients tell floor (mod) from trunc (fmod).
 Ties of ptp (several maxima) are checked in tests/test_second_derivatives.py.
 """
 import numpy as np
 
+import specs_signal
 from primitive_specs import BINARY, UNIT, Spec
 
 
@@ -59,4 +61,4 @@ SPECS = [
     Spec(np.ptp, ptp_axis0, ARRAYS),
     Spec(np.ptp, ptp_last_keepdims, ARRAYS),
     Spec(np.ptp, ptp_axes, [((2, 3, 4),)]),
-]
+] + specs_signal.SPECS

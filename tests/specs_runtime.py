@@ -15,7 +15,8 @@ from s2s_ad.runtime import (add_at, broadcast_tangent, reshape_like, reverse_cum
                             untranspose)
 from s2s_ad.runtime_flow import (add_adjoints, add_lists, clear_adjoint, copy_adjoint,
                                  copy_argument, float_gradient, match_adjoint, push_adjoint,
-                                 scatter_add, spread_adjoint, take_adjoint)
+                                 concatenation_part, scatter_add, spread_adjoint, sum_repeats,
+                                 take_adjoint)
 
 
 # ---- broadcasting, writes at an index ----------------------------------------------------
@@ -311,6 +312,14 @@ def use_spread_adjoint_items(g):
     return parts[1] * 3.0 + np.stack(parts) ** 2
 
 
+def use_sum_repeats(a, b):
+    return _pieces(sum_repeats([a, b * b, a * b, b, a, b], [0.0, 0.0]))
+
+
+def use_concatenation_part(a, b):
+    return _pieces(concatenation_part([a, b * b, a * b, b], [0.0], [0.0, 0.0]))
+
+
 def use_spread_adjoint_rows(g):
     return spread_adjoint(g, np.zeros((2, 3, 4))) * 2.0
 
@@ -404,6 +413,8 @@ SPECS = [
     Spec(spread_adjoint, use_spread_adjoint, [((3, 4),)]),
     Spec(spread_adjoint, use_spread_adjoint_rows, [((3, 4),)]),
     Spec(spread_adjoint, use_spread_adjoint_items, [((4,),)]),
+    Spec(sum_repeats, use_sum_repeats, [((3,), (3,)), ((2, 3), (2, 3))]),
+    Spec(concatenation_part, use_concatenation_part, [((3,), (3,)), ((2, 3), (2, 3))]),
     Spec(push_adjoint, use_push_adjoint, [((3,), (3,))]),
     Spec(push_adjoint, use_push_adjoint_zero, [((3,), (3,))]),
 ] + specs_runtime_linalg.SPECS

@@ -243,10 +243,13 @@ def test_print_with_f_strings_inside_the_function(capsys):
 def test_positional_arguments_are_named_by_numpys_signature():
     # a template's parameters may differ from numpy's past the first few (no `out`):
     # positional arguments bind by numpy's names, so ddof is never taken for keepdims
-    from programs.positional import (average_with_positional_weights,
+    from programs.positional import (average_returning_weights,
+                                     average_with_positional_weights,
                                      variance_with_positional_ddof)
     x = np.array([1.0, 2.0, 4.0])
     np.testing.assert_allclose(s2s_ad.grad(variance_with_positional_ddof)(x),
                                2.0 * (x - x.mean()) / 2.0)
-    with pytest.raises(s2s_ad.MissingDerivativeError, match="`weights` is not supported"):
-        s2s_ad.grad(average_with_positional_weights)(x)
+    w = np.array([1.0, 2.0, 3.0])
+    np.testing.assert_allclose(s2s_ad.grad(average_with_positional_weights)(x), w / w.sum())
+    with pytest.raises(s2s_ad.MissingDerivativeError, match="`returned` is not supported"):
+        s2s_ad.grad(average_returning_weights)(x)

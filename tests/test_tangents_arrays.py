@@ -1,5 +1,6 @@
 """Forward (tangent) templates of the array families: numpy_reductions, numpy_shape and
-numpy_linalg.
+numpy_linalg (numpy_signal's are checked in test_signal_and_weights.py, its completeness
+here).
 
 Most tangents are checked with tests/tangent_check.py (random directions for the operands
 in `wrt`, zeros for the others, against central differences). Sequence arguments
@@ -444,7 +445,7 @@ def test_einsum_tangent_with_optimize():
 
 
 # ---- completeness -----------------------------------------------------------------------
-FILES = ("numpy_reductions.py", "numpy_shape.py", "numpy_linalg.py")
+FILES = ("numpy_reductions.py", "numpy_shape.py", "numpy_linalg.py", "numpy_signal.py")
 
 
 def _template_dir():

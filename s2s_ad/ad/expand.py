@@ -33,8 +33,8 @@ class BindingError(Exception):
 def bind_operands(template, args, keywords, primitive=None):
     """Map template parameters to operand nodes (defaults filled in as literals). The
     positional arguments are named by the primitive's own signature where it has one:
-    np.average(x, 0, w) passes `weights`, which a template without it must refuse, not
-    bind to its third parameter."""
+    np.var(x, 0, None, None, 1) passes `ddof` fifth, where the template (without `out`)
+    has keepdims; an argument the template lacks is refused unless it is None."""
     params = template.params
     if len(args) > len(params):
         raise BindingError(f"takes at most {len(params)} positional arguments here")

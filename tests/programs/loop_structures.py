@@ -1,6 +1,6 @@
-"""Lists and tuples built before a loop and read inside it: the adjoints of their items
-accumulate over the iterations (they were kept per item and lost at the end of the
-loop body: a zero gradient)."""
+"""Lists and tuples the function builds: read inside a loop, the adjoints of their items
+accumulate over the iterations (they were kept per item and lost at the end of the loop
+body: a zero gradient); a list repeated (`2 * xs`) sums its copies' adjoints (crashed)."""
 import numpy as np
 
 
@@ -72,3 +72,25 @@ def index_and_whole_updates(x):
     M += x
     M[1] += x[1]
     return np.sum(M ** 2)
+
+
+def repeated_list(x):
+    xs = [x, np.sin(x)]
+    ys = 2 * xs + xs * 1
+    return np.sum(np.stack(ys) * np.arange(1.0, 7.0)[:, None])
+
+
+def concatenated_lists(x):
+    head = [x * x]
+    tail = [np.sin(x), x]
+    ys = head + tail + head
+    return np.sum(np.stack(ys) * np.arange(1.0, 5.0)[:, None])
+
+
+def diff_under_branch_in_loop(x):
+    s = 0.0
+    for i in range(3):
+        y = np.diff(x * (i + 1.0))
+        if i == 0:
+            s = s + np.sum(y ** 2)
+    return s
