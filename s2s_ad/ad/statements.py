@@ -124,12 +124,12 @@ class StatementReverser:
                 self.contribute(repeated.id, call, out)
             return
         if op.primitive is operator.add and all(
-                isinstance(a, gast.List) or isinstance(a, gast.Name)
-                and self._user_list(a.id, set()) for a in op.args):
+                isinstance(a, gast.Name) and a.id in self.i.dataflow.user_lists
+                for a in op.args):
             # ys = a + b concatenates lists: each part's adjoint is its slice of ys's
             for before, part in ((gast.Tuple(elts=[], ctx=gast.Load()), op.args[0]),
                                  (op.args[0], op.args[1])):
-                if isinstance(part, gast.Name) and self.ctx.is_active_operand(part):
+                if self.ctx.is_active_operand(part):
                     call = build.call(self.adj.helper(runtime_flow.concatenation_part),
                                       [build.clone(result_adjoint), build.clone(before),
                                        build.clone(part)])
@@ -168,30 +168,10 @@ class StatementReverser:
         if op.primitive is not operator.mul:
             return None
         for operand, other in (op.args, op.args[::-1]):
-            if isinstance(operand, gast.Name) and self._user_list(operand.id, set()) \
+            if isinstance(operand, gast.Name) and operand.id in self.i.dataflow.user_lists \
                     and not (isinstance(other, gast.Constant) and isinstance(other.value, float)):
                 return operand
         return None
-
-    def _user_list(self, name, seen):
-        """Does `name` certainly hold a list the user built: a list literal, one grown by
-        append, or a repetition or concatenation of such lists?"""
-        if name in self.i.dataflow.list_valued:
-            return True
-        if name in seen:
-            return False
-        seen.add(name)
-        values = [stmt.value for stmt in _assignments(self.levels.tree.body)
-                  if stmt.targets[0].id == name]
-
-        def is_list(node):
-            if isinstance(node, gast.List):
-                return True
-            if isinstance(node, gast.Name):
-                return self._user_list(node.id, seen)
-            return isinstance(node, gast.BinOp) and isinstance(node.op, (gast.Mult, gast.Add)) \
-                and (is_list(node.left) or is_list(node.right))
-        return bool(values) and all(is_list(v) for v in values)
 
     def _is_tuple_item(self, op):
         if op.primitive is not operator.getitem or not isinstance(op.args[0], gast.Name):

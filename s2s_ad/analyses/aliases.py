@@ -32,7 +32,6 @@ def writes_through_aliases(levels):
     """[(write statement, written name, other name)] for each index write into an array
     that another name also holds, when that other name is read after the write."""
     ordered = list(_in_order(levels.tree.body, ()))
-    statements = [stmt for stmt, _ in ordered]
     shared = {}        # name -> names whose reads see a write into the array it holds
     members = {}       # list name -> names of the arrays it holds
     positions = {}     # list or tuple literal never appended to -> its items' names
@@ -45,7 +44,7 @@ def writes_through_aliases(levels):
             if written != reader and (written in names or shared.get(written, set()) & names):
                 shared.setdefault(written, set()).add(reader)
 
-    for k, stmt in enumerate(statements):
+    for k, (stmt, _) in enumerate(ordered):
         appended = appended_list(stmt)
         if appended is not None:
             # the list holds the array itself: a later write into it changes the list

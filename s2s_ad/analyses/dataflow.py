@@ -39,6 +39,7 @@ class DataFlow:
     indexed_only: frozenset  # used only as `v[...]`, len(v), keys of v: maybe a dict/list/tuple
     subscripted: frozenset   # read or written as `v[...]` somewhere: adjoint updated in place
     structured: frozenset = frozenset()   # maybe a list/dict/tuple: adjoints add generically
+    user_lists: frozenset = frozenset()   # certainly a list the user built (`*` repeats it)
 
     def is_accumulated(self, name):
         return name in self.accumulated
@@ -120,7 +121,8 @@ def analyse_dataflow(levels):
                     frozenset(in_loops), frozenset(_indexed_only(tree)),
                     frozenset(n.value.id for n in gast.walk(tree)
                               if isinstance(n, gast.Subscript) and isinstance(n.value, gast.Name)),
-                    frozenset(_structured(tree, levels.callees)))
+                    frozenset(_structured(tree, levels.callees)),
+                    frozenset(_user_lists(tree, lists)))
 
 
 def _after(chain, block, position):
@@ -181,6 +183,30 @@ def _structured(tree, callees):
             copied = isinstance(node.value, gast.Name) and node.value.id in found
             if (copied or _builds_list(node.value, found)) and node.targets[0].id not in found:
                 found.add(node.targets[0].id)
+                changed = True
+    return found
+
+
+def _user_lists(tree, appended):
+    """Variables every assignment of which is a list literal, or a repetition or
+    concatenation of lists (`2 * xs`, `a + b`), and lists grown by append: `+` and `*`
+    on them concatenate and repeat."""
+    values = {}
+    for node in gast.walk(tree):
+        if isinstance(node, gast.Assign) and isinstance(node.targets[0], gast.Name):
+            values.setdefault(node.targets[0].id, []).append(node.value)
+    found = set(appended)
+
+    def is_list(node):
+        if isinstance(node, gast.BinOp) and isinstance(node.op, (gast.Mult, gast.Add)):
+            return is_list(node.left) or is_list(node.right)
+        return isinstance(node, gast.List) or isinstance(node, gast.Name) and node.id in found
+    changed = True
+    while changed:
+        changed = False
+        for name, assigned in values.items():
+            if name not in found and all(is_list(v) for v in assigned):
+                found.add(name)
                 changed = True
     return found
 
