@@ -4,13 +4,16 @@
     >>> df(1.0, 2.0)                             # d f / d (argument 0)
     >>> print(derivative_source(df))             # the generated Python source
 
-grad(f) builds the derivative immediately (the transform cost is paid once, at the grad
-call) and returns a small object whose __call__ *is* the generated function (one
-staticmethod hop, ~0.1 µs) and whose repr and IPython display show the generated source
-(ARCHITECTURE §1 asks for a plain function; this is the one departure, for readability).
-inspect.getsource, tracebacks and pdb go straight to the generated code. The same f with
-the same options gives the same object back.
+grad(f) builds the general derivative immediately (errors in f are reported at the grad
+call) and returns a plain function that dispatches on what its arguments are
+(dispatch.py): each new abstract signature (Python floats, arrays of a rank, dtype and
+length-1 axes, tuples of floats, ...) gets a derivative built for it on its first call,
+and later calls reach it through a guard written in the dispatcher's source. inspect,
+tracebacks and pdb show generated code. The same f with the same options gives the same
+function back.
 """
+import dataclasses
+import os
 import functools
 import inspect
 import weakref
@@ -19,11 +22,13 @@ import numpy as np
 
 from .ad.registry import default_registry
 from .errors import APIUsageError, function_location
+from .dispatch import Dispatcher
 from .pipeline import DerivativeCache, Request, derive, front
 
 _CACHE = DerivativeCache()
 _SOURCES = weakref.WeakKeyDictionary()   # generated function -> Derived
 _PUBLIC = weakref.WeakKeyDictionary()    # user function -> {options: public function}
+_DISPATCHERS = weakref.WeakKeyDictionary()   # dispatching function -> its Dispatcher
 
 
 def grad(f=None, wrt=0, *, preserve_result=False):
@@ -71,12 +76,43 @@ def normalize(f):
     return to_source(levels.tree)
 
 
-def derivative_source(df):
-    """The generated source of a function returned by grad / value_and_grad / vjp."""
-    derived = _SOURCES.get(inspect.unwrap(df)) if callable(df) else None
-    if derived is None:
-        raise APIUsageError(f"{df!r} was not made by s2s_ad")
-    return derived.source
+def derivative_source(df, *args, **kwargs):
+    """The generated source of a function returned by grad / value_and_grad / vjp / jvp.
+
+    derivative_source(df): what has been built so far (the general derivative; once df
+    has been called, its dispatcher and the derivative built for each signature first).
+    derivative_source(df, *args): the derivative df runs for these arguments (passed as
+    to df itself), built now if it is new."""
+    unwrapped = inspect.unwrap(df) if callable(df) else None
+    try:
+        dispatcher = _DISPATCHERS.get(unwrapped) if unwrapped is not None else None
+    except TypeError:
+        dispatcher = None
+    if dispatcher is None:
+        derived = _SOURCES.get(unwrapped) if unwrapped is not None else None
+        if derived is None:
+            raise APIUsageError(f"{df!r} was not made by s2s_ad")
+        return derived.source
+    if args or kwargs:
+        if dispatcher.skip:           # vjp / jvp: the user passes the (co)tangent last
+            args = args[-1:] + args[:-1]
+        function = dispatcher.specialisation(dispatcher.signature_for(args, kwargs))
+        derived = next((d for d in dispatcher.built if d.function is function),
+                       dispatcher.general)
+        return derived.source
+    if not dispatcher.built:
+        return dispatcher.general.source
+    return "\n".join([dispatcher.source()] + [d.source for d in dispatcher.built]
+                     + [dispatcher.general.source])
+
+
+def general_derivative(df):
+    """The general derivative behind a function made by s2s_ad (itself otherwise)."""
+    try:
+        dispatcher = _DISPATCHERS.get(inspect.unwrap(df))
+    except TypeError:               # not weak-referenceable: a builtin, not ours
+        return df
+    return dispatcher.general.function if dispatcher is not None else inspect.unwrap(df)
 
 
 def _public(f, mode, wrt, preserve_result):
@@ -93,15 +129,37 @@ def _public(f, mode, wrt, preserve_result):
         return per_function[key]
     request = Request(mode, names, preserve_result, single)
     # a derivative made by s2s_ad is differentiated through its generated function
-    target = inspect.unwrap(f) if inspect.unwrap(f) in _SOURCES else f
+    general = general_derivative(f)
+    target = general if general in _SOURCES else f
     derived = derive(target, request, default_registry(), _CACHE)
     function = derived.function
+    if mode != "jvp" and target is f:       # forward mode is not specialised yet
+        function = _dispatcher(target, request, derived, mode)
     if mode in ("vjp", "jvp"):
         function = _derivative_last(function, f, names if mode == "jvp" else None, single)
     _SOURCES[derived.function] = derived
-    public = _presented(function, derived)
+    public = _presented(function, derived) if mode in ("vjp", "jvp") else function
     per_function[key] = per_function[fast_key] = public
     return public
+
+
+def _dispatcher(target, request, general, mode):
+    """The dispatching function for `target`'s derivative (dispatch.py)."""
+    def build(signature, variant):
+        specialised = dataclasses.replace(request, signature=signature, variant=variant)
+        try:
+            derived = derive(target, specialised, default_registry(), _CACHE)
+        except Exception:
+            # the general derivative is right for every argument: a specialisation that
+            # cannot be built falls back to it (the test suite sees the error)
+            if os.environ.get("S2S_AD_STRICT_PASSES"):
+                raise
+            return None
+        _SOURCES[derived.function] = derived
+        return derived
+    dispatcher = Dispatcher(general, build, skip=1 if mode == "vjp" else 0)
+    _DISPATCHERS[dispatcher.function] = dispatcher
+    return dispatcher.function
 
 
 def _presented(function, derived):

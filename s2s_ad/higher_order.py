@@ -55,10 +55,10 @@ def hvp(f=None, wrt=0):
     if f is None:
         return functools.partial(hvp, wrt=wrt)
     from .ad.registry import default_registry
-    from .api import _CACHE, _SOURCES, _wrt_names, grad
+    from .api import _CACHE, _SOURCES, _wrt_names, general_derivative, grad
     from .pipeline import Request, derive
     names, single = _wrt_names(f, wrt)
-    gradient = inspect.unwrap(grad(f, wrt=names[0] if single else names))
+    gradient = general_derivative(grad(f, wrt=names[0] if single else names))
     # the jvp of the gradient, returning only the derivative: the gradient's own final
     # sums are then dead code and disappear from the generated function
     derived = derive(gradient, Request("jvp", names, False, single, tangent_only=True),

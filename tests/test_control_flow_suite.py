@@ -449,10 +449,13 @@ def test_grad_of_grad_matches_differences_of_the_gradient(fn, make, k):
 
 @pytest.mark.parametrize("fn, make, wrt", _params("deterministic"))
 def test_generated_source_is_deterministic(fn, make, wrt):
-    first = s2s_ad.derivative_source(s2s_ad.grad(_fresh_copy(fn), wrt=wrt))
-    second = s2s_ad.derivative_source(s2s_ad.grad(_fresh_copy(fn), wrt=wrt))
-    assert first == second
-    assert first == s2s_ad.derivative_source(s2s_ad.grad(fn, wrt=wrt))
+    args = list(make(np.random.default_rng(0)))
+    first, second = (s2s_ad.grad(_fresh_copy(fn), wrt=wrt) for _ in range(2))
+    assert s2s_ad.derivative_source(first) == s2s_ad.derivative_source(second)
+    general = s2s_ad.api.general_derivative(s2s_ad.grad(fn, wrt=wrt))
+    assert s2s_ad.derivative_source(first) == s2s_ad.derivative_source(general)
+    # the derivative specialised on these arguments' kinds, too
+    assert s2s_ad.derivative_source(first, *args) == s2s_ad.derivative_source(second, *args)
 
 
 # --- the tape: pushed only when the backward sweep needs an overwritten value ------------

@@ -128,5 +128,9 @@ def test_straight_line_code_gets_no_branch():
 def test_the_specialised_source_is_deterministic():
     import types
     copy = types.FunctionType(recurrence.__code__, recurrence.__globals__, "recurrence")
-    assert s2s_ad.derivative_source(s2s_ad.grad(copy, wrt=(0, 1))) == \
-        s2s_ad.derivative_source(s2s_ad.grad(recurrence, wrt=(0, 1)))
+    general = s2s_ad.api.general_derivative
+    assert s2s_ad.derivative_source(general(s2s_ad.grad(copy, wrt=(0, 1)))) == \
+        s2s_ad.derivative_source(general(s2s_ad.grad(recurrence, wrt=(0, 1))))
+    args = (0.7, 0.2, 5)
+    assert s2s_ad.derivative_source(s2s_ad.grad(copy, wrt=(0, 1)), *args) == \
+        s2s_ad.derivative_source(s2s_ad.grad(recurrence, wrt=(0, 1)), *args)

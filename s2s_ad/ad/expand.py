@@ -145,8 +145,18 @@ class _Substituter(TemplateSubstituter):
         # unbroadcast(g, x) is the identity when g's shape (the result's) equals x's
         if isinstance(node.func, gast.Name) and node.func.id == "unbroadcast" \
                 and len(node.args) == 2 and isinstance(node.args[1], gast.Name) \
-                and node.args[1].id in self.bound and self._same_shape(node.args[1].id):
-            return self.visit(node.args[0])
+                and node.args[1].id in self.bound:
+            if self._same_shape(node.args[1].id):
+                return self.visit(node.args[0])
+            contribution = self.visit(node.args[0])
+            reduced = self.ctx.reduce_to_operand(contribution, self.result,
+                                                 self.bound[node.args[1].id])
+            if reduced is not None:
+                return reduced
+            node.args[0] = contribution         # substituted once, never twice
+            node.args[1] = self.visit(node.args[1])
+            node.func = self.visit(node.func)
+            return node
         return self.generic_visit(node)
 
     def _same_shape(self, param):

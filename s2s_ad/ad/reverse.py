@@ -35,6 +35,7 @@ class ReverseInputs:
     bindings: object
     derive_helper: object      # (function, wrt param names, statement) -> HelperAdjoint
     shape_proxies: object = None   # body -> (body, changed): shape-only reads of live values
+    kinds: object = None       # analyses.kinds.Kinds: what each value is (facts)
 
 
 @dataclass(frozen=True)
@@ -74,10 +75,45 @@ class ExpansionContext:
     elementwise = False       # set per statement: is its primitive elementwise?
 
     def same_shape(self, result, atom):
-        return self.i.shapes.same(result, atom)
+        """Is operand `atom` of the operation computing `result` shaped like it?"""
+        if self.i.shapes.same(result, atom):
+            return True
+        axes = self._axes(atom)
+        return axes is not None and axes == self._axes(result)
 
     def is_scalar(self, atom):
-        return self.i.shapes.is_scalar(atom)
+        return self.i.shapes.is_scalar(atom) or self._axes(atom) == ()
+
+    def _axes(self, atom):
+        return self.i.kinds.axes(atom) if self.i.kinds is not None else None
+
+    adjoint_may_be_scalar_zero = True   # set per statement by the reverser
+
+    def reduce_to_operand(self, contribution, result, atom):
+        """`unbroadcast(contribution, atom)` written out from the facts: np.sum over the
+        axes broadcasting added, or None when they are not known. A contribution that may
+        still be the scalar zero of a loop keeps the general helper."""
+        result_axes, axes = self._axes(result), self._axes(atom)
+        if result_axes is None or axes is None or self.adjoint_may_be_scalar_zero \
+                or not self.elementwise:
+            return None
+        lead = len(result_axes) - len(axes)
+        if lead < 0 or any(a is None and r is not None
+                           for a, r in zip(axes, result_axes[lead:])):
+            return None
+        kept = [k for k, (a, r) in enumerate(zip(axes, result_axes[lead:]))
+                if a == 1 and r is None]
+        total = self.i.levels.numpy_name + ".sum"
+        if lead:
+            axis = build.const(0) if lead == 1 else build.tuple_(
+                [build.const(k) for k in range(lead)])
+            contribution = build.call(total, [contribution], [("axis", axis)])
+        if kept:
+            axis = build.const(kept[0]) if len(kept) == 1 else build.tuple_(
+                [build.const(k) for k in kept])
+            contribution = build.call(total, [contribution],
+                                      [("axis", axis), ("keepdims", build.const(True))])
+        return contribution
 
     current_target = None     # set per statement by forward mode
 
@@ -204,7 +240,8 @@ class _Backward:
             from ..runtime import zero_adjoint
             helper = self.i.bindings.name_for("zero_adjoint", zero_adjoint)
             return build.call(build.name(helper), [build.name(name)])
-        if self.adj.accumulates(name) or name in self.i.dataflow.indexed_only:
+        if (self.adj.accumulates(name) or name in self.i.dataflow.indexed_only) \
+                and not (self.i.kinds is not None and self.i.kinds.is_number(name)):
             return build.call(self.adj.helper(runtime_flow.match_adjoint),
                               [grad, build.name(name)])
         return grad

@@ -32,6 +32,7 @@ class StatementReverser:
         self.helpers = helpers
         self.levels = inputs.levels
         self.arity = {t: h.result_arity for t, h in helpers.items() if h.result_arity}
+        self._maybe_zero = set()   # adjoint names that may still hold a loop's scalar 0.0
 
     def tuple_arity(self, variable):
         """n when `variable` is an n-tuple built once in the function, else None."""
@@ -74,6 +75,7 @@ class StatementReverser:
             # hold the adjoint under its own name: the canonical one is reset below, and
             # whatever the template passes straight on must not see that reset
             held = self.i.namer.fresh(f"{target}_bar")
+            self._maybe_zero.add(held)
             out.append(build.assign(held, self.adj.get(target)))
             result_adjoint = build.name(held)
             self.adj.reset(target)
@@ -151,6 +153,7 @@ class StatementReverser:
         try:
             bound = bind_operands(template, op.args, op.keywords, op.primitive)
             self.ctx.elementwise = is_elementwise(op.primitive) and not op.keywords
+            self.ctx.adjoint_may_be_scalar_zero = self._may_be_scalar_zero(result_adjoint)
             expansion = expand(template, bound, target, result_adjoint, self.ctx)
         except BindingError as exc:
             raise MissingDerivativeError(f"`{_describe(op)}`: {exc}", self._locate(stmt),
@@ -158,10 +161,30 @@ class StatementReverser:
         out.extend(expansion.statements)
         for param, index, value in expansion.contributions:
             operand = bound[param]
+            self._note_maybe_zero(operand.id, value, target)
             if index is None:
                 self.contribute(operand.id, value, out)
             else:
                 self.adj.contribute_at(operand.id, operand, index, value, out)
+
+    def _may_be_scalar_zero(self, adjoint):
+        """Can this adjoint still be the 0.0 an accumulated adjoint starts from (a loop or
+        branch that never contributed)? Then it has no shape to reduce from."""
+        if not isinstance(adjoint, gast.Name):
+            return True
+        return adjoint.id in self._maybe_zero
+
+    def _note_maybe_zero(self, operand, value, target):
+        """A contribution computed from a possibly-zero adjoint is possibly zero too,
+        unless it multiplies in a value shaped like the result (then it has that shape)."""
+        if not self.ctx.adjoint_may_be_scalar_zero or self.i.kinds is None:
+            return
+        axes = self.i.kinds.axes(target)
+        shaped = axes is not None and any(
+            isinstance(n, gast.Name) and not self.i.namer.is_adjoint(n.id)
+            and self.i.kinds.axes(n.id) == axes for n in gast.walk(value))
+        if not shaped:
+            self._maybe_zero.add(self.adj.name_of(operand))
 
     def _repeated_list(self, op):
         """The list operand of `n * xs` / `xs * n` (list repetition), else None."""

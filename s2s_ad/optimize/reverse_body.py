@@ -45,7 +45,8 @@ def finish_reverse_body(result, request, levels, namer, bindings, user_globals):
     body = closed_form_adjoints(
         body, namer.is_adjoint, resolve, _pure_call(levels), _elementwise_call(levels),
         lambda: bindings.name_for("closed_form_applies", runtime.closed_form_applies))
-    body = specialise_for_scalars(body, _param_names(levels.tree), resolve)
+    if request.signature is None:     # a specialisation knows which values are numbers
+        body = specialise_for_scalars(body, _param_names(levels.tree), resolve)
     if request.helper:
         return body           # a helper's adjoints are summed into its caller's
     return float_gradients(body, request, _param_names(levels.tree), resolve,

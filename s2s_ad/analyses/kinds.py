@@ -1,0 +1,453 @@
+"""Facts over the levels form: the kind (signature.py) of every variable, given the call's.
+
+Each statement is evaluated on tiny stand-in values in a few "worlds" that differ only in
+the length of every axis that is not 1 (2, 3 and 5): a result's kind is a fact when all
+worlds agree on it (type, dtype, rank, which axes have length 1) and no axis came out
+empty. Integers read off shapes keep their per-world values, so `np.zeros(x.shape[0])`
+is an array of length n; every other integer of unknown value stands in as 0, so a shape
+built from it comes out empty and stays unknown. Only primitives whose result shape is a
+function of their operands' shapes are evaluated (elementwise operations, reductions,
+products, reshaping); anything else, data-dependent indexing (boolean masks, strided
+slices) and user functions give UNKNOWN. Branches join their kinds; loops iterate to a
+fixed point. A variable's fact is the join of every value it takes.
+
+    def f(x, w):             x: float64[n, n], w: float64[n]
+        z = x @ w            z: float64[n]
+        s = np.sum(z)        s: np.float64 (a number)
+        return s * 2.0
+"""
+import math
+import operator
+import warnings
+from dataclasses import dataclass
+
+import gast
+import numpy as np
+
+from ..ir.primitives import attribute_read, identity, operation_of
+from ..signature import UNKNOWN, Items, Mapping, Num, Opaque, SequenceOf
+from .shapes import is_elementwise
+
+WORLDS = (2, 3, 5)
+_LOOP_ROUNDS = 6
+
+_OPERATORS = {operator.add, operator.sub, operator.mul, operator.truediv, operator.pow,
+              operator.matmul, operator.floordiv, operator.mod, operator.neg, operator.pos,
+              operator.lt, operator.le, operator.gt, operator.ge, operator.eq, operator.ne,
+              identity, tuple, list, len, float, abs}
+_NUMPY = {
+    "sum", "mean", "prod", "max", "min", "amax", "amin", "std", "var", "dot", "vdot",
+    "matmul", "tensordot", "inner", "outer", "einsum", "transpose", "swapaxes", "moveaxis",
+    "reshape", "ravel", "expand_dims", "squeeze", "clip", "zeros", "ones", "full",
+    "zeros_like", "ones_like", "full_like", "asarray", "array", "stack", "concatenate",
+    "vstack", "hstack", "cumsum", "cumprod", "sort", "flip", "trace", "eye", "identity",
+    "arange", "linspace", "tile", "repeat", "broadcast_to", "atleast_1d", "atleast_2d",
+    "diag", "round", "around", "logsumexp", "norm", "inv", "det", "solve", "slogdet",
+    "cholesky", "average", "triu", "tril", "diagonal", "real", "copy"}
+# integer operations that keep a length >= 2 a length >= 2 (others lose the world values)
+_LENGTH_PRESERVING = {operator.add, operator.mul, len, attribute_read, operator.getitem,
+                      identity, tuple}
+
+
+class _UnknownInt(tuple):
+    """The per-world stand-ins of an integer whose value is not known: 0 everywhere, so
+    that a shape built from it comes out empty (no fact) and never looks like a length."""
+
+
+@dataclass(frozen=True)
+class Kinds:
+    """variable -> kind (UNKNOWN when not decided)."""
+    facts: dict
+
+    def of(self, atom):
+        if isinstance(atom, str):
+            return self.facts.get(atom, UNKNOWN)
+        if isinstance(atom, gast.Name):
+            return self.facts.get(atom.id, UNKNOWN)
+        value = _literal(atom)
+        if value is not None:
+            return _result_kind([value] * len(WORLDS))[0]
+        return UNKNOWN
+
+    def axes(self, atom):
+        """The axes of a number or array (() for numbers), or None when not known."""
+        kind = self.of(atom)
+        return kind.axes if isinstance(kind, Num) else None
+
+    def is_number(self, atom):
+        """A Python or numpy number (not an array, not even a 0-d one)?"""
+        kind = self.of(atom)
+        return isinstance(kind, Num) and kind.axes == () and kind.type is not None \
+            and kind.type is not np.ndarray
+
+
+def analyse_kinds(levels, signature):
+    """Kinds of every variable of `levels` when its parameters have `signature`'s kinds
+    (a dict parameter -> kind; parameters not in it are UNKNOWN)."""
+    return _Analysis(levels, signature).run()
+
+
+def join(a, b):
+    """The least kind both a and b have."""
+    if a == b:
+        return a
+    if isinstance(a, Num) and isinstance(b, Num):
+        axes = a.axes if a.axes == b.axes else None
+        return Num(a.type if a.type == b.type else None,
+                   a.dtype if a.dtype == b.dtype else None, axes)
+    if isinstance(a, Items) and isinstance(b, Items) and a.container == b.container \
+            and len(a.items) == len(b.items):
+        return Items(a.container, tuple(join(x, y) for x, y in zip(a.items, b.items)))
+    if isinstance(a, SequenceOf) and isinstance(b, SequenceOf) and a.container == b.container:
+        return SequenceOf(a.container, join(a.item, b.item))
+    if isinstance(a, Opaque) and isinstance(b, Opaque) or type(a) is not type(b):
+        return UNKNOWN
+    return UNKNOWN
+
+
+class _Analysis:
+    def __init__(self, levels, signature):
+        self.levels = levels
+        self.facts = {}
+        self.env = {}                      # variable -> (kind, per-world stand-ins or None)
+        for name in levels.resolution.parameters:
+            kind = signature.get(name, UNKNOWN)
+            self._bind(name, kind, _stand_ins(kind))
+
+    def run(self):
+        self._block(self.levels.tree.body)
+        return Kinds(dict(self.facts))
+
+    def _bind(self, name, kind, worlds):
+        self.env[name] = (kind, worlds)
+        self.facts[name] = join(self.facts[name], kind) if name in self.facts else kind
+
+    # ---- statements ---------------------------------------------------------------------
+    def _block(self, stmts):
+        for stmt in stmts:
+            self._statement(stmt)
+
+    def _statement(self, stmt):
+        if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name):
+            self._bind(stmt.targets[0].id, *self._evaluate(stmt.value))
+        elif isinstance(stmt, gast.Assign):           # y[index] = v: y keeps its kind
+            name = stmt.targets[0].value.id
+            kind, _ = self.env.get(name, (UNKNOWN, None))
+            self._bind(name, kind, _stand_ins(kind))
+        elif isinstance(stmt, gast.Expr):
+            self._forget_written(stmt.value)
+        elif isinstance(stmt, gast.If):
+            before = dict(self.env)
+            self._block(stmt.body)
+            after_body, self.env = self.env, dict(before)
+            self._block(stmt.orelse)
+            self.env = _join_envs(after_body, self.env)
+        elif isinstance(stmt, (gast.For, gast.While)):
+            self._loop(stmt)
+        elif isinstance(stmt, gast.With):
+            self._block(stmt.body)
+
+    def _loop(self, loop):
+        for _ in range(_LOOP_ROUNDS):
+            before = dict(self.env)
+            if isinstance(loop, gast.For):
+                self._bind(loop.target.id, *self._iterated(loop.iter))
+            self._block(loop.body)
+            self.env = _join_envs(before, self.env)
+            if all(before.get(k, (None,))[0] == v[0] for k, v in self.env.items()):
+                return
+        for name, (kind, _) in list(self.env.items()):     # no fixed point: give up
+            if before.get(name, (None,))[0] != kind:
+                self._bind(name, UNKNOWN, None)
+
+    def _forget_written(self, call):
+        """`xs.append(v)` and other calls on a name change what it holds."""
+        if isinstance(call.func, gast.Attribute) and isinstance(call.func.value, gast.Name):
+            name = call.func.value.id
+            if name in self.env:
+                self._bind(name, UNKNOWN, None)
+
+    def _iterated(self, atom):
+        kind, worlds = self._atom(atom)
+        if isinstance(kind, Opaque) and kind.type is range:
+            return Num(int, "int64", ()), _UnknownInt(0 for _ in WORLDS)
+        if isinstance(kind, SequenceOf):
+            return kind.item, _stand_ins(kind.item)
+        if isinstance(kind, Items) and kind.items:
+            item = kind.items[0]
+            for other in kind.items[1:]:
+                item = join(item, other)
+            return item, _stand_ins(item)
+        if isinstance(kind, Num) and kind.type is np.ndarray and kind.axes:
+            item = Num(np.ndarray if len(kind.axes) > 1 else np.dtype(kind.dtype).type,
+                       kind.dtype, kind.axes[1:])
+            return item, _stand_ins(item)
+        return UNKNOWN, None
+
+    # ---- operations ---------------------------------------------------------------------
+    def _atom(self, atom):
+        if isinstance(atom, gast.Name):
+            if atom.id in self.env:
+                return self.env[atom.id]
+            if self.levels.resolution.is_value(atom.id):
+                return UNKNOWN, None            # not bound on this path (yet)
+            return _constant(self.levels.resolution.lookup(atom.id))
+        if isinstance(atom, gast.Constant):
+            return _constant(atom.value)
+        value = _literal(atom)
+        if value is not None:
+            return _constant(value)
+        if isinstance(atom, gast.Tuple):
+            parts = [self._atom(e) for e in atom.elts]
+            if any(w is None for _, w in parts):
+                return UNKNOWN, None
+            return _result_kind([tuple(w[k] for _, w in parts) for k in range(len(WORLDS))])
+        if isinstance(atom, gast.Attribute):
+            from ..frontend.resolve import dotted_path
+            path = dotted_path(atom)
+            if path is not None and not self.levels.resolution.is_value(path.split(".")[0]):
+                return _constant(self.levels.resolution.lookup(path))
+        return UNKNOWN, None
+
+    def _evaluate(self, value):
+        op = operation_of(value, self.levels.callees)
+        primitive = op.primitive
+        if primitive is operator.getitem:
+            return self._getitem(op.args[0], op.args[1])
+        if primitive is len:
+            kind, worlds = self._atom(op.args[0])
+            if isinstance(kind, SequenceOf):
+                return Num(int, "int64", ()), _UnknownInt(0 for _ in WORLDS)
+        if primitive is range:
+            return Opaque(range), None
+        if primitive is attribute_read and value.attr not in ("shape", "ndim", "size", "dtype"):
+            return UNKNOWN, None
+        if not _evaluable(primitive):
+            return UNKNOWN, None
+        args = [self._atom(a) for a in op.args]
+        keywords = {k: self._atom(v) for k, v in op.keywords.items()}
+        if any(w is None for _, w in args + list(keywords.values())):
+            return UNKNOWN, None
+        if primitive is attribute_read:
+            call = lambda x: getattr(x, value.attr)              # noqa: E731
+        else:
+            call = primitive
+        results = []
+        for k in range(len(WORLDS)):
+            try:
+                with warnings.catch_warnings(), np.errstate(all="ignore"):
+                    warnings.simplefilter("ignore")
+                    results.append(call(*[w[k] for _, w in args],
+                                        **{n: w[k] for n, (_, w) in keywords.items()}))
+            except Exception:      # the stand-ins do not fit: no fact, never an error
+                return UNKNOWN, None
+        kind, worlds = _result_kind(results)
+        if isinstance(kind, Num) and any(isinstance(k, Num) and (k.type is None or k.dtype is None)
+                                         for k, _ in args + list(keywords.values())):
+            kind = Num(None, None, kind.axes)         # only the shape is a fact
+            worlds = _stand_ins(kind) if kind.axes is not None else None
+        return kind, _integer_worlds(kind, worlds, primitive,
+                                     [w for _, w in args + list(keywords.values())])
+
+    def _getitem(self, base, index):
+        kind, worlds = self._atom(base)
+        if isinstance(kind, (SequenceOf, Items)) and not isinstance(index, gast.Slice) \
+                and not isinstance(_literal(index), int):
+            # an item at an index known only at run time: any of them
+            if not self._is_int(index):
+                return UNKNOWN, None
+            items = [kind.item] if isinstance(kind, SequenceOf) else list(kind.items)
+            if not items:
+                return UNKNOWN, None
+            item = items[0]
+            for other in items[1:]:
+                item = join(item, other)
+            return item, _stand_ins(item)
+        if isinstance(kind, SequenceOf) or worlds is None:
+            return UNKNOWN, None
+        parts = index.elts if isinstance(index, gast.Tuple) else [index]
+        values = []
+        for part in parts:
+            if isinstance(part, gast.Slice):
+                bounds = [self._atom(b) if b is not None else (None, (None,) * len(WORLDS))
+                          for b in (part.lower, part.upper, part.step)]
+                if any(w is None for _, w in bounds):
+                    return UNKNOWN, None
+                step = bounds[2][1]
+                if any(s not in (None, 1, -1) for s in step):
+                    return UNKNOWN, None       # strided: length depends on the length
+                values.append(tuple(slice(*(b[1][k] for b in bounds))
+                                    for k in range(len(WORLDS))))
+                continue
+            part_kind, part_worlds = self._atom(part)
+            if part_worlds is None or (isinstance(part_kind, Num) and part_kind.dtype == "bool"
+                                       and part_kind.axes):
+                return UNKNOWN, None            # a boolean mask: data-dependent length
+            values.append(part_worlds)
+        results = []
+        for k in range(len(WORLDS)):
+            key = tuple(v[k] for v in values)
+            try:
+                results.append(worlds[k][key if isinstance(index, gast.Tuple) else key[0]])
+            except Exception:
+                return UNKNOWN, None
+        return _result_kind(results)
+
+    def _is_int(self, atom):
+        kind, _ = self._atom(atom)
+        return isinstance(kind, Num) and kind.axes == () and kind.dtype == "int64"
+
+
+def _evaluable(primitive):
+    if primitive in _OPERATORS or primitive is attribute_read:
+        return True
+    if isinstance(primitive, np.ufunc):
+        return primitive.nout == 1
+    if isinstance(primitive, type) and issubclass(primitive, np.generic):
+        return True                              # np.float32(x)
+    if getattr(primitive, "__module__", None) == "math" or \
+            getattr(primitive, "__self__", None) is math:
+        return is_elementwise(primitive)
+    module = getattr(primitive, "__module__", None) or ""
+    return module.startswith("numpy") and getattr(primitive, "__name__", None) in _NUMPY \
+        and getattr(np, primitive.__name__, None) is primitive \
+        or getattr(np.linalg, getattr(primitive, "__name__", ""), None) is primitive
+
+
+def _literal(atom):
+    if isinstance(atom, gast.Constant) and isinstance(atom.value, (int, float, bool)) \
+            and not isinstance(atom.value, complex):
+        return atom.value
+    if isinstance(atom, gast.UnaryOp) and isinstance(atom.op, gast.USub) \
+            and isinstance(atom.operand, gast.Constant) \
+            and isinstance(atom.operand.value, (int, float)):
+        return -atom.operand.value
+    if isinstance(atom, gast.Constant) and atom.value is None:
+        return None
+    return None
+
+
+def _constant(value):
+    """A value the function reads but does not compute (a literal, a global)."""
+    if value is None or isinstance(value, (str, type, np.dtype)) or callable(value):
+        return Opaque(type(value)), tuple(value for _ in WORLDS)
+    kind, _ = _result_kind([value] * len(WORLDS))
+    return kind, tuple(value for _ in WORLDS)
+
+
+def _stand_ins(kind):
+    """One stand-in value per world for a value of `kind` (None when it has none)."""
+    if isinstance(kind, Num):
+        if kind.axes is None:
+            return None
+        if kind.type is None or kind.dtype is None:
+            # a float on one path, an np.float64 on another: stands in for its shape only
+            # (the results' types and dtypes are then not facts; see _evaluate)
+            dtype = kind.dtype or "float64"
+            if kind.axes or kind.type is np.ndarray:
+                return tuple(_array((n if a is None else 1 for a in kind.axes), dtype)
+                             for n in WORLDS)
+            return tuple(np.dtype(dtype).type(0.5) for _ in WORLDS)
+        if kind.type is np.ndarray:
+            return tuple(_array((n if a is None else 1 for a in kind.axes), kind.dtype)
+                         for n in WORLDS)
+        if np.dtype(kind.dtype).kind in "iu":
+            return _UnknownInt(kind.type(0) for _ in WORLDS)
+        return tuple(kind.type(True if kind.type is bool else 0.5) for _ in WORLDS)
+    if isinstance(kind, Items):
+        items = [_stand_ins(k) for k in kind.items]
+        if any(w is None for w in items):
+            return None
+        return tuple(kind.container(w[k] for w in items) for k in range(len(WORLDS)))
+    if isinstance(kind, Mapping):
+        entries = [(key, _stand_ins(k)) for key, k in kind.entries]
+        if any(w is None for _, w in entries):
+            return None
+        return tuple({key: w[k] for key, w in entries} for k in range(len(WORLDS)))
+    return None
+
+
+def _array(shape, dtype):
+    """A well-conditioned stand-in (invertible, positive definite when square)."""
+    shape = tuple(shape)
+    if np.dtype(dtype).kind == "b":
+        return np.ones(shape, dtype=bool)
+    if np.dtype(dtype).kind in "iu":
+        return np.zeros(shape, dtype=dtype)
+    value = np.full(shape, 0.25, dtype=dtype)
+    if len(shape) >= 2 and shape[-1] == shape[-2]:
+        value = value + np.eye(shape[-1], dtype=dtype)
+    return value
+
+
+def _result_kind(results):
+    """(kind, per-world values) of one operation's results in every world."""
+    kinds = [_kind_in_world(r) for r in results]
+    if any(k != kinds[0] for k in kinds) or kinds[0] is None:
+        return UNKNOWN, None
+    return kinds[0], tuple(results)
+
+
+def _kind_in_world(value):
+    """Like signature.kind_of, with tuples item by item and empty axes as no fact."""
+    t = type(value)
+    if t in (float, int, bool):
+        return Num(t, {float: "float64", int: "int64", bool: "bool"}[t], ())
+    if t is np.ndarray:
+        if value.dtype.kind not in "biuf" or 0 in value.shape:
+            return None
+        return Num(t, value.dtype.name, tuple(1 if n == 1 else None for n in value.shape))
+    if isinstance(value, np.generic):
+        return Num(t, value.dtype.name, ()) if value.dtype.kind in "biuf" else None
+    if t in (tuple, list):
+        items = tuple(_kind_in_world(v) for v in value)
+        return None if None in items else Items(t, items)
+    if t is dict:
+        entries = tuple((k, _kind_in_world(v)) for k, v in value.items())
+        return None if any(v is None for _, v in entries) else Mapping(entries)
+    return Opaque(t)
+
+
+def _integer_worlds(kind, worlds, primitive, operands):
+    """An integer result keeps its per-world values when they are constant (computed from
+    constants) or a length (sums and products of lengths, read off shapes); any other
+    integer computed from a length or from an unknown integer (`n - 1`, `n // 2`) may be
+    1 or 0 for some length, and becomes an unknown integer."""
+    if worlds is None or not isinstance(kind, Num) or kind.axes != () \
+            or np.dtype(kind.dtype).kind not in "iu":
+        return worlds
+    unknown = any(isinstance(w, _UnknownInt) for w in operands)
+    varying = any(not all(_same_value(v, w[0]) for v in w) for w in operands
+                  if not isinstance(w[0], np.ndarray))
+    if not unknown and not varying:
+        return worlds
+    if not unknown and primitive in _LENGTH_PRESERVING:
+        return worlds
+    return _UnknownInt(kind.type(0) for _ in worlds)
+
+
+def _join_envs(a, b):
+    out = {}
+    for name in set(a) | set(b):
+        if name not in a or name not in b:
+            kind, worlds = a.get(name) or b.get(name)
+            out[name] = (kind, worlds)
+            continue
+        (ka, wa), (kb, wb) = a[name], b[name]
+        kind = join(ka, kb)
+        same = wa is not None and wb is not None and not isinstance(wa, _UnknownInt) \
+            and not isinstance(wb, _UnknownInt) and all(
+            _same_value(x, y) for x, y in zip(wa, wb))
+        out[name] = (kind, wa if same else _stand_ins(kind))
+    return out
+
+
+def _same_value(x, y):
+    if type(x) is not type(y):
+        return False
+    if isinstance(x, np.ndarray):
+        return x.shape == y.shape and x.dtype == y.dtype and np.array_equal(x, y)
+    try:
+        return bool(x == y)
+    except Exception:
+        return False

@@ -1,0 +1,156 @@
+"""Abstract signatures: what each argument of a call is, the facts a derivative is built for.
+
+A kind says everything the derivative's code depends on and nothing else:
+
+    3.0                          Num(float, 'float64', ())          a Python float
+    np.float32(2.0)              Num(np.float32, 'float32', ())     a numpy scalar
+    np.ones((64, 1, 10))         Num(np.ndarray, 'float64', (None, 1, None))
+    (1.0, 2.0, 0.5)              SequenceOf(tuple, Num(float, 'float64', ()))
+    [W1, b1]                     Items(list, (Num(...), Num(...)))
+    {"w": w}                     Mapping((("w", Num(...)),))
+    "relu", a model object       Opaque(str), Opaque(Model)
+
+An array's axes are 1 (length one) or None (any other length): broadcasting depends on
+nothing else, so one derivative serves every batch size. A tuple or list whose items are
+all numbers of one kind is a sequence of that kind, whatever its length. Arrays with an
+empty axis, non-native byte order or non-numeric dtypes, and anything not listed above,
+are Opaque: their derivative is the general one. `kind_of` is cheap (a few attribute
+reads per array); `guard(kind, "x")` writes the test a dispatcher runs to recognise it.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+_NUMERIC = frozenset("biuf")          # numpy dtype kinds s2s_ad specialises on
+_PYTHON_NUMBERS = {float: "float64", int: "int64", bool: "bool"}
+_MAX_ITEMS = 16                       # longer heterogeneous containers stay opaque
+
+
+@dataclass(frozen=True)
+class Num:
+    """A number or an array: its Python type, numpy dtype name and axes (() for numbers).
+    Any field may be None in the facts analysis: not known there."""
+    type: type
+    dtype: str
+    axes: tuple
+
+    @property
+    def is_python(self):
+        return self.type in _PYTHON_NUMBERS
+
+
+@dataclass(frozen=True)
+class Items:
+    """A tuple or list of fixed length, item by item."""
+    container: type
+    items: tuple
+
+
+@dataclass(frozen=True)
+class SequenceOf:
+    """A tuple or list of any length whose items all have one kind."""
+    container: type
+    item: object
+
+
+@dataclass(frozen=True)
+class Mapping:
+    """A dict with string keys, entry by entry (in insertion order)."""
+    entries: tuple
+
+
+@dataclass(frozen=True)
+class Opaque:
+    """Anything else, known only by its type (None: not even that)."""
+    type: type
+
+
+UNKNOWN = Opaque(None)
+
+
+def kind_of(value):
+    """The kind of one argument value."""
+    t = type(value)
+    if t in _PYTHON_NUMBERS:
+        return Num(t, _PYTHON_NUMBERS[t], ())
+    if t is np.ndarray:
+        dtype = value.dtype
+        if dtype.kind not in _NUMERIC or not dtype.isnative or 0 in value.shape:
+            return Opaque(t)
+        return Num(t, dtype.name, tuple(1 if n == 1 else None for n in value.shape))
+    if isinstance(value, np.generic) and type(value) is np.dtype(t).type \
+            and np.dtype(t).kind in _NUMERIC:
+        return Num(t, np.dtype(t).name, ())
+    if t in (tuple, list):
+        items = tuple(kind_of(v) for v in value)
+        if items and all(k == items[0] for k in items) and isinstance(items[0], Num) \
+                and items[0].axes == ():
+            return SequenceOf(t, items[0])
+        if len(items) > _MAX_ITEMS:
+            return Opaque(t)
+        return Items(t, items)
+    if t is dict and len(value) <= _MAX_ITEMS and all(type(k) is str for k in value):
+        return Mapping(tuple((k, kind_of(v)) for k, v in value.items()))
+    return Opaque(t)
+
+
+def signature_of(args):
+    """The abstract signature of a call's positional arguments: a tuple of kinds."""
+    return tuple(kind_of(a) for a in args)
+
+
+def is_general(signature):
+    """Does this signature carry no fact at all (every argument opaque)?"""
+    return all(isinstance(k, Opaque) for k in signature)
+
+
+def describe(kind):
+    """A short human reading of a kind: float, float32[n,1], tuple[float, ...]."""
+    if isinstance(kind, Num):
+        if kind.axes == () and kind.type is not np.ndarray:
+            return kind.type.__name__
+        axes = ",".join("1" if a == 1 else "n" for a in kind.axes)
+        return f"{kind.dtype}[{axes}]"
+    if isinstance(kind, SequenceOf):
+        return f"{kind.container.__name__}[{describe(kind.item)}, ...]"
+    if isinstance(kind, Items):
+        return f"{kind.container.__name__}[{', '.join(describe(k) for k in kind.items)}]"
+    if isinstance(kind, Mapping):
+        return "{" + ", ".join(f"{k!r}: {describe(v)}" for k, v in kind.entries) + "}"
+    return "any" if kind.type is None else kind.type.__name__
+
+
+def guard(kind, expr, bind):
+    """Python source testing that the value `expr` has `kind`; `bind(obj)` gives the name
+    the generated module binds an object under (types, dtypes). None: no test needed.
+
+        Num(float, 'float64', ())                ->  type(x) is float
+        Num(ndarray, 'float64', (None, 1))      ->  type(x) is ndarray and x.dtype is f64
+                                                     and x.ndim == 2 and x.shape[1] == 1
+                                                     and x.shape[0] != 1
+    """
+    if isinstance(kind, Num):
+        tests = [f"type({expr}) is {bind(kind.type)}"]
+        if kind.type is np.ndarray:
+            tests.append(f"{expr}.dtype is {bind(np.dtype(kind.dtype))}")
+            tests.append(f"{expr}.ndim == {len(kind.axes)}")
+            tests.extend(f"{expr}.shape[{k}] {'==' if a == 1 else '!='} 1"
+                         for k, a in enumerate(kind.axes))
+        return " and ".join(tests)
+    if isinstance(kind, SequenceOf):
+        item = guard(kind.item, "_v", bind)
+        return f"type({expr}) is {bind(kind.container)} and all({item} for _v in {expr})"
+    if isinstance(kind, Items):
+        tests = [f"type({expr}) is {bind(kind.container)}", f"len({expr}) == {len(kind.items)}"]
+        tests += [t for k, item in enumerate(kind.items)
+                  for t in [guard(item, f"{expr}[{k}]", bind)] if t]
+        return " and ".join(tests)
+    if isinstance(kind, Mapping):
+        keys = tuple(k for k, _ in kind.entries)
+        tests = [f"type({expr}) is {bind(dict)}", f"tuple({expr}) == {keys!r}"]
+        tests += [t for k, item in kind.entries
+                  for t in [guard(item, f"{expr}[{k!r}]", bind)] if t]
+        return " and ".join(tests)
+    if kind.type is None:
+        return None
+    return f"type({expr}) is {bind(kind.type)}"
