@@ -48,9 +48,18 @@ def unreduce(g, x, axis=None, keepdims=False):
     shape = np.shape(x)
     if axis is not None and not keepdims:
         g = np.expand_dims(g, _normalize_axes(axis, len(shape)))
-    out = np.empty(shape)
+    out = np.empty(shape, dtype=_float_dtype(g, x))
     out[...] = g
     return out if shape else out[()]
+
+
+def _float_dtype(*values):
+    """The floating dtype derivatives of these values take: float32 stays float32 (a
+    Python float does not widen it), integers and booleans become float64."""
+    try:
+        return np.result_type(*values, 1.0)
+    except (TypeError, ValueError):
+        return np.float64
 
 
 def reduced_count(x, axis=None):
@@ -172,7 +181,7 @@ def placeholder(shape, _made={}):
 def zero_tangent(x):
     """The zero derivative shaped like x: 0.0 for a scalar, float zeros otherwise."""
     if isinstance(x, np.ndarray) or np.ndim(x) > 0:
-        return np.zeros(np.shape(x))
+        return np.zeros(np.shape(x), dtype=_float_dtype(x))
     return 0.0
 
 
@@ -190,7 +199,7 @@ def broadcast_tangent(t, y):
 def zero_adjoint(x):
     """The zero derivative for x: 0.0 for a Python scalar, float zeros otherwise."""
     if isinstance(x, np.ndarray) or np.ndim(x) > 0:
-        return np.zeros(np.shape(x))
+        return np.zeros(np.shape(x), dtype=_float_dtype(x))
     return 0.0
 
 

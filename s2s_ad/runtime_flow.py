@@ -19,7 +19,7 @@ to; these helpers give it the right shape the first time it needs one.
 """
 import numpy as np
 
-from .runtime import unbroadcast
+from .runtime import _float_dtype, unbroadcast
 
 
 def _has_integer_array(index):
@@ -162,7 +162,7 @@ def match_adjoint(a, x):
         matched = [match_adjoint(p, q) for p, q in zip(items, x)]
         return tuple(matched) if isinstance(x, tuple) else matched
     if isinstance(x, np.ndarray) and np.shape(a) != x.shape:
-        return np.zeros(x.shape) + a
+        return np.zeros(x.shape, dtype=_float_dtype(a, x)) + a
     if not isinstance(x, np.ndarray) and isinstance(a, np.ndarray) and a.ndim == 0:
         return float(a)
     return a

@@ -107,10 +107,12 @@ def is_general(signature):
 def describe(kind):
     """A short human reading of a kind: float, float32[n,1], tuple[float, ...]."""
     if isinstance(kind, Num):
+        if kind.axes is None:
+            return f"{kind.dtype or 'number'}[?]"
         if kind.axes == () and kind.type is not np.ndarray:
-            return kind.type.__name__
+            return kind.type.__name__ if kind.type else f"{kind.dtype or 'number'}"
         axes = ",".join("1" if a == 1 else "n" for a in kind.axes)
-        return f"{kind.dtype}[{axes}]"
+        return f"{kind.dtype or 'number'}[{axes}]"
     if isinstance(kind, SequenceOf):
         return f"{kind.container.__name__}[{describe(kind.item)}, ...]"
     if isinstance(kind, Items):

@@ -20,6 +20,7 @@ sys.path.insert(0, EXAMPLES)
 import logistic_regression  # noqa: E402
 import mlp  # noqa: E402
 import piecewise  # noqa: E402
+import polynomial  # noqa: E402
 import quadratic  # noqa: E402
 import rnn  # noqa: E402
 import seed_example  # noqa: E402
@@ -43,6 +44,16 @@ CASES = {
     "rnn_loop_grad": lambda: general(
         s2s_ad.grad(rnn.rnn_loss, wrt=(0, 1, 2, 3, 4))),
     "soft_clip_branch_grad": lambda: general(s2s_ad.grad(piecewise.soft_clip)),
+    # specialised on the arguments' kinds: floats, broadcasting arrays, a loop over a
+    # tuple of floats, a loop over arrays
+    "seed_example_floats": lambda: s2s_ad.derivative_source(
+        s2s_ad.grad(seed_example.f, wrt=(0, 1)), 1.0, 2.0),
+    "mlp_broadcasting": lambda: s2s_ad.derivative_source(
+        s2s_ad.grad(mlp.mlp_loss, wrt=(0, 1, 2, 3)), *mlp.make_problem()),
+    "polynomial_float_loop": lambda: s2s_ad.derivative_source(
+        s2s_ad.grad(polynomial.horner, wrt=(0, 1)), 0.7, 1.5, polynomial.COEFFS),
+    "rnn_array_loop": lambda: s2s_ad.derivative_source(
+        s2s_ad.grad(rnn.rnn_loss, wrt=(0, 1, 2, 3, 4)), *rnn.make_problem()),
 }
 
 

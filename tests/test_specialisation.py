@@ -1,0 +1,232 @@
+"""Derivatives built for what the arguments are (signature.py, analyses/kinds.py, dispatch.py).
+
+The same f called with floats, 1-D and 2-D arrays, a length-1 axis, float32 and tuples
+gets the right gradient each time, in any order of calls, one derivative per distinct
+signature; the specialised source carries no shape bookkeeping where the facts decide it.
+"""
+import itertools
+import math
+
+import numpy as np
+import pytest
+
+import s2s_ad
+from s2s_ad.analyses.kinds import analyse_kinds
+from s2s_ad.api import _DISPATCHERS, general_derivative
+from s2s_ad.pipeline import front
+from s2s_ad.signature import Items, Mapping, Num, Opaque, SequenceOf, describe, kind_of
+from gradcheck import numeric_grad
+
+
+def scaled_shift(x, w, b):
+    return np.sum(np.tanh(x * w + b) ** 2)
+
+
+def horner(x, a, coeffs):
+    p = 0.0
+    for c in coeffs:
+        p = p * x + a * c
+    return p
+
+
+def rnn(h, W, xs):
+    for x in xs:
+        h = np.tanh(W @ h + x)
+    return np.sum(h * h)
+
+
+CALLS = {
+    "floats": (0.3, -1.2, 0.5),
+    "vector": (np.linspace(-1, 1, 5), np.linspace(0.5, 1.5, 5), 0.25),
+    "matrix_by_row": (np.arange(12.0).reshape(3, 4) / 10, np.linspace(0.1, 0.4, 4), 0.1),
+    "length_one_axis": (np.arange(6.0).reshape(3, 2) / 10, np.ones((1, 2)) * 0.7,
+                        np.full((3, 1), -0.2)),
+    "float32": (np.linspace(-1, 1, 4, dtype=np.float32),
+                np.float32(0.8), np.linspace(0, 1, 4, dtype=np.float32)),
+    "numpy_scalar": (np.float64(0.4), 2.0, np.float64(-0.1)),
+}
+
+
+def _check(df, args, wrt):
+    got = df(*args)
+    for k, g in zip(wrt, got):
+        expected = numeric_grad(scaled_shift, [np.asarray(a, dtype=float) if
+                                               isinstance(a, np.ndarray) else float(a)
+                                               for a in args], k)
+        assert np.shape(g) == np.shape(args[k])
+        tol = 2e-3 if getattr(args[k], "dtype", None) == np.float32 else 1e-6
+        np.testing.assert_allclose(g, expected, rtol=tol, atol=tol)
+        for a in args:
+            assert not (isinstance(a, np.ndarray) and isinstance(g, np.ndarray)
+                        and np.shares_memory(a, g))
+
+
+@pytest.mark.parametrize("order", list(itertools.permutations(["floats", "vector",
+                                                                "length_one_axis"]))
+                         + [tuple(CALLS)])
+def test_every_signature_gets_its_gradient_in_any_order(order):
+    import types
+    fn = types.FunctionType(scaled_shift.__code__, scaled_shift.__globals__, "scaled_shift")
+    df = s2s_ad.grad(fn, wrt=(0, 1, 2))
+    for name in order + order:                  # each twice: the second goes through a guard
+        _check(df, CALLS[name], (0, 1, 2))
+    assert len(_DISPATCHERS[df].built) == len(set(order))
+
+
+def test_float32_in_float32_out():
+    args = CALLS["float32"]
+    grads = s2s_ad.grad(scaled_shift, wrt=(0, 1, 2))(*args)
+    assert [type(g) for g in grads] == [np.ndarray, np.float32, np.ndarray]
+    assert all(g.dtype == np.float32 for g in grads)
+
+
+def test_loop_over_a_tuple_of_floats_is_plain_float_code():
+    df = s2s_ad.grad(horner, wrt=(0, 1))
+    coeffs = (1.0, -2.0, 0.5, 3.0)
+    gx, ga = df(0.7, 1.3, coeffs)
+    assert type(gx) is float and type(ga) is float
+    assert gx == pytest.approx(numeric_grad(horner, [0.7, 1.3, coeffs], 0))
+    source = s2s_ad.derivative_source(df, 0.7, 1.3, coeffs)
+    for bookkeeping in ("unbroadcast", "shape_of", "placeholder", "match_adjoint",
+                        "check_scalar_output", "Python numbers"):
+        assert bookkeeping not in source
+    # a list of floats and a tuple of another length: one more signature, not one per length
+    df(0.7, 1.3, [1.0, 2.0])
+    df(0.7, 1.3, (1.0, 2.0, 3.0, 4.0, 5.0, 6.0))
+    assert len(_DISPATCHERS[df].built) == 2
+
+
+def test_broadcast_contributions_are_explicit_sums_over_the_broadcast_axes():
+    X, w, b = CALLS["length_one_axis"]
+    source = s2s_ad.derivative_source(s2s_ad.grad(scaled_shift, wrt=(0, 1, 2)), X, w, b)
+    assert "unbroadcast" not in source
+    assert "np.sum(" in source and "axis=0, keepdims=True" in source
+    assert "axis=1, keepdims=True" in source
+
+
+def test_a_loop_over_arrays_keeps_the_general_helper_only_where_facts_run_out():
+    h, W = np.full(3, 0.1), np.eye(3) * 0.5
+    xs = [np.ones(3) * k for k in (0.1, 0.2, 0.3)]
+    df = s2s_ad.grad(rnn, wrt=(0, 1))
+    gh, gW = df(h, W, xs)
+    np.testing.assert_allclose(gh, numeric_grad(rnn, [h, W, xs], 0), rtol=1e-6)
+    np.testing.assert_allclose(gW, numeric_grad(rnn, [h, W, xs], 1), rtol=1e-6)
+    assert "shape_of" not in s2s_ad.derivative_source(df, h, W, xs)
+
+
+def test_opaque_arguments_get_the_general_derivative():
+    def f(x, label):
+        return x * x if label == "square" else x
+
+    df = s2s_ad.grad(f)
+    assert df(3.0, "square") == pytest.approx(6.0)
+    assert "type(label) is str" in s2s_ad.derivative_source(df)
+
+
+def test_forcing_the_general_derivative(monkeypatch):
+    monkeypatch.setenv("S2S_AD_GENERAL", "1")
+    import types
+    fn = types.FunctionType(horner.__code__, horner.__globals__, "horner")
+    df = s2s_ad.grad(fn)
+    assert df(0.5, 2.0, (1.0, 2.0)) == pytest.approx(2.0)
+    assert not _DISPATCHERS[df].built
+    assert s2s_ad.derivative_source(df, 0.5, 2.0, (1.0, 2.0)) == \
+        s2s_ad.derivative_source(general_derivative(df))
+
+
+def test_calling_through_the_guard_is_the_same_function_each_time():
+    df = s2s_ad.grad(scaled_shift)
+    first = df(0.1, 0.2, 0.3)
+    code = df.__code__
+    assert df(0.1, 0.2, 0.3) == first and df.__code__ is code    # no rebuild
+
+
+# ---- signatures ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("value, text", [
+    (1.5, "float"), (3, "int"), (True, "bool"), (np.float32(2), "float32"),
+    (np.ones((4, 1, 3)), "float64[n,1,n]"), (np.ones(2, dtype=np.float32), "float32[n]"),
+    ((1.0, 2.0, 3.0), "tuple[float, ...]"), ([np.ones(2), 1.0], "list[float64[n], float]"),
+    ({"w": np.ones(3)}, "{'w': float64[n]}"), ("relu", "str"),
+    (np.ones((0, 3)), "ndarray"), (np.array(["a"]), "ndarray"),
+])
+def test_kind_of_an_argument(value, text):
+    assert describe(kind_of(value)) == text
+
+
+def test_one_kind_serves_every_batch_size():
+    assert kind_of(np.ones((64, 10))) == kind_of(np.ones((512, 10)))
+    assert kind_of(np.ones((64, 10))) != kind_of(np.ones((1, 10)))
+    assert kind_of((1.0,) * 100) == SequenceOf(tuple, Num(float, "float64", ()))
+    assert isinstance(kind_of([np.ones(2)] * 40), Opaque)
+    assert kind_of({"a": 1.0}) == Mapping((("a", Num(float, "float64", ())),))
+    assert kind_of((np.ones(2), 1.0)) == Items(tuple, (kind_of(np.ones(2)), kind_of(1.0)))
+
+
+# ---- facts over the levels form ------------------------------------------------------
+
+def slicing(x, m, n):
+    a = x[:2]
+    b = x[1:]
+    c = x[::2]
+    d = x[x > 0]
+    k = x.shape[0]
+    e = np.zeros(k)
+    f = np.zeros(k - 1)
+    g = np.zeros(n)
+    h = x[:, None] * x
+    i = np.sum(h, axis=0, keepdims=True)
+    return a, b, c, d, e, f, g, h, i, m
+
+
+def _facts(fn, *args):
+    levels, _ = front(fn)
+    signature = dict(zip(levels.resolution.parameters, map(kind_of, args)))
+    return {name: describe(kind) for name, kind in analyse_kinds(levels, signature).facts.items()}
+
+
+def test_facts_are_known_only_where_every_length_agrees():
+    facts = _facts(slicing, np.ones(4), 2.0, 3)
+    assert facts["a"] == "float64[n]"        # x[:2]: 2 whenever len(x) >= 2
+    assert facts["b"] == "any"               # x[1:]: length 1 when len(x) == 2
+    assert facts["c"] == "any"               # strided
+    assert facts["d"] == "any"               # a boolean mask: data-dependent
+    assert facts["e"] == "float64[n]"        # a length read off a shape
+    assert facts["f"] == "any"               # n - 1 may be 1
+    assert facts["g"] == "any"               # an integer argument's value is not known
+    assert facts["h"] == "float64[n,n]"
+    assert facts["i"] == "float64[1,n]"
+    assert facts["m"] == "float"
+
+
+def branches(x, flag):
+    if flag:
+        y = x * 2.0
+    else:
+        y = np.sum(x)
+    z = 0.0
+    for _ in range(3):
+        z = z + np.sum(x)
+    return y, z
+
+
+def test_branches_and_loops_join_their_kinds():
+    facts = _facts(branches, np.ones(3), True)
+    assert facts["y"] == "float64[?]"        # an array on one path, a number on the other
+    assert facts["z"] == "number"            # a float, then np.float64: a number either way
+    levels, _ = front(branches)
+    kinds = analyse_kinds(levels, {"x": kind_of(np.ones(3)), "flag": kind_of(True)})
+    assert kinds.axes("z") == ()             # a float, then np.float64: a number either way
+
+
+def test_math_functions_in_float_code():
+    def f(x, y):
+        s = 0.0
+        for k in range(3):
+            s = s + math.exp(x * k) * y
+        return s
+
+    df = s2s_ad.grad(f, wrt=(0, 1))
+    gx, gy = df(0.2, 1.5)
+    assert gx == pytest.approx(numeric_grad(f, [0.2, 1.5], 0))
+    assert gy == pytest.approx(numeric_grad(f, [0.2, 1.5], 1))
