@@ -34,6 +34,9 @@ EXAMPLES = """examples:
       print loss in levels form (one operation per line)
   s2s-ad grad model.py:loss -o grad_model.py --check
       exit 1 if grad_model.py is out of date with model.py (e.g. in CI)
+  s2s-ad grad model.py:loss -o grad_model.py --signature "w: float64[D], X: float64[N,D], y: float64[N]"
+      also write grad_loss_1 built for those kinds, and grad_loss dispatching to it
+      (string annotations such as `w: "float64[D]"` on loss do the same)
   s2s-ad jvp model.py:predict --wrt w -o jvp_model.py
       write jvp_predict(tangent, *args) -> (value, directional derivative)
   s2s-ad hvp model.py:loss --wrt w -o hvp_model.py
@@ -76,6 +79,10 @@ def _add_command(commands, command, summary):
                       help="exit 1 when OUT.py is stale (its source or s2s-ad changed)")
     grad.add_argument("--force", action="store_true",
                       help="overwrite OUT.py even if s2s-ad did not write it")
+    grad.add_argument("--signature", action="append", metavar="SIG",
+                      help="the arguments' kinds, e.g. \"w: float64[D], x: float\" "
+                           "(repeatable; grad only): also write a derivative specialised "
+                           "on them, and a function dispatching to it")
     grad.add_argument("--traceback", action="store_true",
                       help="show Python tracebacks for errors")
 
@@ -116,12 +123,19 @@ def _grad(args):
         else:
             _public(func, args.command, wrt, False)
             derived = _CACHE.get(func, _request(func, args.command, wrt))
+            signatures = _signatures(func, args)
+            if signatures:
+                specialised, dispatcher = _specialised(func, derived, signatures)
+                deriveds.extend(specialised)
+                extra.append(dispatcher)
+                continue
         deriveds.append(derived)
     if args.check:
         return _check(args.output, deriveds)
     header = [f"from {', '.join(args.targets)}. Do not edit.",
               f"Regenerate with: s2s-ad {args.command} " + " ".join(args.targets)
               + (f" --wrt {args.wrt}" if args.wrt else "")
+              + "".join(f' --signature "{text}"' for text in args.signature or [])
               + (f" -o {os.path.basename(args.output)}" if args.output else " --print")]
     text = standalone_module(deriveds, _CACHE, __version__, header)
     if extra:
@@ -144,6 +158,76 @@ def _parse_wrt(text):
         raise APIUsageError(f"--wrt needs parameter names, e.g. --wrt w or --wrt w,b; "
                             f"got {text!r}")
     return names if len(names) > 1 else names[0]
+
+
+def _signatures(func, args):
+    """The signatures to specialise on: --signature, else the function's annotations
+    (string kinds such as "float64[N, D]", or float/int/bool) when any gives a fact."""
+    import inspect
+    from .signature import UNKNOWN, parse_kind, parse_signature
+    params = [p.name for p in inspect.signature(func).parameters.values()]
+    if args.signature and args.command != "grad":
+        raise APIUsageError("--signature specialises gradients: use it with s2s-ad grad")
+    texts = args.signature or []
+    found = []
+    for text in texts:
+        try:
+            given = dict(parse_signature(text))
+        except ValueError as exc:
+            raise APIUsageError(f"--signature {text!r}: {exc}") from None
+        unknown = set(given) - set(params)
+        if unknown:
+            raise APIUsageError(f"--signature names {', '.join(sorted(unknown))}, which "
+                                f"{func.__name__} does not take (it takes {', '.join(params)})")
+        found.append(tuple((p, given.get(p, UNKNOWN)) for p in params))
+    if found or args.command != "grad":
+        return found
+    annotations = {}
+    for p in inspect.signature(func).parameters.values():
+        note = p.annotation
+        if isinstance(note, str):
+            try:
+                annotations[p.name] = parse_kind(note)
+            except ValueError:
+                pass
+        elif note in (float, int, bool):
+            annotations[p.name] = parse_kind(note.__name__)
+    if not annotations:
+        return []
+    return [tuple((p, annotations.get(p, UNKNOWN)) for p in params)]
+
+
+def _specialised(func, general, signatures):
+    """The derivatives to write for `signatures` (the general one renamed, falling back)
+    and the text of the dispatching function named like the general derivative."""
+    import dataclasses
+    import inspect
+    import numpy
+    from .ad.registry import default_registry
+    from .dispatch import guard_source
+    from .pipeline import derive
+    fallback = derive(func, dataclasses.replace(general.request, variant="general"),
+                      default_registry(), _CACHE)
+    built = [derive(func, dataclasses.replace(general.request, signature=sig, variant=k),
+                    default_registry(), _CACHE) for k, sig in enumerate(signatures, 1)]
+    constants = {}
+
+    def bind(obj):
+        if isinstance(obj, numpy.dtype):
+            name = f"_{obj.name.upper()}"
+            constants[name] = f'_numpy.dtype("{obj.name}")'
+            return name
+        if obj.__module__ == "builtins":
+            return obj.__name__
+        return f"_numpy.{obj.__name__}"
+    params = list(inspect.signature(general.function).parameters.values())
+    doc = (f"Gradient of {func.__qualname__}: calls the derivative written for its "
+           f"arguments' kinds, else the general one. Generated by s2s_ad.")
+    text = guard_source(general.function.__name__, doc, params,
+                        [(sig, d.function.__name__) for sig, d in zip(signatures, built)],
+                        fallback.function.__name__, bind)
+    head = ["import numpy as _numpy"] + [f"{n} = {v}" for n, v in sorted(constants.items())]
+    return [fallback] + built, "\n".join(head) + "\n\n\n" + text
 
 
 def _request(func, mode, wrt):

@@ -156,3 +156,71 @@ def guard(kind, expr, bind):
     if kind.type is None:
         return None
     return f"type({expr}) is {bind(kind.type)}"
+
+
+def parse_signature(text):
+    """`"w: float64[D], X: float64[N,D], k: int"` -> (("w", kind), ("X", kind), ...).
+
+    A kind is written as `describe` prints it: float, int, bool; a numpy scalar by its
+    dtype (float32); an array as dtype[axes] where an axis is 1 or any other name or
+    number (N, D, 64: not of length one); tuple[float, ...] / list[K, ...] for a sequence
+    of any length; tuple[K1, K2] item by item; any for no fact. ValueError when malformed.
+    """
+    entries = []
+    for part in _split_top(text):
+        name, colon, spec = part.partition(":")
+        if not colon or not name.strip().isidentifier():
+            raise ValueError(f"expected `name: kind`, got {part.strip()!r}")
+        entries.append((name.strip(), parse_kind(spec)))
+    return tuple(entries)
+
+
+def parse_kind(text):
+    """One kind from its written form (see parse_signature)."""
+    text = text.strip()
+    if text in ("float", "int", "bool"):
+        t = {"float": float, "int": int, "bool": bool}[text]
+        return Num(t, _PYTHON_NUMBERS[t], ())
+    if text == "any":
+        return UNKNOWN
+    head, bracket, rest = text.partition("[")
+    head = head.strip()
+    if head in ("tuple", "list") and bracket:
+        if not rest.endswith("]"):
+            raise ValueError(f"unbalanced brackets in {text!r}")
+        items = _split_top(rest[:-1])
+        container = tuple if head == "tuple" else list
+        if len(items) == 2 and items[1].strip() == "...":
+            return SequenceOf(container, parse_kind(items[0]))
+        return Items(container, tuple(parse_kind(i) for i in items))
+    try:
+        dtype = np.dtype(head)
+    except TypeError:
+        raise ValueError(f"unknown kind {text!r}: use float, int, bool, a dtype such as "
+                         f"float64 or float64[N, D], tuple[float, ...] or any") from None
+    if dtype.kind not in _NUMERIC:
+        raise ValueError(f"{head} is not a numeric dtype")
+    if not bracket:
+        return Num(dtype.type, dtype.name, ())
+    if not rest.endswith("]"):
+        raise ValueError(f"unbalanced brackets in {text!r}")
+    axes = [a.strip() for a in rest[:-1].split(",")] if rest[:-1].strip() else []
+    if any(not a for a in axes):
+        raise ValueError(f"an empty axis in {text!r}")
+    return Num(np.ndarray, dtype.name, tuple(1 if a == "1" else None for a in axes))
+
+
+def _split_top(text):
+    """Split at the commas outside brackets."""
+    parts, depth, current = [], 0, ""
+    for ch in text:
+        depth += ch == "["
+        depth -= ch == "]"
+        if ch == "," and depth == 0:
+            parts.append(current)
+            current = ""
+        else:
+            current += ch
+    if current.strip():
+        parts.append(current)
+    return parts

@@ -43,7 +43,9 @@ def source_hash(deriveds, cache, version):
     digest = hashlib.sha256(version.encode())
     for derived in _all_derived(deriveds, cache):
         digest.update(inspect.getsource(derived.func).encode())
-        digest.update(repr((derived.request.mode, derived.request.wrt)).encode())
+        request = derived.request
+        digest.update(repr((request.mode, request.wrt) + (
+            (request.signature, request.variant) if request.variant else ())).encode())
     return digest.hexdigest()
 
 
