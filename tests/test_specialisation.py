@@ -230,3 +230,32 @@ def test_math_functions_in_float_code():
     gx, gy = df(0.2, 1.5)
     assert gx == pytest.approx(numeric_grad(f, [0.2, 1.5], 0))
     assert gy == pytest.approx(numeric_grad(f, [0.2, 1.5], 1))
+
+
+def _affine(x, w, b):
+    return x * w + b
+
+
+def _softplus(z):
+    return np.log(1.0 + np.exp(z))
+
+
+def with_helpers(X, w, b):
+    total = 0.0
+    for row in X:
+        total = total + np.sum(_softplus(_affine(row, w, b)) * 2.0)
+    return total
+
+
+def test_helpers_are_specialised_on_their_call_sites_kinds():
+    X, w = np.linspace(-1, 1, 12).reshape(3, 4), np.linspace(0.5, 1.0, 4)
+    df = s2s_ad.grad(with_helpers, wrt=(1, 2))
+    for b in (0.3, np.full(4, 0.3), np.full((1, 4), 0.3)):
+        gw, gb = df(X, w, b)
+        np.testing.assert_allclose(gw, numeric_grad(with_helpers, [X, w, b], 1), rtol=1e-6)
+        np.testing.assert_allclose(gb, numeric_grad(with_helpers, [X, w, b], 2), rtol=1e-6)
+        assert np.shape(gb) == np.shape(b)
+    source = s2s_ad.derivative_source(df, X, w, 0.3)
+    assert "vjp__affine_1(" in source or "vjp__affine_1_w_b(" in source
+    # the helper's result kind is known in the caller: no unbroadcast after it
+    assert "unbroadcast" not in source

@@ -16,6 +16,7 @@ fixed point. A variable's fact is the join of every value it takes.
         s = np.sum(z)        s: np.float64 (a number)
         return s * 2.0
 """
+import inspect
 import math
 import operator
 import warnings
@@ -81,10 +82,12 @@ class Kinds:
             and kind.type is not np.ndarray
 
 
-def analyse_kinds(levels, signature):
+def analyse_kinds(levels, signature, helper_result=None):
     """Kinds of every variable of `levels` when its parameters have `signature`'s kinds
-    (a dict parameter -> kind; parameters not in it are UNKNOWN)."""
-    return _Analysis(levels, signature).run()
+    (a dict parameter -> kind; parameters not in it are UNKNOWN). `helper_result(function,
+    signature)` gives the kind a user function called here returns for arguments of those
+    kinds (UNKNOWN when not given)."""
+    return _Analysis(levels, signature, helper_result).run()
 
 
 def join(a, b):
@@ -106,8 +109,9 @@ def join(a, b):
 
 
 class _Analysis:
-    def __init__(self, levels, signature):
+    def __init__(self, levels, signature, helper_result):
         self.levels = levels
+        self.helper_result = helper_result
         self.facts = {}
         self.env = {}                      # variable -> (kind, per-world stand-ins or None)
         for name in levels.resolution.parameters:
@@ -222,6 +226,8 @@ class _Analysis:
             return Opaque(range), None
         if primitive is attribute_read and value.attr not in ("shape", "ndim", "size", "dtype"):
             return UNKNOWN, None
+        if inspect.isfunction(primitive) and self.helper_result is not None:
+            return self._helper(primitive, op)
         if not _evaluable(primitive):
             return UNKNOWN, None
         args = [self._atom(a) for a in op.args]
@@ -248,6 +254,24 @@ class _Analysis:
             worlds = _stand_ins(kind) if kind.axes is not None else None
         return kind, _integer_worlds(kind, worlds, primitive,
                                      [w for _, w in args + list(keywords.values())])
+
+    def _helper(self, function, op):
+        """A user function's result, from its own analysis with the operands' kinds."""
+        try:
+            parameters = inspect.signature(function).parameters
+            bound = inspect.signature(function).bind(*op.args, **op.keywords)
+        except (TypeError, ValueError):
+            return UNKNOWN, None
+        signature = {}
+        for name, parameter in parameters.items():
+            if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
+                return UNKNOWN, None
+            if name in bound.arguments:
+                signature[name] = self._atom(bound.arguments[name])[0]
+            else:
+                signature[name] = _constant(parameter.default)[0]
+        kind = self.helper_result(function, signature)
+        return kind, _stand_ins(kind)
 
     def _getitem(self, base, index):
         kind, worlds = self._atom(base)
