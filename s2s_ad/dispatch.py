@@ -156,8 +156,12 @@ def guard_source(name, doc, params, entries, fallback, bind):
     call_args = ", ".join(p.name if p.kind is not p.KEYWORD_ONLY else f"{p.name}={p.name}"
                           for p in params)
     lines = [f"def {name}({', '.join(header)}):", f'    """{doc}"""']
+    shape = "_s"
+    while shape in [p.name for p in params]:
+        shape += "_"
     for signature, callee in entries:
-        tests = [t for t in (guard(kind, param, bind) for param, kind in signature) if t]
+        tests = [t for t in (guard(kind, param, bind, shape) for param, kind in signature)
+                 if t]
         lines.append(f"    if {' and '.join(tests) or 'True'}:")
         lines.append(f"        return {callee}({call_args})")
     lines.append(f"    return {fallback}({call_args})")

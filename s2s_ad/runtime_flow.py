@@ -158,7 +158,12 @@ def match_adjoint(a, x):
         a = a if isinstance(a, dict) else {}
         return {key: match_adjoint(a.get(key, 0.0), value) for key, value in x.items()}
     if isinstance(x, (list, tuple)):
-        items = a if isinstance(a, (list, tuple)) else [a] * len(x)
+        if isinstance(a, (list, tuple)):
+            items = a
+        elif isinstance(a, np.ndarray) and a.ndim and len(a) == len(x):
+            items = list(a)          # numpy read the list as an array: one row per item
+        else:
+            items = [a] * len(x)     # a zero standing for every item
         matched = [match_adjoint(p, q) for p, q in zip(items, x)]
         return tuple(matched) if isinstance(x, tuple) else matched
     if isinstance(x, np.ndarray) and np.shape(a) != x.shape:

@@ -122,36 +122,40 @@ def describe(kind):
     return "any" if kind.type is None else kind.type.__name__
 
 
-def guard(kind, expr, bind):
+def guard(kind, expr, bind, shape="_s"):
     """Python source testing that the value `expr` has `kind`; `bind(obj)` gives the name
     the generated module binds an object under (types, dtypes). None: no test needed.
 
         Num(float, 'float64', ())                ->  type(x) is float
         Num(ndarray, 'float64', (None, 1))      ->  type(x) is ndarray and x.dtype is f64
-                                                     and x.ndim == 2 and x.shape[1] == 1
-                                                     and x.shape[0] != 1
+                                                     and len(_s := x.shape) == 2
+                                                     and _s[0] != 1 and _s[1] == 1
     """
     if isinstance(kind, Num):
         tests = [f"type({expr}) is {bind(kind.type)}"]
         if kind.type is np.ndarray:
+            # the shape is read once (each read builds a tuple): `_s` holds it
             tests.append(f"{expr}.dtype is {bind(np.dtype(kind.dtype))}")
-            tests.append(f"{expr}.ndim == {len(kind.axes)}")
-            tests.extend(f"{expr}.shape[{k}] {'==' if a == 1 else '!='} 1"
-                         for k, a in enumerate(kind.axes))
+            tests.append(f"len({shape} := {expr}.shape) == {len(kind.axes)}")
+            if kind.axes and all(a is None for a in kind.axes):
+                tests.append(f"1 not in {shape}")
+            else:
+                tests.extend(f"{shape}[{k}] {'==' if a == 1 else '!='} 1"
+                             for k, a in enumerate(kind.axes))
         return " and ".join(tests)
     if isinstance(kind, SequenceOf):
-        item = guard(kind.item, "_v", bind)
+        item = guard(kind.item, "_v", bind, shape)
         return f"type({expr}) is {bind(kind.container)} and all({item} for _v in {expr})"
     if isinstance(kind, Items):
         tests = [f"type({expr}) is {bind(kind.container)}", f"len({expr}) == {len(kind.items)}"]
         tests += [t for k, item in enumerate(kind.items)
-                  for t in [guard(item, f"{expr}[{k}]", bind)] if t]
+                  for t in [guard(item, f"{expr}[{k}]", bind, shape)] if t]
         return " and ".join(tests)
     if isinstance(kind, Mapping):
         keys = tuple(k for k, _ in kind.entries)
         tests = [f"type({expr}) is {bind(dict)}", f"tuple({expr}) == {keys!r}"]
         tests += [t for k, item in kind.entries
-                  for t in [guard(item, f"{expr}[{k!r}]", bind)] if t]
+                  for t in [guard(item, f"{expr}[{k!r}]", bind, shape)] if t]
         return " and ".join(tests)
     if kind.type is None:
         return None

@@ -259,3 +259,19 @@ def test_helpers_are_specialised_on_their_call_sites_kinds():
     assert "vjp__affine_1(" in source or "vjp__affine_1_w_b(" in source
     # the helper's result kind is known in the caller: no unbroadcast after it
     assert "unbroadcast" not in source
+
+
+def _row_loss(X, w):
+    total = 0.0
+    for row in X:
+        total = total + np.sum(np.log(1.0 + np.exp(row * w)))
+    return total
+
+
+def test_a_list_of_floats_read_as_an_array_gets_one_gradient_per_item():
+    X, w = np.linspace(-1, 1, 12).reshape(3, 4), [0.5, -0.2, 0.1, 0.3]
+    df = s2s_ad.grad(_row_loss, wrt=1)
+    for grad in (df, general_derivative(df)):
+        g = grad(X, w)
+        assert isinstance(g, list) and len(g) == 4
+        np.testing.assert_allclose(g, numeric_grad(_row_loss, [X, np.array(w)], 1), rtol=1e-6)
