@@ -238,7 +238,8 @@ def derive(func, request, registry, cache):
     float_literals_beside_inputs(levels.tree.body, _unrebound(levels, request.wrt),
                                  activity.is_active)
     result = reverse(inputs, request.wrt, seed)
-    body = finish_reverse_body(result, request, levels, namer, bindings, func.__globals__)
+    body = finish_reverse_body(result, request, levels, namer, bindings, func.__globals__,
+                               kinds)
     tree = _function_def(levels.tree, fname, [_docstring(func, request)] + body, cotangent)
     source = to_source(tree)
     function = load(source, fname, func, bindings.names)

@@ -275,3 +275,20 @@ def test_a_list_of_floats_read_as_an_array_gets_one_gradient_per_item():
         g = grad(X, w)
         assert isinstance(g, list) and len(g) == 4
         np.testing.assert_allclose(g, numeric_grad(_row_loss, [X, np.array(w)], 1), rtol=1e-6)
+
+
+def _nll(w, X, y):
+    p = 1.0 / (1.0 + np.exp(-(X @ w)))
+    return -np.mean(y * np.log(p) + (1.0 - y) * np.log(1.0 - p))
+
+
+def test_closed_forms_need_no_runtime_test_when_facts_prove_one_shape():
+    rng = np.random.default_rng(0)
+    X, y, w = rng.standard_normal((20, 3)), (rng.random(20) > 0.5) * 1.0, rng.standard_normal(3)
+    df = s2s_ad.grad(_nll)
+    np.testing.assert_allclose(df(w, X, y), numeric_grad(_nll, [w, X, y], 0), rtol=1e-6)
+    source = s2s_ad.derivative_source(df, w, X, y)
+    assert "closed form" in source and "closed_form_applies" not in source
+    assert "closed_form_applies" in s2s_ad.derivative_source(general_derivative(df))
+    # booleans are not floats: the test stays (numpy's + on booleans is `or`)
+    assert "closed_form_applies" in s2s_ad.derivative_source(df, w, X, y > 0.5)

@@ -57,8 +57,19 @@ class _UnknownInt(tuple):
 
 @dataclass(frozen=True)
 class Kinds:
-    """variable -> kind (UNKNOWN when not decided)."""
+    """variable -> kind (UNKNOWN when not decided); `shape_class`: variable -> a variable
+    it provably has the same shape as (an operand and the result of an elementwise
+    operation whose axes agree: numpy broadcasting leaves no other possibility)."""
     facts: dict
+    shape_class: dict = None
+
+    def same_shapes(self, names):
+        """Do all these variables provably have one shape, and hold floats?"""
+        classes = self.shape_class or {}
+        roots = {classes.get(n, n) for n in names}
+        floats = all(isinstance(self.of(n), Num) and self.of(n).dtype in ("float64", "float32")
+                     for n in names)
+        return floats and len(roots) == 1
 
     def of(self, atom):
         if isinstance(atom, str):
@@ -120,7 +131,36 @@ class _Analysis:
 
     def run(self):
         self._block(self.levels.tree.body)
-        return Kinds(dict(self.facts))
+        return Kinds(dict(self.facts), self._shape_classes())
+
+    def _shape_classes(self):
+        """Union the operands of elementwise operations with their results where the
+        axes agree, for variables assigned once (their kind is one value's)."""
+        counts = {}
+        for node in gast.walk(self.levels.tree):
+            if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
+                counts[node.id] = counts.get(node.id, 0) + 1
+        parent = {}
+
+        def find(x):
+            while parent.get(x, x) != x:
+                x = parent[x]
+            return x
+        for stmt in self.levels.tree.body:           # straight-line statements only
+            if not (isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name)):
+                continue
+            target = stmt.targets[0].id
+            op = operation_of(stmt.value, self.levels.callees)
+            if counts.get(target) != 1 or op.keywords or not is_elementwise(op.primitive):
+                continue
+            axes = self.facts.get(target)
+            for arg in op.args:
+                if isinstance(arg, gast.Name) and counts.get(arg.id, 0) <= 1 \
+                        and isinstance(axes, Num) and axes.axes is not None \
+                        and self.facts.get(arg.id) is not None \
+                        and getattr(self.facts[arg.id], "axes", None) == axes.axes:
+                    parent[find(arg.id)] = find(target)
+        return {name: find(name) for name in parent}
 
     def _bind(self, name, kind, worlds):
         self.env[name] = (kind, worlds)

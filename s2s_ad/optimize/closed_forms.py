@@ -42,14 +42,18 @@ class _Opaque(Exception):
     """An expression the closed form does not cover."""
 
 
-def closed_form_adjoints(body, is_adjoint, resolve, pure_call, elementwise_call, guard_name):
+def closed_form_adjoints(body, is_adjoint, resolve, pure_call, elementwise_call, guard_name,
+                         same_shapes=None):
     """`body` rewritten, or `body` itself when nothing qualifies or nothing gets cheaper.
-    guard_name() binds runtime.closed_form_applies and returns its name (called only if used)."""
+    guard_name() binds runtime.closed_form_applies and returns its name (called only if used).
+    same_shapes(names) says whether the facts prove these arrays have one shape and hold
+    floats (then no test is written)."""
     parts = _split(body, pure_call, resolve)
     if parts is None:
         return body
     try:
-        return _Rewrite(parts, is_adjoint, resolve, elementwise_call, guard_name).run() or body
+        return _Rewrite(parts, is_adjoint, resolve, elementwise_call, guard_name,
+                        same_shapes).run() or body
     except (_Opaque, ZeroDivisionError, KeyError, rational.TooComplex):
         return body             # not covered (KeyError: a call the exact check cannot run)
     except Exception:
@@ -91,7 +95,8 @@ def _reads(node):
 
 
 class _Rewrite:
-    def __init__(self, parts, is_adjoint, resolve, elementwise_call, guard_name):
+    def __init__(self, parts, is_adjoint, resolve, elementwise_call, guard_name, same_shapes):
+        self.same_shapes = same_shapes
         self.forward, self.checks, self.backward, self.ret = parts
         self.is_adjoint, self.resolve = is_adjoint, resolve
         self.elementwise_call, self.guard_name = elementwise_call, guard_name
@@ -228,6 +233,8 @@ class _Rewrite:
                   if a not in self.forward_names]
         tested = classes + [a for a in inputs if a not in classes] \
             if len(classes) > 1 or inputs else []
+        if tested and self.same_shapes is not None and self.same_shapes(tested):
+            tested = []                 # the facts prove what the test would check
         return self._assemble(kept, materialise, renderer, tested)
 
     def _backward(self):

@@ -32,7 +32,7 @@ from .shape_proxies import make_shape_proxy_pass
 from .shape_tape import drop_unread_shape_tape
 
 
-def finish_reverse_body(result, request, levels, namer, bindings, user_globals):
+def finish_reverse_body(result, request, levels, namer, bindings, user_globals, kinds=None):
     """The generated function's body (without its docstring)."""
     body = _assemble(result, request, namer, shape_proxy_pass(levels, bindings),
                      _seed_folding_pass(levels, bindings))
@@ -44,7 +44,8 @@ def finish_reverse_body(result, request, levels, namer, bindings, user_globals):
     float_literals_in_adjoints(body, namer.is_adjoint, resolve)
     body = closed_form_adjoints(
         body, namer.is_adjoint, resolve, _pure_call(levels), _elementwise_call(levels),
-        lambda: bindings.name_for("closed_form_applies", runtime.closed_form_applies))
+        lambda: bindings.name_for("closed_form_applies", runtime.closed_form_applies),
+        kinds.same_shapes if kinds is not None and request.signature is not None else None)
     if request.signature is None:     # a specialisation knows which values are numbers
         body = specialise_for_scalars(body, _param_names(levels.tree), resolve)
     if request.helper:
