@@ -791,8 +791,7 @@ def make_big_elementwise(small=False):
 # =========================================================================================
 WORKLOADS = [
     UserWorkload("scalar recurrence, Python floats, 10^4 steps", forced_recurrence,
-                 make_recurrence_floats, (0, 1), forced_recurrence_grad, "scalar",
-                 tags=("guard",)),
+                 make_recurrence_floats, (0, 1), forced_recurrence_grad, "scalar"),
     UserWorkload("scalar recurrence, np.float64, 10^4 steps", forced_recurrence,
                  make_recurrence_np64, (0, 1), forced_recurrence_grad, "scalar"),
     UserWorkload("Horner, tuple of 30 floats", horner, make_horner_tuple, (0, 1), horner_grad,
@@ -812,11 +811,11 @@ WORKLOADS = [
     UserWorkload("softplus logistic N=10000 D=100", logistic_softplus, make_softplus_10000, 0,
                  logistic_softplus_grad),
     UserWorkload("log-sum-exp by hand, n=10^4", log_sum_exp, make_log_sum_exp, 0,
-                 log_sum_exp_grad),
+                 log_sum_exp_grad, tags=("guard",)),
     UserWorkload("softmax cross-entropy, int labels, 512x64x10", softmax_cross_entropy,
                  make_softmax_xent, (0, 1), softmax_cross_entropy_grad),
     UserWorkload("Huber regression (np.where) 2000x20", huber_regression, make_huber, 0,
-                 huber_regression_grad),
+                 huber_regression_grad, tags=("guard",)),
     UserWorkload("1-D Gaussian mixture NLL, N=2000 K=5", gmm_nll, make_gmm, (0, 1, 2),
                  gmm_nll_grad),
     UserWorkload("masked matrix factorisation 500x400 k=16", matrix_factorization_loss,
@@ -828,7 +827,7 @@ WORKLOADS = [
     UserWorkload("batch norm + ReLU + linear, 256x128", batch_norm_regression, make_batch_norm,
                  (0, 1, 2, 3), batch_norm_regression_grad),
     UserWorkload("single-head attention T=128 d=64->32", attention_loss, make_attention,
-                 (1, 2, 3), attention_grad),
+                 (1, 2, 3), attention_grad, tags=("guard",)),
     UserWorkload("ReLU MLP regression 256x32x128", mlp_regression, make_mlp_regression,
                  (0, 1, 2, 3), mlp_regression_grad),
     UserWorkload("GP NLL, cholesky + solve, N=200", gp_nll_cholesky, make_gp, 0, gp_nll_grad),
@@ -942,7 +941,8 @@ def compare(got, want, rtol, atol_rel):
             return f"gradient {k}: non-finite values"
         atol = atol_rel * max(float(np.max(np.abs(w64))), 1e-300)
         if not np.allclose(g64, w64, rtol=rtol, atol=atol):
-            idx = np.unravel_index(np.argmax(np.abs(g64 - w64)), np.shape(w64)) if np.ndim(w64) else ()
+            idx = (np.unravel_index(np.argmax(np.abs(g64 - w64)), np.shape(w64))
+                   if np.ndim(w64) else ())
             return (f"gradient {k}: max rel diff {_max_rel(g64, w64):.3g} "
                     f"(at {idx}: {g64[idx]!r} vs {w64[idx]!r})")
     return None

@@ -292,3 +292,76 @@ def test_closed_forms_need_no_runtime_test_when_facts_prove_one_shape():
     assert "closed_form_applies" in s2s_ad.derivative_source(general_derivative(df))
     # booleans are not floats: the test stays (numpy's + on booleans is `or`)
     assert "closed_form_applies" in s2s_ad.derivative_source(df, w, X, y > 0.5)
+
+
+# ---- found by review: values of unknown integers, flags and globals decide nothing --------
+
+def _center(X, axis):
+    m = np.mean(X, axis=axis, keepdims=True)
+    return np.sum(np.tanh(X - m) ** 2)
+
+
+def _softmax_sum(X, axis=-1):
+    e = np.exp(X - np.max(X, axis=axis, keepdims=True))
+    return np.sum(e / np.sum(e, axis=axis, keepdims=True) * np.arange(12.0).reshape(3, 4))
+
+
+def _loop_axes(X):
+    s = 0.0
+    for ax in (0, 1):
+        s = s + np.sum(np.tanh(X - np.mean(X, axis=ax, keepdims=True)) ** 2)
+    return s
+
+
+def _branch_axis(X, c):
+    ax = 0 if c > 0 else 1
+    return np.sum(np.tanh(X - np.mean(X, axis=ax, keepdims=True)) ** 2)
+
+
+def _flag_keepdims(X, flag):
+    return np.sum(np.sin(np.sum(X, axis=0, keepdims=flag) * X[0]))
+
+
+def _reversed_from(x, k):
+    return np.sum(np.sin(x[k::-1] * x))
+
+
+def _last_k(x, k):
+    return np.sum(np.sin(x[-k:] * x))
+
+
+def _expand(x, k):
+    return np.sum(np.sin(np.expand_dims(x, k) * x[:, None]))
+
+
+_X34 = np.linspace(-1.0, 1.0, 12).reshape(3, 4)
+_X33 = np.linspace(-1.0, 1.0, 9).reshape(3, 3)
+
+
+@pytest.mark.parametrize("fn, args", [
+    (_center, (_X34, 1)), (_center, (_X34, 0)), (_softmax_sum, (_X34,)), (_loop_axes, (_X34,)),
+    (_branch_axis, (_X34, -1.0)), (_branch_axis, (_X34, 1.0)), (_flag_keepdims, (_X33, False)),
+    (_flag_keepdims, (_X33, True)), (_reversed_from, (np.array([1.0, 2.0, 3.0]), 2)),
+    (_last_k, (np.array([0.1, 0.2, 0.3]), 1)), (_expand, (np.array([0.1, 0.2, 0.3]), 1)),
+])
+def test_integers_and_flags_of_unknown_value_decide_no_shape(fn, args):
+    df = s2s_ad.grad(fn)
+    np.testing.assert_allclose(df(*args), numeric_grad(fn, list(args), 0), rtol=1e-6,
+                               atol=1e-8)
+
+
+SCALE_BY = np.ones(1)
+
+
+def _uses_global(w):
+    return np.sum(np.sin(w * SCALE_BY))
+
+
+def test_a_global_array_rebound_to_another_shape_is_seen(monkeypatch):
+    df = s2s_ad.grad(_uses_global)
+    w = np.array([0.3])
+    df(w)
+    monkeypatch.setattr(__import__(__name__), "SCALE_BY", np.array([1.0, 2.0, 3.0]))
+    g = df(w)
+    assert g.shape == (1,)
+    np.testing.assert_allclose(g, numeric_grad(_uses_global, [w], 0), rtol=1e-6)

@@ -51,8 +51,20 @@ _LENGTH_PRESERVING = {operator.add, operator.mul, len, attribute_read, operator.
 
 
 class _UnknownInt(tuple):
-    """The per-world stand-ins of an integer whose value is not known: 0 everywhere, so
-    that a shape built from it comes out empty (no fact) and never looks like a length."""
+    """The per-world stand-ins of an integer whose value is not known: 0, 1 and -1, so
+    that whatever it decides (a shape, an axis, a slice bound) differs between the worlds
+    (no fact) and it never looks like a length."""
+
+
+def _unknown_int(t=int):
+    values = (0, 1, 2) if t is not int and np.dtype(t).kind == "u" else (0, 1, -1)
+    return _UnknownInt(t(v) for v in values)
+
+
+# unknown numbers differ between the worlds too: a length computed from one (np.arange(x))
+# is then no fact; a flag of unknown value is True in one world and False in another
+_UNKNOWN_FLOATS = (0.5, 1.5, 2.5)
+_UNKNOWN_BOOLS = (True, False, True)
 
 
 @dataclass(frozen=True)
@@ -214,7 +226,7 @@ class _Analysis:
     def _iterated(self, atom):
         kind, worlds = self._atom(atom)
         if isinstance(kind, Opaque) and kind.type is range:
-            return Num(int, "int64", ()), _UnknownInt(0 for _ in WORLDS)
+            return Num(int, "int64", ()), _unknown_int()
         if isinstance(kind, SequenceOf):
             return kind.item, _stand_ins(kind.item)
         if isinstance(kind, Items) and kind.items:
@@ -235,7 +247,7 @@ class _Analysis:
                 return self.env[atom.id]
             if self.levels.resolution.is_value(atom.id):
                 return UNKNOWN, None            # not bound on this path (yet)
-            return _constant(self.levels.resolution.lookup(atom.id))
+            return _global(self.levels.resolution.lookup(atom.id))
         if isinstance(atom, gast.Constant):
             return _constant(atom.value)
         value = _literal(atom)
@@ -261,7 +273,7 @@ class _Analysis:
         if primitive is len:
             kind, worlds = self._atom(op.args[0])
             if isinstance(kind, SequenceOf):
-                return Num(int, "int64", ()), _UnknownInt(0 for _ in WORLDS)
+                return Num(int, "int64", ()), _unknown_int()
         if primitive is range:
             return Opaque(range), None
         if primitive is attribute_read and value.attr not in ("shape", "ndim", "size", "dtype"):
@@ -399,6 +411,16 @@ def _constant(value):
     return kind, tuple(value for _ in WORLDS)
 
 
+def _global(value):
+    """A global or closure value: numbers and arrays may be rebound to other shapes after
+    the derivative is built (the dispatcher tests only the arguments), so they are no
+    facts; functions, modules and types are taken as they are."""
+    if isinstance(value, (bool, int, float, complex, np.ndarray, np.generic, list, tuple,
+                          dict)):
+        return UNKNOWN, None
+    return _constant(value)
+
+
 def _stand_ins(kind):
     """One stand-in value per world for a value of `kind` (None when it has none)."""
     if isinstance(kind, Num):
@@ -411,13 +433,15 @@ def _stand_ins(kind):
             if kind.axes or kind.type is np.ndarray:
                 return tuple(_array((n if a is None else 1 for a in kind.axes), dtype)
                              for n in WORLDS)
-            return tuple(np.dtype(dtype).type(0.5) for _ in WORLDS)
+            return tuple(np.dtype(dtype).type(v) for v in _UNKNOWN_FLOATS)
         if kind.type is np.ndarray:
             return tuple(_array((n if a is None else 1 for a in kind.axes), kind.dtype)
                          for n in WORLDS)
         if np.dtype(kind.dtype).kind in "iu":
-            return _UnknownInt(kind.type(0) for _ in WORLDS)
-        return tuple(kind.type(True if kind.type is bool else 0.5) for _ in WORLDS)
+            return _unknown_int(kind.type)
+        if np.dtype(kind.dtype).kind == "b":
+            return tuple(kind.type(v) for v in _UNKNOWN_BOOLS)
+        return tuple(kind.type(v) for v in _UNKNOWN_FLOATS)
     if isinstance(kind, Items):
         items = [_stand_ins(k) for k in kind.items]
         if any(w is None for w in items):
@@ -487,7 +511,7 @@ def _integer_worlds(kind, worlds, primitive, operands):
         return worlds
     if not unknown and primitive in _LENGTH_PRESERVING:
         return worlds
-    return _UnknownInt(kind.type(0) for _ in worlds)
+    return _unknown_int(kind.type)
 
 
 def _join_envs(a, b):
