@@ -365,3 +365,20 @@ def test_a_global_array_rebound_to_another_shape_is_seen(monkeypatch):
     g = df(w)
     assert g.shape == (1,)
     np.testing.assert_allclose(g, numeric_grad(_uses_global, [w], 0), rtol=1e-6)
+
+
+def _euler(theta, x0, dt):
+    a, b = theta[0], theta[3]
+    x = x0
+    for _ in range(5):
+        x = x + dt * (a * x - b * x * x)
+    return x
+
+
+def test_parameters_read_from_an_array_by_index_are_numbers():
+    theta = np.array([1.0, 0.5, 0.2, 0.1])
+    df = s2s_ad.grad(_euler)
+    np.testing.assert_allclose(df(theta, 2.0, 0.1), numeric_grad(_euler, [theta, 2.0, 0.1], 0),
+                               rtol=1e-6)
+    source = s2s_ad.derivative_source(df, theta, 2.0, 0.1)
+    assert "unbroadcast" not in source and "shape_of" not in source

@@ -253,6 +253,8 @@ class _Analysis:
         value = _literal(atom)
         if value is not None:
             return _constant(value)
+        if isinstance(atom, gast.Subscript):          # `theta[0], theta[1]` in a tuple
+            return self._getitem(atom.value, atom.slice)
         if isinstance(atom, gast.Tuple):
             parts = [self._atom(e) for e in atom.elts]
             if any(w is None for _, w in parts):
@@ -288,6 +290,8 @@ class _Analysis:
             return UNKNOWN, None
         if primitive is attribute_read:
             call = lambda x: getattr(x, value.attr)              # noqa: E731
+        elif isinstance(value, (gast.Tuple, gast.List)):         # a display, not a call
+            call = lambda *items: primitive(items)               # noqa: E731
         else:
             call = primitive
         results = []
@@ -342,6 +346,14 @@ class _Analysis:
         if isinstance(kind, SequenceOf) or worlds is None:
             return UNKNOWN, None
         parts = index.elts if isinstance(index, gast.Tuple) else [index]
+        if isinstance(kind, Num) and kind.type is np.ndarray and kind.axes is not None \
+                and kind.dtype is not None and len(parts) <= len(kind.axes) \
+                and all(isinstance(_literal(p), int) or self._is_int(p) for p in parts):
+            # integers pick one element along each of the first axes, whatever the
+            # lengths (an index past the end raises in f and in its derivative alike)
+            axes = kind.axes[len(parts):]
+            item = Num(np.ndarray if axes else np.dtype(kind.dtype).type, kind.dtype, axes)
+            return item, _stand_ins(item)
         values = []
         for part in parts:
             if isinstance(part, gast.Slice):
