@@ -213,6 +213,8 @@ def _specialised(func, general, signatures):
     constants = {}
 
     def bind(obj):
+        if isinstance(obj, tuple):          # ("tuple of", type): no checker in a file
+            return None
         if isinstance(obj, numpy.dtype):
             name = f"_{obj.name.upper()}"
             constants[name] = f'_numpy.dtype("{obj.name}")'

@@ -24,7 +24,7 @@ import types
 
 import numpy as np
 
-from .signature import guard, is_general, signature_of
+from .signature import TupleOfNumbers, guard, is_general, signature_of
 
 MAX_SPECIALISATIONS = 8
 
@@ -50,6 +50,7 @@ class Dispatcher:
         self._namespace = {"type": type, "len": len, "all": all, "tuple": tuple,
                            "specialise": self._specialise, "general": generated}
         self._bound = {}
+        self._checkers = {}          # item type -> TupleOfNumbers
         self.function = None
         self._compile()
 
@@ -65,6 +66,9 @@ class Dispatcher:
 
     def _bind(self, obj):
         """The name the guard source uses for a type, dtype or derivative."""
+        if isinstance(obj, tuple):                   # ("tuple of", item type): one checker
+            checker = self._checkers.setdefault(obj[1], TupleOfNumbers(obj[1]))
+            return self._bind(checker)
         key = id(obj)
         for name, value in self._namespace.items():
             if value is obj and key not in self._bound:

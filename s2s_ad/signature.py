@@ -104,6 +104,22 @@ def is_general(signature):
     return all(isinstance(k, Opaque) for k in signature)
 
 
+class TupleOfNumbers:
+    """`check(t)`: are all items of tuple t numbers of one type? A tuple that passed is
+    remembered (`check.last`), so a guard called again with it tests identity only."""
+
+    def __init__(self, item_type):
+        self.item_type = item_type
+        self.last = None
+        self.__name__ = f"tuple_of_{item_type.__name__}"
+
+    def __call__(self, value):
+        if set(map(type, value)) <= {self.item_type}:
+            self.last = value
+            return True
+        return False
+
+
 def describe(kind):
     """A short human reading of a kind: float, float32[n,1], tuple[float, ...]."""
     if isinstance(kind, Num):
@@ -124,7 +140,8 @@ def describe(kind):
 
 def guard(kind, expr, bind, shape="_s"):
     """Python source testing that the value `expr` has `kind`; `bind(obj)` gives the name
-    the generated module binds an object under (types, dtypes). None: no test needed.
+    the generated module binds an object under (types, dtypes; for ("tuple of", type) a
+    TupleOfNumbers checker, or None where there is none). None: no test needed.
 
         Num(float, 'float64', ())                ->  type(x) is float
         Num(ndarray, 'float64', (None, 1))      ->  type(x) is ndarray and x.dtype is f64
@@ -144,6 +161,11 @@ def guard(kind, expr, bind, shape="_s"):
                              for k, a in enumerate(kind.axes))
         return " and ".join(tests)
     if isinstance(kind, SequenceOf):
+        if kind.container is tuple and isinstance(kind.item, Num) and kind.item.axes == ():
+            # a tuple cannot change: the last one whose items passed is remembered
+            check = bind(("tuple of", kind.item.type))       # None: no such checker
+            if check is not None:
+                return f"type({expr}) is tuple and ({expr} is {check}.last or {check}({expr}))"
         item = guard(kind.item, "_v", bind, shape)
         return f"type({expr}) is {bind(kind.container)} and all({item} for _v in {expr})"
     if isinstance(kind, Items):
