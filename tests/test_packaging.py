@@ -34,11 +34,20 @@ def test_wheel_installs_in_a_fresh_venv(tmp_path):
     wheels = list(wheel_dir.glob("s2s_ad-*.whl"))
     assert len(wheels) == 1
     venv = tmp_path / "venv"
-    # system site-packages supply numpy/gast/astor without a download; the wheel's own
-    # copy of s2s_ad (in the venv) shadows any development install
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)],
-                   check=True)
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     python = venv / ("Scripts" if os.name == "nt" else "bin") / "python"
+    # the dependencies come from this environment (no download): their directories go on
+    # the new venv's path after its own site-packages, where the wheel installs s2s_ad
+    # (a .pth there does not run the .pth files of those directories, so a development
+    # install of s2s_ad stays out of sight)
+    import astor
+    import gast
+    import numpy
+    site = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_path("
+                           "'purelib'))"], capture_output=True, text=True, check=True)
+    homes = sorted({os.path.dirname(os.path.dirname(m.__file__)) for m in (astor, gast, numpy)})
+    with open(os.path.join(site.stdout.strip(), "s2s_ad_test_deps.pth"), "w") as fh:
+        fh.write("\n".join(homes) + "\n")
     subprocess.run([str(python), "-m", "pip", "install", "--no-deps", "-q", str(wheels[0])],
                    check=True)
     script = tmp_path / "use_it.py"
