@@ -1,7 +1,7 @@
 """s2s_ad on code written the way users write it: speed, first-call cost, memory, guards.
 
-    python benchmarks/run_user.py             # full run (~3-4 minutes on 2 cores)
-    python benchmarks/run_user.py --quick     # ~1 minute: fewer, shorter rounds
+    python benchmarks/run_user.py             # full run (~75 s on 2 cores)
+    python benchmarks/run_user.py --quick     # ~25 s: fewer, shorter rounds
     python benchmarks/run_user.py --write     # also rewrite benchmarks/USER_WORKLOADS.md
     python benchmarks/run_user.py --only RNN  # workloads whose name contains a word
 
@@ -198,6 +198,21 @@ def geomean(values):
     return math.exp(statistics.fmean(math.log(v) for v in values)) if values else float("nan")
 
 
+def code_version():
+    """The s2s_ad commit (and whether its files differ from it): the code can change
+    between runs while others work in the same checkout."""
+    root = os.path.dirname(HERE)
+    try:
+        head = subprocess.run(["git", "-C", root, "rev-parse", "--short", "HEAD"],
+                              capture_output=True, text=True, timeout=10).stdout.strip()
+        dirty = subprocess.run(["git", "-C", root, "status", "--porcelain", "--", "s2s_ad",
+                                "templates"], capture_output=True, text=True,
+                               timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return head + (" (s2s_ad/ or templates/ modified)" if dirty else "") if head else "unknown"
+
+
 def machine():
     return (f"{os.cpu_count()} cores ({platform.machine()}), Python {platform.python_version()}, "
             f"numpy {np.__version__}, {platform.system()} {platform.release()}; "
@@ -207,7 +222,7 @@ def machine():
 # ---- main -------------------------------------------------------------------------------
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="~1 minute: 5 short rounds")
+    parser.add_argument("--quick", action="store_true", help="~25 s: 5 short rounds")
     parser.add_argument("--rounds", type=int, default=None)
     parser.add_argument("--only", nargs="*", default=None, help="name substrings")
     parser.add_argument("--no-first-call", action="store_true", help="skip (b)")
@@ -217,6 +232,7 @@ def main(argv=None):
     min_timing = 0.010 if opts.quick else 0.025
     guard_rounds = 5 if opts.quick else 15
     wall = time.perf_counter()
+    version_at_start = code_version()
 
     chosen = [(i, wl) for i, wl in enumerate(uw.WORKLOADS)
               if not opts.only or any(w.lower() in wl.name.lower() for w in opts.only)]
@@ -238,7 +254,7 @@ def main(argv=None):
             wrong.append((wl.name, why))
             print(f"  {wl.name}: WRONG {why}", file=sys.stderr)
             continue
-        gd, hd = uw.dtype_of(got), uw.dtype_of(want)
+        gd = uw.dtype_of(got)
         if wl.dtype == "float32" and any(str(d) != "float32" for d in gd):
             notes.append(f"{wl.name}: s2s_ad returned {gd} for float32 inputs")
 
@@ -323,7 +339,10 @@ def main(argv=None):
         f"Run {when}, `python benchmarks/run_user.py{' --quick' if opts.quick else ''}` "
         f"({mode}: {rounds} rounds, timings ≥ {min_timing * 1e3:.0f} ms), "
         f"{time.perf_counter() - wall:.0f} s wall.  ",
-        f"Machine: {machine()}.",
+        f"Machine: {machine()}. s2s_ad at commit {version_at_start}"
+        + ("" if code_version() == version_at_start else
+           f" at the start, {code_version()} at the end (the code changed during the run)")
+        + ".",
         f"**Summary.** {len(results)} workloads timed; geometric mean of the ratios "
         f"s2s_ad / hand-written: **{geomean(all_r):.2f}** (array workloads "
         f"{geomean(arr_r):.2f}, n={len(arr_r)}; scalar workloads {geomean(sca_r):.2f}, "

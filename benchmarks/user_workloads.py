@@ -25,7 +25,6 @@ in float32.
 All data comes from seeded numpy Generators (deterministic).
 """
 import math
-import os
 import sys
 from dataclasses import dataclass, field
 from typing import Callable
@@ -1023,8 +1022,6 @@ def recheck_rejected():
 
 
 if __name__ == "__main__":
-    for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-        os.environ.setdefault(_var, "1")
     check_all(bench="--small-only" not in sys.argv)
     for name, err in recheck_rejected():
         print(f"rejected: {name}: {err or 'now accepted and correct'}", file=sys.stderr)
