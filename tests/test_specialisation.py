@@ -382,3 +382,30 @@ def test_parameters_read_from_an_array_by_index_are_numbers():
                                rtol=1e-6)
     source = s2s_ad.derivative_source(df, theta, 2.0, 0.1)
     assert "unbroadcast" not in source and "shape_of" not in source
+
+
+def _softplus_loss(w, X, y):
+    z = X @ w
+    return np.mean(np.logaddexp(0.0, z) - y * z)
+
+
+def _fill_then_weigh(x, w):
+    y = np.zeros(len(x))
+    for i in range(len(x)):
+        y[i] = x[i] ** 2
+    return np.sum(y * w)
+
+
+def test_a_full_reduction_seed_stays_a_number_until_an_array_needs_it():
+    rng = np.random.default_rng(0)
+    w, X, y = rng.standard_normal(3), rng.standard_normal((8, 3)), (rng.random(8) > 0.5) * 1.0
+    df = s2s_ad.grad(_softplus_loss)
+    np.testing.assert_allclose(df(w, X, y), numeric_grad(_softplus_loss, [w, X, y], 0),
+                               rtol=1e-6)
+    assert "unreduce" not in s2s_ad.derivative_source(df, w, X, y)
+    # an array written in place (y[i] = ...) and restored by the backward sweep is never
+    # passed on by name: w's gradient is y's value, not the array the sweep restores
+    x, v = rng.standard_normal(5), rng.standard_normal(5)
+    gx, gv = s2s_ad.grad(_fill_then_weigh, wrt=(0, 1))(x, v)
+    np.testing.assert_allclose(gv, x ** 2)
+    np.testing.assert_allclose(gx, 2 * x * v)

@@ -266,6 +266,12 @@ class _Backward:
         return out
 
     def statement(self, stmt):
+        built = []
+        if not (isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name)):
+            self.stmts.uniform.flush_all(built)   # loops, branches, writes: arrays from here
+        return built + self._statement(stmt)
+
+    def _statement(self, stmt):
         out = []
         if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Subscript):
             if self.i.activity.is_active(stmt.targets[0].value.id):

@@ -21,6 +21,7 @@ from .. import runtime, runtime_flow
 from ..analyses.shapes import is_elementwise
 from .expand import BindingError, bind_operands, expand
 from .tape import RESTORE, RESTORE_ITEM, UNDO_APPEND, marker
+from .uniform import UniformAdjoints
 
 
 class StatementReverser:
@@ -33,6 +34,7 @@ class StatementReverser:
         self.levels = inputs.levels
         self.arity = {t: h.result_arity for t, h in helpers.items() if h.result_arity}
         self._maybe_zero = set()   # adjoint names that may still hold a loop's scalar 0.0
+        self.uniform = UniformAdjoints(inputs, adjoints, first_defs)
 
     def tuple_arity(self, variable):
         """n when `variable` is an n-tuple built once in the function, else None."""
@@ -49,6 +51,7 @@ class StatementReverser:
     def contribute(self, variable, value, out):
         """A whole-value contribution; a tuple's adjoint is kept item by item, unless it
         accumulates (read in a loop: item adjoints would not outlive the iteration)."""
+        self.uniform.flush(variable, out)
         arity = self.tuple_arity(variable)
         if not arity or self.adj.accumulates(variable):
             self.adj.contribute(variable, value, out)
@@ -63,7 +66,7 @@ class StatementReverser:
 
     def has_adjoint(self, target):
         arity = self.tuple_arity(target)
-        return self.adj.has(target) or bool(
+        return self.adj.has(target) or target in self.uniform.pending or bool(
             arity and any(self.adj.has((target, k)) for k in range(arity)))
 
     # ---- assignments -----------------------------------------------------------------------
@@ -79,6 +82,11 @@ class StatementReverser:
             out.append(build.assign(held, self.adj.get(target)))
             result_adjoint = build.name(held)
             self.adj.reset(target)
+        elif target in self.uniform.pending:
+            if self._spread_on(stmt, op, target, out):
+                return
+            self.uniform.flush(target, out)
+            result_adjoint = self.adj.get(target)
         else:
             result_adjoint = self.adj.get(target)
         self._operation(stmt, op, target, result_adjoint, out)
@@ -162,10 +170,57 @@ class StatementReverser:
         for param, index, value in expansion.contributions:
             operand = bound[param]
             self._note_maybe_zero(operand.id, value, target)
+            number = self.uniform.spread_number(value, operand.id) if index is None else None
+            if number is not None and id(stmt) in self.first_defs \
+                    and self.i.kinds.axes(target) == () and self.uniform.eligible(operand.id):
+                self.uniform.hold(operand.id, number)      # built when it is needed
+                continue
+            if index is not None:
+                self.uniform.flush(operand.id, out)
             if index is None:
                 self.contribute(operand.id, value, out)
             else:
                 self.adj.contribute_at(operand.id, operand, index, value, out)
+
+    def _spread_on(self, stmt, op, target, out):
+        """The statement defining `target`, whose adjoint is a number spread over it: pass
+        the number on where each contribution is an array of target's shape anyway or a
+        number for an operand of that shape; False (nothing written) otherwise."""
+        number = self.uniform.pending[target]
+        axes = self.i.kinds.axes(target)
+        template = self.i.registry.reverse(op.primitive) if op.primitive is not None else None
+        if template is None or op.keywords or not is_elementwise(op.primitive) \
+                or id(stmt) not in self.first_defs:
+            return False
+        try:
+            bound = bind_operands(template, op.args, op.keywords, op.primitive)
+            self.ctx.elementwise = True
+            self.ctx.adjoint_may_be_scalar_zero = True     # no sums written from a number
+            expansion = expand(template, bound, target, build.clone(number), self.ctx)
+        except BindingError:
+            return False
+        plan = []
+        for param, index, value in expansion.contributions:
+            operand = bound[param]
+            if index is not None:
+                return False
+            if self.uniform.shaped_like(value, axes):
+                if self.uniform.aliases_a_written_array(value):
+                    return False
+                plan.append((operand.id, value, False))
+            elif self.uniform.numbers_only(value) and self.i.kinds.axes(operand) == axes \
+                    and self.uniform.eligible(operand.id):
+                plan.append((operand.id, value, True))
+            else:
+                return False
+        del self.uniform.pending[target]
+        out.extend(expansion.statements)
+        for operand, value, spread in plan:
+            if spread:
+                self.uniform.hold(operand, value)
+            else:
+                self.contribute(operand, value, out)
+        return True
 
     def _may_be_scalar_zero(self, adjoint):
         """Can this adjoint still be the 0.0 an accumulated adjoint starts from (a loop or

@@ -1,0 +1,129 @@
+"""Adjoints that are one number spread over an array, kept as that number while they can be.
+
+A full reduction `s = np.sum(t)` (or np.mean) gives t the adjoint `unreduce(g, t)`: an
+array of t's shape filled with the number g. When the facts know t's kind, that array is
+not built at once: t's adjoint is remembered as "g everywhere" and handed to the
+statement defining t. There, each contribution is either an array of t's shape anyway
+(the template multiplies g by a value shaped like t: `g * np.exp(z - t2_0)`), or again a
+number spread over an operand of t's shape (`u = t - v`: u gets g, v gets -g), which
+passes the spreading on; anything else (a broadcast operand, a matrix product, a loop, a
+parameter's gradient) gets the array, built where it is needed:
+
+    t4_0 = np.mean(t3_0)          t3_0_bar = unreduce(1.0 / n, t3_0, None, False)
+    t3_0 = t2_0 - t2_1      ->    (nothing: t2_0 gets 1.0 / n, t2_1 gets -(1.0 / n))
+    t2_0 = np.logaddexp(0.0, z)   z_bar = 1.0 / n * np.exp(z - t2_0) - 1.0 / n * y
+    t2_1 = y * z
+"""
+import gast
+
+from ..ir import build
+from .. import runtime
+
+
+class UniformAdjoints:
+    """variable -> the number its adjoint is, everywhere (only for values the facts know
+    to be arrays, defined once at the top level and never overwritten)."""
+
+    def __init__(self, inputs, adjoints, first_defs):
+        self.i = inputs
+        self.adj = adjoints
+        self.first_defs = first_defs
+        self.pending = {}
+
+    def spread_number(self, value, operand):
+        """g when `value` is `unreduce(g, operand, None, False)`, else None."""
+        if not (isinstance(value, gast.Call) and isinstance(value.func, gast.Name)
+                and self.i.bindings.names.get(value.func.id) is runtime.unreduce
+                and len(value.args) == 4 and isinstance(value.args[1], gast.Name)
+                and value.args[1].id == operand
+                and isinstance(value.args[2], gast.Constant) and value.args[2].value is None
+                and isinstance(value.args[3], gast.Constant) and value.args[3].value is False):
+            return None
+        return value.args[0]
+
+    def eligible(self, variable):
+        kinds, flow = self.i.kinds, self.i.dataflow
+        if kinds is None or variable in self.pending or self.adj.has(variable):
+            return False
+        kind = kinds.of(variable)
+        return getattr(kind, "axes", None) and getattr(kind, "dtype", None) in (
+            "float64", "float32") and variable not in self.i.levels.resolution.parameters \
+            and not self.adj.accumulates(variable) and not flow.is_overwritten(variable) \
+            and variable not in flow.subscripted and variable not in flow.list_valued \
+            and variable not in flow.structured
+
+    def hold(self, variable, number):
+        self.pending[variable] = number
+
+    def flush(self, variable, out):
+        """Build the array now: the adjoint is needed as one."""
+        number = self.pending.pop(variable, None)
+        if number is not None:
+            self.adj.contribute(variable, self.spread(number, variable), out)
+
+    def flush_all(self, out):
+        for variable in list(self.pending):
+            self.flush(variable, out)
+
+    def spread(self, number, variable):
+        helper = build.name(self.i.bindings.name_for("unreduce", runtime.unreduce))
+        return build.call(helper, [build.clone(number), build.name(variable),
+                                   build.const(None), build.const(False)])
+
+    def shaped_like(self, value, axes):
+        """Is `value` an array of these axes because a factor of it is (following products,
+        sums, negations and elementwise calls down from the top)?"""
+        node = value
+        stack = [node]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, gast.Name):
+                if not self.i.namer.is_adjoint(node.id) and self.i.kinds.axes(node.id) == axes:
+                    return True
+            elif isinstance(node, gast.BinOp):
+                stack += [node.left, node.right]
+            elif isinstance(node, gast.UnaryOp):
+                stack.append(node.operand)
+            elif isinstance(node, gast.Call) and node.args and not node.keywords \
+                    and self._broadcasts(node.func):
+                stack += list(node.args)            # elementwise calls: every argument
+        return False
+
+    def _broadcasts(self, func):
+        """Does this callee give the broadcast shape of its arguments (a ufunc, np.where,
+        unbroadcast's second argument's shape)?"""
+        import numpy
+        if isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name) \
+                and func.value.id == self.i.levels.numpy_name:
+            callee = getattr(numpy, func.attr, None)
+            return isinstance(callee, numpy.ufunc) or callee is numpy.where
+        return isinstance(func, gast.Name) and \
+            self.i.bindings.names.get(func.id) is runtime.unbroadcast
+
+    def numbers_only(self, value):
+        """Does `value` read only numbers (constants, number-valued names, the adjoint it
+        was made from, element counts)? Then it is a number too."""
+        stack = [value]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, gast.Call):
+                if not (isinstance(node.func, gast.Name) and self.i.bindings.names.get(
+                        node.func.id) is runtime.reduced_count):
+                    return False
+                continue                          # an int, whatever it counts
+            if isinstance(node, gast.Name):
+                if not self.i.namer.is_adjoint(node.id) and self.i.kinds.axes(node.id) != ():
+                    return False
+                continue
+            stack.extend(gast.iter_child_nodes(node))
+        return True
+
+    def aliases_a_written_array(self, value):
+        """Would the contribution, once `1.0 * y` is folded, be the array `y` itself, which
+        the backward sweep later writes into (restoring y[i]) or rebinds? An adjoint
+        passed on as that name would change with it."""
+        from ..optimize.fold import fold_expression
+        folded = fold_expression(build.clone(value))
+        flow = self.i.dataflow
+        return isinstance(folded, gast.Name) and not self.i.namer.is_adjoint(folded.id) \
+            and (folded.id in flow.subscripted or flow.is_overwritten(folded.id))
