@@ -133,7 +133,7 @@ def _public(f, mode, wrt, preserve_result):
     target = general if general in _SOURCES else f
     derived = derive(target, request, default_registry(), _CACHE)
     function = derived.function
-    if mode != "jvp" and target is f:       # forward mode is not specialised yet
+    if target is f:
         function = _dispatcher(target, request, derived, mode)
     if mode in ("vjp", "jvp"):
         function = _derivative_last(function, f, names if mode == "jvp" else None, single)
@@ -157,7 +157,7 @@ def _dispatcher(target, request, general, mode):
             return None
         _SOURCES[derived.function] = derived
         return derived
-    dispatcher = Dispatcher(general, build, skip=1 if mode == "vjp" else 0)
+    dispatcher = Dispatcher(general, build, skip=1 if mode in ("vjp", "jvp") else 0)
     _DISPATCHERS[dispatcher.function] = dispatcher
     return dispatcher.function
 

@@ -279,8 +279,9 @@ def _derive_forward(func, request, registry, cache):
             del cache.in_progress[key]
         return derived.function, name
 
+    kinds = analyse_kinds(levels, dict(request.signature or ()), _helper_results())
     inputs = ReverseInputs(levels, activity, analyse_shapes(levels), analyse_dataflow(levels),
-                           registry, namer, bindings, None)
+                           registry, namer, bindings, None, kinds=kinds)
     generator = ForwardGenerator(inputs, ExpansionContext(inputs), derive_jvp)
     seeds = []
     for k, name in enumerate(request.wrt):

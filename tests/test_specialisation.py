@@ -409,3 +409,31 @@ def test_a_full_reduction_seed_stays_a_number_until_an_array_needs_it():
     gx, gv = s2s_ad.grad(_fill_then_weigh, wrt=(0, 1))(x, v)
     np.testing.assert_allclose(gv, x ** 2)
     np.testing.assert_allclose(gx, 2 * x * v)
+
+
+def test_jvp_and_vjp_are_specialised_too():
+    jf = s2s_ad.jvp(scaled_shift, wrt=(0, 1))
+    vf = s2s_ad.vjp(lambda_free_tanh, wrt=0)
+    for name in ("floats", "vector", "length_one_axis", "float32"):
+        x, w, b = CALLS[name]
+        tx, tw = np.ones_like(np.asarray(x)) * 0.3, np.ones_like(np.asarray(w)) * -0.2
+        tx = float(tx) if np.ndim(x) == 0 else tx
+        tw = float(tw) if np.ndim(w) == 0 else tw
+        value, derivative = jf(x, w, b, (tx, tw))
+        eps = 1e-6
+        x64, w64 = np.asarray(x, dtype=float), np.asarray(w, dtype=float)
+        expected = (scaled_shift(x64 + eps * tx, w64 + eps * tw, b)
+                    - scaled_shift(x64 - eps * tx, w64 - eps * tw, b)) / (2 * eps)
+        tol = 2e-3 if name == "float32" else 1e-6
+        assert derivative == pytest.approx(expected, rel=tol, abs=tol)
+        assert "For x: " in s2s_ad.derivative_source(jf, x, w, b, (tx, tw))
+        cot = np.ones(np.shape(np.tanh(np.asarray(x) * w)))
+        got = vf(np.asarray(x, dtype=float), np.asarray(w, dtype=float), cot)
+        np.testing.assert_allclose(got, (1 - np.tanh(x64 * w64) ** 2) * w64 * cot
+                                   if np.ndim(x) else np.sum((1 - np.tanh(x64 * w64) ** 2) * w64),
+                                   rtol=1e-6)
+    assert len(_DISPATCHERS[jf.__wrapped__].built) == 4
+
+
+def lambda_free_tanh(x, w):
+    return np.tanh(x * w)

@@ -120,7 +120,7 @@ class ExpansionContext:
     def tangent_shape_known(self, bound):
         """Does every operand provably have the result's shape (no broadcasting)?"""
         names = [a for a in bound.values() if isinstance(a, gast.Name)]
-        return bool(names) and all(self.i.shapes.same(self.current_target, a) for a in names)
+        return bool(names) and all(self.same_shape(self.current_target, a) for a in names)
 
 
 def reverse(inputs, wrt, seed):
