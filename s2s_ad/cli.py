@@ -18,7 +18,7 @@ import tempfile
 import traceback
 
 from . import __version__
-from .api import _CACHE, _public
+from .api import _CACHE, _DISPATCHERS, _public
 from .backend.emit import to_source
 from .backend.standalone import MARKER, read_hash, source_hash, standalone_module
 from .errors import ADError, APIUsageError, SourceLocation
@@ -118,7 +118,9 @@ def _grad(args):
     for func in functions:
         if args.command == "hvp":
             from .higher_order import hvp
-            derived = _CACHE.derived_of(hvp(func, wrt=wrt).__wrapped__)
+            inner = hvp(func, wrt=wrt).__wrapped__
+            dispatcher = _DISPATCHERS.get(inner)       # the general derivative behind it
+            derived = dispatcher.general if dispatcher is not None else _CACHE.derived_of(inner)
             extra.append(_hvp_wrapper(func, derived))
         else:
             _public(func, args.command, wrt, False)

@@ -55,16 +55,33 @@ def hvp(f=None, wrt=0):
     if f is None:
         return functools.partial(hvp, wrt=wrt)
     from .ad.registry import default_registry
-    from .api import _CACHE, _SOURCES, _wrt_names, general_derivative, grad
+    from .api import _CACHE, _DISPATCHERS, _SOURCES, _wrt_names, general_derivative, grad
+    from .dispatch import Dispatcher
     from .pipeline import Request, derive
     names, single = _wrt_names(f, wrt)
-    gradient = general_derivative(grad(f, wrt=names[0] if single else names))
+    public_gradient = grad(f, wrt=names[0] if single else names)
+    gradient = general_derivative(public_gradient)
     # the jvp of the gradient, returning only the derivative: the gradient's own final
     # sums are then dead code and disappear from the generated function
-    derived = derive(gradient, Request("jvp", names, False, single, tangent_only=True),
-                     default_registry(), _CACHE)
+    request = Request("jvp", names, False, single, tangent_only=True)
+    derived = derive(gradient, request, default_registry(), _CACHE)
     _SOURCES[derived.function] = derived
     inner = derived.function
+    gradients = _DISPATCHERS.get(public_gradient)
+    if gradients is not None:
+        def build(signature, variant):
+            """The jvp of the gradient specialised on `signature`."""
+            specialised = gradients.specialisation(signature)
+            if specialised is None:
+                return None
+            import dataclasses
+            built = derive(specialised, dataclasses.replace(request, signature=signature),
+                           default_registry(), _CACHE)
+            _SOURCES[built.function] = built
+            return built
+        dispatcher = Dispatcher(derived, build, skip=1)
+        _DISPATCHERS[dispatcher.function] = dispatcher
+        inner = dispatcher.function
 
     @functools.wraps(f)
     def hv(*args, **kwargs):

@@ -437,3 +437,16 @@ def test_jvp_and_vjp_are_specialised_too():
 
 def lambda_free_tanh(x, w):
     return np.tanh(x * w)
+
+
+def test_hvp_and_hessian_use_the_gradient_built_for_the_arguments():
+    hv = s2s_ad.hvp(scaled_shift, wrt=0)
+    gradient = s2s_ad.grad(scaled_shift, wrt=0)
+    for name in ("vector", "length_one_axis"):
+        x, w, b = CALLS[name]
+        v = np.linspace(0.2, 0.9, np.size(x)).reshape(np.shape(x))
+        eps = 1e-6
+        expected = (gradient(x + eps * v, w, b) - gradient(x - eps * v, w, b)) / (2 * eps)
+        np.testing.assert_allclose(hv(x, w, b, v), expected, rtol=1e-5, atol=1e-7)
+        assert "jvp_grad_scaled_shift_" in s2s_ad.derivative_source(hv, x, w, b, v)
+    assert s2s_ad.hessian(horner)(0.5, 2.0, (1.0, 2.0, 3.0)) == pytest.approx(4.0)
