@@ -133,8 +133,11 @@ def _public(f, mode, wrt, preserve_result):
     target = general if general in _SOURCES else f
     derived = derive(target, request, default_registry(), _CACHE)
     function = derived.function
-    if target is f:
-        function = _dispatcher(target, request, derived, mode)
+    inner = _DISPATCHERS.get(inspect.unwrap(f)) if target is not f else None
+    if target is f or (inner is not None and inner.skip == 0):
+        # a derivative of a derivative: each signature differentiates the inner
+        # derivative built for it
+        function = _dispatcher(target, request, derived, mode, inner)
     if mode in ("vjp", "jvp"):
         function = _derivative_last(function, f, names if mode == "jvp" else None, single)
     _SOURCES[derived.function] = derived
@@ -143,12 +146,18 @@ def _public(f, mode, wrt, preserve_result):
     return public
 
 
-def _dispatcher(target, request, general, mode):
-    """The dispatching function for `target`'s derivative (dispatch.py)."""
+def _dispatcher(target, request, general, mode, inner=None):
+    """The dispatching function for `target`'s derivative (dispatch.py); `inner`: the
+    dispatcher of the derivative `target` is the general form of (grad of grad)."""
     def build(signature, variant):
         specialised = dataclasses.replace(request, signature=signature, variant=variant)
+        function = target
+        if inner is not None:
+            function = inner.specialisation(signature)
+            if function is None:
+                return None
         try:
-            derived = derive(target, specialised, default_registry(), _CACHE)
+            derived = derive(function, specialised, default_registry(), _CACHE)
         except Exception:
             # the general derivative is right for every argument: a specialisation that
             # cannot be built falls back to it (the test suite sees the error)

@@ -450,3 +450,20 @@ def test_hvp_and_hessian_use_the_gradient_built_for_the_arguments():
         np.testing.assert_allclose(hv(x, w, b, v), expected, rtol=1e-5, atol=1e-7)
         assert "jvp_grad_scaled_shift_" in s2s_ad.derivative_source(hv, x, w, b, v)
     assert s2s_ad.hessian(horner)(0.5, 2.0, (1.0, 2.0, 3.0)) == pytest.approx(4.0)
+
+
+def _doubling(x):
+    n = 0
+    while x < 10.0:
+        x = x * 2.0
+        n = n + 1
+    return x + n
+
+
+def test_grad_of_grad_differentiates_the_gradient_built_for_the_arguments():
+    gradient = s2s_ad.grad(horner)
+    second = s2s_ad.grad(gradient)
+    assert second(0.5, 2.0, (1.0, 2.0, 3.0)) == pytest.approx(4.0)
+    assert "grad_grad_horner_1" in s2s_ad.derivative_source(second, 0.5, 2.0, (1.0, 2.0, 3.0))
+    # the gradient 2 ** trips is piecewise constant in x: its derivative is zero
+    assert s2s_ad.grad(s2s_ad.grad(_doubling))(1.5) == 0.0

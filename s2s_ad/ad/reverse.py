@@ -235,7 +235,9 @@ class _Backward:
         return out
 
     def gradient(self, name):
-        grad = self.adj.get(name)
+        # an argument the output does not depend on (in a derivative differentiated again,
+        # only through a loop's trip count) has no adjoint at all, not even a zero one
+        grad = self.adj.get(name) if self.i.activity.is_active(name) else None
         if grad is None:
             from ..runtime import zero_adjoint
             helper = self.i.bindings.name_for("zero_adjoint", zero_adjoint)
