@@ -467,3 +467,23 @@ def test_grad_of_grad_differentiates_the_gradient_built_for_the_arguments():
     assert "grad_grad_horner_1" in s2s_ad.derivative_source(second, 0.5, 2.0, (1.0, 2.0, 3.0))
     # the gradient 2 ** trips is piecewise constant in x: its derivative is zero
     assert s2s_ad.grad(s2s_ad.grad(_doubling))(1.5) == 0.0
+
+
+def _weighted_walk(x, ws):
+    total = 0.0
+    for i in range(len(ws)):
+        w = ws[i]
+        total = total * x + w * np.sin(x * w)
+    return total
+
+
+def test_item_reads_in_a_loop_are_repeated_not_taped():
+    ws = np.linspace(0.5, 1.5, 6)
+    df = s2s_ad.grad(_weighted_walk)
+    assert df(0.3, ws) == pytest.approx(numeric_grad(_weighted_walk, [0.3, ws], 0))
+    source = s2s_ad.derivative_source(df, 0.3, ws)
+    assert source.count("w = ws[i]") == 2 and "_tape.append(w)" not in source
+    assert "w = None" not in source
+    # the general derivative repeats the read too, and also tapes shapes
+    general = s2s_ad.derivative_source(general_derivative(df))
+    assert source.count("_tape.append(") < general.count("_tape.append(")

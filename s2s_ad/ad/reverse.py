@@ -20,6 +20,7 @@ from ..ir.primitives import appended_list
 from ..ir.walk import all_statements
 from .. import runtime_flow
 from .adjoints import Adjoints
+from .recompute import recomputed_reads
 from .statements import StatementReverser, active_params
 from .tape import SAVE, SAVE_ITEM, marker, pop, push, resolve_markers
 
@@ -137,8 +138,9 @@ def reverse(inputs, wrt, seed):
         tape = "_tape"
         inputs.namer.reserve(tape)
     first_defs = _first_definitions(forward, set(levels.resolution.parameters))
-    statements = StatementReverser(inputs, ctx, adjoints, helpers, first_defs)
-    walker = _Backward(inputs, ctx, adjoints, statements, tape, first_defs)
+    repeated, repeated_ids = recomputed_reads(forward, levels.numpy_name)
+    statements = StatementReverser(inputs, ctx, adjoints, helpers, first_defs, repeated_ids)
+    walker = _Backward(inputs, ctx, adjoints, statements, tape, first_defs, repeated)
     seeded = walker.initialise(ret.value, seed)
     walked = walker.block(forward)
     gradients = [walker.gradient(name) for name in wrt]
@@ -151,7 +153,7 @@ def reverse(inputs, wrt, seed):
                                             _shape_helpers(inputs.bindings))
     backward = seeded + walked
     if used or walker.counted:
-        forward = walker.unbound_guards() + [build.assign(tape, gast.List(elts=[],
+        forward = walker.unbound_guards(forward) + [build.assign(tape, gast.List(elts=[],
                                                                          ctx=gast.Load()))] + forward
     return ReverseResult(list(forward), backward, ret.value, gradients)
 
@@ -206,7 +208,8 @@ def _first_definitions(top_level, params):
 
 
 class _Backward:
-    def __init__(self, inputs, ctx, adjoints, statements, tape, first_defs):
+    def __init__(self, inputs, ctx, adjoints, statements, tape, first_defs, repeated):
+        self.repeated = repeated    # id(loop) -> item reads repeated, not taped
         self._tape = tape
         self.first_defs = first_defs
         self.i = inputs
@@ -328,6 +331,11 @@ class _Backward:
             return out
         body = self.block(stmt.body)
         self.adj.restore(state)
+        if body and id(stmt) in self.repeated:
+            read = {n.id for s in body for n in gast.walk(s)
+                    if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)}
+            body = [build.clone(s) for s in self.repeated[id(stmt)]
+                    if s.targets[0].id in read] + body
         if isinstance(stmt, gast.While) or _has_break(stmt):
             self.counted.setdefault(id(stmt), self.i.namer.fresh("trips"))
             count = pop(self._tape)
@@ -383,6 +391,7 @@ class _Backward:
                 out.append(marker(SAVE_ITEM, build.name(target.value.id),
                                   build.clone(target.slice)))
             elif isinstance(stmt, gast.Assign) and id(stmt) not in self.first_defs \
+                    and id(stmt) not in self.stmts.repeated_ids \
                     and self.i.dataflow.is_overwritten(stmt.targets[0].id):
                 self.saved.add(stmt.targets[0].id)
                 out.append(marker(SAVE, build.name(stmt.targets[0].id)))
@@ -404,10 +413,22 @@ class _Backward:
         stmt.body = _before_break(stmt.body, [step])
         return [build.assign(counter, build.const(0)), stmt, push(self._tape, build.name(counter))]
 
-    def unbound_guards(self):
-        """Variables saved before their first assignment need a value to save."""
-        params = set(self.i.levels.resolution.parameters)
-        return [build.assign(v, build.const(None)) for v in sorted(self.saved - params)]
+    def unbound_guards(self, forward):
+        """Variables saved before their first assignment need a value to save (those
+        whose push survived: a push nothing pops was dropped)."""
+        assigned = set(self.i.levels.resolution.parameters)
+        unbound = set()
+        for stmt in forward:          # in order: a push before any assignment needs one
+            for node in gast.walk(stmt):
+                if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) \
+                        and node.func.attr == "append" \
+                        and isinstance(node.func.value, gast.Name) \
+                        and node.func.value.id == self._tape:
+                    unbound |= {n.id for a in node.args for n in gast.walk(a)
+                                if isinstance(n, gast.Name)} - assigned
+            if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name):
+                assigned.add(stmt.targets[0].id)
+        return [build.assign(v, build.const(None)) for v in sorted(self.saved & unbound)]
 
 
 def _is_marker(stmt):

@@ -25,8 +25,10 @@ from .uniform import UniformAdjoints
 
 
 class StatementReverser:
-    def __init__(self, inputs, context, adjoints, helpers, first_defs=frozenset()):
+    def __init__(self, inputs, context, adjoints, helpers, first_defs=frozenset(),
+                 repeated_ids=frozenset()):
         self.first_defs = first_defs
+        self.repeated_ids = repeated_ids   # item reads the backward loop repeats
         self.i = inputs
         self.ctx = context
         self.adj = adjoints
@@ -96,7 +98,8 @@ class StatementReverser:
     def restore(self, stmt, out):
         """After reversing an overwritten variable's definition, bring back its old value."""
         target = stmt.targets[0].id
-        if self.i.dataflow.is_overwritten(target) and id(stmt) not in self.first_defs:
+        if self.i.dataflow.is_overwritten(target) and id(stmt) not in self.first_defs \
+                and id(stmt) not in self.repeated_ids:
             out.append(marker(RESTORE, build.name(target)))
 
     def _operation(self, stmt, op, target, result_adjoint, out):

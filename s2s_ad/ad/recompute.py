@@ -1,0 +1,80 @@
+"""Reads the backward sweep repeats instead of taping: `v = xs[i]` in a `for i in ...` loop.
+
+An item of a container nothing writes, at the loop's own index, costs less to read again
+at the top of each backward iteration than to push on the tape and pop (the backward loop
+runs over the same indices, in reverse):
+
+    for i in t2_0:                          for i in t2_0[::-1]:
+        c = coeffs[i]            ->             c = coeffs[i]        (no _tape.append(c),
+        p = p * x + a * c                       ...                   no c = _tape.pop())
+
+Only when `v` is assigned nowhere else, is not read in the loop body before this statement
+(that would be the previous iteration's item), and `xs` is never assigned, written into
+or changed by a method call anywhere in the function.
+"""
+import gast
+
+from ..ir.walk import all_statements
+
+
+def recomputed_reads(body, numpy_name):
+    """{id(loop): [statements]} of the reads to repeat, and the set of their ids."""
+    stored, mutated = _stores(body, numpy_name)
+    by_loop, ids = {}, set()
+    for loop in all_statements(body):
+        if not (isinstance(loop, gast.For) and isinstance(loop.target, gast.Name)):
+            continue
+        index = loop.target.id
+        if stored.get(index, 0) != 1:
+            continue
+        read_before = set()
+        for stmt in loop.body:
+            if _is_item_read(stmt, index) and stored.get(stmt.targets[0].id) == 1 \
+                    and stmt.targets[0].id not in read_before \
+                    and stmt.value.value.id not in stored \
+                    and stmt.value.value.id not in mutated:
+                by_loop.setdefault(id(loop), []).append(stmt)
+                ids.add(id(stmt))
+            read_before |= {n.id for n in gast.walk(stmt)
+                            if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)}
+    return by_loop, ids
+
+
+def _is_item_read(stmt, index):
+    return isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name) \
+        and isinstance(stmt.value, gast.Subscript) \
+        and isinstance(stmt.value.value, gast.Name) \
+        and isinstance(stmt.value.slice, gast.Name) and stmt.value.slice.id == index
+
+
+_NUMPY_WRITERS = {"copyto", "put", "place", "putmask", "fill_diagonal", "put_along_axis"}
+_READERS = {"len", "range", "float", "int", "abs", "min", "max", "sum", "zip", "enumerate",
+            "tuple", "list", "sorted", "reversed", "isinstance", "type", "round", "print"}
+
+
+def _stores(body, numpy_name):
+    """How often each name is bound, and the names written into or called a method on."""
+    stored, mutated = {}, set()
+    module = gast.Module(body=body, type_ignores=[])
+    for node in gast.walk(module):
+        if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
+            stored[node.id] = stored.get(node.id, 0) + 1
+        elif isinstance(node, (gast.Subscript, gast.Attribute)) \
+                and isinstance(node.ctx, (gast.Store, gast.Del)):
+            base = node.value
+            while isinstance(base, (gast.Subscript, gast.Attribute)):
+                base = base.value
+            if isinstance(base, gast.Name):
+                mutated.add(base.id)
+        elif isinstance(node, gast.Call):
+            func = node.func
+            numpy_call = isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name) \
+                and func.value.id == numpy_name and func.attr not in _NUMPY_WRITERS \
+                and not any(k.arg == "out" for k in node.keywords)
+            if isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name) \
+                    and not numpy_call:
+                mutated.add(func.value.id)           # xs.append(...), xs.sort()
+            if not numpy_call and not (isinstance(func, gast.Name) and func.id in _READERS):
+                # any other call may write into an array it is given (a helper, np.copyto)
+                mutated.update(a.id for a in node.args if isinstance(a, gast.Name))
+    return stored, mutated
