@@ -88,6 +88,8 @@ def hvp(f=None, wrt=0):
         if not args:
             raise APIUsageError("hvp function: pass the arguments of f, then the vector v")
         *primals, v = args
+        if single and isinstance(v, (list, tuple)):
+            v = np.asarray(v, dtype=float)      # a vector written as a list
         return inner(v, *primals, **kwargs)
     hv.__wrapped__ = inner
     return hv

@@ -487,3 +487,53 @@ def test_item_reads_in_a_loop_are_repeated_not_taped():
     # the general derivative repeats the read too, and also tapes shapes
     general = s2s_ad.derivative_source(general_derivative(df))
     assert source.count("_tape.append(") < general.count("_tape.append(")
+
+
+def _twice(x):
+    t = np.sin(x)
+    u = t + t
+    return np.sum(u)
+
+
+def _cancel(x):
+    t = np.sin(x)
+    u = t - t
+    return np.sum(u) + np.sum(x)
+
+
+def _square(a):
+    return a * a
+
+
+def _helper_then_sum(x):
+    t = np.sin(x)
+    h = _square(t)
+    return np.sum(t) + np.sum(h)
+
+
+def _mixed_dtypes(a, b, c):
+    return np.sum(a) + np.mean(b * c)
+
+
+@pytest.mark.parametrize("fn", [_twice, _cancel, _helper_then_sum])
+def test_spread_numbers_meet_every_other_contribution(fn):
+    x = np.array([0.3, 0.5, 0.9])
+    df = s2s_ad.grad(fn)
+    np.testing.assert_allclose(df(x), numeric_grad(fn, [x], 0), rtol=1e-6, atol=1e-9)
+    hv = s2s_ad.hvp(fn)(x, np.array([1.0, 0.0, 0.0]))
+    gradient = s2s_ad.grad(fn)
+    e = np.array([1e-6, 0.0, 0.0])
+    np.testing.assert_allclose(hv, (gradient(x + e) - gradient(x - e)) / 2e-6, atol=1e-6)
+
+
+def test_a_spread_number_keeps_the_operands_dtype():
+    a, b, c = np.ones(3), np.ones(4), np.full(4, 0.3, dtype=np.float32)
+    ga, gb, gc = s2s_ad.grad(_mixed_dtypes, wrt=(0, 1, 2))(a, b, c)
+    assert (ga.dtype, gb.dtype) == (np.float64, np.float64)
+    np.testing.assert_allclose(gb, c / 4, rtol=1e-6)
+
+
+def test_hvp_takes_its_vector_as_a_list():
+    x = np.array([0.3, 0.5, 0.9])
+    np.testing.assert_allclose(s2s_ad.hvp(_twice)(x, [1.0, 0.0, 0.0]),
+                               s2s_ad.hvp(_twice)(x, np.array([1.0, 0.0, 0.0])))

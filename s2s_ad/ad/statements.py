@@ -193,7 +193,7 @@ class StatementReverser:
         axes = self.i.kinds.axes(target)
         template = self.i.registry.reverse(op.primitive) if op.primitive is not None else None
         if template is None or op.keywords or not is_elementwise(op.primitive) \
-                or id(stmt) not in self.first_defs:
+                or id(stmt) not in self.first_defs or self.adj.has(target):
             return False
         try:
             bound = bind_operands(template, op.args, op.keywords, op.primitive)
@@ -207,8 +207,11 @@ class StatementReverser:
             operand = bound[param]
             if index is not None:
                 return False
+            if any(operand.id == planned for planned, _, _ in plan):
+                return False                    # `t + t`: two contributions, one operand
             if self.uniform.shaped_like(value, axes):
-                if self.uniform.aliases_a_written_array(value):
+                if self.uniform.aliases_a_written_array(value) \
+                        or not self.uniform.keeps_dtype(value, operand.id):
                     return False
                 plan.append((operand.id, value, False))
             elif self.uniform.numbers_only(value) and self.i.kinds.axes(operand) == axes \
@@ -273,6 +276,7 @@ class StatementReverser:
                           list(op.keywords.items()))
         parts = []
         for _, var in active:
+            self.uniform.flush(var, out)        # an array from here: the helper adds to it
             fresh = not self.adj.has(var) and self.adj.name_of(var) not in parts
             parts.append(self.adj.name_of(var) if fresh else self.i.namer.fresh(f"{var}_bar"))
         if len(parts) == 1:

@@ -127,3 +127,15 @@ class UniformAdjoints:
         flow = self.i.dataflow
         return isinstance(folded, gast.Name) and not self.i.namer.is_adjoint(folded.id) \
             and (folded.id in flow.subscripted or flow.is_overwritten(folded.id))
+
+    def keeps_dtype(self, value, operand):
+        """Do the arrays `value` reads have the operand's dtype? (`g * c` with c float32
+        would make a float64 operand's adjoint float32, where the array g spreads to is
+        float64.)"""
+        dtype = getattr(self.i.kinds.of(operand), "dtype", None)
+        for node in gast.walk(value):
+            if isinstance(node, gast.Name) and not self.i.namer.is_adjoint(node.id):
+                kind = self.i.kinds.of(node.id)
+                if getattr(kind, "axes", None) and getattr(kind, "dtype", None) != dtype:
+                    return False
+        return dtype is not None
