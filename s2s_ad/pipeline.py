@@ -9,7 +9,6 @@ cached per (function, wrt, mode) in the `DerivativeCache` the caller passes in.
 """
 import builtins
 import dataclasses
-import inspect
 import os
 from dataclasses import dataclass
 
@@ -17,12 +16,13 @@ import gast
 
 from .ad.forward import ForwardGenerator
 from .ad.reverse import HelperAdjoint, ReverseInputs, reverse
-from .ad.reverse import ExpansionContext
+from .ad.context import ExpansionContext
 from .ad.tangents import is_zero
 from .analyses.activity import (analyse_activity, only_nondifferentiable_paths,
                                  writes_into_arguments)
 from .analyses.aliases import writes_through_aliases
 from .analyses.dataflow import analyse_dataflow
+from .analyses.call_kinds import call_signature, helper_results
 from .analyses.kinds import analyse_kinds
 from .analyses.shapes import analyse_shapes, scalar_output_leaves
 from .backend.emit import to_source
@@ -163,7 +163,7 @@ def derive(func, request, registry, cache):
             "s2s_ad.stop_gradient(...)")
     _reject_untracked_writes(levels, activity, registry)
     shapes = analyse_shapes(levels, outputs if request.mode != "vjp" else ())
-    kinds = analyse_kinds(levels, dict(request.signature or ()), _helper_results())
+    kinds = analyse_kinds(levels, dict(request.signature or ()), helper_results(front))
     bindings = Bindings(namer, _user_object(levels.resolution))
     import numpy
     bindings.name_for(levels.numpy_name, numpy, exact=True)
@@ -181,7 +181,7 @@ def derive(func, request, registry, cache):
                 "for second derivatives use s2s_ad.hvp or s2s_ad.hessian (forward over "
                 "reverse), or s2s_ad.jvp of the gradient")
         helper_request = Request("vjp", wrt, single=len(wrt) == 1, helper=True)
-        signature = _call_signature(helper, stmt, levels, kinds) \
+        signature = call_signature(helper, stmt, levels, kinds) \
             if request.signature is not None else None
         if signature is not None:
             # what the arguments are at this call site holds at every call from it
@@ -280,7 +280,7 @@ def _derive_forward(func, request, registry, cache):
             del cache.in_progress[key]
         return derived.function, name
 
-    kinds = analyse_kinds(levels, dict(request.signature or ()), _helper_results())
+    kinds = analyse_kinds(levels, dict(request.signature or ()), helper_results(front))
     inputs = ReverseInputs(levels, activity, analyse_shapes(levels), analyse_dataflow(levels),
                            registry, namer, bindings, None, kinds=kinds)
     generator = ForwardGenerator(inputs, ExpansionContext(inputs), derive_jvp)
@@ -308,49 +308,6 @@ def _derive_forward(func, request, registry, cache):
                       dict(bindings.names), _result_arity(levels))
     cache.put(func, request, derived)
     return derived
-
-
-def _helper_results(depth=0, active=()):
-    """helper_result for analyse_kinds: the kind a user function returns, from the
-    analysis of its own levels form (helpers of helpers too, three calls deep; a
-    recursive call is UNKNOWN)."""
-    from .signature import UNKNOWN
-
-    def result(function, signature):
-        if depth >= 3 or function in active:
-            return UNKNOWN
-        try:
-            levels, _ = front(function)
-        except Exception:            # not ours to report here: its derivative will
-            return UNKNOWN
-        kinds = analyse_kinds(levels, signature, _helper_results(depth + 1,
-                                                                  active + (function,)))
-        returned = levels.tree.body[-1]
-        return kinds.of(returned.value) if isinstance(returned, gast.Return) \
-            and returned.value is not None else UNKNOWN
-    return result
-
-
-def _call_signature(helper, stmt, levels, kinds):
-    """((parameter, kind), ...) of `helper` at this call: the kinds of the operands bound
-    to its parameters (defaults by their values); None when they do not bind."""
-    from .ir.primitives import operation_of
-    from .signature import kind_of
-    op = operation_of(stmt.value, levels.callees)
-    try:
-        parameters = inspect.signature(helper).parameters
-        bound = inspect.signature(helper).bind(*op.args, **op.keywords)
-    except (TypeError, ValueError):
-        return None
-    kinds_of = []
-    for name, parameter in parameters.items():
-        if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
-            return None
-        if name in bound.arguments:
-            kinds_of.append((name, kinds.of(bound.arguments[name])))
-        else:
-            kinds_of.append((name, kind_of(parameter.default)))
-    return tuple(kinds_of)
 
 
 def derived_name(func, request):

@@ -26,10 +26,11 @@ import gast
 import numpy as np
 
 from ..ir.primitives import attribute_read, identity, operation_of
-from ..signature import UNKNOWN, Items, Mapping, Num, Opaque, SequenceOf
+from ..signature import UNKNOWN, Items, Num, Opaque, SequenceOf
 from .shapes import is_elementwise
+from .stand_ins import (WORLDS, constant, global_value, integer_worlds, literal, result_kind,
+                        same_value, stand_ins, unknown_int, UnknownInt)
 
-WORLDS = (2, 3, 5)
 _LOOP_ROUNDS = 6
 
 _OPERATORS = {operator.add, operator.sub, operator.mul, operator.truediv, operator.pow,
@@ -45,26 +46,6 @@ _NUMPY = {
     "arange", "linspace", "tile", "repeat", "broadcast_to", "atleast_1d", "atleast_2d",
     "diag", "round", "around", "logsumexp", "norm", "inv", "det", "solve", "slogdet",
     "cholesky", "average", "triu", "tril", "diagonal", "real", "copy"}
-# integer operations that keep a length >= 2 a length >= 2 (others lose the world values)
-_LENGTH_PRESERVING = {operator.add, operator.mul, len, attribute_read, operator.getitem,
-                      identity, tuple}
-
-
-class _UnknownInt(tuple):
-    """The per-world stand-ins of an integer whose value is not known: 0, 1 and -1, so
-    that whatever it decides (a shape, an axis, a slice bound) differs between the worlds
-    (no fact) and it never looks like a length."""
-
-
-def _unknown_int(t=int):
-    values = (0, 1, 2) if t is not int and np.dtype(t).kind == "u" else (0, 1, -1)
-    return _UnknownInt(t(v) for v in values)
-
-
-# unknown numbers differ between the worlds too: a length computed from one (np.arange(x))
-# is then no fact; a flag of unknown value is True in one world and False in another
-_UNKNOWN_FLOATS = (0.5, 1.5, 2.5)
-_UNKNOWN_BOOLS = (True, False, True)
 
 
 @dataclass(frozen=True)
@@ -88,9 +69,9 @@ class Kinds:
             return self.facts.get(atom, UNKNOWN)
         if isinstance(atom, gast.Name):
             return self.facts.get(atom.id, UNKNOWN)
-        value = _literal(atom)
+        value = literal(atom)
         if value is not None:
-            return _result_kind([value] * len(WORLDS))[0]
+            return result_kind([value] * len(WORLDS))[0]
         return UNKNOWN
 
     def axes(self, atom):
@@ -139,7 +120,7 @@ class _Analysis:
         self.env = {}                      # variable -> (kind, per-world stand-ins or None)
         for name in levels.resolution.parameters:
             kind = signature.get(name, UNKNOWN)
-            self._bind(name, kind, _stand_ins(kind))
+            self._bind(name, kind, stand_ins(kind))
 
     def run(self):
         self._block(self.levels.tree.body)
@@ -189,7 +170,7 @@ class _Analysis:
         elif isinstance(stmt, gast.Assign):           # y[index] = v: y keeps its kind
             name = stmt.targets[0].value.id
             kind, _ = self.env.get(name, (UNKNOWN, None))
-            self._bind(name, kind, _stand_ins(kind))
+            self._bind(name, kind, stand_ins(kind))
         elif isinstance(stmt, gast.Expr):
             self._forget_written(stmt.value)
         elif isinstance(stmt, gast.If):
@@ -226,18 +207,18 @@ class _Analysis:
     def _iterated(self, atom):
         kind, worlds = self._atom(atom)
         if isinstance(kind, Opaque) and kind.type is range:
-            return Num(int, "int64", ()), _unknown_int()
+            return Num(int, "int64", ()), unknown_int()
         if isinstance(kind, SequenceOf):
-            return kind.item, _stand_ins(kind.item)
+            return kind.item, stand_ins(kind.item)
         if isinstance(kind, Items) and kind.items:
             item = kind.items[0]
             for other in kind.items[1:]:
                 item = join(item, other)
-            return item, _stand_ins(item)
+            return item, stand_ins(item)
         if isinstance(kind, Num) and kind.type is np.ndarray and kind.axes:
             item = Num(np.ndarray if len(kind.axes) > 1 else np.dtype(kind.dtype).type,
                        kind.dtype, kind.axes[1:])
-            return item, _stand_ins(item)
+            return item, stand_ins(item)
         return UNKNOWN, None
 
     # ---- operations ---------------------------------------------------------------------
@@ -247,24 +228,24 @@ class _Analysis:
                 return self.env[atom.id]
             if self.levels.resolution.is_value(atom.id):
                 return UNKNOWN, None            # not bound on this path (yet)
-            return _global(self.levels.resolution.lookup(atom.id))
+            return global_value(self.levels.resolution.lookup(atom.id))
         if isinstance(atom, gast.Constant):
-            return _constant(atom.value)
-        value = _literal(atom)
+            return constant(atom.value)
+        value = literal(atom)
         if value is not None:
-            return _constant(value)
+            return constant(value)
         if isinstance(atom, gast.Subscript):          # `theta[0], theta[1]` in a tuple
             return self._getitem(atom.value, atom.slice)
         if isinstance(atom, gast.Tuple):
             parts = [self._atom(e) for e in atom.elts]
             if any(w is None for _, w in parts):
                 return UNKNOWN, None
-            return _result_kind([tuple(w[k] for _, w in parts) for k in range(len(WORLDS))])
+            return result_kind([tuple(w[k] for _, w in parts) for k in range(len(WORLDS))])
         if isinstance(atom, gast.Attribute):
             from ..frontend.resolve import dotted_path
             path = dotted_path(atom)
             if path is not None and not self.levels.resolution.is_value(path.split(".")[0]):
-                return _constant(self.levels.resolution.lookup(path))
+                return constant(self.levels.resolution.lookup(path))
         return UNKNOWN, None
 
     def _evaluate(self, value):
@@ -275,7 +256,7 @@ class _Analysis:
         if primitive is len:
             kind, worlds = self._atom(op.args[0])
             if isinstance(kind, SequenceOf):
-                return Num(int, "int64", ()), _unknown_int()
+                return Num(int, "int64", ()), unknown_int()
         if primitive is range:
             return Opaque(range), None
         if primitive is attribute_read and value.attr not in ("shape", "ndim", "size", "dtype"):
@@ -303,12 +284,12 @@ class _Analysis:
                                         **{n: w[k] for n, (_, w) in keywords.items()}))
             except Exception:      # the stand-ins do not fit: no fact, never an error
                 return UNKNOWN, None
-        kind, worlds = _result_kind(results)
+        kind, worlds = result_kind(results)
         if isinstance(kind, Num) and any(isinstance(k, Num) and (k.type is None or k.dtype is None)
                                          for k, _ in args + list(keywords.values())):
             kind = Num(None, None, kind.axes)         # only the shape is a fact
-            worlds = _stand_ins(kind) if kind.axes is not None else None
-        return kind, _integer_worlds(kind, worlds, primitive,
+            worlds = stand_ins(kind) if kind.axes is not None else None
+        return kind, integer_worlds(kind, worlds, primitive,
                                      [w for _, w in args + list(keywords.values())])
 
     def _helper(self, function, op):
@@ -325,14 +306,14 @@ class _Analysis:
             if name in bound.arguments:
                 signature[name] = self._atom(bound.arguments[name])[0]
             else:
-                signature[name] = _constant(parameter.default)[0]
+                signature[name] = constant(parameter.default)[0]
         kind = self.helper_result(function, signature)
-        return kind, _stand_ins(kind)
+        return kind, stand_ins(kind)
 
     def _getitem(self, base, index):
         kind, worlds = self._atom(base)
         if isinstance(kind, (SequenceOf, Items)) and not isinstance(index, gast.Slice) \
-                and not isinstance(_literal(index), int):
+                and not isinstance(literal(index), int):
             # an item at an index known only at run time: any of them
             if not self._is_int(index):
                 return UNKNOWN, None
@@ -342,18 +323,18 @@ class _Analysis:
             item = items[0]
             for other in items[1:]:
                 item = join(item, other)
-            return item, _stand_ins(item)
+            return item, stand_ins(item)
         if isinstance(kind, SequenceOf) or worlds is None:
             return UNKNOWN, None
         parts = index.elts if isinstance(index, gast.Tuple) else [index]
         if isinstance(kind, Num) and kind.type is np.ndarray and kind.axes is not None \
                 and kind.dtype is not None and len(parts) <= len(kind.axes) \
-                and all(isinstance(_literal(p), int) or self._is_int(p) for p in parts):
+                and all(isinstance(literal(p), int) or self._is_int(p) for p in parts):
             # integers pick one element along each of the first axes, whatever the
             # lengths (an index past the end raises in f and in its derivative alike)
             axes = kind.axes[len(parts):]
             item = Num(np.ndarray if axes else np.dtype(kind.dtype).type, kind.dtype, axes)
-            return item, _stand_ins(item)
+            return item, stand_ins(item)
         values = []
         for part in parts:
             if isinstance(part, gast.Slice):
@@ -379,7 +360,7 @@ class _Analysis:
                 results.append(worlds[k][key if isinstance(index, gast.Tuple) else key[0]])
             except Exception:
                 return UNKNOWN, None
-        return _result_kind(results)
+        return result_kind(results)
 
     def _is_int(self, atom):
         kind, _ = self._atom(atom)
@@ -402,130 +383,6 @@ def _evaluable(primitive):
         or getattr(np.linalg, getattr(primitive, "__name__", ""), None) is primitive
 
 
-def _literal(atom):
-    if isinstance(atom, gast.Constant) and isinstance(atom.value, (int, float, bool)) \
-            and not isinstance(atom.value, complex):
-        return atom.value
-    if isinstance(atom, gast.UnaryOp) and isinstance(atom.op, gast.USub) \
-            and isinstance(atom.operand, gast.Constant) \
-            and isinstance(atom.operand.value, (int, float)):
-        return -atom.operand.value
-    if isinstance(atom, gast.Constant) and atom.value is None:
-        return None
-    return None
-
-
-def _constant(value):
-    """A value the function reads but does not compute (a literal, a global)."""
-    if value is None or isinstance(value, (str, type, np.dtype)) or callable(value):
-        return Opaque(type(value)), tuple(value for _ in WORLDS)
-    kind, _ = _result_kind([value] * len(WORLDS))
-    return kind, tuple(value for _ in WORLDS)
-
-
-def _global(value):
-    """A global or closure value: numbers and arrays may be rebound to other shapes after
-    the derivative is built (the dispatcher tests only the arguments), so they are no
-    facts; functions, modules and types are taken as they are."""
-    if isinstance(value, (bool, int, float, complex, np.ndarray, np.generic, list, tuple,
-                          dict)):
-        return UNKNOWN, None
-    return _constant(value)
-
-
-def _stand_ins(kind):
-    """One stand-in value per world for a value of `kind` (None when it has none)."""
-    if isinstance(kind, Num):
-        if kind.axes is None:
-            return None
-        if kind.type is None or kind.dtype is None:
-            # a float on one path, an np.float64 on another: stands in for its shape only
-            # (the results' types and dtypes are then not facts; see _evaluate)
-            dtype = kind.dtype or "float64"
-            if kind.axes or kind.type is np.ndarray:
-                return tuple(_array((n if a is None else 1 for a in kind.axes), dtype)
-                             for n in WORLDS)
-            return tuple(np.dtype(dtype).type(v) for v in _UNKNOWN_FLOATS)
-        if kind.type is np.ndarray:
-            return tuple(_array((n if a is None else 1 for a in kind.axes), kind.dtype)
-                         for n in WORLDS)
-        if np.dtype(kind.dtype).kind in "iu":
-            return _unknown_int(kind.type)
-        if np.dtype(kind.dtype).kind == "b":
-            return tuple(kind.type(v) for v in _UNKNOWN_BOOLS)
-        return tuple(kind.type(v) for v in _UNKNOWN_FLOATS)
-    if isinstance(kind, Items):
-        items = [_stand_ins(k) for k in kind.items]
-        if any(w is None for w in items):
-            return None
-        return tuple(kind.container(w[k] for w in items) for k in range(len(WORLDS)))
-    if isinstance(kind, Mapping):
-        entries = [(key, _stand_ins(k)) for key, k in kind.entries]
-        if any(w is None for _, w in entries):
-            return None
-        return tuple({key: w[k] for key, w in entries} for k in range(len(WORLDS)))
-    return None
-
-
-def _array(shape, dtype):
-    """A well-conditioned stand-in (invertible, positive definite when square)."""
-    shape = tuple(shape)
-    if np.dtype(dtype).kind == "b":
-        return np.ones(shape, dtype=bool)
-    if np.dtype(dtype).kind in "iu":
-        return np.zeros(shape, dtype=dtype)
-    value = np.full(shape, 0.25, dtype=dtype)
-    if len(shape) >= 2 and shape[-1] == shape[-2]:
-        value = value + np.eye(shape[-1], dtype=dtype)
-    return value
-
-
-def _result_kind(results):
-    """(kind, per-world values) of one operation's results in every world."""
-    kinds = [_kind_in_world(r) for r in results]
-    if any(k != kinds[0] for k in kinds) or kinds[0] is None:
-        return UNKNOWN, None
-    return kinds[0], tuple(results)
-
-
-def _kind_in_world(value):
-    """Like signature.kind_of, with tuples item by item and empty axes as no fact."""
-    t = type(value)
-    if t in (float, int, bool):
-        return Num(t, {float: "float64", int: "int64", bool: "bool"}[t], ())
-    if t is np.ndarray:
-        if value.dtype.kind not in "biuf" or 0 in value.shape:
-            return None
-        return Num(t, value.dtype.name, tuple(1 if n == 1 else None for n in value.shape))
-    if isinstance(value, np.generic):
-        return Num(t, value.dtype.name, ()) if value.dtype.kind in "biuf" else None
-    if t in (tuple, list):
-        items = tuple(_kind_in_world(v) for v in value)
-        return None if None in items else Items(t, items)
-    if t is dict:
-        entries = tuple((k, _kind_in_world(v)) for k, v in value.items())
-        return None if any(v is None for _, v in entries) else Mapping(entries)
-    return Opaque(t)
-
-
-def _integer_worlds(kind, worlds, primitive, operands):
-    """An integer result keeps its per-world values when they are constant (computed from
-    constants) or a length (sums and products of lengths, read off shapes); any other
-    integer computed from a length or from an unknown integer (`n - 1`, `n // 2`) may be
-    1 or 0 for some length, and becomes an unknown integer."""
-    if worlds is None or not isinstance(kind, Num) or kind.axes != () \
-            or np.dtype(kind.dtype).kind not in "iu":
-        return worlds
-    unknown = any(isinstance(w, _UnknownInt) for w in operands)
-    varying = any(not all(_same_value(v, w[0]) for v in w) for w in operands
-                  if not isinstance(w[0], np.ndarray))
-    if not unknown and not varying:
-        return worlds
-    if not unknown and primitive in _LENGTH_PRESERVING:
-        return worlds
-    return _unknown_int(kind.type)
-
-
 def _join_envs(a, b):
     out = {}
     for name in set(a) | set(b):
@@ -535,19 +392,9 @@ def _join_envs(a, b):
             continue
         (ka, wa), (kb, wb) = a[name], b[name]
         kind = join(ka, kb)
-        same = wa is not None and wb is not None and not isinstance(wa, _UnknownInt) \
-            and not isinstance(wb, _UnknownInt) and all(
-            _same_value(x, y) for x, y in zip(wa, wb))
-        out[name] = (kind, wa if same else _stand_ins(kind))
+        same = wa is not None and wb is not None and not isinstance(wa, UnknownInt) \
+            and not isinstance(wb, UnknownInt) and all(
+            same_value(x, y) for x, y in zip(wa, wb))
+        out[name] = (kind, wa if same else stand_ins(kind))
     return out
 
-
-def _same_value(x, y):
-    if type(x) is not type(y):
-        return False
-    if isinstance(x, np.ndarray):
-        return x.shape == y.shape and x.dtype == y.dtype and np.array_equal(x, y)
-    try:
-        return bool(x == y)
-    except Exception:
-        return False
