@@ -55,25 +55,8 @@ UNROLL = 10
 
 
 # ---- timing -----------------------------------------------------------------------------
-def make_loop(arity, unroll):
-    """for _ in range(n): fn(a0, ..., a{arity-1}) repeated `unroll` times, no *args."""
-    params = ", ".join(f"a{i}" for i in range(arity))
-    body = "".join(f"        fn({params})\n" for _ in range(unroll))
-    namespace = {}
-    exec(f"def loop(fn, n, {params}):\n    for _ in range(n):\n{body}", namespace)
-    return namespace["loop"]
-
-
-def timed(loop, fn, n, args):
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        start = time.perf_counter()
-        loop(fn, n, *args)
-        return time.perf_counter() - start
-    finally:
-        if enabled:
-            gc.enable()
+# the timing loop and one timed run are run.py's (the same method for both benchmark sets)
+from run import _make_loop as make_loop, _timed as timed  # noqa: E402
 
 
 def per_call(fn, args):
