@@ -148,12 +148,13 @@ def guard(kind, expr, bind, shape="_s"):
                                                      and len(_s := x.shape) == 2
                                                      and _s[0] != 1 and _s[1] == 1
     """
+    type_, len_ = bind(type), bind(len)          # builtins under names no parameter has
     if isinstance(kind, Num):
-        tests = [f"type({expr}) is {bind(kind.type)}"]
+        tests = [f"{type_}({expr}) is {bind(kind.type)}"]
         if kind.type is np.ndarray:
             # the shape is read once (each read builds a tuple): `_s` holds it
             tests.append(f"{expr}.dtype is {bind(np.dtype(kind.dtype))}")
-            tests.append(f"len({shape} := {expr}.shape) == {len(kind.axes)}")
+            tests.append(f"{len_}({shape} := {expr}.shape) == {len(kind.axes)}")
             if kind.axes and all(a is None for a in kind.axes):
                 tests.append(f"1 not in {shape}")
             else:
@@ -165,23 +166,26 @@ def guard(kind, expr, bind, shape="_s"):
             # a tuple cannot change: the last one whose items passed is remembered
             check = bind(("tuple of", kind.item.type))       # None: no such checker
             if check is not None:
-                return f"type({expr}) is tuple and ({expr} is {check}.last or {check}({expr}))"
+                return f"{type_}({expr}) is {bind(tuple)} and ({expr} is {check}.last " \
+                    f"or {check}({expr}))"
         item = guard(kind.item, "_v", bind, shape)
-        return f"type({expr}) is {bind(kind.container)} and all({item} for _v in {expr})"
+        return f"{type_}({expr}) is {bind(kind.container)} and " \
+            f"{bind(all)}({item} for _v in {expr})"
     if isinstance(kind, Items):
-        tests = [f"type({expr}) is {bind(kind.container)}", f"len({expr}) == {len(kind.items)}"]
+        tests = [f"{type_}({expr}) is {bind(kind.container)}",
+                 f"{len_}({expr}) == {len(kind.items)}"]
         tests += [t for k, item in enumerate(kind.items)
                   for t in [guard(item, f"{expr}[{k}]", bind, shape)] if t]
         return " and ".join(tests)
     if isinstance(kind, Mapping):
         keys = tuple(k for k, _ in kind.entries)
-        tests = [f"type({expr}) is {bind(dict)}", f"tuple({expr}) == {keys!r}"]
+        tests = [f"{type_}({expr}) is {bind(dict)}", f"{bind(tuple)}({expr}) == {keys!r}"]
         tests += [t for k, item in kind.entries
                   for t in [guard(item, f"{expr}[{k!r}]", bind, shape)] if t]
         return " and ".join(tests)
     if kind.type is None:
         return None
-    return f"type({expr}) is {bind(kind.type)}"
+    return f"{type_}({expr}) is {bind(kind.type)}"
 
 
 def parse_signature(text):

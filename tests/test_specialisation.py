@@ -537,3 +537,15 @@ def test_hvp_takes_its_vector_as_a_list():
     x = np.array([0.3, 0.5, 0.9])
     np.testing.assert_allclose(s2s_ad.hvp(_twice)(x, [1.0, 0.0, 0.0]),
                                s2s_ad.hvp(_twice)(x, np.array([1.0, 0.0, 0.0])))
+
+
+def _named_like_builtins(x, type, general, len=2.0):
+    return np.sum(x * len) if type == "a" else np.sum(x * x * general)
+
+
+def test_parameters_named_like_the_guards_builtins():
+    df = s2s_ad.grad(_named_like_builtins)
+    x = np.ones(3)
+    np.testing.assert_allclose(df(x, "a", 1.0), 2.0)
+    np.testing.assert_allclose(df(x, "b", 2.0), 4.0 * x)
+    np.testing.assert_allclose(df(x, "b", 2.0, 3.0), 4.0 * x)
