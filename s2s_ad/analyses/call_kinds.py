@@ -14,22 +14,32 @@ from ..signature import UNKNOWN, kind_of
 from .kinds import analyse_kinds
 
 
-def helper_results(front, depth=0, active=()):
+def helper_results(front, depth=0, active=(), memo=None):
     """helper_result for analyse_kinds: the kind a user function returns, from the
     analysis of its own levels form (helpers of helpers too, three calls deep; a
-    recursive call is UNKNOWN). `front(function)` gives (levels form, namer)."""
+    recursive call is UNKNOWN). `front(function)` gives (levels form, namer); each
+    function's levels form and each (function, signature) answer is worked out once per
+    derivative (a loop's fixed point asks again each round)."""
+    memo = {} if memo is None else memo
+
     def result(function, signature):
         if depth >= 3 or function in active:
             return UNKNOWN
+        key = (function, tuple(signature.items()))
+        if key in memo:
+            return memo[key]
         try:
-            levels, _ = front(function)
+            if function not in memo:
+                memo[function] = front(function)[0]
+            levels = memo[function]
         except Exception:            # not ours to report here: its derivative will
             return UNKNOWN
         kinds = analyse_kinds(levels, signature,
-                              helper_results(front, depth + 1, active + (function,)))
+                              helper_results(front, depth + 1, active + (function,), memo))
         returned = levels.tree.body[-1]
-        return kinds.of(returned.value) if isinstance(returned, gast.Return) \
+        memo[key] = kinds.of(returned.value) if isinstance(returned, gast.Return) \
             and returned.value is not None else UNKNOWN
+        return memo[key]
     return result
 
 
