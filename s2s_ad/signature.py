@@ -106,7 +106,8 @@ def is_general(signature):
 
 class TupleOfNumbers:
     """`check(t)`: are all items of tuple t numbers of one type? A tuple that passed is
-    remembered (`check.last`), so a guard called again with it tests identity only."""
+    remembered (`check.last`), so a guard called again with it tests identity only;
+    `check.items(xs)` tests a list's items without remembering it."""
 
     def __init__(self, item_type):
         self.item_type = item_type
@@ -114,10 +115,14 @@ class TupleOfNumbers:
         self.__name__ = f"tuple_of_{item_type.__name__}"
 
     def __call__(self, value):
-        if set(map(type, value)) <= {self.item_type}:
+        if self.items(value):
             self.last = value
             return True
         return False
+
+    def items(self, value):
+        """Are all items of `value` of the type (a list's are checked every time)?"""
+        return set(map(type, value)) <= {self.item_type}
 
 
 def describe(kind):
@@ -168,6 +173,11 @@ def guard(kind, expr, bind, shape="_s"):
             if check is not None:
                 return f"{type_}({expr}) is {bind(tuple)} and ({expr} is {check}.last " \
                     f"or {check}({expr}))"
+        if kind.container is list and isinstance(kind.item, Num) and kind.item.axes == ():
+            # a list can change: its items are checked on every call, in one pass in C
+            check = bind(("tuple of", kind.item.type))
+            if check is not None:
+                return f"{type_}({expr}) is {bind(list)} and {check}.items({expr})"
         item = guard(kind.item, "_v", bind, shape)
         return f"{type_}({expr}) is {bind(kind.container)} and " \
             f"{bind(all)}({item} for _v in {expr})"
