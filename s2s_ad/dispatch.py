@@ -8,14 +8,14 @@ classifies the arguments (signature.py), builds that derivative (the transform c
 paid once per signature), and rewrites the guards:
 
     def grad_f(x, w):
-        if type(x) is float and type(w) is ndarray and w.dtype is float64 and w.ndim == 1 \\
-                and w.shape[0] != 1:
+        if type(x) is float and type(w) is numpy_ndarray and w.dtype is float64_dtype \\
+                and len(_s := w.shape) == 1 and 1 not in _s:
             return grad_f_1(x, w)
         return specialise(x, w)
 
 Arguments with no facts at all (every kind opaque) and signatures past the eighth get
 the general derivative. S2S_AD_GENERAL=1 in the environment makes every call take it
-(the test suite runs both ways).
+(tests/test_control_flow_suite.py checks the general derivative of every row too).
 """
 import inspect
 import linecache

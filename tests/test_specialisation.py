@@ -413,7 +413,7 @@ def test_a_full_reduction_seed_stays_a_number_until_an_array_needs_it():
 
 def test_jvp_and_vjp_are_specialised_too():
     jf = s2s_ad.jvp(scaled_shift, wrt=(0, 1))
-    vf = s2s_ad.vjp(lambda_free_tanh, wrt=0)
+    vf = s2s_ad.vjp(_elementwise_tanh, wrt=0)
     for name in ("floats", "vector", "length_one_axis", "float32"):
         x, w, b = CALLS[name]
         tx, tw = np.ones_like(np.asarray(x)) * 0.3, np.ones_like(np.asarray(w)) * -0.2
@@ -435,7 +435,7 @@ def test_jvp_and_vjp_are_specialised_too():
     assert len(_DISPATCHERS[jf.__wrapped__].built) == 4
 
 
-def lambda_free_tanh(x, w):
+def _elementwise_tanh(x, w):
     return np.tanh(x * w)
 
 
