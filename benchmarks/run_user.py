@@ -56,7 +56,7 @@ UNROLL = 10
 
 # ---- timing -----------------------------------------------------------------------------
 # the timing loop and one timed run are run.py's (the same method for both benchmark sets)
-from run import _make_loop as make_loop, _timed as timed  # noqa: E402
+from run import _make_loop as make_loop, _timed as timed, fmt_time  # noqa: E402
 
 
 def per_call(fn, args):
@@ -161,13 +161,6 @@ def first_call(index):
 
 
 # ---- formatting -------------------------------------------------------------------------
-def fmt_time(seconds):
-    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6)):
-        if seconds >= scale:
-            return f"{seconds / scale:.3g} {unit}"
-    return f"{seconds / 1e-9:.3g} ns"
-
-
 def fmt_mb(nbytes):
     return f"{nbytes / 1e6:.3g}" if nbytes >= 1e5 else f"{nbytes / 1e3:.2g} kB"
 

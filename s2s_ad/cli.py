@@ -216,7 +216,7 @@ def _specialised(func, general, signatures):
     params = list(inspect.signature(general.function).parameters.values())
 
     def bind(obj):
-        if isinstance(obj, tuple):          # ("tuple of", type): no checker in a file
+        if isinstance(obj, tuple):          # ("items of", type): no checker in a file
             return None
         if isinstance(obj, numpy.dtype):
             name = f"_{obj.name.upper()}"

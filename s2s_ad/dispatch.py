@@ -24,7 +24,7 @@ import types
 
 import numpy as np
 
-from .signature import TupleOfNumbers, guard, is_general, signature_of
+from .signature import ItemTypeCheck, guard, is_general, signature_of
 
 MAX_SPECIALISATIONS = 8
 
@@ -53,7 +53,7 @@ class Dispatcher:
             return self._specialise(*args, **kwargs)
         self._slow_path = specialise
         self._bound = {}
-        self._checkers = {}          # item type -> TupleOfNumbers
+        self._checkers = {}          # item type -> ItemTypeCheck
         self.function = None
         self._compile()
 
@@ -84,8 +84,8 @@ class Dispatcher:
 
     def _bind(self, obj):
         """The name the guard source uses for a type, dtype or derivative."""
-        if isinstance(obj, tuple):                   # ("tuple of", item type): one checker
-            checker = self._checkers.setdefault(obj[1], TupleOfNumbers(obj[1]))
+        if isinstance(obj, tuple):                   # ("items of", item type): one checker
+            checker = self._checkers.setdefault(obj[1], ItemTypeCheck(obj[1]))
             return self._bind(checker)
         key = id(obj)
         for name, value in self._namespace.items():

@@ -55,8 +55,8 @@ def hvp(f=None, wrt=0):
     if f is None:
         return functools.partial(hvp, wrt=wrt)
     from .ad.registry import default_registry
-    from .api import _CACHE, _DISPATCHERS, _SOURCES, _wrt_names, general_derivative, grad
-    from .dispatch import Dispatcher
+    from .api import (_CACHE, _DISPATCHERS, _SOURCES, _dispatcher, _wrt_names,
+                      general_derivative, grad)
     from .pipeline import Request, derive
     names, single = _wrt_names(f, wrt)
     public_gradient = grad(f, wrt=names[0] if single else names)
@@ -69,19 +69,8 @@ def hvp(f=None, wrt=0):
     inner = derived.function
     gradients = _DISPATCHERS.get(public_gradient)
     if gradients is not None:
-        def build(signature, variant):
-            """The jvp of the gradient specialised on `signature`."""
-            specialised = gradients.specialisation(signature)
-            if specialised is None:
-                return None
-            import dataclasses
-            built = derive(specialised, dataclasses.replace(request, signature=signature),
-                           default_registry(), _CACHE)
-            _SOURCES[built.function] = built
-            return built
-        dispatcher = Dispatcher(derived, build, skip=1)
-        _DISPATCHERS[dispatcher.function] = dispatcher
-        inner = dispatcher.function
+        # each signature: the jvp of the gradient specialised on it
+        inner = _dispatcher(gradient, request, derived, "jvp", gradients)
 
     @functools.wraps(f)
     def hv(*args, **kwargs):

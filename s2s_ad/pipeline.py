@@ -154,7 +154,7 @@ def derive(func, request, registry, cache):
     # its zero is the answer
     generated = cache.derived_of(func) is not None
     for name, node in [] if generated else only_nondifferentiable_paths(
-            levels, request.wrt, outputs, registry, True):
+            levels, request.wrt, outputs, registry):
         raise NonDifferentiableError(
             f"the output depends on `{name}` only through this operation, which has no "
             f"derivative: the gradient would be zero everywhere",

@@ -104,7 +104,7 @@ def is_general(signature):
     return all(isinstance(k, Opaque) for k in signature)
 
 
-class TupleOfNumbers:
+class ItemTypeCheck:
     """`check(t)`: are all items of tuple t numbers of one type? A tuple that passed is
     remembered (`check.last`), so a guard called again with it tests identity only;
     `check.items(xs)` tests a list's items without remembering it."""
@@ -112,7 +112,7 @@ class TupleOfNumbers:
     def __init__(self, item_type):
         self.item_type = item_type
         self.last = None
-        self.__name__ = f"tuple_of_{item_type.__name__}"
+        self.__name__ = f"{item_type.__name__}_items"
 
     def __call__(self, value):
         if self.items(value):
@@ -145,8 +145,8 @@ def describe(kind):
 
 def guard(kind, expr, bind, shape="_s"):
     """Python source testing that the value `expr` has `kind`; `bind(obj)` gives the name
-    the generated module binds an object under (types, dtypes; for ("tuple of", type) a
-    TupleOfNumbers checker, or None where there is none). None: no test needed.
+    the generated module binds an object under (types, dtypes; for ("items of", type) a
+    ItemTypeCheck checker, or None where there is none). None: no test needed.
 
         Num(float, 'float64', ())                ->  type(x) is float
         Num(ndarray, 'float64', (None, 1))      ->  type(x) is ndarray and x.dtype is f64
@@ -169,13 +169,13 @@ def guard(kind, expr, bind, shape="_s"):
     if isinstance(kind, SequenceOf):
         if kind.container is tuple and isinstance(kind.item, Num) and kind.item.axes == ():
             # a tuple cannot change: the last one whose items passed is remembered
-            check = bind(("tuple of", kind.item.type))       # None: no such checker
+            check = bind(("items of", kind.item.type))       # None: no such checker
             if check is not None:
                 return f"{type_}({expr}) is {bind(tuple)} and ({expr} is {check}.last " \
                     f"or {check}({expr}))"
         if kind.container is list and isinstance(kind.item, Num) and kind.item.axes == ():
             # a list can change: its items are checked on every call, in one pass in C
-            check = bind(("tuple of", kind.item.type))
+            check = bind(("items of", kind.item.type))
             if check is not None:
                 return f"{type_}({expr}) is {bind(list)} and {check}.items({expr})"
         item = guard(kind.item, "_v", bind, shape)

@@ -36,7 +36,7 @@ class StatementReverser:
         self.levels = inputs.levels
         self.arity = {t: h.result_arity for t, h in helpers.items() if h.result_arity}
         self._maybe_zero = set()   # adjoint names that may still hold a loop's scalar 0.0
-        self.uniform = UniformAdjoints(inputs, adjoints, first_defs)
+        self.uniform = UniformAdjoints(inputs, adjoints)
 
     def tuple_arity(self, variable):
         """n when `variable` is an n-tuple built once in the function, else None."""
@@ -241,10 +241,7 @@ class StatementReverser:
         if not self.ctx.adjoint_may_be_scalar_zero or self.i.kinds is None:
             return
         axes = self.i.kinds.axes(target)
-        shaped = axes is not None and any(
-            isinstance(n, gast.Name) and not self.i.namer.is_adjoint(n.id)
-            and self.i.kinds.axes(n.id) == axes for n in gast.walk(value))
-        if not shaped:
+        if axes is None or not self.uniform.shaped_like(value, axes):
             self._maybe_zero.add(self.adj.name_of(operand))
 
     def _repeated_list(self, op):

@@ -24,10 +24,9 @@ class UniformAdjoints:
     """variable -> the number its adjoint is, everywhere (only for values the facts know
     to be arrays, defined once at the top level and never overwritten)."""
 
-    def __init__(self, inputs, adjoints, first_defs):
+    def __init__(self, inputs, adjoints):
         self.i = inputs
         self.adj = adjoints
-        self.first_defs = first_defs
         self.pending = {}
 
     def spread_number(self, value, operand):

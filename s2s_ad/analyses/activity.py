@@ -125,14 +125,14 @@ def _assignments(body):
     return out
 
 
-def only_nondifferentiable_paths(levels, wrt, outputs, registry, through_control=True):
+def only_nondifferentiable_paths(levels, wrt, outputs, registry):
     """When no `wrt` argument reaches the output through derivatives, but some reach it
     through operations without one (np.round, comparisons, int(...)), the whole gradient
     would be a silent zero: [(argument, operation node)]. Empty otherwise (an argument
-    used only as a mask next to others that are differentiable has a true zero). With
-    `through_control`, reaching the output through an if/while test or a loop's range
-    counts too (`while x > 1: n += 1` or `for i in range(n)` differentiated in x or n).
-    stop_gradient is an explicit cut, not such a path."""
+    used only as a mask next to others that are differentiable has a true zero). Reaching
+    the output through an if/while test or a loop's range counts too (`while x > 1:
+    n += 1` or `for i in range(n)` differentiated in x or n). stop_gradient is an explicit
+    cut, not such a path."""
     from ..runtime_flow import stop_gradient
     statements = _assignments(levels.tree.body)
     found = []
@@ -142,7 +142,7 @@ def only_nondifferentiable_paths(levels, wrt, outputs, registry, through_control
             return []
     for name in wrt:
         through_all = _reach(statements, name, lambda op: op.primitive is not stop_gradient,
-                             levels, control=through_control)
+                             levels, control=True)
         through_derivatives = _reach(statements, name,
                                      lambda op: carries_derivative(op, registry), levels)
         if not set(outputs) & through_all or set(outputs) & through_derivatives:
