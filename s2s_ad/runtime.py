@@ -46,9 +46,10 @@ def unbroadcast(g, x):
 def unreduce(g, x, axis=None, keepdims=False):
     """Broadcast the adjoint `g` of a reduction over `axis` back to `x`'s shape."""
     shape = np.shape(x)
+    dtype = _float_dtype(g, x)       # before expand_dims makes a Python float an array
     if axis is not None and not keepdims:
         g = np.expand_dims(g, _normalize_axes(axis, len(shape)))
-    out = np.empty(shape, dtype=_float_dtype(g, x))
+    out = np.empty(shape, dtype=dtype)
     out[...] = g
     return out if shape else out[()]
 

@@ -549,3 +549,15 @@ def test_parameters_named_like_the_guards_builtins():
     np.testing.assert_allclose(df(x, "a", 1.0), 2.0)
     np.testing.assert_allclose(df(x, "b", 2.0), 4.0 * x)
     np.testing.assert_allclose(df(x, "b", 2.0, 3.0), 4.0 * x)
+
+
+def _row_sums_and_sines(x):
+    a = np.sum(x, axis=-1)
+    b = np.sin(x)
+    return a + np.sum(b)
+
+
+def test_a_reduction_over_an_axis_keeps_float32():
+    x = np.linspace(0, 1, 3).astype(np.float32)
+    df = s2s_ad.grad(_row_sums_and_sines)
+    assert df(x).dtype == np.float32 and general_derivative(df)(x).dtype == np.float32
