@@ -40,6 +40,7 @@ from .optimize import optimize
 from .optimize.fold import float_literals_beside_inputs
 from .optimize.reverse_body import finish_reverse_body, shape_proxy_pass
 from .transforms.normalize import normalize, numpy_name_for
+from .transforms.python_floats import python_float_reads
 from . import runtime_checks, runtime_flow
 
 MODES = ("grad", "value_and_grad", "vjp")
@@ -147,6 +148,7 @@ def derive(func, request, registry, cache):
         raise APIUsageError(f"{func.__qualname__} returns the constant "
                             f"{out_atom.value!r}, not a number", function_location(func),
                             "return the value to differentiate (e.g. `return loss`)")
+    levels, kinds = _facts(levels, namer, request)
     outputs = [out_atom.id] if isinstance(out_atom, gast.Name) else []
     activity = analyse_activity(levels, request.wrt, outputs, registry)
     # a derivative differentiated again may be piecewise constant in an argument (the
@@ -163,7 +165,6 @@ def derive(func, request, registry, cache):
             "s2s_ad.stop_gradient(...)")
     _reject_untracked_writes(levels, activity, registry)
     shapes = analyse_shapes(levels, outputs if request.mode != "vjp" else ())
-    kinds = analyse_kinds(levels, dict(request.signature or ()), helper_results(front))
     bindings = Bindings(namer, _user_object(levels.resolution))
     import numpy
     bindings.name_for(levels.numpy_name, numpy, exact=True)
@@ -255,6 +256,7 @@ def _derive_forward(func, request, registry, cache):
     import numpy
     levels, namer = front(func)
     func = levels.parsed.func           # the def a C-level wrapper (lru_cache) leads to
+    levels, kinds = _facts(levels, namer, request)
     out_atom = levels.tree.body[-1].value
     outputs = [out_atom.id] if isinstance(out_atom, gast.Name) else []
     activity = analyse_activity(levels, request.wrt, outputs, registry)
@@ -280,7 +282,6 @@ def _derive_forward(func, request, registry, cache):
             del cache.in_progress[key]
         return derived.function, name
 
-    kinds = analyse_kinds(levels, dict(request.signature or ()), helper_results(front))
     inputs = ReverseInputs(levels, activity, analyse_shapes(levels), analyse_dataflow(levels),
                            registry, namer, bindings, None, kinds=kinds)
     generator = ForwardGenerator(inputs, ExpansionContext(inputs), derive_jvp)
@@ -308,6 +309,19 @@ def _derive_forward(func, request, registry, cache):
                       dict(bindings.names), _result_arity(levels))
     cache.put(func, request, derived)
     return derived
+
+
+def _facts(levels, namer, request):
+    """The kinds of every variable for the request's signature, and the levels form the
+    specialisation computes (float64 numbers read from arrays as Python floats)."""
+    results = helper_results(front)
+
+    def analyse(form):
+        return analyse_kinds(form, dict(request.signature or ()), results)
+    kinds = analyse(levels)
+    if request.signature is None:
+        return levels, kinds
+    return python_float_reads(levels, kinds, namer, analyse)
 
 
 def derived_name(func, request):

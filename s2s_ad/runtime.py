@@ -219,7 +219,8 @@ def _expand(g, x, axis, keepdims):
 def unreduce_extremum(g, x, y, axis=None, keepdims=False):
     """Adjoint of a max/min reduction: g lands where x attains y (ties share equally)."""
     hit = np.asarray(x) == _expand(y, x, axis, keepdims)
-    share = _expand(g, x, axis, keepdims) / np.sum(hit, axis=axis, keepdims=True)
+    ties = np.sum(hit, axis=axis, keepdims=True, dtype=_float_dtype(g, x))   # float32 kept
+    share = _expand(g, x, axis, keepdims) / ties
     return _scalar_like(np.where(hit, share, 0.0), x)
 
 

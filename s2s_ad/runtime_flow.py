@@ -61,7 +61,7 @@ def scatter_add(a, x, index, g):
             a[index] = add_adjoints(a[index], g)
         return a
     if type(a) is not np.ndarray or a.shape != np.shape(x):
-        a = np.zeros(np.shape(x)) + a
+        a = np.zeros(np.shape(x), dtype=_float_dtype(x)) + a     # float32 stays float32
     if _has_integer_array(index):
         np.add.at(a, index, g)
     else:

@@ -6,8 +6,10 @@ shapes (analyses/shapes.py, and analyses/kinds.py for a specialised derivative).
     ctx.reduce_to_operand(g, "t2_0", b)  np.sum(g, axis=0) when b broadcast over axis 0
 """
 import gast
+import numpy
 
 from ..ir import build
+from ..ir.walk import names_stored
 
 
 class ExpansionContext:
@@ -20,7 +22,6 @@ class ExpansionContext:
         return self.i.namer.fresh(temp.lstrip("_"))
 
     def global_name(self, ident, obj):
-        import numpy
         if obj is numpy:
             return self.i.levels.numpy_name
         return self.i.bindings.name_for(ident, obj)
@@ -70,6 +71,50 @@ class ExpansionContext:
             contribution = build.call(total, [contribution],
                                       [("axis", axis), ("keepdims", build.const(True))])
         return contribution
+
+    def element_count(self, atom, axis):
+        """`reduced_count(atom, axis)` written out from the facts: `y.size` for a full
+        reduction, `y.shape[k]` over one axis, read off a parameter of the same shape
+        when there is one (it is alive anyway; a temporary read only for its shape would
+        be kept alive for nothing). None when the facts do not say atom is an array of a
+        parameter's shape or the axis is not a literal."""
+        kinds = self.i.kinds
+        if isinstance(axis, gast.UnaryOp) and isinstance(axis.op, gast.USub) \
+                and isinstance(axis.operand, gast.Constant) and type(axis.operand.value) is int:
+            axis = build.const(-axis.operand.value)
+        if kinds is None or not isinstance(atom, gast.Name) or not isinstance(
+                axis, gast.Constant) or not (axis.value is None or type(axis.value) is int):
+            return None
+        kind = kinds.of(atom.id)
+        if getattr(kind, "type", None) is not numpy.ndarray or kind.axes is None:
+            return None
+        rank = len(kind.axes)
+        if axis.value is not None and not -rank <= axis.value < rank:
+            return None
+        parameter = self._same_shaped_parameter(atom.id)
+        if parameter is None:
+            return None         # reduced_count(x): shape_proxies keeps only x's shape alive
+        shaped = build.name(parameter)
+        if axis.value is None:
+            return gast.Attribute(value=shaped, attr="size", ctx=gast.Load())
+        return build.subscript(gast.Attribute(value=shaped, attr="shape", ctx=gast.Load()),
+                               build.const(axis.value))
+
+    def _same_shaped_parameter(self, name):
+        classes = self.i.kinds.shape_class or {}
+        root = classes.get(name, name)
+        if self._unchanged is None:       # parameters never rebound nor written into
+            touched = set(names_stored(self.i.levels.tree))
+            if self.i.dataflow is not None:
+                touched |= set(self.i.dataflow.subscripted)
+            self._unchanged = [p for p in self.i.levels.resolution.parameters
+                               if p not in touched]
+        for p in self._unchanged:
+            if classes.get(p, p) == root:
+                return p
+        return None
+
+    _unchanged = None
 
     current_target = None     # set per statement by forward mode
 

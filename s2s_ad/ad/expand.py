@@ -157,6 +157,11 @@ class _Substituter(TemplateSubstituter):
             node.args[1] = self.visit(node.args[1])
             node.func = self.visit(node.func)
             return node
+        if isinstance(node.func, gast.Name) and node.func.id == "reduced_count" \
+                and len(node.args) == 2 and not node.keywords:
+            count = self.ctx.element_count(self.visit(node.args[0]), self.visit(node.args[1]))
+            if count is not None:
+                return count
         return self.generic_visit(node)
 
     def _same_shape(self, param):

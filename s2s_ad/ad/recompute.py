@@ -8,7 +8,8 @@ runs over the same indices, in reverse):
         c = coeffs[i]            ->             c = coeffs[i]        (no _tape.append(c),
         p = p * x + a * c                       ...                   no c = _tape.pop())
 
-Only when `v` is assigned nowhere else, is not read in the loop body before this statement
+A specialisation's `v = float(t)` of such a read (transforms/python_floats.py) is
+repeated with it. Only when `v` is assigned nowhere else, is not read in the loop body before this statement
 (that would be the previous iteration's item), and `xs` is never assigned, written into
 or changed by a method call anywhere in the function.
 """
@@ -17,8 +18,9 @@ import gast
 from ..ir.walk import all_statements
 
 
-def recomputed_reads(body, numpy_name):
-    """{id(loop): [statements]} of the reads to repeat, and the set of their ids."""
+def recomputed_reads(body, numpy_name, float_name=None):
+    """{id(loop): [statements]} of the reads to repeat, and the set of their ids.
+    `float_name`: the name the builtin float has where python_floats converted reads."""
     stored, mutated = _stores(body, numpy_name)
     by_loop, ids = {}, set()
     for loop in all_statements(body):
@@ -27,14 +29,17 @@ def recomputed_reads(body, numpy_name):
         index = loop.target.id
         if stored.get(index, 0) != 1:
             continue
-        read_before = set()
+        read_before, repeated = set(), set()
         for stmt in loop.body:
-            if _is_item_read(stmt, index) and stored.get(stmt.targets[0].id) == 1 \
-                    and stmt.targets[0].id not in read_before \
-                    and stmt.value.value.id not in stored \
-                    and stmt.value.value.id not in mutated:
+            once = isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name) \
+                and stored.get(stmt.targets[0].id) == 1 \
+                and stmt.targets[0].id not in read_before
+            if once and (_is_item_read(stmt, index) and stmt.value.value.id not in stored
+                         and stmt.value.value.id not in mutated
+                         or _is_conversion(stmt, float_name, repeated)):
                 by_loop.setdefault(id(loop), []).append(stmt)
                 ids.add(id(stmt))
+                repeated.add(stmt.targets[0].id)
             read_before |= {n.id for n in gast.walk(stmt)
                             if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)}
     return by_loop, ids
@@ -45,6 +50,15 @@ def _is_item_read(stmt, index):
         and isinstance(stmt.value, gast.Subscript) \
         and isinstance(stmt.value.value, gast.Name) \
         and isinstance(stmt.value.slice, gast.Name) and stmt.value.slice.id == index
+
+
+def _is_conversion(stmt, float_name, repeated):
+    """`v = float(t)` of a value read again in the backward loop."""
+    value = stmt.value
+    return float_name is not None and isinstance(value, gast.Call) \
+        and isinstance(value.func, gast.Name) and value.func.id == float_name \
+        and len(value.args) == 1 and not value.keywords \
+        and isinstance(value.args[0], gast.Name) and value.args[0].id in repeated
 
 
 _NUMPY_WRITERS = {"copyto", "put", "place", "putmask", "fill_diagonal", "put_along_axis"}

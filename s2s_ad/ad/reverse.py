@@ -70,7 +70,8 @@ def reverse(inputs, wrt, seed):
         tape = "_tape"
         inputs.namer.reserve(tape)
     first_defs = _first_definitions(forward, set(levels.resolution.parameters))
-    repeated, repeated_ids = recomputed_reads(forward, levels.numpy_name)
+    repeated, repeated_ids = recomputed_reads(forward, levels.numpy_name,
+                                                  levels.runtime_names.get(float))
     statements = StatementReverser(inputs, ctx, adjoints, helpers, first_defs, repeated_ids)
     walker = _Backward(inputs, ctx, adjoints, statements, tape, first_defs, repeated)
     seeded = walker.initialise(ret.value, seed)
@@ -266,8 +267,12 @@ class _Backward:
         if body and id(stmt) in self.repeated:
             read = {n.id for s in body for n in gast.walk(s)
                     if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)}
-            body = [build.clone(s) for s in self.repeated[id(stmt)]
-                    if s.targets[0].id in read] + body
+            needed = []
+            for s in reversed(self.repeated[id(stmt)]):     # a read a needed one reads too
+                if s.targets[0].id in read:
+                    needed.append(s)
+                    read |= {n.id for n in gast.walk(s.value) if isinstance(n, gast.Name)}
+            body = [build.clone(s) for s in reversed(needed)] + body
         if isinstance(stmt, gast.While) or _has_break(stmt):
             self.counted.setdefault(id(stmt), self.i.namer.fresh("trips"))
             count = pop(self._tape)

@@ -80,7 +80,8 @@ class StatementReverser:
             # hold the adjoint under its own name: the canonical one is reset below, and
             # whatever the template passes straight on must not see that reset
             held = self.i.namer.fresh(f"{target}_bar")
-            self._maybe_zero.add(held)
+            if self.i.kinds is None or self.i.kinds.axes(target) != ():
+                self._maybe_zero.add(held)    # a number's 0.0 is no shape lost
             out.append(build.assign(held, self.adj.get(target)))
             result_adjoint = build.name(held)
             self.adj.reset(target)
@@ -238,7 +239,8 @@ class StatementReverser:
     def _note_maybe_zero(self, operand, value, target):
         """A contribution computed from a possibly-zero adjoint is possibly zero too,
         unless it multiplies in a value shaped like the result (then it has that shape)."""
-        if not self.ctx.adjoint_may_be_scalar_zero or self.i.kinds is None:
+        if not self.ctx.adjoint_may_be_scalar_zero or self.i.kinds is None \
+                or self.i.kinds.axes(operand) == ():
             return
         axes = self.i.kinds.axes(target)
         if axes is None or not self.uniform.shaped_like(value, axes):

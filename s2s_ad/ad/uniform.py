@@ -110,6 +110,10 @@ class UniformAdjoints:
                         node.func.id) is runtime.reduced_count):
                     return False
                 continue                          # an int, whatever it counts
+            if isinstance(node, gast.Attribute) and node.attr == "size" or isinstance(
+                    node, gast.Subscript) and isinstance(node.value, gast.Attribute) \
+                    and node.value.attr == "shape":
+                continue                          # an element count (ad/context.py)
             if isinstance(node, gast.Name):
                 if not self.i.namer.is_adjoint(node.id) and self.i.kinds.axes(node.id) != ():
                     return False

@@ -261,7 +261,8 @@ class _Analysis:
             return Opaque(range), None
         if primitive is attribute_read and value.attr not in ("shape", "ndim", "size", "dtype"):
             return UNKNOWN, None
-        if inspect.isfunction(primitive) and self.helper_result is not None:
+        if inspect.isfunction(primitive) and self.helper_result is not None \
+                and not _evaluable(primitive):           # identity, attribute reads: ours
             return self._helper(primitive, op)
         if not _evaluable(primitive):
             return UNKNOWN, None

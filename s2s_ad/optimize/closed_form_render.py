@@ -245,7 +245,7 @@ def evaluate(node, env, calls):
                 if a == 0 and b < 0:
                     raise Undefined()
                 return a ** int(b)
-        if isinstance(n, gast.Call):
+        if isinstance(n, (gast.Call, gast.Attribute)):
             return calls(n, ev)
         raise KeyError(gast.dump(n))
     return ev(node)
@@ -278,6 +278,10 @@ def rewrite_agrees(rational_defs, backward, interpreted, outputs, atoms, resolve
     the helpers a closed form assumes away pass their value on, element counts are the
     atom `count`."""
     def calls(node, ev):
+        if isinstance(node, gast.Attribute):
+            if node.attr == "size":
+                return counted[0]
+            raise KeyError(node.attr)
         helper = callee(node.func, resolve)
         if helper in (runtime.unbroadcast, runtime.unreduce):
             return ev(node.args[0])

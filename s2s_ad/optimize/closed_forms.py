@@ -167,6 +167,8 @@ class _Rewrite:
             return op(a, b), left or right
         if backward and isinstance(node, gast.Call):
             return self._helper_call(node)
+        if backward and _is_size(node) and self._full_shape(node.value):
+            return (rational.atom(COUNT), rational.const(1)), False    # x.size (facts)
         raise _Opaque()
 
     def _name(self, ident, backward):
@@ -227,6 +229,9 @@ class _Rewrite:
         if count is not None and classes:       # any array of the one shape will do
             renderer.atoms[COUNT] = build.call(build.name(count),
                                                [build.name(classes[0]), build.const(None)])
+        elif classes and any(_is_size(n) for stmt in self.backward for n in gast.walk(stmt)):
+            renderer.atoms[COUNT] = gast.Attribute(value=build.name(classes[0]), attr="size",
+                                                   ctx=gast.Load())
         # the test: one array per shape class, and every argument or global read (one
         # could hold booleans; values numpy computes here are floats)
         inputs = [a for a in sorted(self.touched, key=self.order.index)
@@ -374,3 +379,9 @@ def _cost(renderer, expr):
 
 def _is_none(node):
     return isinstance(node, gast.Constant) and node.value is None
+
+
+def _is_size(node):
+    """`x.size`: an element count the facts wrote out (ad/context.py element_count)."""
+    return isinstance(node, gast.Attribute) and node.attr == "size" \
+        and isinstance(node.value, gast.Name)

@@ -138,6 +138,10 @@ class _Proof:
                                         and target not in _MATH_INTEGERS):
             return True
         name = getattr(target, "__name__", None)
+        if target in _FRESH_LIKE_FIRST:
+            return bool(call.args) and self.is_float(call.args[0])
+        if target is numpy.where:
+            return any(self.is_float(a) for a in call.args[1:])
         if getattr(target, "__module__", None) in _RUNTIME and name in _ADJOINT_FIRST:
             return bool(call.args) and self.is_float(call.args[0])
         return getattr(target, "__module__", None) in _RUNTIME and name in _FLOAT_HELPERS
@@ -154,6 +158,10 @@ _ADJOINT_FIRST = {
     "einsum_operand_adjoint", "scatter_add", "take_adjoint", "copy_adjoint",
     "clear_adjoint", "match_adjoint", "unpad", "unpad_values",
 }
+# numpy functions giving a new array of floats when their first argument holds floats
+# (never a view of it: a gradient must not share memory with an argument)
+_FRESH_LIKE_FIRST = {numpy.sum, numpy.cumsum, numpy.prod, numpy.dot, numpy.matmul,
+                     numpy.outer, numpy.tensordot}
 # runtime helpers whose result holds floats whatever they are given
 _FLOAT_HELPERS = {"zero_adjoint", "float_gradient"}
 _MATH_INTEGERS = {getattr(math, n) for n in ("floor", "ceil", "trunc", "factorial", "gcd",

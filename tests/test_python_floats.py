@@ -1,0 +1,83 @@
+"""float64 numbers read out of arrays are computed as Python floats in a specialisation
+(transforms/python_floats.py), and only where the two kinds of number behave alike."""
+import numpy as np
+import pytest
+
+import s2s_ad
+from gradcheck import numeric_grad
+
+
+def euler_fit(theta, x0, obs, dt):
+    a, b = theta[0], theta[1]
+    x = x0
+    loss = 0.0
+    for t in range(len(obs)):
+        x = x + dt * (a * x - b * x * x)
+        loss = loss + (x - obs[t]) ** 2
+    return loss
+
+
+def test_parameters_and_observations_read_from_arrays_are_python_floats():
+    theta, obs = np.array([0.8, 0.3]), np.linspace(0.5, 1.2, 7)
+    df = s2s_ad.grad(euler_fit)
+    g = df(theta, 0.4, obs, 0.1)
+    np.testing.assert_allclose(g, numeric_grad(euler_fit, [theta, 0.4, obs, 0.1], 0),
+                               rtol=1e-6)
+    assert type(g) is np.ndarray and g.dtype == np.float64
+    source = s2s_ad.derivative_source(df, theta, 0.4, obs, 0.1)
+    assert source.count("float(") >= 3          # a, b and obs[t]
+    for bookkeeping in ("shape_of", "placeholder", "unbroadcast"):
+        assert bookkeeping not in source
+    value, g2 = s2s_ad.value_and_grad(euler_fit)(theta, 0.4, obs, 0.1)
+    assert value == euler_fit(theta, 0.4, obs, 0.1)
+    np.testing.assert_allclose(g2, g)
+
+
+def _read_as_object(theta):
+    a = theta[0]
+    return a * a + a.ndim + np.sum(np.zeros(a.shape))
+
+
+def _fractional_power(theta):
+    a = theta[0]
+    return a ** 0.5 + a
+
+
+def _float32_read(theta):
+    a = theta[0]
+    return a * a
+
+
+def test_reads_used_as_numpy_scalars_stay_numpy_scalars():
+    theta = np.array([1.5, 2.0])
+    df = s2s_ad.grad(_read_as_object)
+    np.testing.assert_allclose(df(theta), numeric_grad(_read_as_object, [theta], 0),
+                               rtol=1e-6)
+    assert "float(" not in s2s_ad.derivative_source(df, theta)
+    # a negative base to a fractional power is NaN for numpy and complex for Python
+    neg = np.array([-1.5, 2.0])
+    dp = s2s_ad.grad(_fractional_power)
+    with np.errstate(invalid="ignore"):
+        g = dp(neg)
+    assert g.dtype == np.float64 and np.isnan(g[0])
+    assert "float(" not in s2s_ad.derivative_source(dp, neg)
+    # float32 items keep float32 arithmetic
+    t32 = np.array([1.5, 2.0], dtype=np.float32)
+    d32 = s2s_ad.grad(_float32_read)
+    assert d32(t32).dtype == np.float32
+    assert "float(" not in s2s_ad.derivative_source(d32, t32)
+
+
+def _mixed(theta, flag):
+    a = theta[0]
+    if flag:
+        a = np.sum(theta)
+    return a * a
+
+
+@pytest.mark.parametrize("flag", [True, False])
+def test_a_name_that_is_a_read_on_one_path_only(flag):
+    theta = np.array([1.5, 2.0])
+    df = s2s_ad.grad(_mixed)
+    np.testing.assert_allclose(df(theta, flag), numeric_grad(
+        lambda t: _mixed(t, flag), [theta], 0), rtol=1e-6)
