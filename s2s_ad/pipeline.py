@@ -35,7 +35,7 @@ from .frontend.resolve import resolve
 from .ir import build
 from .ir.grammar import verify
 from .ir.naming import Bindings, Namer
-from .ir.walk import names_stored
+from .ir.walk import names_stored, walk_tree
 from .optimize import optimize
 from .optimize.fold import float_literals_beside_inputs
 from .optimize.reverse_body import finish_reverse_body, shape_proxy_pass
@@ -420,7 +420,7 @@ def _result_arity(levels):
 
 def _user_names(parsed):
     func = parsed.func                  # the def a C-level wrapper (lru_cache) leads to
-    names = {n.id for n in gast.walk(parsed.tree) if isinstance(n, gast.Name)}
+    names = {n.id for n in walk_tree(parsed.tree) if isinstance(n, gast.Name)}
     names |= {parsed.tree.name}
     names |= set(func.__code__.co_names) | set(func.__code__.co_varnames)
     names |= set(func.__code__.co_freevars)

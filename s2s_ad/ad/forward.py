@@ -19,6 +19,7 @@ import inspect
 
 import gast
 
+from ..ir.walk import walk_tree
 from ..errors import MissingDerivativeError
 from ..ir import build
 from ..ir.primitives import appended_list, identity, operation_of, popped_list
@@ -167,7 +168,7 @@ class ForwardGenerator:
 
     def _concretize(self, stmt):
         """Zeros that survived simplification become zero_tangent(operand)."""
-        for node in gast.walk(stmt):
+        for node in walk_tree(stmt):
             if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) \
                     and node.func.id == ZERO:
                 node.func = build.name(self.i.bindings.name_for("zero_tangent",
@@ -222,7 +223,7 @@ def _copy_adjoint():
 def _operand_atoms(op):
     atoms = []
     for a in list(op.args) + list(op.keywords.values()):
-        atoms.extend(n for n in gast.walk(a) if isinstance(n, gast.Name))
+        atoms.extend(n for n in walk_tree(a) if isinstance(n, gast.Name))
     return atoms
 
 

@@ -15,7 +15,7 @@ or changed by a method call anywhere in the function.
 """
 import gast
 
-from ..ir.walk import all_statements
+from ..ir.walk import all_statements, walk_tree
 
 
 def recomputed_reads(body, numpy_name, float_name=None):
@@ -40,7 +40,7 @@ def recomputed_reads(body, numpy_name, float_name=None):
                 by_loop.setdefault(id(loop), []).append(stmt)
                 ids.add(id(stmt))
                 repeated.add(stmt.targets[0].id)
-            read_before |= {n.id for n in gast.walk(stmt)
+            read_before |= {n.id for n in walk_tree(stmt)
                             if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)}
     return by_loop, ids
 
@@ -70,7 +70,7 @@ def _stores(body, numpy_name):
     """How often each name is bound, and the names written into or called a method on."""
     stored, mutated = {}, set()
     module = gast.Module(body=body, type_ignores=[])
-    for node in gast.walk(module):
+    for node in walk_tree(module):
         if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
             stored[node.id] = stored.get(node.id, 0) + 1
         elif isinstance(node, (gast.Subscript, gast.Attribute)) \

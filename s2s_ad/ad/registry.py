@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import gast
 
+from ..ir.walk import walk_tree
 from ..errors import SourceLocation, TemplateError
 from . import template_dsl
 
@@ -233,7 +234,7 @@ def _validate(template, locate):
                 raise fail
         else:
             raise fail
-        for node in gast.walk(stmt):
+        for node in walk_tree(stmt):
             if isinstance(node, gast.Subscript) and isinstance(node.value, gast.Name) \
                     and node.value.id == "d":
                 if not isinstance(node.slice, gast.Name) or node.slice.id not in known:

@@ -17,7 +17,7 @@ import gast
 
 from ..ir import build
 from ..ir.primitives import appended_list
-from ..ir.walk import all_statements
+from ..ir.walk import all_statements, walk_tree
 from .. import runtime_flow
 from .adjoints import Adjoints
 from .context import ExpansionContext
@@ -134,7 +134,7 @@ def _first_definitions(top_level, params):
         if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name):
             if stmt.targets[0].id not in defined:
                 first.add(id(stmt))
-        for node in gast.walk(stmt):
+        for node in walk_tree(stmt):
             if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
                 defined.add(node.id)
     return first
@@ -265,13 +265,13 @@ class _Backward:
         body = self.block(stmt.body)
         self.adj.restore(state)
         if body and id(stmt) in self.repeated:
-            read = {n.id for s in body for n in gast.walk(s)
+            read = {n.id for s in body for n in walk_tree(s)
                     if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)}
             needed = []
             for s in reversed(self.repeated[id(stmt)]):     # a read a needed one reads too
                 if s.targets[0].id in read:
                     needed.append(s)
-                    read |= {n.id for n in gast.walk(s.value) if isinstance(n, gast.Name)}
+                    read |= {n.id for n in walk_tree(s.value) if isinstance(n, gast.Name)}
             body = [build.clone(s) for s in reversed(needed)] + body
         if isinstance(stmt, gast.While) or _has_break(stmt):
             self.counted.setdefault(id(stmt), self.i.namer.fresh("trips"))
@@ -309,9 +309,9 @@ class _Backward:
 
     def _contributed_inside(self, stmt):
         """Active straight-line values defined outside `stmt` and read inside it."""
-        inside_defs = {n.id for s in stmt.body + stmt.orelse for n in gast.walk(s)
+        inside_defs = {n.id for s in stmt.body + stmt.orelse for n in walk_tree(s)
                        if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
-        reads = {n.id for s in stmt.body + stmt.orelse for n in gast.walk(s)
+        reads = {n.id for s in stmt.body + stmt.orelse for n in walk_tree(s)
                  if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)}
         return {v for v in reads - inside_defs
                 if self.i.activity.is_active(v) and not self.adj.accumulates(v)}
@@ -356,12 +356,12 @@ class _Backward:
         assigned = set(self.i.levels.resolution.parameters)
         unbound = set()
         for stmt in forward:          # in order: a push before any assignment needs one
-            for node in gast.walk(stmt):
+            for node in walk_tree(stmt):
                 if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) \
                         and node.func.attr == "append" \
                         and isinstance(node.func.value, gast.Name) \
                         and node.func.value.id == self._tape:
-                    unbound |= {n.id for a in node.args for n in gast.walk(a)
+                    unbound |= {n.id for a in node.args for n in walk_tree(a)
                                 if isinstance(n, gast.Name)} - assigned
             if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name):
                 assigned.add(stmt.targets[0].id)

@@ -14,6 +14,7 @@ import operator
 
 import gast
 
+from ..ir.walk import walk_tree
 from ..errors import MissingDerivativeError
 from ..ir import build
 from ..ir.primitives import identity, names_in, operation_of
@@ -365,7 +366,7 @@ def active_params(op, ctx):
 def _operand_atoms(op):
     atoms = []
     for a in list(op.args) + list(op.keywords.values()):
-        atoms.extend(n for n in gast.walk(a) if isinstance(n, gast.Name))
+        atoms.extend(n for n in walk_tree(a) if isinstance(n, gast.Name))
     return atoms
 
 

@@ -14,7 +14,7 @@ A loop whose body overwrites nothing the backward sweep reads therefore pushes n
 import gast
 
 from ..ir import build
-from ..ir.walk import all_statements
+from ..ir.walk import all_statements, walk_tree
 
 SAVE, RESTORE = "__s2s_save__", "__s2s_restore__"
 SAVE_ITEM, RESTORE_ITEM = "__s2s_save_item__", "__s2s_restore_item__"
@@ -45,7 +45,7 @@ def names_read(stmts):
             found |= names_read([gast.Expr(value=h) for h in heads])
             found |= names_read(stmt.body) | names_read(stmt.orelse)
             continue
-        for node in gast.walk(stmt):
+        for node in walk_tree(stmt):
             if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
                 found.add(node.id)
     return found
@@ -58,7 +58,7 @@ def shape_only_reads(stmts, positions):
     for stmt in stmts:
         if isinstance(stmt, (gast.If, gast.For, gast.While)):
             continue
-        for node in gast.walk(stmt):
+        for node in walk_tree(stmt):
             if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) \
                     and node.func.id in positions:
                 shape_nodes |= {id(a) for k, a in enumerate(node.args)
@@ -70,7 +70,7 @@ def shape_only_reads(stmts, positions):
             continue
         if isinstance(stmt, (gast.If, gast.For, gast.While)):   # its body comes separately
             stmt = stmt.iter if isinstance(stmt, gast.For) else stmt.test
-        for node in gast.walk(stmt):
+        for node in walk_tree(stmt):
             if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
                 (shapes if id(node) in shape_nodes else values).add(node.id)
     return shapes - values

@@ -16,6 +16,7 @@ parameter's gradient) gets the array, built where it is needed:
 """
 import gast
 
+from ..ir.walk import walk_tree
 from ..ir import build
 from .. import runtime
 
@@ -136,7 +137,7 @@ class UniformAdjoints:
         would make a float64 operand's adjoint float32, where the array g spreads to is
         float64.)"""
         dtype = getattr(self.i.kinds.of(operand), "dtype", None)
-        for node in gast.walk(value):
+        for node in walk_tree(value):
             if isinstance(node, gast.Name) and not self.i.namer.is_adjoint(node.id):
                 kind = self.i.kinds.of(node.id)
                 if getattr(kind, "axes", None) and getattr(kind, "dtype", None) != dtype:

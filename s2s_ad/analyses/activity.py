@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import gast
 
 from ..ir.primitives import attribute_read, operation_of, names_in, COMPARE
-from ..ir.walk import all_statements, names_stored
+from ..ir.walk import all_statements, names_stored, walk_tree
 
 _ALWAYS_INACTIVE = frozenset(COMPARE.values()) | {attribute_read}
 
@@ -89,7 +89,7 @@ def analyse_activity(levels, wrt, outputs, registry):
             if target not in useful:
                 continue
             names = value.reads if isinstance(value, _Flow) else \
-                [n.id for n in gast.walk(value) if isinstance(n, gast.Name)]
+                [n.id for n in walk_tree(value) if isinstance(n, gast.Name)]
             for name in names:
                 if name not in useful:
                     useful.add(name)
@@ -109,7 +109,7 @@ def _assignments(body):
     for stmt in body:
         if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Subscript):
             base = stmt.targets[0].value.id
-            out.append((base, _Flow([n.id for n in gast.walk(stmt.value)
+            out.append((base, _Flow([n.id for n in walk_tree(stmt.value)
                                      if isinstance(n, gast.Name)])))
         elif isinstance(stmt, gast.Assign):
             out.append((stmt.targets[0].id, stmt.value))
@@ -118,7 +118,7 @@ def _assignments(body):
                 and stmt.value.func.attr == "append" \
                 and isinstance(stmt.value.func.value, gast.Name):
             out.append((stmt.value.func.value.id,
-                        _Flow([n.id for a in stmt.value.args for n in gast.walk(a)
+                        _Flow([n.id for a in stmt.value.args for n in walk_tree(a)
                                if isinstance(n, gast.Name)])))
         for field in ("body", "orelse"):
             out.extend(_assignments(getattr(stmt, field, []) or []))
@@ -212,7 +212,7 @@ def writes_into_arguments(levels, varied, registry):
     for stmt in all_statements(levels.tree.body):
         call = stmt.value if isinstance(stmt, (gast.Expr, gast.Assign)) else None
         if not isinstance(call, gast.Call) or not any(
-                isinstance(n, gast.Name) and n.id in varied for n in gast.walk(call)):
+                isinstance(n, gast.Name) and n.id in varied for n in walk_tree(call)):
             continue
         op = operation_of(call, levels.callees)
         if any(k.arg == "out" and not (isinstance(k.value, gast.Constant)

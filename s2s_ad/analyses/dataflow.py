@@ -26,7 +26,7 @@ import gast
 
 from .. import runtime, runtime_flow
 from ..ir.primitives import appended_list, popped_list
-from ..ir.walk import names_loaded
+from ..ir.walk import names_loaded, walk_tree
 
 
 @dataclass(frozen=True)
@@ -112,14 +112,14 @@ def analyse_dataflow(levels):
     lists = _list_valued(tree, sites)
     counts = {name: len(defs) for name, defs in sites.items()}
     in_loops = set()
-    for node in gast.walk(tree):
+    for node in walk_tree(tree):
         if isinstance(node, (gast.For, gast.While)):
             for inner in node.body:
-                in_loops |= {n.id for n in gast.walk(inner)
+                in_loops |= {n.id for n in walk_tree(inner)
                              if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
     return DataFlow(frozenset(local), frozenset(accumulated), frozenset(lists), counts,
                     frozenset(in_loops), frozenset(_indexed_only(tree)),
-                    frozenset(n.value.id for n in gast.walk(tree)
+                    frozenset(n.value.id for n in walk_tree(tree)
                               if isinstance(n, gast.Subscript) and isinstance(n.value, gast.Name)),
                     frozenset(_structured(tree, levels.callees)),
                     frozenset(_user_lists(tree, lists)))
@@ -140,7 +140,7 @@ def _parameters(tree):
 
 def _list_valued(tree, sites):
     lists = set()
-    for node in gast.walk(tree):
+    for node in walk_tree(tree):
         if appended_list(node):
             lists.add(appended_list(node))
         elif isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) \
@@ -149,7 +149,7 @@ def _list_valued(tree, sites):
     changed = True
     while changed:
         changed = False
-        for node in gast.walk(tree):
+        for node in walk_tree(tree):
             if isinstance(node, gast.Assign) and isinstance(node.targets[0], gast.Name) \
                     and isinstance(node.value, gast.Name) and node.value.id in lists \
                     and node.targets[0].id not in lists:
@@ -167,7 +167,7 @@ def _structured(tree, callees):
                 runtime_flow.push_adjoint, runtime_flow.spread_adjoint, runtime_flow.copy_adjoint,
                 runtime_flow.take_adjoint, runtime_flow.match_adjoint, runtime.split_array}
     found = set()
-    assigns = [n for n in gast.walk(tree)
+    assigns = [n for n in walk_tree(tree)
                if isinstance(n, gast.Assign) and isinstance(n.targets[0], gast.Name)]
     for node in assigns:
         value = node.value
@@ -192,7 +192,7 @@ def _user_lists(tree, appended):
     concatenation of lists (`2 * xs`, `a + b`), and lists grown by append: `+` and `*`
     on them concatenate and repeat."""
     values = {}
-    for node in gast.walk(tree):
+    for node in walk_tree(tree):
         if isinstance(node, gast.Assign) and isinstance(node.targets[0], gast.Name):
             values.setdefault(node.targets[0].id, []).append(node.value)
     found = set(appended)
@@ -223,7 +223,7 @@ def _builds_list(value, lists):
 def _indexed_only(tree):
     """Variables every use of which is `v[...]`, len(v) or the keys of v."""
     allowed, other = set(), set()
-    for node in gast.walk(tree):
+    for node in walk_tree(tree):
         if isinstance(node, gast.Subscript) and isinstance(node.value, gast.Name) \
                 and isinstance(node.ctx, gast.Load):
             allowed.add(id(node.value))
@@ -232,7 +232,7 @@ def _indexed_only(tree):
                 and isinstance(node.args[0], gast.Name):
             allowed.add(id(node.args[0]))
     indexed = set()
-    for node in gast.walk(tree):
+    for node in walk_tree(tree):
         if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
             (indexed if id(node) in allowed else other).add(node.id)
     return indexed - other

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import gast
 import numpy as np
 
+from ..ir.walk import walk_tree
 from ..ir.primitives import attribute_read, identity, operation_of
 from ..signature import UNKNOWN, Items, Num, Opaque, SequenceOf
 from .shapes import is_elementwise
@@ -130,7 +131,7 @@ class _Analysis:
         """Union the operands of elementwise operations with their results where the
         axes agree, for variables assigned once (their kind is one value's)."""
         counts = {}
-        for node in gast.walk(self.levels.tree):
+        for node in walk_tree(self.levels.tree):
             if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
                 counts[node.id] = counts.get(node.id, 0) + 1
         parent = {}

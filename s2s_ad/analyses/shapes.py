@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import gast
 import numpy as np
 
+from ..ir.walk import walk_tree
 from ..ir.primitives import identity, operation_of
 
 SCALAR = "<scalar>"
@@ -101,13 +102,13 @@ def _scalar_variables(levels):
     loop accumulator `loss = 0.0` ... `loss = loss + np.sum(r ** 2)`, which
     `_single_definitions` cannot (it has several definitions)."""
     values, other = {}, set(levels.resolution.parameters)
-    for node in gast.walk(levels.tree):
+    for node in walk_tree(levels.tree):
         if isinstance(node, gast.Assign) and isinstance(node.targets[0], gast.Name):
             values.setdefault(node.targets[0].id, []).append(node.value)
             continue
         if isinstance(node, (gast.Assign, gast.AugAssign, gast.For)):
             targets = node.targets if isinstance(node, gast.Assign) else [node.target]
-            other |= {n.id for t in targets for n in gast.walk(t) if isinstance(n, gast.Name)}
+            other |= {n.id for t in targets for n in walk_tree(t) if isinstance(n, gast.Name)}
         elif isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) \
                 and isinstance(node.func.value, gast.Name):
             other.add(node.func.value.id)           # x.append(...), x.sort(): mutated
@@ -146,7 +147,7 @@ def _single_definitions(levels):
     """variable -> its value, for variables defined exactly once (by a plain assignment)
     and never written in place: only their shapes are facts."""
     counts, values = {}, {}
-    for node in gast.walk(levels.tree):
+    for node in walk_tree(levels.tree):
         if isinstance(node, gast.Assign):
             target = node.targets[0]
             if isinstance(target, gast.Name):

@@ -13,13 +13,15 @@ import re
 import astor
 import gast
 
+from ..ir.walk import walk_tree
+
 _MARKER = re.compile(r"^(\s*)__s2s_(comment|blank)__\((.*)\)$")
 
 
 def to_source(tree):
     """Source text of a gast tree (a statement, function or module)."""
     texts = []
-    for node in gast.walk(tree):   # comments travel as indices: astor may wrap long strings
+    for node in walk_tree(tree):   # comments travel as indices: astor may wrap long strings
         if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) \
                 and node.func.id == "__s2s_comment__" and isinstance(node.args[0].value, str):
             texts.append(node.args[0].value)
@@ -27,7 +29,7 @@ def to_source(tree):
     try:
         return _render(tree, texts)
     finally:
-        for node in gast.walk(tree):
+        for node in walk_tree(tree):
             if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) \
                     and node.func.id == "__s2s_comment__":
                 node.args[0] = gast.Constant(value=texts[node.args[0].value], kind=None)

@@ -31,6 +31,7 @@ import types
 import gast
 import numpy
 
+from ..ir.walk import walk_tree
 from ..errors import APIUsageError
 from ..runtime import RUNTIME_MODULES
 
@@ -180,10 +181,10 @@ class _Module:
     def _import_user_names(self, derived):
         """Globals of the user's module that the generated code reads."""
         tree = gast.parse(derived.source)
-        local = {n.id for n in gast.walk(tree) if isinstance(n, gast.Name)
+        local = {n.id for n in walk_tree(tree) if isinstance(n, gast.Name)
                  and isinstance(n.ctx, (gast.Store, gast.Param))}
         user_globals = derived.func.__globals__
-        for node in gast.walk(tree):
+        for node in walk_tree(tree):
             if not (isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load)):
                 continue
             name = node.id

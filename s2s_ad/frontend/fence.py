@@ -11,6 +11,7 @@ Returns the tree unchanged when everything in it is supported.
 """
 import gast
 
+from ..ir.walk import walk_tree
 from ..errors import UnsupportedSyntaxError
 
 # node type -> (what it is, what to write instead)
@@ -54,11 +55,11 @@ def fence(parsed, extra_allowed=()):
     tree = parsed.tree
     smap = parsed.source_map
     _check_signature(tree, smap)
-    named_lambdas = {id(n.value) for n in gast.walk(tree) if isinstance(n, gast.Assign)
+    named_lambdas = {id(n.value) for n in walk_tree(tree) if isinstance(n, gast.Assign)
                      and isinstance(n.value, gast.Lambda) and len(n.targets) == 1
                      and isinstance(n.targets[0], gast.Name)}
     for stmt in tree.body:
-        for node in gast.walk(stmt):
+        for node in walk_tree(stmt):
             if isinstance(node, gast.Lambda) and id(node) not in named_lambdas:
                 raise UnsupportedSyntaxError(
                     "a lambda is supported only when assigned to a name and then called",

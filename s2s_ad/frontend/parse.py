@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import gast
 
+from ..ir.walk import walk_tree
 from ..errors import APIUsageError, SourceLocation, UnsupportedSyntaxError
 
 
@@ -120,7 +121,7 @@ def _forwards(wrapper, node):
             and starred == ([a.vararg.id] if a.vararg else []) \
             and spread == ([a.kwarg.id] if a.kwarg else [])
 
-    body = [n for stmt in node.body for n in gast.walk(stmt)]
+    body = [n for stmt in node.body for n in walk_tree(stmt)]
     stores = {}
     for n in body:
         if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store):
@@ -143,7 +144,7 @@ def _forwards(wrapper, node):
 def _lambda_as_def(module, func, smap):
     """`lambda x: e` on the source line -> `def <lambda>(x): return e`."""
     params = list(func.__code__.co_varnames[:func.__code__.co_argcount])
-    found = [n for n in gast.walk(module) if isinstance(n, gast.Lambda)
+    found = [n for n in walk_tree(module) if isinstance(n, gast.Lambda)
              and [a.id for a in n.args.args] == params]
     if len(found) != 1:
         raise UnsupportedSyntaxError(

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 
 import gast
 
+from ..ir.walk import walk_tree
+
 _MISSING = object()
 
 
@@ -95,7 +97,7 @@ def resolve(parsed):
     if a.kwarg:
         params += (a.kwarg.id,)
     assigned = set()
-    for node in gast.walk(tree):
+    for node in walk_tree(tree):
         if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
             assigned.add(node.id)
         elif isinstance(node, (gast.FunctionDef, gast.ClassDef)) and node is not tree:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import gast
 
+from .walk import walk_tree
 from ..frontend.resolve import dotted_path
 
 
@@ -88,7 +89,7 @@ def operation_of(value, callees):
 
 def names_in(node):
     """Names read by an atom or index node."""
-    return [n.id for n in gast.walk(node) if isinstance(n, gast.Name)]
+    return [n.id for n in walk_tree(node) if isinstance(n, gast.Name)]
 
 
 def appended_list(stmt):

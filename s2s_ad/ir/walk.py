@@ -52,11 +52,11 @@ def without_statements(body, drop):
 
 def names_loaded(node):
     """The names an expression or statement reads, in walk order (repeats kept)."""
-    return [n.id for n in gast.walk(node) if isinstance(n, gast.Name)
+    return [n.id for n in walk_tree(node) if isinstance(n, gast.Name)
             and isinstance(n.ctx, gast.Load)]
 
 
 def names_stored(node):
     """The names a statement (or a whole function body) binds, in walk order."""
-    return [n.id for n in gast.walk(node) if isinstance(n, gast.Name)
+    return [n.id for n in walk_tree(node) if isinstance(n, gast.Name)
             and isinstance(n.ctx, gast.Store)]

@@ -17,6 +17,7 @@ from fractions import Fraction
 
 import gast
 
+from ..ir.walk import walk_tree
 from .. import runtime
 from ..ir import build
 from ..ir.naming import callee
@@ -164,7 +165,7 @@ class Renderer:
         written = [self.atoms[a] for a in self.scalar if self.atoms.get(a) is not None]
         scalars = ({type(e) for e in written}, {_text(e) for e in written})
         total = 0.0
-        for node in gast.walk(expr):
+        for node in walk_tree(expr):
             if isinstance(node, (gast.BinOp, gast.UnaryOp)):
                 operands = [node.left, node.right] if isinstance(node, gast.BinOp) \
                     else [node.operand]

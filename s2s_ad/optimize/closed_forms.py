@@ -31,7 +31,7 @@ import gast
 from .. import runtime
 from ..ir import build
 from ..ir.naming import callee, output_check_call
-from ..ir.walk import names_loaded
+from ..ir.walk import names_loaded, walk_tree
 from . import rational
 from .closed_form_render import Renderer, rewrite_agrees
 
@@ -72,7 +72,7 @@ def _split(body, pure_call, resolve):
     for stmt in forward:
         if not (isinstance(stmt, gast.Assign) and len(stmt.targets) == 1
                 and isinstance(stmt.targets[0], gast.Name)) or stmt.targets[0].id in assigned \
-                or any(isinstance(n, gast.Call) and not pure_call(n) for n in gast.walk(stmt)):
+                or any(isinstance(n, gast.Call) and not pure_call(n) for n in walk_tree(stmt)):
             return None
         assigned.add(stmt.targets[0].id)
     checks, backward = [], []
@@ -109,7 +109,7 @@ class _Rewrite:
         self.defined_at = {}      # interpreted adjoint -> index of its last statement
         self.interpreted = []     # indices of the backward statements interpreted
         self.forward_names = {s.targets[0].id for s in self.forward}
-        self.backward_names = {n.id for stmt in self.backward for n in gast.walk(stmt)
+        self.backward_names = {n.id for stmt in self.backward for n in walk_tree(stmt)
                                if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
 
     # ---- forward: rational definitions over atoms ------------------------------------------
@@ -223,13 +223,13 @@ class _Rewrite:
                                          if n not in self.atom_class},
                             {COUNT: None}, {COUNT})
         classes = sorted({self.atom_class[a] for a in self.touched}, key=self.order.index)
-        count = next((n.id for stmt in self.backward for n in gast.walk(stmt)
+        count = next((n.id for stmt in self.backward for n in walk_tree(stmt)
                       if isinstance(n, gast.Name)
                       and self.resolve(n.id) is runtime.reduced_count), None)
         if count is not None and classes:       # any array of the one shape will do
             renderer.atoms[COUNT] = build.call(build.name(count),
                                                [build.name(classes[0]), build.const(None)])
-        elif classes and any(_is_size(n) for stmt in self.backward for n in gast.walk(stmt)):
+        elif classes and any(_is_size(n) for stmt in self.backward for n in walk_tree(stmt)):
             renderer.atoms[COUNT] = gast.Attribute(value=build.name(classes[0]), attr="size",
                                                    ctx=gast.Load())
         # the test: one array per shape class, and every argument or global read (one
@@ -267,8 +267,8 @@ class _Rewrite:
             except _Opaque:
                 pass
             closed = self._closed_arguments(stmt)
-            inside = {id(m) for arg, _, _ in closed.values() for m in gast.walk(arg)}
-            needed = {n.id for n in gast.walk(stmt) if isinstance(n, gast.Name)
+            inside = {id(m) for arg, _, _ in closed.values() for m in walk_tree(arg)}
+            needed = {n.id for n in walk_tree(stmt) if isinstance(n, gast.Name)
                       and isinstance(n.ctx, gast.Load) and n.id in self.adjoints
                       and id(n) not in inside}
             if isinstance(stmt, gast.AugAssign) and target in self.adjoints:
@@ -374,7 +374,7 @@ class _Rewrite:
 
 
 def _cost(renderer, expr):
-    return renderer.cost(expr) + sum(isinstance(n, gast.Call) for n in gast.walk(expr))
+    return renderer.cost(expr) + sum(isinstance(n, gast.Call) for n in walk_tree(expr))
 
 
 def _is_none(node):

@@ -11,7 +11,7 @@ bookkeeping only emits what the gradient needs.
 """
 import gast
 
-from ..ir.walk import all_statements, without_statements
+from ..ir.walk import all_statements, walk_tree, without_statements
 
 
 def eliminate_dead_code(body):
@@ -26,7 +26,7 @@ def eliminate_dead_code(body):
                 changed = True
                 continue
         kept.append(stmt)
-        for node in gast.walk(stmt):
+        for node in walk_tree(stmt):
             if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
                 needed.add(node.id)
             elif isinstance(node, gast.AugAssign) and isinstance(node.target, gast.Name):
@@ -41,13 +41,13 @@ def _pops(value):
     its own (a shape where an array was pushed). optimize/shape_tape.py removes such a
     push and its restore together when nothing reads x."""
     return any(isinstance(n, gast.Call) and isinstance(n.func, gast.Attribute)
-               and n.func.attr == "pop" for n in gast.walk(value))
+               and n.func.attr == "pop" for n in walk_tree(value))
 
 
 def remove_unread_assignments(body):
     """Assignments anywhere (inside loops and branches too) to names the function never
     reads: `result_bar_1 = result_bar` left over in a branch. Returns (body, changed)."""
-    read = {n.id for stmt in body for n in gast.walk(stmt)
+    read = {n.id for stmt in body for n in walk_tree(stmt)
             if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)}
     changed = [False]
 
@@ -64,7 +64,7 @@ def remove_unread_assignments(body):
 
 def _calls(value):
     """Calls may have effects (a user's helper printing): keep them."""
-    return any(isinstance(n, gast.Call) for n in gast.walk(value))
+    return any(isinstance(n, gast.Call) for n in walk_tree(value))
 
 
 def remove_dead_cycles(body, pure_call):
@@ -82,12 +82,12 @@ def remove_dead_cycles(body, pure_call):
             continue
         heads = [stmt.iter] if isinstance(stmt, gast.For) else [stmt.test] \
             if isinstance(stmt, (gast.If, gast.While)) else [stmt]
-        needed |= {n.id for h in heads for n in gast.walk(h)
+        needed |= {n.id for h in heads for n in walk_tree(h)
                    if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)}
     pending = list(needed)
     while pending:
         for stmt in definitions.get(pending.pop(), ()):
-            reads = list(gast.walk(stmt.value))
+            reads = list(walk_tree(stmt.value))
             if isinstance(stmt, gast.AugAssign):
                 reads.append(gast.Name(id=stmt.target.id, ctx=gast.Load(), annotation=None,
                                        type_comment=None))     # `x += e` reads x
@@ -108,4 +108,4 @@ def _removable(stmt, pure_call):
         and isinstance(stmt.targets[0], gast.Name)
     augmented = isinstance(stmt, gast.AugAssign) and isinstance(stmt.target, gast.Name)
     return (plain or augmented) and not _pops(stmt.value) \
-        and all(pure_call(c) for c in gast.walk(stmt.value) if isinstance(c, gast.Call))
+        and all(pure_call(c) for c in walk_tree(stmt.value) if isinstance(c, gast.Call))

@@ -20,6 +20,7 @@ import math
 import gast
 import numpy
 
+from ..ir.walk import walk_tree
 from ..ir import build
 from ..ir.naming import callee
 from ..runtime import RUNTIME_MODULES as _RUNTIME
@@ -43,7 +44,7 @@ def float_gradients(body, request, params, resolve, cast_name):
     generated function's parameters; `resolve(name)` gives what a free name denotes."""
     proof = _Proof(body, params, resolve)
     for stmt in body:
-        for node in gast.walk(stmt):
+        for node in walk_tree(stmt):
             if isinstance(node, gast.Return) and node.value is not None:
                 node.value = _cast_gradients(node.value, request, proof, cast_name)
     return body
@@ -79,7 +80,7 @@ class _Proof:
         self.resolve = resolve
         self.definitions = {name: [None] for name in params}
         for stmt in body:
-            for node in gast.walk(stmt):
+            for node in walk_tree(stmt):
                 self._record(node)
         self.assumed = set()
 
@@ -89,14 +90,14 @@ class _Proof:
                 if isinstance(target, gast.Name):
                     self.definitions.setdefault(target.id, []).append(node.value)
                 else:                                   # unpacking: not followed
-                    for name in gast.walk(target):
+                    for name in walk_tree(target):
                         if isinstance(name, gast.Name):
                             self.definitions.setdefault(name.id, []).append(None)
         elif isinstance(node, gast.AugAssign) and isinstance(node.target, gast.Name):
             self.definitions.setdefault(node.target.id, []).append(
                 gast.BinOp(left=node.target, op=node.op, right=node.value))
         elif isinstance(node, (gast.For, gast.comprehension)):
-            for name in gast.walk(node.target):
+            for name in walk_tree(node.target):
                 if isinstance(name, gast.Name):
                     self.definitions.setdefault(name.id, []).append(None)
 

@@ -12,6 +12,7 @@ import operator
 
 import gast
 
+from ..ir.walk import walk_tree
 from .. import runtime
 from ..ir import build
 from ..ir.naming import callee
@@ -118,7 +119,7 @@ def _fold_block(body, folder):
 
 def _pops(node):
     """Reads the tape: its order against other reads must stay as generated."""
-    return any(isinstance(n, gast.Attribute) and n.attr == "pop" for n in gast.walk(node))
+    return any(isinstance(n, gast.Attribute) and n.attr == "pop" for n in walk_tree(node))
 
 
 def _fuse_first_sums(body, folder):
@@ -132,7 +133,7 @@ def _fuse_first_sums(body, folder):
                 and len(previous.targets) == 1 and isinstance(previous.targets[0], gast.Name) \
                 and previous.targets[0].id == stmt.target.id \
                 and not any(isinstance(n, gast.Name) and n.id == stmt.target.id
-                            for n in gast.walk(stmt.value)) \
+                            for n in walk_tree(stmt.value)) \
                 and not _pops(previous.value) and not _pops(stmt.value):
             first = previous.value
             if isinstance(first, gast.UnaryOp) and isinstance(first.op, gast.USub):

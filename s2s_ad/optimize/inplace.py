@@ -22,6 +22,8 @@ only accumulates while the value keeps its shape, so `+=` never needs to grow N.
 """
 import gast
 
+from ..ir.walk import walk_tree
+
 _OPERATOR_PARENTS = (gast.BinOp, gast.UnaryOp, gast.Compare, gast.BoolOp)
 
 
@@ -32,7 +34,7 @@ def accumulate_in_place(body):
     if not candidates:
         return body, False
     changed = False
-    for parent in gast.walk(module):
+    for parent in walk_tree(module):
         for field in ("body", "orelse"):
             stmts = getattr(parent, field, None)
             if not isinstance(stmts, list):
@@ -56,7 +58,7 @@ def _accumulated_name(stmt):
     if isinstance(value, gast.BinOp) and isinstance(value.op, gast.Add) \
             and isinstance(value.left, gast.Name) and value.left.id == name \
             and not any(isinstance(n, gast.Name) and n.id == name
-                        for n in gast.walk(value.right)):
+                        for n in walk_tree(value.right)):
         return name
     return None
 
@@ -71,9 +73,9 @@ def _is_zero_assignment(stmt):
 def _candidates(module):
     accumulated, rejected = set(), set()
     allowed_loads = set()          # ids of Name nodes read in an allowed position
-    for node in gast.walk(module):
+    for node in walk_tree(module):
         if isinstance(node, gast.Return):
-            allowed_loads.update(id(n) for n in gast.walk(node) if isinstance(n, gast.Name))
+            allowed_loads.update(id(n) for n in walk_tree(node) if isinstance(n, gast.Name))
         elif isinstance(node, _OPERATOR_PARENTS):
             for child in gast.iter_child_nodes(node):
                 if isinstance(child, gast.Name):
@@ -88,7 +90,7 @@ def _candidates(module):
                 continue
             for target in _stored_names(node):
                 rejected.add(target)
-    for node in gast.walk(module):
+    for node in walk_tree(module):
         if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load) \
                 and id(node) not in allowed_loads:
             rejected.add(node.id)
@@ -105,5 +107,5 @@ def _stored_names(stmt):
         targets = [stmt.target]
     else:
         return []
-    return [n.id for t in targets for n in gast.walk(t)
+    return [n.id for t in targets for n in walk_tree(t)
             if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)]

@@ -15,6 +15,7 @@ import math
 import gast
 import numpy
 
+from ..ir.walk import walk_tree
 from .. import runtime, runtime_flow
 from ..analyses.shapes import is_elementwise
 from ..frontend.resolve import dotted_path
@@ -106,7 +107,7 @@ def _assemble(result, request, namer, *extra_passes):
 
 
 def _stored_names(statements):
-    return {n.id for stmt in statements for n in gast.walk(stmt)
+    return {n.id for stmt in statements for n in walk_tree(stmt)
             if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
 
 

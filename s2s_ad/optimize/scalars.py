@@ -32,7 +32,7 @@ import numpy
 
 from ..ir import build
 from ..ir.naming import callee, calls, output_check_call
-from ..ir.walk import all_statements
+from ..ir.walk import all_statements, walk_tree
 from .. import runtime
 from .shape_tape import drop_unread_shape_tape
 
@@ -68,7 +68,7 @@ def _number_names(body, params, resolve):
     for stmt in all_statements(body):
         if isinstance(stmt, gast.Assign):
             for target in stmt.targets:
-                for node in gast.walk(target):
+                for node in walk_tree(target):
                     if isinstance(node, gast.Name):
                         plain = isinstance(target, gast.Name)
                         defs.setdefault(node.id, []).append(stmt.value if plain else None)
@@ -76,7 +76,7 @@ def _number_names(body, params, resolve):
             defs.setdefault(stmt.target.id, []).append(
                 gast.BinOp(left=stmt.target, op=stmt.op, right=stmt.value))
         elif isinstance(stmt, gast.For):
-            for node in gast.walk(stmt.target):
+            for node in walk_tree(stmt.target):
                 if isinstance(node, gast.Name):
                     counter = isinstance(stmt.target, gast.Name) and _counts(stmt.iter, defs)
                     defs.setdefault(node.id, []).append(_COUNTER if counter else None)
@@ -172,7 +172,7 @@ def _bookkeeping_in_loops(body, resolve):
     """How many unbroadcast / shape_of / placeholder calls the loops of `body` make."""
     helpers = (runtime.unbroadcast, runtime.shape_of, runtime.placeholder)
     return sum(1 for loop in all_statements(body) if isinstance(loop, (gast.For, gast.While))
-               for stmt in loop.body + loop.orelse for node in gast.walk(stmt)
+               for stmt in loop.body + loop.orelse for node in walk_tree(stmt)
                if isinstance(node, gast.Call) and callee(node.func, resolve) in helpers)
 
 
@@ -184,7 +184,7 @@ def _strip_bookkeeping(body, numbers, resolve):
         return isinstance(node, gast.expr) and _unbroadcast_of_numbers(node, numbers, resolve)
 
     for stmt in all_statements(body):
-        for node in gast.walk(stmt):
+        for node in walk_tree(stmt):
             for field, value in gast.iter_fields(node):
                 if trivial(value):
                     setattr(node, field, value.args[0])

@@ -16,7 +16,7 @@ sweep reads every value as it was when its statement ran, so the two shapes agre
 import gast
 
 from ..ir import build
-from ..ir.walk import all_statements
+from ..ir.walk import all_statements, walk_tree
 from .shape_proxies import elementwise_operands
 
 
@@ -59,7 +59,7 @@ def make_seed_folding_pass(unreduce_name, restore_names, is_elementwise_call):
 
 def _survey(module):
     definitions, loads, parents = {}, {}, {}
-    for node in gast.walk(module):
+    for node in walk_tree(module):
         for child in gast.iter_child_nodes(node):
             parents[id(child)] = node
         if isinstance(node, gast.Name):
@@ -73,7 +73,7 @@ def _survey(module):
 
 
 def _blocks(module):
-    for node in gast.walk(module):
+    for node in walk_tree(module):
         for field in ("body", "orelse"):
             block = getattr(node, field, None)
             if isinstance(block, list) and block and isinstance(block[0], gast.stmt):
@@ -160,9 +160,9 @@ def _unchanged_between(block, stmt, use, g, shaped, parents):
         user = parents[id(user)]
     if user not in block or block.index(user) <= block.index(stmt):
         return False
-    read = {n.id for n in gast.walk(g) if isinstance(n, gast.Name)} | {shaped}
+    read = {n.id for n in walk_tree(g) if isinstance(n, gast.Name)} | {shaped}
     for between in block[block.index(stmt) + 1:block.index(user)]:
-        for node in gast.walk(between):
+        for node in walk_tree(between):
             if isinstance(node, gast.Name) and not isinstance(node.ctx, gast.Load) \
                     and node.id in read:
                 return False

@@ -15,7 +15,7 @@ shaped_like(...) is a zero-stride view with the broadcast shape: no allocation.
 import gast
 
 from ..ir import build
-from ..ir.walk import all_statements
+from ..ir.walk import all_statements, walk_tree
 
 _SHAPE_ONLY = {"unbroadcast": 1, "unreduce": 1, "reduced_count": 0}
 _ELEMENTWISE_BINOPS = (gast.Add, gast.Sub, gast.Mult, gast.Div, gast.Pow, gast.Mod)
@@ -43,7 +43,7 @@ def make_shape_proxy_pass(helper_names, is_elementwise_call, shaped_like, nested
                 defs[stmt.targets[0].id] = stmt.value
         # one walk: stores, loads, shape-reading calls, marker calls (comments, blanks)
         shape_args, shaped_calls, markers, loads = [], [], [], []
-        for node in gast.walk(gast.Module(body=body, type_ignores=[])):
+        for node in walk_tree(gast.Module(body=body, type_ignores=[])):
             if isinstance(node, gast.Name):
                 if isinstance(node.ctx, gast.Store):
                     counts[node.id] = counts.get(node.id, 0) + 1
@@ -61,7 +61,7 @@ def make_shape_proxy_pass(helper_names, is_elementwise_call, shaped_like, nested
                 elif node.func.id.startswith("__s2s_"):
                     markers.append(node)
         skipped = {id(call.args[k]) for call, k in shape_args}
-        skipped |= {id(n) for call in markers for n in gast.walk(call)}
+        skipped |= {id(n) for call in markers for n in walk_tree(call)}
         value_reads = {}
         for node in loads:
             if id(node) not in skipped:

@@ -17,7 +17,7 @@ import gast
 
 from ..ir import build
 from ..ir.naming import calls
-from ..ir.walk import all_statements, without_statements
+from ..ir.walk import all_statements, walk_tree, without_statements
 from .. import runtime
 
 
@@ -50,9 +50,9 @@ def _names_read(body, resolve):
             continue
         if isinstance(stmt, (gast.If, gast.For, gast.While)):
             heads = [stmt.iter] if isinstance(stmt, gast.For) else [stmt.test]
-            nodes = [n for h in heads for n in gast.walk(h)]
+            nodes = [n for h in heads for n in walk_tree(h)]
         else:
-            nodes = gast.walk(stmt)
+            nodes = walk_tree(stmt)
         read |= {n.id for n in nodes if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)}
     return read
 

@@ -21,7 +21,7 @@ import re
 
 import gast
 
-from ..ir.walk import all_statements
+from ..ir.walk import all_statements, walk_tree
 
 _TEMPORARY = re.compile(r"t\d+_\d+(_bar)?$")
 _CONDITIONAL = (gast.IfExp, gast.BoolOp, gast.Lambda, gast.ListComp, gast.GeneratorExp,
@@ -33,7 +33,7 @@ def inline_temporaries(body, pure_call):
     tells a call without effects (numpy, math): only values whose calls all are move.
     Returns (body, changed)."""
     stores, loads = {}, {}
-    for node in gast.walk(gast.Module(body=body, type_ignores=[])):
+    for node in walk_tree(gast.Module(body=body, type_ignores=[])):
         if isinstance(node, gast.Name):
             table = loads if isinstance(node.ctx, gast.Load) else stores
             table[node.id] = table.get(node.id, 0) + 1
@@ -57,15 +57,15 @@ def inline_temporaries(body, pure_call):
 
 
 def _pure(value, pure_call):
-    return all(pure_call(c) for c in gast.walk(value) if isinstance(c, gast.Call))
+    return all(pure_call(c) for c in walk_tree(value) if isinstance(c, gast.Call))
 
 
 def _user(block, k, name, pure_call):
     """The statement after block[k] that reads `name`, if every statement in between is
     a plain assignment of an effect-free value that rebinds nothing block[k] reads."""
-    read = {n.id for n in gast.walk(block[k].value) if isinstance(n, gast.Name)}
+    read = {n.id for n in walk_tree(block[k].value) if isinstance(n, gast.Name)}
     for stmt in block[k + 1:]:
-        if any(isinstance(n, gast.Name) and n.id == name for n in gast.walk(stmt)):
+        if any(isinstance(n, gast.Name) and n.id == name for n in walk_tree(stmt)):
             return stmt
         if not (isinstance(stmt, gast.Assign) and len(stmt.targets) == 1
                 and isinstance(stmt.targets[0], gast.Name)
@@ -89,11 +89,11 @@ def _inline_into(stmt, name, value):
     if not isinstance(stmt, (gast.Assign, gast.Return)) or stmt.value is None:
         return False
     parents = {}
-    for node in gast.walk(stmt.value):
+    for node in walk_tree(stmt.value):
         for child in gast.iter_child_nodes(node):
             parents[id(child)] = node
     target = None
-    for node in gast.walk(stmt.value):
+    for node in walk_tree(stmt.value):
         if isinstance(node, gast.Name) and node.id == name and isinstance(node.ctx, gast.Load):
             target = node
     if target is None:
@@ -105,7 +105,7 @@ def _inline_into(stmt, name, value):
             return False
     if stmt.value is target:
         return False                   # `y = t` would alias nothing: leave the copy alone
-    for holder in gast.walk(stmt.value):
+    for holder in walk_tree(stmt.value):
         for field, child in gast.iter_fields(holder):
             if child is target:
                 setattr(holder, field, value)

@@ -10,6 +10,7 @@ out empty.
 """
 import gast
 
+from ..ir.walk import walk_tree
 from ..ir import build
 
 _IN_PLACE = ("scatter_add", "clear_adjoint", "add_at")
@@ -97,7 +98,7 @@ def _zero_assignment(stmt):
 
 
 def _mentions(node, name):
-    return any(isinstance(n, gast.Name) and n.id == name for n in gast.walk(node))
+    return any(isinstance(n, gast.Name) and n.id == name for n in walk_tree(node))
 
 
 def _next_mention(stmts, start, name):
@@ -120,7 +121,7 @@ def _added_to(stmt, name):
 def _updated_in_place(body):
     found = set()
     for stmt in body:
-        for node in gast.walk(stmt):
+        for node in walk_tree(stmt):
             if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) \
                     and node.func.id in _IN_PLACE and node.args \
                     and isinstance(node.args[0], gast.Name):

@@ -19,6 +19,7 @@ import builtins
 
 import gast
 
+from ..ir.walk import walk_tree
 from ..errors import UnsupportedSyntaxError
 from ..frontend.resolve import dotted_path
 from ..ir import build
@@ -37,7 +38,7 @@ def assigned_in_compound(tree):
                 visit(stmt.body, True)
                 visit(stmt.orelse, True)
                 continue
-            for node in gast.walk(stmt):
+            for node in walk_tree(stmt):
                 if isinstance(node, gast.Subscript) and isinstance(node.ctx, gast.Store):
                     base = node.value
                     if isinstance(base, gast.Name):
@@ -52,7 +53,7 @@ def assigned_in_compound(tree):
 
 
 def _target_names(target):
-    return [n.id for n in gast.walk(target) if isinstance(n, gast.Name)]
+    return [n.id for n in walk_tree(target) if isinstance(n, gast.Name)]
 
 
 class ControlFlowMixin:
@@ -299,7 +300,7 @@ class ControlFlowMixin:
         """`test` itself, or a copy when the branches reassign it."""
         if not isinstance(test, gast.Name):
             return test
-        assigned = {n.id for st in stmts for n in gast.walk(st)
+        assigned = {n.id for st in stmts for n in walk_tree(st)
                     if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
         if test.id not in assigned:
             return test
@@ -379,4 +380,4 @@ def _subscripts_by(body, container, key):
     """Does `body` read `container[key]` (both plain names)?"""
     return any(isinstance(node, gast.Subscript) and isinstance(node.value, gast.Name)
                and node.value.id == container and isinstance(node.slice, gast.Name)
-               and node.slice.id == key for stmt in body for node in gast.walk(stmt))
+               and node.slice.id == key for stmt in body for node in walk_tree(stmt))

@@ -11,6 +11,7 @@ assigned once, so the earlier value is still the same value.
 import gast
 import numpy
 
+from ..ir.walk import walk_tree
 from ..frontend.resolve import dotted_path
 
 
@@ -29,7 +30,7 @@ class CommonSubexpressionMixin:
         if self._block_depth or not _is_pure(op, self.callees):
             return None
         if any(isinstance(n, gast.Name) and (n.id in self.multi_def or n.id in self.nested)
-               for n in gast.walk(op)):
+               for n in walk_tree(op)):
             return None
         return gast.dump(op)
 

@@ -20,6 +20,7 @@ An early `return e` becomes `result = e; returned = True` and the function ends 
 """
 import gast
 
+from ..ir.walk import walk_tree
 from ..ir import build
 
 _LOOPS = (gast.For, gast.While)
@@ -52,14 +53,14 @@ def lower_exits(tree, namer):
 
 
 def _has_early_return(body):
-    returns = [n for s in body for n in gast.walk(s) if isinstance(n, gast.Return)]
+    returns = [n for s in body for n in walk_tree(s) if isinstance(n, gast.Return)]
     if not returns:
         return False
     return not (len(returns) == 1 and body and body[-1] is returns[0])
 
 
 def _has_jumps(body):
-    return any(isinstance(n, (gast.Break, gast.Continue)) for s in body for n in gast.walk(s))
+    return any(isinstance(n, (gast.Break, gast.Continue)) for s in body for n in walk_tree(s))
 
 
 class _Loop:
@@ -113,7 +114,7 @@ class _Lowering:
     def loop(self, stmt):
         loc = lambda new: build.with_location(new, stmt)  # noqa: E731
         direct = _direct_jumps(stmt.body)
-        returns = any(isinstance(n, gast.Return) for s in stmt.body for n in gast.walk(s))
+        returns = any(isinstance(n, gast.Return) for s in stmt.body for n in walk_tree(s))
         broke = self.namer.fresh("broke") if ("break" in direct or returns) else None
         skipped = self.namer.fresh("skipped") if "continue" in direct else None
         inner = _Loop(broke, skipped)

@@ -16,6 +16,7 @@ import copy
 
 import gast
 
+from ..ir.walk import walk_tree
 from ..errors import UnsupportedSyntaxError
 from ..ir import build
 from .control import assigned_in_compound
@@ -75,11 +76,11 @@ class InlineMixin:
                                          "make it a module-level function (recursion works there)")
         fdef = copy.deepcopy(self.nested[name])
         params = [a.id for a in fdef.args.posonlyargs + fdef.args.args + fdef.args.kwonlyargs]
-        local = set(params) | {n.id for n in gast.walk(fdef) if isinstance(n, gast.Name)
+        local = set(params) | {n.id for n in walk_tree(fdef) if isinstance(n, gast.Name)
                                and isinstance(n.ctx, gast.Store)}
         rename = {v: self.namer.fresh(v) for v in sorted(local)}
         bound = self._bind_call(fdef, rename, call, name)   # defaults read enclosing names
-        for node in gast.walk(fdef):
+        for node in walk_tree(fdef):
             if isinstance(node, gast.Name) and node.id in rename:
                 node.id = rename[node.id]
         fdef = lower_exits(fdef, self.namer)

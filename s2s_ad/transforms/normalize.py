@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import gast
 import numpy
 
+from ..ir.walk import walk_tree
 from .. import runtime_flow
 from ..errors import UnsupportedSyntaxError
 from ..ir import build
@@ -232,7 +233,7 @@ class _Normalizer(ControlFlowMixin, MutationMixin, CallMixin, InlineMixin,
         if user_name in self.current and user_name not in self.multi_def:
             ssa = self.namer.fresh(user_name)
         elif not isinstance(op, gast.Name) and any(
-                isinstance(n, gast.Name) and n.id == ssa for n in gast.walk(op)):
+                isinstance(n, gast.Name) and n.id == ssa for n in walk_tree(op)):
             # `p = p * v` reads what it overwrites; the backward sweep needs both values,
             # so compute into a temporary and copy: t2_0 = p * v; p = t2_0
             temp = self.namer.level_temp(level)

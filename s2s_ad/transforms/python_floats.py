@@ -33,7 +33,7 @@ import numpy as np
 
 from ..ir import build
 from ..ir.primitives import operation_of
-from ..ir.walk import all_statements
+from ..ir.walk import all_statements, walk_tree
 from ..signature import Num
 
 _NUMPY_FLOAT = Num(np.float64, "float64", ())
@@ -111,7 +111,7 @@ def _uses_alike(levels, old, new):
     def touched(atom):
         return isinstance(atom, gast.Name) and atom.id in changed
     for stmt in all_statements(levels.tree.body):
-        for node in gast.walk(stmt):
+        for node in walk_tree(stmt):
             if isinstance(node, gast.Attribute) and touched(node.value):
                 return False
             if isinstance(node, gast.Subscript) and touched(node.value):
