@@ -22,8 +22,9 @@ from .. import runtime, runtime_flow
 
 
 class Adjoints:
-    def __init__(self, namer, bindings, numpy_name, dataflow):
+    def __init__(self, namer, bindings, numpy_name, dataflow, fixed_arrays=frozenset()):
         self._namer = namer
+        self.fixed_arrays = fixed_arrays    # float arrays of one shape (reverse.py's facts)
         self._bindings = bindings
         self._np = numpy_name
         self._flow = dataflow
@@ -108,7 +109,8 @@ class Adjoints:
     def contribute_at(self, variable, primal, index, expr, out):
         """x_bar[index] += expr (allocating, or copying an alias of, x_bar first)."""
         name = self.name_of(variable)
-        generic = not isinstance(variable, tuple) and variable in self._flow.indexed_only
+        generic = not isinstance(variable, tuple) and variable in self._flow.indexed_only \
+            and variable not in self.fixed_arrays      # the facts say: a float array
         if self.accumulates(variable) or self.is_list(variable) or generic \
                 or variable in self._zeroed:
             self._zeroed.discard(variable)
@@ -119,7 +121,9 @@ class Adjoints:
             if not self.accumulates(variable):
                 self._current[variable] = build.name(name)
             return
-        if variable not in self._current:
+        if variable not in self._current and variable in self.fixed_arrays:
+            out.append(build.assign(name, self.initial_value(variable, build.name(variable))))
+        elif variable not in self._current:
             zeros = build.call(f"{self._np}.zeros", [build.call(f"{self._np}.shape", [primal])])
             out.append(build.assign(name, zeros))
         elif variable not in self._owned:
@@ -173,8 +177,12 @@ class Adjoints:
             out.append(build.assign(self.name_of(variable), build.const(0.0)))
 
     def initial_value(self, variable, primal):
-        """Zero: 0.0 stands for an all-zero adjoint of any shape, list adjoints included
-        (they take their length from the list the first time something is added)."""
+        """Zero: `np.zeros_like(x)` for a float array of one shape throughout, else 0.0,
+        which stands for an all-zero adjoint of any shape, list adjoints included (they
+        take their length from the list the first time something is added)."""
+        if variable in self.fixed_arrays and isinstance(primal, gast.Name) \
+                and primal.id == variable:
+            return build.call(f"{self._np}.zeros_like", [build.name(variable)])
         return build.const(0.0)
 
     def force(self, variables, primal_of, out):

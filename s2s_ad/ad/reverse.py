@@ -14,10 +14,11 @@ count recorded on the tape).
 from dataclasses import dataclass
 
 import gast
+import numpy
 
 from ..ir import build
 from ..ir.primitives import appended_list
-from ..ir.walk import all_statements, walk_tree
+from ..ir.walk import all_statements, names_stored, walk_tree
 from .. import runtime_flow
 from .adjoints import Adjoints
 from .context import ExpansionContext
@@ -62,7 +63,8 @@ def reverse(inputs, wrt, seed):
     body = levels.tree.body
     ret, forward = body[-1], body[:-1]
     ctx = ExpansionContext(inputs)
-    adjoints = Adjoints(inputs.namer, inputs.bindings, levels.numpy_name, inputs.dataflow)
+    adjoints = Adjoints(inputs.namer, inputs.bindings, levels.numpy_name, inputs.dataflow,
+                        _fixed_float_arrays(levels, inputs.kinds))
     helpers = _prepare_helpers(forward, inputs, ctx)
     if inputs.namer.is_taken("_tape"):
         tape = inputs.namer.fresh("tape")
@@ -127,6 +129,28 @@ def _prepare_helpers(forward, inputs, ctx):
     return helpers
 
 
+def _fixed_float_arrays(levels, kinds):
+    """Variables the facts prove to be float arrays of one shape throughout: parameters
+    never rebound and values bound once. Their adjoints can start as `np.zeros_like(x)`
+    (what a hand-written gradient does) rather than a 0.0 of no shape, so no
+    `match_adjoint` at the end and no shape left to discover."""
+    if kinds is None:
+        return frozenset()
+    stores = {}
+    for name in names_stored(levels.tree):
+        stores[name] = stores.get(name, 0) + 1
+    top_level = {stmt.targets[0].id for stmt in levels.tree.body
+                 if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name)}
+    fixed = set()
+    for name, kind in kinds.facts.items():
+        once = stores.get(name, 0) == 0 if name in levels.resolution.parameters else \
+            stores.get(name, 0) == 1 and name in top_level       # not a loop's new values
+        if once and getattr(kind, "type", None) is numpy.ndarray and kind.axes is not None \
+                and kind.dtype in ("float64", "float32"):
+            fixed.add(name)
+    return frozenset(fixed)
+
+
 def _first_definitions(top_level, params):
     """ids of top-level assignments that bind a name for the first time: nothing to save."""
     defined, first = set(params), set()
@@ -179,7 +203,8 @@ class _Backward:
             helper = self.i.bindings.name_for("zero_adjoint", zero_adjoint)
             return build.call(build.name(helper), [build.name(name)])
         if (self.adj.accumulates(name) or name in self.i.dataflow.indexed_only) \
-                and not (self.i.kinds is not None and self.i.kinds.is_number(name)):
+                and not (self.i.kinds is not None and self.i.kinds.is_number(name)) \
+                and name not in self.adj.fixed_arrays:       # those start as zeros_like
             return build.call(self.adj.helper(runtime_flow.match_adjoint),
                               [grad, build.name(name)])
         return grad

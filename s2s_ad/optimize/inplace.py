@@ -64,10 +64,16 @@ def _accumulated_name(stmt):
 
 
 def _is_zero_assignment(stmt):
-    return isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 \
-        and isinstance(stmt.targets[0], gast.Name) \
-        and isinstance(stmt.value, gast.Constant) and type(stmt.value.value) in (int, float) \
-        and stmt.value.value == 0
+    """`N = 0.0`, or `N = np.zeros_like(x)` (a new array: the facts knew x's shape)."""
+    if not (isinstance(stmt, gast.Assign) and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], gast.Name)):
+        return False
+    value = stmt.value
+    if isinstance(value, gast.Call):
+        return isinstance(value.func, gast.Attribute) and value.func.attr == "zeros_like" \
+            and len(value.args) == 1 and not value.keywords
+    return isinstance(value, gast.Constant) and type(value.value) in (int, float) \
+        and value.value == 0
 
 
 def _candidates(module):
