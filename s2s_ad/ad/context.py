@@ -91,7 +91,7 @@ class ExpansionContext:
         rank = len(kind.axes)
         if axis.value is not None and not -rank <= axis.value < rank:
             return None
-        parameter = self._same_shaped_parameter(atom.id)
+        parameter = self.same_shaped_parameter(atom.id)
         if parameter is None:
             return None         # reduced_count(x): shape_proxies keeps only x's shape alive
         shaped = build.name(parameter)
@@ -100,7 +100,11 @@ class ExpansionContext:
         return build.subscript(gast.Attribute(value=shaped, attr="shape", ctx=gast.Load()),
                                build.const(axis.value))
 
-    def _same_shaped_parameter(self, name):
+    def same_shaped_parameter(self, name):
+        """A parameter provably of `name`'s shape, never rebound nor written into (so alive
+        and unchanged all through the derivative), or None."""
+        if self.i.kinds is None:
+            return None
         classes = self.i.kinds.shape_class or {}
         root = classes.get(name, name)
         if self._unchanged is None:       # parameters never rebound nor written into

@@ -13,6 +13,7 @@ import inspect
 import operator
 
 import gast
+import numpy
 
 from ..ir.walk import walk_tree
 from ..errors import MissingDerivativeError
@@ -37,7 +38,7 @@ class StatementReverser:
         self.levels = inputs.levels
         self.arity = {t: h.result_arity for t, h in helpers.items() if h.result_arity}
         self._maybe_zero = set()   # adjoint names that may still hold a loop's scalar 0.0
-        self.uniform = UniformAdjoints(inputs, adjoints)
+        self.uniform = UniformAdjoints(inputs, adjoints, context)
 
     def tuple_arity(self, variable):
         """n when `variable` is an n-tuple built once in the function, else None."""
@@ -194,7 +195,8 @@ class StatementReverser:
         number = self.uniform.pending[target]
         axes = self.i.kinds.axes(target)
         template = self.i.registry.reverse(op.primitive) if op.primitive is not None else None
-        if template is None or op.keywords or not is_elementwise(op.primitive) \
+        if template is None or op.keywords or not (
+                is_elementwise(op.primitive) or op.primitive is numpy.where and len(op.args) == 3) \
                 or id(stmt) not in self.first_defs or self.adj.has(target):
             return False
         try:

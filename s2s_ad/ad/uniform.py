@@ -25,9 +25,10 @@ class UniformAdjoints:
     """variable -> the number its adjoint is, everywhere (only for values the facts know
     to be arrays, defined once at the top level and never overwritten)."""
 
-    def __init__(self, inputs, adjoints):
+    def __init__(self, inputs, adjoints, context):
         self.i = inputs
         self.adj = adjoints
+        self.ctx = context
         self.pending = {}
 
     def spread_number(self, value, operand):
@@ -66,8 +67,11 @@ class UniformAdjoints:
             self.flush(variable, out)
 
     def spread(self, number, variable):
+        """unreduce(number, x): of a parameter shaped like x when there is one (x itself
+        need not then be computed at all if nothing else reads it)."""
         helper = build.name(self.i.bindings.name_for("unreduce", runtime.unreduce))
-        return build.call(helper, [build.clone(number), build.name(variable),
+        shaped = self.ctx.same_shaped_parameter(variable) or variable
+        return build.call(helper, [build.clone(number), build.name(shaped),
                                    build.const(None), build.const(False)])
 
     def shaped_like(self, value, axes):
@@ -140,6 +144,7 @@ class UniformAdjoints:
         for node in walk_tree(value):
             if isinstance(node, gast.Name) and not self.i.namer.is_adjoint(node.id):
                 kind = self.i.kinds.of(node.id)
-                if getattr(kind, "axes", None) and getattr(kind, "dtype", None) != dtype:
+                if getattr(kind, "axes", None) and getattr(kind, "dtype", None) not in (
+                        dtype, "bool"):               # a condition widens nothing
                     return False
         return dtype is not None

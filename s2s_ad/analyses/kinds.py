@@ -145,7 +145,8 @@ class _Analysis:
                 continue
             target = stmt.targets[0].id
             op = operation_of(stmt.value, self.levels.callees)
-            if counts.get(target) != 1 or op.keywords or not is_elementwise(op.primitive):
+            if counts.get(target) != 1 or op.keywords or not (
+                    is_elementwise(op.primitive) or op.primitive is np.where and len(op.args) == 3):
                 continue
             axes = self.facts.get(target)
             for arg in op.args:
@@ -265,8 +266,8 @@ class _Analysis:
         if inspect.isfunction(primitive) and self.helper_result is not None \
                 and not _evaluable(primitive):           # identity, attribute reads: ours
             return self._helper(primitive, op)
-        if not _evaluable(primitive):
-            return UNKNOWN, None
+        if not (_evaluable(primitive) or primitive is np.where and len(op.args) == 3):
+            return UNKNOWN, None          # (np.where(c) alone gives data-dependent lengths)
         args = [self._atom(a) for a in op.args]
         keywords = {k: self._atom(v) for k, v in op.keywords.items()}
         if any(w is None for _, w in args + list(keywords.values())):
