@@ -11,13 +11,15 @@ included) have templates, so it can be differentiated again: hvp(f) is jvp(grad(
 """
 import functools
 import inspect
+from typing import Callable, Optional, Union
 
 import numpy as np
 
+from .api import Wrt
 from .errors import APIUsageError
 
 
-def jacobian(f=None, wrt=0, mode="forward"):
+def jacobian(f: Optional[Callable] = None, wrt: Wrt = 0, mode: str = "forward") -> Callable:
     """The Jacobian of f: for each `wrt` argument an array of shape out.shape + in.shape."""
     if f is None:
         return functools.partial(jacobian, wrt=wrt, mode=mode)
@@ -50,13 +52,13 @@ def jacobian(f=None, wrt=0, mode="forward"):
     return jac
 
 
-def hvp(f=None, wrt=0):
+def hvp(f: Optional[Callable] = None, wrt: Wrt = 0) -> Callable:
     """hv(*args, v): the Hessian of scalar f (w.r.t. `wrt`) times v, forward-over-reverse."""
     if f is None:
         return functools.partial(hvp, wrt=wrt)
     from .ad.registry import default_registry
-    from .api import (_CACHE, _DISPATCHERS, _SOURCES, _dispatcher, _wrt_names,
-                      general_derivative, grad)
+    from .api import (_CACHE, _DISPATCHERS, _SOURCES, _dispatcher, _with_defaults,
+                      _wrt_names, general_derivative, grad)
     from .pipeline import Request, derive
     names, single = _wrt_names(f, wrt)
     public_gradient = grad(f, wrt=names[0] if single else names)
@@ -72,19 +74,10 @@ def hvp(f=None, wrt=0):
         # each signature: the jvp of the gradient specialised on it
         inner = _dispatcher(gradient, request, derived, "jvp", gradients)
 
-    @functools.wraps(f)
-    def hv(*args, **kwargs):
-        if not args:
-            raise APIUsageError("hvp function: pass the arguments of f, then the vector v")
-        *primals, v = args
-        if single and isinstance(v, (list, tuple)):
-            v = np.asarray(v, dtype=float)      # a vector written as a list
-        return inner(v, *primals, **kwargs)
-    hv.__wrapped__ = inner
-    return hv
+    return _with_defaults(inner, derived.function, f, "hvp", names, single)
 
 
-def hessian(f=None, wrt=0):
+def hessian(f: Optional[Callable] = None, wrt: Union[int, str] = 0) -> Callable:
     """The Hessian of scalar f w.r.t. one argument: shape in.shape + in.shape."""
     if f is None:
         return functools.partial(hessian, wrt=wrt)

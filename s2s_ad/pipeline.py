@@ -39,6 +39,7 @@ from .ir.walk import names_stored
 from .optimize import optimize
 from .optimize.fold import float_literals_beside_inputs
 from .optimize.reverse_body import finish_reverse_body, shape_proxy_pass
+from .transforms.aux_output import split_aux
 from .transforms.normalize import normalize, numpy_name_for
 from . import runtime_checks, runtime_flow
 
@@ -55,6 +56,7 @@ class Request:
     tangent_only: bool = False  # jvp returning just the derivative (hvp: the gradient dies)
     signature: tuple = None   # ((parameter, kind), ...): specialised on these facts
     variant: int = 0          # the specialisation's number, for its name (grad_f_1)
+    has_aux: bool = False     # f returns (loss, aux): differentiate loss, return aux too
 
 
 @dataclass(frozen=True)
@@ -122,7 +124,7 @@ def front(func):
     """Stages 1-4: the levels form of `func` with its namer (used by s2s_ad.normalize)."""
     parsed = parse(func)
     resolution = resolve(parsed)
-    fence(parsed)
+    fence(parsed, resolution=resolution)
     namer = Namer(_user_names(parsed))
     numpy_name = numpy_name_for(resolution, namer)
     levels = normalize(parsed, resolution, namer, numpy_name)
@@ -138,6 +140,9 @@ def derive(func, request, registry, cache):
         return _derive_forward(func, request, registry, cache)
     levels, namer = front(func)
     func = levels.parsed.func           # the def a C-level wrapper (lru_cache) leads to
+    aux = None
+    if request.has_aux:
+        levels, aux = split_aux(levels, namer)
     out_atom = levels.tree.body[-1].value
     if isinstance(out_atom, gast.Constant) and out_atom.value is None:
         raise APIUsageError(f"{func.__qualname__} returns None: there is nothing to "
@@ -240,8 +245,9 @@ def derive(func, request, registry, cache):
                                  activity.is_active)
     result = reverse(inputs, request.wrt, seed)
     body = finish_reverse_body(result, request, levels, namer, bindings, func.__globals__,
-                               kinds)
-    tree = _function_def(levels.tree, fname, [_docstring(func, request)] + body, cotangent)
+                               kinds, aux)
+    tree = _function_def(levels.tree, fname, [_docstring(func, request)] + body, cotangent,
+                         last=not request.helper)
     source = to_source(tree)
     function = load(source, fname, func, bindings.names)
     derived = Derived(function, source, to_source(levels.tree), request, func,
@@ -301,7 +307,8 @@ def _derive_forward(func, request, registry, cache):
     returned = result if request.tangent_only else build.tuple_([build.clone(out_atom), result])
     body.append(build.ret(returned))
     body = optimize(body)
-    tree = _function_def(levels.tree, fname, [_docstring(func, request)] + body, tangent)
+    tree = _function_def(levels.tree, fname, [_docstring(func, request)] + body, tangent,
+                         last=not request.helper)
     source = to_source(tree)
     function = load(source, fname, func, bindings.names)
     derived = Derived(function, source, to_source(levels.tree), request, func,
@@ -326,14 +333,23 @@ def derived_name(func, request):
     return base + "_" + "_".join(request.wrt)
 
 
-def _function_def(original, fname, body, cotangent):
+def _function_def(original, fname, body, cotangent, last=True):
+    """The derivative's def: f's parameters, and the (co)tangent `cotangent` when there is
+    one. The derivatives handed to users take it last, after f's arguments, as the user
+    calls them (jvp_f(x, w, tangent)); f's positional defaults are then left out (a
+    parameter without a default cannot follow them), and the callable s2s_ad hands out
+    fills them in. Helpers' adjoints, called only by generated code, take it first."""
     args = build.clone(original.args)
     for a in args.posonlyargs + args.args + args.kwonlyargs:
         a.annotation = None
     if cotangent is not None:
         param = build.name(cotangent)
         param.ctx = gast.Param()
-        args.args = [param] + args.posonlyargs + args.args
+        if last:
+            args.args = args.posonlyargs + args.args + [param]
+            args.defaults = []
+        else:
+            args.args = [param] + args.posonlyargs + args.args
         args.posonlyargs = []
     return gast.FunctionDef(
         name=fname, args=args, body=body, decorator_list=[], returns=None,
@@ -345,6 +361,9 @@ def _docstring(func, request):
     what = {"grad": "Gradient", "value_and_grad": "Value and gradient",
             "vjp": "Vector-Jacobian product", "jvp": "Jacobian-vector product"}[request.mode]
     text = f"{what} of {func.__qualname__} ({where}) w.r.t. {', '.join(request.wrt)}."
+    if request.has_aux:
+        text += " Returns " + ("((value, aux), gradient)." if request.mode == "value_and_grad"
+                               or request.preserve_result else "(gradient, aux).")
     if request.signature is not None:
         from .signature import describe
         text += " For " + ", ".join(f"{name}: {describe(kind)}"

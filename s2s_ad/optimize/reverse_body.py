@@ -32,9 +32,11 @@ from .shape_proxies import make_shape_proxy_pass
 from .shape_tape import drop_unread_shape_tape
 
 
-def finish_reverse_body(result, request, levels, namer, bindings, user_globals, kinds=None):
-    """The generated function's body (without its docstring)."""
-    body = _assemble(result, request, namer, shape_proxy_pass(levels, bindings),
+def finish_reverse_body(result, request, levels, namer, bindings, user_globals, kinds=None,
+                        aux=None):
+    """The generated function's body (without its docstring). `aux`: the variable holding
+    f's aux value (has_aux), returned beside the gradient."""
+    body = _assemble(result, request, namer, aux, shape_proxy_pass(levels, bindings),
                      _seed_folding_pass(levels, bindings))
     resolve = _resolver(bindings, user_globals)
     drop_unread_shape_tape(body, resolve)
@@ -82,20 +84,27 @@ def _elementwise_call(levels):
     return elementwise
 
 
-def _assemble(result, request, namer, *extra_passes):
+def _assemble(result, request, namer, aux, *extra_passes):
+    """Forward sweep, backward sweep, and the return: the gradient; (value, gradient) for
+    value_and_grad and preserve_result; with an aux value, (gradient, aux) and ((value,
+    aux), gradient)."""
     grads = result.gradients
     grad_value = grads[0] if request.single else build.tuple_(grads)
-    output, forward = result.output, list(result.forward)
-    if request.mode == "value_and_grad" or request.preserve_result:
-        if isinstance(output, gast.Name) and output.id in _stored_names(result.backward):
+    forward = list(result.forward)
+    values = [result.output] if request.mode == "value_and_grad" or \
+        request.preserve_result else []
+    values += [build.name(aux)] if aux is not None else []
+    for k, value in enumerate(values):
+        if isinstance(value, gast.Name) and value.id in _stored_names(result.backward):
             # the backward sweep restores the variable to earlier values: keep the result
-            kept = namer.fresh(f"{output.id}_value")
-            forward.append(build.assign(kept, build.clone(output)))
-            output = build.name(kept)
-    if request.mode == "value_and_grad":
-        returned = build.tuple_([output, grad_value])
-    elif request.preserve_result:
-        returned = build.tuple_([grad_value, output])
+            kept = namer.fresh(f"{value.id}_value")
+            forward.append(build.assign(kept, build.clone(value)))
+            values[k] = build.name(kept)
+    if request.mode == "value_and_grad" or request.preserve_result:
+        value = build.tuple_(values) if aux is not None else values[0]
+        returned = build.tuple_([value, grad_value])
+    elif aux is not None:
+        returned = build.tuple_([grad_value, values[0]])
     else:
         returned = grad_value
     body = forward + [build.blank_line()] + result.backward + [build.ret(returned)]
