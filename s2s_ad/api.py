@@ -227,17 +227,18 @@ def _with_defaults(function, generated, f, mode, names, single):
         if not args:
             raise APIUsageError(f"pass the arguments of {f.__qualname__}, then the {what}")
         *primals, last = args
-        if mode == "hvp" and single and isinstance(last, (list, tuple)):
-            last = np.asarray(last, dtype=float)        # a vector written as a list
-        elif mode != "hvp" and last is not None and \
-                not isinstance(last, (float, tuple, list, dict, str)):
-            last = _real_array(last)
         try:
             bound = signature.bind(*primals, **kwargs)
         except TypeError as exc:
             raise APIUsageError(f"{generated.__name__} takes the arguments of "
                                 f"{f.__qualname__}, then the {what} last: {exc}") from None
         bound.apply_defaults()
+        if mode == "hvp" and single and isinstance(last, (list, tuple)) and \
+                not isinstance(bound.arguments[names[0]], (list, tuple)):
+            last = np.asarray(last, dtype=float)        # a vector written as a list
+        elif mode != "hvp" and last is not None and \
+                not isinstance(last, (float, tuple, list, dict, str)):
+            last = _real_array(last)
         if mode == "jvp":
             _check_tangent(last, bound, names, single, f)
         return function(*[bound.arguments[p.name] for p in params

@@ -93,6 +93,8 @@ def hessian(f: Optional[Callable] = None, wrt: Union[int, str] = 0) -> Callable:
         bound = inspect.signature(f).bind(*args, **kwargs)
         bound.apply_defaults()
         x = bound.arguments[name]
+        if isinstance(x, (dict, list, tuple)):
+            return _structured_hessian(lambda v: product(*args, v, **kwargs), x)
         shape = np.shape(x)
         columns = [np.asarray(product(*args, basis, **kwargs), dtype=float)
                    for basis in _basis(shape, x)]
@@ -100,6 +102,54 @@ def hessian(f: Optional[Callable] = None, wrt: Union[int, str] = 0) -> Callable:
             return float(columns[0])
         return np.stack(columns, axis=-1).reshape(shape + shape)
     return hess
+
+
+def _structured_hessian(product, x):
+    """The Hessian in a dict / list / tuple argument x, as JAX gives it: x's structure of
+    x's structures, the block H[i][j] (leaves i, j) of shape leaf_i.shape + leaf_j.shape.
+    `product(v)` is the Hessian times v (v of x's structure)."""
+    leaves = _leaves(x)
+    shapes = [np.shape(leaf) for leaf in leaves]
+    blocks = [[None] * len(leaves) for _ in leaves]
+    for j, leaf in enumerate(leaves):
+        columns = []
+        for basis in _basis(shapes[j], leaf):
+            v = _rebuild(x, iter([basis if k == j else _zero_like(other)
+                                  for k, other in enumerate(leaves)]))
+            columns.append([np.asarray(c, dtype=float) for c in _leaves(product(v), x)])
+        for i in range(len(leaves)):
+            if not shapes[j] and not isinstance(leaf, np.ndarray):
+                block = columns[0][i]
+            else:
+                block = np.stack([c[i] for c in columns], axis=-1).reshape(
+                    shapes[i] + shapes[j])
+            blocks[i][j] = float(block) if block.shape == () else block
+    return _rebuild(x, iter([_rebuild(x, iter(row)) for row in blocks]))
+
+
+def _leaves(value, like=None):
+    """The numbers and arrays in a dict / list / tuple, depth first (dicts in the key
+    order of `like`, the structure they mirror)."""
+    like = value if like is None else like
+    if isinstance(like, dict):
+        return [leaf for key in like for leaf in _leaves(value[key], like[key])]
+    if isinstance(like, (list, tuple)):
+        return [leaf for item, shape in zip(value, like) for leaf in _leaves(item, shape)]
+    return [value]
+
+
+def _rebuild(like, leaves):
+    """`like`'s structure with its leaves taken from the iterator `leaves`."""
+    from .runtime_flow import sequence_like
+    if isinstance(like, dict):
+        return {key: _rebuild(item, leaves) for key, item in like.items()}
+    if isinstance(like, (list, tuple)):
+        return sequence_like(like, [_rebuild(item, leaves) for item in like])
+    return next(leaves)
+
+
+def _zero_like(leaf):
+    return np.zeros(np.shape(leaf)) if isinstance(leaf, np.ndarray) else 0.0
 
 
 def _basis(shape, like):
