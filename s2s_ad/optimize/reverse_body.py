@@ -19,7 +19,7 @@ from .. import runtime, runtime_flow
 from ..analyses.shapes import is_elementwise
 from ..frontend.resolve import dotted_path
 from ..ir import build
-from . import PASSES, optimize
+from . import PASSES, optimize, with_raising
 from .closed_forms import closed_form_adjoints
 from .dce import remove_dead_cycles
 from .float_gradients import float_gradients
@@ -33,21 +33,23 @@ from .shape_tape import drop_unread_shape_tape
 
 
 def finish_reverse_body(result, request, levels, namer, bindings, user_globals, kinds=None,
-                        aux=None):
+                        aux=None, raising=None):
     """The generated function's body (without its docstring). `aux`: the variable holding
-    f's aux value (has_aux), returned beside the gradient."""
-    body = _assemble(result, request, namer, aux, shape_proxy_pass(levels, bindings),
-                     _seed_folding_pass(levels, bindings))
+    f's aux value (has_aux), returned beside the gradient; `raising`: which statements of
+    f may raise (analyses/raising.py), kept by dead-code elimination."""
+    body = _assemble(result, request, namer, aux, raising,
+                     shape_proxy_pass(levels, bindings), _seed_folding_pass(levels, bindings))
     resolve = _resolver(bindings, user_globals)
     drop_unread_shape_tape(body, resolve)
-    body = remove_dead_cycles(body, _pure_call(levels))[0]
+    body = remove_dead_cycles(body, _pure_call(levels), raising)[0]
     if inline_temporaries(body, _pure_call(levels))[1]:
         body = fold_constants(body)[0]          # e.g. negations that now meet
     float_literals_in_adjoints(body, namer.is_adjoint, resolve)
     body = closed_form_adjoints(
         body, namer.is_adjoint, resolve, _pure_call(levels), _elementwise_call(levels),
         lambda: bindings.name_for("closed_form_applies", runtime.closed_form_applies),
-        kinds.same_shapes if kinds is not None and request.signature is not None else None)
+        kinds.same_shapes if kinds is not None and request.signature is not None else None,
+        raising)
     if request.signature is None:     # a specialisation knows which values are numbers
         body = specialise_for_scalars(body, _param_names(levels.tree), resolve)
     if request.helper:
@@ -84,7 +86,7 @@ def _elementwise_call(levels):
     return elementwise
 
 
-def _assemble(result, request, namer, aux, *extra_passes):
+def _assemble(result, request, namer, aux, raising, *extra_passes):
     """Forward sweep, backward sweep, and the return: the gradient; (value, gradient) for
     value_and_grad and preserve_result; with an aux value, (gradient, aux) and ((value,
     aux), gradient)."""
@@ -108,7 +110,7 @@ def _assemble(result, request, namer, aux, *extra_passes):
     else:
         returned = grad_value
     body = forward + [build.blank_line()] + result.backward + [build.ret(returned)]
-    body = optimize(body, passes=extra_passes + PASSES) if extra_passes else optimize(body)
+    body = optimize(body, passes=with_raising(raising, extra_passes + PASSES))
     # only the backward sweep: its `N = N + e` are adjoint sums, never a user's own code
     split = next(k for k, stmt in enumerate(body) if build.is_blank_line(stmt)) + 1
     return body[:split] + accumulate_in_place(body[split:])[0]
