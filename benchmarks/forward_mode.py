@@ -211,12 +211,12 @@ def main(argv=None):
 
 
 def whatif_hvp(raw, grad, params, v, size, rounds):
-    """As control_flow.whatif, on the hvp's generated function (which takes v first and
-    returns (gradient, H·v)); the edited H·v is timed against the s2s_ad gradient."""
+    """As control_flow.whatif, on the hvp's generated function (which takes v last, after
+    the arguments); the edited H·v is timed against the s2s_ad gradient."""
     def as_hv(fn):
-        return lambda *args: fn(v, *args)[1]
+        return lambda *args: fn(*args, v)[1]
 
-    reference = raw(v, *params)[1]
+    reference = raw(*params, v)[1]
     rows = []
     source = s2s_ad.derivative_source(raw)
     for label, edits in [("as generated", [])] + HVP_EDITS:

@@ -2,21 +2,27 @@
 
     >>> df = grad(f)                             # or @grad / @grad(wrt=(0, 1))
     >>> df(1.0, 2.0)                             # d f / d (argument 0)
+    >>> jf = jvp(f); jf(1.0, 2.0, 1.0)           # f's arguments, then the tangent
     >>> print(derivative_source(df))             # the generated Python source
 
 grad(f) builds the general derivative immediately (errors in f are reported at the grad
 call) and returns a plain function that dispatches on what its arguments are
 (dispatch.py): each new abstract signature (Python floats, arrays of a rank, dtype and
 length-1 axes, tuples of floats, ...) gets a derivative built for it on its first call,
-and later calls reach it through a guard written in the dispatcher's source. inspect,
-tracebacks and pdb show generated code. The same f with the same options gives the same
-function back.
+and later calls reach it through a guard written in the dispatcher's source. For grad
+and value_and_grad that dispatching function is what the user calls; vjp and jvp hand
+out a thin wrapper around it that checks the (co)tangent and fills in f's default
+arguments. Every derivative takes f's arguments first and the (co)tangent last, in the
+generated source as in the call, so what inspect, tracebacks and pdb show is what the
+user calls. The same f with the same options gives the same function back.
 """
 import dataclasses
 import os
 import functools
 import inspect
 import weakref
+
+from typing import Callable, Optional, Sequence, Union
 
 import numpy as np
 
@@ -25,58 +31,84 @@ from .errors import APIUsageError, function_location
 from .dispatch import Dispatcher
 from .pipeline import DerivativeCache, Request, derive, front
 
+Wrt = Union[int, str, Sequence[Union[int, str]]]   # a position, a name, or several
+
 _CACHE = DerivativeCache()
 _SOURCES = weakref.WeakKeyDictionary()   # generated function -> Derived
 _PUBLIC = weakref.WeakKeyDictionary()    # user function -> {options: public function}
 _DISPATCHERS = weakref.WeakKeyDictionary()   # dispatching function -> its Dispatcher
 
 
-def grad(f=None, wrt=0, *, preserve_result=False):
+def grad(f: Optional[Callable] = None, wrt: Wrt = 0, *, argnums: Optional[Wrt] = None,
+         has_aux: bool = False, preserve_result: bool = False) -> Callable:
     """The gradient of a scalar-valued f with respect to argument(s) `wrt`.
 
-    `wrt` is a position, a parameter name, or a tuple of them (then df returns a tuple).
-    With preserve_result=True df returns (gradient, value).
+    `wrt` (or its alias `argnums`, as in JAX) is a position, a parameter name, or a tuple
+    of them (then df returns a tuple). With has_aux=True f returns (loss, aux): df returns
+    (gradient, aux), aux unchanged. With preserve_result=True df returns (value,
+    gradient), as value_and_grad does.
     """
+    wrt = _wrt_or_argnums(wrt, argnums)
     if f is None:
-        return functools.partial(grad, wrt=wrt, preserve_result=preserve_result)
-    mode = "grad"
-    return _public(f, mode, wrt, preserve_result)
+        return functools.partial(grad, wrt=wrt, has_aux=has_aux,
+                                 preserve_result=preserve_result)
+    return _public(f, "grad", wrt, preserve_result, has_aux)
 
 
-def value_and_grad(f=None, wrt=0):
-    """f's value and gradient in one call: vg(*args) -> (value, gradient)."""
+def value_and_grad(f: Optional[Callable] = None, wrt: Wrt = 0, *,
+                   argnums: Optional[Wrt] = None, has_aux: bool = False) -> Callable:
+    """f's value and gradient in one call: vg(*args) -> (value, gradient).
+
+    With has_aux=True f returns (loss, aux) and vg returns ((loss, aux), gradient)."""
+    wrt = _wrt_or_argnums(wrt, argnums)
     if f is None:
-        return functools.partial(value_and_grad, wrt=wrt)
-    return _public(f, "value_and_grad", wrt, False)
+        return functools.partial(value_and_grad, wrt=wrt, has_aux=has_aux)
+    return _public(f, "value_and_grad", wrt, False, has_aux)
 
 
-def vjp(f=None, wrt=0):
+def vjp(f: Optional[Callable] = None, wrt: Wrt = 0, *,
+        argnums: Optional[Wrt] = None) -> Callable:
     """Vector-Jacobian product of an array-valued f: vf(*args, cotangent) -> gradient(s).
 
     The cotangent has the shape of f's output; the result is sum(cotangent * df/dx).
     """
+    wrt = _wrt_or_argnums(wrt, argnums)
     if f is None:
         return functools.partial(vjp, wrt=wrt)
     return _public(f, "vjp", wrt, False)
 
 
-def jvp(f=None, wrt=0):
+def jvp(f: Optional[Callable] = None, wrt: Wrt = 0, *,
+        argnums: Optional[Wrt] = None) -> Callable:
     """Forward mode: jf(*args, tangent) -> (f(*args), directional derivative along tangent).
 
     With a tuple `wrt` the tangent is a tuple (one entry per argument)."""
+    wrt = _wrt_or_argnums(wrt, argnums)
     if f is None:
         return functools.partial(jvp, wrt=wrt)
     return _public(f, "jvp", wrt, False)
 
 
-def normalize(f):
+def _wrt_or_argnums(wrt, argnums):
+    """`argnums` (JAX's name) given: it is `wrt`; both given and different: an error."""
+    if argnums is None:
+        return wrt
+    if wrt not in (0, argnums):
+        raise APIUsageError(f"wrt={wrt!r} and argnums={argnums!r}: argnums is another name "
+                            f"for wrt; give one of them")
+    if isinstance(argnums, list):
+        argnums = tuple(argnums)
+    return argnums
+
+
+def normalize(f: Callable) -> str:
     """f in levels form (ARCHITECTURE §3), as source text."""
     from .backend.emit import to_source
     levels, _ = front(f)
     return to_source(levels.tree)
 
 
-def derivative_source(df, *args, **kwargs):
+def derivative_source(df: Callable, *args, **kwargs) -> str:
     """The generated source of a function returned by grad / value_and_grad / vjp / jvp.
 
     derivative_source(df): what has been built so far (the general derivative; once df
@@ -94,8 +126,6 @@ def derivative_source(df, *args, **kwargs):
             raise APIUsageError(f"{df!r} was not made by s2s_ad")
         return derived.source
     if args or kwargs:
-        if dispatcher.skip:           # vjp / jvp: the user passes the (co)tangent last
-            args = args[-1:] + args[:-1]
         function = dispatcher.specialisation(dispatcher.signature_for(args, kwargs))
         derived = next((d for d in dispatcher.built if d.function is function),
                        dispatcher.general)
@@ -115,35 +145,34 @@ def general_derivative(df):
     return dispatcher.general.function if dispatcher is not None else inspect.unwrap(df)
 
 
-def _public(f, mode, wrt, preserve_result):
+def _public(f, mode, wrt, preserve_result, has_aux=False):
     if not callable(f):
         raise APIUsageError(f"{mode} expects a function, got {type(f).__name__}")
     per_function = _PUBLIC.setdefault(f, {}) if _weakrefable(f) else {}
-    fast_key = (mode, tuple(wrt) if isinstance(wrt, list) else wrt, preserve_result)
+    fast_key = (mode, tuple(wrt) if isinstance(wrt, list) else wrt, preserve_result, has_aux)
     if fast_key in per_function:            # a repeated grad(f): no signature inspection
         return per_function[fast_key]
     names, single = _wrt_names(f, wrt)
-    key = (mode, names, single, preserve_result)
+    key = (mode, names, single, preserve_result, has_aux)
     if key in per_function:
         per_function[fast_key] = per_function[key]
         return per_function[key]
-    request = Request(mode, names, preserve_result, single)
+    request = Request(mode, names, preserve_result, single, has_aux=has_aux)
     # a derivative made by s2s_ad is differentiated through its generated function
     general = general_derivative(f)
     target = general if general in _SOURCES else f
     derived = derive(target, request, default_registry(), _CACHE)
     function = derived.function
     inner = _DISPATCHERS.get(inspect.unwrap(f)) if target is not f else None
-    if target is f or (inner is not None and inner.skip == 0):
+    if target is f or (inner is not None and not inner.extra):
         # a derivative of a derivative: each signature differentiates the inner
         # derivative built for it
         function = _dispatcher(target, request, derived, mode, inner)
     if mode in ("vjp", "jvp"):
-        function = _derivative_last(function, f, names if mode == "jvp" else None, single)
+        function = _with_defaults(function, derived.function, f, mode, names, single)
     _SOURCES[derived.function] = derived
-    public = _presented(function, derived) if mode in ("vjp", "jvp") else function
-    per_function[key] = per_function[fast_key] = public
-    return public
+    per_function[key] = per_function[fast_key] = function
+    return function
 
 
 def _dispatcher(target, request, general, mode, inner=None):
@@ -166,46 +195,68 @@ def _dispatcher(target, request, general, mode, inner=None):
             return None
         _SOURCES[derived.function] = derived
         return derived
-    dispatcher = Dispatcher(general, build, skip=1 if mode in ("vjp", "jvp") else 0)
+    extra = [derivative_parameter(general.function)] if mode in ("vjp", "jvp") else []
+    dispatcher = Dispatcher(general, build, extra)
     _DISPATCHERS[dispatcher.function] = dispatcher
     return dispatcher.function
 
 
-def _presented(function, derived):
-    """The callable handed to the user: the generated function itself (for grad and
-    value_and_grad), so a call costs nothing more than the gradient's own code, and
-    inspect, tracebacks and pdb show the generated lines. vjp/jvp hand out a wrapper that
-    takes the (co)tangent last; it tells the front end which generated function, taking
-    it first, to call when user code calling the wrapper is differentiated."""
-    if function is not derived.function:
-        function.__s2s_tangent_first__ = derived.function
-    return function
+def derivative_parameter(generated):
+    """The (co)tangent parameter of a generated vjp / jvp: its last positional one."""
+    params = [p for p in inspect.signature(generated).parameters.values()
+              if p.kind is not p.KEYWORD_ONLY]
+    return params[-1].name
 
 
-def _derivative_last(generated, f, tangent_of=None, single=True):
-    """vjp_f(*args, cotangent) / jf(*args, tangent): the generated code takes it first.
-    For jvp (tangent_of = the wrt names) the tangent's shape is checked against the
-    arguments', so a mismatch is a clear error rather than one inside generated code."""
+_LAST = {"vjp": "cotangent", "jvp": "tangent", "hvp": "vector v"}
+
+
+def _with_defaults(function, generated, f, mode, names, single):
+    """vf(*args, cotangent) / jf(*args, tangent) / hv(*args, v), calling `function` (the
+    dispatcher or the generated derivative, which take every argument of f, then the
+    (co)tangent) with f's defaults filled in. A jvp's tangent is checked against the
+    arguments' shapes (`names`: the wrt parameters), so a mismatch is a clear error
+    rather than one inside generated code. Code calling it that s2s_ad differentiates
+    calls `generated`, the general derivative."""
     signature = inspect.signature(f)
+    params = list(signature.parameters.values())
+    what = _LAST[mode]
 
-    @functools.wraps(generated)
-    def vjp_function(*args, **kwargs):
+    @functools.wraps(function)
+    def derivative(*args, **kwargs):
         if not args:
-            raise APIUsageError("pass the arguments of f, then the (co)tangent")
-        *primals, cotangent = args
-        if cotangent is not None and not isinstance(cotangent, (float, tuple, list, dict, str)):
-            cotangent = np.asarray(cotangent, dtype=float)
+            raise APIUsageError(f"pass the arguments of {f.__qualname__}, then the {what}")
+        *primals, last = args
         try:
             bound = signature.bind(*primals, **kwargs)
         except TypeError as exc:
-            what = "cotangent" if tangent_of is None else "tangent"
             raise APIUsageError(f"{generated.__name__} takes the arguments of "
                                 f"{f.__qualname__}, then the {what} last: {exc}") from None
-        if tangent_of is not None:
-            _check_tangent(cotangent, bound, tangent_of, single, f)
-        return generated(cotangent, *bound.args, **bound.kwargs)
-    vjp_function.__wrapped__ = generated
-    return vjp_function
+        bound.apply_defaults()
+        if mode == "hvp" and single and isinstance(last, (list, tuple)) and \
+                not isinstance(bound.arguments[names[0]], (list, tuple)):
+            last = np.asarray(last, dtype=float)        # a vector written as a list
+        elif mode != "hvp" and last is not None and \
+                not isinstance(last, (float, tuple, list, dict, str)):
+            last = _real_array(last)
+        if mode == "jvp":
+            _check_tangent(last, bound, names, single, f)
+        return function(*[bound.arguments[p.name] for p in params
+                          if p.kind is not p.KEYWORD_ONLY], last,
+                        **{p.name: bound.arguments[p.name] for p in params
+                           if p.kind is p.KEYWORD_ONLY})
+    derivative.__wrapped__ = function
+    derivative.__s2s_generated__ = generated
+    return derivative
+
+
+def _real_array(value):
+    """A (co)tangent as an array of floats; complex numbers are kept (and rejected by the
+    dispatcher, naming them) rather than cast away with a warning."""
+    if isinstance(value, np.ma.MaskedArray):
+        return value
+    array = np.asarray(value)
+    return array if array.dtype.kind == "c" else array.astype(float)
 
 
 def _check_tangent(tangent, bound, names, single, f):
@@ -213,7 +264,6 @@ def _check_tangent(tangent, bound, names, single, f):
     if not single and (not isinstance(tangent, (tuple, list)) or len(tangent) != len(names)):
         raise APIUsageError(f"jvp of {f.__qualname__} w.r.t. {', '.join(names)}: pass a "
                             f"tuple of {len(names)} tangents")
-    bound.apply_defaults()
     for name, piece in zip(names, pieces):
         value = bound.arguments[name]
         if isinstance(value, (float, int, np.ndarray)) and np.shape(piece) != np.shape(value):

@@ -8,9 +8,14 @@
 Scalar-valued f: every element of each `wrt` argument is perturbed (a fixed random
 sample of at most `max_elements` of them for large arrays). Array-valued f: the vjp is
 checked by the inner-product test <v, J^T u> = d/de <u, f(x + e v)> for random u, v.
+With order=2 (scalar f), the first derivatives are checked, then for each `wrt` argument
+the Hessian-vector product along a random v against central differences of the gradient.
 """
+from typing import Callable
+
 import numpy as np
 
+from .api import Wrt
 from .errors import ADError, APIUsageError, function_location
 
 
@@ -18,13 +23,19 @@ class GradientCheckError(ADError, AssertionError):
     """s2s_ad's derivative disagrees with finite differences."""
 
 
-def check_grads(f, *args, wrt=0, order=1, eps=1e-6, rtol=1e-5, atol=1e-7, max_elements=200,
-                seed=0, **kwargs):
-    """Raise GradientCheckError with the largest discrepancy and where it is; else None."""
+def check_grads(f: Callable, *args, wrt: Wrt = 0, order: int = 1, eps: float = 1e-6,
+                rtol: float = 1e-5, atol: float = 1e-7, max_elements: int = 200,
+                seed: int = 0, **kwargs) -> None:
+    """Raise GradientCheckError with the largest discrepancy and where it is; else None.
+    order=2 also checks second derivatives (Hessian-vector products) of a scalar f."""
     from .api import _wrt_names, grad, vjp
-    if order != 1:
-        raise APIUsageError(f"check_grads(order={order}): only first derivatives (order=1) "
-                            f"can be checked until forward mode lands")
+    if order not in (1, 2):
+        raise APIUsageError(f"check_grads(order={order}): first (order=1) and second "
+                            f"(order=2) derivatives can be checked")
+    if order == 2:
+        check_grads(f, *args, wrt=wrt, eps=eps, rtol=rtol, atol=atol,
+                    max_elements=max_elements, seed=seed, **kwargs)
+        return _check_second_order(f, args, kwargs, wrt, eps, rtol, atol, seed)
     names, single = _wrt_names(f, wrt)
     positions = _positions(f, names)
     rng = np.random.default_rng(seed)
@@ -58,6 +69,39 @@ def check_grads(f, *args, wrt=0, order=1, eps=1e-6, rtol=1e-5, atol=1e-7, max_el
             f"inner-product test failed for argument(s) {', '.join(map(repr, names))}: "
             f"<v, J^T u> = {analytic!r} but finite differences give {numeric!r}",
             function_location(f))
+    return None
+
+
+def _check_second_order(f, args, kwargs, wrt, eps, rtol, atol, seed):
+    """hvp(f)(*args, v) against central differences of grad(f) along v, per argument."""
+    from .api import _wrt_names, grad
+    from .higher_order import hvp
+    if np.ndim(f(*args, **kwargs)) != 0:
+        raise APIUsageError("check_grads(order=2) checks second derivatives of a "
+                            "scalar-valued function", function_location(f))
+    rng = np.random.default_rng(seed + 1)
+    names, _ = _wrt_names(f, wrt)
+    # central differences of a gradient: a larger step than for values
+    step = max(eps, 1e-4)
+    for name, k in zip(names, _positions(f, names)):
+        v = rng.standard_normal(np.shape(args[k]))
+        v = float(v) if np.ndim(args[k]) == 0 and not isinstance(args[k], np.ndarray) else v
+        analytic = np.asarray(hvp(f, wrt=name)(*args, v, **kwargs), dtype=float)
+        gradient = grad(f, wrt=name)
+        numeric = (np.asarray(gradient(*_moved(args, [k], [v], step), **kwargs), dtype=float)
+                   - np.asarray(gradient(*_moved(args, [k], [v], -step), **kwargs),
+                                dtype=float)) / (2 * step)
+        error = np.abs(analytic - numeric)
+        allowed = 10 * atol + 100 * rtol * np.abs(numeric)
+        if np.any(error > allowed):
+            index = np.unravel_index(int(np.argmax(error - allowed)), np.shape(error)) \
+                if np.ndim(error) else ()
+            raise GradientCheckError(
+                f"second derivatives: largest discrepancy {float(np.max(error)):.3g} in "
+                f"the Hessian-vector product for argument {name!r}"
+                f"{f' at index {index}' if index != () else ''}: s2s_ad gives "
+                f"{float(analytic[index])!r}, finite differences of the gradient give "
+                f"{float(numeric[index])!r}", function_location(f))
     return None
 
 

@@ -24,7 +24,8 @@ import types
 
 import numpy as np
 
-from .signature import ItemTypeCheck, guard, is_general, signature_of
+from .errors import APIUsageError, function_location
+from .signature import ItemTypeCheck, guard, is_general, signature_of, unsupported_argument
 
 MAX_SPECIALISATIONS = 8
 
@@ -34,17 +35,17 @@ class Dispatcher:
 
     `build(signature, variant)` returns the Derived record specialised on `signature`
     (a tuple of (parameter, kind)); `general` is the Derived record of the general
-    derivative; `skip` is how many leading parameters are not f's (a vjp's cotangent)."""
+    derivative; `extra` names the parameters that are not f's (a jvp's tangent)."""
 
-    def __init__(self, general, build, skip=0):
+    def __init__(self, general, build, extra=()):
         self.general = general
         self._build = build
-        self.skip = skip
+        self.extra = tuple(extra)
         generated = general.function
         params = list(inspect.signature(generated).parameters.values())
         self._params = params
         self._names = [p.name for p in params]
-        self._user_params = self._names[skip:]
+        self._user_params = [n for n in self._names if n not in self.extra]
         self.entries = []            # (signature, function or None for the general one)
         self.built = []              # Derived records of the specialisations, in order
         self._namespace = {}
@@ -52,6 +53,13 @@ class Dispatcher:
         def specialise(*args, **kwargs):
             return self._specialise(*args, **kwargs)
         self._slow_path = specialise
+
+        def general(*args, **kwargs):
+            # the guards let through only kinds they know; what reaches the general
+            # derivative may be a masked or complex array: rejected here, at the call
+            self._reject_unsupported(self._values(args, kwargs))
+            return generated(*args, **kwargs)
+        self._checked_general = general
         self._bound = {}
         self._checkers = {}          # item type -> ItemTypeCheck
         self.function = None
@@ -59,7 +67,7 @@ class Dispatcher:
 
     # ---- the guard source ---------------------------------------------------------------
     def source(self):
-        general = self._named("general", self.general.function)   # names no parameter has
+        general = self._named("general", self._checked_general)   # names no parameter has
         fallback = general if len(self.entries) >= MAX_SPECIALISATIONS else \
             self._named("specialise", self._slow_path)
         entries = [(signature, general if function is None else self._bind(function))
@@ -126,14 +134,29 @@ class Dispatcher:
 
     # ---- the slow path ------------------------------------------------------------------
     def _specialise(self, *args, **kwargs):
+        values = self._values(args, kwargs)
+        self._reject_unsupported(values)
+        function = self.specialisation(self._signature(values))
+        return (function or self.general.function)(*args, **kwargs)
+
+    def _values(self, args, kwargs):
+        """The value of each parameter in a call."""
         values = list(args) + [kwargs[n] for n in self._names[len(args):] if n in kwargs]
         if len(values) != len(self._names):      # defaults or keywords: bind as Python does
             bound = inspect.signature(self.function).bind(*args, **kwargs)
             bound.apply_defaults()
             values = [bound.arguments[n] for n in self._names]
-        signature = tuple(zip(self._user_params, signature_of(values[self.skip:])))
-        function = self.specialisation(signature)
-        return (function or self.general.function)(*args, **kwargs)
+        return values
+
+    def _reject_unsupported(self, values):
+        """An APIUsageError naming the first argument s2s_ad cannot differentiate right
+        (a masked array, complex numbers)."""
+        found = unsupported_argument(self._names, values)
+        if found is not None:
+            name, why, hint = found
+            what = "argument" if name in self._user_params else "(co)tangent"
+            raise APIUsageError(f"the {what} `{name}` of {self.general.func.__qualname__} "
+                                f"{why}", function_location(self.general.func), hint)
 
     def specialisation(self, signature):
         """The derivative for `signature` (None: the general one), built if new."""
@@ -156,8 +179,12 @@ class Dispatcher:
         """The signature of a call of the derivative (arguments as the user passes them)."""
         bound = inspect.signature(self.function).bind(*args, **kwargs)
         bound.apply_defaults()
-        values = [bound.arguments[n] for n in self._names]
-        return tuple(zip(self._user_params, signature_of(values[self.skip:])))
+        return self._signature([bound.arguments[n] for n in self._names])
+
+    def _signature(self, values):
+        """The signature of f's arguments among `values` (one per parameter)."""
+        mine = [v for n, v in zip(self._names, values) if n not in self.extra]
+        return tuple(zip(self._user_params, signature_of(mine)))
 
 
 def guard_source(name, doc, params, entries, fallback, bind):

@@ -11,13 +11,15 @@ included) have templates, so it can be differentiated again: hvp(f) is jvp(grad(
 """
 import functools
 import inspect
+from typing import Callable, Optional, Union
 
 import numpy as np
 
+from .api import Wrt
 from .errors import APIUsageError
 
 
-def jacobian(f=None, wrt=0, mode="forward"):
+def jacobian(f: Optional[Callable] = None, wrt: Wrt = 0, mode: str = "forward") -> Callable:
     """The Jacobian of f: for each `wrt` argument an array of shape out.shape + in.shape."""
     if f is None:
         return functools.partial(jacobian, wrt=wrt, mode=mode)
@@ -50,13 +52,13 @@ def jacobian(f=None, wrt=0, mode="forward"):
     return jac
 
 
-def hvp(f=None, wrt=0):
+def hvp(f: Optional[Callable] = None, wrt: Wrt = 0) -> Callable:
     """hv(*args, v): the Hessian of scalar f (w.r.t. `wrt`) times v, forward-over-reverse."""
     if f is None:
         return functools.partial(hvp, wrt=wrt)
     from .ad.registry import default_registry
-    from .api import (_CACHE, _DISPATCHERS, _SOURCES, _dispatcher, _wrt_names,
-                      general_derivative, grad)
+    from .api import (_CACHE, _DISPATCHERS, _SOURCES, _dispatcher, _with_defaults,
+                      _wrt_names, general_derivative, grad)
     from .pipeline import Request, derive
     names, single = _wrt_names(f, wrt)
     public_gradient = grad(f, wrt=names[0] if single else names)
@@ -72,19 +74,10 @@ def hvp(f=None, wrt=0):
         # each signature: the jvp of the gradient specialised on it
         inner = _dispatcher(gradient, request, derived, "jvp", gradients)
 
-    @functools.wraps(f)
-    def hv(*args, **kwargs):
-        if not args:
-            raise APIUsageError("hvp function: pass the arguments of f, then the vector v")
-        *primals, v = args
-        if single and isinstance(v, (list, tuple)):
-            v = np.asarray(v, dtype=float)      # a vector written as a list
-        return inner(v, *primals, **kwargs)
-    hv.__wrapped__ = inner
-    return hv
+    return _with_defaults(inner, derived.function, f, "hvp", names, single)
 
 
-def hessian(f=None, wrt=0):
+def hessian(f: Optional[Callable] = None, wrt: Union[int, str] = 0) -> Callable:
     """The Hessian of scalar f w.r.t. one argument: shape in.shape + in.shape."""
     if f is None:
         return functools.partial(hessian, wrt=wrt)
@@ -100,6 +93,8 @@ def hessian(f=None, wrt=0):
         bound = inspect.signature(f).bind(*args, **kwargs)
         bound.apply_defaults()
         x = bound.arguments[name]
+        if isinstance(x, (dict, list, tuple)):
+            return _structured_hessian(lambda v: product(*args, v, **kwargs), x)
         shape = np.shape(x)
         columns = [np.asarray(product(*args, basis, **kwargs), dtype=float)
                    for basis in _basis(shape, x)]
@@ -107,6 +102,54 @@ def hessian(f=None, wrt=0):
             return float(columns[0])
         return np.stack(columns, axis=-1).reshape(shape + shape)
     return hess
+
+
+def _structured_hessian(product, x):
+    """The Hessian in a dict / list / tuple argument x, as JAX gives it: x's structure of
+    x's structures, the block H[i][j] (leaves i, j) of shape leaf_i.shape + leaf_j.shape.
+    `product(v)` is the Hessian times v (v of x's structure)."""
+    leaves = _leaves(x)
+    shapes = [np.shape(leaf) for leaf in leaves]
+    blocks = [[None] * len(leaves) for _ in leaves]
+    for j, leaf in enumerate(leaves):
+        columns = []
+        for basis in _basis(shapes[j], leaf):
+            v = _rebuild(x, iter([basis if k == j else _zero_like(other)
+                                  for k, other in enumerate(leaves)]))
+            columns.append([np.asarray(c, dtype=float) for c in _leaves(product(v), x)])
+        for i in range(len(leaves)):
+            if not shapes[j] and not isinstance(leaf, np.ndarray):
+                block = columns[0][i]
+            else:
+                block = np.stack([c[i] for c in columns], axis=-1).reshape(
+                    shapes[i] + shapes[j])
+            blocks[i][j] = float(block) if block.shape == () else block
+    return _rebuild(x, iter([_rebuild(x, iter(row)) for row in blocks]))
+
+
+def _leaves(value, like=None):
+    """The numbers and arrays in a dict / list / tuple, depth first (dicts in the key
+    order of `like`, the structure they mirror)."""
+    like = value if like is None else like
+    if isinstance(like, dict):
+        return [leaf for key in like for leaf in _leaves(value[key], like[key])]
+    if isinstance(like, (list, tuple)):
+        return [leaf for item, shape in zip(value, like) for leaf in _leaves(item, shape)]
+    return [value]
+
+
+def _rebuild(like, leaves):
+    """`like`'s structure with its leaves taken from the iterator `leaves`."""
+    from .runtime_flow import _sequence_like
+    if isinstance(like, dict):
+        return {key: _rebuild(item, leaves) for key, item in like.items()}
+    if isinstance(like, (list, tuple)):
+        return _sequence_like(like, [_rebuild(item, leaves) for item in like])
+    return next(leaves)
+
+
+def _zero_like(leaf):
+    return np.zeros(np.shape(leaf)) if isinstance(leaf, np.ndarray) else 0.0
 
 
 def _basis(shape, like):

@@ -9,7 +9,6 @@ cached per (function, wrt, mode) in the `DerivativeCache` the caller passes in.
 """
 import builtins
 import dataclasses
-import os
 from dataclasses import dataclass
 
 import gast
@@ -24,8 +23,10 @@ from .analyses.aliases import writes_through_aliases
 from .analyses.dataflow import analyse_dataflow
 from .analyses.call_kinds import call_signature, helper_results
 from .analyses.kinds import analyse_kinds
+from .analyses.raising import RaisingStatements
 from .analyses.shapes import analyse_shapes, scalar_output_leaves
 from .backend.emit import to_source
+from .backend.derivative_def import derivative_def, derivative_docstring, derived_name
 from .backend.load import load
 from .errors import (APIUsageError, NonDifferentiableError, UnsupportedSyntaxError,
                      function_location)
@@ -36,9 +37,10 @@ from .ir import build
 from .ir.grammar import verify
 from .ir.naming import Bindings, Namer
 from .ir.walk import names_stored, walk_tree
-from .optimize import optimize
+from .optimize import optimize, with_raising
 from .optimize.fold import float_literals_beside_inputs
 from .optimize.reverse_body import finish_reverse_body, shape_proxy_pass
+from .transforms.aux_output import split_aux
 from .transforms.normalize import normalize, numpy_name_for
 from .transforms.python_floats import python_float_reads
 from . import runtime_checks, runtime_flow
@@ -56,6 +58,7 @@ class Request:
     tangent_only: bool = False  # jvp returning just the derivative (hvp: the gradient dies)
     signature: tuple = None   # ((parameter, kind), ...): specialised on these facts
     variant: int = 0          # the specialisation's number, for its name (grad_f_1)
+    has_aux: bool = False     # f returns (loss, aux): differentiate loss, return aux too
 
 
 @dataclass(frozen=True)
@@ -123,7 +126,7 @@ def front(func):
     """Stages 1-4: the levels form of `func` with its namer (used by s2s_ad.normalize)."""
     parsed = parse(func)
     resolution = resolve(parsed)
-    fence(parsed)
+    fence(parsed, resolution=resolution)
     namer = Namer(_user_names(parsed))
     numpy_name = numpy_name_for(resolution, namer)
     levels = normalize(parsed, resolution, namer, numpy_name)
@@ -139,6 +142,9 @@ def derive(func, request, registry, cache):
         return _derive_forward(func, request, registry, cache)
     levels, namer = front(func)
     func = levels.parsed.func           # the def a C-level wrapper (lru_cache) leads to
+    aux = None
+    if request.has_aux:
+        levels, aux = split_aux(levels, namer)
     out_atom = levels.tree.body[-1].value
     if isinstance(out_atom, gast.Constant) and out_atom.value is None:
         raise APIUsageError(f"{func.__qualname__} returns None: there is nothing to "
@@ -241,8 +247,9 @@ def derive(func, request, registry, cache):
                                  activity.is_active)
     result = reverse(inputs, request.wrt, seed)
     body = finish_reverse_body(result, request, levels, namer, bindings, func.__globals__,
-                               kinds)
-    tree = _function_def(levels.tree, fname, [_docstring(func, request)] + body, cotangent)
+                               kinds, aux, RaisingStatements(levels, kinds, bindings))
+    tree = derivative_def(levels.tree, fname, [derivative_docstring(func, request)] + body, cotangent,
+                         last=not request.helper)
     source = to_source(tree)
     function = load(source, fname, func, bindings.names)
     derived = Derived(function, source, to_source(levels.tree), request, func,
@@ -301,8 +308,9 @@ def _derive_forward(func, request, registry, cache):
     result = generator.zero_tangent(out_atom) if is_zero(result) else result
     returned = result if request.tangent_only else build.tuple_([build.clone(out_atom), result])
     body.append(build.ret(returned))
-    body = optimize(body)
-    tree = _function_def(levels.tree, fname, [_docstring(func, request)] + body, tangent)
+    body = optimize(body, with_raising(RaisingStatements(levels, kinds, bindings)))
+    tree = derivative_def(levels.tree, fname, [derivative_docstring(func, request)] + body, tangent,
+                         last=not request.helper)
     source = to_source(tree)
     function = load(source, fname, func, bindings.names)
     derived = Derived(function, source, to_source(levels.tree), request, func,
@@ -322,48 +330,6 @@ def _facts(levels, namer, request):
     if request.signature is None:
         return levels, kinds
     return python_float_reads(levels, kinds, namer, analyse)
-
-
-def derived_name(func, request):
-    """`grad_f`, `vjp_f`; a helper's adjoint w.r.t. only some of its parameters: `vjp_f_a_b`
-    (distinct adjoints of one helper get distinct names, in memory and in files)."""
-    import inspect
-    base = f"{request.mode}_{func.__name__}".replace("<lambda>", "lambda")
-    if request.variant:
-        base = f"{base}_{request.variant}"
-    if not request.helper:
-        return base
-    params = [p.name for p in inspect.signature(func).parameters.values()
-              if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    if list(request.wrt) == params:
-        return base
-    return base + "_" + "_".join(request.wrt)
-
-
-def _function_def(original, fname, body, cotangent):
-    args = build.clone(original.args)
-    for a in args.posonlyargs + args.args + args.kwonlyargs:
-        a.annotation = None
-    if cotangent is not None:
-        param = build.name(cotangent)
-        param.ctx = gast.Param()
-        args.args = [param] + args.posonlyargs + args.args
-        args.posonlyargs = []
-    return gast.FunctionDef(
-        name=fname, args=args, body=body, decorator_list=[], returns=None,
-        type_comment=None, type_params=[])
-
-
-def _docstring(func, request):
-    where = f"{os.path.basename(func.__code__.co_filename)}:{func.__code__.co_firstlineno}"
-    what = {"grad": "Gradient", "value_and_grad": "Value and gradient",
-            "vjp": "Vector-Jacobian product", "jvp": "Jacobian-vector product"}[request.mode]
-    text = f"{what} of {func.__qualname__} ({where}) w.r.t. {', '.join(request.wrt)}."
-    if request.signature is not None:
-        from .signature import describe
-        text += " For " + ", ".join(f"{name}: {describe(kind)}"
-                                    for name, kind in request.signature) + "."
-    return build.expr_stmt(build.const(text + " Generated by s2s_ad."))
 
 
 def _user_object(resolution):

@@ -79,3 +79,21 @@ def _caller_origin(depth=2):
     doc = code.co_consts[0] if code.co_consts and isinstance(code.co_consts[0], str) else ""
     start, end = doc.find(" of "), doc.find(")")
     return doc[start + 4:end + 1] if start >= 0 and end > start else "the function"
+
+
+def check_broadcast(a, b):
+    """f computes `a op b` (elementwise) where the derivative needs only a and b: the
+    derivative still raises where f would, when the shapes do not broadcast."""
+    shape_a, shape_b = np.shape(a), np.shape(b)
+    if shape_a != shape_b and shape_a and shape_b:
+        np.broadcast_shapes(shape_a, shape_b)
+
+
+def check_matmul(a, b):
+    """As check_broadcast, for `a @ b`: the inner lengths agree and the batch axes
+    broadcast (numpy's own error when not, from the product itself)."""
+    shape_a, shape_b = np.shape(a), np.shape(b)
+    if not shape_a or not shape_b or shape_a[-1] != shape_b[-2 if len(shape_b) > 1 else 0] \
+            or (len(shape_a) > 2 or len(shape_b) > 2) and len(shape_a) > 1 \
+            and len(shape_b) > 1 and shape_a[:-2] != shape_b[:-2]:
+        np.matmul(a, b)

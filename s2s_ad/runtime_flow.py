@@ -164,13 +164,21 @@ def match_adjoint(a, x):
             items = list(a)          # numpy read the list as an array: one row per item
         else:
             items = [a] * len(x)     # a zero standing for every item
-        matched = [match_adjoint(p, q) for p, q in zip(items, x)]
-        return tuple(matched) if isinstance(x, tuple) else matched
+        return _sequence_like(x, [match_adjoint(p, q) for p, q in zip(items, x)])
     if isinstance(x, np.ndarray) and np.shape(a) != x.shape:
         return np.zeros(x.shape, dtype=_float_dtype(a, x)) + a
     if not isinstance(x, np.ndarray) and isinstance(a, np.ndarray) and a.ndim == 0:
         return float(a)
     return a
+
+
+def _sequence_like(x, items):
+    """`items` in a sequence of x's type: a list, a tuple, or x's namedtuple class."""
+    if isinstance(x, list):
+        return items
+    if hasattr(type(x), "_fields"):             # a namedtuple: its fields, by position
+        return type(x)(*items)
+    return tuple(items)
 
 
 def float_gradient(g):
@@ -184,7 +192,7 @@ def float_gradient(g):
     if isinstance(g, (int, np.integer, np.bool_)):
         return float(g)
     if isinstance(g, (list, tuple)):
-        return type(g)(float_gradient(item) for item in g)
+        return _sequence_like(g, [float_gradient(item) for item in g])
     if isinstance(g, dict):
         return {key: float_gradient(value) for key, value in g.items()}
     return g

@@ -264,3 +264,32 @@ def _split_top(text):
     if current.strip():
         parts.append(current)
     return parts
+
+
+def unsupported_argument(names, values):
+    """The first argument s2s_ad cannot differentiate correctly, as (name, why, what to
+    do), or None:
+    masked arrays (the templates ignore the mask, so a masked entry would still count)
+    and complex numbers (the templates are those of real functions). Items of tuples,
+    lists and dicts are looked into."""
+    for name, value in zip(names, values):
+        why = _unsupported(value)
+        if why is not None:
+            return (name,) + why
+    return None
+
+
+def _unsupported(value):
+    if isinstance(value, np.ma.MaskedArray):
+        return ("is a masked array (numpy.ma), whose mask the derivative would ignore",
+                "pass x.filled(value) or x.compressed(), or the mask as a second argument")
+    if isinstance(value, (complex, np.complexfloating)) or (
+            isinstance(value, np.ndarray) and value.dtype.kind == "c"):
+        return ("holds complex numbers, and s2s_ad differentiates real-valued functions",
+                "pass the real and imaginary parts as two real arrays")
+    if type(value) in (tuple, list) or isinstance(value, tuple):
+        return next((why for why in map(_unsupported, value) if why is not None), None)
+    if type(value) is dict:
+        return next((why for why in map(_unsupported, value.values()) if why is not None),
+                    None)
+    return None

@@ -6,3 +6,5 @@ import sys
 os.environ.setdefault("S2S_AD_STRICT_PASSES", "1")
 
 sys.path.insert(0, os.path.dirname(__file__))
+
+from paths import both_paths  # noqa: E402,F401  (the fixture, for every test module)

@@ -52,7 +52,7 @@ def test_array_gradient_has_argument_shape_and_uses_defaults_and_keywords():
 
 
 def test_preserve_result_and_value_and_grad():
-    g, value = s2s_ad.grad(seed_example, preserve_result=True)(1.0, 2.0)
+    value, g = s2s_ad.grad(seed_example, preserve_result=True)(1.0, 2.0)
     assert value == pytest.approx(seed_example(1.0, 2.0))
     value2, g2 = s2s_ad.value_and_grad(seed_example, wrt=(0, 1))(1.0, 2.0)
     assert value2 == pytest.approx(value)

@@ -45,6 +45,48 @@ def test_reports_the_largest_discrepancy_and_its_argument():
     assert isinstance(info.value, AssertionError)
 
 
-def test_order_two_is_a_clear_error_for_now():
-    with pytest.raises(s2s_ad.APIUsageError, match="order"):
-        s2s_ad.check_grads(tanh_loss, np.ones(2), np.ones((1, 2)), order=2)
+
+def slope_of_cube(x):
+    return 3.0 * x * x
+
+
+def cube(x):
+    return x * x * x
+
+
+@adjoint(cube)
+def cube_adjoint(y, x):
+    """right: d cube = 3 x^2 dx, through a primitive of its own"""
+    d[x] += d[y] * slope_of_cube(x)
+
+
+@adjoint(slope_of_cube)
+def slope_of_cube_adjoint(y, x):
+    d[x] += d[y] * 6.0 * x
+
+
+@s2s_ad.tangent(slope_of_cube)
+def slope_of_cube_tangent(y, x):
+    """deliberately wrong: the true tangent is 6 x dx"""
+    d[y] = d[x] * 5.0 * x
+
+
+@s2s_ad.tangent(cube)
+def cube_tangent(y, x):
+    d[y] = d[x] * slope_of_cube(x)
+
+
+def uses_cube(x, w):
+    return np.sum(cube(x) * w)
+
+
+def test_second_order_checks_hessian_vector_products(both_paths):
+    rng = np.random.default_rng(3)
+    x, w = rng.standard_normal(3), rng.standard_normal(3)
+    s2s_ad.check_grads(uses_cube, x, w, order=1)          # first derivatives are right
+    s2s_ad.check_grads(tanh_loss, rng.standard_normal(3), rng.standard_normal((4, 3)),
+                       order=2)
+    with pytest.raises(s2s_ad.GradientCheckError, match="second derivatives.*'x'"):
+        s2s_ad.check_grads(uses_cube, x, w, order=2)
+    with pytest.raises(s2s_ad.APIUsageError, match="order=3"):
+        s2s_ad.check_grads(tanh_loss, x, np.ones((2, 3)), order=3)

@@ -156,12 +156,12 @@ def test_jvp_and_hvp_commands_write_working_files(project):
         rng = np.random.default_rng(1)
         x, w, v = rng.standard_normal((3, 4)), rng.standard_normal(4), rng.standard_normal(4)
         eps = 1e-6
-        value, derivative = jvp_model.jvp_loss(v, x, w)
+        value, derivative = jvp_model.jvp_loss(x, w, v)
         fd = (model.loss(x, w + eps * v) - model.loss(x, w - eps * v)) / (2 * eps)
         assert abs(value - model.loss(x, w)) < 1e-12 and abs(derivative - fd) < 1e-6, (derivative, fd)
-        hv = hvp_model.hvp_loss(v, x, w)
-        g_plus = jvp_model.jvp_loss(np.eye(4)[0], x, w + eps * v)[1]
-        g_minus = jvp_model.jvp_loss(np.eye(4)[0], x, w - eps * v)[1]
+        hv = hvp_model.hvp_loss(x, w, v)
+        g_plus = jvp_model.jvp_loss(x, w + eps * v, np.eye(4)[0])[1]
+        g_minus = jvp_model.jvp_loss(x, w - eps * v, np.eye(4)[0])[1]
         assert abs(hv[0] - (g_plus - g_minus) / (2 * eps)) < 1e-5, hv
         assert "s2s_ad" not in sys.modules
         print("ok")

@@ -85,7 +85,7 @@ def test_the_returned_value_is_not_a_restored_earlier_one(x, a):
     f = scalar_loop if np.ndim(x) == 0 else (lambda x, a: np.sum(scalar_loop(x, a)))
     if np.ndim(x) == 0:
         value, _ = s2s_ad.value_and_grad(f)(x, a)
-        _, kept = s2s_ad.grad(f, preserve_result=True)(x, a)
+        kept, _ = s2s_ad.grad(f, preserve_result=True)(x, a)
         assert value == pytest.approx(expected) and kept == pytest.approx(expected)
     else:
         value, _ = s2s_ad.value_and_grad(_summed)(x, a)

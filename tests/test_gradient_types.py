@@ -53,7 +53,7 @@ def test_gradients_are_float_arrays_of_their_own(fn, args):
 def test_value_and_grad_and_tuple_wrt_cast_each_gradient():
     value, (ga, gb) = s2s_ad.value_and_grad(gt.product, wrt=(0, 1))(2, 3)
     assert value == 6 and type(ga) is float and type(gb) is float and (ga, gb) == (3.0, 2.0)
-    g, value = s2s_ad.grad(gt.product, wrt=(0, 1), preserve_result=True)(2, 3)
+    value, g = s2s_ad.grad(gt.product, wrt=(0, 1), preserve_result=True)(2, 3)
     assert g == (3.0, 2.0) and all(type(x) is float for x in g)
 
 

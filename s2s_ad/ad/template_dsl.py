@@ -14,6 +14,8 @@ Templates are never run: the decorators only record metadata on the function, an
 registry parses the source once.
 """
 
+from typing import Callable
+
 _REGISTRATIONS = []   # (kind, primitives, function) in definition order
 
 
@@ -27,8 +29,8 @@ class _DerivativeMarker:
 d = _DerivativeMarker()
 
 
-def _recorder(kind):
-    def decorator_factory(*primitives):
+def _recorder(kind, doc):
+    def decorator_factory(*primitives: Callable) -> Callable[[Callable], Callable]:
         if not primitives:
             raise TypeError(f"@{kind}(...) needs the primitive(s) it differentiates")
         for primitive in primitives:
@@ -44,15 +46,33 @@ def _recorder(kind):
             _REGISTRATIONS.append((kind, primitives, function))
             return function
         return decorator
-    decorator_factory.__name__ = kind
+    decorator_factory.__name__ = decorator_factory.__qualname__ = kind
+    decorator_factory.__doc__ = doc
     return decorator_factory
 
 
-adjoint = _recorder("adjoint")
-tangent = _recorder("tangent")
+adjoint = _recorder("adjoint", """Register a reverse-mode template for the primitive(s) given.
+
+    The decorated function is parsed, never called: its first parameter is the
+    primitive's result, the others mirror the primitive's parameters (its keyword
+    defaults included), and its body adds each argument's contribution to its adjoint:
+
+        @adjoint(my_softplus)
+        def my_softplus_adjoint(y, x):
+            d[x] += d[y] / (1.0 + np.exp(-x))
+
+    `d[v]` is v's derivative; a name starting with `_` is a temporary.""")
+tangent = _recorder("tangent", """Register a forward-mode template for the primitive(s) given.
+
+    Written like an @adjoint template, but it assigns the result's tangent from the
+    arguments' tangents (used by jvp, hvp, hessian and forward-mode jacobian):
+
+        @tangent(my_softplus)
+        def my_softplus_tangent(y, x):
+            d[y] = d[x] / (1.0 + np.exp(-x))""")
 
 
-def nondifferentiable(*primitives):
+def nondifferentiable(*primitives: Callable) -> tuple:
     """Declare primitives whose outputs carry no derivative (argmax, floor, shape, ...)."""
     _REGISTRATIONS.append(("nondifferentiable", primitives, None))
     return primitives

@@ -8,6 +8,7 @@
 
 Returns a frozen table; statements are never annotated.
 """
+import operator
 from dataclasses import dataclass
 
 import gast
@@ -136,15 +137,22 @@ def only_nondifferentiable_paths(levels, wrt, outputs, registry):
     from ..runtime_flow import stop_gradient
     statements = _assignments(levels.tree.body)
     found = []
+    def derivative_reads(op):
+        """The names whose derivative flows into op's result (not an index: x[i] is
+        piecewise constant in i)."""
+        if not carries_derivative(op, registry):
+            return set()
+        args = op.args[:1] if op.primitive is operator.getitem else op.args
+        return {n for a in args for n in names_in(a)} | \
+            {n for v in op.keywords.values() for n in names_in(v)}
+
     for name in wrt:
-        if set(outputs) & _reach(statements, name,
-                                 lambda op: carries_derivative(op, registry), levels):
+        if set(outputs) & _reach(statements, name, derivative_reads, levels):
             return []
     for name in wrt:
-        through_all = _reach(statements, name, lambda op: op.primitive is not stop_gradient,
-                             levels, control=True)
-        through_derivatives = _reach(statements, name,
-                                     lambda op: carries_derivative(op, registry), levels)
+        through_all = _reach(statements, name, _all_reads(stop_gradient), levels,
+                             control=True)
+        through_derivatives = _reach(statements, name, derivative_reads, levels)
         if not set(outputs) & through_all or set(outputs) & through_derivatives:
             continue
         for target, value in statements:
@@ -152,15 +160,26 @@ def only_nondifferentiable_paths(levels, wrt, outputs, registry):
                 continue
             op = operation_of(value, levels.callees)
             reads = {n for a in op.args for n in names_in(a)}
-            if not carries_derivative(op, registry) and reads & through_all:
+            if (reads - derivative_reads(op)) & through_all:
                 found.append((name, value))
                 break
     return found
 
 
-def _reach(statements, start, passes, levels, control=False):
-    """Variables `start` flows into through operations that `passes`; with `control`,
-    also everything assigned under an if/while/for whose test or iterable it reaches."""
+def _all_reads(stop_gradient):
+    """Every name an operation reads, unless it is stop_gradient (an explicit cut)."""
+    def reads(op):
+        if op.primitive is stop_gradient:
+            return set()
+        return {n for a in op.args for n in names_in(a)} | \
+            {n for v in op.keywords.values() for n in names_in(v)}
+    return reads
+
+
+def _reach(statements, start, reads_through, levels, control=False):
+    """Variables `start` flows into through the operands `reads_through(op)` names; with
+    `control`, also everything assigned under an if/while/for whose test or iterable it
+    reaches."""
     reached, changed = {start}, True
     while changed:
         changed = False
@@ -175,11 +194,7 @@ def _reach(statements, start, passes, levels, control=False):
             if isinstance(value, _Flow):
                 reads = value.reads
             else:
-                op = operation_of(value, levels.callees)
-                if not passes(op):
-                    continue
-                reads = [n for a in op.args for n in names_in(a)] + \
-                        [n for v in op.keywords.values() for n in names_in(v)]
+                reads = reads_through(operation_of(value, levels.callees))
             if any(r in reached for r in reads):
                 reached.add(target)
                 changed = True

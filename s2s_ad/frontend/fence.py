@@ -51,10 +51,26 @@ _UNSUPPORTED = {
 }
 
 
-def fence(parsed, extra_allowed=()):
+# builtins that read (or write) variables by their names as strings: the derivative renames
+# and adds variables, and follows values only through the names the code spells out
+_BY_NAME = {
+    "eval": "`eval` runs code s2s_ad cannot see",
+    "exec": "`exec` runs code s2s_ad cannot see",
+    "locals": "`locals()` reads variables by name",
+    "globals": "`globals()` reads variables by name",
+    "vars": "`vars()` reads variables by name",
+}
+_ATTRIBUTES_BY_NAME = ("getattr", "setattr", "delattr")
+
+
+def fence(parsed, extra_allowed=(), resolution=None):
+    """`resolution` (stage 2's table) tells which names are Python's builtins, so that
+    eval, locals, getattr with a computed name ... are rejected only when they are."""
     tree = parsed.tree
     smap = parsed.source_map
     _check_signature(tree, smap)
+    if resolution is not None:
+        _check_reads_by_name(tree, smap, resolution)
     named_lambdas = {id(n.value) for n in walk_tree(tree) if isinstance(n, gast.Assign)
                      and isinstance(n.value, gast.Lambda) and len(n.targets) == 1
                      and isinstance(n.targets[0], gast.Name)}
@@ -86,6 +102,32 @@ def fence(parsed, extra_allowed=()):
                 for target in targets:
                     _check_target(target, smap)
     return tree
+
+
+def _check_reads_by_name(tree, smap, resolution):
+    """eval, exec, locals, globals, vars, and getattr / setattr / delattr with a computed
+    attribute name on a value of the function: what they read cannot be followed."""
+    import builtins
+    for node in walk_tree(tree):
+        if not isinstance(node, gast.Call) or not isinstance(node.func, gast.Name):
+            continue
+        name = node.func.id
+        if resolution.is_value(name) or resolution.lookup(name) is not getattr(
+                builtins, name, None):
+            continue                      # the user's own function of that name
+        if name in _BY_NAME:
+            raise UnsupportedSyntaxError(
+                f"{_BY_NAME[name]}, and s2s_ad differentiates only what the code spells "
+                f"out (a derivative of it would silently miss what it reads)",
+                smap.locate(node), "write the expression itself, naming the variables")
+        if name in _ATTRIBUTES_BY_NAME and len(node.args) >= 2 \
+                and not isinstance(node.args[1], gast.Constant) \
+                and any(isinstance(n, gast.Name) and resolution.is_value(n.id)
+                        for n in walk_tree(node.args[0])):
+            raise UnsupportedSyntaxError(
+                f"`{name}` with a computed attribute name on a value of the function: "
+                f"s2s_ad cannot tell what it reads", smap.locate(node),
+                "write the attribute out (`x.T`, `x.sum()`), or choose with if/else")
 
 
 def _check_target(target, smap):

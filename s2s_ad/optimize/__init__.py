@@ -10,6 +10,16 @@ PASSES = (fold_constants, propagate_zeros, eliminate_dead_code, remove_unread_as
           drop_empty_comments)
 
 
+def with_raising(raising, passes=PASSES):
+    """`passes` with dead-code elimination keeping the statements of f that may raise
+    (analyses/raising.py), or checks standing in for them."""
+    import functools
+    replaced = {eliminate_dead_code: functools.partial(eliminate_dead_code, raising=raising),
+                remove_unread_assignments: functools.partial(remove_unread_assignments,
+                                                             raising=raising)}
+    return tuple(replaced.get(p, p) for p in passes)
+
+
 def optimize(body, passes=PASSES, max_rounds=10):
     """Run the passes to a fixed point (at most `max_rounds` rounds)."""
     for _ in range(max_rounds):

@@ -28,7 +28,8 @@ import os
 
 import gast
 
-from .. import runtime
+from .. import runtime, runtime_checks
+from ..analyses.raising import forward_to_keep
 from ..ir import build
 from ..ir.naming import callee, output_check_call
 from ..ir.walk import names_loaded, walk_tree
@@ -43,17 +44,18 @@ class _Opaque(Exception):
 
 
 def closed_form_adjoints(body, is_adjoint, resolve, pure_call, elementwise_call, guard_name,
-                         same_shapes=None):
+                         same_shapes=None, raising=None):
     """`body` rewritten, or `body` itself when nothing qualifies or nothing gets cheaper.
     guard_name() binds runtime.closed_form_applies and returns its name (called only if used).
     same_shapes(names) says whether the facts prove these arrays have one shape and hold
-    floats (then no test is written)."""
+    floats (then no test is written). Forward statements of f that may raise (`raising`,
+    analyses/raising.py) still run, or checks standing in for them."""
     parts = _split(body, pure_call, resolve)
     if parts is None:
         return body
     try:
         return _Rewrite(parts, is_adjoint, resolve, elementwise_call, guard_name,
-                        same_shapes).run() or body
+                        same_shapes, raising).run() or body
     except (_Opaque, ZeroDivisionError, KeyError, rational.TooComplex):
         return body             # not covered (KeyError: a call the exact check cannot run)
     except Exception:
@@ -68,6 +70,10 @@ def _split(body, pure_call, resolve):
     if blank is None or not isinstance(body[-1], gast.Return):
         return None
     forward, rest = body[:blank], body[blank + 1:-1]
+    forward_checks = [s for s in forward if isinstance(s, gast.Expr) and isinstance(
+        s.value, gast.Call) and callee(s.value.func, resolve) in (
+            runtime_checks.check_broadcast, runtime_checks.check_matmul)]
+    forward = [s for s in forward if not any(s is c for c in forward_checks)]
     assigned = set()
     for stmt in forward:
         if not (isinstance(stmt, gast.Assign) and len(stmt.targets) == 1
@@ -87,7 +93,7 @@ def _split(body, pure_call, resolve):
             backward.append(stmt)
         else:
             return None
-    return forward, checks, backward, body[-1]
+    return forward, forward_checks, checks, backward, body[-1]
 
 
 def _reads(node):
@@ -95,9 +101,10 @@ def _reads(node):
 
 
 class _Rewrite:
-    def __init__(self, parts, is_adjoint, resolve, elementwise_call, guard_name, same_shapes):
-        self.same_shapes = same_shapes
-        self.forward, self.checks, self.backward, self.ret = parts
+    def __init__(self, parts, is_adjoint, resolve, elementwise_call, guard_name, same_shapes,
+                 raising):
+        self.same_shapes, self.raising = same_shapes, raising
+        self.forward, self.forward_checks, self.checks, self.backward, self.ret = parts
         self.is_adjoint, self.resolve = is_adjoint, resolve
         self.elementwise_call, self.guard_name = elementwise_call, guard_name
         self.field = rational.Field()
@@ -326,10 +333,12 @@ class _Rewrite:
                         if s.targets[0].id not in before)
         if new_cost >= old_cost or not self._exact(outputs):
             return None
-        forward = [s for s in self.forward if s.targets[0].id in before]
+        forward, checks = forward_to_keep(self.forward, before, self.raising,
+                                          self.forward_checks)
+        forward += checks
         if guard is None:
             return forward + [build.blank_line()] + self.checks + fast_body + [self.ret]
-        moved = [s for s in self.forward if s.targets[0].id in general]
+        moved = [s for s in self.forward if s.targets[0].id in general and s not in forward]
         guard.func.id = self.guard_name()
         branch = gast.If(test=guard, body=fast_body, orelse=moved + list(self.backward))
         return forward + [build.blank_line()] + self.checks + [branch, self.ret]

@@ -14,8 +14,9 @@ import gast
 from ..ir.walk import all_statements, walk_tree, without_statements
 
 
-def eliminate_dead_code(body):
-    """Returns (new body, changed)."""
+def eliminate_dead_code(body, raising=None):
+    """Returns (new body, changed). `raising` (analyses/raising.py) keeps a statement of
+    f that may raise, or puts a check of the same condition in its place."""
     needed = set()
     kept = []
     changed = False
@@ -23,8 +24,12 @@ def eliminate_dead_code(body):
         if isinstance(stmt, gast.Assign) and all(isinstance(t, gast.Name) for t in stmt.targets) \
                 and not _pops(stmt.value):
             if not any(t.id in needed for t in stmt.targets):
-                changed = True
-                continue
+                stand_in = raising.stand_in(stmt) if raising is not None else None
+                if stand_in is None:
+                    changed = True
+                    continue
+                changed |= stand_in is not stmt
+                stmt = stand_in
         kept.append(stmt)
         for node in walk_tree(stmt):
             if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
@@ -44,9 +49,10 @@ def _pops(value):
                and n.func.attr == "pop" for n in walk_tree(value))
 
 
-def remove_unread_assignments(body):
+def remove_unread_assignments(body, raising=None):
     """Assignments anywhere (inside loops and branches too) to names the function never
-    reads: `result_bar_1 = result_bar` left over in a branch. Returns (body, changed)."""
+    reads: `result_bar_1 = result_bar` left over in a branch. Returns (body, changed).
+    A statement of f that may raise (`raising`) stays."""
     read = {n.id for stmt in body for n in walk_tree(stmt)
             if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)}
     changed = [False]
@@ -54,7 +60,8 @@ def remove_unread_assignments(body):
     def unread(stmt):
         if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name) \
                 and stmt.targets[0].id not in read and not _pops(stmt.value) \
-                and not _calls(stmt.value):
+                and not _calls(stmt.value) \
+                and (raising is None or raising.stand_in(stmt) is None):
             changed[0] = True
             return True
         return False
@@ -67,16 +74,17 @@ def _calls(value):
     return any(isinstance(n, gast.Call) for n in walk_tree(value))
 
 
-def remove_dead_cycles(body, pure_call):
+def remove_dead_cycles(body, pure_call, raising=None):
     """Assignments whose values reach nothing but each other, also around a loop: an
     accumulator `loss = loss + np.sum(r ** 2)` that the gradient does not return. A
     value is needed when a statement other than a plain assignment reads it (a return,
     a tape push, a loop or branch head, an index write, a call kept for its effects), or
     when a needed value's assignment reads it. Only assignments whose calls are all
-    pure (`pure_call`) and that do not pop the tape are removed. Returns (body, changed)."""
+    pure (`pure_call`), that do not pop the tape and that cannot raise (`raising`) are
+    removed. Returns (body, changed)."""
     definitions, needed = {}, set()
     for stmt in all_statements(body):
-        if _removable(stmt, pure_call):
+        if _removable(stmt, pure_call) and (raising is None or raising.stand_in(stmt) is None):
             target = stmt.target if isinstance(stmt, gast.AugAssign) else stmt.targets[0]
             definitions.setdefault(target.id, []).append(stmt)
             continue

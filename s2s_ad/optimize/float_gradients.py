@@ -64,10 +64,11 @@ def _cast_gradients(value, request, proof, cast_name):
             return grads
         return cast(grads)
 
-    if request.mode == "value_and_grad" or request.preserve_result:
+    if request.mode == "value_and_grad" or request.preserve_result or request.has_aux:
+        # (value, gradient), or (gradient, aux) for grad with has_aux
         if not isinstance(value, gast.Tuple) or len(value.elts) != 2:
             return value
-        k = 1 if request.mode == "value_and_grad" else 0
+        k = 1 if request.mode == "value_and_grad" or request.preserve_result else 0
         value.elts[k] = cast_all(value.elts[k])
         return value
     return cast_all(value)

@@ -20,7 +20,7 @@ from .. import runtime, runtime_flow
 from ..analyses.shapes import is_elementwise
 from ..frontend.resolve import dotted_path
 from ..ir import build
-from . import PASSES, optimize
+from . import PASSES, optimize, with_raising
 from .closed_forms import closed_form_adjoints
 from .dce import remove_dead_cycles
 from .float_gradients import float_gradients
@@ -33,20 +33,24 @@ from .shape_proxies import make_shape_proxy_pass
 from .shape_tape import drop_unread_shape_tape
 
 
-def finish_reverse_body(result, request, levels, namer, bindings, user_globals, kinds=None):
-    """The generated function's body (without its docstring)."""
-    body = _assemble(result, request, namer, shape_proxy_pass(levels, bindings),
-                     _seed_folding_pass(levels, bindings))
+def finish_reverse_body(result, request, levels, namer, bindings, user_globals, kinds=None,
+                        aux=None, raising=None):
+    """The generated function's body (without its docstring). `aux`: the variable holding
+    f's aux value (has_aux), returned beside the gradient; `raising`: which statements of
+    f may raise (analyses/raising.py), kept by dead-code elimination."""
+    body = _assemble(result, request, namer, aux, raising,
+                     shape_proxy_pass(levels, bindings), _seed_folding_pass(levels, bindings))
     resolve = _resolver(bindings, user_globals)
     drop_unread_shape_tape(body, resolve)
-    body = remove_dead_cycles(body, _pure_call(levels))[0]
+    body = remove_dead_cycles(body, _pure_call(levels), raising)[0]
     if inline_temporaries(body, _pure_call(levels))[1]:
         body = fold_constants(body)[0]          # e.g. negations that now meet
     float_literals_in_adjoints(body, namer.is_adjoint, resolve)
     body = closed_form_adjoints(
         body, namer.is_adjoint, resolve, _pure_call(levels), _elementwise_call(levels),
         lambda: bindings.name_for("closed_form_applies", runtime.closed_form_applies),
-        kinds.same_shapes if kinds is not None and request.signature is not None else None)
+        kinds.same_shapes if kinds is not None and request.signature is not None else None,
+        raising)
     if request.signature is None:     # a specialisation knows which values are numbers
         body = specialise_for_scalars(body, _param_names(levels.tree), resolve)
     if request.helper:
@@ -83,24 +87,31 @@ def _elementwise_call(levels):
     return elementwise
 
 
-def _assemble(result, request, namer, *extra_passes):
+def _assemble(result, request, namer, aux, raising, *extra_passes):
+    """Forward sweep, backward sweep, and the return: the gradient; (value, gradient) for
+    value_and_grad and preserve_result; with an aux value, (gradient, aux) and ((value,
+    aux), gradient)."""
     grads = result.gradients
     grad_value = grads[0] if request.single else build.tuple_(grads)
-    output, forward = result.output, list(result.forward)
-    if request.mode == "value_and_grad" or request.preserve_result:
-        if isinstance(output, gast.Name) and output.id in _stored_names(result.backward):
+    forward = list(result.forward)
+    values = [result.output] if request.mode == "value_and_grad" or \
+        request.preserve_result else []
+    values += [build.name(aux)] if aux is not None else []
+    for k, value in enumerate(values):
+        if isinstance(value, gast.Name) and value.id in _stored_names(result.backward):
             # the backward sweep restores the variable to earlier values: keep the result
-            kept = namer.fresh(f"{output.id}_value")
-            forward.append(build.assign(kept, build.clone(output)))
-            output = build.name(kept)
-    if request.mode == "value_and_grad":
-        returned = build.tuple_([output, grad_value])
-    elif request.preserve_result:
-        returned = build.tuple_([grad_value, output])
+            kept = namer.fresh(f"{value.id}_value")
+            forward.append(build.assign(kept, build.clone(value)))
+            values[k] = build.name(kept)
+    if request.mode == "value_and_grad" or request.preserve_result:
+        value = build.tuple_(values) if aux is not None else values[0]
+        returned = build.tuple_([value, grad_value])
+    elif aux is not None:
+        returned = build.tuple_([grad_value, values[0]])
     else:
         returned = grad_value
     body = forward + [build.blank_line()] + result.backward + [build.ret(returned)]
-    body = optimize(body, passes=extra_passes + PASSES) if extra_passes else optimize(body)
+    body = optimize(body, passes=with_raising(raising, extra_passes + PASSES))
     # only the backward sweep: its `N = N + e` are adjoint sums, never a user's own code
     split = next(k for k, stmt in enumerate(body) if build.is_blank_line(stmt)) + 1
     return body[:split] + accumulate_in_place(body[split:])[0]

@@ -33,7 +33,7 @@ import numpy
 from ..ir import build
 from ..ir.naming import callee, calls, output_check_call
 from ..ir.walk import all_statements, walk_tree
-from .. import runtime
+from .. import runtime, runtime_checks
 from .shape_tape import drop_unread_shape_tape
 
 _NUMBER_BUILTINS = {abs, float, int, min, max, round, pow, bool}
@@ -199,9 +199,13 @@ def _strip_bookkeeping(body, numbers, resolve):
 
 
 def _drop_output_checks(body, numbers, resolve):
-    """`if ...: check_scalar_output(v, w)` for numbers v, w: the output is a number."""
+    """`if ...: check_scalar_output(v, w)` for numbers v, w: the output is a number; and
+    `check_broadcast(v, w)` (analyses/raising.py): numbers always broadcast."""
     def is_check(stmt):
         call = output_check_call(stmt, resolve)
+        if call is None and isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Call) \
+                and callee(stmt.value.func, resolve) is runtime_checks.check_broadcast:
+            call = stmt.value
         return call is not None and all(_is_number(a, numbers, resolve) for a in call.args)
 
     kept = [stmt for stmt in body if not is_check(stmt)]

@@ -3,10 +3,12 @@
     np.exp(x * 2)      ->  t1_0 = x * 2; t2_0 = np.exp(t1_0)
     x.sum(axis=0)      ->  t1_0 = np.sum(x, axis=0)
     act(h)             ->  (the nested function's body, inlined)
-    jf(x, v)           ->  t1_0 = jvp_f(v, x)     (a presented jvp: tangent first)
+    jf(x, v)           ->  t1_0 = jvp_f(x, v)     (the generated function a jvp wraps)
 
 Used by `normalize` (mixed into its normalizer).
 """
+import inspect
+
 import gast
 import numpy
 
@@ -55,14 +57,26 @@ class CallMixin:
             call = self._runtime_call(target, expr.args)
             call.keywords = expr.keywords
             return self._call(call)
-        reordered = getattr(target, "__s2s_tangent_first__", None)
-        if reordered is not None and expr.args:
-            # jf(x, w, tangent) -> jvp_f(tangent, x, w): the generated function, bound by name
-            call = self._runtime_call(reordered, [expr.args[-1]] + list(expr.args[:-1]))
+        generated = getattr(target, "__s2s_generated__", None)
+        if generated is not None:
+            # jf(x, w, tangent) -> jvp_f(x, w, tangent): the generated function, bound by
+            # name; it takes every argument (f's defaults are filled in by jf only)
+            self._check_every_argument(generated, expr)
+            call = self._runtime_call(generated, list(expr.args))
             call.keywords = expr.keywords
             return self._call(call)
         self.callees[path] = getattr(target, "__s2s_callee__", None) or target
         return self._call_with(build.dotted(path), expr.args, expr.keywords, 0)
+
+    def _check_every_argument(self, generated, expr):
+        params = inspect.signature(generated).parameters.values()
+        given = len(expr.args) + len([k for k in expr.keywords if k.arg is not None])
+        if given < len(params) or any(isinstance(a, gast.Starred) for a in expr.args):
+            raise UnsupportedSyntaxError(
+                f"a call of a derivative inside differentiated code passes every argument "
+                f"of `{generated.__name__}` ({', '.join(p.name for p in params)})",
+                self.smap.locate(expr), "pass the arguments left to their defaults too, "
+                "then the (co)tangent")
 
     def _numpy_call(self, fname, args, keywords, level, node):
         path = f"{self.np}.{fname}"

@@ -1,0 +1,77 @@
+"""The derivative raises where f raises, also when the statement that raises computes a
+value the derivative does not need (dead-code elimination keeps it, or a check of the
+same condition). Every mode, both the specialised and the general derivative."""
+import numpy as np
+import pytest
+
+import s2s_ad
+from paths import fresh
+
+
+def out_of_range(x):
+    y = x * 2.0
+    z = y[5]
+    return np.sum(x * x)
+
+
+def shapes_that_do_not_broadcast(x, w):
+    unused = x + w
+    return np.sum(x * x)
+
+
+def matmul_mismatch(x, w):
+    unused = x @ w
+    return np.sum(x * x)
+
+
+def singular_call(x, w):
+    unused = np.linalg.inv(w)
+    return np.sum(x * x)
+
+
+def tuple_out_of_range(x, items):
+    k = items[3]
+    return x * x
+
+
+def product_of_arguments(a, b):
+    return np.sum(a * b)        # used, but the gradient needs only a and b
+
+
+CASES = [
+    (out_of_range, (np.ones(3),), IndexError),
+    (shapes_that_do_not_broadcast, (np.ones(3), np.ones(2)), ValueError),
+    (matmul_mismatch, (np.ones((2, 3)), np.ones(2)), ValueError),
+    (singular_call, (np.ones(3), np.zeros((2, 2))), np.linalg.LinAlgError),
+    (tuple_out_of_range, (2.0, (1.0, 2.0)), IndexError),
+    (product_of_arguments, (np.ones(3), np.ones(2)), ValueError),
+]
+
+
+@pytest.mark.parametrize("fn, args, error", CASES, ids=[c[0].__name__ for c in CASES])
+@pytest.mark.parametrize("mode", ["grad", "value_and_grad", "jvp", "hvp"])
+def test_the_derivative_raises_where_f_raises(both_paths, fn, args, error, mode):
+    with pytest.raises(error):
+        fn(*args)
+    derivative = getattr(s2s_ad, mode)(fresh(fn))
+    call = args if mode in ("grad", "value_and_grad") else args + (args[0],)
+    with pytest.raises(error):
+        derivative(*call)
+
+
+def test_the_check_costs_nothing_for_numbers():
+    # a Python-number derivative has no check: numbers always broadcast
+    def f(x, y):
+        unused = x + y
+        return x * y
+    source = s2s_ad.derivative_source(s2s_ad.grad(f), 1.0, 2.0)
+    assert "check_broadcast" not in source
+    assert s2s_ad.grad(f)(1.0, 2.0) == 2.0
+
+
+def test_dead_code_that_does_not_raise_is_still_dropped():
+    def f(x):
+        unused = np.exp(x) * 2.0       # a number times an array: cannot raise
+        return np.sum(x * x)
+    source = s2s_ad.derivative_source(s2s_ad.grad(f), np.ones(3))
+    assert "np.exp" not in source and "check_" not in source
