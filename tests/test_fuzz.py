@@ -11,6 +11,8 @@ import warnings
 import numpy as np
 import pytest
 
+import s2s_ad
+
 from fuzz.generator import MODES, SCALAR_OUTPUT_MODES, Program, generate
 from fuzz.runner import check, check_loaded
 
@@ -53,3 +55,14 @@ def test_seeded_random_programs(chunk):
             if outcome.status in ("wrong", "crash", "rejected"):
                 failures.append(f"seed {seed}: {outcome.status} {outcome.cause}")
     assert not failures, "\n".join(failures)
+
+
+def test_an_output_reached_only_through_a_helpers_test_is_still_refused():
+    module = _load_found(os.path.join(os.path.dirname(__file__), "fuzz", "found",
+                                      "helper_parameter_read_only_in_a_test.py"))
+
+    def f(a):
+        return module.scaled(1.0, a)
+
+    with pytest.raises(s2s_ad.NonDifferentiableError, match="zero everywhere"):
+        s2s_ad.grad(f)(0.5)

@@ -158,6 +158,16 @@ def only_nondifferentiable_paths(levels, wrt, outputs, registry):
     return found
 
 
+def reaches_output_without(levels, wrt, outputs, registry, cut):
+    """Does some `wrt` argument reach the output through derivatives other than through
+    the statement whose value is `cut` (a call of a helper)?"""
+    statements = [(target, value) for target, value in _assignments(levels.tree.body)
+                  if value is not cut]
+    return any(set(outputs) & _reach(statements, name,
+                                     lambda op: carries_derivative(op, registry), levels)
+               for name in wrt)
+
+
 def _reach(statements, start, passes, levels, control=False):
     """Variables `start` flows into through operations that `passes`; with `control`,
     also everything assigned under an if/while/for whose test or iterable it reaches."""
