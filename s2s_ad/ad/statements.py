@@ -34,7 +34,7 @@ class StatementReverser:
         self.adj = adjoints
         self.helpers = helpers
         self.levels = inputs.levels
-        self.arity = {t: h.result_arity for t, h in helpers.items() if h.result_arity}
+        self.arity = {t: h.result_arity for t, h in helpers.values() if h.result_arity}
         self._maybe_zero = set()   # adjoint names that may still hold a loop's scalar 0.0
         self.uniform = UniformAdjoints(inputs, adjoints)
 
@@ -153,8 +153,8 @@ class StatementReverser:
             self.adj.contribute((source, k), result_adjoint, out)
             return
         template = self.i.registry.reverse(op.primitive) if op.primitive is not None else None
-        if template is None and target in self.helpers:
-            self._helper_call(op, target, self.helpers[target], out)
+        if template is None and id(stmt) in self.helpers:
+            self._helper_call(op, target, self.helpers[id(stmt)][1], out)
             return
         if template is None:
             raise MissingDerivativeError(
