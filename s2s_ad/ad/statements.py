@@ -13,6 +13,7 @@ import inspect
 import operator
 
 import gast
+import numpy as np
 
 from ..errors import MissingDerivativeError
 from ..ir import build
@@ -22,6 +23,15 @@ from ..analyses.shapes import is_elementwise
 from .expand import BindingError, bind_operands, expand
 from .tape import RESTORE, RESTORE_ITEM, UNDO_APPEND, marker
 from .uniform import UniformAdjoints
+
+
+# templates that index, rearrange or solve with the adjoint: the 0.0 standing for a zero
+# adjoint of any shape (a loop or branch that never contributed) fails in them or comes
+# out with no shape, so it is made an array of the result's shape first
+_NEED_A_SHAPE = {np.flip, np.fliplr, np.flipud, np.tril, np.triu, np.transpose, np.swapaxes,
+                 np.moveaxis, np.reshape, np.ravel, np.roll, np.cumsum, np.cumprod,
+                 np.tensordot, np.einsum, np.kron, np.linalg.solve, np.linalg.inv,
+                 np.linalg.cholesky, np.linalg.matrix_power, np.linalg.det, np.linalg.slogdet}
 
 
 class StatementReverser:
@@ -165,6 +175,9 @@ class StatementReverser:
             bound = bind_operands(template, op.args, op.keywords, op.primitive)
             self.ctx.elementwise = is_elementwise(op.primitive) and not op.keywords
             self.ctx.adjoint_may_be_scalar_zero = self._may_be_scalar_zero(result_adjoint)
+            if isinstance(result_adjoint, gast.Name) and result_adjoint.id in self._maybe_zero \
+                    and op.primitive in _NEED_A_SHAPE:
+                result_adjoint = self._shaped_adjoint(result_adjoint, target, out)
             expansion = expand(template, bound, target, result_adjoint, self.ctx)
         except BindingError as exc:
             raise MissingDerivativeError(f"`{_describe(op)}`: {exc}", self._locate(stmt),
@@ -227,6 +240,16 @@ class StatementReverser:
             else:
                 self.contribute(operand, value, out)
         return True
+
+    def _shaped_adjoint(self, adjoint, target, out):
+        """The adjoint as an array of the result's shape: the 0.0 a loop or a branch that
+        never contributed leaves has no shape, and templates that rearrange, index or
+        multiply the adjoint (np.flip, np.tril, matmul, solve, ...) need one."""
+        shaped = self.i.namer.fresh(f"{target}_bar")
+        out.append(build.assign(shaped, build.call(self.adj.helper(runtime_flow.match_adjoint),
+                                                   [build.clone(adjoint), build.name(target)])))
+        self.ctx.adjoint_may_be_scalar_zero = False
+        return build.name(shaped)
 
     def _may_be_scalar_zero(self, adjoint):
         """Can this adjoint still be the 0.0 an accumulated adjoint starts from (a loop or

@@ -47,7 +47,7 @@ class StatementWriter(ExpressionWriter):
         self.out_kind = out_kind
         self.max_depth = max_depth
         self.depth = 0
-        self.iterated = set()            # names a surrounding loop iterates: never rebound
+        self.iterated = []               # names a surrounding loop iterates: never rebound
         self.in_for = 0
 
     def statements(self, count):
@@ -193,7 +193,9 @@ class StatementWriter(ExpressionWriter):
 
     def row_loop(self):
         acc = self.accumulator()
-        sources = [(n, "s") for n in self.of_kind("v")] + [(n, "v") for n in self.of_kind("m")]
+        # never the accumulator: a loop rebinding what it iterates is a known open issue
+        sources = [(n, "s") for n in self.of_kind("v") if n != acc[0]] + [
+            (n, "v") for n in self.of_kind("m")]
         if not sources:
             return self.range_loop()
         source, item = self.rng.choice(sources)
@@ -202,7 +204,7 @@ class StatementWriter(ExpressionWriter):
                                   f"{var}, {index} in zip({source}, {source})"])
         self.emit(f"for {header}:")
         self.in_for += 1
-        self.iterated.add(source)
+        self.iterated.append(source)
         self.block()
         self.scopes[-1][var] = self._var(item)
         if "zip" in header:
@@ -212,7 +214,7 @@ class StatementWriter(ExpressionWriter):
         self.accumulate(*acc)
         self.depth -= 1
         self.end_block()
-        self.iterated.discard(source)
+        self.iterated.remove(source)
         self.in_for -= 1
         self.features.add("for_rows")
 
