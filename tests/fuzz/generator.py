@@ -142,7 +142,7 @@ class StatementWriter(ExpressionWriter):
         source, item_kind = self.rng.choice(sources)
         var = self.fresh("e")
         self.scopes.append({var: self._var(item_kind)})
-        value = self.expr(self.rng.choice([item_kind, "s"]), 1)
+        value = self.expr("s", 1)          # builtin sum of vectors would be a vector
         self.scopes.pop()
         name = self.fresh("s")
         wrap = self.rng.choice(["np.sum([{}])", "sum([{}])", "np.sum(np.array([{}]))"])
