@@ -18,7 +18,7 @@ from .ad.reverse import HelperAdjoint, ReverseInputs, reverse
 from .ad.context import ExpansionContext
 from .ad.tangents import is_zero
 from .analyses.activity import (analyse_activity, only_nondifferentiable_paths,
-                                 writes_into_arguments)
+                                 reaches_output_without, writes_into_arguments)
 from .analyses.aliases import writes_through_aliases
 from .analyses.dataflow import analyse_dataflow
 from .analyses.call_kinds import call_signature, helper_results
@@ -55,6 +55,7 @@ class Request:
     preserve_result: bool = False
     single: bool = True       # one wrt parameter: return its gradient, not a 1-tuple
     helper: bool = False      # the adjoint of a function called by the one differentiated
+    zero_allowed: bool = False  # a helper whose caller's output depends on wrt elsewhere
     tangent_only: bool = False  # jvp returning just the derivative (hvp: the gradient dies)
     signature: tuple = None   # ((parameter, kind), ...): specialised on these facts
     variant: int = 0          # the specialisation's number, for its name (grad_f_1)
@@ -160,7 +161,7 @@ def derive(func, request, registry, cache):
     # a derivative differentiated again may be piecewise constant in an argument (the
     # gradient of s(x) * y with s = sign(x), of 2 ** trips for a loop run while x < 10):
     # its zero is the answer
-    generated = cache.derived_of(func) is not None
+    generated = cache.derived_of(func) is not None or request.zero_allowed
     for name, node in [] if generated else only_nondifferentiable_paths(
             levels, request.wrt, outputs, registry):
         raise NonDifferentiableError(
@@ -187,7 +188,12 @@ def derive(func, request, registry, cache):
                 "cannot undo", levels.parsed.source_map.locate(stmt.value),
                 "for second derivatives use s2s_ad.hvp or s2s_ad.hessian (forward over "
                 "reverse), or s2s_ad.jvp of the gradient")
-        helper_request = Request("vjp", wrt, single=len(wrt) == 1, helper=True)
+        # a helper reading an argument only in a test has a zero derivative in it: the
+        # answer when the output depends on the arguments through other statements
+        zero_allowed = request.zero_allowed or reaches_output_without(
+            levels, request.wrt, outputs, registry, stmt.value)
+        helper_request = Request("vjp", wrt, single=len(wrt) == 1, helper=True,
+                                 zero_allowed=zero_allowed)
         signature = call_signature(helper, stmt, levels, kinds) \
             if request.signature is not None else None
         if signature is not None:

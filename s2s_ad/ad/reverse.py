@@ -109,9 +109,11 @@ def _shape_helpers(bindings):
 
 
 def _prepare_helpers(forward, inputs, ctx):
-    """The adjoint of every user function called on active values, by call target."""
+    """The adjoint of every user function called on active values: {id(call statement):
+    (target, adjoint)}. By statement, not target: `return h1(x)` and `return h2(x)` (or
+    `mul(a, b)` and `mul(b, a)`) on two branches assign one result name."""
     import inspect
-    from ..ir.primitives import operation_of
+    from ..ir.primitives import attribute_read, identity, operation_of
     helpers = {}
     for stmt in all_statements(forward):
         if not (isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name)):
@@ -119,13 +121,14 @@ def _prepare_helpers(forward, inputs, ctx):
         target = stmt.targets[0].id
         op = operation_of(stmt.value, inputs.levels.callees)
         if not inputs.activity.is_active(target) or not inspect.isfunction(op.primitive) \
+                or op.primitive in (identity, attribute_read) \
                 or inputs.registry.reverse(op.primitive) is not None \
                 or inputs.registry.is_nondifferentiable(op.primitive):
             continue
         active = active_params(op, ctx)
         if active:
             wrt = tuple(p for p, _ in active)
-            helpers[target] = inputs.derive_helper(op.primitive, wrt, stmt)
+            helpers[id(stmt)] = (target, inputs.derive_helper(op.primitive, wrt, stmt))
     return helpers
 
 

@@ -13,7 +13,7 @@ import inspect
 import operator
 
 import gast
-import numpy
+import numpy as np
 
 from ..ir.walk import walk_tree
 from ..errors import MissingDerivativeError
@@ -26,6 +26,15 @@ from .tape import RESTORE, RESTORE_ITEM, UNDO_APPEND, marker
 from .uniform import UniformAdjoints
 
 
+# templates that index, rearrange or solve with the adjoint: the 0.0 standing for a zero
+# adjoint of any shape (a loop or branch that never contributed) fails in them or comes
+# out with no shape, so it is made an array of the result's shape first
+_NEED_A_SHAPE = {np.flip, np.fliplr, np.flipud, np.tril, np.triu, np.transpose, np.swapaxes,
+                 np.moveaxis, np.reshape, np.ravel, np.roll, np.cumsum, np.cumprod,
+                 np.tensordot, np.einsum, np.kron, np.linalg.solve, np.linalg.inv,
+                 np.linalg.cholesky, np.linalg.matrix_power, np.linalg.det, np.linalg.slogdet}
+
+
 class StatementReverser:
     def __init__(self, inputs, context, adjoints, helpers, first_defs=frozenset(),
                  repeated_ids=frozenset()):
@@ -36,7 +45,7 @@ class StatementReverser:
         self.adj = adjoints
         self.helpers = helpers
         self.levels = inputs.levels
-        self.arity = {t: h.result_arity for t, h in helpers.items() if h.result_arity}
+        self.arity = {t: h.result_arity for t, h in helpers.values() if h.result_arity}
         self._maybe_zero = set()   # adjoint names that may still hold a loop's scalar 0.0
         self.uniform = UniformAdjoints(inputs, adjoints, context)
 
@@ -156,8 +165,8 @@ class StatementReverser:
             self.adj.contribute((source, k), result_adjoint, out)
             return
         template = self.i.registry.reverse(op.primitive) if op.primitive is not None else None
-        if template is None and target in self.helpers:
-            self._helper_call(op, target, self.helpers[target], out)
+        if template is None and id(stmt) in self.helpers:
+            self._helper_call(op, target, self.helpers[id(stmt)][1], out)
             return
         if template is None:
             raise MissingDerivativeError(
@@ -168,6 +177,9 @@ class StatementReverser:
             bound = bind_operands(template, op.args, op.keywords, op.primitive)
             self.ctx.elementwise = is_elementwise(op.primitive) and not op.keywords
             self.ctx.adjoint_may_be_scalar_zero = self._may_be_scalar_zero(result_adjoint)
+            if isinstance(result_adjoint, gast.Name) and result_adjoint.id in self._maybe_zero \
+                    and op.primitive in _NEED_A_SHAPE:
+                result_adjoint = self._shaped_adjoint(result_adjoint, target, out)
             expansion = expand(template, bound, target, result_adjoint, self.ctx)
         except BindingError as exc:
             raise MissingDerivativeError(f"`{_describe(op)}`: {exc}", self._locate(stmt),
@@ -196,7 +208,7 @@ class StatementReverser:
         axes = self.i.kinds.axes(target)
         template = self.i.registry.reverse(op.primitive) if op.primitive is not None else None
         if template is None or op.keywords or not (
-                is_elementwise(op.primitive) or op.primitive is numpy.where and len(op.args) == 3) \
+                is_elementwise(op.primitive) or op.primitive is np.where and len(op.args) == 3) \
                 or id(stmt) not in self.first_defs or self.adj.has(target):
             return False
         try:
@@ -231,6 +243,16 @@ class StatementReverser:
             else:
                 self.contribute(operand, value, out)
         return True
+
+    def _shaped_adjoint(self, adjoint, target, out):
+        """The adjoint as an array of the result's shape: the 0.0 a loop or a branch that
+        never contributed leaves has no shape, and templates that rearrange, index or
+        multiply the adjoint (np.flip, np.tril, matmul, solve, ...) need one."""
+        shaped = self.i.namer.fresh(f"{target}_bar")
+        out.append(build.assign(shaped, build.call(self.adj.helper(runtime_flow.match_adjoint),
+                                                   [build.clone(adjoint), build.name(target)])))
+        self.ctx.adjoint_may_be_scalar_zero = False
+        return build.name(shaped)
 
     def _may_be_scalar_zero(self, adjoint):
         """Can this adjoint still be the 0.0 an accumulated adjoint starts from (a loop or

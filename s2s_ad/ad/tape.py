@@ -85,9 +85,11 @@ def resolve_markers(forward, backward, tape_name, numpy_name, shape_helpers=None
     shape_only = set()
     if shape_helpers is not None:
         shape_only = shape_only_reads(list(all_statements(backward)), shape_helpers[0])
-        # values restored element by element are written into: they must be real arrays
+        # values restored element by element are written into: they must be real arrays;
+        # lists the backward sweep pops (`items.pop()`) must be the lists themselves
         shape_only -= {args[0].id for stmt in all_statements(forward + backward)
-                       for kind, args in [_marker_of(stmt)] if kind in (SAVE_ITEM, RESTORE_ITEM)}
+                       for kind, args in [_marker_of(stmt)]
+                       if kind in (SAVE_ITEM, RESTORE_ITEM, UNDO_APPEND)}
     used = [False]
 
     def rewrite(stmts):

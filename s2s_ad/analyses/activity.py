@@ -137,15 +137,7 @@ def only_nondifferentiable_paths(levels, wrt, outputs, registry):
     from ..runtime_flow import stop_gradient
     statements = _assignments(levels.tree.body)
     found = []
-    def derivative_reads(op):
-        """The names whose derivative flows into op's result (not an index: x[i] is
-        piecewise constant in i)."""
-        if not carries_derivative(op, registry):
-            return set()
-        args = op.args[:1] if op.primitive is operator.getitem else op.args
-        return {n for a in args for n in names_in(a)} | \
-            {n for v in op.keywords.values() for n in names_in(v)}
-
+    derivative_reads = _derivative_reads(registry)
     for name in wrt:
         if set(outputs) & _reach(statements, name, derivative_reads, levels):
             return []
@@ -164,6 +156,28 @@ def only_nondifferentiable_paths(levels, wrt, outputs, registry):
                 found.append((name, value))
                 break
     return found
+
+
+def _derivative_reads(registry):
+    """The names whose derivative flows into an operation's result (not an index: x[i]
+    is piecewise constant in i)."""
+    def reads(op):
+        if not carries_derivative(op, registry):
+            return set()
+        args = op.args[:1] if op.primitive is operator.getitem else op.args
+        return {n for a in args for n in names_in(a)} | \
+            {n for v in op.keywords.values() for n in names_in(v)}
+    return reads
+
+
+def reaches_output_without(levels, wrt, outputs, registry, cut):
+    """Does some `wrt` argument reach the output through derivatives other than through
+    the statement whose value is `cut` (a call of a helper)?"""
+    statements = [(target, value) for target, value in _assignments(levels.tree.body)
+                  if value is not cut]
+    return any(set(outputs) & _reach(statements, name,
+                                     _derivative_reads(registry), levels)
+               for name in wrt)
 
 
 def _all_reads(stop_gradient):

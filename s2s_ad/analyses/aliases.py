@@ -32,6 +32,7 @@ def writes_through_aliases(levels):
     """[(write statement, written name, other name)] for each index write into an array
     that another name also holds, when that other name is read after the write."""
     ordered = list(_in_order(levels.tree.body, ()))
+    loops = {id(node): node for node in gast.walk(levels.tree) if isinstance(node, gast.For)}
     shared = {}        # name -> names whose reads see a write into the array it holds
     members = {}       # list name -> names of the arrays it holds
     positions = {}     # list or tuple literal never appended to -> its items' names
@@ -60,8 +61,9 @@ def writes_through_aliases(levels):
         if isinstance(target, gast.Name) and updated is not None:
             # `y *= 2` on an array writes into it: every name sharing it sees the change
             group = shared.get(updated, set()) - {target.id}
+            next_item = _next_item_read(ordered[k][1], updated, loops)
             found.extend((stmt, updated, other) for other in sorted(group)
-                         if _read_before_rebound(ordered, k, other))
+                         if _read_before_rebound(ordered, k, other, next_item))
             shared[target.id] = (group | {updated}) - {target.id}
             affects({updated}, target.id)
         elif isinstance(target, gast.Name):
@@ -130,21 +132,56 @@ def _in_order(body, path):
             yield stmt, path
 
 
-def _read_before_rebound(ordered, k, name):
+def _read_before_rebound(ordered, k, name, next_item=None):
     """Is `name` read after statement k while it may still hold the same array? A
     rebinding hides the reads after it in its own block (and blocks inside it) only:
-    a later read outside that block may follow a path that skipped the rebinding."""
+    a later read outside that block may follow a path that skipped the rebinding, unless
+    both branches of an if rebind it. `next_item`: (statement, path) of a read that does
+    not count (the next iteration's item, `_next_item_read`)."""
     rebound_in = []
     for stmt, path in ordered[k + 1:]:
         hidden = any(path[:len(p)] == p for p in rebound_in)
-        if hidden:
+        if hidden or (next_item is not None and stmt is next_item[0] and path == next_item[1]):
             continue
         if name in names_loaded(stmt):
             return True
         if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name) \
                 and stmt.targets[0].id == name and getattr(stmt, "in_place_of", None) is None:
             rebound_in.append(path)
+            rebound_in.extend(_rebound_on_both_branches(rebound_in))
     return False
+
+
+def _rebound_on_both_branches(paths):
+    """The enclosing paths of ifs rebinding a name in both their branches: after such an
+    if the name holds its new value whichever branch ran (`y = a if c else b` becomes
+    one assignment per branch)."""
+    found = []
+    for path in paths:
+        if path and path[-1][1] == "body":
+            enclosing = path[:-1]
+            if enclosing + ((path[-1][0], "else"),) in paths and enclosing not in paths:
+                found.append(enclosing)
+    return found
+
+
+def _next_item_read(write_path, updated, loops):
+    """(statement, path) of the next iteration's `r = x[index]` when the in-place update
+    of `updated` at `write_path` runs in the first copy of a loop over `index` whose body
+    starts by binding `updated` to an item: the next iteration reads another item, which
+    the write did not touch (an iteration after that, or another run of the loop, still
+    counts)."""
+    if not write_path or write_path[-1][1] != 0 or write_path[-1][0] not in loops:
+        return None
+    loop = loops[write_path[-1][0]]
+    first = loop.body[0] if loop.body else None
+    if isinstance(loop.target, gast.Name) and isinstance(first, gast.Assign) \
+            and isinstance(first.targets[0], gast.Name) and first.targets[0].id == updated \
+            and isinstance(first.value, gast.Subscript) \
+            and isinstance(first.value.slice, gast.Name) \
+            and first.value.slice.id == loop.target.id:
+        return first, write_path[:-1] + ((write_path[-1][0], 1),)
+    return None
 
 
 def _first_of_each(found):

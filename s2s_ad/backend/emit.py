@@ -36,7 +36,8 @@ def to_source(tree):
 
 
 def _render(tree, texts):
-    node = gast.gast_to_ast(tree)
+    node = gast.gast_to_ast(tree)     # a new tree: filling its blocks leaves `tree` alone
+    _fill_empty_blocks(node)
     ast.fix_missing_locations(node)
     # no re-wrapping: astor's line splitter breaks calls at odd places (`True\n    )`)
     text = astor.to_source(node, indent_with="    ", pretty_source="".join)
@@ -51,6 +52,15 @@ def _render(tree, texts):
             comment = texts[int(match.group(3))]
             lines.append(f"{match.group(1)}# {comment}")
     return "\n".join(lines) + "\n"
+
+
+def _fill_empty_blocks(node):
+    """`pass` in every block the optimiser emptied (a loop whose body has nothing to
+    differentiate, or whose forward values nothing reads): Python needs a statement there."""
+    for block in ast.walk(node):
+        if isinstance(block, (ast.For, ast.While, ast.If, ast.FunctionDef, ast.With)) \
+                and not block.body:
+            block.body.append(ast.Pass())
 
 
 def expression_source(node):

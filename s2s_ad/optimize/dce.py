@@ -30,6 +30,9 @@ def eliminate_dead_code(body, raising=None):
                     continue
                 changed |= stand_in is not stmt
                 stmt = stand_in
+        if _empty_loop(stmt, needed):
+            changed = True
+            continue
         kept.append(stmt)
         for node in walk_tree(stmt):
             if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
@@ -37,6 +40,15 @@ def eliminate_dead_code(body, raising=None):
             elif isinstance(node, gast.AugAssign) and isinstance(node.target, gast.Name):
                 needed.add(node.target.id)
     return list(reversed(kept)), changed
+
+
+def _empty_loop(stmt, needed):
+    """`for i in t1_0: pass` over a name or its reverse, with `i` read nowhere later: it
+    does nothing (a loop whose body had nothing to differentiate)."""
+    return isinstance(stmt, gast.For) and not stmt.orelse \
+        and all(isinstance(s, gast.Pass) for s in stmt.body) \
+        and not any(isinstance(n, gast.Call) for n in gast.walk(stmt.iter)) \
+        and not any(isinstance(n, gast.Name) and n.id in needed for n in gast.walk(stmt.target))
 
 
 def _pops(value):

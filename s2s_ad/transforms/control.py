@@ -221,8 +221,12 @@ class ControlFlowMixin:
         start = build.const(0) if accumulate else gast.List(elts=[], ctx=gast.Load())
         self._pend(0, build.assign(name, start))
         saved = dict(self.current)
+        # a comprehension in a loop's iterable (`for r in [[... for e in x], ...]`) must
+        # not leave its own loop variable as the enclosing loop's
+        saved_loop_var = self._loop_var
         innermost = self._comprehension_loops(expr.generators, expr.elt, name, accumulate)
         self.current = saved
+        self._loop_var = saved_loop_var
         self._pend(1, innermost)
         self.levels[name] = 1
         return build.name(name), 1

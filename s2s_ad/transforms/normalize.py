@@ -345,11 +345,14 @@ class _Normalizer(ControlFlowMixin, MutationMixin, CallMixin, InlineMixin,
             index, l2 = self._index(expr.slice)
             return build.subscript(value, index), 1 + max(l1, l2)
         if isinstance(expr, gast.Attribute):
-            value, level = self._atom(expr.value)
-            lowered = desugar.attribute_call(value, expr.attr, expr, self.smap)
+            # `W.T` -> np.transpose(W) on the user's expression: the call lowers its
+            # argument itself (an atom here would already be W's current version, `W_1`,
+            # which is no user name to look up)
+            lowered = desugar.attribute_call(expr.value, expr.attr, expr, self.smap)
             if lowered is None:
+                value, level = self._atom(expr.value)
                 return build.attribute(value, expr.attr), 1 + level
-            return self._numpy_call(lowered[0], lowered[1], [], 1 + level, expr)
+            return self._numpy_call(lowered[0], lowered[1], [], 0, expr)
         if isinstance(expr, (gast.Tuple, gast.List)):
             atoms = [self._atom(e) for e in expr.elts]
             node = build.tuple_([a for a, _ in atoms])
