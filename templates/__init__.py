@@ -12,6 +12,7 @@ MODULES = (
     "numpy_shape",
     "numpy_linalg",
     "numpy_signal",
+    "numpy_creation",
     "python_math",
     "nondifferentiable",
     "runtime_adjoints",

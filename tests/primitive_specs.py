@@ -111,6 +111,8 @@ SPECS = [  # operators
 def all_specs():
     """Operators above plus every family's table (specs_*.py), in a fixed order."""
     import specs_arrays
+    import specs_creation
     import specs_elementwise
     import specs_runtime
-    return SPECS + specs_elementwise.SPECS + specs_arrays.SPECS + specs_runtime.SPECS
+    return SPECS + specs_elementwise.SPECS + specs_arrays.SPECS + specs_runtime.SPECS \
+        + specs_creation.SPECS

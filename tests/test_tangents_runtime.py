@@ -16,7 +16,8 @@ import zlib
 import numpy as np
 import pytest
 
-from s2s_ad import runtime, runtime_arrays, runtime_checks, runtime_flow, runtime_linalg
+from s2s_ad import (runtime, runtime_arrays, runtime_checks, runtime_creation, runtime_flow,
+                    runtime_linalg)
 from s2s_ad.ad.registry import default_registry
 
 from test_tangents_arrays import check_along, run_template
@@ -423,7 +424,8 @@ def test_push_adjoint_tangent():
 
 
 # ---- completeness -----------------------------------------------------------------------
-MODULES = (runtime, runtime_flow, runtime_linalg, runtime_arrays, runtime_checks)
+MODULES = (runtime, runtime_flow, runtime_linalg, runtime_arrays, runtime_checks,
+           runtime_creation)
 
 
 def _public_functions(module):
