@@ -20,8 +20,10 @@ from s2s_ad.runtime import _prod_others_tangent
 from s2s_ad.ad.template_dsl import d, nondifferentiable, tangent
 from s2s_ad.runtime import (add_at, broadcast_tangent, reshape_like, reverse_cumsum, split_array, split_concatenated,
                             split_hstacked, split_vstacked, unbroadcast, unreduce,
-                            unreduce_extremum, unreduce_norm, unreduce_prod, unreduce_var,
+                            unreduce_extremum, unreduce_prod, unreduce_var,
                             unrepeat, unstack, untile, untranspose)
+from s2s_ad.runtime_spread import (norm_power, spread_reciprocal, unreduce_norm,
+                                   unreduce_std)
 from s2s_ad.runtime_flow import (add_adjoints, add_lists, clear_adjoint, copy_adjoint,
                                  copy_argument, float_gradient, match_adjoint, pop_adjoint,
                                  push_adjoint, scatter_add, spread_adjoint, sum_repeats,
@@ -43,7 +45,7 @@ nondifferentiable(  # counts, seeds, checks, tie shares (piecewise constant), ze
     runtime_checks.check_cotangent,
     runtime.zero_tangent, runtime.zero_adjoint, runtime.shaped_like,
     runtime.shape_of, runtime.placeholder, runtime.closed_form_applies, pad_widths,
-    signal_widths, weights_layout, runtime_creation.linspace_fractions)
+    signal_widths, weights_layout, runtime_creation.linspace_fractions, norm_power)
 
 
 # ---- runtime.py: broadcasting and reductions ---------------------------------------------
@@ -119,10 +121,24 @@ def unreduce_var_tangent(out, g, x, axis=None, ddof=0, keepdims=False):
 @tangent(unreduce_norm)
 def unreduce_norm_tangent(out, g, x, y, ord=None, axis=None, keepdims=False):
     """d spread = spread(dg - (p-1) g dy / y) + (p-1) (|x|/y)**(p-2) g dx / y"""
-    _p = {None: 2.0, "fro": 2.0, np.inf: 1.0, -np.inf: 1.0}.get(ord, ord)
+    _p = norm_power(ord, x, axis)
     _power = (np.abs(x) / unreduce(y, x, axis, keepdims)) ** (_p - 2.0 + (_p == 1.0))
     d[out] = unreduce_norm(d[g] - (_p - 1.0) * g * d[y] / y, x, y, ord, axis, keepdims) \
         + (_p - 1.0) * _power * unreduce(g / y, x, axis, keepdims) * d[x]
+
+
+@tangent(unreduce_std)
+def unreduce_std_tangent(out, g, x, y, axis=None, ddof=0, keepdims=False):
+    """c (x - mean x) E(g r): d = the same of dg - g r dy, plus c (dx - mean dx) E(g r)"""
+    _r = spread_reciprocal(y, x, axis, keepdims)
+    d[out] = unreduce_std(d[g] - g * _r * d[y], x, y, axis, ddof, keepdims) \
+        + unreduce_var(0.5 * g * _r, d[x], axis, ddof, keepdims)
+
+
+@tangent(spread_reciprocal)
+def spread_reciprocal_tangent(out, y, x, axis=None, keepdims=False):
+    """d (1 / y) = -dy / y**2 (0 at a zero spread)"""
+    d[out] = -d[y] * out * out
 
 
 # ---- runtime.py: shape manipulation (all linear in g) -------------------------------------

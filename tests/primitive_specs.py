@@ -114,5 +114,6 @@ def all_specs():
     import specs_creation
     import specs_elementwise
     import specs_runtime
+    import specs_zero_spread
     return SPECS + specs_elementwise.SPECS + specs_arrays.SPECS + specs_runtime.SPECS \
-        + specs_creation.SPECS
+        + specs_creation.SPECS + specs_zero_spread.SPECS
