@@ -25,3 +25,11 @@ def linspace_fractions(num, endpoint, y, axis=0, retstep=False, dtype=None):
     shape = [1] * np.ndim(y)
     shape[axis] = num
     return np.reshape(t, shape)
+
+
+def column_item(v):
+    """One item of np.c_[...] laid out as np.c_ does before concatenating along the last
+    axis: a 1-D array as a column, a number as a 1x1 array, anything else unchanged."""
+    if np.ndim(v) >= 2:
+        return v
+    return np.reshape(v, (-1, 1)) if np.ndim(v) == 1 else np.reshape(v, (1, 1))

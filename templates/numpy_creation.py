@@ -1,11 +1,12 @@
 """Constructors whose values depend on an argument: np.full and np.full_like (the fill
 value) and np.linspace (start and stop). The other constructors (zeros, ones, arange,
-eye, ...) are in nondifferentiable.py."""
+eye, ...) are in nondifferentiable.py. np.r_[...] and np.c_[...] are rewritten to
+np.concatenate of np.atleast_1d / column_item (transforms/array_syntax.py)."""
 import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
-from s2s_ad.runtime import broadcast_tangent, unbroadcast
-from s2s_ad.runtime_creation import linspace_fractions
+from s2s_ad.runtime import broadcast_tangent, reshape_like, unbroadcast
+from s2s_ad.runtime_creation import column_item, linspace_fractions
 
 
 @adjoint(np.full)
@@ -50,3 +51,15 @@ def linspace_tangent(y, start, stop, num=50, endpoint=True, retstep=False, dtype
     _t = linspace_fractions(num, endpoint, y, axis, retstep, dtype)
     d[y] = broadcast_tangent(np.expand_dims(d[start], axis) * (1.0 - _t)
                              + np.expand_dims(d[stop], axis) * _t, y)
+
+
+@adjoint(column_item)
+def column_item_adjoint(y, v):
+    """np.c_'s layout only reshapes: reshape back"""
+    d[v] += reshape_like(d[y], v)
+
+
+@tangent(column_item)
+def column_item_tangent(y, v):
+    """d column_item(v) = column_item(dv)"""
+    d[y] = column_item(d[v])

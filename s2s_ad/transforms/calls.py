@@ -14,7 +14,9 @@ from ..errors import UnsupportedSyntaxError
 from ..frontend.resolve import dotted_path
 from ..ir import build
 from ..runtime import RUNTIME_MODULES
+from .. import runtime_creation
 from . import desugar
+from .array_syntax import AXIS_CONCATENATORS, axis_concatenation, einsum_subscripts
 
 
 class CallMixin:
@@ -50,6 +52,9 @@ class CallMixin:
             return self._numpy_call(fname, args, keywords, 0, expr)
         self._check_bound(path, func)
         target = self.res.lookup(path)
+        if target is numpy.einsum:
+            sublists = einsum_subscripts(expr, self.smap)
+            expr = sublists if sublists is not None else expr
         if getattr(target, "__module__", None) in RUNTIME_MODULES:
             # s2s_ad.stop_gradient and friends: bound by name, never `s2s_ad.` in the code
             call = self._runtime_call(target, expr.args)
@@ -63,6 +68,23 @@ class CallMixin:
             return self._call(call)
         self.callees[path] = getattr(target, "__s2s_callee__", None) or target
         return self._call_with(build.dotted(path), expr.args, expr.keywords, 0)
+
+    def _axis_concatenation(self, expr):
+        """np.r_[...] / np.c_[...] (array_syntax.py) as a call, lowered; None for other
+        subscripts."""
+        path = dotted_path(expr.value)
+        if path is None or self.res.is_value(path.split(".")[0]) or not self.res.has(path) \
+                or id(self.res.lookup(path)) not in AXIS_CONCATENATORS:
+            return None
+        np_name = path.rsplit(".", 1)[0] if "." in path else self.np
+        if not self.res.has(np_name) or self.res.lookup(np_name) is not numpy:
+            raise UnsupportedSyntaxError(
+                f"`{path}[...]` is differentiated when numpy is imported as a module",
+                self.smap.locate(expr), "import numpy as np, then np.r_[...] / np.c_[...]")
+        call = axis_concatenation(
+            expr, np_name, AXIS_CONCATENATORS[id(self.res.lookup(path))],
+            lambda item: self._runtime_call(runtime_creation.column_item, [item]), self.smap)
+        return self._call(build.with_location(call, expr))
 
     def _numpy_call(self, fname, args, keywords, level, node):
         path = f"{self.np}.{fname}"
