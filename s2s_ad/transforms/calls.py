@@ -52,6 +52,13 @@ class CallMixin:
             return self._numpy_call(fname, args, keywords, 0, expr)
         self._check_bound(path, func)
         target = self.res.lookup(path)
+        if target in (list, tuple) and len(expr.args) == 1 and not expr.keywords \
+                and isinstance(expr.args[0], (gast.List, gast.Tuple)) \
+                and not any(isinstance(e, gast.Starred) for e in expr.args[0].elts):
+            # list((a, b)) is the display [a, b] (a call would be read as [(a, b)])
+            display = gast.List if target is list else gast.Tuple
+            return self._lower(build.with_location(
+                display(elts=expr.args[0].elts, ctx=gast.Load()), expr))
         if target is numpy.einsum:
             sublists = einsum_subscripts(expr, self.smap)
             expr = sublists if sublists is not None else expr
