@@ -18,4 +18,5 @@ MODULES = (
     "runtime_adjoints",
     "runtime_adjoints_linalg",
     "runtime_helpers",
+    "runtime_helpers_arrays",
 )

@@ -44,3 +44,19 @@ def central_difference(f, x, v, eps=1e-6):
     """d/de f(x + e v) at e = 0 (x a float or an array)."""
     x = np.asarray(x, dtype=float) if np.ndim(x) else float(x)
     return (np.asarray(f(x + eps * v)) - np.asarray(f(x - eps * v))) / (2 * eps)
+
+
+def check_against_differences(path, f, x, second_order=True):
+    """grad, jvp (along a fixed direction) and hvp of f at the array x on `path` against
+    central differences."""
+    from gradcheck import numeric_grad
+    expected = numeric_grad(f, (x,), 0)
+    np.testing.assert_allclose(grad_on(path, f)(x), expected, rtol=1e-6, atol=1e-8)
+    v = np.linspace(0.5, 1.5, x.size).reshape(x.shape)
+    value, tangent = jvp_on(path, f, (x,), v)
+    np.testing.assert_allclose(value, f(x))
+    np.testing.assert_allclose(tangent, np.sum(expected * v), rtol=1e-6, atol=1e-8)
+    if second_order:
+        np.testing.assert_allclose(hvp_on(path, f, (x,), v),
+                                   central_difference(s2s_ad.grad(f), x, v),
+                                   rtol=1e-5, atol=1e-7)

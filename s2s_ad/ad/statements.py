@@ -178,6 +178,9 @@ class StatementReverser:
         out.extend(expansion.statements)
         for param, index, value in expansion.contributions:
             operand = bound[param]
+            if isinstance(index, gast.Tuple) and not index.elts or isinstance(
+                    index, gast.Constant) and index.value is Ellipsis:
+                index = None    # x[()] and x[...] are all of x (a number of a 0-d array)
             self._note_maybe_zero(operand.id, value, target)
             number = self.uniform.spread_number(value, operand.id) if index is None else None
             if number is not None and id(stmt) in self.first_defs \
