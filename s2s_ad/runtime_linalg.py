@@ -184,6 +184,17 @@ def undiag(g, v, k=0):
     return place_diagonal(g, v, k, 0, 1)
 
 
+def einsum_operand_count(subscripts):
+    """How many operands np.einsum's string form names. An operand in the subscripts'
+    place is the sublist form with sublists the normalizer could not read (held in
+    variables): a clear error, never a derivative that leaves that operand out."""
+    if not isinstance(subscripts, str):
+        raise TypeError("s2s_ad differentiates np.einsum's sublist form when its sublists "
+                        "are written as literal lists (np.einsum(x, [0, 1], [1, 0])); "
+                        "or use the string form np.einsum('ij->ji', x)")
+    return subscripts.count(",") + 1
+
+
 def _einsum_parts(subscripts, operands):
     """(input subscripts, output subscripts) of np.einsum with `...` spelled out in letters
     the subscripts do not use (each operand's `...` takes the last of them it has axes

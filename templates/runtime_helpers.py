@@ -15,7 +15,7 @@ helper pops the list.
 """
 import numpy as np
 
-from s2s_ad import runtime, runtime_checks, runtime_creation
+from s2s_ad import runtime, runtime_checks, runtime_creation, runtime_linalg
 from s2s_ad.runtime import _prod_others_tangent
 from s2s_ad.ad.template_dsl import d, nondifferentiable, tangent
 from s2s_ad.runtime import (add_at, broadcast_tangent, reshape_like, reverse_cumsum, split_array, split_concatenated,
@@ -42,7 +42,8 @@ nondifferentiable(  # counts, seeds, checks, tie shares (piecewise constant), ze
     runtime_checks.check_cotangent,
     runtime.zero_tangent, runtime.zero_adjoint, runtime.shaped_like,
     runtime.shape_of, runtime.placeholder, runtime.closed_form_applies, pad_widths,
-    signal_widths, weights_layout, runtime_creation.linspace_fractions, norm_power)
+    signal_widths, weights_layout, runtime_creation.linspace_fractions, norm_power,
+    runtime_linalg.einsum_operand_count)
 
 
 # ---- runtime.py: broadcasting and reductions ---------------------------------------------

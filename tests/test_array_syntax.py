@@ -77,3 +77,19 @@ def test_what_is_not_rewritten_is_a_located_error(func, marker, words):
     assert info.value.filename == module.__file__
     assert info.value.lineno == _line_of(module, marker)
     assert words in str(info.value) and "^" in str(info.value)
+
+
+def sublist_held_in_a_variable(x):
+    spec = [0, 1]
+    return np.sum(np.einsum(x, spec) ** 2)
+
+
+@pytest.mark.parametrize("mode", ["grad", "jvp"])
+def test_sublists_the_normalizer_cannot_read_are_an_error_not_a_zero(mode):
+    """np.einsum(x, spec): x sits where the subscripts go; its derivative is refused."""
+    x = np.ones((2, 2))
+    with pytest.raises(TypeError, match="sublists are written as literal lists"):
+        if mode == "grad":
+            s2s_ad.grad(sublist_held_in_a_variable)(x)
+        else:
+            s2s_ad.jvp(sublist_held_in_a_variable)(x, x)
