@@ -65,3 +65,28 @@ def test_second_derivative_matches_differences_of_the_gradient(f, x, path):
     if f is not filled_like:
         np.testing.assert_allclose(on_path(s2s_ad.grad(df), path)(x), expected,
                                    rtol=1e-5, atol=1e-7)
+
+
+def filled_with_integers(x):
+    return np.sum(np.full(3, x, dtype=int) * 1.0) + np.sum(np.full_like(WEIGHTS, x, int)) + x
+
+
+def spaced_integers(x):
+    return np.sum(np.linspace(0.0, 10.0 * x, 4, dtype=int) * 1.0) + x
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f", [filled_with_integers, spaced_integers])
+def test_an_integer_dtype_written_out_carries_no_derivative(f, path):
+    """the values are rounded (piecewise constant): only the `+ x` term counts"""
+    assert grad_on(path, f)(0.7) == 1.0
+    assert jvp_on(path, f, (0.7,), 1.0)[1] == 1.0
+
+
+def spaced_to(x, dtype):
+    return np.sum(np.linspace(0.0, x, 4, dtype=dtype))
+
+
+def test_an_integer_dtype_held_in_a_variable_is_refused_at_run_time():
+    with pytest.raises(NotImplementedError, match="rounds its samples"):
+        s2s_ad.grad(spaced_to)(0.7, int)
