@@ -9,8 +9,8 @@ Each helper is small and named for what it does to an adjoint:
     zero_adjoint(x)          the zero derivative shaped like x (0.0 for a scalar)
     zero_tangent(x), broadcast_tangent(t, y)   the same for forward mode
 
-Reductions (unreduce_extremum, unreduce_prod, unreduce_var, unreduce_norm,
-reverse_cumsum) and shape manipulation (reshape_like, untranspose, split_concatenated,
+Reductions (unreduce_extremum, unreduce_prod, unreduce_var, reverse_cumsum; np.std's and
+np.linalg.norm's in runtime_spread.py) and shape manipulation (reshape_like, untranspose, split_concatenated,
 split_hstacked, split_vstacked, unstack, split_array, untile, unrepeat) follow; linear
 algebra lives in runtime_linalg.py; np.cumprod's, np.pad's, np.convolve's and weighted
 np.average's in runtime_arrays.py; the checks of grad's output and vjp's cotangent in
@@ -22,7 +22,8 @@ import numpy as np
 
 # the modules whose functions generated code may call (standalone files copy them in)
 RUNTIME_MODULES = ("s2s_ad.runtime", "s2s_ad.runtime_flow", "s2s_ad.runtime_linalg",
-                   "s2s_ad.runtime_arrays", "s2s_ad.runtime_checks")
+                   "s2s_ad.runtime_arrays", "s2s_ad.runtime_checks", "s2s_ad.runtime_spread",
+                   "s2s_ad.runtime_creation")
 
 def unbroadcast(g, x):
     """Sum `g` over the axes broadcasting added to `x`'s shape."""
@@ -286,22 +287,6 @@ def unreduce_var(g, x, axis=None, ddof=0, keepdims=False):
     mean = np.mean(x, axis=axis, keepdims=True)
     count = np.size(x) / np.size(mean)
     return _scalar_like((x - mean) * _expand(g * (2.0 / (count - ddof)), x, axis, keepdims), x)
-
-
-def unreduce_norm(g, x, y, ord=None, axis=None, keepdims=False):
-    """Adjoint of a vector p-norm (p >= 1, +-inf) or Frobenius norm: g sign(x) (|x|/y)**(p-1)."""
-    matrix = (axis is None and np.ndim(x) == 2) or (isinstance(axis, tuple) and len(axis) == 2)
-    if ord in (None, "fro") or (ord == 2 and not matrix):
-        spread = x * _expand(g / y, x, axis, keepdims)
-    elif not matrix and isinstance(ord, (int, float)) and 1 <= ord < np.inf:
-        ratio = np.abs(x) / _expand(y, x, axis, keepdims)
-        spread = np.sign(x) * ratio ** (ord - 1) * _expand(g, x, axis, keepdims)
-    elif not matrix and ord in (np.inf, -np.inf):
-        spread = unreduce_extremum(g, np.abs(x), y, axis, keepdims) * np.sign(x)
-    else:
-        raise NotImplementedError(f"s2s_ad differentiates np.linalg.norm for vector p-norms "
-                                  f"(p >= 1 or +-inf) and the Frobenius norm, not ord={ord!r}")
-    return _scalar_like(spread, x)
 
 
 # ---- shape manipulation -----------------------------------------------------------------

@@ -5,7 +5,8 @@ numpy and runtime.py's helpers only:
 
     linear_scan(c, b, axis, reverse) h_i = c_i h_{i-1} + b_i: np.cumprod's derivatives
     shifted(v, axis, first, reverse) v moved one place along axis
-    pad_widths, unpad, unpad_values  np.pad (constant mode) and its adjoints
+    pad_widths, pad_linear, unpad, unpad_values, unpad_end_values   np.pad (the modes
+                                     linear in the array) and its adjoints
     signal_widths(a, v, mode, correlate)  where convolve's / correlate's result sits in the
                                      full one (np.pad widths)
     weights_layout(a, weights, axis) how np.average lays its weights out against a
@@ -54,22 +55,61 @@ def shifted(v, axis=None, first=0.0, reverse=False):
     return np.moveaxis(out, -1, axis)
 
 
-# ---- np.pad (constant mode) -------------------------------------------------------------
+# ---- np.pad ----------------------------------------------------------------------------
 def pad_widths(array, pad_width, mode="constant"):
     """np.pad's pad_width as (before, after) per axis, an (ndim, 2) integer array; s2s_ad
-    differentiates constant padding only."""
-    if not (isinstance(mode, str) and mode == "constant"):
-        raise NotImplementedError(f"s2s_ad differentiates np.pad with mode='constant' "
-                                  f"only, not mode={mode!r}")
+    differentiates the modes that are linear in the array (linear_ramp: also in its end
+    values). maximum, minimum and median pick elements, 'empty' leaves values undefined."""
+    linear = ("constant", "edge", "wrap", "reflect", "symmetric", "linear_ramp", "mean")
+    if not (isinstance(mode, str) and mode in linear):
+        raise NotImplementedError(f"s2s_ad differentiates np.pad with mode= one of "
+                                  f"{', '.join(map(repr, linear))}, not mode={mode!r}")
     widths = np.round(np.asarray(pad_width)).astype(np.intp)
     return np.broadcast_to(widths, (np.ndim(array), 2))
 
 
-def unpad(g, widths):
-    """Adjoint of np.pad (constant mode) for the array: the block of g it fills."""
+def _pad_options(mode, constant_values=0.0, end_values=0.0, stat_length=None,
+                 reflect_type="even"):
+    """The keywords np.pad takes for `mode` (it rejects the others)."""
+    return {"constant": {"constant_values": constant_values},
+            "linear_ramp": {"end_values": end_values}, "mean": {"stat_length": stat_length},
+            "reflect": {"reflect_type": reflect_type},
+            "symmetric": {"reflect_type": reflect_type}}.get(mode, {})
+
+
+def pad_linear(g, widths, mode="constant", constant_values=0.0, end_values=0.0,
+               stat_length=None, reflect_type="even"):
+    """np.pad(g, widths, mode) with the mode's options: the tangent of np.pad, linear in
+    g, constant_values and end_values together."""
+    return np.pad(g, widths, mode, **_pad_options(mode, constant_values, end_values,
+                                                 stat_length, reflect_type))
+
+
+def unpad(g, widths, mode="constant", stat_length=None, reflect_type="even"):
+    """Adjoint of np.pad for the array: g's inner block, plus (other than in constant
+    mode) what each padded value copied or averaged from the array. np.pad fills axis
+    after axis from the values already there, y = P_last ... P_0 a with P_k acting along
+    axis k alone, so the adjoint applies P_k^T from the last axis to the first."""
     if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
         return 0.0
-    return g[tuple(slice(b, n - a) for (b, a), n in zip(widths, np.shape(g)))].copy()
+    if mode == "constant":
+        return g[tuple(slice(b, n - a) for (b, a), n in zip(widths, np.shape(g)))].copy()
+    options = _pad_options(mode, stat_length=stat_length, reflect_type=reflect_type)
+    for k in reversed(range(np.ndim(g))):
+        before, after = widths[k]
+        n = np.shape(g)[k] - before - after
+        rows = np.moveaxis(g, k, 0)         # the padded axis first
+        if mode in ("edge", "wrap") or reflect_type == "even" and mode != "linear_ramp" \
+                and mode != "mean":
+            # every padded value copies one element: np.pad of the indices says which
+            source = np.pad(np.arange(n), (before, after), mode, **options)
+            out = np.zeros((n,) + rows.shape[1:], dtype=rows.dtype)
+            np.add.at(out, source, rows)
+        else:   # each padded value combines elements: np.pad's columns for unit vectors
+            columns = np.pad(np.eye(n), ((before, after), (0, 0)), mode, **options)
+            out = np.tensordot(columns, rows, axes=(0, 0))
+        g = np.moveaxis(out, 0, k)
+    return g
 
 
 def unpad_values(g, widths, constant_values=0):
@@ -83,6 +123,20 @@ def unpad_values(g, widths, constant_values=0):
         sums[k] = (np.sum(region[(slice(None),) * k + (slice(0, b),)]),
                    np.sum(region[(slice(None),) * k + (slice(n - a, n),)]))
     return unbroadcast(sums, constant_values)
+
+
+def unpad_end_values(g, widths, end_values=0.0):
+    """Adjoint of np.pad(mode='linear_ramp') for end_values: <g, the ramps of one unit
+    end value> for each (axis, side), summed to end_values's shape."""
+    inner = np.subtract(np.shape(g), np.sum(widths, axis=1))
+    sums = np.zeros((len(inner), 2))
+    for k in range(len(inner)):
+        for side in (0, 1):
+            unit = np.zeros((len(inner), 2))
+            unit[k, side] = 1.0
+            sums[k, side] = np.sum(g * np.pad(np.zeros(inner), widths, "linear_ramp",
+                                              end_values=unit))
+    return unbroadcast(sums, end_values)
 
 
 # ---- np.convolve and np.correlate -------------------------------------------------------

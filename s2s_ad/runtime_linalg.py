@@ -12,6 +12,8 @@ numpy and runtime.unbroadcast only:
     einsum_operand_adjoint(g, subscripts, operands, k)      adjoint of operand k: another einsum
     as_columns(v, a, x)              np.linalg.solve's vectors as columns (solve, its adjoint)
 """
+import string
+
 import numpy as np
 
 from .runtime import unbroadcast
@@ -182,17 +184,38 @@ def undiag(g, v, k=0):
     return place_diagonal(g, v, k, 0, 1)
 
 
-def _einsum_parts(subscripts, count):
+def einsum_operand_count(subscripts):
+    """How many operands np.einsum's string form names. An operand in the subscripts'
+    place is the sublist form with sublists the normalizer could not read (held in
+    variables): a clear error, never a derivative that leaves that operand out."""
+    if not isinstance(subscripts, str):
+        raise TypeError("s2s_ad differentiates np.einsum's sublist form when its sublists "
+                        "are written as literal lists (np.einsum(x, [0, 1], [1, 0])); "
+                        "or use the string form np.einsum('ij->ji', x)")
+    return subscripts.count(",") + 1
+
+
+def _einsum_parts(subscripts, operands):
+    """(input subscripts, output subscripts) of np.einsum with `...` spelled out in letters
+    the subscripts do not use (each operand's `...` takes the last of them it has axes
+    for, as numpy aligns broadcast axes from the right)."""
     spec = subscripts.replace(" ", "")
-    if "." in spec:
-        raise NotImplementedError("s2s_ad differentiates np.einsum without '...'")
     inputs, arrow, output = spec.partition("->")
     inputs = inputs.split(",")
-    if len(inputs) != count:
-        raise ValueError(f"einsum: {len(inputs)} subscripts for {count} operands")
+    if len(inputs) != len(operands):
+        raise ValueError(f"einsum: {len(inputs)} subscripts for {len(operands)} operands")
+    letters = "".join(inputs)
     if not arrow:
-        letters = "".join(inputs)
-        output = "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
+        output = "".join(sorted(c for c in set(letters) if letters.count(c) == 1 and c != "."))
+        output = ("..." if "." in spec else "") + output
+    if "." in spec:
+        spare = [c for c in string.ascii_letters if c not in spec]
+        counts = [np.ndim(op) - len(s.replace("...", "")) if "..." in s else 0
+                  for s, op in zip(inputs, operands)]
+        broadcast = "".join(spare[:max(counts)])
+        inputs = [s.replace("...", broadcast[len(broadcast) - n:])
+                  for s, n in zip(inputs, counts)]
+        output = output.replace("...", broadcast)
     return inputs, output
 
 
@@ -201,7 +224,7 @@ def einsum_operand_adjoint(g, subscripts, operands, k):
     if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
         return 0.0
     operands = [op for op in operands if op is not None]
-    inputs, output = _einsum_parts(subscripts, len(operands))
+    inputs, output = _einsum_parts(subscripts, operands)
     mine, x = inputs[k], operands[k]
     others = [(s, op) for j, (s, op) in enumerate(zip(inputs, operands)) if j != k]
     present = set(output).union(*[s for s, _ in others])
@@ -210,6 +233,9 @@ def einsum_operand_adjoint(g, subscripts, operands, k):
     terms = ",".join([output] + [s for s, _ in others])
     r = np.einsum(f"{terms}->{reached}", g, *[op for _, op in others])
     sizes = {c: n for c, n in zip(mine, np.shape(x))}
+    ones = tuple(j for j, c in enumerate(reached) if sizes[c] == 1 and np.shape(r)[j] != 1)
+    if ones:                # axes of length 1 that `...` broadcast: sum over them
+        r = np.sum(r, axis=ones, keepdims=True)
     if reached != unique:   # letters summed in operand k alone: broadcast back
         r = np.expand_dims(r, [j for j, c in enumerate(unique) if c not in present])
         r = np.broadcast_to(r, [sizes[c] for c in unique])

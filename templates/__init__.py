@@ -12,9 +12,11 @@ MODULES = (
     "numpy_shape",
     "numpy_linalg",
     "numpy_signal",
+    "numpy_creation",
     "python_math",
     "nondifferentiable",
     "runtime_adjoints",
     "runtime_adjoints_linalg",
     "runtime_helpers",
+    "runtime_helpers_arrays",
 )

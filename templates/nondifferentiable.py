@@ -5,9 +5,9 @@ import numpy as np
 from s2s_ad import runtime_flow
 from s2s_ad.ad.template_dsl import nondifferentiable
 
-nondifferentiable(  # constructors
-    np.zeros_like, np.ones_like, np.empty_like, np.full_like, np.zeros, np.ones, np.empty,
-    np.full, np.arange, np.linspace, np.eye, np.identity)
+nondifferentiable(  # constructors (np.full, np.full_like, np.linspace: numpy_creation.py)
+    np.zeros_like, np.ones_like, np.empty_like, np.zeros, np.ones, np.empty, np.arange,
+    np.eye, np.identity)
 
 nondifferentiable(  # shapes and indices
     np.shape, np.size, np.ndim, np.argmax, np.argmin, np.argsort, np.nonzero,

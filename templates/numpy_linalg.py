@@ -5,7 +5,8 @@ import numpy as np
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
 from s2s_ad.runtime import reshape_like, unbroadcast, zero_tangent
 from s2s_ad.runtime_linalg import (as_columns, dot_adjoint_a, dot_adjoint_b,
-                                   einsum_operand_adjoint, matmul_adjoint_a, matmul_adjoint_b,
+                                   einsum_operand_adjoint, einsum_operand_count,
+                                   matmul_adjoint_a, matmul_adjoint_b,
                                    inner_adjoint_a, inner_adjoint_b, spread_trace,
                                    tensordot_adjoint_a, tensordot_adjoint_b, undiag)
 
@@ -102,6 +103,7 @@ def diag_tangent(y, v, k=0):
 @adjoint(np.einsum)
 def einsum_adjoint(y, subscripts, a, b=None, c=None, optimize=False):
     """d einsum(s, a, b) = einsum(s, da, b) + einsum(s, a, db) (up to three operands)"""
+    d[subscripts] += einsum_operand_count(subscripts)   # an operand here: a clear error
     d[a] += einsum_operand_adjoint(d[y], subscripts, (a, b, c), 0)
     d[b] += einsum_operand_adjoint(d[y], subscripts, (a, b, c), 1)
     d[c] += einsum_operand_adjoint(d[y], subscripts, (a, b, c), 2)
@@ -112,7 +114,7 @@ def einsum_adjoint(y, subscripts, a, b=None, c=None, optimize=False):
 @tangent(np.einsum)
 def einsum_tangent(y, subscripts, a, b=None, c=None, optimize=False):
     """d einsum(s, a, b, c) = einsum(s, da, b, c) + einsum(s, a, db, c) + einsum(s, a, b, dc)"""
-    _n = subscripts.count(",") + 1
+    _n = einsum_operand_count(subscripts)
     d[y] = np.einsum(subscripts, *(d[a], b, c)[:_n], optimize=optimize) \
         + (_n > 1) * np.einsum(subscripts, *(a, d[b], c)[:_n], optimize=optimize) \
         + (_n > 2) * np.einsum(subscripts, *(a, b, d[c])[:_n], optimize=optimize)

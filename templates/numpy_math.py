@@ -168,25 +168,25 @@ def reciprocal_tangent(y, x):
 @adjoint(np.power)
 def power_adjoint(y, x1, x2):
     """d x1**x2 = x2 x1**(x2 - 1) dx1 + log(x1) x1**x2 dx2"""
-    d[x1] += unbroadcast(d[y] * x2 * x1 ** (x2 - 1), x1)
-    d[x2] += unbroadcast(d[y] * y * np.log(x1), x2)
+    d[x1] += unbroadcast(d[y] * x2 * x1 ** (x2 - (x2 != 0)), x1)
+    d[x2] += unbroadcast(d[y] * y * np.log(x1 + (x1 == 0)), x2)
 
 
 @tangent(np.power)
 def power_tangent(y, x1, x2):
-    d[y] = d[x1] * x2 * x1 ** (x2 - 1) + d[x2] * y * np.log(x1)
+    d[y] = d[x1] * x2 * x1 ** (x2 - (x2 != 0)) + d[x2] * y * np.log(x1 + (x1 == 0))
 
 
 @adjoint(np.float_power)
 def float_power_adjoint(y, x1, x2):
     """d x1**x2 = x2 x1**(x2 - 1) dx1 + log(x1) x1**x2 dx2 (in float64)"""
-    d[x1] += unbroadcast(d[y] * x2 * np.float_power(x1, x2 - 1), x1)
-    d[x2] += unbroadcast(d[y] * y * np.log(x1), x2)
+    d[x1] += unbroadcast(d[y] * x2 * np.float_power(x1, x2 - (x2 != 0)), x1)
+    d[x2] += unbroadcast(d[y] * y * np.log(x1 + (x1 == 0)), x2)
 
 
 @tangent(np.float_power)
 def float_power_tangent(y, x1, x2):
-    d[y] = d[x1] * x2 * np.float_power(x1, x2 - 1) + d[x2] * y * np.log(x1)
+    d[y] = d[x1] * x2 * np.float_power(x1, x2 - (x2 != 0)) + d[x2] * y * np.log(x1 + (x1 == 0))
 
 
 @adjoint(np.hypot)

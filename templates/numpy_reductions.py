@@ -8,8 +8,9 @@ import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
 from s2s_ad.runtime import (extremum_share, reduced_count, reshape_like, reverse_cumsum,
-                            unreduce, unreduce_extremum, unreduce_norm, unreduce_prod,
+                            unreduce, unreduce_extremum, unreduce_prod,
                             unreduce_var)
+from s2s_ad.runtime_spread import unreduce_norm, unreduce_std
 from s2s_ad.runtime_arrays import (linear_scan, shifted, spread_weights, sum_weighted,
                                    unlayout_weights, weights_total)
 
@@ -143,23 +144,25 @@ def var_tangent(y, a, axis=None, dtype=None, ddof=0, keepdims=False):
         / (reduced_count(a, axis) - ddof)
 
 
+# where the spread is zero (all values equal) std is not differentiable: its derivative is
+# taken as 0 (runtime_spread.py; README, "Semantics")
 @adjoint(np.std)
 def std_adjoint(y, a, axis=None, dtype=None, ddof=0, keepdims=False):
-    """d std(a) = d var(a) / (2 std(a))"""
-    d[a] += unreduce_var(d[y] / (2.0 * y), a, axis, ddof, keepdims)
+    """d std(a) = d var(a) / (2 std(a)) = sum((a - mean(a)) da) / ((N - ddof) std(a))"""
+    d[a] += unreduce_std(d[y], a, y, axis, ddof, keepdims)
 
 
 @tangent(np.std)
 def std_tangent(y, a, axis=None, dtype=None, ddof=0, keepdims=False):
-    """d std(a) = d var(a) / (2 std(a)) = sum((a - mean(a)) da) / ((N - ddof) std(a))"""
-    _centered = a - np.mean(a, axis=axis, keepdims=True)
-    d[y] = np.sum(_centered * d[a], axis=axis, keepdims=keepdims) \
-        / ((reduced_count(a, axis) - ddof) * y)
+    """d std(a) = sum(d std/da * da), the partials being the adjoint's spread of ones"""
+    _partials = unreduce_std(np.ones(np.shape(y)), a, y, axis, ddof, keepdims)
+    d[y] = np.sum(_partials * d[a], axis=axis, keepdims=keepdims)
 
 
 @adjoint(np.linalg.norm)
 def norm_adjoint(y, x, ord=None, axis=None, keepdims=False):
-    """d ||x|| = sum(x dx) / ||x|| (Frobenius / 2-norm; vector p-norms likewise)"""
+    """d ||x|| = sum(x dx) / ||x|| (Frobenius / 2-norm; vector p-norms likewise; nuclear
+    and spectral norms through the SVD); 0 at x = 0"""
     d[x] += unreduce_norm(d[y], x, y, ord, axis, keepdims)
 
 

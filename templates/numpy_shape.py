@@ -1,5 +1,5 @@
 """Indexing and shape manipulation: getitem, transpose, reshape, stacking, ..., and the
-rearranging functions roll, sort, diff, tril/triu and pad (constant mode)."""
+rearranging functions roll, sort, diff, tril/triu and pad (the modes linear in the array)."""
 import operator
 
 import numpy as np
@@ -8,7 +8,8 @@ from s2s_ad.ad.template_dsl import adjoint, d, tangent
 from s2s_ad.runtime import (broadcast_tangent, reshape_like, split_array, split_concatenated,
                             split_hstacked, split_vstacked, unbroadcast, unrepeat, unstack,
                             untile, untranspose)
-from s2s_ad.runtime_arrays import pad_widths, unpad, unpad_values
+from s2s_ad.runtime_arrays import (pad_linear, pad_widths, unpad, unpad_end_values,
+                                   unpad_values)
 from s2s_ad.runtime_linalg import place_diagonal
 
 
@@ -323,17 +324,23 @@ def triu_tangent(y, m, k=0):
     d[y] = np.triu(d[m], k)
 
 
-# pad_widths raises for modes other than 'constant' (their adjoints differ)
+# np.pad is linear in the array (and constant_values, end_values) in every mode
+# pad_widths accepts: constant, edge, wrap, reflect, symmetric, linear_ramp, mean
 @adjoint(np.pad)
-def pad_adjoint(y, array, pad_width, mode="constant", constant_values=0):
-    """d pad(a, w, c) = pad(da, w, dc): a_bar is y_bar's inner block, c_bar the rest's sum"""
+def pad_adjoint(y, array, pad_width, mode="constant", constant_values=0, end_values=0,
+                stat_length=None, reflect_type="even"):
+    """d pad(a, w, c) = pad(da, w, dc): a_bar is y_bar's inner block plus what the padding
+    copied or averaged from a, c_bar the padding's sum (likewise end_values)"""
     _widths = pad_widths(array, pad_width, mode)
-    d[array] += unpad(d[y], _widths)
+    d[array] += unpad(d[y], _widths, mode, stat_length, reflect_type)
     d[constant_values] += unpad_values(d[y], _widths, constant_values)
+    d[end_values] += unpad_end_values(d[y], _widths, end_values)
 
 
 @tangent(np.pad)
-def pad_tangent(y, array, pad_width, mode="constant", constant_values=0):
-    """d pad(a, w, c) = pad(da, w, dc) (constant mode)"""
+def pad_tangent(y, array, pad_width, mode="constant", constant_values=0, end_values=0,
+                stat_length=None, reflect_type="even"):
+    """d pad(a, w, c, e) = pad(da, w, dc, de) in the same mode"""
     _widths = pad_widths(array, pad_width, mode)
-    d[y] = np.pad(d[array], _widths, constant_values=d[constant_values])
+    d[y] = pad_linear(d[array], _widths, mode, d[constant_values], d[end_values],
+                      stat_length, reflect_type)

@@ -57,13 +57,13 @@ def truediv_tangent(y, a, b):
 @adjoint(operator.pow)
 def pow_adjoint(y, a, b):
     """d(a**b) = b a**(b-1) da + log(a) a**b db"""
-    d[a] += unbroadcast(d[y] * b * a ** (b - 1), a)
-    d[b] += unbroadcast(d[y] * y * np.log(a), b)
+    d[a] += unbroadcast(d[y] * b * a ** (b - (b != 0)), a)
+    d[b] += unbroadcast(d[y] * y * np.log(a + (a == 0)), b)
 
 
 @tangent(operator.pow)
 def pow_tangent(y, a, b):
-    d[y] = d[a] * b * a ** (b - 1) + d[b] * y * np.log(a)
+    d[y] = d[a] * b * a ** (b - (b != 0)) + d[b] * y * np.log(a + (a == 0))
 
 
 @adjoint(operator.neg)

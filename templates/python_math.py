@@ -102,13 +102,13 @@ def sqrt_tangent(y, x):
 @adjoint(math.pow)
 def pow_adjoint(z, x, y):
     """d x**y = y x**(y - 1) dx + log(x) x**y dy"""
-    d[x] += d[z] * y * math.pow(x, y - 1.0)
-    d[y] += d[z] * z * np.log(x)
+    d[x] += d[z] * y * math.pow(x, y - (y != 0))
+    d[y] += d[z] * z * np.log(x + (x == 0))
 
 
 @tangent(math.pow)
 def pow_tangent(z, x, y):
-    d[z] = d[x] * y * math.pow(x, y - 1.0) + d[y] * z * np.log(x)
+    d[z] = d[x] * y * math.pow(x, y - (y != 0)) + d[y] * z * np.log(x + (x == 0))
 
 
 @adjoint(math.hypot)

@@ -22,8 +22,10 @@ from s2s_ad.ad.template_dsl import adjoint, d
 from s2s_ad.runtime import (_prod_others_tangent, add_at, broadcast_tangent, extremum_share,
                             reduced_count, reshape_like, reverse_cumsum, split_array,
                             split_concatenated, split_hstacked, split_vstacked, unbroadcast,
-                            unreduce, unreduce_extremum, unreduce_norm, unreduce_prod,
+                            unreduce, unreduce_extremum, unreduce_prod,
                             unreduce_var, unrepeat, unstack, untile, untranspose)
+from s2s_ad.runtime_spread import (norm_power, spread_reciprocal, unreduce_norm,
+                                   unreduce_std)
 from s2s_ad.runtime_flow import (add_adjoints, add_lists, clear_adjoint, copy_adjoint,
                                  copy_argument, float_gradient, match_adjoint, push_adjoint,
                                  concatenation_part, scatter_add, spread_adjoint, sum_repeats,
@@ -102,13 +104,35 @@ def unreduce_var_adjoint(out, g, x, axis=None, ddof=0, keepdims=False):
 @adjoint(unreduce_norm)
 def unreduce_norm_adjoint(out, g, x, y, ord=None, axis=None, keepdims=False):
     """g_bar = sum(s h), y_bar = -(p-1) g g_bar / y, x_bar = (p-1) (|x|/y)**(p-2) g h / y"""
-    _p = {None: 2.0, "fro": 2.0, np.inf: 1.0, -np.inf: 1.0}.get(ord, ord)
+    _p = norm_power(ord, x, axis)
     _g_bar = np.sum(unreduce_norm(np.ones(np.shape(y)), x, y, ord, axis, keepdims) * d[out],
                     axis=axis, keepdims=keepdims)
     d[g] += _g_bar
     d[y] += -(_p - 1.0) * g * _g_bar / y
     _power = (np.abs(x) / unreduce(y, x, axis, keepdims)) ** (_p - 2.0 + (_p == 1.0))
     d[x] += (_p - 1.0) * _power * unreduce(g / y, x, axis, keepdims) * d[out]
+
+
+# out = c (x - mean x) E(g r), r = spread_reciprocal(y) (1 / y, 0 at a zero spread, which
+# is piecewise constant in x), c = 1 / (N - ddof): like unreduce_var with g r / 2 for g
+@adjoint(unreduce_std)
+def unreduce_std_adjoint(out, g, x, y, axis=None, ddof=0, keepdims=False):
+    """g_bar = c r sum((x - mean x) out_bar), y_bar = -g r g_bar, x_bar = c (s - mean s)
+    with s = E(g r) out_bar"""
+    _r = spread_reciprocal(y, x, axis, keepdims)
+    _c = 1.0 / (reduced_count(x, axis) - ddof)
+    _g_bar = _c * _r * np.sum((x - np.mean(x, axis=axis, keepdims=True)) * d[out], axis=axis,
+                              keepdims=keepdims)
+    d[g] += _g_bar
+    d[y] += -g * _r * _g_bar
+    _spread = unreduce(g * _r, x, axis, keepdims) * d[out]
+    d[x] += _c * (_spread - np.mean(_spread, axis=axis, keepdims=True))
+
+
+@adjoint(spread_reciprocal)
+def spread_reciprocal_adjoint(out, y, x, axis=None, keepdims=False):
+    """out = 1 / y (0 at a zero spread): y_bar = -out**2 out_bar"""
+    d[y] += -d[out] * out * out
 
 
 # ---- runtime.py: shape manipulation (linear in g; the other arguments give shapes) --------

@@ -13,9 +13,9 @@ import numpy as np
 from s2s_ad.ad.template_dsl import adjoint, d
 from s2s_ad.runtime import (broadcast_tangent, reshape_like, unbroadcast, unreduce,
                             zero_adjoint)
-from s2s_ad.runtime_arrays import (linear_scan, shifted, spread_weights, sum_weighted,
-                                   unlayout_weights, unpad, unpad_values, weights_layout,
-                                   weights_total)
+from s2s_ad.runtime_arrays import (linear_scan, pad_linear, shifted, spread_weights,
+                                   sum_weighted, unlayout_weights, unpad, unpad_end_values,
+                                   unpad_values, weights_layout, weights_total)
 from s2s_ad.runtime_linalg import (as_columns, dot_adjoint_a, dot_adjoint_b,
                                    einsum_operand_adjoint, inner_adjoint_a, inner_adjoint_b,
                                    matmul_adjoint_a, matmul_adjoint_b, place_diagonal,
@@ -149,11 +149,29 @@ def shifted_adjoint(out, v, axis=None, first=0.0, reverse=False):
     d[first] += unbroadcast(np.take(d[out], -1 if reverse else 0, axis), first)
 
 
-# ---- runtime_arrays.py: np.pad (constant mode) ----------------------------------------------
+# ---- runtime_arrays.py: np.pad ---------------------------------------------------------------
+# unpad (the array's adjoint) and pad_linear (np.pad, the tangent) are each other's
+# transposes in every mode; unpad_end_values's transpose pads zeros with ramps
 @adjoint(unpad)
-def unpad_adjoint(out, g, widths):
-    """out = the block of g inside the padding: g_bar = out_bar padded with zeros"""
-    d[g] += np.pad(d[out], widths)
+def unpad_adjoint(out, g, widths, mode="constant", stat_length=None, reflect_type="even"):
+    """out = P^T g: g_bar = P out_bar, np.pad of out_bar in the same mode (zero constants)"""
+    d[g] += pad_linear(d[out], widths, mode, 0.0, 0.0, stat_length, reflect_type)
+
+
+@adjoint(pad_linear)
+def pad_linear_adjoint(out, g, widths, mode="constant", constant_values=0.0, end_values=0.0,
+                       stat_length=None, reflect_type="even"):
+    """out = np.pad(g, ...): the adjoints of np.pad's array, constant_values, end_values"""
+    d[g] += unpad(d[out], widths, mode, stat_length, reflect_type)
+    d[constant_values] += unpad_values(d[out], widths, constant_values)
+    d[end_values] += unpad_end_values(d[out], widths, end_values)
+
+
+@adjoint(unpad_end_values)
+def unpad_end_values_adjoint(out, g, widths, end_values=0.0):
+    """g_bar = zeros inside, the ramps to out_bar's end values around: np.pad of zeros"""
+    d[g] += pad_linear(np.zeros(np.subtract(np.shape(g), np.sum(widths, axis=1))), widths,
+                       "linear_ramp", 0.0, d[out])
 
 
 # unpad_values sums g over the areas np.pad fills with each constant (numpy's order, a

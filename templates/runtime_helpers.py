@@ -15,20 +15,19 @@ helper pops the list.
 """
 import numpy as np
 
-from s2s_ad import runtime, runtime_checks
+from s2s_ad import runtime, runtime_checks, runtime_creation, runtime_linalg
 from s2s_ad.runtime import _prod_others_tangent
 from s2s_ad.ad.template_dsl import d, nondifferentiable, tangent
 from s2s_ad.runtime import (add_at, broadcast_tangent, reshape_like, reverse_cumsum, split_array, split_concatenated,
                             split_hstacked, split_vstacked, unbroadcast, unreduce,
-                            unreduce_extremum, unreduce_norm, unreduce_prod, unreduce_var,
+                            unreduce_extremum, unreduce_prod, unreduce_var,
                             unrepeat, unstack, untile, untranspose)
+from s2s_ad.runtime_spread import norm_power, unreduce_norm
 from s2s_ad.runtime_flow import (add_adjoints, add_lists, clear_adjoint, copy_adjoint,
                                  copy_argument, float_gradient, match_adjoint, pop_adjoint,
                                  push_adjoint, scatter_add, spread_adjoint, sum_repeats,
                                  take_adjoint, concatenation_part)
-from s2s_ad.runtime_arrays import (linear_scan, pad_widths, shifted, signal_widths,
-                                   spread_weights, sum_weighted, unlayout_weights, unpad,
-                                   unpad_values, weights_layout, weights_total)
+from s2s_ad.runtime_arrays import pad_widths, signal_widths, weights_layout
 from s2s_ad.runtime_linalg import (matmul_adjoint_a, matmul_adjoint_b, as_columns,
                                    dot_adjoint_a, dot_adjoint_b, einsum_operand_adjoint,
                                    inner_adjoint_a, inner_adjoint_b, place_diagonal,
@@ -43,7 +42,8 @@ nondifferentiable(  # counts, seeds, checks, tie shares (piecewise constant), ze
     runtime_checks.check_cotangent, runtime_checks.check_broadcast, runtime_checks.check_matmul,
     runtime.zero_tangent, runtime.zero_adjoint, runtime.shaped_like,
     runtime.shape_of, runtime.placeholder, runtime.closed_form_applies, pad_widths,
-    signal_widths, weights_layout)
+    signal_widths, weights_layout, runtime_creation.linspace_fractions, norm_power,
+    runtime_linalg.einsum_operand_count)
 
 
 # ---- runtime.py: broadcasting and reductions ---------------------------------------------
@@ -119,7 +119,7 @@ def unreduce_var_tangent(out, g, x, axis=None, ddof=0, keepdims=False):
 @tangent(unreduce_norm)
 def unreduce_norm_tangent(out, g, x, y, ord=None, axis=None, keepdims=False):
     """d spread = spread(dg - (p-1) g dy / y) + (p-1) (|x|/y)**(p-2) g dx / y"""
-    _p = {None: 2.0, "fro": 2.0, np.inf: 1.0, -np.inf: 1.0}.get(ord, ord)
+    _p = norm_power(ord, x, axis)
     _power = (np.abs(x) / unreduce(y, x, axis, keepdims)) ** (_p - 2.0 + (_p == 1.0))
     d[out] = unreduce_norm(d[g] - (_p - 1.0) * g * d[y] / y, x, y, ord, axis, keepdims) \
         + (_p - 1.0) * _power * unreduce(g / y, x, axis, keepdims) * d[x]
@@ -342,58 +342,3 @@ def einsum_operand_adjoint_tangent(out, g, subscripts, operands, k):
 def as_columns_tangent(out, v, a, x):
     """as_columns is linear in v (a and x only give the layout)"""
     d[out] = as_columns(d[v], a, x)
-
-
-# ---- runtime_arrays.py ---------------------------------------------------------------------
-# h = c shifted(h) + b, so dh = c shifted(dh) + (db + dc shifted(h)): the same scan
-@tangent(linear_scan)
-def linear_scan_tangent(out, c, b, axis=None, reverse=False):
-    """d linear_scan(c, b) = linear_scan(c, db + dc shifted(h))"""
-    d[out] = linear_scan(c, d[b] + d[c] * shifted(out, axis, 0.0, reverse), axis, reverse)
-
-
-@tangent(shifted)
-def shifted_tangent(out, v, axis=None, first=0.0, reverse=False):
-    """shifted is linear in v and first"""
-    d[out] = shifted(d[v], axis, d[first], reverse)
-
-
-@tangent(unpad)
-def unpad_tangent(out, g, widths):
-    """unpad is linear in g"""
-    d[out] = unpad(d[g], widths)
-
-
-@tangent(unpad_values)
-def unpad_values_tangent(out, g, widths, constant_values=0):
-    """unpad_values is linear in g"""
-    d[out] = unpad_values(d[g], widths, constant_values)
-
-
-# np.average's weights helpers: linear in g and in the weights (a and axis give the
-# layout only). A weights tangent that is zero (weights=None: zero_tangent(None) is 0.0)
-# is laid out as one weight, so it broadcasts
-@tangent(unlayout_weights)
-def unlayout_weights_tangent(out, g, weights, axis=None):
-    """unlayout_weights is linear in g"""
-    d[out] = unlayout_weights(d[g], weights, axis)
-
-
-@tangent(weights_total)
-def weights_total_tangent(out, a, weights=None, axis=None, keepdims=False):
-    """linear in the weights: d sum(w) = sum(dw)"""
-    d[out] = weights_total(a, d[weights], axis, keepdims)
-
-
-@tangent(spread_weights)
-def spread_weights_tangent(out, g, a, weights=None, axis=None, keepdims=False):
-    """bilinear in g and the weights: d (unreduce(g) w) = unreduce(dg) w + unreduce(g) dw"""
-    d[out] = spread_weights(d[g], a, weights, axis, keepdims) \
-        + spread_weights(g, a, d[weights], axis, keepdims)
-
-
-@tangent(sum_weighted)
-def sum_weighted_tangent(out, g, a, weights=None, axis=None, keepdims=False):
-    """bilinear in g and the weights: d sum(g w) = sum(dg w) + sum(g dw)"""
-    d[out] = sum_weighted(d[g], a, weights, axis, keepdims) \
-        + sum_weighted(g, a, d[weights], axis, keepdims)

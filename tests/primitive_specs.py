@@ -110,7 +110,13 @@ SPECS = [  # operators
 
 def all_specs():
     """Operators above plus every family's table (specs_*.py), in a fixed order."""
+    import specs_array_syntax
     import specs_arrays
+    import specs_creation
     import specs_elementwise
+    import specs_pad_modes
     import specs_runtime
-    return SPECS + specs_elementwise.SPECS + specs_arrays.SPECS + specs_runtime.SPECS
+    import specs_zero_spread
+    return SPECS + specs_elementwise.SPECS + specs_arrays.SPECS + specs_runtime.SPECS \
+        + specs_creation.SPECS + specs_zero_spread.SPECS + specs_array_syntax.SPECS \
+        + specs_pad_modes.SPECS

@@ -16,7 +16,8 @@ import zlib
 import numpy as np
 import pytest
 
-from s2s_ad import runtime, runtime_arrays, runtime_checks, runtime_flow, runtime_linalg
+from s2s_ad import (runtime, runtime_arrays, runtime_checks, runtime_creation, runtime_flow,
+                    runtime_linalg, runtime_spread)
 from s2s_ad.ad.registry import default_registry
 
 from test_tangents_arrays import check_along, run_template
@@ -149,7 +150,7 @@ def test_unreduce_norm_tangent(shape, kwargs):
     ord_, axis, keepdims = kwargs.get("ord"), kwargs.get("axis"), kwargs.get("keepdims", False)
     x = _x(shape, "x")
     g = _x(np.shape(np.linalg.norm(x, **kwargs)), "g")
-    check_subsets(R.unreduce_norm, lambda g, x: [
+    check_subsets(runtime_spread.unreduce_norm, lambda g, x: [
         g, x, np.linalg.norm(x, ord=ord_, axis=axis, keepdims=keepdims), ord_, axis, keepdims],
         [g, x])
 
@@ -159,7 +160,7 @@ def test_unreduce_norm_tangent_with_y_moving_on_its_own(ord_):
     """The formula is exact in y too, not only along y = norm(x)."""
     x = _x((3, 4), "x")
     y = np.linalg.norm(x, ord=ord_, axis=1) + 0.5
-    check_subsets(R.unreduce_norm, lambda g, x, y: [g, x, y, ord_, 1, False],
+    check_subsets(runtime_spread.unreduce_norm, lambda g, x, y: [g, x, y, ord_, 1, False],
                   [_x((3,), "g"), x, y])
 
 
@@ -168,7 +169,7 @@ def test_unreduce_norm_tangent_is_finite_at_zeros(ord_):
     x = np.array([[1.5, 0.0, -2.0], [0.3, -0.2, 0.0]])
     y = np.linalg.norm(x, ord=ord_, axis=1)
     with np.errstate(all="raise"):
-        tangent, _, _ = run_template(R.unreduce_norm, [np.ones(2), x, y, ord_, 1, False], {},
+        tangent, _, _ = run_template(runtime_spread.unreduce_norm, [np.ones(2), x, y, ord_, 1, False], {},
                                      {"g": np.ones(2), "x": np.ones((2, 3)), "y": np.ones(2)})
     assert np.all(np.isfinite(tangent))
 
@@ -423,7 +424,8 @@ def test_push_adjoint_tangent():
 
 
 # ---- completeness -----------------------------------------------------------------------
-MODULES = (runtime, runtime_flow, runtime_linalg, runtime_arrays, runtime_checks)
+MODULES = (runtime, runtime_flow, runtime_linalg, runtime_arrays, runtime_checks,
+           runtime_creation, runtime_spread)
 
 
 def _public_functions(module):

@@ -22,7 +22,8 @@ import gast
 from ..ir.walk import walk_tree
 from ..errors import MissingDerivativeError
 from ..ir import build
-from ..ir.primitives import appended_list, identity, operation_of, popped_list
+from ..ir.primitives import (appended_list, identity, is_conversion, operation_of,
+                             popped_list)
 from .. import runtime
 from .expand import BindingError, bind_operands
 from .tangents import ZERO, expand_tangent, is_zero, zero_of
@@ -112,6 +113,11 @@ class ForwardGenerator:
             return self.helper_call(stmt, op, target)
         out.append(stmt)
         active = [a for a in _operand_atoms(op) if self.ctx.is_active_operand(a)]
+        if is_conversion(op):
+            # t = list(s) / tuple(s): t's tangent is s's, converted the same way
+            tangent = self._concrete(self.tangent_of(op.args[0]), op.args[0])
+            out.append(build.assign(name, build.call(build.dotted(op.callee), [tangent])))
+            return [self._concretize(s) for s in out]
         if op.primitive is list and target in self.i.dataflow.list_valued:
             items = [self._concrete(self.tangent_of(a), a) for a in op.args]
             out.append(build.assign(name, gast.List(elts=items, ctx=gast.Load())))

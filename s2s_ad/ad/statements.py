@@ -18,7 +18,7 @@ import numpy as np
 from ..ir.walk import walk_tree
 from ..errors import MissingDerivativeError
 from ..ir import build
-from ..ir.primitives import identity, names_in, operation_of
+from ..ir.primitives import identity, is_conversion, names_in, operation_of
 from .. import runtime, runtime_flow
 from ..analyses.shapes import is_elementwise
 from .expand import BindingError, bind_operands, expand
@@ -58,6 +58,9 @@ class StatementReverser:
                 if isinstance(stmt.value, (gast.Tuple, gast.List)) \
                         and variable not in self.i.dataflow.list_valued:
                     return len(stmt.value.elts)
+                op = operation_of(stmt.value, self.levels.callees)
+                if is_conversion(op) and not self.adj.accumulates(op.args[0].id):
+                    return self.tuple_arity(op.args[0].id)     # list(s): s's items
                 return self.arity.get(variable)
         return None
 
@@ -126,6 +129,9 @@ class StatementReverser:
             if self.ctx.is_active_operand(op.args[0]):
                 self.contribute(op.args[0].id, result_adjoint, out)
             return
+        if is_conversion(op):
+            self._conversion(op.args[0].id, target, out)
+            return
         if op.primitive in (tuple, list):
             # the adjoint arrives item by item (slots) and/or as a whole list
             whole = self.adj.get(target) if self.adj.has(target) else None
@@ -187,6 +193,9 @@ class StatementReverser:
         out.extend(expansion.statements)
         for param, index, value in expansion.contributions:
             operand = bound[param]
+            if isinstance(index, gast.Tuple) and not index.elts or isinstance(
+                    index, gast.Constant) and index.value is Ellipsis:
+                index = None    # x[()] and x[...] are all of x (a number of a 0-d array)
             self._note_maybe_zero(operand.id, value, target)
             number = self.uniform.spread_number(value, operand.id) if index is None else None
             if number is not None and id(stmt) in self.first_defs \
@@ -280,6 +289,16 @@ class StatementReverser:
                     and not (isinstance(other, gast.Constant) and isinstance(other.value, float)):
                 return operand
         return None
+
+    def _conversion(self, source, target, out):
+        """target = list(source) / tuple(source): source's adjoint is target's, as a whole
+        and item by item (an item's slot goes to the same item of source)."""
+        if self.adj.has(target):
+            self.contribute(source, self.adj.get(target), out)
+        arity = self.tuple_arity(target) if not self.adj.accumulates(target) else None
+        for k in range(arity or 0):     # then source has the arity and takes slots too
+            if self.adj.get((target, k)) is not None:
+                self.adj.contribute((source, k), self.adj.get((target, k)), out)
 
     def _is_tuple_item(self, op):
         if op.primitive is not operator.getitem or not isinstance(op.args[0], gast.Name):

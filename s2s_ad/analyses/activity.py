@@ -41,13 +41,17 @@ def carries_derivative(op, registry):
 
 
 def _casts_to_integers(op):
-    """np.asarray(x, dtype=int), np.array(x, np.int32), x.astype(bool): a cast whose
-    result holds integers (piecewise constant). Only a dtype written out in the source
-    is recognised; one held in a variable is not."""
+    """np.asarray(x, dtype=int), np.array(x, np.int32), x.astype(bool), np.full(n, x,
+    int), np.linspace(0, x, 5, dtype=int): a result that holds integers (piecewise
+    constant). Only a dtype written out in the source is recognised; one held in a
+    variable is not."""
     import numpy as np
-    if op.primitive not in (np.asarray, np.array):
+    position = next((k for f, k in ((np.asarray, 1), (np.array, 1), (np.full, 2),
+                                    (np.full_like, 2), (np.linspace, 5))
+                     if op.primitive is f), None)
+    if position is None:
         return False
-    node = op.keywords.get("dtype", op.args[1] if len(op.args) > 1 else None)
+    node = op.keywords.get("dtype", op.args[position] if len(op.args) > position else None)
     if isinstance(node, gast.Constant) and isinstance(node.value, str):
         spec = node.value
     elif isinstance(node, gast.Name) and node.id in ("int", "bool"):

@@ -22,7 +22,7 @@ import numpy as np
 
 from ..frontend.resolve import dotted_path
 from ..ir.primitives import appended_list
-from ..ir.walk import names_loaded
+from ..ir.walk import names_loaded, walk_tree
 
 _VIEWS = {np.transpose, np.reshape, np.ravel, np.squeeze, np.expand_dims, np.swapaxes,
           np.diagonal, np.broadcast_to}
@@ -32,7 +32,7 @@ def writes_through_aliases(levels):
     """[(write statement, written name, other name)] for each index write into an array
     that another name also holds, when that other name is read after the write."""
     ordered = list(_in_order(levels.tree.body, ()))
-    loops = {id(node): node for node in gast.walk(levels.tree) if isinstance(node, gast.For)}
+    loops = {id(node): node for node in walk_tree(levels.tree) if isinstance(node, gast.For)}
     shared = {}        # name -> names whose reads see a write into the array it holds
     members = {}       # list name -> names of the arrays it holds
     positions = {}     # list or tuple literal never appended to -> its items' names

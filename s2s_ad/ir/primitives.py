@@ -87,6 +87,12 @@ def operation_of(value, callees):
     return Operation(identity, [value], {})
 
 
+def is_conversion(op):
+    """`list(s)` / `tuple(s)` called on one sequence (a display `[a, b]` is not one)."""
+    return op.primitive in (list, tuple) and op.callee is not None and len(op.args) == 1 \
+        and not op.keywords and isinstance(op.args[0], gast.Name)
+
+
 def names_in(node):
     """Names read by an atom or index node."""
     return [n.id for n in walk_tree(node) if isinstance(n, gast.Name)]

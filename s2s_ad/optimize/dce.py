@@ -47,8 +47,8 @@ def _empty_loop(stmt, needed):
     does nothing (a loop whose body had nothing to differentiate)."""
     return isinstance(stmt, gast.For) and not stmt.orelse \
         and all(isinstance(s, gast.Pass) for s in stmt.body) \
-        and not any(isinstance(n, gast.Call) for n in gast.walk(stmt.iter)) \
-        and not any(isinstance(n, gast.Name) and n.id in needed for n in gast.walk(stmt.target))
+        and not any(isinstance(n, gast.Call) for n in walk_tree(stmt.iter)) \
+        and not any(isinstance(n, gast.Name) and n.id in needed for n in walk_tree(stmt.target))
 
 
 def _pops(value):

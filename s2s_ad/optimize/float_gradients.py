@@ -153,12 +153,13 @@ class _Proof:
 # place it into float zeros, so they give floats when it holds floats
 _ADJOINT_FIRST = {
     "unbroadcast", "unreduce", "add_at", "unreduce_extremum", "unreduce_prod",
-    "reverse_cumsum", "unreduce_var", "unreduce_norm", "reshape_like", "untranspose",
-    "untile", "unrepeat", "matmul_adjoint_a", "matmul_adjoint_b", "dot_adjoint_a",
+    "reverse_cumsum", "unreduce_var", "unreduce_norm", "unreduce_std", "reshape_like",
+    "untranspose", "untile", "unrepeat", "matmul_adjoint_a", "matmul_adjoint_b", "dot_adjoint_a",
     "dot_adjoint_b", "inner_adjoint_a", "inner_adjoint_b", "tensordot_adjoint_a",
     "tensordot_adjoint_b", "place_diagonal", "spread_trace", "undiag",
     "einsum_operand_adjoint", "scatter_add", "take_adjoint", "copy_adjoint",
-    "clear_adjoint", "match_adjoint", "unpad", "unpad_values",
+    "clear_adjoint", "match_adjoint", "unpad", "unpad_values", "unpad_end_values",
+    "pad_linear",
 }
 # numpy functions giving a new array of floats when their first argument holds floats
 # (never a view of it: a gradient must not share memory with an argument)

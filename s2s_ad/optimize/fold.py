@@ -4,6 +4,7 @@
     y_bar * 1.0                   ->   y_bar
     -(-(p_bar * p) / t4_0 * t3_0) ->   p_bar * p / t4_0 * t3_0
     x2 ** 2                       ->   x2 * x2
+    3 - (3 != 0)                  ->   2
 
 Only identities that hold for numpy arrays and Python numbers alike (no `x * 0 -> 0`:
 that would change an array's shape).
@@ -19,6 +20,7 @@ from ..ir.naming import callee
 
 _FOLDABLE = {gast.Add: operator.add, gast.Sub: operator.sub, gast.Mult: operator.mul,
              gast.Pow: operator.pow}
+_COMPARISONS = {gast.Eq: operator.eq, gast.NotEq: operator.ne}   # folded to 1 or 0
 
 
 def _number(node):
@@ -64,6 +66,17 @@ class _Folder(gast.NodeTransformer):
             else:
                 node.right = node.right.operand
             return self.visit_UnaryOp(gast.UnaryOp(op=gast.USub(), operand=node))
+        return node
+
+    def visit_Compare(self, node):
+        # `b - (b != 0)` in pow's templates: a literal exponent folds to b - 1
+        self.generic_visit(node)
+        left = _number(node.left)
+        right = _number(node.comparators[0]) if len(node.comparators) == 1 else None
+        op = type(node.ops[0])
+        if left is not None and right is not None and op in _COMPARISONS:
+            self.changed = True
+            return build.literal(int(_COMPARISONS[op](left, right)))
         return node
 
     def visit_UnaryOp(self, node):

@@ -16,7 +16,9 @@ from ..errors import UnsupportedSyntaxError
 from ..frontend.resolve import dotted_path
 from ..ir import build
 from ..runtime import RUNTIME_MODULES
+from .. import runtime_creation
 from . import desugar
+from .array_syntax import AXIS_CONCATENATORS, axis_concatenation, einsum_subscripts
 
 
 class CallMixin:
@@ -52,6 +54,16 @@ class CallMixin:
             return self._numpy_call(fname, args, keywords, 0, expr)
         self._check_bound(path, func)
         target = self.res.lookup(path)
+        if target in (list, tuple) and len(expr.args) == 1 and not expr.keywords \
+                and isinstance(expr.args[0], (gast.List, gast.Tuple)) \
+                and not any(isinstance(e, gast.Starred) for e in expr.args[0].elts):
+            # list((a, b)) is the display [a, b] (a call would be read as [(a, b)])
+            display = gast.List if target is list else gast.Tuple
+            return self._lower(build.with_location(
+                display(elts=expr.args[0].elts, ctx=gast.Load()), expr))
+        if target is numpy.einsum:
+            sublists = einsum_subscripts(expr, self.smap)
+            expr = sublists if sublists is not None else expr
         if getattr(target, "__module__", None) in RUNTIME_MODULES:
             # s2s_ad.stop_gradient and friends: bound by name, never `s2s_ad.` in the code
             call = self._runtime_call(target, expr.args)
@@ -77,6 +89,23 @@ class CallMixin:
                 f"of `{generated.__name__}` ({', '.join(p.name for p in params)})",
                 self.smap.locate(expr), "pass the arguments left to their defaults too, "
                 "then the (co)tangent")
+
+    def _axis_concatenation(self, expr):
+        """np.r_[...] / np.c_[...] (array_syntax.py) as a call, lowered; None for other
+        subscripts."""
+        path = dotted_path(expr.value)
+        if path is None or self.res.is_value(path.split(".")[0]) or not self.res.has(path) \
+                or id(self.res.lookup(path)) not in AXIS_CONCATENATORS:
+            return None
+        np_name = path.rsplit(".", 1)[0] if "." in path else self.np
+        if not self.res.has(np_name) or self.res.lookup(np_name) is not numpy:
+            raise UnsupportedSyntaxError(
+                f"`{path}[...]` is differentiated when numpy is imported as a module",
+                self.smap.locate(expr), "import numpy as np, then np.r_[...] / np.c_[...]")
+        call = axis_concatenation(
+            expr, np_name, AXIS_CONCATENATORS[id(self.res.lookup(path))],
+            lambda item: self._runtime_call(runtime_creation.column_item, [item]), self.smap)
+        return self._call(build.with_location(call, expr))
 
     def _numpy_call(self, fname, args, keywords, level, node):
         path = f"{self.np}.{fname}"

@@ -341,6 +341,8 @@ class _Normalizer(ControlFlowMixin, MutationMixin, CallMixin, InlineMixin,
         if isinstance(expr, gast.Call):
             return self._call(expr)
         if isinstance(expr, gast.Subscript):
+            if (lowered := self._axis_concatenation(expr)) is not None:   # np.r_[...]
+                return lowered
             value, l1 = self._atom(expr.value)
             index, l2 = self._index(expr.slice)
             return build.subscript(value, index), 1 + max(l1, l2)

@@ -1,0 +1,65 @@
+"""Constructors whose values depend on an argument: np.full and np.full_like (the fill
+value) and np.linspace (start and stop). The other constructors (zeros, ones, arange,
+eye, ...) are in nondifferentiable.py. np.r_[...] and np.c_[...] are rewritten to
+np.concatenate of np.atleast_1d / column_item (transforms/array_syntax.py)."""
+import numpy as np
+
+from s2s_ad.ad.template_dsl import adjoint, d, tangent
+from s2s_ad.runtime import broadcast_tangent, reshape_like, unbroadcast
+from s2s_ad.runtime_creation import column_item, linspace_fractions
+
+
+@adjoint(np.full)
+def full_adjoint(y, shape, fill_value, dtype=None, order="C"):
+    """every element is fill_value (broadcast): its adjoint is the sum of y's"""
+    d[fill_value] += unbroadcast(d[y], fill_value)
+
+
+@tangent(np.full)
+def full_tangent(y, shape, fill_value, dtype=None, order="C"):
+    """d full(s, v) = full(s, dv)"""
+    d[y] = broadcast_tangent(d[fill_value], y)
+
+
+@adjoint(np.full_like)
+def full_like_adjoint(y, a, fill_value, dtype=None, order="K", subok=True, shape=None):
+    """every element is fill_value (a gives only the shape): the sum of y's adjoint"""
+    d[fill_value] += unbroadcast(d[y], fill_value)
+
+
+@tangent(np.full_like)
+def full_like_tangent(y, a, fill_value, dtype=None, order="K", subok=True, shape=None):
+    """d full_like(a, v) = full_like(a, dv)"""
+    d[y] = broadcast_tangent(d[fill_value], y)
+
+
+# y = start + (stop - start) t along axis, t the fractions (0 ... 1, or 0 ... (n-1)/n
+# without the endpoint): linear in start and stop
+@adjoint(np.linspace)
+def linspace_adjoint(y, start, stop, num=50, endpoint=True, retstep=False, dtype=None,
+                     axis=0):
+    """start_bar = sum over the samples of (1 - t) y_bar, stop_bar = sum of t y_bar"""
+    _t = linspace_fractions(num, endpoint, y, axis, retstep, dtype)
+    d[start] += unbroadcast(np.sum(d[y] * (1.0 - _t), axis=axis), start)
+    d[stop] += unbroadcast(np.sum(d[y] * _t, axis=axis), stop)
+
+
+@tangent(np.linspace)
+def linspace_tangent(y, start, stop, num=50, endpoint=True, retstep=False, dtype=None,
+                     axis=0):
+    """d linspace(a, b) = da (1 - t) + db t, the endpoints' tangents spread along axis"""
+    _t = linspace_fractions(num, endpoint, y, axis, retstep, dtype)
+    d[y] = broadcast_tangent(np.expand_dims(d[start], axis) * (1.0 - _t)
+                             + np.expand_dims(d[stop], axis) * _t, y)
+
+
+@adjoint(column_item)
+def column_item_adjoint(y, v):
+    """np.c_'s layout only reshapes: reshape back"""
+    d[v] += reshape_like(d[y], v)
+
+
+@tangent(column_item)
+def column_item_tangent(y, v):
+    """d column_item(v) = column_item(dv)"""
+    d[y] = column_item(d[v])

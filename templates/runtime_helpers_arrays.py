@@ -1,0 +1,93 @@
+"""Tangents of the runtime helpers of runtime_arrays.py (np.cumprod's scans, np.pad, the
+weights of np.average) and runtime_spread.py (np.std), split from runtime_helpers.py,
+whose docstring says what these templates are for."""
+from s2s_ad.ad.template_dsl import d, tangent
+from s2s_ad.runtime import unreduce_var
+from s2s_ad.runtime_arrays import (linear_scan, pad_linear, shifted, spread_weights,
+                                   sum_weighted, unlayout_weights, unpad, unpad_end_values,
+                                   unpad_values, weights_total)
+from s2s_ad.runtime_spread import spread_reciprocal, unreduce_std
+
+
+# ---- runtime_spread.py ---------------------------------------------------------------------
+@tangent(unreduce_std)
+def unreduce_std_tangent(out, g, x, y, axis=None, ddof=0, keepdims=False):
+    """c (x - mean x) E(g r): d = the same of dg - g r dy, plus c (dx - mean dx) E(g r)"""
+    _r = spread_reciprocal(y, x, axis, keepdims)
+    d[out] = unreduce_std(d[g] - g * _r * d[y], x, y, axis, ddof, keepdims) \
+        + unreduce_var(0.5 * g * _r, d[x], axis, ddof, keepdims)
+
+
+@tangent(spread_reciprocal)
+def spread_reciprocal_tangent(out, y, x, axis=None, keepdims=False):
+    """d (1 / y) = -dy / y**2 (0 at a zero spread)"""
+    d[out] = -d[y] * out * out
+
+
+# ---- runtime_arrays.py ---------------------------------------------------------------------
+# h = c shifted(h) + b, so dh = c shifted(dh) + (db + dc shifted(h)): the same scan
+@tangent(linear_scan)
+def linear_scan_tangent(out, c, b, axis=None, reverse=False):
+    """d linear_scan(c, b) = linear_scan(c, db + dc shifted(h))"""
+    d[out] = linear_scan(c, d[b] + d[c] * shifted(out, axis, 0.0, reverse), axis, reverse)
+
+
+@tangent(shifted)
+def shifted_tangent(out, v, axis=None, first=0.0, reverse=False):
+    """shifted is linear in v and first"""
+    d[out] = shifted(d[v], axis, d[first], reverse)
+
+
+@tangent(unpad)
+def unpad_tangent(out, g, widths, mode="constant", stat_length=None, reflect_type="even"):
+    """unpad is linear in g"""
+    d[out] = unpad(d[g], widths, mode, stat_length, reflect_type)
+
+
+@tangent(pad_linear)
+def pad_linear_tangent(out, g, widths, mode="constant", constant_values=0.0, end_values=0.0,
+                       stat_length=None, reflect_type="even"):
+    """np.pad is linear in g, constant_values and end_values together"""
+    d[out] = pad_linear(d[g], widths, mode, d[constant_values], d[end_values], stat_length,
+                        reflect_type)
+
+
+@tangent(unpad_end_values)
+def unpad_end_values_tangent(out, g, widths, end_values=0.0):
+    """unpad_end_values is linear in g"""
+    d[out] = unpad_end_values(d[g], widths, end_values)
+
+
+@tangent(unpad_values)
+def unpad_values_tangent(out, g, widths, constant_values=0):
+    """unpad_values is linear in g"""
+    d[out] = unpad_values(d[g], widths, constant_values)
+
+
+# np.average's weights helpers: linear in g and in the weights (a and axis give the
+# layout only). A weights tangent that is zero (weights=None: zero_tangent(None) is 0.0)
+# is laid out as one weight, so it broadcasts
+@tangent(unlayout_weights)
+def unlayout_weights_tangent(out, g, weights, axis=None):
+    """unlayout_weights is linear in g"""
+    d[out] = unlayout_weights(d[g], weights, axis)
+
+
+@tangent(weights_total)
+def weights_total_tangent(out, a, weights=None, axis=None, keepdims=False):
+    """linear in the weights: d sum(w) = sum(dw)"""
+    d[out] = weights_total(a, d[weights], axis, keepdims)
+
+
+@tangent(spread_weights)
+def spread_weights_tangent(out, g, a, weights=None, axis=None, keepdims=False):
+    """bilinear in g and the weights: d (unreduce(g) w) = unreduce(dg) w + unreduce(g) dw"""
+    d[out] = spread_weights(d[g], a, weights, axis, keepdims) \
+        + spread_weights(g, a, d[weights], axis, keepdims)
+
+
+@tangent(sum_weighted)
+def sum_weighted_tangent(out, g, a, weights=None, axis=None, keepdims=False):
+    """bilinear in g and the weights: d sum(g w) = sum(dg w) + sum(g dw)"""
+    d[out] = sum_weighted(d[g], a, weights, axis, keepdims) \
+        + sum_weighted(g, a, d[weights], axis, keepdims)

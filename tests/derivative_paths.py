@@ -1,0 +1,62 @@
+"""Each derivative both ways it is built: specialised on the arguments' kinds (the function
+grad / jvp hand out) and the general fallback (what S2S_AD_GENERAL=1 runs), and the one
+place tests of the issue-14 rules call a jvp (its calling order: arguments, then tangent)."""
+import inspect
+
+import numpy as np
+
+import s2s_ad
+from s2s_ad.api import general_derivative
+
+PATHS = ("specialised", "general")
+
+
+def on_path(derivative, path):
+    return derivative if path == "specialised" else general_derivative(derivative)
+
+
+def grad_on(path, f, wrt=0):
+    return on_path(s2s_ad.grad(f, wrt=wrt), path)
+
+
+def jvp_on(path, f, args, tangent, wrt=0):
+    """(value, tangent of the value) of f at args along `tangent`. The general derivative
+    is the generated function itself: every argument goes by name, its tangent parameter
+    being the one f does not have (whatever place it takes)."""
+    return with_vector(path, s2s_ad.jvp(f, wrt=wrt), f, args, tangent)
+
+
+def hvp_on(path, f, args, vector, wrt=0):
+    """The Hessian of f at args times `vector`."""
+    return with_vector(path, s2s_ad.hvp(f, wrt=wrt), f, args, vector)
+
+
+def with_vector(path, derivative, f, args, vector):
+    if path == "specialised":
+        return derivative(*args, vector)
+    names = list(inspect.signature(f).parameters)
+    general = on_path(derivative, path)
+    extra = [p for p in inspect.signature(general).parameters if p not in names]
+    return general(**dict(zip(names, args)), **{extra[0]: vector})
+
+
+def central_difference(f, x, v, eps=1e-6):
+    """d/de f(x + e v) at e = 0 (x a float or an array)."""
+    x = np.asarray(x, dtype=float) if np.ndim(x) else float(x)
+    return (np.asarray(f(x + eps * v)) - np.asarray(f(x - eps * v))) / (2 * eps)
+
+
+def check_against_differences(path, f, x, second_order=True):
+    """grad, jvp (along a fixed direction) and hvp of f at the array x on `path` against
+    central differences."""
+    from gradcheck import numeric_grad
+    expected = numeric_grad(f, (x,), 0)
+    np.testing.assert_allclose(grad_on(path, f)(x), expected, rtol=1e-6, atol=1e-8)
+    v = np.linspace(0.5, 1.5, x.size).reshape(x.shape)
+    value, tangent = jvp_on(path, f, (x,), v)
+    np.testing.assert_allclose(value, f(x))
+    np.testing.assert_allclose(tangent, np.sum(expected * v), rtol=1e-6, atol=1e-8)
+    if second_order:
+        np.testing.assert_allclose(hvp_on(path, f, (x,), v),
+                                   central_difference(s2s_ad.grad(f), x, v),
+                                   rtol=1e-5, atol=1e-7)

@@ -1,0 +1,76 @@
+"""list(s) and tuple(s) convert a sequence: the result's derivative is the source's,
+converted (issue 14: the jvp of list((x, x)) was [(1.0, 1.0)], a list holding the
+tuple's tangent, and a gradient through list(t)[0] crashed)."""
+import numpy as np
+import pytest
+
+import s2s_ad
+from derivative_paths import PATHS, central_difference, grad_on, hvp_on, jvp_on
+from gradcheck import numeric_grad
+
+
+def list_of_pair(x):
+    return list((x, x))
+
+
+def tuple_of_list(x):
+    return tuple([x, 2.0 * x])
+
+
+def product_of_listed(x):
+    t = list((x, 2.0 * x))
+    return t[0] * t[1]
+
+
+def listed_variable(x):
+    t = (x, 2.0 * x)
+    items = list(t)
+    return items[0] * items[1] + np.sum(np.array(items))
+
+
+def tupled_variable(x):
+    items = [np.sin(x), x * x]
+    t = tuple(items)
+    return t[0] * t[1]
+
+
+def listed_in_loop(x):
+    total = 0.0
+    for k in range(3):
+        t = (x * k, np.cos(x))
+        items = list(t)
+        total = total + items[0] * items[1]
+    return total
+
+
+def listed_argument(t):
+    items = list(t)
+    return items[0] * np.sin(items[1])
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f, expected", [(list_of_pair, [1.0, 1.0]),
+                                         (tuple_of_list, (1.0, 2.0))],
+                         ids=["list", "tuple"])
+def test_tangent_of_a_conversion_is_converted_like_the_value(f, expected, path):
+    value, tangent = jvp_on(path, f, (0.5,), 1.0)
+    assert type(tangent) is type(value) is type(expected)
+    assert tangent == expected
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f", [product_of_listed, listed_variable, tupled_variable,
+                               listed_in_loop])
+def test_gradients_through_conversions_match_differences(f, path):
+    x = 0.7
+    expected = numeric_grad(f, (x,), 0)
+    np.testing.assert_allclose(grad_on(path, f)(x), expected, rtol=1e-6)
+    np.testing.assert_allclose(jvp_on(path, f, (x,), 1.0)[1], expected, rtol=1e-6)
+    np.testing.assert_allclose(hvp_on(path, f, (x,), 1.0),
+                               central_difference(s2s_ad.grad(f), x, 1.0), rtol=1e-5)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_a_tuple_argument_converted_gets_a_gradient_per_item(path):
+    g = grad_on(path, listed_argument)((0.5, 1.2))
+    np.testing.assert_allclose(np.asarray(g, dtype=float), [np.sin(1.2), 0.5 * np.cos(1.2)])
