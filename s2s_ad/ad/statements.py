@@ -100,7 +100,8 @@ class StatementReverser:
             result_adjoint = build.name(held)
             self.adj.reset(target)
         elif target in self.uniform.pending:
-            if self._spread_on(stmt, op, target, out):
+            if self.uniform.pass_on(stmt, op, target, out, id(stmt) in self.first_defs,
+                                     self.contribute):
                 return
             self.uniform.flush(target, out)
             result_adjoint = self.adj.get(target)
@@ -208,50 +209,6 @@ class StatementReverser:
                 self.contribute(operand.id, value, out)
             else:
                 self.adj.contribute_at(operand.id, operand, index, value, out)
-
-    def _spread_on(self, stmt, op, target, out):
-        """The statement defining `target`, whose adjoint is a number spread over it: pass
-        the number on where each contribution is an array of target's shape anyway or a
-        number for an operand of that shape; False (nothing written) otherwise."""
-        number = self.uniform.pending[target]
-        axes = self.i.kinds.axes(target)
-        template = self.i.registry.reverse(op.primitive) if op.primitive is not None else None
-        if template is None or op.keywords or not (
-                is_elementwise(op.primitive) or op.primitive is np.where and len(op.args) == 3) \
-                or id(stmt) not in self.first_defs or self.adj.has(target):
-            return False
-        try:
-            bound = bind_operands(template, op.args, op.keywords, op.primitive)
-            self.ctx.elementwise = True
-            self.ctx.adjoint_may_be_scalar_zero = True     # no sums written from a number
-            expansion = expand(template, bound, target, build.clone(number), self.ctx)
-        except BindingError:
-            return False
-        plan = []
-        for param, index, value in expansion.contributions:
-            operand = bound[param]
-            if index is not None:
-                return False
-            if any(operand.id == planned for planned, _, _ in plan):
-                return False                    # `t + t`: two contributions, one operand
-            if self.uniform.shaped_like(value, axes):
-                if self.uniform.aliases_a_written_array(value) \
-                        or not self.uniform.keeps_dtype(value, operand.id):
-                    return False
-                plan.append((operand.id, value, False))
-            elif self.uniform.numbers_only(value) and self.i.kinds.axes(operand) == axes \
-                    and self.uniform.eligible(operand.id):
-                plan.append((operand.id, value, True))
-            else:
-                return False
-        del self.uniform.pending[target]
-        out.extend(expansion.statements)
-        for operand, value, spread in plan:
-            if spread:
-                self.uniform.hold(operand, value)
-            else:
-                self.contribute(operand, value, out)
-        return True
 
     def _shaped_adjoint(self, adjoint, target, out):
         """The adjoint as an array of the result's shape: the 0.0 a loop or a branch that

@@ -15,10 +15,13 @@ parameter's gradient) gets the array, built where it is needed:
     t2_1 = y * z
 """
 import gast
+import numpy as np
 
-from ..ir.walk import walk_tree
+from ..analyses.shapes import is_elementwise
 from ..ir import build
+from ..ir.walk import walk_tree
 from .. import runtime
+from .expand import BindingError, bind_operands, expand
 
 
 class UniformAdjoints:
@@ -73,6 +76,51 @@ class UniformAdjoints:
         shaped = self.ctx.same_shaped_parameter(variable) or variable
         return build.call(helper, [build.clone(number), build.name(shaped),
                                    build.const(None), build.const(False)])
+
+    def pass_on(self, stmt, op, target, out, first_def, contribute):
+        """The statement defining `target`, whose adjoint is a number spread over it: pass
+        the number on where each contribution is an array of target's shape anyway or a
+        number for an operand of that shape; False (nothing written) otherwise.
+        `contribute(variable, value, out)` adds an array contribution."""
+        number = self.pending[target]
+        axes = self.i.kinds.axes(target)
+        template = self.i.registry.reverse(op.primitive) if op.primitive is not None else None
+        if template is None or op.keywords or not (
+                is_elementwise(op.primitive) or op.primitive is np.where and len(op.args) == 3) \
+                or not first_def or self.adj.has(target):
+            return False
+        try:
+            bound = bind_operands(template, op.args, op.keywords, op.primitive)
+            self.ctx.elementwise = True
+            self.ctx.adjoint_may_be_scalar_zero = True     # no sums written from a number
+            expansion = expand(template, bound, target, build.clone(number), self.ctx)
+        except BindingError:
+            return False
+        plan = []
+        for param, index, value in expansion.contributions:
+            operand = bound[param]
+            if index is not None:
+                return False
+            if any(operand.id == planned for planned, _, _ in plan):
+                return False                    # `t + t`: two contributions, one operand
+            if self.shaped_like(value, axes):
+                if self.aliases_a_written_array(value) \
+                        or not self.keeps_dtype(value, operand.id):
+                    return False
+                plan.append((operand.id, value, False))
+            elif self.numbers_only(value) and self.i.kinds.axes(operand) == axes \
+                    and self.eligible(operand.id):
+                plan.append((operand.id, value, True))
+            else:
+                return False
+        del self.pending[target]
+        out.extend(expansion.statements)
+        for operand, value, spread in plan:
+            if spread:
+                self.hold(operand, value)
+            else:
+                contribute(operand, value, out)
+        return True
 
     def shaped_like(self, value, axes):
         """Is `value` an array of these axes because a factor of it is (following products,
