@@ -20,7 +20,7 @@ lists holding the array (`rows.append(row)`, `items = [z]`), and a loop's next i
 import gast
 import numpy as np
 
-from ..frontend.resolve import dotted_path
+from ..ir.build import dotted_path
 from ..ir.primitives import appended_list
 from ..ir.walk import names_loaded, walk_tree
 

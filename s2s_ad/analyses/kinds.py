@@ -244,7 +244,7 @@ class _Analysis:
                 return UNKNOWN, None
             return result_kind([tuple(w[k] for _, w in parts) for k in range(len(WORLDS))])
         if isinstance(atom, gast.Attribute):
-            from ..frontend.resolve import dotted_path
+            from ..ir.build import dotted_path
             path = dotted_path(atom)
             if path is not None and not self.levels.resolution.is_value(path.split(".")[0]):
                 return constant(self.levels.resolution.lookup(path))

@@ -21,7 +21,7 @@ count; the adjoint code the generator writes never does.
 import gast
 import numpy as np
 
-from ..frontend.resolve import dotted_path
+from ..ir.build import dotted_path
 from ..ir import build
 from ..ir.walk import all_statements, names_loaded, names_stored, walk_tree
 from ..signature import Items

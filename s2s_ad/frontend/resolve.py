@@ -75,18 +75,6 @@ class Resolution:
         return getattr(builtins, identifier, _MISSING)
 
 
-def dotted_path(node):
-    """'np.linalg.norm' for Attribute(Attribute(Name np, linalg), norm); None otherwise."""
-    parts = []
-    while isinstance(node, gast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, gast.Name):
-        return None
-    parts.append(node.id)
-    return ".".join(reversed(parts))
-
-
 def resolve(parsed):
     func = parsed.func
     tree = parsed.tree

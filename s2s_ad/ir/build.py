@@ -53,6 +53,18 @@ def call(func, args=(), keywords=()):
     return gast.Call(func=func, args=list(args), keywords=kws)
 
 
+def dotted_path(node):
+    """'np.linalg.norm' for Attribute(Attribute(Name np, linalg), norm); None otherwise."""
+    parts = []
+    while isinstance(node, gast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, gast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
 def dotted(path):
     """'np.linalg.norm' -> Attribute(Attribute(Name np, linalg), norm)."""
     head, *rest = path.split(".")

@@ -12,7 +12,7 @@
 """
 import gast
 
-from ..frontend.resolve import dotted_path
+from .build import dotted_path
 
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import gast
 
 from .walk import walk_tree
-from ..frontend.resolve import dotted_path
+from .build import dotted_path
 
 
 def identity(x):

@@ -18,7 +18,7 @@ import numpy
 from ..ir.walk import walk_tree
 from .. import runtime, runtime_flow
 from ..analyses.shapes import is_elementwise
-from ..frontend.resolve import dotted_path
+from ..ir.build import dotted_path
 from ..ir import build
 from . import PASSES, optimize, with_raising
 from .closed_forms import closed_form_adjoints

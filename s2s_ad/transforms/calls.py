@@ -13,7 +13,7 @@ import gast
 import numpy
 
 from ..errors import UnsupportedSyntaxError
-from ..frontend.resolve import dotted_path
+from ..ir.build import dotted_path
 from ..ir import build
 from ..runtime import RUNTIME_MODULES
 from .. import runtime_creation

@@ -21,7 +21,7 @@ import gast
 
 from ..ir.walk import walk_tree
 from ..errors import UnsupportedSyntaxError
-from ..frontend.resolve import dotted_path
+from ..ir.build import dotted_path
 from ..ir import build
 from .. import runtime_flow
 

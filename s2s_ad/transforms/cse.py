@@ -12,7 +12,7 @@ import gast
 import numpy
 
 from ..ir.walk import walk_tree
-from ..frontend.resolve import dotted_path
+from ..ir.build import dotted_path
 
 
 class CommonSubexpressionMixin:

@@ -10,7 +10,7 @@ the derivative nor its forward sweep changes the caller's arrays.
 """
 import gast
 
-from ..frontend.resolve import dotted_path
+from ..ir.build import dotted_path
 from ..ir import build
 from ..ir.walk import all_statements
 

@@ -9,7 +9,7 @@ on entry (transforms/inputs.py), so the caller's arrays never change.
 import gast
 
 from ..errors import UnsupportedSyntaxError
-from ..frontend.resolve import dotted_path
+from ..ir.build import dotted_path
 from ..ir import build
 from .. import runtime_flow
 

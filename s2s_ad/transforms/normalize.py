@@ -25,7 +25,7 @@ from ..ir.walk import walk_tree
 from .. import runtime_flow
 from ..errors import UnsupportedSyntaxError
 from ..ir import build
-from ..frontend.resolve import dotted_path
+from ..ir.build import dotted_path
 from . import desugar
 from .calls import CallMixin
 from .control import ControlFlowMixin, assigned_in_compound, expand_sequences
