@@ -2,6 +2,10 @@
 import ast
 import pathlib
 
+import numpy as np
+
+import s2s_ad
+
 PACKAGE = pathlib.Path(__file__).resolve().parent.parent / "s2s_ad"
 
 
@@ -23,3 +27,26 @@ def test_ir_imports_nothing_from_the_front_end_or_later_stages():
             assert not (module.startswith("..") and stage in (
                 "frontend", "transforms", "analyses", "ad", "optimize", "backend")), \
                 f"{path.name} imports {module}"
+
+
+def _looped(x, w):
+    total = 0.0
+    for i in range(3):
+        if total < 10.0:
+            total = total + np.sum(np.tanh(x * w * 2)) * i
+        x = x * 2
+    return total
+
+
+def test_the_reverse_stage_leaves_the_levels_form_as_it_was():
+    from s2s_ad.backend.emit import to_source
+    from s2s_ad.pipeline import front
+    from s2s_ad.api import _CACHE
+    x, w = np.ones(3), np.full(3, 0.5)
+    df = s2s_ad.grad(_looped, wrt=(0, 1))
+    df(x, w)
+    before = to_source(front(_looped)[0].tree)
+    recorded = [d for d in _CACHE.by_function.values() if d.func is _looped]
+    assert recorded
+    for derived in recorded:             # the levels form as it was after the derivative
+        assert derived.levels_source == before

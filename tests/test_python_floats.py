@@ -1,5 +1,7 @@
 """float64 numbers read out of arrays are computed as Python floats in a specialisation
 (transforms/python_floats.py), and only where the two kinds of number behave alike."""
+import math
+
 import numpy as np
 import pytest
 
@@ -114,3 +116,19 @@ def test_an_indexed_array_parameter_gets_zeros_like_and_keeps_float32():
     source = s2s_ad.derivative_source(df, theta, 0.4, obs, 0.1)
     assert "theta_bar = np.zeros_like(theta)" in source
     assert "scatter_add" not in source and "match_adjoint" not in source
+
+
+def _log_ratio(S, K, T):
+    return math.log(S / K) * math.sqrt(T) + math.log(S, 10.0)
+
+
+def test_math_of_literals_in_a_template_is_computed_when_the_derivative_is_built():
+    df = s2s_ad.grad(_log_ratio, wrt=(0, 2))
+    g = df(105.0, 100.0, 0.75)
+    np.testing.assert_allclose(g, [numeric_grad(_log_ratio, [105.0, 100.0, 0.75], k)
+                                   for k in (0, 2)], rtol=1e-6)
+    source = s2s_ad.derivative_source(df, 105.0, 100.0, 0.75)
+    # the adjoint of math.log(x) (base e by default) is g / x: no math.log(2.718...) call
+    assert "2.718281828459045" not in source and "math.log(10.0)" not in source
+    jf = s2s_ad.jvp(_log_ratio, wrt=0)
+    assert "2.718281828459045" not in s2s_ad.derivative_source(jf, 105.0, 100.0, 0.75, 1.0)

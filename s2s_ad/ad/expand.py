@@ -11,6 +11,7 @@ fresh names, and the template module's globals by names the generated code binds
 """
 import copy
 import inspect
+import math
 from dataclasses import dataclass, field
 
 import gast
@@ -128,6 +129,37 @@ class TemplateSubstituter(gast.NodeTransformer):
         return node    # a builtin
 
 
+    def constant_math(self, node):
+        """`math.log(base)` of a template whose operands are all literals here (the
+        default base e of math.log, `math.sqrt(2.0)`): its value, computed now, rather
+        than a call the derivative would repeat on every run. None otherwise."""
+        func = node.func
+        if not (isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name)
+                and self.t.namespace.get(func.value.id) is math and not node.keywords
+                and func.attr in _CONSTANT_MATH):
+            return None
+        args = [self.visit(copy.deepcopy(a)) for a in node.args]
+        values = [_number(a) for a in args]
+        if not values or any(v is None for v in values):
+            return None
+        try:
+            return build.literal(getattr(math, func.attr)(*values))
+        except (ValueError, OverflowError, ZeroDivisionError):
+            return None
+
+
+_CONSTANT_MATH = {"log", "log2", "log10", "sqrt", "exp"}
+
+
+def _number(node):
+    if isinstance(node, gast.Constant) and type(node.value) in (int, float):
+        return node.value
+    if isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.USub):
+        inner = _number(node.operand)
+        return None if inner is None else -inner
+    return None
+
+
 class _Substituter(TemplateSubstituter):
     def __init__(self, template, bound, result, result_adjoint, renames, context):
         super().__init__(template, bound, result, renames, context)
@@ -142,6 +174,9 @@ class _Substituter(TemplateSubstituter):
         return self.generic_visit(node)
 
     def visit_Call(self, node):
+        folded = self.constant_math(node)
+        if folded is not None:
+            return folded
         # unbroadcast(g, x) is the identity when g's shape (the result's) equals x's
         if isinstance(node.func, gast.Name) and node.func.id == "unbroadcast" \
                 and len(node.args) == 2 and isinstance(node.args[1], gast.Name) \

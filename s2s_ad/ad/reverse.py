@@ -11,6 +11,7 @@ count recorded on the tape).
         h = np.tanh(h)                           h_bar = h_bar * (1.0 - h * h)
                                                  h = _tape.pop()
 """
+import copy
 from dataclasses import dataclass
 
 import gast
@@ -365,13 +366,14 @@ class _Backward:
                 continue
             elif isinstance(stmt, gast.With):
                 continue            # insert_grad_of blocks run in the backward sweep only
-            out.append(stmt)
+            out.append(build.clone(stmt))   # the passes that follow edit it; not the input
         return out
 
-    def _instrument_compound(self, stmt):
-        stmt.body = self._instrument(stmt.body)
-        stmt.orelse = self._instrument(stmt.orelse)
-        counter = self.counted.get(id(stmt))
+    def _instrument_compound(self, original):
+        stmt = copy.copy(original)          # the levels form's own loop keeps its body
+        stmt.body = self._instrument(original.body)
+        stmt.orelse = self._instrument(original.orelse)
+        counter = self.counted.get(id(original))
         if counter is None:
             return [stmt]
         step = build.assign(counter, build.binop(build.name(counter), "Add", build.const(1)))

@@ -95,6 +95,9 @@ class _Substituter(TemplateSubstituter):
         return self.generic_visit(node)
 
     def visit_Call(self, node):
+        folded = self.constant_math(node)
+        if folded is not None:
+            return folded
         if isinstance(node.func, gast.Name) and node.func.id == "broadcast_tangent" \
                 and len(node.args) == 2 and self.ctx.tangent_shape_known(self.bound):
             return self.visit(node.args[0])
