@@ -290,6 +290,8 @@ def unreduce_var(g, x, axis=None, ddof=0, keepdims=False):
 
 def unreduce_norm(g, x, y, ord=None, axis=None, keepdims=False):
     """Adjoint of a vector p-norm (p >= 1, +-inf) or Frobenius norm: g sign(x) (|x|/y)**(p-1)."""
+    if isinstance(x, (list, tuple)):
+        x = np.asarray(x)       # as numpy reads `norm([a, b])`: one array of the items
     matrix = (axis is None and np.ndim(x) == 2) or (isinstance(axis, tuple) and len(axis) == 2)
     if ord in (None, "fro") or (ord == 2 and not matrix):
         spread = x * _expand(g / y, x, axis, keepdims)

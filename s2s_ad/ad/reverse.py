@@ -17,9 +17,10 @@ import gast
 import numpy
 
 from ..ir import build
-from ..ir.primitives import appended_list
+from ..ir.primitives import appended_list, operation_of
 from ..ir.walk import all_statements, names_stored, walk_tree
 from .. import runtime_flow
+from ..signature import Items, Mapping, Num, Opaque, SequenceOf
 from .adjoints import Adjoints
 from .context import ExpansionContext
 from .recompute import recomputed_reads
@@ -63,9 +64,10 @@ def reverse(inputs, wrt, seed):
     body = levels.tree.body
     ret, forward = body[-1], body[:-1]
     ctx = ExpansionContext(inputs)
-    adjoints = Adjoints(inputs.namer, inputs.bindings, levels.numpy_name, inputs.dataflow,
-                        _fixed_float_arrays(levels, inputs.kinds))
     helpers = _prepare_helpers(forward, inputs, ctx)
+    adjoints = Adjoints(inputs.namer, inputs.bindings, levels.numpy_name, inputs.dataflow,
+                        _fixed_float_arrays(levels, inputs.kinds),
+                        _containers(forward, inputs, helpers))
     if inputs.namer.is_taken("_tape"):
         tape = inputs.namer.fresh("tape")
     else:
@@ -109,9 +111,10 @@ def _shape_helpers(bindings):
 
 
 def _prepare_helpers(forward, inputs, ctx):
-    """The adjoint of every user function called on active values, by call target."""
+    """The adjoint of every user function called on active values, by the id of the
+    calling statement: two calls may bind one name (`r = mul(a, b)` on one branch,
+    `r = mul(b, a)` on the other) with different parameters active."""
     import inspect
-    from ..ir.primitives import operation_of
     helpers = {}
     for stmt in all_statements(forward):
         if not (isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name)):
@@ -125,8 +128,35 @@ def _prepare_helpers(forward, inputs, ctx):
         active = active_params(op, ctx)
         if active:
             wrt = tuple(p for p, _ in active)
-            helpers[target] = inputs.derive_helper(op.primitive, wrt, stmt)
+            helpers[id(stmt)] = inputs.derive_helper(op.primitive, wrt, stmt)
     return helpers
+
+
+def _containers(forward, inputs, helpers):
+    """Variables whose adjoint may be a list, tuple or dict of adjoints: those the facts
+    say are containers, and those passed whole to a user's helper that the facts do not
+    prove to be a number or an array (the helper's adjoint of a list is a list). `+`
+    would concatenate their contributions, `np.zeros(np.shape(x))` would make an array
+    of a list of floats (or fail on arrays of different shapes)."""
+    if inputs.kinds is None:
+        found = set()
+    else:
+        found = {name for name, kind in inputs.kinds.facts.items() if _is_container(kind)}
+    for stmt in all_statements(forward):
+        if id(stmt) not in helpers:
+            continue
+        op = operation_of(stmt.value, inputs.levels.callees)
+        for arg in list(op.args) + list(op.keywords.values()):
+            if isinstance(arg, gast.Name) and (
+                    inputs.kinds is None or not isinstance(inputs.kinds.of(arg), Num)):
+                found.add(arg.id)
+    return frozenset(found)
+
+
+def _is_container(kind):
+    if isinstance(kind, (Items, SequenceOf, Mapping)):
+        return True
+    return isinstance(kind, Opaque) and kind.type in (list, tuple, dict)
 
 
 def _fixed_float_arrays(levels, kinds):
@@ -202,7 +232,8 @@ class _Backward:
             from ..runtime import zero_adjoint
             helper = self.i.bindings.name_for("zero_adjoint", zero_adjoint)
             return build.call(build.name(helper), [build.name(name)])
-        if (self.adj.accumulates(name) or name in self.i.dataflow.indexed_only) \
+        if (self.adj.accumulates(name) or name in self.i.dataflow.indexed_only
+                or self.adj.is_container(name)) \
                 and not (self.i.kinds is not None and self.i.kinds.is_number(name)) \
                 and name not in self.adj.fixed_arrays:       # those start as zeros_like
             return build.call(self.adj.helper(runtime_flow.match_adjoint),

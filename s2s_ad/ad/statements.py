@@ -34,9 +34,11 @@ class StatementReverser:
         self.i = inputs
         self.ctx = context
         self.adj = adjoints
-        self.helpers = helpers
+        self.helpers = helpers             # id(calling statement) -> HelperAdjoint
         self.levels = inputs.levels
-        self.arity = {t: h.result_arity for t, h in helpers.items() if h.result_arity}
+        self.arity = {stmt.targets[0].id: helpers[id(stmt)].result_arity
+                      for stmt in _assignments(self.levels.tree.body)
+                      if id(stmt) in helpers and helpers[id(stmt)].result_arity}
         self._maybe_zero = set()   # adjoint names that may still hold a loop's scalar 0.0
         self.uniform = UniformAdjoints(inputs, adjoints, context)
 
@@ -156,8 +158,8 @@ class StatementReverser:
             self.adj.contribute((source, k), result_adjoint, out)
             return
         template = self.i.registry.reverse(op.primitive) if op.primitive is not None else None
-        if template is None and target in self.helpers:
-            self._helper_call(op, target, self.helpers[target], out)
+        if template is None and id(stmt) in self.helpers:
+            self._helper_call(op, target, self.helpers[id(stmt)], out)
             return
         if template is None:
             raise MissingDerivativeError(
