@@ -133,3 +133,39 @@ def test_a_loop_iterates_what_its_iterable_was(both_paths, f, arg):
     value, _ = s2s_ad.jvp(fresh(f))(arg, np.ones_like(arg))
     assert value == pytest.approx(f(arg), rel=1e-12)
     _every_mode(f, (arg,))
+
+
+# ---- gradient types: a number's gradient is a number, an array's an array ---------------
+def where_of_numbers(a):
+    return np.sum(np.where(a > 0, a, 0.0) ** 2) + a
+
+
+def rebound_then_untaken(x, a):
+    x = x * 2.0
+    if a > 10.0:
+        return np.sum(x) * a
+    return a * a
+
+
+def test_a_number_through_where_gets_a_number(both_paths):
+    for a in (0.7, -0.3):
+        for g in (s2s_ad.grad(fresh(where_of_numbers))(a),
+                  s2s_ad.vjp(fresh(where_of_numbers))(a, 1.0),
+                  s2s_ad.grad(s2s_ad.grad(fresh(where_of_numbers)))(a),
+                  s2s_ad.hvp(fresh(where_of_numbers))(a, 1.0)):
+            assert not isinstance(g, np.ndarray), type(g)
+        assert s2s_ad.grad(fresh(where_of_numbers))(a) == pytest.approx(2 * max(a, 0) + 1)
+        assert s2s_ad.grad(s2s_ad.grad(fresh(where_of_numbers)))(a) == (2.0 if a > 0 else 0.0)
+
+
+def test_an_array_used_only_on_a_branch_not_taken_gets_zeros(both_paths):
+    x = np.ones(3)
+    for a in (1.0, 11.0):
+        g = s2s_ad.grad(fresh(rebound_then_untaken))(x, a)
+        assert isinstance(g, np.ndarray) and g.shape == (3,)
+        np.testing.assert_allclose(g, 2.0 * a if a > 10 else 0.0)
+        g = s2s_ad.vjp(fresh(rebound_then_untaken))(x, a, 1.0)
+        assert isinstance(g, np.ndarray) and g.shape == (3,)
+        h = s2s_ad.hvp(fresh(rebound_then_untaken))(x, a, np.ones(3))
+        assert isinstance(h, np.ndarray) and h.shape == (3,)
+        np.testing.assert_allclose(h, 0.0)

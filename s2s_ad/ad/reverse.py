@@ -18,9 +18,10 @@ import numpy
 
 from ..ir import build
 from ..ir.primitives import appended_list, operation_of
-from ..ir.walk import all_statements, names_stored, walk_tree
+from ..ir.walk import all_statements, walk_tree
 from .. import runtime_flow
-from ..signature import Items, Mapping, Num, Opaque, SequenceOf
+from ..signature import Num
+from .adjoint_facts import containers, fixed_float_arrays
 from .adjoints import Adjoints
 from .context import ExpansionContext
 from .recompute import recomputed_reads
@@ -66,8 +67,8 @@ def reverse(inputs, wrt, seed):
     ctx = ExpansionContext(inputs)
     helpers = _prepare_helpers(forward, inputs, ctx)
     adjoints = Adjoints(inputs.namer, inputs.bindings, levels.numpy_name, inputs.dataflow,
-                        _fixed_float_arrays(levels, inputs.kinds),
-                        _containers(forward, inputs, helpers))
+                        fixed_float_arrays(levels, inputs.kinds),
+                        containers(forward, inputs, helpers))
     if inputs.namer.is_taken("_tape"):
         tape = inputs.namer.fresh("tape")
     else:
@@ -132,55 +133,6 @@ def _prepare_helpers(forward, inputs, ctx):
     return helpers
 
 
-def _containers(forward, inputs, helpers):
-    """Variables whose adjoint may be a list, tuple or dict of adjoints: those the facts
-    say are containers, and those passed whole to a user's helper that the facts do not
-    prove to be a number or an array (the helper's adjoint of a list is a list). `+`
-    would concatenate their contributions, `np.zeros(np.shape(x))` would make an array
-    of a list of floats (or fail on arrays of different shapes)."""
-    if inputs.kinds is None:
-        found = set()
-    else:
-        found = {name for name, kind in inputs.kinds.facts.items() if _is_container(kind)}
-    for stmt in all_statements(forward):
-        if id(stmt) not in helpers:
-            continue
-        op = operation_of(stmt.value, inputs.levels.callees)
-        for arg in list(op.args) + list(op.keywords.values()):
-            if isinstance(arg, gast.Name) and (
-                    inputs.kinds is None or not isinstance(inputs.kinds.of(arg), Num)):
-                found.add(arg.id)
-    return frozenset(found)
-
-
-def _is_container(kind):
-    if isinstance(kind, (Items, SequenceOf, Mapping)):
-        return True
-    return isinstance(kind, Opaque) and kind.type in (list, tuple, dict)
-
-
-def _fixed_float_arrays(levels, kinds):
-    """Variables the facts prove to be float arrays of one shape throughout: parameters
-    never rebound and values bound once. Their adjoints can start as `np.zeros_like(x)`
-    (what a hand-written gradient does) rather than a 0.0 of no shape, so no
-    `match_adjoint` at the end and no shape left to discover."""
-    if kinds is None:
-        return frozenset()
-    stores = {}
-    for name in names_stored(levels.tree):
-        stores[name] = stores.get(name, 0) + 1
-    top_level = {stmt.targets[0].id for stmt in levels.tree.body
-                 if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name)}
-    fixed = set()
-    for name, kind in kinds.facts.items():
-        once = stores.get(name, 0) == 0 if name in levels.resolution.parameters else \
-            stores.get(name, 0) == 1 and name in top_level       # not a loop's new values
-        if once and getattr(kind, "type", None) is numpy.ndarray and kind.axes is not None \
-                and kind.dtype in ("float64", "float32"):
-            fixed.add(name)
-    return frozenset(fixed)
-
-
 def _first_definitions(top_level, params):
     """ids of top-level assignments that bind a name for the first time: nothing to save."""
     defined, first = set(params), set()
@@ -232,13 +184,22 @@ class _Backward:
             from ..runtime import zero_adjoint
             helper = self.i.bindings.name_for("zero_adjoint", zero_adjoint)
             return build.call(build.name(helper), [build.name(name)])
+        number = self.i.kinds is not None and self.i.kinds.is_number(name)
         if (self.adj.accumulates(name) or name in self.i.dataflow.indexed_only
-                or self.adj.is_container(name)) \
-                and not (self.i.kinds is not None and self.i.kinds.is_number(name)) \
-                and name not in self.adj.fixed_arrays:       # those start as zeros_like
+                or self.adj.is_container(name) or self.stmts.may_still_be_zero(name)) \
+                and not number and name not in self.adj.fixed_arrays \
+                or number and self._zero_d_arrays:
+            # (those start as zeros_like); a number's adjoint from np.where(c, a, b) of
+            # numbers is a 0-d array: match_adjoint makes it a number again
             return build.call(self.adj.helper(runtime_flow.match_adjoint),
                               [grad, build.name(name)])
         return grad
+
+    @property
+    def _zero_d_arrays(self):
+        """Do the facts have 0-d arrays (np.where of numbers) that adjoints may become?"""
+        return any(isinstance(kind, Num) and kind.type is numpy.ndarray and kind.axes == ()
+                   for kind in self.i.kinds.facts.values())
 
     # ---- the backward walk --------------------------------------------------------------
     def block(self, stmts):

@@ -234,6 +234,11 @@ class StatementReverser:
                 self.contribute(operand, value, out)
         return True
 
+    def may_still_be_zero(self, variable):
+        """Can `variable`'s adjoint be the shapeless 0.0 of a loop or branch that never
+        contributed (a rebound argument used only on a branch not taken)?"""
+        return self.adj.name_of(variable) in self._maybe_zero
+
     def _may_be_scalar_zero(self, adjoint):
         """Can this adjoint still be the 0.0 an accumulated adjoint starts from (a loop or
         branch that never contributed)? Then it has no shape to reduce from."""
