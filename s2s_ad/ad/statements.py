@@ -40,6 +40,7 @@ class StatementReverser:
                       for stmt in _assignments(self.levels.tree.body)
                       if id(stmt) in helpers and helpers[id(stmt)].result_arity}
         self._maybe_zero = set()   # adjoint names that may still hold a loop's scalar 0.0
+        self._held_zero, self._from_held = set(), False   # ... as accumulated ones they read
         self.uniform = UniformAdjoints(inputs, adjoints, context)
 
     def tuple_arity(self, variable):
@@ -86,6 +87,7 @@ class StatementReverser:
             held = self.i.namer.fresh(f"{target}_bar")
             if self.i.kinds is None or self.i.kinds.axes(target) != ():
                 self._maybe_zero.add(held)    # a number's 0.0 is no shape lost
+                self._held_zero.add(held)
             out.append(build.assign(held, self.adj.get(target)))
             result_adjoint = build.name(held)
             self.adj.reset(target)
@@ -170,6 +172,7 @@ class StatementReverser:
             bound = bind_operands(template, op.args, op.keywords, op.primitive)
             self.ctx.elementwise = is_elementwise(op.primitive) and not op.keywords
             self.ctx.adjoint_may_be_scalar_zero = self._may_be_scalar_zero(result_adjoint)
+            self._from_held = getattr(result_adjoint, "id", None) in self._held_zero
             expansion = expand(template, bound, target, result_adjoint, self.ctx)
         except BindingError as exc:
             raise MissingDerivativeError(f"`{_describe(op)}`: {exc}", self._locate(stmt),
@@ -237,7 +240,7 @@ class StatementReverser:
     def may_still_be_zero(self, variable):
         """Can `variable`'s adjoint be the shapeless 0.0 of a loop or branch that never
         contributed (a rebound argument used only on a branch not taken)?"""
-        return self.adj.name_of(variable) in self._maybe_zero
+        return self.adj.name_of(variable) in self._held_zero
 
     def _may_be_scalar_zero(self, adjoint):
         """Can this adjoint still be the 0.0 an accumulated adjoint starts from (a loop or
@@ -255,6 +258,8 @@ class StatementReverser:
         axes = self.i.kinds.axes(target)
         if axes is None or not self.uniform.shaped_like(value, axes):
             self._maybe_zero.add(self.adj.name_of(operand))
+            if self._from_held:
+                self._held_zero.add(self.adj.name_of(operand))
 
     def _repeated_list(self, op):
         """The list operand of `n * xs` / `xs * n` (list repetition), else None."""
