@@ -19,7 +19,6 @@ from .ad.context import ExpansionContext
 from .ad.tangents import is_zero
 from .analyses.activity import (analyse_activity, only_nondifferentiable_paths,
                                  reaches_output_without, writes_into_arguments)
-from .analyses.aliases import writes_through_aliases
 from .analyses.dataflow import analyse_dataflow
 from .analyses.call_kinds import call_signature, helper_results
 from .analyses.kinds import analyse_kinds
@@ -40,6 +39,7 @@ from .ir.walk import names_stored, walk_tree
 from .optimize import optimize, with_raising
 from .optimize.fold import float_literals_beside_inputs
 from .optimize.reverse_body import finish_reverse_body, shape_proxy_pass
+from .transforms.aliased_writes import guard_aliased_writes
 from .transforms.aux_output import split_aux
 from .transforms.normalize import normalize, numpy_name_for
 from .transforms.python_floats import python_float_reads
@@ -156,6 +156,8 @@ def derive(func, request, registry, cache):
                             f"{out_atom.value!r}, not a number", function_location(func),
                             "return the value to differentiate (e.g. `return loss`)")
     levels, kinds = _facts(levels, namer, request)
+    levels = guard_aliased_writes(levels, kinds, namer, _user_names(levels.parsed),
+                                  generated=cache.derived_of(func) is not None)
     outputs = [out_atom.id] if isinstance(out_atom, gast.Name) else []
     activity = analyse_activity(levels, request.wrt, outputs, registry)
     # a derivative differentiated again may be piecewise constant in an argument (the
@@ -270,6 +272,8 @@ def _derive_forward(func, request, registry, cache):
     levels, namer = front(func)
     func = levels.parsed.func           # the def a C-level wrapper (lru_cache) leads to
     levels, kinds = _facts(levels, namer, request)
+    levels = guard_aliased_writes(levels, kinds, namer, _user_names(levels.parsed),
+                                  generated=cache.derived_of(func) is not None)
     out_atom = levels.tree.body[-1].value
     outputs = [out_atom.id] if isinstance(out_atom, gast.Name) else []
     activity = analyse_activity(levels, request.wrt, outputs, registry)
@@ -348,8 +352,8 @@ def _user_object(resolution):
 
 
 def _reject_untracked_writes(levels, activity, registry):
-    """Writes s2s_ad cannot follow (into a call's arguments, through a second name for
-    one array) are located errors, never a silent wrong gradient."""
+    """Writes s2s_ad cannot follow (into a call's arguments) are located errors, never a
+    silent wrong gradient (writes through a second name for one array: aliased_writes)."""
     for call, why in writes_into_arguments(levels, activity.varied, registry):
         raise UnsupportedSyntaxError(
             f"this call may write a value that carries a derivative into an array: {why}, "
@@ -357,20 +361,6 @@ def _reject_untracked_writes(levels, activity, registry):
             levels.parsed.source_map.locate(call),
             "assign the result, e.g. `y = np.multiply(x, 2.0)`, `y = x.copy()`, "
             "`y[i] = expr` or `y = np.sort(x)`")
-    findings = writes_through_aliases(levels)
-    if findings:
-        # the first such write, naming a variable of the user's rather than a temporary
-        user = _user_names(levels.parsed)
-        first = [f for f in findings if f[0] is findings[0][0]]
-        stmt, written, other = min(first, key=lambda f: (f[2] not in user, f[2]))
-        in_place = getattr(stmt, "in_place_of", None) is not None
-        raise UnsupportedSyntaxError(
-            f"`{written}` holds the same numpy array as `{other}` (an assignment, a view or a "
-            f"list holding it), so this write changes `{other}` too, which is read later; "
-            f"s2s_ad follows values, not shared memory", levels.parsed.source_map.locate(stmt),
-            f"copy before writing: `{written} = {written}.copy()`"
-            + (f"; for numbers, write the update as an assignment (`{written} = {written} "
-               f"* ...` rather than `{written} *= ...`)" if in_place else ""))
 
 
 def _unrebound(levels, wrt):

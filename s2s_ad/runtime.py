@@ -32,7 +32,9 @@ def unbroadcast(g, x):
     shape = _shape(x)
     g_shape = _shape(g)
     if g_shape == shape:
-        return g
+        # a number's adjoint from np.where(c, a, b) of numbers is a 0-d array
+        return g[()] if not shape and type(g) is np.ndarray and type(x) is not np.ndarray \
+            else g
     extra = len(g_shape) - len(shape)
     if extra < 0:
         return np.broadcast_to(g, shape) * 1.0

@@ -4,13 +4,17 @@ differentiated function (read from the generated gradient's docstring):
 
     check_scalar_output(t1_0, x)      the leaves the output's shape and type come from
     check_cotangent(cotangent, out)   the cotangent, a list made an array
+    check_unshared(v, w, message)     f writes into v while w, read later, may view it
 """
 import numpy as np
 
 try:  # inside the package the error is an s2s_ad.ADError; standalone it is a ValueError
-    from .errors import NonScalarOutputError
+    from .errors import NonScalarOutputError, UnsupportedSyntaxError
 except ImportError:  # pragma: no cover - only in standalone generated files
     class NonScalarOutputError(ValueError):
+        pass
+
+    class UnsupportedSyntaxError(ValueError):
         pass
 
 
@@ -97,3 +101,13 @@ def check_matmul(a, b):
             or (len(shape_a) > 2 or len(shape_b) > 2) and len(shape_a) > 1 \
             and len(shape_b) > 1 and shape_a[:-2] != shape_b[:-2]:
         np.matmul(a, b)
+
+
+def check_unshared(written, other, message):
+    """f writes into `written` and reads `other` after the write; whether `other` is a
+    view of it (`other = written[0]` of a matrix, not of a vector) was not known when the
+    derivative was built. When it is, the derivative, which follows values, would read
+    the old values: raise `message` (the located error, rendered) instead."""
+    if isinstance(other, np.ndarray) and isinstance(written, np.ndarray) \
+            and np.shares_memory(written, other):
+        raise UnsupportedSyntaxError(message)

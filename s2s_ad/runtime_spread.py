@@ -57,6 +57,8 @@ def unreduce_norm(g, x, y, ord=None, axis=None, keepdims=False):
     """Adjoint of np.linalg.norm: g sign(x) (|x|/y)**(p-1) for a vector p-norm (p >= 1,
     +-inf) or the Frobenius norm; g U V^T for the nuclear norm, g u v^T of the largest
     (ord=2) or smallest (ord=-2) singular value for the spectral norms; 0 at x = 0."""
+    if isinstance(x, (list, tuple)):
+        x = np.asarray(x)       # as numpy reads `norm([a, b])`: one array of the items
     matrix = (axis is None and np.ndim(x) == 2) or (isinstance(axis, tuple) and len(axis) == 2)
     if ord in (None, "fro") or (ord == 2 and not matrix):
         spread = x * _expand(_over_norm(g, y), x, axis, keepdims)

@@ -40,6 +40,7 @@ nondifferentiable(slice)
 nondifferentiable(  # counts, seeds, checks, tie shares (piecewise constant), zeros, shapes
     runtime.reduced_count, runtime.extremum_share, runtime_checks.check_scalar_output,
     runtime_checks.check_cotangent, runtime_checks.check_broadcast, runtime_checks.check_matmul,
+    runtime_checks.check_unshared,
     runtime.zero_tangent, runtime.zero_adjoint, runtime.shaped_like,
     runtime.shape_of, runtime.placeholder, runtime.closed_form_applies, pad_widths,
     signal_widths, weights_layout, runtime_creation.linspace_fractions, norm_power,

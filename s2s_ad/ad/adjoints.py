@@ -22,9 +22,11 @@ from .. import runtime, runtime_flow
 
 
 class Adjoints:
-    def __init__(self, namer, bindings, numpy_name, dataflow, fixed_arrays=frozenset()):
+    def __init__(self, namer, bindings, numpy_name, dataflow, fixed_arrays=frozenset(),
+                 containers=frozenset()):
         self._namer = namer
         self.fixed_arrays = fixed_arrays    # float arrays of one shape (reverse.py's facts)
+        self._containers = containers       # may hold lists/dicts (reverse._containers)
         self._bindings = bindings
         self._np = numpy_name
         self._flow = dataflow
@@ -47,8 +49,13 @@ class Adjoints:
 
     def _structured(self, variable):
         """Maybe a list or dict of adjoints (a derivative differentiated again): `+` would
-        concatenate, add_adjoints adds item by item."""
-        return not isinstance(variable, tuple) and variable in self._flow.structured
+        concatenate, add_adjoints adds item by item. So do containers' adjoints."""
+        return not isinstance(variable, tuple) and (
+            variable in self._flow.structured or variable in self._containers)
+
+    def is_container(self, variable):
+        """May `variable` hold a list, tuple or dict (its adjoint mirrors it)?"""
+        return not isinstance(variable, tuple) and variable in self._containers
 
     def is_list(self, variable):
         return not isinstance(variable, tuple) and variable in self._flow.list_valued
@@ -110,7 +117,8 @@ class Adjoints:
         """x_bar[index] += expr (allocating, or copying an alias of, x_bar first)."""
         name = self.name_of(variable)
         generic = not isinstance(variable, tuple) and variable in self._flow.indexed_only \
-            and variable not in self.fixed_arrays      # the facts say: a float array
+            and variable not in self.fixed_arrays \
+            or self.is_container(variable)        # the facts say: a float array / a list
         if self.accumulates(variable) or self.is_list(variable) or generic \
                 or variable in self._zeroed:
             self._zeroed.discard(variable)

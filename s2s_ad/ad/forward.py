@@ -16,6 +16,7 @@ generated forward derivatives.
                                            return t2_0, t2_0_dot
 """
 import inspect
+import operator
 
 import gast
 
@@ -24,7 +25,7 @@ from ..errors import MissingDerivativeError
 from ..ir import build
 from ..ir.primitives import (appended_list, identity, is_conversion, operation_of,
                              popped_list)
-from .. import runtime
+from .. import runtime, runtime_flow
 from .expand import BindingError, bind_operands
 from .tangents import ZERO, expand_tangent, is_zero, zero_of
 
@@ -134,6 +135,12 @@ class ForwardGenerator:
             value = build.tuple_(items) if op.primitive is tuple else \
                 gast.List(elts=items, ctx=gast.Load())
             out.append(build.assign(name, value))
+        elif self._sequence_operation(op):
+            # `(x,) + (y,)`, `2 * xs`: the tangents, item by item, concatenate and repeat
+            # as the values do
+            left, right = (self._sequence_tangent(a) for a in op.args)
+            out.append(build.assign(name, build.binop(left, type(stmt.value.op).__name__,
+                                                      right)))
         else:
             out.extend(self.template(stmt, op, target, name))
         if target in self.i.dataflow.subscripted and target in self.i.dataflow.accumulated:
@@ -161,6 +168,25 @@ class ForwardGenerator:
         if value is None:
             value = self.zero_tangent(build.name(target))
         return temps + [build.assign(name, value)]
+
+    def _sequence_operation(self, op):
+        """`a + b` of lists or tuples the user built, `n * xs` / `xs * n`."""
+        lists = self.i.dataflow.user_lists
+        is_list = [isinstance(a, gast.Name) and a.id in lists for a in op.args]
+        if op.primitive is operator.add:
+            return all(is_list)
+        return op.primitive is operator.mul and any(is_list)
+
+    def _sequence_tangent(self, atom):
+        """A list/tuple operand's tangent (zeros item by item when it has none); a
+        repetition count as it is."""
+        if not (isinstance(atom, gast.Name) and atom.id in self.i.dataflow.user_lists):
+            return build.clone(atom)
+        tangent = self.tangent_of(atom)
+        if not is_zero(tangent):
+            return tangent
+        match = self.i.bindings.name_for("match_adjoint", runtime_flow.match_adjoint)
+        return build.call(build.name(match), [build.const(0.0), build.clone(atom)])
 
     def _operand_tangent(self, atom):
         if isinstance(atom, (gast.List, gast.Tuple)) and any(

@@ -18,9 +18,11 @@ import gast
 import numpy
 
 from ..ir import build
-from ..ir.primitives import appended_list
-from ..ir.walk import all_statements, names_stored, walk_tree
+from ..ir.primitives import appended_list, attribute_read, identity, operation_of
+from ..ir.walk import all_statements, walk_tree
 from .. import runtime_flow
+from ..signature import Num
+from .adjoint_facts import containers, fixed_float_arrays
 from .adjoints import Adjoints
 from .context import ExpansionContext
 from .recompute import recomputed_reads
@@ -64,9 +66,10 @@ def reverse(inputs, wrt, seed):
     body = levels.tree.body
     ret, forward = body[-1], body[:-1]
     ctx = ExpansionContext(inputs)
-    adjoints = Adjoints(inputs.namer, inputs.bindings, levels.numpy_name, inputs.dataflow,
-                        _fixed_float_arrays(levels, inputs.kinds))
     helpers = _prepare_helpers(forward, inputs, ctx)
+    adjoints = Adjoints(inputs.namer, inputs.bindings, levels.numpy_name, inputs.dataflow,
+                        fixed_float_arrays(levels, inputs.kinds),
+                        containers(forward, inputs, helpers))
     if inputs.namer.is_taken("_tape"):
         tape = inputs.namer.fresh("tape")
     else:
@@ -110,11 +113,10 @@ def _shape_helpers(bindings):
 
 
 def _prepare_helpers(forward, inputs, ctx):
-    """The adjoint of every user function called on active values: {id(call statement):
-    (target, adjoint)}. By statement, not target: `return h1(x)` and `return h2(x)` (or
-    `mul(a, b)` and `mul(b, a)`) on two branches assign one result name."""
+    """The adjoint of every user function called on active values, by the id of the
+    calling statement: two calls may bind one name (`r = mul(a, b)` on one branch,
+    `r = mul(b, a)` on the other) with different parameters active."""
     import inspect
-    from ..ir.primitives import attribute_read, identity, operation_of
     helpers = {}
     for stmt in all_statements(forward):
         if not (isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name)):
@@ -129,30 +131,8 @@ def _prepare_helpers(forward, inputs, ctx):
         active = active_params(op, ctx)
         if active:
             wrt = tuple(p for p, _ in active)
-            helpers[id(stmt)] = (target, inputs.derive_helper(op.primitive, wrt, stmt))
+            helpers[id(stmt)] = inputs.derive_helper(op.primitive, wrt, stmt)
     return helpers
-
-
-def _fixed_float_arrays(levels, kinds):
-    """Variables the facts prove to be float arrays of one shape throughout: parameters
-    never rebound and values bound once. Their adjoints can start as `np.zeros_like(x)`
-    (what a hand-written gradient does) rather than a 0.0 of no shape, so no
-    `match_adjoint` at the end and no shape left to discover."""
-    if kinds is None:
-        return frozenset()
-    stores = {}
-    for name in names_stored(levels.tree):
-        stores[name] = stores.get(name, 0) + 1
-    top_level = {stmt.targets[0].id for stmt in levels.tree.body
-                 if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name)}
-    fixed = set()
-    for name, kind in kinds.facts.items():
-        once = stores.get(name, 0) == 0 if name in levels.resolution.parameters else \
-            stores.get(name, 0) == 1 and name in top_level       # not a loop's new values
-        if once and getattr(kind, "type", None) is numpy.ndarray and kind.axes is not None \
-                and kind.dtype in ("float64", "float32"):
-            fixed.add(name)
-    return frozenset(fixed)
 
 
 def _first_definitions(top_level, params):
@@ -206,12 +186,22 @@ class _Backward:
             from ..runtime import zero_adjoint
             helper = self.i.bindings.name_for("zero_adjoint", zero_adjoint)
             return build.call(build.name(helper), [build.name(name)])
-        if (self.adj.accumulates(name) or name in self.i.dataflow.indexed_only) \
-                and not (self.i.kinds is not None and self.i.kinds.is_number(name)) \
-                and name not in self.adj.fixed_arrays:       # those start as zeros_like
+        number = self.i.kinds is not None and self.i.kinds.is_number(name)
+        if (self.adj.accumulates(name) or name in self.i.dataflow.indexed_only
+                or self.adj.is_container(name) or self.stmts.may_still_be_zero(name)) \
+                and not number and name not in self.adj.fixed_arrays \
+                or number and self._zero_d_arrays:
+            # (those start as zeros_like); a number's adjoint from np.where(c, a, b) of
+            # numbers is a 0-d array: match_adjoint makes it a number again
             return build.call(self.adj.helper(runtime_flow.match_adjoint),
                               [grad, build.name(name)])
         return grad
+
+    @property
+    def _zero_d_arrays(self):
+        """Do the facts have 0-d arrays (np.where of numbers) that adjoints may become?"""
+        return any(isinstance(kind, Num) and kind.type is numpy.ndarray and kind.axes == ()
+                   for kind in self.i.kinds.facts.values())
 
     # ---- the backward walk --------------------------------------------------------------
     def block(self, stmts):

@@ -43,10 +43,13 @@ class StatementReverser:
         self.i = inputs
         self.ctx = context
         self.adj = adjoints
-        self.helpers = helpers
+        self.helpers = helpers             # id(calling statement) -> HelperAdjoint
         self.levels = inputs.levels
-        self.arity = {t: h.result_arity for t, h in helpers.values() if h.result_arity}
+        self.arity = {stmt.targets[0].id: helpers[id(stmt)].result_arity
+                      for stmt in _assignments(self.levels.tree.body)
+                      if id(stmt) in helpers and helpers[id(stmt)].result_arity}
         self._maybe_zero = set()   # adjoint names that may still hold a loop's scalar 0.0
+        self._held_zero, self._from_held = set(), False   # ... as accumulated ones they read
         self.uniform = UniformAdjoints(inputs, adjoints, context)
 
     def tuple_arity(self, variable):
@@ -96,6 +99,7 @@ class StatementReverser:
             held = self.i.namer.fresh(f"{target}_bar")
             if self.i.kinds is None or self.i.kinds.axes(target) != ():
                 self._maybe_zero.add(held)    # a number's 0.0 is no shape lost
+                self._held_zero.add(held)
             out.append(build.assign(held, self.adj.get(target)))
             result_adjoint = build.name(held)
             self.adj.reset(target)
@@ -173,7 +177,7 @@ class StatementReverser:
             return
         template = self.i.registry.reverse(op.primitive) if op.primitive is not None else None
         if template is None and id(stmt) in self.helpers:
-            self._helper_call(op, target, self.helpers[id(stmt)][1], out)
+            self._helper_call(op, target, self.helpers[id(stmt)], out)
             return
         if template is None:
             raise MissingDerivativeError(
@@ -187,6 +191,7 @@ class StatementReverser:
             if isinstance(result_adjoint, gast.Name) and result_adjoint.id in self._maybe_zero \
                     and op.primitive in _NEED_A_SHAPE:
                 result_adjoint = self._shaped_adjoint(result_adjoint, target, out)
+            self._from_held = getattr(result_adjoint, "id", None) in self._held_zero
             expansion = expand(template, bound, target, result_adjoint, self.ctx)
         except BindingError as exc:
             raise MissingDerivativeError(f"`{_describe(op)}`: {exc}", self._locate(stmt),
@@ -220,6 +225,11 @@ class StatementReverser:
         self.ctx.adjoint_may_be_scalar_zero = False
         return build.name(shaped)
 
+    def may_still_be_zero(self, variable):
+        """Can `variable`'s adjoint be the shapeless 0.0 of a loop or branch that never
+        contributed (a rebound argument used only on a branch not taken)?"""
+        return self.adj.name_of(variable) in self._held_zero
+
     def _may_be_scalar_zero(self, adjoint):
         """Can this adjoint still be the 0.0 an accumulated adjoint starts from (a loop or
         branch that never contributed)? Then it has no shape to reduce from."""
@@ -236,6 +246,8 @@ class StatementReverser:
         axes = self.i.kinds.axes(target)
         if axes is None or not self.uniform.shaped_like(value, axes):
             self._maybe_zero.add(self.adj.name_of(operand))
+            if self._from_held:
+                self._held_zero.add(self.adj.name_of(operand))
 
     def _repeated_list(self, op):
         """The list operand of `n * xs` / `xs * n` (list repetition), else None."""

@@ -13,9 +13,13 @@ gradient.
 An augmented assignment `y *= 2.0` counts as such a write (numpy updates the array in
 place); the normaliser marks its binding with `in_place_of`, the name it updates.
 
-Views count as second names too: `y = x.T`, `y = np.reshape(x, ...)`, and `y = x[1:3]`
-when y is written into (x[i] is often a number, so a write into x does not count); so do
-lists holding the array (`rows.append(row)`, `items = [z]`), and a loop's next iteration.
+Views count as second names too: `y = x.T`, `y = np.reshape(x, ...)`, `y = np.flip(x)`,
+and `y = x[0]`, `x[1:3]`, `x[:, None]`, `x[::-1]` (basic indexing), both ways: a write into
+x is seen through y unless the facts (analyses.kinds) say y is a number (x[i] of a vector)
+or the index is an integer or boolean array (numpy copies then). When the facts do not
+tell (the general derivative: is x a vector or a matrix?) the finding is marked
+`unknown`: the derivative checks at run time whether y shares x's memory. So do lists
+holding the array (`rows.append(row)`, `items = [z]`), and a loop's next iteration.
 """
 import gast
 import numpy as np
@@ -23,16 +27,23 @@ import numpy as np
 from ..ir.build import dotted_path
 from ..ir.primitives import appended_list
 from ..ir.walk import names_loaded, walk_tree
+from ..signature import Items, Mapping, Num, SequenceOf
 
 _VIEWS = {np.transpose, np.reshape, np.ravel, np.squeeze, np.expand_dims, np.swapaxes,
-          np.diagonal, np.broadcast_to}
+          np.diagonal, np.broadcast_to, np.flip, np.fliplr, np.flipud, np.rot90, np.moveaxis,
+          np.asarray, np.atleast_1d, np.atleast_2d, np.atleast_3d}
 
 
-def writes_through_aliases(levels):
-    """[(write statement, written name, other name)] for each index write into an array
-    that another name also holds, when that other name is read after the write."""
+def writes_through_aliases(levels, kinds=None, item_views=True):
+    """[(write statement, written name, other name, unknown)] for each index write into an
+    array that another name also holds, when that other name is read after the write.
+    `kinds` (analyses.kinds) tells which item reads are views, numbers or copies; unknown
+    is True when they do not tell whether the other name is a view. `item_views=False`
+    (for derivatives s2s_ad generated, which restore what they overwrite before reading
+    it again) leaves writes into x unseen through the items read out of it."""
     ordered = list(_in_order(levels.tree.body, ()))
     loops = {id(node): node for node in walk_tree(levels.tree) if isinstance(node, gast.For)}
+    unknown = set()    # names that may or may not be views of what they were read from
     shared = {}        # name -> names whose reads see a write into the array it holds
     members = {}       # list name -> names of the arrays it holds
     positions = {}     # list or tuple literal never appended to -> its items' names
@@ -62,7 +73,7 @@ def writes_through_aliases(levels):
             # `y *= 2` on an array writes into it: every name sharing it sees the change
             group = shared.get(updated, set()) - {target.id}
             next_item = _next_item_read(ordered[k][1], updated, loops)
-            found.extend((stmt, updated, other) for other in sorted(group)
+            found.extend((stmt, updated, other, other in unknown) for other in sorted(group)
                          if _read_before_rebound(ordered, k, other, next_item))
             shared[target.id] = (group | {updated}) - {target.id}
             affects({updated}, target.id)
@@ -71,6 +82,7 @@ def writes_through_aliases(levels):
             for group in shared.values():
                 group.discard(target.id)          # rebound: no longer the same array
             shared[target.id] = set()
+            unknown.discard(target.id)
             members.pop(target.id, None)
             positions.pop(target.id, None)
             if isinstance(stmt.value, (gast.List, gast.Tuple)):
@@ -88,12 +100,18 @@ def writes_through_aliases(levels):
                 shared[target.id] = set().union(*(shared.get(n, set()) for n in held)) \
                     | held | {source}
                 affects(held, target.id)
+                if held & unknown:
+                    unknown.add(target.id)
             elif source is not None:
                 together = shared.setdefault(source, set()) | {source}
-                if not isinstance(stmt.value, gast.Subscript):
-                    # x[i] is often a number, not a view: writes into x leave it alone
+                verdict = "view" if not isinstance(stmt.value, gast.Subscript) else \
+                    _item_read(stmt.value, target.id, kinds) if item_views else "copy"
+                if verdict != "copy":
+                    # writes into x are seen through y (not when y is a number or a copy)
                     for name in together:
                         shared.setdefault(name, set()).add(target.id)
+                    if verdict == "unknown" or together & unknown:
+                        unknown.add(target.id)
                 shared[target.id] = set(together)
         elif isinstance(target, gast.Subscript) and isinstance(target.value, gast.Name):
             written = target.value.id
@@ -101,7 +119,7 @@ def writes_through_aliases(levels):
                 continue
             for other in sorted(shared[written]):
                 if _read_before_rebound(ordered, k, other):
-                    found.append((stmt, written, other))
+                    found.append((stmt, written, other, other in unknown))
     return _first_of_each(found)
 
 
@@ -187,11 +205,32 @@ def _next_item_read(write_path, updated, loops):
 def _first_of_each(found):
     """One finding per (statement, names): a loop's body is read twice."""
     seen, out = set(), []
-    for stmt, written, other in found:
+    for stmt, written, other, unknown in found:
         if (id(stmt), written, other) not in seen:
             seen.add((id(stmt), written, other))
-            out.append((stmt, written, other))
+            out.append((stmt, written, other, unknown))
     return out
+
+
+def _item_read(value, name, kinds):
+    """`name = x[index]`: "view" (numpy returns a view of x), "copy" (a number, an item of
+    a list, or an integer or boolean array index: nothing shared with x) or "unknown"."""
+    parts = value.slice.elts if isinstance(value.slice, gast.Tuple) else [value.slice]
+    if kinds is None:
+        return "unknown"
+    for part in parts:
+        part_kind = kinds.of(part) if isinstance(part, gast.Name) else None
+        if isinstance(part, gast.List) or isinstance(part_kind, (Items, SequenceOf)) \
+                or isinstance(part_kind, Num) and part_kind.axes:
+            return "copy"                       # integer or boolean array indexing
+    kind, base = kinds.of(name), kinds.of(value.value)
+    if isinstance(kind, Num) and kind.axes == () and kind.type not in (None, np.ndarray) \
+            or isinstance(base, (Items, SequenceOf, Mapping)):
+        return "copy"
+    if isinstance(kind, Num) and kind.axes and isinstance(base, Num) \
+            and base.type is np.ndarray:
+        return "view"
+    return "unknown"
 
 
 def _viewed(value, callees):

@@ -188,9 +188,9 @@ def _structured(tree, callees):
 
 
 def _user_lists(tree, appended):
-    """Variables every assignment of which is a list literal, or a repetition or
-    concatenation of lists (`2 * xs`, `a + b`), and lists grown by append: `+` and `*`
-    on them concatenate and repeat."""
+    """Variables every assignment of which is a list or tuple literal, or a repetition or
+    concatenation of those (`2 * xs`, `a + b`, `(x,) + (y,)`), and lists grown by append:
+    `+` and `*` on them concatenate and repeat."""
     values = {}
     for node in walk_tree(tree):
         if isinstance(node, gast.Assign) and isinstance(node.targets[0], gast.Name):
@@ -200,7 +200,8 @@ def _user_lists(tree, appended):
     def is_list(node):
         if isinstance(node, gast.BinOp) and isinstance(node.op, (gast.Mult, gast.Add)):
             return is_list(node.left) or is_list(node.right)
-        return isinstance(node, gast.List) or isinstance(node, gast.Name) and node.id in found
+        return isinstance(node, (gast.List, gast.Tuple)) \
+            or isinstance(node, gast.Name) and node.id in found
     changed = True
     while changed:
         changed = False
@@ -221,14 +222,15 @@ def _builds_list(value, lists):
 
 
 def _indexed_only(tree):
-    """Variables every use of which is `v[...]`, len(v) or the keys of v."""
+    """Variables every use of which is `v[...]`, len(v), the keys of v or a type test
+    (`isinstance(v, list)`): nothing says they are arrays."""
     allowed, other = set(), set()
     for node in walk_tree(tree):
         if isinstance(node, gast.Subscript) and isinstance(node.value, gast.Name) \
                 and isinstance(node.ctx, gast.Load):
             allowed.add(id(node.value))
         elif isinstance(node, gast.Call) and isinstance(node.func, gast.Name) \
-                and node.func.id in ("len", "mapping_keys") and node.args \
+                and node.func.id in ("len", "mapping_keys", "isinstance") and node.args \
                 and isinstance(node.args[0], gast.Name):
             allowed.add(id(node.args[0]))
     indexed = set()

@@ -90,12 +90,34 @@ class ControlFlowMixin:
         self._flush(expr, [build.assign(name, op)])
 
     def _for(self, stmt):
-        rng, prefix = self._iteration(stmt.iter, stmt.target, stmt)
+        rng, prefix = self._iteration(self._iterated_object(stmt), stmt.target, stmt)
         loop_var = self._loop_var      # before the body: inner loops set their own
         self._flush(stmt, [])
         body = self._block_from(lambda: [self._statement(s) for s in prefix + stmt.body])
         self._flush(stmt, [gast.For(target=build.name(loop_var, store=True), iter=rng,
                                     body=body, orelse=[], type_comment=None)])
+
+    def _iterated_object(self, stmt):
+        """The iterable, names the body rebinds (`for row in W: W = ...`) read through
+        names bound before the loop: Python evaluates it once, the loop indexes it."""
+        nodes = [n for s in stmt.body + [stmt.target] for n in walk_tree(s)]
+        # `W -= ...` updates the iterated array in place, which the loop sees: no copy
+        in_place = {id(n.target) for n in nodes if isinstance(n, gast.AugAssign)}
+        rebound = {n.id for n in nodes if isinstance(n, gast.Name)
+                   and isinstance(n.ctx, gast.Store) and id(n) not in in_place}
+        read = sorted({n.id for n in walk_tree(stmt.iter)
+                       if isinstance(n, gast.Name) and n.id in rebound})
+        if not read:
+            return stmt.iter
+        names = {name: self.namer.fresh(name) for name in read}
+        for name in read:
+            self._statement(build.with_location(build.assign(names[name], build.name(name)),
+                                                stmt))
+        iterable = build.clone(stmt.iter)
+        for node in walk_tree(iterable):
+            if isinstance(node, gast.Name) and node.id in names:
+                node.id = names[node.id]
+        return iterable
 
     def _iteration(self, it, target, origin):
         """(range atom, statements binding `target` from the loop index) for `for target in it`."""

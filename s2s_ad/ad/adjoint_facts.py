@@ -1,0 +1,62 @@
+"""What the facts (analyses.kinds) say about adjoints before the backward sweep starts.
+
+    fixed_float_arrays(levels, kinds)       {"W"}: float arrays of one shape throughout,
+                                            whose adjoints start as np.zeros_like(W)
+    containers(forward, inputs, helpers)    {"params"}: may be lists/dicts, whose
+                                            adjoints add item by item (add_adjoints)
+"""
+import gast
+import numpy
+
+from ..ir.primitives import operation_of
+from ..ir.walk import all_statements, names_stored
+from ..signature import Items, Mapping, Num, Opaque, SequenceOf
+
+
+def containers(forward, inputs, helpers):
+    """Variables whose adjoint may be a list, tuple or dict of adjoints: those the facts
+    say are containers, and those passed whole to a user's helper that the facts do not
+    prove to be a number or an array (the helper's adjoint of a list is a list). `+`
+    would concatenate their contributions, `np.zeros(np.shape(x))` would make an array
+    of a list of floats (or fail on arrays of different shapes)."""
+    if inputs.kinds is None:
+        found = set()
+    else:
+        found = {name for name, kind in inputs.kinds.facts.items() if _is_container(kind)}
+    for stmt in all_statements(forward):
+        if id(stmt) not in helpers:
+            continue
+        op = operation_of(stmt.value, inputs.levels.callees)
+        for arg in list(op.args) + list(op.keywords.values()):
+            if isinstance(arg, gast.Name) and (
+                    inputs.kinds is None or not isinstance(inputs.kinds.of(arg), Num)):
+                found.add(arg.id)
+    return frozenset(found)
+
+
+def _is_container(kind):
+    if isinstance(kind, (Items, SequenceOf, Mapping)):
+        return True
+    return isinstance(kind, Opaque) and kind.type in (list, tuple, dict)
+
+
+def fixed_float_arrays(levels, kinds):
+    """Variables the facts prove to be float arrays of one shape throughout: parameters
+    never rebound and values bound once. Their adjoints can start as `np.zeros_like(x)`
+    (what a hand-written gradient does) rather than a 0.0 of no shape, so no
+    `match_adjoint` at the end and no shape left to discover."""
+    if kinds is None:
+        return frozenset()
+    stores = {}
+    for name in names_stored(levels.tree):
+        stores[name] = stores.get(name, 0) + 1
+    top_level = {stmt.targets[0].id for stmt in levels.tree.body
+                 if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name)}
+    fixed = set()
+    for name, kind in kinds.facts.items():
+        once = stores.get(name, 0) == 0 if name in levels.resolution.parameters else \
+            stores.get(name, 0) == 1 and name in top_level       # not a loop's new values
+        if once and getattr(kind, "type", None) is numpy.ndarray and kind.axes is not None \
+                and kind.dtype in ("float64", "float32"):
+            fixed.add(name)
+    return frozenset(fixed)

@@ -1,0 +1,76 @@
+"""Writes into an array another name still reads (analyses/aliases.py): a located error,
+or a run-time check where the facts cannot tell whether the other name is a view.
+
+    w = v[0]            v a matrix (facts):    UnsupportedSyntaxError at the write
+    v[0] = x * 3.0      v of unknown rank:     check_unshared(v, w, "<the error>")
+    return np.sum(w)                           before the write, in a new levels form
+
+s2s_ad follows values, so a derivative that let the write change `w` behind its back
+would read the old values: a wrong gradient without an error. A number read out of a
+vector (`w = v[0]`) shares nothing with v, so the check passes and the derivative runs.
+Takes the levels form and the facts (analyses.kinds); returns a levels form (the same
+one when no check is needed), never writing into its input.
+"""
+import copy
+import dataclasses
+
+import gast
+
+from ..errors import UnsupportedSyntaxError
+from ..ir import build
+from ..analyses.aliases import writes_through_aliases
+from .. import runtime_checks
+
+
+def guard_aliased_writes(levels, kinds, namer, user_names, generated=False):
+    """Raise for a write the facts prove changes a value read later; return `levels`
+    with a check before each write that may (the facts do not tell). A `generated`
+    derivative differentiated again restores what it overwrites before reading views
+    of it: its item reads are not checked."""
+    findings = writes_through_aliases(levels, kinds, item_views=not generated)
+    known = [f for f in findings if not f[3]]
+    if known:
+        raise _error(levels, known, user_names)
+    if not findings:
+        return levels
+    name = namer.fresh("check_unshared")
+    checks = {}
+    for stmt, written, other, _ in findings:
+        message = str(_error(levels, [(stmt, written, other, True)], user_names))
+        checks.setdefault(id(stmt), []).append(build.expr_stmt(build.call(
+            build.name(name), [build.name(written), build.name(other), build.const(message)])))
+    tree = copy.copy(levels.tree)
+    tree.body = _with_checks(levels.tree.body, checks)
+    callees = dict(levels.callees, **{name: runtime_checks.check_unshared})
+    runtime_names = dict(levels.runtime_names)
+    runtime_names[runtime_checks.check_unshared] = name
+    return dataclasses.replace(levels, tree=tree, callees=callees, runtime_names=runtime_names)
+
+
+def _with_checks(body, checks):
+    """`body` with each statement's checks before it (compound statements copied)."""
+    out = []
+    for stmt in body:
+        for check in checks.get(id(stmt), []):
+            out.append(build.with_location(check, stmt))
+        if isinstance(stmt, (gast.If, gast.For, gast.While)):
+            stmt = copy.copy(stmt)
+            stmt.body = _with_checks(stmt.body, checks)
+            stmt.orelse = _with_checks(stmt.orelse, checks)
+        out.append(stmt)
+    return out
+
+
+def _error(levels, findings, user_names):
+    """The error for the first write found, naming a variable of the user's rather than
+    a temporary."""
+    first = [f for f in findings if f[0] is findings[0][0]]
+    stmt, written, other, _ = min(first, key=lambda f: (f[2] not in user_names, f[2]))
+    in_place = getattr(stmt, "in_place_of", None) is not None
+    return UnsupportedSyntaxError(
+        f"`{written}` holds the same numpy array as `{other}` (an assignment, a view or a "
+        f"list holding it), so this write changes `{other}` too, which is read later; "
+        f"s2s_ad follows values, not shared memory", levels.parsed.source_map.locate(stmt),
+        f"copy before writing: `{written} = {written}.copy()`"
+        + (f"; for numbers, write the update as an assignment (`{written} = {written} "
+           f"* ...` rather than `{written} *= ...`)" if in_place else ""))
