@@ -1,5 +1,7 @@
-"""float64 numbers read out of arrays are computed as Python floats in a specialisation
-(transforms/python_floats.py), and only where the two kinds of number behave alike."""
+"""What the facts change in specialised code: float64 numbers read out of arrays computed
+as Python floats (transforms/python_floats.py, only where the two kinds of number behave
+alike), element counts read off parameters, adjoints started as np.zeros_like, a mean's
+seed kept a number through np.where, constants of math computed at build time."""
 import math
 
 import numpy as np
@@ -132,3 +134,24 @@ def test_math_of_literals_in_a_template_is_computed_when_the_derivative_is_built
     assert "2.718281828459045" not in source and "math.log(10.0)" not in source
     jf = s2s_ad.jvp(_log_ratio, wrt=0)
     assert "2.718281828459045" not in s2s_ad.derivative_source(jf, 105.0, 100.0, 0.75, 1.0)
+
+
+def _softmax_xent(W, b, X, labels):
+    logits = X @ W + b
+    log_probs = logits - np.log(np.exp(logits).sum(axis=1, keepdims=True))
+    return -log_probs[np.arange(len(labels)), labels].mean()
+
+
+def test_an_adjoint_started_as_zeros_like_is_never_the_shapeless_zero():
+    rng = np.random.default_rng(2)
+    W, b, X = rng.standard_normal((4, 3)), rng.standard_normal(3), rng.standard_normal((6, 4))
+    labels = rng.integers(0, 3, 6)
+    df = s2s_ad.grad(_softmax_xent, wrt=(0, 1))
+    gW, gb = df(W, b, X, labels)
+    np.testing.assert_allclose(gW, numeric_grad(_softmax_xent, [W, b, X, labels], 0), rtol=1e-6)
+    np.testing.assert_allclose(gb, numeric_grad(_softmax_xent, [W, b, X, labels], 1), rtol=1e-6)
+    # log_probs' adjoint is filled by index into np.zeros_like: broadcasting is reduced
+    # over exactly the broadcast axes, with no general unbroadcast
+    source = s2s_ad.derivative_source(df, W, b, X, labels)
+    assert "unbroadcast" not in source
+    assert "np.sum(log_probs_bar, axis=1, keepdims=True)" in source
