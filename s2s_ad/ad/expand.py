@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import gast
 
 from ..ir import build
+from ..optimize.fold import number_literal
 from .registry import derivative_target
 
 
@@ -139,7 +140,7 @@ class TemplateSubstituter(gast.NodeTransformer):
                 and func.attr in _CONSTANT_MATH):
             return None
         args = [self.visit(copy.deepcopy(a)) for a in node.args]
-        values = [_number(a) for a in args]
+        values = [number_literal(a) for a in args]
         if not values or any(v is None for v in values):
             return None
         try:
@@ -149,15 +150,6 @@ class TemplateSubstituter(gast.NodeTransformer):
 
 
 _CONSTANT_MATH = {"log", "log2", "log10", "sqrt", "exp"}
-
-
-def _number(node):
-    if isinstance(node, gast.Constant) and type(node.value) in (int, float):
-        return node.value
-    if isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.USub):
-        inner = _number(node.operand)
-        return None if inner is None else -inner
-    return None
 
 
 class _Substituter(TemplateSubstituter):

@@ -23,11 +23,12 @@ _FOLDABLE = {gast.Add: operator.add, gast.Sub: operator.sub, gast.Mult: operator
 _COMPARISONS = {gast.Eq: operator.eq, gast.NotEq: operator.ne}   # folded to 1 or 0
 
 
-def _number(node):
+def number_literal(node):
+    """The value of a numeric literal (`2`, `-0.5`), else None."""
     if isinstance(node, gast.Constant) and type(node.value) in (int, float):
         return node.value
     if isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.USub):
-        inner = _number(node.operand)
+        inner = number_literal(node.operand)
         return None if inner is None else -inner
     return None
 
@@ -38,7 +39,7 @@ class _Folder(gast.NodeTransformer):
 
     def visit_BinOp(self, node):
         self.generic_visit(node)
-        left, right = _number(node.left), _number(node.right)
+        left, right = number_literal(node.left), number_literal(node.right)
         op = type(node.op)
         if left is not None and right is not None and op in _FOLDABLE:
             self.changed = True
@@ -71,8 +72,8 @@ class _Folder(gast.NodeTransformer):
     def visit_Compare(self, node):
         # `b - (b != 0)` in pow's templates: a literal exponent folds to b - 1
         self.generic_visit(node)
-        left = _number(node.left)
-        right = _number(node.comparators[0]) if len(node.comparators) == 1 else None
+        left = number_literal(node.left)
+        right = number_literal(node.comparators[0]) if len(node.comparators) == 1 else None
         op = type(node.ops[0])
         if left is not None and right is not None and op in _COMPARISONS:
             self.changed = True
@@ -92,7 +93,7 @@ class _Folder(gast.NodeTransformer):
 def _negated(node):
     """-a for a non-literal a (literals fold on their own)."""
     return isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.USub) \
-        and _number(node.operand) is None
+        and number_literal(node.operand) is None
 
 
 def fold_expression(node):
