@@ -72,6 +72,23 @@ class ExpansionContext:
                                       [("axis", axis), ("keepdims", build.const(True))])
         return contribution
 
+    def matmul_adjoint(self, which, g, a, b):
+        """`matmul_adjoint_a/b(g, a, b)` written out where the facts say both operands are
+        float matrices and the adjoint is an array: `g @ b.T` and `a.T @ g`, as a person
+        writes them (the helper covers 1-D, batched and still-zero cases). None otherwise."""
+        kinds = self.i.kinds
+        if kinds is None or self.adjoint_may_be_scalar_zero or not all(
+                isinstance(x, gast.Name) for x in (a, b)):
+            return None
+        for x in (a, b):
+            kind = kinds.of(x.id)
+            if getattr(kind, "type", None) is not numpy.ndarray or kind.axes is None \
+                    or len(kind.axes) != 2 or kind.dtype not in ("float64", "float32"):
+                return None
+        if which == "a":
+            return gast.BinOp(left=g, op=gast.MatMult(), right=_transposed(b))
+        return gast.BinOp(left=_transposed(a), op=gast.MatMult(), right=g)
+
     def element_count(self, atom, axis):
         """`reduced_count(atom, axis)` written out from the facts: `y.size` for a full
         reduction, `y.shape[k]` over one axis, read off a parameter of the same shape
@@ -126,3 +143,7 @@ class ExpansionContext:
         """Does every operand provably have the result's shape (no broadcasting)?"""
         names = [a for a in bound.values() if isinstance(a, gast.Name)]
         return bool(names) and all(self.same_shape(self.current_target, a) for a in names)
+
+
+def _transposed(atom):
+    return gast.Attribute(value=build.clone(atom), attr="T", ctx=gast.Load())

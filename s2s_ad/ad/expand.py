@@ -184,6 +184,16 @@ class _Substituter(TemplateSubstituter):
             node.args[1] = self.visit(node.args[1])
             node.func = self.visit(node.func)
             return node
+        if isinstance(node.func, gast.Name) and node.func.id in (
+                "matmul_adjoint_a", "matmul_adjoint_b") and len(node.args) == 3 \
+                and not node.keywords:
+            args = [self.visit(a) for a in node.args]
+            written = self.ctx.matmul_adjoint(node.func.id[-1], *args)
+            if written is not None:
+                return written
+            node.args = args
+            node.func = self.visit(node.func)
+            return node
         if isinstance(node.func, gast.Name) and node.func.id == "reduced_count" \
                 and len(node.args) == 2 and not node.keywords:
             count = self.ctx.element_count(self.visit(node.args[0]), self.visit(node.args[1]))

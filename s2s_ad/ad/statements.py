@@ -203,7 +203,7 @@ class StatementReverser:
                     index, gast.Constant) and index.value is Ellipsis:
                 index = None    # x[()] and x[...] are all of x (a number of a 0-d array)
             if not (operand.id in self.adj.fixed_arrays and (
-                    index is not None or self.adj.accumulates(operand.id))):
+                    index is not None or self.i.dataflow.is_accumulated(operand.id))):
                 self._note_maybe_zero(operand.id, value, target)   # (else added to zeros_like)
             number = self.uniform.spread_number(value, operand.id) if index is None else None
             if number is not None and id(stmt) in self.first_defs \
