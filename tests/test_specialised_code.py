@@ -155,3 +155,13 @@ def test_an_adjoint_started_as_zeros_like_is_never_the_shapeless_zero():
     source = s2s_ad.derivative_source(df, W, b, X, labels)
     assert "unbroadcast" not in source
     assert "np.sum(log_probs_bar, axis=1, keepdims=True)" in source
+
+
+def test_powers_of_two_meeting_in_a_product_fold_away():
+    from s2s_ad.backend.emit import to_source
+    from s2s_ad.optimize.fold import fold_constants
+    import gast
+    body, changed = fold_constants(gast.parse("g = w * 0.5 * 2 * r\nh = w * 0.5 * 3.0").body)
+    text = to_source(gast.Module(body=body, type_ignores=[]))
+    assert changed and "g = w * r" in text
+    assert "h = w * 0.5 * 3.0" in text      # only powers of two are folded

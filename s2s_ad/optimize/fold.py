@@ -9,6 +9,7 @@
 Only identities that hold for numpy arrays and Python numbers alike (no `x * 0 -> 0`:
 that would change an array's shape).
 """
+import math
 import operator
 
 import gast
@@ -33,6 +34,11 @@ def number_literal(node):
     return None
 
 
+def _power_of_two(value):
+    """A positive literal 2**k (scaling a float by it is exact)."""
+    return type(value) in (int, float) and value > 0 and math.frexp(value)[0] == 0.5
+
+
 class _Folder(gast.NodeTransformer):
     def __init__(self):
         self.changed = False
@@ -44,6 +50,15 @@ class _Folder(gast.NodeTransformer):
         if left is not None and right is not None and op in _FOLDABLE:
             self.changed = True
             return build.literal(_FOLDABLE[op](left, right))
+        inner = node.left
+        if op is gast.Mult and _power_of_two(right) and isinstance(inner, gast.BinOp) \
+                and isinstance(inner.op, gast.Mult) and _power_of_two(number_literal(inner.right)):
+            # (e * 0.5) * 2.0 -> e * 1.0 -> e: scaling by powers of two is exact, in
+            # either order (a template's 0.5 meeting a power rule's 2.0)
+            self.changed = True
+            return self.visit_BinOp(gast.BinOp(
+                left=inner.left, op=gast.Mult(),
+                right=build.literal(number_literal(inner.right) * right)))
         if right == 2 and op is gast.Pow and isinstance(node.left, gast.Name):
             # x * x: what numpy does for an array's ** 2, and on Python floats half the cost
             # of pow() (and correctly rounded, where pow() may be off by an ulp)
