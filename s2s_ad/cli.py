@@ -2,6 +2,7 @@
 
     s2s-ad grad model.py:loss -o grad_model.py          # writes grad_loss(...)
     s2s-ad grad model.py:loss model.py:reg --wrt w -o grads.py
+    s2s-ad grad 'model.py:loss[w,b]' 'model.py:reg[0]' -o grads.py
     s2s-ad grad model.py:loss --print                   # to stdout
     s2s-ad grad model.py:loss --normalize               # the levels form
     s2s-ad grad model.py:loss -o grad_model.py --check  # exit 1 when the file is stale
@@ -10,9 +11,8 @@ Errors in the user's code print like Python's syntax errors (file:line:col, the 
 caret, what to write instead) and exit with status 2; --traceback shows the traceback.
 """
 import argparse
-import importlib.util
-import linecache
 import os
+import shlex
 import sys
 import tempfile
 import traceback
@@ -20,20 +20,26 @@ import traceback
 from . import __version__
 from .api import _CACHE, _DISPATCHERS, _public
 from .backend.emit import to_source
-from .backend.standalone import MARKER, read_hash, source_hash, standalone_module
-from .errors import ADError, APIUsageError, SourceLocation
+from .backend.standalone import (MARKER, body, read_hash, seal, sealed, source_hash,
+                                 standalone_module)
+from .cli_targets import CommandError, load_target, parse_wrt
+from .errors import ADError, APIUsageError
 
 EXAMPLES = """examples:
   s2s-ad grad model.py:loss -o grad_model.py
       write grad_model.py defining grad_loss, taking the same parameters as loss
   s2s-ad grad model.py:loss model.py:penalty --wrt w,b -o grads.py
       gradients of two functions with respect to their parameters w and b
+  s2s-ad grad 'model.py:loss[w,b]' 'model.py:penalty[0]' -o grads.py
+      gradients of loss w.r.t. w and b and of penalty w.r.t. its first parameter
+  s2s-ad grad src/pkg/model.py:loss -o src/pkg/grad_model.py
+      a module of a package (relative imports work): imported as pkg.model
   s2s-ad grad model.py:loss --print
       print the module instead of writing it
   s2s-ad grad model.py:loss --normalize
       print loss in levels form (one operation per line)
   s2s-ad grad model.py:loss -o grad_model.py --check
-      exit 1 if grad_model.py is out of date with model.py (e.g. in CI)
+      exit 1 if grad_model.py is out of date with model.py or was edited (e.g. in CI)
   s2s-ad grad model.py:loss -o grad_model.py --signature "w: float64[D], X: float64[N,D], y: float64[N]"
       also write grad_loss_1 built for those kinds, and grad_loss dispatching to it
       (string annotations such as `w: "float64[D]"` on loss do the same)
@@ -42,12 +48,6 @@ EXAMPLES = """examples:
   s2s-ad hvp model.py:loss --wrt w -o hvp_model.py
       write hvp_loss(*args, v) -> Hessian of loss (w.r.t. w) times v
 """
-
-
-class CommandError(ADError):
-    """The command cannot go on for a reason outside s2s_ad: a target file that does not
-    compile or import, an output path that cannot be written. Its message says it all, so
-    it prints without a class name."""
 
 
 def build_parser():
@@ -67,10 +67,13 @@ def build_parser():
 def _add_command(commands, command, summary):
     grad = commands.add_parser(command, help=summary, description=summary, epilog=EXAMPLES,
                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    grad.add_argument("targets", nargs="+", metavar="FILE.py:FUNC",
-                      help="the function(s) to differentiate")
+    grad.add_argument("targets", nargs="+", metavar="FILE.py:FUNC[wrt]",
+                      help="the function(s) to differentiate, each optionally with its own "
+                           "wrt: model.py:loss[w,b] (a file in a package is imported by its "
+                           "dotted name, from the package root)")
     grad.add_argument("--wrt", default=None,
-                      help="comma-separated parameter names (default: the first parameter)")
+                      help="comma-separated parameter names or positions for every function "
+                           "without its own [wrt] (default: the first parameter)")
     grad.add_argument("-o", "--output", metavar="OUT.py", help="the module to write")
     grad.add_argument("--print", action="store_true", dest="to_stdout",
                       help="write the module to stdout")
@@ -102,10 +105,10 @@ def main(argv=None):
 
 
 def _grad(args):
-    functions = [_load_target(t) for t in args.targets]
+    targets = [load_target(t) for t in args.targets]
     if args.normalize:
         from .pipeline import front
-        for func in functions:
+        for func, _ in targets:
             levels, _ = front(func)
             sys.stdout.write(to_source(levels.tree))
         return 0
@@ -113,9 +116,10 @@ def _grad(args):
         raise APIUsageError("give -o OUT.py (or --print)")
     if args.check and not args.output:
         raise APIUsageError("--check compares with a file: give -o OUT.py")
-    wrt = _parse_wrt(args.wrt)
+    default_wrt = parse_wrt(args.wrt)
     deriveds, extra = [], []
-    for func in functions:
+    for func, wrt in targets:
+        wrt = wrt if wrt is not None else default_wrt if default_wrt is not None else 0
         if args.command == "hvp":
             from .higher_order import hvp
             inner = hvp(func, wrt=wrt).__wrapped__
@@ -132,16 +136,14 @@ def _grad(args):
                 extra.append(dispatcher)
                 continue
         deriveds.append(derived)
-    if args.check:
-        return _check(args.output, deriveds)
     header = [f"from {', '.join(args.targets)}. Do not edit.",
-              f"Regenerate with: s2s-ad {args.command} " + " ".join(args.targets)
-              + (f" --wrt {args.wrt}" if args.wrt else "")
-              + "".join(f' --signature "{text}"' for text in args.signature or [])
-              + (f" -o {os.path.basename(args.output)}" if args.output else " --print")]
+              "Regenerate with: " + _command_line(args)]
     text = standalone_module(deriveds, _CACHE, __version__, header)
     if extra:
         text = text.rstrip("\n") + "\n\n\n" + "\n\n\n".join(extra) + "\n"
+    text = seal(text)
+    if args.check:
+        return _check(args.output, deriveds, text)
     if args.to_stdout:
         sys.stdout.write(text)
         return 0
@@ -149,17 +151,15 @@ def _grad(args):
     return 0
 
 
-def _parse_wrt(text):
-    """--wrt as grad's wrt: 0 (the first parameter) when not given, else a name or names."""
-    if text is None:
-        return 0
-    names = tuple(name.strip() for name in text.split(","))
-    # An empty name would otherwise fall back to the first parameter ("") or reach
-    # grad as a parameter called "" ("w,"): neither is what the user asked for.
-    if not all(names):
-        raise APIUsageError(f"--wrt needs parameter names, e.g. --wrt w or --wrt w,b; "
-                            f"got {text!r}")
-    return names if len(names) > 1 else names[0]
+def _command_line(args):
+    """The command that writes this module again, as a shell would take it."""
+    words = ["s2s-ad", args.command] + args.targets
+    if args.wrt:
+        words += ["--wrt", args.wrt]
+    for text in args.signature or []:
+        words += ["--signature", text]
+    words += ["-o", args.output] if args.output else ["--print"]
+    return shlex.join(words)
 
 
 def _signatures(func, args):
@@ -265,67 +265,9 @@ def _hvp_wrapper(func, derived):
             f"    return {derived.function.__name__}({', '.join(passed)})")
 
 
-def _load_target(target):
-    path, sep, name = target.rpartition(":")
-    if not sep or not path.endswith(".py"):
-        raise APIUsageError(f"expected FILE.py:FUNC, got {target!r}")
-    if not os.path.exists(path):
-        raise APIUsageError(f"no such file: {path}")
-    module_name = os.path.splitext(os.path.basename(path))[0]
-    directory = os.path.dirname(os.path.abspath(path))
-    if directory not in sys.path:
-        sys.path.insert(0, directory)
-    module = sys.modules.get(module_name)
-    if module is None or os.path.abspath(getattr(module, "__file__", "")) != os.path.abspath(path):
-        module = _import_file(module_name, path)
-    func = getattr(module, name, None)
-    if func is None:
-        raise APIUsageError(f"{path} defines no function {name!r}")
-    return func
-
-
-def _import_file(module_name, path):
-    """Run the user's file as module `module_name`; its failures become CommandErrors.
-
-    The user's own traceback stays reachable (chained) for --traceback."""
-    spec = importlib.util.spec_from_file_location(module_name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[module_name] = module
-    try:
-        spec.loader.exec_module(module)
-    except Exception as exc:
-        # Like the import system: a half-run module must not be found by a later load.
-        sys.modules.pop(module_name, None)
-        if isinstance(exc, SyntaxError):
-            raise CommandError(_syntax_error_text(exc, path)) from exc
-        raise CommandError(f"importing {path} failed: {type(exc).__name__}: {exc}") from exc
-    return module
-
-
-def _syntax_error_text(exc, path):
-    """A SyntaxError as Python prints it: the file and line, the line, a caret.
-
-    exc.filename may be another file the target imports, so it is named too (as the user
-    wrote it when it is the target: the import system makes it absolute)."""
-    filename = exc.filename or path
-    if os.path.abspath(filename) == os.path.abspath(path):
-        filename = path
-    lineno = exc.lineno or 1
-    # compile() may leave the text out
-    text = exc.text if exc.text is not None else linecache.getline(filename, lineno)
-    col = max(0, (exc.offset or 1) - 1)
-    # Python underlines offset..end_offset when they span one line, else one character
-    # (SourceLocation would otherwise underline a whole word).
-    single_line = exc.end_lineno == lineno and (exc.end_offset or 0) > col + 1
-    end_col = exc.end_offset - 1 if single_line else col + 1
-    location = SourceLocation(filename, lineno, col, text, end_col=end_col)
-    what = f"{type(exc).__name__} in {filename}: {exc.msg}"
-    if filename != path:
-        what = f"importing {path} failed: {what}"
-    return f"{what}\n{location.render()}"
-
-
-def _check(output, deriveds):
+def _check(output, deriveds, expected):
+    """0 when `output` holds exactly what s2s-ad would write now (its header comments
+    aside: the command in it may be spelled from another directory), else 1."""
     if not os.path.exists(output):          # (-o is required with --check)
         print(f"s2s-ad: {output} does not exist", file=sys.stderr)
         return 1
@@ -335,8 +277,12 @@ def _check(output, deriveds):
         print(f"s2s-ad: {output} was not written by s2s-ad (to replace it, regenerate "
               f"with --force)", file=sys.stderr)
         return 1
-    recorded = read_hash(text)
-    if recorded != source_hash(deriveds, _CACHE, __version__):
+    if not sealed(text):
+        print(f"s2s-ad: {output} was edited after s2s-ad wrote it: regenerate it",
+              file=sys.stderr)
+        return 1
+    if read_hash(text) != source_hash(deriveds, _CACHE, __version__) \
+            or body(text) != body(expected):
         print(f"s2s-ad: {output} is stale: regenerate it", file=sys.stderr)
         return 1
     print(f"s2s-ad: {output} is up to date")

@@ -18,12 +18,12 @@ the general derivative. S2S_AD_GENERAL=1 in the environment makes every call tak
 (tests/test_control_flow_suite.py checks the general derivative of every row too).
 """
 import inspect
-import linecache
 import os
 import types
 
 import numpy as np
 
+from .backend.sources import register
 from .errors import APIUsageError, function_location
 from .signature import ItemTypeCheck, guard, is_general, signature_of, unsupported_argument
 
@@ -117,10 +117,10 @@ class Dispatcher:
 
     def _compile(self):
         text = self.source()
-        filename = f"<s2s_ad dispatch {self.general.function.__name__} {len(self.entries)}>.py"
-        code = compile(text, filename, "exec")
+        # registered (linecache and a file) so that pdb and tracebacks show the guards
+        code = compile(text, register(f"dispatch_{self.general.function.__name__}", text),
+                       "exec")
         inner = next(c for c in code.co_consts if isinstance(c, types.CodeType))
-        linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
         if self.function is None:
             generated = self.general.function
             self.function = types.FunctionType(inner, self._namespace, generated.__name__)

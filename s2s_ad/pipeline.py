@@ -43,6 +43,7 @@ from .transforms.aliased_writes import guard_aliased_writes
 from .transforms.aux_output import split_aux
 from .transforms.normalize import normalize, numpy_name_for
 from .transforms.python_floats import python_float_reads
+from .ir.depth import recursion_room
 from . import runtime_checks, runtime_flow
 
 MODES = ("grad", "value_and_grad", "vjp")
@@ -139,6 +140,13 @@ def derive(func, request, registry, cache):
     hit = cache.get(func, request)
     if hit is not None:
         return hit
+    # the parser refuses trees deeper than MAX_DEPTH: library walks (gast, astor,
+    # deepcopy) that recurse per level fit in this room
+    with recursion_room():
+        return _derive(func, request, registry, cache)
+
+
+def _derive(func, request, registry, cache):
     if request.mode == "jvp":
         return _derive_forward(func, request, registry, cache)
     levels, namer = front(func)

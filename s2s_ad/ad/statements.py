@@ -15,7 +15,7 @@ import operator
 import gast
 import numpy as np
 
-from ..ir.walk import walk_tree
+from ..ir.walk import all_statements, walk_tree
 from ..errors import MissingDerivativeError
 from ..ir import build
 from ..ir.primitives import identity, is_conversion, names_in, operation_of
@@ -46,26 +46,32 @@ class StatementReverser:
         self.helpers = helpers             # id(calling statement) -> HelperAdjoint
         self.levels = inputs.levels
         self.arity = {stmt.targets[0].id: helpers[id(stmt)].result_arity
-                      for stmt in _assignments(self.levels.tree.body)
+                      for stmt in all_statements(self.levels.tree.body)
                       if id(stmt) in helpers and helpers[id(stmt)].result_arity}
         self._maybe_zero = set()   # adjoint names that may still hold a loop's scalar 0.0
         self._held_zero, self._from_held = set(), False   # ... as accumulated ones they read
         self.uniform = UniformAdjoints(inputs, adjoints, context)
+        self._first_assignment = None       # name -> its first assignment (tuple_arity)
 
     def tuple_arity(self, variable):
         """n when `variable` is an n-tuple built once in the function, else None."""
         if self.i.dataflow.definitions.get(variable, 0) != 1:
             return None
-        for stmt in _assignments(self.levels.tree.body):
-            if stmt.targets[0].id == variable:
-                if isinstance(stmt.value, (gast.Tuple, gast.List)) \
-                        and variable not in self.i.dataflow.list_valued:
-                    return len(stmt.value.elts)
-                op = operation_of(stmt.value, self.levels.callees)
-                if is_conversion(op) and not self.adj.accumulates(op.args[0].id):
-                    return self.tuple_arity(op.args[0].id)     # list(s): s's items
-                return self.arity.get(variable)
-        return None
+        if self._first_assignment is None:      # once: this is asked for every statement
+            self._first_assignment = {}
+            for stmt in all_statements(self.levels.tree.body):
+                if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name):
+                    self._first_assignment.setdefault(stmt.targets[0].id, stmt)
+        stmt = self._first_assignment.get(variable)
+        if stmt is None:
+            return None
+        if isinstance(stmt.value, (gast.Tuple, gast.List)) \
+                and variable not in self.i.dataflow.list_valued:
+            return len(stmt.value.elts)
+        op = operation_of(stmt.value, self.levels.callees)
+        if is_conversion(op) and not self.adj.accumulates(op.args[0].id):
+            return self.tuple_arity(op.args[0].id)     # list(s): s's items
+        return self.arity.get(variable)
 
     def contribute(self, variable, value, out):
         """A whole-value contribution; a tuple's adjoint is kept item by item, unless it
@@ -387,14 +393,6 @@ def _operand_atoms(op):
 def _operand_names(op):
     return {n for a in op.args for n in names_in(a)} | \
         {n for v in op.keywords.values() for n in names_in(v)}
-
-
-def _assignments(body):
-    for stmt in body:
-        if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name):
-            yield stmt
-        for field in ("body", "orelse"):
-            yield from _assignments(getattr(stmt, field, []) or [])
 
 
 def _describe(op):

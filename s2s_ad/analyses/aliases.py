@@ -21,6 +21,8 @@ tell (the general derivative: is x a vector or a matrix?) the finding is marked
 `unknown`: the derivative checks at run time whether y shares x's memory. So do lists
 holding the array (`rows.append(row)`, `items = [z]`), and a loop's next iteration.
 """
+import bisect
+
 import gast
 import numpy as np
 
@@ -41,7 +43,8 @@ def writes_through_aliases(levels, kinds=None, item_views=True):
     is True when they do not tell whether the other name is a view. `item_views=False`
     (for derivatives s2s_ad generated, which restore what they overwrite before reading
     it again) leaves writes into x unseen through the items read out of it."""
-    ordered = list(_in_order(levels.tree.body, ()))
+    ordered = _in_order(levels.tree.body)
+    uses = _uses(ordered)
     loops = {id(node): node for node in walk_tree(levels.tree) if isinstance(node, gast.For)}
     unknown = set()    # names that may or may not be views of what they were read from
     shared = {}        # name -> names whose reads see a write into the array it holds
@@ -74,7 +77,7 @@ def writes_through_aliases(levels, kinds=None, item_views=True):
             group = shared.get(updated, set()) - {target.id}
             next_item = _next_item_read(ordered[k][1], updated, loops)
             found.extend((stmt, updated, other, other in unknown) for other in sorted(group)
-                         if _read_before_rebound(ordered, k, other, next_item))
+                         if _read_before_rebound(ordered, uses, k, other, next_item))
             shared[target.id] = (group | {updated}) - {target.id}
             affects({updated}, target.id)
         elif isinstance(target, gast.Name):
@@ -118,7 +121,7 @@ def writes_through_aliases(levels, kinds=None, item_views=True):
             if not shared.get(written):
                 continue
             for other in sorted(shared[written]):
-                if _read_before_rebound(ordered, k, other):
+                if _read_before_rebound(ordered, uses, k, other):
                     found.append((stmt, written, other, other in unknown))
     return _first_of_each(found)
 
@@ -133,40 +136,72 @@ def _item_names(index, items, held):
     return held
 
 
-def _in_order(body, path):
-    """(statement, path) for the simple statements of `body` in an order they may run in:
-    a loop's body twice (what one iteration shares, the next may write into), then both
-    branches of an if. The path names the blocks a statement is in (each copy of a loop
-    body, each branch its own)."""
-    for stmt in body:
+def _in_order(body):
+    """[(statement, path)] for the simple statements of `body` in an order they may run
+    in: a loop's body twice (what one iteration shares, the next may write into), then
+    both branches of an if. The path names the blocks a statement is in (each copy of a
+    loop body, each branch its own).
+
+    Only the second copy of a loop's body holds its inner loops twice (the first holds
+    each once): loops nested d deep give d + 1 copies of the innermost body, not 2**d,
+    and the second copy still follows one whole iteration with every order of the inner
+    loops'. Built from an explicit stack: nothing recurses on the nesting."""
+    ordered = []
+    stack = [(list(body), 0, (), True)]       # (statements, next one, path, loops twice)
+    while stack:
+        stmts, k, path, twice = stack.pop()
+        if k == len(stmts):
+            continue
+        stmt = stmts[k]
+        stack.append((stmts, k + 1, path, twice))
         if isinstance(stmt, (gast.For, gast.While)):
-            for copy in range(2):
-                yield from _in_order(stmt.body, path + ((id(stmt), copy),))
-            yield from _in_order(stmt.orelse, path + ((id(stmt), "else"),))
+            blocks = [(stmt.body, (id(stmt), 0), False)]
+            if twice:
+                blocks.append((stmt.body, (id(stmt), 1), True))
+            blocks.append((stmt.orelse, (id(stmt), "else"), twice))
         elif isinstance(stmt, gast.If):
-            yield from _in_order(stmt.body, path + ((id(stmt), "body"),))
-            yield from _in_order(stmt.orelse, path + ((id(stmt), "else"),))
+            blocks = [(stmt.body, (id(stmt), "body"), twice),
+                      (stmt.orelse, (id(stmt), "else"), twice)]
         else:
-            yield stmt, path
+            ordered.append((stmt, path))
+            continue
+        for block, step, inner_twice in reversed(blocks):
+            stack.append((list(block), 0, path + (step,), inner_twice))
+    return ordered
 
 
-def _read_before_rebound(ordered, k, name, next_item=None):
+def _uses(ordered):
+    """name -> [(position, 'load' or 'rebind')]: where `ordered` reads the name, or else
+    binds it anew (not an in-place update), in order."""
+    uses = {}
+    for k, (stmt, _) in enumerate(ordered):
+        loaded = names_loaded(stmt)
+        for name in loaded:
+            uses.setdefault(name, []).append((k, "load"))
+        if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name) \
+                and getattr(stmt, "in_place_of", None) is None \
+                and stmt.targets[0].id not in loaded:
+            uses.setdefault(stmt.targets[0].id, []).append((k, "rebind"))
+    return uses
+
+
+def _read_before_rebound(ordered, uses, k, name, next_item=None):
     """Is `name` read after statement k while it may still hold the same array? A
     rebinding hides the reads after it in its own block (and blocks inside it) only:
     a later read outside that block may follow a path that skipped the rebinding, unless
     both branches of an if rebind it. `next_item`: (statement, path) of a read that does
     not count (the next iteration's item, `_next_item_read`)."""
+    events = uses.get(name, [])
     rebound_in = []
-    for stmt, path in ordered[k + 1:]:
-        hidden = any(path[:len(p)] == p for p in rebound_in)
-        if hidden or (next_item is not None and stmt is next_item[0] and path == next_item[1]):
+    for position, what in events[bisect.bisect_right(events, (k, "~")):]:
+        stmt, path = ordered[position]
+        if any(path[:len(p)] == p for p in rebound_in) or (
+                next_item is not None and stmt is next_item[0] and path == next_item[1]):
             continue
-        if name in names_loaded(stmt):
+        if what == "load":
             return True
-        if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name) \
-                and stmt.targets[0].id == name and getattr(stmt, "in_place_of", None) is None:
-            rebound_in.append(path)
-            rebound_in.extend(_rebound_on_both_branches(rebound_in))
+        rebound_in.append(path)
+        rebound_in.extend(_rebound_on_both_branches(rebound_in))
     return False
 
 

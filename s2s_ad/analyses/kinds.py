@@ -138,6 +138,8 @@ class _Analysis:
 
         def find(x):
             while parent.get(x, x) != x:
+                # path halving: a chain of n straight-line statements is not n**2 steps
+                parent[x] = parent.get(parent[x], parent[x])
                 x = parent[x]
             return x
         for stmt in self.levels.tree.body:           # straight-line statements only

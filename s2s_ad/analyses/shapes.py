@@ -170,6 +170,8 @@ def analyse_shapes(levels, scalar_outputs=()):
 
     def find(x):
         while parent.get(x, x) != x:
+            # path halving: a chain of n straight-line statements is not n**2 steps
+            parent[x] = parent.get(parent[x], parent[x])
             x = parent[x]
         return x
 

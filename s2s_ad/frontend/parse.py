@@ -7,12 +7,14 @@
 The source map turns a node position (relative to the dedented source) back into the
 file, line and column the user sees, for located errors.
 """
+import ast
 import inspect
 import textwrap
 from dataclasses import dataclass
 
 import gast
 
+from ..ir.depth import MAX_DEPTH, recursion_room, tree_depth
 from ..ir.walk import walk_tree
 from ..errors import APIUsageError, SourceLocation, UnsupportedSyntaxError
 
@@ -79,7 +81,15 @@ def parse(func):
     if hasattr(func, "__wrapped__"):
         label += f" (the wrapper `{code.co_name}` a decorator put around it)"
     smap = SourceMap(filename, max(first_line, 1), indent, tuple(lines), label)
-    module = gast.parse(dedented)
+    tree = ast.parse(dedented)
+    depth, deepest = tree_depth(tree)
+    if depth > MAX_DEPTH:
+        raise UnsupportedSyntaxError(
+            f"{label} nests {depth} levels deep (expressions inside expressions, blocks "
+            f"inside blocks); s2s_ad takes up to {MAX_DEPTH}", smap.locate(deepest),
+            "give parts of the expression names of their own (t = ...), one per line")
+    with recursion_room(depth):
+        module = gast.ast_to_gast(tree)
     node = module.body[0] if module.body else None
     if func.__name__ == "<lambda>":
         node = _lambda_as_def(module, func, smap)

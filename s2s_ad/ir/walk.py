@@ -28,11 +28,17 @@ def walk_tree(node):
 
 
 def all_statements(body):
-    """Each statement of `body`, then (depth first) those of its nested blocks."""
-    for stmt in body:
+    """Each statement of `body`, then (depth first) those of its nested blocks. From an
+    explicit stack: nothing here recurses on how deep blocks nest."""
+    stack = [iter(body)]
+    while stack:
+        stmt = next(stack[-1], None)
+        if stmt is None:
+            stack.pop()
+            continue
         yield stmt
-        for field in ("body", "orelse"):
-            yield from all_statements(getattr(stmt, field, None) or [])
+        nested = [getattr(stmt, field, None) or [] for field in ("body", "orelse")]
+        stack.extend(iter(block) for block in reversed(nested) if isinstance(block, list))
 
 
 def without_statements(body, drop):
