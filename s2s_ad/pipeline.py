@@ -171,15 +171,8 @@ def _derive(func, request, registry, cache):
     # a derivative differentiated again may be piecewise constant in an argument (the
     # gradient of s(x) * y with s = sign(x), of 2 ** trips for a loop run while x < 10):
     # its zero is the answer
-    generated = cache.derived_of(func) is not None or request.zero_allowed
-    for name, node in [] if generated else only_nondifferentiable_paths(
-            levels, request.wrt, outputs, registry):
-        raise NonDifferentiableError(
-            f"the output depends on `{name}` only through this operation, which has no "
-            f"derivative: the gradient would be zero everywhere",
-            levels.parsed.source_map.locate(node),
-            "differentiate with respect to another argument, or mark the intent with "
-            "s2s_ad.stop_gradient(...)")
+    if not (cache.derived_of(func) is not None or request.zero_allowed):
+        _reject_silent_zero(levels, request.wrt, outputs, registry)
     _reject_untracked_writes(levels, activity, registry)
     shapes = analyse_shapes(levels, outputs if request.mode != "vjp" else ())
     bindings = Bindings(namer, _user_object(levels.resolution))
@@ -285,6 +278,8 @@ def _derive_forward(func, request, registry, cache):
     out_atom = levels.tree.body[-1].value
     outputs = [out_atom.id] if isinstance(out_atom, gast.Name) else []
     activity = analyse_activity(levels, request.wrt, outputs, registry)
+    if not (request.helper or cache.derived_of(func) is not None or request.zero_allowed):
+        _reject_silent_zero(levels, request.wrt, outputs, registry)     # as grad does
     _reject_untracked_writes(levels, activity, registry)
     bindings = Bindings(namer, _user_object(levels.resolution))
     bindings.name_for(levels.numpy_name, numpy, exact=True)
@@ -357,6 +352,19 @@ def _user_object(resolution):
             return None
         return resolution.lookup(ident)
     return lookup
+
+
+def _reject_silent_zero(levels, wrt, outputs, registry):
+    """An output that depends on the differentiated arguments only through operations
+    without a derivative (np.round, an index, a comparison) would get a zero derivative
+    everywhere: a located error, in reverse and forward mode alike."""
+    for name, node in only_nondifferentiable_paths(levels, wrt, outputs, registry):
+        raise NonDifferentiableError(
+            f"the output depends on `{name}` only through this operation, which has no "
+            f"derivative: the gradient would be zero everywhere",
+            levels.parsed.source_map.locate(node),
+            "differentiate with respect to another argument, or mark the intent with "
+            "s2s_ad.stop_gradient(...)")
 
 
 def _reject_untracked_writes(levels, activity, registry):

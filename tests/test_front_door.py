@@ -127,3 +127,14 @@ def test_an_argument_used_only_as_an_index_has_no_gradient(both_paths, fn):
     assert info.value.lineno == _line_of(fn, "x[i")
     g = s2s_ad.grad(fresh(fn), wrt=0)(np.arange(4.0), 1)     # x itself is fine
     assert np.sum(g) > 0
+
+
+
+@pytest.mark.parametrize("fn", [pick, window])
+def test_jvp_in_an_index_only_argument_is_an_error_too(both_paths, fn):
+    # forward mode refuses the silent zero as reverse mode does
+    with pytest.raises(s2s_ad.NonDifferentiableError, match="`i`"):
+        s2s_ad.jvp(fresh(fn), wrt=1)
+    x = np.arange(4.0)
+    _, d = s2s_ad.jvp(fresh(fn), wrt=0)(x, 1, np.ones(4))
+    assert d == pytest.approx(2.0 if fn is pick else 2.0 * (x[1] + x[2]))
