@@ -3,6 +3,7 @@ value or endpoint (np.full, np.full_like, np.linspace) and of np.r_ / np.c_.
 
     linspace_fractions(num, endpoint, y, axis, retstep, dtype)  where each sample of
                                      np.linspace sits between start (0) and stop (1)
+    through_cast(g, y, dtype)        g, or zero where the conversion to dtype rounded
 """
 import numpy as np
 
@@ -15,9 +16,6 @@ def linspace_fractions(num, endpoint, y, axis=0, retstep=False, dtype=None):
     if retstep:
         raise NotImplementedError("s2s_ad differentiates np.linspace without retstep=True "
                                   "(compute the step as (stop - start) / (num - 1))")
-    if dtype is not None and not np.issubdtype(np.dtype(dtype), np.inexact):
-        raise NotImplementedError(f"np.linspace with dtype={np.dtype(dtype)} rounds its "
-                                  f"samples: it has no derivative in start or stop")
     div = num - 1 if endpoint else num
     t = np.arange(num) / div if div > 0 else np.zeros(num)
     if endpoint and num > 1:
@@ -25,6 +23,17 @@ def linspace_fractions(num, endpoint, y, axis=0, retstep=False, dtype=None):
     shape = [1] * np.ndim(y)
     shape[axis] = num
     return np.reshape(t, shape)
+
+
+def through_cast(g, y, dtype):
+    """A derivative through a conversion to `dtype` whose result is y (np.asarray,
+    np.array, np.full, np.full_like and np.linspace with a dtype the source does not spell
+    out): g when y holds floats, zero when it holds integers or bools, whose values are
+    piecewise constant. A dtype written in the source is decided when the derivative is
+    built (analyses/activity.py); this is the runtime answer for one held in a variable."""
+    if dtype is None or np.issubdtype(np.asarray(y).dtype, np.inexact):
+        return g
+    return np.zeros(np.shape(g)) if np.ndim(g) else 0.0
 
 
 def column_item(v):

@@ -6,31 +6,31 @@ import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
 from s2s_ad.runtime import broadcast_tangent, reshape_like, unbroadcast
-from s2s_ad.runtime_creation import column_item, linspace_fractions
+from s2s_ad.runtime_creation import column_item, linspace_fractions, through_cast
 
 
 @adjoint(np.full)
 def full_adjoint(y, shape, fill_value, dtype=None, order="C"):
     """every element is fill_value (broadcast): its adjoint is the sum of y's"""
-    d[fill_value] += unbroadcast(d[y], fill_value)
+    d[fill_value] += unbroadcast(through_cast(d[y], y, dtype), fill_value)
 
 
 @tangent(np.full)
 def full_tangent(y, shape, fill_value, dtype=None, order="C"):
     """d full(s, v) = full(s, dv)"""
-    d[y] = broadcast_tangent(d[fill_value], y)
+    d[y] = through_cast(broadcast_tangent(d[fill_value], y), y, dtype)
 
 
 @adjoint(np.full_like)
 def full_like_adjoint(y, a, fill_value, dtype=None, order="K", subok=True, shape=None):
     """every element is fill_value (a gives only the shape): the sum of y's adjoint"""
-    d[fill_value] += unbroadcast(d[y], fill_value)
+    d[fill_value] += unbroadcast(through_cast(d[y], y, dtype), fill_value)
 
 
 @tangent(np.full_like)
 def full_like_tangent(y, a, fill_value, dtype=None, order="K", subok=True, shape=None):
     """d full_like(a, v) = full_like(a, dv)"""
-    d[y] = broadcast_tangent(d[fill_value], y)
+    d[y] = through_cast(broadcast_tangent(d[fill_value], y), y, dtype)
 
 
 # y = start + (stop - start) t along axis, t the fractions (0 ... 1, or 0 ... (n-1)/n
@@ -39,7 +39,7 @@ def full_like_tangent(y, a, fill_value, dtype=None, order="K", subok=True, shape
 def linspace_adjoint(y, start, stop, num=50, endpoint=True, retstep=False, dtype=None,
                      axis=0):
     """start_bar = sum over the samples of (1 - t) y_bar, stop_bar = sum of t y_bar"""
-    _t = linspace_fractions(num, endpoint, y, axis, retstep, dtype)
+    _t = through_cast(linspace_fractions(num, endpoint, y, axis, retstep, dtype), y, dtype)
     d[start] += unbroadcast(np.sum(d[y] * (1.0 - _t), axis=axis), start)
     d[stop] += unbroadcast(np.sum(d[y] * _t, axis=axis), stop)
 
@@ -48,7 +48,7 @@ def linspace_adjoint(y, start, stop, num=50, endpoint=True, retstep=False, dtype
 def linspace_tangent(y, start, stop, num=50, endpoint=True, retstep=False, dtype=None,
                      axis=0):
     """d linspace(a, b) = da (1 - t) + db t, the endpoints' tangents spread along axis"""
-    _t = linspace_fractions(num, endpoint, y, axis, retstep, dtype)
+    _t = through_cast(linspace_fractions(num, endpoint, y, axis, retstep, dtype), y, dtype)
     d[y] = broadcast_tangent(np.expand_dims(d[start], axis) * (1.0 - _t)
                              + np.expand_dims(d[stop], axis) * _t, y)
 
@@ -63,3 +63,15 @@ def column_item_adjoint(y, v):
 def column_item_tangent(y, v):
     """d column_item(v) = column_item(dv)"""
     d[y] = column_item(d[v])
+
+
+@adjoint(through_cast)
+def through_cast_adjoint(r, g, y, dtype):
+    """linear in g; y only decides (by its dtype) whether g passes"""
+    d[g] += through_cast(d[r], y, dtype)
+
+
+@tangent(through_cast)
+def through_cast_tangent(r, g, y, dtype):
+    """d through_cast(g) = through_cast(dg)"""
+    d[r] = through_cast(d[g], y, dtype)

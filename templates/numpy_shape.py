@@ -11,6 +11,7 @@ from s2s_ad.runtime import (broadcast_tangent, reshape_like, split_array, split_
 from s2s_ad.runtime_arrays import (pad_linear, pad_widths, unpad, unpad_end_values,
                                    unpad_values)
 from s2s_ad.runtime_linalg import place_diagonal
+from s2s_ad.runtime_creation import through_cast
 
 
 @adjoint(operator.getitem)
@@ -160,25 +161,25 @@ def vstack_tangent(y, tup):
 @adjoint(np.array)
 def array_adjoint(y, object, dtype=None, copy=True, order="K", ndmin=0):
     """d array(x) = array(dx); for a list of arrays, like stack on axis 0"""
-    d[object] += split_array(d[y], object)
+    d[object] += split_array(through_cast(d[y], y, dtype), object)
 
 
 @tangent(np.array)
 def array_tangent(y, object, dtype=None, copy=True, order="K", ndmin=0):
     """d array(x) = array(dx) (a fresh float array; a list of tangents stacks)"""
-    d[y] = np.array(d[object], dtype=float, ndmin=ndmin)
+    d[y] = through_cast(np.array(d[object], dtype=float, ndmin=ndmin), y, dtype)
 
 
 @adjoint(np.asarray)
 def asarray_adjoint(y, a, dtype=None, order=None, copy=None):
     """d asarray(x) = asarray(dx); for a list of arrays, like stack on axis 0"""
-    d[a] += split_array(d[y], a)
+    d[a] += split_array(through_cast(d[y], y, dtype), a)
 
 
 @tangent(np.asarray)
 def asarray_tangent(y, a, dtype=None, order=None, copy=None):
     """d asarray(x) = asarray(dx) (float; a list of tangents stacks)"""
-    d[y] = np.asarray(d[a], dtype=float)
+    d[y] = through_cast(np.asarray(d[a], dtype=float), y, dtype)
 
 
 @adjoint(np.copy)

@@ -84,3 +84,16 @@ def test_ptp_ties_share_the_gradient_like_max_and_min():
     assert value == 3.0 and tangent == pytest.approx(3.0 - 1.0)
     rows = np.array([[2.0, 5.0, 5.0], [1.0, 1.0, 1.0]])      # a constant row: ptp is 0
     np.testing.assert_allclose(s2s_ad.grad(ptp_rows)(rows), [[-1, 0.5, 0.5], [0, 0, 0]])
+
+
+def sine_of_spread_number(W, x):
+    return np.sum(np.sin(np.ones_like(W) * x) * W)
+
+
+def test_grad_of_grad_keeps_the_start_of_an_adjoint_added_to_in_a_branch(both_paths):
+    # the general derivative's closed-form branch adds `t_bar_bar += ...` into an adjoint
+    # nothing reads afterwards; dead-cycle removal dropped its `= 0.0` start and kept the
+    # addition (UnboundLocalError when the second derivative ran)
+    W = np.array([[1.0, 2.0], [-0.5, 0.3]])
+    second = s2s_ad.grad(s2s_ad.grad(sine_of_spread_number, argnums=1), argnums=1)
+    assert second(W, 0.3) == pytest.approx(-np.sum(W) * np.sin(0.3))

@@ -74,3 +74,26 @@ def test_gradients_through_conversions_match_differences(f, path):
 def test_a_tuple_argument_converted_gets_a_gradient_per_item(path):
     g = grad_on(path, listed_argument)((0.5, 1.2))
     np.testing.assert_allclose(np.asarray(g, dtype=float), [np.sin(1.2), 0.5 * np.cos(1.2)])
+
+
+# a ufunc converts a list or tuple operand to an array before it computes (issue 14:
+# np.maximum([x, 2 * x], 0.5) compared a list with a number in the gradient and crashed)
+def maximum_of_list(x):
+    return np.sum(np.maximum([x, 2.0 * x], 0.5))
+
+
+def product_of_tuple_and_list(x):
+    return np.sum(np.multiply((x, 2.0 * x), [1.0, 3.0]))
+
+
+def mean_square_of_list(x):
+    return np.mean(np.square([x, 2.0 * x, np.sin(x)]))
+
+
+@pytest.mark.parametrize("func", [maximum_of_list, product_of_tuple_and_list,
+                                  mean_square_of_list])
+def test_a_ufunc_of_a_list_display_differentiates_its_array(both_paths, func):
+    want = numeric_grad(func, [0.7], 0)
+    assert s2s_ad.grad(func)(0.7) == pytest.approx(want, abs=1e-6)
+    _, tangent = s2s_ad.jvp(func)(0.7, 1.0)
+    assert tangent == pytest.approx(want, abs=1e-6)

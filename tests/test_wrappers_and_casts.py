@@ -5,6 +5,7 @@ import pytest
 
 import s2s_ad
 from gradcheck import numeric_grad
+from paths import fresh
 from programs import wrapped
 
 
@@ -47,3 +48,19 @@ def test_integer_casts_carry_no_derivative(func):
 def test_output_only_through_an_integer_cast_is_an_error():
     with pytest.raises(s2s_ad.NonDifferentiableError):
         s2s_ad.grad(wrapped.only_through_int_cast)
+
+
+@pytest.mark.parametrize("func,dtype", [
+    (wrapped.casts_to_a_dtype_argument, int), (wrapped.casts_to_a_dtype_argument, float),
+    (wrapped.fills_with_a_dtype_argument, int), (wrapped.fills_with_a_dtype_argument, float),
+    (wrapped.casts_to_a_global_dtype, None), (wrapped.spaces_with_a_global_dtype, None)])
+def test_a_dtype_held_in_a_variable_is_decided_when_the_derivative_runs(both_paths, func,
+                                                                        dtype):
+    # a dtype not written in the source (a parameter, a module constant): numpy rounds to
+    # integers, so that path carries no derivative, and a float dtype keeps it
+    x = np.array([2.5, 1.5, -0.7])
+    args = (x,) if dtype is None else (x, dtype)
+    want = numeric_grad(func, list(args), 0)
+    np.testing.assert_allclose(s2s_ad.grad(fresh(func))(*args), want, atol=1e-5)
+    _, tangent = s2s_ad.jvp(fresh(func))(*args, np.ones(3))
+    assert tangent == pytest.approx(np.sum(want), abs=1e-5)

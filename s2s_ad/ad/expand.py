@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import gast
 
+from ..analyses.activity import literal_dtype
 from ..ir import build
 from ..optimize.fold import number_literal
 from .registry import derivative_target
@@ -149,6 +150,26 @@ class TemplateSubstituter(gast.NodeTransformer):
             return None
 
 
+    def cast_kept(self, node):
+        """`through_cast(g, y, dtype)` is g when no dtype is given or the facts say the
+        result holds floats (a dtype written out as an integer one never gets here: its
+        result carries no derivative). None when the runtime must decide."""
+        func = node.func
+        if not (isinstance(func, gast.Name) and func.id == "through_cast"
+                and len(node.args) == 3 and isinstance(node.args[2], gast.Name)):
+            return None
+        dtype = self.bound.get(node.args[2].id)
+        written = literal_dtype(dtype)
+        if isinstance(dtype, gast.Constant) and dtype.value is None \
+                or written is not None and written.kind in "fc":
+            return self.visit(node.args[0])
+        kinds = self.ctx.i.kinds
+        kind = kinds.of(self.result) if kinds is not None else None
+        if getattr(kind, "dtype", None) in ("float64", "float32", "float16"):
+            return self.visit(node.args[0])
+        return None
+
+
 _CONSTANT_MATH = {"log", "log2", "log10", "sqrt", "exp"}
 
 
@@ -167,6 +188,8 @@ class _Substituter(TemplateSubstituter):
 
     def visit_Call(self, node):
         folded = self.constant_math(node)
+        if folded is None:
+            folded = self.cast_kept(node)
         if folded is not None:
             return folded
         # unbroadcast(g, x) is the identity when g's shape (the result's) equals x's

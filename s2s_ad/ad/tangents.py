@@ -96,6 +96,8 @@ class _Substituter(TemplateSubstituter):
 
     def visit_Call(self, node):
         folded = self.constant_math(node)
+        if folded is None:
+            folded = self.cast_kept(node)
         if folded is not None:
             return folded
         if isinstance(node.func, gast.Name) and node.func.id == "broadcast_tangent" \
@@ -137,8 +139,9 @@ def _linear_table():
     global _LINEAR
     if _LINEAR is None:
         import numpy as np
-        from .. import runtime, runtime_arrays, runtime_flow, runtime_linalg
+        from .. import runtime, runtime_arrays, runtime_creation, runtime_flow, runtime_linalg
         _LINEAR = {
+            runtime_creation.through_cast: (0,),
             runtime_arrays.spread_weights: (0, 2), runtime_arrays.sum_weighted: (0, 2),
             runtime_arrays.weights_total: (1,), runtime_arrays.unlayout_weights: (0,),
             np.convolve: (0, 1), np.correlate: (0, 1),

@@ -43,8 +43,8 @@ def carries_derivative(op, registry):
 def _casts_to_integers(op):
     """np.asarray(x, dtype=int), np.array(x, np.int32), x.astype(bool), np.full(n, x,
     int), np.linspace(0, x, 5, dtype=int): a result that holds integers (piecewise
-    constant). Only a dtype written out in the source is recognised; one held in a
-    variable is not."""
+    constant). Only a dtype written out in the source is decided here; for one held in a
+    variable the templates ask at runtime (runtime_creation.through_cast)."""
     import numpy as np
     position = next((k for f, k in ((np.asarray, 1), (np.array, 1), (np.full, 2),
                                     (np.full_like, 2), (np.linspace, 5))
@@ -52,18 +52,28 @@ def _casts_to_integers(op):
     if position is None:
         return False
     node = op.keywords.get("dtype", op.args[position] if len(op.args) > position else None)
+    dtype = literal_dtype(node)
+    return dtype is not None and dtype.kind in "biu"
+
+
+def literal_dtype(node):
+    """The numpy dtype a dtype argument spells out (`int`, `"float32"`, `np.int64`), or
+    None when it is not written in the source (a variable, a call)."""
+    import numpy as np
     if isinstance(node, gast.Constant) and isinstance(node.value, str):
         spec = node.value
-    elif isinstance(node, gast.Name) and node.id in ("int", "bool"):
+    elif isinstance(node, gast.Name) and node.id in ("int", "bool", "float"):
         spec = node.id
     elif isinstance(node, gast.Attribute) and isinstance(node.value, gast.Name):
         spec = getattr(np, node.attr, None)
+        if spec is None:
+            return None
     else:
-        return False
+        return None
     try:
-        return np.dtype(spec).kind in "biu"
+        return np.dtype(spec)
     except TypeError:
-        return False
+        return None
 
 
 def analyse_activity(levels, wrt, outputs, registry):

@@ -104,6 +104,8 @@ def remove_dead_cycles(body, pure_call, raising=None):
             if isinstance(stmt, (gast.If, gast.While)) else [stmt]
         needed |= {n.id for h in heads for n in walk_tree(h)
                    if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)}
+        if isinstance(stmt, gast.AugAssign) and isinstance(stmt.target, gast.Name):
+            needed.add(stmt.target.id)     # a kept `x += e` reads x: x's start is needed
     pending = list(needed)
     while pending:
         for stmt in definitions.get(pending.pop(), ()):

@@ -78,7 +78,19 @@ class CallMixin:
             call.keywords = expr.keywords
             return self._call(call)
         self.callees[path] = getattr(target, "__s2s_callee__", None) or target
-        return self._call_with(build.dotted(path), expr.args, expr.keywords, 0)
+        args = expr.args
+        if isinstance(target, numpy.ufunc):
+            args = [self._as_array(a) for a in args]
+        return self._call_with(build.dotted(path), args, expr.keywords, 0)
+
+    def _as_array(self, arg):
+        """A ufunc's list or tuple display operand as the array numpy makes of it
+        (np.maximum([x, 2 * x], 0.5) compares arrays, not a list with a number)."""
+        if not isinstance(arg, (gast.List, gast.Tuple)) \
+                or any(isinstance(e, gast.Starred) for e in arg.elts):
+            return arg
+        op, level = self._numpy_call("asarray", [arg], [], 0, arg)
+        return self._bound_to_temp(build.with_location(op, arg), level)[0]
 
     def _check_every_argument(self, generated, expr):
         params = inspect.signature(generated).parameters.values()

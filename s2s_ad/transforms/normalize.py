@@ -287,6 +287,11 @@ class _Normalizer(ControlFlowMixin, MutationMixin, CallMixin, InlineMixin,
         op, level = self._operation(expr)
         if isinstance(op, gast.Name):
             return op, level     # already a value (a comprehension's list, an if's result)
+        return self._bound_to_temp(op, level)
+
+    def _bound_to_temp(self, op, level):
+        """The atom holding operation `op` (a new level temporary, or the one that already
+        computes it), and its level."""
         known = self._computed(op)
         if known is not None:
             return build.name(known), self.levels[known]

@@ -85,3 +85,22 @@ def casts_to_bool(x):
 
 def only_through_int_cast(x):
     return np.sum(x.astype(int))
+
+
+INTEGER_DTYPE = np.int64
+
+
+def casts_to_a_dtype_argument(x, dtype):
+    return np.sum(x.astype(dtype) * x) + np.sum(np.asarray(x, dtype) * x)
+
+
+def casts_to_a_global_dtype(x):
+    return np.sum(np.array(x, dtype=INTEGER_DTYPE) * x)
+
+
+def fills_with_a_dtype_argument(x, dtype):
+    return np.sum(np.full(3, x[0], dtype=dtype) * x) + np.sum(np.full_like(x, x[1], dtype) * x)
+
+
+def spaces_with_a_global_dtype(x):
+    return np.sum(np.linspace(0.0, x[0], 4, dtype=INTEGER_DTYPE) * x[1])
