@@ -75,3 +75,26 @@ def test_dead_code_that_does_not_raise_is_still_dropped():
         return np.sum(x * x)
     source = s2s_ad.derivative_source(s2s_ad.grad(f), np.ones(3))
     assert "np.exp" not in source and "check_" not in source
+
+
+def matmul_of(a, b):
+    return np.matmul(a, b)
+
+
+def weighted_product(a, b):
+    return np.sum(matmul_of(a, b) * np.linspace(-1.0, 1.0, 15).reshape(3, 5))
+
+
+def test_a_dropped_np_matmul_is_checked_as_a_product_not_as_broadcasting(both_paths):
+    # the cotangent function of matmul_of needs a and b, not their product: the product
+    # it drops was checked with check_broadcast(a, b), which (3, 4) and (4, 5) fail
+    a = np.arange(12.0).reshape(3, 4) / 10.0
+    b = np.arange(20.0).reshape(4, 5) / 10.0
+    v = np.ones((3, 4))
+    np.testing.assert_allclose(s2s_ad.hvp(weighted_product)(a, b, v), np.zeros((3, 4)))
+    mixed = s2s_ad.hvp(weighted_product, wrt=(0, 1))(a, b, (v, np.ones((4, 5))))
+    u = np.linspace(-1.0, 1.0, 15).reshape(3, 5)
+    np.testing.assert_allclose(mixed[0], u @ np.ones((4, 5)).T)
+    np.testing.assert_allclose(mixed[1], v.T @ u)
+    with pytest.raises(ValueError):
+        s2s_ad.hvp(weighted_product)(a, b[:3], v)

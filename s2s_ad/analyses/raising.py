@@ -110,6 +110,10 @@ class RaisingStatements:
                       "s2s_ad.runtime_linalg", "s2s_ad.runtime_checks") \
                 or callee in _SAFE_BUILTINS:
             return None
+        if callee is np.matmul and len(call.args) == 2 and not call.keywords:
+            return (runtime_checks.check_matmul, call)
+        if isinstance(callee, np.ufunc) and callee.signature is not None:
+            return "keep"          # a generalized ufunc (vecdot, matvec): core dimensions
         if isinstance(callee, np.ufunc) and callee.nin == 1 and len(call.args) == 1:
             return None
         if isinstance(callee, np.ufunc) and callee.nin == 2 and len(call.args) == 2 \

@@ -1,0 +1,184 @@
+"""python -m tests.coverage [--quick] [--markdown FILE]
+
+The coverage table: for every numpy (and scipy) function in the primitive spec table
+(tests/primitive_specs.py and tests/specs_*.py), whether its reverse-mode template, its
+forward-mode template and its second derivative work, each checked now, numerically, on
+the spec rows' shapes:
+
+    function                  reverse  forward  second order
+    numpy.tanh                yes      yes      yes
+    numpy.linalg.cholesky     yes      yes      yes
+
+reverse: the inner-product test of grad's adjoint against central differences, on every
+row and shape; forward: jvp against central differences; second order: hvp of
+sum(f(x) * u) in the first differentiated argument against central differences of its
+gradient (first row, first shape). `--quick` checks one shape per row. A function missing
+from the table has no template (README: Supported functions).
+"""
+import argparse
+import importlib
+import os
+import sys
+import warnings
+import zlib
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import s2s_ad  # noqa: E402
+from gradcheck import forward_check, inner_product_check  # noqa: E402
+from primitive_specs import all_specs, sample  # noqa: E402
+
+
+def function_name(primitive):
+    """numpy.linalg.svd, operator.mul, scipy.special.expit: where users find it."""
+    module = getattr(primitive, "__module__", None) or "numpy"
+    module = {"_operator": "operator"}.get(module, module)
+    name = getattr(primitive, "__name__", repr(primitive))
+    if isinstance(primitive, np.ufunc) or module.startswith("numpy."):
+        for public in ("numpy.linalg", "numpy.fft", "numpy"):
+            space = importlib.import_module(public)
+            if getattr(space, name, None) is primitive:
+                return f"{public}.{name}"
+    return f"{module}.{name}"
+
+
+def is_user_facing(primitive):
+    """Rows of s2s_ad's own runtime helpers are internal (their templates serve grad of
+    grad); the table lists what a user calls."""
+    return not (getattr(primitive, "__module__", "") or "").startswith("s2s_ad")
+
+
+def _args(spec, shapes, seed_text):
+    rng = np.random.default_rng(zlib.crc32(seed_text.encode()))
+    return [sample(rng, shape, spec.domain(k)) for k, shape in enumerate(shapes)]
+
+
+def _wrt(spec, args):
+    return spec.wrt if spec.wrt is not None else tuple(range(len(args)))
+
+
+def _passes(check, spec, shapes):
+    args = _args(spec, shapes, f"{spec.fn.__name__}{shapes}")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            check(spec.fn, args, _wrt(spec, args))
+        return None
+    except Exception as error:                  # noqa: BLE001 (reported, not raised)
+        return f"{type(error).__name__}: {str(error).splitlines()[0][:80]}" if str(error) \
+            else type(error).__name__
+
+
+def second_order(spec, shapes, eps=1e-5):
+    """None when hvp of <u, f(x)> in the first differentiated argument matches central
+    differences of its gradient, else what went wrong."""
+    args = _args(spec, shapes, f"{spec.fn.__name__}{shapes}")
+    k = _wrt(spec, args)[0]
+    rng = np.random.default_rng(1)
+    u = rng.standard_normal(np.shape(spec.fn(*args)))
+    weighted = _WEIGHTED[len(args)](spec.fn, u)
+    x = args[k]
+    v = rng.standard_normal(np.shape(x))
+    v = float(v) if np.ndim(x) == 0 and not isinstance(x, np.ndarray) else v
+    shifted = list(args)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            hv = s2s_ad.hvp(weighted, wrt=k)(*args, v)
+            grad = s2s_ad.grad(weighted, wrt=k)
+            shifted[k] = x + eps * v
+            plus = np.asarray(grad(*shifted))
+            shifted[k] = x - eps * v
+            numeric = (plus - np.asarray(grad(*shifted))) / (2 * eps)
+    except Exception as error:                  # noqa: BLE001
+        return f"{type(error).__name__}: {str(error).splitlines()[0][:80]}"
+    if not np.allclose(hv, numeric, rtol=1e-4, atol=1e-5):
+        return "differs from central differences of the gradient"
+    return None
+
+
+def _weighted_1(fn, u):
+    def weighted(a):
+        return np.sum(fn(a) * u)
+    return weighted
+
+
+def _weighted_2(fn, u):
+    def weighted(a, b):
+        return np.sum(fn(a, b) * u)
+    return weighted
+
+
+def _weighted_3(fn, u):
+    def weighted(a, b, c):
+        return np.sum(fn(a, b, c) * u)
+    return weighted
+
+
+def _weighted_4(fn, u):
+    def weighted(a, b, c, e):
+        return np.sum(fn(a, b, c, e) * u)
+    return weighted
+
+
+# <u, f(args)> for f of 1 to 4 arguments (written out: s2s_ad reads each def's source)
+_WEIGHTED = {1: _weighted_1, 2: _weighted_2, 3: _weighted_3, 4: _weighted_4}
+
+
+def table(quick=False, names=None):
+    """[(function, reverse, forward, second order)], each None (works) or the failure."""
+    rows = {}
+    for spec in all_specs():
+        if not is_user_facing(spec.primitive):
+            continue
+        name = function_name(spec.primitive)
+        if names and name not in names:
+            continue
+        entry = rows.setdefault(name, [None, None, None, False])
+        for shapes in (spec.shapes[:1] if quick else spec.shapes):
+            entry[0] = entry[0] or _passes(inner_product_check, spec, shapes)
+            entry[1] = entry[1] or _passes(forward_check, spec, shapes)
+        if not entry[3]:                        # one second-order check per function
+            entry[2] = second_order(spec, spec.shapes[0])
+            entry[3] = True
+    return [(name, *entry[:3]) for name, entry in sorted(rows.items())]
+
+
+def render(rows, markdown=False):
+    def cell(failure):
+        return "yes" if failure is None else f"no ({failure})"
+    header = ("function", "reverse", "forward", "second order")
+    if markdown:
+        lines = ["| " + " | ".join(header) + " |", "|---|---|---|---|"]
+        lines += ["| `" + name + "` | " + " | ".join(cell(f) for f in fails) + " |"
+                  for name, *fails in rows]
+        return "\n".join(lines)
+    width = max(len(name) for name, *_ in rows) + 2
+    lines = [header[0].ljust(width) + "  ".join(h.ljust(8) for h in header[1:])]
+    lines += [name.ljust(width) + "  ".join(cell(f).ljust(8) for f in fails)
+              for name, *fails in rows]
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m tests.coverage",
+                                     description=__doc__.splitlines()[2])
+    parser.add_argument("--quick", action="store_true", help="one shape per spec row")
+    parser.add_argument("--markdown", metavar="FILE", help="also write the table as markdown")
+    parser.add_argument("names", nargs="*", help="only these functions (numpy.tanh ...)")
+    options = parser.parse_args(argv)
+    rows = table(options.quick, set(options.names))
+    print(render(rows))
+    works = sum(all(f is None for f in fails[:2]) for _, *fails in rows)
+    print(f"\n{len(rows)} functions; reverse and forward both work for {works}, "
+          f"second order for {sum(fails[2] is None for _, *fails in rows)}")
+    if options.markdown:
+        with open(options.markdown, "w") as out:
+            out.write(render(rows, markdown=True) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
