@@ -165,3 +165,36 @@ def test_powers_of_two_meeting_in_a_product_fold_away():
     text = to_source(gast.Module(body=body, type_ignores=[]))
     assert changed and "g = w * r" in text
     assert "h = w * 0.5 * 3.0" in text      # only powers of two are folded
+
+
+def call_price(S, sigma, T):
+    d1 = (math.log(S) + 0.5 * sigma ** 2 * T) / (sigma * math.sqrt(T))
+    d2 = d1 - sigma * math.sqrt(T)
+    return S * 0.5 * (1.0 + math.erf(d1 / math.sqrt(2.0))) \
+        - 0.5 * (1.0 + math.erf(d2 / math.sqrt(2.0)))
+
+
+def test_math_of_literals_is_computed_once_at_build_time_and_repeated_calls_once(
+        both_paths):
+    # math.sqrt(2.0) is a number when the derivative is built; math.sqrt(T), written
+    # twice, is one pure computation (as a hand-written gradient would hold it)
+    args = (1.05, 0.25, 0.75)
+    df = s2s_ad.grad(call_price, wrt=(0, 1))
+    got = df(*args)
+    for k in (0, 1):
+        assert got[k] == pytest.approx(numeric_grad(call_price, list(args), k), rel=1e-6)
+    code = [line for line in s2s_ad.derivative_source(df, *args).splitlines()
+            if not line.strip().startswith("#")]        # not the comments quoting f
+    text = "\n".join(code)
+    assert "math.sqrt(2.0)" not in text and repr(math.sqrt(2.0)) in text
+    assert text.count("math.sqrt(T)") == 1
+
+
+def square_root_of_negative(x):
+    return x * math.sqrt(-1.0)
+
+
+def test_math_of_literals_that_raises_still_raises_when_the_derivative_runs():
+    df = s2s_ad.grad(square_root_of_negative)
+    with pytest.raises(ValueError):
+        df(2.0)

@@ -4,10 +4,14 @@
     ...                      ->     ...
     t2_1 = x - mu                   (t2_0 reused)
 
-Only at the function's top level (not inside loops or branches), only for operators and
-numpy functions (not the user's helpers, not np.random), and only when every input is
-assigned once, so the earlier value is still the same value.
+Only at the function's top level (not inside loops or branches), only for operators,
+numpy and `math` functions (not the user's helpers, not np.random), and only when every
+input is assigned once, so the earlier value is still the same value. A `math` call of
+number literals is computed now (`math.sqrt(2.0)` -> 1.4142135623730951): the
+derivative would otherwise repeat it on every run.
 """
+import math
+
 import gast
 import numpy
 
@@ -35,6 +39,32 @@ class CommonSubexpressionMixin:
         return gast.dump(op)
 
 
+def constant_math(op, callees):
+    """The value of `math.f(literals...)` (a finite float), or None."""
+    if not isinstance(op, gast.Call) or op.keywords:
+        return None
+    obj = callees.get(dotted_path(op.func))
+    if getattr(obj, "__module__", None) != "math" or not op.args:
+        return None
+    values = [_number(a) for a in op.args]
+    if any(v is None for v in values):
+        return None
+    try:
+        value = obj(*values)
+    except (ValueError, OverflowError, ZeroDivisionError, TypeError):
+        return None                     # raised where f raises, when the derivative runs
+    return value if type(value) is float and math.isfinite(value) else None
+
+
+def _number(node):
+    if isinstance(node, gast.Constant) and type(node.value) in (int, float):
+        return node.value
+    if isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.USub):
+        inner = _number(node.operand)
+        return None if inner is None else -inner
+    return None
+
+
 def _is_pure(op, callees):
     """Operations whose value depends only on their operands (safe to compute once)."""
     if isinstance(op, (gast.BinOp, gast.UnaryOp, gast.Compare, gast.Subscript)):
@@ -42,6 +72,6 @@ def _is_pure(op, callees):
     if isinstance(op, gast.Call):
         obj = callees.get(dotted_path(op.func))
         module = getattr(obj, "__module__", None) or ""
-        return (isinstance(obj, numpy.ufunc) or module.startswith("numpy")) \
-            and "random" not in module
+        return (isinstance(obj, numpy.ufunc) or module.startswith("numpy")
+                or module == "math") and "random" not in module
     return False

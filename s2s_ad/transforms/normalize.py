@@ -31,7 +31,7 @@ from .calls import CallMixin
 from .control import ControlFlowMixin, assigned_in_compound, expand_sequences
 from .mutation import MutationMixin
 from .exits import lower_exits
-from .cse import CommonSubexpressionMixin
+from .cse import CommonSubexpressionMixin, constant_math
 from .inline import InlineMixin, collect_nested
 from .inputs import copy_written_inputs
 
@@ -287,6 +287,9 @@ class _Normalizer(ControlFlowMixin, MutationMixin, CallMixin, InlineMixin,
         op, level = self._operation(expr)
         if isinstance(op, gast.Name):
             return op, level     # already a value (a comprehension's list, an if's result)
+        value = constant_math(op, self.callees)
+        if value is not None:
+            return build.literal(value), 0
         return self._bound_to_temp(op, level)
 
     def _bound_to_temp(self, op, level):
