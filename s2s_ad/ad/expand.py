@@ -18,7 +18,7 @@ import gast
 
 from ..analyses.activity import literal_dtype
 from ..ir import build
-from ..optimize.fold import number_literal
+from ..ir.build import number_literal
 from .registry import derivative_target
 
 

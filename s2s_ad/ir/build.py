@@ -26,6 +26,16 @@ def literal(value):
     return const(value)
 
 
+def number_literal(node):
+    """The value of a numeric literal (`2`, `-0.5`), else None."""
+    if isinstance(node, gast.Constant) and type(node.value) in (int, float):
+        return node.value
+    if isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.USub):
+        inner = number_literal(node.operand)
+        return None if inner is None else -inner
+    return None
+
+
 def assign(target, value):
     if isinstance(target, str):
         target = name(target, store=True)

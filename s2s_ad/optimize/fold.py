@@ -18,20 +18,11 @@ from ..ir.walk import walk_tree
 from .. import runtime
 from ..ir import build
 from ..ir.naming import callee
+from ..ir.build import number_literal
 
 _FOLDABLE = {gast.Add: operator.add, gast.Sub: operator.sub, gast.Mult: operator.mul,
              gast.Pow: operator.pow}
 _COMPARISONS = {gast.Eq: operator.eq, gast.NotEq: operator.ne}   # folded to 1 or 0
-
-
-def number_literal(node):
-    """The value of a numeric literal (`2`, `-0.5`), else None."""
-    if isinstance(node, gast.Constant) and type(node.value) in (int, float):
-        return node.value
-    if isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.USub):
-        inner = number_literal(node.operand)
-        return None if inner is None else -inner
-    return None
 
 
 def _power_of_two(value):

@@ -16,7 +16,7 @@ import gast
 import numpy
 
 from ..ir.walk import walk_tree
-from ..ir.build import dotted_path
+from ..ir.build import dotted_path, number_literal
 
 
 class CommonSubexpressionMixin:
@@ -46,7 +46,7 @@ def constant_math(op, callees):
     obj = callees.get(dotted_path(op.func))
     if getattr(obj, "__module__", None) != "math" or not op.args:
         return None
-    values = [_number(a) for a in op.args]
+    values = [number_literal(a) for a in op.args]
     if any(v is None for v in values):
         return None
     try:
@@ -54,15 +54,6 @@ def constant_math(op, callees):
     except (ValueError, OverflowError, ZeroDivisionError, TypeError):
         return None                     # raised where f raises, when the derivative runs
     return value if type(value) is float and math.isfinite(value) else None
-
-
-def _number(node):
-    if isinstance(node, gast.Constant) and type(node.value) in (int, float):
-        return node.value
-    if isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.USub):
-        inner = _number(node.operand)
-        return None if inner is None else -inner
-    return None
 
 
 def _is_pure(op, callees):
