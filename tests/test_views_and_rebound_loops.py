@@ -169,3 +169,10 @@ def test_an_array_used_only_on_a_branch_not_taken_gets_zeros(both_paths):
         h = s2s_ad.hvp(fresh(rebound_then_untaken))(x, a, np.ones(3))
         assert isinstance(h, np.ndarray) and h.shape == (3,)
         np.testing.assert_allclose(h, 0.0)
+
+
+def test_the_check_written_into_generated_code_names_the_file_without_its_directory():
+    # CLI files are committed and read on other machines: no absolute path in them
+    general = s2s_ad.derivative_source(s2s_ad.grad(fresh(number_read_then_write)))
+    assert os.path.dirname(os.path.abspath(__file__)) not in general
+    assert f'File "{os.path.basename(__file__)}"' in general

@@ -13,6 +13,7 @@ one when no check is needed), never writing into its input.
 """
 import copy
 import dataclasses
+import os
 
 import gast
 
@@ -36,7 +37,8 @@ def guard_aliased_writes(levels, kinds, namer, user_names, generated=False):
     name = namer.fresh("check_unshared")
     checks = {}
     for stmt, written, other, _ in findings:
-        message = str(_error(levels, [(stmt, written, other, True)], user_names))
+        message = str(_error(levels, [(stmt, written, other, True)], user_names,
+                             portable=True))
         checks.setdefault(id(stmt), []).append(build.expr_stmt(build.call(
             build.name(name), [build.name(written), build.name(other), build.const(message)])))
     tree = copy.copy(levels.tree)
@@ -61,16 +63,25 @@ def _with_checks(body, checks):
     return out
 
 
-def _error(levels, findings, user_names):
+def _error(levels, findings, user_names, portable=False):
     """The error for the first write found, naming a variable of the user's rather than
-    a temporary."""
+    a temporary. `portable`: the file named by its base name (the message is written into
+    generated code, which must read the same on every machine)."""
     first = [f for f in findings if f[0] is findings[0][0]]
     stmt, written, other, _ = min(first, key=lambda f: (f[2] not in user_names, f[2]))
     in_place = getattr(stmt, "in_place_of", None) is not None
     return UnsupportedSyntaxError(
         f"`{written}` holds the same numpy array as `{other}` (an assignment, a view or a "
         f"list holding it), so this write changes `{other}` too, which is read later; "
-        f"s2s_ad follows values, not shared memory", levels.parsed.source_map.locate(stmt),
+        f"s2s_ad follows values, not shared memory", _located(levels, stmt, portable),
         f"copy before writing: `{written} = {written}.copy()`"
         + (f"; for numbers, write the update as an assignment (`{written} = {written} "
            f"* ...` rather than `{written} *= ...`)" if in_place else ""))
+
+
+def _located(levels, stmt, portable):
+    location = levels.parsed.source_map.locate(stmt)
+    if portable and location is not None:
+        location = dataclasses.replace(location,
+                                       filename=os.path.basename(location.filename))
+    return location
