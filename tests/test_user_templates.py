@@ -61,3 +61,16 @@ def test_user_template_of_a_builtin_primitive_wins_even_before_first_use(tmp_pat
     out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "2.0"
+
+
+def test_a_tangent_template_linear_in_a_zero_keeps_the_shape_it_would_have():
+    # b is not differentiated: np.ravel(d[b]) is a zero, of ravel's shape (4,), not of b's
+    # (2, 2), when np.linalg.solve then reads it (solve raised on the (2, 2) zero)
+    from gradcheck import numeric_grad
+    M = np.array([[3.0, 0.2, 0.1, 0.0], [0.1, 2.5, 0.0, 0.3], [0.0, 0.2, 2.0, 0.1],
+                  [0.2, 0.0, 0.1, 3.5]])
+    b = np.array([[1.0, -0.5], [0.3, 2.0]])
+    V = np.arange(16.0).reshape(4, 4) / 10.0
+    _, tangent = s2s_ad.jvp(user_template.uses_solve_flat)(M, b, V)
+    want = np.sum(numeric_grad(user_template.uses_solve_flat, [M, b], 0) * V)
+    assert tangent == pytest.approx(want, rel=1e-6)

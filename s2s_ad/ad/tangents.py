@@ -107,8 +107,9 @@ class _Substituter(TemplateSubstituter):
         node = self.generic_visit(node)
         positions = linear_positions(function)
         if positions and any(k < len(node.args) and is_zero(node.args[k]) for k in positions):
-            return node.args[next(k for k in positions if k < len(node.args)
-                                  and is_zero(node.args[k]))]     # linear in a zero: zero
+            # linear in a zero: zero, of the call's shape (np.reshape, np.sum and matmul
+            # change it), should it survive into the code
+            return zero_of(node)
         return node
 
 
