@@ -11,6 +11,8 @@ MODULES = (
     "numpy_reductions",
     "numpy_shape",
     "numpy_linalg",
+    "numpy_decompositions",
+    "numpy_least_squares",
     "numpy_signal",
     "numpy_creation",
     "python_math",
