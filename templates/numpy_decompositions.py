@@ -16,7 +16,7 @@ invariant to them gets its true gradient.
 import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
-from s2s_ad.runtime import unbroadcast
+from s2s_ad.runtime import broadcast_tangent, unbroadcast
 from s2s_ad.runtime_linalg import leading_columns, quotient_or_nan, real_eigenvalues
 
 
@@ -32,19 +32,20 @@ def svd_adjoint(y, a, full_matrices=True, compute_uv=True):
     Y = F(U^T U_bar), Y' = F(V^T V_bar)"""
     _k = min(np.shape(a)[-2:])
     _usv = y if compute_uv else np.linalg.svd(a, full_matrices=False)
-    _g = d[y] if compute_uv else (np.zeros_like(_usv[0]), d[y], np.zeros_like(_usv[2]))
+    _g = d[y] if compute_uv else (0.0, d[y], 0.0)
     _u = _usv[0][..., :_k]
     _s = _usv[1]
     _vh = _usv[2][..., :_k, :]
-    _ub = leading_columns(_g[0], _k)
-    _vbh = np.swapaxes(leading_columns(np.swapaxes(_g[2], -1, -2), _k), -1, -2)
+    _ub = leading_columns(broadcast_tangent(_g[0], _usv[0]), _k)
+    _vbh = np.swapaxes(leading_columns(np.swapaxes(broadcast_tangent(_g[2], _usv[2]), -1, -2),
+                                       _k), -1, -2)
     _gaps = np.expand_dims(_s * _s, -2) - np.expand_dims(_s * _s, -1)
     _off = 1.0 - np.eye(_k)
     _yu = quotient_or_nan(_off * (np.swapaxes(_u, -1, -2) @ _ub), _gaps)
     _yv = quotient_or_nan(_off * (_vh @ np.swapaxes(_vbh, -1, -2)), _gaps)
     _p = (_yu + np.swapaxes(_yu, -1, -2)) * np.expand_dims(_s, -2) \
         + np.expand_dims(_s, -1) * (_yv + np.swapaxes(_yv, -1, -2)) \
-        + np.expand_dims(_g[1], -1) * np.eye(_k)
+        + np.expand_dims(broadcast_tangent(_g[1], _s), -1) * np.eye(_k)
     d[a] += _u @ _p @ _vh \
         + (quotient_or_nan(_ub - _u @ (np.swapaxes(_u, -1, -2) @ _ub), np.expand_dims(_s, -2))
            @ _vh if np.shape(a)[-2] > _k else 0.0) \
@@ -87,8 +88,10 @@ def eigh_adjoint(y, a, UPLO="L"):
     """A_bar = tril(G) + tril(G^T, -1) (UPLO='L'), G = V (diag(w_bar) + F(V^T V_bar)) V^T"""
     _vt = np.swapaxes(y[1], -1, -2)
     _gaps = np.expand_dims(y[0], -2) - np.expand_dims(y[0], -1)
-    _g = y[1] @ (quotient_or_nan((1.0 - np.eye(np.shape(a)[-1])) * (_vt @ d[y][1]), _gaps)
-                 + np.expand_dims(d[y][0], -1) * np.eye(np.shape(a)[-1])) @ _vt
+    _g = y[1] @ (quotient_or_nan((1.0 - np.eye(np.shape(a)[-1]))
+                                 * (_vt @ broadcast_tangent(d[y][1], y[1])), _gaps)
+                 + np.expand_dims(broadcast_tangent(d[y][0], y[0]), -1)
+                 * np.eye(np.shape(a)[-1])) @ _vt
     d[a] += np.tril(_g) + np.tril(np.swapaxes(_g, -1, -2), -1) if UPLO in ("L", "l") \
         else np.triu(_g) + np.triu(np.swapaxes(_g, -1, -2), 1)
 
@@ -129,10 +132,12 @@ def eigvalsh_tangent(y, a, UPLO="L"):
 def eig_adjoint(y, a):
     """A_bar = inv(V)^T (diag(w_bar) + F(V^T V_bar')) V^T, V_bar' = V_bar - V diag(V^T V_bar)"""
     _w = real_eigenvalues(y[0])
-    _vb = d[y][1] - y[1] * np.expand_dims(np.sum(y[1] * d[y][1], -2), -2)
+    _vb = broadcast_tangent(d[y][1], y[1]) \
+        - y[1] * np.expand_dims(np.sum(y[1] * d[y][1], -2), -2)
     _gaps = np.expand_dims(_w, -2) - np.expand_dims(_w, -1)
     _inner = quotient_or_nan((1.0 - np.eye(np.shape(a)[-1])) * (np.swapaxes(y[1], -1, -2) @ _vb),
-                             _gaps) + np.expand_dims(d[y][0], -1) * np.eye(np.shape(a)[-1])
+                             _gaps) + np.expand_dims(broadcast_tangent(d[y][0], _w), -1) \
+        * np.eye(np.shape(a)[-1])
     d[a] += np.linalg.solve(np.swapaxes(y[1], -1, -2), _inner @ np.swapaxes(y[1], -1, -2))
 
 
@@ -158,7 +163,8 @@ def qr_adjoint(y, a, mode="reduced"):
     copyltu(M)) inv(U)^T, Y_bar = Q V_bar"""
     _k = min(np.shape(a)[-2:])
     _qr = np.linalg.qr(a) if mode == "r" else y
-    _g = (np.zeros_like(_qr[0]), d[y]) if mode == "r" else d[y]
+    _g = (np.zeros_like(_qr[0]), broadcast_tangent(d[y], _qr[1])) if mode == "r" else \
+        (broadcast_tangent(d[y][0], y[0]), broadcast_tangent(d[y][1], y[1]))
     _q = _qr[0][..., :_k]
     _qb = leading_columns(_g[0], _k, "np.linalg.qr") \
         + a[..., :, _k:] @ np.swapaxes(_g[1][..., :_k, _k:], -1, -2)

@@ -7,7 +7,7 @@ dP = -P dA P + P P^T dA^T (I - A P) + (I - P A) dA^T P^T P; lstsq's x is P b.
 import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
-from s2s_ad.runtime import reshape_like, unbroadcast
+from s2s_ad.runtime import broadcast_tangent, reshape_like, unbroadcast
 from s2s_ad.runtime_spread import unreduce_norm
 
 
@@ -40,7 +40,7 @@ def lstsq_adjoint(y, a, b, rcond=None):
     + (P^T x)(x_bar - P A x_bar)^T - 2 r res_bar x^T + U diag(s_bar) Vh"""
     _p = np.linalg.pinv(a)
     _x = np.reshape(y[0], (np.shape(a)[-1], -1))
-    _xb = np.reshape(d[y][0], np.shape(_x))
+    _xb = np.reshape(broadcast_tangent(d[y][0], y[0]), np.shape(_x))
     _bb = np.swapaxes(_p, -1, -2) @ _xb
     _r = np.reshape(b, (np.shape(a)[0], -1)) - a @ _x
     _rb = 2.0 * _r * d[y][1] if np.size(y[1]) else 0.0 * _r
@@ -56,7 +56,7 @@ def lstsq_tangent(y, a, b, rcond=None):
     _p = np.linalg.pinv(a)
     _x = np.reshape(y[0], (np.shape(a)[-1], -1))
     _r = np.reshape(b, (np.shape(a)[0], -1)) - a @ _x
-    _db = np.reshape(d[b], np.shape(_r))
+    _db = reshape_like(d[b], _r)     # (np.reshape of a zero tangent keeps b's shape)
     _z = d[a].T @ (_p.T @ _x)
     _dx = -(_p @ (d[a] @ _x)) + _p @ (_p.T @ (d[a].T @ _r)) + _z - _p @ (a @ _z) + _p @ _db
     _usv = np.linalg.svd(a, full_matrices=False)

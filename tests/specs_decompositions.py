@@ -163,3 +163,74 @@ SPECS = [
     Spec(leading_columns, use_leading_columns, [((3, 2),), ((2, 4, 2),)]),
     Spec(real_eigenvalues, use_real_eigenvalues, [((4,),), ((2, 3),)]),
 ]
+
+
+# ---- numpy 2's names (templates/numpy2_linalg.py, loaded where numpy has them) ----------------
+def svdvals_of(x):
+    return np.linalg.svdvals(x)
+
+
+def vecdot_of(a, b):
+    return np.vecdot(a, b)
+
+
+def vecdot_first_axis(a, b):
+    return np.vecdot(a, b, axis=0)
+
+
+def linalg_vecdot_of(a, b):
+    return np.linalg.vecdot(a, b, axis=-1)
+
+
+def matvec_of(a, b):
+    return np.matvec(a, b)
+
+
+def vecmat_of(a, b):
+    return np.vecmat(a, b)
+
+
+def linalg_matmul_of(a, b):
+    return np.linalg.matmul(a, b)
+
+
+def linalg_outer_of(a, b):
+    return np.linalg.outer(a, b)
+
+
+def linalg_tensordot_of(a, b):
+    return np.linalg.tensordot(a, b, axes=1)
+
+
+def linalg_diagonal_of(x):
+    return np.linalg.diagonal(x, offset=1)
+
+
+def linalg_trace_of(x):
+    return np.linalg.trace(x, offset=-1)
+
+
+def matrix_transpose_of(x):
+    return np.matrix_transpose(x)
+
+
+def linalg_matrix_transpose_of(x):
+    return np.linalg.matrix_transpose(x) * 2.0
+
+
+if hasattr(np.linalg, "svdvals") and hasattr(np, "matvec"):
+    SPECS += [
+        Spec(np.linalg.svdvals, svdvals_of, RECTANGLES),
+        Spec(np.vecdot, vecdot_of, [((4,), (4,)), ((3, 4), (4,)), ((2, 1, 4), (3, 4))]),
+        Spec(np.vecdot, vecdot_first_axis, [((3, 4), (3, 4)), ((3, 4), (3, 1))]),
+        Spec(np.linalg.vecdot, linalg_vecdot_of, [((4,), (4,)), ((3, 4), (2, 3, 4))]),
+        Spec(np.matvec, matvec_of, [((3, 4), (4,)), ((2, 3, 4), (4,)), ((3, 4), (2, 4))]),
+        Spec(np.vecmat, vecmat_of, [((3,), (3, 4)), ((2, 3), (3, 4)), ((3,), (2, 3, 4))]),
+        Spec(np.linalg.matmul, linalg_matmul_of, [((3, 4), (4, 5)), ((2, 3, 4), (4,))]),
+        Spec(np.linalg.outer, linalg_outer_of, [((3,), (4,))]),
+        Spec(np.linalg.tensordot, linalg_tensordot_of, [((3, 4), (4, 5)), ((2, 3), (3,))]),
+        Spec(np.linalg.diagonal, linalg_diagonal_of, [((4, 4),), ((2, 3, 4),)]),
+        Spec(np.linalg.trace, linalg_trace_of, [((4, 4),), ((2, 3, 4),)]),
+        Spec(np.matrix_transpose, matrix_transpose_of, [((3, 4),), ((2, 3, 4),)]),
+        Spec(np.linalg.matrix_transpose, linalg_matrix_transpose_of, [((3, 4),), ((2, 3, 4),)]),
+    ]
