@@ -11,6 +11,9 @@ numpy and runtime.unbroadcast only:
     undiag(g, v, k)
     einsum_operand_adjoint(g, subscripts, operands, k)      adjoint of operand k: another einsum
     as_columns(v, a, x)              np.linalg.solve's vectors as columns (solve, its adjoint)
+    quotient_or_nan(x, y)            x / y, with 0 / 0 = 0 and x / 0 = nan (decompositions)
+    leading_columns(g, k, what)      g[..., :k], the rest checked zero (full_matrices=True)
+    real_eigenvalues(w)              np.linalg.eig's eigenvalues, checked real
 """
 import string
 
@@ -253,3 +256,41 @@ def as_columns(v, a, x):
     vectors (x has one axis fewer than a) each becomes a column, else v is returned."""
     return np.expand_dims(v, -1) if np.ndim(x) == np.ndim(a) - 1 else v
 
+
+
+# ---- decompositions (templates/numpy_decompositions.py) ------------------------------------
+def quotient_or_nan(x, y):
+    """x / y elementwise, where y == 0 gives 0 when x == 0 and nan otherwise. The
+    decompositions divide by gaps between eigenvalues (or singular values) and by singular
+    values: at a repeated or zero value the derivative of the vectors is not defined (nan),
+    but a loss that does not depend on them (x exactly 0, e.g. it uses the values alone)
+    keeps its exact gradient."""
+    zero = y == 0
+    quotient = x / np.where(zero, 1.0, y)
+    if np.any(zero):
+        quotient = np.where(zero, np.where(x == 0, 0.0, np.nan), quotient)
+    return quotient
+
+
+def leading_columns(g, k, what="np.linalg.svd"):
+    """g[..., :k], the adjoint of the first k columns of a decomposition's complete factor
+    (full_matrices=True, mode='complete'). The other columns span a complement that the
+    decomposition chooses freely: their derivative is not defined, so an adjoint reaching
+    them is an error rather than a wrong gradient."""
+    if np.shape(g)[-1] > k and np.any(np.asarray(g)[..., k:]):
+        raise ValueError(f"s2s_ad: the derivative of {what} is not defined for the columns "
+                         f"of a complete factor beyond the first {k} (any orthonormal "
+                         f"completion is a valid result); use full_matrices=False "
+                         f"(mode='reduced'), or only those first {k} columns")
+    return np.asarray(g)[..., :k]
+
+
+def real_eigenvalues(w):
+    """np.linalg.eig's eigenvalues, which s2s_ad differentiates when they are real (numpy
+    then returns real arrays); complex ones are an error, never a derivative of their real
+    part alone."""
+    if np.iscomplexobj(w):
+        raise ValueError("s2s_ad differentiates np.linalg.eig when every eigenvalue is real "
+                         "(numpy then returns real arrays); this matrix has complex ones. "
+                         "For a symmetric matrix use np.linalg.eigh")
+    return w

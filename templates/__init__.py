@@ -4,6 +4,8 @@ Reverse (`@adjoint`) and forward (`@tangent`) templates of one primitive sit sid
 side. Adding a primitive touches its template here and one row of the primitive spec
 table in tests/primitive_specs.py.
 """
+import numpy as _np
+
 MODULES = (
     "operators",
     "numpy_math",
@@ -11,6 +13,8 @@ MODULES = (
     "numpy_reductions",
     "numpy_shape",
     "numpy_linalg",
+    "numpy_decompositions",
+    "numpy_least_squares",
     "numpy_signal",
     "numpy_creation",
     "python_math",
@@ -20,3 +24,6 @@ MODULES = (
     "runtime_helpers",
     "runtime_helpers_arrays",
 )
+# numpy 2's array-API names (np.vecdot, np.linalg.svdvals, ...) where numpy has them
+if hasattr(_np.linalg, "svdvals") and hasattr(_np, "matvec"):
+    MODULES += ("numpy2_linalg",)
