@@ -108,6 +108,12 @@ def check_unshared(written, other, message):
     view of it (`other = written[0]` of a matrix, not of a vector) was not known when the
     derivative was built. When it is, the derivative, which follows values, would read
     the old values: raise `message` (the located error, rendered) instead."""
-    if isinstance(other, np.ndarray) and isinstance(written, np.ndarray) \
-            and np.shares_memory(written, other):
+    if isinstance(written, np.ndarray) and _shares(written, other):
         raise UnsupportedSyntaxError(message)
+
+
+def _shares(array, other):
+    """`other` (an array, or a list or tuple holding arrays) shares memory with `array`."""
+    if isinstance(other, (list, tuple)):
+        return any(_shares(array, item) for item in other)
+    return isinstance(other, np.ndarray) and np.shares_memory(array, other)

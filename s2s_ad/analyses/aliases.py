@@ -72,11 +72,15 @@ def writes_through_aliases(levels, kinds=None, item_views=True):
             continue
         target = stmt.targets[0]
         updated = getattr(stmt, "in_place_of", None)
+        if _number(updated, kinds):
+            updated = None        # `s += e` on a number rebinds s: no memory is written
         if isinstance(target, gast.Name) and updated is not None:
             # `y *= 2` on an array writes into it: every name sharing it sees the change
             group = shared.get(updated, set()) - {target.id}
             next_item = _next_item_read(ordered[k][1], updated, loops)
-            found.extend((stmt, updated, other, other in unknown) for other in sorted(group)
+            # a name that may hold a number (or a copy) may share nothing: known only then
+            found.extend((stmt, updated, other, other in unknown or updated in unknown)
+                         for other in sorted(group)
                          if _read_before_rebound(ordered, uses, k, other, next_item))
             shared[target.id] = (group | {updated}) - {target.id}
             affects({updated}, target.id)
@@ -103,8 +107,8 @@ def writes_through_aliases(levels, kinds=None, item_views=True):
                 shared[target.id] = set().union(*(shared.get(n, set()) for n in held)) \
                     | held | {source}
                 affects(held, target.id)
-                if held & unknown:
-                    unknown.add(target.id)
+                if held & unknown or not all(_array(n, kinds) for n in held):
+                    unknown.add(target.id)       # a number shares nothing: check at run time
             elif source is not None:
                 together = shared.setdefault(source, set()) | {source}
                 verdict = "view" if not isinstance(stmt.value, gast.Subscript) else \
@@ -266,6 +270,18 @@ def _item_read(value, name, kinds):
             and base.type is np.ndarray:
         return "view"
     return "unknown"
+
+
+def _number(name, kinds):
+    """The facts say `name` holds a number (Python or numpy scalar: immutable)."""
+    kind = kinds.of(name) if kinds is not None and name is not None else None
+    return isinstance(kind, Num) and kind.axes == () and kind.type not in (None, np.ndarray)
+
+
+def _array(name, kinds):
+    """The facts say `name` holds a numpy array."""
+    kind = kinds.of(name) if kinds is not None else None
+    return isinstance(kind, Num) and kind.type is np.ndarray
 
 
 def _viewed(value, callees):

@@ -2,9 +2,10 @@
 
 Every value is tracked by its kind: "s" (a number), "v" (shape (3,)) or "m" (shape (3, 3)),
 so every expression is well-shaped. Elementwise functions are applied only where their
-input is in their domain (`np.log(1.0 + e * e)`, `e / (2.0 + np.cos(e))`), and nothing
-has a kink (no abs, max, sign): the only non-smooth points are branch tests, which the
-oracle detects and skips.
+input is in their domain (`np.log(1.0 + e * e)`, `e / (2.0 + np.cos(e))`). The only
+non-smooth points are branch tests, ties of `np.max` / `np.where`, and zero spreads or norms
+(`np.std`, `np.linalg.norm`) that random values do not hit; the oracle detects a kink (its
+step sizes disagree) and skips it.
 """
 import re
 from dataclasses import dataclass
@@ -157,17 +158,25 @@ class ExpressionWriter:
             return rng.choice([
                 f"np.sum({sub('v')})", f"np.mean({sub('m')})", f"np.dot({sub('v')}, {sub('v')})",
                 f"np.sum({sub('m')} * {sub('m')})", f"np.prod({sub('v')})",
-                f"np.trace({sub('m')})", f"({sub('v')} @ {sub('v')})"])
+                f"np.trace({sub('m')})", f"({sub('v')} @ {sub('v')})",
+                f"np.std({sub('v')})", f"np.var({sub('m')})", f"np.linalg.norm({sub('v')})",
+                f"np.max({sub('v')})", f"np.logaddexp(0.0, {sub('s')})"])
         if kind == "v":
             return rng.choice([
                 f"np.sum({sub('m')}, axis={rng.randrange(2)})",
                 f"np.mean({sub('m')}, axis={rng.randrange(2)})",
                 f"({sub('m')} @ {sub('v')})", f"np.dot({sub('v')}, {sub('m')})",
-                f"np.cumsum({sub('v')})", f"np.flip({sub('v')})", f"np.roll({sub('v')}, 1)"])
+                f"np.cumsum({sub('v')})", f"np.flip({sub('v')})", f"np.roll({sub('v')}, 1)",
+                f"np.full(3, {sub('s')})", f"np.linspace({sub('s')}, 1.0, 3)",
+                f"np.full_like({sub('v')}, {sub('s')})", f"np.std({sub('m')}, axis={rng.randrange(2)})",
+                f"np.var({sub('m')}, axis={rng.randrange(2)})",
+                f"np.where({sub('v')} > 0.0, {sub('v')}, {sub('v')})"])
         return rng.choice([
             f"({sub('m')} @ {sub('m')})", f"np.outer({sub('v')}, {sub('v')})",
             f"({sub('v')}[:, None] * {sub('v')}[None, :])", f"np.transpose({sub('m')})",
-            f"np.tril({sub('m')})", f"np.sum({sub('m')}, axis=1, keepdims=True) * {sub('m')}"])
+            f"np.tril({sub('m')})", f"np.sum({sub('m')}, axis=1, keepdims=True) * {sub('m')}",
+            f"np.full((3, 3), {sub('s')})", f"np.stack([{sub('v')}, {sub('v')}, {sub('v')}])",
+            f"np.linalg.solve(np.eye(3) * 4.0 + {sub('m')} * 0.1, {sub('m')})"])
 
     def test(self, depth=1):
         kind = self.rng.choice("svm")

@@ -2,7 +2,8 @@
 
 `generate(seed)` returns a `Program`: the source of a module defining `f(a, x, M)` (a
 Python float, a vector of 3 and a 3x3 matrix) and maybe helpers, the arguments to call it
-at, the mode to check it in and which arguments to differentiate. The same seed always
+at, the mode to check it in (grad, jvp, vjp, hvp, or gradgrad: `grad(grad(f))` in `a`) and
+which arguments to differentiate. The same seed always
 gives the same program.
 
 Programs use only what README.md says s2s_ad differentiates: arithmetic with
@@ -22,9 +23,9 @@ from .expressions import ExpressionWriter, Var
 
 PARAMS = (("a", "s"), ("x", "v"), ("M", "m"))
 SHAPES = {"s": (), "v": (3,), "m": (3, 3)}
-MODES = ("grad", "jvp", "vjp", "hvp")
-MODE_WEIGHTS = (0.55, 0.15, 0.15, 0.15)     # the proportions issue 14's run used
-SCALAR_OUTPUT_MODES = ("grad", "hvp")
+MODES = ("grad", "jvp", "vjp", "hvp", "gradgrad")
+MODE_WEIGHTS = (0.5, 0.13, 0.13, 0.14, 0.1)  # about the proportions issue 14's run used
+SCALAR_OUTPUT_MODES = ("grad", "hvp", "gradgrad")
 ZEROS = {"v": "np.zeros(3)", "m": "np.zeros((3, 3))", "s": "0.0"}
 
 
@@ -42,9 +43,11 @@ class Program:
 class StatementWriter(ExpressionWriter):
     """Adds random statements (and blocks of them) to a function body."""
 
-    def __init__(self, rng, helpers, features, out_kind, max_depth=2):
+    def __init__(self, rng, helpers, features, out_kind, max_depth=2, appends=True):
         super().__init__(rng, helpers, features)
         self.out_kind = out_kind
+        # grad of grad through list appends is refused (README: use hvp): no appends there
+        self.appends = appends
         self.max_depth = max_depth
         self.depth = 0
         self.iterated = []               # names a surrounding loop iterates: never rebound
@@ -60,6 +63,9 @@ class StatementWriter(ExpressionWriter):
                   self.fill_by_index, self.list_then_reduce, self.comprehension]
         compound = [self.range_loop, self.row_loop, self.branch, self.while_loop,
                     self.list_loop, self.empty_loop]
+        if not self.appends:          # a comprehension is a loop of appends too
+            compound.remove(self.list_loop)
+            simple.remove(self.comprehension)
         if self.in_for:
             simple.append(self.maybe_break)
         if self.depth > 0 or rng.random() < 0.3:
@@ -281,10 +287,10 @@ class StatementWriter(ExpressionWriter):
         return self.expr(self.out_kind)
 
 
-def _helper(rng, name, helpers, features):
+def _helper(rng, name, helpers, features, appends):
     kinds = [rng.choice("ssv") for _ in range(rng.randint(1, 2))]
     out = rng.choice("ssv")
-    writer = StatementWriter(rng, dict(helpers), features, out, max_depth=1)
+    writer = StatementWriter(rng, dict(helpers), features, out, max_depth=1, appends=appends)
     params = [f"p{k}" for k in range(len(kinds))]
     for p, k in zip(params, kinds):
         writer.scopes[0][p] = writer._var(k)
@@ -300,11 +306,11 @@ def generate(seed, mode=None):
     features = set()
     helpers, helper_lines = {}, []
     for k in range(rng.choice([0, 0, 1, 2])):
-        lines, signature = _helper(rng, f"helper{k}", helpers, features)
+        lines, signature = _helper(rng, f"helper{k}", helpers, features, mode != "gradgrad")
         helpers[f"helper{k}"] = signature
         helper_lines += lines + ["", ""]
     out_kind = "s" if mode in SCALAR_OUTPUT_MODES else rng.choice("svm")
-    writer = StatementWriter(rng, helpers, features, out_kind)
+    writer = StatementWriter(rng, helpers, features, out_kind, appends=mode != "gradgrad")
     for name, kind in PARAMS:
         writer.scopes[0][name] = writer._var(kind)
     writer.statements(rng.randint(1, 5))
@@ -317,4 +323,6 @@ def generate(seed, mode=None):
     wrt = rng.randrange(3)
     if mode == "grad" and rng.random() < 0.25:
         wrt = tuple(sorted(rng.sample(range(3), 2)))
+    if mode == "gradgrad":
+        wrt = 0                 # grad(grad(f)) in the float argument a
     return Program(seed, mode, source, args, wrt, features)

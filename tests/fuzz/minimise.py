@@ -142,6 +142,14 @@ if __name__ == "__main__":
     elif MODE == "vjp":
         got = s2s_ad.vjp(f, wrt=k)(*ARGS, weight if np.ndim(weight) else float(weight))
         print("s2s_ad:", float(np.sum(got * direction)))
+    elif MODE == "gradgrad":
+        got = s2s_ad.grad(s2s_ad.grad(f, wrt=0), wrt=0)(*ARGS)
+        step, moved = 1e-4, [list(ARGS), list(ARGS)]
+        moved[0][0], moved[1][0] = ARGS[0] + step, ARGS[0] - step
+        first = s2s_ad.grad(f, wrt=0)
+        print("s2s_ad:", got)
+        print("differences of the gradient:", (first(*moved[0]) - first(*moved[1])) / (2 * step))
+        raise SystemExit
     elif MODE == "jvp":
         got = s2s_ad.jvp(f, wrt=k)(*ARGS, direction)[1]
         print("s2s_ad:", float(np.sum(weight * got)))

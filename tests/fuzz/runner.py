@@ -134,6 +134,12 @@ def _derivative_check(f, program, value):
         return _compare(lambda s: _directional(f, args, positions, directions, 1.0, s),
                         analytic, (1e-6, 1e-7, 1e-5), RTOL, ATOL, scale)
     k, direction = positions[0], directions[0]
+    if mode == "gradgrad":
+        second = s2s_ad.grad(s2s_ad.grad(f, wrt=0), wrt=0)(*args)
+        if np.shape(second) != ():
+            return "wrong", f"grad of grad has shape {np.shape(second)} for a float argument"
+        return _compare(lambda s: _mixed(f, args, 0, 1.0, 1.0, s), float(second),
+                        (1e-4, 3e-5, 3e-4), RTOL2, ATOL2, scale)
     if mode == "jvp":
         out, tangent = s2s_ad.jvp(f, wrt=k)(*args, direction)
         if np.shape(tangent) != np.shape(value):

@@ -1,0 +1,41 @@
+"""In-place updates of numbers held in lists (found by the fuzzer): `for r in [number]:
+r += ...` rebinds r, so nothing shares memory and nothing is refused. The specialised
+derivative knows r is a number; the general one checks at run time, and a real array
+written through a list item is still refused."""
+import numpy as np
+import pytest
+
+import s2s_ad
+from derivative_paths import PATHS, grad_on
+from gradcheck import numeric_grad
+
+
+def numbers_updated_in_place(a, x):
+    items = []
+    for r in [np.sin(a * x[0]), a * a]:
+        r += np.cos(a)
+        items.append(r)
+    return np.sum(items) + a
+
+
+def array_item_written_then_list_read(x):
+    parts = [x * 1.0, x * 2.0]
+    total = 0.0
+    for r in parts:
+        r *= 3.0
+        total = total + np.sum(r)
+    return total + np.sum(parts[0])
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_a_number_item_updated_in_place_is_differentiated(path):
+    args = (0.7, np.array([0.3, -0.2, 0.5]))
+    got = grad_on(path, numbers_updated_in_place)(*args)
+    assert got == pytest.approx(numeric_grad(numbers_updated_in_place, args, 0), rel=1e-6)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_an_array_item_written_in_place_and_read_through_its_list_is_refused(path):
+    x = np.array([0.3, -0.2, 0.5])
+    with pytest.raises(s2s_ad.ADError, match="holds the same numpy array"):
+        grad_on(path, array_item_written_then_list_read)(x)
