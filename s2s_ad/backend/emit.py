@@ -59,8 +59,15 @@ def _fill_empty_blocks(node):
     differentiate, or whose forward values nothing reads): Python needs a statement there."""
     for block in ast.walk(node):
         if isinstance(block, (ast.For, ast.While, ast.If, ast.FunctionDef, ast.With)) \
-                and not block.body:
-            block.body.append(ast.Pass())
+                and all(_marker(stmt) for stmt in block.body):
+            block.body.append(ast.Pass())     # comments alone are no statement either
+
+
+def _marker(stmt):
+    """A comment or blank-line marker statement (it becomes no Python statement)."""
+    return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) \
+        and isinstance(stmt.value.func, ast.Name) \
+        and stmt.value.func.id in ("__s2s_comment__", "__s2s_blank__")
 
 
 def expression_source(node):

@@ -281,7 +281,10 @@ class _Normalizer(ControlFlowMixin, MutationMixin, CallMixin, InlineMixin,
             self._check_bound(expr.id, expr)
             return build.name(expr.id), 0
         path = dotted_path(expr)
-        if path and not self.res.is_value(path.split(".")[0]):
+        # a name bound here is a value, also one the user never wrote (`W_1`, the iterated
+        # array a loop that rebinds `W` reads: `W_1.T`)
+        if path and not self.res.is_value(path.split(".")[0]) \
+                and path.split(".")[0] not in self.current:
             self._check_bound(path, expr)
             return build.dotted(path), 0
         op, level = self._operation(expr)

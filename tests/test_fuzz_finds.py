@@ -1,0 +1,63 @@
+"""Programs the differential fuzzer (tests/fuzz) found, cut down by hand.
+
+- In-place updates of numbers held in lists: `for r in [number]: r += ...` rebinds r, so
+  nothing shares memory and nothing is refused. The specialised derivative knows r is a
+  number; the general one checks at run time; an array written through a list item and
+  read through the list is still refused.
+- `M.T` in the iterable of a loop that rebinds `M` (the loop reads the M bound before it).
+"""
+import numpy as np
+import pytest
+
+import s2s_ad
+from derivative_paths import PATHS, grad_on
+from gradcheck import numeric_grad
+
+
+def numbers_updated_in_place(a, x):
+    items = []
+    for r in [np.sin(a * x[0]), a * a]:
+        r += np.cos(a)
+        items.append(r)
+    return np.sum(items) + a
+
+
+def array_item_written_then_list_read(x):
+    parts = [x * 1.0, x * 2.0]
+    total = 0.0
+    for r in parts:
+        r *= 3.0
+        total = total + np.sum(r)
+    return total + np.sum(parts[0])
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_a_number_item_updated_in_place_is_differentiated(path):
+    args = (0.7, np.array([0.3, -0.2, 0.5]))
+    got = grad_on(path, numbers_updated_in_place)(*args)
+    assert got == pytest.approx(numeric_grad(numbers_updated_in_place, args, 0), rel=1e-6)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_an_array_item_written_in_place_and_read_through_its_list_is_refused(path):
+    x = np.array([0.3, -0.2, 0.5])
+    with pytest.raises(s2s_ad.ADError, match="holds the same numpy array"):
+        grad_on(path, array_item_written_then_list_read)(x)
+
+
+def transpose_in_the_iterable_of_a_loop_rebinding_it(a, x, M):
+    rows = []
+    for r in [x, (np.sum(M.T * M.T, axis=1) if np.sum(x) > 0.0 else x)]:
+        M = np.tanh(a * r[:, None] * r[None, :])
+        rows.append(r * np.sum(M))
+    return a * np.sum(rows)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("wrt", [0, 1, 2])
+def test_a_transpose_in_the_iterable_of_a_loop_that_rebinds_its_array(path, wrt):
+    f = transpose_in_the_iterable_of_a_loop_rebinding_it
+    args = (0.5, np.array([0.3, -0.2, 0.5]), np.array([[0.2, 0.1, -0.3], [0.4, 0.5, 0.1],
+                                                        [-0.2, 0.3, 0.6]]))
+    got = grad_on(path, f, wrt)(*args)
+    assert np.allclose(got, numeric_grad(f, args, wrt), rtol=1e-6, atol=1e-8)
