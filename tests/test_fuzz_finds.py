@@ -5,6 +5,9 @@
   number; the general one checks at run time; an array written through a list item and
   read through the list is still refused.
 - `M.T` in the iterable of a loop that rebinds `M` (the loop reads the M bound before it).
+- A constant array written in place after the backward sweep of an earlier statement
+  reads it (`z = np.sum(y * x); y[1] = 3.0`): its old elements were saved but never
+  restored (a silent wrong gradient), or, in a loop, saved without a pop (a crash).
 """
 import numpy as np
 import pytest
@@ -61,3 +64,37 @@ def test_a_transpose_in_the_iterable_of_a_loop_that_rebinds_its_array(path, wrt)
                                                         [-0.2, 0.3, 0.6]]))
     got = grad_on(path, f, wrt)(*args)
     assert np.allclose(got, numeric_grad(f, args, wrt), rtol=1e-6, atol=1e-8)
+
+
+def constant_written_after_use(x):
+    y = np.ones(3)
+    z = np.sum(y * x)
+    y[1] = 3.0
+    return z * np.sum(y * x)
+
+
+def constant_written_in_a_loop_after_use(x):
+    y = np.ones(3)
+    z = np.sum(y * x)
+    for i in range(2):
+        y[i] = 3.0 + i
+    return z * np.sum(y * x)
+
+
+def constant_filled_in_a_loop_then_passed_on(x):
+    y = np.zeros(3)
+    for i in range(1):
+        y[i] = 3.0
+    return np.sum(x * x) * scaled_sum(y, x)
+
+
+def scaled_sum(p, q):
+    return q[1] * 0.9 * np.sum(p)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f", [constant_written_after_use, constant_written_in_a_loop_after_use,
+                               constant_filled_in_a_loop_then_passed_on])
+def test_a_constant_array_written_in_place_is_restored_for_the_backward_sweep(path, f):
+    x = np.array([0.3, -0.2, 0.5])
+    assert np.allclose(grad_on(path, f)(x), numeric_grad(f, (x,), 0), rtol=1e-6, atol=1e-8)

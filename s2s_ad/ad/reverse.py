@@ -27,7 +27,7 @@ from .adjoints import Adjoints
 from .context import ExpansionContext
 from .recompute import recomputed_reads
 from .statements import StatementReverser, active_params
-from .tape import SAVE, SAVE_ITEM, marker, pop, push, resolve_markers
+from .tape import RESTORE_ITEM, SAVE, SAVE_ITEM, marker, pop, push, resolve_markers
 
 
 @dataclass
@@ -233,6 +233,10 @@ class _Backward:
         if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Subscript):
             if self.i.activity.is_active(stmt.targets[0].value.id):
                 self.stmts.index_write(stmt, out)
+            else:   # a constant array's old elements, for the backward sweep before
+                target = stmt.targets[0]
+                out.append(marker(RESTORE_ITEM, build.name(target.value.id),
+                                  build.clone(target.slice)))
         elif isinstance(stmt, gast.Assign):
             target = stmt.targets[0].id
             if self.i.activity.is_active(target) and self.stmts.has_adjoint(target):
@@ -318,8 +322,9 @@ class _Backward:
         for node in all_statements(stmt.body + stmt.orelse):
             if isinstance(node, gast.Assign):
                 target = node.targets[0]
-                name = target.id if isinstance(target, gast.Name) else target.value.id
-                if self.i.activity.is_active(name):
+                if isinstance(target, gast.Subscript):
+                    return True     # elements to restore, active or not (see _statement)
+                if self.i.activity.is_active(target.id):
                     return True
             elif appended_list(node) \
                     and self.i.activity.is_active(node.value.func.value.id):

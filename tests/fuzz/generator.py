@@ -60,7 +60,8 @@ class StatementWriter(ExpressionWriter):
     def statement(self):
         rng = self.rng
         simple = [self.assign_new, self.assign_new, self.reassign, self.augmented,
-                  self.fill_by_index, self.list_then_reduce, self.comprehension]
+                  self.fill_by_index, self.list_then_reduce, self.comprehension,
+                  self.patch_constant]
         compound = [self.range_loop, self.row_loop, self.branch, self.while_loop,
                     self.list_loop, self.empty_loop]
         if not self.appends:          # a comprehension is a loop of appends too
@@ -130,6 +131,19 @@ class StatementWriter(ExpressionWriter):
         self.end_block()
         self.bind(name, kind, owned=True)
         self.features.add("index_write")
+
+    def patch_constant(self):
+        """`y[i] = 0.5` into an array this function made (read before the write or not)."""
+        names = [n for n in self.of_kind("v", owned=True) + self.of_kind("m", owned=True)
+                 if n not in self.iterated]
+        if not names:
+            return self.fill_by_index()
+        name = self.rng.choice(names)
+        index = self.index()
+        if self.visible()[name].kind == "m" and self.rng.random() < 0.5:
+            index = f"{index}, {self.index()}"
+        self.emit(f"{name}[{index}] = {self.const()}")
+        self.features.add("constant_write")
 
     def list_then_reduce(self):
         kind = self.rng.choice("sv")
