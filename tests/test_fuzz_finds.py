@@ -8,6 +8,9 @@
 - A constant array written in place after the backward sweep of an earlier statement
   reads it (`z = np.sum(y * x); y[1] = 3.0`): its old elements were saved but never
   restored (a silent wrong gradient), or, in a loop, saved without a pop (a crash).
+- `y = M.T * 1.0; y[2] = 3.0`: folding `* 1.0` away made y a view of the argument M, and
+  the gradient wrote into the caller's array (and came out wrong).
+- `s = (x[1] if ... else a); a -= ...` with a float `a`: the update rebinds a number.
 """
 import numpy as np
 import pytest
@@ -98,3 +101,38 @@ def scaled_sum(p, q):
 def test_a_constant_array_written_in_place_is_restored_for_the_backward_sweep(path, f):
     x = np.array([0.3, -0.2, 0.5])
     assert np.allclose(grad_on(path, f)(x), numeric_grad(f, (x,), 0), rtol=1e-6, atol=1e-8)
+
+
+def transposed_copy_written(a, x, M):
+    y = np.zeros((3, 3))
+    if np.sum(x) > 5.0:
+        y = x * 2.0
+    else:
+        y = M.T * 1.0
+    y[2] = 3.0
+    return a * np.sum(y * M)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("wrt", [0, 2])
+def test_a_copy_written_in_place_leaves_the_argument_alone(path, wrt):
+    M = np.arange(9.0).reshape(3, 3) / 10.0
+    args = (0.5, np.ones(3), M)
+    got = grad_on(path, transposed_copy_written, wrt)(*args)
+    assert np.array_equal(M, np.arange(9.0).reshape(3, 3) / 10.0)
+    assert np.allclose(got, numeric_grad(transposed_copy_written, args, wrt), rtol=1e-6)
+
+
+def number_updated_after_a_conditional_read(a, x):
+    s = (x[1] if np.sum(x) > 0.0 else a)
+    a -= np.sum(np.sin(x))
+    return a * s + a
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("x", [np.array([0.3, 0.2, 0.5]), np.array([-0.3, 0.2, -0.5])])
+def test_a_float_updated_in_place_after_a_conditional_read(path, x):
+    args = (0.7, x)
+    got = grad_on(path, number_updated_after_a_conditional_read)(*args)
+    assert got == pytest.approx(numeric_grad(number_updated_after_a_conditional_read, args, 0),
+                                rel=1e-6)

@@ -78,8 +78,10 @@ def writes_through_aliases(levels, kinds=None, item_views=True):
             # `y *= 2` on an array writes into it: every name sharing it sees the change
             group = shared.get(updated, set()) - {target.id}
             next_item = _next_item_read(ordered[k][1], updated, loops)
-            # a name that may hold a number (or a copy) may share nothing: known only then
-            found.extend((stmt, updated, other, other in unknown or updated in unknown)
+            # a name that may hold a number (or a copy) may share nothing: known only when
+            # the facts say it is an array
+            doubt = updated in unknown or not _array(updated, kinds)
+            found.extend((stmt, updated, other, other in unknown or doubt)
                          for other in sorted(group)
                          if _read_before_rebound(ordered, uses, k, other, next_item))
             shared[target.id] = (group | {updated}) - {target.id}

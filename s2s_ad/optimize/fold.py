@@ -108,9 +108,10 @@ def fold_expression(node):
 
 
 def fold_constants(body):
-    """Returns (new body, changed). A statement's whole right-hand side is never folded to
-    a bare name: `y = x * 1.0` makes a new array, and `y = x` would alias x (a later
-    `y[0] = ...` would then write into x)."""
+    """Returns (new body, changed). A statement's whole right-hand side is folded only to
+    arithmetic, which makes a new array: `y = x * 1.0` or `y = x.T * 1.0` does, and `y = x`
+    or `y = np.transpose(x)` (a view; so may any call be) would alias x, so that a later
+    `y[0] = ...` would write into x."""
     folder = _Folder()
     return _fold_block(body, folder), folder.changed
 
@@ -128,7 +129,7 @@ def _fold_block(body, folder):
             stmt.value.left = folder.visit(stmt.value.left)
             stmt.value.right = folder.visit(stmt.value.right)
             folded = _Folder().visit(stmt.value)
-            if not isinstance(folded, gast.Name):
+            if isinstance(folded, (gast.BinOp, gast.UnaryOp, gast.Constant)):
                 stmt.value = folded
                 folder.changed |= folded is not before
             out.append(stmt)
