@@ -107,58 +107,57 @@ def absolute_tangent(y, x):
 
 @adjoint(np.maximum)
 def maximum_adjoint(y, x1, x2):
-    """d max(x1, x2) = dx1 where x1 > x2, dx2 where x2 > x1, (dx1 + dx2) / 2 at ties"""
-    _w1 = np.where(x1 == x2, 0.5, x1 > x2)
-    d[x1] += unbroadcast(d[y] * _w1, x1)
-    d[x2] += unbroadcast(d[y] * (1.0 - _w1), x2)
+    """d max(x1, x2) = dx1 where x1 > x2, dx2 where x2 > x1, (dx1 + dx2) / 2 at ties
+    (selected with np.where from d[y] itself: a float32 adjoint stays float32)"""
+    _g1 = np.where(x1 > x2, d[y], np.where(x1 == x2, 0.5 * d[y], 0.0))
+    d[x1] += unbroadcast(_g1, x1)
+    d[x2] += unbroadcast(d[y] - _g1, x2)
 
 
 @tangent(np.maximum)
 def maximum_tangent(y, x1, x2):
-    _w1 = np.where(x1 == x2, 0.5, x1 > x2)
-    d[y] = d[x1] * _w1 + d[x2] * (1.0 - _w1)
+    d[y] = np.where(x1 > x2, d[x1], np.where(x1 == x2, 0.5 * (d[x1] + d[x2]), d[x2]))
 
 
 @adjoint(np.minimum)
 def minimum_adjoint(y, x1, x2):
     """d min(x1, x2) = dx1 where x1 < x2, dx2 where x2 < x1, (dx1 + dx2) / 2 at ties"""
-    _w1 = np.where(x1 == x2, 0.5, x1 < x2)
-    d[x1] += unbroadcast(d[y] * _w1, x1)
-    d[x2] += unbroadcast(d[y] * (1.0 - _w1), x2)
+    _g1 = np.where(x1 < x2, d[y], np.where(x1 == x2, 0.5 * d[y], 0.0))
+    d[x1] += unbroadcast(_g1, x1)
+    d[x2] += unbroadcast(d[y] - _g1, x2)
 
 
 @tangent(np.minimum)
 def minimum_tangent(y, x1, x2):
-    _w1 = np.where(x1 == x2, 0.5, x1 < x2)
-    d[y] = d[x1] * _w1 + d[x2] * (1.0 - _w1)
+    d[y] = np.where(x1 < x2, d[x1], np.where(x1 == x2, 0.5 * (d[x1] + d[x2]), d[x2]))
 
 
 @adjoint(np.fmax)
 def fmax_adjoint(y, x1, x2):
     """d fmax(x1, x2): like maximum, but a NaN operand passes its share to the other"""
-    _w1 = np.where(x1 == x2, 0.5, (x1 > x2) | np.isnan(x2))
-    d[x1] += unbroadcast(d[y] * _w1, x1)
-    d[x2] += unbroadcast(d[y] * (1.0 - _w1), x2)
+    _g1 = np.where((x1 > x2) | np.isnan(x2), d[y], np.where(x1 == x2, 0.5 * d[y], 0.0))
+    d[x1] += unbroadcast(_g1, x1)
+    d[x2] += unbroadcast(d[y] - _g1, x2)
 
 
 @tangent(np.fmax)
 def fmax_tangent(y, x1, x2):
-    _w1 = np.where(x1 == x2, 0.5, (x1 > x2) | np.isnan(x2))
-    d[y] = d[x1] * _w1 + d[x2] * (1.0 - _w1)
+    d[y] = np.where((x1 > x2) | np.isnan(x2), d[x1],
+                    np.where(x1 == x2, 0.5 * (d[x1] + d[x2]), d[x2]))
 
 
 @adjoint(np.fmin)
 def fmin_adjoint(y, x1, x2):
     """d fmin(x1, x2): like minimum, but a NaN operand passes its share to the other"""
-    _w1 = np.where(x1 == x2, 0.5, (x1 < x2) | np.isnan(x2))
-    d[x1] += unbroadcast(d[y] * _w1, x1)
-    d[x2] += unbroadcast(d[y] * (1.0 - _w1), x2)
+    _g1 = np.where((x1 < x2) | np.isnan(x2), d[y], np.where(x1 == x2, 0.5 * d[y], 0.0))
+    d[x1] += unbroadcast(_g1, x1)
+    d[x2] += unbroadcast(d[y] - _g1, x2)
 
 
 @tangent(np.fmin)
 def fmin_tangent(y, x1, x2):
-    _w1 = np.where(x1 == x2, 0.5, (x1 < x2) | np.isnan(x2))
-    d[y] = d[x1] * _w1 + d[x2] * (1.0 - _w1)
+    d[y] = np.where((x1 < x2) | np.isnan(x2), d[x1],
+                    np.where(x1 == x2, 0.5 * (d[x1] + d[x2]), d[x2]))
 
 
 @adjoint(np.clip)

@@ -189,10 +189,12 @@ class UniformAdjoints:
         would make a float64 operand's adjoint float32, where the array g spreads to is
         float64.)"""
         dtype = getattr(self.i.kinds.of(operand), "dtype", None)
+        carried = False       # an array of that dtype: numbers and conditions alone give float64
         for node in walk_tree(value):
             if isinstance(node, gast.Name) and not self.i.namer.is_adjoint(node.id):
                 kind = self.i.kinds.of(node.id)
                 if getattr(kind, "axes", None) and getattr(kind, "dtype", None) not in (
                         dtype, "bool"):               # a condition widens nothing
                     return False
-        return dtype is not None
+                carried |= bool(getattr(kind, "axes", None)) and kind.dtype == dtype
+        return dtype is not None and (carried or dtype == "float64")
