@@ -30,9 +30,10 @@ def _is_zero(g):
 
 
 def _item(g, k):
-    """Item k of a list adjoint (0.0 when the whole list is still the scalar zero)."""
-    return g[k] if isinstance(g, (list, tuple)) or isinstance(g, np.ndarray) and g.ndim \
-        else 0.0
+    """Item k of a list adjoint (0.0 when the whole list is still the scalar zero, or
+    when the list is shorter: an input the call was not given)."""
+    items = isinstance(g, (list, tuple)) or isinstance(g, np.ndarray) and g.ndim
+    return g[k] if items and k < len(g) else 0.0
 
 
 # ---- joining: column_stack, dstack, block ----------------------------------------------------
@@ -139,7 +140,7 @@ def unmesh(g, grids, xs, indexing="xy"):
     the one k runs along, in k's shape (0.0 for a None in xs, an input not given)."""
     out = []
     for k, x in enumerate(xs):
-        gk = _item(g, k) if k < len(grids) else 0.0
+        gk = _item(g, k)
         if x is None or _is_zero(gk):
             out.append(0.0)
             continue

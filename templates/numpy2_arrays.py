@@ -4,7 +4,9 @@ see MODULES): np.cumulative_sum, np.cumulative_prod and np.unstack. The other ne
 old ones (np.concatenate, np.transpose, np.power, np.arccos, ...) and use their templates.
 
 cumulative_sum / cumulative_prod are np.cumsum / np.cumprod with an optional leading
-initial value (0 or 1, a constant) along axis; axis=None is allowed for at most one axis.
+initial value (0 or 1, a constant) along axis; axis=None is allowed for at most one axis,
+where the flattening helpers (np.delete, np.insert, reverse_cumsum, linear_scan with
+axis=None) change nothing.
 """
 import numpy as np
 
@@ -17,9 +19,8 @@ from s2s_ad.runtime_flow import match_adjoint
 @adjoint(np.cumulative_sum)
 def cumulative_sum_adjoint(y, x, axis=None, dtype=None, include_initial=False):
     """the reversed cumulative sum of y_bar (without the initial value's)"""
-    _axis = -1 if axis is None else axis
-    _g = np.delete(broadcast_tangent(d[y], y), 0, _axis) if include_initial else d[y]
-    d[x] += reverse_cumsum(_g, x, _axis)
+    _g = np.delete(broadcast_tangent(d[y], y), 0, axis) if include_initial else d[y]
+    d[x] += reverse_cumsum(_g, x, axis)
 
 
 @tangent(np.cumulative_sum)
@@ -32,20 +33,18 @@ def cumulative_sum_tangent(y, x, axis=None, dtype=None, include_initial=False):
 @adjoint(np.cumulative_prod)
 def cumulative_prod_adjoint(y, x, axis=None, dtype=None, include_initial=False):
     """x_bar = e r, r_j = y_bar_j + x_{j+1} r_{j+1}, e the product of the earlier factors"""
-    _axis = -1 if axis is None else axis
-    _y = np.delete(y, 0, _axis) if include_initial else y
-    _g = np.delete(broadcast_tangent(d[y], y), 0, _axis) if include_initial else d[y]
-    _r = linear_scan(shifted(x, _axis, 0.0, True), _g, _axis, True)
-    d[x] += reshape_like(shifted(_y, _axis, 1.0) * _r, x)
+    _y = np.delete(y, 0, axis) if include_initial else y
+    _g = np.delete(broadcast_tangent(d[y], y), 0, axis) if include_initial else d[y]
+    _r = linear_scan(shifted(x, axis, 0.0, True), _g, axis, True)
+    d[x] += reshape_like(shifted(_y, axis, 1.0) * _r, x)
 
 
 @tangent(np.cumulative_prod)
 def cumulative_prod_tangent(y, x, axis=None, dtype=None, include_initial=False):
     """d y_i = x_i d y_{i-1} + y_{i-1} d x_i: a scan (the initial 1 has tangent 0)"""
-    _axis = -1 if axis is None else axis
-    _y = np.delete(y, 0, _axis) if include_initial else y
-    _t = linear_scan(x, shifted(_y, _axis, 1.0) * d[x], _axis)
-    d[y] = np.insert(_t, 0, 0.0, _axis) if include_initial else _t
+    _y = np.delete(y, 0, axis) if include_initial else y
+    _t = linear_scan(x, shifted(_y, axis, 1.0) * d[x], axis)
+    d[y] = np.insert(_t, 0, 0.0, axis) if include_initial else _t
 
 
 @adjoint(np.unstack)

@@ -23,10 +23,16 @@ def split_adjoint(y, ary, indices_or_sections, axis=0):
     d[ary] += np.concatenate(match_adjoint(d[y], y), axis)
 
 
-@tangent(np.split, np.array_split)
+@tangent(np.split)
 def split_tangent(y, ary, indices_or_sections, axis=0):
     """split is linear: one tangent per piece"""
     d[y] = np.split(d[ary], indices_or_sections, axis)
+
+
+@tangent(np.array_split)
+def array_split_tangent(y, ary, indices_or_sections, axis=0):
+    """array_split is linear: one tangent per piece"""
+    d[y] = np.array_split(d[ary], indices_or_sections, axis)
 
 
 @adjoint(np.hsplit)

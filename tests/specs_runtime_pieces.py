@@ -1,0 +1,106 @@
+"""Spec rows for the runtime helpers of runtime_pieces.py (the adjoints and tangents of
+np.column_stack, np.dstack, np.block, np.insert, np.select, np.choose, np.meshgrid and
+np.broadcast_arrays), checked as generated code calls them: g shaped like the primal
+result, the other arguments as the primal call had them. Part of specs_pieces.SPECS.
+"""
+import numpy as np
+
+from primitive_specs import Spec
+from s2s_ad.runtime_pieces import (broadcast_each, mesh_tangent, split_block,
+                                   split_column_stacked, split_dstacked, unbroadcast_each,
+                                   unchoose, uninsert, unmesh, unselect)
+
+BOTH = ("reverse", "forward")
+GRIDS_XY = np.meshgrid(np.zeros(4), np.zeros(3))                       # (3, 4) each
+GRIDS_SPARSE = np.meshgrid(np.zeros(4), np.zeros(3), indexing="ij", sparse=True)
+CONDITIONS = [np.arange(12).reshape(3, 4) % 3 == 0, np.arange(4) % 2 == 0]
+INDEX = np.array([[0, 1, 0, 1], [1, 1, 0, 0], [0, 0, 1, 1]])
+
+
+def _pieces(parts):
+    """A function of the first two pieces, each its own way (a third is left unused)."""
+    return np.sum(parts[0] * parts[0]) + np.sum(np.sin(parts[1]) * 3.0)
+
+
+def use_split_column_stacked(g):
+    return _pieces(split_column_stacked(g, [np.zeros(3), np.zeros((3, 2))]))
+
+
+def use_split_dstacked(g):
+    return _pieces(split_dstacked(g, [np.zeros((2, 3)), np.zeros((2, 3, 2))]))
+
+
+def use_split_dstacked_vectors(g):
+    return _pieces(split_dstacked(g, [np.zeros(3), np.zeros(3), np.zeros(3)]))
+
+
+def use_split_block(g):
+    parts = split_block(g, [[np.zeros((1, 2)), np.zeros((1, 3))],
+                            [np.zeros((2, 2)), np.zeros((2, 3))]])
+    return np.sum(parts[0][1] ** 2) + np.sum(np.sin(parts[1][0])) * 3.0
+
+
+def use_uninsert_rows(g):
+    return _pieces(uninsert(g, np.zeros((3, 4)), 1, np.zeros(4), 0))
+
+
+def use_uninsert_flat(g):
+    return _pieces(uninsert(g, np.zeros(4), [0, 2], 0.0))
+
+
+def use_unselect(g):
+    return _pieces(unselect(g, CONDITIONS, [np.zeros((3, 4)), np.zeros(4)], 0.0))
+
+
+def use_unselect_default(g):
+    parts = unselect(g, CONDITIONS[:1], [0.0], np.zeros((3, 4)))
+    return parts[1] ** 2 + parts[0]
+
+
+def use_unchoose(g):
+    return _pieces(unchoose(g, INDEX, [np.zeros((3, 4)), np.zeros(4)]))
+
+
+def use_unchoose_rows(g):
+    return unchoose(g, np.array([0, 1, 1]), np.zeros((2, 3))) ** 2
+
+
+def use_unmesh(g):
+    return _pieces(unmesh([g[0], g[1]], GRIDS_XY, [np.zeros(4), np.zeros(3)]))
+
+
+def use_unmesh_sparse(g, h):
+    return _pieces(unmesh([g, h], GRIDS_SPARSE, [np.zeros(4), np.zeros((3, 1)), None], "ij"))
+
+
+def use_mesh_tangent(t1, t2):
+    grids = mesh_tangent(GRIDS_XY, [t1, t2, 0.0])
+    return grids[0] * grids[1]
+
+
+def use_unbroadcast_each(g1, g2):
+    return _pieces(unbroadcast_each([g1, g2], [np.zeros(4), np.zeros((3, 1)), None]))
+
+
+def use_broadcast_each(t1, t2):
+    parts = broadcast_each([t1, t2, 0.0], [np.zeros((3, 4)), np.zeros((3, 4))])
+    return parts[0] * parts[1]
+
+
+SPECS = [
+    Spec(split_column_stacked, use_split_column_stacked, [((3, 3),)], modes=BOTH),
+    Spec(split_dstacked, use_split_dstacked, [((2, 3, 3),)], modes=BOTH),
+    Spec(split_dstacked, use_split_dstacked_vectors, [((1, 3, 3),)], modes=BOTH),
+    Spec(split_block, use_split_block, [((3, 5),)], modes=BOTH),
+    Spec(uninsert, use_uninsert_rows, [((4, 4),)], modes=BOTH),
+    Spec(uninsert, use_uninsert_flat, [((6,),)], modes=BOTH),
+    Spec(unselect, use_unselect, [((3, 4),)], modes=BOTH),
+    Spec(unselect, use_unselect_default, [((3, 4),)], modes=BOTH),
+    Spec(unchoose, use_unchoose, [((3, 4),)], modes=BOTH),
+    Spec(unchoose, use_unchoose_rows, [((3,),)], modes=BOTH),
+    Spec(unmesh, use_unmesh, [((2, 3, 4),)], modes=BOTH),
+    Spec(unmesh, use_unmesh_sparse, [((4, 1), (1, 3))], modes=BOTH),
+    Spec(mesh_tangent, use_mesh_tangent, [((4,), (3,))], modes=BOTH),
+    Spec(unbroadcast_each, use_unbroadcast_each, [((3, 4), (3, 4))], modes=BOTH),
+    Spec(broadcast_each, use_broadcast_each, [((4,), (3, 1))], modes=BOTH),
+]
