@@ -15,14 +15,15 @@ join pieces, or pick between arrays (see runtime.py):
 
 Each is linear in its first argument; templates/runtime_helpers_pieces.py holds their own
 templates (grad of grad). An adjoint g may be the scalar zero 0.0 (standing for zeros of
-any shape), and a list adjoint a list with 0.0 items.
+any shape), and a list adjoint a list with 0.0 items; what they return for an array is
+shaped like it (generated code may write into it).
 
     >>> split_column_stacked(np.arange(6.0).reshape(3, 2), [np.ones(3), np.ones(3)])
     [array([0., 2., 4.]), array([1., 3., 5.])]
 """
 import numpy as np
 
-from .runtime import _split, broadcast_tangent, reshape_like, unbroadcast
+from .runtime import _split, broadcast_tangent, reshape_like, unbroadcast, zero_adjoint
 
 
 def _is_zero(g):
@@ -41,14 +42,14 @@ def split_column_stacked(g, tup):
     """Adjoint of np.column_stack: 0-d and 1-D arrays were one column each, 2-D arrays
     their columns."""
     if _is_zero(g):
-        return [0.0] * len(tup)
+        return [zero_adjoint(a) for a in tup]
     return _split(g, tup, [1 if np.ndim(a) < 2 else np.shape(a)[1] for a in tup], 1)
 
 
 def split_dstacked(g, tup):
     """Adjoint of np.dstack (concatenation along axis 2 of the arrays made 3-D)."""
     if _is_zero(g):
-        return [0.0] * len(tup)
+        return [zero_adjoint(a) for a in tup]
     return _split(g, tup, [np.shape(np.atleast_3d(a))[2] for a in tup], 2)
 
 
@@ -80,7 +81,7 @@ def split_block(g, arrays):
 
     def cut(g, item, level):
         if not isinstance(item, list):
-            return reshape_like(g, item)
+            return zero_adjoint(item) if _is_zero(g) else reshape_like(g, item)
         if _is_zero(g):
             return [cut(g, part, level + 1) for part in item]
         axis = ndim - depth + level
@@ -96,7 +97,7 @@ def uninsert(g, arr, obj, values, axis=None):
     (arr's 0..n-1, values' n..n+m-1) says where each element of the result came from
     (values broadcast, so one may land in several places); g summed by that number."""
     if _is_zero(g):
-        return [0.0, 0.0]
+        return [zero_adjoint(arr), zero_adjoint(values)]
     n, m = np.size(arr), np.size(values)
     source = np.insert(np.reshape(np.arange(n), np.shape(arr)), obj,
                        np.reshape(np.arange(n, n + m), np.shape(values)), axis)
@@ -113,7 +114,7 @@ def unselect(g, condlist, choicelist, default=0):
     n = len(choicelist)
     items = list(choicelist) + [default]
     if _is_zero(g):
-        return [0.0] * (n + 1)
+        return [zero_adjoint(item) for item in items]
     which = np.select(condlist, list(range(n)), n)
     return [unbroadcast(np.where(which == k, g, 0.0), item) for k, item in enumerate(items)]
 
@@ -141,8 +142,8 @@ def unmesh(g, grids, xs, indexing="xy"):
     out = []
     for k, x in enumerate(xs):
         gk = _item(g, k)
-        if x is None or _is_zero(gk):
-            out.append(0.0)
+        if x is None or _is_zero(gk):   # zeros of x's shape: the adjoint may be written into
+            out.append(0.0 if x is None else zero_adjoint(x))
             continue
         axis = _grid_axis(k, len(grids), indexing)
         others = tuple(a for a in range(np.ndim(grids[k])) if a != axis)
@@ -167,8 +168,8 @@ def mesh_tangent(grids, ts, indexing="xy"):
 def unbroadcast_each(gs, xs):
     """Adjoint of np.broadcast_arrays: each result's adjoint summed back to its input's
     shape (0.0 for a None in xs, an input not given)."""
-    return [0.0 if x is None or _is_zero(_item(gs, k)) else unbroadcast(_item(gs, k), x)
-            for k, x in enumerate(xs)]
+    return [0.0 if x is None else zero_adjoint(x) if _is_zero(_item(gs, k))
+            else unbroadcast(_item(gs, k), x) for k, x in enumerate(xs)]
 
 
 def broadcast_each(ts, ys):
