@@ -12,8 +12,11 @@ join pieces, or pick between arrays (see runtime.py):
                                      adjoint and tangent (each the other's transpose)
     unbroadcast_each(gs, xs), broadcast_each(ts, ys)   np.broadcast_arrays's adjoint and
                                      tangent
+    piecewise_masks(x, condlist, count), spread_masked(values, mask)   np.piecewise, as
+                                     normalize writes it (transforms/calls.py), and
+    masked_values(g, mask)           spread_masked's adjoint
 
-Each is linear in its first argument; templates/runtime_helpers_pieces.py holds their own
+Each (but piecewise_masks, which gives booleans) is linear in its first argument; templates/runtime_helpers_pieces.py holds their own
 templates (grad of grad). An adjoint g may be the scalar zero 0.0 (standing for zeros of
 any shape), and a list adjoint a list with 0.0 items; what they return for an array is
 shaped like it (generated code may write into it).
@@ -176,3 +179,41 @@ def broadcast_each(ts, ys):
     """Tangent of np.broadcast_arrays: each input's tangent broadcast to its result's shape
     (ts may hold more items than ys)."""
     return tuple(broadcast_tangent(t, y) for t, y in zip(ts, ys))
+
+
+# ---- np.piecewise -----------------------------------------------------------------------------
+def piecewise_masks(x, condlist, count):
+    """Where each of np.piecewise's `count` functions gives the result: one boolean mask
+    shaped like x per function, read as numpy reads condlist (a single condition
+    stands for [condition]; with one function more than conditions the last one takes
+    the places where no condition holds), a later condition overriding an earlier one.
+    The masks never overlap."""
+    x = np.asarray(x)
+    if np.isscalar(condlist) or not isinstance(condlist[0], (list, np.ndarray)) and x.ndim:
+        condlist = [condlist]
+    conditions = np.asarray(condlist, dtype=bool)
+    if len(conditions) == count - 1:
+        conditions = np.concatenate(
+            [conditions, ~np.any(conditions, axis=0, keepdims=True)], axis=0)
+    elif len(conditions) != count:
+        raise ValueError(f"np.piecewise: {count} functions for {len(conditions)} conditions; "
+                         f"give one function per condition, and one more for 'otherwise'")
+    taken = np.zeros(x.shape, dtype=bool)
+    masks = []
+    for condition in conditions[::-1]:           # the last condition that holds wins
+        masks.append(np.broadcast_to(condition, x.shape) & ~taken)
+        taken = taken | masks[-1]
+    return masks[::-1]
+
+
+def spread_masked(values, mask):
+    """An array shaped like mask: values (one per True place, or one for all) where mask
+    holds, 0 elsewhere (np.piecewise's result for one function)."""
+    out = np.zeros(np.shape(mask), dtype=np.result_type(values, 1.0))
+    out[mask] = values
+    return out
+
+
+def masked_values(g, mask):
+    """g's values where mask holds (g may be the scalar zero): spread_masked's transpose."""
+    return np.broadcast_to(g, np.shape(mask))[mask]

@@ -1,6 +1,7 @@
 """Reverse and forward templates of the helpers in runtime_pieces.py (the adjoints and
 tangents of np.column_stack, np.dstack, np.block, np.insert, np.select, np.choose,
-np.meshgrid and np.broadcast_arrays), so those derivatives can be differentiated again.
+np.meshgrid and np.broadcast_arrays), so those derivatives can be differentiated again,
+and those of spread_masked, which np.piecewise is written with (transforms/calls.py).
 
 Every helper is linear in its first argument, which is all its value depends on
 differentiably (the others give shapes, positions and conditions): its tangent is the
@@ -11,11 +12,15 @@ parameter is called `out`.
 """
 import numpy as np
 
-from s2s_ad.ad.template_dsl import adjoint, d, tangent
+from s2s_ad.ad.template_dsl import adjoint, d, nondifferentiable, tangent
+from s2s_ad.runtime import unbroadcast
 from s2s_ad.runtime_flow import match_adjoint
-from s2s_ad.runtime_pieces import (broadcast_each, mesh_tangent, split_block,
-                                   split_column_stacked, split_dstacked, unbroadcast_each,
-                                   unchoose, uninsert, unmesh, unselect)
+from s2s_ad.runtime_pieces import (broadcast_each, masked_values, mesh_tangent,
+                                   piecewise_masks, split_block, split_column_stacked,
+                                   split_dstacked, spread_masked, unbroadcast_each, unchoose,
+                                   uninsert, unmesh, unselect)
+
+nondifferentiable(piecewise_masks)      # booleans
 
 
 @adjoint(split_column_stacked)
@@ -138,3 +143,30 @@ def broadcast_each_adjoint(out, ts, ys):
 def broadcast_each_tangent(out, ts, ys):
     """linear in ts"""
     d[out] = broadcast_each(d[ts], ys)
+
+
+@adjoint(spread_masked)
+def spread_masked_adjoint(out, values, mask):
+    """out = values placed where mask holds: values_bar = out_bar there (summed when one
+    value filled every place)"""
+    _values = values
+    d[values] += unbroadcast(masked_values(d[out], mask), _values)
+
+
+@tangent(spread_masked)
+def spread_masked_tangent(out, values, mask):
+    """linear in values"""
+    d[out] = spread_masked(d[values], mask)
+
+
+@adjoint(masked_values)
+def masked_values_adjoint(out, g, mask):
+    """out = g where mask holds: g_bar = out_bar spread back (zeros elsewhere)"""
+    _g = g
+    d[g] += unbroadcast(spread_masked(d[out], mask), _g)
+
+
+@tangent(masked_values)
+def masked_values_tangent(out, g, mask):
+    """linear in g"""
+    d[out] = masked_values(d[g], mask)

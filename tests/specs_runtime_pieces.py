@@ -1,14 +1,16 @@
 """Spec rows for the runtime helpers of runtime_pieces.py (the adjoints and tangents of
 np.column_stack, np.dstack, np.block, np.insert, np.select, np.choose, np.meshgrid and
-np.broadcast_arrays), checked as generated code calls them: g shaped like the primal
+np.broadcast_arrays) and of spread_masked, which normalize writes np.piecewise with
+(the np.piecewise rows are here), checked as generated code calls them: g shaped like the primal
 result, the other arguments as the primal call had them. Part of specs_pieces.SPECS.
 """
 import numpy as np
 
 from primitive_specs import Spec
-from s2s_ad.runtime_pieces import (broadcast_each, mesh_tangent, split_block,
-                                   split_column_stacked, split_dstacked, unbroadcast_each,
-                                   unchoose, uninsert, unmesh, unselect)
+from s2s_ad.runtime_pieces import (broadcast_each, masked_values, mesh_tangent,
+                                   split_block, split_column_stacked, split_dstacked,
+                                   spread_masked, unbroadcast_each, unchoose, uninsert, unmesh,
+                                   unselect)
 
 BOTH = ("reverse", "forward")
 GRIDS_XY = np.meshgrid(np.zeros(4), np.zeros(3))                       # (3, 4) each
@@ -104,3 +106,50 @@ SPECS = [
     Spec(unbroadcast_each, use_unbroadcast_each, [((3, 4), (3, 4))], modes=BOTH),
     Spec(broadcast_each, use_broadcast_each, [((4,), (3, 1))], modes=BOTH),
 ]
+
+
+# ---- np.piecewise, as normalize writes it: spread_masked of each function's values ----------
+def cube(v):
+    return v ** 3
+
+
+def piecewise_lambdas(x):
+    return np.piecewise(x, [x < 0.0, x >= 0.0], [lambda v: v ** 2, lambda v: np.sin(v) * 2.0])
+
+
+def piecewise_otherwise(x):
+    return np.piecewise(x, [x < -0.5, x > 0.5], [np.sin, 1.5, cube])
+
+
+def piecewise_single_condition(x, c):
+    return np.piecewise(x, x > 0.0, [lambda v: v * c, lambda v: c])
+
+
+def piecewise_overlapping(x):
+    """where both conditions hold the later one wins, as in numpy"""
+    return np.piecewise(x, [x > -1.0, x > 0.0], [lambda v: np.exp(v), lambda v: -v])
+
+
+def use_spread_masked(values):
+    return spread_masked(values ** 2, np.array([True, False, True, True]))
+
+
+def use_spread_masked_one(value):
+    return spread_masked(value * 3.0, np.array([[True, False], [False, True]]))
+
+
+SPECS += [
+    Spec(spread_masked, piecewise_lambdas, [((),), ((5,),), ((3, 4),)], modes=BOTH),
+    Spec(spread_masked, piecewise_otherwise, [((5,),), ((3, 4),)], modes=BOTH),
+    Spec(spread_masked, piecewise_single_condition, [((5,), ()), ((2,), ())], modes=BOTH),
+    Spec(spread_masked, piecewise_overlapping, [((6,),), ((2, 3, 4),)], modes=BOTH),
+    Spec(spread_masked, use_spread_masked, [((3,),)], modes=BOTH),
+    Spec(spread_masked, use_spread_masked_one, [((),)], modes=BOTH),
+]
+
+
+def use_masked_values(g):
+    return masked_values(g, np.array([[True, False, True], [False, False, True]])) ** 2
+
+
+SPECS += [Spec(masked_values, use_masked_values, [((2, 3),)], modes=BOTH)]

@@ -1,6 +1,6 @@
 """Gathering, cutting, joining, moving and picking array elements (np.take, np.split and
 its kin, np.moveaxis, np.column_stack, np.block, np.meshgrid, np.insert / np.delete,
-np.select / np.choose, np.nan_to_num, ...) in losses as people write them, on both
+np.select / np.choose, np.piecewise, np.nan_to_num, ...) in losses as people write them, on both
 derivative paths, to second order; the facts the specialised derivative knows about
 their results; and the located errors where a call is outside what the templates take.
 """
@@ -121,6 +121,23 @@ def test_results_shaped_by_their_operands_are_facts():
     assert kinds["r"] == "any"          # one column fewer: a length 1 when x has 2
 
 
+def root_or_line(x):
+    """sqrt is nan left of 0: np.piecewise never evaluates it there, nor its derivative"""
+    return np.sum(np.piecewise(x, [x > 0.0, x < -1.0], [np.sqrt, lambda v: v ** 2 * SCALE,
+                                                        lambda v: -v]))
+
+
+SCALE = 0.5
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_piecewise_evaluates_each_function_where_it_applies(path):
+    x = np.array([-2.0, -1.5, -0.5, 0.25, 1.0, 4.0])
+    check_against_differences(path, root_or_line, x)
+    expected = [-4.0 * SCALE, -3.0 * SCALE, -1.0, 1.0, 0.5, 0.25]
+    np.testing.assert_allclose(s2s_ad.grad(root_or_line)(x), expected)
+
+
 def five_grids(x):
     grids = np.meshgrid(x, x, x, x, x)
     return np.sum(grids[0])
@@ -131,7 +148,18 @@ def choose_into(x):
     return np.sum(np.choose(np.array([0, 1, 0]), [x, 2.0 * x], out))
 
 
-@pytest.mark.parametrize("f, words", [(five_grids, "at most"), (choose_into, "out")])
+def piecewise_listed(x):
+    functions = [np.sin, np.cos]
+    return np.sum(np.piecewise(x, [x > 0.0, x <= 0.0], functions))
+
+
+def piecewise_two_arguments(x):
+    return np.sum(np.piecewise(x, [x > 0.0], [lambda v, w: v * w]))
+
+
+@pytest.mark.parametrize("f, words", [(five_grids, "at most"), (choose_into, "out"),
+                                      (piecewise_listed, "written as a list"),
+                                      (piecewise_two_arguments, "takes one argument")])
 def test_calls_outside_the_templates_are_located_errors(f, words):
     with pytest.raises(s2s_ad.errors.ADError) as caught:
         s2s_ad.grad(f)(np.ones(3))
