@@ -15,6 +15,8 @@ join pieces, or pick between arrays (see runtime.py):
     piecewise_masks(x, condlist, count), spread_masked(values, mask)   np.piecewise, as
                                      normalize writes it (transforms/calls.py), and
     masked_values(g, mask)           spread_masked's adjoint
+    along_axis_index(arr, indices, axis)   the index np.take_along_axis reads and
+                                     np.put_along_axis writes
 
 Each (but piecewise_masks, which gives booleans) is linear in its first argument; templates/runtime_helpers_pieces.py holds their own
 templates (grad of grad). An adjoint g may be the scalar zero 0.0 (standing for zeros of
@@ -217,3 +219,11 @@ def spread_masked(values, mask):
 def masked_values(g, mask):
     """g's values where mask holds (g may be the scalar zero): spread_masked's transpose."""
     return np.broadcast_to(g, np.shape(mask))[mask]
+
+
+# ---- np.take_along_axis and np.put_along_axis -------------------------------------------------------
+def along_axis_index(arr, indices, axis=-1):
+    """The index of arr that np.take_along_axis(arr, indices, axis) reads and
+    np.put_along_axis writes: arr[along_axis_index(arr, indices, axis)]."""
+    positions = np.reshape(np.arange(np.size(arr)), np.shape(arr))
+    return np.unravel_index(np.take_along_axis(positions, indices, axis), np.shape(arr))

@@ -10,7 +10,8 @@ ones None); runtime_pieces.py lays tangents out and sums adjoints back.
 import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
-from s2s_ad.runtime_pieces import broadcast_each, mesh_tangent, unbroadcast_each, unmesh
+from s2s_ad.runtime_pieces import (along_axis_index, broadcast_each, mesh_tangent,
+                                   unbroadcast_each, unmesh)
 
 
 # ---- gathering ----------------------------------------------------------------------------
@@ -30,9 +31,7 @@ def take_tangent(y, a, indices, axis=None, mode="raise"):
 @adjoint(np.take_along_axis)
 def take_along_axis_adjoint(y, arr, indices, axis=-1):
     """y = arr[index]: the adjoint lands on the taken elements (repeats accumulate)"""
-    _taken = np.take_along_axis(np.reshape(np.arange(np.size(arr)), np.shape(arr)), indices,
-                                axis)
-    d[arr][np.unravel_index(_taken, np.shape(arr))] += d[y]
+    d[arr][along_axis_index(arr, indices, axis)] += d[y]
 
 
 @tangent(np.take_along_axis)

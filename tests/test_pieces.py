@@ -1,6 +1,6 @@
 """Gathering, cutting, joining, moving and picking array elements (np.take, np.split and
 its kin, np.moveaxis, np.column_stack, np.block, np.meshgrid, np.insert / np.delete,
-np.select / np.choose, np.piecewise, np.nan_to_num, ...) in losses as people write them, on both
+np.select / np.choose, np.piecewise, np.put_along_axis, np.nan_to_num, ...) in losses as people write them, on both
 derivative paths, to second order; the facts the specialised derivative knows about
 their results; and the located errors where a call is outside what the templates take.
 """
@@ -136,6 +136,30 @@ def test_piecewise_evaluates_each_function_where_it_applies(path):
     check_against_differences(path, root_or_line, x)
     expected = [-4.0 * SCALE, -3.0 * SCALE, -1.0, 1.0, 0.5, 0.25]
     np.testing.assert_allclose(s2s_ad.grad(root_or_line)(x), expected)
+
+
+def scattered(x):
+    """np.put_along_axis writes the squares of one column into other places of a copy"""
+    a = x.reshape(3, 4)
+    y = a * 1.0
+    np.put_along_axis(y, np.array([[0], [1], [3]]), a[:, 1:2] ** 2, axis=1)
+    return np.sum(np.sin(y) * a)
+
+
+def written_argument(a):
+    np.put_along_axis(a, np.array([[2], [0], [1]]), 0.0, axis=1)
+    return np.sum(a ** 3)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_put_along_axis_is_an_index_write(path):
+    check_against_differences(path, scattered, RNG.standard_normal(12))
+    a = RNG.standard_normal((3, 4))
+    before = a.copy()
+    expected = 3.0 * a ** 2
+    expected[[0, 1, 2], [2, 0, 1]] = 0.0
+    np.testing.assert_allclose(s2s_ad.grad(written_argument)(a), expected)
+    np.testing.assert_array_equal(a, before)        # the caller's array is not written
 
 
 def five_grids(x):
