@@ -55,7 +55,14 @@ def masked_data(x):
     """data with holes: nan_to_num passes the gradient where the data is finite"""
     a = x.reshape(2, 3) + HOLES
     return np.sum(np.nan_to_num(a, posinf=1.0, neginf=-1.0) ** 2) \
-        + np.sum(np.append(x, np.cumulative_sum(x[:3] ** 2, include_initial=True)) ** 2)
+        + np.sum(np.append(x, np.cumsum(x[:3] ** 2)) ** 2)
+
+
+def numpy2_scans(x):
+    """numpy 2's cumulative_sum / cumulative_prod with the initial value, and unstack"""
+    a, b = np.unstack(x.reshape(2, 3))
+    return np.sum(np.cumulative_sum(a ** 2, include_initial=True) * np.sin(b[0])) \
+        + np.sum(np.cumulative_prod(x.reshape(3, 2), axis=0, include_initial=True) ** 2)
 
 
 @pytest.mark.parametrize("path", PATHS)
@@ -64,6 +71,12 @@ def masked_data(x):
                                      (masked_data, 6)])
 def test_losses_against_differences(path, f, size):
     check_against_differences(path, f, RNG.uniform(-1.0, 1.0, size))
+
+
+@pytest.mark.skipif(not hasattr(np, "cumulative_sum"), reason="numpy 2's names")
+@pytest.mark.parametrize("path", PATHS)
+def test_numpy2_scans_against_differences(path):
+    check_against_differences(path, numpy2_scans, RNG.uniform(-1.0, 1.0, 6))
 
 
 def unpacked_and_indexed(x):
@@ -106,7 +119,7 @@ def facts(x, w):
     c = np.block([[x, x], [x, x]])
     p, q = np.meshgrid(w, w[:2], indexing="ij")
     e = np.select([x > 0.0], [x], 1.0)
-    f = np.cumulative_sum(x, axis=0, include_initial=True)
+    f = np.rot90(x)
     g = np.insert(x, 1, w, axis=0)
     h = np.atleast_3d(w)
     r = np.delete(x, 0, axis=1)
