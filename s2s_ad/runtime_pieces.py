@@ -18,7 +18,8 @@ join pieces, or pick between arrays (see runtime.py):
     along_axis_index(arr, indices, axis)   the index np.take_along_axis reads and
                                      np.put_along_axis writes
 
-Each (but piecewise_masks, which gives booleans) is linear in its first argument; templates/runtime_helpers_pieces.py holds their own
+Each (but piecewise_masks and along_axis_index, which give booleans and indices) is
+linear in its first argument; templates/runtime_helpers_pieces.py holds their own
 templates (grad of grad). An adjoint g may be the scalar zero 0.0 (standing for zeros of
 any shape), and a list adjoint a list with 0.0 items; what they return for an array is
 shaped like it (generated code may write into it).
@@ -221,7 +222,7 @@ def masked_values(g, mask):
     return np.broadcast_to(g, np.shape(mask))[mask]
 
 
-# ---- np.take_along_axis and np.put_along_axis -------------------------------------------------------
+# ---- np.take_along_axis and np.put_along_axis ---------------------------------------------
 def along_axis_index(arr, indices, axis=-1):
     """The index of arr that np.take_along_axis(arr, indices, axis) reads and
     np.put_along_axis writes: arr[along_axis_index(arr, indices, axis)]."""

@@ -247,7 +247,7 @@ def choose_rows(x):
     return np.choose(np.array([0, 1, 1]), x)
 
 
-# ---- parts of a number, angles, replacements -------------------------------------------------------
+# ---- parts of a number, angles, replacements -----------------------------------------------
 def real_part(x):
     return np.real(x)
 

@@ -1,8 +1,9 @@
 """Gathering, cutting, joining, moving and picking array elements (np.take, np.split and
 its kin, np.moveaxis, np.column_stack, np.block, np.meshgrid, np.insert / np.delete,
-np.select / np.choose, np.piecewise, np.put_along_axis, np.nan_to_num, ...) in losses as people write them, on both
-derivative paths, to second order; the facts the specialised derivative knows about
-their results; and the located errors where a call is outside what the templates take.
+np.select / np.choose, np.piecewise, np.put_along_axis, np.nan_to_num, ...) in losses as
+people write them, on both derivative paths, to second order; the facts the specialised
+derivative knows about their results; and the located errors where a call is outside what
+the templates take.
 """
 import numpy as np
 import pytest
