@@ -138,11 +138,16 @@ def use_spread_masked_one(value):
     return spread_masked(value * 3.0, np.array([[True, False], [False, True]]))
 
 
+PIECEWISE = {"listed_as": "numpy.piecewise"}      # the coverage table's name for these rows
 SPECS += [
-    Spec(spread_masked, piecewise_lambdas, [((),), ((5,),), ((3, 4),)], modes=BOTH),
-    Spec(spread_masked, piecewise_otherwise, [((5,),), ((3, 4),)], modes=BOTH),
-    Spec(spread_masked, piecewise_single_condition, [((5,), ()), ((2,), ())], modes=BOTH),
-    Spec(spread_masked, piecewise_overlapping, [((6,),), ((2, 3, 4),)], modes=BOTH),
+    Spec(spread_masked, piecewise_lambdas, [((),), ((5,),), ((3, 4),)], modes=BOTH,
+         extra=PIECEWISE),
+    Spec(spread_masked, piecewise_otherwise, [((5,),), ((3, 4),)], modes=BOTH,
+         extra=PIECEWISE),
+    Spec(spread_masked, piecewise_single_condition, [((5,), ()), ((2,), ())], modes=BOTH,
+         extra=PIECEWISE),
+    Spec(spread_masked, piecewise_overlapping, [((6,),), ((2, 3, 4),)], modes=BOTH,
+         extra=PIECEWISE),
     Spec(spread_masked, use_spread_masked, [((3,),)], modes=BOTH),
     Spec(spread_masked, use_spread_masked_one, [((),)], modes=BOTH),
 ]
