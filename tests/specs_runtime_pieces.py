@@ -1,12 +1,14 @@
 """Spec rows for the runtime helpers of runtime_pieces.py (the adjoints and tangents of
 np.column_stack, np.dstack, np.block, np.insert, np.select, np.choose, np.meshgrid and
 np.broadcast_arrays) and of spread_masked, which normalize writes np.piecewise with
-(the np.piecewise rows are here), checked as generated code calls them: g shaped like the primal
-result, the other arguments as the primal call had them. Part of specs_pieces.SPECS.
+(the np.piecewise and np.put_along_axis rows are here), checked as generated code calls
+them: g shaped like the primal result, the other arguments as the primal call had them.
+Part of specs_pieces.SPECS.
 """
 import numpy as np
 
 from primitive_specs import Spec
+from s2s_ad.runtime_flow import take_adjoint
 from s2s_ad.runtime_pieces import (broadcast_each, masked_values, mesh_tangent,
                                    split_block, split_column_stacked, split_dstacked,
                                    spread_masked, unbroadcast_each, unchoose, uninsert, unmesh,
@@ -158,3 +160,24 @@ def use_masked_values(g):
 
 
 SPECS += [Spec(masked_values, use_masked_values, [((2, 3),)], modes=BOTH)]
+
+
+# ---- np.put_along_axis, as normalize writes it: an index write (take_adjoint's template) -----
+def put_along_rows(x, v):
+    y = x * 1.0
+    np.put_along_axis(y, np.array([[0], [2], [1]]), v ** 2, axis=1)
+    return y * x
+
+
+def put_along_flat(x, v):
+    y = np.sin(x)
+    np.put_along_axis(y, np.array([3, 0, 3]), v, axis=None)
+    return y
+
+
+PUT = {"listed_as": "numpy.put_along_axis"}
+SPECS += [
+    Spec(take_adjoint, put_along_rows, [((3, 4), (3, 1)), ((3, 4), ()), ((3, 3), (3, 1))],
+         modes=BOTH, extra=PUT),
+    Spec(take_adjoint, put_along_flat, [((4,), ()), ((2, 3), (3,))], modes=BOTH, extra=PUT),
+]
