@@ -12,6 +12,9 @@ MODULES = (
     "numpy_arithmetic",
     "numpy_reductions",
     "numpy_shape",
+    "numpy_pieces",
+    "numpy_rearrange",
+    "numpy_select",
     "numpy_linalg",
     "numpy_decompositions",
     "numpy_least_squares",
@@ -23,7 +26,11 @@ MODULES = (
     "runtime_adjoints_linalg",
     "runtime_helpers",
     "runtime_helpers_arrays",
+    "runtime_helpers_pieces",
 )
 # numpy 2's array-API names (np.vecdot, np.linalg.svdvals, ...) where numpy has them
 if hasattr(_np.linalg, "svdvals") and hasattr(_np, "matvec"):
     MODULES += ("numpy2_linalg",)
+# numpy 2's np.cumulative_sum, np.cumulative_prod and np.unstack
+if hasattr(_np, "cumulative_sum") and hasattr(_np, "unstack"):
+    MODULES += ("numpy2_arrays",)

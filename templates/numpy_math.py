@@ -295,24 +295,24 @@ def sinc_tangent(y, x):
     d[y] = d[x] * np.where(x == 0.0, 0.0, (np.cos(np.pi * x) - y) / _nonzero)
 
 
-@adjoint(np.deg2rad)
+@adjoint(np.deg2rad, np.radians)
 def deg2rad_adjoint(y, x):
     """d (x pi / 180) = pi / 180 dx"""
     d[x] += d[y] * (np.pi / 180.0)
 
 
-@tangent(np.deg2rad)
+@tangent(np.deg2rad, np.radians)
 def deg2rad_tangent(y, x):
     d[y] = d[x] * (np.pi / 180.0)
 
 
-@adjoint(np.rad2deg)
+@adjoint(np.rad2deg, np.degrees)
 def rad2deg_adjoint(y, x):
     """d (x 180 / pi) = 180 / pi dx"""
     d[x] += d[y] * (180.0 / np.pi)
 
 
-@tangent(np.rad2deg)
+@tangent(np.rad2deg, np.degrees)
 def rad2deg_tangent(y, x):
     d[y] = d[x] * (180.0 / np.pi)
 

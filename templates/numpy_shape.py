@@ -98,13 +98,13 @@ def expand_dims_tangent(y, a, axis):
     d[y] = np.expand_dims(d[a], axis)
 
 
-@adjoint(np.atleast_1d, np.atleast_2d)
+@adjoint(np.atleast_1d, np.atleast_2d, np.atleast_3d)
 def atleast_adjoint(y, a):
     """d atleast_nd(a) = atleast_nd(da) (one array argument)"""
     d[a] += reshape_like(d[y], a)
 
 
-@tangent(np.atleast_1d, np.atleast_2d)
+@tangent(np.atleast_1d, np.atleast_2d, np.atleast_3d)
 def atleast_tangent(y, a):
     """d atleast_nd(a) = atleast_nd(da): da given y's shape"""
     d[y] = np.reshape(d[a], np.shape(y))
@@ -146,13 +146,17 @@ def hstack_tangent(y, tup):
     d[y] = np.hstack(d[tup])
 
 
-@adjoint(np.vstack)
+# np.row_stack (deprecated in numpy 2) is np.vstack under another name
+_ROW_STACK = (np.row_stack,) if hasattr(np, "row_stack") else ()
+
+
+@adjoint(np.vstack, *_ROW_STACK)
 def vstack_adjoint(y, tup):
     """d vstack(arrays) = vstack(d arrays)"""
     d[tup] += split_vstacked(d[y], tup)
 
 
-@tangent(np.vstack)
+@tangent(np.vstack, *_ROW_STACK)
 def vstack_tangent(y, tup):
     """d vstack(arrays) = vstack(d arrays)"""
     d[y] = np.vstack(d[tup])

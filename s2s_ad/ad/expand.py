@@ -52,6 +52,11 @@ def bind_operands(template, args, keywords, primitive=None):
                 raise BindingError(f"the argument `{name}` is not supported")
     else:
         bound = dict(zip(params, args))
+        keyword_only = _keyword_only_names(primitive)
+        if any(name in keyword_only for name in bound):
+            # np.meshgrid(*xi, copy, ...): the template names a few arrays, then keywords
+            raise BindingError(f"takes at most {sum(p not in keyword_only for p in params)} "
+                               f"positional arguments here")
     for key, value in keywords.items():
         if key not in params:
             raise BindingError(f"the keyword argument `{key}=` is not supported")
@@ -64,6 +69,15 @@ def bind_operands(template, args, keywords, primitive=None):
                 raise BindingError(f"the argument `{p}` is required")
             bound[p] = build.literal(template.defaults[p])
     return bound
+
+
+def _keyword_only_names(primitive):
+    """The keyword-only parameters of a Python-level primitive (those after its *args)."""
+    try:
+        parameters = inspect.signature(primitive).parameters.values()
+    except (TypeError, ValueError):
+        return set()
+    return {p.name for p in parameters if p.kind == p.KEYWORD_ONLY}
 
 
 def _positional_names(primitive):

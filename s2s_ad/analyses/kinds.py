@@ -47,6 +47,13 @@ _NUMPY = {
     "arange", "linspace", "tile", "repeat", "broadcast_to", "atleast_1d", "atleast_2d",
     "diag", "round", "around", "logsumexp", "norm", "inv", "det", "solve", "slogdet",
     "cholesky", "average", "triu", "tril", "diagonal", "real", "copy"}
+# gathering, cutting, joining and picking: the result's shape follows from the operands'
+# (and from literal indices, sections and conditions; see stand_ins.py for unknown ones)
+_NUMPY |= {
+    "take", "take_along_axis", "split", "array_split", "hsplit", "vsplit", "dsplit",
+    "unstack", "rollaxis", "fliplr", "flipud", "rot90", "atleast_3d", "column_stack",
+    "dstack", "row_stack", "append", "block", "meshgrid", "broadcast_arrays", "insert",
+    "delete", "select", "choose", "imag", "nan_to_num", "cumulative_sum", "cumulative_prod"}
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,9 @@
 Returns the tree unchanged when everything in it is supported.
 """
 import gast
+import numpy as np
 
+from ..ir.build import dotted_path
 from ..ir.walk import walk_tree
 from ..errors import UnsupportedSyntaxError
 
@@ -63,6 +65,26 @@ _BY_NAME = {
 _ATTRIBUTES_BY_NAME = ("getattr", "setattr", "delattr")
 
 
+def _piecewise_lambdas(tree, resolution):
+    """Lambdas written in np.piecewise's list of functions (normalize applies them to the
+    elements they cover: transforms/array_syntax.py)."""
+    found = set()
+    if resolution is None:
+        return found
+    for node in walk_tree(tree):
+        if not isinstance(node, gast.Call):
+            continue
+        path = dotted_path(node.func)
+        if path is None or resolution.is_value(path.split(".")[0]) \
+                or not resolution.has(path) or resolution.lookup(path) is not np.piecewise:
+            continue
+        funclist = node.args[2] if len(node.args) > 2 else next(
+            (k.value for k in node.keywords if k.arg == "funclist"), None)
+        if isinstance(funclist, (gast.List, gast.Tuple)):
+            found |= {id(item) for item in funclist.elts if isinstance(item, gast.Lambda)}
+    return found
+
+
 def fence(parsed, extra_allowed=(), resolution=None):
     """`resolution` (stage 2's table) tells which names are Python's builtins, so that
     eval, locals, getattr with a computed name ... are rejected only when they are."""
@@ -74,6 +96,7 @@ def fence(parsed, extra_allowed=(), resolution=None):
     named_lambdas = {id(n.value) for n in walk_tree(tree) if isinstance(n, gast.Assign)
                      and isinstance(n.value, gast.Lambda) and len(n.targets) == 1
                      and isinstance(n.targets[0], gast.Name)}
+    named_lambdas |= _piecewise_lambdas(tree, resolution)
     for stmt in tree.body:
         for node in walk_tree(stmt):
             if isinstance(node, gast.Lambda) and id(node) not in named_lambdas:

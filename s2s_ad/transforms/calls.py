@@ -16,9 +16,10 @@ from ..errors import UnsupportedSyntaxError
 from ..ir.build import dotted_path
 from ..ir import build
 from ..runtime import RUNTIME_MODULES
-from .. import runtime_creation
+from .. import runtime_creation, runtime_pieces
 from . import desugar
-from .array_syntax import AXIS_CONCATENATORS, axis_concatenation, einsum_subscripts
+from .array_syntax import (AXIS_CONCATENATORS, axis_concatenation, einsum_subscripts,
+                           piecewise_parts, piecewise_terms)
 
 
 class CallMixin:
@@ -61,6 +62,8 @@ class CallMixin:
             display = gast.List if target is list else gast.Tuple
             return self._lower(build.with_location(
                 display(elts=expr.args[0].elts, ctx=gast.Load()), expr))
+        if target is numpy.piecewise:
+            return self._piecewise(expr)
         if target is numpy.einsum:
             sublists = einsum_subscripts(expr, self.smap)
             expr = sublists if sublists is not None else expr
@@ -101,6 +104,31 @@ class CallMixin:
                 f"of `{generated.__name__}` ({', '.join(p.name for p in params)})",
                 self.smap.locate(expr), "pass the arguments left to their defaults too, "
                 "then the (co)tangent")
+
+    def _piecewise(self, expr):
+        """np.piecewise as a sum of one term per function (array_syntax.piecewise_terms),
+        x and the masks computed once."""
+        x, condlist, items = piecewise_parts(expr, self.smap)
+        array = self._bound_to_temp(*self._numpy_call("asarray", [x], [], 0, expr))[0]
+        masks_call = self._runtime_call(runtime_pieces.piecewise_masks,
+                                        [array, condlist, build.const(len(items))])
+        masks = self._bound_to_temp(*self._call(build.with_location(masks_call, expr)))[0]
+
+        def spread(value, mask):
+            return self._runtime_call(runtime_pieces.spread_masked, [value, mask])
+        total = piecewise_terms(items, array, masks, self._names_function, spread, self.smap)
+        for node in gast.walk(total):           # errors inside point at the call
+            if getattr(node, "lineno", None) is None:
+                build.with_location(node, expr)
+        return self._lower(total)
+
+    def _names_function(self, node):
+        """Does a funclist item name a function (a nested def or lambda, or a global)?"""
+        if isinstance(node, gast.Name) and node.id in self.nested:
+            return True
+        path = dotted_path(node)
+        return path is not None and not self.res.is_value(path.split(".")[0]) \
+            and self.res.has(path) and callable(self.res.lookup(path))
 
     def _axis_concatenation(self, expr):
         """np.r_[...] / np.c_[...] (array_syntax.py) as a call, lowered; None for other

@@ -2,16 +2,18 @@
 
     y[i] += v        ->    t1_0 = y[i]; t2_0 = t1_0 + v; y[i] = t2_0
     items.append(f(x))  -> t1_0 = f(x); items.append(t1_0)
+    np.put_along_axis(y, ind, v, 1)  ->  t1_0 = along_axis_index(y, ind, 1); y[t1_0] = v
 
 Used by `normalize` (mixed into its normalizer). A parameter written through is copied
 on entry (transforms/inputs.py), so the caller's arrays never change.
 """
 import gast
+import numpy
 
 from ..errors import UnsupportedSyntaxError
 from ..ir.build import dotted_path
 from ..ir import build
-from .. import runtime_flow
+from .. import runtime_flow, runtime_pieces
 
 
 class MutationMixin:
@@ -68,3 +70,23 @@ class MutationMixin:
         atom, _ = self._atom(call.args[0])
         method = build.attribute(build.name(self.current[base]), "append")
         self._flush(origin, [build.expr_stmt(build.call(method, [atom]))])
+
+    def _is_put_along_axis(self, call):
+        path = dotted_path(call.func)
+        return path is not None and not self.res.is_value(path.split(".")[0]) \
+            and self.res.has(path) and self.res.lookup(path) is numpy.put_along_axis
+
+    def _put_along_axis(self, call, origin):
+        """np.put_along_axis(arr, indices, values, axis) is arr[index] = values, index the
+        one np.take_along_axis reads (runtime_pieces.along_axis_index)."""
+        names = ("arr", "indices", "values", "axis")
+        given = dict(zip(names, call.args))
+        given.update({k.arg: k.value for k in call.keywords})
+        if len(call.args) > 4 or set(given) != set(names):
+            raise UnsupportedSyntaxError(
+                "np.put_along_axis is differentiated as np.put_along_axis(arr, indices, "
+                "values, axis)", self.smap.locate(call))
+        index = self._runtime_call(runtime_pieces.along_axis_index,
+                                   [given["arr"], given["indices"], given["axis"]])
+        target = build.subscript(given["arr"], build.with_location(index, call))
+        self._index_write(build.with_location(target, call), given["values"], origin)

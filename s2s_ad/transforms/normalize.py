@@ -122,6 +122,9 @@ class _Normalizer(ControlFlowMixin, MutationMixin, CallMixin, InlineMixin,
             if not isinstance(value, gast.Call):
                 raise UnsupportedSyntaxError("an expression statement without effect",
                                              self.smap.locate(stmt), "remove it")
+            if self._is_put_along_axis(value):
+                self._put_along_axis(value, stmt)
+                return False
             op, _ = self._operation(value)
             self._flush(stmt, [gast.Expr(value=op)])
             return False

@@ -1,0 +1,97 @@
+"""Picking between arrays and the parts of a number: np.select, np.choose, np.real,
+np.imag, np.conj / np.conjugate, np.nan_to_num.
+
+np.select and np.choose pass each element's derivative from the array it was picked
+from (runtime_pieces.unselect / unchoose sum a choice's share back to its shape). np.real,
+np.imag and np.conj are written for real arrays, where real and conj are the identity
+and imag is the constant 0: its derivative is truly zero. For complex arrays they follow
+JAX's convention (the adjoint of imag is Re(-i g) = Im(g)).
+np.nan_to_num passes the derivative where x is finite; where it replaced a nan or an
+infinity the result is the replacement, and the derivative goes to `nan=` / `posinf=` /
+`neginf=` when those are differentiated.
+"""
+import numpy as np
+
+from s2s_ad.ad.template_dsl import adjoint, d, tangent
+from s2s_ad.runtime_pieces import unchoose, unselect
+
+
+# ---- picking between arrays ----------------------------------------------------------------
+@adjoint(np.select)
+def select_adjoint(y, condlist, choicelist, default=0):
+    """each choice's (and the default's) adjoint: y_bar where it was selected"""
+    _parts = unselect(d[y], condlist, choicelist, default)
+    d[choicelist] += _parts[:-1]
+    d[default] += _parts[-1]
+
+
+@tangent(np.select)
+def select_tangent(y, condlist, choicelist, default=0):
+    """the tangent of the array selected, element by element"""
+    d[y] = np.select(condlist, d[choicelist], d[default])
+
+
+@adjoint(np.choose)
+def choose_adjoint(y, a, choices, mode="raise"):
+    """each choice's adjoint: y_bar where a picked it"""
+    d[choices] += unchoose(d[y], a, choices, mode)
+
+
+@tangent(np.choose)
+def choose_tangent(y, a, choices, mode="raise"):
+    """the tangent of the array picked, element by element"""
+    d[y] = np.choose(a, d[choices], mode=mode)
+
+
+# ---- parts of a number ---------------------------------------------------------------------
+@adjoint(np.real)
+def real_adjoint(y, val):
+    """real(x) = x for a real x"""
+    d[val] += d[y]
+
+
+@tangent(np.real)
+def real_tangent(y, val):
+    """d real(x) = real(dx)"""
+    d[y] = np.real(d[val])
+
+
+@adjoint(np.imag)
+def imag_adjoint(y, val):
+    """imag(x) = 0 for a real x: its adjoint Im(y_bar) is zeros"""
+    d[val] += np.imag(d[y])
+
+
+@tangent(np.imag)
+def imag_tangent(y, val):
+    """d imag(x) = imag(dx) (zeros for a real x)"""
+    d[y] = np.imag(d[val])
+
+
+@adjoint(np.conjugate)
+def conjugate_adjoint(y, x):
+    """conj(x) = x for a real x"""
+    d[x] += np.conjugate(d[y])
+
+
+@tangent(np.conjugate)
+def conjugate_tangent(y, x):
+    """d conj(x) = conj(dx)"""
+    d[y] = np.conjugate(d[x])
+
+
+@adjoint(np.nan_to_num)
+def nan_to_num_adjoint(y, x, copy=True, nan=0.0, posinf=None, neginf=None):
+    """x_bar = y_bar where x is finite, 0 where it was replaced; the replacements' own
+    adjoints are the sums of y_bar over the places they filled"""
+    d[x] += d[y] * np.isfinite(x)
+    d[nan] += np.sum(d[y] * np.isnan(x))
+    d[posinf] += np.sum(d[y] * (x == np.inf))
+    d[neginf] += np.sum(d[y] * (x == -np.inf))
+
+
+@tangent(np.nan_to_num)
+def nan_to_num_tangent(y, x, copy=True, nan=0.0, posinf=None, neginf=None):
+    """dx where x is finite, the replacement's tangent where it was replaced"""
+    d[y] = d[x] * np.isfinite(x) + d[nan] * np.isnan(x) + d[posinf] * (x == np.inf) \
+        + d[neginf] * (x == -np.inf)
