@@ -11,6 +11,7 @@ MODULES = (
     "numpy_math",
     "numpy_arithmetic",
     "numpy_reductions",
+    "numpy_nan_reductions",
     "numpy_shape",
     "numpy_linalg",
     "numpy_decompositions",
