@@ -12,6 +12,7 @@ MODULES = (
     "numpy_arithmetic",
     "numpy_reductions",
     "numpy_nan_reductions",
+    "numpy_statistics",
     "numpy_shape",
     "numpy_linalg",
     "numpy_decompositions",
@@ -24,6 +25,7 @@ MODULES = (
     "runtime_adjoints_linalg",
     "runtime_helpers",
     "runtime_helpers_arrays",
+    "runtime_statistics",
 )
 # numpy 2's array-API names (np.vecdot, np.linalg.svdvals, ...) where numpy has them
 if hasattr(_np.linalg, "svdvals") and hasattr(_np, "matvec"):

@@ -46,7 +46,12 @@ _NUMPY = {
     "vstack", "hstack", "cumsum", "cumprod", "sort", "flip", "trace", "eye", "identity",
     "arange", "linspace", "tile", "repeat", "broadcast_to", "atleast_1d", "atleast_2d",
     "diag", "round", "around", "logsumexp", "norm", "inv", "det", "solve", "slogdet",
-    "cholesky", "average", "triu", "tril", "diagonal", "real", "copy"}
+    "cholesky", "average", "triu", "tril", "diagonal", "real", "copy",
+    # statistics (numpy_statistics.py, numpy_nan_reductions.py): shapes from the operands
+    # and the literal q / axis / keepdims
+    "median", "quantile", "percentile", "nanmedian", "nanquantile", "nanpercentile",
+    "partition", "nansum", "nanmean", "nanprod", "nanmax", "nanmin", "nanvar", "nanstd",
+    "nancumsum", "nancumprod"}
 
 
 @dataclass(frozen=True)

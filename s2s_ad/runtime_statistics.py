@@ -1,0 +1,114 @@
+"""Runtime helpers for the derivatives of the order statistics: np.quantile, np.percentile,
+np.median (and their nan- versions) and np.partition.
+
+    quantile_weights(x, q, axis, method, ignore_nan)   W, shaped q.shape + x.shape: the
+                       quantiles are np.sum(W * x, axis=quantile_axes(x, q, axis))
+    quantile_slopes(x, q, axis, method, ignore_nan)    dW/dq (piecewise constant)
+    quantile_axes(x, q, axis)                          the axes of W that x's `axis` names
+    quantile_q_axes(q)                                 the axes of W that are q's
+    partition_order(a, y, axis)                        the indices with
+                       np.take_along_axis(a, order, axis) == y = np.partition(a, kth, axis)
+
+A quantile picks sorted entries of x: with numpy's default method 'linear' at the virtual
+place p = q (n - 1) of the sorted slice it is (1 - f) x_(i) + f x_(i+1), i = floor(p),
+f = p - i; 'lower', 'higher', 'nearest' and 'midpoint' pick one entry or halve two. Its
+derivative in x is W (the sort order is piecewise constant in x), in q the slope
+(n - 1) (x_(i+1) - x_(i)) (0 at the last place; the right derivative where p is a whole
+number). Ties are ordered as a stable sort orders them (first in x first), so the
+derivative of a quantile landing on a tie goes to one of the tied entries, the one that
+sort puts at that place. The nan- versions sort nan last and take n as the count of
+entries that are not nan (an all-nan slice has W = 0: its value is nan, its derivative 0).
+"""
+import numpy as np
+
+_METHODS = ("linear", "lower", "higher", "nearest", "midpoint")
+
+
+def quantile_axes(x, q, axis=None):
+    """The axes of W (q's axes first, then x's) that a quantile over `axis` of x reduces;
+    axis=None: all of x's."""
+    ndim, lead = np.ndim(x), np.ndim(q)
+    if axis is None:
+        return tuple(range(lead, lead + ndim))
+    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
+    return tuple(lead + a % ndim for a in axes) if ndim else ()
+
+
+def quantile_q_axes(q):
+    """The leading axes of W, q's."""
+    return tuple(range(np.ndim(q)))
+
+
+def quantile_weights(x, q, axis=None, method="linear", ignore_nan=False):
+    """W, shaped q.shape + x.shape, with np.quantile(x, q, axis, method=method) (or
+    np.nanquantile) = np.sum(W * x, axis=quantile_axes(x, q, axis)) (nan entries of x
+    have weight 0)."""
+    return _weights(x, q, axis, method, ignore_nan)[0]
+
+
+def quantile_slopes(x, q, axis=None, method="linear", ignore_nan=False):
+    """dW/dq, shaped like W: (n - 1) (e_(i+1) - e_(i)) for 'linear', 0 for the methods that
+    pick entries (their value is piecewise constant in q)."""
+    return _weights(x, q, axis, method, ignore_nan)[1]
+
+
+def _weights(x, q, axis, method, ignore_nan):
+    if method not in _METHODS:
+        raise NotImplementedError(f"s2s_ad differentiates quantiles with method= one of "
+                                  f"{', '.join(map(repr, _METHODS))}, not {method!r}")
+    x, q = np.asarray(x, dtype=float), np.asarray(q, dtype=float)
+    reduced = [a - q.ndim for a in quantile_axes(x, q, axis)]
+    rest = [a for a in range(x.ndim) if a not in reduced]
+    moved = np.transpose(x, rest + reduced)
+    flat = moved.reshape(moved.shape[:len(rest)] + (-1,))             # B + (n,)
+    n = flat.shape[-1]
+    order = np.argsort(flat, axis=-1, kind="stable")                  # nan last
+    valid = np.sum(~np.isnan(flat), axis=-1) if ignore_nan else np.full(flat.shape[:-1], n)
+    place = q.reshape(q.shape + (1,) * valid.ndim) * (valid - 1)      # Q + B
+    low, frac, slope = _neighbours(place, method, valid - 1)
+    high = np.minimum(low + 1, valid - 1)
+    frac = np.where(high > low, frac, 0.0)
+    slots = np.arange(n)
+    weights = (slots == low[..., None]) * (1.0 - frac)[..., None] \
+        + (slots == high[..., None]) * frac[..., None]
+    steps = ((slots == high[..., None]) * 1.0 - (slots == low[..., None])) \
+        * (slope * (high > low))[..., None]
+    back = np.broadcast_to(np.argsort(order, axis=-1), weights.shape)
+    lead = list(range(q.ndim))
+    perm = lead + [q.ndim + p for p in np.argsort(rest + reduced)]
+
+    def unsorted(w):       # sorted places -> x's entries, in x's layout
+        w = np.take_along_axis(w * (valid > 0)[..., None], back, axis=-1)
+        return np.transpose(w.reshape(q.shape + moved.shape), perm)
+    return unsorted(weights), unsorted(steps)
+
+
+def _neighbours(place, method, last):
+    """(i, f, df/dq per unit q) of each virtual place p: the quantile is (1 - f) x_(i) +
+    f x_(i+1)."""
+    low = np.clip(np.floor(place), 0, np.maximum(last, 0)).astype(np.intp)
+    zero = np.zeros(place.shape)
+    if method == "linear":
+        return low, place - low, np.broadcast_to(last * 1.0, place.shape)
+    if method == "lower":
+        return low, zero, zero
+    if method == "higher":
+        return np.clip(np.ceil(place), 0, np.maximum(last, 0)).astype(np.intp), zero, zero
+    if method == "nearest":
+        return np.clip(np.around(place), 0, np.maximum(last, 0)).astype(np.intp), zero, zero
+    return low, np.where(place % 1 == 0, 0.0, 0.5), zero         # midpoint
+
+
+def partition_order(a, y, axis=-1):
+    """The indices `order` with np.take_along_axis(a, order, axis) == y for y =
+    np.partition(a, kth, axis) (flat indices for axis=None): the r-th smallest entry of
+    y came from the r-th smallest of a (ties matched in a stable sort's order), so it
+    holds whatever arrangement numpy's selection left."""
+    a = np.asarray(a)
+    if axis is None:
+        a, axis = np.ravel(a), -1
+    from_a = np.argsort(a, axis=axis, kind="stable")
+    in_y = np.argsort(y, axis=axis, kind="stable")
+    order = np.empty_like(from_a)
+    np.put_along_axis(order, in_y, from_a, axis=axis)
+    return order
