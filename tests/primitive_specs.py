@@ -116,6 +116,7 @@ def all_specs():
     import specs_decompositions
     import specs_elementwise
     import specs_nan_reductions
+    import specs_norms
     import specs_pad_modes
     import specs_runtime
     import specs_statistics
@@ -123,4 +124,4 @@ def all_specs():
     return SPECS + specs_elementwise.SPECS + specs_arrays.SPECS + specs_runtime.SPECS \
         + specs_creation.SPECS + specs_zero_spread.SPECS + specs_array_syntax.SPECS \
         + specs_pad_modes.SPECS + specs_decompositions.SPECS + specs_nan_reductions.SPECS \
-        + specs_statistics.SPECS
+        + specs_statistics.SPECS + specs_norms.SPECS
