@@ -112,3 +112,46 @@ def partition_order(a, y, axis=-1):
     order = np.empty_like(from_a)
     np.put_along_axis(order, in_y, from_a, axis=axis)
     return order
+
+
+# ---- np.cov and np.corrcoef --------------------------------------------------------------
+# X, the variables-by-observations matrix numpy builds from m (and y): each laid out as 2-D
+# rows, transposed when rowvar=False (m unless it is 1-D, y unless it has one row), y's
+# rows after m's. m0 and y0 are the operands that fix the layout; m and y the values laid
+# out: the operands themselves, or their derivatives (a scalar 0.0, the zero derivative
+# of an operand that is not differentiated, stands for zeros of its operand's shape).
+def observations(m, y=None, rowvar=True, m0=None, y0=None):
+    """np.cov's X for the values m, y laid out as the operands m0, y0 are."""
+    rows = _rows(m, m0, rowvar, np.ndim(m0) != 1)
+    if y0 is None:
+        return rows
+    return np.concatenate((rows, _rows(y, y0, rowvar, np.shape(np.atleast_2d(y0))[0] != 1)))
+
+
+def _rows(v, v0, rowvar, turn):
+    if np.shape(v) != np.shape(v0):
+        v = np.zeros(np.shape(v0))
+    v = np.atleast_2d(np.asarray(v, dtype=float))
+    return v if rowvar or not turn else v.T
+
+
+def unobserve(g, m0, y0=None, rowvar=True, part=0):
+    """The adjoint of observations for m (part 0) or y (part 1): g's rows for that operand
+    in its own layout (a float for a scalar operand)."""
+    k = np.shape(np.atleast_2d(m0))[0 if rowvar or np.ndim(m0) == 1 else 1]
+    v0 = m0 if part == 0 else y0
+    rows = g[:k] if part == 0 else g[k:]
+    turn = np.ndim(m0) != 1 if part == 0 else np.shape(np.atleast_2d(y0))[0] != 1
+    rows = rows if rowvar or not turn else rows.T
+    out = np.reshape(rows, np.shape(v0))
+    return float(out) if np.ndim(v0) == 0 else out
+
+
+def observation_count(x, bias=False, ddof=None):
+    """N - ddof, np.cov's divisor for X = x (ddof None: 1, or 0 with bias=True)."""
+    return np.shape(x)[1] - (ddof if ddof is not None else 0 if bias else 1)
+
+
+def covariance_shape(x):
+    """(k, k) for X = x of k variables: the unsqueezed shape of np.cov's result."""
+    return (np.shape(x)[0], np.shape(x)[0])

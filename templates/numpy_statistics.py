@@ -1,5 +1,5 @@
 """Order statistics: np.quantile, np.percentile, np.median, their nan- versions
-(np.nanquantile, np.nanpercentile, np.nanmedian) and np.partition.
+(np.nanquantile, np.nanpercentile, np.nanmedian) and np.partition; np.cov, np.corrcoef.
 
 A quantile is a weighted sum of sorted entries (runtime_statistics.py): y = sum(W x) over
 the reduced axes, W shaped q.shape + x.shape and piecewise constant in x, so
@@ -16,9 +16,10 @@ the deprecated interpolation=) are errors; overwrite_input= changes nothing here
 import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
-from s2s_ad.runtime import unreduce
-from s2s_ad.runtime_statistics import (partition_order, quantile_axes, quantile_q_axes,
-                                       quantile_slopes, quantile_weights)
+from s2s_ad.runtime import unbroadcast, unreduce
+from s2s_ad.runtime_statistics import (covariance_shape, observation_count, observations,
+                                       partition_order, quantile_axes, quantile_q_axes,
+                                       quantile_slopes, quantile_weights, unobserve)
 
 
 @adjoint(np.quantile)
@@ -143,3 +144,63 @@ def partition_tangent(y, a, kth, axis=-1, kind="introselect", order=None):
     _flat = np.reshape(np.arange(np.size(a)), np.shape(a))
     _order = partition_order(a, y, axis)
     d[y] = d[a][np.unravel_index(np.take_along_axis(_flat, _order, axis=axis), np.shape(a))]
+
+
+# np.cov: C = Xc Xc^T / (N - ddof), Xc = X - mean(X) over the observations, X from m and y
+# (observations); the result is C squeezed (a number for one variable). Xc's rows have mean
+# 0, and so have those of (G + G^T) Xc: the centring's adjoint leaves them as they are.
+# fweights= and aweights= are not parameters: passing them is an error.
+@adjoint(np.cov)
+def cov_adjoint(c, m, y=None, rowvar=True, bias=False, ddof=None):
+    """X_bar = (G + G^T) Xc / (N - ddof), G = C_bar, split back into m_bar and y_bar"""
+    _x = observations(m, y, rowvar, m, y)
+    _g = np.reshape(unbroadcast(d[c], c), covariance_shape(_x))
+    _xbar = (_g + np.swapaxes(_g, 0, 1)) @ (_x - np.mean(_x, axis=1, keepdims=True)) \
+        / observation_count(_x, bias, ddof)
+    d[m] += unobserve(_xbar, m, y, rowvar, 0)
+    d[y] += unobserve(_xbar, m, y, rowvar, 1)
+
+
+@tangent(np.cov)
+def cov_tangent(c, m, y=None, rowvar=True, bias=False, ddof=None):
+    """dC = (dXc Xc^T + Xc dXc^T) / (N - ddof)"""
+    _x = observations(m, y, rowvar, m, y)
+    _dx = observations(d[m], d[y], rowvar, m, y)
+    _cross = (_dx - np.mean(_dx, axis=1, keepdims=True)) @ np.swapaxes(
+        _x - np.mean(_x, axis=1, keepdims=True), 0, 1) / observation_count(_x, bias, ddof)
+    d[c] = np.reshape(_cross + np.swapaxes(_cross, 0, 1), np.shape(c))
+
+
+# np.corrcoef: R = C / (s s^T), s = sqrt(diag C); N - ddof cancels, so C = Xc Xc^T here.
+# dR = dC / (s s^T) - R (h_i + h_j), h = diag(dC) / (2 diag C); so C_bar = G / (s s^T) -
+# diag(sum_j (G R)_ij + (G R)_ji) / (2 diag C), and X_bar as for np.cov. The diagonal
+# (1, clipped to [-1, 1] by numpy) has derivative 0, as this gives.
+@adjoint(np.corrcoef)
+def corrcoef_adjoint(r, x, y=None, rowvar=True):
+    """C_bar = G / (s s^T) - diag(rowsum(G R) + colsum(G R)) / (2 diag C); X_bar as cov's"""
+    _x = observations(x, y, rowvar, x, y)
+    _xc = _x - np.mean(_x, axis=1, keepdims=True)
+    _c = _xc @ np.swapaxes(_xc, 0, 1)
+    _s = np.sqrt(np.diagonal(_c))
+    _g = np.reshape(unbroadcast(d[r], r), covariance_shape(_x))
+    _gr = _g * _c / np.outer(_s, _s)
+    _gc = _g / np.outer(_s, _s) - np.diag(
+        (np.sum(_gr, axis=1) + np.sum(_gr, axis=0)) / (2.0 * np.diagonal(_c)))
+    _xbar = (_gc + np.swapaxes(_gc, 0, 1)) @ _xc
+    d[x] += unobserve(_xbar, x, y, rowvar, 0)
+    d[y] += unobserve(_xbar, x, y, rowvar, 1)
+
+
+@tangent(np.corrcoef)
+def corrcoef_tangent(r, x, y=None, rowvar=True):
+    """dR = dC / (s s^T) - R (h_i + h_j), h = diag(dC) / (2 diag C)"""
+    _x = observations(x, y, rowvar, x, y)
+    _xc = _x - np.mean(_x, axis=1, keepdims=True)
+    _dx = observations(d[x], d[y], rowvar, x, y)
+    _cross = (_dx - np.mean(_dx, axis=1, keepdims=True)) @ np.swapaxes(_xc, 0, 1)
+    _dc = _cross + np.swapaxes(_cross, 0, 1)
+    _c = _xc @ np.swapaxes(_xc, 0, 1)
+    _s = np.sqrt(np.diagonal(_c))
+    _h = np.diagonal(_dc) / (2.0 * np.diagonal(_c))
+    d[r] = np.reshape((_dc - _c * (np.expand_dims(_h, 1) + _h)) / np.outer(_s, _s),
+                      np.shape(r))

@@ -1,13 +1,14 @@
 """Spec rows for the order statistics (templates/numpy_statistics.py): np.quantile,
 np.percentile, np.median and their nan- versions over every axis form, with keepdims, q a
 number and an array, q differentiated too (mapped into (0, 1) from the sampled values),
-the methods other than 'linear'; np.partition along an axis and flattened; and the
-quantile weights helper (runtime_statistics.py) for second order. Random inputs have no
+the methods other than 'linear'; np.partition along an axis and flattened; np.cov and
+np.corrcoef (one and two operands, rowvar, bias, ddof); and the helpers they call
+(runtime_statistics.py) for second order. Random inputs have no
 ties, so central differences see a smooth function there."""
 import numpy as np
 
 from primitive_specs import UNIT, Spec
-from s2s_ad.runtime_statistics import quantile_weights
+from s2s_ad.runtime_statistics import observations, quantile_weights, unobserve
 
 QS = np.array([0.1, 0.45, 0.8])
 
@@ -149,4 +150,64 @@ SPECS = [
     Spec(quantile_weights, use_quantile_weights, [((3, 4), ()), ((3, 4), (2,))], (UNIT,),
          wrt=(1,)),
     Spec(quantile_weights, use_quantile_weights_nan, [((3, 4), (2,))], (UNIT,), wrt=(1,)),
+]
+
+
+def cov_vector(x):
+    return np.cov(x)
+
+
+def cov_rows(x):
+    return np.cov(x)
+
+
+def cov_columns_biased(x):
+    return np.cov(x, rowvar=False, bias=True)
+
+
+def cov_ddof(x):
+    return np.cov(x, ddof=0)
+
+
+def cov_two(x, y):
+    return np.cov(x, y)
+
+
+def cov_two_columns(x, y):
+    return np.cov(x, y, rowvar=False, ddof=2)
+
+
+def corrcoef_rows(x):
+    return np.corrcoef(x)
+
+
+def corrcoef_columns(x):
+    return np.corrcoef(x, rowvar=False)
+
+
+def corrcoef_two(x, y):
+    return np.corrcoef(x, y)
+
+
+def use_observations(m, y):
+    return observations(m, y, False, m, y)
+
+
+def use_unobserve(g):
+    return unobserve(g, np.ones((5, 2)), np.ones(5), False, 0) \
+        + unobserve(g, np.ones((5, 2)), np.ones(5), False, 1)[:, None]
+
+
+SPECS += [
+    Spec(np.cov, cov_vector, [((5,),)]),
+    Spec(np.cov, cov_rows, [((3, 5),), ((1, 4),)]),
+    Spec(np.cov, cov_columns_biased, [((6, 3),)]),
+    Spec(np.cov, cov_ddof, [((2, 4),)]),
+    Spec(np.cov, cov_two, [((5,), (5,)), ((2, 5), (5,)), ((2, 5), (3, 5))]),
+    Spec(np.cov, cov_two_columns, [((6, 2), (6,)), ((6, 2), (6, 3))]),
+    Spec(np.corrcoef, corrcoef_rows, [((3, 5),)]),
+    Spec(np.corrcoef, corrcoef_columns, [((6, 3),)]),
+    Spec(np.corrcoef, corrcoef_two, [((5,), (5,)), ((2, 5), (5,))]),
+    Spec(observations, use_observations, [((5, 2), (5,)), ((4,), (4,))]),
+    Spec(unobserve, use_unobserve, [((3, 5),)]),
 ]

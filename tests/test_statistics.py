@@ -99,3 +99,26 @@ def quantile_weighted(x):
 def test_a_method_without_derivative_is_named():
     with pytest.raises(NotImplementedError, match="inverted_cdf"):
         s2s_ad.grad(quantile_weighted)(X[0])
+
+
+def covariance_loss(x, y):
+    return np.sum(np.cov(x, y, rowvar=False) ** 2 * np.arange(1.0, 10.0).reshape(3, 3))
+
+
+def correlation_loss(x, y):
+    return np.sum(np.corrcoef(x, y) ** 3)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f, args", [
+    (covariance_loss, (X.T[:, :2], X[2])), (correlation_loss, (X[:2], X[2]))],
+    ids=["cov", "corrcoef"])
+def test_covariance_second_derivative_in_both_operands(f, args, path):
+    v = (np.linspace(-1.0, 1.0, args[0].size).reshape(args[0].shape), np.linspace(0.5, 1.0, 5))
+    hv = hvp_on(path, f, args, v, wrt=(0, 1))
+    gradient = grad_on(path, f, wrt=(0, 1))
+    plus = gradient(args[0] + 1e-6 * v[0], args[1] + 1e-6 * v[1])
+    minus = gradient(args[0] - 1e-6 * v[0], args[1] - 1e-6 * v[1])
+    for k in range(2):
+        np.testing.assert_allclose(gradient(*args)[k], numeric_grad(f, args, k), rtol=1e-6)
+        np.testing.assert_allclose(hv[k], (plus[k] - minus[k]) / 2e-6, rtol=1e-5, atol=1e-6)

@@ -51,7 +51,7 @@ _NUMPY = {
     # and the literal q / axis / keepdims
     "median", "quantile", "percentile", "nanmedian", "nanquantile", "nanpercentile",
     "partition", "nansum", "nanmean", "nanprod", "nanmax", "nanmin", "nanvar", "nanstd",
-    "nancumsum", "nancumprod"}
+    "nancumsum", "nancumprod", "cov", "corrcoef"}
 
 
 @dataclass(frozen=True)
