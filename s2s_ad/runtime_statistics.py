@@ -5,7 +5,7 @@ np.median (and their nan- versions) and np.partition.
                        quantiles are np.sum(W * x, axis=quantile_axes(x, q, axis))
     quantile_slopes(x, q, axis, method, ignore_nan)    dW/dq (piecewise constant)
     quantile_axes(x, q, axis)                          the axes of W that x's `axis` names
-    quantile_q_axes(q)                                 the axes of W that are q's
+    leading_axes(q)                                    the axes of W that are q's
     partition_order(a, y, axis)                        the indices with
                        np.take_along_axis(a, order, axis) == y = np.partition(a, kth, axis)
 
@@ -34,9 +34,10 @@ def quantile_axes(x, q, axis=None):
     return tuple(lead + a % ndim for a in axes) if ndim else ()
 
 
-def quantile_q_axes(q):
-    """The leading axes of W, q's."""
-    return tuple(range(np.ndim(q)))
+def leading_axes(v):
+    """All axes of v: those of a product laid out as v.shape + ... that are v's (W's
+    leading axes are q's)."""
+    return tuple(range(np.ndim(v)))
 
 
 def quantile_weights(x, q, axis=None, method="linear", ignore_nan=False):

@@ -13,6 +13,8 @@ MODULES = (
     "numpy_reductions",
     "numpy_nan_reductions",
     "numpy_statistics",
+    "numpy_calculus",
+    "numpy_polynomials",
     "numpy_shape",
     "numpy_linalg",
     "numpy_decompositions",
@@ -26,6 +28,7 @@ MODULES = (
     "runtime_helpers",
     "runtime_helpers_arrays",
     "runtime_statistics",
+    "runtime_calculus",
 )
 # numpy 2's array-API names (np.vecdot, np.linalg.svdvals, ...) where numpy has them
 if hasattr(_np.linalg, "svdvals") and hasattr(_np, "matvec"):

@@ -18,7 +18,7 @@ import numpy as np
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
 from s2s_ad.runtime import unbroadcast, unreduce
 from s2s_ad.runtime_statistics import (covariance_shape, observation_count, observations,
-                                       partition_order, quantile_axes, quantile_q_axes,
+                                       partition_order, quantile_axes, leading_axes,
                                        quantile_slopes, quantile_weights, unobserve)
 
 
@@ -28,7 +28,7 @@ def quantile_adjoint(y, a, q, axis=None, overwrite_input=False, method="linear",
     """y = sum(W a) over axis: a_bar = W y_bar, q_bar = sum(dW/dq a y_bar)"""
     _w = quantile_weights(a, q, axis, method)
     _g = unreduce(d[y], _w, quantile_axes(a, q, axis), keepdims)
-    d[a] += np.sum(_w * _g, axis=quantile_q_axes(q))
+    d[a] += np.sum(_w * _g, axis=leading_axes(q))
     d[q] += np.sum(quantile_slopes(a, q, axis, method) * a * _g, axis=quantile_axes(a, q))
 
 
@@ -47,7 +47,7 @@ def nanquantile_adjoint(y, a, q, axis=None, overwrite_input=False, method="linea
     """as np.quantile's over the entries that are not nan (W is 0 at nan entries)"""
     _w = quantile_weights(a, q, axis, method, True)
     _g = unreduce(d[y], _w, quantile_axes(a, q, axis), keepdims)
-    d[a] += np.sum(_w * _g, axis=quantile_q_axes(q))
+    d[a] += np.sum(_w * _g, axis=leading_axes(q))
     d[q] += np.sum(quantile_slopes(a, q, axis, method, True) * np.where(np.isnan(a), 0.0, a)
                    * _g, axis=quantile_axes(a, q))
 
@@ -68,7 +68,7 @@ def percentile_adjoint(y, a, q, axis=None, overwrite_input=False, method="linear
     """np.quantile's at q / 100"""
     _w = quantile_weights(a, q / 100.0, axis, method)
     _g = unreduce(d[y], _w, quantile_axes(a, q, axis), keepdims)
-    d[a] += np.sum(_w * _g, axis=quantile_q_axes(q))
+    d[a] += np.sum(_w * _g, axis=leading_axes(q))
     d[q] += np.sum(quantile_slopes(a, q / 100.0, axis, method) * a * _g,
                    axis=quantile_axes(a, q)) / 100.0
 
@@ -88,7 +88,7 @@ def nanpercentile_adjoint(y, a, q, axis=None, overwrite_input=False, method="lin
     """np.nanquantile's at q / 100"""
     _w = quantile_weights(a, q / 100.0, axis, method, True)
     _g = unreduce(d[y], _w, quantile_axes(a, q, axis), keepdims)
-    d[a] += np.sum(_w * _g, axis=quantile_q_axes(q))
+    d[a] += np.sum(_w * _g, axis=leading_axes(q))
     d[q] += np.sum(quantile_slopes(a, q / 100.0, axis, method, True)
                    * np.where(np.isnan(a), 0.0, a) * _g, axis=quantile_axes(a, q)) / 100.0
 

@@ -6,10 +6,10 @@ import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d, nondifferentiable, tangent
 from s2s_ad.runtime_statistics import (covariance_shape, observation_count, observations,
-                                       partition_order, quantile_axes, quantile_q_axes,
+                                       partition_order, quantile_axes, leading_axes,
                                        quantile_slopes, quantile_weights, unobserve)
 
-nondifferentiable(quantile_slopes, quantile_axes, quantile_q_axes, partition_order)
+nondifferentiable(quantile_slopes, quantile_axes, leading_axes, partition_order)
 
 
 @adjoint(quantile_weights)

@@ -51,7 +51,8 @@ _NUMPY = {
     # and the literal q / axis / keepdims
     "median", "quantile", "percentile", "nanmedian", "nanquantile", "nanpercentile",
     "partition", "nansum", "nanmean", "nanprod", "nanmax", "nanmin", "nanvar", "nanstd",
-    "nancumsum", "nancumprod", "cov", "corrcoef"}
+    "nancumsum", "nancumprod", "cov", "corrcoef", "interp", "trapezoid", "gradient",
+    "polyval", "polyder", "polyint"}
 
 
 @dataclass(frozen=True)
