@@ -156,3 +156,73 @@ def observation_count(x, bias=False, ddof=None):
 def covariance_shape(x):
     """(k, k) for X = x of k variables: the unsqueezed shape of np.cov's result."""
     return (np.shape(x)[0], np.shape(x)[0])
+
+
+# ---- np.pad in the modes 'maximum', 'minimum', 'median' ----------------------------------
+# numpy fills axis after axis, each padded value the statistic of the first (before) or
+# last (after) stat_length values of its line along that axis, read from the array padded
+# along the earlier axes. Each value is a weighted pick of that window's entries (an
+# extremum, ties sharing equally as np.max's derivative does; the median's one or two
+# middle entries), fixed by the data: a linear map of the array, P_last ... P_0.
+SELECTING_PADS = ("maximum", "minimum", "median")
+
+
+def _window_weights(window, mode):
+    if mode == "median":
+        return quantile_weights(window, 0.5, -1)
+    best = np.max(window, axis=-1, keepdims=True) if mode == "maximum" else \
+        np.min(window, axis=-1, keepdims=True)
+    hit = (window == best) * 1.0
+    return hit / np.sum(hit, axis=-1, keepdims=True)
+
+
+def _selections(array, widths, mode, stat_length):
+    """Per axis (before, after, weights of the window before, of the window after, its
+    length), from the data padded along the earlier axes."""
+    lengths = np.broadcast_to(np.zeros((np.ndim(array), 2)) if stat_length is None
+                              else np.asarray(stat_length), (np.ndim(array), 2))
+    data, steps = np.asarray(array, dtype=float), []
+    for k, (before, after) in enumerate(widths):
+        rows = np.moveaxis(data, k, -1)
+        n = rows.shape[-1]
+        keep = n if stat_length is None else int(min(max(round(lengths[k][0]), 1), n))
+        keep_after = n if stat_length is None else int(min(max(round(lengths[k][1]), 1), n))
+        first = _window_weights(rows[..., :keep], mode)
+        last = _window_weights(rows[..., n - keep_after:], mode)
+        steps.append((before, after, first, last, keep, keep_after))
+        data = np.moveaxis(_pad_step(rows, steps[-1]), -1, k)
+    return steps
+
+
+def _pad_step(rows, step):
+    before, after, first, last, keep, keep_after = step
+    n = rows.shape[-1]
+    low = np.sum(first * rows[..., :keep], axis=-1, keepdims=True)
+    high = np.sum(last * rows[..., n - keep_after:], axis=-1, keepdims=True)
+    return np.concatenate([np.repeat(low, before, -1), rows, np.repeat(high, after, -1)], -1)
+
+
+def pad_selected(g, array, widths, mode, stat_length=None):
+    """np.pad's derivative in 'maximum', 'minimum' and 'median' modes: g padded with the
+    entries (weights) the statistics of `array` picked; linear in g."""
+    for k, step in enumerate(_selections(array, widths, mode, stat_length)):
+        g = np.moveaxis(_pad_step(np.moveaxis(np.asarray(g, dtype=float), k, -1), step), -1, k)
+    return g
+
+
+def unpad_selected(g, array, widths, mode, stat_length=None):
+    """The adjoint of pad_selected in g: from the last axis to the first, the inner block
+    plus each padded value's adjoint spread over the window entries it picked."""
+    if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
+        return 0.0
+    steps = _selections(array, widths, mode, stat_length)
+    for k in reversed(range(len(steps))):
+        before, after, first, last, keep, keep_after = steps[k]
+        rows = np.moveaxis(np.asarray(g, dtype=float), k, -1)
+        n = rows.shape[-1] - before - after
+        out = rows[..., before:before + n].copy()
+        out[..., :keep] += first * np.sum(rows[..., :before], axis=-1, keepdims=True)
+        out[..., n - keep_after:] += last * np.sum(rows[..., before + n:], axis=-1,
+                                                   keepdims=True)
+        g = np.moveaxis(out, -1, k)
+    return g

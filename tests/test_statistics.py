@@ -122,3 +122,12 @@ def test_covariance_second_derivative_in_both_operands(f, args, path):
     for k in range(2):
         np.testing.assert_allclose(gradient(*args)[k], numeric_grad(f, args, k), rtol=1e-6)
         np.testing.assert_allclose(hv[k], (plus[k] - minus[k]) / 2e-6, rtol=1e-5, atol=1e-6)
+
+
+def test_an_unknown_zero_d_integer_array_has_stand_ins():
+    """np.asarray of an integer of unknown value (runtime_statistics reads stat_length so)
+    stands in as 0-d arrays; building them as np.ndarray(-1) raised in the facts analysis"""
+    from s2s_ad.analyses.stand_ins import UnknownInt, unknown_int
+    worlds = unknown_int(np.ndarray)
+    assert isinstance(worlds, UnknownInt)
+    assert [np.ndim(w) for w in worlds] == [0, 0, 0] and len(set(map(int, worlds))) == 3
