@@ -87,9 +87,10 @@ def _line_sum_spread(g, x, y, ord, axis, keepdims):
     rows, cols = (0, 1) if axis is None else tuple(a % np.ndim(x) for a in axis)
     summed, across = (rows, cols) if ord in (1, -1) else (cols, rows)
     sums = np.sum(np.abs(x), axis=summed, keepdims=True)
-    hit = sums == (y if axis is None or keepdims else np.expand_dims(y, (rows, cols)))
+    kept = axis is None or keepdims            # y and g broadcast against x as they are
+    hit = sums == (y if kept else np.expand_dims(y, (rows, cols)))
     share = hit / np.sum(hit, axis=across, keepdims=True)
-    return np.sign(x) * share * (g if axis is None or keepdims else np.expand_dims(g, (rows, cols)))
+    return np.sign(x) * share * (g if kept else np.expand_dims(g, (rows, cols)))
 
 
 def _singular_spread(x, ord, axis):

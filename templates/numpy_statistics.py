@@ -66,10 +66,11 @@ def nanquantile_tangent(y, a, q, axis=None, overwrite_input=False, method="linea
 def percentile_adjoint(y, a, q, axis=None, overwrite_input=False, method="linear",
                        keepdims=False):
     """np.quantile's at q / 100"""
-    _w = quantile_weights(a, q / 100.0, axis, method)
+    _q = np.asarray(q) / 100.0
+    _w = quantile_weights(a, _q, axis, method)
     _g = unreduce(d[y], _w, quantile_axes(a, q, axis), keepdims)
     d[a] += np.sum(_w * _g, axis=leading_axes(q))
-    d[q] += np.sum(quantile_slopes(a, q / 100.0, axis, method) * a * _g,
+    d[q] += np.sum(quantile_slopes(a, _q, axis, method) * a * _g,
                    axis=quantile_axes(a, q)) / 100.0
 
 
@@ -77,8 +78,9 @@ def percentile_adjoint(y, a, q, axis=None, overwrite_input=False, method="linear
 def percentile_tangent(y, a, q, axis=None, overwrite_input=False, method="linear",
                        keepdims=False):
     """np.quantile's at q / 100"""
-    d[y] = np.sum(quantile_weights(a, q / 100.0, axis, method) * d[a] + quantile_slopes(
-        a, q / 100.0, axis, method) * a * np.expand_dims(d[q] / 100.0, quantile_axes(a, q)),
+    _q = np.asarray(q) / 100.0
+    d[y] = np.sum(quantile_weights(a, _q, axis, method) * d[a] + quantile_slopes(
+        a, _q, axis, method) * a * np.expand_dims(d[q] / 100.0, quantile_axes(a, q)),
         axis=quantile_axes(a, q, axis), keepdims=keepdims)
 
 
@@ -86,10 +88,11 @@ def percentile_tangent(y, a, q, axis=None, overwrite_input=False, method="linear
 def nanpercentile_adjoint(y, a, q, axis=None, overwrite_input=False, method="linear",
                           keepdims=False):
     """np.nanquantile's at q / 100"""
-    _w = quantile_weights(a, q / 100.0, axis, method, True)
+    _q = np.asarray(q) / 100.0
+    _w = quantile_weights(a, _q, axis, method, True)
     _g = unreduce(d[y], _w, quantile_axes(a, q, axis), keepdims)
     d[a] += np.sum(_w * _g, axis=leading_axes(q))
-    d[q] += np.sum(quantile_slopes(a, q / 100.0, axis, method, True)
+    d[q] += np.sum(quantile_slopes(a, _q, axis, method, True)
                    * np.where(np.isnan(a), 0.0, a) * _g, axis=quantile_axes(a, q)) / 100.0
 
 
@@ -97,11 +100,11 @@ def nanpercentile_adjoint(y, a, q, axis=None, overwrite_input=False, method="lin
 def nanpercentile_tangent(y, a, q, axis=None, overwrite_input=False, method="linear",
                           keepdims=False):
     """np.nanquantile's at q / 100"""
-    d[y] = np.sum(np.where(np.isnan(a), 0.0, quantile_weights(
-        a, q / 100.0, axis, method, True) * d[a] + quantile_slopes(
-        a, q / 100.0, axis, method, True) * a * np.expand_dims(d[q] / 100.0,
-                                                               quantile_axes(a, q))),
-        axis=quantile_axes(a, q, axis), keepdims=keepdims)
+    _q = np.asarray(q) / 100.0
+    d[y] = np.sum(np.where(np.isnan(a), 0.0, quantile_weights(a, _q, axis, method, True) * d[a]
+                           + quantile_slopes(a, _q, axis, method, True) * a
+                           * np.expand_dims(d[q] / 100.0, quantile_axes(a, q))),
+                  axis=quantile_axes(a, q, axis), keepdims=keepdims)
 
 
 @adjoint(np.median)

@@ -1,6 +1,6 @@
 """Spec rows for the order statistics (templates/numpy_statistics.py): np.quantile,
 np.percentile, np.median and their nan- versions over every axis form, with keepdims, q a
-number and an array, q differentiated too (mapped into (0, 1) from the sampled values),
+number, a list and an array, q differentiated too (mapped into (0, 1) from the sampled values),
 the methods other than 'linear'; np.partition along an axis and flattened; np.cov and
 np.corrcoef (one and two operands, rowvar, bias, ddof); and the helpers they call
 (runtime_statistics.py) for second order. Random inputs have no
@@ -56,6 +56,14 @@ def percentile_all(x):
 
 def percentile_axis_array(x):
     return np.percentile(x, np.array([5.0, 50.0, 95.0]), axis=1)
+
+
+def percentile_list(x):
+    return np.percentile(x, [25, 75], axis=0)
+
+
+def nanpercentile_list(x):
+    return np.nanpercentile(_with_nan(x), [10.0, 60.0], axis=-1, keepdims=True)
 
 
 def percentile_in_q(x, q):
@@ -134,6 +142,8 @@ SPECS = [
     Spec(np.quantile, quantile_midpoint, AXIS0),
     Spec(np.percentile, percentile_all, VECTORS),
     Spec(np.percentile, percentile_axis_array, [((3, 5),), ((2, 5, 3),)]),
+    Spec(np.percentile, percentile_list, [((5,),), ((5, 3),)]),
+    Spec(np.nanpercentile, nanpercentile_list, [((5,),), ((3, 5),)]),
     Spec(np.percentile, percentile_in_q, [((5,), ()), ((3, 4), (2,))], (UNIT,)),
     Spec(np.median, median_all, [((),), ((5,),), ((4,),), ((3, 4),)]),
     Spec(np.median, median_axis, AXIS0),

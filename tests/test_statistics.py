@@ -31,7 +31,8 @@ def test_second_derivative_in_x_and_q_together(f, q, path):
     hv = hvp_on(path, f, (X, q), v, wrt=(0, 1))
     gradient = grad_on(path, f, wrt=(0, 1))
     eps = 1e-6
-    plus, minus = gradient(X + eps * v[0], q + eps * v[1]), gradient(X - eps * v[0], q - eps * v[1])
+    plus = gradient(X + eps * v[0], q + eps * v[1])
+    minus = gradient(X - eps * v[0], q - eps * v[1])
     for k in range(2):
         np.testing.assert_allclose(hv[k], (np.asarray(plus[k]) - minus[k]) / (2 * eps),
                                    rtol=1e-5, atol=1e-6)
