@@ -1,10 +1,10 @@
 """Spec rows for the order statistics (templates/numpy_statistics.py): np.quantile,
 np.percentile, np.median and their nan- versions over every axis form, with keepdims, q a
-number, a list and an array, q differentiated too (mapped into (0, 1) from the sampled values),
-the methods other than 'linear'; np.partition along an axis and flattened; np.cov and
-np.corrcoef (one and two operands, rowvar, bias, ddof); and the helpers they call
-(runtime_statistics.py) for second order. Random inputs have no
-ties, so central differences see a smooth function there."""
+number, a list and an array, q differentiated too (mapped into (0, 1) from the sampled
+values), the methods other than 'linear'; np.partition along an axis and flattened;
+np.cov and np.corrcoef (one and two operands, rowvar, bias, ddof); and the helpers they
+call (runtime_statistics.py) for second order. Random inputs have no ties, so central
+differences see a smooth function there."""
 import numpy as np
 
 from primitive_specs import UNIT, Spec
