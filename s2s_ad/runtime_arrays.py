@@ -15,7 +15,7 @@ numpy and runtime.py's helpers only:
 """
 import numpy as np
 
-from .runtime_statistics import SELECTING_PADS, pad_selected, unpad_selected
+from .runtime_statistics import pad_selected, selecting_pad, unpad_selected
 
 from .runtime import reduced_count, unbroadcast, unreduce
 
@@ -63,8 +63,8 @@ def pad_widths(array, pad_width, mode="constant"):
     differentiates the modes that are linear in the array (linear_ramp: also in its end
     values) and those picking entries (maximum, minimum, median: linear in the array for
     the picks its data makes); 'empty' leaves values undefined, a function is opaque."""
-    known = ("constant", "edge", "wrap", "reflect", "symmetric", "linear_ramp", "mean") \
-        + SELECTING_PADS
+    known = ("constant", "edge", "wrap", "reflect", "symmetric", "linear_ramp", "mean",
+             "maximum", "minimum", "median")
     if not (isinstance(mode, str) and mode in known):
         raise NotImplementedError(f"s2s_ad differentiates np.pad with mode= one of "
                                   f"{', '.join(map(repr, known))}, not mode={mode!r}")
@@ -86,7 +86,7 @@ def pad_linear(g, widths, mode="constant", constant_values=0.0, end_values=0.0,
     """np.pad(g, widths, mode) with the mode's options: the tangent of np.pad, linear in
     g, constant_values and end_values together; in the modes picking entries, the entries
     np.pad(array, ...) picked (pad_selected)."""
-    if mode in SELECTING_PADS:
+    if selecting_pad(mode):
         return pad_selected(g, array, widths, mode, stat_length)
     return np.pad(g, widths, mode, **_pad_options(mode, constant_values, end_values,
                                                  stat_length, reflect_type))
@@ -100,7 +100,7 @@ def unpad(g, widths, mode="constant", stat_length=None, reflect_type="even", arr
     from the last axis to the first."""
     if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
         return 0.0
-    if mode in SELECTING_PADS:
+    if selecting_pad(mode):
         return unpad_selected(g, array, widths, mode, stat_length)
     if mode == "constant":
         return g[tuple(slice(b, n - a) for (b, a), n in zip(widths, np.shape(g)))].copy()

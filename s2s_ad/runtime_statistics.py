@@ -21,9 +21,6 @@ entries that are not nan (an all-nan slice has W = 0: its value is nan, its deri
 """
 import numpy as np
 
-_METHODS = ("linear", "lower", "higher", "nearest", "midpoint")
-
-
 def quantile_axes(x, q, axis=None):
     """The axes of W (q's axes first, then x's) that a quantile over `axis` of x reduces;
     axis=None: all of x's."""
@@ -54,9 +51,10 @@ def quantile_slopes(x, q, axis=None, method="linear", ignore_nan=False):
 
 
 def _weights(x, q, axis, method, ignore_nan):
-    if method not in _METHODS:
+    methods = ("linear", "lower", "higher", "nearest", "midpoint")
+    if method not in methods:
         raise NotImplementedError(f"s2s_ad differentiates quantiles with method= one of "
-                                  f"{', '.join(map(repr, _METHODS))}, not {method!r}")
+                                  f"{', '.join(map(repr, methods))}, not {method!r}")
     x, q = np.asarray(x, dtype=float), np.asarray(q, dtype=float)
     reduced = [a - q.ndim for a in quantile_axes(x, q, axis)]
     rest = [a for a in range(x.ndim) if a not in reduced]
@@ -164,7 +162,9 @@ def covariance_shape(x):
 # along the earlier axes. Each value is a weighted pick of that window's entries (an
 # extremum, ties sharing equally as np.max's derivative does; the median's one or two
 # middle entries), fixed by the data: a linear map of the array, P_last ... P_0.
-SELECTING_PADS = ("maximum", "minimum", "median")
+def selecting_pad(mode):
+    """Is this one of np.pad's modes that pick entries?"""
+    return mode in ("maximum", "minimum", "median")
 
 
 def _window_weights(window, mode):

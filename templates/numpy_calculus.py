@@ -28,10 +28,12 @@ from s2s_ad.runtime_calculus import (gradient_axis, interp_outside, interp_place
 def interp_adjoint(y, x, xp, fp, left=None, right=None):
     """inside: x_bar = s g, fp_bar[i] += (1 - t) g, fp_bar[i+1] += t g, xp_bar[i] -=
     s (1 - t) g, xp_bar[i+1] -= s t g; outside: left_bar / right_bar (or fp's ends) += g"""
-    _i = interp_place(x, xp)
-    _h = xp[_i + 1] - xp[_i]
-    _t = (x - xp[_i]) / _h
-    _s = (fp[_i + 1] - fp[_i]) / _h
+    _xp = np.asarray(xp)                # a list of knots indexes as an array
+    _fp = np.asarray(fp)
+    _i = interp_place(x, _xp)
+    _h = _xp[_i + 1] - _xp[_i]
+    _t = (x - _xp[_i]) / _h
+    _s = (_fp[_i + 1] - _fp[_i]) / _h
     _below = interp_outside(x, xp, -1)
     _above = interp_outside(x, xp, 1)
     _g = np.where(np.logical_or(_below, _above), 0.0, d[y])
@@ -50,10 +52,12 @@ def interp_adjoint(y, x, xp, fp, left=None, right=None):
 def interp_tangent(y, x, xp, fp, left=None, right=None):
     """inside: dy = (1 - t) dfp[i] + t dfp[i+1] + s (dx - (1 - t) dxp[i] - t dxp[i+1]);
     outside: dleft / dright (or fp's ends)"""
-    _i = interp_place(x, xp)
-    _h = xp[_i + 1] - xp[_i]
-    _t = (x - xp[_i]) / _h
-    _s = (fp[_i + 1] - fp[_i]) / _h
+    _xp = np.asarray(xp)                # a list of knots indexes as an array
+    _fp = np.asarray(fp)
+    _i = interp_place(x, _xp)
+    _h = _xp[_i + 1] - _xp[_i]
+    _t = (x - _xp[_i]) / _h
+    _s = (_fp[_i + 1] - _fp[_i]) / _h
     _below = interp_outside(x, xp, -1)
     _above = interp_outside(x, xp, 1)
     d[y] = np.where(_below, d[fp][0] if left is None else d[left], np.where(

@@ -82,3 +82,39 @@ def test_a_keyword_left_none_picks_its_branch_when_the_derivative_is_built():
     np.testing.assert_allclose(df(y), [0.5, 1.0, 1.0, 0.5])
     for source in (s2s_ad.derivative_source(df), s2s_ad.derivative_source(df, y)):
         assert "None is" not in source and "trapezoid_steps(y, None" not in source
+
+
+STATS_MODEL = """
+import numpy as np
+
+
+def loss(x, y, fp):
+    spread = np.percentile(x, [20, 80]) + np.nanstd(x) + np.median(np.pad(x, 2, "maximum")) \
+        + np.partition(x, 2)[:2]
+    fit = np.polyfit(x, y, 1) + np.trapezoid(y, x) + np.sum(np.gradient(y, 0.5))
+    return np.sum(spread ** 2) + np.sum(fit ** 2) + np.sum(np.interp(x, [-3.0, 0.0, 3.0], fp))
+"""
+
+
+def test_a_standalone_file_carries_the_statistics_helpers(tmp_path, monkeypatch, capsys):
+    import sys
+    from s2s_ad.cli import main
+    (tmp_path / "stats_model.py").write_text(STATS_MODEL)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert main(["grad", "stats_model.py:loss", "--wrt", "x,y,fp", "--print"]) == 0
+    text = capsys.readouterr().out
+    assert "import s2s_ad" not in text and "from s2s_ad" not in text
+    for helper in ("def quantile_weights", "def unpad_selected", "def partition_order",
+                   "def interp_place", "def trapezoid_steps", "def ungradient"):
+        assert helper in text
+    namespace = {}
+    exec(compile(text, "grad_stats_model.py", "exec"), namespace)
+    import stats_model
+    args = [np.array([0.3, -1.2, 0.8, 2.1, -0.4, 1.3]), RNG.standard_normal(6),
+            np.array([0.5, -1.0, 2.0])]
+    got = namespace["grad_loss"](*args)
+    for k, g in enumerate(got):
+        np.testing.assert_allclose(g, numeric_grad(stats_model.loss, args, k), rtol=1e-5,
+                                   atol=1e-6)
+    sys.modules.pop("stats_model", None)
