@@ -1,5 +1,6 @@
 """Runtime helpers for the derivatives of the order statistics: np.quantile, np.percentile,
-np.median (and their nan- versions) and np.partition.
+np.median (and their nan- versions), np.partition, np.pad's modes that pick entries
+(maximum, minimum, median), and of np.cov / np.corrcoef.
 
     quantile_weights(x, q, axis, method, ignore_nan)   W, shaped q.shape + x.shape: the
                        quantiles are np.sum(W * x, axis=quantile_axes(x, q, axis))
@@ -8,6 +9,10 @@ np.median (and their nan- versions) and np.partition.
     leading_axes(q)                                    the axes of W that are q's
     partition_order(a, y, axis)                        the indices with
                        np.take_along_axis(a, order, axis) == y = np.partition(a, kth, axis)
+    pad_selected(g, array, widths, mode, stat_length)  np.pad's derivative in the modes
+    unpad_selected(g, array, widths, mode, stat_length)    picking entries, and its adjoint
+    observations(m, y, rowvar, m0, y0)                 np.cov's variables-by-observations X
+    unobserve(g, m0, y0, rowvar, part)                 its adjoint for m (part 0) or y (1)
 
 A quantile picks sorted entries of x: with numpy's default method 'linear' at the virtual
 place p = q (n - 1) of the sorted slice it is (1 - f) x_(i) + f x_(i+1), i = floor(p),
@@ -20,6 +25,7 @@ sort puts at that place. The nan- versions sort nan last and take n as the count
 entries that are not nan (an all-nan slice has W = 0: its value is nan, its derivative 0).
 """
 import numpy as np
+
 
 def quantile_axes(x, q, axis=None):
     """The axes of W (q's axes first, then x's) that a quantile over `axis` of x reduces;
