@@ -23,8 +23,9 @@ import numpy as np
 # the modules whose functions generated code may call (standalone files copy them in)
 RUNTIME_MODULES = ("s2s_ad.runtime", "s2s_ad.runtime_flow", "s2s_ad.runtime_linalg",
                    "s2s_ad.runtime_arrays", "s2s_ad.runtime_checks", "s2s_ad.runtime_spread",
-                   "s2s_ad.runtime_creation",
-                   "s2s_ad.runtime_pieces")
+                   "s2s_ad.runtime_creation", "s2s_ad.runtime_pieces",
+                   "s2s_ad.runtime_statistics", "s2s_ad.runtime_calculus")
+
 
 def unbroadcast(g, x):
     """Sum `g` over the axes broadcasting added to `x`'s shape."""
@@ -214,8 +215,9 @@ def _scalar_like(g, x):
 
 
 def _expand(g, x, axis, keepdims):
-    """The reduced `g` with the reduced axes of `x` restored (length 1), for broadcasting."""
-    if axis is None or keepdims:
+    """The reduced `g` with the reduced axes of `x` restored (length 1), for broadcasting.
+    A number broadcasts as it is (also the 0.0 standing for a loop's zero adjoint)."""
+    if axis is None or keepdims or np.ndim(g) == 0:
         return g
     return np.expand_dims(g, _normalize_axes(axis, np.ndim(x)))
 

@@ -15,6 +15,8 @@ numpy and runtime.py's helpers only:
 """
 import numpy as np
 
+from .runtime_statistics import pad_selected, selecting_pad, unpad_selected
+
 from .runtime import reduced_count, unbroadcast, unreduce
 
 
@@ -59,11 +61,13 @@ def shifted(v, axis=None, first=0.0, reverse=False):
 def pad_widths(array, pad_width, mode="constant"):
     """np.pad's pad_width as (before, after) per axis, an (ndim, 2) integer array; s2s_ad
     differentiates the modes that are linear in the array (linear_ramp: also in its end
-    values). maximum, minimum and median pick elements, 'empty' leaves values undefined."""
-    linear = ("constant", "edge", "wrap", "reflect", "symmetric", "linear_ramp", "mean")
-    if not (isinstance(mode, str) and mode in linear):
+    values) and those picking entries (maximum, minimum, median: linear in the array for
+    the picks its data makes); 'empty' leaves values undefined, a function is opaque."""
+    known = ("constant", "edge", "wrap", "reflect", "symmetric", "linear_ramp", "mean",
+             "maximum", "minimum", "median")
+    if not (isinstance(mode, str) and mode in known):
         raise NotImplementedError(f"s2s_ad differentiates np.pad with mode= one of "
-                                  f"{', '.join(map(repr, linear))}, not mode={mode!r}")
+                                  f"{', '.join(map(repr, known))}, not mode={mode!r}")
     widths = np.round(np.asarray(pad_width)).astype(np.intp)
     return np.broadcast_to(widths, (np.ndim(array), 2))
 
@@ -78,20 +82,26 @@ def _pad_options(mode, constant_values=0.0, end_values=0.0, stat_length=None,
 
 
 def pad_linear(g, widths, mode="constant", constant_values=0.0, end_values=0.0,
-               stat_length=None, reflect_type="even"):
+               stat_length=None, reflect_type="even", array=None):
     """np.pad(g, widths, mode) with the mode's options: the tangent of np.pad, linear in
-    g, constant_values and end_values together."""
+    g, constant_values and end_values together; in the modes picking entries, the entries
+    np.pad(array, ...) picked (pad_selected)."""
+    if selecting_pad(mode):
+        return pad_selected(g, array, widths, mode, stat_length)
     return np.pad(g, widths, mode, **_pad_options(mode, constant_values, end_values,
                                                  stat_length, reflect_type))
 
 
-def unpad(g, widths, mode="constant", stat_length=None, reflect_type="even"):
+def unpad(g, widths, mode="constant", stat_length=None, reflect_type="even", array=None):
     """Adjoint of np.pad for the array: g's inner block, plus (other than in constant
-    mode) what each padded value copied or averaged from the array. np.pad fills axis
-    after axis from the values already there, y = P_last ... P_0 a with P_k acting along
-    axis k alone, so the adjoint applies P_k^T from the last axis to the first."""
+    mode) what each padded value copied or averaged from the array (or picked from
+    `array`: unpad_selected). np.pad fills axis after axis from the values already there,
+    y = P_last ... P_0 a with P_k acting along axis k alone, so the adjoint applies P_k^T
+    from the last axis to the first."""
     if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
         return 0.0
+    if selecting_pad(mode):
+        return unpad_selected(g, array, widths, mode, stat_length)
     if mode == "constant":
         return g[tuple(slice(b, n - a) for (b, a), n in zip(widths, np.shape(g)))].copy()
     options = _pad_options(mode, stat_length=stat_length, reflect_type=reflect_type)

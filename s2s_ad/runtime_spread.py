@@ -5,7 +5,8 @@ derivative is taken as 0: a zero spread or a zero norm.
                                      ((N - ddof) y), 0 where the spread is zero
     spread_reciprocal(y, x, axis, keepdims)       1 / y, 0 where the spread is zero
     unreduce_norm(g, x, y, ord, axis, keepdims)   adjoint of y = np.linalg.norm(x, ord):
-                                     vector p-norms, Frobenius, nuclear and spectral norms
+                                     vector p-norms (and the count ord=0), Frobenius, nuclear,
+                                     spectral and 1, -1, inf, -inf matrix norms
     norm_power(ord, x, axis)         the p of a vector norm's second derivative
 
 The convention (README, "Semantics"): where the function is not differentiable because
@@ -67,13 +68,29 @@ def unreduce_norm(g, x, y, ord=None, axis=None, keepdims=False):
         spread = np.sign(x) * ratio ** (ord - 1) * _expand(g, x, axis, keepdims)
     elif not matrix and ord in (np.inf, -np.inf):
         spread = unreduce_extremum(g, np.abs(x), y, axis, keepdims) * np.sign(x)
+    elif not matrix and ord == 0:       # the count of nonzero entries: piecewise constant
+        spread = np.zeros(np.shape(x)) * _expand(g, x, axis, keepdims)
     elif matrix and ord in ("nuc", 2, -2):
         spread = _singular_spread(x, ord, axis) * _expand(g, x, axis, keepdims)
+    elif matrix and ord in (1, -1, np.inf, -np.inf):
+        spread = _line_sum_spread(g, x, y, ord, axis, keepdims)
     else:
         raise NotImplementedError(f"s2s_ad differentiates np.linalg.norm for vector p-norms "
-                                  f"(p >= 1 or +-inf) and the Frobenius, nuclear and spectral "
-                                  f"(2, -2) matrix norms, not ord={ord!r}")
+                                  f"(p >= 1, 0 or +-inf) and the Frobenius, nuclear, spectral "
+                                  f"(2, -2) and 1, -1, inf, -inf matrix norms, not ord={ord!r}")
     return _scalar_like(spread, x)
+
+
+def _line_sum_spread(g, x, y, ord, axis, keepdims):
+    """d ||x|| / dx for the largest (1, inf) or smallest (-1, -inf) absolute column (1, -1)
+    or row (inf, -inf) sum: sign(x) on the line attaining y (ties share equally)."""
+    rows, cols = (0, 1) if axis is None else tuple(a % np.ndim(x) for a in axis)
+    summed, across = (rows, cols) if ord in (1, -1) else (cols, rows)
+    sums = np.sum(np.abs(x), axis=summed, keepdims=True)
+    kept = axis is None or keepdims            # y and g broadcast against x as they are
+    hit = sums == (y if kept else np.expand_dims(y, (rows, cols)))
+    share = hit / np.sum(hit, axis=across, keepdims=True)
+    return np.sign(x) * share * (g if kept else np.expand_dims(g, (rows, cols)))
 
 
 def _singular_spread(x, ord, axis):
@@ -92,8 +109,12 @@ def _singular_spread(x, ord, axis):
 
 def norm_power(ord, x, axis=None):
     """p for the second derivatives of a vector p-norm (None and 'fro' are 2, +-inf 1);
-    those of the nuclear and spectral matrix norms are not implemented."""
+    1 for the norms whose derivative is piecewise constant (the matrix 1, -1, inf, -inf
+    norms, the vector count ord=0): their terms in p - 1 vanish; those of the nuclear and
+    spectral matrix norms are not implemented."""
     matrix = (axis is None and np.ndim(x) == 2) or (isinstance(axis, tuple) and len(axis) == 2)
+    if ord == 0 or (matrix and ord in (1, -1, np.inf, -np.inf)):
+        return 1.0
     if matrix and ord not in (None, "fro"):
         raise NotImplementedError(f"s2s_ad has no second derivative of np.linalg.norm with "
                                   f"ord={ord!r} (its first derivative is supported)")

@@ -11,6 +11,10 @@ MODULES = (
     "numpy_math",
     "numpy_arithmetic",
     "numpy_reductions",
+    "numpy_nan_reductions",
+    "numpy_statistics",
+    "numpy_calculus",
+    "numpy_polynomials",
     "numpy_shape",
     "numpy_pieces",
     "numpy_rearrange",
@@ -27,6 +31,8 @@ MODULES = (
     "runtime_helpers",
     "runtime_helpers_arrays",
     "runtime_helpers_pieces",
+    "runtime_statistics",
+    "runtime_calculus",
 )
 # numpy 2's array-API names (np.vecdot, np.linalg.svdvals, ...) where numpy has them
 if hasattr(_np.linalg, "svdvals") and hasattr(_np, "matvec"):

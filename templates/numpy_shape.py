@@ -337,7 +337,7 @@ def pad_adjoint(y, array, pad_width, mode="constant", constant_values=0, end_val
     """d pad(a, w, c) = pad(da, w, dc): a_bar is y_bar's inner block plus what the padding
     copied or averaged from a, c_bar the padding's sum (likewise end_values)"""
     _widths = pad_widths(array, pad_width, mode)
-    d[array] += unpad(d[y], _widths, mode, stat_length, reflect_type)
+    d[array] += unpad(d[y], _widths, mode, stat_length, reflect_type, array)
     d[constant_values] += unpad_values(d[y], _widths, constant_values)
     d[end_values] += unpad_end_values(d[y], _widths, end_values)
 
@@ -348,4 +348,4 @@ def pad_tangent(y, array, pad_width, mode="constant", constant_values=0, end_val
     """d pad(a, w, c, e) = pad(da, w, dc, de) in the same mode"""
     _widths = pad_widths(array, pad_width, mode)
     d[y] = pad_linear(d[array], _widths, mode, d[constant_values], d[end_values],
-                      stat_length, reflect_type)
+                      stat_length, reflect_type, array)

@@ -153,16 +153,18 @@ def shifted_adjoint(out, v, axis=None, first=0.0, reverse=False):
 # unpad (the array's adjoint) and pad_linear (np.pad, the tangent) are each other's
 # transposes in every mode; unpad_end_values's transpose pads zeros with ramps
 @adjoint(unpad)
-def unpad_adjoint(out, g, widths, mode="constant", stat_length=None, reflect_type="even"):
-    """out = P^T g: g_bar = P out_bar, np.pad of out_bar in the same mode (zero constants)"""
-    d[g] += pad_linear(d[out], widths, mode, 0.0, 0.0, stat_length, reflect_type)
+def unpad_adjoint(out, g, widths, mode="constant", stat_length=None, reflect_type="even",
+                  array=None):
+    """out = P^T g: g_bar = P out_bar, np.pad of out_bar in the same mode (zero constants;
+    P picks what it picked from `array`, piecewise constant in it)"""
+    d[g] += pad_linear(d[out], widths, mode, 0.0, 0.0, stat_length, reflect_type, array)
 
 
 @adjoint(pad_linear)
 def pad_linear_adjoint(out, g, widths, mode="constant", constant_values=0.0, end_values=0.0,
-                       stat_length=None, reflect_type="even"):
+                       stat_length=None, reflect_type="even", array=None):
     """out = np.pad(g, ...): the adjoints of np.pad's array, constant_values, end_values"""
-    d[g] += unpad(d[out], widths, mode, stat_length, reflect_type)
+    d[g] += unpad(d[out], widths, mode, stat_length, reflect_type, array)
     d[constant_values] += unpad_values(d[out], widths, constant_values)
     d[end_values] += unpad_end_values(d[out], widths, end_values)
 

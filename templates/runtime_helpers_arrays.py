@@ -39,17 +39,19 @@ def shifted_tangent(out, v, axis=None, first=0.0, reverse=False):
 
 
 @tangent(unpad)
-def unpad_tangent(out, g, widths, mode="constant", stat_length=None, reflect_type="even"):
-    """unpad is linear in g"""
-    d[out] = unpad(d[g], widths, mode, stat_length, reflect_type)
+def unpad_tangent(out, g, widths, mode="constant", stat_length=None, reflect_type="even",
+                  array=None):
+    """unpad is linear in g (and piecewise constant in array)"""
+    d[out] = unpad(d[g], widths, mode, stat_length, reflect_type, array)
 
 
 @tangent(pad_linear)
 def pad_linear_tangent(out, g, widths, mode="constant", constant_values=0.0, end_values=0.0,
-                       stat_length=None, reflect_type="even"):
-    """np.pad is linear in g, constant_values and end_values together"""
+                       stat_length=None, reflect_type="even", array=None):
+    """np.pad is linear in g, constant_values and end_values together (and piecewise
+    constant in array)"""
     d[out] = pad_linear(d[g], widths, mode, d[constant_values], d[end_values], stat_length,
-                        reflect_type)
+                        reflect_type, array)
 
 
 @tangent(unpad_end_values)

@@ -111,14 +111,20 @@ SPECS = [  # operators
 def all_specs():
     """Operators above plus every family's table (specs_*.py), in a fixed order."""
     import specs_array_syntax
+    import specs_calculus
     import specs_arrays
     import specs_creation
     import specs_decompositions
     import specs_elementwise
+    import specs_nan_reductions
+    import specs_norms
     import specs_pad_modes
     import specs_pieces
     import specs_runtime
+    import specs_statistics
     import specs_zero_spread
     return SPECS + specs_elementwise.SPECS + specs_arrays.SPECS + specs_runtime.SPECS \
         + specs_creation.SPECS + specs_zero_spread.SPECS + specs_array_syntax.SPECS \
-        + specs_pad_modes.SPECS + specs_decompositions.SPECS + specs_pieces.SPECS
+        + specs_pad_modes.SPECS + specs_decompositions.SPECS + specs_pieces.SPECS \
+        + specs_nan_reductions.SPECS + specs_statistics.SPECS + specs_norms.SPECS \
+        + specs_calculus.SPECS

@@ -112,6 +112,22 @@ def einsum_diag_scale(a, b):
     return np.einsum("ii,ij->ij", a, b)
 
 
+def einsum_implicit_trace(x):
+    return np.einsum("ii", x)
+
+
+def einsum_optimized(a, b, c):
+    return np.einsum("ij,jk,kl->il", a, b, c, optimize=True)
+
+
+def einsum_greedy_sublists(a, b):
+    return np.einsum(a, [0, 1], b, [1, 2], [2, 0], optimize="greedy")
+
+
+def einsum_broadcast_ellipsis(a, b):
+    return np.einsum("...j,...j->...", a, b)
+
+
 DOT = [((), ()), ((), (4,)), ((3, 4), ()), ((4,), (4,)), ((3, 4), (4, 5)), ((4,), (4, 5)),
        ((3, 4), (4,)), ((2, 3, 4), (4,)), ((4,), (2, 4, 5)), ((2, 3, 4), (3, 4, 5))]
 MATMUL = [((3, 4), (4, 5)), ((4,), (4, 5)), ((3, 4), (4,)), ((4,), (4,)),
@@ -193,6 +209,10 @@ SPECS = [
     Spec(np.einsum, einsum_diagonal, [((4, 4),)]),
     Spec(np.einsum, einsum_column_sums, [((3, 4),)]),
     Spec(np.einsum, einsum_diag_scale, [((3, 3), (3, 4))]),
+    Spec(np.einsum, einsum_implicit_trace, [((4, 4),)]),
+    Spec(np.einsum, einsum_optimized, [((2, 3), (3, 4), (4, 5))]),
+    Spec(np.einsum, einsum_greedy_sublists, [((3, 4), (4, 2))]),
+    Spec(np.einsum, einsum_broadcast_ellipsis, [((3, 4), (3, 4)), ((2, 1, 4), (3, 4))]),
     Spec(np.linalg.inv, inverse_of, [((3, 3),), ((2, 4, 4),)]),
     Spec(np.linalg.det, determinant_of, [((3, 3),), ((2, 4, 4),), ((1, 1),)]),
     Spec(np.linalg.slogdet, slogdet_of, [((3, 3),), ((2, 4, 4),), ((1, 1),)]),

@@ -90,3 +90,37 @@ SPECS = [
     Spec(pad_linear, use_pad_linear_ramp, [((3, 4), ()), ((3, 4), (2, 2))]),
     Spec(unpad_end_values, use_unpad_end_values, [((6, 8),)]),
 ]
+
+
+def pad_maximum(x):
+    return np.pad(x, (2, 1), mode="maximum")
+
+
+def pad_minimum_window(x):
+    return np.pad(x, 2, "minimum", stat_length=2)
+
+
+def pad_median(x):
+    return np.pad(x, ((1, 2),), "median")
+
+
+def pad_median_window(x):
+    return np.pad(x, (2, 1), "median", stat_length=((2, 3),))
+
+
+def use_unpad_maximum(g, x):
+    return unpad(g, WIDTHS, "maximum", None, "even", x)
+
+
+def use_pad_linear_median(g, x):
+    return pad_linear(g, WIDTHS, "median", 0.0, 0.0, 2, "even", x)
+
+
+SPECS += [
+    Spec(np.pad, pad_maximum, [((4,),), ((3, 4),)]),
+    Spec(np.pad, pad_minimum_window, [((5,),), ((3, 4),)]),
+    Spec(np.pad, pad_median, [((4,),), ((5,),), ((3, 4),)]),
+    Spec(np.pad, pad_median_window, [((5,),), ((4, 5),)]),
+    Spec(unpad, use_unpad_maximum, [((6, 8), (3, 4))], wrt=(0,)),
+    Spec(pad_linear, use_pad_linear_median, [((3, 4), (3, 4))], wrt=(0,)),
+]

@@ -144,6 +144,16 @@ class TemplateSubstituter(gast.NodeTransformer):
             return build.name(self.ctx.global_name(ident, self.t.namespace[ident]))
         return node    # a builtin
 
+    def visit_IfExp(self, node):
+        """`a if x is None else b` where x is bound to a literal here (a keyword left at
+        its default None, or a number): the branch it picks, so that the generated code
+        tests no `None is None` and never differentiates the branch not taken."""
+        test = self.visit(node.test)
+        decided = _literal_identity(test)
+        if decided is not None:
+            return self.visit(node.body if decided else node.orelse)
+        node.test, node.body, node.orelse = test, self.visit(node.body), self.visit(node.orelse)
+        return node
 
     def constant_math(self, node):
         """`math.log(base)` of a template whose operands are all literals here (the
@@ -185,6 +195,21 @@ class TemplateSubstituter(gast.NodeTransformer):
 
 
 _CONSTANT_MATH = {"log", "log2", "log10", "sqrt", "exp"}
+
+
+def _literal_identity(test):
+    """The value of `a is b` / `a is not b` between two literals one of which is None,
+    else None (undecided)."""
+    if not (isinstance(test, gast.Compare) and len(test.ops) == 1
+            and isinstance(test.ops[0], (gast.Is, gast.IsNot))
+            and isinstance(test.left, gast.Constant)
+            and isinstance(test.comparators[0], gast.Constant)):
+        return None
+    left, right = test.left.value, test.comparators[0].value
+    if left is not None and right is not None:
+        return None
+    same = left is right
+    return same if isinstance(test.ops[0], gast.Is) else not same
 
 
 class _Substituter(TemplateSubstituter):

@@ -54,6 +54,13 @@ _NUMPY |= {
     "unstack", "rollaxis", "fliplr", "flipud", "rot90", "atleast_3d", "column_stack",
     "dstack", "row_stack", "append", "block", "meshgrid", "broadcast_arrays", "insert",
     "delete", "select", "choose", "imag", "nan_to_num", "cumulative_sum", "cumulative_prod"}
+# statistics (numpy_statistics.py, numpy_nan_reductions.py): shapes from the operands and
+# the literal q / axis / keepdims
+_NUMPY |= {
+    "median", "quantile", "percentile", "nanmedian", "nanquantile", "nanpercentile",
+    "partition", "nansum", "nanmean", "nanprod", "nanmax", "nanmin", "nanvar", "nanstd",
+    "nancumsum", "nancumprod", "cov", "corrcoef", "interp", "trapezoid", "gradient",
+    "polyval", "polyder", "polyint"}
 
 
 @dataclass(frozen=True)

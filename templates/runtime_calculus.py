@@ -1,0 +1,65 @@
+"""Templates of the helpers in s2s_ad/runtime_calculus.py, for second derivatives of
+np.trapezoid and np.gradient. trapezoid_steps is linear in x, untrapezoid_steps in h,
+ungradient in g and proportional to 1 / h; the places, sides, axes, exponents and the
+polynomial matrices only depend on shapes or are piecewise constant: no derivative."""
+import numpy as np
+
+from s2s_ad.ad.template_dsl import adjoint, d, nondifferentiable, tangent
+from s2s_ad.runtime import reshape_like, unbroadcast
+from s2s_ad.runtime_calculus import (as_columns_of, gradient_axis, interp_outside,
+                                     interp_place, polynomial_exponents, polynomial_map,
+                                     trapezoid_steps, ungradient, unit_trapezoid_steps,
+                                     untrapezoid_steps)
+
+nondifferentiable(interp_place, interp_outside, gradient_axis, polynomial_map,
+                  polynomial_exponents, unit_trapezoid_steps)
+
+
+@adjoint(trapezoid_steps)
+def trapezoid_steps_adjoint(out, y, x, axis=-1):
+    """linear in x: x_bar = untrapezoid_steps(out_bar)"""
+    d[x] += untrapezoid_steps(unbroadcast(d[out], out), x, axis)
+
+
+@tangent(trapezoid_steps)
+def trapezoid_steps_tangent(out, y, x, axis=-1):
+    """linear in x"""
+    d[out] = trapezoid_steps(y, d[x], axis)
+
+
+@adjoint(untrapezoid_steps)
+def untrapezoid_steps_adjoint(out, h, x, axis=-1):
+    """linear in h: h_bar = trapezoid_steps(out_bar) spread over h's shape"""
+    d[h] += trapezoid_steps(h, d[out], axis) + np.zeros(np.shape(h))
+
+
+@tangent(untrapezoid_steps)
+def untrapezoid_steps_tangent(out, h, x, axis=-1):
+    """linear in h"""
+    d[out] = untrapezoid_steps(d[h], x, axis)
+
+
+@adjoint(ungradient)
+def ungradient_adjoint(out, g, h=1.0, axis=-1, edge_order=1):
+    """out = G^T g / h: g_bar = G out_bar / h = np.gradient(out_bar, h), h_bar = -sum(out
+    out_bar) / h"""
+    d[g] += np.gradient(d[out], h, axis=axis, edge_order=edge_order)
+    d[h] += -np.sum(out * d[out]) / h
+
+
+@tangent(ungradient)
+def ungradient_tangent(out, g, h=1.0, axis=-1, edge_order=1):
+    """linear in g, proportional to 1 / h"""
+    d[out] = ungradient(d[g], h, axis, edge_order) - out * d[h] / h
+
+
+@adjoint(as_columns_of)
+def as_columns_of_adjoint(out, v):
+    """a reshape: v_bar = out_bar in v's shape"""
+    d[v] += reshape_like(d[out], v)
+
+
+@tangent(as_columns_of)
+def as_columns_of_tangent(out, v):
+    """a reshape: linear"""
+    d[out] = as_columns_of(d[v])
