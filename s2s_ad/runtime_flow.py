@@ -13,6 +13,7 @@ to; these helpers give it the right shape the first time it needs one.
     push_adjoint(a, items, g)     undoing a pop: the popped item's adjoint back on the end
     add_adjoints(a, b)            a + b for adjoints of arrays, numbers, dicts, lists, tuples
     match_adjoint(a, x)           a as x's gradient: x's structure and shapes, zeros filled in
+                                  (an object's: an object of its type, runtime_objects.py)
     float_gradient(g)             g with integers made floats (a returned gradient)
     sum_repeats(g, items)         the adjoint of a repeated list n * items
     concatenation_part(g, before, items)   the adjoint of items in before + items
@@ -20,6 +21,7 @@ to; these helpers give it the right shape the first time it needs one.
 import numpy as np
 
 from .runtime import _float_dtype, unbroadcast
+from .runtime_objects import attribute_adjoints, check_attribute, is_object, object_gradient
 
 
 def _has_integer_array(index):
@@ -31,7 +33,9 @@ def _has_integer_array(index):
 
 
 def add_adjoints(a, b):
-    """a + b for adjoints of any structure: arrays, numbers, dicts, lists, tuples."""
+    """a + b for adjoints of any structure: arrays, numbers, dicts, lists, tuples, and
+    objects (runtime_objects: added attribute by attribute)."""
+    a, b = attribute_adjoints(a), attribute_adjoints(b)
     if isinstance(b, dict):
         out = dict(a) if isinstance(a, dict) else {}
         for key, value in b.items():
@@ -46,7 +50,17 @@ def add_adjoints(a, b):
 
 def scatter_add(a, x, index, g):
     """The adjoint `a` of x after adding g at x[index] (repeated indices accumulate).
-    x may be an array, or a dict / list / tuple of values (then `a` mirrors it)."""
+    x may be an array, or a dict / list / tuple of values (then `a` mirrors it), or an
+    object read by attribute, `index` the attribute's name (runtime_objects)."""
+    if isinstance(index, str) and not isinstance(x, dict):
+        if isinstance(x, tuple):                 # a namedtuple's field: by position
+            index = type(x)._fields.index(index)
+        else:
+            check_attribute(x, index)
+            a = attribute_adjoints(a)
+            a = a if isinstance(a, dict) else {}
+            a[index] = add_adjoints(a.get(index, 0.0), g)
+            return a
     if isinstance(x, dict):
         a = a if isinstance(a, dict) else {}
         a[index] = add_adjoints(a.get(index, 0.0), g)
@@ -153,7 +167,10 @@ def add_lists(a, b):
 
 def match_adjoint(a, x):
     """The gradient for argument x from its adjoint a: the same structure and shapes as x
-    (0.0 becomes zeros of x's shape; missing dict keys and list items become zeros)."""
+    (0.0 becomes zeros of x's shape; missing dict keys and list items become zeros; an
+    object's gradient is an object of its type, runtime_objects.object_gradient)."""
+    if is_object(x) and (not isinstance(x, tuple) or isinstance(a, dict)):
+        return object_gradient(a, x, match_adjoint)
     if isinstance(x, dict):
         a = a if isinstance(a, dict) else {}
         return {key: match_adjoint(a.get(key, 0.0), value) for key, value in x.items()}

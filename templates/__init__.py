@@ -23,6 +23,7 @@ MODULES = (
     "runtime_adjoints_linalg",
     "runtime_helpers",
     "runtime_helpers_arrays",
+    "objects",
 )
 # numpy 2's array-API names (np.vecdot, np.linalg.svdvals, ...) where numpy has them
 if hasattr(_np.linalg, "svdvals") and hasattr(_np, "matvec"):

@@ -46,11 +46,17 @@ def method_call(receiver, method, args, keywords, node, smap):
         f"the array method `.{method}()` is not supported", smap.locate(node), hint)
 
 
+OBJECT_ATTRIBUTE = "object attribute"
+
+
 def attribute_call(receiver, attr, node, smap):
-    """`x.T` -> ('transpose', [x]); value attributes return None (kept as reads)."""
+    """`x.T` -> ('transpose', [x]); value attributes return None (kept as reads); a name
+    no array has (`self.W`, `params.w`) is an object's attribute: OBJECT_ATTRIBUTE."""
     if attr == "T":
         return "transpose", [receiver]
     if attr in VALUE_ATTRIBUTES:
         return None
+    if not hasattr(np.ndarray, attr):
+        return OBJECT_ATTRIBUTE
     raise UnsupportedSyntaxError(f"the attribute `.{attr}` is not supported here",
                                  smap.locate(node), "use a numpy function instead")

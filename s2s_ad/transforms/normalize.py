@@ -23,6 +23,7 @@ import numpy
 
 from ..ir.walk import walk_tree
 from .. import runtime_flow
+from ..runtime_objects import attribute_of
 from ..errors import UnsupportedSyntaxError
 from ..ir import build
 from ..ir.build import dotted_path
@@ -359,9 +360,12 @@ class _Normalizer(ControlFlowMixin, MutationMixin, CallMixin, InlineMixin,
             # argument itself (an atom here would already be W's current version, `W_1`,
             # which is no user name to look up)
             lowered = desugar.attribute_call(expr.value, expr.attr, expr, self.smap)
-            if lowered is None:
+            if lowered is None or lowered == desugar.OBJECT_ATTRIBUTE:
                 value, level = self._atom(expr.value)
-                return build.attribute(value, expr.attr), 1 + level
+                read = build.attribute(value, expr.attr)
+                if lowered is not None:        # the primitive attribute_of (primitives.py)
+                    self.callees[dotted_path(read)] = attribute_of
+                return read, 1 + level
             return self._numpy_call(lowered[0], lowered[1], [], 0, expr)
         if isinstance(expr, (gast.Tuple, gast.List)):
             atoms = [self._atom(e) for e in expr.elts]

@@ -1,0 +1,135 @@
+"""Runtime helpers for objects read by attribute: dataclasses, namedtuples, plain objects.
+
+An object is differentiated as the structure of its attributes, as a dict is as the
+structure of its entries. While the backward sweep runs, an object's adjoint is a dict
+from attribute name to that attribute's adjoint (a namedtuple's is its list of field
+adjoints, shared with `p[0]` reads); the gradient handed back has the object's own type:
+
+    attribute_of(p, "w")            p.w (the primitive of an attribute read)
+    scatter_attribute(a, p, "w", g)  a with g added for attribute w      {"w": g}
+    object_gradient(a, p)            P(w=g, b=0.0) for a dataclass P(w, b)
+
+Attributes the function never reads get zeros of their shape when they hold floats,
+ints or float arrays (or containers of them, or objects again), and None when they
+hold anything else (strings, booleans, functions, random generators): what has no
+derivative. The gradient object is made without calling the class's __init__.
+"""
+import dataclasses
+
+import numpy as np
+
+try:  # inside the package the error is an s2s_ad.ADError; standalone it is a ValueError
+    from .errors import APIUsageError
+except ImportError:  # pragma: no cover - only in standalone generated files
+    class APIUsageError(ValueError):
+        pass
+
+_NOT_OBJECTS = (np.ndarray, np.generic, float, int, complex, bool, str, bytes, dict, list,
+                type(None), type, range, slice)
+
+
+def is_object(x):
+    """Is x an object read by attribute (a dataclass, a namedtuple or an instance of a
+    plain class), rather than a number, an array or a builtin container?"""
+    if isinstance(x, _NOT_OBJECTS) or callable(x) and not dataclasses.is_dataclass(x):
+        return False
+    if isinstance(x, tuple):
+        return hasattr(type(x), "_fields")
+    return dataclasses.is_dataclass(x) or hasattr(x, "__dict__") or \
+        bool(getattr(type(x), "__slots__", ()))
+
+
+def attributes(x):
+    """x's own attributes in order, as (name, value) pairs: a dataclass's fields, a
+    namedtuple's fields, else its instance dict and slots."""
+    if dataclasses.is_dataclass(x):
+        return [(f.name, getattr(x, f.name)) for f in dataclasses.fields(x)]
+    if isinstance(x, tuple):
+        return list(zip(type(x)._fields, x))
+    pairs = list(getattr(x, "__dict__", {}).items())
+    for klass in type(x).__mro__:
+        slots = klass.__dict__.get("__slots__", ())
+        for name in [slots] if isinstance(slots, str) else slots:
+            if name not in ("__dict__", "__weakref__") and hasattr(x, name):
+                pairs.append((name, getattr(x, name)))
+    return pairs
+
+
+def attribute_of(x, name):
+    """x.name: the primitive of an attribute read of an object."""
+    return getattr(x, name)
+
+
+def attribute_tangent(t, name):
+    """The tangent of x.name from x's tangent t (an object like x, the attribute dict of
+    one, or the scalar zero)."""
+    if isinstance(t, dict):
+        return t.get(name, 0.0)
+    if isinstance(t, tuple) and hasattr(type(t), "_fields"):
+        return t[type(t)._fields.index(name)]
+    if is_object(t):
+        check_attribute(t, name)
+        return getattr(t, name)
+    return 0.0
+
+
+def attribute_adjoints(a):
+    """An object adjoint as the dict the backward sweep accumulates into (a gradient
+    object a helper returned becomes the dict of its attributes)."""
+    if is_object(a) and not isinstance(a, tuple):
+        return dict(attributes(a))
+    return a
+
+
+def check_attribute(x, name):
+    """Raise when x.name is not an attribute stored on x (a property or a method):
+    s2s_ad would differentiate it as a stored value, not through the code computing it."""
+    if isinstance(x, tuple) or any(n == name for n, _ in attributes(x)):
+        return
+    raise APIUsageError(
+        f"`.{name}` of a {type(x).__name__} is computed (a property or a method), not "
+        f"stored on the object; s2s_ad differentiates attributes stored on it",
+        hint="compute it in the differentiated function (or a helper it calls) from the "
+             "stored attributes")
+
+
+def object_gradient(a, x, match_adjoint=None):
+    """The gradient for object x from its adjoint `a` (a dict by attribute name, the
+    scalar zero, or already an object like x): an object of x's type. `match_adjoint`
+    (runtime_flow's) makes each attribute's adjoint its gradient; only 0.0 needs none."""
+    a = attribute_adjoints(a)
+    given = a if isinstance(a, dict) else {}
+    if isinstance(x, tuple):
+        if isinstance(a, (list, tuple)):
+            return type(x)(*[match_adjoint(g, v) for g, v in zip(a, x)])
+        return type(x)(*[_gradient_of(given, name, v, match_adjoint)
+                         for name, v in attributes(x)])
+    out = object.__new__(type(x))
+    for name, value in attributes(x):
+        object.__setattr__(out, name, _gradient_of(given, name, value, match_adjoint))
+    return out
+
+
+def _gradient_of(given, name, value, match_adjoint):
+    if name in given:
+        return match_adjoint(given[name], value)
+    return zero_gradient(value)
+
+
+def zero_gradient(value):
+    """The gradient of an attribute nothing reads: zeros of its kind, None where there is
+    no derivative (see the module docstring)."""
+    if isinstance(value, (bool, np.bool_)) or isinstance(value, np.ndarray) and \
+            value.dtype.kind not in "iuf":
+        return None
+    if isinstance(value, (float, int, np.floating, np.integer)):
+        return 0.0
+    if isinstance(value, np.ndarray):
+        return np.zeros(value.shape, dtype=value.dtype if value.dtype.kind == "f" else float)
+    if isinstance(value, dict):
+        return {key: zero_gradient(item) for key, item in value.items()}
+    if isinstance(value, list) or type(value) is tuple:
+        return type(value)(zero_gradient(item) for item in value)
+    if is_object(value):
+        return object_gradient(0.0, value)
+    return None
