@@ -27,6 +27,7 @@ from typing import Callable, Optional, Sequence, Union
 import numpy as np
 
 from .ad.registry import default_registry
+from .bound import bound_derivative, bound_parts, given_source
 from .errors import APIUsageError, function_location
 from .dispatch import Dispatcher
 from .pipeline import DerivativeCache, Request, derive, front
@@ -115,6 +116,12 @@ def derivative_source(df: Callable, *args, **kwargs) -> str:
     has been called, its dispatcher and the derivative built for each signature first).
     derivative_source(df, *args): the derivative df runs for these arguments (passed as
     to df itself), built now if it is new."""
+    given = given_source(df)
+    if given is not None:                   # of a bound method or a partial (bound.py)
+        inner, given_args, given_keywords = given
+        if not (args or kwargs):
+            return derivative_source(inner)
+        return derivative_source(inner, *given_args, *args, **{**given_keywords, **kwargs})
     unwrapped = inspect.unwrap(df) if callable(df) else None
     try:
         dispatcher = _DISPATCHERS.get(unwrapped) if unwrapped is not None else None
@@ -148,6 +155,9 @@ def general_derivative(df):
 def _public(f, mode, wrt, preserve_result, has_aux=False):
     if not callable(f):
         raise APIUsageError(f"{mode} expects a function, got {type(f).__name__}")
+    if bound_parts(f) is not None:          # a bound method, a functools.partial: bound.py
+        return bound_derivative(f, lambda function, names: _public(
+            function, mode, names, preserve_result, has_aux), wrt)
     per_function = _PUBLIC.setdefault(f, {}) if _weakrefable(f) else {}
     fast_key = (mode, tuple(wrt) if isinstance(wrt, list) else wrt, preserve_result, has_aux)
     if fast_key in per_function:            # a repeated grad(f): no signature inspection
