@@ -27,7 +27,8 @@ import numpy as np
 
 from ..ir.walk import walk_tree
 from ..ir.primitives import attribute_read, identity, operation_of
-from ..signature import UNKNOWN, Items, Num, Opaque, SequenceOf
+from ..runtime_objects import attribute_of
+from ..signature import UNKNOWN, Attributes, Items, Num, Opaque, SequenceOf
 from .shapes import is_elementwise
 from .stand_ins import (WORLDS, constant, global_value, integer_worlds, literal, result_kind,
                         same_value, stand_ins, unknown_int, UnknownInt)
@@ -263,6 +264,11 @@ class _Analysis:
                 return Num(int, "int64", ()), unknown_int()
         if primitive is range:
             return Opaque(range), None
+        if primitive is attribute_of:               # an object's attribute: its own kind
+            kind, _ = self._atom(op.args[0])
+            entries = dict(kind.entries) if isinstance(kind, Attributes) else {}
+            item = entries.get(op.args[1].value, UNKNOWN)
+            return item, stand_ins(item)
         if primitive is attribute_read and value.attr not in ("shape", "ndim", "size", "dtype"):
             return UNKNOWN, None
         if inspect.isfunction(primitive) and self.helper_result is not None \
