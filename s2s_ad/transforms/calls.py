@@ -42,6 +42,9 @@ class CallMixin:
                     "call a module-level function by its name (for a function passed as an "
                     "argument: a def that calls the chosen one by name, then grad of that)")
             receiver = func.value
+            if isinstance(receiver, gast.Name) and receiver.id in self.res.receivers \
+                    and not hasattr(numpy.ndarray, func.attr):
+                return self._method_call(receiver, func.attr, expr)
             if func.attr == "pop" and not expr.args and not expr.keywords \
                     and isinstance(receiver, gast.Name) and receiver.id in self.current:
                 # a list's pop (generated code pops its tape): kept as a method call
@@ -82,6 +85,36 @@ class CallMixin:
         if isinstance(target, numpy.ufunc):
             args = [self._as_array(a) for a in args]
         return self._call_with(build.dotted(path), args, expr.keywords, 0)
+
+    def _method_call(self, receiver, attr, expr):
+        """self.helper(x) -> helper(self, x), cls.create(x) -> create(cls, x), self.scale(x)
+        of a static method -> scale(x): the function the class defining the differentiated
+        method holds (resolve.py), bound by name and differentiated like any helper."""
+        owner, how = self.res.receivers[receiver.id]
+        raw = inspect.getattr_static(owner, attr, None)
+        plain = inspect.isfunction(raw)
+        if not (plain or isinstance(raw, (staticmethod, classmethod))):
+            raise UnsupportedSyntaxError(
+                f"`{receiver.id}.{attr}(...)`: {owner.__qualname__} has no method `{attr}` "
+                f"s2s_ad can read", self.smap.locate(expr),
+                "call a method defined with def in the class, or a module-level function")
+        overriding = [sub.__qualname__ for sub in _subclasses(owner) if attr in sub.__dict__]
+        if overriding and not isinstance(raw, staticmethod):
+            raise UnsupportedSyntaxError(
+                f"`{receiver.id}.{attr}(...)` is resolved on {owner.__qualname__}, but "
+                f"{', '.join(overriding)} overrides `{attr}`", self.smap.locate(expr),
+                f"call {owner.__qualname__}.{attr}({receiver.id}, ...) to say which one")
+        if isinstance(raw, staticmethod):
+            function, first = raw.__func__, []
+        elif isinstance(raw, classmethod):
+            function = raw.__func__
+            first = [receiver] if how == "class" else \
+                [build.name(self._runtime_call(owner, []).func.id)]
+        else:
+            function, first = raw, [receiver] if how == "instance" else []
+        call = self._runtime_call(function, first + list(expr.args))
+        call.keywords = expr.keywords
+        return self._call(build.with_location(call, expr))
 
     def _as_array(self, arg):
         """A ufunc's list or tuple display operand as the array numpy makes of it
@@ -136,3 +169,13 @@ class CallMixin:
             kws.append((kw.arg, atom))
             level = max(level, lvl + 1)
         return build.call(func, atoms, kws), max(level, 1)
+
+
+def _subclasses(owner):
+    """Every class deriving from `owner`, however indirectly."""
+    found, pending = [], list(owner.__subclasses__())
+    while pending:
+        sub = pending.pop()
+        found.append(sub)
+        pending.extend(sub.__subclasses__())
+    return found
