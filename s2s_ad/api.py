@@ -30,6 +30,7 @@ from .ad.registry import default_registry
 from .bound import bound_derivative, bound_parts, given_source
 from .errors import APIUsageError, function_location
 from .dispatch import Dispatcher
+from .runtime_objects import is_object
 from .pipeline import DerivativeCache, Request, derive, front
 
 Wrt = Union[int, str, Sequence[Union[int, str]]]   # a position, a name, or several
@@ -246,7 +247,7 @@ def _with_defaults(function, generated, f, mode, names, single):
         if mode == "hvp" and single and isinstance(last, (list, tuple)) and \
                 not isinstance(bound.arguments[names[0]], (list, tuple)):
             last = np.asarray(last, dtype=float)        # a vector written as a list
-        elif mode != "hvp" and last is not None and \
+        elif mode != "hvp" and last is not None and not is_object(last) and \
                 not isinstance(last, (float, tuple, list, dict, str)):
             last = _real_array(last)
         if mode == "jvp":

@@ -21,7 +21,8 @@ to; these helpers give it the right shape the first time it needs one.
 import numpy as np
 
 from .runtime import _float_dtype, unbroadcast
-from .runtime_objects import attribute_adjoints, check_attribute, is_object, object_gradient
+from .runtime_objects import (attribute_adjoints, attributes, check_attribute, is_object,
+                              object_gradient, rebuilt)
 
 
 def _has_integer_array(index):
@@ -124,13 +125,15 @@ def _overwritten_writes(shape, index):
 
 def copy_argument(x):
     """A copy of an argument the function writes into, so the caller's value stays as it
-    was: an array (its dtype kept), or a dict or list copied down to its arrays."""
+    was: an array (its dtype kept), or a dict, list or object copied down to its arrays."""
     if isinstance(x, np.ndarray):
         return x.copy()
     if isinstance(x, dict):
         return {key: copy_argument(value) for key, value in x.items()}
     if isinstance(x, list):
         return [copy_argument(item) for item in x]
+    if is_object(x):            # an object: a new one of its type, its arrays copied
+        return rebuilt(x, [copy_argument(value) for _, value in attributes(x)])
     return x
 
 

@@ -98,15 +98,21 @@ def object_gradient(a, x, match_adjoint=None):
     scalar zero, or already an object like x): an object of x's type. `match_adjoint`
     (runtime_flow's) makes each attribute's adjoint its gradient; only 0.0 needs none."""
     a = attribute_adjoints(a)
+    if isinstance(x, tuple) and isinstance(a, (list, tuple)):
+        return type(x)(*[match_adjoint(g, v) for g, v in zip(a, x)])
     given = a if isinstance(a, dict) else {}
+    return rebuilt(x, [_gradient_of(given, name, value, match_adjoint)
+                       for name, value in attributes(x)])
+
+
+def rebuilt(x, values):
+    """An object of x's type whose attributes (in the order of `attributes(x)`) hold
+    `values`, made without calling its __init__."""
     if isinstance(x, tuple):
-        if isinstance(a, (list, tuple)):
-            return type(x)(*[match_adjoint(g, v) for g, v in zip(a, x)])
-        return type(x)(*[_gradient_of(given, name, v, match_adjoint)
-                         for name, v in attributes(x)])
+        return type(x)(*values)
     out = object.__new__(type(x))
-    for name, value in attributes(x):
-        object.__setattr__(out, name, _gradient_of(given, name, value, match_adjoint))
+    for (name, _), value in zip(attributes(x), values):
+        object.__setattr__(out, name, value)
     return out
 
 
