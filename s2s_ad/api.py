@@ -145,7 +145,14 @@ def derivative_source(df: Callable, *args, **kwargs) -> str:
 
 
 def general_derivative(df):
-    """The general derivative behind a function made by s2s_ad (itself otherwise)."""
+    """The general derivative behind a function made by s2s_ad (itself otherwise); of a
+    bound method or partial, the general derivative of its function, given its arguments."""
+    given = given_source(df)
+    if given is not None:
+        inner, given_args, given_keywords = given
+        general = general_derivative(inner)
+        return lambda *args, **kwargs: general(*given_args, *args,
+                                               **{**given_keywords, **kwargs})
     try:
         dispatcher = _DISPATCHERS.get(inspect.unwrap(df))
     except TypeError:               # not weak-referenceable: a builtin, not ours

@@ -37,10 +37,13 @@ def add_adjoints(a, b):
     """a + b for adjoints of any structure: arrays, numbers, dicts, lists, tuples, and
     objects (runtime_objects: added attribute by attribute)."""
     a, b = attribute_adjoints(a), attribute_adjoints(b)
+    if a is None or b is None:      # an object's attribute without a derivative (a string)
+        return b if a is None else a
     if isinstance(b, dict):
         out = dict(a) if isinstance(a, dict) else {}
         for key, value in b.items():
-            out[key] = add_adjoints(out.get(key, 0.0), value)
+            out[key] = add_adjoints(out.get(key, 0.0), value) \
+                if value is not None or key in out else None
         return out
     if isinstance(b, (list, tuple)) and not isinstance(a, np.ndarray):
         if not isinstance(a, (list, tuple)):
