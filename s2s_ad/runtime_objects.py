@@ -8,6 +8,8 @@ adjoints, shared with `p[0]` reads); the gradient handed back has the object's o
     attribute_of(p, "w")            p.w (the primitive of an attribute read)
     scatter_attribute(a, p, "w", g)  a with g added for attribute w      {"w": g}
     object_gradient(a, p)            P(w=g, b=0.0) for a dataclass P(w, b)
+    make_object(P, (w, b))           P(w, b): a dataclass or namedtuple made in f
+    field_adjoints(a, P, values)     the adjoints of those values, from P's adjoint a
 
 Attributes the function never reads get zeros of their shape when they hold floats,
 ints or float arrays (or containers of them, or objects again), and None when they
@@ -139,3 +141,36 @@ def zero_gradient(value):
     if is_object(value):
         return object_gradient(0.0, value)
     return None
+
+
+def constructible(cls):
+    """Can `cls(*values)` be differentiated as storing each value in a field, in order?
+    A namedtuple class, or a dataclass with the __init__ dataclasses wrote and no
+    __post_init__ (which could store something else)."""
+    if isinstance(cls, type) and issubclass(cls, tuple):
+        return hasattr(cls, "_fields")
+    return isinstance(cls, type) and dataclasses.is_dataclass(cls) \
+        and not hasattr(cls, "__post_init__") \
+        and getattr(cls.__dict__.get("__dataclass_params__"), "init", False)
+
+
+def field_names(cls):
+    """The fields cls(*values) fills, in order."""
+    if issubclass(cls, tuple):
+        return list(cls._fields)
+    return [f.name for f in dataclasses.fields(cls) if f.init]
+
+
+def make_object(cls, values):
+    """cls(*values): the primitive of a dataclass or namedtuple made in f."""
+    return cls(*values)
+
+
+def field_adjoints(a, cls, values):
+    """The adjoint of each value passed to cls(*values), from the object's adjoint `a`
+    (a dict by attribute name, a namedtuple's list, an object, or the scalar zero)."""
+    a = attribute_adjoints(a)
+    if isinstance(a, (list, tuple)):
+        return list(a[:len(values)])
+    given = a if isinstance(a, dict) else {}
+    return [given.get(name, 0.0) for name in field_names(cls)[:len(values)]]

@@ -368,3 +368,35 @@ def test_an_overridden_method_is_an_error():
 def test_wrt_out_of_range_counts_the_parameters_left():
     with pytest.raises(ADError, match="1 positional argument"):
         s2s_ad.grad(functools.partial(least_squares, A=X, y=Y), wrt=1)
+
+
+# ---- dataclasses and namedtuples made inside f ------------------------------------------
+def made_inside(a, b):
+    p = Frozen(a * 2.0, b=b)
+    q = Pair(np.tanh(p.w), p.b * p.b)
+    return np.sum(q.w * q.b) + q[1]
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_objects_made_inside_the_function(path):
+    a, b = np.array([0.3, -0.4, 0.9]), 1.3
+    g_a, g_b = on(path, s2s_ad.grad(made_inside, wrt=(0, 1)))(a, b)
+    np.testing.assert_allclose(g_a, differences(lambda v: made_inside(v, b), a), rtol=1e-6)
+    assert g_b == pytest.approx(differences(lambda v: made_inside(a, v), b), rel=1e-6)
+    v = np.array([1.0, 0.5, -0.5])
+    value, tangent = s2s_ad.jvp(made_inside)(a, b, v)
+    assert tangent == pytest.approx(np.sum(g_a * v), rel=1e-9)
+
+
+def test_a_dataclass_with_post_init_is_not_taken_apart():
+    @dataclasses.dataclass
+    class Scaled:
+        w: np.ndarray
+
+        def __post_init__(self):
+            self.w = self.w * 2.0
+
+    def f(a):
+        return np.sum(Scaled(a).w)
+    with pytest.raises(ADError):
+        s2s_ad.grad(f)(np.ones(3))

@@ -27,7 +27,7 @@ import gast
 from .. import runtime, runtime_flow
 from ..ir.build import dotted_path
 from ..ir.primitives import appended_list, popped_list
-from ..runtime_objects import attribute_of
+from ..runtime_objects import attribute_of, attribute_tangent
 from ..ir.walk import names_loaded, walk_tree
 
 
@@ -234,7 +234,8 @@ def _indexed_only(tree, callees):
                      or callees.get(dotted_path(node)) is attribute_of):
             allowed.add(id(node.value))
         elif isinstance(node, gast.Call) and isinstance(node.func, gast.Name) \
-                and node.func.id in ("len", "mapping_keys", "isinstance") and node.args \
+                and (node.func.id in ("len", "mapping_keys", "isinstance")
+                     or callees.get(node.func.id) is attribute_tangent) and node.args \
                 and isinstance(node.args[0], gast.Name):
             allowed.add(id(node.args[0]))
     indexed = set()

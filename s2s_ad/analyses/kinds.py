@@ -27,7 +27,7 @@ import numpy as np
 
 from ..ir.walk import walk_tree
 from ..ir.primitives import attribute_read, identity, operation_of
-from ..runtime_objects import attribute_of
+from ..runtime_objects import attribute_of, field_names, make_object
 from ..signature import UNKNOWN, Attributes, Items, Num, Opaque, SequenceOf
 from .shapes import is_elementwise
 from .stand_ins import (WORLDS, constant, global_value, integer_worlds, literal, result_kind,
@@ -269,6 +269,15 @@ class _Analysis:
             entries = dict(kind.entries) if isinstance(kind, Attributes) else {}
             item = entries.get(op.args[1].value, UNKNOWN)
             return item, stand_ins(item)
+        if primitive is make_object:                # P(w, b): its fields' kinds
+            _, classes = self._atom(op.args[0])
+            values, _ = self._atom(op.args[1])
+            if classes is None or not isinstance(values, Items):
+                return UNKNOWN, None
+            names = field_names(classes[0])
+            if len(values.items) != len(names):
+                return UNKNOWN, None
+            return Attributes(classes[0], tuple(zip(names, values.items))), None
         if primitive is attribute_read and value.attr not in ("shape", "ndim", "size", "dtype"):
             return UNKNOWN, None
         if inspect.isfunction(primitive) and self.helper_result is not None \

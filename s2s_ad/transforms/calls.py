@@ -17,6 +17,7 @@ from ..ir.build import dotted_path
 from ..ir import build
 from ..runtime import RUNTIME_MODULES
 from .. import runtime_creation
+from ..runtime_objects import constructible, field_names, make_object
 from . import desugar
 from .array_syntax import AXIS_CONCATENATORS, axis_concatenation, einsum_subscripts
 
@@ -64,6 +65,13 @@ class CallMixin:
             display = gast.List if target is list else gast.Tuple
             return self._lower(build.with_location(
                 display(elts=expr.args[0].elts, ctx=gast.Load()), expr))
+        if constructible(target) and not any(
+                isinstance(a, gast.Starred) for a in expr.args) and _fills_in_order(
+                target, len(expr.args), [k.arg for k in expr.keywords]):
+            # P(w, b=b) of a dataclass or namedtuple: make_object(P, (w, b))
+            values = list(expr.args) + list(k.value for k in expr.keywords)
+            call = self._runtime_call(make_object, [build.dotted(path), build.tuple_(values)])
+            return self._call(build.with_location(call, expr))
         if target is numpy.einsum:
             sublists = einsum_subscripts(expr, self.smap)
             expr = sublists if sublists is not None else expr
@@ -179,3 +187,9 @@ def _subclasses(owner):
         found.append(sub)
         pending.extend(sub.__subclasses__())
     return found
+
+
+def _fills_in_order(cls, positional, keywords):
+    """Do `positional` values then these keywords fill cls's first fields, in order?"""
+    names = field_names(cls)
+    return None not in keywords and keywords == names[positional:positional + len(keywords)]
