@@ -26,14 +26,13 @@ except ImportError:  # pragma: no cover - only in standalone generated files
     class APIUsageError(ValueError):
         pass
 
-_NOT_OBJECTS = (np.ndarray, np.generic, float, int, complex, bool, str, bytes, dict, list,
-                type(None), type, range, slice)
-
-
 def is_object(x):
     """Is x an object read by attribute (a dataclass, a namedtuple or an instance of a
     plain class), rather than a number, an array or a builtin container?"""
-    if isinstance(x, _NOT_OBJECTS) or callable(x) and not dataclasses.is_dataclass(x):
+    # (the types are spelled here: a standalone module copies functions, not constants)
+    if isinstance(x, (np.ndarray, np.generic, float, int, complex, str, bytes, dict, list,
+                      type(None), type, range, slice)) \
+            or callable(x) and not dataclasses.is_dataclass(x):
         return False
     if isinstance(x, tuple):
         return hasattr(type(x), "_fields")

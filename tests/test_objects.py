@@ -400,3 +400,30 @@ def test_a_dataclass_with_post_init_is_not_taken_apart():
         return np.sum(Scaled(a).w)
     with pytest.raises(ADError):
         s2s_ad.grad(f)(np.ones(3))
+
+
+# ---- the command line: a method as the target --------------------------------------------
+@pytest.mark.slow
+def test_cli_writes_the_gradient_of_a_method(tmp_path):
+    import os
+    import shutil
+    import subprocess
+    import sys
+    examples = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                            "examples")
+    shutil.copy(os.path.join(examples, "model_class.py"), tmp_path / "model_class.py")
+    out = subprocess.run(
+        [sys.executable, "-c", "import sys; from s2s_ad.cli import main; sys.exit(main())",
+         "grad", "model_class.py:TwoLayerNet.loss", "-o", "grad_model.py"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    check = ("import numpy as np, grad_model, model_class as mc\n"
+             "X, y = mc.make_data(); m = mc.TwoLayerNet(3, 8)\n"
+             "g = grad_model.grad_loss(m, X, y)\n"
+             "e = mc.central_differences(m, 'W1', X, y)\n"
+             "assert type(g) is mc.TwoLayerNet and g.name is None\n"
+             "assert np.allclose(g.W1, e, rtol=1e-5, atol=1e-8)\n"
+             "print('ok')\n")
+    out = subprocess.run([sys.executable, "-c", check], cwd=tmp_path, capture_output=True,
+                         text=True, timeout=300)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
