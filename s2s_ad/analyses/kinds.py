@@ -27,8 +27,8 @@ import numpy as np
 
 from ..ir.walk import walk_tree
 from ..ir.primitives import attribute_read, identity, operation_of
-from ..runtime_objects import attribute_of, field_names, make_object
-from ..signature import UNKNOWN, Attributes, Items, Num, Opaque, SequenceOf
+from ..signature import UNKNOWN, Items, Num, Opaque, SequenceOf
+from .object_kinds import PRIMITIVES as OBJECT_PRIMITIVES, object_result
 from .shapes import is_elementwise
 from .stand_ins import (WORLDS, constant, global_value, integer_worlds, literal, result_kind,
                         same_value, stand_ins, unknown_int, UnknownInt)
@@ -264,20 +264,8 @@ class _Analysis:
                 return Num(int, "int64", ()), unknown_int()
         if primitive is range:
             return Opaque(range), None
-        if primitive is attribute_of:               # an object's attribute: its own kind
-            kind, _ = self._atom(op.args[0])
-            entries = dict(kind.entries) if isinstance(kind, Attributes) else {}
-            item = entries.get(op.args[1].value, UNKNOWN)
-            return item, stand_ins(item)
-        if primitive is make_object:                # P(w, b): its fields' kinds
-            _, classes = self._atom(op.args[0])
-            values, _ = self._atom(op.args[1])
-            if classes is None or not isinstance(values, Items):
-                return UNKNOWN, None
-            names = field_names(classes[0])
-            if len(values.items) != len(names):
-                return UNKNOWN, None
-            return Attributes(classes[0], tuple(zip(names, values.items))), None
+        if primitive in OBJECT_PRIMITIVES:          # self.W, P(w, b): object_kinds.py
+            return object_result(primitive, op, self._atom)
         if primitive is attribute_read and value.attr not in ("shape", "ndim", "size", "dtype"):
             return UNKNOWN, None
         if inspect.isfunction(primitive) and self.helper_result is not None \
