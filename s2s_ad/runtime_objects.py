@@ -118,9 +118,13 @@ def rebuilt(x, values):
 
 
 def _gradient_of(given, name, value, match_adjoint):
-    if name in given:
-        return match_adjoint(given[name], value)
-    return zero_gradient(value)
+    if name not in given:
+        return zero_gradient(value)
+    gradient = match_adjoint(given[name], value)
+    if type(value) in (float, int) and isinstance(gradient, (np.floating, np.ndarray)) \
+            and np.ndim(gradient) == 0:
+        return float(gradient)          # a Python number's gradient is a Python float
+    return gradient
 
 
 def zero_gradient(value):

@@ -427,3 +427,36 @@ def test_cli_writes_the_gradient_of_a_method(tmp_path):
     out = subprocess.run([sys.executable, "-c", check], cwd=tmp_path, capture_output=True,
                          text=True, timeout=300)
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
+
+
+# ---- attribute names arrays have too ----------------------------------------------------
+@dataclasses.dataclass
+class Gaussian:
+    mean: np.ndarray
+    std: float
+
+
+class Tempered:
+    def __init__(self):
+        self.T = 2.0                       # a temperature, not a transpose
+        self.mean = np.array([0.1, 0.2, 0.3])
+        self.shape = np.array([1.0, 0.5, 2.0])
+
+    def loss(self, x):
+        return np.sum((x - self.mean) ** 2 / self.T * self.shape)
+
+
+def gaussian_nll(g, x):
+    return np.sum(((x - g.mean) / g.std) ** 2)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_attributes_named_like_array_attributes(path):
+    x = np.array([0.5, -1.0, 2.0])
+    g = Gaussian(np.array([0.1, 0.0, -0.2]), 1.5)
+    gradient = on(path, s2s_ad.grad(gaussian_nll))(g, x)
+    check_object_gradient(gradient, lambda q: gaussian_nll(q, x), g, ("mean", "std"))
+    assert type(gradient.std) is float
+    t = Tempered()
+    gradient = on(path, s2s_ad.grad(t.loss, wrt="self"))(x)
+    check_object_gradient(gradient, lambda q: q.loss(x), t, ("T", "mean", "shape"))

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import gast
 
 from .walk import walk_tree
-from .build import dotted_path
+from .build import const, dotted_path
 from ..runtime_objects import attribute_of
 
 
@@ -76,8 +76,7 @@ def operation_of(value, callees):
     if isinstance(value, gast.Subscript):
         return Operation(operator.getitem, [value.value, value.slice], {})
     if isinstance(value, gast.Attribute) and callees.get(dotted_path(value)) is attribute_of:
-        return Operation(attribute_of, [value.value, gast.Constant(value=value.attr, kind=None)],
-                         {})
+        return Operation(attribute_of, [value.value, const(value.attr)], {})
     if isinstance(value, gast.Attribute) and (dotted_path(value) is None
                                               or value.attr in VALUE_ATTRIBUTES):
         return Operation(attribute_read, [value.value], {})

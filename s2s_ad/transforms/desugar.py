@@ -49,14 +49,16 @@ def method_call(receiver, method, args, keywords, node, smap):
 OBJECT_ATTRIBUTE = "object attribute"
 
 
-def attribute_call(receiver, attr, node, smap):
-    """`x.T` -> ('transpose', [x]); value attributes return None (kept as reads); a name
-    no array has (`self.W`, `params.w`) is an object's attribute: OBJECT_ATTRIBUTE."""
+def attribute_call(receiver, attr, node, smap, of_object=False):
+    """`x.T` -> ('transpose', [x]); value attributes return None (kept as reads); an
+    attribute of `self` (`of_object`: a method's receiver), a name no array has
+    (`params.w`) or one that is an array method (`dist.mean`, read without a call) is an
+    object's attribute: OBJECT_ATTRIBUTE."""
+    if of_object or not hasattr(np.ndarray, attr) or callable(getattr(np.ndarray, attr)):
+        return OBJECT_ATTRIBUTE
     if attr == "T":
         return "transpose", [receiver]
     if attr in VALUE_ATTRIBUTES:
         return None
-    if not hasattr(np.ndarray, attr):
-        return OBJECT_ATTRIBUTE
     raise UnsupportedSyntaxError(f"the attribute `.{attr}` is not supported here",
                                  smap.locate(node), "use a numpy function instead")

@@ -359,7 +359,9 @@ class _Normalizer(ControlFlowMixin, MutationMixin, CallMixin, InlineMixin,
             # `W.T` -> np.transpose(W) on the user's expression: the call lowers its
             # argument itself (an atom here would already be W's current version, `W_1`,
             # which is no user name to look up)
-            lowered = desugar.attribute_call(expr.value, expr.attr, expr, self.smap)
+            lowered = desugar.attribute_call(
+                expr.value, expr.attr, expr, self.smap, isinstance(expr.value, gast.Name)
+                and expr.value.id in self.res.receivers)
             if lowered is None or lowered == desugar.OBJECT_ATTRIBUTE:
                 value, level = self._atom(expr.value)
                 read = build.attribute(value, expr.attr)
