@@ -26,33 +26,52 @@ except ImportError:  # pragma: no cover - only in standalone generated files
     class APIUsageError(ValueError):
         pass
 
-def is_object(x):
+def is_object(x, _known={}):
     """Is x an object read by attribute (a dataclass, a namedtuple or an instance of a
-    plain class), rather than a number, an array or a builtin container?"""
-    # (the types are spelled here: a standalone module copies functions, not constants)
-    if isinstance(x, (np.ndarray, np.generic, float, int, complex, str, bytes, dict, list,
-                      type(None), type, range, slice)) \
-            or callable(x) and not dataclasses.is_dataclass(x):
-        return False
-    if isinstance(x, tuple):
-        return hasattr(type(x), "_fields")
-    return dataclasses.is_dataclass(x) or hasattr(x, "__dict__") or \
-        bool(getattr(type(x), "__slots__", ()))
+    plain class), rather than a number, an array or a builtin container? (Decided once
+    per type: `_known` remembers it.)"""
+    t = type(x)
+    found = _known.get(t)
+    if found is None:
+        # (the types are spelled here: a standalone module copies functions, not constants)
+        if issubclass(t, (np.ndarray, np.generic, float, int, complex, str, bytes, dict,
+                          list, type(None), type, range, slice)) \
+                or callable(x) and not dataclasses.is_dataclass(t):
+            found = False
+        elif issubclass(t, tuple):
+            found = hasattr(t, "_fields")
+        else:
+            found = dataclasses.is_dataclass(t) or hasattr(x, "__dict__") or \
+                bool(_slot_names(t))
+        _known[t] = found
+    return found
+
+
+def _slot_names(t, _known={}):
+    """The slots instances of type t have (besides __dict__ and __weakref__)."""
+    names = _known.get(t)
+    if names is None:
+        names = []
+        for klass in t.__mro__:
+            slots = klass.__dict__.get("__slots__", ())
+            names += [n for n in ([slots] if isinstance(slots, str) else slots)
+                      if n not in ("__dict__", "__weakref__")]
+        _known[t] = names
+    return names
 
 
 def attributes(x):
     """x's own attributes in order, as (name, value) pairs: a dataclass's fields, a
     namedtuple's fields, else its instance dict and slots."""
-    if dataclasses.is_dataclass(x):
-        return [(f.name, getattr(x, f.name)) for f in dataclasses.fields(x)]
-    if isinstance(x, tuple):
-        return list(zip(type(x)._fields, x))
+    t = type(x)
+    if issubclass(t, tuple):
+        return list(zip(t._fields, x))
+    fields = getattr(t, "__dataclass_fields__", None)
+    if fields is not None:
+        return [(name, getattr(x, name)) for name, f in fields.items()
+                if f._field_type is dataclasses._FIELD]
     pairs = list(getattr(x, "__dict__", {}).items())
-    for klass in type(x).__mro__:
-        slots = klass.__dict__.get("__slots__", ())
-        for name in [slots] if isinstance(slots, str) else slots:
-            if name not in ("__dict__", "__weakref__") and hasattr(x, name):
-                pairs.append((name, getattr(x, name)))
+    pairs += [(name, getattr(x, name)) for name in _slot_names(t) if hasattr(x, name)]
     return pairs
 
 
@@ -85,7 +104,8 @@ def attribute_adjoints(a):
 def check_attribute(x, name):
     """Raise when x.name is not an attribute stored on x (a property or a method):
     s2s_ad would differentiate it as a stored value, not through the code computing it."""
-    if isinstance(x, tuple) or any(n == name for n, _ in attributes(x)):
+    if name in getattr(x, "__dict__", ()) or isinstance(x, tuple) \
+            or any(n == name for n, _ in attributes(x)):
         return
     raise APIUsageError(
         f"`.{name}` of a {type(x).__name__} is computed (a property or a method), not "
