@@ -59,8 +59,9 @@ def scatter_add(a, x, index, g):
     if isinstance(index, str) and not isinstance(x, dict):
         if isinstance(x, tuple):                 # a namedtuple's field: by position
             index = type(x)._fields.index(index)
+        elif not check_attribute(x, index):
+            return a                # a constant the class holds: no gradient to keep
         else:
-            check_attribute(x, index)
             a = attribute_adjoints(a)
             a = a if isinstance(a, dict) else {}
             a[index] = add_adjoints(a.get(index, 0.0), g)

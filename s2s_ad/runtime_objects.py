@@ -87,10 +87,9 @@ def attribute_tangent(t, name):
         return t.get(name, 0.0)
     if isinstance(t, tuple) and hasattr(type(t), "_fields"):
         return t[type(t)._fields.index(name)]
-    if is_object(t):
-        check_attribute(t, name)
+    if is_object(t) and check_attribute(t, name):
         return getattr(t, name)
-    return 0.0
+    return 0.0              # the scalar zero, or a constant of t's class
 
 
 def attribute_adjoints(a):
@@ -102,11 +101,16 @@ def attribute_adjoints(a):
 
 
 def check_attribute(x, name):
-    """Raise when x.name is not an attribute stored on x (a property or a method):
-    s2s_ad would differentiate it as a stored value, not through the code computing it."""
+    """True when x.name is an attribute stored on x; False for a plain value its class
+    holds (a constant every instance shares: no gradient of its own, as for a global).
+    Raise for a property or a method: s2s_ad would differentiate it as a stored value,
+    not through the code computing it."""
     if name in getattr(x, "__dict__", ()) or isinstance(x, tuple) \
             or any(n == name for n, _ in attributes(x)):
-        return
+        return True
+    held = next((k.__dict__[name] for k in type(x).__mro__ if name in k.__dict__), None)
+    if held is not None and not callable(held) and not hasattr(held, "__get__"):
+        return False
     raise APIUsageError(
         f"`.{name}` of a {type(x).__name__} is computed (a property or a method), not "
         f"stored on the object; s2s_ad differentiates attributes stored on it",

@@ -437,13 +437,15 @@ class Gaussian:
 
 
 class Tempered:
+    eps = 1e-3                             # a constant of the class, shared
+
     def __init__(self):
         self.T = 2.0                       # a temperature, not a transpose
         self.mean = np.array([0.1, 0.2, 0.3])
         self.shape = np.array([1.0, 0.5, 2.0])
 
     def loss(self, x):
-        return np.sum((x - self.mean) ** 2 / self.T * self.shape)
+        return np.sum((x - self.mean) ** 2 / self.T * self.shape) + self.eps * np.sum(x)
 
 
 def gaussian_nll(g, x):
@@ -460,3 +462,6 @@ def test_attributes_named_like_array_attributes(path):
     t = Tempered()
     gradient = on(path, s2s_ad.grad(t.loss, wrt="self"))(x)
     check_object_gradient(gradient, lambda q: q.loss(x), t, ("T", "mean", "shape"))
+    assert "eps" not in vars(gradient)             # a class constant: not the object's
+    np.testing.assert_allclose(on(path, s2s_ad.grad(t.loss))(x),
+                               differences(t.loss, x), rtol=1e-6)
