@@ -27,8 +27,10 @@ from typing import Callable, Optional, Sequence, Union
 import numpy as np
 
 from .ad.registry import default_registry
+from .bound import bound_derivative, bound_parts, given_source
 from .errors import APIUsageError, function_location
 from .dispatch import Dispatcher
+from .runtime_objects import is_object
 from .pipeline import DerivativeCache, Request, derive, front
 
 Wrt = Union[int, str, Sequence[Union[int, str]]]   # a position, a name, or several
@@ -115,6 +117,12 @@ def derivative_source(df: Callable, *args, **kwargs) -> str:
     has been called, its dispatcher and the derivative built for each signature first).
     derivative_source(df, *args): the derivative df runs for these arguments (passed as
     to df itself), built now if it is new."""
+    given = given_source(df)
+    if given is not None:                   # of a bound method or a partial (bound.py)
+        inner, given_args, given_keywords = given
+        if not (args or kwargs):
+            return derivative_source(inner)
+        return derivative_source(inner, *given_args, *args, **{**given_keywords, **kwargs})
     unwrapped = inspect.unwrap(df) if callable(df) else None
     try:
         dispatcher = _DISPATCHERS.get(unwrapped) if unwrapped is not None else None
@@ -137,7 +145,14 @@ def derivative_source(df: Callable, *args, **kwargs) -> str:
 
 
 def general_derivative(df):
-    """The general derivative behind a function made by s2s_ad (itself otherwise)."""
+    """The general derivative behind a function made by s2s_ad (itself otherwise); of a
+    bound method or partial, the general derivative of its function, given its arguments."""
+    given = given_source(df)
+    if given is not None:
+        inner, given_args, given_keywords = given
+        general = general_derivative(inner)
+        return lambda *args, **kwargs: general(*given_args, *args,
+                                               **{**given_keywords, **kwargs})
     try:
         dispatcher = _DISPATCHERS.get(inspect.unwrap(df))
     except TypeError:               # not weak-referenceable: a builtin, not ours
@@ -148,6 +163,9 @@ def general_derivative(df):
 def _public(f, mode, wrt, preserve_result, has_aux=False):
     if not callable(f):
         raise APIUsageError(f"{mode} expects a function, got {type(f).__name__}")
+    if bound_parts(f) is not None:          # a bound method, a functools.partial: bound.py
+        return bound_derivative(f, lambda function, names: _public(
+            function, mode, names, preserve_result, has_aux), wrt)
     per_function = _PUBLIC.setdefault(f, {}) if _weakrefable(f) else {}
     fast_key = (mode, tuple(wrt) if isinstance(wrt, list) else wrt, preserve_result, has_aux)
     if fast_key in per_function:            # a repeated grad(f): no signature inspection
@@ -236,7 +254,7 @@ def _with_defaults(function, generated, f, mode, names, single):
         if mode == "hvp" and single and isinstance(last, (list, tuple)) and \
                 not isinstance(bound.arguments[names[0]], (list, tuple)):
             last = np.asarray(last, dtype=float)        # a vector written as a list
-        elif mode != "hvp" and last is not None and \
+        elif mode != "hvp" and last is not None and not is_object(last) and \
                 not isinstance(last, (float, tuple, list, dict, str)):
             last = _real_array(last)
         if mode == "jvp":

@@ -15,6 +15,7 @@ when the file is written (backend/standalone.py), as Python would import the oth
     model.py:loss            loss, w.r.t. --wrt (default: its first parameter)
     model.py:loss[w,b]       loss, w.r.t. w and b
     model.py:loss[0]         loss, w.r.t. its first parameter
+    model.py:Model.loss      a method: its function, self the first parameter
 """
 import importlib
 import importlib.util
@@ -25,7 +26,8 @@ import sys
 
 from .errors import ADError, APIUsageError, SourceLocation
 
-TARGET = re.compile(r"(?P<path>.+\.py):(?P<name>[A-Za-z_]\w*)(?:\[(?P<wrt>[^\]]*)\])?")
+TARGET = re.compile(
+    r"(?P<path>.+\.py):(?P<name>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?:\[(?P<wrt>[^\]]*)\])?")
 
 
 class CommandError(ADError):
@@ -57,7 +59,9 @@ def load_target(target):
     if not os.path.isfile(path):
         raise APIUsageError(f"no such file: {path}")
     module = _module_of(path)
-    func = getattr(module, name, None)
+    func = module
+    for part in name.split("."):        # Model.loss: a method (or static / class method)
+        func = getattr(func, part, None)
     if func is None:
         raise APIUsageError(f"{path} defines no function {name!r}")
     wrt = parse_wrt(match["wrt"], f"the [wrt] of {target}") if match["wrt"] is not None \

@@ -16,6 +16,7 @@ from typing import Callable, Optional, Union
 import numpy as np
 
 from .api import Wrt
+from .bound import bound_derivative, bound_parts
 from .errors import APIUsageError
 
 
@@ -25,6 +26,9 @@ def jacobian(f: Optional[Callable] = None, wrt: Wrt = 0, mode: str = "forward") 
         return functools.partial(jacobian, wrt=wrt, mode=mode)
     if mode not in ("forward", "reverse"):
         raise APIUsageError(f"jacobian mode must be 'forward' or 'reverse', not {mode!r}")
+    if bound_parts(f) is not None:          # a bound method, a functools.partial
+        return bound_derivative(f, lambda function, names: jacobian(function, names, mode),
+                                wrt)
     from .api import _wrt_names, jvp, vjp
     names, single = _wrt_names(f, wrt)
 
@@ -56,6 +60,8 @@ def hvp(f: Optional[Callable] = None, wrt: Wrt = 0) -> Callable:
     """hv(*args, v): the Hessian of scalar f (w.r.t. `wrt`) times v, forward-over-reverse."""
     if f is None:
         return functools.partial(hvp, wrt=wrt)
+    if bound_parts(f) is not None:          # a bound method, a functools.partial
+        return bound_derivative(f, lambda function, names: hvp(function, names), wrt)
     from .ad.registry import default_registry
     from .api import (_CACHE, _DISPATCHERS, _SOURCES, _dispatcher, _with_defaults,
                       _wrt_names, general_derivative, grad)
@@ -84,6 +90,8 @@ def hessian(f: Optional[Callable] = None, wrt: Union[int, str] = 0) -> Callable:
     if isinstance(wrt, (tuple, list)):
         raise APIUsageError("hessian takes one argument (wrt=position or name); use hvp for "
                             "several")
+    if bound_parts(f) is not None:          # a bound method, a functools.partial
+        return bound_derivative(f, lambda function, name: hessian(function, name), wrt)
     product = hvp(f, wrt=wrt)
     from .api import _wrt_names
     name = _wrt_names(f, wrt)[0][0]

@@ -13,6 +13,7 @@ to; these helpers give it the right shape the first time it needs one.
     push_adjoint(a, items, g)     undoing a pop: the popped item's adjoint back on the end
     add_adjoints(a, b)            a + b for adjoints of arrays, numbers, dicts, lists, tuples
     match_adjoint(a, x)           a as x's gradient: x's structure and shapes, zeros filled in
+                                  (an object's: an object of its type, runtime_objects.py)
     float_gradient(g)             g with integers made floats (a returned gradient)
     sum_repeats(g, items)         the adjoint of a repeated list n * items
     concatenation_part(g, before, items)   the adjoint of items in before + items
@@ -20,6 +21,8 @@ to; these helpers give it the right shape the first time it needs one.
 import numpy as np
 
 from .runtime import _float_dtype, unbroadcast
+from .runtime_objects import (attribute_adjoints, attributes, check_attribute, is_object,
+                              object_gradient, rebuilt)
 
 
 def _has_integer_array(index):
@@ -31,11 +34,16 @@ def _has_integer_array(index):
 
 
 def add_adjoints(a, b):
-    """a + b for adjoints of any structure: arrays, numbers, dicts, lists, tuples."""
+    """a + b for adjoints of any structure: arrays, numbers, dicts, lists, tuples, and
+    objects (runtime_objects: added attribute by attribute)."""
+    a, b = attribute_adjoints(a), attribute_adjoints(b)
+    if a is None or b is None:      # an object's attribute without a derivative (a string)
+        return b if a is None else a
     if isinstance(b, dict):
         out = dict(a) if isinstance(a, dict) else {}
         for key, value in b.items():
-            out[key] = add_adjoints(out.get(key, 0.0), value)
+            out[key] = add_adjoints(out.get(key, 0.0), value) \
+                if value is not None or key in out else None
         return out
     if isinstance(b, (list, tuple)) and not isinstance(a, np.ndarray):
         if not isinstance(a, (list, tuple)):
@@ -46,7 +54,18 @@ def add_adjoints(a, b):
 
 def scatter_add(a, x, index, g):
     """The adjoint `a` of x after adding g at x[index] (repeated indices accumulate).
-    x may be an array, or a dict / list / tuple of values (then `a` mirrors it)."""
+    x may be an array, or a dict / list / tuple of values (then `a` mirrors it), or an
+    object read by attribute, `index` the attribute's name (runtime_objects)."""
+    if isinstance(index, str) and not isinstance(x, dict):
+        if isinstance(x, tuple):                 # a namedtuple's field: by position
+            index = type(x)._fields.index(index)
+        elif not check_attribute(x, index):
+            return a                # a constant the class holds: no gradient to keep
+        else:
+            a = attribute_adjoints(a)
+            a = a if isinstance(a, dict) else {}
+            a[index] = add_adjoints(a.get(index, 0.0), g)
+            return a
     if isinstance(x, dict):
         a = a if isinstance(a, dict) else {}
         a[index] = add_adjoints(a.get(index, 0.0), g)
@@ -110,13 +129,15 @@ def _overwritten_writes(shape, index):
 
 def copy_argument(x):
     """A copy of an argument the function writes into, so the caller's value stays as it
-    was: an array (its dtype kept), or a dict or list copied down to its arrays."""
+    was: an array (its dtype kept), or a dict, list or object copied down to its arrays."""
     if isinstance(x, np.ndarray):
         return x.copy()
     if isinstance(x, dict):
         return {key: copy_argument(value) for key, value in x.items()}
     if isinstance(x, list):
         return [copy_argument(item) for item in x]
+    if is_object(x):            # an object: a new one of its type, its arrays copied
+        return rebuilt(x, [copy_argument(value) for _, value in attributes(x)])
     return x
 
 
@@ -153,7 +174,10 @@ def add_lists(a, b):
 
 def match_adjoint(a, x):
     """The gradient for argument x from its adjoint a: the same structure and shapes as x
-    (0.0 becomes zeros of x's shape; missing dict keys and list items become zeros)."""
+    (0.0 becomes zeros of x's shape; missing dict keys and list items become zeros; an
+    object's gradient is an object of its type, runtime_objects.object_gradient)."""
+    if is_object(x) and (not isinstance(x, tuple) or isinstance(a, dict)):
+        return object_gradient(a, x, match_adjoint)
     if isinstance(x, dict):
         a = a if isinstance(a, dict) else {}
         return {key: match_adjoint(a.get(key, 0.0), value) for key, value in x.items()}

@@ -8,9 +8,13 @@ A kind says everything the derivative's code depends on and nothing else:
     (1.0, 2.0, 0.5)              SequenceOf(tuple, Num(float, 'float64', ()))
     [W1, b1]                     Items(list, (Num(...), Num(...)))
     {"w": w}                     Mapping((("w", Num(...)),))
-    "relu", a model object       Opaque(str), Opaque(Model)
+    a dataclass, namedtuple or   Attributes(Model, (("W", Num(...)), ("name", Opaque(str))))
+      object (runtime_objects)
+    "relu", a function           Opaque(str), Opaque(function)
 
-An array's axes are 1 (length one) or None (any other length): broadcasting depends on
+An object's kind holds the kinds of all its attributes (up to 16; objects inside objects
+to a depth of 3), so a derivative built for it keeps the facts about what f reads, and an
+attribute rebound to a value of another kind makes a new one. An array's axes are 1 (length one) or None (any other length): broadcasting depends on
 nothing else, so one derivative serves every batch size. A tuple or list whose items are
 all numbers of one kind is a sequence of that kind, whatever its length. Arrays with an
 empty axis, non-native byte order or non-numeric dtypes, and anything not listed above,
@@ -21,9 +25,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .runtime_objects import attributes, is_object
+
 _NUMERIC = frozenset("biuf")          # numpy dtype kinds s2s_ad specialises on
 _PYTHON_NUMBERS = {float: "float64", int: "int64", bool: "bool"}
 _MAX_ITEMS = 16                       # longer heterogeneous containers stay opaque
+_MAX_DEPTH = 3                        # objects inside objects deeper than this: opaque
 
 
 @dataclass(frozen=True)
@@ -60,6 +67,14 @@ class Mapping:
 
 
 @dataclass(frozen=True)
+class Attributes:
+    """An object read by attribute (a dataclass, a namedtuple, an instance of a class):
+    its type and its attributes' kinds, in order."""
+    type: type
+    entries: tuple
+
+
+@dataclass(frozen=True)
 class Opaque:
     """Anything else, known only by its type (None: not even that)."""
     type: type
@@ -68,7 +83,7 @@ class Opaque:
 UNKNOWN = Opaque(None)
 
 
-def kind_of(value):
+def kind_of(value, depth=0):
     """The kind of one argument value."""
     t = type(value)
     if t in _PYTHON_NUMBERS:
@@ -91,6 +106,10 @@ def kind_of(value):
         return Items(t, items)
     if t is dict and len(value) <= _MAX_ITEMS and all(type(k) is str for k in value):
         return Mapping(tuple((k, kind_of(v)) for k, v in value.items()))
+    if depth < _MAX_DEPTH and is_object(value):
+        pairs = attributes(value)
+        if len(pairs) <= _MAX_ITEMS and all(k.isidentifier() for k, _ in pairs):
+            return Attributes(t, tuple((k, kind_of(v, depth + 1)) for k, v in pairs))
     return Opaque(t)
 
 
@@ -140,6 +159,9 @@ def describe(kind):
         return f"{kind.container.__name__}[{', '.join(describe(k) for k in kind.items)}]"
     if isinstance(kind, Mapping):
         return "{" + ", ".join(f"{k!r}: {describe(v)}" for k, v in kind.entries) + "}"
+    if isinstance(kind, Attributes):
+        return f"{kind.type.__name__}(" + ", ".join(
+            f"{k}: {describe(v)}" for k, v in kind.entries) + ")"
     return "any" if kind.type is None else kind.type.__name__
 
 
@@ -192,6 +214,11 @@ def guard(kind, expr, bind, shape="_s"):
         tests = [f"{type_}({expr}) is {bind(dict)}", f"{bind(tuple)}({expr}) == {keys!r}"]
         tests += [t for k, item in kind.entries
                   for t in [guard(item, f"{expr}[{k!r}]", bind, shape)] if t]
+        return " and ".join(tests)
+    if isinstance(kind, Attributes):
+        tests = [f"{type_}({expr}) is {bind(kind.type)}"]
+        tests += [t for k, item in kind.entries
+                  for t in [guard(item, f"{expr}.{k}", bind, shape)] if t]
         return " and ".join(tests)
     if kind.type is None:
         return None
@@ -279,7 +306,7 @@ def unsupported_argument(names, values):
     return None
 
 
-def _unsupported(value):
+def _unsupported(value, depth=0):
     if isinstance(value, np.ma.MaskedArray):
         return ("is a masked array (numpy.ma), whose mask the derivative would ignore",
                 "pass x.filled(value) or x.compressed(), or the mask as a second argument")
@@ -292,4 +319,7 @@ def _unsupported(value):
     if type(value) is dict:
         return next((why for why in map(_unsupported, value.values()) if why is not None),
                     None)
+    if is_object(value) and depth < _MAX_DEPTH:
+        return next((why for why in (_unsupported(v, depth + 1) for _, v in attributes(value))
+                     if why is not None), None)
     return None

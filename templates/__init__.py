@@ -33,6 +33,7 @@ MODULES = (
     "runtime_helpers_pieces",
     "runtime_statistics",
     "runtime_calculus",
+    "objects",
 )
 # numpy 2's array-API names (np.vecdot, np.linalg.svdvals, ...) where numpy has them
 if hasattr(_np.linalg, "svdvals") and hasattr(_np, "matvec"):

@@ -118,6 +118,7 @@ def all_specs():
     import specs_elementwise
     import specs_nan_reductions
     import specs_norms
+    import specs_objects
     import specs_pad_modes
     import specs_pieces
     import specs_runtime
@@ -127,4 +128,4 @@ def all_specs():
         + specs_creation.SPECS + specs_zero_spread.SPECS + specs_array_syntax.SPECS \
         + specs_pad_modes.SPECS + specs_decompositions.SPECS + specs_pieces.SPECS \
         + specs_nan_reductions.SPECS + specs_statistics.SPECS + specs_norms.SPECS \
-        + specs_calculus.SPECS
+        + specs_calculus.SPECS + specs_objects.SPECS

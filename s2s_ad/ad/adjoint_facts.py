@@ -10,7 +10,7 @@ import numpy
 
 from ..ir.primitives import operation_of
 from ..ir.walk import all_statements, names_stored
-from ..signature import Items, Mapping, Num, Opaque, SequenceOf
+from ..signature import Attributes, Items, Mapping, Num, Opaque, SequenceOf
 
 
 def containers(forward, inputs, helpers):
@@ -35,7 +35,7 @@ def containers(forward, inputs, helpers):
 
 
 def _is_container(kind):
-    if isinstance(kind, (Items, SequenceOf, Mapping)):
+    if isinstance(kind, (Items, SequenceOf, Mapping, Attributes)):
         return True
     return isinstance(kind, Opaque) and kind.type in (list, tuple, dict)
 

@@ -25,7 +25,9 @@ from dataclasses import dataclass
 import gast
 
 from .. import runtime, runtime_flow
+from ..ir.build import dotted_path
 from ..ir.primitives import appended_list, popped_list
+from ..runtime_objects import attribute_of, attribute_tangent
 from ..ir.walk import names_loaded, walk_tree
 
 
@@ -118,7 +120,7 @@ def analyse_dataflow(levels):
                 in_loops |= {n.id for n in walk_tree(inner)
                              if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
     return DataFlow(frozenset(local), frozenset(accumulated), frozenset(lists), counts,
-                    frozenset(in_loops), frozenset(_indexed_only(tree)),
+                    frozenset(in_loops), frozenset(_indexed_only(tree, levels.callees)),
                     frozenset(n.value.id for n in walk_tree(tree)
                               if isinstance(n, gast.Subscript) and isinstance(n.value, gast.Name)),
                     frozenset(_structured(tree, levels.callees)),
@@ -221,16 +223,19 @@ def _builds_list(value, lists):
     return isinstance(value, gast.List)
 
 
-def _indexed_only(tree):
-    """Variables every use of which is `v[...]`, len(v), the keys of v or a type test
-    (`isinstance(v, list)`): nothing says they are arrays."""
+def _indexed_only(tree, callees):
+    """Variables every use of which is `v[...]`, an object's attribute `v.w`, len(v), the
+    keys of v or a type test (`isinstance(v, list)`): nothing says they are arrays."""
     allowed, other = set(), set()
     for node in walk_tree(tree):
-        if isinstance(node, gast.Subscript) and isinstance(node.value, gast.Name) \
-                and isinstance(node.ctx, gast.Load):
+        if isinstance(node, (gast.Subscript, gast.Attribute)) \
+                and isinstance(node.value, gast.Name) and isinstance(node.ctx, gast.Load) \
+                and (isinstance(node, gast.Subscript)
+                     or callees.get(dotted_path(node)) is attribute_of):
             allowed.add(id(node.value))
         elif isinstance(node, gast.Call) and isinstance(node.func, gast.Name) \
-                and node.func.id in ("len", "mapping_keys", "isinstance") and node.args \
+                and (node.func.id in ("len", "mapping_keys", "isinstance")
+                     or callees.get(node.func.id) is attribute_tangent) and node.args \
                 and isinstance(node.args[0], gast.Name):
             allowed.add(id(node.args[0]))
     indexed = set()

@@ -28,6 +28,7 @@ import numpy as np
 from ..ir.walk import walk_tree
 from ..ir.primitives import attribute_read, identity, operation_of
 from ..signature import UNKNOWN, Items, Num, Opaque, SequenceOf
+from .object_kinds import PRIMITIVES as OBJECT_PRIMITIVES, object_result
 from .shapes import is_elementwise
 from .stand_ins import (WORLDS, constant, global_value, integer_worlds, literal, result_kind,
                         same_value, stand_ins, unknown_int, UnknownInt)
@@ -277,6 +278,8 @@ class _Analysis:
                 return Num(int, "int64", ()), unknown_int()
         if primitive is range:
             return Opaque(range), None
+        if primitive in OBJECT_PRIMITIVES:          # self.W, P(w, b): object_kinds.py
+            return object_result(primitive, op, self._atom)
         if primitive is attribute_read and value.attr not in ("shape", "ndim", "size", "dtype"):
             return UNKNOWN, None
         if inspect.isfunction(primitive) and self.helper_result is not None \

@@ -177,6 +177,18 @@ class _Module:
                 f"{code.co_filename}:{code.co_firstlineno}) into a standalone module: "
                 f"{obj!r} has no importable name and is not a number")
         self.claim(name, obj)
+        qualname = getattr(obj, "__qualname__", real)
+        if "." in qualname and "<locals>" not in qualname:
+            # a method (self.helper(x)): read off its class, imported by name
+            owner_path, attr = qualname.rsplit(".", 1)
+            top = owner_path.split(".")[0]
+            self.claim(top, getattr(sys.modules.get(module), top, None))
+            self.imports[top] = f"from {module} import {top}"
+            self.aliases.append(f"{name} = {owner_path}.__dict__[{attr!r}]" + (
+                ".__func__" if not inspect.isfunction(
+                    _attribute_path(sys.modules.get(module), owner_path).__dict__.get(attr))
+                else ""))
+            return
         self.imports[name] = f"from {module} import {real}" + (
             f" as {name}" if real != name else "")
 
@@ -269,6 +281,13 @@ class _Module:
         if any(isinstance(v, numpy.generic) for v in self.constants.values()):
             self._import_module("numpy", numpy)
         return "numpy"
+
+
+def _attribute_path(obj, path):
+    """obj.a.b for the dotted path "a.b"."""
+    for part in path.split("."):
+        obj = getattr(obj, part)
+    return obj
 
 
 def _number_source(value, numpy_name):

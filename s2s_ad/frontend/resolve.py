@@ -26,6 +26,9 @@ class Resolution:
     locals: frozenset
     closure: dict = field(default_factory=dict)
     globals: dict = field(default_factory=dict)
+    # a method's first parameter -> (the class defining it, "instance" or "class"), for
+    # calls such as self.helper(x) and cls.create(x)
+    receivers: dict = field(default_factory=dict)
 
     def kind(self, identifier):
         if identifier in self.parameters:
@@ -92,7 +95,27 @@ def resolve(parsed):
             assigned.add(node.name)
     cells = dict(zip(func.__code__.co_freevars, func.__closure__ or ()))
     return Resolution(params, frozenset(assigned - set(params)), cells,
-                      _ReadOnlyGlobals(func.__globals__))
+                      _ReadOnlyGlobals(func.__globals__), _receivers(func, params))
+
+
+def _receivers(func, params):
+    """{"self": (Model, "instance")} for a method Model.loss(self, ...) (a classmethod's
+    first parameter: "class"; a static method or a function outside a class: {}). The
+    class is found by its qualified name from the module's globals."""
+    parts = getattr(func, "__qualname__", "").split(".")
+    if len(parts) < 2 or "<locals>" in parts or not params:
+        return {}
+    owner = func.__globals__.get(parts[0])
+    for part in parts[1:-1]:
+        owner = getattr(owner, part, None)
+    if not isinstance(owner, type):
+        return {}
+    raw = owner.__dict__.get(parts[-1])
+    if isinstance(raw, classmethod) and raw.__func__ is func:
+        return {params[0]: (owner, "class")}
+    if raw is func:
+        return {params[0]: (owner, "instance")}
+    return {}
 
 
 class _ReadOnlyGlobals(dict):

@@ -5,6 +5,8 @@
     t3_0 = x[i, 1:3]           ->  Operation(operator.getitem, args=[x, (i, 1:3)])
     t4_0 = (a, b)              ->  Operation(tuple, args=[a, b])
     y = x                      ->  Operation(IDENTITY, args=[x])
+    t5_0 = self.W              ->  Operation(attribute_of, args=[self, 'W'])  (an object's
+                                   attribute: normalize records the path in the callees)
 """
 import operator
 from dataclasses import dataclass
@@ -12,7 +14,8 @@ from dataclasses import dataclass
 import gast
 
 from .walk import walk_tree
-from .build import dotted_path
+from .build import const, dotted_path
+from ..runtime_objects import attribute_of
 
 
 def identity(x):
@@ -72,6 +75,8 @@ def operation_of(value, callees):
                          {k.arg: k.value for k in value.keywords}, path)
     if isinstance(value, gast.Subscript):
         return Operation(operator.getitem, [value.value, value.slice], {})
+    if isinstance(value, gast.Attribute) and callees.get(dotted_path(value)) is attribute_of:
+        return Operation(attribute_of, [value.value, const(value.attr)], {})
     if isinstance(value, gast.Attribute) and (dotted_path(value) is None
                                               or value.attr in VALUE_ATTRIBUTES):
         return Operation(attribute_read, [value.value], {})

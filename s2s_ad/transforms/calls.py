@@ -17,6 +17,7 @@ from ..ir.build import dotted_path
 from ..ir import build
 from ..runtime import RUNTIME_MODULES
 from .. import runtime_creation, runtime_pieces
+from ..runtime_objects import constructible, field_names, make_object
 from . import desugar
 from .array_syntax import (AXIS_CONCATENATORS, axis_concatenation, einsum_subscripts,
                            piecewise_parts, piecewise_terms)
@@ -43,6 +44,9 @@ class CallMixin:
                     "call a module-level function by its name (for a function passed as an "
                     "argument: a def that calls the chosen one by name, then grad of that)")
             receiver = func.value
+            if isinstance(receiver, gast.Name) and receiver.id in self.res.receivers \
+                    and not hasattr(numpy.ndarray, func.attr):
+                return self._method_call(receiver, func.attr, expr)
             if func.attr == "pop" and not expr.args and not expr.keywords \
                     and isinstance(receiver, gast.Name) and receiver.id in self.current:
                 # a list's pop (generated code pops its tape): kept as a method call
@@ -64,6 +68,13 @@ class CallMixin:
                 display(elts=expr.args[0].elts, ctx=gast.Load()), expr))
         if target is numpy.piecewise:
             return self._piecewise(expr)
+        if constructible(target) and not any(
+                isinstance(a, gast.Starred) for a in expr.args) and _fills_in_order(
+                target, len(expr.args), [k.arg for k in expr.keywords]):
+            # P(w, b=b) of a dataclass or namedtuple: make_object(P, (w, b))
+            values = list(expr.args) + list(k.value for k in expr.keywords)
+            call = self._runtime_call(make_object, [build.dotted(path), build.tuple_(values)])
+            return self._call(build.with_location(call, expr))
         if target is numpy.einsum:
             sublists = einsum_subscripts(expr, self.smap)
             expr = sublists if sublists is not None else expr
@@ -85,6 +96,36 @@ class CallMixin:
         if isinstance(target, numpy.ufunc):
             args = [self._as_array(a) for a in args]
         return self._call_with(build.dotted(path), args, expr.keywords, 0)
+
+    def _method_call(self, receiver, attr, expr):
+        """self.helper(x) -> helper(self, x), cls.create(x) -> create(cls, x), self.scale(x)
+        of a static method -> scale(x): the function the class defining the differentiated
+        method holds (resolve.py), bound by name and differentiated like any helper."""
+        owner, how = self.res.receivers[receiver.id]
+        raw = inspect.getattr_static(owner, attr, None)
+        plain = inspect.isfunction(raw)
+        if not (plain or isinstance(raw, (staticmethod, classmethod))):
+            raise UnsupportedSyntaxError(
+                f"`{receiver.id}.{attr}(...)`: {owner.__qualname__} has no method `{attr}` "
+                f"s2s_ad can read", self.smap.locate(expr),
+                "call a method defined with def in the class, or a module-level function")
+        overriding = [sub.__qualname__ for sub in _subclasses(owner) if attr in sub.__dict__]
+        if overriding and not isinstance(raw, staticmethod):
+            raise UnsupportedSyntaxError(
+                f"`{receiver.id}.{attr}(...)` is resolved on {owner.__qualname__}, but "
+                f"{', '.join(overriding)} overrides `{attr}`", self.smap.locate(expr),
+                f"call {owner.__qualname__}.{attr}({receiver.id}, ...) to say which one")
+        if isinstance(raw, staticmethod):
+            function, first = raw.__func__, []
+        elif isinstance(raw, classmethod):
+            function = raw.__func__
+            first = [receiver] if how == "class" else \
+                [build.name(self._runtime_call(owner, []).func.id)]
+        else:
+            function, first = raw, [receiver] if how == "instance" else []
+        call = self._runtime_call(function, first + list(expr.args))
+        call.keywords = expr.keywords
+        return self._call(build.with_location(call, expr))
 
     def _as_array(self, arg):
         """A ufunc's list or tuple display operand as the array numpy makes of it
@@ -164,3 +205,19 @@ class CallMixin:
             kws.append((kw.arg, atom))
             level = max(level, lvl + 1)
         return build.call(func, atoms, kws), max(level, 1)
+
+
+def _subclasses(owner):
+    """Every class deriving from `owner`, however indirectly."""
+    found, pending = [], list(owner.__subclasses__())
+    while pending:
+        sub = pending.pop()
+        found.append(sub)
+        pending.extend(sub.__subclasses__())
+    return found
+
+
+def _fills_in_order(cls, positional, keywords):
+    """Do `positional` values then these keywords fill cls's first fields, in order?"""
+    names = field_names(cls)
+    return None not in keywords and keywords == names[positional:positional + len(keywords)]

@@ -46,8 +46,16 @@ def method_call(receiver, method, args, keywords, node, smap):
         f"the array method `.{method}()` is not supported", smap.locate(node), hint)
 
 
-def attribute_call(receiver, attr, node, smap):
-    """`x.T` -> ('transpose', [x]); value attributes return None (kept as reads)."""
+OBJECT_ATTRIBUTE = "object attribute"
+
+
+def attribute_call(receiver, attr, node, smap, of_object=False):
+    """`x.T` -> ('transpose', [x]); value attributes return None (kept as reads); an
+    attribute of `self` (`of_object`: a method's receiver), a name no array has
+    (`params.w`) or one that is an array method (`dist.mean`, read without a call) is an
+    object's attribute: OBJECT_ATTRIBUTE."""
+    if of_object or not hasattr(np.ndarray, attr) or callable(getattr(np.ndarray, attr)):
+        return OBJECT_ATTRIBUTE
     if attr == "T":
         return "transpose", [receiver]
     if attr in VALUE_ATTRIBUTES:

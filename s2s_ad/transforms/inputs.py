@@ -5,7 +5,8 @@
         return np.sum(x)             x[0] = 0.0
                                      ...
 
-Writes through a view (`y = x[1:]; y[0] = ...`, `x.reshape(...)`) count too, so neither
+Writes through a view (`y = x[1:]; y[0] = ...`, `x.reshape(...)`) or through an array
+an object holds (`W = self.W; W[0] = ...`: the object is copied) count too, so neither
 the derivative nor its forward sweep changes the caller's arrays.
 """
 import gast
@@ -13,6 +14,7 @@ import gast
 from ..ir.build import dotted_path
 from ..ir import build
 from ..ir.walk import all_statements
+from ..runtime_objects import attribute_of
 
 
 def copy_written_inputs(body, written_arrays, parameters, callees, copier, tree):
@@ -48,6 +50,8 @@ def _may_view(value, callees):
     """Can `value` share memory with its first operand (a copy, a slice, a reshape)?"""
     if isinstance(value, (gast.Name, gast.Subscript)):
         return True
+    if isinstance(value, gast.Attribute):          # an object's array: `W = self.W`
+        return callees.get(dotted_path(value)) is attribute_of
     if isinstance(value, gast.Call):
         obj = callees.get(dotted_path(value.func))
         return getattr(obj, "__name__", None) in _VIEW_FUNCTIONS
@@ -57,7 +61,8 @@ def _may_view(value, callees):
 def _first_operand_names(value):
     if isinstance(value, gast.Name):
         return [value.id]
-    if isinstance(value, gast.Subscript) and isinstance(value.value, gast.Name):
+    if isinstance(value, (gast.Subscript, gast.Attribute)) \
+            and isinstance(value.value, gast.Name):
         return [value.value.id]
     if isinstance(value, gast.Call) and value.args and isinstance(value.args[0], gast.Name):
         return [value.args[0].id]

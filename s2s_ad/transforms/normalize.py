@@ -23,6 +23,7 @@ import numpy
 
 from ..ir.walk import walk_tree
 from .. import runtime_flow
+from ..runtime_objects import attribute_of
 from ..errors import UnsupportedSyntaxError
 from ..ir import build
 from ..ir.build import dotted_path
@@ -364,10 +365,15 @@ class _Normalizer(ControlFlowMixin, MutationMixin, CallMixin, InlineMixin,
             # `W.T` -> np.transpose(W) on the user's expression: the call lowers its
             # argument itself (an atom here would already be W's current version, `W_1`,
             # which is no user name to look up)
-            lowered = desugar.attribute_call(expr.value, expr.attr, expr, self.smap)
-            if lowered is None:
+            lowered = desugar.attribute_call(
+                expr.value, expr.attr, expr, self.smap, isinstance(expr.value, gast.Name)
+                and expr.value.id in self.res.receivers)
+            if lowered is None or lowered == desugar.OBJECT_ATTRIBUTE:
                 value, level = self._atom(expr.value)
-                return build.attribute(value, expr.attr), 1 + level
+                read = build.attribute(value, expr.attr)
+                if lowered is not None:        # the primitive attribute_of (primitives.py)
+                    self.callees[dotted_path(read)] = attribute_of
+                return read, 1 + level
             return self._numpy_call(lowered[0], lowered[1], [], 0, expr)
         if isinstance(expr, (gast.Tuple, gast.List)):
             atoms = [self._atom(e) for e in expr.elts]

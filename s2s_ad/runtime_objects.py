@@ -1,0 +1,203 @@
+"""Runtime helpers for objects read by attribute: dataclasses, namedtuples, plain objects.
+
+An object is differentiated as the structure of its attributes, as a dict is as the
+structure of its entries. While the backward sweep runs, an object's adjoint is a dict
+from attribute name to that attribute's adjoint (a namedtuple's is its list of field
+adjoints, shared with `p[0]` reads); the gradient handed back has the object's own type:
+
+    attribute_of(p, "w")            p.w (the primitive of an attribute read)
+    scatter_attribute(a, p, "w", g)  a with g added for attribute w      {"w": g}
+    object_gradient(a, p)            P(w=g, b=0.0) for a dataclass P(w, b)
+    make_object(P, (w, b))           P(w, b): a dataclass or namedtuple made in f
+    field_adjoints(a, P, values)     the adjoints of those values, from P's adjoint a
+
+Attributes the function never reads get zeros of their shape when they hold floats,
+ints or float arrays (or containers of them, or objects again), and None when they
+hold anything else (strings, booleans, functions, random generators): what has no
+derivative. The gradient object is made without calling the class's __init__.
+"""
+import dataclasses
+
+import numpy as np
+
+try:  # inside the package the error is an s2s_ad.ADError; standalone it is a ValueError
+    from .errors import APIUsageError
+except ImportError:  # pragma: no cover - only in standalone generated files
+    class APIUsageError(ValueError):
+        pass
+
+def is_object(x, _known={}):
+    """Is x an object read by attribute (a dataclass, a namedtuple or an instance of a
+    plain class), rather than a number, an array or a builtin container? (Decided once
+    per type: `_known` remembers it.)"""
+    t = type(x)
+    found = _known.get(t)
+    if found is None:
+        # (the types are spelled here: a standalone module copies functions, not constants)
+        if issubclass(t, (np.ndarray, np.generic, float, int, complex, str, bytes, dict,
+                          list, type(None), type, range, slice)) \
+                or callable(x) and not dataclasses.is_dataclass(t):
+            found = False
+        elif issubclass(t, tuple):
+            found = hasattr(t, "_fields")
+        else:
+            found = dataclasses.is_dataclass(t) or hasattr(x, "__dict__") or \
+                bool(_slot_names(t))
+        _known[t] = found
+    return found
+
+
+def _slot_names(t, _known={}):
+    """The slots instances of type t have (besides __dict__ and __weakref__)."""
+    names = _known.get(t)
+    if names is None:
+        names = []
+        for klass in t.__mro__:
+            slots = klass.__dict__.get("__slots__", ())
+            names += [n for n in ([slots] if isinstance(slots, str) else slots)
+                      if n not in ("__dict__", "__weakref__")]
+        _known[t] = names
+    return names
+
+
+def attributes(x):
+    """x's own attributes in order, as (name, value) pairs: a dataclass's fields, a
+    namedtuple's fields, else its instance dict and slots."""
+    t = type(x)
+    if issubclass(t, tuple):
+        return list(zip(t._fields, x))
+    fields = getattr(t, "__dataclass_fields__", None)
+    if fields is not None:
+        return [(name, getattr(x, name)) for name, f in fields.items()
+                if f._field_type is dataclasses._FIELD]
+    pairs = list(getattr(x, "__dict__", {}).items())
+    pairs += [(name, getattr(x, name)) for name in _slot_names(t) if hasattr(x, name)]
+    return pairs
+
+
+def attribute_of(x, name):
+    """x.name: the primitive of an attribute read of an object."""
+    return getattr(x, name)
+
+
+def attribute_tangent(t, name):
+    """The tangent of x.name from x's tangent t (an object like x, the attribute dict of
+    one, or the scalar zero)."""
+    if isinstance(t, dict):
+        return t.get(name, 0.0)
+    if isinstance(t, tuple) and hasattr(type(t), "_fields"):
+        return t[type(t)._fields.index(name)]
+    if is_object(t) and check_attribute(t, name):
+        return getattr(t, name)
+    return 0.0              # the scalar zero, or a constant of t's class
+
+
+def attribute_adjoints(a):
+    """An object adjoint as the dict the backward sweep accumulates into (a gradient
+    object a helper returned becomes the dict of its attributes)."""
+    if is_object(a) and not isinstance(a, tuple):
+        return dict(attributes(a))
+    return a
+
+
+def check_attribute(x, name):
+    """True when x.name is an attribute stored on x; False for a plain value its class
+    holds (a constant every instance shares: no gradient of its own, as for a global).
+    Raise for a property or a method: s2s_ad would differentiate it as a stored value,
+    not through the code computing it."""
+    if name in getattr(x, "__dict__", ()) or isinstance(x, tuple) \
+            or any(n == name for n, _ in attributes(x)):
+        return True
+    held = next((k.__dict__[name] for k in type(x).__mro__ if name in k.__dict__), None)
+    if held is not None and not callable(held) and not hasattr(held, "__get__"):
+        return False
+    raise APIUsageError(
+        f"`.{name}` of a {type(x).__name__} is computed (a property or a method), not "
+        f"stored on the object; s2s_ad differentiates attributes stored on it",
+        hint="compute it in the differentiated function (or a helper it calls) from the "
+             "stored attributes")
+
+
+def object_gradient(a, x, match_adjoint=None):
+    """The gradient for object x from its adjoint `a` (a dict by attribute name, the
+    scalar zero, or already an object like x): an object of x's type. `match_adjoint`
+    (runtime_flow's) makes each attribute's adjoint its gradient; only 0.0 needs none."""
+    a = attribute_adjoints(a)
+    if isinstance(x, tuple) and isinstance(a, (list, tuple)):
+        return type(x)(*[match_adjoint(g, v) for g, v in zip(a, x)])
+    given = a if isinstance(a, dict) else {}
+    return rebuilt(x, [_gradient_of(given, name, value, match_adjoint)
+                       for name, value in attributes(x)])
+
+
+def rebuilt(x, values):
+    """An object of x's type whose attributes (in the order of `attributes(x)`) hold
+    `values`, made without calling its __init__."""
+    if isinstance(x, tuple):
+        return type(x)(*values)
+    out = object.__new__(type(x))
+    for (name, _), value in zip(attributes(x), values):
+        object.__setattr__(out, name, value)
+    return out
+
+
+def _gradient_of(given, name, value, match_adjoint):
+    if name not in given:
+        return zero_gradient(value)
+    gradient = match_adjoint(given[name], value)
+    if type(value) in (float, int) and isinstance(gradient, (np.floating, np.ndarray)) \
+            and np.ndim(gradient) == 0:
+        return float(gradient)          # a Python number's gradient is a Python float
+    return gradient
+
+
+def zero_gradient(value):
+    """The gradient of an attribute nothing reads: zeros of its kind, None where there is
+    no derivative (see the module docstring)."""
+    if isinstance(value, (bool, np.bool_)) or isinstance(value, np.ndarray) and \
+            value.dtype.kind not in "iuf":
+        return None
+    if isinstance(value, (float, int, np.floating, np.integer)):
+        return 0.0
+    if isinstance(value, np.ndarray):
+        return np.zeros(value.shape, dtype=value.dtype if value.dtype.kind == "f" else float)
+    if isinstance(value, dict):
+        return {key: zero_gradient(item) for key, item in value.items()}
+    if isinstance(value, list) or type(value) is tuple:
+        return type(value)(zero_gradient(item) for item in value)
+    if is_object(value):
+        return object_gradient(0.0, value)
+    return None
+
+
+def constructible(cls):
+    """Can `cls(*values)` be differentiated as storing each value in a field, in order?
+    A namedtuple class, or a dataclass with the __init__ dataclasses wrote and no
+    __post_init__ (which could store something else)."""
+    if isinstance(cls, type) and issubclass(cls, tuple):
+        return hasattr(cls, "_fields")
+    return isinstance(cls, type) and dataclasses.is_dataclass(cls) \
+        and not hasattr(cls, "__post_init__") \
+        and getattr(cls.__dict__.get("__dataclass_params__"), "init", False)
+
+
+def field_names(cls):
+    """The fields cls(*values) fills, in order."""
+    if issubclass(cls, tuple):
+        return list(cls._fields)
+    return [f.name for f in dataclasses.fields(cls) if f.init]
+
+
+def make_object(cls, values):
+    """cls(*values): the primitive of a dataclass or namedtuple made in f."""
+    return cls(*values)
+
+
+def field_adjoints(a, cls, values):
+    """The adjoint of each value passed to cls(*values), from the object's adjoint `a`
+    (a dict by attribute name, a namedtuple's list, an object, or the scalar zero)."""
+    a = attribute_adjoints(a)
+    if isinstance(a, (list, tuple)):
+        return list(a[:len(values)])
+    given = a if isinstance(a, dict) else {}
+    return [given.get(name, 0.0) for name in field_names(cls)[:len(values)]]

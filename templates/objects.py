@@ -1,0 +1,57 @@
+"""Attribute reads of objects (dataclasses, namedtuples, plain objects): `y = p.w`.
+
+An object is differentiated as the structure of its attributes (s2s_ad/runtime_objects.py):
+its adjoint accumulates attribute by attribute, as a dict's does key by key, and becomes
+an object of its type in the returned gradient. A dataclass or namedtuple made in f,
+`P(w, b)`, is `make_object(P, (w, b))`: each value's adjoint is its field's.
+"""
+from s2s_ad.ad.template_dsl import adjoint, d, tangent
+from s2s_ad.runtime_objects import attribute_of, attribute_tangent, field_adjoints, make_object
+
+
+@adjoint(attribute_of)
+def attribute_of_adjoint(y, x, name):
+    """y = x.name: the adjoint lands on that attribute (repeated reads accumulate)"""
+    d[x][name] += d[y]
+
+
+@tangent(attribute_of)
+def attribute_of_tangent(y, x, name):
+    """reading an attribute is linear: d x.name = (dx).name"""
+    d[y] = attribute_tangent(d[x], name)
+
+
+@adjoint(attribute_tangent)
+def attribute_tangent_adjoint(y, t, name):
+    """y = t.name (a tangent's attribute): the adjoint lands on that attribute"""
+    d[t][name] += d[y]
+
+
+@tangent(attribute_tangent)
+def attribute_tangent_tangent(y, t, name):
+    """linear in the tangent t"""
+    d[y] = attribute_tangent(d[t], name)
+
+
+@adjoint(make_object)
+def make_object_adjoint(y, cls, values):
+    """y = cls(*values): each value's adjoint is the adjoint of the field it fills"""
+    d[values] += field_adjoints(d[y], cls, values)
+
+
+@tangent(make_object)
+def make_object_tangent(y, cls, values):
+    """making an object is linear in its values: d cls(*v) = cls(*dv)"""
+    d[y] = make_object(cls, field_adjoints(d[values], cls, values))
+
+
+@adjoint(field_adjoints)
+def field_adjoints_adjoint(y, a, cls, values):
+    """y = the field adjoints of a: linear in a, field by field"""
+    d[a] += make_object(cls, field_adjoints(d[y], cls, values))
+
+
+@tangent(field_adjoints)
+def field_adjoints_tangent(y, a, cls, values):
+    """linear in a"""
+    d[y] = field_adjoints(d[a], cls, values)

@@ -1,0 +1,50 @@
+"""Spec rows for objects (templates/objects.py): an attribute read `p.w`, a dataclass or
+namedtuple made in f (`make_object`), and the runtime helpers their derivatives call
+(`attribute_tangent` in forward mode, `field_adjoints` in reverse), over scalars, vectors,
+matrices and broadcasting shapes."""
+import collections
+import dataclasses
+
+import numpy as np
+
+from primitive_specs import BINARY, Spec
+from s2s_ad.runtime_objects import (attribute_of, attribute_tangent, field_adjoints,
+                                    make_object)
+
+BOTH = ("reverse", "forward")
+
+
+@dataclasses.dataclass
+class Fields:
+    w: object
+    b: object
+
+
+Pair = collections.namedtuple("Pair", "w b")
+
+
+def dataclass_fields(a, b):
+    p = Fields(a, b=b * 2.0)
+    return p.w * p.b + np.sin(p.w)
+
+
+def namedtuple_fields(a, b):
+    p = Pair(np.tanh(a), b)
+    return p.b * p.w + p.w * p.w
+
+
+def tangent_attribute(a, b):
+    return attribute_tangent(Pair(a, b * b), "b") * a
+
+
+def adjoints_of_fields(a, b):
+    w, b2 = field_adjoints(Fields(a * b, b), Fields, (a, b))
+    return w * b2 + w
+
+
+SPECS = [
+    Spec(attribute_of, dataclass_fields, BINARY, modes=BOTH),
+    Spec(make_object, namedtuple_fields, BINARY, modes=BOTH),
+    Spec(attribute_tangent, tangent_attribute, BINARY, modes=BOTH),
+    Spec(field_adjoints, adjoints_of_fields, BINARY, modes=BOTH),
+]
