@@ -27,3 +27,10 @@ MODULES = (
 # numpy 2's array-API names (np.vecdot, np.linalg.svdvals, ...) where numpy has them
 if hasattr(_np.linalg, "svdvals") and hasattr(_np, "matvec"):
     MODULES += ("numpy2_linalg",)
+
+# Templates for optional dependencies: (module, the module it needs). The registry imports
+# one only once the user's code has imported what it needs (never scipy itself).
+OPTIONAL_MODULES = (
+    ("scipy_special", "scipy.special"),
+    ("scipy_stats", "scipy.stats"),
+)

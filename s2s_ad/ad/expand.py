@@ -37,7 +37,8 @@ def bind_operands(template, args, keywords, primitive=None):
     """Map template parameters to operand nodes (defaults filled in as literals). The
     positional arguments are named by the primitive's own signature where it has one:
     np.var(x, 0, None, None, 1) passes `ddof` fifth, where the template (without `out`)
-    has keepdims; an argument the template lacks is refused unless it is None."""
+    has keepdims; an argument the template lacks is refused unless it is None (or, as a
+    keyword, the primitive's own default: logsumexp(a, return_sign=False))."""
     params = template.params
     if len(args) > len(params):
         raise BindingError(f"takes at most {len(params)} positional arguments here")
@@ -53,6 +54,8 @@ def bind_operands(template, args, keywords, primitive=None):
     else:
         bound = dict(zip(params, args))
     for key, value in keywords.items():
+        if key not in params and _is_default(primitive, key, value):
+            continue        # logsumexp(a, return_sign=False): what the call means anyway
         if key not in params:
             raise BindingError(f"the keyword argument `{key}=` is not supported")
         if key in bound:
@@ -64,6 +67,16 @@ def bind_operands(template, args, keywords, primitive=None):
                 raise BindingError(f"the argument `{p}` is required")
             bound[p] = build.literal(template.defaults[p])
     return bound
+
+
+def _is_default(primitive, key, value):
+    """Does the keyword argument `key=value` (a literal) repeat the Python-level
+    primitive's own default for it?"""
+    if not (isinstance(value, gast.Constant) and inspect.isfunction(primitive)):
+        return False
+    parameter = inspect.signature(primitive).parameters.get(key)
+    return parameter is not None and parameter.default is not parameter.empty \
+        and type(parameter.default) is type(value.value) and parameter.default == value.value
 
 
 def _positional_names(primitive):
