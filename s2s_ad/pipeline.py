@@ -21,14 +21,15 @@ from .analyses.activity import (analyse_activity, only_nondifferentiable_paths,
                                  reaches_output_without, writes_into_arguments)
 from .analyses.dataflow import analyse_dataflow
 from .analyses.call_kinds import call_signature, helper_results
+from .analyses.complex_values import complex_values
 from .analyses.kinds import analyse_kinds
 from .analyses.raising import RaisingStatements
 from .analyses.shapes import analyse_shapes, scalar_output_leaves
 from .backend.emit import to_source
 from .backend.derivative_def import derivative_def, derivative_docstring, derived_name
 from .backend.load import load
-from .errors import (APIUsageError, NonDifferentiableError, UnsupportedSyntaxError,
-                     function_location)
+from .errors import (APIUsageError, MissingDerivativeError, NonDifferentiableError,
+                     UnsupportedSyntaxError, function_location)
 from .frontend.fence import fence
 from .frontend.parse import parse
 from .frontend.resolve import resolve
@@ -122,6 +123,22 @@ class ForwardReference:
         """Differentiating code that calls this reference (a second derivative of a
         recursive function) differentiates the generated function it stands for."""
         return self._function
+
+
+def _complex_names(levels, request, out_atom=None):
+    """The values of `levels` that may be complex (analyses/complex_values.py). A helper
+    (a function the differentiated one calls) returning one is refused: complex values
+    are differentiated inside the function that computes them."""
+    resolution = levels.resolution
+    names = complex_values(levels, lambda name: None if resolution.is_value(name)
+                           else resolution.lookup(name))
+    if request.helper and isinstance(out_atom, gast.Name) and out_atom.id in names:
+        raise MissingDerivativeError(
+            f"{levels.parsed.func.__qualname__} returns a complex value to the function "
+            f"being differentiated: s2s_ad differentiates complex values only inside the "
+            f"function that computes them", function_location(levels.parsed.func),
+            "return np.real / np.imag / np.abs of it, or inline the helper")
+    return names
 
 
 def front(func):
@@ -251,7 +268,7 @@ def _derive(func, request, registry, cache):
     dataflow = analyse_dataflow(levels)
     inputs = ReverseInputs(levels, activity, shapes, dataflow, registry, namer, bindings,
                            derive_helper, shape_proxy_pass(levels, bindings, nested=True),
-                           kinds)
+                           kinds, _complex_names(levels, request, out_atom))
     float_literals_beside_inputs(levels.tree.body, _unrebound(levels, request.wrt),
                                  activity.is_active)
     result = reverse(inputs, request.wrt, seed)
@@ -303,7 +320,8 @@ def _derive_forward(func, request, registry, cache):
         return derived.function, name
 
     inputs = ReverseInputs(levels, activity, analyse_shapes(levels), analyse_dataflow(levels),
-                           registry, namer, bindings, None, kinds=kinds)
+                           registry, namer, bindings, None, kinds=kinds,
+                           complex_names=_complex_names(levels, request))
     generator = ForwardGenerator(inputs, ExpansionContext(inputs), derive_jvp)
     seeds = []
     for k, name in enumerate(request.wrt):

@@ -16,6 +16,8 @@ MODULES = (
     "numpy_decompositions",
     "numpy_least_squares",
     "numpy_signal",
+    "numpy_fft",
+    "numpy_complex",
     "numpy_creation",
     "python_math",
     "nondifferentiable",

@@ -42,6 +42,7 @@ class ReverseInputs:
     derive_helper: object      # (function, wrt param names, statement) -> HelperAdjoint
     shape_proxies: object = None   # body -> (body, changed): shape-only reads of live values
     kinds: object = None       # analyses.kinds.Kinds: what each value is (facts)
+    complex_names: frozenset = frozenset()   # values that may be complex (complex_values)
 
 
 @dataclass(frozen=True)
