@@ -115,10 +115,12 @@ def all_specs():
     import specs_creation
     import specs_decompositions
     import specs_elementwise
+    import specs_fft
     import specs_pad_modes
     import specs_runtime
     import specs_scipy_special
     import specs_zero_spread
     return SPECS + specs_elementwise.SPECS + specs_arrays.SPECS + specs_runtime.SPECS \
         + specs_creation.SPECS + specs_zero_spread.SPECS + specs_array_syntax.SPECS \
-        + specs_pad_modes.SPECS + specs_decompositions.SPECS + specs_scipy_special.SPECS
+        + specs_pad_modes.SPECS + specs_decompositions.SPECS + specs_scipy_special.SPECS \
+        + specs_fft.SPECS

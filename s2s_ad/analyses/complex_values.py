@@ -162,10 +162,10 @@ def template_primitive(op, complex_names, registry):
 def takes_real_part(op, target, operand, complex_names):
     """Does the contribution of statement `target = op` to the real `operand` need its
     real part taken (the statement involves complex values)?"""
-    if not complex_names or operand in complex_names or op.primitive in REAL_CONTRIBUTIONS:
+    if operand in complex_names or op.primitive in REAL_CONTRIBUTIONS:
         return False
-    return target in complex_names or op.primitive in COMPLEX_CONTRIBUTIONS \
-        or reads_complex(op, complex_names)
+    return op.primitive in COMPLEX_CONTRIBUTIONS or bool(complex_names) and (
+        target in complex_names or reads_complex(op, complex_names))
 
 
 def raise_not_for_complex(op, described, location):
