@@ -132,9 +132,9 @@ def conj_of_complex(x):
     return np.conj(x)
 
 
-def angle_of_complex(z, deg=False):
-    """np.angle(z, deg), for z that may be complex."""
-    return np.angle(z, deg)
+def angle_of_complex(z):
+    """np.angle(z) (radians), for z that may be complex."""
+    return np.angle(z)
 
 
 def nonzero_or_one(y):
