@@ -236,6 +236,8 @@ def _derive(func, request, registry, cache):
         return HelperAdjoint(derived.function, wrt, derived.result_arity,
                              derived_name(helper, helper_request))
 
+    complex_names = _complex_names(levels, request, out_atom)
+
     def seed(output):
         """(statements, seed expression) for the output's adjoint."""
         if request.mode == "vjp":
@@ -244,6 +246,11 @@ def _derive(func, request, registry, cache):
             check = bindings.name_for("check_cotangent", runtime_checks.check_cotangent)
             return [build.assign(cotangent, build.call(build.name(check), [
                 build.name(cotangent), build.name(output)]))], build.name(cotangent)
+        if output in complex_names:
+            # its shape may be known, but it may hold a complex number: check the value
+            check = bindings.name_for("check_scalar_output", runtime_checks.check_scalar_output)
+            return [build.expr_stmt(build.call(build.name(check), [build.name(output)]))], \
+                build.const(1.0)
         leaves = scalar_output_leaves(levels, output)
         if not leaves or kinds.axes(output) == ():
             return [], build.const(1.0)
@@ -268,7 +275,7 @@ def _derive(func, request, registry, cache):
     dataflow = analyse_dataflow(levels)
     inputs = ReverseInputs(levels, activity, shapes, dataflow, registry, namer, bindings,
                            derive_helper, shape_proxy_pass(levels, bindings, nested=True),
-                           kinds, _complex_names(levels, request, out_atom))
+                           kinds, complex_names)
     float_literals_beside_inputs(levels.tree.body, _unrebound(levels, request.wrt),
                                  activity.is_active)
     result = reverse(inputs, request.wrt, seed)

@@ -70,7 +70,7 @@ def reverse(inputs, wrt, seed):
     helpers = _prepare_helpers(forward, inputs, ctx)
     adjoints = Adjoints(inputs.namer, inputs.bindings, levels.numpy_name, inputs.dataflow,
                         fixed_float_arrays(levels, inputs.kinds),
-                        containers(forward, inputs, helpers))
+                        containers(forward, inputs, helpers), inputs.complex_names)
     if inputs.namer.is_taken("_tape"):
         tape = inputs.namer.fresh("tape")
     else:
