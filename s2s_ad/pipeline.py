@@ -21,15 +21,15 @@ from .analyses.activity import (analyse_activity, only_nondifferentiable_paths,
                                  reaches_output_without, writes_into_arguments)
 from .analyses.dataflow import analyse_dataflow
 from .analyses.call_kinds import call_signature, helper_results
-from .analyses.complex_values import complex_values
+from .analyses.complex_values import complex_values_of
 from .analyses.kinds import analyse_kinds
 from .analyses.raising import RaisingStatements
 from .analyses.shapes import analyse_shapes, scalar_output_leaves
 from .backend.emit import to_source
 from .backend.derivative_def import derivative_def, derivative_docstring, derived_name
 from .backend.load import load
-from .errors import (APIUsageError, MissingDerivativeError, NonDifferentiableError,
-                     UnsupportedSyntaxError, function_location)
+from .errors import (APIUsageError, NonDifferentiableError, UnsupportedSyntaxError,
+                     function_location)
 from .frontend.fence import fence
 from .frontend.parse import parse
 from .frontend.resolve import resolve
@@ -123,22 +123,6 @@ class ForwardReference:
         """Differentiating code that calls this reference (a second derivative of a
         recursive function) differentiates the generated function it stands for."""
         return self._function
-
-
-def _complex_names(levels, request, out_atom=None):
-    """The values of `levels` that may be complex (analyses/complex_values.py). A helper
-    (a function the differentiated one calls) returning one is refused: complex values
-    are differentiated inside the function that computes them."""
-    resolution = levels.resolution
-    names = complex_values(levels, lambda name: None if resolution.is_value(name)
-                           else resolution.lookup(name))
-    if request.helper and isinstance(out_atom, gast.Name) and out_atom.id in names:
-        raise MissingDerivativeError(
-            f"{levels.parsed.func.__qualname__} returns a complex value to the function "
-            f"being differentiated: s2s_ad differentiates complex values only inside the "
-            f"function that computes them", function_location(levels.parsed.func),
-            "return np.real / np.imag / np.abs of it, or inline the helper")
-    return names
 
 
 def front(func):
@@ -236,7 +220,7 @@ def _derive(func, request, registry, cache):
         return HelperAdjoint(derived.function, wrt, derived.result_arity,
                              derived_name(helper, helper_request))
 
-    complex_names = _complex_names(levels, request, out_atom)
+    complex_names = complex_values_of(levels, request.helper, out_atom)
 
     def seed(output):
         """(statements, seed expression) for the output's adjoint."""
@@ -328,7 +312,7 @@ def _derive_forward(func, request, registry, cache):
 
     inputs = ReverseInputs(levels, activity, analyse_shapes(levels), analyse_dataflow(levels),
                            registry, namer, bindings, None, kinds=kinds,
-                           complex_names=_complex_names(levels, request))
+                           complex_names=complex_values_of(levels, request.helper))
     generator = ForwardGenerator(inputs, ExpansionContext(inputs), derive_jvp)
     seeds = []
     for k, name in enumerate(request.wrt):

@@ -25,7 +25,7 @@ import gast
 import numpy as np
 
 from ..ir.primitives import appended_list, attribute_read, identity, operation_of
-from ..errors import MissingDerivativeError
+from ..errors import MissingDerivativeError, function_location
 from ..ir.walk import walk_tree
 from .. import runtime_complex as rc
 
@@ -70,6 +70,22 @@ def is_safe_for_complex(primitive, registry):
     # the runtime helpers generated code calls are linear in the adjoint they carry
     module = getattr(primitive, "__module__", "") or ""
     return module.startswith("s2s_ad.runtime")
+
+
+def complex_values_of(levels, helper=False, out_atom=None):
+    """complex_values of a function's levels form, its globals and closure values looked
+    up. A helper (a function the differentiated one calls) returning a complex value is
+    refused: complex values are differentiated inside the function that computes them."""
+    resolution = levels.resolution
+    names = complex_values(levels, lambda name: None if resolution.is_value(name)
+                           else resolution.lookup(name))
+    if helper and isinstance(out_atom, gast.Name) and out_atom.id in names:
+        raise MissingDerivativeError(
+            f"{levels.parsed.func.__qualname__} returns a complex value to the function "
+            f"being differentiated: s2s_ad differentiates complex values only inside the "
+            f"function that computes them", function_location(levels.parsed.func),
+            "return np.real / np.imag / np.abs of it, or inline the helper")
+    return names
 
 
 def complex_values(levels, lookup):
