@@ -322,8 +322,13 @@ def logsumexp_adjoint(y, a, axis=None, b=None, keepdims=False):
     """y = log sum b exp(a): da = w, db = exp(a - y) along axis, w = b exp(a - y)"""
     _w = logsumexp_weights(a, y, axis, b, keepdims)
     _g = unreduce(d[y], _w, axis, keepdims)
-    d[a] += unbroadcast(_g * _w, a)
-    d[b] += unbroadcast(_g * logsumexp_weights(a, y, axis, None, keepdims), b)
+    # the contributions have the shape a and b broadcast to, not y's: unbroadcast to
+    # copies, which the expander does not take for operands shaped like y (the rule of
+    # elementwise templates)
+    _a = a
+    _b = b
+    d[a] += unbroadcast(_g * _w, _a)
+    d[b] += unbroadcast(_g * logsumexp_weights(a, y, axis, None, keepdims), _b)
 
 
 @tangent(special.logsumexp)
