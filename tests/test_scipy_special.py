@@ -3,6 +3,7 @@ scipy): a Gaussian mixture's log-likelihood with logsumexp, softmax cross-entrop
 log_softmax, on both derivative paths against central differences (grad, jvp, hvp); what
 is refused, with a located error; and s2s_ad never importing scipy itself. The templates
 are checked by the spec rows (specs_scipy_special.py)."""
+import re
 import subprocess
 import sys
 
@@ -122,3 +123,19 @@ def test_gmm_numeric_agreement_of_the_first_derivative():
     x = np.linspace(-0.5, 0.5, 9)
     np.testing.assert_allclose(s2s_ad.grad(mixture_log_likelihood)(x),
                                numeric_grad(mixture_log_likelihood, (x,), 0), rtol=1e-6)
+
+
+def weighted_row_scores(x, w):
+    return np.sum(special.logsumexp(x, axis=1) * w)
+
+
+def test_specialised_code_knows_the_shape_of_logsumexp():
+    """the facts evaluate logsumexp on stand-ins: its (n,) result times w (n,) needs no
+    reduction back to w's shape"""
+    x, w = np.random.default_rng(8).standard_normal((5, 4)), np.linspace(0.5, 1.5, 5)
+    df = s2s_ad.grad(weighted_row_scores, wrt=(0, 1))
+    got = df(x, w)
+    source = s2s_ad.derivative_source(df, x, w)
+    assert not re.search(r"unbroadcast\(.*, w\)", source), source
+    for k, g in enumerate(got):
+        np.testing.assert_allclose(g, numeric_grad(weighted_row_scores, (x, w), k), rtol=1e-6)

@@ -391,7 +391,6 @@ def _evaluable(primitive):
     return module.startswith("numpy") and name in _NUMPY \
         and getattr(np, primitive.__name__, None) is primitive \
         or getattr(np.linalg, name, None) is primitive \
-        or getattr(np.fft, name, None) is primitive \
         or module.startswith("scipy.special") and name in _SCIPY_SPECIAL
 
 
