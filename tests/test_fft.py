@@ -131,3 +131,13 @@ def test_jvp_of_a_spectral_loss_is_real():
     assert isinstance(tangent, float) or not np.iscomplexobj(tangent)
     assert tangent == pytest.approx(np.sum(numeric_grad(spectral_loss, (x,), 0) * v),
                                     rel=1e-6)
+
+
+def phase_in_radians(x):
+    return np.sum(np.angle(np.fft.fft(x)[1:3], deg=False))
+
+
+def test_keywords_of_the_numpy_function_bind_for_its_complex_form():
+    x = np.random.default_rng(9).standard_normal(6)
+    np.testing.assert_allclose(s2s_ad.grad(phase_in_radians)(x),
+                               numeric_grad(phase_in_radians, (x,), 0), rtol=1e-6, atol=1e-8)

@@ -72,9 +72,12 @@ def bind_operands(template, args, keywords, primitive=None):
 def _is_default(primitive, key, value):
     """Does the keyword argument `key=value` (a literal) repeat the Python-level
     primitive's own default for it?"""
-    if not (isinstance(value, gast.Constant) and inspect.isfunction(primitive)):
+    if not isinstance(value, gast.Constant) or primitive is None:
         return False
-    parameter = inspect.signature(primitive).parameters.get(key)
+    try:
+        parameter = inspect.signature(primitive).parameters.get(key)
+    except (TypeError, ValueError):     # a builtin without a signature
+        return False
     return parameter is not None and parameter.default is not parameter.empty \
         and type(parameter.default) is type(value.value) and parameter.default == value.value
 

@@ -162,7 +162,7 @@ class ForwardGenerator:
                     stmt.value if hasattr(stmt.value, "lineno") else stmt),
                 "register one with @s2s_ad.tangent (next to its @s2s_ad.adjoint)")
         try:
-            bound = bind_operands(template, op.args, op.keywords, primitive)
+            bound = bind_operands(template, op.args, op.keywords, op.primitive)
         except BindingError as exc:
             raise MissingDerivativeError(f"`{_describe(op)}`: {exc}",
                                          self.i.levels.parsed.source_map.locate(stmt)) from None

@@ -196,7 +196,7 @@ class StatementReverser:
                 "register one with @s2s_ad.adjoint, or wrap the value in a differentiable "
                 "numpy expression")
         try:
-            bound = bind_operands(template, op.args, op.keywords, primitive)
+            bound = bind_operands(template, op.args, op.keywords, op.primitive)
             self.ctx.elementwise = is_elementwise(op.primitive) and not op.keywords
             self.ctx.adjoint_may_be_scalar_zero = self._may_be_scalar_zero(result_adjoint)
             if isinstance(result_adjoint, gast.Name) and result_adjoint.id in self._maybe_zero \
