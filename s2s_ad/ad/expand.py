@@ -72,8 +72,9 @@ def bind_operands(template, args, keywords, primitive=None):
 def _is_default(primitive, key, value):
     """Does the keyword argument `key=value` (a literal) repeat the Python-level
     primitive's own default for it?"""
-    if not isinstance(value, gast.Constant) or primitive is None:
-        return False
+    if not (isinstance(value, gast.Constant)
+            and inspect.isfunction(getattr(primitive, "__wrapped__", primitive))):
+        return False            # ufuncs: `out=None` stays refused like any `out=`
     try:
         parameter = inspect.signature(primitive).parameters.get(key)
     except (TypeError, ValueError):     # a builtin without a signature
