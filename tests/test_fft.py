@@ -141,3 +141,31 @@ def test_keywords_of_the_numpy_function_bind_for_its_complex_form():
     x = np.random.default_rng(9).standard_normal(6)
     np.testing.assert_allclose(s2s_ad.grad(phase_in_radians)(x),
                                numeric_grad(phase_in_radians, (x,), 0), rtol=1e-6, atol=1e-8)
+
+
+SPECTRAL_MODULE = '''import numpy as np
+
+
+def loss(x):
+    spectrum = np.fft.fft(x)
+    return np.sum(np.abs(spectrum) ** 2) + np.sum(np.imag(spectrum[1:3]) * np.angle(spectrum[1:3]))
+'''
+
+
+@pytest.mark.slow
+def test_the_command_writes_second_derivatives_through_complex_values(tmp_path):
+    """the hvp module reads the complex constant of np.imag's adjoint: written into it"""
+    import subprocess
+    import sys
+    (tmp_path / "spectral.py").write_text(SPECTRAL_MODULE)
+    out = subprocess.run([sys.executable, "-m", "s2s_ad", "hvp", "spectral.py:loss", "-o",
+                          "hvp_spectral.py"], cwd=tmp_path, capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr
+    check = ("import numpy as np, spectral, hvp_spectral, s2s_ad\n"
+             "x = np.linspace(-1.0, 1.0, 8) ** 3; v = np.cos(np.arange(8.0))\n"
+             "assert np.allclose(hvp_spectral.hvp_loss(x, v), s2s_ad.hvp(spectral.loss)(x, v))\n"
+             "print('ok')\n")
+    out = subprocess.run([sys.executable, "-c", check], cwd=tmp_path, capture_output=True,
+                         text=True, timeout=300)
+    assert out.stdout.strip() == "ok", out.stderr
