@@ -21,6 +21,7 @@ from .analyses.activity import (analyse_activity, only_nondifferentiable_paths,
                                  reaches_output_without, writes_into_arguments)
 from .analyses.dataflow import analyse_dataflow
 from .analyses.call_kinds import call_signature, helper_results
+from .analyses.complex_values import complex_values_of
 from .analyses.kinds import analyse_kinds
 from .analyses.raising import RaisingStatements
 from .analyses.shapes import analyse_shapes, scalar_output_leaves
@@ -219,6 +220,8 @@ def _derive(func, request, registry, cache):
         return HelperAdjoint(derived.function, wrt, derived.result_arity,
                              derived_name(helper, helper_request))
 
+    complex_names = complex_values_of(levels, request.helper, out_atom)
+
     def seed(output):
         """(statements, seed expression) for the output's adjoint."""
         if request.mode == "vjp":
@@ -227,6 +230,11 @@ def _derive(func, request, registry, cache):
             check = bindings.name_for("check_cotangent", runtime_checks.check_cotangent)
             return [build.assign(cotangent, build.call(build.name(check), [
                 build.name(cotangent), build.name(output)]))], build.name(cotangent)
+        if output in complex_names:
+            # its shape may be known, but it may hold a complex number: check the value
+            check = bindings.name_for("check_scalar_output", runtime_checks.check_scalar_output)
+            return [build.expr_stmt(build.call(build.name(check), [build.name(output)]))], \
+                build.const(1.0)
         leaves = scalar_output_leaves(levels, output)
         if not leaves or kinds.axes(output) == ():
             return [], build.const(1.0)
@@ -251,7 +259,7 @@ def _derive(func, request, registry, cache):
     dataflow = analyse_dataflow(levels)
     inputs = ReverseInputs(levels, activity, shapes, dataflow, registry, namer, bindings,
                            derive_helper, shape_proxy_pass(levels, bindings, nested=True),
-                           kinds)
+                           kinds, complex_names)
     float_literals_beside_inputs(levels.tree.body, _unrebound(levels, request.wrt),
                                  activity.is_active)
     result = reverse(inputs, request.wrt, seed)
@@ -303,7 +311,8 @@ def _derive_forward(func, request, registry, cache):
         return derived.function, name
 
     inputs = ReverseInputs(levels, activity, analyse_shapes(levels), analyse_dataflow(levels),
-                           registry, namer, bindings, None, kinds=kinds)
+                           registry, namer, bindings, None, kinds=kinds,
+                           complex_names=complex_values_of(levels, request.helper))
     generator = ForwardGenerator(inputs, ExpansionContext(inputs), derive_jvp)
     seeds = []
     for k, name in enumerate(request.wrt):

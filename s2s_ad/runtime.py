@@ -25,7 +25,7 @@ RUNTIME_MODULES = ("s2s_ad.runtime", "s2s_ad.runtime_flow", "s2s_ad.runtime_lina
                    "s2s_ad.runtime_arrays", "s2s_ad.runtime_checks", "s2s_ad.runtime_spread",
                    "s2s_ad.runtime_creation", "s2s_ad.runtime_pieces",
                    "s2s_ad.runtime_statistics", "s2s_ad.runtime_calculus",
-                   "s2s_ad.runtime_objects")
+                   "s2s_ad.runtime_objects", "s2s_ad.runtime_complex")
 
 
 def unbroadcast(g, x):

@@ -12,12 +12,14 @@ numpy and runtime.py's helpers only:
     weights_layout(a, weights, axis) how np.average lays its weights out against a
     weights_total, spread_weights, sum_weighted, unlayout_weights   np.average's sum of
                                      weights, its adjoint for a and the transposes
+    logsumexp_weights(a, y, axis, b, keepdims)  b exp(a - y): the softmax weights of
+                                     scipy.special.logsumexp's derivatives
 """
 import numpy as np
 
 from .runtime_statistics import pad_selected, selecting_pad, unpad_selected
 
-from .runtime import reduced_count, unbroadcast, unreduce
+from .runtime import _normalize_axes, reduced_count, unbroadcast, unreduce
 
 
 # ---- np.cumprod: bidiagonal systems -----------------------------------------------------
@@ -227,3 +229,14 @@ def sum_weighted(g, a, weights=None, axis=None, keepdims=False):
     if weights is not None:
         g = g * _laid_out(a, weights, axis)
     return np.sum(g, axis=axis, keepdims=keepdims)
+
+
+def logsumexp_weights(a, y, axis=None, b=None, keepdims=False):
+    """b * exp(a - y) for y = logsumexp(a, axis, b, keepdims), in the shape a and b
+    broadcast to (y's reduced axes restored): the weights its derivatives spread with,
+    summing to 1 along axis. b=None is b = 1 (no product)."""
+    ndim = np.ndim(a) if b is None else max(np.ndim(a), np.ndim(b))
+    if axis is not None and not keepdims:
+        y = np.expand_dims(y, _normalize_axes(axis, ndim))
+    w = np.exp(a - y)
+    return w if b is None else w * b

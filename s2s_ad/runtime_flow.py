@@ -97,7 +97,7 @@ def take_adjoint(a, index):
     if isinstance(a, (np.ndarray, list)):
         item = a[index]
         if isinstance(item, np.ndarray):
-            item = np.array(item, dtype=float)
+            item = np.array(item, dtype=complex if item.dtype.kind == "c" else float)
             if isinstance(a, np.ndarray) and _has_integer_array(index):
                 overwritten = _overwritten_writes(a.shape, index)
                 if overwritten is not None:
@@ -143,8 +143,8 @@ def copy_argument(x):
 
 def copy_adjoint(a):
     """A copy of an adjoint that is about to be updated in place."""
-    if isinstance(a, np.ndarray):
-        return np.array(a, dtype=float)
+    if isinstance(a, np.ndarray):       # a complex value's adjoint stays complex
+        return np.array(a, dtype=complex if a.dtype.kind == "c" else float)
     if isinstance(a, list):
         return list(a)
     return a

@@ -23,6 +23,8 @@ MODULES = (
     "numpy_decompositions",
     "numpy_least_squares",
     "numpy_signal",
+    "numpy_fft",
+    "numpy_complex",
     "numpy_creation",
     "python_math",
     "nondifferentiable",
@@ -41,3 +43,10 @@ if hasattr(_np.linalg, "svdvals") and hasattr(_np, "matvec"):
 # numpy 2's np.cumulative_sum, np.cumulative_prod and np.unstack
 if hasattr(_np, "cumulative_sum") and hasattr(_np, "unstack"):
     MODULES += ("numpy2_arrays",)
+
+# Templates for optional dependencies: (module, the module it needs). The registry imports
+# one only once the user's code has imported what it needs (never scipy itself).
+OPTIONAL_MODULES = (
+    ("scipy_special", "scipy.special"),
+    ("scipy_stats", "scipy.stats"),
+)

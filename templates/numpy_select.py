@@ -1,11 +1,8 @@
-"""Picking between arrays and the parts of a number: np.select, np.choose, np.real,
-np.imag, np.conj / np.conjugate, np.nan_to_num.
+"""Picking between arrays: np.select, np.choose, np.nan_to_num (np.real, np.imag and
+np.conj, real or complex, are in numpy_complex.py).
 
 np.select and np.choose pass each element's derivative from the array it was picked
-from (runtime_pieces.unselect / unchoose sum a choice's share back to its shape). np.real,
-np.imag and np.conj are written for real arrays, where real and conj are the identity
-and imag is the constant 0: its derivative is truly zero. For complex arrays they follow
-JAX's convention (the adjoint of imag is Re(-i g) = Im(g)).
+from (runtime_pieces.unselect / unchoose sum a choice's share back to its shape).
 np.nan_to_num passes the derivative where x is finite; where it replaced a nan or an
 infinity the result is the replacement, and the derivative goes to `nan=` / `posinf=` /
 `neginf=` when those are differentiated.
@@ -41,43 +38,6 @@ def choose_adjoint(y, a, choices, mode="raise"):
 def choose_tangent(y, a, choices, mode="raise"):
     """the tangent of the array picked, element by element"""
     d[y] = np.choose(a, d[choices], mode=mode)
-
-
-# ---- parts of a number ---------------------------------------------------------------------
-@adjoint(np.real)
-def real_adjoint(y, val):
-    """real(x) = x for a real x"""
-    d[val] += d[y]
-
-
-@tangent(np.real)
-def real_tangent(y, val):
-    """d real(x) = real(dx)"""
-    d[y] = np.real(d[val])
-
-
-@adjoint(np.imag)
-def imag_adjoint(y, val):
-    """imag(x) = 0 for a real x: its adjoint Im(y_bar) is zeros"""
-    d[val] += np.imag(d[y])
-
-
-@tangent(np.imag)
-def imag_tangent(y, val):
-    """d imag(x) = imag(dx) (zeros for a real x)"""
-    d[y] = np.imag(d[val])
-
-
-@adjoint(np.conjugate)
-def conjugate_adjoint(y, x):
-    """conj(x) = x for a real x"""
-    d[x] += np.conjugate(d[y])
-
-
-@tangent(np.conjugate)
-def conjugate_tangent(y, x):
-    """d conj(x) = conj(dx)"""
-    d[y] = np.conjugate(d[x])
 
 
 @adjoint(np.nan_to_num)

@@ -13,7 +13,7 @@ import numpy as np
 from s2s_ad.ad.template_dsl import adjoint, d
 from s2s_ad.runtime import (broadcast_tangent, reshape_like, unbroadcast, unreduce,
                             zero_adjoint)
-from s2s_ad.runtime_arrays import (linear_scan, pad_linear, shifted, spread_weights,
+from s2s_ad.runtime_arrays import (linear_scan, logsumexp_weights, pad_linear, shifted, spread_weights,
                                    sum_weighted, unlayout_weights, unpad, unpad_end_values,
                                    unpad_values, weights_layout, weights_total)
 from s2s_ad.runtime_linalg import (as_columns, dot_adjoint_a, dot_adjoint_b,
@@ -217,3 +217,12 @@ def sum_weighted_adjoint(out, g, a, weights=None, axis=None, keepdims=False):
     """out = sum(g w) over axis: g_bar = unreduce(out_bar) w, w_bar = g unreduce(out_bar)"""
     d[g] += unbroadcast(spread_weights(d[out], a, weights, axis, keepdims), g)
     d[weights] += unlayout_weights(g * unreduce(d[out], a, axis, keepdims), weights, axis)
+
+
+# ---- scipy.special.logsumexp's weights w = b exp(a - y) ------------------------------------
+@adjoint(logsumexp_weights)
+def logsumexp_weights_adjoint(out, a, y, axis=None, b=None, keepdims=False):
+    """dw = w (da - dy) + exp(a - y) db, dy spread along axis"""
+    d[a] += unbroadcast(d[out] * out, a)
+    d[y] += -np.sum(d[out] * out, axis=axis, keepdims=keepdims)
+    d[b] += unbroadcast(d[out] * logsumexp_weights(a, y, axis, None, keepdims), b)

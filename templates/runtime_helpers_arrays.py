@@ -2,10 +2,10 @@
 weights of np.average) and runtime_spread.py (np.std), split from runtime_helpers.py,
 whose docstring says what these templates are for."""
 from s2s_ad.ad.template_dsl import d, tangent
-from s2s_ad.runtime import unreduce_var
-from s2s_ad.runtime_arrays import (linear_scan, pad_linear, shifted, spread_weights,
-                                   sum_weighted, unlayout_weights, unpad, unpad_end_values,
-                                   unpad_values, weights_total)
+from s2s_ad.runtime import unreduce, unreduce_var
+from s2s_ad.runtime_arrays import (linear_scan, logsumexp_weights, pad_linear, shifted,
+                                   spread_weights, sum_weighted, unlayout_weights, unpad,
+                                   unpad_end_values, unpad_values, weights_total)
 from s2s_ad.runtime_spread import spread_reciprocal, unreduce_std
 
 
@@ -93,3 +93,10 @@ def sum_weighted_tangent(out, g, a, weights=None, axis=None, keepdims=False):
     """bilinear in g and the weights: d sum(g w) = sum(dg w) + sum(g dw)"""
     d[out] = sum_weighted(d[g], a, weights, axis, keepdims) \
         + sum_weighted(g, a, d[weights], axis, keepdims)
+
+
+@tangent(logsumexp_weights)
+def logsumexp_weights_tangent(out, a, y, axis=None, b=None, keepdims=False):
+    """dw = w (da - dy) + exp(a - y) db, dy spread along axis"""
+    d[out] = out * (d[a] - unreduce(d[y], out, axis, keepdims)) \
+        + logsumexp_weights(a, y, axis, None, keepdims) * d[b]

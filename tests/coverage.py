@@ -33,7 +33,14 @@ from primitive_specs import all_specs, sample  # noqa: E402
 
 def function_name(primitive):
     """numpy.linalg.svd, operator.mul, scipy.special.expit: where users find it."""
+    owner = getattr(primitive, "__self__", None)
+    if owner is not None and type(owner).__module__.startswith("scipy.stats"):
+        # a method of a distribution object: scipy.stats.norm.logpdf
+        return f"scipy.stats.{type(owner).__name__[:-4]}.{primitive.__name__}"
     module = getattr(primitive, "__module__", None) or "numpy"
+    if module.startswith("scipy.special") or (isinstance(primitive, np.ufunc) and getattr(
+            sys.modules.get("scipy.special"), primitive.__name__, None) is primitive):
+        return f"scipy.special.{primitive.__name__}"
     module = {"_operator": "operator"}.get(module, module)
     name = getattr(primitive, "__name__", repr(primitive))
     if isinstance(primitive, np.ufunc) or module.startswith("numpy."):

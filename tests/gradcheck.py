@@ -31,6 +31,8 @@ def inner_product_check(fn, args, wrt, seed=0, rtol=1e-5, atol=1e-7):
     for k, c in zip(wrt, cotangents):
         assert np.shape(c) == np.shape(args[k]), (
             f"adjoint of argument {k} has shape {np.shape(c)}, argument has {np.shape(args[k])}")
+        # a real argument's adjoint is real, also through complex intermediates (np.fft)
+        assert not np.iscomplexobj(c), f"adjoint of real argument {k} is complex"
     direction = [rng.standard_normal(np.shape(args[k])) for k in wrt]
     analytic = sum(_inner(v, c) for v, c in zip(direction, cotangents))
     plus = _inner(u, fn(*_perturb(args, wrt, direction, EPS)))
@@ -88,5 +90,6 @@ def forward_check(fn, args, wrt, seed=0, rtol=1e-5, atol=1e-7):
     numeric = (plus - minus) / (2 * EPS)
     assert np.shape(derivative) == np.shape(numeric), \
         f"tangent has shape {np.shape(derivative)}, the output {np.shape(numeric)}"
+    assert not np.iscomplexobj(derivative), "the tangent of a real output is complex"
     np.testing.assert_allclose(derivative, numeric, rtol=rtol, atol=atol)
     return derivative

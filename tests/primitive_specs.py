@@ -119,13 +119,16 @@ def all_specs():
     import specs_nan_reductions
     import specs_norms
     import specs_objects
+    import specs_fft
     import specs_pad_modes
     import specs_pieces
     import specs_runtime
+    import specs_scipy_special
     import specs_statistics
     import specs_zero_spread
     return SPECS + specs_elementwise.SPECS + specs_arrays.SPECS + specs_runtime.SPECS \
         + specs_creation.SPECS + specs_zero_spread.SPECS + specs_array_syntax.SPECS \
         + specs_pad_modes.SPECS + specs_decompositions.SPECS + specs_pieces.SPECS \
         + specs_nan_reductions.SPECS + specs_statistics.SPECS + specs_norms.SPECS \
-        + specs_calculus.SPECS + specs_objects.SPECS
+        + specs_calculus.SPECS + specs_objects.SPECS + specs_scipy_special.SPECS \
+        + specs_fft.SPECS

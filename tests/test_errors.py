@@ -68,7 +68,7 @@ def test_rejections_are_located(func, marker, error, words):
 def test_callee_without_template_or_source_names_it():
     with pytest.raises(s2s_ad.MissingDerivativeError) as info:
         s2s_ad.grad(rejected.unknown_callee)
-    assert "np.fft.fft" in str(info.value)
+    assert "np.ldexp" in str(info.value)
     assert info.value.lineno == _line_of("callee")
 
 

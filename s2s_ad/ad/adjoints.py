@@ -23,8 +23,9 @@ from .. import runtime, runtime_flow
 
 class Adjoints:
     def __init__(self, namer, bindings, numpy_name, dataflow, fixed_arrays=frozenset(),
-                 containers=frozenset()):
+                 containers=frozenset(), complex_names=frozenset()):
         self._namer = namer
+        self._complex = complex_names       # values that may be complex: so may adjoints
         self.fixed_arrays = fixed_arrays    # float arrays of one shape (reverse.py's facts)
         self._containers = containers       # may hold lists/dicts (reverse._containers)
         self._bindings = bindings
@@ -132,11 +133,13 @@ class Adjoints:
         if variable not in self._current and variable in self.fixed_arrays:
             out.append(build.assign(name, self.initial_value(variable, build.name(variable))))
         elif variable not in self._current:
-            zeros = build.call(f"{self._np}.zeros", [build.call(f"{self._np}.shape", [primal])])
+            dtype = [("dtype", build.name("complex"))] if variable in self._complex else []
+            zeros = build.call(f"{self._np}.zeros", [build.call(f"{self._np}.shape", [primal])],
+                               dtype)
             out.append(build.assign(name, zeros))
         elif variable not in self._owned:
-            copy = build.call(f"{self._np}.array", [self.get(variable)],
-                              [("dtype", build.name("float"))])
+            copy = build.call(f"{self._np}.array", [self.get(variable)], [(
+                "dtype", build.name("complex" if variable in self._complex else "float"))])
             out.append(build.assign(name, copy))
         if _is_basic_static_index(index):
             target = build.store_subscript(build.name(name), index)

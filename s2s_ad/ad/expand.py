@@ -37,7 +37,8 @@ def bind_operands(template, args, keywords, primitive=None):
     """Map template parameters to operand nodes (defaults filled in as literals). The
     positional arguments are named by the primitive's own signature where it has one:
     np.var(x, 0, None, None, 1) passes `ddof` fifth, where the template (without `out`)
-    has keepdims; an argument the template lacks is refused unless it is None."""
+    has keepdims; an argument the template lacks is refused unless it is None (or, as a
+    keyword, the primitive's own default: logsumexp(a, return_sign=False))."""
     params = template.params
     if len(args) > len(params):
         raise BindingError(f"takes at most {len(params)} positional arguments here")
@@ -58,6 +59,8 @@ def bind_operands(template, args, keywords, primitive=None):
             raise BindingError(f"takes at most {sum(p not in keyword_only for p in params)} "
                                f"positional arguments here")
     for key, value in keywords.items():
+        if key not in params and _is_default(primitive, key, value):
+            continue        # logsumexp(a, return_sign=False): what the call means anyway
         if key not in params:
             raise BindingError(f"the keyword argument `{key}=` is not supported")
         if key in bound:
@@ -78,6 +81,20 @@ def _keyword_only_names(primitive):
     except (TypeError, ValueError):
         return set()
     return {p.name for p in parameters if p.kind == p.KEYWORD_ONLY}
+
+
+def _is_default(primitive, key, value):
+    """Does the keyword argument `key=value` (a literal) repeat the Python-level
+    primitive's own default for it?"""
+    if not (isinstance(value, gast.Constant)
+            and inspect.isfunction(getattr(primitive, "__wrapped__", primitive))):
+        return False            # ufuncs: `out=None` stays refused like any `out=`
+    try:
+        parameter = inspect.signature(primitive).parameters.get(key)
+    except (TypeError, ValueError):     # a builtin without a signature
+        return False
+    return parameter is not None and parameter.default is not parameter.empty \
+        and type(parameter.default) is type(value.value) and parameter.default == value.value
 
 
 def _positional_names(primitive):

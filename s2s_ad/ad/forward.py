@@ -21,6 +21,7 @@ import operator
 import gast
 
 from ..ir.walk import walk_tree
+from ..analyses.complex_values import raise_not_for_complex, reads_complex, template_primitive
 from ..errors import MissingDerivativeError
 from ..ir import build
 from ..ir.primitives import (appended_list, identity, is_conversion, operation_of,
@@ -149,7 +150,11 @@ class ForwardGenerator:
         return [self._concretize(s) for s in out]
 
     def template(self, stmt, op, target, name):
-        template = self.i.registry.tangent(op.primitive) if op.primitive is not None else None
+        primitive = template_primitive(op, self.i.complex_names, self.i.registry)
+        if primitive is None:
+            raise_not_for_complex(op, _describe(op), self.i.levels.parsed.source_map.locate(
+                stmt.value if hasattr(stmt.value, "lineno") else stmt))
+        template = self.i.registry.tangent(primitive) if primitive is not None else None
         if template is None:
             raise MissingDerivativeError(
                 f"no forward-mode derivative is known for `{_describe(op)}`",
@@ -209,6 +214,9 @@ class ForwardGenerator:
 
     def helper_call(self, stmt, op, target):
         """t = h(a, b)  ->  t, t_dot = jvp_h(tangents, a, b)."""
+        if reads_complex(op, self.i.complex_names):
+            raise_not_for_complex(op, _describe(op),
+                                  self.i.levels.parsed.source_map.locate(stmt.value))
         params = list(inspect.signature(op.primitive).parameters)
         active = [(params[k], a) for k, a in enumerate(op.args)
                   if k < len(params) and self.ctx.is_active_operand(a)]

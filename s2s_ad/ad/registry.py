@@ -14,6 +14,7 @@ import importlib
 import importlib.util
 import os
 import inspect
+import sys
 import textwrap
 from dataclasses import dataclass
 
@@ -37,12 +38,16 @@ class Template:
 
 
 class Registry:
-    def __init__(self, module_names=()):
+    def __init__(self, module_names=(), optional=()):
         self._reverse = {}
         self._tangent = {}
         self._nondiff = {}
         self._seen = 0
         self._module_names = tuple(module_names)
+        # (template module, the module it needs): imported once the user has imported
+        # the latter (a scipy.special function can only reach us after `import scipy`),
+        # so s2s_ad never imports an optional dependency itself
+        self._optional = list(optional)
         self._loaded = False
 
     # ---- lookup -------------------------------------------------------------------
@@ -95,6 +100,8 @@ class Registry:
             self._loaded = True
             for module_name in self._module_names:
                 importlib.import_module(module_name)
+        if self._optional:
+            self._load_optional()
         if template_dsl.registration_count() == self._seen:
             return
         fresh = template_dsl.registrations_since(self._seen)
@@ -111,6 +118,13 @@ class Registry:
                         and not _is_built_in(table[_key(prim)][1]):
                     continue    # a user's template registered before the built-ins loaded
                 table[_key(prim)] = (prim, pending)
+
+    def _load_optional(self):
+        for entry in list(self._optional):
+            module_name, needs = entry
+            if needs in sys.modules:
+                self._optional.remove(entry)
+                importlib.import_module(module_name)
 
     def _parse(self, kind, function):
         filename = inspect.getsourcefile(function) or "<template>"
@@ -260,6 +274,8 @@ def default_registry():
     """The registry of the built-in templates plus every user registration."""
     global _DEFAULT
     if _DEFAULT is None:
-        from ..templates import MODULES
-        _DEFAULT = Registry(tuple(f"s2s_ad.templates.{m}" for m in MODULES))
+        from ..templates import MODULES, OPTIONAL_MODULES
+        _DEFAULT = Registry(tuple(f"s2s_ad.templates.{m}" for m in MODULES),
+                            tuple((f"s2s_ad.templates.{m}", needs)
+                                  for m, needs in OPTIONAL_MODULES))
     return _DEFAULT

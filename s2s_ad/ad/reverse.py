@@ -42,6 +42,7 @@ class ReverseInputs:
     derive_helper: object      # (function, wrt param names, statement) -> HelperAdjoint
     shape_proxies: object = None   # body -> (body, changed): shape-only reads of live values
     kinds: object = None       # analyses.kinds.Kinds: what each value is (facts)
+    complex_names: frozenset = frozenset()   # values that may be complex (complex_values)
 
 
 @dataclass(frozen=True)
@@ -69,7 +70,7 @@ def reverse(inputs, wrt, seed):
     helpers = _prepare_helpers(forward, inputs, ctx)
     adjoints = Adjoints(inputs.namer, inputs.bindings, levels.numpy_name, inputs.dataflow,
                         fixed_float_arrays(levels, inputs.kinds),
-                        containers(forward, inputs, helpers))
+                        containers(forward, inputs, helpers), inputs.complex_names)
     if inputs.namer.is_taken("_tape"):
         tape = inputs.namer.fresh("tape")
     else:

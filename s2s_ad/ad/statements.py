@@ -20,6 +20,8 @@ from ..errors import MissingDerivativeError
 from ..ir import build
 from ..ir.primitives import identity, is_conversion, names_in, operation_of
 from .. import runtime, runtime_flow
+from ..analyses.complex_values import (raise_not_for_complex, takes_real_part,
+                                       template_primitive)
 from ..analyses.shapes import is_elementwise
 from .expand import BindingError, bind_operands, expand
 from .tape import RESTORE, RESTORE_ITEM, UNDO_APPEND, marker
@@ -181,7 +183,10 @@ class StatementReverser:
             source, k = op.args[0].id, op.args[1].value
             self.adj.contribute((source, k), result_adjoint, out)
             return
-        template = self.i.registry.reverse(op.primitive) if op.primitive is not None else None
+        primitive = template_primitive(op, self.i.complex_names, self.i.registry)
+        if primitive is None:
+            raise_not_for_complex(op, _describe(op), self._locate(stmt))
+        template = self.i.registry.reverse(primitive) if primitive is not None else None
         if template is None and id(stmt) in self.helpers:
             self._helper_call(op, target, self.helpers[id(stmt)], out)
             return
@@ -205,6 +210,9 @@ class StatementReverser:
         out.extend(expansion.statements)
         for param, index, value in expansion.contributions:
             operand = bound[param]
+            if takes_real_part(op, target, operand.id, self.i.complex_names):
+                value = build.call(build.attribute(build.name(self.i.levels.numpy_name),
+                                                   "real"), [value])
             if isinstance(index, gast.Tuple) and not index.elts or isinstance(
                     index, gast.Constant) and index.value is Ellipsis:
                 index = None    # x[()] and x[...] are all of x (a number of a 0-d array)

@@ -389,6 +389,10 @@ class _Analysis:
         return isinstance(kind, Num) and kind.axes == () and kind.dtype == "int64"
 
 
+# scipy.special's Python-level functions with templates (its ufuncs are evaluated as ufuncs)
+_SCIPY_SPECIAL = frozenset({"logsumexp", "softmax", "log_softmax", "polygamma"})
+
+
 def _evaluable(primitive):
     if primitive in _OPERATORS or primitive is attribute_read:
         return True
@@ -400,9 +404,11 @@ def _evaluable(primitive):
             getattr(primitive, "__self__", None) is math:
         return is_elementwise(primitive)
     module = getattr(primitive, "__module__", None) or ""
-    return module.startswith("numpy") and getattr(primitive, "__name__", None) in _NUMPY \
+    name = getattr(primitive, "__name__", "")
+    return module.startswith("numpy") and name in _NUMPY \
         and getattr(np, primitive.__name__, None) is primitive \
-        or getattr(np.linalg, getattr(primitive, "__name__", ""), None) is primitive
+        or getattr(np.linalg, name, None) is primitive \
+        or module.startswith("scipy.special") and name in _SCIPY_SPECIAL
 
 
 def _join_envs(a, b):

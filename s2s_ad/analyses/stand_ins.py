@@ -31,7 +31,7 @@ class UnknownInt(tuple):
 
 
 def unknown_int(t=int):
-    if t is np.ndarray:            # a 0-d integer array (np.full((), n) - 1)
+    if t is np.ndarray:          # a 0-d integer array (np.asarray of an unknown integer)
         return UnknownInt(np.array(v) for v in (0, 1, -1))
     values = (0, 1, 2) if t is not int and np.dtype(t).kind == "u" else (0, 1, -1)
     return UnknownInt(t(v) for v in values)

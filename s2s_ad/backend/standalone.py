@@ -232,6 +232,14 @@ class _Module:
             if name not in user_globals:
                 if hasattr(builtins, name):
                     continue
+                function = derived.function
+                cells = dict(zip(function.__code__.co_freevars, function.__closure__ or ()))
+                constant = cells[name].cell_contents if name in cells else None
+                if _number_source(constant, "numpy") is not None:
+                    # a template's constant read by a derivative of a derivative (the
+                    # complex MINUS_I of np.imag's adjoint, which folding keeps a name)
+                    self._constant(name, constant)
+                    continue
                 raise APIUsageError(f"`{name}` is not defined in {derived.func.__module__}")
             value = user_globals[name]
             if isinstance(value, types.ModuleType):

@@ -3,6 +3,7 @@
     x.sum(axis=0)      ->  np.sum(x, axis=0)
     x.reshape(2, 3)    ->  np.reshape(x, (2, 3))
     x.T                ->  np.transpose(x)
+    z.real, z.imag     ->  np.real(z), np.imag(z)
     x.dot(w)           ->  np.dot(x, w)
 
 Augmented assignment (`s += e` -> `s = s + e`) and tuple unpacking are desugared by
@@ -58,6 +59,8 @@ def attribute_call(receiver, attr, node, smap, of_object=False):
         return OBJECT_ATTRIBUTE
     if attr == "T":
         return "transpose", [receiver]
+    if attr in ("real", "imag"):
+        return attr, [receiver]          # z.real -> np.real(z)
     if attr in VALUE_ATTRIBUTES:
         return None
     raise UnsupportedSyntaxError(f"the attribute `.{attr}` is not supported here",
