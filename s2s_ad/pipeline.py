@@ -38,7 +38,7 @@ from .ir.naming import Bindings, Namer
 from .ir.walk import names_stored, walk_tree
 from .optimize import optimize, with_raising
 from .optimize.fold import float_literals_beside_inputs
-from .optimize.reverse_body import finish_reverse_body, shape_proxy_pass
+from .optimize.reverse_body import finish_reverse_body, in_place_schedule, shape_proxy_pass
 from .transforms.aliased_writes import guard_aliased_writes
 from .transforms.aux_output import split_aux
 from .transforms.normalize import normalize, numpy_name_for
@@ -72,6 +72,9 @@ class Derived:
     func: object = None       # the user's function it is the derivative of
     bindings: dict = None     # names the generated code binds (numpy, helpers, adjoints)
     result_arity: object = None  # n when the function returns an n-tuple it builds
+    # () -> (function, source) without the in-place schedule: what differentiating this
+    # derivative again reads (None when the schedule changed nothing)
+    plain: object = None
 
 
 class DerivativeCache:
@@ -82,6 +85,7 @@ class DerivativeCache:
         self.in_progress = {}     # (function, Request) -> ForwardReference
         self.by_function = {}     # generated function -> Derived
         self._variants = {}       # (function, request) -> signatures specialised on
+        self._plain = {}          # in-place derivative -> its twin without (differentiable)
 
     def variant(self, func, request, signature):
         """The number of `func`'s derivative for `signature` (1, 2, ... in the order they
@@ -102,6 +106,20 @@ class DerivativeCache:
         """The Derived record of a generated function (following forward references)."""
         function = getattr(function, "_function", None) or function
         return self.by_function.get(function)
+
+    def differentiable(self, function):
+        """What differentiating `function` reads: a derivative written with in-place
+        operations (optimize/buffers.py) is differentiated through its twin written
+        without them, built the first time it is asked for."""
+        derived = self.derived_of(function) if callable(function) else None
+        if derived is None or derived.plain is None:
+            return function
+        if derived.function not in self._plain:
+            twin, source = derived.plain()
+            self.by_function[twin] = dataclasses.replace(derived, function=twin,
+                                                         source=source, plain=None)
+            self._plain[derived.function] = twin
+        return self._plain[derived.function]
 
 
 class ForwardReference:
@@ -137,6 +155,7 @@ def front(func):
 
 
 def derive(func, request, registry, cache):
+    func = cache.differentiable(func)
     hit = cache.get(func, request)
     if hit is not None:
         return hit
@@ -255,14 +274,22 @@ def _derive(func, request, registry, cache):
     float_literals_beside_inputs(levels.tree.body, _unrebound(levels, request.wrt),
                                  activity.is_active)
     result = reverse(inputs, request.wrt, seed)
-    body = finish_reverse_body(result, request, levels, namer, bindings, func.__globals__,
-                               kinds, aux, RaisingStatements(levels, kinds, bindings))
-    tree = derivative_def(levels.tree, fname, [derivative_docstring(func, request)] + body, cotangent,
-                         last=not request.helper)
-    source = to_source(tree)
-    function = load(source, fname, func, bindings.names)
+    plain_body = finish_reverse_body(result, request, levels, namer, bindings,
+                                     func.__globals__, kinds, aux,
+                                     RaisingStatements(levels, kinds, bindings))
+    body, in_place = in_place_schedule(plain_body, request, levels, namer, bindings,
+                                       func.__globals__, kinds)
+
+    def written(statements):
+        tree = derivative_def(levels.tree, fname,
+                              [derivative_docstring(func, request)] + statements, cotangent,
+                              last=not request.helper)
+        source = to_source(tree)
+        return load(source, fname, func, bindings.names), source
+    function, source = written(body)
     derived = Derived(function, source, to_source(levels.tree), request, func,
-                      dict(bindings.names), _result_arity(levels))
+                      dict(bindings.names), _result_arity(levels),
+                      (lambda: written(plain_body)) if in_place else None)
     cache.put(func, request, derived)
     return derived
 
