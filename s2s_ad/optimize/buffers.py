@@ -28,6 +28,7 @@ that saves an allocation; anything else is left as it was.
 import gast
 import numpy
 
+from .. import runtime
 from ..ir import build
 from ..ir.naming import callee
 from ..ir.walk import walk_tree
@@ -91,6 +92,8 @@ class _Schedule:
             return self.class_of(node.operand)
         if isinstance(node, gast.BinOp) and type(node.op) in _UFUNC_OF:
             return _combine(self.class_of(node.left), self.class_of(node.right))
+        if self._spread(node):
+            return self.class_of(node.args[1])
         ufunc = self._ufunc(node)
         if ufunc is not None:
             classes = [self.class_of(a) for a in node.args]
@@ -116,6 +119,15 @@ class _Schedule:
         if kind.type is numpy.ndarray and kind.axes and kind.dtype in ("float64", "float32"):
             return ((self.kinds.shape_class or {}).get(ident, ident), kind.dtype)
         return None
+
+    def _spread(self, node):
+        """`unreduce(g, x, None, False)` with g a Python number: a reduction's seed spread
+        over x, a new array of x's shape and dtype (runtime.unreduce)."""
+        return isinstance(node, gast.Call) and not node.keywords and len(node.args) >= 2 \
+            and callee(node.func, self.resolve) is runtime.unreduce \
+            and all(isinstance(a, gast.Constant) and a.value in (None, False)
+                    for a in node.args[2:]) \
+            and self.class_of(node.args[0]) == _WEAK
 
     def _ufunc(self, node):
         """The numpy ufunc a call without keywords applies elementwise, else None."""
@@ -194,7 +206,8 @@ class _Schedule:
         statements = plan.statements
         if result != target:
             statements.append(build.assign(target, build.name(result)))
-        self.free, self.used = plan.free, self.used | plan.taken
+        # the target holds the statement's value from now on, whatever array it is
+        self.free, self.used = plan.free, self.used | (plan.taken - {target})
         return [build.with_location(s, stmt) for s in statements]
 
 
@@ -346,7 +359,7 @@ def _is_atom(node):
 def _allocates(value, schedule):
     """Is `value` a new array (arithmetic or a ufunc on an array)?"""
     return isinstance(value, (gast.BinOp, gast.UnaryOp)) or \
-        schedule._ufunc(value) is not None
+        schedule._ufunc(value) is not None or schedule._spread(value)
 
 
 def _assigned_name(stmt):

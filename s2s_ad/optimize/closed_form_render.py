@@ -56,7 +56,8 @@ class Renderer:
         for sign in (1, -1):
             for divide_out in (True, False):
                 for nested, expr in enumerate(self._write(num, den, sign, divide_out)):
-                    options.append((self.cost(expr), nested, expr))
+                    if expr is not None:
+                        options.append((self.cost(expr), nested, expr))
         cheapest = min(o[:2] for o in options)
         # equal costs: the first in the order of the text (deterministic)
         best = min((o for o in options if o[:2] == cheapest), key=lambda o: _text(o[2]))
@@ -85,8 +86,15 @@ class Renderer:
                     factors.remove(factor)
         if not num:
             return [build.const(0.0)]
-        return [self._quotient(poly, num, factors, array_den, content * sign, scalar_num,
-                               scalar_den) for poly in (self._poly, self._nested)]
+        written = [self._quotient(self._poly, num, factors, array_den, content * sign,
+                                  scalar_num, scalar_den)]
+        # nested only where no expanded difference hides in it: a Horner form of
+        # y^2 - 2 y m + m^2 is cheaper than the chain rule's (y - m)^2 but loses every
+        # digit when y and m are close
+        if not (_expanded_difference(num) or _expanded_difference(array_den)):
+            written.append(self._quotient(self._nested, num, factors, array_den,
+                                          content * sign, scalar_num, scalar_den))
+        return written
 
     def _quotient(self, poly, num, factors, array_den, c, scalar_num, scalar_den):
         expr = poly(num)
@@ -208,6 +216,14 @@ class Renderer:
                     else [node.operand]
                 total += 0.1 if all(_is_number(o, scalars) for o in operands) else 1.0
         return total
+
+
+def _expanded_difference(poly):
+    """Do terms of one degree have both signs (as (a - b)^2 expanded does)?"""
+    signs = {}
+    for mono, coef in poly.items():
+        signs.setdefault(sum(k for _, k in mono), set()).add(coef > 0)
+    return any(len(s) > 1 for s in signs.values())
 
 
 def _is_number(node, scalars):
