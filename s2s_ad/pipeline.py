@@ -44,6 +44,7 @@ from .transforms.aux_output import split_aux
 from .transforms.normalize import normalize, numpy_name_for
 from .transforms.python_floats import python_float_reads
 from .ir.depth import recursion_room
+from .derivative_cache import DerivativeCache, ForwardReference  # noqa: F401 (api's)
 from . import runtime_checks, runtime_flow
 
 MODES = ("grad", "value_and_grad", "vjp")
@@ -77,71 +78,6 @@ class Derived:
     plain: object = None
 
 
-class DerivativeCache:
-    """(function, Request) -> Derived, plus the helpers being derived (recursion guard)."""
-
-    def __init__(self):
-        self._entries = {}
-        self.in_progress = {}     # (function, Request) -> ForwardReference
-        self.by_function = {}     # generated function -> Derived
-        self._variants = {}       # (function, request) -> signatures specialised on
-        self._plain = {}          # in-place derivative -> its twin without (differentiable)
-
-    def variant(self, func, request, signature):
-        """The number of `func`'s derivative for `signature` (1, 2, ... in the order they
-        are first asked for): distinct specialisations get distinct names."""
-        seen = self._variants.setdefault((func, request), [])
-        if signature not in seen:
-            seen.append(signature)
-        return seen.index(signature) + 1
-
-    def get(self, func, request):
-        return self._entries.get((func, request))
-
-    def put(self, func, request, derived):
-        self._entries[(func, request)] = derived
-        self.by_function[derived.function] = derived
-
-    def derived_of(self, function):
-        """The Derived record of a generated function (following forward references)."""
-        function = getattr(function, "_function", None) or function
-        return self.by_function.get(function)
-
-    def differentiable(self, function):
-        """What differentiating `function` reads: a derivative written with in-place
-        operations (optimize/buffers.py) is differentiated through its twin written
-        without them, built the first time it is asked for."""
-        derived = self.derived_of(function) if callable(function) else None
-        if derived is None or derived.plain is None:
-            return function
-        if derived.function not in self._plain:
-            twin, source = derived.plain()
-            self.by_function[twin] = dataclasses.replace(derived, function=twin,
-                                                         source=source, plain=None)
-            self._plain[derived.function] = twin
-        return self._plain[derived.function]
-
-
-class ForwardReference:
-    """The adjoint of a recursive helper, called before its generated code exists."""
-
-    def __init__(self, name):
-        self.__name__ = name
-        self._function = None
-
-    def bind(self, function):
-        self._function = function
-
-    def __call__(self, *args, **kwargs):
-        return self._function(*args, **kwargs)
-
-    @property
-    def __s2s_callee__(self):
-        """Differentiating code that calls this reference (a second derivative of a
-        recursive function) differentiates the generated function it stands for."""
-        return self._function
-
-
 def front(func):
     """Stages 1-4: the levels form of `func` with its namer (used by s2s_ad.normalize)."""
     parsed = parse(func)
@@ -165,9 +101,30 @@ def derive(func, request, registry, cache):
         return _derive(func, request, registry, cache)
 
 
-def _derive(func, request, registry, cache):
-    if request.mode == "jvp":
-        return _derive_forward(func, request, registry, cache)
+@dataclass(frozen=True)
+class _Checked:
+    """f in levels form with its facts and activity, every check on its source passed."""
+    levels: object
+    namer: object
+    func: object
+    aux: object
+    kinds: object
+    outputs: list
+    activity: object
+
+
+def outline(func, request, registry, cache):
+    """Run every check `derive` makes of f's source (stages 1-5: a located error here is
+    one about f) without differentiating; returns (the derivative's name, the def it
+    leads to, its docstring). grad() calls this and builds the general derivative only
+    when a call needs it."""
+    with recursion_room():
+        checked = _checks(func, request, registry, cache)
+    name = checked.namer.fresh(derived_name(checked.func, request))
+    return name, checked.func, derivative_docstring(checked.func, request).value.value
+
+
+def _checks(func, request, registry, cache):
     levels, namer = front(func)
     func = levels.parsed.func           # the def a C-level wrapper (lru_cache) leads to
     aux = None
@@ -193,6 +150,15 @@ def _derive(func, request, registry, cache):
     if not (cache.derived_of(func) is not None or request.zero_allowed):
         _reject_silent_zero(levels, request.wrt, outputs, registry)
     _reject_untracked_writes(levels, activity, registry)
+    return _Checked(levels, namer, func, aux, kinds, outputs, activity)
+
+
+def _derive(func, request, registry, cache):
+    if request.mode == "jvp":
+        return _derive_forward(func, request, registry, cache)
+    checked = _checks(func, request, registry, cache)
+    levels, namer, func, aux = checked.levels, checked.namer, checked.func, checked.aux
+    kinds, outputs, activity = checked.kinds, checked.outputs, checked.activity
     shapes = analyse_shapes(levels, outputs if request.mode != "vjp" else ())
     bindings = Bindings(namer, _user_object(levels.resolution))
     import numpy
