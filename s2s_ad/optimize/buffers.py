@@ -50,8 +50,9 @@ def schedule_in_place(body, kinds, resolve, numpy_name, fresh, generated):
     evaluated in buffers. kinds: the facts of the levels form; resolve(name): what a free
     name of the generated code denotes; numpy_name: the name numpy is bound to there;
     fresh(base): a new name; generated(name): is it a name s2s_ad made (a temporary or
-    an adjoint)? Only those are written into: a user's variable keeps its value in a
-    debugger. Returns (body, changed)."""
+    an adjoint)? Only those are written into or built step by step: a user's variable
+    holds the value the user gave it whenever a debugger shows it. Returns (body,
+    changed)."""
     return _Schedule(body, kinds, resolve, numpy_name, fresh, generated).run()
 
 
@@ -187,7 +188,9 @@ class _Schedule:
 
     def _statement(self, index, stmt):
         target = _assigned_name(stmt)
-        if target is None or not isinstance(self.class_of(stmt.value), tuple) \
+        # a user's variable is assigned its value in one step, as the user wrote it
+        if target is None or not self.generated(target) \
+                or not isinstance(self.class_of(stmt.value), tuple) \
                 or any(isinstance(n, gast.Name) and n.id == target
                        for n in walk_tree(stmt.value)):
             return None
