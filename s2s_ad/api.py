@@ -127,9 +127,8 @@ def derivative_source(df: Callable, *args, **kwargs) -> str:
         return derived.source
     if args or kwargs:
         function = dispatcher.specialisation(dispatcher.signature_for(args, kwargs))
-        derived = next((d for d in dispatcher.built if d.function is function),
-                       dispatcher.general)
-        return derived.source
+        derived = next((d for d in dispatcher.built if d.function is function), None)
+        return (derived or dispatcher.general).source
     if not dispatcher.built:
         return dispatcher.general.source
     return "\n".join([dispatcher.source()] + [d.source for d in dispatcher.built]

@@ -20,6 +20,8 @@ def test_first_call_builds_only_the_specialisation():
     got = df(x, w)
     assert dispatcher._general is None and len(dispatcher.built) == 1
     np.testing.assert_allclose(got, w / (1.0 + np.exp(-x * w)), rtol=1e-12)
+    assert "def grad_softplus_sum_1(" in s2s_ad.derivative_source(df, x, w)
+    assert dispatcher._general is None
 
 
 def test_general_derivative_built_when_asked_for():
