@@ -68,7 +68,7 @@ class Request:
 class Derived:
     function: object
     source: str
-    levels_source: str
+    levels_tree: object       # the levels form differentiated (levels_source: its text)
     request: Request
     func: object = None       # the user's function it is the derivative of
     bindings: dict = None     # names the generated code binds (numpy, helpers, adjoints)
@@ -76,6 +76,11 @@ class Derived:
     # () -> (function, source) without the in-place schedule: what differentiating this
     # derivative again reads (None when the schedule changed nothing)
     plain: object = None
+
+    @property
+    def levels_source(self):
+        """The levels form as source text (written when asked for: emitting costs)."""
+        return to_source(self.levels_tree)
 
 
 def front(func):
@@ -253,7 +258,7 @@ def _derive(func, request, registry, cache):
         source = to_source(tree)
         return load(source, fname, func, bindings.names), source
     function, source = written(body)
-    derived = Derived(function, source, to_source(levels.tree), request, func,
+    derived = Derived(function, source, levels.tree, request, func,
                       dict(bindings.names), _result_arity(levels),
                       (lambda: written(plain_body)) if in_place else None)
     cache.put(func, request, derived)
@@ -319,7 +324,7 @@ def _derive_forward(func, request, registry, cache):
                          last=not request.helper)
     source = to_source(tree)
     function = load(source, fname, func, bindings.names)
-    derived = Derived(function, source, to_source(levels.tree), request, func,
+    derived = Derived(function, source, levels.tree, request, func,
                       dict(bindings.names), _result_arity(levels))
     cache.put(func, request, derived)
     return derived
