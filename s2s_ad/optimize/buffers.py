@@ -305,8 +305,7 @@ class _Plan:
         if isinstance(node, gast.BinOp):
             if k == 0 or isinstance(node.op, _COMMUTATIVE):
                 other = values[1 - k]
-                return gast.AugAssign(target=build.name(buffer, store=True),
-                                      op=type(node.op)(), value=other)
+                return build.aug_assign(buffer, type(node.op).__name__, other)
         return build.expr_stmt(self._ufunc_call(node, operands, buffer))
 
     def _ufunc_call(self, node, operands, buffer):
@@ -339,9 +338,9 @@ def _rebuilt(node, operands):
     """`node` with its operands replaced by the values computed for them."""
     values = [build.name(o) if isinstance(o, str) else build.clone(o) for o in operands]
     if isinstance(node, gast.BinOp):
-        return gast.BinOp(left=values[0], op=type(node.op)(), right=values[1])
+        return build.binop(values[0], type(node.op).__name__, values[1])
     if isinstance(node, gast.UnaryOp):
-        return gast.UnaryOp(op=type(node.op)(), operand=values[0])
+        return build.unaryop(type(node.op).__name__, values[0])
     return build.call(build.clone(node.func), values)
 
 
