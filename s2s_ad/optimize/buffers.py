@@ -61,6 +61,7 @@ class _Schedule:
         self.body, self.kinds, self.resolve = body, kinds, resolve
         self.numpy_name, self.fresh, self.generated = numpy_name, fresh, generated
         self.classes = {}         # generated name -> its class, from its one assignment
+        self._class_memo = {}     # id(node) -> (class, node: kept alive so ids stay unique)
         stores, self.last_read = {}, {}
         for index, stmt in enumerate(body):
             for node in walk_tree(stmt):
@@ -82,6 +83,12 @@ class _Schedule:
     def class_of(self, node):
         """(shape class, dtype) of a float array, _WEAK or a dtype name for a number, or
         None when the facts do not say."""
+        key = id(node)
+        if key not in self._class_memo:         # each node once: deep expressions
+            self._class_memo[key] = (self._class_of(node), node)
+        return self._class_memo[key][0]
+
+    def _class_of(self, node):
         if isinstance(node, gast.Constant):
             return _WEAK if type(node.value) in (int, float) else None
         if isinstance(node, gast.Name):
