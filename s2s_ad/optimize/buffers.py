@@ -400,7 +400,8 @@ def _keeps_dtype(ufunc, dtype):
     key = (ufunc, dtype)
     if key not in _DTYPE_KEPT:
         try:
-            probe = ufunc(*[numpy.ones(1, dtype=dtype)] * ufunc.nin)
+            with numpy.errstate(all="ignore"):           # arctanh(1.0) is inf: fine
+                probe = ufunc(*[numpy.ones(1, dtype=dtype)] * ufunc.nin)
             _DTYPE_KEPT[key] = probe.dtype == numpy.dtype(dtype)
         except Exception:
             _DTYPE_KEPT[key] = False
