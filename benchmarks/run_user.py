@@ -192,7 +192,10 @@ def code_version():
 def machine():
     return (f"{os.cpu_count()} cores ({platform.machine()}), Python {platform.python_version()}, "
             f"numpy {np.__version__}, {platform.system()} {platform.release()}; "
-            f"OMP/OPENBLAS/MKL_NUM_THREADS=1")
+            f"OMP/OPENBLAS/MKL_NUM_THREADS=1"
+            + ("; PYTHONDONTWRITEBYTECODE set (every fresh process compiles s2s_ad and the "
+               "template modules from source)" if sys.dont_write_bytecode else "")
+            + f"; load average {os.getloadavg()[0]:.1f} at the start")
 
 
 # ---- main -------------------------------------------------------------------------------
@@ -343,8 +346,9 @@ def main(argv=None):
     if first_rows:
         parts += ["**First call with a new signature**, each workload in a fresh process "
                   "(`sys.executable -c`): `import s2s_ad`, then `df = s2s_ad.grad(f, wrt)` "
-                  "(the general derivative; the first `grad()` of a process also loads the "
-                  "templates), the first `df(*args)` (builds the derivative specialised on "
+                  "(checks f's source; the general derivative is built only when something "
+                  "needs it; the first `grad()` of a process also loads the templates), the "
+                  "first `df(*args)` (builds the derivative specialised on "
                   "the arguments' kinds, then runs it) and a later call (median of 3). "
                   "*overhead* = grad + first − later. *build for the signature*: the "
                   "specialised derivative built alone (`derivative_source(dg, *args)` on a "

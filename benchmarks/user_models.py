@@ -378,3 +378,46 @@ def tanh_weighted_sum_grad(x):
 
 def make_big_elementwise(small=False):
     return (_rng(23).standard_normal(50 if small else 10_000_000),)
+
+
+def gaussian_nll_elementwise(mu, log_sigma, y):
+    z = (y - mu) * np.exp(-log_sigma)
+    return np.sum(0.5 * z * z + log_sigma)
+
+
+def gaussian_nll_elementwise_grad(mu, log_sigma, y):
+    # d/dmu = -z e^{-s}, d/ds = 1 - z^2; three arrays of the arguments' size alive at most
+    inv = np.negative(log_sigma)
+    np.exp(inv, out=inv)
+    z = y - mu
+    z *= inv
+    g_s = z * z
+    np.subtract(1.0, g_s, out=g_s)
+    z *= inv
+    np.negative(z, out=z)
+    return z, g_s
+
+
+def make_gaussian_nll_elementwise(small=False):
+    rng = _rng(24)
+    shape = (4, 5) if small else (1000, 5000)
+    return (rng.standard_normal(shape), 0.3 * rng.standard_normal(shape),
+            rng.standard_normal(shape))
+
+
+def log_cosh_loss(pred, target):
+    return np.mean(np.log(np.cosh(pred - target)))
+
+
+def log_cosh_loss_grad(pred, target):
+    # tanh(pred - target) / N in one array
+    d = pred - target
+    np.tanh(d, out=d)
+    d /= d.size
+    return d
+
+
+def make_log_cosh(small=False):
+    rng = _rng(25)
+    shape = (2, 3, 4) if small else (50, 200, 500)
+    return rng.standard_normal(shape), rng.standard_normal(shape)

@@ -124,7 +124,13 @@ from user_models import (  # noqa: E402  (the workloads, by group)
     make_conv1d,
     tanh_weighted_sum,
     tanh_weighted_sum_grad,
-    make_big_elementwise)
+    make_big_elementwise,
+    gaussian_nll_elementwise,
+    gaussian_nll_elementwise_grad,
+    make_gaussian_nll_elementwise,
+    log_cosh_loss,
+    log_cosh_loss_grad,
+    make_log_cosh)
 
 
 
@@ -187,6 +193,11 @@ WORKLOADS = [
                  rnn_grad, dtype="float32"),
     UserWorkload("sum(tanh(x) * x**2), x of 10^7", tanh_weighted_sum, make_big_elementwise, 0,
                  tanh_weighted_sum_grad, tags=("memory",)),
+    UserWorkload("Gaussian NLL elementwise, 1000x5000", gaussian_nll_elementwise,
+                 make_gaussian_nll_elementwise, (0, 1), gaussian_nll_elementwise_grad,
+                 tags=("memory",)),
+    UserWorkload("log-cosh loss, 50x200x500", log_cosh_loss, make_log_cosh, 0,
+                 log_cosh_loss_grad, tags=("memory",)),
 ]
 
 

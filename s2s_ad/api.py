@@ -5,8 +5,8 @@
     >>> jf = jvp(f); jf(1.0, 2.0, 1.0)           # f's arguments, then the tangent
     >>> print(derivative_source(df))             # the generated Python source
 
-grad(f) builds the general derivative immediately (errors in f are reported at the grad
-call) and returns a plain function that dispatches on what its arguments are
+grad(f) checks f's source immediately (errors in f are reported at the grad call; the
+general derivative itself is built when something needs it) and returns a plain function that dispatches on what its arguments are
 (dispatch.py): each new abstract signature (Python floats, arrays of a rank, dtype and
 length-1 axes, tuples of floats, ...) gets a derivative built for it on its first call,
 and later calls reach it through a guard written in the dispatcher's source. For grad
@@ -29,9 +29,9 @@ import numpy as np
 from .ad.registry import default_registry
 from .bound import bound_derivative, bound_parts, given_source
 from .errors import APIUsageError, function_location
-from .dispatch import Dispatcher
+from .dispatch import Dispatcher, Outline
 from .runtime_objects import is_object
-from .pipeline import DerivativeCache, Request, derive, front
+from .pipeline import DerivativeCache, Request, derive, front, outline
 
 Wrt = Union[int, str, Sequence[Union[int, str]]]   # a position, a name, or several
 
@@ -135,9 +135,8 @@ def derivative_source(df: Callable, *args, **kwargs) -> str:
         return derived.source
     if args or kwargs:
         function = dispatcher.specialisation(dispatcher.signature_for(args, kwargs))
-        derived = next((d for d in dispatcher.built if d.function is function),
-                       dispatcher.general)
-        return derived.source
+        derived = next((d for d in dispatcher.built if d.function is function), None)
+        return (derived or dispatcher.general).source
     if not dispatcher.built:
         return dispatcher.general.source
     return "\n".join([dispatcher.source()] + [d.source for d in dispatcher.built]
@@ -179,6 +178,10 @@ def _public(f, mode, wrt, preserve_result, has_aux=False):
     # a derivative made by s2s_ad is differentiated through its generated function
     general = general_derivative(f)
     target = general if general in _SOURCES else f
+    if target is f and mode in ("grad", "value_and_grad"):
+        function = _dispatcher(f, request, None, mode, outline=_outline(f, request))
+        per_function[key] = per_function[fast_key] = function
+        return function
     derived = derive(target, request, default_registry(), _CACHE)
     function = derived.function
     inner = _DISPATCHERS.get(inspect.unwrap(f)) if target is not f else None
@@ -193,9 +196,25 @@ def _public(f, mode, wrt, preserve_result, has_aux=False):
     return function
 
 
-def _dispatcher(target, request, general, mode, inner=None):
+def _outline(f, request):
+    """f's source checked now (errors point at the grad call), the general derivative's
+    def described for the dispatcher (dispatch.Outline) without building it."""
+    name, func, doc = outline(f, request, default_registry(), _CACHE)
+    params = [p.replace(annotation=inspect.Parameter.empty)
+              for p in inspect.signature(func).parameters.values()]
+    return Outline(name, params, func.__defaults__, func.__kwdefaults__, func.__module__,
+                   doc, request, func)
+
+
+def _dispatcher(target, request, general, mode, inner=None, outline=None):
     """The dispatching function for `target`'s derivative (dispatch.py); `inner`: the
-    dispatcher of the derivative `target` is the general form of (grad of grad)."""
+    dispatcher of the derivative `target` is the general form of (grad of grad);
+    `outline`: general is not built yet (built on demand, dispatch.Outline)."""
+    if outline is not None:
+        def general():
+            derived = derive(target, request, default_registry(), _CACHE)
+            _SOURCES[derived.function] = derived
+            return derived
     def build(signature, variant):
         specialised = dataclasses.replace(request, signature=signature, variant=variant)
         function = target
@@ -214,7 +233,7 @@ def _dispatcher(target, request, general, mode, inner=None):
         _SOURCES[derived.function] = derived
         return derived
     extra = [derivative_parameter(general.function)] if mode in ("vjp", "jvp") else []
-    dispatcher = Dispatcher(general, build, extra)
+    dispatcher = Dispatcher(general, build, extra, outline)
     _DISPATCHERS[dispatcher.function] = dispatcher
     return dispatcher.function
 

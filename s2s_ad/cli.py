@@ -127,8 +127,11 @@ def _grad(args):
             derived = dispatcher.general if dispatcher is not None else _CACHE.derived_of(inner)
             extra.append(_hvp_wrapper(func, derived))
         else:
-            _public(func, args.command, wrt, False)
-            derived = _CACHE.get(func, _request(func, args.command, wrt))
+            public = _public(func, args.command, wrt, False)
+            dispatcher = _DISPATCHERS.get(getattr(public, "__wrapped__", public))
+            # the general derivative (grad builds it when something needs it: here)
+            derived = dispatcher.general if dispatcher is not None else \
+                _CACHE.get(func, _request(func, args.command, wrt))
             signatures = _signatures(func, args)
             if signatures:
                 specialised, dispatcher = _specialised(func, derived, signatures)

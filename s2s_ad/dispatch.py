@@ -1,7 +1,9 @@
 """The function grad(f) hands out: one derivative per abstract signature, found by a guard.
 
-`grad(f)` builds the general derivative at once (it works for every argument, and any
-error in f is reported at the grad call). The function it returns is a plain Python
+The general derivative works for every argument; `grad(f)` checks f's source at once
+(any error in f is reported at the grad call) but builds the general derivative only when
+a call or a caller needs it (arguments no guard can classify, a derivative of the
+derivative, `derivative_source(df)`). The function grad returns is a plain Python
 function whose source is an inline cache: one guard per signature seen so far, calling
 the derivative built for it. A call that no guard accepts goes to `specialise`, which
 classifies the arguments (signature.py), builds that derivative (the transform cost is
@@ -20,6 +22,7 @@ the general derivative. S2S_AD_GENERAL=1 in the environment makes every call tak
 import inspect
 import os
 import types
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -30,19 +33,54 @@ from .signature import ItemTypeCheck, guard, is_general, signature_of, unsupport
 MAX_SPECIALISATIONS = 8
 
 
+@dataclass(frozen=True)
+class Outline:
+    """What the dispatcher needs of the general derivative's def before it is built."""
+    name: str
+    params: list              # inspect.Parameter, in order
+    defaults: tuple
+    kwdefaults: dict
+    module: str
+    doc: str
+    request: object
+    func: object              # the user's function it is the derivative of
+
+    @classmethod
+    def of(cls, derived):
+        function = derived.function
+        return cls(function.__name__, list(inspect.signature(function).parameters.values()),
+                   function.__defaults__, function.__kwdefaults__, function.__module__,
+                   function.__doc__, derived.request, derived.func)
+
+
+class _GeneralCallee:
+    """What code differentiating a call of the dispatcher differentiates: the general
+    derivative, built when that happens (transforms/calls.py follows __s2s_callee__)."""
+
+    def __init__(self, dispatcher):
+        self._dispatcher = dispatcher
+
+    @property
+    def __s2s_callee__(self):
+        return self._dispatcher.general.function
+
+
 class Dispatcher:
     """The public function of one (f, request) and the derivatives built behind it.
 
     `build(signature, variant)` returns the Derived record specialised on `signature`
     (a tuple of (parameter, kind)); `general` is the Derived record of the general
-    derivative; `extra` names the parameters that are not f's (a jvp's tangent)."""
+    derivative, or a function of no arguments that builds it the first time a call or
+    a caller needs it (`outline` then says what its def will be); `extra` names the
+    parameters that are not f's (a jvp's tangent)."""
 
-    def __init__(self, general, build, extra=()):
-        self.general = general
+    def __init__(self, general, build, extra=(), outline=None):
+        self._general = general if outline is None else None
+        self._make_general = general if outline is not None else None
+        self.outline = outline or Outline.of(general)
         self._build = build
         self.extra = tuple(extra)
-        generated = general.function
-        params = list(inspect.signature(generated).parameters.values())
+        params = list(self.outline.params)
         self._params = params
         self._names = [p.name for p in params]
         self._user_params = [n for n in self._names if n not in self.extra]
@@ -58,12 +96,19 @@ class Dispatcher:
             # the guards let through only kinds they know; what reaches the general
             # derivative may be a masked or complex array: rejected here, at the call
             self._reject_unsupported(self._values(args, kwargs))
-            return generated(*args, **kwargs)
+            return self.general.function(*args, **kwargs)
         self._checked_general = general
         self._bound = {}
         self._checkers = {}          # item type -> ItemTypeCheck
         self.function = None
         self._compile()
+
+    @property
+    def general(self):
+        """The Derived record of the general derivative (built now if it is not yet)."""
+        if self._general is None:
+            self._general = self._make_general()
+        return self._general
 
     # ---- the guard source ---------------------------------------------------------------
     def source(self):
@@ -72,9 +117,9 @@ class Dispatcher:
             self._named("specialise", self._slow_path)
         entries = [(signature, general if function is None else self._bind(function))
                    for signature, function in self.entries]
-        doc = (f"{self.general.request.mode} of {self.general.func.__qualname__}: calls the "
+        doc = (f"{self.outline.request.mode} of {self.outline.func.__qualname__}: calls the "
                f"derivative built for its arguments' kinds. Generated by s2s_ad.")
-        return guard_source(self.general.function.__name__, doc, self._params, entries,
+        return guard_source(self.outline.name, doc, self._params, entries,
                             fallback, self._bind)
 
     def _named(self, name, obj):
@@ -118,17 +163,17 @@ class Dispatcher:
     def _compile(self):
         text = self.source()
         # registered (linecache and a file) so that pdb and tracebacks show the guards
-        code = compile(text, register(f"dispatch_{self.general.function.__name__}", text),
-                       "exec")
+        code = compile(text, register(f"dispatch_{self.outline.name}", text), "exec")
         inner = next(c for c in code.co_consts if isinstance(c, types.CodeType))
         if self.function is None:
-            generated = self.general.function
-            self.function = types.FunctionType(inner, self._namespace, generated.__name__)
-            self.function.__defaults__ = generated.__defaults__
-            self.function.__kwdefaults__ = generated.__kwdefaults__
-            self.function.__module__ = generated.__module__
-            self.function.__doc__ = generated.__doc__
-            self.function.__s2s_callee__ = generated   # differentiated through the general one
+            outline = self.outline
+            self.function = types.FunctionType(inner, self._namespace, outline.name)
+            self.function.__defaults__ = outline.defaults
+            self.function.__kwdefaults__ = outline.kwdefaults
+            self.function.__module__ = outline.module
+            self.function.__doc__ = outline.doc
+            # differentiated through the general one
+            self.function.__s2s_callee__ = _GeneralCallee(self)
         else:
             self.function.__code__ = inner
 
@@ -155,8 +200,8 @@ class Dispatcher:
         if found is not None:
             name, why, hint = found
             what = "argument" if name in self._user_params else "(co)tangent"
-            raise APIUsageError(f"the {what} `{name}` of {self.general.func.__qualname__} "
-                                f"{why}", function_location(self.general.func), hint)
+            raise APIUsageError(f"the {what} `{name}` of {self.outline.func.__qualname__} "
+                                f"{why}", function_location(self.outline.func), hint)
 
     def specialisation(self, signature):
         """The derivative for `signature` (None: the general one), built if new."""

@@ -39,12 +39,13 @@ from .ir.naming import Bindings, Namer
 from .ir.walk import names_stored, walk_tree
 from .optimize import optimize, with_raising
 from .optimize.fold import float_literals_beside_inputs
-from .optimize.reverse_body import finish_reverse_body, shape_proxy_pass
+from .optimize.reverse_body import finish_reverse_body, in_place_schedule, shape_proxy_pass
 from .transforms.aliased_writes import guard_aliased_writes
 from .transforms.aux_output import split_aux
 from .transforms.normalize import normalize, numpy_name_for
 from .transforms.python_floats import python_float_reads
 from .ir.depth import recursion_room
+from .derivative_cache import DerivativeCache, ForwardReference  # noqa: F401 (api's)
 from . import runtime_checks, runtime_flow
 
 MODES = ("grad", "value_and_grad", "vjp")
@@ -68,61 +69,19 @@ class Request:
 class Derived:
     function: object
     source: str
-    levels_source: str
+    levels_tree: object       # the levels form differentiated (levels_source: its text)
     request: Request
     func: object = None       # the user's function it is the derivative of
     bindings: dict = None     # names the generated code binds (numpy, helpers, adjoints)
     result_arity: object = None  # n when the function returns an n-tuple it builds
-
-
-class DerivativeCache:
-    """(function, Request) -> Derived, plus the helpers being derived (recursion guard)."""
-
-    def __init__(self):
-        self._entries = {}
-        self.in_progress = {}     # (function, Request) -> ForwardReference
-        self.by_function = {}     # generated function -> Derived
-        self._variants = {}       # (function, request) -> signatures specialised on
-
-    def variant(self, func, request, signature):
-        """The number of `func`'s derivative for `signature` (1, 2, ... in the order they
-        are first asked for): distinct specialisations get distinct names."""
-        seen = self._variants.setdefault((func, request), [])
-        if signature not in seen:
-            seen.append(signature)
-        return seen.index(signature) + 1
-
-    def get(self, func, request):
-        return self._entries.get((func, request))
-
-    def put(self, func, request, derived):
-        self._entries[(func, request)] = derived
-        self.by_function[derived.function] = derived
-
-    def derived_of(self, function):
-        """The Derived record of a generated function (following forward references)."""
-        function = getattr(function, "_function", None) or function
-        return self.by_function.get(function)
-
-
-class ForwardReference:
-    """The adjoint of a recursive helper, called before its generated code exists."""
-
-    def __init__(self, name):
-        self.__name__ = name
-        self._function = None
-
-    def bind(self, function):
-        self._function = function
-
-    def __call__(self, *args, **kwargs):
-        return self._function(*args, **kwargs)
+    # () -> (function, source) without the in-place schedule: what differentiating this
+    # derivative again reads (None when the schedule changed nothing)
+    plain: object = None
 
     @property
-    def __s2s_callee__(self):
-        """Differentiating code that calls this reference (a second derivative of a
-        recursive function) differentiates the generated function it stands for."""
-        return self._function
+    def levels_source(self):
+        """The levels form as source text (written when asked for: emitting costs)."""
+        return to_source(self.levels_tree)
 
 
 def front(func):
@@ -138,6 +97,7 @@ def front(func):
 
 
 def derive(func, request, registry, cache):
+    func = cache.differentiable(func)
     hit = cache.get(func, request)
     if hit is not None:
         return hit
@@ -147,9 +107,30 @@ def derive(func, request, registry, cache):
         return _derive(func, request, registry, cache)
 
 
-def _derive(func, request, registry, cache):
-    if request.mode == "jvp":
-        return _derive_forward(func, request, registry, cache)
+@dataclass(frozen=True)
+class _Checked:
+    """f in levels form with its facts and activity, every check on its source passed."""
+    levels: object
+    namer: object
+    func: object
+    aux: object
+    kinds: object
+    outputs: list
+    activity: object
+
+
+def outline(func, request, registry, cache):
+    """Run every check `derive` makes of f's source (stages 1-5: a located error here is
+    one about f) without differentiating; returns (the derivative's name, the def it
+    leads to, its docstring). grad() calls this and builds the general derivative only
+    when a call needs it."""
+    with recursion_room():
+        checked = _checks(func, request, registry, cache)
+    name = checked.namer.fresh(derived_name(checked.func, request))
+    return name, checked.func, derivative_docstring(checked.func, request).value.value
+
+
+def _checks(func, request, registry, cache):
     levels, namer = front(func)
     func = levels.parsed.func           # the def a C-level wrapper (lru_cache) leads to
     aux = None
@@ -175,6 +156,15 @@ def _derive(func, request, registry, cache):
     if not (cache.derived_of(func) is not None or request.zero_allowed):
         _reject_silent_zero(levels, request.wrt, outputs, registry)
     _reject_untracked_writes(levels, activity, registry)
+    return _Checked(levels, namer, func, aux, kinds, outputs, activity)
+
+
+def _derive(func, request, registry, cache):
+    if request.mode == "jvp":
+        return _derive_forward(func, request, registry, cache)
+    checked = _checks(func, request, registry, cache)
+    levels, namer, func, aux = checked.levels, checked.namer, checked.func, checked.aux
+    kinds, outputs, activity = checked.kinds, checked.outputs, checked.activity
     shapes = analyse_shapes(levels, outputs if request.mode != "vjp" else ())
     bindings = Bindings(namer, _user_object(levels.resolution))
     import numpy
@@ -220,7 +210,7 @@ def _derive(func, request, registry, cache):
         return HelperAdjoint(derived.function, wrt, derived.result_arity,
                              derived_name(helper, helper_request))
 
-    complex_names = complex_values_of(levels, request.helper, out_atom)
+    complex_names = complex_values_of(levels, request.helper, levels.tree.body[-1].value)
 
     def seed(output):
         """(statements, seed expression) for the output's adjoint."""
@@ -263,14 +253,22 @@ def _derive(func, request, registry, cache):
     float_literals_beside_inputs(levels.tree.body, _unrebound(levels, request.wrt),
                                  activity.is_active)
     result = reverse(inputs, request.wrt, seed)
-    body = finish_reverse_body(result, request, levels, namer, bindings, func.__globals__,
-                               kinds, aux, RaisingStatements(levels, kinds, bindings))
-    tree = derivative_def(levels.tree, fname, [derivative_docstring(func, request)] + body, cotangent,
-                         last=not request.helper)
-    source = to_source(tree)
-    function = load(source, fname, func, bindings.names)
-    derived = Derived(function, source, to_source(levels.tree), request, func,
-                      dict(bindings.names), _result_arity(levels))
+    plain_body = finish_reverse_body(result, request, levels, namer, bindings,
+                                     func.__globals__, kinds, aux,
+                                     RaisingStatements(levels, kinds, bindings))
+    body, in_place = in_place_schedule(plain_body, request, levels, namer, bindings,
+                                       func.__globals__, kinds)
+
+    def written(statements):
+        tree = derivative_def(levels.tree, fname,
+                              [derivative_docstring(func, request)] + statements, cotangent,
+                              last=not request.helper)
+        source = to_source(tree)
+        return load(source, fname, func, bindings.names), source
+    function, source = written(body)
+    derived = Derived(function, source, levels.tree, request, func,
+                      dict(bindings.names), _result_arity(levels),
+                      (lambda: written(plain_body)) if in_place else None)
     cache.put(func, request, derived)
     return derived
 
@@ -335,7 +333,7 @@ def _derive_forward(func, request, registry, cache):
                          last=not request.helper)
     source = to_source(tree)
     function = load(source, fname, func, bindings.names)
-    derived = Derived(function, source, to_source(levels.tree), request, func,
+    derived = Derived(function, source, levels.tree, request, func,
                       dict(bindings.names), _result_arity(levels))
     cache.put(func, request, derived)
     return derived

@@ -52,8 +52,18 @@ def aug_add(target, value):
     return gast.AugAssign(target=name(target, store=True), op=gast.Add(), value=value)
 
 
+def aug_assign(target, op_name, value):
+    """`target op= value` (`x_bar *= x`)."""
+    return gast.AugAssign(target=name(target, store=True), op=getattr(gast, op_name)(),
+                          value=value)
+
+
 def binop(left, op_name, right):
     return gast.BinOp(left=left, op=getattr(gast, op_name)(), right=right)
+
+
+def unaryop(op_name, operand):
+    return gast.UnaryOp(op=getattr(gast, op_name)(), operand=operand)
 
 
 def call(func, args=(), keywords=()):

@@ -31,6 +31,7 @@ class Renderer:
     def __init__(self, field, names, atoms, scalar_atoms):
         self.field, self.names, self.atoms, self.scalar = field, names, atoms, scalar_atoms
         self.inverses, self.holders = {}, {}
+        self._scalars = None
         for name, (num, den) in names.items():
             if len(num) == 1 and () in num and len(den) > 1:
                 self.inverses.setdefault(_key(den), (name, num[()]))   # v = c / f
@@ -54,14 +55,18 @@ class Renderer:
         options = []
         for sign in (1, -1):
             for divide_out in (True, False):
-                expr = self._write(num, den, sign, divide_out)
-                options.append((self.cost(expr), _text(expr), expr))
-        best = min(options, key=lambda o: (o[0], o[1]))
+                for nested, expr in enumerate(self._write(num, den, sign, divide_out)):
+                    if expr is not None:
+                        options.append((self.cost(expr), nested, expr))
+        cheapest = min(o[:2] for o in options)
+        # equal costs: the first in the order of the text (deterministic)
+        best = min((o for o in options if o[:2] == cheapest), key=lambda o: _text(o[2]))
         return best[2], best[0]
 
     def _write(self, num, den, sign, divide_out):
         """num / den with the polynomial part's sign chosen (the scalar part absorbs it),
-        dividing registered factors out through forward names or not."""
+        dividing registered factors out through forward names or not: two expressions,
+        the polynomials written as sums of monomials, and nested (Horner's scheme)."""
         scalar_den = tuple((n, k) for n, k in rational.primitive(den)[1] if n in self.scalar)
         array_den = {rational.mono_div(m, scalar_den): c for m, c in den.items()}
         content, num_mono, rest = rational.primitive(num)
@@ -80,13 +85,24 @@ class Renderer:
                                                                          1 / c)))
                     factors.remove(factor)
         if not num:
-            return build.const(0.0)
-        expr = self._poly(num)
+            return [build.const(0.0)]
+        written = [self._quotient(self._poly, num, factors, array_den, content * sign,
+                                  scalar_num, scalar_den)]
+        # nested only where no expanded difference hides in it: a Horner form of
+        # y^2 - 2 y m + m^2 is cheaper than the chain rule's (y - m)^2 but loses every
+        # digit when y and m are close
+        if not (_expanded_difference(num) or _expanded_difference(array_den)):
+            written.append(self._quotient(self._nested, num, factors, array_den,
+                                          content * sign, scalar_num, scalar_den))
+        return written
+
+    def _quotient(self, poly, num, factors, array_den, c, scalar_num, scalar_den):
+        expr = poly(num)
         for factor in factors:
             expr = gast.BinOp(left=expr, op=gast.Div(), right=self._factor(factor))
         if array_den != rational.const(1):
-            expr = gast.BinOp(left=expr, op=gast.Div(), right=self._poly(array_den))
-        scalar = self._scalar_part(content * sign, scalar_num, scalar_den)
+            expr = gast.BinOp(left=expr, op=gast.Div(), right=poly(array_den))
+        scalar = self._scalar_part(c, scalar_num, scalar_den)
         if scalar is None:
             return expr
         if isinstance(scalar, tuple):                      # 1 / (scalar): divide by it
@@ -144,6 +160,33 @@ class Renderer:
                                   right=term)
         return expr
 
+    def _nested(self, poly):
+        """poly by Horner's scheme: the atom in most terms (at least two) taken out,
+        poly = atom * q + r, and q and r written the same way. Fewer multiplications,
+        and the atom is multiplied in last, which lets the in-place schedule
+        (optimize/buffers.py) work in one array:
+
+            2 t x + x^2 - t^2 x^2   ->   x * (x + t * (2 - t * x))
+        """
+        counts = {}
+        for mono in poly:
+            for name, _ in mono:
+                counts[name] = counts.get(name, 0) + 1
+        if len(poly) == 1 or max(counts.values(), default=0) < 2:
+            return self._poly(poly)
+        name = min(counts, key=lambda n: (-counts[n], n))
+        one = ((name, 1),)
+        inner = {rational.mono_div(m, one): c for m, c in poly.items() if dict(m).get(name)}
+        rest = {m: c for m, c in poly.items() if not dict(m).get(name)}
+        negative = all(c < 0 for c in inner.values())
+        inner = rational.scale(inner, -1) if negative else inner
+        product = self._atom(name) if inner == rational.const(1) else \
+            gast.BinOp(left=self._atom(name), op=gast.Mult(), right=self._nested(inner))
+        if not rest:
+            return gast.UnaryOp(op=gast.USub(), operand=product) if negative else product
+        return gast.BinOp(left=self._nested(rest), op=gast.Sub() if negative else gast.Add(),
+                          right=product)
+
     def _monomial(self, mono):
         expr = None
         for name, k in mono:
@@ -162,8 +205,10 @@ class Renderer:
 
     def cost(self, expr):
         """Array operations in expr (operations on numbers only count a tenth)."""
-        written = [self.atoms[a] for a in self.scalar if self.atoms.get(a) is not None]
-        scalars = ({type(e) for e in written}, {_text(e) for e in written})
+        if self._scalars is None:   # the atoms are all written by the first cost()
+            written = [self.atoms[a] for a in self.scalar if self.atoms.get(a) is not None]
+            self._scalars = ({type(e) for e in written}, {_text(e) for e in written})
+        scalars = self._scalars
         total = 0.0
         for node in walk_tree(expr):
             if isinstance(node, (gast.BinOp, gast.UnaryOp)):
@@ -171,6 +216,14 @@ class Renderer:
                     else [node.operand]
                 total += 0.1 if all(_is_number(o, scalars) for o in operands) else 1.0
         return total
+
+
+def _expanded_difference(poly):
+    """Do terms of one degree have both signs (as (a - b)^2 expanded does)?"""
+    signs = {}
+    for mono, coef in poly.items():
+        signs.setdefault(sum(k for _, k in mono), set()).add(coef > 0)
+    return any(len(s) > 1 for s in signs.values())
 
 
 def _is_number(node, scalars):

@@ -11,6 +11,7 @@ the finished body), and last a cast of each returned gradient that may hold inte
 """
 import builtins
 import math
+import re
 
 import gast
 import numpy
@@ -21,6 +22,7 @@ from ..analyses.shapes import is_elementwise
 from ..ir.build import dotted_path
 from ..ir import build
 from . import PASSES, optimize, with_raising
+from .buffers import schedule_in_place
 from .closed_forms import closed_form_adjoints
 from .dce import remove_dead_cycles
 from .float_gradients import float_gradients
@@ -31,6 +33,8 @@ from .scalars import specialise_for_scalars
 from .seeds import make_seed_folding_pass
 from .shape_proxies import make_shape_proxy_pass
 from .shape_tape import drop_unread_shape_tape
+
+_TEMPORARY = re.compile(r"t\d+_\d+$")
 
 
 def finish_reverse_body(result, request, levels, namer, bindings, user_globals, kinds=None,
@@ -58,6 +62,16 @@ def finish_reverse_body(result, request, levels, namer, bindings, user_globals, 
     return float_gradients(body, request, _param_names(levels.tree), resolve,
                            lambda: bindings.name_for("float_gradient",
                                                      runtime_flow.float_gradient))
+
+
+def in_place_schedule(body, request, levels, namer, bindings, user_globals, kinds):
+    """(body, changed): a specialisation's elementwise arithmetic done in arrays nothing
+    reads again (optimize/buffers.py). Code written so is not differentiated again (it
+    writes into arrays): the pipeline keeps `body` as it was for that."""
+    if request.signature is None or kinds is None:
+        return body, False
+    return schedule_in_place(body, kinds, _resolver(bindings, user_globals),
+                             levels.numpy_name, namer.fresh, _generated_name(namer))
 
 
 def shape_proxy_pass(levels, bindings, nested=False):
@@ -135,6 +149,13 @@ def _pure_call(levels):
         return isinstance(callee, numpy.ufunc) or home == "math" or home.startswith("numpy") \
             or getattr(math, getattr(callee, "__name__", ""), None) is callee is not None
     return pure
+
+
+def _generated_name(namer):
+    """Is a name one s2s_ad made: a temporary `t2_0` or an adjoint `x_bar`?"""
+    def generated(name):
+        return namer.is_adjoint(name) or _TEMPORARY.match(name) is not None
+    return generated
 
 
 def _param_names(tree):

@@ -91,7 +91,10 @@ class CallMixin:
             call = self._runtime_call(generated, list(expr.args))
             call.keywords = expr.keywords
             return self._call(call)
-        self.callees[path] = getattr(target, "__s2s_callee__", None) or target
+        callee = target
+        for _ in range(3):       # a dispatcher -> its general derivative, built on demand
+            callee = getattr(callee, "__s2s_callee__", None) or callee
+        self.callees[path] = callee
         args = expr.args
         if isinstance(target, numpy.ufunc):
             args = [self._as_array(a) for a in args]

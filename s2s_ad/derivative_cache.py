@@ -1,0 +1,77 @@
+"""The derivatives built so far, and the stand-in for one still being built.
+
+    cache = DerivativeCache()
+    cache.put(f, request, derived); cache.get(f, request) is derived
+    cache.derived_of(derived.function) is derived     # a generated function's record
+
+A helper function's derivative is built once per (function, request); a recursive helper
+calls a `ForwardReference` bound once its derivative exists. A derivative written with
+in-place operations is differentiated again through its twin written without them
+(`differentiable`).
+"""
+import dataclasses
+
+
+class DerivativeCache:
+    """(function, Request) -> Derived, plus the helpers being derived (recursion guard)."""
+
+    def __init__(self):
+        self._entries = {}
+        self.in_progress = {}     # (function, Request) -> ForwardReference
+        self.by_function = {}     # generated function -> Derived
+        self._variants = {}       # (function, request) -> signatures specialised on
+        self._plain = {}          # in-place derivative -> its twin without (differentiable)
+
+    def variant(self, func, request, signature):
+        """The number of `func`'s derivative for `signature` (1, 2, ... in the order they
+        are first asked for): distinct specialisations get distinct names."""
+        seen = self._variants.setdefault((func, request), [])
+        if signature not in seen:
+            seen.append(signature)
+        return seen.index(signature) + 1
+
+    def get(self, func, request):
+        return self._entries.get((func, request))
+
+    def put(self, func, request, derived):
+        self._entries[(func, request)] = derived
+        self.by_function[derived.function] = derived
+
+    def derived_of(self, function):
+        """The Derived record of a generated function (following forward references)."""
+        function = getattr(function, "_function", None) or function
+        return self.by_function.get(function)
+
+    def differentiable(self, function):
+        """What differentiating `function` reads: a derivative written with in-place
+        operations (optimize/buffers.py) is differentiated through its twin written
+        without them, built the first time it is asked for."""
+        derived = self.derived_of(function) if callable(function) else None
+        if derived is None or derived.plain is None:
+            return function
+        if derived.function not in self._plain:
+            twin, source = derived.plain()
+            self.by_function[twin] = dataclasses.replace(derived, function=twin,
+                                                         source=source, plain=None)
+            self._plain[derived.function] = twin
+        return self._plain[derived.function]
+
+
+class ForwardReference:
+    """The adjoint of a recursive helper, called before its generated code exists."""
+
+    def __init__(self, name):
+        self.__name__ = name
+        self._function = None
+
+    def bind(self, function):
+        self._function = function
+
+    def __call__(self, *args, **kwargs):
+        return self._function(*args, **kwargs)
+
+    @property
+    def __s2s_callee__(self):
+        """Differentiating code that calls this reference (a second derivative of a
+        recursive function) differentiates the generated function it stands for."""
+        return self._function

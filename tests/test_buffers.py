@@ -1,0 +1,129 @@
+"""The in-place schedule (optimize/buffers.py): elementwise arithmetic of a specialised
+gradient is done in arrays nothing reads again, without changing any value, never in an
+argument, and never in a user's own variable."""
+import tracemalloc
+
+import numpy as np
+import pytest
+
+import s2s_ad
+from s2s_ad.optimize import reverse_body
+
+
+def tanh_weighted(x):
+    return np.sum(np.tanh(x) * x ** 2)
+
+
+def gaussian_nll(mu, log_sigma, y):
+    z = (y - mu) * np.exp(-log_sigma)
+    return np.sum(0.5 * z * z + log_sigma)
+
+
+def log_cosh(pred, target):
+    return np.mean(np.log(np.cosh(pred - target)))
+
+
+def sigmoid_blend(a, b):
+    s = 1.0 / (1.0 + np.exp(-a))
+    return np.sum(s * b + (1.0 - s) * b * b)
+
+
+CASES = [
+    (tanh_weighted, lambda rng: (rng.standard_normal(1000),), 0),
+    (gaussian_nll, lambda rng: (rng.standard_normal((40, 30)), 0.3 * rng.standard_normal(
+        (40, 30)), rng.standard_normal((40, 30))), (0, 1)),
+    (log_cosh, lambda rng: (rng.standard_normal((4, 5, 6)), rng.standard_normal((4, 5, 6))), 0),
+    (sigmoid_blend, lambda rng: (rng.standard_normal(500), rng.standard_normal(500)), (0, 1)),
+]
+
+
+def _without_schedule(monkeypatch):
+    monkeypatch.setattr(reverse_body, "schedule_in_place", lambda body, *a, **k: (body, False))
+
+
+@pytest.mark.parametrize("f, make, wrt", CASES, ids=lambda c: getattr(c, "__name__", ""))
+def test_schedule_changes_no_value_and_writes_no_argument(f, make, wrt, monkeypatch):
+    args = make(np.random.default_rng(0))
+    kept = [a.copy() for a in args]
+    got = s2s_ad.grad(f, wrt=wrt)(*args)
+    for a, k in zip(args, kept):
+        assert np.array_equal(a, k)                       # no argument written into
+    for g in (got if isinstance(got, tuple) else (got,)):
+        assert not any(np.shares_memory(g, a) for a in args)
+    _without_schedule(monkeypatch)
+    plain = s2s_ad.grad(_copy(f), wrt=wrt)(*args)
+    for g, p in zip(got if isinstance(got, tuple) else (got,),
+                    plain if isinstance(plain, tuple) else (plain,)):
+        assert np.array_equal(g, p)                       # bit for bit
+
+
+def _copy(f):
+    import types
+    return types.FunctionType(f.__code__, f.__globals__, f.__name__, f.__defaults__,
+                              f.__closure__)
+
+
+def test_elementwise_gradient_works_in_one_array():
+    x = np.random.default_rng(1).standard_normal(50)
+    df = s2s_ad.grad(tanh_weighted)
+    source = s2s_ad.derivative_source(df, x)
+    assert "x_bar *= x" in source and "out=x_bar" in source
+    assert "out=x)" not in source and "x *=" not in source
+    t = np.tanh(x)
+    np.testing.assert_allclose(df(x), 2 * x * t + x * x * (1 - t * t), rtol=1e-12)
+
+
+def _peak(fn, *args):
+    tracemalloc.start()
+    try:
+        base = tracemalloc.get_traced_memory()[0]
+        tracemalloc.reset_peak()
+        fn(*args)
+        return tracemalloc.get_traced_memory()[1] - base
+    finally:
+        tracemalloc.stop()
+
+
+def test_peak_memory_is_two_arrays_of_the_argument():
+    """A hand-written gradient of sum(tanh(x) * x**2) keeps two arrays of x's size; so
+    does the generated one (it kept five before the schedule)."""
+    x = np.random.default_rng(2).standard_normal(200_000)
+    df = s2s_ad.grad(tanh_weighted)
+    df(x)
+    assert _peak(df, x) <= 2 * x.nbytes + 10_000
+
+
+def test_peak_memory_without_schedule_is_larger(monkeypatch):
+    x = np.random.default_rng(2).standard_normal(200_000)
+    _without_schedule(monkeypatch)
+    df = s2s_ad.grad(_copy(tanh_weighted))
+    df(x)
+    assert _peak(df, x) > 2 * x.nbytes + 10_000
+
+
+def test_user_variables_are_not_written_into():
+    def f(x):
+        shifted = x - 1.0
+        e = np.exp(shifted)
+        return np.sum(e * e)
+    x = np.linspace(-1.0, 1.0, 7)
+    source = s2s_ad.derivative_source(s2s_ad.grad(f), x)
+    assert "out=shifted" not in source and "shifted *=" not in source
+    np.testing.assert_allclose(s2s_ad.grad(f)(x), 2 * np.exp(x - 1.0) ** 2, rtol=1e-12)
+
+
+def test_float32_stays_float32_in_place():
+    x = np.random.default_rng(3).standard_normal(64).astype(np.float32)
+    g = s2s_ad.grad(tanh_weighted)(x)
+    assert g.dtype == np.float32
+    t = np.tanh(x.astype(np.float64))
+    np.testing.assert_allclose(g, 2 * x * t + x * x * (1 - t * t), rtol=1e-5)
+
+
+def test_general_path_and_value_and_grad_agree():
+    x = np.random.default_rng(4).standard_normal(30)
+    value, g = s2s_ad.value_and_grad(tanh_weighted)(x)
+    assert value == pytest.approx(tanh_weighted(x))
+    general = s2s_ad.api.general_derivative(s2s_ad.grad(tanh_weighted))
+    np.testing.assert_allclose(g, general(x), rtol=1e-12)
+    assert not np.shares_memory(g, x)
