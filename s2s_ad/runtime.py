@@ -308,13 +308,28 @@ def untranspose(g, axes=None):
 
 def _split(g, arrays, sizes, axis):
     bounds = np.cumsum(sizes)[:-1]
-    return [reshape_like(p, a) for p, a in zip(np.split(g, bounds, axis=axis), arrays)]
+    return _pieces_like([reshape_like(p, a) for p, a in zip(np.split(g, bounds, axis=axis), arrays)],
+                        arrays)
+
+
+def _pieces_like(pieces, arrays):
+    """The adjoints of the items numpy joined, in the structure of `arrays`: a list for a
+    list or tuple, one array for an array (np.hstack(m) joins the rows of the matrix m, and
+    m's gradient is a matrix). Pieces are `None` for the scalar zero of a loop or branch.
+
+        _pieces_like([g0, g1], np.ones((2, 3)))  ->  np.array([g0, g1])   # shape (2, 3)
+    """
+    if isinstance(arrays, np.ndarray):
+        if any(p is None for p in pieces):
+            return np.zeros(np.shape(arrays))
+        return np.reshape(np.array(pieces, dtype=float), np.shape(arrays))
+    return [0.0 if p is None else p for p in pieces]
 
 
 def split_concatenated(g, arrays, axis=0):
     """Adjoint of np.concatenate: g split back into one piece per array."""
     if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
-        return [0.0] * len(arrays)
+        return _pieces_like([None] * len(arrays), arrays)
     if axis is None:
         return _split(np.ravel(g), arrays, [np.size(a) for a in arrays], 0)
     return _split(g, arrays, [np.shape(a)[axis] for a in arrays], axis)
@@ -323,7 +338,7 @@ def split_concatenated(g, arrays, axis=0):
 def split_hstacked(g, arrays):
     """Adjoint of np.hstack (concatenation along axis 1, axis 0 for vectors)."""
     if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
-        return [0.0] * len(arrays)
+        return _pieces_like([None] * len(arrays), arrays)
     axis = 0 if np.ndim(g) == 1 else 1
     return _split(g, arrays, [np.shape(np.atleast_1d(a))[axis] for a in arrays], axis)
 
@@ -331,15 +346,16 @@ def split_hstacked(g, arrays):
 def split_vstacked(g, arrays):
     """Adjoint of np.vstack (concatenation along axis 0 of the arrays made 2-D)."""
     if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
-        return [0.0] * len(arrays)
+        return _pieces_like([None] * len(arrays), arrays)
     return _split(g, arrays, [np.shape(np.atleast_2d(a))[0] for a in arrays], 0)
 
 
 def unstack(g, arrays, axis=0):
     """Adjoint of np.stack: the slices of g along `axis`, one per array."""
     if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
-        return [0.0] * len(arrays)
-    return [_scalar_like(p, a) for p, a in zip(np.moveaxis(g, axis, 0), arrays)]
+        return _pieces_like([None] * len(arrays), arrays)
+    return _pieces_like([_scalar_like(p, a) for p, a in zip(np.moveaxis(g, axis, 0), arrays)],
+                        arrays)
 
 
 def split_array(g, obj):
