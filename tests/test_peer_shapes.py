@@ -38,3 +38,30 @@ def test_joining_the_rows_of_one_array_gives_an_array_gradient(path, f, x):
     g = grad_on(path, f)(x)
     assert type(g) is np.ndarray and g.shape == x.shape
     check_against_differences(path, f, x)
+
+
+KRON_FACTOR = np.array([[1.0, -2.0], [0.5, 3.0], [2.0, 0.0]])
+
+
+def kron_vector_by_matrix(v):
+    return np.sum(np.kron(v, KRON_FACTOR) ** 2)
+
+
+def kron_matrix_by_column(m):
+    return np.sum(np.sin(np.kron(KRON_FACTOR, m)))
+
+
+def kron_scalar_by_matrix(c):
+    return np.sum(np.kron(c[0] * c[1], KRON_FACTOR) * np.kron(c, c)[2])
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f, x", [
+    (kron_vector_by_matrix, np.array([0.5, -1.0, 2.0])),
+    (kron_matrix_by_column, np.array([[0.3], [-1.2], [0.7], [2.0]])),
+    (kron_scalar_by_matrix, np.array([0.5, -1.5])),
+], ids=["vector-matrix", "matrix-column", "scalars"])
+def test_kron_of_operands_of_different_ranks(path, f, x):
+    """np.kron pads the lower-rank operand with leading 1s; its adjoint handled only two
+    vectors or two matrices (an IndexError or a matmul error inside generated code)."""
+    check_against_differences(path, f, x)
