@@ -367,7 +367,12 @@ def split_array(g, obj):
         # nested lists get nested lists back: the gradient has the argument's structure
         return [split_array(g[k], item) if isinstance(item, (list, tuple))
                 else _scalar_like(g[k], item) for k, item in enumerate(obj)]
-    return reshape_like(g, obj)
+    g = reshape_like(g, obj)
+    if isinstance(obj, np.ndarray) and obj.dtype.kind == "f" and np.ndim(g) \
+            and g.dtype.kind == "f" and g.dtype != obj.dtype:
+        # x.astype(np.float64) of a float32 x: x's gradient is float32, like x (as in JAX)
+        return g.astype(obj.dtype)
+    return g
 
 
 def untile(g, x, reps):

@@ -65,3 +65,23 @@ def test_kron_of_operands_of_different_ranks(path, f, x):
     """np.kron pads the lower-rank operand with leading 1s; its adjoint handled only two
     vectors or two matrices (an IndexError or a matmul error inside generated code)."""
     check_against_differences(path, f, x)
+
+
+def sines_in_double(x):
+    return np.sum(np.sin(x.astype("float64")))
+
+
+def sines_as_array(x):
+    return np.sum(np.sin(np.asarray(x, dtype=np.float64)) * 2.0)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f, scale", [(sines_in_double, 1.0), (sines_as_array, 2.0)])
+def test_a_float32_argument_cast_to_double_gets_a_float32_gradient(path, f, scale):
+    """x.astype(np.float64) / np.asarray(x, dtype=np.float64) of a float32 x: the gradient
+    has x's dtype (it was float64)."""
+    x = np.array([0.0, 1.0, 2.5], dtype=np.float32)
+    g = grad_on(path, f)(x)
+    assert g.dtype == np.float32 and g.shape == x.shape
+    np.testing.assert_allclose(g, scale * np.cos(x.astype(np.float64)), rtol=1e-6)
+    check_against_differences(path, f, x.astype(np.float64))
