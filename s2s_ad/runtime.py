@@ -314,7 +314,7 @@ def _split(g, arrays, sizes, axis):
 
 def _pieces_like(pieces, arrays):
     """The adjoints of the items numpy joined, in the structure of `arrays`: a list for a
-    list or tuple, one array for an array (np.hstack(m) joins the rows of the matrix m, and
+    list, a tuple for a tuple, one array for an array (np.hstack(m) joins the rows of the matrix m, and
     m's gradient is a matrix). Pieces are `None` for the scalar zero of a loop or branch.
 
         _pieces_like([g0, g1], np.ones((2, 3)))  ->  np.array([g0, g1])   # shape (2, 3)
@@ -323,7 +323,16 @@ def _pieces_like(pieces, arrays):
         if any(p is None for p in pieces):
             return np.zeros(np.shape(arrays))
         return np.reshape(np.array(pieces, dtype=float), np.shape(arrays))
-    return [0.0 if p is None else p for p in pieces]
+    return sequence_like(arrays, [0.0 if p is None else p for p in pieces])
+
+
+def sequence_like(x, items):
+    """`items` in a sequence of x's type: a list, a tuple, or x's namedtuple class."""
+    if isinstance(x, list):
+        return items
+    if hasattr(type(x), "_fields"):             # a namedtuple: its fields, by position
+        return type(x)(*items)
+    return tuple(items)
 
 
 def split_concatenated(g, arrays, axis=0):

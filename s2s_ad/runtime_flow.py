@@ -19,7 +19,7 @@ to; these helpers give it the right shape the first time it needs one.
 """
 import numpy as np
 
-from .runtime import _float_dtype, unbroadcast
+from .runtime import _float_dtype, sequence_like as _sequence_like, unbroadcast
 
 
 def _has_integer_array(index):
@@ -170,15 +170,6 @@ def match_adjoint(a, x):
     if not isinstance(x, np.ndarray) and isinstance(a, np.ndarray) and a.ndim == 0:
         return float(a)
     return a
-
-
-def _sequence_like(x, items):
-    """`items` in a sequence of x's type: a list, a tuple, or x's namedtuple class."""
-    if isinstance(x, list):
-        return items
-    if hasattr(type(x), "_fields"):             # a namedtuple: its fields, by position
-        return type(x)(*items)
-    return tuple(items)
 
 
 def float_gradient(g):

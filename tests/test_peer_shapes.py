@@ -85,3 +85,44 @@ def test_a_float32_argument_cast_to_double_gets_a_float32_gradient(path, f, scal
     assert g.dtype == np.float32 and g.shape == x.shape
     np.testing.assert_allclose(g, scale * np.cos(x.astype(np.float64)), rtol=1e-6)
     check_against_differences(path, f, x.astype(np.float64))
+
+
+is_a = isinstance
+
+
+def first_of_a_list(x):
+    assert is_a(x, list)
+    return x[0] * x[1]
+
+
+def first_of_a_tuple(x):
+    assert is_a(x, tuple)
+    return x[0] * x[1]
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f, x", [(first_of_a_list, [2.0, 3.0, 5.0]),
+                                  (first_of_a_tuple, (2.0, 3.0, 5.0))], ids=["list", "tuple"])
+def test_a_type_test_under_another_name_keeps_the_gradient_a_sequence(path, f, x):
+    """`is_a = isinstance` then `assert is_a(x, list)`: x is still only indexed, so its
+    gradient is a list (a tuple) like x; the general derivative made it an array."""
+    g = grad_on(path, f)(x)
+    assert type(g) is type(x)
+    assert list(g) == [3.0, 2.0, 0.0]
+
+
+def joined_pair(pair):
+    return np.sum(np.concatenate(pair) ** 2) + np.sum(np.hstack(pair)) \
+        + np.sum(np.vstack(pair) * 3.0) + np.sum(np.stack(pair, axis=1) ** 3)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("kind", [tuple, list])
+def test_arrays_joined_from_a_tuple_get_a_tuple_gradient(path, kind):
+    """The adjoints of np.concatenate / hstack / vstack / stack of a tuple are a tuple (the
+    general derivative gave a list)."""
+    a, b = np.array([0.5, -1.0]), np.array([2.0, 0.25])
+    g = grad_on(path, joined_pair)(kind((a, b)))
+    assert type(g) is kind and len(g) == 2
+    for item, arr in zip(g, (a, b)):
+        np.testing.assert_allclose(item, 2 * arr + 1.0 + 3.0 + 3 * arr ** 2)

@@ -118,7 +118,7 @@ def analyse_dataflow(levels):
                 in_loops |= {n.id for n in walk_tree(inner)
                              if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
     return DataFlow(frozenset(local), frozenset(accumulated), frozenset(lists), counts,
-                    frozenset(in_loops), frozenset(_indexed_only(tree)),
+                    frozenset(in_loops), frozenset(_indexed_only(tree, levels.callees)),
                     frozenset(n.value.id for n in walk_tree(tree)
                               if isinstance(n, gast.Subscript) and isinstance(n.value, gast.Name)),
                     frozenset(_structured(tree, levels.callees)),
@@ -221,16 +221,20 @@ def _builds_list(value, lists):
     return isinstance(value, gast.List)
 
 
-def _indexed_only(tree):
+_SIZE_AND_TYPE = (len, isinstance, runtime_flow.mapping_keys)
+
+
+def _indexed_only(tree, callees):
     """Variables every use of which is `v[...]`, len(v), the keys of v or a type test
-    (`isinstance(v, list)`): nothing says they are arrays."""
+    (`isinstance(v, list)`, also under another name: `is_a = isinstance`): nothing says
+    they are arrays."""
     allowed, other = set(), set()
     for node in walk_tree(tree):
         if isinstance(node, gast.Subscript) and isinstance(node.value, gast.Name) \
                 and isinstance(node.ctx, gast.Load):
             allowed.add(id(node.value))
         elif isinstance(node, gast.Call) and isinstance(node.func, gast.Name) \
-                and node.func.id in ("len", "mapping_keys", "isinstance") and node.args \
+                and _sizes_or_types(node.func.id, callees) and node.args \
                 and isinstance(node.args[0], gast.Name):
             allowed.add(id(node.args[0]))
     indexed = set()
@@ -238,3 +242,9 @@ def _indexed_only(tree):
         if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
             (indexed if id(node) in allowed else other).add(node.id)
     return indexed - other
+
+
+def _sizes_or_types(name, callees):
+    if name in ("len", "mapping_keys", "isinstance"):
+        return True
+    return any(callees.get(name) is f for f in _SIZE_AND_TYPE)
