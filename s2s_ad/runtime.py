@@ -201,7 +201,14 @@ def broadcast_tangent(t, y):
 
 
 def zero_adjoint(x):
-    """The zero derivative for x: 0.0 for a Python scalar, float zeros otherwise."""
+    """The zero derivative for x: 0.0 for a Python scalar, float zeros otherwise, in x's
+    structure for a list, tuple or dict (zero_adjoint([1.0, 2.0]) -> [0.0, 0.0]; an array
+    would not be the gradient of a list, and lists of arrays of different shapes have no
+    np.shape)."""
+    if isinstance(x, dict):
+        return {key: zero_adjoint(value) for key, value in x.items()}
+    if isinstance(x, (list, tuple)):
+        return sequence_like(x, [zero_adjoint(item) for item in x])
     if isinstance(x, np.ndarray) or np.ndim(x) > 0:
         return np.zeros(np.shape(x), dtype=_float_dtype(x))
     return 0.0

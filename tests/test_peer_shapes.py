@@ -126,3 +126,29 @@ def test_arrays_joined_from_a_tuple_get_a_tuple_gradient(path, kind):
     assert type(g) is kind and len(g) == 2
     for item, arr in zip(g, (a, b)):
         np.testing.assert_allclose(item, 2 * arr + 1.0 + 3.0 + 3 * arr ** 2)
+
+
+def ignores_its_argument(ex, kind):
+    assert isinstance(ex, kind)
+    return 1.0
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("ex, zero", [
+    ([], []), ((), ()), ([1.0, 2.0], [0.0, 0.0]), ({"a": 1.0, "b": 2.0}, {"a": 0.0, "b": 0.0}),
+    ((1.0, np.ones(3)), (0.0, np.zeros(3))), ([np.ones(2), np.ones((2, 3))], None),
+], ids=["empty-list", "empty-tuple", "list", "dict", "tuple-of-mixed", "ragged-list"])
+def test_an_argument_the_output_ignores_gets_a_zero_of_its_structure(path, ex, zero):
+    """The zero gradient of a list / tuple / dict is a list / tuple / dict of zeros (it was
+    an array, `0.0` for a dict, and a crash for arrays of different shapes)."""
+    g = grad_on(path, ignores_its_argument)(ex, type(ex))
+    assert type(g) is type(ex)
+    if zero is None:
+        zero = [np.zeros(np.shape(item)) for item in ex]
+    if isinstance(ex, dict):
+        assert g == zero
+    else:
+        assert len(g) == len(zero)
+        for item, expected in zip(g, zero):
+            assert type(item) is type(expected)
+            np.testing.assert_array_equal(item, expected)
