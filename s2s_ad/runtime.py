@@ -6,7 +6,9 @@ Each helper is small and named for what it does to an adjoint:
     unbroadcast(g, x)        sum g down to x's shape (undo broadcasting)
     unreduce(g, x, axis, keepdims)  spread a reduction's adjoint back over x's shape
     add_at(a, index, g)      a[index] += g, correct for repeated integer indices
-    zero_adjoint(x)          the zero derivative shaped like x (0.0 for a scalar)
+    zero_adjoint(x)          the zero derivative shaped like x (0.0 for a scalar; a list,
+                             tuple or dict of zeros for one)
+    sequence_like(x, items)  items as a list, tuple or namedtuple like x
     zero_tangent(x), broadcast_tangent(t, y)   the same for forward mode
 
 Reductions (unreduce_extremum, unreduce_prod, unreduce_var, reverse_cumsum; np.std's and
