@@ -140,11 +140,11 @@ def _leaves(value, like=None):
 
 def _rebuild(like, leaves):
     """`like`'s structure with its leaves taken from the iterator `leaves`."""
-    from .runtime import sequence_like
+    from .runtime import _sequence_like
     if isinstance(like, dict):
         return {key: _rebuild(item, leaves) for key, item in like.items()}
     if isinstance(like, (list, tuple)):
-        return sequence_like(like, [_rebuild(item, leaves) for item in like])
+        return _sequence_like(like, [_rebuild(item, leaves) for item in like])
     return next(leaves)
 
 

@@ -8,7 +8,6 @@ Each helper is small and named for what it does to an adjoint:
     add_at(a, index, g)      a[index] += g, correct for repeated integer indices
     zero_adjoint(x)          the zero derivative shaped like x (0.0 for a scalar; a list,
                              tuple or dict of zeros for one)
-    sequence_like(x, items)  items as a list, tuple or namedtuple like x
     zero_tangent(x), broadcast_tangent(t, y)   the same for forward mode
 
 Reductions (unreduce_extremum, unreduce_prod, unreduce_var, reverse_cumsum; np.std's and
@@ -210,7 +209,7 @@ def zero_adjoint(x):
     if isinstance(x, dict):
         return {key: zero_adjoint(value) for key, value in x.items()}
     if isinstance(x, (list, tuple)):
-        return sequence_like(x, [zero_adjoint(item) for item in x])
+        return _sequence_like(x, [zero_adjoint(item) for item in x])
     if isinstance(x, np.ndarray) or np.ndim(x) > 0:
         return np.zeros(np.shape(x), dtype=_float_dtype(x))
     return 0.0
@@ -332,10 +331,10 @@ def _pieces_like(pieces, arrays):
         if any(p is None for p in pieces):
             return np.zeros(np.shape(arrays))
         return np.reshape(np.array(pieces, dtype=float), np.shape(arrays))
-    return sequence_like(arrays, [0.0 if p is None else p for p in pieces])
+    return _sequence_like(arrays, [0.0 if p is None else p for p in pieces])
 
 
-def sequence_like(x, items):
+def _sequence_like(x, items):
     """`items` in a sequence of x's type: a list, a tuple, or x's namedtuple class."""
     if isinstance(x, list):
         return items

@@ -19,7 +19,7 @@ to; these helpers give it the right shape the first time it needs one.
 """
 import numpy as np
 
-from .runtime import _float_dtype, sequence_like, unbroadcast
+from .runtime import _float_dtype, _sequence_like, unbroadcast
 
 
 def _has_integer_array(index):
@@ -164,7 +164,7 @@ def match_adjoint(a, x):
             items = list(a)          # numpy read the list as an array: one row per item
         else:
             items = [a] * len(x)     # a zero standing for every item
-        return sequence_like(x, [match_adjoint(p, q) for p, q in zip(items, x)])
+        return _sequence_like(x, [match_adjoint(p, q) for p, q in zip(items, x)])
     if isinstance(x, np.ndarray) and np.shape(a) != x.shape:
         return np.zeros(x.shape, dtype=_float_dtype(a, x)) + a
     if not isinstance(x, np.ndarray) and isinstance(a, np.ndarray) and a.ndim == 0:
@@ -183,7 +183,7 @@ def float_gradient(g):
     if isinstance(g, (int, np.integer, np.bool_)):
         return float(g)
     if isinstance(g, (list, tuple)):
-        return sequence_like(g, [float_gradient(item) for item in g])
+        return _sequence_like(g, [float_gradient(item) for item in g])
     if isinstance(g, dict):
         return {key: float_gradient(value) for key, value in g.items()}
     return g
