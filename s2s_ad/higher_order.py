@@ -148,7 +148,7 @@ def _leaves(value, like=None):
 
 def _rebuild(like, leaves):
     """`like`'s structure with its leaves taken from the iterator `leaves`."""
-    from .runtime_flow import _sequence_like
+    from .runtime import _sequence_like
     if isinstance(like, dict):
         return {key: _rebuild(item, leaves) for key, item in like.items()}
     if isinstance(like, (list, tuple)):

@@ -6,7 +6,8 @@ Each helper is small and named for what it does to an adjoint:
     unbroadcast(g, x)        sum g down to x's shape (undo broadcasting)
     unreduce(g, x, axis, keepdims)  spread a reduction's adjoint back over x's shape
     add_at(a, index, g)      a[index] += g, correct for repeated integer indices
-    zero_adjoint(x)          the zero derivative shaped like x (0.0 for a scalar)
+    zero_adjoint(x)          the zero derivative shaped like x (0.0 for a scalar; a list,
+                             tuple or dict of zeros for one)
     zero_tangent(x), broadcast_tangent(t, y)   the same for forward mode
 
 Reductions (unreduce_extremum, unreduce_prod, unreduce_var, reverse_cumsum; np.std's and
@@ -204,7 +205,14 @@ def broadcast_tangent(t, y):
 
 
 def zero_adjoint(x):
-    """The zero derivative for x: 0.0 for a Python scalar, float zeros otherwise."""
+    """The zero derivative for x: 0.0 for a Python scalar, float zeros otherwise, in x's
+    structure for a list, tuple or dict (zero_adjoint([1.0, 2.0]) -> [0.0, 0.0]; an array
+    would not be the gradient of a list, and lists of arrays of different shapes have no
+    np.shape)."""
+    if isinstance(x, dict):
+        return {key: zero_adjoint(value) for key, value in x.items()}
+    if isinstance(x, (list, tuple)):
+        return _sequence_like(x, [zero_adjoint(item) for item in x])
     if isinstance(x, np.ndarray) or np.ndim(x) > 0:
         return np.zeros(np.shape(x), dtype=_float_dtype(x))
     return 0.0
@@ -312,13 +320,37 @@ def untranspose(g, axes=None):
 
 def _split(g, arrays, sizes, axis):
     bounds = np.cumsum(sizes)[:-1]
-    return [reshape_like(p, a) for p, a in zip(np.split(g, bounds, axis=axis), arrays)]
+    return _pieces_like([reshape_like(p, a) for p, a in zip(np.split(g, bounds, axis=axis), arrays)],
+                        arrays)
+
+
+def _pieces_like(pieces, arrays):
+    """The adjoints of the items numpy joined, in the structure of `arrays`: a list for a
+    list, a tuple for a tuple, one array for an array (np.hstack(m) joins the rows of the matrix m, and
+    m's gradient is a matrix). Pieces are `None` for the scalar zero of a loop or branch.
+
+        _pieces_like([g0, g1], np.ones((2, 3)))  ->  np.array([g0, g1])   # shape (2, 3)
+    """
+    if isinstance(arrays, np.ndarray):
+        if any(p is None for p in pieces):
+            return np.zeros(np.shape(arrays))
+        return np.reshape(np.array(pieces, dtype=float), np.shape(arrays))
+    return _sequence_like(arrays, [0.0 if p is None else p for p in pieces])
+
+
+def _sequence_like(x, items):
+    """`items` in a sequence of x's type: a list, a tuple, or x's namedtuple class."""
+    if isinstance(x, list):
+        return items
+    if hasattr(type(x), "_fields"):             # a namedtuple: its fields, by position
+        return type(x)(*items)
+    return tuple(items)
 
 
 def split_concatenated(g, arrays, axis=0):
     """Adjoint of np.concatenate: g split back into one piece per array."""
     if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
-        return [0.0] * len(arrays)
+        return _pieces_like([None] * len(arrays), arrays)
     if axis is None:
         return _split(np.ravel(g), arrays, [np.size(a) for a in arrays], 0)
     return _split(g, arrays, [np.shape(a)[axis] for a in arrays], axis)
@@ -327,7 +359,7 @@ def split_concatenated(g, arrays, axis=0):
 def split_hstacked(g, arrays):
     """Adjoint of np.hstack (concatenation along axis 1, axis 0 for vectors)."""
     if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
-        return [0.0] * len(arrays)
+        return _pieces_like([None] * len(arrays), arrays)
     axis = 0 if np.ndim(g) == 1 else 1
     return _split(g, arrays, [np.shape(np.atleast_1d(a))[axis] for a in arrays], axis)
 
@@ -335,15 +367,16 @@ def split_hstacked(g, arrays):
 def split_vstacked(g, arrays):
     """Adjoint of np.vstack (concatenation along axis 0 of the arrays made 2-D)."""
     if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
-        return [0.0] * len(arrays)
+        return _pieces_like([None] * len(arrays), arrays)
     return _split(g, arrays, [np.shape(np.atleast_2d(a))[0] for a in arrays], 0)
 
 
 def unstack(g, arrays, axis=0):
     """Adjoint of np.stack: the slices of g along `axis`, one per array."""
     if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
-        return [0.0] * len(arrays)
-    return [_scalar_like(p, a) for p, a in zip(np.moveaxis(g, axis, 0), arrays)]
+        return _pieces_like([None] * len(arrays), arrays)
+    return _pieces_like([_scalar_like(p, a) for p, a in zip(np.moveaxis(g, axis, 0), arrays)],
+                        arrays)
 
 
 def split_array(g, obj):
@@ -355,7 +388,12 @@ def split_array(g, obj):
         # nested lists get nested lists back: the gradient has the argument's structure
         return [split_array(g[k], item) if isinstance(item, (list, tuple))
                 else _scalar_like(g[k], item) for k, item in enumerate(obj)]
-    return reshape_like(g, obj)
+    g = reshape_like(g, obj)
+    if isinstance(obj, np.ndarray) and obj.dtype.kind == "f" and np.ndim(g) \
+            and g.dtype.kind == "f" and g.dtype != obj.dtype:
+        # x.astype(np.float64) of a float32 x: x's gradient is float32, like x (as in JAX)
+        return g.astype(obj.dtype)
+    return g
 
 
 def untile(g, x, reps):

@@ -20,7 +20,7 @@ to; these helpers give it the right shape the first time it needs one.
 """
 import numpy as np
 
-from .runtime import _float_dtype, unbroadcast
+from .runtime import _float_dtype, _sequence_like, unbroadcast
 from .runtime_objects import (attribute_adjoints, attributes, check_attribute, is_object,
                               object_gradient, rebuilt)
 
@@ -194,15 +194,6 @@ def match_adjoint(a, x):
     if not isinstance(x, np.ndarray) and isinstance(a, np.ndarray) and a.ndim == 0:
         return float(a)
     return a
-
-
-def _sequence_like(x, items):
-    """`items` in a sequence of x's type: a list, a tuple, or x's namedtuple class."""
-    if isinstance(x, list):
-        return items
-    if hasattr(type(x), "_fields"):             # a namedtuple: its fields, by position
-        return type(x)(*items)
-    return tuple(items)
 
 
 def float_gradient(g):

@@ -14,6 +14,7 @@ numpy and runtime.unbroadcast only:
     quotient_or_nan(x, y)            x / y, with 0 / 0 = 0 and x / 0 = nan (decompositions)
     leading_columns(g, k, what)      g[..., :k], the rest checked zero (full_matrices=True)
     real_eigenvalues(w)              np.linalg.eig's eigenvalues, checked real
+    kron_layout(a, b)                np.kron's result with a's and b's axes interleaved
 """
 import string
 
@@ -294,3 +295,20 @@ def real_eigenvalues(w):
                          "(numpy then returns real arrays); this matrix has complex ones. "
                          "For a symmetric matrix use np.linalg.eigh")
     return w
+
+
+def kron_layout(a, b):
+    """How np.kron(a, b) lays out its entries, for its adjoint: both operands padded with
+    leading 1s to one rank n, the result reshaped to (a_0, b_0, a_1, b_1, ...) holds
+    a[i...] * b[k...] at [i_0, k_0, i_1, k_1, ...]. Returns (interleaved shape, a's padded
+    shape, b's padded shape, a's axes in it, b's axes in it, range(n)).
+
+        kron_layout(np.ones(2), np.ones((3, 4)))
+        -> ((1, 3, 2, 4), (1, 2), (3, 4), (0, 2), (1, 3), (0, 1))
+    """
+    n = max(np.ndim(a), np.ndim(b))
+    sa = (1,) * (n - np.ndim(a)) + np.shape(a)
+    sb = (1,) * (n - np.ndim(b)) + np.shape(b)
+    interleaved = tuple(size for pair in zip(sa, sb) for size in pair)
+    return (interleaved, sa, sb, tuple(range(0, 2 * n, 2)), tuple(range(1, 2 * n, 2)),
+            tuple(range(n)))

@@ -1,5 +1,5 @@
 """Least squares and other products: np.linalg's pinv, lstsq (full rank) and cond, and
-np.kron (vectors and matrices) and np.cross (3-vectors).
+np.kron (operands of any rank) and np.cross (3-vectors).
 
 pinv and lstsq follow the derivative of the pseudo-inverse P of a matrix of constant rank,
 dP = -P dA P + P P^T dA^T (I - A P) + (I - P A) dA^T P^T P; lstsq's x is P b.
@@ -8,6 +8,7 @@ import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
 from s2s_ad.runtime import broadcast_tangent, reshape_like, unbroadcast
+from s2s_ad.runtime_linalg import kron_layout
 from s2s_ad.runtime_spread import unreduce_norm
 
 
@@ -101,15 +102,16 @@ def cond_tangent(y, x, p=None):
             * (_inv @ d[x] @ _inv), (-2, -1))
 
 
-# kron of two vectors is the flattened outer product; of two matrices
-# kron(a, b)[i p + k, j q + l] = a[i, j] b[k, l]
+# kron(a, b) with both padded to one rank n, reshaped to (a_0, b_0, a_1, b_1, ...), holds
+# a[i...] b[k...] at [i_0, k_0, i_1, k_1, ...] (runtime_linalg.kron_layout): any ranks
 @adjoint(np.kron)
 def kron_adjoint(y, a, b):
-    """the adjoint laid out as (i, k) or (i, k, j, l), contracted with the other factor"""
-    _g = np.reshape(d[y], (np.size(a), np.size(b)) if np.ndim(a) == 1 else
-                    (np.shape(a)[0], np.shape(b)[0], np.shape(a)[1], np.shape(b)[1]))
-    d[a] += _g @ b if np.ndim(a) == 1 else np.einsum("ikjl,kl->ij", _g, b)
-    d[b] += a @ _g if np.ndim(a) == 1 else np.einsum("ikjl,ij->kl", _g, a)
+    """the adjoint laid out with a's and b's axes interleaved, contracted with the other
+    factor over its axes"""
+    _lay = kron_layout(a, b)
+    _g = np.reshape(d[y], _lay[0])
+    d[a] += reshape_like(np.tensordot(_g, np.reshape(b, _lay[2]), (_lay[4], _lay[5])), a)
+    d[b] += reshape_like(np.tensordot(_g, np.reshape(a, _lay[1]), (_lay[3], _lay[5])), b)
 
 
 @tangent(np.kron)

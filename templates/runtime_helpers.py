@@ -44,7 +44,7 @@ nondifferentiable(  # counts, seeds, checks, tie shares (piecewise constant), ze
     runtime.zero_tangent, runtime.zero_adjoint, runtime.shaped_like,
     runtime.shape_of, runtime.placeholder, runtime.closed_form_applies, pad_widths,
     signal_widths, weights_layout, runtime_creation.linspace_fractions, norm_power,
-    runtime_linalg.einsum_operand_count)
+    runtime_linalg.einsum_operand_count, runtime_linalg.kron_layout)
 
 
 # ---- runtime.py: broadcasting and reductions ---------------------------------------------

@@ -156,6 +156,9 @@ SPECS = [
     Spec(np.linalg.cond, cond_frobenius, [((4, 4),), ((2, 3, 3),)]),
     Spec(np.linalg.cond, cond_nuclear, [((3, 3),)]),
     Spec(np.kron, kron_of, [((3,), (2,)), ((2, 3), (3, 2)), ((1, 2), (2, 2))]),
+    # operands of different ranks (numpy pads the lower one with leading 1s), and scalars
+    Spec(np.kron, kron_of, [((3,), (2, 2)), ((2, 2), (3,)), ((5, 1), (3,)), ((), (2, 3)),
+                            ((2, 3), ()), ((2, 1, 2), (2, 3)), ((), ())]),
     Spec(np.cross, cross_of, [((3,), (3,)), ((4, 3), (3,)), ((2, 1, 3), (4, 3))]),
     Spec(np.cross, cross_first_axes, [((3, 4), (3, 4)), ((3,), (3, 2)), ((3, 4), (3, 2, 4))]),
     Spec(quotient_or_nan, use_quotient_or_nan, [((4,), (4,)), ((3, 4), (4,)), ((), (3,))],

@@ -25,6 +25,9 @@ def containers(forward, inputs, helpers):
         found = {name for name, kind in inputs.kinds.facts.items() if _is_container(kind)}
     for stmt in all_statements(forward):
         if id(stmt) not in helpers:
+            if isinstance(stmt, gast.Assign):
+                found |= _joined_sequence(operation_of(stmt.value, inputs.levels.callees),
+                                          inputs.kinds)
             continue
         op = operation_of(stmt.value, inputs.levels.callees)
         for arg in list(op.args) + list(op.keywords.values()):
@@ -32,6 +35,23 @@ def containers(forward, inputs, helpers):
                     inputs.kinds is None or not isinstance(inputs.kinds.of(arg), Num)):
                 found.add(arg.id)
     return frozenset(found)
+
+
+# numpy functions that join a sequence of arrays: the adjoint of that sequence is one
+# piece per item (runtime.split_concatenated, unstack, ...), a list for a list
+_JOINS = (numpy.concatenate, numpy.stack, numpy.hstack, numpy.vstack)
+
+
+def _joined_sequence(op, kinds):
+    """{name} when `op` joins the sequence held in a variable (np.concatenate(pair)) that
+    the facts do not prove an array (the general derivative knows nothing of it): it may
+    be a list or tuple, whose adjoints from several joins add item by item (`+` would
+    concatenate them)."""
+    if any(op.primitive is join for join in _JOINS) and op.args \
+            and isinstance(op.args[0], gast.Name) \
+            and (kinds is None or not isinstance(kinds.of(op.args[0]), Num)):
+        return {op.args[0].id}
+    return set()
 
 
 def _is_container(kind):

@@ -223,9 +223,13 @@ def _builds_list(value, lists):
     return isinstance(value, gast.List)
 
 
+_SIZE_AND_TYPE = (len, isinstance, runtime_flow.mapping_keys)
+
+
 def _indexed_only(tree, callees):
     """Variables every use of which is `v[...]`, an object's attribute `v.w`, len(v), the
-    keys of v or a type test (`isinstance(v, list)`): nothing says they are arrays."""
+    keys of v or a type test (`isinstance(v, list)`, also under another name: `is_a =
+    isinstance`): nothing says they are arrays."""
     allowed, other = set(), set()
     for node in walk_tree(tree):
         if isinstance(node, (gast.Subscript, gast.Attribute)) \
@@ -234,7 +238,7 @@ def _indexed_only(tree, callees):
                      or callees.get(dotted_path(node)) is attribute_of):
             allowed.add(id(node.value))
         elif isinstance(node, gast.Call) and isinstance(node.func, gast.Name) \
-                and (node.func.id in ("len", "mapping_keys", "isinstance")
+                and (_sizes_or_types(node.func.id, callees)
                      or callees.get(node.func.id) is attribute_tangent) and node.args \
                 and isinstance(node.args[0], gast.Name):
             allowed.add(id(node.args[0]))
@@ -243,3 +247,9 @@ def _indexed_only(tree, callees):
         if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
             (indexed if id(node) in allowed else other).add(node.id)
     return indexed - other
+
+
+def _sizes_or_types(name, callees):
+    if name in ("len", "mapping_keys", "isinstance"):
+        return True
+    return any(callees.get(name) is f for f in _SIZE_AND_TYPE)
