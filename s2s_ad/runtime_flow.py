@@ -266,3 +266,21 @@ def mapping_keys(mapping):
     """The keys of a dict (iterating `.items()`, or `for k in d: ... d[k]`), as a list;
     the items of any other iterable (a list's `for i in idx: ... xs[i]`)."""
     return list(mapping.keys()) if isinstance(mapping, dict) else list(mapping)
+
+
+def extremum_index(values, largest):
+    """The position of the first largest (smallest) of `values`, as builtin max (min)
+    chooses it: `max(a, b)` is `[a, b][extremum_index([a, b], True)]`."""
+    if len(values) == 0:
+        raise ValueError(f"{'max' if largest else 'min'}() arg is an empty sequence")
+    best = 0
+    for k in range(1, len(values)):
+        if (values[k] > values[best]) if largest else (values[k] < values[best]):
+            best = k
+    return best
+
+
+def sorted_order(keys, reverse):
+    """The positions of `keys` in the order builtin sorted puts them (stable, reverse
+    keeping equal keys in their order): `sorted(xs)` is `[xs[i] for i in sorted_order(xs)]`."""
+    return sorted(range(len(keys)), key=keys.__getitem__, reverse=reverse)

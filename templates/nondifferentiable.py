@@ -24,6 +24,7 @@ nondifferentiable(  # predicates and comparisons
 nondifferentiable(len, range, int, bool, isinstance, round)  # builtins
 
 
-nondifferentiable(runtime_flow.mapping_keys, runtime_flow.stop_gradient)
+nondifferentiable(runtime_flow.mapping_keys, runtime_flow.stop_gradient,
+                  runtime_flow.extremum_index, runtime_flow.sorted_order)
 
 nondifferentiable(format)   # f-strings: text, no derivative

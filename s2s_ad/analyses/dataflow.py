@@ -188,8 +188,8 @@ def _structured(tree, callees):
 
 
 def _user_lists(tree, appended):
-    """Variables every assignment of which is a list or tuple literal, or a repetition or
-    concatenation of those (`2 * xs`, `a + b`, `(x,) + (y,)`), and lists grown by append:
+    """Variables every assignment of which is a list or tuple literal, or a repetition,
+    concatenation or slice of those (`2 * xs`, `a + b`, `(x,) + (y,)`, `xs[1:]`), and lists grown by append:
     `+` and `*` on them concatenate and repeat."""
     values = {}
     for node in walk_tree(tree):
@@ -200,6 +200,8 @@ def _user_lists(tree, appended):
     def is_list(node):
         if isinstance(node, gast.BinOp) and isinstance(node.op, (gast.Mult, gast.Add)):
             return is_list(node.left) or is_list(node.right)
+        if isinstance(node, gast.Subscript) and isinstance(node.slice, gast.Slice):
+            return is_list(node.value)          # a slice of a list is a list
         return isinstance(node, (gast.List, gast.Tuple)) \
             or isinstance(node, gast.Name) and node.id in found
     changed = True

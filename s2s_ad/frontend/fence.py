@@ -74,6 +74,8 @@ def fence(parsed, extra_allowed=(), resolution=None):
     named_lambdas = {id(n.value) for n in walk_tree(tree) if isinstance(n, gast.Assign)
                      and isinstance(n.value, gast.Lambda) and len(n.targets) == 1
                      and isinstance(n.targets[0], gast.Name)}
+    named_lambdas |= _applied_lambdas(tree, resolution)
+    allowed_stars = _allowed_stars(tree)
     for stmt in tree.body:
         for node in walk_tree(stmt):
             if isinstance(node, gast.Lambda) and id(node) not in named_lambdas:
@@ -85,7 +87,7 @@ def fence(parsed, extra_allowed=(), resolution=None):
             if isinstance(node, gast.With) and _is_grad_of_block(node):
                 continue
             kind = type(node)
-            if kind in extra_allowed:
+            if kind in extra_allowed or id(node) in allowed_stars:
                 continue
             if kind in _UNSUPPORTED:
                 message, hint = _UNSUPPORTED[kind]
@@ -135,7 +137,10 @@ def _check_target(target, smap):
         return
     if isinstance(target, (gast.Tuple, gast.List)):
         for elt in target.elts:
-            _check_target(elt, smap)
+            _check_target(elt.value if isinstance(elt, gast.Starred) else elt, smap)
+        if sum(isinstance(elt, gast.Starred) for elt in target.elts) > 1:
+            raise UnsupportedSyntaxError("two starred names in one assignment",
+                                         smap.locate(target), "star at most one name")
         return
     if isinstance(target, gast.Subscript):
         if not isinstance(target.value, gast.Name):
@@ -159,6 +164,45 @@ def _check_signature(tree, smap):
     if a.kwarg is not None:
         raise UnsupportedSyntaxError("`**kwargs` parameters are not supported yet",
                                      smap.locate(a.kwarg), "name each parameter")
+
+
+# builtins that call the function they are given on items (its lambda is substituted
+# into a comprehension by transforms/python_calls.py)
+_APPLYING = {"map": ("args", 0), "sorted": ("key", None), "max": ("key", None),
+             "min": ("key", None)}
+
+
+def _applied_lambdas(tree, resolution):
+    """Lambdas passed to map (first argument) or as `key=` of sorted / max / min."""
+    import builtins
+    found = set()
+    for node in walk_tree(tree):
+        if not isinstance(node, gast.Call) or not isinstance(node.func, gast.Name) \
+                or node.func.id not in _APPLYING:
+            continue
+        name = node.func.id
+        if resolution is not None and (resolution.is_value(name) or resolution.lookup(
+                name) is not getattr(builtins, name)):
+            continue
+        where, position = _APPLYING[name]
+        if where == "args" and len(node.args) > position:
+            found.add(id(node.args[position]))
+        found |= {id(k.value) for k in node.keywords if k.arg == where}
+    return found
+
+
+def _allowed_stars(tree):
+    """Starred names in assignment targets (`first, *rest = xs`) and starred call
+    arguments (`f(*xs)`): normalize lowers them to indexing."""
+    found = set()
+    for node in walk_tree(tree):
+        if isinstance(node, gast.Assign):
+            for target in node.targets:
+                if isinstance(target, (gast.Tuple, gast.List)):
+                    found |= {id(e) for e in target.elts if isinstance(e, gast.Starred)}
+        elif isinstance(node, gast.Call):
+            found |= {id(a) for a in node.args if isinstance(a, gast.Starred)}
+    return found
 
 
 def _is_grad_of_block(node):

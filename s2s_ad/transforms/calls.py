@@ -42,6 +42,9 @@ class CallMixin:
                     "call a module-level function by its name (for a function passed as an "
                     "argument: a def that calls the chosen one by name, then grad of that)")
             receiver = func.value
+            lowered = self._value_method(expr)
+            if lowered is not None:
+                return lowered
             if func.attr == "pop" and not expr.args and not expr.keywords \
                     and isinstance(receiver, gast.Name) and receiver.id in self.current:
                 # a list's pop (generated code pops its tape): kept as a method call
@@ -54,6 +57,9 @@ class CallMixin:
             return self._numpy_call(fname, args, keywords, 0, expr)
         self._check_bound(path, func)
         target = self.res.lookup(path)
+        lowered = self._builtin_call(target, expr)
+        if lowered is not None:
+            return lowered
         if target in (list, tuple) and len(expr.args) == 1 and not expr.keywords \
                 and isinstance(expr.args[0], (gast.List, gast.Tuple)) \
                 and not any(isinstance(e, gast.Starred) for e in expr.args[0].elts):

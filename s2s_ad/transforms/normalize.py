@@ -28,6 +28,7 @@ from ..ir import build
 from ..ir.build import dotted_path
 from . import desugar
 from .calls import CallMixin
+from .python_calls import PythonCallMixin
 from .control import ControlFlowMixin, assigned_in_compound, expand_sequences
 from .mutation import MutationMixin
 from .exits import lower_exits
@@ -60,7 +61,7 @@ def normalize(parsed, resolution, namer, numpy_name):
     return _Normalizer(parsed, resolution, namer, numpy_name).run()
 
 
-class _Normalizer(ControlFlowMixin, MutationMixin, CallMixin, InlineMixin,
+class _Normalizer(ControlFlowMixin, MutationMixin, CallMixin, PythonCallMixin, InlineMixin,
                   CommonSubexpressionMixin):
     def __init__(self, parsed, resolution, namer, numpy_name):
         self.parsed = parsed
@@ -118,6 +119,12 @@ class _Normalizer(ControlFlowMixin, MutationMixin, CallMixin, InlineMixin,
                     and value.func.attr == "append" and isinstance(value.func.value, gast.Name) \
                     and self.res.is_value(value.func.value.id):
                 self._append(value, stmt)
+                return False
+            if isinstance(value, gast.Call) and isinstance(value.func, gast.Attribute) \
+                    and value.func.attr in ("extend", "insert", "pop") and value.args \
+                    and isinstance(value.func.value, gast.Name) \
+                    and self.res.is_value(value.func.value.id):
+                self._list_update(value, stmt)
                 return False
             if not isinstance(value, gast.Call):
                 raise UnsupportedSyntaxError("an expression statement without effect",
