@@ -60,6 +60,8 @@ class CallMixin:
         lowered = self._builtin_call(target, expr)
         if lowered is not None:
             return lowered
+        if any(isinstance(a, gast.Starred) for a in expr.args):
+            expr = self._spread_arguments(target, expr)
         if target in (list, tuple) and len(expr.args) == 1 and not expr.keywords \
                 and isinstance(expr.args[0], (gast.List, gast.Tuple)) \
                 and not any(isinstance(e, gast.Starred) for e in expr.args[0].elts):
@@ -88,6 +90,38 @@ class CallMixin:
         if isinstance(target, numpy.ufunc):
             args = [self._as_array(a) for a in args]
         return self._call_with(build.dotted(path), args, expr.keywords, 0)
+
+    def _spread_arguments(self, target, expr):
+        """f(a, *xs) for an f taking a fixed number n of positional arguments: f(a, xs[0],
+        ..., xs[n-2]), after checking that xs holds that many items."""
+        try:
+            params = list(inspect.signature(target).parameters.values())
+        except (TypeError, ValueError):
+            params = None
+        stars = [k for k, a in enumerate(expr.args) if isinstance(a, gast.Starred)]
+        positional = None if params is None or any(
+            p.kind in (p.VAR_POSITIONAL, p.KEYWORD_ONLY, p.VAR_KEYWORD) or
+            p.default is not p.empty for p in params) else len(params)
+        if positional is None or len(stars) != 1:
+            raise UnsupportedSyntaxError(
+                "a starred argument `f(*xs)` is differentiated when f takes a fixed number "
+                "of positional parameters (no defaults, no *args) and one argument is "
+                "starred", self.smap.locate(expr),
+                "pass the items one by one: f(xs[0], xs[1])")
+        star = stars[0]
+        count = positional - (len(expr.args) - 1) - len(expr.keywords)
+        items = self._held(expr.args[star].value)
+        self._check_bound("len", expr)
+        check = gast.Compare(left=build.call(build.name("len"), [build.clone(items)]),
+                             ops=[gast.Eq()], comparators=[build.const(count)])
+        build.with_location(check, expr)
+        holds, _ = self._atom(check)
+        self._flush(expr, [gast.Assert(test=holds, msg=build.const(
+            f"the starred argument holds {count} items for this call"))])
+        spread = [build.subscript(build.clone(items), build.const(k)) for k in range(count)]
+        args = expr.args[:star] + spread + expr.args[star + 1:]
+        return build.with_location(build.call(expr.func, args, [
+            (k.arg, k.value) for k in expr.keywords]), expr)
 
     def _as_array(self, arg):
         """A ufunc's list or tuple display operand as the array numpy makes of it

@@ -218,8 +218,22 @@ class _Normalizer(ControlFlowMixin, MutationMixin, CallMixin, PythonCallMixin, I
     def _unpack(self, target, atom, level):
         """a, (b, c) = t  ->  a = t[0]; t2 = t[1]; b = t2[0]; c = t2[1]."""
         stmts = []
+        starred = [k for k, elt in enumerate(target.elts) if isinstance(elt, gast.Starred)]
         for k, elt in enumerate(target.elts):
             item = build.subscript(build.clone(atom), build.const(k))
+            if starred and k >= starred[0]:
+                # first, *rest, last = t  ->  rest = list(t[1:-1]); last = t[-1]
+                after = len(target.elts) - k
+                item = build.subscript(build.clone(atom), build.literal(-after))
+                if k == starred[0]:
+                    upper = build.literal(1 - after) if after > 1 else None
+                    part = build.subscript(build.clone(atom), build.slice_(
+                        lower=build.const(k), upper=upper))
+                    self._check_bound("list", elt)
+                    item, _ = self._bound_to_temp(build.with_location(part, elt), level + 1)
+                    item = build.call(build.name("list"), [item])
+                    self.callees["list"] = list
+                    elt = elt.value
             if isinstance(elt, gast.Name):
                 stmts.append(self._bind(elt.id, item, level + 1))
             elif isinstance(elt, gast.Subscript):
