@@ -44,6 +44,7 @@ from .transforms.aux_output import split_aux
 from .transforms.normalize import normalize, numpy_name_for
 from .transforms.python_floats import python_float_reads
 from .ir.depth import recursion_room
+from .signature import Callee
 from . import runtime_checks, runtime_flow
 
 MODES = ("grad", "value_and_grad", "vjp")
@@ -124,14 +125,16 @@ class ForwardReference:
         return self._function
 
 
-def front(func):
-    """Stages 1-4: the levels form of `func` with its namer (used by s2s_ad.normalize)."""
+def front(func, functions=None):
+    """Stages 1-4: the levels form of `func` with its namer (used by s2s_ad.normalize).
+    `functions`: {parameter: the function it holds} from a signature (calls of the
+    parameter are calls of that function)."""
     parsed = parse(func)
     resolution = resolve(parsed)
     fence(parsed, resolution=resolution)
     namer = Namer(_user_names(parsed))
     numpy_name = numpy_name_for(resolution, namer)
-    levels = normalize(parsed, resolution, namer, numpy_name)
+    levels = normalize(parsed, resolution, namer, numpy_name, functions or {})
     verify(levels.tree)
     return levels, namer
 
@@ -149,7 +152,7 @@ def derive(func, request, registry, cache):
 def _derive(func, request, registry, cache):
     if request.mode == "jvp":
         return _derive_forward(func, request, registry, cache)
-    levels, namer = front(func)
+    levels, namer = front(func, _known_functions(request))
     func = levels.parsed.func           # the def a C-level wrapper (lru_cache) leads to
     aux = None
     if request.has_aux:
@@ -270,7 +273,7 @@ def _derive(func, request, registry, cache):
 def _derive_forward(func, request, registry, cache):
     """Forward mode: jvp_f(tangent, *params) -> (value, directional derivative)."""
     import numpy
-    levels, namer = front(func)
+    levels, namer = front(func, _known_functions(request))
     func = levels.parsed.func           # the def a C-level wrapper (lru_cache) leads to
     levels, kinds = _facts(levels, namer, request)
     levels = guard_aliased_writes(levels, kinds, namer, _user_names(levels.parsed),
@@ -330,6 +333,13 @@ def _derive_forward(func, request, registry, cache):
                       dict(bindings.names), _result_arity(levels))
     cache.put(func, request, derived)
     return derived
+
+
+def _known_functions(request):
+    """{parameter: function} for the parameters the request's signature knows to hold a
+    function (signature.Callee)."""
+    return {name: kind.function for name, kind in request.signature or ()
+            if isinstance(kind, Callee)}
 
 
 def _facts(levels, namer, request):

@@ -19,6 +19,7 @@ MODULES = (
     "numpy_creation",
     "python_math",
     "nondifferentiable",
+    "runtime_functions",
     "runtime_adjoints",
     "runtime_adjoints_linalg",
     "runtime_helpers",

@@ -16,9 +16,16 @@ from ..errors import UnsupportedSyntaxError
 from ..ir.build import dotted_path
 from ..ir import build
 from ..runtime import RUNTIME_MODULES
-from .. import runtime_creation
+from .. import runtime_creation, runtime_functions
+from ..ir.walk import walk_tree
 from . import desugar
 from .array_syntax import AXIS_CONCATENATORS, axis_concatenation, einsum_subscripts
+
+
+_NOT_STATIC = object()
+# the modules of s2s_ad's derivative makers (grad, jvp, hvp, ...), evaluated while
+# normalizing when their arguments are named functions
+_DERIVATIVE_MAKERS = ("s2s_ad.api", "s2s_ad.higher_order")
 
 
 class CallMixin:
@@ -33,6 +40,15 @@ class CallMixin:
             return self._call_with(build.dotted(path), expr.args, expr.keywords, 0)
         if path is None or self.res.is_value(path.split(".")[0]):
             if not isinstance(func, gast.Attribute):
+                known = self._function_value(func)
+                if known is not None:
+                    return self._call_target(*known, expr)
+                if isinstance(func, gast.Name) and not expr.keywords and not any(
+                        isinstance(a, gast.Starred) for a in expr.args):
+                    # which function is known when the call runs: its vjp / jvp then
+                    return self._call(build.with_location(self._runtime_call(
+                        runtime_functions.call_function,
+                        [func, build.tuple_(expr.args)]), expr))
                 what = f"`{func.id}` is a variable here (a parameter or a value assigned " \
                     f"in the function), so s2s_ad cannot tell which function it calls: " \
                     if isinstance(func, gast.Name) else ""
@@ -56,7 +72,10 @@ class CallMixin:
                                                         expr.keywords, expr, self.smap)
             return self._numpy_call(fname, args, keywords, 0, expr)
         self._check_bound(path, func)
-        target = self.res.lookup(path)
+        return self._call_target(func, path, self.res.lookup(path), expr)
+
+    def _call_target(self, func, path, target, expr):
+        """The call `expr` of `target`, which the code names `path` (`func`)."""
         lowered = self._builtin_call(target, expr)
         if lowered is not None:
             return lowered
@@ -90,6 +109,67 @@ class CallMixin:
         if isinstance(target, numpy.ufunc):
             args = [self._as_array(a) for a in args]
         return self._call_with(build.dotted(path), args, expr.keywords, 0)
+
+    def _function_value(self, func):
+        """(callee node, path, function) when the function a call expression names is
+        known while normalizing: a parameter whose function the signature gives, an item of
+        a module-level dict under a constant key (`ACTIVATIONS["relu"]`), s2s_ad's own
+        derivative of a named function (`s2s_ad.grad(h)`), or a local name assigned one of
+        those once. None otherwise."""
+        if isinstance(func, gast.Name) and func.id in self.known_functions \
+                and func.id not in self._stored_names():
+            return build.name(func.id), func.id, self.known_functions[func.id]
+        found = self._static_function(func)
+        if found is _NOT_STATIC:
+            return None
+        name = self.runtime_names.get(found)
+        if name is None:
+            base = getattr(found, "__name__", "")
+            name = self.namer.fresh(base if base.isidentifier() else "function")
+            self.runtime_names[found] = name
+        return build.name(name), name, found
+
+    def _static_function(self, node, depth=0):
+        if isinstance(node, gast.Name) and self.res.is_value(node.id) and depth < 4:
+            values = [a.value for a in walk_tree(self.parsed.tree)
+                      if isinstance(a, gast.Assign) and len(a.targets) == 1
+                      and isinstance(a.targets[0], gast.Name) and a.targets[0].id == node.id]
+            if len(values) != 1 or self._stored_names().count(node.id) != 1:
+                return _NOT_STATIC
+            return self._static_function(values[0], depth + 1)
+        path = dotted_path(node)
+        if path is not None:
+            if self.res.is_value(path.split(".")[0]) or not self.res.has(path):
+                return _NOT_STATIC
+            found = self.res.lookup(path)
+            return found if callable(found) and depth else _NOT_STATIC
+        if isinstance(node, gast.Subscript) and isinstance(node.slice, gast.Constant):
+            table = dotted_path(node.value)
+            if table is None or self.res.is_value(table.split(".")[0]) \
+                    or not isinstance(self.res.lookup(table), (dict, list, tuple)):
+                return _NOT_STATIC
+            try:
+                found = self.res.lookup(table)[node.slice.value]
+            except (KeyError, IndexError, TypeError):
+                return _NOT_STATIC
+            return found if callable(found) else _NOT_STATIC
+        if isinstance(node, gast.Call) and not node.keywords or isinstance(node, gast.Call) \
+                and all(isinstance(k.value, gast.Constant) for k in node.keywords):
+            maker = dotted_path(node.func)
+            if maker is None or self.res.is_value(maker.split(".")[0]) \
+                    or getattr(self.res.lookup(maker), "__module__", None) not in _DERIVATIVE_MAKERS:
+                return _NOT_STATIC
+            args = [self._static_function(a, depth + 1) if not isinstance(a, gast.Constant)
+                    else a.value for a in node.args]
+            if any(a is _NOT_STATIC for a in args):
+                return _NOT_STATIC
+            return self.res.lookup(maker)(*args, **{k.arg: k.value.value
+                                                    for k in node.keywords})
+        return _NOT_STATIC
+
+    def _stored_names(self):
+        return [n.id for n in walk_tree(self.parsed.tree)
+                if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)]
 
     def _spread_arguments(self, target, expr):
         """f(a, *xs) for an f taking a fixed number n of positional arguments: f(a, xs[0],

@@ -27,7 +27,7 @@ from ..errors import UnsupportedSyntaxError
 from ..ir import build
 from ..ir.build import dotted_path
 from . import desugar
-from .calls import CallMixin
+from .calls import _NOT_STATIC, CallMixin
 from .python_calls import PythonCallMixin
 from .control import ControlFlowMixin, assigned_in_compound, expand_sequences
 from .mutation import MutationMixin
@@ -57,13 +57,15 @@ def numpy_name_for(resolution, namer):
     return namer.fresh("np")
 
 
-def normalize(parsed, resolution, namer, numpy_name):
-    return _Normalizer(parsed, resolution, namer, numpy_name).run()
+def normalize(parsed, resolution, namer, numpy_name, functions=None):
+    """`functions`: {parameter: the function a specialisation knows it holds}."""
+    return _Normalizer(parsed, resolution, namer, numpy_name, functions or {}).run()
 
 
 class _Normalizer(ControlFlowMixin, MutationMixin, CallMixin, PythonCallMixin, InlineMixin,
                   CommonSubexpressionMixin):
-    def __init__(self, parsed, resolution, namer, numpy_name):
+    def __init__(self, parsed, resolution, namer, numpy_name, functions):
+        self.known_functions = functions
         self.parsed = parsed
         self.smap = parsed.source_map
         self.res = resolution
@@ -192,6 +194,13 @@ class _Normalizer(ControlFlowMixin, MutationMixin, CallMixin, PythonCallMixin, I
     def _assign(self, targets, value, stmt):
         first, *others = targets
         finals = []
+        if isinstance(first, gast.Name) and not others \
+                and self._static_function(first) is not _NOT_STATIC:
+            # g = ACTIVATIONS["tanh"] / g = np.sin: g names that function (bound once)
+            self.current[first.id] = self._function_value(first)[1]
+            self.levels[self.current[first.id]] = 0
+            self._flush(stmt, [])
+            return
         if isinstance(first, gast.Name):
             op, level = self._operation(value)
             finals.append(self._bind(first.id, op, level))
