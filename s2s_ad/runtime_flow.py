@@ -210,7 +210,10 @@ def sum_repeats(g, items):
 
 
 def concatenation_part(g, before, items):
-    """Adjoint of `items` in a concatenated list `before + items (+ ...)`: its slice of g."""
+    """Adjoint of `items` in a concatenated list `before + items (+ ...)`: its slice of g
+    (an array g holds the items' adjoints as rows)."""
+    if isinstance(g, np.ndarray) and g.ndim:
+        g = list(g)
     if not isinstance(g, (list, tuple)):
         return g                # still the scalar zero
     start = len(before)

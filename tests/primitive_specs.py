@@ -115,9 +115,10 @@ def all_specs():
     import specs_creation
     import specs_decompositions
     import specs_elementwise
+    import specs_functions
     import specs_pad_modes
     import specs_runtime
     import specs_zero_spread
     return SPECS + specs_elementwise.SPECS + specs_arrays.SPECS + specs_runtime.SPECS \
         + specs_creation.SPECS + specs_zero_spread.SPECS + specs_array_syntax.SPECS \
-        + specs_pad_modes.SPECS + specs_decompositions.SPECS
+        + specs_pad_modes.SPECS + specs_decompositions.SPECS + specs_functions.SPECS

@@ -1,0 +1,271 @@
+"""Python as it is written (issue 15): builtins, container methods, starred names, random
+draws and functions as values, each against central differences on both derivative
+paths."""
+import numpy as np
+import pytest
+
+import s2s_ad
+from derivative_paths import PATHS, grad_on, hvp_on, jvp_on, central_difference
+from gradcheck import numeric_grad
+
+
+def relu(z):
+    return np.maximum(z, 0.0)
+
+
+def softplus(z):
+    return np.log1p(np.exp(z))
+
+
+ACTIVATIONS = {"relu": relu, "tanh": np.tanh, "softplus": softplus}
+
+
+def pair(a, b):
+    return a * b
+
+
+def max_min_numbers(x):
+    y = 1.0 - x
+    return max(x, y) + 3.0 * min([x, y])
+
+
+def max_three_key(x):
+    y = 0.4 * x
+    return max(x, 2.0 * y, -x) * min(x, y, key=lambda v: -v)
+
+
+def max_of_array(x):
+    return max(x) + 2.0 * min(x)
+
+
+def sorted_values(x):
+    return sum(sorted([x, 2 * x, -x])[:2])
+
+
+def sorted_key_reverse(x):
+    return sorted([x, 2 * x, -x], key=lambda v: v * v, reverse=True)[0]
+
+
+def reversed_list(x):
+    return list(reversed([x, x * x]))[0] * 1.0 + [x, 3 * x][::-1][0]
+
+
+def divmod_remainder(x):
+    q, r = divmod(x, 2.0)
+    return r * x
+
+
+def list_updates(x):
+    items = [x]
+    items.extend([2 * x, 3 * x])
+    items.insert(0, x * x)
+    v = items.pop(1)
+    return v * sum(items)
+
+
+def list_updates_tuple(x):
+    items = [x, 2 * x]
+    items.extend((x * x, x))
+    items.pop(0)
+    return items[0] * items[1] * items[2]
+
+
+def sliced_concatenation(x):
+    items = [x, 2 * x, 3 * x]
+    joined = items[:1] + [x * x] + items[1:]
+    return sum(joined) * joined[1]
+
+
+def map_sin(xs):
+    return sum(map(np.sin, xs))
+
+
+def map_lambda_two(x):
+    return sum(map(lambda a, b: a * b, [x, 2 * x], [x, x]))
+
+
+def zip_three(x):
+    total = 0.0
+    for a, b, c in zip(x, x * x, 2.0 * x):
+        total = total + a * b * c
+    return total
+
+
+def enumerate_start(x):
+    total = 0.0
+    for i, v in enumerate(x, start=1):
+        total = total + i * v
+    return total
+
+
+def range_step(x):
+    total = 0.0
+    for i in range(0, 6, 2):
+        total = total + x[i] * x[i + 1]
+    return total
+
+
+def star_unpack(x):
+    a, *middle, b = [x, 2 * x, x * x, 3 * x]
+    return a * b * middle[1] + middle[0]
+
+
+def star_unpack_tail(x):
+    *first, last = (x, 2 * x, x * x)
+    return last * first[1]
+
+
+def starred_call(x, y):
+    xs = (x, y)
+    return pair(*xs) + pair(x, *[y])
+
+
+def apply(f, x):
+    return np.sum(f(x) * x)
+
+
+def from_dict(x):
+    return np.sum(ACTIVATIONS["softplus"](x) + ACTIVATIONS["tanh"](x))
+
+
+def local_alias(x):
+    g = ACTIVATIONS["tanh"]
+    h = np.sin
+    return np.sum(g(x) * h(x)) + apply(h, x)
+
+
+def _inner_loss(x):
+    return np.sum(np.sin(x) * x)
+
+
+def grad_inside(x):
+    g = s2s_ad.grad(_inner_loss)(x)
+    return np.sum(g * g)
+
+
+def number_alias_write(x):
+    y = x
+    y += 2.0 * x
+    return y * y
+
+
+def item_write(x):
+    s = x[0]
+    s += x[1] * 2.0
+    return s * s
+
+
+X = np.array([0.3, -0.5, 1.2])
+SCALAR_CASES = [max_min_numbers, max_three_key, sorted_values, sorted_key_reverse,
+                reversed_list, divmod_remainder, list_updates, list_updates_tuple,
+                sliced_concatenation, map_lambda_two, star_unpack, star_unpack_tail,
+                number_alias_write]
+ARRAY_CASES = [max_of_array, map_sin, zip_three, enumerate_start, from_dict, local_alias,
+               grad_inside, item_write]
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f", SCALAR_CASES, ids=lambda f: f.__name__)
+def test_scalar_constructs(f, path):
+    x = 1.3
+    expected = numeric_grad(f, (x,), 0)
+    np.testing.assert_allclose(grad_on(path, f)(x), expected, rtol=1e-6, atol=1e-8)
+    value, tangent = jvp_on(path, f, (x,), 0.7)
+    np.testing.assert_allclose(value, f(x))
+    np.testing.assert_allclose(tangent, 0.7 * expected, rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f", ARRAY_CASES, ids=lambda f: f.__name__)
+def test_array_constructs(f, path):
+    x = np.linspace(0.2, 1.4, 6) if f in (range_step,) else X
+    expected = numeric_grad(f, (x,), 0)
+    np.testing.assert_allclose(grad_on(path, f)(x), expected, rtol=1e-6, atol=1e-8)
+    if f is not grad_inside:
+        v = np.linspace(0.5, 1.5, x.size)
+        value, tangent = jvp_on(path, f, (x,), v)
+        np.testing.assert_allclose(tangent, np.sum(expected * v), rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.parametrize("f", [max_min_numbers, sorted_values, star_unpack, list_updates,
+                               number_alias_write], ids=lambda f: f.__name__)
+def test_second_order(f):
+    x = 1.3
+    np.testing.assert_allclose(hvp_on("specialised", f, (x,), 1.0),
+                               central_difference(s2s_ad.grad(f), x, 1.0), rtol=1e-5)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f", [np.tanh, softplus, relu, lambda z: z ** 3],
+                         ids=["ufunc", "def", "relu", "lambda"])
+def test_function_argument(f, path):
+    expected = numeric_grad(apply, (f, X), 1)
+    np.testing.assert_allclose(grad_on(path, apply, wrt=1)(f, X), expected, rtol=1e-6,
+                               atol=1e-8)
+    v = np.linspace(0.5, 1.5, 3)
+    _, tangent = jvp_on(path, apply, (f, X), v, wrt=1)
+    np.testing.assert_allclose(tangent, np.sum(expected * v), rtol=1e-6, atol=1e-8)
+
+
+def test_function_identity_is_part_of_the_signature():
+    grad_apply = s2s_ad.grad(apply, wrt=1)
+    for f in (np.tanh, softplus, np.tanh):
+        np.testing.assert_allclose(grad_apply(f, X), numeric_grad(apply, (f, X), 1),
+                                   rtol=1e-6, atol=1e-8)
+    assert "apply is" not in s2s_ad.derivative_source(grad_apply)
+    source = s2s_ad.derivative_source(grad_apply)
+    assert "f is tanh" in source and "f is softplus" in source
+
+
+def test_dict_argument_methods():
+    def loss(d):
+        total = 0.0
+        for k, v in sorted(d.items(), key=lambda kv: kv[0]):
+            total = total * 2.0 + v
+        return total + sum(d.values()) + d.get("c", 2.0) * d["a"]
+    for path in PATHS:
+        g = grad_on(path, loss)({"b": 2.0, "a": 3.0})
+        assert g == {"b": 2.0, "a": 5.0}
+
+
+def vae_like(mu, rs):
+    eps = rs.randn(3)
+    unused = rs.standard_normal(2)
+    return np.sum((mu + 0.5 * rs.normal(size=3) * eps) ** 2)
+
+
+def local_generator(mu):
+    rs = np.random.RandomState(0)
+    return np.sum(mu * rs.randn(3) + mu * mu * rs.uniform(size=3))
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_random_draws_are_constants_in_order(path):
+    mu = np.array([0.1, 0.2, 0.3])
+    value = vae_like(mu, np.random.RandomState(3))
+    expected = numeric_grad(lambda m: vae_like(m, np.random.RandomState(3)), (mu,), 0)
+    g = grad_on(path, vae_like)(mu, np.random.RandomState(3))
+    np.testing.assert_allclose(g, expected, rtol=1e-6)
+    value_and = s2s_ad.value_and_grad(vae_like)(mu, np.random.RandomState(3))
+    np.testing.assert_allclose(value_and[0], value)
+    np.testing.assert_allclose(grad_on(path, local_generator)(mu),
+                               numeric_grad(local_generator, (mu,), 0), rtol=1e-6)
+
+
+def test_generator_argument():
+    def loss(mu, rng):
+        return np.sum(mu * rng.standard_normal(3) + rng.uniform(0.0, 1.0, 3) * mu ** 2)
+    mu = np.array([0.1, 0.2, 0.3])
+    expected = numeric_grad(lambda m: loss(m, np.random.default_rng(5)), (mu,), 0)
+    for path in PATHS:
+        np.testing.assert_allclose(grad_on(path, loss)(mu, np.random.default_rng(5)),
+                                   expected, rtol=1e-6)
+
+
+def test_starred_call_checks_the_count():
+    f = s2s_ad.grad(starred_call)
+    np.testing.assert_allclose(f(1.5, 2.5), numeric_grad(starred_call, (1.5, 2.5), 0))
+    def bad(x):
+        return pair(*[x, x, x])
+    with pytest.raises(AssertionError):
+        s2s_ad.grad(bad)(1.0)
