@@ -50,7 +50,7 @@ def _line_of(marker):
     (rejected.sorts_in_place, "sort", s2s_ad.UnsupportedSyntaxError, "`.sort()`"),
     (rejected.complex_loss, "complex", s2s_ad.UnsupportedSyntaxError, "complex numbers"),
     (rejected.steps_with_given_force, "function_argument", s2s_ad.UnsupportedSyntaxError,
-     "`force` is a variable here"),
+     "`force` holds a function chosen when the code runs"),
 ])
 def test_rejections_are_located(func, marker, error, words):
     with pytest.raises(error) as info:

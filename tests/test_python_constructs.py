@@ -269,3 +269,38 @@ def test_starred_call_checks_the_count():
         return pair(*[x, x, x])
     with pytest.raises(AssertionError):
         s2s_ad.grad(bad)(1.0)
+
+
+def given_force(x, force=np.sin):
+    return np.sum(x + 0.1 * force(x))
+
+
+def choose(x, name):
+    return np.sum(ACTIVATIONS[name](x) * x)
+
+
+def _activation(kind):
+    return ACTIVATIONS[kind]
+
+
+def from_helper(x):
+    act = _activation("softplus")
+    return np.sum(act(x))
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_function_chosen_when_the_code_runs(path):
+    """A default function argument, a dict item chosen by a string argument, a helper's
+    result: differentiated through the function the call reaches."""
+    np.testing.assert_allclose(grad_on(path, given_force)(X),
+                               numeric_grad(given_force, (X,), 0), rtol=1e-6)
+    for name in ("relu", "tanh", "softplus"):
+        np.testing.assert_allclose(grad_on(path, choose)(X, name),
+                                   numeric_grad(lambda v: choose(v, name), (X,), 0),
+                                   rtol=1e-6, atol=1e-8)
+        v = np.linspace(0.5, 1.5, 3)
+        _, tangent = jvp_on(path, choose, (X, name), v)
+        np.testing.assert_allclose(
+            tangent, np.sum(numeric_grad(lambda u: choose(u, name), (X,), 0) * v), rtol=1e-6)
+    np.testing.assert_allclose(grad_on(path, from_helper)(X),
+                               numeric_grad(from_helper, (X,), 0), rtol=1e-6)

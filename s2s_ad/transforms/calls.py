@@ -43,20 +43,20 @@ class CallMixin:
                 known = self._function_value(func)
                 if known is not None:
                     return self._call_target(*known, expr)
-                if isinstance(func, gast.Name) and not expr.keywords and not any(
-                        isinstance(a, gast.Starred) for a in expr.args):
-                    # which function is known when the call runs: its vjp / jvp then
+                if not expr.keywords and not any(isinstance(a, gast.Starred)
+                                                 for a in expr.args):
+                    # which function is known when the call runs (`acts[name](x)`, a
+                    # helper's result): its vjp / jvp are derived then
+                    held = self._held(func)
                     return self._call(build.with_location(self._runtime_call(
                         runtime_functions.call_function,
-                        [func, build.tuple_(expr.args)]), expr))
-                what = f"`{func.id}` is a variable here (a parameter or a value assigned " \
-                    f"in the function), so s2s_ad cannot tell which function it calls: " \
-                    if isinstance(func, gast.Name) else ""
+                        [held, build.tuple_(expr.args)]), expr))
+                what = f"`{func.id}` holds a function chosen when the code runs" \
+                    if isinstance(func, gast.Name) else \
+                    "this call's function is chosen when the code runs"
                 raise UnsupportedSyntaxError(
-                    f"{what}only calls of named functions and array methods are supported",
-                    self.smap.locate(expr),
-                    "call a module-level function by its name (for a function passed as an "
-                    "argument: a def that calls the chosen one by name, then grad of that)")
+                    f"{what}: such a call is differentiated with positional arguments only",
+                    self.smap.locate(expr), "pass the arguments by position: f(x, w)")
             receiver = func.value
             lowered = self._value_method(expr)
             if lowered is not None:
