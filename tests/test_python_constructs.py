@@ -304,3 +304,44 @@ def test_function_chosen_when_the_code_runs(path):
             tangent, np.sum(numeric_grad(lambda u: choose(u, name), (X,), 0) * v), rtol=1e-6)
     np.testing.assert_allclose(grad_on(path, from_helper)(X),
                                numeric_grad(from_helper, (X,), 0), rtol=1e-6)
+
+
+LOGGED = []
+
+
+def _log(step, value):
+    LOGGED.append(f"{step}: {float(np.sum(value)):.3f}")
+
+
+def _show(value):
+    print("loss", value)
+    _log(0, value)
+
+
+def _clip_(w):
+    w[w > 1.0] = 1.0
+
+
+def logs_and_returns(x):
+    _log(1, x)
+    _show(np.sum(x * x))
+    return np.sum(np.sin(x) * x)
+
+
+def clips_in_place(x):
+    w = x * 2.0
+    _clip_(w)
+    return np.sum(w)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_helper_called_for_its_effect(path, capsys):
+    LOGGED.clear()
+    np.testing.assert_allclose(grad_on(path, logs_and_returns)(X),
+                               numeric_grad(logs_and_returns, (X,), 0), rtol=1e-6)
+    assert LOGGED and "loss" in capsys.readouterr().out
+
+
+def test_helper_writing_into_its_argument_is_rejected():
+    with pytest.raises(s2s_ad.UnsupportedSyntaxError, match="writing"):
+        s2s_ad.grad(clips_in_place)(X)
