@@ -23,7 +23,8 @@ import numpy as np
 # the modules whose functions generated code may call (standalone files copy them in)
 RUNTIME_MODULES = ("s2s_ad.runtime", "s2s_ad.runtime_flow", "s2s_ad.runtime_linalg",
                    "s2s_ad.runtime_arrays", "s2s_ad.runtime_checks", "s2s_ad.runtime_spread",
-                   "s2s_ad.runtime_creation", "s2s_ad.runtime_functions")
+                   "s2s_ad.runtime_creation", "s2s_ad.runtime_functions",
+                   "s2s_ad.runtime_mappings")
 
 def unbroadcast(g, x):
     """Sum `g` over the axes broadcasting added to `x`'s shape."""

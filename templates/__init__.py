@@ -20,6 +20,7 @@ MODULES = (
     "python_math",
     "nondifferentiable",
     "runtime_functions",
+    "runtime_mappings",
     "runtime_adjoints",
     "runtime_adjoints_linalg",
     "runtime_helpers",

@@ -345,3 +345,63 @@ def test_helper_called_for_its_effect(path, capsys):
 def test_helper_writing_into_its_argument_is_rejected():
     with pytest.raises(s2s_ad.UnsupportedSyntaxError, match="writing"):
         s2s_ad.grad(clips_in_place)(X)
+
+
+def dict_display(x):
+    d = {"a": x, "b": 2 * x}
+    return np.sum(d["a"] * d["b"])
+
+
+def dict_call(x):
+    d = dict(a=x, b=x * x)
+    return np.sum(d["a"] * d.get("b") + d.get("c", 1.0))
+
+
+def dict_comprehension(x):
+    d = {k: v * 2.0 for k, v in zip(["a", "b"], [x, x * x])}
+    return np.sum(d["b"] * d["a"])
+
+
+def dict_new_key(x):
+    d = {"a": x}
+    d["b"] = x * 3.0
+    return np.sum(d["a"] * d["b"])
+
+
+def dict_loop(x):
+    d = {"a": x, "b": np.sin(x)}
+    total = 0.0
+    for k, v in d.items():
+        total = total + np.sum(v * v)
+    return total
+
+
+def _dict_loss(p):
+    return np.sum(p["w"] ** 2 + p["b"])
+
+
+def dict_to_helper(x):
+    return _dict_loss({"w": x, "b": 1.0})
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f", [dict_display, dict_call, dict_comprehension, dict_new_key,
+                               dict_loop, dict_to_helper], ids=lambda f: f.__name__)
+def test_dicts_built_inside(f, path):
+    expected = numeric_grad(f, (X,), 0)
+    np.testing.assert_allclose(grad_on(path, f)(X), expected, rtol=1e-6, atol=1e-8)
+    v = np.linspace(0.5, 1.5, 3)
+    _, tangent = jvp_on(path, f, (X,), v)
+    np.testing.assert_allclose(tangent, np.sum(expected * v), rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(hvp_on(path, f, (X,), v),
+                               central_difference(s2s_ad.grad(f), X, v), rtol=1e-5, atol=1e-7)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_dict_argument_gets_a_new_key(path):
+    def f(p):
+        p["c"] = p["a"] * 2.0
+        return p["c"] * p["b"]
+    params = {"a": 1.5, "b": 2.0}
+    assert grad_on(path, f)(params) == {"a": 4.0, "b": 3.0}
+    assert params == {"a": 1.5, "b": 2.0}

@@ -89,12 +89,19 @@ def reverse(inputs, wrt, seed):
         inputs.shape_proxies(forward + walked)
     # the seed section reads final values only: it never needs anything from the tape
     forward, walked, used = resolve_markers(forward, walked, tape, levels.numpy_name,
-                                            _shape_helpers(inputs.bindings))
+                                            _shape_helpers(inputs.bindings),
+                                            _item_helpers(inputs.bindings))
     backward = seeded + walked
     if used or walker.counted:
         forward = walker.unbound_guards(forward) + [build.assign(tape, gast.List(elts=[],
                                                                          ctx=gast.Load()))] + forward
     return ReverseResult(list(forward), backward, ret.value, gradients)
+
+
+def _item_helpers(bindings):
+    """bind(helper) -> its name: a dict entry an index write creates is saved and
+    restored by runtime_mappings.saved_entry / restore_entry (it may not exist before)."""
+    return lambda helper: bindings.name_for(helper.__name__, helper)
 
 
 def _shape_helpers(bindings):

@@ -371,6 +371,10 @@ class _Normalizer(ControlFlowMixin, MutationMixin, CallMixin, PythonCallMixin, I
             return self._bool_op(expr)
         if isinstance(expr, (gast.ListComp, gast.GeneratorExp)):
             return self._comprehension(expr)
+        if isinstance(expr, gast.Dict):
+            return self._mapping_display(expr)
+        if isinstance(expr, gast.DictComp):
+            return self._mapping_comprehension(expr)
         if isinstance(expr, gast.Call) and dotted_path(expr.func) == "sum" \
                 and self.res.lookup("sum") is builtins.sum and len(expr.args) == 1 \
                 and not expr.keywords and isinstance(expr.args[0], (gast.ListComp,

@@ -10,6 +10,8 @@ normalize lowers as usual, so the derivative follows the value that was chosen:
     divmod(a, b)           ->  (a // b, a % b)
     map(f, xs, ys)         ->  [f(v, w) for v, w in zip(xs, ys)]
     zip(xs, ys, zs)        ->  [(u, v, w) for u, v, w in zip(xs, ys, zs)]
+    {"a": x}, dict(a=x)    ->  make_mapping(("a",), (x,))      (runtime_mappings.py)
+    {k: v for ...}         ->  make_mapping([k for ...], [v for ...])
     d.get(k, e)            ->  d[k] if k in d else e
     d.keys() / d.values() / d.items()  ->  lists built from mapping_keys(d)
     ys.extend(xs)          ->  ys = ys + list(xs)
@@ -29,7 +31,7 @@ import numpy
 from ..errors import UnsupportedSyntaxError
 from ..ir import build
 from ..ir.walk import walk_tree
-from .. import runtime_flow
+from .. import runtime_flow, runtime_mappings
 
 # methods of np.random.RandomState and np.random.Generator that draw samples (shuffle
 # writes into its argument: not among them)
@@ -193,6 +195,42 @@ class PythonCallMixin:
                                 build.call(build.name("zip"), expr.args))
         return self._lower(_located(pairs, expr))
 
+    def _dict(self, expr):
+        """dict(a=x, b=y) and dict(zip(keys, values)) as make_mapping."""
+        if not expr.args and all(k.arg is not None for k in expr.keywords):
+            display = gast.Dict(keys=[build.const(k.arg) for k in expr.keywords],
+                                values=[k.value for k in expr.keywords])
+            return self._mapping_display(_located(display, expr))
+        if len(expr.args) == 1 and not expr.keywords and isinstance(expr.args[0], gast.Call) \
+                and len(expr.args[0].args) == 2 and not expr.args[0].keywords \
+                and self._names_builtin(expr.args[0].func, "zip"):
+            keys, values = expr.args[0].args
+            return self._lower(_located(self._runtime_call(
+                runtime_mappings.make_mapping, [keys, values]), expr))
+        return None
+
+    def _mapping_display(self, expr):
+        """{k1: v1, k2: v2} -> make_mapping((k1, k2), (v1, v2))."""
+        if any(k is None for k in expr.keys):
+            raise UnsupportedSyntaxError(
+                "`**` inside a dict display is not supported", self.smap.locate(expr),
+                "write the entries out, or update a copy: d = dict(base); d['k'] = v")
+        call = self._runtime_call(runtime_mappings.make_mapping, [
+            build.tuple_(expr.keys), build.tuple_(expr.values)])
+        return self._lower(_located(call, expr))
+
+    def _mapping_comprehension(self, expr):
+        """{k: v for ...} -> make_mapping([k for ...], [v for ...]) (the loop runs twice:
+        once for the keys, once for the values)."""
+        keys = gast.ListComp(elt=expr.key, generators=build.clone(expr.generators))
+        values = gast.ListComp(elt=expr.value, generators=build.clone(expr.generators))
+        call = self._runtime_call(runtime_mappings.make_mapping, [keys, values])
+        return self._lower(_located(call, expr))
+
+    def _names_builtin(self, func, name):
+        return isinstance(func, gast.Name) and func.id == name \
+            and not self.res.is_value(name) and self.res.lookup(name) is getattr(builtins, name)
+
     # ---- helpers ----------------------------------------------------------------------
     def _mapped(self, function, iterables, node):
         """[function(v, w, ...) for v, w, ... in zip(*iterables)] as a comprehension; a
@@ -252,4 +290,5 @@ _BUILTIN_RULES = {
     id(builtins.divmod): PythonCallMixin._divmod,
     id(builtins.map): PythonCallMixin._map,
     id(builtins.zip): PythonCallMixin._zip,
+    id(builtins.dict): PythonCallMixin._dict,
 }
