@@ -30,6 +30,7 @@ from .ad.registry import default_registry
 from .errors import APIUsageError, function_location
 from .dispatch import Dispatcher
 from .pipeline import DerivativeCache, Request, derive, front
+from .frontend.star_params import fixed_arity, fixed_count, takes_star_args
 
 Wrt = Union[int, str, Sequence[Union[int, str]]]   # a position, a name, or several
 
@@ -148,6 +149,9 @@ def general_derivative(df):
 def _public(f, mode, wrt, preserve_result, has_aux=False):
     if not callable(f):
         raise APIUsageError(f"{mode} expects a function, got {type(f).__name__}")
+    if takes_star_args(f):
+        return per_arity(f, mode, lambda g: _public(g, mode, wrt, preserve_result, has_aux),
+                         extra=1 if mode in ("vjp", "jvp") else 0)
     per_function = _PUBLIC.setdefault(f, {}) if _weakrefable(f) else {}
     fast_key = (mode, tuple(wrt) if isinstance(wrt, list) else wrt, preserve_result, has_aux)
     if fast_key in per_function:            # a repeated grad(f): no signature inspection
@@ -173,6 +177,20 @@ def _public(f, mode, wrt, preserve_result, has_aux=False):
     _SOURCES[derived.function] = derived
     per_function[key] = per_function[fast_key] = function
     return function
+
+
+def per_arity(f, mode, make, extra=0):
+    """The derivative `make(g)` of f with a `*args` parameter, g being f with as many items
+    as a call gives (frontend/star_params.py); `extra` trailing arguments are not f's (a
+    cotangent, a tangent or a vector)."""
+    fixed = fixed_count(f)
+
+    def derivative(*args, **kwargs):
+        return make(fixed_arity(f, max(0, len(args) - extra - fixed)))(*args, **kwargs)
+    derivative.__name__ = derivative.__qualname__ = f"{mode}_{f.__name__}"
+    derivative.__doc__ = f"{mode} of {f.__qualname__}, built for the number of items its " \
+        f"*args receives"
+    return derivative
 
 
 def _dispatcher(target, request, general, mode, inner=None):

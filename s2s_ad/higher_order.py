@@ -56,6 +56,10 @@ def hvp(f: Optional[Callable] = None, wrt: Wrt = 0) -> Callable:
     """hv(*args, v): the Hessian of scalar f (w.r.t. `wrt`) times v, forward-over-reverse."""
     if f is None:
         return functools.partial(hvp, wrt=wrt)
+    from .frontend.star_params import takes_star_args
+    if takes_star_args(f):
+        from .api import per_arity
+        return per_arity(f, "hvp", lambda g: hvp(g, wrt), extra=1)
     from .ad.registry import default_registry
     from .api import (_CACHE, _DISPATCHERS, _SOURCES, _dispatcher, _with_defaults,
                       _wrt_names, general_derivative, grad)

@@ -32,6 +32,7 @@ from .errors import (APIUsageError, NonDifferentiableError, UnsupportedSyntaxErr
 from .frontend.fence import fence
 from .frontend.parse import parse
 from .frontend.resolve import resolve
+from .frontend.star_params import source_function
 from .ir import build
 from .ir.grammar import verify
 from .ir.naming import Bindings, Namer
@@ -407,7 +408,8 @@ def _result_arity(levels):
 
 
 def _user_names(parsed):
-    func = parsed.func                  # the def a C-level wrapper (lru_cache) leads to
+    # the def a C-level wrapper (lru_cache) leads to; f for f with fixed *args items
+    func = source_function(parsed.func)
     names = {n.id for n in walk_tree(parsed.tree) if isinstance(n, gast.Name)}
     names |= {parsed.tree.name}
     names |= set(func.__code__.co_names) | set(func.__code__.co_varnames)

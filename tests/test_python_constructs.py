@@ -405,3 +405,47 @@ def test_dict_argument_gets_a_new_key(path):
     params = {"a": 1.5, "b": 2.0}
     assert grad_on(path, f)(params) == {"a": 4.0, "b": 3.0}
     assert params == {"a": 1.5, "b": 2.0}
+
+
+def product_of(*args):
+    return args[0] * args[1]
+
+
+def scaled_mean(scale, *xs):
+    return scale * sum(xs) / len(xs) + xs[0] * xs[-1]
+
+
+def calls_star_helpers(x):
+    return product_of(x, 2.0 * x) + scaled_mean(1.5, x, x * x, np.sin(x)) \
+        + scaled_mean(2.0, x)
+
+
+@pytest.mark.parametrize("general", [False, True])
+def test_star_args_parameters(general, monkeypatch):
+    if general:
+        monkeypatch.setenv("S2S_AD_GENERAL", "1")
+    assert s2s_ad.grad(product_of)(1.5, 2.5) == 2.5
+    assert s2s_ad.grad(product_of, wrt=1)(1.5, 2.5) == 1.5
+    args = (1.5, 2.0, 3.0, 4.0)
+    np.testing.assert_allclose(s2s_ad.grad(scaled_mean, wrt=2)(*args),
+                               numeric_grad(scaled_mean, args, 2), rtol=1e-6)
+    np.testing.assert_allclose(s2s_ad.grad(scaled_mean, wrt=(0, 3))(*args),
+                               [numeric_grad(scaled_mean, args, 0),
+                                numeric_grad(scaled_mean, args, 3)], rtol=1e-6)
+    x = 0.7
+    expected = numeric_grad(calls_star_helpers, (x,), 0)
+    np.testing.assert_allclose(s2s_ad.grad(calls_star_helpers)(x), expected, rtol=1e-6)
+    np.testing.assert_allclose(s2s_ad.jvp(calls_star_helpers)(x, 0.5)[1], 0.5 * expected,
+                               rtol=1e-6)
+    np.testing.assert_allclose(s2s_ad.jvp(product_of, wrt=1)(1.5, 2.5, 2.0), (3.75, 3.0))
+    np.testing.assert_allclose(s2s_ad.hvp(calls_star_helpers)(x, 1.0),
+                               central_difference(s2s_ad.grad(calls_star_helpers), x, 1.0),
+                               rtol=1e-5)
+
+
+def test_star_args_errors_point_at_the_function():
+    def broken(*args):
+        return args[0] + not_defined_anywhere  # noqa: F821
+    with pytest.raises(s2s_ad.UnsupportedSyntaxError) as info:
+        s2s_ad.grad(broken)(1.0)
+    assert info.value.filename == __file__

@@ -157,8 +157,11 @@ def _check_target(target, smap):
 def _check_signature(tree, smap):
     a = tree.args
     if a.vararg is not None:
-        raise UnsupportedSyntaxError("`*args` parameters are not supported yet",
-                                     smap.locate(a.vararg), "name each parameter")
+        raise UnsupportedSyntaxError(
+            "a `*args` parameter is differentiated for a given number of items, which "
+            "only a call tells", smap.locate(a.vararg),
+            "call s2s_ad.grad / jvp / vjp / hvp of the function (one derivative per number "
+            "of items), or name each parameter")
     if a.kwarg is not None:
         raise UnsupportedSyntaxError("`**kwargs` parameters are not supported yet",
                                      smap.locate(a.kwarg), "name each parameter")

@@ -18,6 +18,7 @@ from ..ir import build
 from ..runtime import RUNTIME_MODULES
 from .. import runtime_creation, runtime_functions
 from ..ir.walk import walk_tree
+from ..frontend.star_params import fixed_arity, fixed_count, takes_star_args
 from . import desugar
 from .array_syntax import AXIS_CONCATENATORS, axis_concatenation, einsum_subscripts
 
@@ -26,6 +27,11 @@ _NOT_STATIC = object()
 # the modules of s2s_ad's derivative makers (grad, jvp, hvp, ...), evaluated while
 # normalizing when their arguments are named functions
 _DERIVATIVE_MAKERS = ("s2s_ad.api", "s2s_ad.higher_order")
+
+
+# modules whose functions taking *args are primitives (np.meshgrid, np.einsum, s2s_ad's
+# runtime checks): called as they are, never as user helpers
+_LIBRARIES = ("numpy", "scipy", "s2s_ad", "math")
 
 
 class CallMixin:
@@ -81,6 +87,12 @@ class CallMixin:
             return lowered
         if any(isinstance(a, gast.Starred) for a in expr.args):
             expr = self._spread_arguments(target, expr)
+        if takes_star_args(target) and not (getattr(target, "__module__", None) or "") \
+                .startswith(_LIBRARIES):
+            # f(a, b, c) of `def f(x, *rest)`: the helper f with two items in rest
+            adapter = fixed_arity(target, max(0, len(expr.args) - fixed_count(target)))
+            name = self._bound_name(adapter)
+            return self._call_target(build.name(name), name, adapter, expr)
         if target in (list, tuple) and len(expr.args) == 1 and not expr.keywords \
                 and isinstance(expr.args[0], (gast.List, gast.Tuple)) \
                 and not any(isinstance(e, gast.Starred) for e in expr.args[0].elts):
@@ -122,12 +134,17 @@ class CallMixin:
         found = self._static_function(func)
         if found is _NOT_STATIC:
             return None
-        name = self.runtime_names.get(found)
-        if name is None:
-            base = getattr(found, "__name__", "")
-            name = self.namer.fresh(base if base.isidentifier() else "function")
-            self.runtime_names[found] = name
+        name = self._bound_name(found)
         return build.name(name), name, found
+
+    def _bound_name(self, obj):
+        """The name generated code calls `obj` by (bound like a runtime helper)."""
+        name = self.runtime_names.get(obj)
+        if name is None:
+            base = getattr(obj, "__name__", "")
+            name = self.namer.fresh(base if base.isidentifier() else "function")
+            self.runtime_names[obj] = name
+        return name
 
     def _static_function(self, node, depth=0):
         if isinstance(node, gast.Name) and self.res.is_value(node.id) and depth < 4:
