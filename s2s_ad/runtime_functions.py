@@ -75,3 +75,43 @@ def function_jvp(function, args, tangents):
                   and np.ndim(args[k]) else tangents[k] for k in positions)
     return api.jvp(_applied(function, args), wrt=tuple(k + 1 for k in positions))(
         function, *args, along)[1]
+
+
+def function_vjp_tangent(function, args, cotangent, arg_tangents, cotangent_tangent):
+    """The tangent of function_vjp(function, args, cotangent) along the tangents of args
+    and of the cotangent (forward over reverse: s2s_ad.hvp through a held function)."""
+    positions = tuple(k for k, a in enumerate(args) if _differentiable(a))
+    result = [0.0] * len(args)
+    if not positions:
+        return result
+    import inspect
+    from . import api
+    apply = _applied(function, args)
+    vjp = api.vjp(apply, wrt=tuple(k + 1 for k in positions))
+    # the vjp specialised on the function's identity: it calls the function by name (the
+    # general one would call function_vjp again)
+    dispatcher = api._DISPATCHERS[inspect.unwrap(vjp)]
+    vjp = dispatcher.specialisation(dispatcher.signature_for((function, *args, cotangent), {}))
+    if vjp is None:
+        raise TypeError("s2s_ad cannot specialise the derivative of the held function "
+                        f"{function!r} (S2S_AD_GENERAL is set, or too many specialisations)")
+    along = tuple(_tangent_of(_item(arg_tangents, k), args[k]) for k in positions) \
+        + (_tangent_of(cotangent_tangent, cotangent),)
+    wrt = tuple(k + 1 for k in positions) + (len(args) + 1,)
+    parts = api.jvp(vjp, wrt=wrt)(function, *args, cotangent, along)[1]
+    for k, part in zip(positions, parts):
+        result[k] = part
+    return result
+
+
+def _item(tangents, k):
+    return tangents[k] if isinstance(tangents, (list, tuple)) else tangents
+
+
+def _tangent_of(tangent, value):
+    """A tangent of value's shape and float type (a zero tangent may be the number 0.0)."""
+    if np.ndim(value) and np.ndim(tangent) == 0:
+        return np.zeros(np.shape(value)) + tangent
+    if not np.ndim(value) and not isinstance(value, np.ndarray):
+        return float(tangent)
+    return tangent

@@ -4,6 +4,7 @@ runtime_mappings' dict builders."""
 import numpy as np
 
 from primitive_specs import BINARY, UNARY, Spec
+from s2s_ad.runtime_checks import check_cotangent
 from s2s_ad.runtime_functions import call_function
 from s2s_ad.runtime_mappings import make_mapping, mapping_values
 
@@ -30,7 +31,13 @@ def mapping_read_back(a, b):
     return v[0] * np.cos(v[1])
 
 
+def checked_cotangent(c, y):
+    return check_cotangent(c, y) * np.cos(y)
+
+
 SPECS = [
+    Spec(check_cotangent, checked_cotangent, [((), ()), ((4,), (4,)), ((3, 4), (3, 4))],
+         wrt=(0,), modes=("reverse", "forward")),
     Spec(make_mapping, built_mapping, BINARY, modes=("reverse", "forward")),
     Spec(mapping_values, mapping_read_back, BINARY, modes=("reverse", "forward")),
     Spec(call_function, call_tanh, UNARY, modes=("reverse", "forward")),

@@ -306,6 +306,30 @@ def test_function_chosen_when_the_code_runs(path):
                                numeric_grad(from_helper, (X,), 0), rtol=1e-6)
 
 
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("name", ["tanh", "softplus"])
+def test_hessian_through_a_function_chosen_when_the_code_runs(path, name):
+    v = np.array([1.0, 0.5, -0.3])
+    np.testing.assert_allclose(
+        hvp_on(path, choose, (X, name), v),
+        central_difference(lambda u: s2s_ad.grad(choose)(u, name), X, v), rtol=1e-5)
+    np.testing.assert_allclose(
+        hvp_on(path, apply, (ACTIVATIONS[name], X), v, wrt=1),
+        central_difference(lambda u: s2s_ad.grad(apply, wrt=1)(ACTIVATIONS[name], u), X, v),
+        rtol=1e-5)
+
+
+def test_jvp_of_a_vjp_along_its_cotangent():
+    """The cotangent check a vjp starts with passes the cotangent's tangent on (it was
+    dropped: a zero derivative)."""
+    def f(x):
+        return np.tanh(x) * 2.0
+    vf = s2s_ad.vjp(f)
+    c, w = np.array([0.2, 0.4, 0.9]), np.array([0.1, -0.2, 0.3])
+    _, tangent = s2s_ad.jvp(vf, wrt=1)(X, c, w)
+    np.testing.assert_allclose(tangent, vf(X, w), rtol=1e-12)
+
+
 LOGGED = []
 
 
