@@ -75,7 +75,7 @@ def take_adjoint(a, index):
     write of each element stays in y, so the earlier ones get no adjoint."""
     if isinstance(a, dict):
         return copy_adjoint(a.get(index, 0.0))
-    if isinstance(a, (np.ndarray, list)):
+    if isinstance(a, (np.ndarray, list, tuple)):
         item = a[index]
         if isinstance(item, np.ndarray):
             item = np.array(item, dtype=float)
@@ -165,6 +165,11 @@ def match_adjoint(a, x):
         else:
             items = [a] * len(x)     # a zero standing for every item
         return _sequence_like(x, [match_adjoint(p, q) for p, q in zip(items, x)])
+    if isinstance(x, np.ndarray) and isinstance(a, (list, tuple)) and x.ndim \
+            and len(a) == len(x):
+        # the items' adjoints of list(x): x's rows (an item's zero may be the number 0.0)
+        return np.array([match_adjoint(item, row) for item, row in zip(a, x)],
+                        dtype=_float_dtype(x))
     if isinstance(x, np.ndarray) and np.shape(a) != x.shape:
         return np.zeros(x.shape, dtype=_float_dtype(a, x)) + a
     if not isinstance(x, np.ndarray) and isinstance(a, np.ndarray) and a.ndim == 0:

@@ -473,3 +473,45 @@ def test_star_args_errors_point_at_the_function():
     with pytest.raises(s2s_ad.UnsupportedSyntaxError) as info:
         s2s_ad.grad(broken)(1.0)
     assert info.value.filename == __file__
+
+
+def reversed_rows(x):
+    total = 0.0
+    for k, row in enumerate(reversed(list(x))):
+        total = total + k * np.sum(row * row)
+    return total
+
+
+def listed_rows(x):
+    rows = list(x)
+    return np.sum(rows[0] * rows[-1])
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f", [reversed_rows, listed_rows], ids=lambda f: f.__name__)
+@pytest.mark.parametrize("shape", [(3,), (3, 2)])
+def test_list_of_an_array(f, shape, path):
+    """list(x) of an array: the items' adjoints become x's rows (the general derivative
+    added the list itself to x's adjoint)."""
+    x = np.linspace(0.3, 1.5, int(np.prod(shape))).reshape(shape)
+    np.testing.assert_allclose(grad_on(path, f)(x), numeric_grad(f, (x,), 0), rtol=1e-6)
+
+
+def zipped_list(x):
+    triples = list(zip(x, x * x, np.sin(x)))
+    return triples[1][2] * triples[0][1] + sum([a * b * c for a, b, c in triples])
+
+
+def pairs_in_loop(x):
+    pairs = [(a, 2.0 * a) for a in x]
+    return pairs[1][1] * pairs[2][0]
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f", [zipped_list, pairs_in_loop], ids=lambda f: f.__name__)
+def test_lists_of_tuples(f, path):
+    expected = numeric_grad(f, (X,), 0)
+    np.testing.assert_allclose(grad_on(path, f)(X), expected, rtol=1e-6, atol=1e-8)
+    v = np.linspace(0.5, 1.5, 3)
+    _, tangent = jvp_on(path, f, (X,), v)
+    np.testing.assert_allclose(tangent, np.sum(expected * v), rtol=1e-6, atol=1e-8)
