@@ -160,8 +160,8 @@ SCALAR_CASES = [max_min_numbers, max_three_key, sorted_values, sorted_key_revers
                 reversed_list, divmod_remainder, list_updates, list_updates_tuple,
                 sliced_concatenation, map_lambda_two, star_unpack, star_unpack_tail,
                 number_alias_write]
-ARRAY_CASES = [max_of_array, map_sin, zip_three, enumerate_start, from_dict, local_alias,
-               grad_inside, item_write]
+ARRAY_CASES = [max_of_array, map_sin, zip_three, enumerate_start, range_step, from_dict,
+               local_alias, grad_inside, item_write]
 
 
 @pytest.mark.parametrize("path", PATHS)
@@ -510,6 +510,41 @@ def pairs_in_loop(x):
 @pytest.mark.parametrize("path", PATHS)
 @pytest.mark.parametrize("f", [zipped_list, pairs_in_loop], ids=lambda f: f.__name__)
 def test_lists_of_tuples(f, path):
+    expected = numeric_grad(f, (X,), 0)
+    np.testing.assert_allclose(grad_on(path, f)(X), expected, rtol=1e-6, atol=1e-8)
+    v = np.linspace(0.5, 1.5, 3)
+    _, tangent = jvp_on(path, f, (X,), v)
+    np.testing.assert_allclose(tangent, np.sum(expected * v), rtol=1e-6, atol=1e-8)
+
+
+def draws_from_active_mean(mu, rng):
+    return np.sum(rng.normal(mu, 1.0))
+
+
+def shuffles(x, rng):
+    rng.shuffle(x)
+    return np.sum(x)
+
+
+def test_random_draws_taking_a_differentiated_value_are_located_errors():
+    with pytest.raises(s2s_ad.MissingDerivativeError, match="reparameterise"):
+        s2s_ad.grad(draws_from_active_mean)(X, np.random.default_rng(0))
+    with pytest.raises(s2s_ad.MissingDerivativeError, match="reparameterise"):
+        s2s_ad.jvp(draws_from_active_mean)(X, np.random.default_rng(0), X)
+    with pytest.raises(s2s_ad.UnsupportedSyntaxError, match="permutation"):
+        s2s_ad.grad(shuffles)(X, np.random.default_rng(0))
+
+
+def calls_grad_through_alias(x):
+    dh = s2s_ad.grad(_inner_loss)
+    g = dh(x)
+    return np.sum(g * np.cos(x))
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f", [grad_inside, calls_grad_through_alias],
+                         ids=lambda f: f.__name__)
+def test_gradient_taken_inside(f, path):
     expected = numeric_grad(f, (X,), 0)
     np.testing.assert_allclose(grad_on(path, f)(X), expected, rtol=1e-6, atol=1e-8)
     v = np.linspace(0.5, 1.5, 3)

@@ -18,7 +18,8 @@ import numpy as np
 from ..ir.walk import all_statements, walk_tree
 from ..errors import MissingDerivativeError
 from ..ir import build
-from ..ir.primitives import identity, is_conversion, names_in, operation_of
+from ..ir.primitives import (RANDOM_DRAW_HINT, identity, is_conversion, is_random_draw,
+                             names_in, operation_of)
 from .. import runtime, runtime_flow
 from ..analyses.shapes import is_elementwise
 from ..signature import Items, SequenceOf
@@ -194,6 +195,7 @@ class StatementReverser:
         if template is None:
             raise MissingDerivativeError(
                 f"no derivative is known for `{_describe(op)}`", self._locate(stmt),
+                RANDOM_DRAW_HINT if is_random_draw(op) else
                 "register one with @s2s_ad.adjoint, or wrap the value in a differentiable "
                 "numpy expression")
         try:

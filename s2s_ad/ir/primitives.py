@@ -10,6 +10,7 @@ import operator
 from dataclasses import dataclass
 
 import gast
+import numpy
 
 from .walk import walk_tree
 from .build import dotted_path
@@ -51,6 +52,30 @@ class Operation:
     args: list            # gast atoms (an index node for getitem)
     keywords: dict        # name -> gast atom
     callee: str = None    # dotted path for calls
+
+
+# methods of np.random.RandomState and np.random.Generator that draw samples (shuffle
+# writes into its argument: not among them)
+RANDOM_METHODS = frozenset(
+    m for kind in (numpy.random.RandomState, numpy.random.Generator) for m in dir(kind)
+    if not m.startswith("_") and callable(getattr(kind, m))
+    and m not in ("seed", "set_state", "get_state", "shuffle", "spawn", "bit_generator",
+                  "permuted"))
+
+
+def is_random_draw(op):
+    """Does `op` draw random samples (a generator's method, a np.random function)?"""
+    home = getattr(op.primitive, "__module__", None) or ""
+    if "random" in home:
+        return True
+    return op.primitive is None and bool(op.callee) and "." in op.callee \
+        and op.callee.rsplit(".", 1)[1] in RANDOM_METHODS
+
+
+RANDOM_DRAW_HINT = (
+    "the samples of a random draw are constants of the derivative, so no derivative flows "
+    "into its arguments: reparameterise (mu + sigma * rng.standard_normal(shape)), or index "
+    "with drawn positions (x[rng.permutation(len(x))], x[rng.integers(0, len(x), k)])")
 
 
 def operation_of(value, callees):

@@ -26,20 +26,12 @@ normalizer).
 import builtins
 
 import gast
-import numpy
 
 from ..errors import UnsupportedSyntaxError
 from ..ir import build
+from ..ir.primitives import RANDOM_METHODS
 from ..ir.walk import walk_tree
 from .. import runtime_flow, runtime_mappings
-
-# methods of np.random.RandomState and np.random.Generator that draw samples (shuffle
-# writes into its argument: not among them)
-RANDOM_METHODS = frozenset(
-    m for kind in (numpy.random.RandomState, numpy.random.Generator) for m in dir(kind)
-    if not m.startswith("_") and callable(getattr(kind, m))
-    and m not in ("seed", "set_state", "get_state", "shuffle", "spawn", "bit_generator",
-                  "permuted"))
 
 
 class PythonCallMixin:
@@ -66,6 +58,11 @@ class PythonCallMixin:
             # common-subexpression merging keep calls they do not know to be pure
             atom, level = self._atom(receiver)
             return self._call_with(build.attribute(atom, method), args, expr.keywords, level)
+        if method == "shuffle":
+            raise UnsupportedSyntaxError(
+                "`shuffle` writes into the array it is given, which s2s_ad does not follow",
+                self.smap.locate(expr), "index with drawn positions instead: "
+                "x = x[rng.permutation(len(x))]")
         if method == "get" and 1 <= len(args) <= 2 and not expr.keywords:
             default = args[1] if len(args) == 2 else build.const(None)
             mapping = self._held(receiver)
