@@ -70,6 +70,28 @@ def list_updates_tuple(x):
     return items[0] * items[1] * items[2]
 
 
+def pops_in_a_loop(x):
+    items = [x, 2 * x, 3 * x, x * x]
+    total = 0.0
+    for k in range(3):
+        v = items.pop(0)
+        total = total + v * items[0]
+    return total
+
+
+def inserts_in_a_loop(x):
+    items = [x]
+    for k in range(3):
+        items.insert(0, items[0] * x)
+        items.extend([x])
+    return sum(items) * items[1]
+
+
+def pop_then_read(x):
+    items = [x, 2 * x, 3 * x]
+    return items.pop(1) * items[1]
+
+
 def sliced_concatenation(x):
     items = [x, 2 * x, 3 * x]
     joined = items[:1] + [x * x] + items[1:]
@@ -158,6 +180,7 @@ def item_write(x):
 X = np.array([0.3, -0.5, 1.2])
 SCALAR_CASES = [max_min_numbers, max_three_key, sorted_values, sorted_key_reverse,
                 reversed_list, divmod_remainder, list_updates, list_updates_tuple,
+                pops_in_a_loop, inserts_in_a_loop, pop_then_read,
                 sliced_concatenation, map_lambda_two, star_unpack, star_unpack_tail,
                 number_alias_write]
 ARRAY_CASES = [max_of_array, map_sin, zip_three, enumerate_start, range_step, from_dict,

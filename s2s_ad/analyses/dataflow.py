@@ -195,7 +195,9 @@ def _user_lists(tree, appended):
     for node in walk_tree(tree):
         if isinstance(node, gast.Assign) and isinstance(node.targets[0], gast.Name):
             values.setdefault(node.targets[0].id, []).append(node.value)
-    found = set(appended)
+    # the largest set consistent with every assignment: a list rebuilt from slices of
+    # itself (`items = items[:i] + [v] + items[i:]`) is a list if its first value is
+    found = (set(values) - _parameters(tree)) | set(appended)
 
     def is_list(node):
         if isinstance(node, gast.BinOp) and isinstance(node.op, (gast.Mult, gast.Add)):
@@ -208,8 +210,9 @@ def _user_lists(tree, appended):
     while changed:
         changed = False
         for name, assigned in values.items():
-            if name not in found and all(is_list(v) for v in assigned):
-                found.add(name)
+            if name in found and name not in appended \
+                    and not all(is_list(v) for v in assigned):
+                found.discard(name)
                 changed = True
     return found
 

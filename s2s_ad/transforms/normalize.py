@@ -29,7 +29,7 @@ from ..ir.build import dotted_path
 from . import desugar
 from .assignments import AssignmentMixin
 from .calls import CallMixin
-from .python_calls import PythonCallMixin
+from .python_calls import PythonCallMixin, updated_lists
 from .control import ControlFlowMixin, assigned_in_compound, expand_sequences
 from .mutation import MutationMixin
 from .exits import lower_exits
@@ -91,7 +91,8 @@ class _Normalizer(ControlFlowMixin, MutationMixin, AssignmentMixin, CallMixin, P
     def run(self):
         self.nested = collect_nested(self.parsed.tree, self.smap)
         tree = lower_exits(self.parsed.tree, self.namer)
-        self.multi_def = assigned_in_compound(tree)
+        # a list that .extend / .insert / .pop(i) rebind may be rebound in a loop or branch
+        self.multi_def = assigned_in_compound(tree) | updated_lists(tree)
         for name in self.multi_def:
             self.current.setdefault(name, name)
             self.levels.setdefault(name, 0)

@@ -120,8 +120,7 @@ class PythonCallMixin:
         self._assign([build.name(ys.id, store=True)], _located(value, call), stmt)
 
     def _pop_at(self, ys, index, node):
-        """ys.pop(i): the item ys[i], then ys rebound without it (after everything else
-        the statement computes from ys)."""
+        """ys.pop(i): the item ys[i], then ys rebound without it."""
         at = self._held(index)
         item, level = self._atom(_located(
             build.subscript(build.clone(ys), at), node))
@@ -132,8 +131,8 @@ class PythonCallMixin:
                                                   build.slice_(lower=build.clone(at))),
                                   build.slice_(lower=build.const(1))))
         op, rest_level = self._operation(_located(rest, node))
-        binding = self._bind(ys.id, op, rest_level)
-        self._pending.append((float("inf"), len(self._pending), binding))
+        # reads evaluated after the pop see the new list: their level is above this one
+        self._pend(rest_level, self._bind(ys.id, op, rest_level))
         return item, level
 
     # ---- builtins ---------------------------------------------------------------------
@@ -268,6 +267,14 @@ class PythonCallMixin:
                 f"this call is rewritten with the builtin `{name}`, which the function's "
                 f"module redefines", self.smap.locate(node),
                 f"write the loop out, or rename the module's `{name}`")
+
+
+def updated_lists(tree):
+    """Names of lists that `.extend`, `.insert` or `.pop(i)` update (and so rebind)."""
+    return {node.func.value.id for node in walk_tree(tree)
+            if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute)
+            and isinstance(node.func.value, gast.Name) and node.args
+            and node.func.attr in ("extend", "insert", "pop")}
 
 
 def _located(new, old):
