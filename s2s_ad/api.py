@@ -116,6 +116,12 @@ def derivative_source(df: Callable, *args, **kwargs) -> str:
     has been called, its dispatcher and the derivative built for each signature first).
     derivative_source(df, *args): the derivative df runs for these arguments (passed as
     to df itself), built now if it is new."""
+    per_call = getattr(df, "__s2s_for_arguments__", None)
+    if per_call is not None:            # f with *args: the derivative for this many items
+        if not args:
+            raise APIUsageError(f"{df.__name__} is built per number of *args items: pass "
+                                f"the arguments, derivative_source(df, *args)")
+        return derivative_source(per_call(args), *args, **kwargs)
     unwrapped = inspect.unwrap(df) if callable(df) else None
     try:
         dispatcher = _DISPATCHERS.get(unwrapped) if unwrapped is not None else None
@@ -185,8 +191,12 @@ def per_arity(f, mode, make, extra=0):
     cotangent, a tangent or a vector)."""
     fixed = fixed_count(f)
 
+    def for_arguments(args):
+        return make(fixed_arity(f, max(0, len(args) - extra - fixed)))
+
     def derivative(*args, **kwargs):
-        return make(fixed_arity(f, max(0, len(args) - extra - fixed)))(*args, **kwargs)
+        return for_arguments(args)(*args, **kwargs)
+    derivative.__s2s_for_arguments__ = for_arguments
     derivative.__name__ = derivative.__qualname__ = f"{mode}_{f.__name__}"
     derivative.__doc__ = f"{mode} of {f.__qualname__}, built for the number of items its " \
         f"*args receives"

@@ -573,3 +573,28 @@ def test_gradient_taken_inside(f, path):
     v = np.linspace(0.5, 1.5, 3)
     _, tangent = jvp_on(path, f, (X,), v)
     np.testing.assert_allclose(tangent, np.sum(expected * v), rtol=1e-6, atol=1e-8)
+
+
+def starred_display(x):
+    xs = [x, x]
+    return sum([*xs, x])
+
+
+def unnamed_lambda(x):
+    return (lambda v: v * v)(x)
+
+
+@pytest.mark.parametrize("f, words", [(starred_display, "concatenate"),
+                                      (unnamed_lambda, "key=")])
+def test_remaining_rejections_say_what_to_write(f, words):
+    with pytest.raises(s2s_ad.UnsupportedSyntaxError) as info:
+        s2s_ad.grad(f)(1.0)
+    assert words in str(info.value) and info.value.filename == __file__
+
+
+def test_source_of_a_star_args_derivative():
+    df = s2s_ad.grad(scaled_mean, wrt=1)
+    source = s2s_ad.derivative_source(df, 1.0, 2.0, 3.0)
+    assert "xs_0, xs_1" in source
+    with pytest.raises(s2s_ad.APIUsageError, match="pass the arguments"):
+        s2s_ad.derivative_source(df)

@@ -34,8 +34,8 @@ _UNSUPPORTED = {
                     "define the class at module level"),
     gast.SetComp: ("set comprehensions cannot be differentiated", "use numpy arrays"),
     gast.Delete: ("`del` is not supported in a differentiated function", "remove the del"),
-    gast.Starred: ("starred expressions (`*args`) are not supported yet",
-                   "pass the arguments one by one"),
+    gast.Starred: ("a starred item in a list, tuple or set display is not supported",
+                   "concatenate instead: list(a) + [x]"),
     gast.NamedExpr: ("assignment expressions (`:=`) are not supported",
                      "assign on its own line"),
     gast.Raise: ("`raise` is not supported in a differentiated function",
@@ -78,7 +78,8 @@ def fence(parsed, extra_allowed=(), resolution=None):
         for node in walk_tree(stmt):
             if isinstance(node, gast.Lambda) and id(node) not in named_lambdas:
                 raise UnsupportedSyntaxError(
-                    "a lambda is supported only when assigned to a name and then called",
+                    "a lambda is supported when assigned to a name and then called, mapped "
+                    "(`map(lambda v: ..., xs)`) or given as `key=` of sorted / max / min",
                     smap.locate(node), "write `g = lambda x: ...` and call g(...)")
             if isinstance(node, gast.FunctionDef):
                 _check_signature(node, smap)
