@@ -598,3 +598,35 @@ def test_source_of_a_star_args_derivative():
     assert "xs_0, xs_1" in source
     with pytest.raises(s2s_ad.APIUsageError, match="pass the arguments"):
         s2s_ad.derivative_source(df)
+
+
+def vae_loss(mu, log_sigma, rs):
+    eps = rs.randn(*mu.shape)
+    z = mu + np.exp(log_sigma) * eps
+    return np.sum(z ** 2) + np.sum(rs.rand(*mu.shape) * mu)
+
+
+def global_draws(x):
+    return np.sum(x * np.random.randn(*x.shape) + x * x * np.random.rand(*x.shape))
+
+
+def reshaped_by_items(x):
+    shape = (3, 1)
+    return np.sum(x.reshape(*shape) * x)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_shapes_given_as_items(path):
+    mu, log_sigma = np.array([0.1, 0.2]), np.array([-0.3, 0.1])
+    got = grad_on(path, vae_loss, wrt=(0, 1))(mu, log_sigma, np.random.RandomState(0))
+    np.testing.assert_allclose(got[0], numeric_grad(
+        lambda m: vae_loss(m, log_sigma, np.random.RandomState(0)), (mu,), 0), rtol=1e-6)
+    np.testing.assert_allclose(got[1], numeric_grad(
+        lambda s: vae_loss(mu, s, np.random.RandomState(0)), (log_sigma,), 0), rtol=1e-6)
+    np.random.seed(1)
+    got = grad_on(path, global_draws)(X)
+    np.random.seed(1)
+    eps, u = np.random.randn(3), np.random.rand(3)
+    np.testing.assert_allclose(got, eps + 2.0 * X * u, rtol=1e-12)
+    np.testing.assert_allclose(grad_on(path, reshaped_by_items)(X),
+                               numeric_grad(reshaped_by_items, (X,), 0), rtol=1e-6)

@@ -80,6 +80,9 @@ class CallMixin(FunctionValueMixin):
         if lowered is not None:
             return lowered
         if any(isinstance(a, gast.Starred) for a in expr.args):
+            shaped = self._shape_given_as_items(func, path, target, expr)
+            if shaped is not None:
+                return self._call_target(*shaped)
             expr = self._spread_arguments(target, expr)
         if takes_star_args(target) and not (getattr(target, "__module__", None) or "") \
                 .startswith(_LIBRARIES):
@@ -160,6 +163,12 @@ class CallMixin(FunctionValueMixin):
     def _call_with(self, func, args, keywords, level):
         atoms = []
         for a in args:
+            if isinstance(a, gast.Starred):
+                raise UnsupportedSyntaxError(
+                    "a starred argument is differentiated in calls of functions taking a "
+                    "fixed number of positional parameters", self.smap.locate(a),
+                    "pass the items one by one: f(xs[0], xs[1]) (a shape as one tuple: "
+                    "rng.standard_normal(shape))")
             atom, lvl = self._atom(a)
             atoms.append(atom)
             level = max(level, lvl + 1)

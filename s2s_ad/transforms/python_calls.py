@@ -18,6 +18,7 @@ normalize lowers as usual, so the derivative follows the value that was chosen:
     ys.insert(i, v)        ->  ys = ys[:i] + [v] + ys[i:]
     ys.pop(i)              ->  ys[i], then ys = ys[:i] + ys[i:][1:]
     rng.standard_normal(n) ->  kept as the call: its samples are constants of the derivative
+    rs.randn(*shape)       ->  rs.standard_normal(shape)        (the same draw)
 
 A lambda given as `key=` or mapped is substituted into the comprehension's element (its
 parameters renamed to the comprehension's variables). Used by `normalize` (mixed into its
@@ -26,6 +27,7 @@ normalizer).
 import builtins
 
 import gast
+import numpy
 
 from ..errors import UnsupportedSyntaxError
 from ..ir import build
@@ -56,6 +58,10 @@ class PythonCallMixin:
         if method in RANDOM_METHODS:
             # a generator's draw, kept in place and in order: dead-code removal and
             # common-subexpression merging keep calls they do not know to be pure
+            if method in _SHAPED_BY_ITEMS and len(args) == 1 \
+                    and isinstance(args[0], gast.Starred) and not expr.keywords:
+                # rs.randn(*shape) draws what rs.standard_normal(shape) draws
+                method, args = _SHAPED_BY_ITEMS[method], [args[0].value]
             atom, level = self._atom(receiver)
             return self._call_with(build.attribute(atom, method), args, expr.keywords, level)
         if method == "shuffle":
@@ -88,6 +94,20 @@ class PythonCallMixin:
                 f"`.{method}(...)` is supported as a statement of its own",
                 self.smap.locate(expr), f"write `{method}` on its own line, then use the list")
         return None
+
+    def _shape_given_as_items(self, func, path, target, expr):
+        """np.random.randn(*shape) -> np.random.standard_normal(shape) (the same draw from
+        the same generator): the arguments of _call_target for it, else None."""
+        owner = getattr(target, "__self__", None)
+        name = getattr(target, "__name__", None)
+        if not isinstance(owner, (numpy.random.RandomState, numpy.random.Generator)) \
+                or name not in _SHAPED_BY_ITEMS or len(expr.args) != 1 or expr.keywords \
+                or not isinstance(func, gast.Attribute):
+            return None
+        renamed = _SHAPED_BY_ITEMS[name]
+        call = _located(build.call(build.attribute(build.clone(func.value), renamed),
+                                   [expr.args[0].value]), expr)
+        return call.func, f"{path.rsplit('.', 1)[0]}.{renamed}", getattr(owner, renamed), call
 
     # ---- statements -------------------------------------------------------------------
     def _list_update(self, call, stmt):
@@ -267,6 +287,11 @@ class PythonCallMixin:
                 f"this call is rewritten with the builtin `{name}`, which the function's "
                 f"module redefines", self.smap.locate(node),
                 f"write the loop out, or rename the module's `{name}`")
+
+
+# RandomState's methods taking the shape as separate numbers, and the same draw taking it
+# as one tuple
+_SHAPED_BY_ITEMS = {"randn": "standard_normal", "rand": "random_sample"}
 
 
 def updated_lists(tree):
