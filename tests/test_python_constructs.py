@@ -630,3 +630,14 @@ def test_shapes_given_as_items(path):
     np.testing.assert_allclose(got, eps + 2.0 * X * u, rtol=1e-12)
     np.testing.assert_allclose(grad_on(path, reshaped_by_items)(X),
                                numeric_grad(reshaped_by_items, (X,), 0), rtol=1e-6)
+
+
+def enumerated_list(x):
+    pairs = list(enumerate(x, start=2))
+    return pairs[1][0] * pairs[1][1] + sum([k * v for k, v in enumerate(x)])
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_enumerate_as_a_value(path):
+    np.testing.assert_allclose(grad_on(path, enumerated_list)(X),
+                               numeric_grad(enumerated_list, (X,), 0), rtol=1e-6)

@@ -10,6 +10,7 @@ normalize lowers as usual, so the derivative follows the value that was chosen:
     divmod(a, b)           ->  (a // b, a % b)
     map(f, xs, ys)         ->  [f(v, w) for v, w in zip(xs, ys)]
     zip(xs, ys, zs)        ->  [(u, v, w) for u, v, w in zip(xs, ys, zs)]
+    enumerate(xs, 1)       ->  [(k, v) for k, v in enumerate(xs, 1)]
     {"a": x}, dict(a=x)    ->  make_mapping(("a",), (x,))      (runtime_mappings.py)
     {k: v for ...}         ->  make_mapping([k for ...], [v for ...])
     d.get(k, e)            ->  d[k] if k in d else e
@@ -202,6 +203,15 @@ class PythonCallMixin:
         return self._lower(_located(
             self._mapped(expr.args[0], expr.args[1:], expr), expr))
 
+    def _enumerate(self, expr):
+        """enumerate(xs, start) as a value: [(k, v) for k, v in enumerate(xs, start)]."""
+        if not 1 <= len(expr.args) <= 2 or any(k.arg != "start" for k in expr.keywords):
+            return None
+        names = [self.namer.fresh("position"), self.namer.fresh("item")]
+        pairs = build.list_comp(build.tuple_([build.name(n) for n in names]), names,
+                                build.clone(expr))
+        return self._lower(_located(pairs, expr))
+
     def _zip(self, expr):
         if not expr.args or expr.keywords:
             return None
@@ -320,4 +330,5 @@ _BUILTIN_RULES = {
     id(builtins.map): PythonCallMixin._map,
     id(builtins.zip): PythonCallMixin._zip,
     id(builtins.dict): PythonCallMixin._dict,
+    id(builtins.enumerate): PythonCallMixin._enumerate,
 }
