@@ -7,7 +7,9 @@ derivative built without knowing which function it is (the general derivative).
 A derivative specialised on its arguments knows the function (its identity is part of the
 signature) and differentiates it like any named callee; this is the fallback, deriving f's
 vjp / jvp when the call runs (s2s_ad's own derivatives are cached per function). Arguments
-that are not floating-point numbers or arrays get no derivative (0.0).
+that are not floating-point numbers or arrays get no derivative (0.0). A file written by
+the CLI that makes such a call needs s2s_ad installed when it runs (it imports s2s_ad.api
+then, and only then).
 """
 import numpy as np
 
@@ -41,14 +43,20 @@ def _apply_4(function, a, b, c, d):
     return function(a, b, c, d)
 
 
-_APPLY = {1: _apply_1, 2: _apply_2, 3: _apply_3, 4: _apply_4}
-
-
 def _applied(function, args):
-    if len(args) not in _APPLY:
-        raise TypeError(f"s2s_ad's general derivative differentiates a call of a function "
-                        f"held in a variable with 1 to 4 arguments, not {len(args)}")
-    return _APPLY[len(args)]
+    """The _apply_n for len(args) (plain branches: a file written by the CLI copies the
+    functions this one uses, not module-level tables)."""
+    n = len(args)
+    if n == 1:
+        return _apply_1
+    if n == 2:
+        return _apply_2
+    if n == 3:
+        return _apply_3
+    if n == 4:
+        return _apply_4
+    raise TypeError(f"s2s_ad's general derivative differentiates a call of a function "
+                    f"held in a variable with 1 to 4 arguments, not {n}")
 
 
 def function_vjp(function, args, cotangent):
@@ -57,7 +65,7 @@ def function_vjp(function, args, cotangent):
     positions = tuple(k for k, a in enumerate(args) if _differentiable(a))
     adjoints = [0.0] * len(args)
     if positions:
-        from . import api
+        from s2s_ad import api
         parts = api.vjp(_applied(function, args), wrt=tuple(k + 1 for k in positions))(
             function, *args, cotangent)
         for k, part in zip(positions, parts):
@@ -70,7 +78,7 @@ def function_jvp(function, args, tangents):
     positions = tuple(k for k, a in enumerate(args) if _differentiable(a))
     if not positions:
         return 0.0
-    from . import api
+    from s2s_ad import api
     along = tuple(np.zeros_like(args[k], dtype=float) if np.ndim(tangents[k]) == 0
                   and np.ndim(args[k]) else tangents[k] for k in positions)
     return api.jvp(_applied(function, args), wrt=tuple(k + 1 for k in positions))(
@@ -85,7 +93,7 @@ def function_vjp_tangent(function, args, cotangent, arg_tangents, cotangent_tang
     if not positions:
         return result
     import inspect
-    from . import api
+    from s2s_ad import api
     apply = _applied(function, args)
     vjp = api.vjp(apply, wrt=tuple(k + 1 for k in positions))
     # the vjp specialised on the function's identity: it calls the function by name (the

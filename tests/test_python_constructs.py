@@ -641,3 +641,50 @@ def enumerated_list(x):
 def test_enumerate_as_a_value(path):
     np.testing.assert_allclose(grad_on(path, enumerated_list)(X),
                                numeric_grad(enumerated_list, (X,), 0), rtol=1e-6)
+
+
+CLI_MODEL = '''
+import numpy as np
+
+
+def softplus(z):
+    return np.log1p(np.exp(z))
+
+
+ACTS = {"tanh": np.tanh, "softplus": softplus}
+
+
+def choose(x, name):
+    return np.sum(ACTS[name](x) * x)
+
+
+def dicts(x):
+    d = {"a": x, "b": 2.0 * x}
+    items = sorted([d["a"][0], d["b"][1]])
+    return np.sum(d["a"] * d["b"]) + max(items)
+'''
+
+
+@pytest.mark.slow
+def test_cli_file_with_dicts_and_a_function_chosen_when_it_runs(tmp_path):
+    import json
+    import subprocess
+    import sys
+    (tmp_path / "model.py").write_text(CLI_MODEL)
+    run = subprocess.run([sys.executable, "-c", "import sys; from s2s_ad.cli import main; "
+                          "sys.exit(main())", "grad", "model.py:choose", "model.py:dicts",
+                          "-o", "grads.py"], cwd=tmp_path, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    check = ("import json, numpy as np, grads; x = np.array([0.3, -0.5, 1.2]); "
+             "print(json.dumps([[float(v) for v in grads.grad_choose(x, 'softplus')], "
+             "[float(v) for v in grads.grad_dicts(x)]]))")
+    out = subprocess.run([sys.executable, "-c", check], cwd=tmp_path, capture_output=True,
+                         text=True)
+    assert out.returncode == 0, out.stderr
+    namespace = {}
+    exec(compile(CLI_MODEL, "model", "exec"), namespace)
+    choose_grad, dicts_grad = json.loads(out.stdout)
+    np.testing.assert_allclose(choose_grad, numeric_grad(
+        lambda v: namespace["choose"](v, "softplus"), (X,), 0), rtol=1e-6)
+    np.testing.assert_allclose(dicts_grad, numeric_grad(namespace["dicts"], (X,), 0),
+                               rtol=1e-6)
