@@ -35,7 +35,7 @@ class FunctionValueMixin:
         derivative of a named function (`s2s_ad.grad(h)`), or a local name assigned one of
         those once. None otherwise."""
         if isinstance(func, gast.Name) and func.id in self.known_functions \
-                and func.id not in self._stored_names():
+                and func.id not in self._bindings_in_source()[1]:
             return build.name(func.id), func.id, self.known_functions[func.id]
         found = self._static_function(func)
         if found is _NOT_STATIC:
@@ -54,10 +54,9 @@ class FunctionValueMixin:
 
     def _static_function(self, node, depth=0):
         if isinstance(node, gast.Name) and self.res.is_value(node.id) and depth < 4:
-            values = [a.value for a in walk_tree(self.parsed.tree)
-                      if isinstance(a, gast.Assign) and len(a.targets) == 1
-                      and isinstance(a.targets[0], gast.Name) and a.targets[0].id == node.id]
-            if len(values) != 1 or self._stored_names().count(node.id) != 1:
+            values, stores = self._bindings_in_source()
+            values = values.get(node.id, [])
+            if len(values) != 1 or stores.get(node.id) != 1:
                 return _NOT_STATIC
             return self._static_function(values[0], depth + 1)
         path = dotted_path(node)
@@ -90,9 +89,20 @@ class FunctionValueMixin:
                                                     for k in node.keywords})
         return _NOT_STATIC
 
-    def _stored_names(self):
-        return [n.id for n in walk_tree(self.parsed.tree)
-                if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)]
+    def _bindings_in_source(self):
+        """({name: [values of its plain assignments]}, {name: how often it is stored}) of
+        the user's function, worked out once."""
+        found = getattr(self, "_source_bindings", None)
+        if found is None:
+            values, stores = {}, {}
+            for node in walk_tree(self.parsed.tree):
+                if isinstance(node, gast.Assign) and len(node.targets) == 1 \
+                        and isinstance(node.targets[0], gast.Name):
+                    values.setdefault(node.targets[0].id, []).append(node.value)
+                elif isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
+                    stores[node.id] = stores.get(node.id, 0) + 1
+            found = self._source_bindings = (values, stores)
+        return found
 
     def _spread_arguments(self, target, expr):
         """f(a, *xs) for an f taking a fixed number n of positional arguments: f(a, xs[0],
