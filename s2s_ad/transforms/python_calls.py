@@ -3,7 +3,8 @@
 Each rule rewrites the call into indexing, slicing, comprehensions and conditionals that
 normalize lowers as usual, so the derivative follows the value that was chosen:
 
-    max(a, b)              ->  t = [a, b]; t[extremum_index(t, True)]
+    max(a, b)              ->  b if b > a else a
+    max(a, b, c)           ->  t = [a, b, c]; t[extremum_index(t, True)]
     min(xs, key=k)         ->  xs[extremum_index([k(v) for v in xs], False)]
     sorted(xs, key=k)      ->  [xs[i] for i in sorted_order([k(v) for v in xs], False)]
     reversed(xs)           ->  xs[::-1]
@@ -162,6 +163,13 @@ class PythonCallMixin:
         if not expr.args or set(keywords) - {"key"} or any(
                 isinstance(a, gast.Starred) for a in expr.args):
             return None
+        if len(expr.args) == 2 and not keywords:
+            # max(a, b) -> b if b > a else a: Python's choice (the first on ties), as a
+            # branch the backward sweep replays
+            a, b = self._held(expr.args[0]), self._held(expr.args[1])
+            chosen = build.if_exp(build.compare(b, "Gt" if largest else "Lt", a),
+                                  build.clone(b), build.clone(a))
+            return self._lower(_located(chosen, expr))
         seq = self._held(expr.args[0] if len(expr.args) == 1 else build.list_(expr.args))
         keys = seq if "key" not in keywords else self._held(
             self._mapped(keywords["key"], [seq], expr))
