@@ -20,7 +20,7 @@ from .ad.tangents import is_zero
 from .analyses.activity import (analyse_activity, only_nondifferentiable_paths,
                                  reaches_output_without, writes_into_arguments)
 from .analyses.dataflow import analyse_dataflow
-from .analyses.call_kinds import call_signature, helper_results
+from .analyses.call_kinds import call_signature, functions_only, helper_results
 from .analyses.kinds import analyse_kinds
 from .analyses.raising import RaisingStatements
 from .analyses.shapes import analyse_shapes, scalar_output_leaves
@@ -201,8 +201,10 @@ def _derive(func, request, registry, cache):
             levels, request.wrt, outputs, registry, stmt.value)
         helper_request = Request("vjp", wrt, single=len(wrt) == 1, helper=True,
                                  zero_allowed=zero_allowed)
-        signature = call_signature(helper, stmt, levels, kinds) \
-            if request.signature is not None else None
+        signature = call_signature(helper, stmt, levels, kinds)
+        if request.signature is None:
+            # the general derivative still knows a function passed by name (np.tanh)
+            signature = functions_only(signature)
         if signature is not None:
             # what the arguments are at this call site holds at every call from it
             helper_request = dataclasses.replace(
@@ -294,6 +296,11 @@ def _derive_forward(func, request, registry, cache):
 
     def derive_jvp(helper, wrt, stmt):
         helper_request = Request("jvp", wrt, single=len(wrt) == 1, helper=True)
+        signature = functions_only(call_signature(helper, stmt, levels, kinds))
+        if signature is not None:       # a function passed by name: called by name
+            helper_request = dataclasses.replace(
+                helper_request, signature=signature,
+                variant=cache.variant(helper, helper_request, signature))
         key = (helper, helper_request)
         name = derived_name(helper, helper_request)
         if key in cache.in_progress:            # recursion: bound once it exists

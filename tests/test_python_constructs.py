@@ -688,3 +688,24 @@ def test_cli_file_with_dicts_and_a_function_chosen_when_it_runs(tmp_path):
         lambda v: namespace["choose"](v, "softplus"), (X,), 0), rtol=1e-6)
     np.testing.assert_allclose(dicts_grad, numeric_grad(namespace["dicts"], (X,), 0),
                                rtol=1e-6)
+
+
+def passes_functions_by_name(x):
+    return apply(np.tanh, x) + apply(softplus, 2.0 * x)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_helper_given_a_function_by_name(path):
+    """apply(np.tanh, x) inside differentiated code: the helper's derivative is built for
+    np.tanh on both paths (no run-time vjp), so it is differentiable again."""
+    v = np.array([1.0, 0.5, -0.3])
+    expected = numeric_grad(passes_functions_by_name, (X,), 0)
+    np.testing.assert_allclose(grad_on(path, passes_functions_by_name)(X), expected,
+                               rtol=1e-6)
+    _, tangent = jvp_on(path, passes_functions_by_name, (X,), v)
+    np.testing.assert_allclose(tangent, np.sum(expected * v), rtol=1e-6)
+    np.testing.assert_allclose(
+        hvp_on(path, passes_functions_by_name, (X,), v),
+        central_difference(s2s_ad.grad(passes_functions_by_name), X, v), rtol=1e-5)
+    source = s2s_ad.derivative_source(s2s_ad.grad(passes_functions_by_name), X)
+    assert "call_function" not in source and "function_vjp" not in source

@@ -18,6 +18,7 @@ import gast
 import numpy
 
 from ..ir import build
+from ..runtime import RUNTIME_MODULES
 from ..ir.primitives import appended_list, attribute_read, identity, operation_of
 from ..ir.walk import all_statements, walk_tree
 from .. import runtime_flow
@@ -133,8 +134,9 @@ def _prepare_helpers(forward, inputs, ctx):
         if not inputs.activity.is_active(target) or not inspect.isfunction(op.primitive) \
                 or op.primitive in (identity, attribute_read) \
                 or inputs.registry.reverse(op.primitive) is not None \
-                or inputs.registry.is_nondifferentiable(op.primitive):
-            continue
+                or inputs.registry.is_nondifferentiable(op.primitive) \
+                or getattr(op.primitive, "__module__", None) in RUNTIME_MODULES:
+            continue          # s2s_ad's own helpers: their templates or a located error
         active = active_params(op, ctx)
         if active:
             wrt = tuple(p for p, _ in active)
