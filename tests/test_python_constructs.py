@@ -709,3 +709,13 @@ def test_helper_given_a_function_by_name(path):
         central_difference(s2s_ad.grad(passes_functions_by_name), X, v), rtol=1e-5)
     source = s2s_ad.derivative_source(s2s_ad.grad(passes_functions_by_name), X)
     assert "call_function" not in source and "function_vjp" not in source
+
+
+def pops_a_dict_entry(x):
+    d = {"a": x, "b": 2.0 * x}
+    return d.pop("a") * d["b"]
+
+
+def test_dict_pop_is_a_located_error():
+    with pytest.raises(s2s_ad.UnsupportedSyntaxError, match="d\\[key\\]"):
+        s2s_ad.grad(pops_a_dict_entry)(1.0)

@@ -143,6 +143,10 @@ class PythonCallMixin:
 
     def _pop_at(self, ys, index, node):
         """ys.pop(i): the item ys[i], then ys rebound without it."""
+        if isinstance(index, gast.Constant) and not isinstance(index.value, int):
+            raise UnsupportedSyntaxError(
+                "`.pop(key)` of a dict is not supported", self.smap.locate(node),
+                "read the entry, d[key], and leave the dict as it is")
         at = self._held(index)
         item, level = self._atom(_located(
             build.subscript(build.clone(ys), at), node))
