@@ -719,3 +719,47 @@ def pops_a_dict_entry(x):
 def test_dict_pop_is_a_located_error():
     with pytest.raises(s2s_ad.UnsupportedSyntaxError, match="d\\[key\\]"):
         s2s_ad.grad(pops_a_dict_entry)(1.0)
+
+
+def number_alias_read_later(x):
+    y = x
+    y += 2.0 * x
+    return y * x
+
+
+def item_updates(x):
+    s = x[0]
+    s += x[1] * 2.0
+    s *= x[2]
+    return s * x[0]
+
+
+def item_updates_in_a_loop(x):
+    s = x[0]
+    for i in range(3):
+        s += x[i] * s
+    return s + x[0]
+
+
+def scaled_alias(x):
+    y = x
+    y *= 3.0
+    return y + x
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f, arg", [(number_alias_read_later, 1.5), (item_updates, X),
+                                    (item_updates_in_a_loop, X), (scaled_alias, 1.5)],
+                         ids=["alias", "item", "item-loop", "scaled"])
+def test_updating_a_number_is_no_shared_write(f, arg, path):
+    """`y = x; y += ...` with x a number, `s = x[0]; s += ...`: numbers share no memory,
+    so x keeps its value (an error before, even when x was read after the update)."""
+    np.testing.assert_allclose(grad_on(path, f)(arg), numeric_grad(f, (arg,), 0), rtol=1e-6)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_updating_an_array_alias_is_still_an_error(path):
+    """The same update on an array writes into x: an error (at build time when the facts
+    say x is an array, when the derivative runs otherwise)."""
+    with pytest.raises(s2s_ad.UnsupportedSyntaxError, match="same numpy array"):
+        grad_on(path, number_alias_read_later)(X)

@@ -11,7 +11,10 @@ gradient.
     return np.sum(x * x)
 
 An augmented assignment `y *= 2.0` counts as such a write (numpy updates the array in
-place); the normaliser marks its binding with `in_place_of`, the name it updates.
+place); the normaliser marks its binding with `in_place_of`, the name it updates. On a
+number (the facts say so: a float, x[0] of a vector) it binds a new number and is no
+write; where the facts do not say it is an array, the finding is `unknown` (checked when
+the derivative runs).
 
 Views count as second names too: `y = x.T`, `y = np.reshape(x, ...)`, `y = np.flip(x)`,
 and `y = x[0]`, `x[1:3]`, `x[:, None]`, `x[::-1]` (basic indexing), both ways: a write into
@@ -72,11 +75,18 @@ def writes_through_aliases(levels, kinds=None, item_views=True):
             continue
         target = stmt.targets[0]
         updated = getattr(stmt, "in_place_of", None)
+        if updated is not None and kinds is not None and kinds.is_number(updated):
+            updated = None      # `s += e` on a number binds a new number: no shared write
         if isinstance(target, gast.Name) and updated is not None:
-            # `y *= 2` on an array writes into it: every name sharing it sees the change
+            # `y *= 2` on an array writes into it: every name sharing it sees the change;
+            # when the facts do not say it is an array (a number binds a new one), the
+            # derivative checks at run time
+            array = kinds is not None and isinstance(kinds.of(updated), Num) \
+                and kinds.of(updated).type is np.ndarray
             group = shared.get(updated, set()) - {target.id}
             next_item = _next_item_read(ordered[k][1], updated, loops)
-            found.extend((stmt, updated, other, other in unknown) for other in sorted(group)
+            found.extend((stmt, updated, other, other in unknown or not array)
+                         for other in sorted(group)
                          if _read_before_rebound(ordered, uses, k, other, next_item))
             shared[target.id] = (group | {updated}) - {target.id}
             affects({updated}, target.id)
