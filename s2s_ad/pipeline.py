@@ -20,7 +20,8 @@ from .ad.tangents import is_zero
 from .analyses.activity import (analyse_activity, only_nondifferentiable_paths,
                                  reaches_output_without, writes_into_arguments)
 from .analyses.dataflow import analyse_dataflow
-from .analyses.call_kinds import call_signature, functions_only, helper_results
+from .analyses.call_kinds import (call_signature, functions_only, helper_results,
+                                  known_functions)
 from .analyses.kinds import analyse_kinds
 from .analyses.raising import RaisingStatements
 from .analyses.shapes import analyse_shapes, scalar_output_leaves
@@ -45,7 +46,6 @@ from .transforms.aux_output import split_aux
 from .transforms.normalize import normalize, numpy_name_for
 from .transforms.python_floats import python_float_reads
 from .ir.depth import recursion_room
-from .signature import Callee
 from . import runtime_checks, runtime_flow
 
 MODES = ("grad", "value_and_grad", "vjp")
@@ -153,7 +153,7 @@ def derive(func, request, registry, cache):
 def _derive(func, request, registry, cache):
     if request.mode == "jvp":
         return _derive_forward(func, request, registry, cache)
-    levels, namer = front(func, _known_functions(request))
+    levels, namer = front(func, known_functions(request.signature))
     func = levels.parsed.func           # the def a C-level wrapper (lru_cache) leads to
     aux = None
     if request.has_aux:
@@ -276,7 +276,7 @@ def _derive(func, request, registry, cache):
 def _derive_forward(func, request, registry, cache):
     """Forward mode: jvp_f(tangent, *params) -> (value, directional derivative)."""
     import numpy
-    levels, namer = front(func, _known_functions(request))
+    levels, namer = front(func, known_functions(request.signature))
     func = levels.parsed.func           # the def a C-level wrapper (lru_cache) leads to
     levels, kinds = _facts(levels, namer, request)
     levels = guard_aliased_writes(levels, kinds, namer, _user_names(levels.parsed),
@@ -341,13 +341,6 @@ def _derive_forward(func, request, registry, cache):
                       dict(bindings.names), _result_arity(levels))
     cache.put(func, request, derived)
     return derived
-
-
-def _known_functions(request):
-    """{parameter: function} for the parameters the request's signature knows to hold a
-    function (signature.Callee)."""
-    return {name: kind.function for name, kind in request.signature or ()
-            if isinstance(kind, Callee)}
 
 
 def _facts(levels, namer, request):

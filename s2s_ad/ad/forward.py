@@ -23,7 +23,7 @@ import gast
 from ..ir.walk import walk_tree
 from ..errors import MissingDerivativeError
 from ..ir import build
-from ..ir.primitives import (RANDOM_DRAW_HINT, is_random_draw, appended_list, identity, is_conversion, operation_of,
+from ..ir.primitives import (missing_derivative_hint, appended_list, identity, is_conversion, operation_of,
                              popped_list)
 from .. import runtime, runtime_flow
 from .expand import BindingError, bind_operands
@@ -155,8 +155,8 @@ class ForwardGenerator:
                 f"no forward-mode derivative is known for `{_describe(op)}`",
                 self.i.levels.parsed.source_map.locate(
                     stmt.value if hasattr(stmt.value, "lineno") else stmt),
-                RANDOM_DRAW_HINT if is_random_draw(op) else
-                "register one with @s2s_ad.tangent (next to its @s2s_ad.adjoint)")
+                missing_derivative_hint(
+                    op, "register one with @s2s_ad.tangent (next to its @s2s_ad.adjoint)"))
         try:
             bound = bind_operands(template, op.args, op.keywords, op.primitive)
         except BindingError as exc:

@@ -18,9 +18,9 @@ import numpy as np
 from ..ir.walk import all_statements, walk_tree
 from ..errors import MissingDerivativeError
 from ..ir import build
-from ..ir.primitives import (RANDOM_DRAW_HINT, identity, is_conversion, is_random_draw,
-                             names_in, operation_of)
-from .. import runtime, runtime_flow, runtime_functions
+from ..ir.primitives import (identity, is_conversion, missing_derivative_hint, names_in,
+                             operation_of)
+from .. import runtime, runtime_flow
 from ..analyses.shapes import is_elementwise
 from ..signature import Items, SequenceOf
 from .expand import BindingError, bind_operands, expand
@@ -195,10 +195,8 @@ class StatementReverser:
         if template is None:
             raise MissingDerivativeError(
                 f"no derivative is known for `{_describe(op)}`", self._locate(stmt),
-                RANDOM_DRAW_HINT if is_random_draw(op) else _RUNTIME_FUNCTION_HINT
-                if op.primitive is runtime_functions.function_vjp else
-                "register one with @s2s_ad.adjoint, or wrap the value in a differentiable "
-                "numpy expression")
+                missing_derivative_hint(op, "register one with @s2s_ad.adjoint, or wrap "
+                                        "the value in a differentiable numpy expression"))
         try:
             bound = bind_operands(template, op.args, op.keywords, op.primitive)
             self.ctx.elementwise = is_elementwise(op.primitive) and not op.keywords
@@ -412,13 +410,6 @@ def _operand_atoms(op):
 def _operand_names(op):
     return {n for a in op.args for n in names_in(a)} | \
         {n for v in op.keywords.values() for n in names_in(v)}
-
-
-_RUNTIME_FUNCTION_HINT = (
-    "this gradient calls a function chosen when the code runs through its vjp, which reverse "
-    "mode cannot differentiate again: for second derivatives use s2s_ad.hvp (forward over "
-    "reverse), or pass the function itself as an argument so the derivative is specialised "
-    "on it")
 
 
 def _describe(op):

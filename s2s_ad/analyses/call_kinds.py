@@ -83,3 +83,9 @@ def functions_only(signature):
         return None
     return tuple((name, kind if isinstance(kind, Callee) else UNKNOWN)
                  for name, kind in signature)
+
+
+def known_functions(signature):
+    """{parameter: function} for the parameters `signature` says hold a function."""
+    return {name: kind.function for name, kind in signature or ()
+            if isinstance(kind, Callee)}

@@ -72,10 +72,20 @@ def is_random_draw(op):
         and op.callee.rsplit(".", 1)[1] in RANDOM_METHODS
 
 
-RANDOM_DRAW_HINT = (
-    "the samples of a random draw are constants of the derivative, so no derivative flows "
-    "into its arguments: reparameterise (mu + sigma * rng.standard_normal(shape)), or index "
-    "with drawn positions (x[rng.permutation(len(x))], x[rng.integers(0, len(x), k)])")
+def missing_derivative_hint(op, otherwise):
+    """What to write instead when `op` has no derivative: said for a random draw and for
+    the vjp of a function chosen when the code runs, `otherwise` for the rest."""
+    if is_random_draw(op):
+        return ("the samples of a random draw are constants of the derivative, so no "
+                "derivative flows into its arguments: reparameterise (mu + sigma * "
+                "rng.standard_normal(shape)), or index with drawn positions "
+                "(x[rng.permutation(len(x))], x[rng.integers(0, len(x), k)])")
+    if getattr(op.primitive, "__module__", None) == "s2s_ad.runtime_functions":
+        return ("this gradient calls a function chosen when the code runs through its vjp, "
+                "which reverse mode cannot differentiate again: for second derivatives use "
+                "s2s_ad.hvp (forward over reverse), or pass the function itself as an "
+                "argument so the derivative is specialised on it")
+    return otherwise
 
 
 def operation_of(value, callees):
