@@ -18,10 +18,9 @@ import gast
 import numpy
 
 from ..ir import build
-from ..runtime import RUNTIME_MODULES
 from ..ir.primitives import appended_list, attribute_read, identity, operation_of
 from ..ir.walk import all_statements, walk_tree
-from .. import runtime_flow
+from .. import runtime_flow, runtime_functions
 from ..signature import Num
 from .adjoint_facts import containers, fixed_float_arrays
 from .adjoints import Adjoints
@@ -135,8 +134,8 @@ def _prepare_helpers(forward, inputs, ctx):
                 or op.primitive in (identity, attribute_read) \
                 or inputs.registry.reverse(op.primitive) is not None \
                 or inputs.registry.is_nondifferentiable(op.primitive) \
-                or getattr(op.primitive, "__module__", None) in RUNTIME_MODULES:
-            continue          # s2s_ad's own helpers: their templates or a located error
+                or getattr(op.primitive, "__module__", None) == runtime_functions.__name__:
+            continue          # a run-time function's vjp: a located error, not a helper
         active = active_params(op, ctx)
         if active:
             wrt = tuple(p for p, _ in active)
