@@ -30,6 +30,7 @@ from .ad.registry import default_registry
 from .bound import bound_derivative, bound_parts, given_source
 from .errors import APIUsageError, function_location
 from .dispatch import Dispatcher, Outline
+from .frontend.star_params import fixed_arity, fixed_count, takes_star_args
 from .runtime_objects import is_object
 from .pipeline import DerivativeCache, Request, derive, front, outline
 
@@ -123,6 +124,12 @@ def derivative_source(df: Callable, *args, **kwargs) -> str:
         if not (args or kwargs):
             return derivative_source(inner)
         return derivative_source(inner, *given_args, *args, **{**given_keywords, **kwargs})
+    per_call = getattr(df, "__s2s_for_arguments__", None)
+    if per_call is not None:            # f with *args: the derivative for this many items
+        if not args:
+            raise APIUsageError(f"{df.__name__} is built per number of *args items: pass "
+                                f"the arguments, derivative_source(df, *args)")
+        return derivative_source(per_call(args), *args, **kwargs)
     unwrapped = inspect.unwrap(df) if callable(df) else None
     try:
         dispatcher = _DISPATCHERS.get(unwrapped) if unwrapped is not None else None
@@ -165,6 +172,9 @@ def _public(f, mode, wrt, preserve_result, has_aux=False):
     if bound_parts(f) is not None:          # a bound method, a functools.partial: bound.py
         return bound_derivative(f, lambda function, names: _public(
             function, mode, names, preserve_result, has_aux), wrt)
+    if takes_star_args(f):
+        return per_arity(f, mode, lambda g: _public(g, mode, wrt, preserve_result, has_aux),
+                         extra=1 if mode in ("vjp", "jvp") else 0)
     per_function = _PUBLIC.setdefault(f, {}) if _weakrefable(f) else {}
     fast_key = (mode, tuple(wrt) if isinstance(wrt, list) else wrt, preserve_result, has_aux)
     if fast_key in per_function:            # a repeated grad(f): no signature inspection
@@ -204,6 +214,24 @@ def _outline(f, request):
               for p in inspect.signature(func).parameters.values()]
     return Outline(name, params, func.__defaults__, func.__kwdefaults__, func.__module__,
                    doc, request, func)
+
+
+def per_arity(f, mode, make, extra=0):
+    """The derivative `make(g)` of f with a `*args` parameter, g being f with as many items
+    as a call gives (frontend/star_params.py); `extra` trailing arguments are not f's (a
+    cotangent, a tangent or a vector)."""
+    fixed = fixed_count(f)
+
+    def for_arguments(args):
+        return make(fixed_arity(f, max(0, len(args) - extra - fixed)))
+
+    def derivative(*args, **kwargs):
+        return for_arguments(args)(*args, **kwargs)
+    derivative.__s2s_for_arguments__ = for_arguments
+    derivative.__name__ = derivative.__qualname__ = f"{mode}_{f.__name__}"
+    derivative.__doc__ = f"{mode} of {f.__qualname__}, built for the number of items its " \
+        f"*args receives"
+    return derivative
 
 
 def _dispatcher(target, request, general, mode, inner=None, outline=None):

@@ -151,7 +151,8 @@ class Dispatcher:
                 base = obj.__name__ if obj.__module__ == "builtins" else \
                     f"{obj.__module__.split('.')[0]}_{obj.__name__}"
             else:
-                base = obj.__name__
+                base = getattr(obj, "__name__", "")
+                base = base if base.isidentifier() else "function"     # a lambda
             name, k = base, 1
             while name in self._namespace or name in self._names:
                 k += 1

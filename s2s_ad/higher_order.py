@@ -62,6 +62,10 @@ def hvp(f: Optional[Callable] = None, wrt: Wrt = 0) -> Callable:
         return functools.partial(hvp, wrt=wrt)
     if bound_parts(f) is not None:          # a bound method, a functools.partial
         return bound_derivative(f, lambda function, names: hvp(function, names), wrt)
+    from .frontend.star_params import takes_star_args
+    if takes_star_args(f):
+        from .api import per_arity
+        return per_arity(f, "hvp", lambda g: hvp(g, wrt), extra=1)
     from .ad.registry import default_registry
     from .api import (_CACHE, _DISPATCHERS, _SOURCES, _dispatcher, _with_defaults,
                       _wrt_names, general_derivative, grad)

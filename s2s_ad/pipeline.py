@@ -20,7 +20,8 @@ from .ad.tangents import is_zero
 from .analyses.activity import (analyse_activity, only_nondifferentiable_paths,
                                  reaches_output_without, writes_into_arguments)
 from .analyses.dataflow import analyse_dataflow
-from .analyses.call_kinds import call_signature, helper_results
+from .analyses.call_kinds import (call_signature, functions_only, helper_results,
+                                  known_functions)
 from .analyses.complex_values import complex_values_of
 from .analyses.kinds import analyse_kinds
 from .analyses.raising import RaisingStatements
@@ -33,6 +34,7 @@ from .errors import (APIUsageError, NonDifferentiableError, UnsupportedSyntaxErr
 from .frontend.fence import fence
 from .frontend.parse import parse
 from .frontend.resolve import resolve
+from .frontend.star_params import source_function
 from .ir import build
 from .ir.grammar import verify
 from .ir.naming import Bindings, Namer
@@ -84,14 +86,16 @@ class Derived:
         return to_source(self.levels_tree)
 
 
-def front(func):
-    """Stages 1-4: the levels form of `func` with its namer (used by s2s_ad.normalize)."""
+def front(func, functions=None):
+    """Stages 1-4: the levels form of `func` with its namer (used by s2s_ad.normalize).
+    `functions`: {parameter: the function it holds} from a signature (calls of the
+    parameter are calls of that function)."""
     parsed = parse(func)
     resolution = resolve(parsed)
     fence(parsed, resolution=resolution)
     namer = Namer(_user_names(parsed))
     numpy_name = numpy_name_for(resolution, namer)
-    levels = normalize(parsed, resolution, namer, numpy_name)
+    levels = normalize(parsed, resolution, namer, numpy_name, functions or {})
     verify(levels.tree)
     return levels, namer
 
@@ -131,7 +135,7 @@ def outline(func, request, registry, cache):
 
 
 def _checks(func, request, registry, cache):
-    levels, namer = front(func)
+    levels, namer = front(func, known_functions(request.signature))
     func = levels.parsed.func           # the def a C-level wrapper (lru_cache) leads to
     aux = None
     if request.has_aux:
@@ -188,8 +192,10 @@ def _derive(func, request, registry, cache):
             levels, request.wrt, outputs, registry, stmt.value)
         helper_request = Request("vjp", wrt, single=len(wrt) == 1, helper=True,
                                  zero_allowed=zero_allowed)
-        signature = call_signature(helper, stmt, levels, kinds) \
-            if request.signature is not None else None
+        signature = call_signature(helper, stmt, levels, kinds)
+        if request.signature is None:
+            # the general derivative still knows a function passed by name (np.tanh)
+            signature = functions_only(signature)
         if signature is not None:
             # what the arguments are at this call site holds at every call from it
             helper_request = dataclasses.replace(
@@ -276,7 +282,7 @@ def _derive(func, request, registry, cache):
 def _derive_forward(func, request, registry, cache):
     """Forward mode: jvp_f(tangent, *params) -> (value, directional derivative)."""
     import numpy
-    levels, namer = front(func)
+    levels, namer = front(func, known_functions(request.signature))
     func = levels.parsed.func           # the def a C-level wrapper (lru_cache) leads to
     levels, kinds = _facts(levels, namer, request)
     levels = guard_aliased_writes(levels, kinds, namer, _user_names(levels.parsed),
@@ -296,6 +302,11 @@ def _derive_forward(func, request, registry, cache):
 
     def derive_jvp(helper, wrt, stmt):
         helper_request = Request("jvp", wrt, single=len(wrt) == 1, helper=True)
+        signature = functions_only(call_signature(helper, stmt, levels, kinds))
+        if signature is not None:       # a function passed by name: called by name
+            helper_request = dataclasses.replace(
+                helper_request, signature=signature,
+                variant=cache.variant(helper, helper_request, signature))
         key = (helper, helper_request)
         name = derived_name(helper, helper_request)
         if key in cache.in_progress:            # recursion: bound once it exists
@@ -404,7 +415,8 @@ def _result_arity(levels):
 
 
 def _user_names(parsed):
-    func = parsed.func                  # the def a C-level wrapper (lru_cache) leads to
+    # the def a C-level wrapper (lru_cache) leads to; f for f with fixed *args items
+    func = source_function(parsed.func)
     names = {n.id for n in walk_tree(parsed.tree) if isinstance(n, gast.Name)}
     names |= {parsed.tree.name}
     names |= set(func.__code__.co_names) | set(func.__code__.co_varnames)

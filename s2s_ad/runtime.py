@@ -26,7 +26,8 @@ RUNTIME_MODULES = ("s2s_ad.runtime", "s2s_ad.runtime_flow", "s2s_ad.runtime_lina
                    "s2s_ad.runtime_arrays", "s2s_ad.runtime_checks", "s2s_ad.runtime_spread",
                    "s2s_ad.runtime_creation", "s2s_ad.runtime_pieces",
                    "s2s_ad.runtime_statistics", "s2s_ad.runtime_calculus",
-                   "s2s_ad.runtime_objects", "s2s_ad.runtime_complex")
+                   "s2s_ad.runtime_objects", "s2s_ad.runtime_complex",
+                   "s2s_ad.runtime_functions", "s2s_ad.runtime_mappings")
 
 
 def unbroadcast(g, x):

@@ -94,7 +94,7 @@ def take_adjoint(a, index):
     write of each element stays in y, so the earlier ones get no adjoint."""
     if isinstance(a, dict):
         return copy_adjoint(a.get(index, 0.0))
-    if isinstance(a, (np.ndarray, list)):
+    if isinstance(a, (np.ndarray, list, tuple)):
         item = a[index]
         if isinstance(item, np.ndarray):
             item = np.array(item, dtype=complex if item.dtype.kind == "c" else float)
@@ -189,6 +189,11 @@ def match_adjoint(a, x):
         else:
             items = [a] * len(x)     # a zero standing for every item
         return _sequence_like(x, [match_adjoint(p, q) for p, q in zip(items, x)])
+    if isinstance(x, np.ndarray) and isinstance(a, (list, tuple)) and x.ndim \
+            and len(a) == len(x):
+        # the items' adjoints of list(x): x's rows (an item's zero may be the number 0.0)
+        return np.array([match_adjoint(item, row) for item, row in zip(a, x)],
+                        dtype=_float_dtype(x))
     if isinstance(x, np.ndarray) and np.shape(a) != x.shape:
         return np.zeros(x.shape, dtype=_float_dtype(a, x)) + a
     if not isinstance(x, np.ndarray) and isinstance(a, np.ndarray) and a.ndim == 0:
@@ -225,7 +230,10 @@ def sum_repeats(g, items):
 
 
 def concatenation_part(g, before, items):
-    """Adjoint of `items` in a concatenated list `before + items (+ ...)`: its slice of g."""
+    """Adjoint of `items` in a concatenated list `before + items (+ ...)`: its slice of g
+    (an array g holds the items' adjoints as rows)."""
+    if isinstance(g, np.ndarray) and g.ndim:
+        g = list(g)
     if not isinstance(g, (list, tuple)):
         return g                # still the scalar zero
     start = len(before)
@@ -281,3 +289,21 @@ def mapping_keys(mapping):
     """The keys of a dict (iterating `.items()`, or `for k in d: ... d[k]`), as a list;
     the items of any other iterable (a list's `for i in idx: ... xs[i]`)."""
     return list(mapping.keys()) if isinstance(mapping, dict) else list(mapping)
+
+
+def extremum_index(values, largest):
+    """The position of the first largest (smallest) of `values`, as builtin max (min)
+    chooses it: `max(a, b)` is `[a, b][extremum_index([a, b], True)]`."""
+    if len(values) == 0:
+        raise ValueError(f"{'max' if largest else 'min'}() arg is an empty sequence")
+    best = 0
+    for k in range(1, len(values)):
+        if (values[k] > values[best]) if largest else (values[k] < values[best]):
+            best = k
+    return best
+
+
+def sorted_order(keys, reverse):
+    """The positions of `keys` in the order builtin sorted puts them (stable, reverse
+    keeping equal keys in their order): `sorted(xs)` is `[xs[i] for i in sorted_order(xs)]`."""
+    return sorted(range(len(keys)), key=keys.__getitem__, reverse=reverse)

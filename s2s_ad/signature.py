@@ -21,6 +21,7 @@ empty axis, non-native byte order or non-numeric dtypes, and anything not listed
 are Opaque: their derivative is the general one. `kind_of` is cheap (a few attribute
 reads per array); `guard(kind, "x")` writes the test a dispatcher runs to recognise it.
 """
+import types
 from dataclasses import dataclass
 
 import numpy as np
@@ -80,7 +81,15 @@ class Opaque:
     type: type
 
 
+@dataclass(frozen=True)
+class Callee:
+    """A function passed as an argument, known by its identity: the derivative calls and
+    differentiates that very function (a new function, a new derivative)."""
+    function: object
+
+
 UNKNOWN = Opaque(None)
+_FUNCTION_TYPES = (types.FunctionType, types.BuiltinFunctionType, np.ufunc)
 
 
 def kind_of(value, depth=0):
@@ -104,6 +113,8 @@ def kind_of(value, depth=0):
         if len(items) > _MAX_ITEMS:
             return Opaque(t)
         return Items(t, items)
+    if isinstance(value, _FUNCTION_TYPES):
+        return Callee(value)
     if t is dict and len(value) <= _MAX_ITEMS and all(type(k) is str for k in value):
         return Mapping(tuple((k, kind_of(v)) for k, v in value.items()))
     if depth < _MAX_DEPTH and is_object(value):
@@ -162,6 +173,8 @@ def describe(kind):
     if isinstance(kind, Attributes):
         return f"{kind.type.__name__}(" + ", ".join(
             f"{k}: {describe(v)}" for k, v in kind.entries) + ")"
+    if isinstance(kind, Callee):
+        return f"function {getattr(kind.function, '__qualname__', kind.function)}"
     return "any" if kind.type is None else kind.type.__name__
 
 
@@ -220,6 +233,8 @@ def guard(kind, expr, bind, shape="_s"):
         tests += [t for k, item in kind.entries
                   for t in [guard(item, f"{expr}.{k}", bind, shape)] if t]
         return " and ".join(tests)
+    if isinstance(kind, Callee):
+        return f"{expr} is {bind(kind.function)}"
     if kind.type is None:
         return None
     return f"{type_}({expr}) is {bind(kind.type)}"

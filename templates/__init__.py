@@ -28,6 +28,8 @@ MODULES = (
     "numpy_creation",
     "python_math",
     "nondifferentiable",
+    "runtime_functions",
+    "runtime_mappings",
     "runtime_adjoints",
     "runtime_adjoints_linalg",
     "runtime_helpers",

@@ -2,7 +2,7 @@
 predicates and comparisons (their derivative is zero or undefined)."""
 import numpy as np
 
-from s2s_ad import runtime_flow
+from s2s_ad import runtime_flow, runtime_mappings
 from s2s_ad.ad.template_dsl import nondifferentiable
 
 nondifferentiable(  # constructors (np.full, np.full_like, np.linspace: numpy_creation.py)
@@ -24,6 +24,8 @@ nondifferentiable(  # predicates and comparisons
 nondifferentiable(len, range, int, bool, isinstance, round)  # builtins
 
 
-nondifferentiable(runtime_flow.mapping_keys, runtime_flow.stop_gradient)
+nondifferentiable(runtime_flow.mapping_keys, runtime_flow.stop_gradient,
+                  runtime_flow.extremum_index, runtime_flow.sorted_order,
+                  runtime_mappings.saved_entry, runtime_mappings.restore_entry)
 
 nondifferentiable(format)   # f-strings: text, no derivative

@@ -39,7 +39,7 @@ from s2s_ad.runtime_linalg import (matmul_adjoint_a, matmul_adjoint_b, as_column
 nondifferentiable(slice)
 nondifferentiable(  # counts, seeds, checks, tie shares (piecewise constant), zeros, shapes
     runtime.reduced_count, runtime.extremum_share, runtime_checks.check_scalar_output,
-    runtime_checks.check_cotangent, runtime_checks.check_broadcast, runtime_checks.check_matmul,
+    runtime_checks.check_broadcast, runtime_checks.check_matmul,
     runtime_checks.check_unshared,
     runtime.zero_tangent, runtime.zero_adjoint, runtime.shaped_like,
     runtime.shape_of, runtime.placeholder, runtime.closed_form_applies, pad_widths,

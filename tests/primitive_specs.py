@@ -120,6 +120,7 @@ def all_specs():
     import specs_norms
     import specs_objects
     import specs_fft
+    import specs_functions
     import specs_pad_modes
     import specs_pieces
     import specs_runtime
@@ -131,4 +132,4 @@ def all_specs():
         + specs_pad_modes.SPECS + specs_decompositions.SPECS + specs_pieces.SPECS \
         + specs_nan_reductions.SPECS + specs_statistics.SPECS + specs_norms.SPECS \
         + specs_calculus.SPECS + specs_objects.SPECS + specs_scipy_special.SPECS \
-        + specs_fft.SPECS
+        + specs_fft.SPECS + specs_functions.SPECS

@@ -24,7 +24,7 @@ from ..ir.walk import walk_tree
 from ..analyses.complex_values import raise_not_for_complex, reads_complex, template_primitive
 from ..errors import MissingDerivativeError
 from ..ir import build
-from ..ir.primitives import (appended_list, identity, is_conversion, operation_of,
+from ..ir.primitives import (missing_derivative_hint, appended_list, identity, is_conversion, operation_of,
                              popped_list)
 from .. import runtime, runtime_flow
 from .expand import BindingError, bind_operands
@@ -151,7 +151,7 @@ class ForwardGenerator:
 
     def template(self, stmt, op, target, name):
         primitive = template_primitive(op, self.i.complex_names, self.i.registry)
-        if primitive is None:
+        if primitive is None and op.primitive is not None:   # a complex operand
             raise_not_for_complex(op, _describe(op), self.i.levels.parsed.source_map.locate(
                 stmt.value if hasattr(stmt.value, "lineno") else stmt))
         template = self.i.registry.tangent(primitive) if primitive is not None else None
@@ -160,7 +160,8 @@ class ForwardGenerator:
                 f"no forward-mode derivative is known for `{_describe(op)}`",
                 self.i.levels.parsed.source_map.locate(
                     stmt.value if hasattr(stmt.value, "lineno") else stmt),
-                "register one with @s2s_ad.tangent (next to its @s2s_ad.adjoint)")
+                missing_derivative_hint(
+                    op, "register one with @s2s_ad.tangent (next to its @s2s_ad.adjoint)"))
         try:
             bound = bind_operands(template, op.args, op.keywords, op.primitive)
         except BindingError as exc:

@@ -20,7 +20,7 @@ import numpy
 from ..ir import build
 from ..ir.primitives import appended_list, attribute_read, identity, operation_of
 from ..ir.walk import all_statements, walk_tree
-from .. import runtime_flow
+from .. import runtime_flow, runtime_functions
 from ..signature import Num
 from .adjoint_facts import containers, fixed_float_arrays
 from .adjoints import Adjoints
@@ -90,12 +90,19 @@ def reverse(inputs, wrt, seed):
         inputs.shape_proxies(forward + walked)
     # the seed section reads final values only: it never needs anything from the tape
     forward, walked, used = resolve_markers(forward, walked, tape, levels.numpy_name,
-                                            _shape_helpers(inputs.bindings))
+                                            _shape_helpers(inputs.bindings),
+                                            _item_helpers(inputs.bindings))
     backward = seeded + walked
     if used or walker.counted:
         forward = walker.unbound_guards(forward) + [build.assign(tape, gast.List(elts=[],
                                                                          ctx=gast.Load()))] + forward
     return ReverseResult(list(forward), backward, ret.value, gradients)
+
+
+def _item_helpers(bindings):
+    """bind(helper) -> its name: a dict entry an index write creates is saved and
+    restored by runtime_mappings.saved_entry / restore_entry (it may not exist before)."""
+    return lambda helper: bindings.name_for(helper.__name__, helper)
 
 
 def _shape_helpers(bindings):
@@ -127,8 +134,9 @@ def _prepare_helpers(forward, inputs, ctx):
         if not inputs.activity.is_active(target) or not inspect.isfunction(op.primitive) \
                 or op.primitive in (identity, attribute_read) \
                 or inputs.registry.reverse(op.primitive) is not None \
-                or inputs.registry.is_nondifferentiable(op.primitive):
-            continue
+                or inputs.registry.is_nondifferentiable(op.primitive) \
+                or getattr(op.primitive, "__module__", None) == runtime_functions.__name__:
+            continue          # a run-time function's vjp: a located error, not a helper
         active = active_params(op, ctx)
         if active:
             wrt = tuple(p for p, _ in active)

@@ -18,11 +18,13 @@ import numpy as np
 from ..ir.walk import all_statements, walk_tree
 from ..errors import MissingDerivativeError
 from ..ir import build
-from ..ir.primitives import identity, is_conversion, names_in, operation_of
+from ..ir.primitives import (identity, is_conversion, missing_derivative_hint, names_in,
+                             operation_of)
 from .. import runtime, runtime_flow
 from ..analyses.complex_values import (raise_not_for_complex, takes_real_part,
                                        template_primitive)
 from ..analyses.shapes import is_elementwise
+from ..signature import Items, SequenceOf
 from .expand import BindingError, bind_operands, expand
 from .tape import RESTORE, RESTORE_ITEM, UNDO_APPEND, marker
 from .uniform import UniformAdjoints
@@ -88,7 +90,12 @@ class StatementReverser:
             out.append(build.assign(whole, value))
             value = build.name(whole)
         for k in range(arity):
-            item = build.subscript(build.clone(value), build.const(k))
+            if variable in self.i.dataflow.in_loops:
+                # popped off a list's adjoint: the number 0.0 while nothing reached it
+                item = build.call(self.adj.helper(runtime_flow.take_adjoint),
+                                  [build.clone(value), build.const(k)])
+            else:
+                item = build.subscript(build.clone(value), build.const(k))
             self.adj.contribute((variable, k), item, out)
 
     def has_adjoint(self, target):
@@ -184,7 +191,7 @@ class StatementReverser:
             self.adj.contribute((source, k), result_adjoint, out)
             return
         primitive = template_primitive(op, self.i.complex_names, self.i.registry)
-        if primitive is None:
+        if primitive is None and op.primitive is not None:   # a complex operand
             raise_not_for_complex(op, _describe(op), self._locate(stmt))
         template = self.i.registry.reverse(primitive) if primitive is not None else None
         if template is None and id(stmt) in self.helpers:
@@ -193,8 +200,8 @@ class StatementReverser:
         if template is None:
             raise MissingDerivativeError(
                 f"no derivative is known for `{_describe(op)}`", self._locate(stmt),
-                "register one with @s2s_ad.adjoint, or wrap the value in a differentiable "
-                "numpy expression")
+                missing_derivative_hint(op, "register one with @s2s_ad.adjoint, or wrap "
+                                        "the value in a differentiable numpy expression"))
         try:
             bound = bind_operands(template, op.args, op.keywords, op.primitive)
             self.ctx.elementwise = is_elementwise(op.primitive) and not op.keywords
@@ -279,11 +286,21 @@ class StatementReverser:
         """target = list(source) / tuple(source): source's adjoint is target's, as a whole
         and item by item (an item's slot goes to the same item of source)."""
         if self.adj.has(target):
-            self.contribute(source, self.adj.get(target), out)
+            whole = self.adj.get(target)
+            if not self._is_sequence(source):
+                # list(x) of an array: the items' adjoints become x's rows
+                whole = build.call(self.adj.helper(runtime_flow.match_adjoint),
+                                   [whole, build.name(source)])
+            self.contribute(source, whole, out)
         arity = self.tuple_arity(target) if not self.adj.accumulates(target) else None
         for k in range(arity or 0):     # then source has the arity and takes slots too
             if self.adj.get((target, k)) is not None:
                 self.adj.contribute((source, k), self.adj.get((target, k)), out)
+
+    def _is_sequence(self, variable):
+        """Is `variable` known to hold a list or tuple (not an array)?"""
+        kind = self.i.kinds.of(variable) if self.i.kinds is not None else None
+        return isinstance(kind, (Items, SequenceOf)) or variable in self.i.dataflow.user_lists
 
     def _is_tuple_item(self, op):
         if op.primitive is not operator.getitem or not isinstance(op.args[0], gast.Name):

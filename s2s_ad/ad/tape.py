@@ -13,6 +13,7 @@ A loop whose body overwrites nothing the backward sweep reads therefore pushes n
 """
 import gast
 
+from .. import runtime_mappings
 from ..ir import build
 from ..ir.walk import all_statements, walk_tree
 
@@ -76,11 +77,14 @@ def shape_only_reads(stmts, positions):
     return shapes - values
 
 
-def resolve_markers(forward, backward, tape_name, numpy_name, shape_helpers=None):
+def resolve_markers(forward, backward, tape_name, numpy_name, shape_helpers=None,
+                    bind=None):
     """Replace markers by tape pushes/pops where needed; returns (forward, backward, used).
 
     shape_helpers: (positions, shape_of name, placeholder name) — a value the backward
-    sweep reads only for its shape is taped as its shape and restored as a placeholder."""
+    sweep reads only for its shape is taped as its shape and restored as a placeholder.
+    bind(helper) names a runtime helper: an entry under a string key (a dict's, which the
+    write may create) is saved and restored by runtime_mappings' helpers."""
     needed = names_read(backward)
     shape_only = set()
     if shape_helpers is not None:
@@ -120,6 +124,17 @@ def resolve_markers(forward, backward, tape_name, numpy_name, shape_helpers=None
             elif kind == SAVE:
                 out.append(build.expr_stmt(build.call(build.attribute(tape, "append"),
                                                       [args[0]])))
+            elif kind in (SAVE_ITEM, RESTORE_ITEM) and bind is not None \
+                    and isinstance(args[1], gast.Constant) and isinstance(args[1].value, str):
+                if kind == SAVE_ITEM:
+                    saved = build.call(bind(runtime_mappings.saved_entry), [args[0], args[1]])
+                    out.append(build.expr_stmt(build.call(build.attribute(tape, "append"),
+                                                          [saved])))
+                else:
+                    out.append(build.expr_stmt(build.call(
+                        bind(runtime_mappings.restore_entry),
+                        [build.name(args[0].id), args[1], build.call(
+                            build.attribute(tape, "pop"))])))
             elif kind == SAVE_ITEM:
                 item = build.subscript(args[0], args[1])
                 copy = build.call(f"{numpy_name}.copy", [item])

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 import gast
 
+from .effects import writes_no_argument
+
 from ..ir.primitives import attribute_read, operation_of, names_in, COMPARE
 from ..ir.walk import all_statements, names_stored, walk_tree
 
@@ -262,7 +264,7 @@ def writes_into_arguments(levels, varied, registry):
                                        and k.value.value is None) for k in call.keywords):
             found.append((call, "`out=` writes the result into an existing array"))
         elif isinstance(stmt, gast.Expr) and op.primitive is not print \
-                and not _list_method(call) and not (
+                and not _list_method(call) and not writes_no_argument(op.primitive) and not (
                     op.primitive is not None and (registry.reverse(op.primitive) is not None
                                                   or registry.is_nondifferentiable(op.primitive))):
             found.append((call, "its result is not used, so it can only matter by writing "

@@ -11,7 +11,10 @@ gradient.
     return np.sum(x * x)
 
 An augmented assignment `y *= 2.0` counts as such a write (numpy updates the array in
-place); the normaliser marks its binding with `in_place_of`, the name it updates.
+place); the normaliser marks its binding with `in_place_of`, the name it updates. On a
+number (the facts say so: a float, x[0] of a vector) it binds a new number and is no
+write; where the facts do not say it is an array, the finding is `unknown` (checked when
+the derivative runs).
 
 Views count as second names too: `y = x.T`, `y = np.reshape(x, ...)`, `y = np.flip(x)`,
 and `y = x[0]`, `x[1:3]`, `x[:, None]`, `x[::-1]` (basic indexing), both ways: a write into
@@ -75,13 +78,14 @@ def writes_through_aliases(levels, kinds=None, item_views=True):
         if _number(updated, kinds):
             updated = None        # `s += e` on a number rebinds s: no memory is written
         if isinstance(target, gast.Name) and updated is not None:
-            # `y *= 2` on an array writes into it: every name sharing it sees the change
+            # `y *= 2` on an array writes into it: every name sharing it sees the change;
+            # when the facts do not say it is an array (a number binds a new one), the
+            # derivative checks at run time
+            array = _array(updated, kinds)
             group = shared.get(updated, set()) - {target.id}
             next_item = _next_item_read(ordered[k][1], updated, loops)
-            # a name that may hold a number (or a copy) may share nothing: known only when
-            # the facts say it is an array
-            doubt = updated in unknown or not _array(updated, kinds)
-            found.extend((stmt, updated, other, other in unknown or doubt)
+            found.extend((stmt, updated, other, other in unknown or updated in unknown
+                          or not array)
                          for other in sorted(group)
                          if _read_before_rebound(ordered, uses, k, other, next_item))
             shared[target.id] = (group | {updated}) - {target.id}

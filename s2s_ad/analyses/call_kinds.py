@@ -2,6 +2,8 @@
 
     call_signature(affine, `t = affine(row, w)`, levels, kinds)
         -> (("x", float64[n]), ("w", float64[n]), ("b", float))    the helper's signature here
+    call_signature(apply, `t = apply(np.tanh, x)`, levels, kinds)
+        -> (("f", Callee(np.tanh)), ("x", float64[n]))             functions by identity
     helper_results(front)(affine, {"x": ..., "w": ..., "b": ...})
         -> float64[n]                                               the kind it returns
 """
@@ -10,7 +12,8 @@ import inspect
 import gast
 
 from ..ir.primitives import operation_of
-from ..signature import UNKNOWN, kind_of
+from ..ir.build import dotted_path
+from ..signature import UNKNOWN, Callee, kind_of
 from .kinds import analyse_kinds
 
 
@@ -57,7 +60,32 @@ def call_signature(helper, stmt, levels, kinds):
         if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
             return None
         if name in bound.arguments:
-            kinds_of.append((name, kinds.of(bound.arguments[name])))
+            kinds_of.append((name, _argument_kind(bound.arguments[name], levels, kinds)))
         else:
             kinds_of.append((name, kind_of(parameter.default)))
     return tuple(kinds_of)
+
+
+def _argument_kind(atom, levels, kinds):
+    """The kind of an operand; a module-level function (`np.tanh`, a def) by identity, so
+    the helper's derivative calls it by name."""
+    path = dotted_path(atom)
+    if path is not None and not levels.resolution.is_value(path.split(".")[0]):
+        value = levels.resolution.lookup(path)
+        if isinstance(kind_of(value), Callee):
+            return kind_of(value)
+    return kinds.of(atom)
+
+
+def functions_only(signature):
+    """`signature` with only its functions (the rest UNKNOWN); None without any."""
+    if signature is None or not any(isinstance(k, Callee) for _, k in signature):
+        return None
+    return tuple((name, kind if isinstance(kind, Callee) else UNKNOWN)
+                 for name, kind in signature)
+
+
+def known_functions(signature):
+    """{parameter: function} for the parameters `signature` says hold a function."""
+    return {name: kind.function for name, kind in signature or ()
+            if isinstance(kind, Callee)}

@@ -190,26 +190,31 @@ def _structured(tree, callees):
 
 
 def _user_lists(tree, appended):
-    """Variables every assignment of which is a list or tuple literal, or a repetition or
-    concatenation of those (`2 * xs`, `a + b`, `(x,) + (y,)`), and lists grown by append:
+    """Variables every assignment of which is a list or tuple literal, or a repetition,
+    concatenation or slice of those (`2 * xs`, `a + b`, `(x,) + (y,)`, `xs[1:]`), and lists grown by append:
     `+` and `*` on them concatenate and repeat."""
     values = {}
     for node in walk_tree(tree):
         if isinstance(node, gast.Assign) and isinstance(node.targets[0], gast.Name):
             values.setdefault(node.targets[0].id, []).append(node.value)
-    found = set(appended)
+    # the largest set consistent with every assignment: a list rebuilt from slices of
+    # itself (`items = items[:i] + [v] + items[i:]`) is a list if its first value is
+    found = (set(values) - _parameters(tree)) | set(appended)
 
     def is_list(node):
         if isinstance(node, gast.BinOp) and isinstance(node.op, (gast.Mult, gast.Add)):
             return is_list(node.left) or is_list(node.right)
+        if isinstance(node, gast.Subscript) and isinstance(node.slice, gast.Slice):
+            return is_list(node.value)          # a slice of a list is a list
         return isinstance(node, (gast.List, gast.Tuple)) \
             or isinstance(node, gast.Name) and node.id in found
     changed = True
     while changed:
         changed = False
         for name, assigned in values.items():
-            if name not in found and all(is_list(v) for v in assigned):
-                found.add(name)
+            if name in found and name not in appended \
+                    and not all(is_list(v) for v in assigned):
+                found.discard(name)
                 changed = True
     return found
 

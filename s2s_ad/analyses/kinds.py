@@ -29,6 +29,7 @@ from ..ir.walk import walk_tree
 from ..ir.primitives import attribute_read, identity, operation_of
 from ..signature import UNKNOWN, Items, Num, Opaque, SequenceOf
 from .object_kinds import PRIMITIVES as OBJECT_PRIMITIVES, object_result
+from .. import runtime_mappings
 from .shapes import is_elementwise
 from .stand_ins import (WORLDS, constant, global_value, integer_worlds, literal, result_kind,
                         same_value, stand_ins, unknown_int, UnknownInt)
@@ -394,7 +395,8 @@ _SCIPY_SPECIAL = frozenset({"logsumexp", "softmax", "log_softmax", "polygamma"})
 
 
 def _evaluable(primitive):
-    if primitive in _OPERATORS or primitive is attribute_read:
+    if primitive in _OPERATORS or primitive is attribute_read \
+            or primitive is runtime_mappings.make_mapping:     # a dict of its values' kinds
         return True
     if isinstance(primitive, np.ufunc):
         return primitive.nout == 1

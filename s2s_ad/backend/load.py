@@ -18,6 +18,7 @@ same numbers and, past the `def` line, the same columns: tracebacks, pdb and
 """
 import types
 
+from ..frontend.star_params import source_function
 from .sources import register
 
 
@@ -28,7 +29,8 @@ def load(source, function_name, user_function, bindings):
     assert lines[1].startswith("def "), "one function definition at column 0"
     filename = register(function_name, source)
     free = sorted(bindings)
-    user_cells = dict(zip(user_function.__code__.co_freevars, user_function.__closure__ or ()))
+    origin = source_function(user_function)       # f for f with fixed *args items
+    user_cells = dict(zip(origin.__code__.co_freevars, origin.__closure__ or ()))
     wrapper = f"def __s2s_bindings__({', '.join(sorted(set(free) | set(user_cells)))}):"
     compiled_text = "\n".join([wrapper, " " + lines[1]] + lines[2:])
     module_code = compile(compiled_text, filename, "exec")

@@ -35,15 +35,13 @@ _UNSUPPORTED = {
     gast.ClassDef: ("class definitions inside a differentiated function are not supported",
                     "define the class at module level"),
     gast.SetComp: ("set comprehensions cannot be differentiated", "use numpy arrays"),
-    gast.DictComp: ("dict comprehensions are not supported yet", "use numpy arrays"),
     gast.Delete: ("`del` is not supported in a differentiated function", "remove the del"),
-    gast.Starred: ("starred expressions (`*args`) are not supported yet",
-                   "pass the arguments one by one"),
+    gast.Starred: ("a starred item in a list, tuple or set display is not supported",
+                   "concatenate instead: list(a) + [x]"),
     gast.NamedExpr: ("assignment expressions (`:=`) are not supported",
                      "assign on its own line"),
     gast.Raise: ("`raise` is not supported in a differentiated function",
                  "validate inputs before calling the gradient"),
-    gast.Dict: ("dict literals are not supported yet", "pass arrays as separate arguments"),
     gast.Set: ("set literals cannot be differentiated", "use a tuple or an array"),
     gast.Match: ("`match` statements are not supported", "use np.where"),
     gast.Import: ("imports inside a differentiated function are not supported",
@@ -97,18 +95,21 @@ def fence(parsed, extra_allowed=(), resolution=None):
                      and isinstance(n.value, gast.Lambda) and len(n.targets) == 1
                      and isinstance(n.targets[0], gast.Name)}
     named_lambdas |= _piecewise_lambdas(tree, resolution)
+    named_lambdas |= _applied_lambdas(tree, resolution)
+    allowed_stars = _allowed_stars(tree)
     for stmt in tree.body:
         for node in walk_tree(stmt):
             if isinstance(node, gast.Lambda) and id(node) not in named_lambdas:
                 raise UnsupportedSyntaxError(
-                    "a lambda is supported only when assigned to a name and then called",
+                    "a lambda is supported when assigned to a name and then called, mapped "
+                    "(`map(lambda v: ..., xs)`) or given as `key=` of sorted / max / min",
                     smap.locate(node), "write `g = lambda x: ...` and call g(...)")
             if isinstance(node, gast.FunctionDef):
                 _check_signature(node, smap)
             if isinstance(node, gast.With) and _is_grad_of_block(node):
                 continue
             kind = type(node)
-            if kind in extra_allowed:
+            if kind in extra_allowed or id(node) in allowed_stars:
                 continue
             if kind in _UNSUPPORTED:
                 message, hint = _UNSUPPORTED[kind]
@@ -158,7 +159,10 @@ def _check_target(target, smap):
         return
     if isinstance(target, (gast.Tuple, gast.List)):
         for elt in target.elts:
-            _check_target(elt, smap)
+            _check_target(elt.value if isinstance(elt, gast.Starred) else elt, smap)
+        if sum(isinstance(elt, gast.Starred) for elt in target.elts) > 1:
+            raise UnsupportedSyntaxError("two starred names in one assignment",
+                                         smap.locate(target), "star at most one name")
         return
     if isinstance(target, gast.Subscript):
         if not isinstance(target.value, gast.Name):
@@ -177,11 +181,53 @@ def _check_target(target, smap):
 def _check_signature(tree, smap):
     a = tree.args
     if a.vararg is not None:
-        raise UnsupportedSyntaxError("`*args` parameters are not supported yet",
-                                     smap.locate(a.vararg), "name each parameter")
+        raise UnsupportedSyntaxError(
+            "a `*args` parameter is differentiated for a given number of items, which "
+            "only a call tells", smap.locate(a.vararg),
+            "call s2s_ad.grad / jvp / vjp / hvp of the function (one derivative per number "
+            "of items), or name each parameter")
     if a.kwarg is not None:
         raise UnsupportedSyntaxError("`**kwargs` parameters are not supported yet",
                                      smap.locate(a.kwarg), "name each parameter")
+
+
+# builtins that call the function they are given on items (its lambda is substituted
+# into a comprehension by transforms/python_calls.py)
+_APPLYING = {"map": ("args", 0), "sorted": ("key", None), "max": ("key", None),
+             "min": ("key", None)}
+
+
+def _applied_lambdas(tree, resolution):
+    """Lambdas passed to map (first argument) or as `key=` of sorted / max / min."""
+    import builtins
+    found = set()
+    for node in walk_tree(tree):
+        if not isinstance(node, gast.Call) or not isinstance(node.func, gast.Name) \
+                or node.func.id not in _APPLYING:
+            continue
+        name = node.func.id
+        if resolution is not None and (resolution.is_value(name) or resolution.lookup(
+                name) is not getattr(builtins, name)):
+            continue
+        where, position = _APPLYING[name]
+        if where == "args" and len(node.args) > position:
+            found.add(id(node.args[position]))
+        found |= {id(k.value) for k in node.keywords if k.arg == where}
+    return found
+
+
+def _allowed_stars(tree):
+    """Starred names in assignment targets (`first, *rest = xs`) and starred call
+    arguments (`f(*xs)`): normalize lowers them to indexing."""
+    found = set()
+    for node in walk_tree(tree):
+        if isinstance(node, gast.Assign):
+            for target in node.targets:
+                if isinstance(target, (gast.Tuple, gast.List)):
+                    found |= {id(e) for e in target.elts if isinstance(e, gast.Starred)}
+        elif isinstance(node, gast.Call):
+            found |= {id(a) for a in node.args if isinstance(a, gast.Starred)}
+    return found
 
 
 def _is_grad_of_block(node):

@@ -17,6 +17,7 @@ import gast
 from ..ir.depth import MAX_DEPTH, recursion_room, tree_depth
 from ..ir.walk import walk_tree
 from ..errors import APIUsageError, SourceLocation, UnsupportedSyntaxError
+from .star_params import with_star_items
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,10 @@ class ParsedFunction:
 def parse(func):
     if not callable(func):
         raise APIUsageError(f"expected a Python function, got {type(func).__name__}")
+    star = getattr(func, "__s2s_star_of__", None)
+    if star is not None:            # f with n items for its *args (star_params.py)
+        parsed = parse(star[0])
+        return ParsedFunction(func, with_star_items(parsed.tree, star[1]), parsed.source_map)
     # a wrapper written in Python (functools.wraps) is what runs: differentiate it, not
     # the function it wraps; C-level wrappers (lru_cache, presenters) lead to a def
     func = inspect.unwrap(func, stop=inspect.isfunction)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import gast
 
 from ..ir.walk import walk_tree
+from .star_params import source_function
 
 _MISSING = object()
 
@@ -79,7 +80,7 @@ class Resolution:
 
 
 def resolve(parsed):
-    func = parsed.func
+    func = source_function(parsed.func)      # f itself for f with fixed *args items
     tree = parsed.tree
     a = tree.args
     params = tuple(p.id for p in a.posonlyargs + a.args + a.kwonlyargs)

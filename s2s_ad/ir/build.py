@@ -116,6 +116,32 @@ def index_value(index):
     return index
 
 
+def list_(elts):
+    return gast.List(elts=list(elts), ctx=gast.Load())
+
+
+def slice_(lower=None, upper=None, step=None):
+    return gast.Slice(lower=lower, upper=upper, step=step)
+
+
+def compare(left, op_name, right):
+    return gast.Compare(left=left, ops=[getattr(gast, op_name)()], comparators=[right])
+
+
+def if_exp(test, body, orelse):
+    return gast.IfExp(test=test, body=body, orelse=orelse)
+
+
+def list_comp(elt, target, iterable):
+    """[elt for target in iterable] (target a name or a tuple of names)."""
+    if isinstance(target, str):
+        target = name(target, store=True)
+    elif isinstance(target, (list, tuple)):
+        target = gast.Tuple(elts=[name(t, store=True) for t in target], ctx=gast.Store())
+    return gast.ListComp(elt=elt, generators=[gast.comprehension(
+        target=target, iter=iterable, ifs=[], is_async=0)])
+
+
 def tuple_(elts):
     return gast.Tuple(elts=list(elts), ctx=gast.Load())
 

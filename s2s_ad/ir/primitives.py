@@ -12,6 +12,7 @@ import operator
 from dataclasses import dataclass
 
 import gast
+import numpy
 
 from .walk import walk_tree
 from .build import const, dotted_path
@@ -54,6 +55,40 @@ class Operation:
     args: list            # gast atoms (an index node for getitem)
     keywords: dict        # name -> gast atom
     callee: str = None    # dotted path for calls
+
+
+# methods of np.random.RandomState and np.random.Generator that draw samples (shuffle
+# writes into its argument: not among them)
+RANDOM_METHODS = frozenset(
+    m for kind in (numpy.random.RandomState, numpy.random.Generator) for m in dir(kind)
+    if not m.startswith("_") and callable(getattr(kind, m))
+    and m not in ("seed", "set_state", "get_state", "shuffle", "spawn", "bit_generator",
+                  "permuted"))
+
+
+def is_random_draw(op):
+    """Does `op` draw random samples (a generator's method, a np.random function)?"""
+    home = getattr(op.primitive, "__module__", None) or ""
+    if "random" in home:
+        return True
+    return op.primitive is None and bool(op.callee) and "." in op.callee \
+        and op.callee.rsplit(".", 1)[1] in RANDOM_METHODS
+
+
+def missing_derivative_hint(op, otherwise):
+    """What to write instead when `op` has no derivative: said for a random draw and for
+    the vjp of a function chosen when the code runs, `otherwise` for the rest."""
+    if is_random_draw(op):
+        return ("the samples of a random draw are constants of the derivative, so no "
+                "derivative flows into its arguments: reparameterise (mu + sigma * "
+                "rng.standard_normal(shape)), or index with drawn positions "
+                "(x[rng.permutation(len(x))], x[rng.integers(0, len(x), k)])")
+    if getattr(op.primitive, "__module__", None) == "s2s_ad.runtime_functions":
+        return ("this gradient calls a function chosen when the code runs through its vjp, "
+                "which reverse mode cannot differentiate again: for second derivatives use "
+                "s2s_ad.hvp (forward over reverse), or pass the function itself as an "
+                "argument so the derivative is specialised on it")
+    return otherwise
 
 
 def operation_of(value, callees):

@@ -16,14 +16,21 @@ from ..errors import UnsupportedSyntaxError
 from ..ir.build import dotted_path
 from ..ir import build
 from ..runtime import RUNTIME_MODULES
-from .. import runtime_creation, runtime_pieces
+from .. import runtime_creation, runtime_functions, runtime_pieces
+from ..frontend.star_params import fixed_arity, fixed_count, takes_star_args
 from ..runtime_objects import constructible, field_names, make_object
 from . import desugar
+from .function_values import FunctionValueMixin
 from .array_syntax import (AXIS_CONCATENATORS, axis_concatenation, einsum_subscripts,
                            piecewise_parts, piecewise_terms)
 
 
-class CallMixin:
+# modules whose functions taking *args are primitives (np.meshgrid, np.einsum, s2s_ad's
+# runtime checks): called as they are, never as user helpers
+_LIBRARIES = ("numpy", "scipy", "s2s_ad", "math")
+
+
+class CallMixin(FunctionValueMixin):
     """Lowering of call expressions to one primitive operation over atoms."""
 
     def _call(self, expr):
@@ -35,18 +42,30 @@ class CallMixin:
             return self._call_with(build.dotted(path), expr.args, expr.keywords, 0)
         if path is None or self.res.is_value(path.split(".")[0]):
             if not isinstance(func, gast.Attribute):
-                what = f"`{func.id}` is a variable here (a parameter or a value assigned " \
-                    f"in the function), so s2s_ad cannot tell which function it calls: " \
-                    if isinstance(func, gast.Name) else ""
+                known = self._function_value(func)
+                if known is not None:
+                    return self._call_target(*known, expr)
+                if not expr.keywords and not any(isinstance(a, gast.Starred)
+                                                 for a in expr.args):
+                    # which function is known when the call runs (`acts[name](x)`, a
+                    # helper's result): its vjp / jvp are derived then
+                    held = self._held(func)
+                    return self._call(build.with_location(self._runtime_call(
+                        runtime_functions.call_function,
+                        [held, build.tuple_(expr.args)]), expr))
+                what = f"`{func.id}` holds a function chosen when the code runs" \
+                    if isinstance(func, gast.Name) else \
+                    "this call's function is chosen when the code runs"
                 raise UnsupportedSyntaxError(
-                    f"{what}only calls of named functions and array methods are supported",
-                    self.smap.locate(expr),
-                    "call a module-level function by its name (for a function passed as an "
-                    "argument: a def that calls the chosen one by name, then grad of that)")
+                    f"{what}: such a call is differentiated with positional arguments only",
+                    self.smap.locate(expr), "pass the arguments by position: f(x, w)")
             receiver = func.value
             if isinstance(receiver, gast.Name) and receiver.id in self.res.receivers \
                     and not hasattr(numpy.ndarray, func.attr):
                 return self._method_call(receiver, func.attr, expr)
+            lowered = self._value_method(expr)
+            if lowered is not None:
+                return lowered
             if func.attr == "pop" and not expr.args and not expr.keywords \
                     and isinstance(receiver, gast.Name) and receiver.id in self.current:
                 # a list's pop (generated code pops its tape): kept as a method call
@@ -58,7 +77,24 @@ class CallMixin:
                                                         expr.keywords, expr, self.smap)
             return self._numpy_call(fname, args, keywords, 0, expr)
         self._check_bound(path, func)
-        target = self.res.lookup(path)
+        return self._call_target(func, path, self.res.lookup(path), expr)
+
+    def _call_target(self, func, path, target, expr):
+        """The call `expr` of `target`, which the code names `path` (`func`)."""
+        lowered = self._builtin_call(target, expr)
+        if lowered is not None:
+            return lowered
+        if any(isinstance(a, gast.Starred) for a in expr.args):
+            shaped = self._shape_given_as_items(func, path, target, expr)
+            if shaped is not None:
+                return self._call_target(*shaped)
+            expr = self._spread_arguments(target, expr)
+        if takes_star_args(target) and not (getattr(target, "__module__", None) or "") \
+                .startswith(_LIBRARIES):
+            # f(a, b, c) of `def f(x, *rest)`: the helper f with two items in rest
+            adapter = fixed_arity(target, max(0, len(expr.args) - fixed_count(target)))
+            name = self._bound_name(adapter)
+            return self._call_target(build.name(name), name, adapter, expr)
         if target in (list, tuple) and len(expr.args) == 1 and not expr.keywords \
                 and isinstance(expr.args[0], (gast.List, gast.Tuple)) \
                 and not any(isinstance(e, gast.Starred) for e in expr.args[0].elts):
@@ -199,6 +235,12 @@ class CallMixin:
     def _call_with(self, func, args, keywords, level):
         atoms = []
         for a in args:
+            if isinstance(a, gast.Starred):
+                raise UnsupportedSyntaxError(
+                    "a starred argument is differentiated in calls of functions taking a "
+                    "fixed number of positional parameters", self.smap.locate(a),
+                    "pass the items one by one: f(xs[0], xs[1]) (a shape as one tuple: "
+                    "rng.standard_normal(shape))")
             atom, lvl = self._atom(a)
             atoms.append(atom)
             level = max(level, lvl + 1)

@@ -138,7 +138,8 @@ class ControlFlowMixin:
         k = build.name(index)
         if kind is builtins.enumerate and isinstance(target, gast.Tuple) and len(target.elts) == 2:
             seq = call.args[0]
-            start = call.args[1] if len(call.args) > 1 else None
+            start = call.args[1] if len(call.args) > 1 else next(
+                (k.value for k in call.keywords if k.arg == "start"), None)
             first = gast.BinOp(left=k, op=gast.Add(), right=start) if start is not None else k
             bind = [_assign(target.elts[0], first, origin)]
             inner = target.elts[1]
@@ -249,9 +250,14 @@ class ControlFlowMixin:
         innermost = self._comprehension_loops(expr.generators, expr.elt, name, accumulate)
         self.current = saved
         self._loop_var = saved_loop_var
-        self._pend(1, innermost)
-        self.levels[name] = 1
-        return build.name(name), 1
+        # after every value it reads from outside (a rewritten builtin's list: sorted(...))
+        stored = {n.id for n in walk_tree(innermost)
+                  if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
+        level = 1 + max([self.levels.get(n.id, 0) for n in walk_tree(innermost)
+                         if isinstance(n, gast.Name) and n.id not in stored], default=0)
+        self._pend(level, innermost)
+        self.levels[name] = level
+        return build.name(name), level
 
     def _comprehension_loops(self, generators, elt, name, accumulate):
         gen, rest = generators[0], generators[1:]

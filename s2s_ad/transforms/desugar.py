@@ -2,6 +2,7 @@
 
     x.sum(axis=0)      ->  np.sum(x, axis=0)
     x.reshape(2, 3)    ->  np.reshape(x, (2, 3))
+    x.reshape(*shape)  ->  np.reshape(x, shape)
     x.T                ->  np.transpose(x)
     z.real, z.imag     ->  np.real(z), np.imag(z)
     x.dot(w)           ->  np.dot(x, w)
@@ -30,6 +31,8 @@ def method_call(receiver, method, args, keywords, node, smap):
     if method in _SAME_NAME_METHODS or method in _RENAMED_METHODS:
         return _RENAMED_METHODS.get(method, method), [receiver] + list(args), keywords
     if method in ("reshape", "transpose"):
+        if len(args) == 1 and isinstance(args[0], gast.Starred):
+            args = [args[0].value]          # x.reshape(*shape) is np.reshape(x, shape)
         if len(args) > 1:
             args = [build.tuple_(args)]
         if method == "transpose" and not args:

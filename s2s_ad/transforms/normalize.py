@@ -28,7 +28,9 @@ from ..errors import UnsupportedSyntaxError
 from ..ir import build
 from ..ir.build import dotted_path
 from . import desugar
+from .assignments import AssignmentMixin
 from .calls import CallMixin
+from .python_calls import PythonCallMixin, updated_lists
 from .control import ControlFlowMixin, assigned_in_compound, expand_sequences
 from .mutation import MutationMixin
 from .exits import lower_exits
@@ -57,13 +59,15 @@ def numpy_name_for(resolution, namer):
     return namer.fresh("np")
 
 
-def normalize(parsed, resolution, namer, numpy_name):
-    return _Normalizer(parsed, resolution, namer, numpy_name).run()
+def normalize(parsed, resolution, namer, numpy_name, functions=None):
+    """`functions`: {parameter: the function a specialisation knows it holds}."""
+    return _Normalizer(parsed, resolution, namer, numpy_name, functions or {}).run()
 
 
-class _Normalizer(ControlFlowMixin, MutationMixin, CallMixin, InlineMixin,
-                  CommonSubexpressionMixin):
-    def __init__(self, parsed, resolution, namer, numpy_name):
+class _Normalizer(ControlFlowMixin, MutationMixin, AssignmentMixin, CallMixin, PythonCallMixin,
+                  InlineMixin, CommonSubexpressionMixin):
+    def __init__(self, parsed, resolution, namer, numpy_name, functions):
+        self.known_functions = functions
         self.parsed = parsed
         self.smap = parsed.source_map
         self.res = resolution
@@ -88,7 +92,8 @@ class _Normalizer(ControlFlowMixin, MutationMixin, CallMixin, InlineMixin,
     def run(self):
         self.nested = collect_nested(self.parsed.tree, self.smap)
         tree = lower_exits(self.parsed.tree, self.namer)
-        self.multi_def = assigned_in_compound(tree)
+        # a list that .extend / .insert / .pop(i) rebind may be rebound in a loop or branch
+        self.multi_def = assigned_in_compound(tree) | updated_lists(tree)
         for name in self.multi_def:
             self.current.setdefault(name, name)
             self.levels.setdefault(name, 0)
@@ -119,6 +124,12 @@ class _Normalizer(ControlFlowMixin, MutationMixin, CallMixin, InlineMixin,
                     and value.func.attr == "append" and isinstance(value.func.value, gast.Name) \
                     and self.res.is_value(value.func.value.id):
                 self._append(value, stmt)
+                return False
+            if isinstance(value, gast.Call) and isinstance(value.func, gast.Attribute) \
+                    and value.func.attr in ("extend", "insert", "pop") and value.args \
+                    and isinstance(value.func.value, gast.Name) \
+                    and self.res.is_value(value.func.value.id):
+                self._list_update(value, stmt)
                 return False
             if not isinstance(value, gast.Call):
                 raise UnsupportedSyntaxError("an expression statement without effect",
@@ -185,52 +196,6 @@ class _Normalizer(ControlFlowMixin, MutationMixin, CallMixin, InlineMixin,
             return False
         raise UnsupportedSyntaxError(f"`{type(stmt).__name__}` statements are not supported",
                                      self.smap.locate(stmt))
-
-    def _assign(self, targets, value, stmt):
-        first, *others = targets
-        finals = []
-        if isinstance(first, gast.Name):
-            op, level = self._operation(value)
-            finals.append(self._bind(first.id, op, level))
-            source_name = self.current[first.id]
-        else:
-            atom, level = self._atom(value)
-            source_name = None
-            self._deferred_writes = []
-            finals.extend(self._unpack(first, atom, level))
-        for extra in others:
-            atom = build.name(source_name) if source_name else None
-            if atom is None:
-                raise UnsupportedSyntaxError("chained assignment to a tuple is not supported",
-                                             self.smap.locate(extra), "assign separately")
-            if isinstance(extra, gast.Name):
-                finals.append(self._bind(extra.id, atom, self.levels[source_name]))
-            else:
-                finals.extend(self._unpack(extra, atom, self.levels[source_name]))
-        self._flush(stmt, finals)
-        for target, item in getattr(self, "_deferred_writes", []):
-            self._index_write(target, item, stmt)     # `a[0], a[1] = ...`
-        self._deferred_writes = []
-
-    def _unpack(self, target, atom, level):
-        """a, (b, c) = t  ->  a = t[0]; t2 = t[1]; b = t2[0]; c = t2[1]."""
-        stmts = []
-        for k, elt in enumerate(target.elts):
-            item = build.subscript(build.clone(atom), build.const(k))
-            if isinstance(elt, gast.Name):
-                stmts.append(self._bind(elt.id, item, level + 1))
-            elif isinstance(elt, gast.Subscript):
-                holder = self.namer.level_temp(level + 1)
-                self.levels[holder] = level + 1
-                self.current[holder] = holder
-                stmts.append(build.assign(holder, item))
-                self._deferred_writes.append((elt, build.name(holder)))
-            else:
-                holder = self.namer.level_temp(level + 1)
-                self.levels[holder] = level + 1
-                stmts.append(build.assign(holder, item))
-                stmts.extend(self._unpack(elt, build.name(holder), level + 1))
-        return stmts
 
     def _bind(self, user_name, op, level):
         ssa = user_name
@@ -348,6 +313,10 @@ class _Normalizer(ControlFlowMixin, MutationMixin, CallMixin, InlineMixin,
             return self._bool_op(expr)
         if isinstance(expr, (gast.ListComp, gast.GeneratorExp)):
             return self._comprehension(expr)
+        if isinstance(expr, gast.Dict):
+            return self._mapping_display(expr)
+        if isinstance(expr, gast.DictComp):
+            return self._mapping_comprehension(expr)
         if isinstance(expr, gast.Call) and dotted_path(expr.func) == "sum" \
                 and self.res.lookup("sum") is builtins.sum and len(expr.args) == 1 \
                 and not expr.keywords and isinstance(expr.args[0], (gast.ListComp,

@@ -1,0 +1,125 @@
+"""Calls of a function held in a variable (a parameter, a value chosen at run time), in a
+derivative built without knowing which function it is (the general derivative).
+
+    t = f(x, w)     ->   t = call_function(f, (x, w))
+                         backward:  x_bar, w_bar = function_vjp(f, (x, w), t_bar)
+
+A derivative specialised on its arguments knows the function (its identity is part of the
+signature) and differentiates it like any named callee; this is the fallback, deriving f's
+vjp / jvp when the call runs (s2s_ad's own derivatives are cached per function). Arguments
+that are not floating-point numbers or arrays get no derivative (0.0). A file written by
+the CLI that makes such a call needs s2s_ad installed when it runs (it imports s2s_ad.api
+then, and only then).
+"""
+import numpy as np
+
+
+def call_function(function, args):
+    """function(*args)."""
+    return function(*args)
+
+
+def _differentiable(value):
+    if isinstance(value, (float, np.floating)):
+        return True
+    return isinstance(value, np.ndarray) and value.dtype.kind == "f"
+
+
+# f(a, b) as a def s2s_ad reads, whatever f is (a ufunc, a builtin, a def): its derivative
+# is specialised on f's identity, so f is differentiated as a named callee
+def _apply_1(function, a):
+    return function(a)
+
+
+def _apply_2(function, a, b):
+    return function(a, b)
+
+
+def _apply_3(function, a, b, c):
+    return function(a, b, c)
+
+
+def _apply_4(function, a, b, c, d):
+    return function(a, b, c, d)
+
+
+def _applied(function, args):
+    """The _apply_n for len(args) (plain branches: a file written by the CLI copies the
+    functions this one uses, not module-level tables)."""
+    n = len(args)
+    if n == 1:
+        return _apply_1
+    if n == 2:
+        return _apply_2
+    if n == 3:
+        return _apply_3
+    if n == 4:
+        return _apply_4
+    raise TypeError(f"s2s_ad's general derivative differentiates a call of a function "
+                    f"held in a variable with 1 to 4 arguments, not {n}")
+
+
+def function_vjp(function, args, cotangent):
+    """The adjoints of `args` of function(*args) for `cotangent` (0.0 for arguments that
+    are not floating point)."""
+    positions = tuple(k for k, a in enumerate(args) if _differentiable(a))
+    adjoints = [0.0] * len(args)
+    if positions:
+        from s2s_ad import api
+        parts = api.vjp(_applied(function, args), wrt=tuple(k + 1 for k in positions))(
+            function, *args, cotangent)
+        for k, part in zip(positions, parts):
+            adjoints[k] = part
+    return adjoints
+
+
+def function_jvp(function, args, tangents):
+    """The tangent of function(*args) along `tangents` (one per argument)."""
+    positions = tuple(k for k, a in enumerate(args) if _differentiable(a))
+    if not positions:
+        return 0.0
+    from s2s_ad import api
+    along = tuple(np.zeros_like(args[k], dtype=float) if np.ndim(tangents[k]) == 0
+                  and np.ndim(args[k]) else tangents[k] for k in positions)
+    return api.jvp(_applied(function, args), wrt=tuple(k + 1 for k in positions))(
+        function, *args, along)[1]
+
+
+def function_vjp_tangent(function, args, cotangent, arg_tangents, cotangent_tangent):
+    """The tangent of function_vjp(function, args, cotangent) along the tangents of args
+    and of the cotangent (forward over reverse: s2s_ad.hvp through a held function)."""
+    positions = tuple(k for k, a in enumerate(args) if _differentiable(a))
+    result = [0.0] * len(args)
+    if not positions:
+        return result
+    import inspect
+    from s2s_ad import api
+    apply = _applied(function, args)
+    vjp = api.vjp(apply, wrt=tuple(k + 1 for k in positions))
+    # the vjp specialised on the function's identity: it calls the function by name (the
+    # general one would call function_vjp again)
+    dispatcher = api._DISPATCHERS[inspect.unwrap(vjp)]
+    vjp = dispatcher.specialisation(dispatcher.signature_for((function, *args, cotangent), {}))
+    if vjp is None:
+        raise TypeError("s2s_ad cannot specialise the derivative of the held function "
+                        f"{function!r} (S2S_AD_GENERAL is set, or too many specialisations)")
+    along = tuple(_tangent_of(_item(arg_tangents, k), args[k]) for k in positions) \
+        + (_tangent_of(cotangent_tangent, cotangent),)
+    wrt = tuple(k + 1 for k in positions) + (len(args) + 1,)
+    parts = api.jvp(vjp, wrt=wrt)(function, *args, cotangent, along)[1]
+    for k, part in zip(positions, parts):
+        result[k] = part
+    return result
+
+
+def _item(tangents, k):
+    return tangents[k] if isinstance(tangents, (list, tuple)) else tangents
+
+
+def _tangent_of(tangent, value):
+    """A tangent of value's shape and float type (a zero tangent may be the number 0.0)."""
+    if np.ndim(value) and np.ndim(tangent) == 0:
+        return np.zeros(np.shape(value)) + tangent
+    if not np.ndim(value) and not isinstance(value, np.ndarray):
+        return float(tangent)
+    return tangent

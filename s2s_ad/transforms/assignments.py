@@ -1,0 +1,83 @@
+"""Normalizing assignments: plain, chained, tuple and star unpacking, and names bound to
+a function (used by `normalize`, mixed into its normalizer).
+
+    a, (b, c) = t          ->  a = t[0]; t2 = t[1]; b = t2[0]; c = t2[1]
+    first, *rest, last = t ->  first = t[0]; t1 = t[1:-1]; rest = list(t1); last = t[-1]
+    g = ACTIVATIONS["tanh"] ->  (no statement: calls of g call that function)
+"""
+import gast
+
+from ..errors import UnsupportedSyntaxError
+from ..ir import build
+from .function_values import _NOT_STATIC
+
+
+class AssignmentMixin:
+    """Statements that bind names."""
+
+    def _assign(self, targets, value, stmt):
+        first, *others = targets
+        finals = []
+        if isinstance(first, gast.Name) and not others \
+                and self._static_function(first) is not _NOT_STATIC:
+            # g = ACTIVATIONS["tanh"] / g = np.sin: g names that function (bound once)
+            self.current[first.id] = self._function_value(first)[1]
+            self.levels[self.current[first.id]] = 0
+            self._flush(stmt, [])
+            return
+        if isinstance(first, gast.Name):
+            op, level = self._operation(value)
+            finals.append(self._bind(first.id, op, level))
+            source_name = self.current[first.id]
+        else:
+            atom, level = self._atom(value)
+            source_name = None
+            self._deferred_writes = []
+            finals.extend(self._unpack(first, atom, level))
+        for extra in others:
+            atom = build.name(source_name) if source_name else None
+            if atom is None:
+                raise UnsupportedSyntaxError("chained assignment to a tuple is not supported",
+                                             self.smap.locate(extra), "assign separately")
+            if isinstance(extra, gast.Name):
+                finals.append(self._bind(extra.id, atom, self.levels[source_name]))
+            else:
+                finals.extend(self._unpack(extra, atom, self.levels[source_name]))
+        self._flush(stmt, finals)
+        for target, item in getattr(self, "_deferred_writes", []):
+            self._index_write(target, item, stmt)     # `a[0], a[1] = ...`
+        self._deferred_writes = []
+
+    def _unpack(self, target, atom, level):
+        """a, (b, c) = t  ->  a = t[0]; t2 = t[1]; b = t2[0]; c = t2[1]."""
+        stmts = []
+        starred = [k for k, elt in enumerate(target.elts) if isinstance(elt, gast.Starred)]
+        for k, elt in enumerate(target.elts):
+            item = build.subscript(build.clone(atom), build.const(k))
+            if starred and k >= starred[0]:
+                # first, *rest, last = t  ->  rest = list(t[1:-1]); last = t[-1]
+                after = len(target.elts) - k
+                item = build.subscript(build.clone(atom), build.literal(-after))
+                if k == starred[0]:
+                    upper = build.literal(1 - after) if after > 1 else None
+                    part = build.subscript(build.clone(atom), build.slice_(
+                        lower=build.const(k), upper=upper))
+                    self._check_bound("list", elt)
+                    item, _ = self._bound_to_temp(build.with_location(part, elt), level + 1)
+                    item = build.call(build.name("list"), [item])
+                    self.callees["list"] = list
+                    elt = elt.value
+            if isinstance(elt, gast.Name):
+                stmts.append(self._bind(elt.id, item, level + 1))
+            elif isinstance(elt, gast.Subscript):
+                holder = self.namer.level_temp(level + 1)
+                self.levels[holder] = level + 1
+                self.current[holder] = holder
+                stmts.append(build.assign(holder, item))
+                self._deferred_writes.append((elt, build.name(holder)))
+            else:
+                holder = self.namer.level_temp(level + 1)
+                self.levels[holder] = level + 1
+                stmts.append(build.assign(holder, item))
+                stmts.extend(self._unpack(elt, build.name(holder), level + 1))
+        return stmts

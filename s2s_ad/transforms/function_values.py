@@ -1,0 +1,137 @@
+"""Normalizing calls whose function is a value: known while normalizing, or only when
+the call runs, and calls spreading a sequence into arguments.
+
+    apply(f, x) specialised on f = np.tanh  ->  t1_0 = f(x)             (np.tanh's template)
+    ACTIVATIONS["relu"](x)                  ->  t1_0 = relu(x)          (relu bound by name)
+    s2s_ad.grad(h)(x)                        ->  t1_0 = grad_h(x)        (evaluated once)
+    acts[name](x)                            ->  t1_0 = acts[name]; t2_0 = (x,)
+                                                 t3_0 = call_function(t1_0, t2_0)
+    h(*xs) for def h(a, b)                   ->  assert len(xs) == 2; h(xs[0], xs[1])
+
+Used by `normalize` through CallMixin.
+"""
+import inspect
+
+import gast
+
+from ..errors import UnsupportedSyntaxError
+from ..ir import build
+from ..ir.build import dotted_path
+from ..ir.walk import walk_tree
+
+_NOT_STATIC = object()
+# the modules of s2s_ad's derivative makers (grad, jvp, hvp, ...), evaluated while
+# normalizing when their arguments are named functions
+_DERIVATIVE_MAKERS = ("s2s_ad.api", "s2s_ad.higher_order")
+
+
+class FunctionValueMixin:
+    """Which function a call reaches when its callee is a value."""
+
+    def _function_value(self, func):
+        """(callee node, path, function) when the function a call expression names is
+        known while normalizing: a parameter whose function the signature gives, an item of
+        a module-level dict under a constant key (`ACTIVATIONS["relu"]`), s2s_ad's own
+        derivative of a named function (`s2s_ad.grad(h)`), or a local name assigned one of
+        those once. None otherwise."""
+        if isinstance(func, gast.Name) and func.id in self.known_functions \
+                and func.id not in self._bindings_in_source()[1]:
+            return build.name(func.id), func.id, self.known_functions[func.id]
+        found = self._static_function(func)
+        if found is _NOT_STATIC:
+            return None
+        name = self._bound_name(found)
+        return build.name(name), name, found
+
+    def _bound_name(self, obj):
+        """The name generated code calls `obj` by (bound like a runtime helper)."""
+        name = self.runtime_names.get(obj)
+        if name is None:
+            base = getattr(obj, "__name__", "")
+            name = self.namer.fresh(base if base.isidentifier() else "function")
+            self.runtime_names[obj] = name
+        return name
+
+    def _static_function(self, node, depth=0):
+        if isinstance(node, gast.Name) and self.res.is_value(node.id) and depth < 4:
+            values, stores = self._bindings_in_source()
+            values = values.get(node.id, [])
+            if len(values) != 1 or stores.get(node.id) != 1:
+                return _NOT_STATIC
+            return self._static_function(values[0], depth + 1)
+        path = dotted_path(node)
+        if path is not None:
+            if self.res.is_value(path.split(".")[0]) or not self.res.has(path):
+                return _NOT_STATIC
+            found = self.res.lookup(path)
+            return found if callable(found) and depth else _NOT_STATIC
+        if isinstance(node, gast.Subscript) and isinstance(node.slice, gast.Constant):
+            table = dotted_path(node.value)
+            if table is None or self.res.is_value(table.split(".")[0]) \
+                    or not isinstance(self.res.lookup(table), (dict, list, tuple)):
+                return _NOT_STATIC
+            try:
+                found = self.res.lookup(table)[node.slice.value]
+            except (KeyError, IndexError, TypeError):
+                return _NOT_STATIC
+            return found if callable(found) else _NOT_STATIC
+        if isinstance(node, gast.Call) and all(isinstance(k.value, gast.Constant)
+                                               for k in node.keywords):
+            maker = dotted_path(node.func)
+            if maker is None or self.res.is_value(maker.split(".")[0]) or getattr(
+                    self.res.lookup(maker), "__module__", None) not in _DERIVATIVE_MAKERS:
+                return _NOT_STATIC
+            args = [self._static_function(a, depth + 1) if not isinstance(a, gast.Constant)
+                    else a.value for a in node.args]
+            if any(a is _NOT_STATIC for a in args):
+                return _NOT_STATIC
+            return self.res.lookup(maker)(*args, **{k.arg: k.value.value
+                                                    for k in node.keywords})
+        return _NOT_STATIC
+
+    def _bindings_in_source(self):
+        """({name: [values of its plain assignments]}, {name: how often it is stored}) of
+        the user's function, worked out once."""
+        found = getattr(self, "_source_bindings", None)
+        if found is None:
+            values, stores = {}, {}
+            for node in walk_tree(self.parsed.tree):
+                if isinstance(node, gast.Assign) and len(node.targets) == 1 \
+                        and isinstance(node.targets[0], gast.Name):
+                    values.setdefault(node.targets[0].id, []).append(node.value)
+                elif isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
+                    stores[node.id] = stores.get(node.id, 0) + 1
+            found = self._source_bindings = (values, stores)
+        return found
+
+    def _spread_arguments(self, target, expr):
+        """f(a, *xs) for an f taking a fixed number n of positional arguments: f(a, xs[0],
+        ..., xs[n-2]), after checking that xs holds that many items."""
+        try:
+            params = list(inspect.signature(target).parameters.values())
+        except (TypeError, ValueError):
+            params = None
+        stars = [k for k, a in enumerate(expr.args) if isinstance(a, gast.Starred)]
+        positional = None if params is None or any(
+            p.kind in (p.VAR_POSITIONAL, p.KEYWORD_ONLY, p.VAR_KEYWORD) or
+            p.default is not p.empty for p in params) else len(params)
+        if positional is None or len(stars) != 1:
+            raise UnsupportedSyntaxError(
+                "a starred argument `f(*xs)` is differentiated when f takes a fixed number "
+                "of positional parameters (no defaults, no *args) and one argument is "
+                "starred", self.smap.locate(expr),
+                "pass the items one by one: f(xs[0], xs[1])")
+        star = stars[0]
+        count = positional - (len(expr.args) - 1) - len(expr.keywords)
+        items = self._held(expr.args[star].value)
+        self._check_bound("len", expr)
+        check = gast.Compare(left=build.call(build.name("len"), [build.clone(items)]),
+                             ops=[gast.Eq()], comparators=[build.const(count)])
+        build.with_location(check, expr)
+        holds, _ = self._atom(check)
+        self._flush(expr, [gast.Assert(test=holds, msg=build.const(
+            f"the starred argument holds {count} items for this call"))])
+        spread = [build.subscript(build.clone(items), build.const(k)) for k in range(count)]
+        args = expr.args[:star] + spread + expr.args[star + 1:]
+        return build.with_location(build.call(expr.func, args, [
+            (k.arg, k.value) for k in expr.keywords]), expr)

@@ -1,0 +1,346 @@
+"""Normalizing Python's own builtins and container methods into what s2s_ad differentiates.
+
+Each rule rewrites the call into indexing, slicing, comprehensions and conditionals that
+normalize lowers as usual, so the derivative follows the value that was chosen:
+
+    max(a, b)              ->  b if b > a else a
+    max(a, b, c)           ->  t = [a, b, c]; t[extremum_index(t, True)]
+    min(xs, key=k)         ->  xs[extremum_index([k(v) for v in xs], False)]
+    sorted(xs, key=k)      ->  [xs[i] for i in sorted_order([k(v) for v in xs], False)]
+    reversed(xs)           ->  xs[::-1]
+    divmod(a, b)           ->  (a // b, a % b)
+    map(f, xs, ys)         ->  [f(v, w) for v, w in zip(xs, ys)]
+    zip(xs, ys, zs)        ->  [(u, v, w) for u, v, w in zip(xs, ys, zs)]
+    enumerate(xs, 1)       ->  [(k, v) for k, v in enumerate(xs, 1)]
+    {"a": x}, dict(a=x)    ->  make_mapping(("a",), (x,))      (runtime_mappings.py)
+    {k: v for ...}         ->  make_mapping([k for ...], [v for ...])
+    d.get(k, e)            ->  d[k] if k in d else e
+    d.keys() / d.values() / d.items()  ->  lists built from mapping_keys(d)
+    ys.extend(xs)          ->  ys = ys + list(xs)
+    ys.insert(i, v)        ->  ys = ys[:i] + [v] + ys[i:]
+    ys.pop(i)              ->  ys[i], then ys = ys[:i] + ys[i:][1:]
+    rng.standard_normal(n) ->  kept as the call: its samples are constants of the derivative
+    rs.randn(*shape)       ->  rs.standard_normal(shape)        (the same draw)
+
+A lambda given as `key=` or mapped is substituted into the comprehension's element (its
+parameters renamed to the comprehension's variables). Used by `normalize` (mixed into its
+normalizer).
+"""
+import builtins
+
+import gast
+import numpy
+
+from ..errors import UnsupportedSyntaxError
+from ..ir import build
+from ..ir.primitives import RANDOM_METHODS
+from ..ir.walk import walk_tree
+from .. import runtime_flow, runtime_mappings
+
+
+class PythonCallMixin:
+    """Builtins (max, min, sorted, reversed, divmod, map, zip) and methods of dicts, lists
+    and random generators, lowered to operations normalize already knows."""
+
+    def _builtin_call(self, target, expr):
+        """(op, level) for a call of one of Python's builtins rewritten here, else None."""
+        if not hasattr(expr, "lineno"):
+            return None      # a call normalize writes itself (min of lengths for zip)
+        rule = _BUILTIN_RULES.get(id(target)) if target is getattr(
+            builtins, getattr(target, "__name__", ""), None) else None
+        if rule is None:
+            return None
+        return rule(self, expr)
+
+    def _value_method(self, expr):
+        """(op, level) for `value.method(...)` of a dict, list or random generator, else
+        None (array methods: desugar.py)."""
+        func = expr.func
+        receiver, method, args = func.value, func.attr, expr.args
+        if method in RANDOM_METHODS:
+            # a generator's draw, kept in place and in order: dead-code removal and
+            # common-subexpression merging keep calls they do not know to be pure
+            if method in _SHAPED_BY_ITEMS and len(args) == 1 \
+                    and isinstance(args[0], gast.Starred) and not expr.keywords:
+                # rs.randn(*shape) draws what rs.standard_normal(shape) draws
+                method, args = _SHAPED_BY_ITEMS[method], [args[0].value]
+            atom, level = self._atom(receiver)
+            return self._call_with(build.attribute(atom, method), args, expr.keywords, level)
+        if method == "shuffle":
+            raise UnsupportedSyntaxError(
+                "`shuffle` writes into the array it is given, which s2s_ad does not follow",
+                self.smap.locate(expr), "index with drawn positions instead: "
+                "x = x[rng.permutation(len(x))]")
+        if method == "get" and 1 <= len(args) <= 2 and not expr.keywords:
+            default = args[1] if len(args) == 2 else build.const(None)
+            mapping = self._held(receiver)
+            key = self._held(args[0])
+            chosen = build.if_exp(build.compare(key, "In", build.clone(mapping)),
+                                  build.subscript(build.clone(mapping), build.clone(key)),
+                                  default)
+            return self._lower(_located(chosen, expr))
+        if method in ("keys", "values", "items") and not args and not expr.keywords:
+            mapping = self._held(receiver)
+            keys = self._runtime_call(runtime_flow.mapping_keys, [mapping])
+            if method == "keys":
+                return self._lower(_located(keys, expr))
+            key = self.namer.fresh("key")
+            item = build.subscript(build.clone(mapping), build.name(key))
+            elt = item if method == "values" else build.tuple_([build.name(key), item])
+            return self._lower(_located(build.list_comp(elt, key, keys), expr))
+        if method == "pop" and len(args) == 1 and not expr.keywords \
+                and isinstance(receiver, gast.Name) and self.res.is_value(receiver.id):
+            return self._pop_at(receiver, args[0], expr)
+        if method in ("extend", "insert"):
+            raise UnsupportedSyntaxError(
+                f"`.{method}(...)` is supported as a statement of its own",
+                self.smap.locate(expr), f"write `{method}` on its own line, then use the list")
+        return None
+
+    def _shape_given_as_items(self, func, path, target, expr):
+        """np.random.randn(*shape) -> np.random.standard_normal(shape) (the same draw from
+        the same generator): the arguments of _call_target for it, else None."""
+        owner = getattr(target, "__self__", None)
+        name = getattr(target, "__name__", None)
+        if not isinstance(owner, (numpy.random.RandomState, numpy.random.Generator)) \
+                or name not in _SHAPED_BY_ITEMS or len(expr.args) != 1 or expr.keywords \
+                or not isinstance(func, gast.Attribute):
+            return None
+        renamed = _SHAPED_BY_ITEMS[name]
+        call = _located(build.call(build.attribute(build.clone(func.value), renamed),
+                                   [expr.args[0].value]), expr)
+        return call.func, f"{path.rsplit('.', 1)[0]}.{renamed}", getattr(owner, renamed), call
+
+    # ---- statements -------------------------------------------------------------------
+    def _list_update(self, call, stmt):
+        """`ys.extend(xs)` / `ys.insert(i, v)` / `ys.pop(i)` as statements: ys rebound to
+        the updated list (the list ys held is not changed)."""
+        ys = call.func.value
+        method, args = call.func.attr, call.args
+        if call.keywords or (method, len(args)) not in (("extend", 1), ("insert", 2),
+                                                        ("pop", 1)):
+            raise UnsupportedSyntaxError(
+                f"`.{method}(...)` takes {'one argument' if method != 'insert' else 'two'}"
+                f" here", self.smap.locate(call), "pass the arguments by position")
+        if method == "pop":
+            self._pop_at(ys, args[0], call)
+            self._flush(stmt, [])
+            return
+        if method == "extend":
+            tail = args[0] if isinstance(args[0], gast.List) else \
+                build.call(build.name("list"), [args[0]])
+            if not isinstance(args[0], gast.List):
+                self._check_builtin("list", call)
+            value = gast.BinOp(left=build.clone(ys), op=gast.Add(), right=tail)
+        else:
+            at = self._held(args[0])
+            head = build.subscript(build.clone(ys), build.slice_(upper=at))
+            rest = build.subscript(build.clone(ys), build.slice_(lower=build.clone(at)))
+            value = gast.BinOp(left=gast.BinOp(left=head, op=gast.Add(),
+                                               right=build.list_([args[1]])),
+                               op=gast.Add(), right=rest)
+        self._assign([build.name(ys.id, store=True)], _located(value, call), stmt)
+
+    def _pop_at(self, ys, index, node):
+        """ys.pop(i): the item ys[i], then ys rebound without it."""
+        if isinstance(index, gast.Constant) and not isinstance(index.value, int):
+            raise UnsupportedSyntaxError(
+                "`.pop(key)` of a dict is not supported", self.smap.locate(node),
+                "read the entry, d[key], and leave the dict as it is")
+        at = self._held(index)
+        item, level = self._atom(_located(
+            build.subscript(build.clone(ys), at), node))
+        rest = gast.BinOp(
+            left=build.subscript(build.clone(ys), build.slice_(upper=build.clone(at))),
+            op=gast.Add(),
+            right=build.subscript(build.subscript(build.clone(ys),
+                                                  build.slice_(lower=build.clone(at))),
+                                  build.slice_(lower=build.const(1))))
+        op, rest_level = self._operation(_located(rest, node))
+        # reads evaluated after the pop see the new list: their level is above this one
+        self._pend(rest_level, self._bind(ys.id, op, rest_level))
+        return item, level
+
+    # ---- builtins ---------------------------------------------------------------------
+    def _extremum(self, expr, largest):
+        keywords = {k.arg: k.value for k in expr.keywords}
+        if not expr.args or set(keywords) - {"key"} or any(
+                isinstance(a, gast.Starred) for a in expr.args):
+            return None
+        if len(expr.args) == 2 and not keywords:
+            # max(a, b) -> b if b > a else a: Python's choice (the first on ties), as a
+            # branch the backward sweep replays
+            a, b = self._held(expr.args[0]), self._held(expr.args[1])
+            chosen = build.if_exp(build.compare(b, "Gt" if largest else "Lt", a),
+                                  build.clone(b), build.clone(a))
+            return self._lower(_located(chosen, expr))
+        seq = self._held(expr.args[0] if len(expr.args) == 1 else build.list_(expr.args))
+        keys = seq if "key" not in keywords else self._held(
+            self._mapped(keywords["key"], [seq], expr))
+        index = self._runtime_call(runtime_flow.extremum_index,
+                                   [keys, build.const(largest)])
+        return self._lower(_located(build.subscript(build.clone(seq), index), expr))
+
+    def _sorted(self, expr):
+        keywords = {k.arg: k.value for k in expr.keywords}
+        if len(expr.args) != 1 or set(keywords) - {"key", "reverse"}:
+            return None
+        seq = self._held(expr.args[0])
+        keys = seq if "key" not in keywords else self._held(
+            self._mapped(keywords["key"], [seq], expr))
+        order = self._runtime_call(runtime_flow.sorted_order,
+                                   [keys, keywords.get("reverse", build.const(False))])
+        k = self.namer.fresh("k")
+        chosen = build.list_comp(build.subscript(build.clone(seq), build.name(k)), k, order)
+        return self._lower(_located(chosen, expr))
+
+    def _reversed(self, expr):
+        if len(expr.args) != 1 or expr.keywords:
+            return None
+        value = build.subscript(expr.args[0], build.slice_(step=build.literal(-1)))
+        return self._lower(_located(value, expr))
+
+    def _divmod(self, expr):
+        if len(expr.args) != 2 or expr.keywords:
+            return None
+        a, b = self._held(expr.args[0]), self._held(expr.args[1])
+        pair = build.tuple_([gast.BinOp(left=a, op=gast.FloorDiv(), right=b),
+                             gast.BinOp(left=build.clone(a), op=gast.Mod(),
+                                        right=build.clone(b))])
+        return self._lower(_located(pair, expr))
+
+    def _map(self, expr):
+        if len(expr.args) < 2 or expr.keywords:
+            return None
+        return self._lower(_located(
+            self._mapped(expr.args[0], expr.args[1:], expr), expr))
+
+    def _enumerate(self, expr):
+        """enumerate(xs, start) as a value: [(k, v) for k, v in enumerate(xs, start)]."""
+        if not 1 <= len(expr.args) <= 2 or any(k.arg != "start" for k in expr.keywords):
+            return None
+        names = [self.namer.fresh("position"), self.namer.fresh("item")]
+        pairs = build.list_comp(build.tuple_([build.name(n) for n in names]), names,
+                                build.clone(expr))
+        return self._lower(_located(pairs, expr))
+
+    def _zip(self, expr):
+        if not expr.args or expr.keywords:
+            return None
+        names = [self.namer.fresh("item") for _ in expr.args]
+        self._check_builtin("zip", expr)
+        pairs = build.list_comp(build.tuple_([build.name(n) for n in names]), names,
+                                build.call(build.name("zip"), expr.args))
+        return self._lower(_located(pairs, expr))
+
+    def _dict(self, expr):
+        """dict(a=x, b=y) and dict(zip(keys, values)) as make_mapping."""
+        if not expr.args and all(k.arg is not None for k in expr.keywords):
+            display = gast.Dict(keys=[build.const(k.arg) for k in expr.keywords],
+                                values=[k.value for k in expr.keywords])
+            return self._mapping_display(_located(display, expr))
+        if len(expr.args) == 1 and not expr.keywords and isinstance(expr.args[0], gast.Call) \
+                and len(expr.args[0].args) == 2 and not expr.args[0].keywords \
+                and self._names_builtin(expr.args[0].func, "zip"):
+            keys, values = expr.args[0].args
+            return self._lower(_located(self._runtime_call(
+                runtime_mappings.make_mapping, [keys, values]), expr))
+        return None
+
+    def _mapping_display(self, expr):
+        """{k1: v1, k2: v2} -> make_mapping((k1, k2), (v1, v2))."""
+        if any(k is None for k in expr.keys):
+            raise UnsupportedSyntaxError(
+                "`**` inside a dict display is not supported", self.smap.locate(expr),
+                "write the entries out, or update a copy: d = dict(base); d['k'] = v")
+        call = self._runtime_call(runtime_mappings.make_mapping, [
+            build.tuple_(expr.keys), build.tuple_(expr.values)])
+        return self._lower(_located(call, expr))
+
+    def _mapping_comprehension(self, expr):
+        """{k: v for ...} -> make_mapping([k for ...], [v for ...]) (the loop runs twice:
+        once for the keys, once for the values)."""
+        keys = gast.ListComp(elt=expr.key, generators=build.clone(expr.generators))
+        values = gast.ListComp(elt=expr.value, generators=build.clone(expr.generators))
+        call = self._runtime_call(runtime_mappings.make_mapping, [keys, values])
+        return self._lower(_located(call, expr))
+
+    def _names_builtin(self, func, name):
+        return isinstance(func, gast.Name) and func.id == name \
+            and not self.res.is_value(name) and self.res.lookup(name) is getattr(builtins, name)
+
+    # ---- helpers ----------------------------------------------------------------------
+    def _mapped(self, function, iterables, node):
+        """[function(v, w, ...) for v, w, ... in zip(*iterables)] as a comprehension; a
+        lambda's body is substituted with its parameters renamed."""
+        names = [self.namer.fresh("item") for _ in iterables]
+        if isinstance(function, gast.Lambda):
+            params = [a.id for a in function.args.args]
+            if len(params) != len(iterables) or function.args.vararg or function.args.kwarg:
+                raise UnsupportedSyntaxError(
+                    f"this lambda takes {len(params)} argument(s) but is given "
+                    f"{len(iterables)} at a time", self.smap.locate(function),
+                    "give the lambda one parameter per iterable")
+            elt = build.clone(function.body)
+            renamed = dict(zip(params, names))
+            for n in walk_tree(elt):
+                if isinstance(n, gast.Name) and n.id in renamed:
+                    n.id = renamed[n.id]
+        else:
+            elt = build.call(build.clone(function), [build.name(n) for n in names])
+            _located(elt, node)
+        if len(iterables) == 1:
+            return _located(build.list_comp(elt, names[0], iterables[0]), node)
+        self._check_builtin("zip", node)
+        return _located(build.list_comp(elt, names, build.call(build.name("zip"),
+                                                                list(iterables))), node)
+
+    def _held(self, expr):
+        """A name (or literal) holding `expr`'s value, usable in a rewritten expression."""
+        atom, _ = self._atom(expr)
+        if isinstance(atom, gast.Name):
+            self.current.setdefault(atom.id, atom.id)
+            self.levels.setdefault(atom.id, 0)
+        return atom
+
+    def _check_builtin(self, name, node):
+        if self.res.is_value(name) or self.res.lookup(name) is not getattr(builtins, name):
+            raise UnsupportedSyntaxError(
+                f"this call is rewritten with the builtin `{name}`, which the function's "
+                f"module redefines", self.smap.locate(node),
+                f"write the loop out, or rename the module's `{name}`")
+
+
+# RandomState's methods taking the shape as separate numbers, and the same draw taking it
+# as one tuple
+_SHAPED_BY_ITEMS = {"randn": "standard_normal", "rand": "random_sample"}
+
+
+def updated_lists(tree):
+    """Names of lists that `.extend`, `.insert` or `.pop(i)` update (and so rebind)."""
+    return {node.func.value.id for node in walk_tree(tree)
+            if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute)
+            and isinstance(node.func.value, gast.Name) and node.args
+            and node.func.attr in ("extend", "insert", "pop")}
+
+
+def _located(new, old):
+    """`new` and every node in it without a source position placed at `old` (errors and
+    provenance comments point at the user's call)."""
+    for node in walk_tree(new):
+        if not hasattr(node, "lineno"):
+            build.with_location(node, old)
+    return new
+
+
+_BUILTIN_RULES = {
+    id(builtins.max): lambda self, expr: self._extremum(expr, True),
+    id(builtins.min): lambda self, expr: self._extremum(expr, False),
+    id(builtins.sorted): PythonCallMixin._sorted,
+    id(builtins.reversed): PythonCallMixin._reversed,
+    id(builtins.divmod): PythonCallMixin._divmod,
+    id(builtins.map): PythonCallMixin._map,
+    id(builtins.zip): PythonCallMixin._zip,
+    id(builtins.dict): PythonCallMixin._dict,
+    id(builtins.enumerate): PythonCallMixin._enumerate,
+}

@@ -1,0 +1,45 @@
+"""Spec rows of runtime_functions.call_function (a call of a function held in a variable,
+which the general derivative differentiates through the function's own vjp / jvp) and of
+runtime_mappings' dict builders."""
+import numpy as np
+
+from primitive_specs import BINARY, UNARY, Spec
+from s2s_ad.runtime_checks import check_cotangent
+from s2s_ad.runtime_functions import call_function
+from s2s_ad.runtime_mappings import make_mapping, mapping_values
+
+
+def _weighted(a, b):
+    return np.sin(a) * b
+
+
+def call_tanh(x):
+    return call_function(np.tanh, (x,))
+
+
+def call_weighted(a, b):
+    return call_function(_weighted, (a, b))
+
+
+def built_mapping(a, b):
+    d = make_mapping(("a", "b"), (a, b))
+    return d["a"] * np.sin(d["b"])
+
+
+def mapping_read_back(a, b):
+    v = mapping_values(make_mapping(("a", "b"), (a, b)), ("b", "a"))
+    return v[0] * np.cos(v[1])
+
+
+def checked_cotangent(c, y):
+    return check_cotangent(c, y) * np.cos(y)
+
+
+SPECS = [
+    Spec(check_cotangent, checked_cotangent, [((), ()), ((4,), (4,)), ((3, 4), (3, 4))],
+         wrt=(0,), modes=("reverse", "forward")),
+    Spec(make_mapping, built_mapping, BINARY, modes=("reverse", "forward")),
+    Spec(mapping_values, mapping_read_back, BINARY, modes=("reverse", "forward")),
+    Spec(call_function, call_tanh, UNARY, modes=("reverse", "forward")),
+    Spec(call_function, call_weighted, BINARY, modes=("reverse", "forward")),
+]
