@@ -159,6 +159,7 @@ def _checks(func, request, registry, cache):
     # its zero is the answer
     if not (cache.derived_of(func) is not None or request.zero_allowed):
         _reject_silent_zero(levels, request.wrt, outputs, registry)
+    _reject_called_arguments(levels, request.wrt)
     _reject_untracked_writes(levels, activity, registry)
     return _Checked(levels, namer, func, aux, kinds, outputs, activity)
 
@@ -292,6 +293,7 @@ def _derive_forward(func, request, registry, cache):
     activity = analyse_activity(levels, request.wrt, outputs, registry)
     if not (request.helper or cache.derived_of(func) is not None or request.zero_allowed):
         _reject_silent_zero(levels, request.wrt, outputs, registry)     # as grad does
+    _reject_called_arguments(levels, request.wrt)
     _reject_untracked_writes(levels, activity, registry)
     bindings = Bindings(namer, _user_object(levels.resolution))
     bindings.name_for(levels.numpy_name, numpy, exact=True)
@@ -370,6 +372,21 @@ def _user_object(resolution):
             return None
         return resolution.lookup(ident)
     return lookup
+
+
+def _reject_called_arguments(levels, wrt):
+    """Differentiating with respect to an argument f calls (a function, a callable object)
+    would follow nothing into the call: a located error, never a zero gradient."""
+    for node in walk_tree(levels.parsed.tree):
+        if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) \
+                and node.func.id in wrt:
+            raise NonDifferentiableError(
+                f"`{node.func.id}` is called here: s2s_ad does not differentiate with "
+                f"respect to a function or a callable object",
+                levels.parsed.source_map.locate(node),
+                "differentiate with respect to the values it uses: pass them as arguments, "
+                "or make the call a method and differentiate it (grad(Model.loss) with "
+                "wrt='self')")
 
 
 def _reject_silent_zero(levels, wrt, outputs, registry):

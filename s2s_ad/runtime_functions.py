@@ -19,6 +19,36 @@ def call_function(function, args):
     return function(*args)
 
 
+_ACTIVE = []      # the held functions whose derivative is being derived (re-entry guard)
+
+
+class _Deriving:
+    """Guards deriving `function`'s vjp / jvp: a derivative that comes back to this
+    fallback for the same function (it could not be specialised on the function's
+    identity: a functools.partial, a bound method, a callable object, or S2S_AD_GENERAL
+    set) would recurse without end; it is a clear error instead."""
+
+    def __init__(self, function):
+        self.function = function
+
+    def __enter__(self):
+        if any(f is self.function for f in _ACTIVE):
+            from s2s_ad.errors import APIUsageError
+            raise APIUsageError(
+                f"s2s_ad cannot differentiate a call of {self.function!r} held in a variable "
+                f"here: a function chosen at run time is differentiated through a derivative "
+                f"specialised on its identity, and this one has none (a functools.partial, "
+                f"a bound method or a callable object, or S2S_AD_GENERAL is set)", None,
+                "pass a plain function (a def, a lambda or a numpy function), or call "
+                "the function by its name in f")
+        _ACTIVE.append(self.function)
+        return self
+
+    def __exit__(self, *exc):
+        _ACTIVE.pop()
+        return False
+
+
 def _differentiable(value):
     if isinstance(value, (float, np.floating)):
         return True
@@ -66,8 +96,10 @@ def function_vjp(function, args, cotangent):
     adjoints = [0.0] * len(args)
     if positions:
         from s2s_ad import api
-        parts = api.vjp(_applied(function, args), wrt=tuple(k + 1 for k in positions))(
-            function, *args, cotangent)
+        from s2s_ad.runtime_functions import _Deriving   # (a CLI file imports s2s_ad here)
+        with _Deriving(function):
+            parts = api.vjp(_applied(function, args), wrt=tuple(k + 1 for k in positions))(
+                function, *args, cotangent)
         for k, part in zip(positions, parts):
             adjoints[k] = part
     return adjoints
@@ -79,10 +111,12 @@ def function_jvp(function, args, tangents):
     if not positions:
         return 0.0
     from s2s_ad import api
+    from s2s_ad.runtime_functions import _Deriving
     along = tuple(np.zeros_like(args[k], dtype=float) if np.ndim(tangents[k]) == 0
                   and np.ndim(args[k]) else tangents[k] for k in positions)
-    return api.jvp(_applied(function, args), wrt=tuple(k + 1 for k in positions))(
-        function, *args, along)[1]
+    with _Deriving(function):
+        return api.jvp(_applied(function, args), wrt=tuple(k + 1 for k in positions))(
+            function, *args, along)[1]
 
 
 def function_vjp_tangent(function, args, cotangent, arg_tangents, cotangent_tangent):
