@@ -1,7 +1,7 @@
-"""Functions and callable objects that f calls (found by a review as a new user): the
+"""Found by a review as a new user. Functions and callable objects that f calls: the
 gradient with respect to one is a located error, never a silent 0.0; a callable that no
 derivative can be specialised on (a functools.partial, a callable object) passed to
-code that calls it is a clear error, never a RecursionError."""
+code that calls it is a clear error, never a RecursionError. Dicts: see the last test."""
 import functools
 
 import numpy as np
@@ -51,3 +51,27 @@ def test_a_callable_with_no_specialisation_is_a_clear_error(callable_value):
 def test_a_plain_function_passed_in_still_differentiates():
     got = s2s_ad.grad(apply, wrt=1)(leaky, X)
     assert np.allclose(got, [2.0, 2 * 0.01 * -2.0])
+
+
+def keys_written_in_a_loop(x):
+    d = {}
+    for k in ["a", "b"]:
+        d[k] = x[0] * 2.0
+    return d["a"] * d["b"]
+
+
+def dict_read_for_nothing(x):
+    d = {"a": 1.0}
+    d.get("a", 0.0)
+    return x[0] * d["a"]
+
+
+@pytest.mark.parametrize("f, want", [(keys_written_in_a_loop, [4.0, 0.0]),
+                                     (dict_read_for_nothing, [1.0, 0.0])])
+def test_dict_entries_created_in_a_loop_and_reads_with_no_effect(f, want):
+    """A write creating a dict key under a variable key is saved and undone as absent
+    (KeyError in generated code); a lone `d.get(...)` is a read with no effect (an
+    AssertionError in the grammar check)."""
+    x = np.array([0.5, 1.0])
+    assert np.allclose(s2s_ad.grad(f)(x), want)
+    assert np.allclose(s2s_ad.api.general_derivative(s2s_ad.grad(f))(x), want)

@@ -20,8 +20,8 @@ import numpy
 from ..ir import build
 from ..ir.primitives import appended_list, attribute_read, identity, operation_of
 from ..ir.walk import all_statements, walk_tree
-from .. import runtime_flow, runtime_functions
-from ..signature import Num
+from .. import runtime_flow, runtime_functions, runtime_mappings
+from ..signature import Mapping, Num
 from .adjoint_facts import containers, fixed_float_arrays
 from .adjoints import Adjoints
 from .context import ExpansionContext
@@ -91,12 +91,26 @@ def reverse(inputs, wrt, seed):
     # the seed section reads final values only: it never needs anything from the tape
     forward, walked, used = resolve_markers(forward, walked, tape, levels.numpy_name,
                                             _shape_helpers(inputs.bindings),
-                                            _item_helpers(inputs.bindings))
+                                            _item_helpers(inputs.bindings),
+                                            _mappings(inputs))
     backward = seeded + walked
     if used or walker.counted:
         forward = walker.unbound_guards(forward) + [build.assign(tape, gast.List(elts=[],
                                                                          ctx=gast.Load()))] + forward
     return ReverseResult(list(forward), backward, ret.value, gradients)
+
+
+def _mappings(inputs):
+    """Names holding dicts (built in f, or a dict argument): their entries' writes may
+    create a key, so their saves and restores go through runtime_mappings."""
+    found = set()
+    for stmt in all_statements(inputs.levels.tree.body):
+        if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name):
+            op = operation_of(stmt.value, inputs.levels.callees)
+            if op.primitive in (runtime_mappings.make_mapping, dict):
+                found.add(stmt.targets[0].id)
+    return found | {name for name, kind in (inputs.kinds.facts if inputs.kinds else {}).items()
+                    if isinstance(kind, Mapping)}
 
 
 def _item_helpers(bindings):

@@ -78,13 +78,14 @@ def shape_only_reads(stmts, positions):
 
 
 def resolve_markers(forward, backward, tape_name, numpy_name, shape_helpers=None,
-                    bind=None):
+                    bind=None, mappings=frozenset()):
     """Replace markers by tape pushes/pops where needed; returns (forward, backward, used).
 
     shape_helpers: (positions, shape_of name, placeholder name) — a value the backward
     sweep reads only for its shape is taped as its shape and restored as a placeholder.
-    bind(helper) names a runtime helper: an entry under a string key (a dict's, which the
-    write may create) is saved and restored by runtime_mappings' helpers."""
+    bind(helper) names a runtime helper: an entry under a string key, or of one of
+    `mappings` (names holding dicts), which the write may create, is saved and restored
+    by runtime_mappings' helpers."""
     needed = names_read(backward)
     shape_only = set()
     if shape_helpers is not None:
@@ -124,8 +125,9 @@ def resolve_markers(forward, backward, tape_name, numpy_name, shape_helpers=None
             elif kind == SAVE:
                 out.append(build.expr_stmt(build.call(build.attribute(tape, "append"),
                                                       [args[0]])))
-            elif kind in (SAVE_ITEM, RESTORE_ITEM) and bind is not None \
-                    and isinstance(args[1], gast.Constant) and isinstance(args[1].value, str):
+            elif kind in (SAVE_ITEM, RESTORE_ITEM) and bind is not None and (
+                    isinstance(args[1], gast.Constant) and isinstance(args[1].value, str)
+                    or args[0].id in mappings):
                 if kind == SAVE_ITEM:
                     saved = build.call(bind(runtime_mappings.saved_entry), [args[0], args[1]])
                     out.append(build.expr_stmt(build.call(build.attribute(tape, "append"),

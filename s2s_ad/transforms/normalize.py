@@ -138,7 +138,8 @@ class _Normalizer(ControlFlowMixin, MutationMixin, AssignmentMixin, CallMixin, P
                 self._put_along_axis(value, stmt)
                 return False
             op, _ = self._operation(value)
-            self._flush(stmt, [gast.Expr(value=op)])
+            # `d.get(k, 0.0)` lowered to a read has no effect of its own
+            self._flush(stmt, [gast.Expr(value=op)] if isinstance(op, gast.Call) else [])
             return False
         if isinstance(stmt, gast.Pass):
             return False
