@@ -199,9 +199,12 @@ def qr_tangent(y, a, mode="reduced"):
 # ---- the helpers' own templates (second derivatives) -----------------------------------------
 @adjoint(quotient_or_nan)
 def quotient_or_nan_adjoint(q, x, y):
-    """q = x / y: x_bar = q_bar / y, y_bar = -q_bar q / y (same rule at y == 0)"""
-    d[x] += unbroadcast(quotient_or_nan(d[q], y), x)
-    d[y] += unbroadcast(-quotient_or_nan(d[q] * q, y), y)
+    """q = x / y: x_bar = q_bar / y, y_bar = -q_bar q / y (same rule at y == 0). Where
+    x and y are both 0 (a masked entry: q is the constant 0 there) nothing flows back, as
+    in the tangent: a nan there would survive the mask's 0 * nan (grad of grad)"""
+    _flowing = np.where(np.logical_and(y == 0, x == 0), 0.0, d[q])
+    d[x] += unbroadcast(quotient_or_nan(_flowing, y), x)
+    d[y] += unbroadcast(-quotient_or_nan(_flowing * q, y), y)
 
 
 @tangent(quotient_or_nan)
