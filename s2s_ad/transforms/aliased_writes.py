@@ -14,6 +14,7 @@ one when no check is needed), never writing into its input.
 import copy
 import dataclasses
 import os
+import re
 
 import gast
 
@@ -23,16 +24,20 @@ from ..analyses.aliases import writes_through_aliases
 from .. import runtime_checks
 
 
+_GENERATED_HOLDER = re.compile(r"^(_tape\w*|t\d+_\d+)$")
+
+
 def guard_aliased_writes(levels, kinds, namer, user_names, generated=False):
     """Raise for a write the facts prove changes a value read later; return `levels`
     with a check before each write that may (the facts do not tell). A `generated`
     derivative differentiated again restores what it overwrites before reading views
-    of it: its item reads are not checked, nor is its tape (the backward sweep undoes
-    writes in the reverse order of the forward sweep's, so an array on the tape holds
-    what it held when it was pushed by the time it is popped)."""
+    of it: its item reads are not checked, nor are its tape and the temporaries of its
+    levels form (the backward sweep undoes writes in the reverse order of the forward
+    sweep's, so what they hold is what they held when the forward sweep made them by the
+    time the backward sweep reads them; f's own variables were checked in f)."""
     findings = writes_through_aliases(levels, kinds, item_views=not generated)
     if generated:
-        findings = [f for f in findings if not f[2].startswith("_tape")]
+        findings = [f for f in findings if not _GENERATED_HOLDER.match(f[2])]
     known = [f for f in findings if not f[3]]
     if known:
         raise _error(levels, known, user_names)
