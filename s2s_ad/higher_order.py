@@ -43,12 +43,12 @@ def jacobian(f: Optional[Callable] = None, wrt: Wrt = 0, mode: str = "forward") 
             in_shape = np.shape(x)
             if mode == "forward":
                 derivative = jvp(f, wrt=name)
-                columns = [np.asarray(derivative(*args, basis, **kwargs)[1], dtype=float)
-                           for basis in _basis(in_shape, x)]
+                columns = [np.asarray(derivative(*args, basis, **kwargs)[1],
+                                      dtype=_float_dtype(x)) for basis in _basis(in_shape, x)]
                 matrix = np.stack(columns, axis=-1) if columns else np.zeros(out_shape + (0,))
             else:
                 derivative = vjp(f, wrt=name)
-                rows = [np.asarray(derivative(*args, basis, **kwargs), dtype=float)
+                rows = [np.asarray(derivative(*args, basis, **kwargs), dtype=_float_dtype(x))
                         for basis in _basis(out_shape, np.zeros(out_shape))]
                 matrix = np.stack(rows, axis=0) if rows else np.zeros((0,) + in_shape)
             results.append(matrix.reshape(out_shape + in_shape))
@@ -108,7 +108,7 @@ def hessian(f: Optional[Callable] = None, wrt: Union[int, str] = 0) -> Callable:
         if isinstance(x, (dict, list, tuple)):
             return _structured_hessian(lambda v: product(*args, v, **kwargs), x)
         shape = np.shape(x)
-        columns = [np.asarray(product(*args, basis, **kwargs), dtype=float)
+        columns = [np.asarray(product(*args, basis, **kwargs), dtype=_float_dtype(x))
                    for basis in _basis(shape, x)]
         if not shape:
             return float(columns[0])
@@ -164,6 +164,11 @@ def _zero_like(leaf):
     return np.zeros(np.shape(leaf)) if isinstance(leaf, np.ndarray) else 0.0
 
 
+def _float_dtype(value):
+    """value's float dtype (float32 stays float32; integers and Python numbers: float64)."""
+    return np.result_type(np.asarray(value).dtype, 1.0)
+
+
 def _basis(shape, like):
     """Unit vectors of `shape` (a Python float 1.0 for a scalar argument)."""
     if shape == () and not isinstance(like, np.ndarray):
@@ -171,6 +176,6 @@ def _basis(shape, like):
         return
     size = int(np.prod(shape)) if shape else 1
     for k in range(size):
-        e = np.zeros(size)
+        e = np.zeros(size, dtype=_float_dtype(like))
         e[k] = 1.0
         yield e.reshape(shape)

@@ -1,6 +1,7 @@
 """float32 in, float32 out through the selecting functions: np.maximum / np.minimum /
 np.fmax / np.fmin (their adjoints select from the incoming adjoint with np.where) and a
-full reduction's seed through np.where of two numbers (which numpy would make float64)."""
+full reduction's seed through np.where of two numbers (which numpy would make float64);
+hessian and jacobian of float32 arguments."""
 import numpy as np
 import pytest
 
@@ -46,3 +47,21 @@ def test_ties_split_the_adjoint_in_half_both_ways(path):
     assert np.allclose(gx, [0.5, 2.0]) and np.allclose(gy, [0.5, 0.0])
     _, tangent = jvp_on(path, both, (x, y), np.array([1.0, 1.0]))
     assert tangent == pytest.approx(0.5 + 2.0)
+
+
+def tanh_energy(x):
+    return np.sum(np.tanh(x) ** 2)
+
+
+def doubled_tanh(x):
+    return np.tanh(x) * 2.0
+
+
+def test_hessian_and_jacobian_keep_float32():
+    import s2s_ad
+    assert s2s_ad.hessian(tanh_energy)(X32).dtype == np.float32
+    assert s2s_ad.jacobian(doubled_tanh)(X32).dtype == np.float32
+    assert s2s_ad.jacobian(doubled_tanh, mode="reverse")(X32).dtype == np.float32
+    h64 = s2s_ad.hessian(tanh_energy)(X32.astype(np.float64))
+    assert h64.dtype == np.float64
+    assert np.allclose(s2s_ad.hessian(tanh_energy)(X32), h64, rtol=1e-4, atol=1e-6)
