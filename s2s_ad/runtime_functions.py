@@ -73,6 +73,24 @@ def _apply_4(function, a, b, c, d):
     return function(a, b, c, d)
 
 
+_APPLIERS = {}    # (id(held function), arity) -> (the function, its own copy of _apply_n)
+
+
+def _applier(function, args):
+    """A copy of _apply_n for `function` alone: its derivatives get a dispatcher of their
+    own, specialised on this one function (one shared _apply_n would reach the general
+    derivative, which comes back here, after eight functions)."""
+    import types
+    key = (id(function), len(args))
+    found = _APPLIERS.get(key)
+    if found is None or found[0] is not function:
+        base = _applied(function, args)
+        found = _APPLIERS[key] = (function, types.FunctionType(
+            base.__code__, base.__globals__, base.__name__, base.__defaults__,
+            base.__closure__))
+    return found[1]
+
+
 def _applied(function, args):
     """The _apply_n for len(args) (plain branches: a file written by the CLI copies the
     functions this one uses, not module-level tables)."""
@@ -96,9 +114,9 @@ def function_vjp(function, args, cotangent):
     adjoints = [0.0] * len(args)
     if positions:
         from s2s_ad import api
-        from s2s_ad.runtime_functions import _Deriving   # (a CLI file imports s2s_ad here)
+        from s2s_ad.runtime_functions import _Deriving, _applier   # (a CLI file: s2s_ad)
         with _Deriving(function):
-            parts = api.vjp(_applied(function, args), wrt=tuple(k + 1 for k in positions))(
+            parts = api.vjp(_applier(function, args), wrt=tuple(k + 1 for k in positions))(
                 function, *args, cotangent)
         for k, part in zip(positions, parts):
             adjoints[k] = part
@@ -111,11 +129,11 @@ def function_jvp(function, args, tangents):
     if not positions:
         return 0.0
     from s2s_ad import api
-    from s2s_ad.runtime_functions import _Deriving
+    from s2s_ad.runtime_functions import _Deriving, _applier
     along = tuple(np.zeros_like(args[k], dtype=float) if np.ndim(tangents[k]) == 0
                   and np.ndim(args[k]) else tangents[k] for k in positions)
     with _Deriving(function):
-        return api.jvp(_applied(function, args), wrt=tuple(k + 1 for k in positions))(
+        return api.jvp(_applier(function, args), wrt=tuple(k + 1 for k in positions))(
             function, *args, along)[1]
 
 
@@ -128,7 +146,8 @@ def function_vjp_tangent(function, args, cotangent, arg_tangents, cotangent_tang
         return result
     import inspect
     from s2s_ad import api
-    apply = _applied(function, args)
+    from s2s_ad.runtime_functions import _applier
+    apply = _applier(function, args)
     vjp = api.vjp(apply, wrt=tuple(k + 1 for k in positions))
     # the vjp specialised on the function's identity: it calls the function by name (the
     # general one would call function_vjp again)

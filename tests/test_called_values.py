@@ -75,3 +75,17 @@ def test_dict_entries_created_in_a_loop_and_reads_with_no_effect(f, want):
     x = np.array([0.5, 1.0])
     assert np.allclose(s2s_ad.grad(f)(x), want)
     assert np.allclose(s2s_ad.api.general_derivative(s2s_ad.grad(f))(x), want)
+
+
+def test_many_functions_through_the_run_time_fallback():
+    """Each function chosen at run time gets a derivative dispatcher of its own: one shared
+    by all of them fell back to the general derivative after eight, which came back to
+    the fallback (a RecursionError, then a false 'cannot differentiate')."""
+    general = s2s_ad.api.general_derivative(s2s_ad.grad(apply, wrt=1))
+    for k in range(12):
+        scale = 1.0 + k
+
+        def act(z, scale=scale):
+            return scale * z * z
+        got = general(act, X)
+        assert np.allclose(got, 2 * (scale * X * X) * 2 * scale * X)
