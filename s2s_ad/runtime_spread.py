@@ -47,6 +47,15 @@ def unreduce_std(g, x, y, axis=None, ddof=0, keepdims=False):
     return _scalar_like((x - mean) * _expand(scale, x, axis, keepdims), x)
 
 
+def norm_reciprocal(y):
+    """1 / y for a norm y, 0 where it is zero (there x is 0 and the norm's derivatives are
+    taken as 0: the second-order templates of unreduce_norm divide by y)."""
+    if np.ndim(y) == 0:
+        return 1.0 / y if y != 0 else 0.0 * y
+    zero = y == 0
+    return np.where(zero, 0.0, 1.0 / np.where(zero, 1.0, y))
+
+
 def _over_norm(v, y):
     """v / y, 0 where y is 0 (there x is 0: the norm's derivative is taken as 0)."""
     if np.ndim(y) == 0:

@@ -24,8 +24,8 @@ from s2s_ad.runtime import (_prod_others_tangent, add_at, broadcast_tangent, ext
                             split_concatenated, split_hstacked, split_vstacked, unbroadcast,
                             unreduce, unreduce_extremum, unreduce_prod,
                             unreduce_var, unrepeat, unstack, untile, untranspose)
-from s2s_ad.runtime_spread import (norm_power, spread_reciprocal, unreduce_norm,
-                                   unreduce_std)
+from s2s_ad.runtime_spread import (norm_power, norm_reciprocal, spread_reciprocal,
+                                   unreduce_norm, unreduce_std)
 from s2s_ad.runtime_flow import (add_adjoints, add_lists, clear_adjoint, copy_adjoint,
                                  copy_argument, float_gradient, match_adjoint, push_adjoint,
                                  concatenation_part, scatter_add, spread_adjoint, sum_repeats,
@@ -103,14 +103,16 @@ def unreduce_var_adjoint(out, g, x, axis=None, ddof=0, keepdims=False):
 # for p = 1 the power is taken as **0 (its factor p - 1 is 0), as in the tangent. h = out_bar
 @adjoint(unreduce_norm)
 def unreduce_norm_adjoint(out, g, x, y, ord=None, axis=None, keepdims=False):
-    """g_bar = sum(s h), y_bar = -(p-1) g g_bar / y, x_bar = (p-1) (|x|/y)**(p-2) g h / y"""
+    """g_bar = sum(s h), y_bar = -(p-1) g g_bar / y, x_bar = (p-1) (|x|/y)**(p-2) g h / y
+    (1 / y taken as 0 where y = 0, as the first derivative is)"""
     _p = norm_power(ord, x, axis)
+    _r = norm_reciprocal(y)
     _g_bar = np.sum(unreduce_norm(np.ones(np.shape(y)), x, y, ord, axis, keepdims) * d[out],
                     axis=axis, keepdims=keepdims)
     d[g] += _g_bar
-    d[y] += -(_p - 1.0) * g * _g_bar / y
-    _power = (np.abs(x) / unreduce(y, x, axis, keepdims)) ** (_p - 2.0 + (_p == 1.0))
-    d[x] += (_p - 1.0) * _power * unreduce(g / y, x, axis, keepdims) * d[out]
+    d[y] += -(_p - 1.0) * g * _g_bar * _r
+    _power = (np.abs(x) * unreduce(_r, x, axis, keepdims)) ** (_p - 2.0 + (_p == 1.0))
+    d[x] += (_p - 1.0) * _power * unreduce(g * _r, x, axis, keepdims) * d[out]
 
 
 # out = c (x - mean x) E(g r), r = spread_reciprocal(y) (1 / y, 0 at a zero spread, which
@@ -127,6 +129,12 @@ def unreduce_std_adjoint(out, g, x, y, axis=None, ddof=0, keepdims=False):
     d[y] += -g * _r * _g_bar
     _spread = unreduce(g * _r, x, axis, keepdims) * d[out]
     d[x] += _c * (_spread - np.mean(_spread, axis=axis, keepdims=True))
+
+
+@adjoint(norm_reciprocal)
+def norm_reciprocal_adjoint(out, y):
+    """out = 1 / y (0 at a zero norm): y_bar = -out**2 out_bar"""
+    d[y] += -d[out] * out * out
 
 
 @adjoint(spread_reciprocal)

@@ -22,7 +22,7 @@ from s2s_ad.runtime import (add_at, broadcast_tangent, reshape_like, reverse_cum
                             split_hstacked, split_vstacked, unbroadcast, unreduce,
                             unreduce_extremum, unreduce_prod, unreduce_var,
                             unrepeat, unstack, untile, untranspose)
-from s2s_ad.runtime_spread import norm_power, unreduce_norm
+from s2s_ad.runtime_spread import norm_power, norm_reciprocal, unreduce_norm
 from s2s_ad.runtime_flow import (add_adjoints, add_lists, clear_adjoint, copy_adjoint,
                                  copy_argument, float_gradient, match_adjoint, pop_adjoint,
                                  push_adjoint, scatter_add, spread_adjoint, sum_repeats,
@@ -119,11 +119,19 @@ def unreduce_var_tangent(out, g, x, axis=None, ddof=0, keepdims=False):
 # terms of operands without a tangent simplify away (no 0 * inf either).
 @tangent(unreduce_norm)
 def unreduce_norm_tangent(out, g, x, y, ord=None, axis=None, keepdims=False):
-    """d spread = spread(dg - (p-1) g dy / y) + (p-1) (|x|/y)**(p-2) g dx / y"""
+    """d spread = spread(dg - (p-1) g dy / y) + (p-1) (|x|/y)**(p-2) g dx / y (1 / y taken
+    as 0 where y = 0, as the spread itself is 0 there)"""
     _p = norm_power(ord, x, axis)
-    _power = (np.abs(x) / unreduce(y, x, axis, keepdims)) ** (_p - 2.0 + (_p == 1.0))
-    d[out] = unreduce_norm(d[g] - (_p - 1.0) * g * d[y] / y, x, y, ord, axis, keepdims) \
-        + (_p - 1.0) * _power * unreduce(g / y, x, axis, keepdims) * d[x]
+    _r = norm_reciprocal(y)
+    _power = (np.abs(x) * unreduce(_r, x, axis, keepdims)) ** (_p - 2.0 + (_p == 1.0))
+    d[out] = unreduce_norm(d[g] - (_p - 1.0) * g * d[y] * _r, x, y, ord, axis, keepdims) \
+        + (_p - 1.0) * _power * unreduce(g * _r, x, axis, keepdims) * d[x]
+
+
+@tangent(norm_reciprocal)
+def norm_reciprocal_tangent(out, y):
+    """d (1 / y) = -dy / y**2 (0 at a zero norm)"""
+    d[out] = -d[y] * out * out
 
 
 # ---- runtime.py: shape manipulation (all linear in g) -------------------------------------

@@ -5,7 +5,7 @@ checked in tests/test_zero_spread.py (central differences are no oracle there)."
 import numpy as np
 
 from primitive_specs import POSITIVE, REAL, Spec
-from s2s_ad.runtime_spread import spread_reciprocal, unreduce_std
+from s2s_ad.runtime_spread import norm_reciprocal, spread_reciprocal, unreduce_std
 
 
 def use_std_all(g, x):
@@ -22,6 +22,10 @@ def use_std_axes_keepdims(g, x, y):
 
 def use_spread_reciprocal(y, x):
     return spread_reciprocal(y, x, 1)
+
+
+def use_norm_reciprocal(y):
+    return norm_reciprocal(y)
 
 
 def norm_nuclear(x):
@@ -48,6 +52,8 @@ SPECS = [
          (REAL, REAL, POSITIVE)),
     Spec(spread_reciprocal, use_spread_reciprocal, [((3,), (3, 4))], (POSITIVE, REAL),
          wrt=(0,)),
+    Spec(norm_reciprocal, use_norm_reciprocal, [((),), ((3,),), ((2, 3),)], (POSITIVE,),
+         modes=("reverse", "forward")),
     Spec(np.linalg.norm, norm_nuclear, [((3, 4),), ((4, 4),), ((4, 2),)]),
     Spec(np.linalg.norm, norm_nuclear_axes, [((3, 2, 4),)]),
     Spec(np.linalg.norm, norm_spectral, [((3, 4),), ((4, 3),)]),

@@ -124,6 +124,26 @@ def test_second_derivative_of_a_locally_constant_spread_is_zero(f, path):
         assert abs(s2s_ad.grad(s2s_ad.grad(f))(0.7)) < 1e-12
 
 
+def norm_of_vanishing(a):
+    return np.linalg.norm((a - a) * np.ones(3)) + a
+
+
+def norm3_of_vanishing_rows(a):
+    return np.sum(np.linalg.norm((a - a) * np.ones((2, 3)), 3, axis=1)) + a
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f", [norm_of_vanishing, norm3_of_vanishing_rows])
+def test_second_derivative_of_a_norm_of_zeros_is_zero(f, path):
+    """The norm of a vector that is zero near the point is locally constant: its first and
+    second derivatives are 0 (fuzzer seed 3000119: hvp gave nan from 0 / 0)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert hvp_on(path, f, (0.7,), 1.0) == 0.0
+        assert s2s_ad.grad(s2s_ad.grad(f))(0.7) == 0.0
+        assert s2s_ad.grad(f)(0.7) == 1.0
+
+
 def test_a_small_genuine_spread_keeps_its_derivative():
     """The rounding guard is a few ulps of the mean: a spread of 1e-9 is differentiated."""
     x = np.array([1.0, 1.0 + 1e-9, 1.0 - 1e-9])
