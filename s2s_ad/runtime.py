@@ -188,10 +188,22 @@ def placeholder(shape, _made={}):
 
 
 def zero_tangent(x):
-    """The zero derivative shaped like x: 0.0 for a scalar, float zeros otherwise."""
+    """The zero derivative shaped like x: 0.0 for a scalar, float zeros otherwise; item by
+    item for a tuple or list of differently shaped values (a helper's vjp returns one)."""
+    if type(x) in (tuple, list) and not _homogeneous(x):
+        return type(x)(zero_tangent(item) for item in x)
     if isinstance(x, np.ndarray) or np.ndim(x) > 0:
         return np.zeros(np.shape(x), dtype=_float_dtype(x))
     return 0.0
+
+
+def _homogeneous(items):
+    """Whether numpy reads these items as one array (all of one shape)."""
+    try:
+        np.shape(items)
+    except ValueError:
+        return False
+    return True
 
 
 def broadcast_tangent(t, y):
