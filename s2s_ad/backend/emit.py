@@ -56,11 +56,15 @@ def _render(tree, texts):
 
 def _fill_empty_blocks(node):
     """`pass` in every block the optimiser emptied (a loop whose body has nothing to
-    differentiate, or whose forward values nothing reads): Python needs a statement there."""
+    differentiate, or whose forward values nothing reads; an `else:` the same): Python needs a
+    statement there."""
     for block in ast.walk(node):
         if isinstance(block, (ast.For, ast.While, ast.If, ast.FunctionDef, ast.With)) \
                 and all(_marker(stmt) for stmt in block.body):
             block.body.append(ast.Pass())     # comments alone are no statement either
+        if isinstance(block, (ast.For, ast.While, ast.If)) and block.orelse \
+                and all(_marker(stmt) for stmt in block.orelse):
+            block.orelse.append(ast.Pass())   # an `else:` holding only its provenance comment
 
 
 def _marker(stmt):
