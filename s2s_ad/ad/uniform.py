@@ -28,11 +28,12 @@ class UniformAdjoints:
     """variable -> the number its adjoint is, everywhere (only for values the facts know
     to be arrays, defined once at the top level and never overwritten)."""
 
-    def __init__(self, inputs, adjoints, context):
+    def __init__(self, inputs, adjoints, context, maybe_zero=frozenset()):
         self.i = inputs
         self.adj = adjoints
         self.ctx = context
         self.pending = {}
+        self.maybe_zero = maybe_zero    # adjoint names that may hold a loop's shapeless 0.0
 
     def spread_number(self, value, operand):
         """g when `value` is `unreduce(g, operand, None, False)`, else None."""
@@ -46,12 +47,16 @@ class UniformAdjoints:
         return value.args[0]
 
     def eligible(self, variable):
+        """A float array defined once at the top level (or a parameter never rebound nor
+        written into), with no adjoint yet: its adjoint may be held as a number. A
+        parameter's is built as an array only when the gradient is returned, if nothing
+        else reached it (reverse.py flushes what is left)."""
         kinds, flow = self.i.kinds, self.i.dataflow
         if kinds is None or variable in self.pending or self.adj.has(variable):
             return False
         kind = kinds.of(variable)
         return getattr(kind, "axes", None) and getattr(kind, "dtype", None) in (
-            "float64", "float32") and variable not in self.i.levels.resolution.parameters \
+            "float64", "float32") \
             and not self.adj.accumulates(variable) and not flow.is_overwritten(variable) \
             and variable not in flow.subscripted and variable not in flow.list_valued \
             and variable not in flow.structured
@@ -64,6 +69,18 @@ class UniformAdjoints:
         number = self.pending.pop(variable, None)
         if number is not None:
             self.adj.contribute(variable, self.spread(number, variable), out)
+
+    def combine(self, variable, value):
+        """`value + g` when `variable`'s adjoint is the number g spread over it and `value`
+        is an array of its shape and dtype: the spread array is never built (`x_bar =
+        t1_0_bar * w + 1.0`). None otherwise."""
+        number = self.pending.get(variable)
+        axes = self.i.kinds.axes(variable) if number is not None else None
+        if number is None or not axes or not self.shaped_like(value, axes, adjoints=True) \
+                or self.aliases_a_written_array(value) or not self.keeps_dtype(value, variable):
+            return None
+        del self.pending[variable]
+        return build.binop(value, "Add", build.clone(number))
 
     def flush_all(self, out):
         for variable in list(self.pending):
@@ -122,16 +139,23 @@ class UniformAdjoints:
                 contribute(operand, value, out)
         return True
 
-    def shaped_like(self, value, axes):
+    def shaped_like(self, value, axes, adjoints=False):
         """Is `value` an array of these axes because a factor of it is (following products,
-        sums, negations and elementwise calls down from the top)?"""
+        sums, negations and elementwise calls down from the top)? With `adjoints`, an
+        adjoint counts as its value's kind (a straight-line adjoint has its value's shape,
+        unless it may be a loop's shapeless 0.0)."""
         node = value
         stack = [node]
         while stack:
             node = stack.pop()
             if isinstance(node, gast.Name):
-                if not self.i.namer.is_adjoint(node.id) and self.i.kinds.axes(node.id) == axes:
-                    return True
+                if not self.i.namer.is_adjoint(node.id):
+                    if self.i.kinds.axes(node.id) == axes:
+                        return True
+                elif adjoints and node.id not in self.maybe_zero:
+                    variable = self.adj.variable_holding(node.id)
+                    if variable is not None and self.i.kinds.axes(variable) == axes:
+                        return True
             elif isinstance(node, gast.BinOp):
                 stack += [node.left, node.right]
             elif isinstance(node, gast.UnaryOp):
