@@ -123,8 +123,9 @@ class StatementReverser:
             result_adjoint = build.name(held)
             self.adj.reset(target)
         elif target in self.uniform.pending:
-            if self.uniform.pass_on(stmt, op, target, out, id(stmt) in self.first_defs,
-                                     self.contribute):
+            first_def = id(stmt) in self.first_defs
+            if self.uniform.pass_on(stmt, op, target, out, first_def, self.contribute) \
+                    or self.uniform.pass_on_to_elements(op, target, out, first_def):
                 return
             self.uniform.flush(target, out)
             result_adjoint = self.adj.get(target)

@@ -139,6 +139,37 @@ class UniformAdjoints:
                 contribute(operand, value, out)
         return True
 
+    def pass_on_to_elements(self, op, target, out, first_def):
+        """`target = x[index]` whose adjoint is a number g spread over it: x's adjoint gets
+        g added at the selected elements (`x_bar[index] += g`, or add_at for integer
+        arrays, where repeats accumulate), with no array of g's built first. False
+        (nothing written) when the statement is not such an index read."""
+        import operator
+        if op.primitive is not operator.getitem or op.keywords or not first_def \
+                or self.adj.has(target):
+            return False
+        number = self.pending[target]
+        template = self.i.registry.reverse(op.primitive)
+        try:
+            bound = bind_operands(template, op.args, op.keywords, op.primitive)
+            self.ctx.elementwise = False
+            self.ctx.adjoint_may_be_scalar_zero = False
+            expansion = expand(template, bound, target, build.clone(number), self.ctx)
+        except BindingError:
+            return False
+        contributions = expansion.contributions
+        if expansion.statements or any(
+                index is None or isinstance(index, gast.Tuple) and not index.elts
+                or isinstance(index, gast.Constant) and index.value is Ellipsis
+                or not self.numbers_only(value) for _, index, value in contributions):
+            return False          # x[()] and x[...] are all of x: spread as before
+        del self.pending[target]
+        for param, index, value in contributions:
+            operand = bound[param]
+            self.flush(operand.id, out)
+            self.adj.contribute_at(operand.id, operand, index, value, out)
+        return True
+
     def shaped_like(self, value, axes, adjoints=False):
         """Is `value` an array of these axes because a factor of it is (following products,
         sums, negations and elementwise calls down from the top)? With `adjoints`, an

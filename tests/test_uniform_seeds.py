@@ -1,0 +1,146 @@
+"""A full reduction's adjoint is one number spread over an array: specialised gradients keep
+it a number until an array of that shape is needed (ad/uniform.py), and a max/min
+reduction's adjoint skips counting ties when there are none (runtime.unreduce_extremum).
+Each source check holds the generated text of a small function; each is also checked
+against finite differences on both derivative paths, in float64 and float32 and with
+broadcasting shapes."""
+import numpy as np
+import pytest
+
+import s2s_ad
+from derivative_paths import PATHS, grad_on
+from gradcheck import numeric_grad
+from s2s_ad.runtime import unreduce_extremum
+
+RNG = np.random.default_rng(13)
+
+
+def gaussian_nll(mu, log_sigma, y):
+    z = (y - mu) * np.exp(-log_sigma)
+    return np.sum(0.5 * z * z + log_sigma)
+
+
+def sum_plus_square(x):
+    return np.sum(x) + np.sum(x * x)      # x's adjoint: the number 1.0, then 2x
+
+
+def mean_of_picked(p, rows, cols):
+    return -p[rows, cols].mean()          # one number per picked element
+
+
+def mean_of_slice(x):
+    return np.mean(x[1:, :-1])
+
+
+def broadcast_shift(x, b):
+    return np.sum(x + b)                  # b (n,) against x (m, n): b's adjoint is a sum
+
+
+def _source(f, wrt, *args):
+    df = s2s_ad.grad(f, wrt=wrt)
+    df(*args)
+    return s2s_ad.derivative_source(df, *args)
+
+
+def test_a_parameter_reached_by_the_seed_gets_the_number_added():
+    mu, s, y = (RNG.normal(size=(4, 5)) for _ in range(3))
+    source = _source(gaussian_nll, (0, 1), mu, s, y)
+    assert "unreduce" not in source                 # no array of ones
+    assert "log_sigma_bar += 1.0" in source
+
+
+def test_a_parameter_reached_by_nothing_else_gets_the_array():
+    source = _source(lambda x: np.sum(x), 0, np.ones(3))
+    assert "unreduce(1.0, x, None, False)" in source
+    source = _source(sum_plus_square, 0, np.ones(3))
+    assert "unreduce" not in source and "x_bar += 1.0" in source
+
+
+def test_an_index_read_takes_the_number_at_its_elements():
+    p = RNG.normal(size=(6, 3))
+    source = _source(mean_of_picked, 0, p, np.arange(6), np.array([0, 2, 1, 1, 0, 2]))
+    assert "add_at(p_bar, (rows, cols), -1.0 / " in source
+    assert "unreduce" not in source
+
+
+CASES = [
+    (gaussian_nll, (0, 1), lambda: tuple(RNG.normal(size=(4, 5)) for _ in range(3))),
+    (gaussian_nll, (0, 1), lambda: (RNG.normal(size=(4, 1)), RNG.normal(size=(5,)),
+                                    RNG.normal(size=(4, 5)))),
+    (sum_plus_square, 0, lambda: (RNG.normal(size=(3, 2)),)),
+    (mean_of_picked, 0, lambda: (RNG.normal(size=(6, 3)), np.arange(6),
+                                 np.array([0, 2, 1, 1, 0, 2]))),
+    # repeated (row, column) pairs: each repeat adds its share
+    (mean_of_picked, 0, lambda: (RNG.normal(size=(3, 3)), np.array([0, 0, 2, 0]),
+                                 np.array([1, 1, 2, 1]))),
+    (mean_of_picked, 0, lambda: (RNG.normal(size=(3, 3)), np.array([[0], [2]]),
+                                 np.array([1, 1, 2]))),
+    (mean_of_slice, 0, lambda: (RNG.normal(size=(4, 5)),)),
+    (broadcast_shift, (0, 1), lambda: (RNG.normal(size=(4, 3)), RNG.normal(size=3))),
+]
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f, wrt, make", CASES)
+def test_gradients_stay_right(f, wrt, make, path):
+    args = make()
+    got = grad_on(path, f, wrt)(*args)
+    positions = wrt if isinstance(wrt, tuple) else (wrt,)
+    got = got if isinstance(wrt, tuple) else (got,)
+    for k, g in zip(positions, got):
+        assert np.shape(g) == np.shape(args[k])
+        np.testing.assert_allclose(g, numeric_grad(f, args, k), rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.parametrize("f, wrt, make", CASES)
+def test_float32_stays_float32(f, wrt, make):
+    args = tuple(a.astype(np.float32) if a.dtype == np.float64 else a for a in make())
+    got = s2s_ad.grad(f, wrt)(*args)
+    got = got if isinstance(wrt, tuple) else (got,)
+    expected = s2s_ad.grad(f, wrt)(*(a.astype(np.float64) if a.dtype == np.float32 else a
+                                     for a in args))
+    expected = expected if isinstance(wrt, tuple) else (expected,)
+    for g, e in zip(got, expected):
+        assert g.dtype == np.float32
+        np.testing.assert_allclose(g, e, rtol=1e-4, atol=1e-5)
+
+
+def test_no_gradient_shares_memory_with_an_argument():
+    x = RNG.normal(size=(3, 2))
+    assert not np.shares_memory(s2s_ad.grad(lambda v: np.sum(v))(x), x)
+    mu, s, y = (RNG.normal(size=(2, 3)) for _ in range(3))
+    for g, a in zip(s2s_ad.grad(gaussian_nll, (0, 1))(mu, s, y), (mu, s)):
+        assert not np.shares_memory(g, a)
+
+
+def _ties_counted(g, x, y, axis=None, keepdims=False):
+    """unreduce_extremum as it was: ties counted along the axis every time."""
+    hit = x == (np.expand_dims(y, axis) if axis is not None and not keepdims else y)
+    ties = np.sum(hit, axis=axis, keepdims=True, dtype=np.result_type(g, x, 1.0))
+    share = (np.expand_dims(g, axis) if axis is not None and not keepdims
+             and np.ndim(g) else g) / ties
+    return np.where(hit, share, 0.0)
+
+
+@pytest.mark.parametrize("x, axis", [
+    (np.array([1.0, 3.0, 2.0]), None),
+    (np.array([1.0, 3.0, 3.0]), None),                          # a tie: halves
+    (np.array([[1.0, 3.0, 3.0], [np.nan, 0.0, 1.0], [2.0, 1.0, 0.0]]), 1),
+    # as many hits as rows, but a nan row has none and another row has two
+    (np.array([[1.0, 3.0, 3.0], [np.nan, 0.0, 1.0], [2.0, 1.0, 0.0]]).T, 0),
+    (np.array([[1.0, 3.0, 3.0], [5.0, 0.0, 1.0], [2.0, 7.0, 0.0]]), 1),
+    (np.array([[0.0, -0.0], [1.0, 1.0]]), 1),                     # 0.0 == -0.0: a tie
+])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_extremum_adjoint_keeps_the_tie_convention(x, axis, dtype):
+    x = x.astype(dtype)
+    for keepdims in (False, True):
+        with np.errstate(invalid="ignore"):
+            y = np.max(x, axis=axis, keepdims=keepdims)
+        g = np.linspace(0.5, 1.5, np.size(y)).reshape(np.shape(y)).astype(dtype) \
+            if axis is not None else dtype(0.7)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            got = unreduce_extremum(g, x, y, axis, keepdims)
+            expected = _ties_counted(g, x, y, axis, keepdims)
+        assert got.dtype == expected.dtype == dtype
+        np.testing.assert_array_equal(got, expected)
