@@ -144,3 +144,48 @@ def test_extremum_adjoint_keeps_the_tie_convention(x, axis, dtype):
             expected = _ties_counted(g, x, y, axis, keepdims)
         assert got.dtype == expected.dtype == dtype
         np.testing.assert_array_equal(got, expected)
+
+
+def softmax_cross_entropy(W, b, X, labels):
+    logits = X @ W + b
+    logits = logits - logits.max(axis=1, keepdims=True)
+    log_probs = logits - np.log(np.exp(logits).sum(axis=1, keepdims=True))
+    return -log_probs[np.arange(len(labels)), labels].mean()
+
+
+GOLDEN = {
+    # before: t6_0_bar = unreduce(1.0, mu, None, False) multiplied into z_bar and added
+    # to log_sigma_bar (an array of ones the size of the arguments)
+    "uniform_seed_gaussian_nll": lambda: _source(
+        gaussian_nll, (0, 1), *(np.ones((2, 3)) for _ in range(3))),
+    # before: t9_0_bar = unreduce(-1.0 / reduced_count(t9_0, None), t9_0, None, False)
+    # then add_at(log_probs_bar, (t2_0, labels), t9_0_bar)
+    "uniform_seed_softmax_cross_entropy": lambda: _source(
+        softmax_cross_entropy, (0, 1), np.ones((4, 3)), np.ones(3), np.ones((5, 4)),
+        np.arange(5) % 3),
+}
+
+
+@pytest.mark.parametrize("name", sorted(GOLDEN))
+def test_generated_source_matches_golden(name):
+    """Held byte for byte in tests/golden/ (S2S_AD_UPDATE_GOLDEN=1 rewrites them, as in
+    test_golden.py)."""
+    import os
+    source = GOLDEN[name]()
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "golden",
+                        f"{name}.py.txt")
+    if os.environ.get("S2S_AD_UPDATE_GOLDEN"):
+        with open(path, "w") as fh:
+            fh.write(source)
+    with open(path) as fh:
+        assert source == fh.read(), f"generated source changed: diff against {path}"
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_softmax_cross_entropy_gradient(path):
+    args = (RNG.normal(size=(4, 3)), RNG.normal(size=3), RNG.normal(size=(6, 4)),
+            np.array([0, 2, 1, 1, 0, 2]))
+    got = grad_on(path, softmax_cross_entropy, (0, 1))(*args)
+    for k in (0, 1):
+        np.testing.assert_allclose(got[k], numeric_grad(softmax_cross_entropy, args, k),
+                                   rtol=1e-6, atol=1e-8)
