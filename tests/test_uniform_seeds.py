@@ -189,3 +189,47 @@ def test_softmax_cross_entropy_gradient(path):
     for k in (0, 1):
         np.testing.assert_allclose(got[k], numeric_grad(softmax_cross_entropy, args, k),
                                    rtol=1e-6, atol=1e-8)
+
+
+def centred_rows(x, w):
+    mu = np.mean(x, axis=-1, keepdims=True)
+    return np.sum(w * (x - mu) ** 2)
+
+
+def centred_columns(x, w):
+    mu = np.mean(x, axis=0)
+    return np.sum(w * np.tanh(x - mu))
+
+
+def centred_all(x):
+    return np.sum(np.sin(x - np.mean(x)) * x)
+
+
+@pytest.mark.parametrize("f, spread", [(centred_rows, " + mu_bar / x.shape[-1]"),
+                                       (centred_columns, " + mu_bar / x.shape[0]")])
+def test_a_mean_adjoint_broadcasts_into_an_adjoint_of_the_full_shape(f, spread):
+    x, w = RNG.normal(size=(4, 3)), RNG.normal(size=(4, 3))
+    source = _source(f, (0, 1), x, w)
+    assert spread in source and "unreduce(" not in source
+
+
+SPREAD_CASES = [
+    (centred_rows, (0, 1), lambda: (RNG.normal(size=(4, 3)), RNG.normal(size=(4, 3)))),
+    (centred_rows, (0, 1), lambda: (RNG.normal(size=(4, 3)), RNG.normal(size=3))),
+    (centred_rows, (0, 1), lambda: (RNG.normal(size=(2, 4, 3)), RNG.normal(size=(4, 1)))),
+    (centred_columns, (0, 1), lambda: (RNG.normal(size=(5, 3)), RNG.normal(size=(5, 3)))),
+    (centred_columns, (0, 1), lambda: (RNG.normal(size=(2, 5, 3)), RNG.normal(size=3))),
+    (centred_columns, (0, 1), lambda: (RNG.normal(size=5), RNG.normal(size=5))),
+    (centred_all, 0, lambda: (RNG.normal(size=(3, 2)),)),
+]
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f, wrt, make", SPREAD_CASES)
+def test_spread_gradients_stay_right(f, wrt, make, path):
+    test_gradients_stay_right(f, wrt, make, path)
+
+
+@pytest.mark.parametrize("f, wrt, make", SPREAD_CASES)
+def test_spread_float32_stays_float32(f, wrt, make):
+    test_float32_stays_float32(f, wrt, make)

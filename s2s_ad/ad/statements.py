@@ -84,6 +84,10 @@ class StatementReverser:
         if combined is not None:
             self.adj.contribute(variable, combined, out)
             return
+        spread = self.uniform.spread_into(variable, value)
+        if spread is not None:
+            self.adj.contribute(variable, spread, out)
+            return
         self.uniform.flush(variable, out)
         arity = self.tuple_arity(variable)
         if not arity or self.adj.accumulates(variable):

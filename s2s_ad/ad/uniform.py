@@ -82,6 +82,34 @@ class UniformAdjoints:
         del self.pending[variable]
         return build.binop(value, "Add", build.clone(number))
 
+    def spread_into(self, variable, value):
+        """g when `value` is `unreduce(g, v, axis, True)` (or `unreduce(g, v, None,
+        False)`, or over the first axis, `unreduce(g, v, 0, False)`: numpy broadcasting
+        puts the missing axis first), v of `variable`'s shape, and `variable` already has
+        an adjoint array of that shape: g broadcasts against it as the spread array would
+        (`x_bar += mu_bar / n`), with no array of x's size built for it. None otherwise."""
+        kind = self.i.kinds.of(variable) if self.i.kinds is not None else None
+        current = self.adj.get(variable) if self.adj.has(variable) else None
+        if not (isinstance(value, gast.Call) and isinstance(value.func, gast.Name)
+                and self.i.bindings.names.get(value.func.id) is runtime.unreduce
+                and len(value.args) == 4 and not value.keywords
+                and isinstance(value.args[1], gast.Name)
+                and isinstance(value.args[3], gast.Constant)
+                and (value.args[3].value is True or value.args[3].value is False
+                     and isinstance(value.args[2], gast.Constant)
+                     and (value.args[2].value is None or type(value.args[2].value) is int
+                          and value.args[2].value == 0))) \
+                or not getattr(kind, "axes", None) \
+                or getattr(kind, "dtype", None) not in ("float64", "float32") \
+                or self.adj.accumulates(variable) or variable in self.pending \
+                or not isinstance(current, gast.Name) \
+                or not self.shaped_like(current, kind.axes, adjoints=True):
+            return None
+        classes = self.i.kinds.shape_class or {}
+        if classes.get(value.args[1].id, value.args[1].id) != classes.get(variable, variable):
+            return None
+        return value.args[0]
+
     def flush_all(self, out):
         for variable in list(self.pending):
             self.flush(variable, out)
