@@ -31,7 +31,7 @@ def reuse_forward_values(body, pure_call, is_temporary):
     if split is None:
         return body, False
     once = _assigned_at_most_once(body)
-    unchanged = {name for name in once if name not in _stored_names(body)}   # parameters
+    unchanged = once - _stored_names(body)          # parameters
     held = {}
     for stmt in body[:split]:
         # what this statement reads was bound before it (or never), once: values that
