@@ -5,7 +5,9 @@ clean-up passes in an order where each one's facts still hold: the fixed-point p
 (folding, zeros, dead code, shape proxies, seed folding), in-place accumulation in the
 backward sweep, shape tape pairs without a reader, dead cycles, temporaries written back
 into their use (then folded again), the branch for Python-number arguments (it copies
-the finished body), and last a cast of each returned gradient that may hold integers.
+the finished body; a specialisation instead reads forward temporaries where the backward
+sweep would recompute them, optimize/reuse.py), and last a cast of each returned gradient
+that may hold integers.
 
     forward ... ; backward ... ; return g     ->     the body `emit` writes out
 """
