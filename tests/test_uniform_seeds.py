@@ -233,3 +233,18 @@ def test_spread_gradients_stay_right(f, wrt, make, path):
 @pytest.mark.parametrize("f, wrt, make", SPREAD_CASES)
 def test_spread_float32_stays_float32(f, wrt, make):
     test_float32_stays_float32(f, wrt, make)
+
+
+def item_of_a_tuple(x, y):
+    t = (x, y)
+    return np.mean(t[0]) + np.sum(t[1] * 2.0)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_an_item_of_a_tuple_gets_an_array(path):
+    # t[0] is x itself: its adjoint is x's array, not the number at "elements" of a tuple
+    x, y = RNG.normal(size=2), RNG.normal(size=3)
+    gx, gy = grad_on(path, item_of_a_tuple, (0, 1))(x, y)
+    assert np.shape(gx) == (2,) and np.shape(gy) == (3,)
+    np.testing.assert_array_equal(gx, np.full(2, 0.5))
+    np.testing.assert_array_equal(gy, np.full(3, 2.0))

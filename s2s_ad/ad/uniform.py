@@ -18,6 +18,7 @@ import gast
 import numpy as np
 
 from ..analyses.shapes import is_elementwise
+from ..signature import Num
 from ..ir import build
 from ..ir.walk import walk_tree
 from .. import runtime
@@ -173,9 +174,12 @@ class UniformAdjoints:
         arrays, where repeats accumulate), with no array of g's built first. False
         (nothing written) when the statement is not such an index read."""
         import operator
+        base = self.i.kinds.of(op.args[0]) if op.args else None
         if op.primitive is not operator.getitem or op.keywords or not first_def \
-                or self.adj.has(target):
-            return False
+                or self.adj.has(target) or not (
+                    isinstance(base, Num) and base.type is np.ndarray and base.axes
+                    and base.dtype in ("float64", "float32")):
+            return False          # (an item of a tuple or list takes the array itself)
         number = self.pending[target]
         template = self.i.registry.reverse(op.primitive)
         try:
