@@ -131,6 +131,13 @@ from user_models import (  # noqa: E402  (the workloads, by group)
     log_cosh_loss,
     log_cosh_loss_grad,
     make_log_cosh)
+from user_losses import (  # noqa: E402
+    categorical_nll,
+    categorical_nll_grad,
+    make_categorical,
+    make_poisson_log_rate,
+    poisson_log_rate_nll,
+    poisson_log_rate_nll_grad)
 
 
 
@@ -198,6 +205,10 @@ WORKLOADS = [
                  tags=("memory",)),
     UserWorkload("log-cosh loss, 50x200x500", log_cosh_loss, make_log_cosh, 0,
                  log_cosh_loss_grad, tags=("memory",)),
+    UserWorkload("Poisson NLL of log-rates, 1000x2000", poisson_log_rate_nll,
+                 make_poisson_log_rate, 0, poisson_log_rate_nll_grad, tags=("memory",)),
+    UserWorkload("categorical NLL, max shifted by hand, 2000x50", categorical_nll,
+                 make_categorical, 0, categorical_nll_grad),
 ]
 
 

@@ -247,7 +247,15 @@ def _expand(g, x, axis, keepdims):
 def unreduce_extremum(g, x, y, axis=None, keepdims=False):
     """Adjoint of a max/min reduction: g lands where x attains y (ties share equally)."""
     hit = np.asarray(x) == _expand(y, x, axis, keepdims)
-    ties = np.sum(hit, axis=axis, keepdims=True, dtype=_float_dtype(g, x))   # float32 kept
+    dtype = _float_dtype(g, x)                                               # float32 kept
+    values = np.size(y)
+    if np.count_nonzero(hit) == values and (values == 1 or np.all(np.equal(y, y))):
+        # no nan: every reduced value is attained, so as many hits as values means one
+        # each (a nan value has none); counting ties along a short axis is the slowest
+        # step, and g / 1 is g
+        ties = dtype.type(1)
+    else:
+        ties = np.sum(hit, axis=axis, keepdims=True, dtype=dtype)
     share = _expand(g, x, axis, keepdims) / ties
     return _scalar_like(np.where(hit, share, 0.0), x)
 

@@ -67,6 +67,15 @@ class Adjoints:
         node = self._current.get(variable)
         return build.clone(node) if node is not None else None
 
+    def variable_holding(self, adjoint_name):
+        """The straight-line variable (not accumulated, not a tuple item) whose adjoint is
+        the array named `adjoint_name` now, else None."""
+        for variable, node in self._current.items():
+            if isinstance(node, gast.Name) and node.id == adjoint_name \
+                    and not isinstance(variable, tuple) and not self.accumulates(variable):
+                return variable
+        return None
+
     def has(self, variable):
         return self.accumulates(variable) or variable in self._current
 

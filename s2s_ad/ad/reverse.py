@@ -83,6 +83,7 @@ def reverse(inputs, wrt, seed):
     walker = _Backward(inputs, ctx, adjoints, statements, tape, first_defs, repeated)
     seeded = walker.initialise(ret.value, seed)
     walked = walker.block(forward)
+    statements.uniform.flush_all(walked)    # parameters' adjoints still held as numbers
     gradients = [walker.gradient(name) for name in wrt]
     forward = walker.instrument(forward)
     if inputs.shape_proxies is not None:

@@ -54,7 +54,7 @@ class StatementReverser:
                       if id(stmt) in helpers and helpers[id(stmt)].result_arity}
         self._maybe_zero = set()   # adjoint names that may still hold a loop's scalar 0.0
         self._held_zero, self._from_held = set(), False   # ... as accumulated ones they read
-        self.uniform = UniformAdjoints(inputs, adjoints, context)
+        self.uniform = UniformAdjoints(inputs, adjoints, context, self._maybe_zero)
         self._first_assignment = None       # name -> its first assignment (tuple_arity)
 
     def tuple_arity(self, variable):
@@ -80,6 +80,14 @@ class StatementReverser:
     def contribute(self, variable, value, out):
         """A whole-value contribution; a tuple's adjoint is kept item by item, unless it
         accumulates (read in a loop: item adjoints would not outlive the iteration)."""
+        combined = self.uniform.combine(variable, value)
+        if combined is not None:
+            self.adj.contribute(variable, combined, out)
+            return
+        spread = self.uniform.spread_into(variable, value)
+        if spread is not None:
+            self.adj.contribute(variable, spread, out)
+            return
         self.uniform.flush(variable, out)
         arity = self.tuple_arity(variable)
         if not arity or self.adj.accumulates(variable):
@@ -119,8 +127,9 @@ class StatementReverser:
             result_adjoint = build.name(held)
             self.adj.reset(target)
         elif target in self.uniform.pending:
-            if self.uniform.pass_on(stmt, op, target, out, id(stmt) in self.first_defs,
-                                     self.contribute):
+            first_def = id(stmt) in self.first_defs
+            if self.uniform.pass_on(stmt, op, target, out, first_def, self.contribute) \
+                    or self.uniform.pass_on_to_elements(op, target, out, first_def):
                 return
             self.uniform.flush(target, out)
             result_adjoint = self.adj.get(target)

@@ -18,6 +18,7 @@ import gast
 import numpy as np
 
 from ..analyses.shapes import is_elementwise
+from ..signature import Num
 from ..ir import build
 from ..ir.walk import walk_tree
 from .. import runtime
@@ -28,11 +29,12 @@ class UniformAdjoints:
     """variable -> the number its adjoint is, everywhere (only for values the facts know
     to be arrays, defined once at the top level and never overwritten)."""
 
-    def __init__(self, inputs, adjoints, context):
+    def __init__(self, inputs, adjoints, context, maybe_zero=frozenset()):
         self.i = inputs
         self.adj = adjoints
         self.ctx = context
         self.pending = {}
+        self.maybe_zero = maybe_zero    # adjoint names that may hold a loop's shapeless 0.0
 
     def spread_number(self, value, operand):
         """g when `value` is `unreduce(g, operand, None, False)`, else None."""
@@ -46,12 +48,16 @@ class UniformAdjoints:
         return value.args[0]
 
     def eligible(self, variable):
+        """A float array defined once at the top level (or a parameter never rebound nor
+        written into), with no adjoint yet: its adjoint may be held as a number. A
+        parameter's is built as an array only when the gradient is returned, if nothing
+        else reached it (reverse.py flushes what is left)."""
         kinds, flow = self.i.kinds, self.i.dataflow
         if kinds is None or variable in self.pending or self.adj.has(variable):
             return False
         kind = kinds.of(variable)
         return getattr(kind, "axes", None) and getattr(kind, "dtype", None) in (
-            "float64", "float32") and variable not in self.i.levels.resolution.parameters \
+            "float64", "float32") \
             and not self.adj.accumulates(variable) and not flow.is_overwritten(variable) \
             and variable not in flow.subscripted and variable not in flow.list_valued \
             and variable not in flow.structured
@@ -64,6 +70,46 @@ class UniformAdjoints:
         number = self.pending.pop(variable, None)
         if number is not None:
             self.adj.contribute(variable, self.spread(number, variable), out)
+
+    def combine(self, variable, value):
+        """`value + g` when `variable`'s adjoint is the number g spread over it and `value`
+        is an array of its shape and dtype: the spread array is never built (`x_bar =
+        t1_0_bar * w + 1.0`). None otherwise."""
+        number = self.pending.get(variable)
+        axes = self.i.kinds.axes(variable) if number is not None else None
+        if number is None or not axes or not self.shaped_like(value, axes, adjoints=True) \
+                or self.aliases_a_written_array(value) or not self.keeps_dtype(value, variable):
+            return None
+        del self.pending[variable]
+        return build.binop(value, "Add", build.clone(number))
+
+    def spread_into(self, variable, value):
+        """g when `value` is `unreduce(g, v, axis, True)` (or `unreduce(g, v, None,
+        False)`, or over the first axis, `unreduce(g, v, 0, False)`: numpy broadcasting
+        puts the missing axis first), v of `variable`'s shape, and `variable` already has
+        an adjoint array of that shape: g broadcasts against it as the spread array would
+        (`x_bar += mu_bar / n`), with no array of x's size built for it. None otherwise."""
+        kind = self.i.kinds.of(variable) if self.i.kinds is not None else None
+        current = self.adj.get(variable) if self.adj.has(variable) else None
+        if not (isinstance(value, gast.Call) and isinstance(value.func, gast.Name)
+                and self.i.bindings.names.get(value.func.id) is runtime.unreduce
+                and len(value.args) == 4 and not value.keywords
+                and isinstance(value.args[1], gast.Name)
+                and isinstance(value.args[3], gast.Constant)
+                and (value.args[3].value is True or value.args[3].value is False
+                     and isinstance(value.args[2], gast.Constant)
+                     and (value.args[2].value is None or type(value.args[2].value) is int
+                          and value.args[2].value == 0))) \
+                or not getattr(kind, "axes", None) \
+                or getattr(kind, "dtype", None) not in ("float64", "float32") \
+                or self.adj.accumulates(variable) or variable in self.pending \
+                or not isinstance(current, gast.Name) \
+                or not self.shaped_like(current, kind.axes, adjoints=True):
+            return None
+        classes = self.i.kinds.shape_class or {}
+        if classes.get(value.args[1].id, value.args[1].id) != classes.get(variable, variable):
+            return None
+        return value.args[0]
 
     def flush_all(self, out):
         for variable in list(self.pending):
@@ -122,16 +168,57 @@ class UniformAdjoints:
                 contribute(operand, value, out)
         return True
 
-    def shaped_like(self, value, axes):
+    def pass_on_to_elements(self, op, target, out, first_def):
+        """`target = x[index]` whose adjoint is a number g spread over it: x's adjoint gets
+        g added at the selected elements (`x_bar[index] += g`, or add_at for integer
+        arrays, where repeats accumulate), with no array of g's built first. False
+        (nothing written) when the statement is not such an index read."""
+        import operator
+        base = self.i.kinds.of(op.args[0]) if op.args else None
+        if op.primitive is not operator.getitem or op.keywords or not first_def \
+                or self.adj.has(target) or not (
+                    isinstance(base, Num) and base.type is np.ndarray and base.axes
+                    and base.dtype in ("float64", "float32")):
+            return False          # (an item of a tuple or list takes the array itself)
+        number = self.pending[target]
+        template = self.i.registry.reverse(op.primitive)
+        try:
+            bound = bind_operands(template, op.args, op.keywords, op.primitive)
+            self.ctx.elementwise = False
+            self.ctx.adjoint_may_be_scalar_zero = False
+            expansion = expand(template, bound, target, build.clone(number), self.ctx)
+        except BindingError:
+            return False
+        contributions = expansion.contributions
+        if expansion.statements or any(
+                index is None or isinstance(index, gast.Tuple) and not index.elts
+                or isinstance(index, gast.Constant) and index.value is Ellipsis
+                or not self.numbers_only(value) for _, index, value in contributions):
+            return False          # x[()] and x[...] are all of x: spread as before
+        del self.pending[target]
+        for param, index, value in contributions:
+            operand = bound[param]
+            self.flush(operand.id, out)
+            self.adj.contribute_at(operand.id, operand, index, value, out)
+        return True
+
+    def shaped_like(self, value, axes, adjoints=False):
         """Is `value` an array of these axes because a factor of it is (following products,
-        sums, negations and elementwise calls down from the top)?"""
+        sums, negations and elementwise calls down from the top)? With `adjoints`, an
+        adjoint counts as its value's kind (a straight-line adjoint has its value's shape,
+        unless it may be a loop's shapeless 0.0)."""
         node = value
         stack = [node]
         while stack:
             node = stack.pop()
             if isinstance(node, gast.Name):
-                if not self.i.namer.is_adjoint(node.id) and self.i.kinds.axes(node.id) == axes:
-                    return True
+                if not self.i.namer.is_adjoint(node.id):
+                    if self.i.kinds.axes(node.id) == axes:
+                        return True
+                elif adjoints and node.id not in self.maybe_zero:
+                    variable = self.adj.variable_holding(node.id)
+                    if variable is not None and self.i.kinds.axes(variable) == axes:
+                        return True
             elif isinstance(node, gast.BinOp):
                 stack += [node.left, node.right]
             elif isinstance(node, gast.UnaryOp):

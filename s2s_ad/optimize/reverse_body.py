@@ -5,7 +5,9 @@ clean-up passes in an order where each one's facts still hold: the fixed-point p
 (folding, zeros, dead code, shape proxies, seed folding), in-place accumulation in the
 backward sweep, shape tape pairs without a reader, dead cycles, temporaries written back
 into their use (then folded again), the branch for Python-number arguments (it copies
-the finished body), and last a cast of each returned gradient that may hold integers.
+the finished body; a specialisation instead reads forward temporaries where the backward
+sweep would recompute them, optimize/reuse.py), and last a cast of each returned gradient
+that may hold integers.
 
     forward ... ; backward ... ; return g     ->     the body `emit` writes out
 """
@@ -29,6 +31,7 @@ from .float_gradients import float_gradients
 from .fold import float_literals_in_adjoints, fold_constants
 from .temporaries import inline_temporaries
 from .inplace import accumulate_in_place
+from .reuse import reuse_forward_values
 from .scalars import specialise_for_scalars
 from .seeds import make_seed_folding_pass
 from .shape_proxies import make_shape_proxy_pass
@@ -57,6 +60,9 @@ def finish_reverse_body(result, request, levels, namer, bindings, user_globals, 
         raising)
     if request.signature is None:     # a specialisation knows which values are numbers
         body = specialise_for_scalars(body, _param_names(levels.tree), resolve)
+    else:
+        body = reuse_forward_values(body, _pure_call(levels),
+                                    lambda name: _TEMPORARY.match(name) is not None)[0]
     if request.helper:
         return body           # a helper's adjoints are summed into its caller's
     return float_gradients(body, request, _param_names(levels.tree), resolve,
