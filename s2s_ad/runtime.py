@@ -91,7 +91,7 @@ def extremum_share(x, y, axis=None, keepdims=False):
     shape = np.shape(x)
     if axis is not None and not keepdims:
         y = np.expand_dims(y, _normalize_axes(axis, len(shape)))
-    hit = (np.asarray(x) == y).astype(float)
+    hit = (np.asarray(x) == y).astype(_float_dtype(x))     # float32 kept
     return hit / np.sum(hit, axis=axis, keepdims=True)
 
 
@@ -220,8 +220,9 @@ def zero_adjoint(x):
 
 
 def _scalar_like(g, x):
-    """A float for a scalar `x` (never a 0-d array), `g` itself otherwise."""
-    return np.float64(g) if np.ndim(x) == 0 else g
+    """A number for a scalar `x` (never a 0-d array; np.float32 stays np.float32), `g`
+    itself otherwise."""
+    return _float_dtype(g).type(g) if np.ndim(x) == 0 else g
 
 
 def _expand(g, x, axis, keepdims):

@@ -20,12 +20,9 @@ import string
 
 import numpy as np
 
-from .runtime import unbroadcast
+from .runtime import _scalar_like, unbroadcast
 
 
-def _scalar_like(g, x):
-    """A float for a scalar `x` (never a 0-d array), `g` itself otherwise."""
-    return np.float64(g) if np.ndim(x) == 0 else g
 
 
 def matmul_adjoint_a(g, a, b):

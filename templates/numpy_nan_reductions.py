@@ -62,7 +62,7 @@ def nanprod_adjoint(y, a, axis=None, dtype=None, keepdims=False):
 def nanprod_tangent(y, a, axis=None, dtype=None, keepdims=False):
     """d nanprod(a) = sum(product of the other non-nan factors * da) over non-nan entries"""
     _filled = np.where(np.isnan(a), 1.0, a)
-    _others = unreduce_prod(np.ones(np.shape(y)), _filled, y, axis, keepdims)
+    _others = unreduce_prod(np.ones_like(y), _filled, y, axis, keepdims)
     d[y] = np.sum(np.where(np.isnan(a), 0.0, _others * d[a]), axis=axis, keepdims=keepdims)
 
 
@@ -76,7 +76,7 @@ def nanextremum_adjoint(y, a, axis=None, keepdims=False):
 @tangent(np.nanmax, np.nanmin)
 def nanextremum_tangent(y, a, axis=None, keepdims=False):
     """d nanmax(a) = da at the largest non-nan entry (ties share equally); likewise nanmin"""
-    _share = unreduce_extremum(np.ones(np.shape(y)), a, y, axis, keepdims)
+    _share = unreduce_extremum(np.ones_like(y), a, y, axis, keepdims)
     d[y] = np.sum(np.where(np.isnan(a), 0.0, _share * d[a]), axis=axis, keepdims=keepdims)
 
 

@@ -73,10 +73,10 @@ def unreduce_extremum_adjoint(out, g, x, y, axis=None, keepdims=False):
 @adjoint(unreduce_prod)
 def unreduce_prod_adjoint(out, g, x, y, axis=None, keepdims=False):
     """g_bar = sum(P out_bar), x_bar_k = sum_{i != k} g out_bar_i prod_{j != i, k} x_j"""
-    _ones = np.ones(np.shape(y))
+    _ones = np.ones_like(y)
     d[g] += np.sum(unreduce_prod(_ones, x, y, axis, keepdims) * d[out], axis=axis,
                    keepdims=keepdims)
-    d[x] += _prod_others_tangent(_ones, np.zeros(np.shape(y)), x,
+    d[x] += _prod_others_tangent(_ones, np.zeros_like(y), x,
                                  unreduce(g, x, axis, keepdims) * d[out], axis, keepdims)
 
 
@@ -107,7 +107,7 @@ def unreduce_norm_adjoint(out, g, x, y, ord=None, axis=None, keepdims=False):
     (1 / y taken as 0 where y = 0, as the first derivative is)"""
     _p = norm_power(ord, x, axis)
     _r = norm_reciprocal(y)
-    _g_bar = np.sum(unreduce_norm(np.ones(np.shape(y)), x, y, ord, axis, keepdims) * d[out],
+    _g_bar = np.sum(unreduce_norm(np.ones_like(y), x, y, ord, axis, keepdims) * d[out],
                     axis=axis, keepdims=keepdims)
     d[g] += _g_bar
     d[y] += -(_p - 1.0) * g * _g_bar * _r
