@@ -8,6 +8,7 @@ to; these helpers give it the right shape the first time it needs one.
     copy_adjoint(a)               a copy of an adjoint that will be updated in place
     float_zeros(x)                float zeros shaped like x (x's float dtype kept), to fill in
     float_copy(a)                 a new float array of a's values (float32 and complex kept)
+    float_dtype(*values)          the float dtype derivatives of these values take
     copy_argument(x)              a copy of an argument the function writes into
     clear_adjoint(a, index)       a[index] = 0 after an in-place write overwrote x[index]
     add_lists(a, b)               elementwise sum of two lists of adjoints
@@ -166,6 +167,20 @@ def float_copy(a):
     dtype kept (float32 stays float32), integers, booleans and lists made float64."""
     array = np.asarray(a)
     return np.array(array, dtype=array.dtype if array.dtype.kind in "fc" else float)
+
+
+def float_dtype(*values):
+    """The float dtype derivatives of these values take: float32 stays float32 (a Python
+    number does not widen it, as in numpy), integers and booleans give float64; lists and
+    tuples are read item by item (float_dtype([a32, b32]) is float32)."""
+    dtypes, pending = set(), list(values)
+    while pending:
+        value = pending.pop()
+        if isinstance(value, (list, tuple)):
+            pending.extend(value)
+        elif isinstance(value, (np.ndarray, np.generic)):
+            dtypes.add(value.dtype)
+    return _float_dtype(*dtypes)
 
 
 def clear_adjoint(a, index):
