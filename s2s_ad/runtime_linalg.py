@@ -20,7 +20,7 @@ import string
 
 import numpy as np
 
-from .runtime import _scalar_like, unbroadcast
+from .runtime import _float_dtype, _scalar_like, unbroadcast
 
 
 
@@ -161,7 +161,7 @@ def place_diagonal(g, x, offset=0, axis1=0, axis2=1):
     """Adjoint of np.diagonal: zeros shaped like x with g on the selected diagonal."""
     if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
         return 0.0
-    out = np.zeros(np.shape(x))
+    out = np.zeros(np.shape(x), dtype=_float_dtype(g))      # float32 kept
     view = np.moveaxis(out, (axis1, axis2), (-2, -1))
     i = np.arange(np.shape(g)[-1])
     view[..., i + max(-offset, 0), i + max(offset, 0)] = g
@@ -241,8 +241,8 @@ def einsum_operand_adjoint(g, subscripts, operands, k):
         r = np.expand_dims(r, [j for j, c in enumerate(unique) if c not in present])
         r = np.broadcast_to(r, [sizes[c] for c in unique])
     if unique == mine:
-        return _scalar_like(np.array(r, dtype=float) if reached != unique else r, x)
-    out = np.zeros(np.shape(x))   # repeated letters (a diagonal): scatter onto it
+        return _scalar_like(np.array(r, dtype=_float_dtype(r)) if reached != unique else r, x)
+    out = np.zeros(np.shape(x), dtype=_float_dtype(r))   # repeated letters: scatter onto it
     grids = np.ix_(*[np.arange(sizes[c]) for c in unique])
     out[tuple(grids[unique.index(c)] for c in mine)] = r
     return out
