@@ -42,7 +42,8 @@ def unbroadcast(g, x):
             else g
     extra = len(g_shape) - len(shape)
     if extra < 0:
-        return np.broadcast_to(g, shape) * 1.0
+        return np.full(shape, g, dtype=_float_dtype(g, x) if type(x) is np.ndarray
+                       else _float_dtype(g))     # a number's zero: float32 x stays float32
     if extra:
         g = np.sum(g, axis=tuple(range(extra)))
     kept = tuple(i for i, n in enumerate(shape) if n == 1 and np.shape(g)[i] != 1)
@@ -202,7 +203,8 @@ def broadcast_tangent(t, y):
         return t
     if np.broadcast_shapes(np.shape(t), shape) != shape:
         return unbroadcast(t, y)
-    return np.broadcast_to(t, shape) * 1.0
+    return np.full(shape, t, dtype=_float_dtype(t, y) if type(y) is np.ndarray
+                   else _float_dtype(t))         # a number's zero: float32 y stays float32
 
 
 def zero_adjoint(x):

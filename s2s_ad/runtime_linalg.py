@@ -266,7 +266,8 @@ def quotient_or_nan(x, y):
     zero = y == 0
     quotient = x / np.where(zero, 1.0, y)
     if np.any(zero):
-        quotient = np.where(zero, np.where(x == 0, 0.0, np.nan), quotient)
+        kind = np.result_type(quotient).type        # float32 stays float32
+        quotient = np.where(zero, np.where(x == 0, kind(0.0), kind(np.nan)), quotient)
     return quotient
 
 
