@@ -247,12 +247,12 @@ def unreduce_prod(g, x, y, axis=None, keepdims=False):
     """Adjoint of np.prod: g times the product of the other factors (exact with zeros)."""
     if np.all(x != 0):
         return _scalar_like(_expand(g * y, x, axis, keepdims) / x, x)
-    x = np.asarray(x, dtype=float)
+    x = np.asarray(x, dtype=_float_dtype(x))          # float32 kept
     axes = tuple(range(x.ndim)) if axis is None else _normalize_axes(axis, x.ndim)
     rest = [a for a in range(x.ndim) if a not in axes]
     moved = np.transpose(x, rest + list(axes))
     flat = moved.reshape(moved.shape[:len(rest)] + (-1,))
-    ones = np.ones(flat.shape[:-1] + (1,))
+    ones = np.ones(flat.shape[:-1] + (1,), dtype=x.dtype)
     before = np.cumprod(np.concatenate([ones, flat[..., :-1]], axis=-1), axis=-1)
     after = np.cumprod(np.concatenate([ones, flat[..., :0:-1]], axis=-1), axis=-1)[..., ::-1]
     others = np.transpose((before * after).reshape(moved.shape), np.argsort(rest + list(axes)))
@@ -263,8 +263,8 @@ def _prod_others_tangent(g, dg, x, dx, axis=None, keepdims=False):
     """Tangent of unreduce_prod(g, x, ...) along (dg, dx), exact when x has zeros: with
     P_i = prod_{j != i} x_j = before_i * after_i (prefix and suffix products),
     dP_i = dbefore_i * after_i + before_i * dafter_i, each scanned without dividing."""
-    x = np.asarray(x, dtype=float)
-    dx = np.broadcast_to(np.asarray(dx, dtype=float), x.shape)
+    x = np.asarray(x, dtype=_float_dtype(x))          # float32 kept
+    dx = np.broadcast_to(np.asarray(dx, dtype=_float_dtype(dx)), x.shape)
     axes = tuple(range(x.ndim)) if axis is None else _normalize_axes(axis, x.ndim)
     rest = [a for a in range(x.ndim) if a not in axes]
     order = rest + list(axes)
@@ -427,6 +427,6 @@ def unrepeat(g, x, repeats, axis=None):
         shape = np.shape(x)[:axis] + (n, r) + np.shape(x)[axis + 1:]
         return np.sum(np.reshape(g, shape), axis=axis + 1)
     owner = np.repeat(np.arange(n), repeats)
-    out = np.zeros((n,) + np.shape(g)[:axis] + np.shape(g)[axis + 1:])
+    out = np.zeros((n,) + np.shape(g)[:axis] + np.shape(g)[axis + 1:], dtype=_float_dtype(g))
     np.add.at(out, owner, np.moveaxis(g, axis, 0))
     return np.moveaxis(out, 0, axis)

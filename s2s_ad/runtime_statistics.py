@@ -130,16 +130,19 @@ def partition_order(a, y, axis=-1):
 # of an operand that is not differentiated, stands for zeros of its operand's shape).
 def observations(m, y=None, rowvar=True, m0=None, y0=None):
     """np.cov's X for the values m, y laid out as the operands m0, y0 are."""
-    rows = _rows(m, m0, rowvar, np.ndim(m0) != 1)
+    # the arrays' float dtype (float32 kept); a number (the scalar zero) does not widen it
+    dtype = _float_dtype(*[v for v in (m, y) if isinstance(v, (np.ndarray, np.generic))])
+    rows = _rows(m, m0, rowvar, np.ndim(m0) != 1, dtype)
     if y0 is None:
         return rows
-    return np.concatenate((rows, _rows(y, y0, rowvar, np.shape(np.atleast_2d(y0))[0] != 1)))
+    return np.concatenate((rows, _rows(y, y0, rowvar, np.shape(np.atleast_2d(y0))[0] != 1,
+                                       dtype)))
 
 
-def _rows(v, v0, rowvar, turn):
+def _rows(v, v0, rowvar, turn, dtype):
     if np.shape(v) != np.shape(v0):
-        v = np.zeros(np.shape(v0))
-    v = np.atleast_2d(np.asarray(v, dtype=float))
+        v = np.zeros(np.shape(v0), dtype=dtype)
+    v = np.atleast_2d(np.asarray(v, dtype=dtype))
     return v if rowvar or not turn else v.T
 
 

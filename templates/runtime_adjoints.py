@@ -27,7 +27,8 @@ from s2s_ad.runtime import (_prod_others_tangent, add_at, broadcast_tangent, ext
 from s2s_ad.runtime_spread import (norm_power, norm_reciprocal, spread_reciprocal,
                                    unreduce_norm, unreduce_std)
 from s2s_ad.runtime_flow import (add_adjoints, add_lists, clear_adjoint, copy_adjoint,
-                                 copy_argument, float_gradient, match_adjoint, push_adjoint,
+                                 copy_argument, float_dtype, float_gradient, match_adjoint,
+                                 push_adjoint,
                                  concatenation_part, scatter_add, spread_adjoint, sum_repeats,
                                  take_adjoint)
 
@@ -188,7 +189,7 @@ def unstack_adjoint(out, g, arrays, axis=0):
 def split_array_adjoint(out, g, obj):
     """out = g reshaped, or its items for a list: the items' adjoints as one array"""
     _items = d[out] if isinstance(d[out], np.ndarray) else match_adjoint(d[out], out)
-    d[g] += reshape_like(np.array(_items, dtype=float), g)
+    d[g] += reshape_like(np.array(_items, dtype=float_dtype(_items)), g)    # float32 kept
 
 
 @adjoint(untile)
