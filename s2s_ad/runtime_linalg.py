@@ -232,6 +232,9 @@ def einsum_operand_adjoint(g, subscripts, operands, k):
     unique = "".join(dict.fromkeys(mine))
     reached = "".join(c for c in unique if c in present)
     terms = ",".join([output] + [s for s, _ in others])
+    if isinstance(g, (int, float)):     # grad's seed 1.0: einsum would make it float64
+        g = np.asarray(g, dtype=_float_dtype(*[op for op in operands
+                                               if isinstance(op, (np.ndarray, np.generic))]))
     r = np.einsum(f"{terms}->{reached}", g, *[op for _, op in others])
     sizes = {c: n for c, n in zip(mine, np.shape(x))}
     ones = tuple(j for j, c in enumerate(reached) if sizes[c] == 1 and np.shape(r)[j] != 1)

@@ -2,9 +2,10 @@
 
 Each row's arguments (its richest shape case) are made float32 where they are floats:
 arrays become float32 arrays, differentiated numbers np.float32 scalars. Where numpy itself
-gives a float32 result, the vjp (with a float32 cotangent) must give float32 gradients for
-the float32 arguments, and the jvp (with float32 tangents) a float32 tangent: a derivative
-keeps the dtype its function computes in (as JAX and autograd do). Where numpy widens
+gives a float32 result, the vjp (with a float32 cotangent; a Python float for a scalar
+output, as grad's seed 1.0 is) must give float32 gradients for the float32 arguments, and
+the jvp (with float32 tangents) a float32 tangent: a derivative keeps the dtype its
+function computes in (as JAX and autograd do). Where numpy widens
 (a float64 constant in the row, an integer result), the derivative may follow numpy.
 Values are checked by tests/test_primitives.py; this test checks dtypes only.
 """
@@ -48,11 +49,12 @@ def _dtype(value):
     return np.asarray(value).dtype
 
 
-def _like(value, rng):
-    """A random float32 (co)tangent with `value`'s structure and shape."""
+def _like(value, rng, number=np.float32):
+    """A random float32 (co)tangent with `value`'s structure and shape (`number` makes
+    the one of a scalar: a cotangent is a Python float, as grad's seed 1.0 is)."""
     if isinstance(value, (tuple, list)):
-        return type(value)(_like(item, rng) for item in value)
-    return np.float32(rng.standard_normal()) if np.ndim(value) == 0 and not isinstance(
+        return type(value)(_like(item, rng, number) for item in value)
+    return number(rng.standard_normal()) if np.ndim(value) == 0 and not isinstance(
         value, np.ndarray) else rng.standard_normal(np.shape(value)).astype(np.float32)
 
 
@@ -83,7 +85,7 @@ def _float32_case(spec):
 def test_float32_gradients(spec, path):
     args, wrt, output, rng = _float32_case(spec)
     gradients = _call(s2s_ad.vjp(spec.fn, wrt=tuple(wrt)), path, spec.fn, args,
-                      _like(output, rng))
+                      _like(output, rng, float))
     widened = {k: str(_dtype(g)) for k, g in zip(wrt, gradients)
                if _dtype(args[k]) == np.float32 and _dtype(g) != np.float32}
     assert not widened, f"float32 arguments with gradients of another dtype: {widened}"

@@ -86,3 +86,30 @@ def test_float32_programs_stay_float32(name, both_paths):
     np.testing.assert_allclose(hv, np.tensordot(h, v, axes=w.ndim), rtol=1e-3, atol=1e-4)
     h64 = s2s_ad.hessian(fresh(f))(*_as64(args))
     np.testing.assert_allclose(h, h64, rtol=1e-3, atol=1e-3)
+
+
+def dot_by_einsum(x):
+    return np.einsum("i,i->", x, x)
+
+
+def order_and_nan_statistics(x):
+    m = x.reshape(2, 2)
+    return np.sum(np.median(x) * x) + np.percentile(x, 30.0) + np.quantile(x, 0.75) \
+        + np.nansum(x) + np.nanmean(m, axis=0)[1] + np.nanstd(x) + np.nanvar(m) \
+        + np.nanmax(x) + np.trapezoid(x) + np.sum(np.linalg.svd(m, compute_uv=False)) \
+        + np.sum(np.linalg.qr(m)[1]) + np.sum(np.polyval(x[:3], x))
+
+
+@pytest.mark.parametrize("f", [dot_by_einsum, order_and_nan_statistics])
+def test_float32_gradients_of_reductions_found_widening(f, both_paths):
+    """grad's seed 1.0 through np.einsum, and the order statistics, nan-reductions,
+    np.trapezoid, np.polyval, np.linalg.svd (values) and np.linalg.qr, whose derivatives
+    came back float64 for float32 arguments."""
+    x = np.array([0.3, -0.2, 0.5, 0.7], dtype=np.float32)
+    f = fresh(f)
+    assert _is_float32(f(x))
+    g = s2s_ad.grad(f)(x)
+    assert _is_float32(g)
+    np.testing.assert_allclose(g, s2s_ad.grad(fresh(f))(x.astype(np.float64)), rtol=1e-3,
+                               atol=1e-4)
+    assert _is_float32(s2s_ad.jvp(f)(x, np.ones(4, dtype=np.float32))[1])
