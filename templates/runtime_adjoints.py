@@ -194,8 +194,9 @@ def split_array_adjoint(out, g, obj):
 
 @adjoint(untile)
 def untile_adjoint(out, g, x, reps):
-    """out = g summed over the copies np.tile made: tile the adjoint"""
-    d[g] += np.tile(d[out], reps)
+    """out = g summed over the copies np.tile made: tile the adjoint (in g's dtype: a
+    number's adjoint, grad's seed 1.0, would tile as float64)"""
+    d[g] += np.tile(np.asarray(d[out], dtype=float_dtype(d[out], g)), reps)
 
 
 @adjoint(unrepeat)

@@ -174,7 +174,8 @@ def pad_linear_adjoint(out, g, widths, mode="constant", constant_values=0.0, end
 def unpad_end_values_adjoint(out, g, widths, end_values=0.0):
     """g_bar = zeros inside, the ramps to out_bar's end values around: np.pad of zeros"""
     d[g] += pad_linear(np.zeros(np.subtract(np.shape(g), np.sum(widths, axis=1)),
-                                dtype=float_dtype(d[out])), widths, "linear_ramp", 0.0, d[out])
+                                dtype=float_dtype(d[out], g)), widths, "linear_ramp", 0.0,
+                       d[out])
 
 
 # unpad_values sums g over the areas np.pad fills with each constant (numpy's order, a
@@ -183,7 +184,7 @@ def unpad_end_values_adjoint(out, g, widths, end_values=0.0):
 def unpad_values_adjoint(out, g, widths, constant_values=0):
     """g_bar = zeros inside, out_bar's constants in the padded areas: np.pad of zeros"""
     d[g] += np.pad(np.zeros(np.subtract(np.shape(g), np.sum(widths, axis=1)),
-                            dtype=float_dtype(d[out])), widths, constant_values=d[out])
+                            dtype=float_dtype(d[out], g)), widths, constant_values=d[out])
 
 
 # ---- runtime_arrays.py: np.average's weights ------------------------------------------------
