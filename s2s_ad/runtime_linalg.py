@@ -23,8 +23,6 @@ import numpy as np
 from .runtime import _float_dtype, _scalar_like, unbroadcast
 
 
-
-
 def matmul_adjoint_a(g, a, b):
     """Adjoint of `a` in y = a @ b, for 1-D, 2-D and batched operands (numpy's rules: a 1-D
     `a` is a (1, k) row, a 1-D `b` a (k, 1) column, leading axes broadcast as a batch and
