@@ -224,7 +224,7 @@ def zero_adjoint(x):
 def _scalar_like(g, x):
     """A number for a scalar `x` (never a 0-d array; np.float32 stays np.float32), `g`
     itself otherwise."""
-    return _float_dtype(g).type(g) if np.ndim(x) == 0 else g
+    return _float_dtype(g, x).type(g) if np.ndim(x) == 0 else g
 
 
 def _expand(g, x, axis, keepdims):
