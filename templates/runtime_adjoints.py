@@ -282,7 +282,7 @@ def copy_argument_adjoint(out, x):
 @adjoint(take_adjoint)
 def take_adjoint_adjoint(out, a, index):
     """out = a[index] (last writes only): a_bar[index] += out_bar where kept"""
-    _kept = d[out] * take_adjoint(np.ones(np.shape(a)), index) \
+    _kept = d[out] * take_adjoint(np.ones_like(a), index) \
         if isinstance(a, np.ndarray) else d[out]
     d[a] += scatter_add(0.0, a, index, _kept) if isinstance(a, (np.ndarray, list)) else d[out]
 
