@@ -27,10 +27,9 @@ from s2s_ad.runtime import (_prod_others_tangent, add_at, broadcast_tangent, ext
 from s2s_ad.runtime_spread import (norm_power, norm_reciprocal, spread_reciprocal,
                                    unreduce_norm, unreduce_std)
 from s2s_ad.runtime_flow import (add_adjoints, add_lists, clear_adjoint, copy_adjoint,
-                                 copy_argument, float_dtype, float_gradient, match_adjoint,
-                                 push_adjoint,
-                                 concatenation_part, scatter_add, spread_adjoint, sum_repeats,
-                                 take_adjoint)
+                                 copy_argument, float_copy, float_dtype, float_gradient,
+                                 match_adjoint, push_adjoint, concatenation_part,
+                                 scatter_add, spread_adjoint, sum_repeats, take_adjoint)
 
 
 # ---- runtime.py: broadcasting -------------------------------------------------------------
@@ -254,6 +253,12 @@ def float_gradient_adjoint(out, g):
 def copy_adjoint_adjoint(out, a):
     """out = a copy of a"""
     d[a] += d[out]
+
+
+@adjoint(float_copy)
+def float_copy_adjoint(out, a):
+    """out = a copy of a as an array (a list's items: one row each)"""
+    d[a] += split_array(d[out], a)
 
 
 @adjoint(sum_repeats)
