@@ -316,12 +316,13 @@ def _with_defaults(function, generated, f, mode, names, single):
 
 
 def _real_array(value):
-    """A (co)tangent as an array of floats; complex numbers are kept (and rejected by the
-    dispatcher, naming them) rather than cast away with a warning."""
+    """A (co)tangent as an array of floats: integers and booleans become float64, a float
+    dtype is kept (a float32 cotangent gives float32 gradients); complex numbers are kept
+    (and rejected by the dispatcher, naming them) rather than cast away with a warning."""
     if isinstance(value, np.ma.MaskedArray):
         return value
     array = np.asarray(value)
-    return array if array.dtype.kind == "c" else array.astype(float)
+    return array if array.dtype.kind in "fc" else array.astype(float)
 
 
 def _check_tangent(tangent, bound, names, single, f):

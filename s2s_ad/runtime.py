@@ -42,7 +42,8 @@ def unbroadcast(g, x):
             else g
     extra = len(g_shape) - len(shape)
     if extra < 0:
-        return np.broadcast_to(g, shape) * 1.0
+        return np.full(shape, g, dtype=_float_dtype(g, x) if type(x) is np.ndarray
+                       else _float_dtype(g))     # a number's zero: float32 x stays float32
     if extra:
         g = np.sum(g, axis=tuple(range(extra)))
     kept = tuple(i for i, n in enumerate(shape) if n == 1 and np.shape(g)[i] != 1)
@@ -91,7 +92,7 @@ def extremum_share(x, y, axis=None, keepdims=False):
     shape = np.shape(x)
     if axis is not None and not keepdims:
         y = np.expand_dims(y, _normalize_axes(axis, len(shape)))
-    hit = (np.asarray(x) == y).astype(float)
+    hit = (np.asarray(x) == y).astype(_float_dtype(x))     # float32 kept
     return hit / np.sum(hit, axis=axis, keepdims=True)
 
 
@@ -214,7 +215,8 @@ def broadcast_tangent(t, y):
         return t
     if np.broadcast_shapes(np.shape(t), shape) != shape:
         return unbroadcast(t, y)
-    return np.broadcast_to(t, shape) * 1.0
+    return np.full(shape, t, dtype=_float_dtype(t, y) if type(y) is np.ndarray
+                   else _float_dtype(t))         # a number's zero: float32 y stays float32
 
 
 def zero_adjoint(x):
@@ -232,8 +234,9 @@ def zero_adjoint(x):
 
 
 def _scalar_like(g, x):
-    """A float for a scalar `x` (never a 0-d array), `g` itself otherwise."""
-    return np.float64(g) if np.ndim(x) == 0 else g
+    """A number for a scalar `x` (never a 0-d array; np.float32 stays np.float32), `g`
+    itself otherwise."""
+    return _float_dtype(g, x).type(g) if np.ndim(x) == 0 else g
 
 
 def _expand(g, x, axis, keepdims):
@@ -264,12 +267,12 @@ def unreduce_prod(g, x, y, axis=None, keepdims=False):
     """Adjoint of np.prod: g times the product of the other factors (exact with zeros)."""
     if np.all(x != 0):
         return _scalar_like(_expand(g * y, x, axis, keepdims) / x, x)
-    x = np.asarray(x, dtype=float)
+    x = np.asarray(x, dtype=_float_dtype(x))          # float32 kept
     axes = tuple(range(x.ndim)) if axis is None else _normalize_axes(axis, x.ndim)
     rest = [a for a in range(x.ndim) if a not in axes]
     moved = np.transpose(x, rest + list(axes))
     flat = moved.reshape(moved.shape[:len(rest)] + (-1,))
-    ones = np.ones(flat.shape[:-1] + (1,))
+    ones = np.ones(flat.shape[:-1] + (1,), dtype=x.dtype)
     before = np.cumprod(np.concatenate([ones, flat[..., :-1]], axis=-1), axis=-1)
     after = np.cumprod(np.concatenate([ones, flat[..., :0:-1]], axis=-1), axis=-1)[..., ::-1]
     others = np.transpose((before * after).reshape(moved.shape), np.argsort(rest + list(axes)))
@@ -280,8 +283,8 @@ def _prod_others_tangent(g, dg, x, dx, axis=None, keepdims=False):
     """Tangent of unreduce_prod(g, x, ...) along (dg, dx), exact when x has zeros: with
     P_i = prod_{j != i} x_j = before_i * after_i (prefix and suffix products),
     dP_i = dbefore_i * after_i + before_i * dafter_i, each scanned without dividing."""
-    x = np.asarray(x, dtype=float)
-    dx = np.broadcast_to(np.asarray(dx, dtype=float), x.shape)
+    x = np.asarray(x, dtype=_float_dtype(x))          # float32 kept
+    dx = np.broadcast_to(np.asarray(dx, dtype=_float_dtype(dx)), x.shape)
     axes = tuple(range(x.ndim)) if axis is None else _normalize_axes(axis, x.ndim)
     rest = [a for a in range(x.ndim) if a not in axes]
     order = rest + list(axes)
@@ -444,6 +447,6 @@ def unrepeat(g, x, repeats, axis=None):
         shape = np.shape(x)[:axis] + (n, r) + np.shape(x)[axis + 1:]
         return np.sum(np.reshape(g, shape), axis=axis + 1)
     owner = np.repeat(np.arange(n), repeats)
-    out = np.zeros((n,) + np.shape(g)[:axis] + np.shape(g)[axis + 1:])
+    out = np.zeros((n,) + np.shape(g)[:axis] + np.shape(g)[axis + 1:], dtype=_float_dtype(g))
     np.add.at(out, owner, np.moveaxis(g, axis, 0))
     return np.moveaxis(out, 0, axis)

@@ -19,7 +19,7 @@ import numpy as np
 
 from .runtime_statistics import pad_selected, selecting_pad, unpad_selected
 
-from .runtime import _normalize_axes, reduced_count, unbroadcast, unreduce
+from .runtime import _float_dtype, _normalize_axes, reduced_count, unbroadcast, unreduce
 
 
 # ---- np.cumprod: bidiagonal systems -----------------------------------------------------
@@ -118,7 +118,8 @@ def unpad(g, widths, mode="constant", stat_length=None, reflect_type="even", arr
             out = np.zeros((n,) + rows.shape[1:], dtype=rows.dtype)
             np.add.at(out, source, rows)
         else:   # each padded value combines elements: np.pad's columns for unit vectors
-            columns = np.pad(np.eye(n), ((before, after), (0, 0)), mode, **options)
+            columns = np.pad(np.eye(n, dtype=_float_dtype(g)), ((before, after), (0, 0)), mode,
+                             **options)     # in g's dtype: float32 kept
             out = np.tensordot(columns, rows, axes=(0, 0))
         g = np.moveaxis(out, 0, k)
     return g
@@ -129,7 +130,7 @@ def unpad_values(g, widths, constant_values=0):
     (before, after) value fills, as numpy fills it (axis by axis, a corner taking the
     later axis's value), then summed to constant_values's shape."""
     inner = [slice(b, n - a) for (b, a), n in zip(widths, np.shape(g))]
-    sums = np.zeros((len(inner), 2))
+    sums = np.zeros((len(inner), 2), dtype=_float_dtype(g))      # float32 kept
     for k, ((b, a), n) in enumerate(zip(widths, np.shape(g))):
         region = g[(slice(None),) * (k + 1) + tuple(inner[k + 1:])]
         sums[k] = (np.sum(region[(slice(None),) * k + (slice(0, b),)]),
@@ -141,7 +142,7 @@ def unpad_end_values(g, widths, end_values=0.0):
     """Adjoint of np.pad(mode='linear_ramp') for end_values: <g, the ramps of one unit
     end value> for each (axis, side), summed to end_values's shape."""
     inner = np.subtract(np.shape(g), np.sum(widths, axis=1))
-    sums = np.zeros((len(inner), 2))
+    sums = np.zeros((len(inner), 2), dtype=_float_dtype(g))      # float32 kept
     for k in range(len(inner)):
         for side in (0, 1):
             unit = np.zeros((len(inner), 2))

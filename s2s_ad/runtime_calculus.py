@@ -18,6 +18,8 @@ xp[i]) / (xp[i+1] - xp[i]); left and right of the knots the constants left / rig
 """
 import numpy as np
 
+from .runtime import _float_dtype
+
 
 def interp_place(x, xp):
     """The interval of each x: i with xp[i] <= x < xp[i+1], clipped to 0 .. len(xp) - 2."""
@@ -40,9 +42,9 @@ def trapezoid_steps(y, x, axis=-1):
     """The weights w of np.trapezoid(y, x, axis=axis) = sum(w * y, axis): half the width
     of the intervals beside each sample, (x[i+1] - x[i-1]) / 2 inside and (x[1] - x[0]) /
     2, (x[-1] - x[-2]) / 2 at the ends. Laid out to broadcast against y; linear in x."""
-    x = np.asarray(x, dtype=float)
+    x = np.asarray(x, dtype=_float_dtype(x))           # float32 kept
     steps = np.moveaxis(x if x.ndim != 1 else _along(x, axis, np.ndim(y)), axis, -1)
-    w = np.zeros(steps.shape)
+    w = np.zeros(steps.shape, dtype=steps.dtype)
     w[..., 1:] += np.diff(steps, axis=-1) / 2.0
     w[..., :-1] += np.diff(steps, axis=-1) / 2.0
     return np.moveaxis(w, -1, axis)
@@ -52,15 +54,15 @@ def unit_trapezoid_steps(y, axis=-1):
     """trapezoid_steps for unit spacing (x None: np.trapezoid's dx multiplies them):
     1 inside, 1/2 at the ends, laid along axis."""
     n = np.shape(y)[axis]
-    w = np.ones(n)
+    w = np.ones(n, dtype=_float_dtype(y))              # float32 kept
     w[[0, -1]] = 0.5 if n > 1 else 0.0
     return _along(w, axis, np.ndim(y))
 
 
 def untrapezoid_steps(h, x, axis=-1):
     """The adjoint of trapezoid_steps in x: h (y's shape) back to x's shape."""
-    moved = np.moveaxis(np.asarray(h, dtype=float), axis, -1)
-    out = np.zeros(moved.shape)
+    moved = np.moveaxis(np.asarray(h, dtype=_float_dtype(h)), axis, -1)     # float32 kept
+    out = np.zeros(moved.shape, dtype=moved.dtype)
     out[..., 1:] += moved[..., :-1] / 2.0
     out[..., :-1] -= moved[..., 1:] / 2.0
     out[..., 0] -= moved[..., 0] / 2.0
@@ -91,8 +93,8 @@ def ungradient(g, h=1.0, axis=-1, edge_order=1):
     if np.ndim(h) != 0:
         raise NotImplementedError("s2s_ad differentiates np.gradient with one number as "
                                   "the spacing, not coordinates")
-    m = np.moveaxis(np.asarray(g, dtype=float), axis, -1)
-    out = np.zeros(m.shape)
+    m = np.moveaxis(np.asarray(g, dtype=_float_dtype(g)), axis, -1)         # float32 kept
+    out = np.zeros(m.shape, dtype=m.dtype)
     out[..., 2:] += m[..., 1:-1] / 2.0
     out[..., :-2] -= m[..., 1:-1] / 2.0
     first = (-1.0, 1.0) if edge_order == 1 else (-1.5, 2.0, -0.5)    # row 0 of G
@@ -117,10 +119,10 @@ def polynomial_map(p, operation, m=1, k=None):
     return np.stack(columns, axis=1), np.stack(constants, axis=1)
 
 
-def polynomial_exponents(deg):
+def polynomial_exponents(deg, like=None):
     """deg, deg - 1, ..., 0 as floats: the powers of x in np.polyval's and np.polyfit's
-    columns."""
-    return np.arange(deg, -1, -1.0)
+    columns (in the float dtype of `like`, when given: float32 x, float32 powers)."""
+    return np.arange(deg, -1, -1.0, dtype=float if like is None else _float_dtype(like))
 
 
 def as_columns_of(v):

@@ -79,7 +79,7 @@ def unirfft(g, c, s=None, axes=None, norm=None):
     s, axes = _lengths_and_axes(c, s, axes, inverse_real=True)
     n, last = s[-1], axes[-1]
     h = np.conj(np.fft.rfft(g, n, last, _SWAPPED_NORM[norm]))
-    weights = np.full(n // 2 + 1, 2.0)
+    weights = np.full(n // 2 + 1, 2.0, dtype=np.real(h).dtype)     # complex64 h stays so
     weights[0] = 1.0
     if n % 2 == 0:
         weights[-1] = 1.0

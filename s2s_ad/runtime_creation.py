@@ -7,6 +7,8 @@ value or endpoint (np.full, np.full_like, np.linspace) and of np.r_ / np.c_.
 """
 import numpy as np
 
+from .runtime import _float_dtype
+
 
 def linspace_fractions(num, endpoint, y, axis=0, retstep=False, dtype=None):
     """The weights t of np.linspace's samples, y = start + (stop - start) t, shaped to
@@ -22,7 +24,7 @@ def linspace_fractions(num, endpoint, y, axis=0, retstep=False, dtype=None):
         t[-1] = 1.0
     shape = [1] * np.ndim(y)
     shape[axis] = num
-    return np.reshape(t, shape)
+    return np.reshape(t.astype(_float_dtype(y), copy=False), shape)   # float32 y: float32 t
 
 
 def through_cast(g, y, dtype):

@@ -6,6 +6,9 @@ to; these helpers give it the right shape the first time it needs one.
     scatter_add(a, x, index, g)   a[index] += g, allocating zeros shaped like x if a is 0.0
     take_adjoint(a, index)        a copy of a[index] (0.0 while a is still the scalar zero)
     copy_adjoint(a)               a copy of an adjoint that will be updated in place
+    float_zeros(x)                float zeros shaped like x (x's float dtype kept), to fill in
+    float_copy(a)                 a new float array of a's values (float32 and complex kept)
+    float_dtype(*values)          the float dtype derivatives of these values take
     copy_argument(x)              a copy of an argument the function writes into
     clear_adjoint(a, index)       a[index] = 0 after an in-place write overwrote x[index]
     add_lists(a, b)               elementwise sum of two lists of adjoints
@@ -97,7 +100,7 @@ def take_adjoint(a, index):
     if isinstance(a, (np.ndarray, list, tuple)):
         item = a[index]
         if isinstance(item, np.ndarray):
-            item = np.array(item, dtype=complex if item.dtype.kind == "c" else float)
+            item = float_copy(item)
             if isinstance(a, np.ndarray) and _has_integer_array(index):
                 overwritten = _overwritten_writes(a.shape, index)
                 if overwritten is not None:
@@ -143,11 +146,41 @@ def copy_argument(x):
 
 def copy_adjoint(a):
     """A copy of an adjoint that is about to be updated in place."""
-    if isinstance(a, np.ndarray):       # a complex value's adjoint stays complex
-        return np.array(a, dtype=complex if a.dtype.kind == "c" else float)
+    if isinstance(a, np.ndarray):       # float32 and complex adjoints keep their dtype
+        return float_copy(a)
     if isinstance(a, list):
         return list(a)
     return a
+
+
+def float_zeros(x):
+    """Zeros shaped like x for its adjoint, filled in by index (x_bar[i] += g): of x's dtype
+    for a float or complex array (float32 stays float32), float64 otherwise (integers, a
+    list numpy reads as an array)."""
+    if isinstance(x, np.ndarray) and x.dtype.kind in "fc":
+        return np.zeros(x.shape, dtype=x.dtype)
+    return np.zeros(np.shape(x))
+
+
+def float_copy(a):
+    """A new array of a's values that an adjoint may be written into: a float or complex
+    dtype kept (float32 stays float32), integers, booleans and lists made float64."""
+    array = np.asarray(a)
+    return np.array(array, dtype=array.dtype if array.dtype.kind in "fc" else float)
+
+
+def float_dtype(*values):
+    """The float dtype derivatives of these values take: float32 stays float32 (a Python
+    number does not widen it, as in numpy), integers and booleans give float64; lists and
+    tuples are read item by item (float_dtype([a32, b32]) is float32)."""
+    dtypes, pending = set(), list(values)
+    while pending:
+        value = pending.pop()
+        if isinstance(value, (list, tuple)):
+            pending.extend(value)
+        elif isinstance(value, (np.ndarray, np.generic)):
+            dtypes.add(value.dtype)
+    return _float_dtype(*dtypes)
 
 
 def clear_adjoint(a, index):

@@ -20,12 +20,7 @@ import string
 
 import numpy as np
 
-from .runtime import unbroadcast
-
-
-def _scalar_like(g, x):
-    """A float for a scalar `x` (never a 0-d array), `g` itself otherwise."""
-    return np.float64(g) if np.ndim(x) == 0 else g
+from .runtime import _float_dtype, _scalar_like, unbroadcast
 
 
 def matmul_adjoint_a(g, a, b):
@@ -164,7 +159,7 @@ def place_diagonal(g, x, offset=0, axis1=0, axis2=1):
     """Adjoint of np.diagonal: zeros shaped like x with g on the selected diagonal."""
     if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
         return 0.0
-    out = np.zeros(np.shape(x))
+    out = np.zeros(np.shape(x), dtype=_float_dtype(g))      # float32 kept
     view = np.moveaxis(out, (axis1, axis2), (-2, -1))
     i = np.arange(np.shape(g)[-1])
     view[..., i + max(-offset, 0), i + max(offset, 0)] = g
@@ -235,6 +230,9 @@ def einsum_operand_adjoint(g, subscripts, operands, k):
     unique = "".join(dict.fromkeys(mine))
     reached = "".join(c for c in unique if c in present)
     terms = ",".join([output] + [s for s, _ in others])
+    if isinstance(g, (int, float)):     # grad's seed 1.0: einsum would make it float64
+        g = np.asarray(g, dtype=_float_dtype(*[op for op in operands
+                                               if isinstance(op, (np.ndarray, np.generic))]))
     r = np.einsum(f"{terms}->{reached}", g, *[op for _, op in others])
     sizes = {c: n for c, n in zip(mine, np.shape(x))}
     ones = tuple(j for j, c in enumerate(reached) if sizes[c] == 1 and np.shape(r)[j] != 1)
@@ -244,8 +242,8 @@ def einsum_operand_adjoint(g, subscripts, operands, k):
         r = np.expand_dims(r, [j for j, c in enumerate(unique) if c not in present])
         r = np.broadcast_to(r, [sizes[c] for c in unique])
     if unique == mine:
-        return _scalar_like(np.array(r, dtype=float) if reached != unique else r, x)
-    out = np.zeros(np.shape(x))   # repeated letters (a diagonal): scatter onto it
+        return _scalar_like(np.array(r, dtype=_float_dtype(r)) if reached != unique else r, x)
+    out = np.zeros(np.shape(x), dtype=_float_dtype(r))   # repeated letters: scatter onto it
     grids = np.ix_(*[np.arange(sizes[c]) for c in unique])
     out[tuple(grids[unique.index(c)] for c in mine)] = r
     return out
@@ -269,7 +267,8 @@ def quotient_or_nan(x, y):
     zero = y == 0
     quotient = x / np.where(zero, 1.0, y)
     if np.any(zero):
-        quotient = np.where(zero, np.where(x == 0, 0.0, np.nan), quotient)
+        kind = np.result_type(quotient).type        # float32 stays float32
+        quotient = np.where(zero, np.where(x == 0, kind(0.0), kind(np.nan)), quotient)
     return quotient
 
 

@@ -29,7 +29,8 @@ shaped like it (generated code may write into it).
 """
 import numpy as np
 
-from .runtime import _split, broadcast_tangent, reshape_like, unbroadcast, zero_adjoint
+from .runtime import (_float_dtype, _split, broadcast_tangent, reshape_like, unbroadcast,
+                      zero_adjoint)
 
 
 def _is_zero(g):
@@ -108,7 +109,7 @@ def uninsert(g, arr, obj, values, axis=None):
     source = np.insert(np.reshape(np.arange(n), np.shape(arr)), obj,
                        np.reshape(np.arange(n, n + m), np.shape(values)), axis)
     sums = np.bincount(np.ravel(source), weights=np.ravel(broadcast_tangent(g, source)),
-                       minlength=n + m)
+                       minlength=n + m).astype(_float_dtype(g), copy=False)   # float32 kept
     return [reshape_like(sums[:n], arr), reshape_like(sums[n:], values)]
 
 
@@ -132,7 +133,8 @@ def unchoose(g, a, choices, mode="raise"):
     index = np.mod(a, n) if mode == "wrap" else np.clip(a, 0, n - 1) if mode == "clip" else a
     parts = unselect(g, [index == k for k in range(n)], choices, 0.0)[:-1]
     if isinstance(choices, np.ndarray):          # rows of one array: an array back
-        return np.zeros(np.shape(choices)) + np.array(parts)
+        stacked = np.array(parts)
+        return np.zeros(np.shape(choices), dtype=_float_dtype(stacked)) + stacked
     return parts
 
 

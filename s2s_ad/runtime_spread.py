@@ -19,7 +19,7 @@ of y), never an extra pass over x.
 """
 import numpy as np
 
-from .runtime import _expand, _scalar_like, unreduce_extremum
+from .runtime import _expand, _float_dtype, _scalar_like, unreduce_extremum
 
 _ROUNDING = 64 * np.finfo(float).eps
 
@@ -78,7 +78,7 @@ def unreduce_norm(g, x, y, ord=None, axis=None, keepdims=False):
     elif not matrix and ord in (np.inf, -np.inf):
         spread = unreduce_extremum(g, np.abs(x), y, axis, keepdims) * np.sign(x)
     elif not matrix and ord == 0:       # the count of nonzero entries: piecewise constant
-        spread = np.zeros(np.shape(x)) * _expand(g, x, axis, keepdims)
+        spread = np.zeros(np.shape(x), dtype=_float_dtype(x)) * _expand(g, x, axis, keepdims)
     elif matrix and ord in ("nuc", 2, -2):
         spread = _singular_spread(x, ord, axis) * _expand(g, x, axis, keepdims)
     elif matrix and ord in (1, -1, np.inf, -np.inf):
@@ -97,7 +97,7 @@ def _line_sum_spread(g, x, y, ord, axis, keepdims):
     summed, across = (rows, cols) if ord in (1, -1) else (cols, rows)
     sums = np.sum(np.abs(x), axis=summed, keepdims=True)
     kept = axis is None or keepdims            # y and g broadcast against x as they are
-    hit = sums == (y if kept else np.expand_dims(y, (rows, cols)))
+    hit = (sums == (y if kept else np.expand_dims(y, (rows, cols)))).astype(sums.dtype)
     share = hit / np.sum(hit, axis=across, keepdims=True)
     return np.sign(x) * share * (g if kept else np.expand_dims(g, (rows, cols)))
 

@@ -26,6 +26,8 @@ entries that are not nan (an all-nan slice has W = 0: its value is nan, its deri
 """
 import numpy as np
 
+from .runtime import _float_dtype
+
 
 def quantile_axes(x, q, axis=None):
     """The axes of W (q's axes first, then x's) that a quantile over `axis` of x reduces;
@@ -61,6 +63,7 @@ def _weights(x, q, axis, method, ignore_nan):
     if method not in methods:
         raise NotImplementedError(f"s2s_ad differentiates quantiles with method= one of "
                                   f"{', '.join(map(repr, methods))}, not {method!r}")
+    dtype = _float_dtype(x)             # the weights multiply x: float32 stays float32
     x, q = np.asarray(x, dtype=float), np.asarray(q, dtype=float)
     reduced = [a - q.ndim for a in quantile_axes(x, q, axis)]
     rest = [a for a in range(x.ndim) if a not in reduced]
@@ -84,7 +87,7 @@ def _weights(x, q, axis, method, ignore_nan):
 
     def unsorted(w):       # sorted places -> x's entries, in x's layout
         w = np.take_along_axis(w * (valid > 0)[..., None], back, axis=-1)
-        return np.transpose(w.reshape(q.shape + moved.shape), perm)
+        return np.transpose(w.reshape(q.shape + moved.shape), perm).astype(dtype, copy=False)
     return unsorted(weights), unsorted(steps)
 
 
@@ -127,16 +130,19 @@ def partition_order(a, y, axis=-1):
 # of an operand that is not differentiated, stands for zeros of its operand's shape).
 def observations(m, y=None, rowvar=True, m0=None, y0=None):
     """np.cov's X for the values m, y laid out as the operands m0, y0 are."""
-    rows = _rows(m, m0, rowvar, np.ndim(m0) != 1)
+    # the arrays' float dtype (float32 kept); a number (the scalar zero) does not widen it
+    dtype = _float_dtype(*[v for v in (m, y) if isinstance(v, (np.ndarray, np.generic))])
+    rows = _rows(m, m0, rowvar, np.ndim(m0) != 1, dtype)
     if y0 is None:
         return rows
-    return np.concatenate((rows, _rows(y, y0, rowvar, np.shape(np.atleast_2d(y0))[0] != 1)))
+    return np.concatenate((rows, _rows(y, y0, rowvar, np.shape(np.atleast_2d(y0))[0] != 1,
+                                       dtype)))
 
 
-def _rows(v, v0, rowvar, turn):
+def _rows(v, v0, rowvar, turn, dtype):
     if np.shape(v) != np.shape(v0):
-        v = np.zeros(np.shape(v0))
-    v = np.atleast_2d(np.asarray(v, dtype=float))
+        v = np.zeros(np.shape(v0), dtype=dtype)
+    v = np.atleast_2d(np.asarray(v, dtype=dtype))
     return v if rowvar or not turn else v.T
 
 
@@ -178,7 +184,7 @@ def _window_weights(window, mode):
         return quantile_weights(window, 0.5, -1)
     best = np.max(window, axis=-1, keepdims=True) if mode == "maximum" else \
         np.min(window, axis=-1, keepdims=True)
-    hit = (window == best) * 1.0
+    hit = (window == best).astype(window.dtype)
     return hit / np.sum(hit, axis=-1, keepdims=True)
 
 
@@ -187,7 +193,7 @@ def _selections(array, widths, mode, stat_length):
     length), from the data padded along the earlier axes."""
     lengths = np.broadcast_to(np.zeros((np.ndim(array), 2)) if stat_length is None
                               else np.asarray(stat_length), (np.ndim(array), 2))
-    data, steps = np.asarray(array, dtype=float), []
+    data, steps = np.asarray(array, dtype=_float_dtype(array)), []     # float32 kept
     for k, (before, after) in enumerate(widths):
         rows = np.moveaxis(data, k, -1)
         n = rows.shape[-1]
@@ -203,8 +209,11 @@ def _selections(array, widths, mode, stat_length):
 def _pad_step(rows, step):
     before, after, first, last, keep, keep_after = step
     n = rows.shape[-1]
-    low = np.sum(first * rows[..., :keep], axis=-1, keepdims=True)
-    high = np.sum(last * rows[..., n - keep_after:], axis=-1, keepdims=True)
+    # the weights in the dtype of what they pick from: linear in rows, they do not widen it
+    low = np.sum(first.astype(rows.dtype, copy=False) * rows[..., :keep], axis=-1,
+                 keepdims=True)
+    high = np.sum(last.astype(rows.dtype, copy=False) * rows[..., n - keep_after:], axis=-1,
+                  keepdims=True)
     return np.concatenate([np.repeat(low, before, -1), rows, np.repeat(high, after, -1)], -1)
 
 
@@ -212,7 +221,8 @@ def pad_selected(g, array, widths, mode, stat_length=None):
     """np.pad's derivative in 'maximum', 'minimum' and 'median' modes: g padded with the
     entries (weights) the statistics of `array` picked; linear in g."""
     for k, step in enumerate(_selections(array, widths, mode, stat_length)):
-        g = np.moveaxis(_pad_step(np.moveaxis(np.asarray(g, dtype=float), k, -1), step), -1, k)
+        g = np.moveaxis(_pad_step(np.moveaxis(np.asarray(g, dtype=_float_dtype(g)), k, -1),
+                                  step), -1, k)
     return g
 
 
@@ -224,7 +234,7 @@ def unpad_selected(g, array, widths, mode, stat_length=None):
     steps = _selections(array, widths, mode, stat_length)
     for k in reversed(range(len(steps))):
         before, after, first, last, keep, keep_after = steps[k]
-        rows = np.moveaxis(np.asarray(g, dtype=float), k, -1)
+        rows = np.moveaxis(np.asarray(g, dtype=_float_dtype(g)), k, -1)
         n = rows.shape[-1] - before - after
         out = rows[..., before:before + n].copy()
         out[..., :keep] += first * np.sum(rows[..., :before], axis=-1, keepdims=True)

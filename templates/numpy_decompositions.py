@@ -17,6 +17,7 @@ import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
 from s2s_ad.runtime import broadcast_tangent, unbroadcast
+from s2s_ad.runtime_flow import float_dtype
 from s2s_ad.runtime_linalg import leading_columns, quotient_or_nan, real_eigenvalues
 
 
@@ -40,12 +41,13 @@ def svd_adjoint(y, a, full_matrices=True, compute_uv=True):
     _vbh = np.swapaxes(leading_columns(np.swapaxes(broadcast_tangent(_g[2], _usv[2]), -1, -2),
                                        _k), -1, -2)
     _gaps = np.expand_dims(_s * _s, -2) - np.expand_dims(_s * _s, -1)
-    _off = 1.0 - np.eye(_k)
+    _eye = np.eye(_k, dtype=_s.dtype)          # float32 kept
+    _off = 1.0 - _eye
     _yu = quotient_or_nan(_off * (np.swapaxes(_u, -1, -2) @ _ub), _gaps)
     _yv = quotient_or_nan(_off * (_vh @ np.swapaxes(_vbh, -1, -2)), _gaps)
     _p = (_yu + np.swapaxes(_yu, -1, -2)) * np.expand_dims(_s, -2) \
         + np.expand_dims(_s, -1) * (_yv + np.swapaxes(_yv, -1, -2)) \
-        + np.expand_dims(broadcast_tangent(_g[1], _s), -1) * np.eye(_k)
+        + np.expand_dims(broadcast_tangent(_g[1], _s), -1) * _eye
     d[a] += _u @ _p @ _vh \
         + (quotient_or_nan(_ub - _u @ (np.swapaxes(_u, -1, -2) @ _ub), np.expand_dims(_s, -2))
            @ _vh if np.shape(a)[-2] > _k else 0.0) \
@@ -63,7 +65,7 @@ def svd_tangent(y, a, full_matrices=True, compute_uv=True):
     _vh = _usv[2][..., :_k, :]
     _p = np.swapaxes(_u, -1, -2) @ d[a] @ np.swapaxes(_vh, -1, -2)
     _gaps = np.expand_dims(_s * _s, -2) - np.expand_dims(_s * _s, -1)
-    _off = 1.0 - np.eye(_k)
+    _off = 1.0 - np.eye(_k, dtype=_s.dtype)
     _du = _u @ quotient_or_nan(_off * (_p * np.expand_dims(_s, -2)
                                        + np.expand_dims(_s, -1) * np.swapaxes(_p, -1, -2)), _gaps) \
         + (quotient_or_nan(d[a] @ np.swapaxes(_vh, -1, -2) - _u @ _p, np.expand_dims(_s, -2))
@@ -88,10 +90,11 @@ def eigh_adjoint(y, a, UPLO="L"):
     """A_bar = tril(G) + tril(G^T, -1) (UPLO='L'), G = V (diag(w_bar) + F(V^T V_bar)) V^T"""
     _vt = np.swapaxes(y[1], -1, -2)
     _gaps = np.expand_dims(y[0], -2) - np.expand_dims(y[0], -1)
-    _g = y[1] @ (quotient_or_nan((1.0 - np.eye(np.shape(a)[-1]))
+    _eye = np.eye(np.shape(a)[-1], dtype=float_dtype(a))          # float32 kept
+    _g = y[1] @ (quotient_or_nan((1.0 - _eye)
                                  * (_vt @ broadcast_tangent(d[y][1], y[1])), _gaps)
                  + np.expand_dims(broadcast_tangent(d[y][0], y[0]), -1)
-                 * np.eye(np.shape(a)[-1])) @ _vt
+                 * _eye) @ _vt
     d[a] += np.tril(_g) + np.tril(np.swapaxes(_g, -1, -2), -1) if UPLO in ("L", "l") \
         else np.triu(_g) + np.triu(np.swapaxes(_g, -1, -2), 1)
 
@@ -103,8 +106,8 @@ def eigh_tangent(y, a, UPLO="L"):
         else np.triu(d[a]) + np.swapaxes(np.triu(d[a], 1), -1, -2)
     _p = np.swapaxes(y[1], -1, -2) @ _ds @ y[1]
     _gaps = np.expand_dims(y[0], -2) - np.expand_dims(y[0], -1)
-    d[y] = (np.diagonal(_p, 0, -2, -1),
-            y[1] @ quotient_or_nan((1.0 - np.eye(np.shape(a)[-1])) * _p, _gaps))
+    _off = 1.0 - np.eye(np.shape(a)[-1], dtype=float_dtype(a))
+    d[y] = (np.diagonal(_p, 0, -2, -1), y[1] @ quotient_or_nan(_off * _p, _gaps))
 
 
 @adjoint(np.linalg.eigvalsh)
@@ -135,9 +138,9 @@ def eig_adjoint(y, a):
     _vb = broadcast_tangent(d[y][1], y[1]) \
         - y[1] * np.expand_dims(np.sum(y[1] * d[y][1], -2), -2)
     _gaps = np.expand_dims(_w, -2) - np.expand_dims(_w, -1)
-    _inner = quotient_or_nan((1.0 - np.eye(np.shape(a)[-1])) * (np.swapaxes(y[1], -1, -2) @ _vb),
-                             _gaps) + np.expand_dims(broadcast_tangent(d[y][0], _w), -1) \
-        * np.eye(np.shape(a)[-1])
+    _eye = np.eye(np.shape(a)[-1], dtype=float_dtype(a))          # float32 kept
+    _inner = quotient_or_nan((1.0 - _eye) * (np.swapaxes(y[1], -1, -2) @ _vb),
+                             _gaps) + np.expand_dims(broadcast_tangent(d[y][0], _w), -1) * _eye
     d[a] += np.linalg.solve(np.swapaxes(y[1], -1, -2), _inner @ np.swapaxes(y[1], -1, -2))
 
 
@@ -147,7 +150,8 @@ def eig_tangent(y, a):
     _w = real_eigenvalues(y[0])
     _p = np.linalg.solve(y[1], d[a] @ y[1])
     _gaps = np.expand_dims(_w, -2) - np.expand_dims(_w, -1)
-    _dv = y[1] @ quotient_or_nan((1.0 - np.eye(np.shape(a)[-1])) * _p, _gaps)
+    _dv = y[1] @ quotient_or_nan((1.0 - np.eye(np.shape(a)[-1], dtype=float_dtype(a))) * _p,
+                                 _gaps)
     d[y] = (np.diagonal(_p, 0, -2, -1),
             _dv - y[1] * np.expand_dims(np.sum(y[1] * _dv, -2), -2))
 

@@ -201,7 +201,8 @@ def cholesky_adjoint(y, a):
     """A_bar = tril(Q) + triu(Q, 1)^T with Q = inv(L)^T phi(L^T L_bar) inv(L)"""
     _inv = np.linalg.inv(y)
     _p = np.swapaxes(y, -1, -2) @ d[y]
-    _q = np.swapaxes(_inv, -1, -2) @ (np.tril(_p) - 0.5 * _p * np.eye(np.shape(y)[-1])) @ _inv
+    _half = 0.5 * np.eye(np.shape(y)[-1], dtype=y.dtype)       # float32 kept
+    _q = np.swapaxes(_inv, -1, -2) @ (np.tril(_p) - _p * _half) @ _inv
     d[a] += np.tril(_q) + np.swapaxes(np.triu(_q, 1), -1, -2)
 
 
@@ -211,4 +212,4 @@ def cholesky_tangent(y, a):
     _inv = np.linalg.inv(y)
     _ds = np.tril(d[a]) + np.swapaxes(np.tril(d[a], -1), -1, -2)
     _x = _inv @ _ds @ np.swapaxes(_inv, -1, -2)
-    d[y] = y @ (np.tril(_x) - 0.5 * _x * np.eye(np.shape(y)[-1]))
+    d[y] = y @ (np.tril(_x) - 0.5 * _x * np.eye(np.shape(y)[-1], dtype=y.dtype))

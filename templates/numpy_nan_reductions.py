@@ -19,6 +19,7 @@ from s2s_ad.ad.template_dsl import adjoint, d, tangent
 from s2s_ad.runtime import (reshape_like, reverse_cumsum, unreduce, unreduce_extremum,
                             unreduce_prod)
 from s2s_ad.runtime_arrays import linear_scan, shifted
+from s2s_ad.runtime_flow import float_dtype
 from s2s_ad.runtime_spread import spread_reciprocal
 
 
@@ -35,18 +36,19 @@ def nansum_tangent(y, a, axis=None, dtype=None, keepdims=False):
 
 
 # n: how many entries of each slice are not nan (0 for an all-nan slice, whose mean is
-# nan and whose entries np.where masks before the division by 0 reaches them)
+# nan and whose entries np.where masks before the division by 0 reaches them), counted in
+# a's float dtype (an integer count would make float32 derivatives float64)
 @adjoint(np.nanmean)
 def nanmean_adjoint(y, a, axis=None, dtype=None, keepdims=False):
     """d nanmean(a) = sum of da over the entries that are not nan, / their count n"""
-    _n = np.count_nonzero(np.logical_not(np.isnan(a)), axis=axis, keepdims=keepdims)
+    _n = np.sum(np.logical_not(np.isnan(a)), axis=axis, keepdims=keepdims, dtype=float_dtype(a))
     d[a] += np.where(np.isnan(a), 0.0, unreduce(d[y] / _n, a, axis, keepdims))
 
 
 @tangent(np.nanmean)
 def nanmean_tangent(y, a, axis=None, dtype=None, keepdims=False):
     """d nanmean(a) = nansum(da) / n"""
-    _n = np.count_nonzero(np.logical_not(np.isnan(a)), axis=axis, keepdims=keepdims)
+    _n = np.sum(np.logical_not(np.isnan(a)), axis=axis, keepdims=keepdims, dtype=float_dtype(a))
     d[y] = np.sum(np.where(np.isnan(a), 0.0, d[a]), axis=axis, keepdims=keepdims) / _n
 
 
@@ -62,7 +64,7 @@ def nanprod_adjoint(y, a, axis=None, dtype=None, keepdims=False):
 def nanprod_tangent(y, a, axis=None, dtype=None, keepdims=False):
     """d nanprod(a) = sum(product of the other non-nan factors * da) over non-nan entries"""
     _filled = np.where(np.isnan(a), 1.0, a)
-    _others = unreduce_prod(np.ones(np.shape(y)), _filled, y, axis, keepdims)
+    _others = unreduce_prod(np.ones_like(y), _filled, y, axis, keepdims)
     d[y] = np.sum(np.where(np.isnan(a), 0.0, _others * d[a]), axis=axis, keepdims=keepdims)
 
 
@@ -76,14 +78,14 @@ def nanextremum_adjoint(y, a, axis=None, keepdims=False):
 @tangent(np.nanmax, np.nanmin)
 def nanextremum_tangent(y, a, axis=None, keepdims=False):
     """d nanmax(a) = da at the largest non-nan entry (ties share equally); likewise nanmin"""
-    _share = unreduce_extremum(np.ones(np.shape(y)), a, y, axis, keepdims)
+    _share = unreduce_extremum(np.ones_like(y), a, y, axis, keepdims)
     d[y] = np.sum(np.where(np.isnan(a), 0.0, _share * d[a]), axis=axis, keepdims=keepdims)
 
 
 @adjoint(np.nanvar)
 def nanvar_adjoint(y, a, axis=None, dtype=None, ddof=0, keepdims=False):
     """d nanvar(a) = 2 sum((a - nanmean(a)) da) / (n - ddof) over the non-nan entries"""
-    _n = np.count_nonzero(np.logical_not(np.isnan(a)), axis=axis, keepdims=keepdims)
+    _n = np.sum(np.logical_not(np.isnan(a)), axis=axis, keepdims=keepdims, dtype=float_dtype(a))
     _centered = a - np.nanmean(a, axis=axis, keepdims=True)
     d[a] += np.where(np.isnan(a), 0.0,
                      2.0 * _centered * unreduce(d[y] / (_n - ddof), a, axis, keepdims))
@@ -92,7 +94,7 @@ def nanvar_adjoint(y, a, axis=None, dtype=None, ddof=0, keepdims=False):
 @tangent(np.nanvar)
 def nanvar_tangent(y, a, axis=None, dtype=None, ddof=0, keepdims=False):
     """d nanvar(a) = 2 sum((a - nanmean(a)) da) / (n - ddof) over the non-nan entries"""
-    _n = np.count_nonzero(np.logical_not(np.isnan(a)), axis=axis, keepdims=keepdims)
+    _n = np.sum(np.logical_not(np.isnan(a)), axis=axis, keepdims=keepdims, dtype=float_dtype(a))
     _centered = a - np.nanmean(a, axis=axis, keepdims=True)
     d[y] = 2.0 * np.sum(np.where(np.isnan(a), 0.0, _centered * d[a]), axis=axis,
                         keepdims=keepdims) / (_n - ddof)
@@ -103,7 +105,7 @@ def nanvar_tangent(y, a, axis=None, dtype=None, ddof=0, keepdims=False):
 @adjoint(np.nanstd)
 def nanstd_adjoint(y, a, axis=None, dtype=None, ddof=0, keepdims=False):
     """d nanstd(a) = sum((a - nanmean(a)) da) / ((n - ddof) nanstd(a)), non-nan entries"""
-    _n = np.count_nonzero(np.logical_not(np.isnan(a)), axis=axis, keepdims=keepdims)
+    _n = np.sum(np.logical_not(np.isnan(a)), axis=axis, keepdims=keepdims, dtype=float_dtype(a))
     _mean = np.nanmean(a, axis=axis, keepdims=True)
     _r = spread_reciprocal(y, np.where(np.isnan(a), _mean, a), axis, keepdims)
     d[a] += np.where(np.isnan(a), 0.0,
@@ -113,7 +115,7 @@ def nanstd_adjoint(y, a, axis=None, dtype=None, ddof=0, keepdims=False):
 @tangent(np.nanstd)
 def nanstd_tangent(y, a, axis=None, dtype=None, ddof=0, keepdims=False):
     """d nanstd(a) = sum((a - nanmean(a)) da) / ((n - ddof) nanstd(a)), non-nan entries"""
-    _n = np.count_nonzero(np.logical_not(np.isnan(a)), axis=axis, keepdims=keepdims)
+    _n = np.sum(np.logical_not(np.isnan(a)), axis=axis, keepdims=keepdims, dtype=float_dtype(a))
     _mean = np.nanmean(a, axis=axis, keepdims=True)
     _r = spread_reciprocal(y, np.where(np.isnan(a), _mean, a), axis, keepdims)
     d[y] = np.sum(np.where(np.isnan(a), 0.0, (a - _mean) * d[a]), axis=axis,

@@ -17,21 +17,24 @@ import numpy as np
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
 from s2s_ad.runtime import reshape_like, unbroadcast
 from s2s_ad.runtime_calculus import as_columns_of, polynomial_exponents, polynomial_map
+from s2s_ad.runtime_flow import float_dtype
 from s2s_ad.runtime_statistics import leading_axes
 
 
 @adjoint(np.polyval)
 def polyval_adjoint(y, p, x):
     """x_bar = polyval(polyder(p), x) g, p_bar_j = sum(x**(n-1-j) g)"""
-    d[x] += d[y] * np.polyval(np.polyder(p), x)
+    d[x] += d[y] * np.polyval(np.asarray(np.polyder(p), dtype=float_dtype(p, x)), x)
     d[p] += np.sum(np.expand_dims(d[y], -1) * np.expand_dims(x, -1) ** polynomial_exponents(
-        np.size(p) - 1), axis=leading_axes(x))
+        np.size(p) - 1, x), axis=leading_axes(x))
 
 
 @tangent(np.polyval)
 def polyval_tangent(y, p, x):
-    """dy = polyval(dp, x) + polyval(polyder(p), x) dx"""
-    d[y] = np.polyval(d[p], x) + np.polyval(np.polyder(p), x) * d[x]
+    """dy = polyval(dp, x) + polyval(polyder(p), x) dx (np.polyder gives float64: cast to
+    p's and x's dtype, float32 kept)"""
+    d[y] = np.polyval(d[p], x) \
+        + np.polyval(np.asarray(np.polyder(p), dtype=float_dtype(p, x)), x) * d[x]
 
 
 @adjoint(np.polyder)

@@ -69,7 +69,7 @@ def prod_adjoint(y, a, axis=None, dtype=None, keepdims=False):
 @tangent(np.prod)
 def prod_tangent(y, a, axis=None, dtype=None, keepdims=False):
     """d prod(a) = sum(prod of the other factors * da) (exact when a has zeros)"""
-    _others = unreduce_prod(np.ones(np.shape(y)), a, y, axis, keepdims)
+    _others = unreduce_prod(np.ones_like(y), a, y, axis, keepdims)
     d[y] = np.sum(_others * d[a], axis=axis, keepdims=keepdims)
 
 
@@ -155,7 +155,7 @@ def std_adjoint(y, a, axis=None, dtype=None, ddof=0, keepdims=False):
 @tangent(np.std)
 def std_tangent(y, a, axis=None, dtype=None, ddof=0, keepdims=False):
     """d std(a) = sum(d std/da * da), the partials being the adjoint's spread of ones"""
-    _partials = unreduce_std(np.ones(np.shape(y)), a, y, axis, ddof, keepdims)
+    _partials = unreduce_std(np.ones_like(y), a, y, axis, ddof, keepdims)
     d[y] = np.sum(_partials * d[a], axis=axis, keepdims=keepdims)
 
 
@@ -169,5 +169,5 @@ def norm_adjoint(y, x, ord=None, axis=None, keepdims=False):
 @tangent(np.linalg.norm)
 def norm_tangent(y, x, ord=None, axis=None, keepdims=False):
     """d ||x|| = sum(d||x||/dx * dx), the partials being the adjoint's spread of ones"""
-    _partials = unreduce_norm(np.ones(np.shape(y)), x, y, ord, axis, keepdims)
+    _partials = unreduce_norm(np.ones_like(y), x, y, ord, axis, keepdims)
     d[y] = np.sum(_partials * d[x], axis=axis, keepdims=keepdims)

@@ -12,6 +12,7 @@ from s2s_ad.runtime_arrays import (pad_linear, pad_widths, unpad, unpad_end_valu
                                    unpad_values)
 from s2s_ad.runtime_linalg import place_diagonal
 from s2s_ad.runtime_creation import through_cast
+from s2s_ad.runtime_flow import float_copy, float_dtype
 
 
 @adjoint(operator.getitem)
@@ -171,7 +172,8 @@ def array_adjoint(y, object, dtype=None, copy=True, order="K", ndmin=0):
 @tangent(np.array)
 def array_tangent(y, object, dtype=None, copy=True, order="K", ndmin=0):
     """d array(x) = array(dx) (a fresh float array; a list of tangents stacks)"""
-    d[y] = through_cast(np.array(d[object], dtype=float, ndmin=ndmin), y, dtype)
+    d[y] = through_cast(np.array(d[object], dtype=float_dtype(d[object]), ndmin=ndmin), y,
+                        dtype)
 
 
 @adjoint(np.asarray)
@@ -182,8 +184,8 @@ def asarray_adjoint(y, a, dtype=None, order=None, copy=None):
 
 @tangent(np.asarray)
 def asarray_tangent(y, a, dtype=None, order=None, copy=None):
-    """d asarray(x) = asarray(dx) (float; a list of tangents stacks)"""
-    d[y] = through_cast(np.asarray(d[a], dtype=float), y, dtype)
+    """d asarray(x) = asarray(dx) (float, float32 kept; a list of tangents stacks)"""
+    d[y] = through_cast(np.asarray(d[a], dtype=float_dtype(d[a])), y, dtype)
 
 
 @adjoint(np.copy)
@@ -195,7 +197,7 @@ def copy_adjoint(y, a, order="K"):
 @tangent(np.copy)
 def copy_tangent(y, a, order="K"):
     """d copy(a) = copy(da): a fresh array, since the copy may be written in place"""
-    d[y] = np.array(d[a], dtype=float)
+    d[y] = float_copy(d[a])
 
 
 @adjoint(np.broadcast_to)

@@ -17,6 +17,7 @@ import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
 from s2s_ad.runtime import unbroadcast, unreduce
+from s2s_ad.runtime_flow import float_dtype
 from s2s_ad.runtime_statistics import (covariance_shape, observation_count, observations,
                                        partition_order, quantile_axes, leading_axes,
                                        quantile_slopes, quantile_weights, unobserve)
@@ -36,8 +37,9 @@ def quantile_adjoint(y, a, q, axis=None, overwrite_input=False, method="linear",
 def quantile_tangent(y, a, q, axis=None, overwrite_input=False, method="linear",
                      keepdims=False):
     """dy = sum(W da + dW/dq dq a) over axis"""
+    _dq = np.asarray(d[q], dtype=float_dtype(y))     # in y's dtype (float32 kept)
     d[y] = np.sum(quantile_weights(a, q, axis, method) * d[a] + quantile_slopes(
-        a, q, axis, method) * a * np.expand_dims(d[q], quantile_axes(a, q)),
+        a, q, axis, method) * a * np.expand_dims(_dq, quantile_axes(a, q)),
         axis=quantile_axes(a, q, axis), keepdims=keepdims)
 
 
@@ -56,9 +58,10 @@ def nanquantile_adjoint(y, a, q, axis=None, overwrite_input=False, method="linea
 def nanquantile_tangent(y, a, q, axis=None, overwrite_input=False, method="linear",
                         keepdims=False):
     """as np.quantile's over the entries that are not nan"""
+    _dq = np.asarray(d[q], dtype=float_dtype(y))     # in y's dtype (float32 kept)
     d[y] = np.sum(np.where(np.isnan(a), 0.0, quantile_weights(a, q, axis, method, True) * d[a]
                            + quantile_slopes(a, q, axis, method, True) * a
-                           * np.expand_dims(d[q], quantile_axes(a, q))),
+                           * np.expand_dims(_dq, quantile_axes(a, q))),
                   axis=quantile_axes(a, q, axis), keepdims=keepdims)
 
 
@@ -78,9 +81,10 @@ def percentile_adjoint(y, a, q, axis=None, overwrite_input=False, method="linear
 def percentile_tangent(y, a, q, axis=None, overwrite_input=False, method="linear",
                        keepdims=False):
     """np.quantile's at q / 100"""
+    _dq = np.asarray(d[q], dtype=float_dtype(y))     # in y's dtype (float32 kept)
     _q = np.asarray(q) / 100.0
     d[y] = np.sum(quantile_weights(a, _q, axis, method) * d[a] + quantile_slopes(
-        a, _q, axis, method) * a * np.expand_dims(d[q] / 100.0, quantile_axes(a, q)),
+        a, _q, axis, method) * a * np.expand_dims(_dq / 100.0, quantile_axes(a, q)),
         axis=quantile_axes(a, q, axis), keepdims=keepdims)
 
 
@@ -100,10 +104,11 @@ def nanpercentile_adjoint(y, a, q, axis=None, overwrite_input=False, method="lin
 def nanpercentile_tangent(y, a, q, axis=None, overwrite_input=False, method="linear",
                           keepdims=False):
     """np.nanquantile's at q / 100"""
+    _dq = np.asarray(d[q], dtype=float_dtype(y))     # in y's dtype (float32 kept)
     _q = np.asarray(q) / 100.0
     d[y] = np.sum(np.where(np.isnan(a), 0.0, quantile_weights(a, _q, axis, method, True) * d[a]
                            + quantile_slopes(a, _q, axis, method, True) * a
-                           * np.expand_dims(d[q] / 100.0, quantile_axes(a, q))),
+                           * np.expand_dims(_dq / 100.0, quantile_axes(a, q))),
                   axis=quantile_axes(a, q, axis), keepdims=keepdims)
 
 

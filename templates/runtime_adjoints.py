@@ -27,9 +27,9 @@ from s2s_ad.runtime import (_prod_others_tangent, add_at, broadcast_tangent, ext
 from s2s_ad.runtime_spread import (norm_power, norm_reciprocal, spread_reciprocal,
                                    unreduce_norm, unreduce_std)
 from s2s_ad.runtime_flow import (add_adjoints, add_lists, clear_adjoint, copy_adjoint,
-                                 copy_argument, float_gradient, match_adjoint, push_adjoint,
-                                 concatenation_part, scatter_add, spread_adjoint, sum_repeats,
-                                 take_adjoint)
+                                 copy_argument, float_copy, float_dtype, float_gradient,
+                                 match_adjoint, push_adjoint, concatenation_part,
+                                 scatter_add, spread_adjoint, sum_repeats, take_adjoint)
 
 
 # ---- runtime.py: broadcasting -------------------------------------------------------------
@@ -73,10 +73,10 @@ def unreduce_extremum_adjoint(out, g, x, y, axis=None, keepdims=False):
 @adjoint(unreduce_prod)
 def unreduce_prod_adjoint(out, g, x, y, axis=None, keepdims=False):
     """g_bar = sum(P out_bar), x_bar_k = sum_{i != k} g out_bar_i prod_{j != i, k} x_j"""
-    _ones = np.ones(np.shape(y))
+    _ones = np.ones_like(y)
     d[g] += np.sum(unreduce_prod(_ones, x, y, axis, keepdims) * d[out], axis=axis,
                    keepdims=keepdims)
-    d[x] += _prod_others_tangent(_ones, np.zeros(np.shape(y)), x,
+    d[x] += _prod_others_tangent(_ones, np.zeros_like(y), x,
                                  unreduce(g, x, axis, keepdims) * d[out], axis, keepdims)
 
 
@@ -107,7 +107,7 @@ def unreduce_norm_adjoint(out, g, x, y, ord=None, axis=None, keepdims=False):
     (1 / y taken as 0 where y = 0, as the first derivative is)"""
     _p = norm_power(ord, x, axis)
     _r = norm_reciprocal(y)
-    _g_bar = np.sum(unreduce_norm(np.ones(np.shape(y)), x, y, ord, axis, keepdims) * d[out],
+    _g_bar = np.sum(unreduce_norm(np.ones_like(y), x, y, ord, axis, keepdims) * d[out],
                     axis=axis, keepdims=keepdims)
     d[g] += _g_bar
     d[y] += -(_p - 1.0) * g * _g_bar * _r
@@ -188,13 +188,14 @@ def unstack_adjoint(out, g, arrays, axis=0):
 def split_array_adjoint(out, g, obj):
     """out = g reshaped, or its items for a list: the items' adjoints as one array"""
     _items = d[out] if isinstance(d[out], np.ndarray) else match_adjoint(d[out], out)
-    d[g] += reshape_like(np.array(_items, dtype=float), g)
+    d[g] += reshape_like(np.array(_items, dtype=float_dtype(_items)), g)    # float32 kept
 
 
 @adjoint(untile)
 def untile_adjoint(out, g, x, reps):
-    """out = g summed over the copies np.tile made: tile the adjoint"""
-    d[g] += np.tile(d[out], reps)
+    """out = g summed over the copies np.tile made: tile the adjoint (in g's dtype: a
+    number's adjoint, grad's seed 1.0, would tile as float64)"""
+    d[g] += np.tile(np.asarray(d[out], dtype=float_dtype(d[out], g)), reps)
 
 
 @adjoint(unrepeat)
@@ -254,6 +255,12 @@ def copy_adjoint_adjoint(out, a):
     d[a] += d[out]
 
 
+@adjoint(float_copy)
+def float_copy_adjoint(out, a):
+    """out = a copy of a as an array (a list's items: one row each)"""
+    d[a] += split_array(d[out], a)
+
+
 @adjoint(sum_repeats)
 def sum_repeats_adjoint(out, g, items):
     """out_i = the sum of g over item i's copies: g_bar is out_bar repeated as often"""
@@ -280,7 +287,7 @@ def copy_argument_adjoint(out, x):
 @adjoint(take_adjoint)
 def take_adjoint_adjoint(out, a, index):
     """out = a[index] (last writes only): a_bar[index] += out_bar where kept"""
-    _kept = d[out] * take_adjoint(np.ones(np.shape(a)), index) \
+    _kept = d[out] * take_adjoint(np.ones_like(a), index) \
         if isinstance(a, np.ndarray) else d[out]
     d[a] += scatter_add(0.0, a, index, _kept) if isinstance(a, (np.ndarray, list)) else d[out]
 

@@ -13,6 +13,7 @@ import numpy as np
 from s2s_ad.ad.template_dsl import adjoint, d
 from s2s_ad.runtime import (broadcast_tangent, reshape_like, unbroadcast, unreduce,
                             zero_adjoint)
+from s2s_ad.runtime_flow import float_dtype
 from s2s_ad.runtime_arrays import (linear_scan, logsumexp_weights, pad_linear, shifted, spread_weights,
                                    sum_weighted, unlayout_weights, unpad, unpad_end_values,
                                    unpad_values, weights_layout, weights_total)
@@ -172,8 +173,9 @@ def pad_linear_adjoint(out, g, widths, mode="constant", constant_values=0.0, end
 @adjoint(unpad_end_values)
 def unpad_end_values_adjoint(out, g, widths, end_values=0.0):
     """g_bar = zeros inside, the ramps to out_bar's end values around: np.pad of zeros"""
-    d[g] += pad_linear(np.zeros(np.subtract(np.shape(g), np.sum(widths, axis=1))), widths,
-                       "linear_ramp", 0.0, d[out])
+    d[g] += pad_linear(np.zeros(np.subtract(np.shape(g), np.sum(widths, axis=1)),
+                                dtype=float_dtype(d[out], g)), widths, "linear_ramp", 0.0,
+                       d[out])
 
 
 # unpad_values sums g over the areas np.pad fills with each constant (numpy's order, a
@@ -181,8 +183,8 @@ def unpad_end_values_adjoint(out, g, widths, end_values=0.0):
 @adjoint(unpad_values)
 def unpad_values_adjoint(out, g, widths, constant_values=0):
     """g_bar = zeros inside, out_bar's constants in the padded areas: np.pad of zeros"""
-    d[g] += np.pad(np.zeros(np.subtract(np.shape(g), np.sum(widths, axis=1))), widths,
-                   constant_values=d[out])
+    d[g] += np.pad(np.zeros(np.subtract(np.shape(g), np.sum(widths, axis=1)),
+                            dtype=float_dtype(d[out], g)), widths, constant_values=d[out])
 
 
 # ---- runtime_arrays.py: np.average's weights ------------------------------------------------

@@ -30,7 +30,7 @@ def trapezoid_steps_tangent(out, y, x, axis=-1):
 @adjoint(untrapezoid_steps)
 def untrapezoid_steps_adjoint(out, h, x, axis=-1):
     """linear in h: h_bar = trapezoid_steps(out_bar) spread over h's shape"""
-    d[h] += trapezoid_steps(h, d[out], axis) + np.zeros(np.shape(h))
+    d[h] += trapezoid_steps(h, d[out], axis) + np.zeros_like(h)
 
 
 @tangent(untrapezoid_steps)

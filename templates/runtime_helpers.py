@@ -15,7 +15,7 @@ helper pops the list.
 """
 import numpy as np
 
-from s2s_ad import runtime, runtime_checks, runtime_creation, runtime_linalg
+from s2s_ad import runtime, runtime_checks, runtime_creation, runtime_flow, runtime_linalg
 from s2s_ad.runtime import _prod_others_tangent
 from s2s_ad.ad.template_dsl import d, nondifferentiable, tangent
 from s2s_ad.runtime import (add_at, broadcast_tangent, reshape_like, reverse_cumsum, split_array, split_concatenated,
@@ -24,9 +24,9 @@ from s2s_ad.runtime import (add_at, broadcast_tangent, reshape_like, reverse_cum
                             unrepeat, unstack, untile, untranspose)
 from s2s_ad.runtime_spread import norm_power, norm_reciprocal, unreduce_norm
 from s2s_ad.runtime_flow import (add_adjoints, add_lists, clear_adjoint, copy_adjoint,
-                                 copy_argument, float_gradient, match_adjoint, pop_adjoint,
-                                 push_adjoint, scatter_add, spread_adjoint, sum_repeats,
-                                 take_adjoint, concatenation_part)
+                                 copy_argument, float_copy, float_gradient, match_adjoint,
+                                 pop_adjoint, push_adjoint, scatter_add, spread_adjoint,
+                                 sum_repeats, take_adjoint, concatenation_part)
 from s2s_ad.runtime_arrays import pad_widths, signal_widths, weights_layout
 from s2s_ad.runtime_linalg import (matmul_adjoint_a, matmul_adjoint_b, as_columns,
                                    dot_adjoint_a, dot_adjoint_b, einsum_operand_adjoint,
@@ -41,7 +41,8 @@ nondifferentiable(  # counts, seeds, checks, tie shares (piecewise constant), ze
     runtime.reduced_count, runtime.extremum_share, runtime_checks.check_scalar_output,
     runtime_checks.check_broadcast, runtime_checks.check_matmul,
     runtime_checks.check_unshared,
-    runtime.zero_tangent, runtime.zero_adjoint, runtime.shaped_like,
+    runtime.zero_tangent, runtime.zero_adjoint, runtime_flow.float_zeros,
+    runtime_flow.float_dtype, runtime.shaped_like,
     runtime.shape_of, runtime.placeholder, runtime.closed_form_applies, pad_widths,
     signal_widths, weights_layout, runtime_creation.linspace_fractions, norm_power,
     runtime_linalg.einsum_operand_count, runtime_linalg.kron_layout)
@@ -213,6 +214,12 @@ def take_adjoint_tangent(out, a, index):
 def copy_adjoint_tangent(out, a):
     """d copy(a) = copy(da)"""
     d[out] = copy_adjoint(d[a])
+
+
+@tangent(float_copy)
+def float_copy_tangent(out, a):
+    """d copy(a) = copy(da)"""
+    d[out] = float_copy(d[a])
 
 
 @tangent(copy_argument)

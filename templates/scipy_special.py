@@ -31,6 +31,7 @@ from scipy import special
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
 from s2s_ad.runtime import unbroadcast, unreduce
 from s2s_ad.runtime_arrays import logsumexp_weights
+from s2s_ad.runtime_flow import float_dtype
 
 TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 HALF_SQRT_PI = math.sqrt(math.pi) / 2.0
@@ -86,13 +87,13 @@ def gamma_tangent(y, x):
 
 @adjoint(special.digamma)
 def digamma_adjoint(y, x):
-    """d digamma(x) = polygamma(1, x) dx"""
-    d[x] += d[y] * special.polygamma(1, x)
+    """d digamma(x) = polygamma(1, x) dx (polygamma gives float64 for float32 x: cast)"""
+    d[x] += d[y] * np.asarray(special.polygamma(1, x), dtype=float_dtype(y))
 
 
 @tangent(special.digamma)
 def digamma_tangent(y, x):
-    d[y] = d[x] * special.polygamma(1, x)
+    d[y] = d[x] * np.asarray(special.polygamma(1, x), dtype=float_dtype(y))
 
 
 @adjoint(special.polygamma)

@@ -15,9 +15,9 @@ from s2s_ad.runtime import (add_at, broadcast_tangent, reshape_like, reverse_cum
                             untranspose)
 from s2s_ad.runtime_spread import unreduce_norm
 from s2s_ad.runtime_flow import (add_adjoints, add_lists, clear_adjoint, copy_adjoint,
-                                 copy_argument, float_gradient, match_adjoint, push_adjoint,
-                                 concatenation_part, scatter_add, spread_adjoint, sum_repeats,
-                                 take_adjoint)
+                                 copy_argument, float_copy, float_gradient, match_adjoint,
+                                 push_adjoint, concatenation_part, scatter_add, spread_adjoint,
+                                 sum_repeats, take_adjoint)
 
 
 # ---- broadcasting, writes at an index ----------------------------------------------------
@@ -260,6 +260,10 @@ def use_copy(a):
     return copy_adjoint(a) * 3.0
 
 
+def use_float_copy(a):
+    return float_copy(a) * 3.0
+
+
 def use_take(a):
     return take_adjoint(a, 1) * 2.0
 
@@ -397,6 +401,7 @@ SPECS = [
     Spec(match_adjoint, use_match, [((3,), (3,)), ((), ())], wrt=(0,)),
     Spec(match_adjoint, use_match_zero, [((), (3,))]),
     Spec(copy_adjoint, use_copy, [((4,),), ((2, 3),)]),
+    Spec(float_copy, use_float_copy, [((4,),), ((2, 3),)], modes=("reverse", "forward")),
     Spec(copy_argument, use_copy_argument, [((4,),), ((2, 3),)]),
     Spec(float_gradient, use_float_gradient, [((),), ((4,),), ((2, 3),)]),
     Spec(take_adjoint, use_take, [((4,),), ((4, 3),)]),

@@ -142,13 +142,16 @@ class Adjoints:
         if variable not in self._current and variable in self.fixed_arrays:
             out.append(build.assign(name, self.initial_value(variable, build.name(variable))))
         elif variable not in self._current:
-            dtype = [("dtype", build.name("complex"))] if variable in self._complex else []
+            # float_zeros keeps a float32 x's dtype (np.zeros(np.shape(x)) would not)
             zeros = build.call(f"{self._np}.zeros", [build.call(f"{self._np}.shape", [primal])],
-                               dtype)
+                               [("dtype", build.name("complex"))]) \
+                if variable in self._complex else \
+                build.call(self.helper(runtime_flow.float_zeros), [primal])
             out.append(build.assign(name, zeros))
         elif variable not in self._owned:
-            copy = build.call(f"{self._np}.array", [self.get(variable)], [(
-                "dtype", build.name("complex" if variable in self._complex else "float"))])
+            copy = build.call(f"{self._np}.array", [self.get(variable)], [
+                ("dtype", build.name("complex"))]) if variable in self._complex else \
+                build.call(self.helper(runtime_flow.float_copy), [self.get(variable)])
             out.append(build.assign(name, copy))
         if _is_basic_static_index(index):
             target = build.store_subscript(build.name(name), index)
