@@ -264,7 +264,7 @@ def _derive(func, request, registry, cache):
                                      func.__globals__, kinds, aux,
                                      RaisingStatements(levels, kinds, bindings))
     body, in_place = in_place_schedule(plain_body, request, levels, namer, bindings,
-                                       func.__globals__, kinds)
+                                       func.__globals__, kinds, result.tape)
 
     def written(statements):
         tree = derivative_def(levels.tree, fname,

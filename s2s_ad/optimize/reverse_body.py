@@ -33,6 +33,7 @@ from .scalars import specialise_for_scalars
 from .seeds import make_seed_folding_pass
 from .shape_proxies import make_shape_proxy_pass
 from .shape_tape import drop_unread_shape_tape
+from .tape_batches import batch_loop_tapes
 
 _TEMPORARY = re.compile(r"t\d+_\d+$")
 
@@ -64,14 +65,19 @@ def finish_reverse_body(result, request, levels, namer, bindings, user_globals, 
                                                      runtime_flow.float_gradient))
 
 
-def in_place_schedule(body, request, levels, namer, bindings, user_globals, kinds):
+def in_place_schedule(body, request, levels, namer, bindings, user_globals, kinds,
+                      tape="_tape"):
     """(body, changed): a specialisation's elementwise arithmetic done in arrays nothing
-    reads again (optimize/buffers.py). Code written so is not differentiated again (it
-    writes into arrays): the pipeline keeps `body` as it was for that."""
+    reads again (optimize/buffers.py), and its loops' saves pushed as one tuple per
+    iteration (optimize/tape_batches.py). Code written so is not differentiated again (it
+    writes into arrays, its tape holds tuples): the pipeline keeps `body` as it was for
+    that."""
     if request.signature is None or kinds is None:
         return body, False
-    return schedule_in_place(body, kinds, _resolver(bindings, user_globals),
-                             levels.numpy_name, namer.fresh, _generated_name(namer))
+    body, in_place = schedule_in_place(body, kinds, _resolver(bindings, user_globals),
+                                       levels.numpy_name, namer.fresh, _generated_name(namer))
+    body, batched = batch_loop_tapes(body, tape, namer.fresh)
+    return body, in_place or batched
 
 
 def shape_proxy_pass(levels, bindings, nested=False):
