@@ -29,6 +29,7 @@ from .float_gradients import float_gradients
 from .fold import float_literals_in_adjoints, fold_constants
 from .temporaries import inline_temporaries
 from .inplace import accumulate_in_place
+from .item_loops import iterate_items
 from .scalars import specialise_for_scalars
 from .seeds import make_seed_folding_pass
 from .shape_proxies import make_shape_proxy_pass
@@ -68,16 +69,18 @@ def finish_reverse_body(result, request, levels, namer, bindings, user_globals, 
 def in_place_schedule(body, request, levels, namer, bindings, user_globals, kinds,
                       tape="_tape"):
     """(body, changed): a specialisation's elementwise arithmetic done in arrays nothing
-    reads again (optimize/buffers.py), and its loops' saves pushed as one tuple per
-    iteration (optimize/tape_batches.py). Code written so is not differentiated again (it
-    writes into arrays, its tape holds tuples): the pipeline keeps `body` as it was for
-    that."""
+    reads again (optimize/buffers.py), its loops' saves pushed as one tuple per iteration
+    (optimize/tape_batches.py), its loops over a tuple's positions iterating the tuple
+    (optimize/item_loops.py). Code written so is not differentiated again (it writes into
+    arrays, its tape holds tuples): the pipeline keeps `body` as it was for that."""
     if request.signature is None or kinds is None:
         return body, False
-    body, in_place = schedule_in_place(body, kinds, _resolver(bindings, user_globals),
-                                       levels.numpy_name, namer.fresh, _generated_name(namer))
+    resolve = _resolver(bindings, user_globals)
+    body, in_place = schedule_in_place(body, kinds, resolve, levels.numpy_name, namer.fresh,
+                                       _generated_name(namer))
     body, batched = batch_loop_tapes(body, tape, namer.fresh)
-    return body, in_place or batched
+    body, direct = iterate_items(body, kinds, resolve, tape)
+    return body, in_place or batched or direct
 
 
 def shape_proxy_pass(levels, bindings, nested=False):
