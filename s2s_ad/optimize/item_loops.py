@@ -20,7 +20,8 @@ hand-written gradient does: an index read and a range object fewer per iteration
 Same values: the forward loop read coeffs[0], ..., coeffs[n-1] and the backward loop
 coeffs[n-1], ..., coeffs[0] of an unchanging sequence of n items, which is what the
 direct loops read. The position name must be read nowhere else (nor after the loops),
-and the backward loop must be the forward one's mirror (`for index in t2_0[::-1]`).
+and the backward loop must be the forward one's mirror (`for index in t2_0[::-1]`); one
+that does not read the item keeps running over the positions.
 Like tape batching, this is final code only: the unrewritten body is what a derivative
 of the derivative reads.
 """
@@ -65,18 +66,23 @@ def iterate_items(body, kinds, resolve, tape):
         if not (container is tuple or container is list and lists_fixed):
             continue
         mirror = [s for s in backward if isinstance(s, gast.For) and _mirrors(s, loop)]
-        if len(mirror) != 1 or _first_read(mirror[0].body) != (position, item, sequence):
+        if len(mirror) != 1:
             continue
-        # the position is read by the two item reads only (not after the loops)
-        if loads.get(position, 0) != 2 or _stored_elsewhere(body, position, (loop, mirror[0])):
+        # a backward loop that does not read the item keeps running over the positions
+        reread = _first_read(mirror[0].body) == (position, item, sequence)
+        # the position is read by the item reads only (not after the loops)
+        if loads.get(position, 0) != 1 + reread \
+                or _stored_elsewhere(body, position, (loop, mirror[0])):
             continue
         loop.target = build.name(item, store=True)
         loop.iter = build.name(sequence)
         loop.body = [s for s in loop.body if not _reads_item(s, position, item, sequence)]
-        mirror[0].target = build.name(item, store=True)
-        mirror[0].iter = build.call(build.name(_bound(resolve, reversed)), [build.name(sequence)])
-        mirror[0].body = [s for s in mirror[0].body
-                          if not _reads_item(s, position, item, sequence)] or [gast.Pass()]
+        if reread:
+            mirror[0].target = build.name(item, store=True)
+            mirror[0].iter = build.call(build.name(_bound(resolve, reversed)),
+                                        [build.name(sequence)])
+            mirror[0].body = [s for s in mirror[0].body
+                              if not _reads_item(s, position, item, sequence)] or [gast.Pass()]
         changed = True
     if changed:
         forward, backward = _without_unread(forward, backward)

@@ -1,0 +1,182 @@
+"""Loops on Python numbers in a specialised gradient's final code: one tape tuple per
+iteration (optimize/tape_batches.py), loops over a sequence's items (optimize/
+item_loops.py), on floats, np.float64 scalars and tuples/lists of floats, and the
+derivative of such a derivative (which reads the code before these rewrites)."""
+import math
+
+import numpy as np
+import pytest
+
+import s2s_ad
+from derivative_paths import PATHS, grad_on
+
+
+def euler_fit(a, b, x0, obs, dt):
+    """Several values saved per step: x, and the temporaries the backward sweep reads."""
+    x = x0
+    loss = 0.0
+    for t in range(len(obs)):
+        dx = a * x - b * x * x
+        x = x + dt * math.exp(-dx * dx) * dx
+        loss = loss + (x - obs[t]) ** 2
+    return loss
+
+
+def horner(x, a, coeffs):
+    p = 0.0
+    for c in coeffs:
+        p = p * x + a * c
+    return p
+
+
+def horner_appending(x, a, coeffs):
+    """Writes into the list it loops over: the loops must keep reading positions."""
+    p = 0.0
+    for c in coeffs:
+        p = p * x + a * c
+    coeffs.append(0.0)
+    return p
+
+
+def horner_with_position(x, a, coeffs):
+    """The position is read besides the item."""
+    p = 0.0
+    for i in range(len(coeffs)):
+        c = coeffs[i]
+        p = p * x + a * c * i
+    return p
+
+
+OBS = (0.2, 0.35, 0.3, 0.5, 0.45, 0.6)
+COEFFS = (0.5, -1.0, 2.0, 0.25, -3.0, 1.5)
+
+
+def differences(f, args, k, eps=1e-6):
+    up, down = list(args), list(args)
+    up[k] = up[k] + eps
+    down[k] = down[k] - eps
+    return (f(*up) - f(*down)) / (2 * eps)
+
+
+def horner_exact(x, a, coeffs):
+    """(d/dx, d/da) of a * P(x) from the polynomial's own derivative."""
+    n = len(coeffs)
+    value = sum(c * x ** (n - 1 - k) for k, c in enumerate(coeffs))
+    slope = sum(c * (n - 1 - k) * x ** (n - 2 - k) for k, c in enumerate(coeffs[:-1]))
+    return a * slope, value
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("number", [float, np.float64])
+def test_a_loop_saving_several_numbers_has_the_right_gradient(path, number):
+    args = (number(0.9), number(0.4), number(0.3), OBS, number(0.1))
+    df = grad_on(path, euler_fit, wrt=(0, 1, 2))
+    got = df(*args)
+    for k in range(3):
+        assert got[k] == pytest.approx(differences(euler_fit, args, k), rel=1e-6, abs=1e-9)
+
+
+def test_a_loop_saving_several_floats_pushes_one_tuple_per_iteration():
+    args = (0.9, 0.4, 0.3, OBS, 0.1)
+    df = s2s_ad.grad(euler_fit, wrt=(0, 1, 2))
+    source = s2s_ad.derivative_source(df, *args)
+    # one push and one pop in the loop bodies, of all values the step saves
+    assert source.count("_tape.append(") == 1 and source.count("_tape.pop()") == 1
+    assert "_tape.append((" in source
+    general = s2s_ad.derivative_source(s2s_ad.api.general_derivative(df))
+    assert general.count("_tape.append(") > 1          # the general derivative is as before
+    assert np.allclose(df(*args), s2s_ad.api.general_derivative(df)(*args), rtol=1e-12)
+
+
+def test_second_derivative_of_a_batched_loop():
+    """grad of grad differentiates the gradient as it was before batching."""
+    args = (0.9, 0.4, 0.3, OBS, 0.1)
+    dda = s2s_ad.grad(first_component, wrt=0)
+    eps = 1e-5
+    up, down = list(args), list(args)
+    up[0] += eps
+    down[0] -= eps
+    expected = (first_component(*up) - first_component(*down)) / (2 * eps)
+    assert dda(*args) == pytest.approx(expected, rel=1e-5)
+
+
+_first = s2s_ad.grad(euler_fit, wrt=0)
+
+
+def first_component(a, b, x0, obs, dt):
+    return _first(a, b, x0, obs, dt)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("container", [tuple, list])
+def test_horner_over_a_sequence_of_floats(path, container):
+    coeffs = container(COEFFS)
+    df = grad_on(path, horner, wrt=(0, 1))
+    assert df(0.7, 1.5, coeffs) == pytest.approx(horner_exact(0.7, 1.5, COEFFS), rel=1e-12)
+    # again, with other items of the same kinds (the same specialisation)
+    other = container(c * 2.0 for c in COEFFS)
+    assert df(0.7, 1.5, other) == pytest.approx(horner_exact(0.7, 1.5, tuple(other)),
+                                                rel=1e-12)
+
+
+@pytest.mark.parametrize("container", [tuple, list])
+def test_a_loop_over_items_reads_the_items(container):
+    df = s2s_ad.grad(horner, wrt=(0, 1))
+    source = s2s_ad.derivative_source(df, 0.7, 1.5, container(COEFFS))
+    assert "for c in coeffs:" in source and "for c in reversed(coeffs):" in source
+    assert "range(" not in source
+
+
+def test_a_list_the_function_writes_into_keeps_its_position_loops():
+    df = s2s_ad.grad(horner_appending, wrt=(0, 1))
+    coeffs = list(COEFFS)
+    source = s2s_ad.derivative_source(df, 0.7, 1.5, list(COEFFS))
+    assert "for c in coeffs:" not in source
+    got = df(0.7, 1.5, coeffs)
+    assert got == pytest.approx(horner_exact(0.7, 1.5, COEFFS), rel=1e-12)
+    assert len(coeffs) == len(COEFFS) + 1
+
+
+def test_a_position_read_besides_the_item_keeps_its_loop():
+    df = s2s_ad.grad(horner_with_position, wrt=(0, 1))
+    source = s2s_ad.derivative_source(df, 0.7, 1.5, COEFFS)
+    assert "for c in coeffs:" not in source
+    args = (0.7, 1.5, COEFFS)
+    got = df(*args)
+    for k in range(2):
+        assert got[k] == pytest.approx(differences(horner_with_position, args, k), rel=1e-7)
+
+
+def test_second_derivative_of_horner_over_items():
+    ddx = s2s_ad.grad(horner_dx, wrt=0)
+    x, a = 0.7, 1.5
+    n = len(COEFFS)
+    exact = a * sum(c * (n - 1 - k) * (n - 2 - k) * x ** (n - 3 - k)
+                    for k, c in enumerate(COEFFS[:-2]))
+    for container in (tuple, list):
+        assert ddx(x, a, container(COEFFS)) == pytest.approx(exact, rel=1e-12)
+
+
+_horner_grad = s2s_ad.grad(horner, wrt=0)
+
+
+def horner_dx(x, a, coeffs):
+    return _horner_grad(x, a, coeffs)
+
+
+def test_the_list_guard_takes_a_list_holding_an_array_elsewhere():
+    """The guard counting a list's item types sends a list with an int or a 0-d array
+    to a derivative of its own."""
+    df = s2s_ad.grad(horner, wrt=(0, 1))
+    floats = list(COEFFS)
+    assert df(0.7, 1.5, floats) == pytest.approx(horner_exact(0.7, 1.5, COEFFS))
+    mixed = floats[:-1] + [np.array(COEFFS[-1])]
+    gx, ga = df(0.7, 1.5, mixed)
+    assert (gx, float(ga)) == pytest.approx(horner_exact(0.7, 1.5, COEFFS))
+    with_int = floats[:-1] + [2]
+    assert df(0.7, 1.5, with_int) == pytest.approx(
+        horner_exact(0.7, 1.5, tuple(with_int)))
+    dispatcher = s2s_ad.api._DISPATCHERS[df]
+    built = [dispatcher.specialisation(dispatcher.signature_for((0.7, 1.5, c), {}))
+             for c in (floats, mixed, with_int)]
+    assert len(set(built)) == 3 and None not in built
