@@ -180,3 +180,51 @@ def test_the_list_guard_takes_a_list_holding_an_array_elsewhere():
     built = [dispatcher.specialisation(dispatcher.signature_for((0.7, 1.5, c), {}))
              for c in (floats, mixed, with_int)]
     assert len(set(built)) == 3 and None not in built
+
+
+def euler_fit_scaled(a, b, x0, obs, dt):
+    """obs is also read whole (np.sum): it stays an array."""
+    scale = np.sum(obs)
+    x = x0
+    loss = 0.0
+    for t in range(len(obs)):
+        x = x + dt * (a * x - b * x * x)
+        loss = loss + (x - obs[t]) ** 2
+    return loss / scale
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_a_float_array_read_item_by_item_in_a_loop(path):
+    obs = np.array(OBS)
+    args = (0.9, 0.4, 0.3, obs, 0.1)
+    df = grad_on(path, euler_fit, wrt=(0, 1, 2))
+    got = df(*args)
+    for k in range(3):
+        assert got[k] == pytest.approx(differences(euler_fit, args, k), rel=1e-6, abs=1e-9)
+    if path == "specialised":
+        assert all(type(g) is float for g in got)
+        source = s2s_ad.derivative_source(df, *args)
+        assert "obs_items = obs.tolist()" in source and "float(obs[" not in source
+
+
+def test_an_array_read_whole_as_well_stays_an_array():
+    obs = np.array(OBS)
+    args = (0.9, 0.4, 0.3, obs, 0.1)
+    df = s2s_ad.grad(euler_fit_scaled, wrt=(0, 1))
+    assert "tolist" not in s2s_ad.derivative_source(df, *args)
+    got = df(*args)
+    for k in range(2):
+        assert got[k] == pytest.approx(differences(euler_fit_scaled, args, k), rel=1e-6)
+
+
+_first_of_array_fit = s2s_ad.grad(euler_fit, wrt=0)
+
+
+def first_of_array_fit(a, b, x0, obs, dt):
+    return _first_of_array_fit(a, b, x0, obs, dt)
+
+
+def test_second_derivative_through_a_loop_reading_a_list():
+    args = (0.9, 0.4, 0.3, np.array(OBS), 0.1)
+    got = s2s_ad.grad(first_of_array_fit, wrt=0)(*args)
+    assert got == pytest.approx(differences(first_of_array_fit, args, 0, eps=1e-5), rel=1e-5)

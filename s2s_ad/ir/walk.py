@@ -2,6 +2,7 @@
 
     for stmt in all_statements(tree.body): ...   # if/for/while bodies and else-branches too
 """
+import copy
 from ast import AST
 from collections import deque
 
@@ -66,3 +67,12 @@ def names_stored(node):
     """The names a statement (or a whole function body) binds, in walk order."""
     return [n.id for n in walk_tree(node) if isinstance(n, gast.Name)
             and isinstance(n.ctx, gast.Store)]
+
+
+def with_copies_of(body, nodes):
+    """`body` (a new list) with each top-level statement that holds one of `nodes` (by
+    identity, at any depth) replaced by a deep copy: a pass about to edit those nodes edits
+    the copies, and the statement list it was given stays as it was."""
+    wanted = {id(n) for n in nodes}
+    return [copy.deepcopy(stmt) if any(id(n) in wanted for n in walk_tree(stmt)) else stmt
+            for stmt in body]

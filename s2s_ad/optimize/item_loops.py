@@ -33,7 +33,7 @@ import numpy
 
 from ..ir import build
 from ..ir.build import dotted_path
-from ..ir.walk import all_statements, walk_tree
+from ..ir.walk import all_statements, walk_tree, with_copies_of
 from ..signature import Items, SequenceOf
 
 _NON_WRITING = {len, range, reversed, float, int, abs, min, max, sum, isinstance, type}
@@ -42,10 +42,32 @@ _NON_WRITING = {len, range, reversed, float, int, abs, min, max, sum, isinstance
 def iterate_items(body, kinds, resolve, tape):
     """`body` (forward sweep, blank line, backward sweep) with eligible position loops
     iterating their sequence. kinds: the facts (analyses/kinds.py); resolve(name): what
-    a free name denotes; tape: the tape's name. Returns (body, changed)."""
+    a free name denotes; tape: the tape's name. Returns (body, changed); the statements
+    given are not edited (the loops changed are in copies)."""
+    plans = _plans(body, kinds, resolve, tape)
+    if not plans:
+        return body, False
+    body = with_copies_of(body, [plan[0] for plan in plans] + [plan[1] for plan in plans])
+    for loop, mirror, reread, (position, item, sequence) in _plans(body, kinds, resolve, tape):
+        loop.target = build.name(item, store=True)
+        loop.iter = build.name(sequence)
+        loop.body = [s for s in loop.body if not _reads_item(s, position, item, sequence)]
+        if reread:
+            mirror.target = build.name(item, store=True)
+            mirror.iter = build.call(build.name(_bound(resolve, reversed)),
+                                     [build.name(sequence)])
+            mirror.body = [s for s in mirror.body
+                           if not _reads_item(s, position, item, sequence)] or [gast.Pass()]
+    split = next(k for k, stmt in enumerate(body) if build.is_blank_line(stmt))
+    forward, backward = _without_unread(body[:split], body[split + 1:])
+    return forward + [body[split]] + backward, True
+
+
+def _plans(body, kinds, resolve, tape):
+    """[(forward loop, backward loop, does it read the item, (position, item, sequence))]."""
     split = next((k for k, stmt in enumerate(body) if build.is_blank_line(stmt)), None)
     if split is None:
-        return body, False
+        return []
     forward, backward = body[:split], body[split + 1:]
     definitions = _single_definitions(body)
     loads = {}
@@ -54,7 +76,7 @@ def iterate_items(body, kinds, resolve, tape):
             if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
                 loads[node.id] = loads.get(node.id, 0) + 1
     lists_fixed = None          # decided once, when a list's loop asks
-    changed = False
+    plans = []
     for loop in [s for s in forward if isinstance(s, gast.For)]:
         found = _position_loop(loop, definitions)
         if found is None:
@@ -74,19 +96,8 @@ def iterate_items(body, kinds, resolve, tape):
         if loads.get(position, 0) != 1 + reread \
                 or _stored_elsewhere(body, position, (loop, mirror[0])):
             continue
-        loop.target = build.name(item, store=True)
-        loop.iter = build.name(sequence)
-        loop.body = [s for s in loop.body if not _reads_item(s, position, item, sequence)]
-        if reread:
-            mirror[0].target = build.name(item, store=True)
-            mirror[0].iter = build.call(build.name(_bound(resolve, reversed)),
-                                        [build.name(sequence)])
-            mirror[0].body = [s for s in mirror[0].body
-                              if not _reads_item(s, position, item, sequence)] or [gast.Pass()]
-        changed = True
-    if changed:
-        forward, backward = _without_unread(forward, backward)
-    return forward + [body[split]] + backward, changed
+        plans.append((loop, mirror[0], reread, found))
+    return plans
 
 
 def _bound(resolve, builtin):

@@ -30,6 +30,7 @@ from .fold import float_literals_in_adjoints, fold_constants
 from .temporaries import inline_temporaries
 from .inplace import accumulate_in_place
 from .item_loops import iterate_items
+from .list_reads import read_arrays_as_lists
 from .scalars import specialise_for_scalars
 from .seeds import make_seed_folding_pass
 from .shape_proxies import make_shape_proxy_pass
@@ -71,7 +72,8 @@ def in_place_schedule(body, request, levels, namer, bindings, user_globals, kind
     """(body, changed): a specialisation's elementwise arithmetic done in arrays nothing
     reads again (optimize/buffers.py), its loops' saves pushed as one tuple per iteration
     (optimize/tape_batches.py), its loops over a tuple's positions iterating the tuple
-    (optimize/item_loops.py). Code written so is not differentiated again (it writes into
+    (optimize/item_loops.py), float arrays a loop reads item by item read from a list
+    (optimize/list_reads.py). Code written so is not differentiated again (it writes into
     arrays, its tape holds tuples): the pipeline keeps `body` as it was for that."""
     if request.signature is None or kinds is None:
         return body, False
@@ -80,7 +82,8 @@ def in_place_schedule(body, request, levels, namer, bindings, user_globals, kind
                                        _generated_name(namer))
     body, batched = batch_loop_tapes(body, tape, namer.fresh)
     body, direct = iterate_items(body, kinds, resolve, tape)
-    return body, in_place or batched or direct
+    body, listed = read_arrays_as_lists(body, kinds, resolve, namer.fresh)
+    return body, in_place or batched or direct or listed
 
 
 def shape_proxy_pass(levels, bindings, nested=False):

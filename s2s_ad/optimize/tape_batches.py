@@ -34,19 +34,32 @@ batched. Loops replayed by a trip count (`while`, `break`) keep one entry per va
 import gast
 
 from ..ir import build
-from ..ir.walk import all_statements, names_loaded, names_stored, walk_tree
+from ..ir.walk import all_statements, names_loaded, names_stored, walk_tree, with_copies_of
 
 
 def batch_loop_tapes(body, tape, fresh):
     """`body` (a derivative's statements: forward sweep, blank line, backward sweep) with
     each eligible loop's saves batched; tape: the tape's name; fresh(base): a new local
-    name. Returns (body, changed)."""
+    name. Returns (body, changed); the statements given are not edited (the loops changed
+    are in copies)."""
+    plans = _plans(body, tape)
+    if not plans:
+        return body, False
+    body = with_copies_of(body, [node for plan in plans for node in plan[:2]])
+    for loop, mirror, pushes, pops in _plans(body, tape):
+        loop.body = _batched_pushes(loop.body, pushes, tape)
+        mirror.body = _batched_pops(mirror.body, pops, tape, fresh)
+    return body, True
+
+
+def _plans(body, tape):
+    """[(forward loop, its backward loop, pushes, pops)] of the loops to batch."""
     split = next((k for k, stmt in enumerate(body) if build.is_blank_line(stmt)), None)
     if split is None:
-        return body, False
+        return []
     forward, backward = body[:split], body[split + 1:]
     reversed_loops = [s for s in all_statements(backward) if isinstance(s, gast.For)]
-    changed = False
+    plans = []
     for loop in [s for s in all_statements(forward) if isinstance(s, gast.For)]:
         pushes = _top_level_tape_uses(loop.body, tape, _pushed)
         if pushes is None or len(pushes) < 2 or not _unbound_until_pushed(loop.body, pushes):
@@ -57,10 +70,8 @@ def batch_loop_tapes(body, tape, fresh):
         pops = _top_level_tape_uses(mirror[0].body, tape, _popped)
         if pops is None or [v for _, v in pops] != [v for _, v in reversed(pushes)]:
             continue
-        loop.body = _batched_pushes(loop.body, pushes, tape)
-        mirror[0].body = _batched_pops(mirror[0].body, pops, tape, fresh)
-        changed = True
-    return forward + [body[split]] + backward, changed
+        plans.append((loop, mirror[0], pushes, pops))
+    return plans
 
 
 def _pushed(stmt, tape):
