@@ -228,3 +228,14 @@ def test_second_derivative_through_a_loop_reading_a_list():
     args = (0.9, 0.4, 0.3, np.array(OBS), 0.1)
     got = s2s_ad.grad(first_of_array_fit, wrt=0)(*args)
     assert got == pytest.approx(differences(first_of_array_fit, args, 0, eps=1e-5), rel=1e-5)
+
+
+def test_the_rewrites_leave_the_code_a_second_derivative_reads_as_it_was():
+    args = (0.9, 0.4, 0.3, np.array(OBS), 0.1)
+    df = s2s_ad.grad(euler_fit, wrt=(0, 1))
+    df(*args)
+    derived = s2s_ad.api._DISPATCHERS[df].built[-1]
+    _, plain = derived.plain()
+    assert "_tape.append((" in derived.source and "obs.tolist()" in derived.source
+    assert "_tape.append((" not in plain and "tolist" not in plain
+    assert "float(obs[t])" in plain

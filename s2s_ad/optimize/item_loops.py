@@ -33,7 +33,7 @@ import numpy
 
 from ..ir import build
 from ..ir.build import dotted_path
-from ..ir.walk import all_statements, walk_tree, with_copies_of
+from ..ir.walk import walk_tree, with_copies_of
 from ..signature import Items, SequenceOf
 
 _NON_WRITING = {len, range, reversed, float, int, abs, min, max, sum, isinstance, type}
@@ -47,8 +47,10 @@ def iterate_items(body, kinds, resolve, tape):
     plans = _plans(body, kinds, resolve, tape)
     if not plans:
         return body, False
-    body = with_copies_of(body, [plan[0] for plan in plans] + [plan[1] for plan in plans])
-    for loop, mirror, reread, (position, item, sequence) in _plans(body, kinds, resolve, tape):
+    body, copies = with_copies_of(body, [plan[0] for plan in plans] +
+                                  [plan[1] for plan in plans])
+    for loop, mirror, reread, (position, item, sequence) in plans:
+        loop, mirror = copies[id(loop)], copies[id(mirror)]
         loop.target = build.name(item, store=True)
         loop.iter = build.name(sequence)
         loop.body = [s for s in loop.body if not _reads_item(s, position, item, sequence)]
@@ -109,7 +111,7 @@ def _bound(resolve, builtin):
 def _single_definitions(body):
     """name -> its assignment's value, for names assigned once (at top level)."""
     counts, values = {}, {}
-    for stmt in all_statements(body):
+    for stmt in body:
         for node in walk_tree(stmt):
             if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
                 counts[node.id] = counts.get(node.id, 0) + 1
@@ -195,7 +197,7 @@ def _container(kind):
 def _writes_nothing(body, resolve, tape):
     """Can nothing in `body` change a list: no index or attribute writes, and no calls
     but numpy's and math's functions, a few builtins, and the tape's own methods?"""
-    for stmt in all_statements(body):
+    for stmt in body:
         for node in walk_tree(stmt):
             if isinstance(node, (gast.Subscript, gast.Attribute)) \
                     and isinstance(node.ctx, (gast.Store, gast.Del)):

@@ -48,8 +48,7 @@ def read_arrays_as_lists(body, kinds, resolve, fresh):
         return body, False
     lists = {name: fresh(f"{name}_items") for name in chosen}
     rewrite = _Rewrite(lists)
-    body = with_copies_of(body, [n for stmt in body for n in walk_tree(stmt)
-                                 if rewrite.rewritten(n) is not None])
+    body, _ = with_copies_of(body, [n for name in chosen for n in reads[name]])
     rewrite.visit_block(body)
     prelude = [build.assign(lists[name], build.call(build.attribute(build.name(name), "tolist")))
                for name in chosen]
@@ -81,7 +80,8 @@ def _len_of(node):
 
 
 def _collect(stmts, loop_targets, reads, other, candidates):
-    """reads: arrays read as float(a[i]) in a loop over i; other: any other use."""
+    """reads: array -> its reads float(a[i]) in a loop over i; other: arrays used so
+    otherwise."""
     for stmt in stmts:
         if isinstance(stmt, gast.For):
             _uses(stmt.iter, loop_targets, reads, other, candidates)
@@ -98,16 +98,16 @@ def _collect(stmts, loop_targets, reads, other, candidates):
 
 
 def _uses(node, loop_targets, reads, other, candidates):
+    # one walk: breadth first, a call comes before the names inside it
     allowed = set()
     for n in walk_tree(node):
         name = _float_read(n, loop_targets)
         if name is not None:
-            reads[name] = reads.get(name, 0) + 1
+            reads.setdefault(name, []).append(n)
             allowed.add(id(n.args[0].value))
         elif _len_of(n) in candidates:
             allowed.add(id(n.args[0]))
-    for n in walk_tree(node):
-        if isinstance(n, gast.Name) and n.id in candidates and id(n) not in allowed:
+        elif isinstance(n, gast.Name) and n.id in candidates and id(n) not in allowed:
             other.add(n.id)
 
 

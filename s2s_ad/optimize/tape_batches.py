@@ -45,10 +45,10 @@ def batch_loop_tapes(body, tape, fresh):
     plans = _plans(body, tape)
     if not plans:
         return body, False
-    body = with_copies_of(body, [node for plan in plans for node in plan[:2]])
-    for loop, mirror, pushes, pops in _plans(body, tape):
-        loop.body = _batched_pushes(loop.body, pushes, tape)
-        mirror.body = _batched_pops(mirror.body, pops, tape, fresh)
+    body, copies = with_copies_of(body, [node for plan in plans for node in plan[:2]])
+    for loop, mirror, pushes, pops in plans:
+        copies[id(loop)].body = _batched_pushes(loop.body, pushes, tape)
+        copies[id(mirror)].body = _batched_pops(mirror.body, pops, tape, fresh)
     return body, True
 
 
@@ -115,9 +115,9 @@ def _unbound_until_pushed(stmts, pushes):
     names = [v for _, v in pushes]
     if len(set(names)) != len(names):
         return False
-    first = pushes[0][0]
-    return all(v not in names_stored(stmt) for index, v in pushes
-               for stmt in stmts[first:index])
+    first, last = pushes[0][0], pushes[-1][0]
+    stored = [set(names_stored(stmt)) for stmt in stmts[first:last]]
+    return all(v not in bound for index, v in pushes for bound in stored[:index - first])
 
 
 def _reverses(candidate, loop):
