@@ -239,3 +239,71 @@ def test_the_rewrites_leave_the_code_a_second_derivative_reads_as_it_was():
     assert "_tape.append((" in derived.source and "obs.tolist()" in derived.source
     assert "_tape.append((" not in plain and "tolist" not in plain
     assert "float(obs[t])" in plain
+
+
+def gbm_average(S0, sigma, r, dt, normals):
+    """Loop-invariant float arithmetic written inside the loop (and a division, which
+    could raise, that must stay there)."""
+    S = S0
+    total = 0.0
+    for z in normals:
+        S = S * math.exp((r - 0.5 * sigma * sigma) * dt + sigma * z / r)
+        total = total + S
+    return total
+
+
+NORMALS = (0.3, -1.2, 0.8, 0.1, -0.4)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("number", [float, np.float64])
+def test_invariant_float_arithmetic_in_a_loop(path, number):
+    args = (number(100.0), number(0.2), number(0.05), number(0.01), NORMALS)
+    df = grad_on(path, gbm_average, wrt=(0, 1, 2, 3))
+    got = df(*args)
+    for k in range(4):
+        assert got[k] == pytest.approx(differences(gbm_average, args, k, eps=1e-7), rel=1e-6)
+
+
+def test_invariant_float_arithmetic_runs_once_before_the_loop():
+    args = (100.0, 0.2, 0.05, 0.01, NORMALS)
+    df = s2s_ad.grad(gbm_average, wrt=(0, 1))
+    source = s2s_ad.derivative_source(df, *args)
+    forward = source[:source.index("for z in normals")]
+    assert "0.5 * sigma" in forward and "* dt" in forward
+    assert "/ r" not in forward                      # a division stays in the loop
+    # nothing of it is taped any more: only what changes per step
+    assert "sigma" not in source[source.index("_tape.append("):].split("\n")[0]
+
+
+def gbm_steps(S0, sigma, r, dt, n):
+    S = S0
+    for _ in range(n):
+        S = S * math.exp((r - 0.5 * sigma * sigma) * dt + sigma / r)
+    return S
+
+
+def test_a_loop_run_zero_times_after_hoisting():
+    """r = 0.0 would divide by zero in the loop; with no steps nothing raises, and the
+    hoisted products cannot raise."""
+    df = s2s_ad.grad(gbm_steps, wrt=(0, 1))
+    assert df(100.0, 0.2, 0.0, 0.01, 0) == (1.0, 0.0)
+    source = s2s_ad.derivative_source(df, 100.0, 0.2, 0.0, 0.01, 0)
+    assert "0.5 * sigma" in source[:source.index("for _ in")]
+    got = df(100.0, 0.2, 0.05, 0.01, 3)
+    args = (100.0, 0.2, 0.05, 0.01, 3)
+    for k in range(2):
+        assert got[k] == pytest.approx(differences(gbm_steps, args, k, eps=1e-7), rel=1e-6)
+
+
+_gbm_sigma = s2s_ad.grad(gbm_average, wrt=1)
+
+
+def gbm_sigma(S0, sigma, r, dt, normals):
+    return _gbm_sigma(S0, sigma, r, dt, normals)
+
+
+def test_second_derivative_through_hoisted_arithmetic():
+    args = (100.0, 0.2, 0.05, 0.01, NORMALS)
+    got = s2s_ad.grad(gbm_sigma, wrt=1)(*args)
+    assert got == pytest.approx(differences(gbm_sigma, args, 1, eps=1e-6), rel=1e-5)
