@@ -307,3 +307,12 @@ def test_second_derivative_through_hoisted_arithmetic():
     args = (100.0, 0.2, 0.05, 0.01, NORMALS)
     got = s2s_ad.grad(gbm_sigma, wrt=1)(*args)
     assert got == pytest.approx(differences(gbm_sigma, args, 1, eps=1e-6), rel=1e-5)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_forward_mode_through_hoisted_arithmetic(path):
+    from derivative_paths import jvp_on
+    args = (100.0, 0.2, 0.05, 0.01, NORMALS)
+    value, tangent = jvp_on(path, gbm_average, args, 1.0, wrt=1)
+    assert value == pytest.approx(gbm_average(*args), rel=1e-14)
+    assert tangent == pytest.approx(differences(gbm_average, args, 1, eps=1e-7), rel=1e-6)
