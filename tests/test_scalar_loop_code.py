@@ -316,3 +316,40 @@ def test_forward_mode_through_hoisted_arithmetic(path):
     value, tangent = jvp_on(path, gbm_average, args, 1.0, wrt=1)
     assert value == pytest.approx(gbm_average(*args), rel=1e-14)
     assert tangent == pytest.approx(differences(gbm_average, args, 1, eps=1e-7), rel=1e-6)
+
+
+def _backward_after_copies(text):
+    import gast
+    from s2s_ad.backend.emit import to_source
+    from s2s_ad.ir import build
+    from s2s_ad.optimize.adjoint_copies import drop_adjoint_copies
+    body = [build.blank_line()] + gast.parse(text).body
+    body, changed = drop_adjoint_copies(body, lambda n: "_bar" in n)
+    return to_source(gast.Module(body=body[1:], type_ignores=[])), changed
+
+
+def test_adjoint_copies_nothing_needs_go():
+    text, changed = _backward_after_copies(
+        "for t in r:\n"
+        "    x_bar_1 = x_bar\n"
+        "    x = pop()\n"
+        "    x_bar = x_bar_1\n"
+        "    dx_bar = x_bar_1 * dt\n"
+        "    x_bar = x_bar + dx_bar * a\n")
+    assert changed
+    assert text == ("for t in r:\n    x = pop()\n    dx_bar = x_bar * dt\n"
+                    "    x_bar = x_bar + dx_bar * a\n")
+
+
+def test_a_copy_read_after_its_source_is_rebound_stays():
+    source = ("for c in r:\n"
+              "    p_bar_1 = p_bar\n"
+              "    a_bar += p_bar_1 * c\n"
+              "    p_bar = p_bar_1 * x\n"
+              "    x_bar += p_bar_1 * p\n")
+    text, changed = _backward_after_copies(source)
+    assert not changed and "p_bar_1 = p_bar" in text
+    # read again after the loop: the copy stays too
+    text, changed = _backward_after_copies(
+        "for c in r:\n    q_bar = p_bar\n    a_bar += q_bar * c\nz_bar = q_bar\n")
+    assert "q_bar = p_bar" in text

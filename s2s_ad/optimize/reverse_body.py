@@ -22,6 +22,7 @@ from ..analyses.shapes import is_elementwise
 from ..ir.build import dotted_path
 from ..ir import build
 from . import PASSES, optimize, with_raising
+from .adjoint_copies import drop_adjoint_copies
 from .buffers import schedule_in_place
 from .closed_forms import closed_form_adjoints
 from .dce import remove_dead_cycles
@@ -73,7 +74,8 @@ def in_place_schedule(body, request, levels, namer, bindings, user_globals, kind
     reads again (optimize/buffers.py), its loops' saves pushed as one tuple per iteration
     (optimize/tape_batches.py), its loops over a tuple's positions iterating the tuple
     (optimize/item_loops.py), float arrays a loop reads item by item read from a list
-    (optimize/list_reads.py). Code written so is not differentiated again (it writes into
+    (optimize/list_reads.py), adjoint copies nothing needs dropped
+    (optimize/adjoint_copies.py). Code written so is not differentiated again (it writes into
     arrays, its tape holds tuples): the pipeline keeps `body` as it was for that."""
     if request.signature is None or kinds is None:
         return body, False
@@ -83,7 +85,8 @@ def in_place_schedule(body, request, levels, namer, bindings, user_globals, kind
     body, batched = batch_loop_tapes(body, tape, namer.fresh)
     body, direct = iterate_items(body, kinds, resolve, tape)
     body, listed = read_arrays_as_lists(body, kinds, resolve, namer.fresh)
-    return body, in_place or batched or direct or listed
+    body, copies = drop_adjoint_copies(body, namer.is_adjoint)
+    return body, in_place or batched or direct or listed or copies
 
 
 def shape_proxy_pass(levels, bindings, nested=False):

@@ -1,0 +1,126 @@
+"""Stage 7 (specialised reverse mode): copies of an adjoint that nothing needs.
+
+Reversing `x = x + dt * dx` where x is overwritten, the backward sweep keeps the adjoint
+of the new x while it restores the old one (`x_bar_1 = x_bar`), then passes the identity
+part back (`x_bar = x_bar_1`). On Python numbers in a loop each of those statements costs
+as much as an operation. In a block of the backward sweep:
+
+    x_bar_1 = x_bar                                x = _tape.pop()
+    x = _tape.pop()                                dx_bar = x_bar * dt
+    x_bar = x_bar_1                   ->           x_bar = x_bar + t4_1_bar * b
+    dx_bar = x_bar_1 * dt
+    x_bar = x_bar + t4_1_bar * b
+
+- `b = a` after `a = b` in the same block, with neither name bound in between, binds b
+  to the object it already holds: it goes.
+- `a = b` where a is an adjoint bound nowhere else and read only later in the same block,
+  before b is bound again (a read in the statement that binds b counts: its right-hand
+  side is evaluated first): each read of a reads b instead, and the copy goes. The two
+  names hold one object until b is bound again, so every read sees the same value, and a
+  write into that object (`b += ...` on an array rebinds b here, so it ends the range)
+  reaches both alike.
+
+Only adjoints (`x_bar`, `x_bar_1`) are touched, never a user's variable. Final code only,
+like the other rewrites of the in-place schedule; statements it changes are copies.
+"""
+import copy
+
+import gast
+
+from ..ir.walk import names_loaded, names_stored, walk_tree
+
+
+def drop_adjoint_copies(body, is_adjoint):
+    """`body` (forward sweep, blank line, backward sweep) without the needless adjoint
+    copies of its backward sweep. Returns (body, changed)."""
+    split = next((k for k, stmt in enumerate(body) if _is_blank(stmt)), None)
+    if split is None:
+        return body, False
+    counts = {}                       # name -> (times bound, times read) in the body
+    for stmt in body:
+        for node in walk_tree(stmt):
+            if isinstance(node, gast.Name):
+                bound, read = counts.get(node.id, (0, 0))
+                load = isinstance(node.ctx, gast.Load)
+                counts[node.id] = (bound + (not load), read + load)
+    backward, changed = _block(body[split + 1:], is_adjoint, counts)
+    return (body[:split + 1] + backward, True) if changed else (body, False)
+
+
+def _is_blank(stmt):
+    return isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Call) \
+        and isinstance(stmt.value.func, gast.Name) and stmt.value.func.id == "__s2s_blank__"
+
+
+def _copy_of(stmt, is_adjoint):
+    """(a, b) for an adjoint copy `a = b`, else None."""
+    if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 \
+            and isinstance(stmt.targets[0], gast.Name) and isinstance(stmt.value, gast.Name) \
+            and is_adjoint(stmt.targets[0].id) and is_adjoint(stmt.value.id):
+        return stmt.targets[0].id, stmt.value.id
+    return None
+
+
+def _block(stmts, is_adjoint, counts):
+    out, changed = [], False
+    for stmt in stmts:
+        if isinstance(stmt, (gast.If, gast.For, gast.While)):
+            body, a = _block(stmt.body, is_adjoint, counts)
+            orelse, b = _block(stmt.orelse, is_adjoint, counts)
+            if a or b:
+                stmt = copy.copy(stmt)
+                stmt.body, stmt.orelse = body, orelse
+                changed = True
+        out.append(stmt)
+    while True:
+        step = _no_op_back_copy(out, is_adjoint, counts) or _alias(out, is_adjoint, counts)
+        if step is None:
+            return out, changed
+        out, changed = step, True
+
+
+def _no_op_back_copy(stmts, is_adjoint, counts):
+    for i, stmt in enumerate(stmts):
+        pair = _copy_of(stmt, is_adjoint)
+        if pair is None:
+            continue
+        a, b = pair
+        for j in range(i + 1, len(stmts)):
+            if _copy_of(stmts[j], is_adjoint) == (b, a):
+                counts[a] = (counts[a][0], counts[a][1] - 1)      # the counts stay true
+                counts[b] = (counts[b][0] - 1, counts[b][1])
+                return stmts[:j] + stmts[j + 1:]
+            if {a, b} & set(names_stored(stmts[j])):
+                break
+    return None
+
+
+def _alias(stmts, is_adjoint, counts):
+    for i, stmt in enumerate(stmts):
+        pair = _copy_of(stmt, is_adjoint)
+        if pair is None or counts.get(pair[0], (0, 0))[0] != 1:
+            continue
+        a, b = pair
+        reads = [names_loaded(stmts[j]).count(a) for j in range(len(stmts))]
+        readers = [j for j in range(i + 1, len(stmts)) if reads[j]]
+        # every read of a in the whole body is in this block, after the copy
+        if not readers or sum(reads[i + 1:]) != counts[a][1]:
+            continue
+        last = readers[-1]
+        rebinds = [j for j in range(i + 1, last + 1) if b in names_stored(stmts[j])]
+        if rebinds and (rebinds[0] < last or isinstance(stmts[last], (gast.If, gast.For,
+                                                                        gast.While))):
+            continue
+        new = list(stmts[:i])
+        for j in range(i + 1, len(stmts)):
+            new.append(_renamed(stmts[j], a, b) if j in readers else stmts[j])
+        return new
+    return None
+
+
+def _renamed(stmt, old, new):
+    stmt = copy.deepcopy(stmt)
+    for node in walk_tree(stmt):
+        if isinstance(node, gast.Name) and node.id == old and isinstance(node.ctx, gast.Load):
+            node.id = new
+    return stmt
