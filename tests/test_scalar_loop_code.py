@@ -353,3 +353,16 @@ def test_a_copy_read_after_its_source_is_rebound_stays():
     text, changed = _backward_after_copies(
         "for c in r:\n    q_bar = p_bar\n    a_bar += q_bar * c\nz_bar = q_bar\n")
     assert "q_bar = p_bar" in text
+
+
+def test_a_literal_seed_a_loop_reads_is_folded_in():
+    text, changed = _backward_after_copies(
+        "loss_bar = 1.0\n"
+        "for t in r:\n"
+        "    t9_0_bar = loss_bar * 2.0 * t9_0\n"
+        "    y_bar = y_bar + loss_bar * t9_1\n")
+    assert changed
+    assert text == "for t in r:\n    t9_0_bar = 2.0 * t9_0\n    y_bar = y_bar + t9_1\n"
+    # a statement's whole value is not folded to a bare name (it would share an array)
+    text, _ = _backward_after_copies("s_bar = 1.0\nfor t in r:\n    g_bar = s_bar * t\n")
+    assert "g_bar = 1.0 * t" in text

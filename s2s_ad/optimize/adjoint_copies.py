@@ -20,6 +20,9 @@ as much as an operation. In a block of the backward sweep:
   write into that object (`b += ...` on an array rebinds b here, so it ends the range)
   reaches both alike.
 
+- an adjoint bound once to a float literal (the seed `loss_bar = 1.0` a loop reads on
+  every step): its reads read the literal, folded where exact (`2.0 * t9_0`).
+
 Only adjoints (`x_bar`, `x_bar_1`) are touched, never a user's variable. Final code only,
 like the other rewrites of the in-place schedule; statements it changes are copies.
 """
@@ -27,7 +30,9 @@ import copy
 
 import gast
 
-from ..ir.walk import names_loaded, names_stored, walk_tree
+from ..ir import build
+from ..ir.walk import names_loaded, names_stored, walk_tree, with_copies_of
+from .fold import fold_expression
 
 
 def drop_adjoint_copies(body, is_adjoint):
@@ -44,7 +49,70 @@ def drop_adjoint_copies(body, is_adjoint):
                 load = isinstance(node.ctx, gast.Load)
                 counts[node.id] = (bound + (not load), read + load)
     backward, changed = _block(body[split + 1:], is_adjoint, counts)
+    backward, seeded = _literal_seeds(backward, is_adjoint, counts)
+    changed |= seeded
     return (body[:split + 1] + backward, True) if changed else (body, False)
+
+
+def _literal_seeds(stmts, is_adjoint, counts):
+    """An adjoint bound once, at the top level of the backward sweep, to a float literal
+    (`loss_bar = 1.0`, a seed a loop reads on every step), read only after that: its
+    reads read the literal, folded where that is exact (`1.0 * 2.0 * t9_0` ->
+    `2.0 * t9_0`, optimize/fold.py), and the binding goes."""
+    seeds = {}
+    for k, stmt in enumerate(stmts):
+        if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 \
+                and isinstance(stmt.targets[0], gast.Name) \
+                and isinstance(stmt.value, gast.Constant) and type(stmt.value.value) is float \
+                and is_adjoint(stmt.targets[0].id) \
+                and counts.get(stmt.targets[0].id, (0, 0))[0] == 1:
+            name = stmt.targets[0].id
+            after = sum(names_loaded(s).count(name) for s in stmts[k + 1:])
+            if after == counts[name][1]:
+                seeds[name] = (k, stmt.value.value)
+    if not seeds:
+        return stmts, False
+    reads = [n for s in stmts for n in walk_tree(s)
+             if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load) and n.id in seeds]
+    copied, _ = with_copies_of(stmts, reads)
+    dropped = {k for k, _ in seeds.values()}
+    out = []
+    for k, (old, new) in enumerate(zip(stmts, copied)):
+        if k in dropped:
+            continue
+        if new is not old:
+            _substitute(new, seeds)
+        out.append(new)
+    return out, True
+
+
+def _substitute(stmt, seeds):
+    """Literals for the seeds' reads in (a copy of) a statement, then folded."""
+    for node in [stmt] + [s for s in walk_tree(stmt) if isinstance(s, gast.stmt)]:
+        for field in ("value", "test", "iter"):
+            expr = getattr(node, field, None)
+            if isinstance(expr, gast.expr):
+                setattr(node, field, _folded(_Literals(seeds).visit(expr),
+                                             isinstance(node, (gast.Assign, gast.AugAssign))))
+
+
+def _folded(expr, whole_value):
+    """The folded expression; a statement's whole value only to arithmetic (folding
+    `1.0 * t` to `t` would make the adjoint share t's array, see optimize/fold.py)."""
+    folded = fold_expression(expr)
+    if whole_value and not isinstance(folded, (gast.BinOp, gast.UnaryOp, gast.Constant)):
+        return expr
+    return folded
+
+
+class _Literals(gast.NodeTransformer):
+    def __init__(self, seeds):
+        self.seeds = seeds
+
+    def visit_Name(self, node):
+        if isinstance(node.ctx, gast.Load) and node.id in self.seeds:
+            return build.const(self.seeds[node.id][1])
+        return node
 
 
 def _is_blank(stmt):
@@ -114,6 +182,9 @@ def _alias(stmts, is_adjoint, counts):
         new = list(stmts[:i])
         for j in range(i + 1, len(stmts)):
             new.append(_renamed(stmts[j], a, b) if j in readers else stmts[j])
+        # the counts stay true: a's reads are b's now, and the copy's read of b is gone
+        counts[b] = (counts[b][0], counts[b][1] - 1 + counts[a][1])
+        counts[a] = (0, 0)
         return new
     return None
 
