@@ -96,7 +96,8 @@ def _plans(body, kinds, resolve, tape):
         reread = _first_read(mirror[0].body) == (position, item, sequence)
         # the position is read by the item reads only (not after the loops)
         if loads.get(position, 0) != 1 + reread \
-                or _stored_elsewhere(body, position, (loop, mirror[0])):
+                or _stored_elsewhere(body, position, (loop, mirror[0])) \
+                or _stored_elsewhere(body, sequence, ()):     # one sequence throughout
             continue
         plans.append((loop, mirror[0], reread, found))
     return plans

@@ -60,7 +60,8 @@ def _plans(body, tape):
     forward, backward = body[:split], body[split + 1:]
     reversed_loops = [s for s in all_statements(backward) if isinstance(s, gast.For)]
     plans = []
-    for loop in [s for s in all_statements(forward) if isinstance(s, gast.For)]:
+    for loop in [s for s in all_statements(forward) if isinstance(s, gast.For)
+                 and not s.orelse]:
         pushes = _top_level_tape_uses(loop.body, tape, _pushed)
         if pushes is None or len(pushes) < 2 or not _unbound_until_pushed(loop.body, pushes):
             continue
