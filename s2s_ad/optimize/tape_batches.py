@@ -2,21 +2,24 @@
 
 Each value a loop saves costs a `_tape.append(v)` in the forward sweep and a
 `v = _tape.pop()` in the backward sweep: an attribute lookup and a call each, about as
-much as the float arithmetic they serve. When a `for` loop saves several values, its
-iteration pushes them as one tuple where it pushed the first of them, and the reversed
-loop pops that tuple where it popped the first of them (the last one pushed):
+much as the float arithmetic they serve. When a `for` loop saves several values (three
+or more, or two that need no copy below), its iteration pushes them as one tuple where it
+pushed the first of them, and the reversed loop pops that tuple where it popped the first
+of them (the last one pushed):
 
     for t in t2_0:                                 for t in t2_0:
-        _tape.append(t4_1)                             _tape.append((t4_1, x))
+        _tape.append(t4_1)                             _tape.append((t4_1, t4_2, x))
         t4_1 = b * x                                   t4_1 = b * x
-        _tape.append(x)                  ->            x = t8_0 + t4_1
-        x = t8_0 + t4_1
+        _tape.append(t4_2)                             t4_2 = c * x
+        t4_2 = c * x                     ->            x = t8_0 + t4_1 * t4_2
+        _tape.append(x)
+        x = t8_0 + t4_1 * t4_2
     ...                                            ...
     for t in t2_0[::-1]:                           for t in t2_0[::-1]:
-        x_bar_1 = x_bar                                x_bar_1 = x_bar
-        x = _tape.pop()                                t4_1_saved, x = _tape.pop()
-        t4_1_bar = x_bar_1                             t4_1_bar = x_bar_1
-        t4_1 = _tape.pop()                             t4_1 = t4_1_saved
+        x = _tape.pop()                                t4_1_saved, t4_2, x = _tape.pop()
+        t4_2 = _tape.pop()                             b_bar += x_bar * t4_1
+        b_bar += x_bar * t4_1                          t4_1 = t4_1_saved
+        t4_1 = _tape.pop()
 
 Why the values are the same: the tape holds references, so pushing one earlier saves the
 same object unless the name is rebound in between, and this applies only when no saved
@@ -71,6 +74,8 @@ def _plans(body, tape):
         pops = _top_level_tape_uses(mirror[0].body, tape, _popped)
         if pops is None or [v for _, v in pops] != [v for _, v in reversed(pushes)]:
             continue
+        if len(pushes) == 2 and _touched_before_popped(mirror[0].body, pops):
+            continue        # a tuple and a copy cost about what two calls each way do
         plans.append((loop, mirror[0], pushes, pops))
     return plans
 
@@ -140,16 +145,23 @@ def _batched_pushes(stmts, pushes, tape):
             if k == first or k not in dropped]
 
 
+def _touched_before_popped(stmts, pops):
+    """Names read or bound between the tuple's pop and their own: popped into a fresh
+    name, then copied."""
+    first = pops[0][0]
+    return [v for index, v in pops
+            if any(v in names_loaded(s) or v in names_stored(s) for s in stmts[first + 1:index])]
+
+
 def _batched_pops(stmts, pops, tape, fresh):
     """Pop the tuple where the first pop was; each value straight into its variable when
     nothing in between reads or binds it, else into a fresh name copied at its old pop."""
     first = pops[0][0]
+    touched = set(_touched_before_popped(stmts, pops))
     targets, copies = {}, {}
     for index, v in pops:
-        between = stmts[first + 1:index]
-        touched = any(v in names_loaded(s) or v in names_stored(s) for s in between)
-        targets[v] = fresh(f"{v}_saved") if touched else v
-        if touched:
+        targets[v] = fresh(f"{v}_saved") if v in touched else v
+        if v in touched:
             copies[index] = build.assign(v, build.name(targets[v]))
     order = [v for _, v in reversed(pops)]          # the order the tuple was built in
     unpack = build.assign_tuple([targets[v] for v in order], build.call(
