@@ -148,34 +148,40 @@ def _block(stmts, is_adjoint, counts):
 
 
 def _no_op_back_copy(stmts, is_adjoint, counts):
+    stored = None
     for i, stmt in enumerate(stmts):
         pair = _copy_of(stmt, is_adjoint)
         if pair is None:
             continue
         a, b = pair
+        stored = stored or [set(names_stored(s)) for s in stmts]
         for j in range(i + 1, len(stmts)):
             if _copy_of(stmts[j], is_adjoint) == (b, a):
                 counts[a] = (counts[a][0], counts[a][1] - 1)      # the counts stay true
                 counts[b] = (counts[b][0] - 1, counts[b][1])
                 return stmts[:j] + stmts[j + 1:]
-            if {a, b} & set(names_stored(stmts[j])):
+            if {a, b} & stored[j]:
                 break
     return None
 
 
 def _alias(stmts, is_adjoint, counts):
+    loaded = stored = None
     for i, stmt in enumerate(stmts):
         pair = _copy_of(stmt, is_adjoint)
         if pair is None or counts.get(pair[0], (0, 0))[0] != 1:
             continue
         a, b = pair
-        reads = [names_loaded(stmts[j]).count(a) for j in range(len(stmts))]
+        if loaded is None:            # once per call: the block changes only on return
+            loaded = [names_loaded(s) for s in stmts]
+            stored = [set(names_stored(s)) for s in stmts]
+        reads = [names.count(a) for names in loaded]
         readers = [j for j in range(i + 1, len(stmts)) if reads[j]]
         # every read of a in the whole body is in this block, after the copy
         if not readers or sum(reads[i + 1:]) != counts[a][1]:
             continue
         last = readers[-1]
-        rebinds = [j for j in range(i + 1, last + 1) if b in names_stored(stmts[j])]
+        rebinds = [j for j in range(i + 1, last + 1) if b in stored[j]]
         if rebinds and (rebinds[0] < last or isinstance(stmts[last], (gast.If, gast.For,
                                                                         gast.While))):
             continue

@@ -71,6 +71,9 @@ def _plans(body, kinds, resolve, tape):
     if split is None:
         return []
     forward, backward = body[:split], body[split + 1:]
+    if not any(isinstance(s, gast.For) and isinstance(s.target, gast.Name)
+               and (_first_read(s.body) or (None,))[0] == s.target.id for s in forward):
+        return []                     # no loop reads an item by its position: no walks
     definitions = _single_definitions(body)
     loads = {}
     for stmt in body:
