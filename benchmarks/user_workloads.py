@@ -91,6 +91,13 @@ from user_scalar import (  # noqa: E402  (the workloads, by group)
     tv_denoise_objective,
     tv_denoise_grad,
     make_tv)
+from user_scalar_sims import (  # noqa: E402
+    kepler_positions,
+    kepler_positions_grad,
+    make_kepler,
+    asian_softplus,
+    asian_softplus_grad,
+    make_asian)
 from user_models import (  # noqa: E402  (the workloads, by group)
     layer_norm_mse,
     layer_norm_mse_grad,
@@ -157,6 +164,10 @@ WORKLOADS = [
                  make_lotka_volterra, 0, lotka_volterra_grad, "scalar"),
     UserWorkload("Black-Scholes call (math.erf), delta+vega", black_scholes_call,
                  make_black_scholes, (0, 4), black_scholes_greeks, "scalar", tags=("guard",)),
+    UserWorkload("Kepler by Newton, 6 steps x 50 anomalies (list)", kepler_positions,
+                 make_kepler, 0, kepler_positions_grad, "scalar", tags=("guard",)),
+    UserWorkload("Monte-Carlo GBM path, 250 steps (tuple), softplus", asian_softplus,
+                 make_asian, (0, 1), asian_softplus_grad, "scalar"),
     UserWorkload("reaction-diffusion, n=1000, 100 steps", reaction_diffusion_loss,
                  make_reaction_diffusion, (0, 1, 2), reaction_diffusion_grad),
     UserWorkload("softplus logistic N=100 D=10", logistic_softplus, make_softplus_100, 0,

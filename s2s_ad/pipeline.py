@@ -46,6 +46,7 @@ from .transforms.aliased_writes import guard_aliased_writes
 from .transforms.aux_output import split_aux
 from .transforms.normalize import normalize, numpy_name_for
 from .transforms.python_floats import python_float_reads
+from .transforms.invariant_floats import hoist_invariant_floats
 from .ir.depth import recursion_room
 from .derivative_cache import DerivativeCache, ForwardReference  # noqa: F401 (api's)
 from . import runtime_checks, runtime_flow
@@ -264,7 +265,7 @@ def _derive(func, request, registry, cache):
                                      func.__globals__, kinds, aux,
                                      RaisingStatements(levels, kinds, bindings))
     body, in_place = in_place_schedule(plain_body, request, levels, namer, bindings,
-                                       func.__globals__, kinds)
+                                       func.__globals__, kinds, result.tape)
 
     def written(statements):
         tree = derivative_def(levels.tree, fname,
@@ -354,7 +355,8 @@ def _derive_forward(func, request, registry, cache):
 
 def _facts(levels, namer, request):
     """The kinds of every variable for the request's signature, and the levels form the
-    specialisation computes (float64 numbers read from arrays as Python floats)."""
+    specialisation computes (float64 numbers read from arrays as Python floats, float
+    arithmetic a loop repeats on values it never changes done once before it)."""
     results = helper_results(front)
 
     def analyse(form):
@@ -362,7 +364,8 @@ def _facts(levels, namer, request):
     kinds = analyse(levels)
     if request.signature is None:
         return levels, kinds
-    return python_float_reads(levels, kinds, namer, analyse)
+    levels, kinds = python_float_reads(levels, kinds, namer, analyse)
+    return hoist_invariant_floats(levels, kinds, analyse)
 
 
 def _user_object(resolution):

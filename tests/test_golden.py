@@ -17,6 +17,7 @@ GOLDEN = os.path.join(HERE, "golden")
 EXAMPLES = os.path.join(os.path.dirname(HERE), "examples")
 sys.path.insert(0, EXAMPLES)
 
+import logistic_growth  # noqa: E402
 import logistic_regression  # noqa: E402
 import mlp  # noqa: E402
 import piecewise  # noqa: E402
@@ -52,6 +53,9 @@ CASES = {
         s2s_ad.grad(mlp.mlp_loss, wrt=(0, 1, 2, 3)), *mlp.make_problem()),
     "polynomial_float_loop": lambda: s2s_ad.derivative_source(
         s2s_ad.grad(polynomial.horner, wrt=(0, 1)), 0.7, 1.5, polynomial.COEFFS),
+    # a loop saving several floats per step: one tuple per iteration on the tape
+    "logistic_growth_float_loop": lambda: s2s_ad.derivative_source(
+        s2s_ad.grad(logistic_growth.misfit, wrt=(0, 1, 2)), *logistic_growth.PROBLEM),
     "rnn_array_loop": lambda: s2s_ad.derivative_source(
         s2s_ad.grad(rnn.rnn_loss, wrt=(0, 1, 2, 3, 4)), *rnn.make_problem()),
 }

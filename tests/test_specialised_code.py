@@ -161,10 +161,25 @@ def test_powers_of_two_meeting_in_a_product_fold_away():
     from s2s_ad.backend.emit import to_source
     from s2s_ad.optimize.fold import fold_constants
     import gast
-    body, changed = fold_constants(gast.parse("g = w * 0.5 * 2 * r\nh = w * 0.5 * 3.0").body)
+    body, changed = fold_constants(gast.parse(
+        "g = w * 0.5 * 2 * r\nh = w * 0.5 * 3.0\nk = w * 3.0 * 3.0").body)
     text = to_source(gast.Module(body=body, type_ignores=[]))
     assert changed and "g = w * r" in text
-    assert "h = w * 0.5 * 3.0" in text      # only powers of two are folded
+    # a power of two moves into the other literal: (w * 0.5) * 3.0 rounds once, as w * 1.5
+    assert "h = w * 1.5" in text
+    assert "k = w * 3.0 * 3.0" in text      # two other literals: folding would round again
+
+
+def test_a_power_of_two_folded_into_a_literal_changes_no_bit():
+    """(w * 2**k) * c == w * (2**k * c) bit for bit on floats and float arrays (normal
+    range): the rule fold.py applies to `d * 0.5 * TWO_OVER_SQRT_PI`."""
+    rng = np.random.default_rng(3)
+    w = rng.standard_normal(10000) * 10.0 ** rng.integers(-30, 30, 10000)
+    for scale in (0.5, 2.0, 0.25, 1024.0):
+        for c in (1.1283791670955126, 3.0, 0.7071067811865476, -1.7):
+            assert np.array_equal(w * scale * c, w * (scale * c))
+            assert np.array_equal(w * c * scale, w * (c * scale))
+            assert all(float(v) * scale * c == float(v) * (scale * c) for v in w[:200])
 
 
 def call_price(S, sigma, T):

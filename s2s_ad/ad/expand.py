@@ -158,7 +158,13 @@ class TemplateSubstituter(gast.NodeTransformer):
         if ident in self.renames:
             return build.name(self.renames[ident])
         if ident in self.t.namespace:
-            return build.name(self.ctx.global_name(ident, self.t.namespace[ident]))
+            value = self.t.namespace[ident]
+            if type(value) is float and math.isfinite(value):
+                # a template module's float constant (TWO_OVER_SQRT_PI): its literal,
+                # exact (repr round-trips), read without a global lookup, and foldable
+                # with the template's other literals (optimize/fold.py)
+                return build.literal(value)
+            return build.name(self.ctx.global_name(ident, value))
         return node    # a builtin
 
     def visit_IfExp(self, node):

@@ -59,6 +59,7 @@ class ReverseResult:
     backward: list       # backward sweep statements (with provenance comments)
     output: object       # the returned atom
     gradients: list      # one expression per wrt parameter
+    tape: str = "_tape"  # the tape's name in both sweeps
 
 
 def reverse(inputs, wrt, seed):
@@ -98,7 +99,7 @@ def reverse(inputs, wrt, seed):
     if used or walker.counted:
         forward = walker.unbound_guards(forward) + [build.assign(tape, gast.List(elts=[],
                                                                          ctx=gast.Load()))] + forward
-    return ReverseResult(list(forward), backward, ret.value, gradients)
+    return ReverseResult(list(forward), backward, ret.value, gradients, tape)
 
 
 def _mappings(inputs):

@@ -2,6 +2,7 @@
 
     for stmt in all_statements(tree.body): ...   # if/for/while bodies and else-branches too
 """
+import copy
 from ast import AST
 from collections import deque
 
@@ -66,3 +67,35 @@ def names_stored(node):
     """The names a statement (or a whole function body) binds, in walk order."""
     return [n.id for n in walk_tree(node) if isinstance(n, gast.Name)
             and isinstance(n.ctx, gast.Store)]
+
+
+def with_copies_of(body, nodes):
+    """`body` (a new list) where the statements holding one of `nodes` (by identity, at any
+    depth) are copies: a simple statement deeply, a loop or branch shallowly with its
+    blocks copied the same way (and its test or iterable deeply when it holds one). A pass
+    about to edit those nodes, or to give a copied loop a new body, edits the copies; the
+    statements it was given stay as they were, and those it does not touch are shared.
+    Returns (body, copies): copies maps id(loop or branch) to its copy."""
+    wanted = {id(n) for n in nodes}
+    copies = {}
+
+    def holds(node):
+        return any(id(n) in wanted for n in walk_tree(node))
+
+    def block(stmts):
+        out = []
+        for stmt in stmts:
+            if not holds(stmt):
+                out.append(stmt)
+            elif isinstance(stmt, (gast.If, gast.For, gast.While)):
+                new = copy.copy(stmt)
+                new.body, new.orelse = block(stmt.body), block(stmt.orelse)
+                for head in ("test", "iter", "target"):
+                    if hasattr(stmt, head) and holds(getattr(stmt, head)):
+                        setattr(new, head, copy.deepcopy(getattr(stmt, head)))
+                copies[id(stmt)] = new
+                out.append(new)
+            else:
+                out.append(copy.deepcopy(stmt))
+        return out
+    return block(body), copies

@@ -42,14 +42,18 @@ class _Folder(gast.NodeTransformer):
             self.changed = True
             return build.literal(_FOLDABLE[op](left, right))
         inner = node.left
-        if op is gast.Mult and _power_of_two(right) and isinstance(inner, gast.BinOp) \
-                and isinstance(inner.op, gast.Mult) and _power_of_two(number_literal(inner.right)):
-            # (e * 0.5) * 2.0 -> e * 1.0 -> e: scaling by powers of two is exact, in
-            # either order (a template's 0.5 meeting a power rule's 2.0)
+        inner_right = number_literal(inner.right) if isinstance(inner, gast.BinOp) \
+            and isinstance(inner.op, gast.Mult) else None
+        if op is gast.Mult and right is not None and inner_right is not None \
+                and (_power_of_two(right) or _power_of_two(inner_right)):
+            # (e * 0.5) * 2.0 -> e * 1.0 -> e, (e * 0.5) * 1.1283791670955126 -> e *
+            # 0.5641895835477563: scaling by a power of two is exact, so it commutes with
+            # the rounding of the other product (a template's 0.5 meeting a power rule's
+            # 2.0 or a template constant); two other literals are not folded: their
+            # product would round once more than the code as written
             self.changed = True
             return self.visit_BinOp(gast.BinOp(
-                left=inner.left, op=gast.Mult(),
-                right=build.literal(number_literal(inner.right) * right)))
+                left=inner.left, op=gast.Mult(), right=build.literal(inner_right * right)))
         if right == 2 and op is gast.Pow and isinstance(node.left, gast.Name):
             # x * x: what numpy does for an array's ** 2, and on Python floats half the cost
             # of pow() (and correctly rounded, where pow() may be off by an ulp)

@@ -24,6 +24,7 @@ from ..analyses.shapes import is_elementwise
 from ..ir.build import dotted_path
 from ..ir import build
 from . import PASSES, optimize, with_raising
+from .adjoint_copies import drop_adjoint_copies
 from .buffers import schedule_in_place
 from .closed_forms import closed_form_adjoints
 from .dce import remove_dead_cycles
@@ -31,11 +32,14 @@ from .float_gradients import float_gradients
 from .fold import float_literals_in_adjoints, fold_constants
 from .temporaries import inline_temporaries
 from .inplace import accumulate_in_place
+from .item_loops import iterate_items
+from .list_reads import read_arrays_as_lists
 from .reuse import reuse_forward_values
 from .scalars import specialise_for_scalars
 from .seeds import make_seed_folding_pass
 from .shape_proxies import make_shape_proxy_pass
 from .shape_tape import drop_unread_shape_tape
+from .tape_batches import batch_loop_tapes
 
 _TEMPORARY = re.compile(r"t\d+_\d+$")
 
@@ -70,14 +74,25 @@ def finish_reverse_body(result, request, levels, namer, bindings, user_globals, 
                                                      runtime_flow.float_gradient))
 
 
-def in_place_schedule(body, request, levels, namer, bindings, user_globals, kinds):
+def in_place_schedule(body, request, levels, namer, bindings, user_globals, kinds,
+                      tape="_tape"):
     """(body, changed): a specialisation's elementwise arithmetic done in arrays nothing
-    reads again (optimize/buffers.py). Code written so is not differentiated again (it
-    writes into arrays): the pipeline keeps `body` as it was for that."""
+    reads again (optimize/buffers.py), its loops' saves pushed as one tuple per iteration
+    (optimize/tape_batches.py), its loops over a tuple's positions iterating the tuple
+    (optimize/item_loops.py), float arrays a loop reads item by item read from a list
+    (optimize/list_reads.py), adjoint copies nothing needs dropped
+    (optimize/adjoint_copies.py). Code written so is not differentiated again (it writes into
+    arrays, its tape holds tuples): the pipeline keeps `body` as it was for that."""
     if request.signature is None or kinds is None:
         return body, False
-    return schedule_in_place(body, kinds, _resolver(bindings, user_globals),
-                             levels.numpy_name, namer.fresh, _generated_name(namer))
+    resolve = _resolver(bindings, user_globals)
+    body, in_place = schedule_in_place(body, kinds, resolve, levels.numpy_name, namer.fresh,
+                                       _generated_name(namer))
+    body, batched = batch_loop_tapes(body, tape, namer.fresh)
+    body, direct = iterate_items(body, kinds, resolve, tape)
+    body, listed = read_arrays_as_lists(body, kinds, resolve, namer.fresh)
+    body, copies = drop_adjoint_copies(body, namer.is_adjoint)
+    return body, in_place or batched or direct or listed or copies
 
 
 def shape_proxy_pass(levels, bindings, nested=False):
