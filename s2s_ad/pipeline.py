@@ -262,7 +262,7 @@ def _derive(func, request, registry, cache):
     result = reverse(inputs, request.wrt, seed)
     plain_body = finish_reverse_body(result, request, levels, namer, bindings,
                                      func.__globals__, kinds, aux,
-                                     RaisingStatements(levels, kinds, bindings))
+                                     RaisingStatements(levels, kinds, bindings, activity))
     body, in_place = in_place_schedule(plain_body, request, levels, namer, bindings,
                                        func.__globals__, kinds)
 
@@ -341,7 +341,7 @@ def _derive_forward(func, request, registry, cache):
     result = generator.zero_tangent(out_atom) if is_zero(result) else result
     returned = result if request.tangent_only else build.tuple_([build.clone(out_atom), result])
     body.append(build.ret(returned))
-    body = optimize(body, with_raising(RaisingStatements(levels, kinds, bindings)))
+    body = optimize(body, with_raising(RaisingStatements(levels, kinds, bindings, activity)))
     tree = derivative_def(levels.tree, fname, [derivative_docstring(func, request)] + body, tangent,
                          last=not request.helper)
     source = to_source(tree)
