@@ -85,12 +85,13 @@ def _caller_origin(depth=2):
     return doc[start + 4:end + 1] if start >= 0 and end > start else "the function"
 
 
-def check_broadcast(a, b):
-    """f computes `a op b` (elementwise) where the derivative needs only a and b: the
-    derivative still raises where f would, when the shapes do not broadcast."""
-    shape_a, shape_b = np.shape(a), np.shape(b)
-    if shape_a != shape_b and shape_a and shape_b:
-        np.broadcast_shapes(shape_a, shape_b)
+def check_broadcast(*operands):
+    """f computes `a op b` (elementwise; its operands' shapes the broadcast of these
+    operands') where the derivative needs none of it: the derivative still raises where
+    f would, when the shapes do not broadcast."""
+    shapes = [np.shape(v) for v in operands]
+    if any(s and s != shapes[0] for s in shapes[1:]):
+        np.broadcast_shapes(*shapes)
 
 
 def check_matmul(a, b):
