@@ -48,7 +48,7 @@ from .transforms.normalize import normalize, numpy_name_for
 from .transforms.python_floats import python_float_reads
 from .ir.depth import recursion_room
 from .derivative_cache import DerivativeCache, ForwardReference  # noqa: F401 (api's)
-from . import runtime_checks, runtime_flow
+from . import runtime_checks
 
 MODES = ("grad", "value_and_grad", "vjp")
 
@@ -180,13 +180,6 @@ def _derive(func, request, registry, cache):
     cotangent = namer.fresh("cotangent") if request.mode == "vjp" else None
 
     def derive_helper(helper, wrt, stmt):
-        if helper is runtime_flow.pop_adjoint:
-            raise NonDifferentiableError(
-                "reverse mode cannot differentiate a gradient through a loop that builds a "
-                "list: that gradient pops items off its list adjoint, which reverse mode "
-                "cannot undo", levels.parsed.source_map.locate(stmt.value),
-                "for second derivatives use s2s_ad.hvp or s2s_ad.hessian (forward over "
-                "reverse), or s2s_ad.jvp of the gradient")
         # a helper reading an argument only in a test has a zero derivative in it: the
         # answer when the output depends on the arguments through other statements
         zero_allowed = request.zero_allowed or reaches_output_without(

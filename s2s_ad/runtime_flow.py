@@ -279,7 +279,11 @@ class insert_grad_of:
 
 def push_adjoint(a, items, g):
     """Undo a pop in the backward sweep: the list adjoint `a` (of `items`, the list after
-    the pop) gets the popped item's adjoint g back at the end."""
+    the pop) gets the popped item's adjoint g back at the end. Items that are not a list
+    (a gradient's pop_adjoint of the scalar zero, differentiated again) popped nothing:
+    `a` is unchanged."""
+    if not isinstance(items, list):
+        return a
     a = list(a) if isinstance(a, list) else [0.0] * len(items)
     a.append(g)
     return a
