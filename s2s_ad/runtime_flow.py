@@ -165,10 +165,10 @@ def clear_adjoint(a, index):
 
 def add_lists(a, b):
     """Elementwise sum of two lists (or tuples) of adjoints; 0.0 stands for all zeros."""
+    if not isinstance(b, (list, tuple, np.ndarray)):      # the scalar zero: adds nothing
+        return a
     if not isinstance(a, (list, tuple, np.ndarray)):      # still the scalar zero
         return list(b)
-    if not isinstance(b, (list, tuple, np.ndarray)):
-        return a
     return [p + q for p, q in zip(a, b)]
 
 
