@@ -89,9 +89,13 @@ def check_broadcast(*operands):
     """f computes `a op b` (elementwise; its operands' shapes the broadcast of these
     operands') where the derivative needs none of it: the derivative still raises where
     f would, when the shapes do not broadcast."""
-    shapes = [np.shape(v) for v in operands]
-    if any(s and s != shapes[0] for s in shapes[1:]):
-        np.broadcast_shapes(*shapes)
+    # (a loop, not a generator: this runs in every call of the derivative)
+    shapes = [v.shape if type(v) is np.ndarray else np.shape(v) for v in operands]
+    first = shapes[0]
+    for shape in shapes:
+        if shape != first and shape:
+            np.broadcast_shapes(*shapes)
+            return
 
 
 def check_matmul(a, b):
