@@ -53,6 +53,7 @@ class RaisingStatements:
         self._bindings = bindings
         self._activity = activity
         self._shapes = set()            # names bound to `x.shape`
+        self._items = {}                # names bound once to a tuple or list display
         self._sources = self._broadcast_sources(levels.tree)
         self._check_names = set()
 
@@ -153,6 +154,8 @@ class RaisingStatements:
                 continue
             if isinstance(stmt.value, gast.Attribute) and stmt.value.attr == "shape":
                 self._shapes.add(stmt.targets[0].id)
+            if isinstance(stmt.value, (gast.Tuple, gast.List)):
+                self._items[stmt.targets[0].id] = stmt.value.elts
             operands = () if self._makes_a_number(stmt.value) \
                 else self._elementwise_operands(stmt.value)
             if operands is None or not all(isinstance(o, (gast.Name, gast.Constant))
@@ -164,7 +167,14 @@ class RaisingStatements:
         return sources
 
     def _elementwise_operands(self, value):
-        """The operands of an elementwise step, else None."""
+        """The operands of an elementwise step, else None (an item of a tuple display,
+        `steps = t[2]` of `t = (h0, 0.0, n)`, is its only operand)."""
+        if isinstance(value, gast.Subscript) and isinstance(value.value, gast.Name) \
+                and value.value.id in self._items and isinstance(value.slice, gast.Constant) \
+                and isinstance(value.slice.value, int) \
+                and -len(self._items[value.value.id]) <= value.slice.value \
+                < len(self._items[value.value.id]):
+            return [self._items[value.value.id][value.slice.value]]
         if isinstance(value, gast.BinOp) and isinstance(value.op, _ARITHMETIC):
             operands = [value.left, value.right]
         elif isinstance(value, gast.UnaryOp) and isinstance(value.op, (gast.USub, gast.UAdd)):
