@@ -18,6 +18,7 @@ import numpy as np
 from .api import Wrt
 from .bound import bound_derivative, bound_parts
 from .errors import APIUsageError
+from .runtime_objects import attributes, is_object, rebuilt, zero_gradient
 
 
 def jacobian(f: Optional[Callable] = None, wrt: Wrt = 0, mode: str = "forward") -> Callable:
@@ -105,7 +106,7 @@ def hessian(f: Optional[Callable] = None, wrt: Union[int, str] = 0) -> Callable:
         bound = inspect.signature(f).bind(*args, **kwargs)
         bound.apply_defaults()
         x = bound.arguments[name]
-        if isinstance(x, (dict, list, tuple)):
+        if isinstance(x, (dict, list, tuple)) or is_object(x):
             return _structured_hessian(lambda v: product(*args, v, **kwargs), x)
         shape = np.shape(x)
         columns = [np.asarray(product(*args, basis, **kwargs), dtype=_float_dtype(x))
@@ -117,9 +118,13 @@ def hessian(f: Optional[Callable] = None, wrt: Union[int, str] = 0) -> Callable:
 
 
 def _structured_hessian(product, x):
-    """The Hessian in a dict / list / tuple argument x, as JAX gives it: x's structure of
-    x's structures, the block H[i][j] (leaves i, j) of shape leaf_i.shape + leaf_j.shape.
-    `product(v)` is the Hessian times v (v of x's structure)."""
+    """The Hessian in a dict / list / tuple / object argument x, as JAX gives it for a
+    pytree: x's structure of x's structures, the block H[i][j] (leaves i, j) of shape
+    leaf_i.shape + leaf_j.shape. `product(v)` is the Hessian times v (v of x's
+    structure). An object's attributes holding no numbers (a string, a flag) are None.
+
+        P(w, b) -> P(w=P(w=H_ww, b=H_wb), b=P(w=H_bw, b=H_bb))
+    """
     leaves = _leaves(x)
     shapes = [np.shape(leaf) for leaf in leaves]
     blocks = [[None] * len(leaves) for _ in leaves]
@@ -140,24 +145,37 @@ def _structured_hessian(product, x):
 
 
 def _leaves(value, like=None):
-    """The numbers and arrays in a dict / list / tuple, depth first (dicts in the key
-    order of `like`, the structure they mirror)."""
+    """The numbers and arrays in a dict / list / tuple / object, depth first (dicts in
+    the key order of `like`, the structure they mirror; objects by attribute, a value
+    mirroring one being an object like it, or the dict of its attributes' adjoints)."""
     like = value if like is None else like
     if isinstance(like, dict):
         return [leaf for key in like for leaf in _leaves(value[key], like[key])]
     if isinstance(like, (list, tuple)):
         return [leaf for item, shape in zip(value, like) for leaf in _leaves(item, shape)]
-    return [value]
+    if is_object(like):
+        return [leaf for name, item in attributes(like)
+                for leaf in _leaves(_attribute(value, name), item)]
+    return [value] if zero_gradient(like) is not None else []
+
+
+def _attribute(value, name):
+    if isinstance(value, dict):
+        return value.get(name, 0.0)
+    return getattr(value, name, 0.0) if is_object(value) else 0.0
 
 
 def _rebuild(like, leaves):
-    """`like`'s structure with its leaves taken from the iterator `leaves`."""
+    """`like`'s structure with its leaves taken from the iterator `leaves` (None for an
+    object's attributes that hold no numbers)."""
     from .runtime import _sequence_like
     if isinstance(like, dict):
         return {key: _rebuild(item, leaves) for key, item in like.items()}
     if isinstance(like, (list, tuple)):
         return _sequence_like(like, [_rebuild(item, leaves) for item in like])
-    return next(leaves)
+    if is_object(like):
+        return rebuilt(like, [_rebuild(item, leaves) for _, item in attributes(like)])
+    return next(leaves) if zero_gradient(like) is not None else None
 
 
 def _zero_like(leaf):

@@ -49,7 +49,7 @@ from .transforms.python_floats import python_float_reads
 from .transforms.invariant_floats import hoist_invariant_floats
 from .ir.depth import recursion_room
 from .derivative_cache import DerivativeCache, ForwardReference  # noqa: F401 (api's)
-from . import runtime_checks, runtime_flow
+from . import runtime_checks
 
 MODES = ("grad", "value_and_grad", "vjp")
 
@@ -181,13 +181,6 @@ def _derive(func, request, registry, cache):
     cotangent = namer.fresh("cotangent") if request.mode == "vjp" else None
 
     def derive_helper(helper, wrt, stmt):
-        if helper is runtime_flow.pop_adjoint:
-            raise NonDifferentiableError(
-                "reverse mode cannot differentiate a gradient through a loop that builds a "
-                "list: that gradient pops items off its list adjoint, which reverse mode "
-                "cannot undo", levels.parsed.source_map.locate(stmt.value),
-                "for second derivatives use s2s_ad.hvp or s2s_ad.hessian (forward over "
-                "reverse), or s2s_ad.jvp of the gradient")
         # a helper reading an argument only in a test has a zero derivative in it: the
         # answer when the output depends on the arguments through other statements
         zero_allowed = request.zero_allowed or reaches_output_without(
@@ -263,7 +256,7 @@ def _derive(func, request, registry, cache):
     result = reverse(inputs, request.wrt, seed)
     plain_body = finish_reverse_body(result, request, levels, namer, bindings,
                                      func.__globals__, kinds, aux,
-                                     RaisingStatements(levels, kinds, bindings))
+                                     RaisingStatements(levels, kinds, bindings, activity))
     body, in_place = in_place_schedule(plain_body, request, levels, namer, bindings,
                                        func.__globals__, kinds, result.tape)
 
@@ -342,7 +335,7 @@ def _derive_forward(func, request, registry, cache):
     result = generator.zero_tangent(out_atom) if is_zero(result) else result
     returned = result if request.tangent_only else build.tuple_([build.clone(out_atom), result])
     body.append(build.ret(returned))
-    body = optimize(body, with_raising(RaisingStatements(levels, kinds, bindings)))
+    body = optimize(body, with_raising(RaisingStatements(levels, kinds, bindings, activity)))
     tree = derivative_def(levels.tree, fname, [derivative_docstring(func, request)] + body, tangent,
                          last=not request.helper)
     source = to_source(tree)

@@ -85,12 +85,17 @@ def _caller_origin(depth=2):
     return doc[start + 4:end + 1] if start >= 0 and end > start else "the function"
 
 
-def check_broadcast(a, b):
-    """f computes `a op b` (elementwise) where the derivative needs only a and b: the
-    derivative still raises where f would, when the shapes do not broadcast."""
-    shape_a, shape_b = np.shape(a), np.shape(b)
-    if shape_a != shape_b and shape_a and shape_b:
-        np.broadcast_shapes(shape_a, shape_b)
+def check_broadcast(*operands):
+    """f computes `a op b` (elementwise; its operands' shapes the broadcast of these
+    operands') where the derivative needs none of it: the derivative still raises where
+    f would, when the shapes do not broadcast."""
+    # (a loop, not a generator: this runs in every call of the derivative)
+    shapes = [v.shape if type(v) is np.ndarray else np.shape(v) for v in operands]
+    first = shapes[0]
+    for shape in shapes:
+        if shape != first and shape:
+            np.broadcast_shapes(*shapes)
+            return
 
 
 def check_matmul(a, b):

@@ -198,10 +198,10 @@ def clear_adjoint(a, index):
 
 def add_lists(a, b):
     """Elementwise sum of two lists (or tuples) of adjoints; 0.0 stands for all zeros."""
+    if not isinstance(b, (list, tuple, np.ndarray)):      # the scalar zero: adds nothing
+        return a
     if not isinstance(a, (list, tuple, np.ndarray)):      # still the scalar zero
         return list(b)
-    if not isinstance(b, (list, tuple, np.ndarray)):
-        return a
     return [p + q for p, q in zip(a, b)]
 
 
@@ -312,7 +312,11 @@ class insert_grad_of:
 
 def push_adjoint(a, items, g):
     """Undo a pop in the backward sweep: the list adjoint `a` (of `items`, the list after
-    the pop) gets the popped item's adjoint g back at the end."""
+    the pop) gets the popped item's adjoint g back at the end. Items that are not a list
+    (a gradient's pop_adjoint of the scalar zero, differentiated again) popped nothing:
+    `a` is unchanged."""
+    if not isinstance(items, list):
+        return a
     a = list(a) if isinstance(a, list) else [0.0] * len(items)
     a.append(g)
     return a

@@ -13,8 +13,9 @@ axis or an index get none. The result parameter is called `out` (the helpers use
 A list's adjoint may be a list with the scalar zero 0.0 for items (or for the whole list:
 0.0 stands for zeros of any shape), which match_adjoint(d[out], out) fills in, or an
 array whose rows are the items' adjoints (np.zeros(np.shape(a_list)) written into).
-pop_adjoint has no reverse template: it pops its list argument in place, which reverse
-mode (following values) cannot undo; the pipeline reports that as a located error.
+pop_adjoint has no template here: it pops its list argument in place, and the reverse
+generator undoes it as it undoes `items.pop()` (ad/statements.py: the popped adjoint
+goes back on the list, its own adjoint on the list's adjoint).
 """
 import numpy as np
 

@@ -79,8 +79,9 @@ def _passes(check, spec, shapes):
 
 
 def second_order(spec, shapes, eps=1e-5):
-    """None when hvp of <u, f(x)> in the first differentiated argument matches central
-    differences of its gradient, else what went wrong."""
+    """None when hvp of <u, f(x)> in the first differentiated argument, and the same
+    product by reverse over reverse (vjp of its gradient), match central differences of
+    its gradient, else what went wrong."""
     args = _args(spec, shapes, f"{spec.fn.__name__}{shapes}")
     k = _wrt(spec, args)[0]
     rng = np.random.default_rng(1)
@@ -99,10 +100,14 @@ def second_order(spec, shapes, eps=1e-5):
             plus = np.asarray(grad(*shifted))
             shifted[k] = x - eps * v
             numeric = (plus - np.asarray(grad(*shifted))) / (2 * eps)
+            if not np.allclose(hv, numeric, rtol=1e-4, atol=1e-5):
+                return "differs from central differences of the gradient"
+            # the Hessian is symmetric: v^T H, by reverse mode through the gradient
+            reverse = s2s_ad.vjp(s2s_ad.grad(weighted, wrt=k), wrt=k)(*args, v)
     except Exception as error:                  # noqa: BLE001
         return f"{type(error).__name__}: {str(error).splitlines()[0][:80]}"
-    if not np.allclose(hv, numeric, rtol=1e-4, atol=1e-5):
-        return "differs from central differences of the gradient"
+    if not np.allclose(reverse, numeric, rtol=1e-4, atol=1e-5):
+        return "reverse over reverse differs from central differences of the gradient"
     return None
 
 

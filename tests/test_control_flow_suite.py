@@ -441,7 +441,8 @@ def test_hvp_matches_differences_of_the_gradient(fn, make, k):
                                          if isinstance(row.values[1](
                                              np.random.default_rng(0))[row.values[2]], float)])
 def test_grad_of_grad_matches_differences_of_the_gradient(fn, make, k):
-    """Reverse over reverse: the generated gradient's tape pushes and pops reversed."""
+    """Reverse over reverse: the generated gradient's tape pushes and pops reversed (and
+    the pops of a list adjoint, for lists built by appends)."""
     args = list(make(np.random.default_rng(0)))
     grad = s2s_ad.grad(fn, wrt=k)
 
@@ -450,11 +451,6 @@ def test_grad_of_grad_matches_differences_of_the_gradient(fn, make, k):
         moved[k] = value
         return grad(*moved)
 
-    if "pop_adjoint(" in s2s_ad.derivative_source(grad):
-        # a gradient that pops its list adjoint: a clear error pointing to hvp, not a crash
-        with pytest.raises(s2s_ad.NonDifferentiableError, match="s2s_ad.hvp"):
-            s2s_ad.grad(grad, wrt=k)
-        return
     eps = 1e-5
     expected = (grad_at(args[k] + eps) - grad_at(args[k] - eps)) / (2 * eps)
     assert s2s_ad.grad(grad, wrt=k)(*args) == pytest.approx(expected, rel=1e-4, abs=1e-5)

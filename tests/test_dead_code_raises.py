@@ -98,3 +98,99 @@ def test_a_dropped_np_matmul_is_checked_as_a_product_not_as_broadcasting(both_pa
     np.testing.assert_allclose(mixed[1], v.T @ u)
     with pytest.raises(ValueError):
         s2s_ad.hvp(weighted_product)(a, b[:3], v)
+
+
+# Statements whose values reach f's output, that the derivative does not need, with
+# operands f computes (not its arguments)
+def product_of_intermediates(x, w):
+    y = x * 2.0
+    z = y * w
+    return np.sum(z)
+
+
+def sum_of_intermediates(x, w):
+    y = x + 1.0
+    v = np.tanh(w)
+    return np.sum(y - v)
+
+
+def sum_through_a_ufunc(x, w):
+    y = x * 2.0
+    v = w * 2.0
+    return np.sum(np.add(y, v))
+
+
+def also_read_elsewhere(x, w):
+    y = x * 2.0
+    v = w * 2.0
+    u = y + v
+    return np.sum(u) + np.sum(y * y)
+
+
+def inverse_the_derivative_does_not_follow(x, A):
+    B = A + 0.0
+    c = np.linalg.inv(B)
+    return np.sum(x * x) + np.sum(c * 0.0)
+
+
+def product_of_intermediates_in_a_loop(x, w):
+    total = 0.0
+    for k in range(2):
+        y = x * float(k)
+        total = total + np.sum(y + w)
+    return total
+
+
+INTERMEDIATE_CASES = [
+    (product_of_intermediates, (np.ones(3), np.ones(2)), ValueError),
+    (sum_of_intermediates, (np.ones(3), np.ones(2)), ValueError),
+    (sum_through_a_ufunc, (np.ones(3), np.ones(2)), ValueError),
+    (also_read_elsewhere, (np.ones(3), np.ones(2)), ValueError),
+    (inverse_the_derivative_does_not_follow, (np.ones(2), np.zeros((2, 2))),
+     np.linalg.LinAlgError),
+    (product_of_intermediates_in_a_loop, (np.ones(3), np.ones(2)), ValueError),
+]
+
+
+@pytest.mark.parametrize("fn, args, error", INTERMEDIATE_CASES,
+                         ids=[c[0].__name__ for c in INTERMEDIATE_CASES])
+@pytest.mark.parametrize("mode", ["grad", "value_and_grad", "vjp", "jvp", "hvp"])
+def test_the_derivative_raises_where_a_statement_on_intermediates_raises(both_paths, fn, args,
+                                                                         error, mode):
+    with pytest.raises(error):
+        fn(*args)
+    derivative = getattr(s2s_ad, mode)(fresh(fn))
+    call = args if mode in ("grad", "value_and_grad") else args + (
+        1.0 if mode == "vjp" else args[0],)
+    with pytest.raises(error):
+        derivative(*call)
+
+
+def test_a_check_on_intermediates_reads_the_arguments_their_shapes_come_from(both_paths):
+    # y and v are made elementwise from x and w: the check reads x and w, and the
+    # derivative computes neither y, v nor their sum
+    def f(x, w):
+        y = x * 2.0
+        v = np.exp(w)
+        return np.sum(y + v)
+    source = _code(s2s_ad.derivative_source(s2s_ad.grad(fresh(f)), np.ones(3), np.ones(3)))
+    assert "check_broadcast(x, w)" in source
+    assert "np.exp" not in source and "x * 2.0" not in source
+    np.testing.assert_allclose(s2s_ad.grad(fresh(f))(np.ones(3), np.ones(3)), 2.0 * np.ones(3))
+
+
+def test_numbers_made_by_reductions_and_lengths_need_no_check(both_paths):
+    # the mean's number and the length always broadcast: the loop accumulating the loss
+    # (which the gradient does not need) is not kept for a check
+    def f(x):
+        loss = 0.0
+        for k in range(3):
+            loss = loss + np.mean(np.sin(x * float(k)))
+        return loss / x.shape[0]
+    source = _code(s2s_ad.derivative_source(s2s_ad.grad(fresh(f)), np.ones(3)))
+    assert "check_broadcast" not in source and "np.mean" not in source
+
+
+def _code(source):
+    """The generated lines without their comments."""
+    return "\n".join(line for line in source.splitlines() if not line.strip().startswith("#"))

@@ -150,3 +150,23 @@ def test_grad_of_grad_through_decompositions_is_finite(f):
         return np.sum(g(A))
     got = s2s_ad.grad(summed_gradient)(A)
     assert np.allclose(got, s2s_ad.hvp(f)(A, np.ones((3, 3))), rtol=1e-6, atol=1e-8)
+
+
+def split_pieces(x):
+    a, b = np.split(x, [4])
+    return np.sum(a ** 2 * b[0]) + np.sum(b ** 3)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f, x", CASES + [(split_pieces, RNG.standard_normal(12))],
+                         ids=lambda c: getattr(c, "__name__", ""))
+def test_reverse_over_reverse_matches_differences_of_the_gradient(f, x, path):
+    """vjp of the gradient (a derivative differentiated by reverse mode again): the
+    decomposition's results are a tuple, whose items' adjoints are a list (np.zeros of
+    its shape made an array of arrays of different shapes, or a float + list)."""
+    from derivative_paths import central_difference, on_path
+    v = np.linspace(0.5, 1.5, x.size)
+    gradient = on_path(s2s_ad.grad(f), path)
+    got = on_path(s2s_ad.vjp(gradient), path)(x, v)
+    np.testing.assert_allclose(got, central_difference(s2s_ad.grad(f), x, v),
+                               rtol=1e-5, atol=1e-7)

@@ -1,5 +1,7 @@
 """A gradient has its argument's structure: a namedtuple's is the same namedtuple; the
-Hessian in a dict / list / tuple argument is that structure of structures (as in JAX)."""
+Hessian in a dict / list / tuple / dataclass / object argument is that structure of
+structures (as in JAX for a pytree)."""
+import dataclasses
 from collections import namedtuple
 
 import numpy as np
@@ -62,3 +64,44 @@ def test_hessian_of_a_list_or_tuple_argument(both_paths, container):
     assert h[1][1] == 0.0
     hv = s2s_ad.hvp(fresh(by_item))(container([A, 0.5]), container([np.zeros(2), 1.0]))
     np.testing.assert_allclose(hv[0], np.ones(2))
+
+
+@dataclasses.dataclass
+class Weights:
+    a: np.ndarray
+    b: float
+    label: str = "layer"            # no derivative: None in the Hessian
+
+
+def by_attribute(p):
+    return np.sum(p.a ** 3) + p.b * np.sum(p.a)
+
+
+class Cubic:
+    def __init__(self, a, b):
+        self.a, self.b, self.name = a, b, "cubic"
+
+    def energy(self, scale):
+        return scale * (np.sum(self.a ** 3) + self.b * np.sum(self.a))
+
+
+def _check_object_hessian(h, cls):
+    assert type(h) is cls and type(h.a) is cls and type(h.b) is cls
+    np.testing.assert_allclose(h.a.a, EXPECTED_AA)
+    np.testing.assert_allclose(h.a.b, np.ones(2))
+    np.testing.assert_allclose(h.b.a, np.ones(2))
+    assert h.b.b == 0.0
+
+
+def test_hessian_of_a_dataclass_argument(both_paths):
+    h = s2s_ad.hessian(fresh(by_attribute))(Weights(A, 0.5))
+    _check_object_hessian(h, Weights)
+    assert h.label is None and h.a.label is None
+
+
+def test_hessian_with_respect_to_self(both_paths):
+    h = s2s_ad.hessian(Cubic.energy, wrt="self")(Cubic(A, 0.5), 1.0)
+    _check_object_hessian(h, Cubic)
+    assert h.name is None
+    bound = s2s_ad.hessian(Cubic(A, 0.5).energy, wrt="self")(2.0)
+    np.testing.assert_allclose(bound.a.a, 2.0 * EXPECTED_AA)

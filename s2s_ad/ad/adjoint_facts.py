@@ -26,8 +26,12 @@ def containers(forward, inputs, helpers):
     for stmt in all_statements(forward):
         if id(stmt) not in helpers:
             if isinstance(stmt, gast.Assign):
-                found |= _joined_sequence(operation_of(stmt.value, inputs.levels.callees),
-                                          inputs.kinds)
+                op = operation_of(stmt.value, inputs.levels.callees)
+                found |= _joined_sequence(op, inputs.kinds)
+                if _returns_sequence(op) and isinstance(stmt.targets[0], gast.Name) and (
+                        inputs.kinds is None
+                        or not isinstance(inputs.kinds.of(stmt.targets[0]), Num)):
+                    found.add(stmt.targets[0].id)
             continue
         op = operation_of(stmt.value, inputs.levels.callees)
         for arg in list(op.args) + list(op.keywords.values()):
@@ -52,6 +56,27 @@ def _joined_sequence(op, kinds):
             and (kinds is None or not isinstance(kinds.of(op.args[0]), Num)):
         return {op.args[0].id}
     return set()
+
+
+# numpy functions whose result is a tuple or list of arrays (`q, r = np.linalg.qr(A)` in
+# levels form reads items of one variable): the adjoint of that variable is one per item
+_SEQUENCE_RESULTS = (numpy.split, numpy.array_split, numpy.hsplit, numpy.vsplit,
+                     numpy.dsplit, numpy.linalg.eigh, numpy.linalg.eig, numpy.linalg.qr,
+                     numpy.linalg.lstsq, numpy.linalg.slogdet, numpy.meshgrid,
+                     numpy.broadcast_arrays) + ((numpy.unstack,) if hasattr(numpy, "unstack")
+                                                else ())
+
+
+def _returns_sequence(op):
+    """Does `op` return a tuple or list of arrays (svd unless compute_uv=False, qr unless
+    mode="r")?"""
+    if op.primitive is numpy.linalg.svd:
+        flag = op.keywords.get("compute_uv")
+        return not (isinstance(flag, gast.Constant) and flag.value is False)
+    if op.primitive is numpy.linalg.qr:
+        mode = op.keywords.get("mode")
+        return not (isinstance(mode, gast.Constant) and mode.value in ("r", "raw"))
+    return any(op.primitive is f for f in _SEQUENCE_RESULTS)
 
 
 def _is_container(kind):

@@ -148,7 +148,7 @@ def _prepare_helpers(forward, inputs, ctx):
         target = stmt.targets[0].id
         op = operation_of(stmt.value, inputs.levels.callees)
         if not inputs.activity.is_active(target) or not inspect.isfunction(op.primitive) \
-                or op.primitive in (identity, attribute_read) \
+                or op.primitive in (identity, attribute_read, runtime_flow.pop_adjoint) \
                 or inputs.registry.reverse(op.primitive) is not None \
                 or inputs.registry.is_nondifferentiable(op.primitive) \
                 or getattr(op.primitive, "__module__", None) == runtime_functions.__name__:

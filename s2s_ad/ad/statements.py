@@ -147,7 +147,7 @@ class StatementReverser:
             out.append(marker(RESTORE, build.name(target)))
 
     def _operation(self, stmt, op, target, result_adjoint, out):
-        if op.primitive is list.pop:
+        if op.primitive is list.pop or op.primitive is runtime_flow.pop_adjoint:
             self._pop(op, target, result_adjoint, out)
             return
         if not any(self.ctx.is_active_operand(a) for a in _operand_atoms(op)):
@@ -385,19 +385,30 @@ class StatementReverser:
 
     def undo_inactive_pop(self, stmt, out):
         op = operation_of(stmt.value, self.levels.callees)
-        if op.primitive is list.pop and isinstance(op.args[0], gast.Name) \
+        if (op.primitive is list.pop or op.primitive is runtime_flow.pop_adjoint) \
+                and isinstance(op.args[0], gast.Name) \
                 and self.i.activity.is_active(op.args[0].id):
             self._pop(op, stmt.targets[0].id, build.const(0.0), out)
 
     def _pop(self, op, target, result_adjoint, out):
-        """x = items.pop(): the item goes back on the list, its adjoint on the list's."""
+        """x = items.pop(): the item goes back on the list, its adjoint on the list's.
+        So for `x = pop_adjoint(items)` in a gradient differentiated again, where items
+        may still be the scalar zero (nothing was popped, nothing goes back):
+
+            items_bar = push_adjoint(items_bar, items, x_bar)
+            if isinstance(items, list): items.append(x)
+        """
         items = op.args[0].id
         if self.ctx.is_active_operand(op.args[0]):
             pushed = build.call(self.adj.helper(runtime_flow.push_adjoint),
                                 [self.adj.get(items), build.name(items), result_adjoint])
             out.append(build.assign(self.adj.name_of(items), pushed))
-        out.append(build.expr_stmt(build.call(build.attribute(build.name(items), "append"),
-                                              [build.name(target)])))
+        put_back = build.expr_stmt(build.call(build.attribute(build.name(items), "append"),
+                                              [build.name(target)]))
+        if op.primitive is runtime_flow.pop_adjoint:
+            put_back = gast.If(test=build.call(self.adj.helper(isinstance), [
+                build.name(items), self.adj.helper(list)]), body=[put_back], orelse=[])
+        out.append(put_back)
 
     def _locate(self, stmt):
         node = stmt.value if hasattr(stmt.value, "lineno") else stmt

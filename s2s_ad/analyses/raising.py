@@ -10,13 +10,21 @@ stands in as a cheap check of the same condition:
     q = helper(x)     (anything may raise)             kept
 
 This holds for dead code in f itself (values that reach neither f's result nor its
-control flow), whatever it costs: f computes it too. A statement whose value reaches the
-result but that the derivative does not need (`t = a * b` in `np.sum(a * b)`) is checked
-only when its operands are f's arguments, so the check computes nothing new. What cannot
-raise is dropped as before: arithmetic with a number (the kind facts, kinds.py, tell
-which values are numbers), slices, elementwise functions of one argument, full
-reductions, attribute reads. Only statements assigning a variable of f's levels form
-count; the adjoint code the generator writes never does.
+control flow), whatever it costs: f computes it too. It holds as well for a statement
+whose value reaches the result but that the derivative does not need (`t = a * b` in
+`np.sum(a * b)`, `c = np.linalg.inv(B)` of a B the derivative does not follow). A
+broadcasting check reads, for each operand made by elementwise steps, the names that
+operand's shape comes from (the broadcast sources), so it seldom makes the derivative
+compute a value it would not have:
+
+    y = x * 2.0; v = w + 1.0; u = y + v       check_broadcast(x, w)   (x, w arguments)
+
+An operation the derivative follows (active) is left to its own derivative, which
+raises as f does (the adjoint of `inv(B)` reads the inverse). What cannot raise is
+dropped as before: arithmetic with a number (the kind facts, kinds.py, tell which values
+are numbers), slices, elementwise functions of one argument, full reductions, attribute
+reads. Only statements assigning a variable of f's levels form count; the adjoint code
+the generator writes never does.
 """
 import gast
 import numpy as np
@@ -37,12 +45,17 @@ class RaisingStatements:
     """`stand_in(stmt)`: None when a dead `stmt` may go; `stmt` itself when it must stay;
     else the check statement to put in its place."""
 
-    def __init__(self, levels, kinds, bindings):
+    def __init__(self, levels, kinds, bindings, activity=None):
         self._dead = _dead_in_f(levels.tree)
         self._parameters = set(levels.resolution.parameters)
         self._callees = levels.callees
         self._kinds = kinds
         self._bindings = bindings
+        self._activity = activity
+        self._shapes = set()            # names bound to `x.shape`
+        self._items = {}                # names bound once to a tuple or list display
+        self._sources = self._broadcast_sources(levels.tree)
+        self._check_names = set()
 
     def stand_in(self, stmt):
         if not isinstance(stmt, gast.Assign) or len(stmt.targets) != 1 \
@@ -58,26 +71,144 @@ class RaisingStatements:
             return None
         if len(checks) > 1 or checks[0][1] is not stmt.value:
             return stmt                 # several conditions: the statement says them all
-        helper, node = checks[0]
-        return self._check(helper, _operands(node))
+        return self._check(*checks[0], stmt)
 
     def _contributing(self, stmt):
         """A statement whose value reaches f's output, dropped because the derivative
-        needs only its operands: checked only when its operands are f's arguments (the
-        check then costs no computation the derivative would not do)."""
-        verdict = self._verdict(stmt.value)
-        if not isinstance(verdict, tuple) or verdict[0] is not runtime_checks.check_broadcast \
-                and verdict[0] is not runtime_checks.check_matmul:
-            return None
-        operands = _operands(stmt.value)
-        if not all(isinstance(o, gast.Constant) or isinstance(o, gast.Name)
-                   and o.id in self._parameters for o in operands):
-            return None
-        return self._check(verdict[0], operands)
+        does not need it: kept when it may raise and the derivative does not follow it
+        (inactive), else checked, from the operands' broadcast sources."""
+        verdicts = [self._verdict(node) for node in walk_tree(stmt.value)]
+        checks = [v for v in verdicts if v not in (None, "keep")]
+        if "keep" in verdicts or len(checks) > 1 or checks and checks[0][1] is not stmt.value:
+            active = self._activity is None or self._activity.is_active(stmt.targets[0].id)
+            return None if active else stmt
+        return self._check(*checks[0], stmt) if checks else None
 
-    def _check(self, helper, operands):
+    def _check(self, helper, node, stmt):
+        """`helper(operands)`, each operand replaced by its broadcast sources (its only
+        source for a product's operand); None when one shape is all there is; `stmt`
+        itself when an operand is an expression the sources do not cover."""
+        operands = {}
+        for operand in _operands(node):
+            sources = self._sources_of(operand)
+            if sources is None:
+                return stmt
+            if helper is runtime_checks.check_matmul and len(sources) != 1:
+                if isinstance(operand, gast.Constant):
+                    return stmt
+                sources = (operand.id,) if isinstance(operand, gast.Name) else None
+                if sources is None:
+                    return stmt
+            operands.update(dict.fromkeys(sources))
+        if helper is runtime_checks.check_broadcast and len(operands) < 2:
+            return None
         name = self._bindings.name_for(helper.__name__, helper)
-        return build.expr_stmt(build.call(build.name(name), [build.clone(o) for o in operands]))
+        self._check_names.add(name)
+        return build.expr_stmt(build.call(build.name(name), [build.name(n) for n in operands]))
+
+    def _sources_of(self, node):
+        """The names whose shapes `node`'s is the broadcast of (() for a number), or None
+        when an operation other than an elementwise one makes it."""
+        found, todo = {}, [node]
+        while todo:
+            node = todo.pop()
+            if isinstance(node, gast.Name):
+                if not self._is_number(node):
+                    found.update(dict.fromkeys(self._sources.get(node.id, (node.id,))))
+            elif not self._makes_a_number(node):
+                operands = self._elementwise_operands(node)
+                if operands is None:
+                    return None
+                todo.extend(reversed(operands))
+        return tuple(found)
+
+    def may_raise(self, stmt):
+        """Might `stmt` (a statement of the derivative) raise? False only for an
+        assignment of what cannot raise."""
+        return not isinstance(stmt, gast.Assign) or any(
+            self._verdict(node) is not None for node in walk_tree(stmt.value))
+
+    def is_check(self, stmt):
+        """Is `stmt` a check this table stood in for a statement?"""
+        return isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Call) \
+            and isinstance(stmt.value.func, gast.Name) and stmt.value.func.id in self._check_names
+
+    def _broadcast_sources(self, tree):
+        """For each variable assigned once by an elementwise step (arithmetic, a
+        comparison, a ufunc) of variables never rebound: the names its shape is the
+        broadcast of (f's arguments, or values made otherwise), numbers left out.
+
+            y = x * 2.0; u = y + w       {y: (x,), u: (x, w)}
+        """
+        stored = {}
+        for stmt in all_statements(tree.body):
+            own = stmt.target if isinstance(stmt, gast.For) else None \
+                if isinstance(stmt, (gast.If, gast.While)) else stmt   # not nested blocks
+            for name in names_stored(own) if own is not None else ():
+                stored[name] = stored.get(name, 0) + 1
+        sources = self._sources = {}
+        for stmt in all_statements(tree.body):
+            if not isinstance(stmt, gast.Assign) or len(stmt.targets) != 1 \
+                    or not isinstance(stmt.targets[0], gast.Name) \
+                    or stored[stmt.targets[0].id] != 1:
+                continue
+            if isinstance(stmt.value, gast.Attribute) and stmt.value.attr == "shape":
+                self._shapes.add(stmt.targets[0].id)
+            if isinstance(stmt.value, (gast.Tuple, gast.List)):
+                self._items[stmt.targets[0].id] = stmt.value.elts
+            operands = () if self._makes_a_number(stmt.value) \
+                else self._elementwise_operands(stmt.value)
+            if operands is None or not all(isinstance(o, (gast.Name, gast.Constant))
+                                           for o in operands) or any(
+                    isinstance(o, gast.Name) and stored.get(o.id, 0) > (
+                        0 if o.id in self._parameters else 1) for o in operands):
+                continue
+            sources[stmt.targets[0].id] = self._sources_of(stmt.value)
+        return sources
+
+    def _elementwise_operands(self, value):
+        """The operands of an elementwise step, else None (an item of a tuple display,
+        `steps = t[2]` of `t = (h0, 0.0, n)`, is its only operand)."""
+        if isinstance(value, gast.Subscript) and isinstance(value.value, gast.Name) \
+                and value.value.id in self._items and isinstance(value.slice, gast.Constant) \
+                and isinstance(value.slice.value, int) \
+                and -len(self._items[value.value.id]) <= value.slice.value \
+                < len(self._items[value.value.id]):
+            return [self._items[value.value.id][value.slice.value]]
+        if isinstance(value, gast.BinOp) and isinstance(value.op, _ARITHMETIC):
+            operands = [value.left, value.right]
+        elif isinstance(value, gast.UnaryOp) and isinstance(value.op, (gast.USub, gast.UAdd)):
+            operands = [value.operand]
+        elif isinstance(value, gast.Compare) and len(value.comparators) == 1:
+            operands = [value.left, value.comparators[0]]
+        elif isinstance(value, gast.Call) and not value.keywords and isinstance(
+                self._callees.get(dotted_path(value.func)), np.ufunc) \
+                and self._callees[dotted_path(value.func)].signature is None \
+                and len(value.args) == self._callees[dotted_path(value.func)].nin:
+            operands = list(value.args)
+        else:
+            return None
+        return operands
+
+    def _makes_a_number(self, value):
+        """A number whatever the operands: a full reduction, a length, `x.shape[0]`."""
+        if isinstance(value, gast.Constant):
+            return True
+        if isinstance(value, gast.Attribute):
+            return value.attr in ("ndim", "size")
+        if isinstance(value, gast.Subscript):
+            return isinstance(value.slice, gast.Constant) and (
+                isinstance(value.value, gast.Attribute) and value.value.attr == "shape"
+                or isinstance(value.value, gast.Name) and value.value.id in self._shapes)
+        if not isinstance(value, gast.Call):
+            return False
+        callee = self._callees.get(dotted_path(value.func))
+        return callee in (len, float, int) or callee in _FULL_REDUCTIONS \
+            and len(value.args) == 1 and all(k.arg == "axis" and isinstance(
+                k.value, gast.Constant) and k.value.value is None for k in value.keywords)
+
+    def _is_number(self, atom):
+        return self._kinds is not None and self._kinds.axes(atom) == ()
 
     def _verdict(self, node):
         """None (cannot raise), "keep", or (check helper, node)."""
@@ -184,14 +315,17 @@ def forward_to_keep(forward, wanted, raising, checks=()):
     stand in for gives its check instead. Returns (statements in order, checks), the
     checks (after `checks`, those already there) to run once the statements have."""
     definitions = {s.targets[0].id: s for s in forward}
-    needed, stand_ins = set(wanted), list(checks)
+    needed, stand_ins = set(wanted), []
+    for check in checks:
+        if gast.dump(check) not in map(gast.dump, stand_ins):
+            stand_ins.append(check)
     for stmt in forward:
         name = stmt.targets[0].id
         stand_in = raising.stand_in(stmt) if raising is not None and name not in needed \
             else None
         if stand_in is stmt:
             needed.add(name)
-        elif stand_in is not None:
+        elif stand_in is not None and gast.dump(stand_in) not in map(gast.dump, stand_ins):
             stand_ins.append(stand_in)
     pending = list(needed) + [n.id for c in stand_ins for n in walk_tree(c)
                               if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)]

@@ -82,6 +82,12 @@ def parse(func):
     text = "".join(lines)
     dedented = textwrap.dedent(text)
     indent = len(lines[0]) - len(lines[0].lstrip()) if lines else 0
+    if func.__name__ == "<lambda>" and not _parses(dedented):
+        # a lambda inside a statement spanning lines (a list of lambdas, a call's
+        # argument): inspect gives the lines from the lambda's on, not a statement of
+        # their own. Read it within its whole file.
+        lines, first_line, indent = inspect.findsource(code)[0], 1, 0
+        text = dedented = "".join(lines)
     label = func.__qualname__
     if hasattr(func, "__wrapped__"):
         label += f" (the wrapper `{code.co_name}` a decorator put around it)"
@@ -156,11 +162,29 @@ def _forwards(wrapper, node):
     return True
 
 
+def _parses(text):
+    try:
+        ast.parse(text)
+    except SyntaxError:
+        return False
+    return True
+
+
 def _lambda_as_def(module, func, smap):
-    """`lambda x: e` on the source line -> `def <lambda>(x): return e`."""
-    params = list(func.__code__.co_varnames[:func.__code__.co_argcount])
+    """`lambda x: e` on the source line -> `def <lambda>(x): return e`. Of several
+    lambdas there with the same parameters, the one whose body holds the positions of
+    the code object's instructions (Python 3.11 and later record them)."""
+    code = func.__code__
+    params = list(code.co_varnames[:code.co_argcount])
+    line = code.co_firstlineno - smap.first_line + 1
     found = [n for n in walk_tree(module) if isinstance(n, gast.Lambda)
-             and [a.id for a in n.args.args] == params]
+             and [a.id for a in n.args.args] == params and n.lineno == line]
+    if len(found) > 1 and hasattr(code, "co_positions"):
+        spots = [(start - smap.first_line + 1, col - smap.indent)
+                 for start, _, col, _ in code.co_positions()
+                 if start is not None and col is not None]
+        held = [sum(_holds(n.body, spot) for spot in spots) for n in found]
+        found = [n for n, count in zip(found, held) if count == max(held) and count]
     if len(found) != 1:
         raise UnsupportedSyntaxError(
             "cannot tell which lambda on this line is being differentiated",
@@ -171,3 +195,8 @@ def _lambda_as_def(module, func, smap):
     fdef = gast.FunctionDef(name="lambda_", args=lam.args, body=[body], decorator_list=[],
                             returns=None, type_comment=None, type_params=[])
     return gast.copy_location(fdef, lam)
+
+
+def _holds(node, spot):
+    """Does `node`'s span hold the (line, column) `spot`?"""
+    return (node.lineno, node.col_offset) <= spot < (node.end_lineno, node.end_col_offset)

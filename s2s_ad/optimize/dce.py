@@ -11,7 +11,7 @@ bookkeeping only emits what the gradient needs.
 """
 import gast
 
-from ..ir.walk import all_statements, walk_tree, without_statements
+from ..ir.walk import all_statements, names_loaded, names_stored, walk_tree, without_statements
 
 
 def eliminate_dead_code(body, raising=None):
@@ -20,6 +20,8 @@ def eliminate_dead_code(body, raising=None):
     needed = set()
     kept = []
     changed = False
+    later_checks = {}       # a check put in below -> (its place in kept, the names it reads)
+    next_check = None       # what the next check below reads, when nothing between may raise
     for stmt in reversed(body):
         if isinstance(stmt, gast.Assign) and all(isinstance(t, gast.Name) for t in stmt.targets) \
                 and not _pops(stmt.value):
@@ -30,16 +32,32 @@ def eliminate_dead_code(body, raising=None):
                     continue
                 changed |= stand_in is not stmt
                 stmt = stand_in
+        if raising is not None and raising.is_check(stmt):
+            key, reads = gast.dump(stmt), set(names_loaded(stmt))
+            if key in later_checks:            # the same check below: this one does it
+                kept[later_checks[key][0]] = None
+                changed = True
+            elif next_check is not None and reads <= next_check:
+                changed = True                 # the next check covers this one's shapes
+                continue
+            later_checks[key] = (len(kept), reads)
+            next_check = reads
+        elif raising is not None and (raising.may_raise(stmt) or set(names_stored(stmt))
+                                      & (next_check or set())):
+            next_check = None
         if _empty_loop(stmt, needed):
             changed = True
             continue
+        stored = set(names_stored(stmt))
+        if stored:
+            later_checks = {k: v for k, v in later_checks.items() if not v[1] & stored}
         kept.append(stmt)
         for node in walk_tree(stmt):
             if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
                 needed.add(node.id)
             elif isinstance(node, gast.AugAssign) and isinstance(node.target, gast.Name):
                 needed.add(node.target.id)
-    return list(reversed(kept)), changed
+    return [s for s in reversed(kept) if s is not None], changed
 
 
 def _empty_loop(stmt, needed):

@@ -131,6 +131,15 @@ class _Normalizer(ControlFlowMixin, MutationMixin, AssignmentMixin, CallMixin, P
                     and self.res.is_value(value.func.value.id):
                 self._list_update(value, stmt)
                 return False
+            if isinstance(value, gast.Call) and isinstance(value.func, gast.Attribute) \
+                    and value.func.attr == "pop" and not value.args and not value.keywords \
+                    and isinstance(value.func.value, gast.Name) \
+                    and self.res.is_value(value.func.value.id):
+                # `ys.pop()` alone: the item gets a name, which the backward sweep puts
+                # back on ys (the reads of ys before the pop see it again)
+                self._atom(value)
+                self._flush(stmt, [])
+                return False
             if not isinstance(value, gast.Call):
                 raise UnsupportedSyntaxError("an expression statement without effect",
                                              self.smap.locate(stmt), "remove it")

@@ -43,11 +43,9 @@ class Program:
 class StatementWriter(ExpressionWriter):
     """Adds random statements (and blocks of them) to a function body."""
 
-    def __init__(self, rng, helpers, features, out_kind, max_depth=2, appends=True):
+    def __init__(self, rng, helpers, features, out_kind, max_depth=2):
         super().__init__(rng, helpers, features)
         self.out_kind = out_kind
-        # grad of grad through list appends is refused (README: use hvp): no appends there
-        self.appends = appends
         self.max_depth = max_depth
         self.depth = 0
         self.iterated = []               # names a surrounding loop iterates: never rebound
@@ -64,9 +62,6 @@ class StatementWriter(ExpressionWriter):
                   self.patch_constant]
         compound = [self.range_loop, self.row_loop, self.branch, self.while_loop,
                     self.list_loop, self.empty_loop]
-        if not self.appends:          # a comprehension is a loop of appends too
-            compound.remove(self.list_loop)
-            simple.remove(self.comprehension)
         if self.in_for:
             simple.append(self.maybe_break)
         if self.depth > 0 or rng.random() < 0.3:
@@ -301,10 +296,10 @@ class StatementWriter(ExpressionWriter):
         return self.expr(self.out_kind)
 
 
-def _helper(rng, name, helpers, features, appends):
+def _helper(rng, name, helpers, features):
     kinds = [rng.choice("ssv") for _ in range(rng.randint(1, 2))]
     out = rng.choice("ssv")
-    writer = StatementWriter(rng, dict(helpers), features, out, max_depth=1, appends=appends)
+    writer = StatementWriter(rng, dict(helpers), features, out, max_depth=1)
     params = [f"p{k}" for k in range(len(kinds))]
     for p, k in zip(params, kinds):
         writer.scopes[0][p] = writer._var(k)
@@ -320,11 +315,11 @@ def generate(seed, mode=None):
     features = set()
     helpers, helper_lines = {}, []
     for k in range(rng.choice([0, 0, 1, 2])):
-        lines, signature = _helper(rng, f"helper{k}", helpers, features, mode != "gradgrad")
+        lines, signature = _helper(rng, f"helper{k}", helpers, features)
         helpers[f"helper{k}"] = signature
         helper_lines += lines + ["", ""]
     out_kind = "s" if mode in SCALAR_OUTPUT_MODES else rng.choice("svm")
-    writer = StatementWriter(rng, helpers, features, out_kind, appends=mode != "gradgrad")
+    writer = StatementWriter(rng, helpers, features, out_kind)
     for name, kind in PARAMS:
         writer.scopes[0][name] = writer._var(kind)
     writer.statements(rng.randint(1, 5))
