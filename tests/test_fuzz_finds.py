@@ -136,3 +136,42 @@ def test_a_float_updated_in_place_after_a_conditional_read(path, x):
     got = grad_on(path, number_updated_after_a_conditional_read)(*args)
     assert got == pytest.approx(numeric_grad(number_updated_after_a_conditional_read, args, 0),
                                 rel=1e-6)
+
+
+def chosen_then_written(M, x):
+    v = M.T @ x
+    w = (M * 0.5) @ (v if np.sum(v) < 0.5 else M[0])
+    v[2] = 3.0
+    return np.sum(w * w)
+
+
+def chosen_in_a_loop_then_written(M, x):
+    total = 0.0
+    for k in range(2):
+        v = M.T @ x * (k + 1.0)
+        w = v if np.sum(v) < 0.5 else M[1]
+        v[0] = 1.0
+        total = total + np.sum(w * M[k])
+    return total
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_an_array_chosen_by_a_conditional_expression_then_written_and_read_is_refused(path):
+    """`w = v if c else u; v[0] = 1.0` then w read: numpy's w sees the write on one path;
+    s2s_ad follows values, so this is the located error an assignment `w = v` gets (the
+    other branch's rebinding hid the alias: a silent wrong gradient)."""
+    M = np.eye(3)
+    with pytest.raises(s2s_ad.UnsupportedSyntaxError, match="holds the same numpy array"):
+        grad_on(path, chosen_in_a_loop_then_written)(M, -np.ones(3))
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f", [chosen_then_written])
+def test_an_array_written_after_a_conditional_expression_chose_it(path, f):
+    """`w = v if c else u` makes w the array v itself; `v[2] = 3.0` after that changes w
+    too, so the backward sweep must read w's elements as they were (fuzzer seed 3003214:
+    the gradient used the written values)."""
+    M = np.array([[0.3, -0.2, 0.5], [0.1, 0.4, -0.3], [0.2, 0.6, 0.1]])
+    x = -np.ones(3)
+    assert np.allclose(grad_on(path, f)(M, x), numeric_grad(f, (M, x), 0), rtol=1e-6,
+                       atol=1e-8)

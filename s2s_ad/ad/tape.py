@@ -77,6 +77,24 @@ def shape_only_reads(stmts, positions):
     return shapes - values
 
 
+def _with_aliases(forward, needed):
+    """`needed` with every name a forward `a = b` may bind to the same object as a needed
+    name: an element written into b is seen through a (`t = v if c else w` makes t hold
+    v's array), so b's old elements are restored for the backward sweep reading a."""
+    parent = {}
+
+    def root(name):
+        while parent.get(name, name) != name:
+            name = parent[name]
+        return name
+    for stmt in all_statements(forward):
+        if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name) \
+                and isinstance(stmt.value, gast.Name):
+            parent[root(stmt.targets[0].id)] = root(stmt.value.id)
+    roots = {root(name) for name in needed}
+    return set(needed) | roots | {name for name in parent if root(name) in roots}
+
+
 def resolve_markers(forward, backward, tape_name, numpy_name, shape_helpers=None,
                     bind=None, mappings=frozenset()):
     """Replace markers by tape pushes/pops where needed; returns (forward, backward, used).
@@ -87,6 +105,7 @@ def resolve_markers(forward, backward, tape_name, numpy_name, shape_helpers=None
     `mappings` (names holding dicts), which the write may create, is saved and restored
     by runtime_mappings' helpers."""
     needed = names_read(backward)
+    written_needed = _with_aliases(forward, needed)
     shape_only = set()
     if shape_helpers is not None:
         shape_only = shape_only_reads(list(all_statements(backward)), shape_helpers[0])
@@ -108,7 +127,8 @@ def resolve_markers(forward, backward, tape_name, numpy_name, shape_helpers=None
                         setattr(stmt, field, rewrite(inner) or [gast.Pass()])
                 out.append(stmt)
                 continue
-            if args[0].id not in needed:
+            if args[0].id not in (written_needed if kind in (SAVE_ITEM, RESTORE_ITEM)
+                                  else needed):
                 continue
             if kind == UNDO_APPEND:
                 out.append(build.expr_stmt(build.call(build.attribute(args[0], "pop"))))

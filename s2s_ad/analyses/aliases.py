@@ -62,7 +62,7 @@ def writes_through_aliases(levels, kinds=None, item_views=True):
             if written != reader and (written in names or shared.get(written, set()) & names):
                 shared.setdefault(written, set()).add(reader)
 
-    for k, (stmt, _) in enumerate(ordered):
+    for k, (stmt, path) in enumerate(ordered):
         appended = appended_list(stmt)
         if appended is not None:
             # the list holds the array itself: a later write into it changes the list
@@ -92,8 +92,12 @@ def writes_through_aliases(levels, kinds=None, item_views=True):
             affects({updated}, target.id)
         elif isinstance(target, gast.Name):
             source = _viewed(stmt.value, levels.callees)
-            for group in shared.values():
-                group.discard(target.id)          # rebound: no longer the same array
+            # in a branch, t may still hold what it held: `t = v if c else u` leaves t
+            # holding v on one path
+            kept = set(shared.get(target.id, set())) if _in_branch(path) else set()
+            if not _in_branch(path):
+                for group in shared.values():
+                    group.discard(target.id)      # rebound: no longer the same array
             shared[target.id] = set()
             unknown.discard(target.id)
             members.pop(target.id, None)
@@ -126,14 +130,20 @@ def writes_through_aliases(levels, kinds=None, item_views=True):
                     if verdict == "unknown" or together & unknown:
                         unknown.add(target.id)
                 shared[target.id] = set(together)
+            shared[target.id] = (shared[target.id] | kept) - {target.id}
         elif isinstance(target, gast.Subscript) and isinstance(target.value, gast.Name):
             written = target.value.id
             if not shared.get(written):
                 continue
-            for other in sorted(shared[written]):
+            for other in sorted(shared[written] - {written}):
                 if _read_before_rebound(ordered, uses, k, other):
                     found.append((stmt, written, other, other in unknown))
     return _first_of_each(found)
+
+
+def _in_branch(path):
+    """Is a statement at this path (from _in_order) inside a branch of an if?"""
+    return any(step[1] in ("body", "else") for step in path)
 
 
 def _item_names(index, items, held):
