@@ -25,6 +25,7 @@ from ..analyses.complex_values import (raise_not_for_complex, takes_real_part,
                                        template_primitive)
 from ..analyses.shapes import is_elementwise
 from ..signature import Items, SequenceOf
+from .adjoint_facts import repeated_list
 from .expand import BindingError, bind_operands, expand
 from .tape import RESTORE, RESTORE_ITEM, UNDO_APPEND, marker
 from .uniform import UniformAdjoints
@@ -175,8 +176,7 @@ class StatementReverser:
                 self.contribute(repeated.id, call, out)
             return
         if op.primitive is operator.add and all(
-                isinstance(a, gast.Name) and a.id in self.i.dataflow.user_lists
-                for a in op.args):
+                self.i.dataflow.is_user_sequence(a) for a in op.args):
             # ys = a + b concatenates lists: each part's adjoint is its slice of ys's
             for before, part in ((gast.Tuple(elts=[], ctx=gast.Load()), op.args[0]),
                                  (op.args[0], op.args[1])):
@@ -274,13 +274,8 @@ class StatementReverser:
 
     def _repeated_list(self, op):
         """The list operand of `n * xs` / `xs * n` (list repetition), else None."""
-        if op.primitive is not operator.mul:
-            return None
-        for operand, other in (op.args, op.args[::-1]):
-            if isinstance(operand, gast.Name) and operand.id in self.i.dataflow.user_lists \
-                    and not (isinstance(other, gast.Constant) and isinstance(other.value, float)):
-                return operand
-        return None
+        return repeated_list(op, self.i.dataflow.user_lists, self.i.kinds,
+                             self.ctx.is_active_operand)
 
     def _conversion(self, source, target, out):
         """target = list(source) / tuple(source): source's adjoint is target's, as a whole

@@ -8,6 +8,7 @@
 Used by `normalize` (mixed into its normalizer).
 """
 import inspect
+import types
 
 import gast
 import numpy
@@ -89,6 +90,8 @@ class CallMixin(FunctionValueMixin):
             if shaped is not None:
                 return self._call_target(*shaped)
             expr = self._spread_arguments(target, expr)
+            if not isinstance(expr, gast.Call):         # made when the code runs: lowered
+                return expr
         if takes_star_args(target) and not (getattr(target, "__module__", None) or "") \
                 .startswith(_LIBRARIES):
             # f(a, b, c) of `def f(x, *rest)`: the helper f with two items in rest
@@ -143,6 +146,8 @@ class CallMixin(FunctionValueMixin):
         owner, how = self.res.receivers[receiver.id]
         raw = inspect.getattr_static(owner, attr, None)
         plain = inspect.isfunction(raw)
+        if raw is None or isinstance(raw, (numpy.ufunc, types.BuiltinFunctionType)):
+            return self._attribute_function_call(receiver, attr, raw, expr)
         if not (plain or isinstance(raw, (staticmethod, classmethod))):
             raise UnsupportedSyntaxError(
                 f"`{receiver.id}.{attr}(...)`: {owner.__qualname__} has no method `{attr}` "
@@ -165,6 +170,26 @@ class CallMixin(FunctionValueMixin):
         call = self._runtime_call(function, first + list(expr.args))
         call.keywords = expr.keywords
         return self._call(build.with_location(call, expr))
+
+    def _attribute_function_call(self, receiver, attr, raw, expr):
+        """self.act(h) where act is no method of the class: a function the object holds
+        (`self.act = np.tanh` in __init__, a lambda, a def) or the class holds as a plain
+        value (`act = np.tanh` in its body, which Python does not bind to the object).
+        Called by name when the class or the specialisation's signature says which
+        function it is, else the call of a function chosen when the code runs."""
+        path = f"{receiver.id}.{attr}"
+        function = raw if raw is not None else self.known_functions.get(path)
+        if function is not None and receiver.id not in self._bindings_in_source()[1]:
+            name = self._bound_name(function)
+            return self._call_target(build.name(name), name, function, expr)
+        if expr.keywords or any(isinstance(a, gast.Starred) for a in expr.args):
+            raise UnsupportedSyntaxError(
+                f"`{path}` holds a function chosen when the code runs: such a call is "
+                f"differentiated with positional arguments only", self.smap.locate(expr),
+                "pass the arguments by position: f(x, w)")
+        held = self._held(build.with_location(build.attribute(receiver, attr), expr))
+        return self._call(build.with_location(self._runtime_call(
+            runtime_functions.call_function, [held, build.tuple_(expr.args)]), expr))
 
     def _as_array(self, arg):
         """A ufunc's list or tuple display operand as the array numpy makes of it

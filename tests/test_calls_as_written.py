@@ -1,0 +1,171 @@
+"""Calls written the way people write them, rejected or wrong before (issue 15): a
+method calling a function its object holds, a nested function called under another
+name, starred calls into a helper taking *args, a list display times an array, a
+constant tuple joined to a converted one. Each on both derivative paths."""
+import numpy as np
+import pytest
+
+import s2s_ad
+from derivative_paths import PATHS, grad_on, jvp_on
+from gradcheck import numeric_grad
+
+X = np.linspace(0.2, 1.1, 3)
+
+
+def softsign(z):
+    return z / (1.0 + np.abs(z))
+
+
+class Layer:
+    def __init__(self, act):
+        self.W = np.linspace(-0.8, 0.9, 6).reshape(3, 2)
+        self.act = act
+
+    def loss(self, x):
+        return np.sum(self.act(x @ self.W) ** 2)
+
+
+class FixedLayer:
+    act = np.tanh             # a plain value of the class: Python binds no self to it
+
+    def __init__(self):
+        self.W = np.linspace(0.3, -0.4, 6).reshape(3, 2)
+
+    def loss(self, x):
+        return np.sum(self.act(x @ self.W))
+
+
+ACTIVATIONS = [np.tanh, lambda z: z * np.sin(z), softsign]
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("act", ACTIVATIONS, ids=["ufunc", "lambda", "def"])
+def test_method_calls_a_function_its_object_holds(act, path):
+    layer = Layer(act)
+    np.testing.assert_allclose(grad_on(path, layer.loss)(X),
+                               numeric_grad(layer.loss, (X,), 0), rtol=1e-6, atol=1e-9)
+
+    def loss_in_w(W):
+        layer.W = W
+        return Layer.loss(layer, X)
+    W = layer.W.copy()
+    expected = numeric_grad(loss_in_w, (W,), 0)
+    layer.W = W
+    g = grad_on(path, layer.loss, wrt="self")(X)
+    assert isinstance(g, Layer) and g.act is None
+    np.testing.assert_allclose(g.W, expected, rtol=1e-6, atol=1e-9)
+    v = np.array([0.5, -1.0, 2.0])
+    _, tangent = jvp_on(path, Layer.loss, (layer, X), v, wrt=1)
+    np.testing.assert_allclose(tangent, np.sum(numeric_grad(layer.loss, (X,), 0) * v),
+                               rtol=1e-6)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_method_calls_a_function_its_class_holds(path):
+    layer = FixedLayer()
+    np.testing.assert_allclose(grad_on(path, layer.loss)(X),
+                               numeric_grad(layer.loss, (X,), 0), rtol=1e-6)
+
+
+def nested_under_another_name(x):
+    def weighted(z):
+        return np.sum(z * np.sin(z))
+    h = weighted
+    square = lambda z: z * z          # noqa: E731
+    k = square
+    return h(x) + np.sum(k(x))
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_nested_function_called_under_another_name(path):
+    expected = np.sin(X) + X * np.cos(X) + 2.0 * X
+    np.testing.assert_allclose(grad_on(path, nested_under_another_name)(X), expected)
+    _, tangent = jvp_on(path, nested_under_another_name, (X,), np.ones(3))
+    np.testing.assert_allclose(tangent, np.sum(expected))
+
+
+def alias_before_the_def(x):
+    h = later
+    def later(z):                     # noqa: E306
+        return z * z
+    return h(x)
+
+
+def test_alias_before_the_def_stays_an_error():
+    with pytest.raises(s2s_ad.UnsupportedSyntaxError, match="used before it is assigned"):
+        s2s_ad.grad(alias_before_the_def)(1.0)
+
+
+def sum_of_squares(*args):
+    return sum(a * a for a in args)
+
+
+def scaled_total(scale, *args):
+    return scale * sum(args)
+
+
+def spread_tuple(x, y):
+    xs = (x, y)
+    return sum_of_squares(*xs)
+
+
+def spread_after_one(x, y, z):
+    rest = [y, z]
+    return sum_of_squares(x, *rest) + scaled_total(x, *[y, x * z])
+
+
+def spread_rows(x):
+    rows = list(x)
+    return sum_of_squares(2.0, *rows)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f, args", [(spread_tuple, (1.5, -2.0)),
+                                     (spread_after_one, (1.5, -2.0, 0.5)),
+                                     (spread_rows, (X,))],
+                         ids=["tuple", "after_one", "rows_when_it_runs"])
+def test_starred_call_into_a_star_args_helper(f, args, path):
+    for k in range(len(args)):
+        np.testing.assert_allclose(grad_on(path, f, wrt=k)(*args),
+                                   numeric_grad(f, args, k), rtol=1e-6)
+    v = np.ones_like(args[0])
+    _, tangent = jvp_on(path, f, args, v)
+    np.testing.assert_allclose(tangent, np.sum(numeric_grad(f, args, 0) * v), rtol=1e-6)
+
+
+def list_times_array(x):
+    return np.sum([1.0, 2.0, 3.0] * x ** 2)
+
+
+def named_list_times_array(x):
+    weights = [1.0, -2.0, 0.5]
+    return np.sum(weights * x)
+
+
+def constant_joined_to_rows(x):
+    t = (2.0,) + tuple(x)
+    return t[0] * t[1] + t[3] * t[2]
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f", [list_times_array, named_list_times_array,
+                               constant_joined_to_rows], ids=lambda f: f.__name__)
+def test_lists_meeting_arrays(f, path):
+    """`[1.0, 2.0, 3.0] * x` is numpy's elementwise product (its gradient was 0: read as
+    a repetition of the list); `(2.0,) + tuple(x)` joins two tuples (a crash)."""
+    expected = numeric_grad(f, (X,), 0)
+    np.testing.assert_allclose(grad_on(path, f)(X), expected, rtol=1e-6, atol=1e-9)
+    v = np.array([0.5, -1.0, 2.0])
+    _, tangent = jvp_on(path, f, (X,), v)
+    np.testing.assert_allclose(tangent, np.sum(expected * v), rtol=1e-6)
+
+
+def repeated_pair(a, b):
+    pair = [a, b * b]
+    return sum(v * k for k, v in enumerate(3 * pair))
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_list_repetition_is_still_a_repetition(path):
+    np.testing.assert_allclose(grad_on(path, repeated_pair, wrt=(0, 1))(1.5, 2.0),
+                               (0 + 2 + 4, 2 * 2.0 * (1 + 3 + 5)))
