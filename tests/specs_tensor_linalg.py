@@ -1,0 +1,63 @@
+"""Spec rows for np.vdot, np.linalg.tensorinv and np.linalg.tensorsolve
+(templates/numpy_linalg.py), np.linalg.matrix_norm and np.linalg.cross
+(templates/numpy2_linalg.py). Square operators get a dominant diagonal added, so they are
+well conditioned."""
+import numpy as np
+
+from primitive_specs import Spec
+
+BOTH = ("reverse", "forward")
+
+
+def vdot_of(a, b):
+    return np.vdot(a, b) * np.vdot(a, a)
+
+
+def tensorinv_of(a):
+    return np.linalg.tensorinv(a + 4.0 * np.eye(6).reshape(6, 2, 3), ind=1)
+
+
+def tensorinv_square_of(a):
+    return np.linalg.tensorinv(a + 4.0 * np.eye(6).reshape(2, 3, 2, 3))
+
+
+def tensorsolve_of(a, b):
+    return np.linalg.tensorsolve(a + 4.0 * np.eye(6).reshape(2, 3, 6), b)
+
+
+def tensorsolve_axes_of(a, b):
+    return np.linalg.tensorsolve(a + 4.0 * np.eye(6).reshape(6, 2, 3).transpose(1, 0, 2), b,
+                                 axes=(0,))
+
+
+def matrix_norm_of(x):
+    return np.linalg.matrix_norm(x) * np.linalg.matrix_norm(x, keepdims=True)
+
+
+def matrix_norm_nuclear_of(x):
+    return np.linalg.matrix_norm(x, ord="nuc", keepdims=True) * x
+
+
+def matrix_norm_spectral_of(x):
+    return np.linalg.matrix_norm(x, ord=2) * np.linalg.matrix_norm(x, ord=1)
+
+
+def linalg_cross_of(a, b):
+    return np.linalg.cross(a, b) * a
+
+
+SPECS = []
+if hasattr(np.linalg, "matrix_norm"):
+    SPECS += [
+        Spec(np.vdot, vdot_of, [((4,), (4,)), ((3, 4), (12,)), ((2, 3), (3, 2))], modes=BOTH),
+        Spec(np.linalg.tensorinv, tensorinv_of, [((6, 2, 3),)], modes=BOTH),
+        Spec(np.linalg.tensorinv, tensorinv_square_of, [((2, 3, 2, 3),)], modes=BOTH),
+        Spec(np.linalg.tensorsolve, tensorsolve_of, [((2, 3, 6), (2, 3))], modes=BOTH),
+        Spec(np.linalg.tensorsolve, tensorsolve_axes_of, [((2, 6, 3), (6,))], modes=BOTH),
+        Spec(np.linalg.matrix_norm, matrix_norm_of, [((3, 4),), ((2, 3, 3),)], modes=BOTH),
+        Spec(np.linalg.matrix_norm, matrix_norm_nuclear_of, [((3, 4),), ((2, 3, 3),)],
+             modes=BOTH),
+        Spec(np.linalg.matrix_norm, matrix_norm_spectral_of, [((3, 4),)], modes=BOTH),
+        Spec(np.linalg.cross, linalg_cross_of, [((3,), (3,)), ((4, 3), (3,)),
+                                                ((2, 4, 3), (4, 3))], modes=BOTH),
+    ]
