@@ -122,6 +122,7 @@ def all_specs():
     import specs_fft
     import specs_functions
     import specs_pad_modes
+    import specs_gathered
     import specs_parts
     import specs_tensor_linalg
     import specs_pieces
@@ -135,4 +136,4 @@ def all_specs():
         + specs_nan_reductions.SPECS + specs_statistics.SPECS + specs_norms.SPECS \
         + specs_calculus.SPECS + specs_objects.SPECS + specs_scipy_special.SPECS \
         + specs_fft.SPECS + specs_functions.SPECS + specs_parts.SPECS \
-        + specs_tensor_linalg.SPECS
+        + specs_tensor_linalg.SPECS + specs_gathered.SPECS
