@@ -1,5 +1,5 @@
 """Spec rows for np.vdot, np.linalg.tensorinv and np.linalg.tensorsolve
-(templates/numpy_linalg.py), np.linalg.matrix_norm and np.linalg.cross
+(templates/numpy_linalg.py), np.linalg.matrix_norm, np.linalg.vector_norm and np.linalg.cross
 (templates/numpy2_linalg.py). Square operators get a dominant diagonal added, so they are
 well conditioned."""
 import numpy as np
@@ -60,4 +60,25 @@ if hasattr(np.linalg, "matrix_norm"):
         Spec(np.linalg.matrix_norm, matrix_norm_spectral_of, [((3, 4),)], modes=BOTH),
         Spec(np.linalg.cross, linalg_cross_of, [((3,), (3,)), ((4, 3), (3,)),
                                                 ((2, 4, 3), (4, 3))], modes=BOTH),
+    ]
+
+
+def vector_norm_of(x):
+    return np.linalg.vector_norm(x) * x + np.linalg.vector_norm(x, ord=3)
+
+
+def vector_norm_axes_of(x):
+    return np.linalg.vector_norm(x, axis=(0, -1), keepdims=True) * x \
+        + np.linalg.vector_norm(x, axis=1, ord=1)[:, None, :]
+
+
+def vector_norm_inf_of(x):
+    return np.linalg.vector_norm(x, axis=-1, ord=np.inf)
+
+
+if hasattr(np.linalg, "vector_norm"):
+    SPECS += [
+        Spec(np.linalg.vector_norm, vector_norm_of, [((4,),), ((3, 4),)], modes=BOTH),
+        Spec(np.linalg.vector_norm, vector_norm_axes_of, [((2, 3, 4),)], modes=BOTH),
+        Spec(np.linalg.vector_norm, vector_norm_inf_of, [((3, 4),)], modes=BOTH),
     ]
