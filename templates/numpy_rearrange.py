@@ -1,6 +1,6 @@
 """Moving elements and axes: np.take, np.take_along_axis, np.compress, np.extract,
 np.moveaxis, np.rollaxis, np.fliplr, np.flipud, np.rot90, np.meshgrid, np.broadcast_arrays,
-np.diagflat, np.ediff1d, np.resize.
+np.diagflat, np.ediff1d, np.resize, np.trim_zeros.
 
 np.take and np.take_along_axis read x[index] for an index that the same call, applied to
 x's flat positions, gives (so mode='wrap'/'clip' and axis=None are followed exactly);
@@ -13,7 +13,7 @@ import numpy as np
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
 from s2s_ad.runtime import broadcast_tangent, reshape_like
 from s2s_ad.runtime_pieces import (along_axis_index, broadcast_each, mesh_tangent,
-                                   unbroadcast_each, unmesh)
+                                   trimmed_region, unbroadcast_each, unmesh)
 
 
 # ---- gathering ----------------------------------------------------------------------------
@@ -215,3 +215,14 @@ def resize_adjoint(y, a, new_shape):
 @tangent(np.resize)
 def resize_tangent(y, a, new_shape):
     d[y] = np.resize(d[a], new_shape)
+
+
+@adjoint(np.trim_zeros)
+def trim_zeros_adjoint(y, filt, trim="fb", axis=None):
+    """the adjoint lands on the part kept (runtime_pieces.trimmed_region)"""
+    d[filt][trimmed_region(filt, trim, axis)] += d[y]
+
+
+@tangent(np.trim_zeros)
+def trim_zeros_tangent(y, filt, trim="fb", axis=None):
+    d[y] = d[filt][trimmed_region(filt, trim, axis)]

@@ -1,5 +1,5 @@
-"""Spec rows for np.compress, np.extract, np.diagflat, np.ediff1d and np.resize
-(templates/numpy_rearrange.py)."""
+"""Spec rows for np.compress, np.extract, np.diagflat, np.ediff1d, np.resize and
+np.trim_zeros (templates/numpy_rearrange.py)."""
 import numpy as np
 
 from primitive_specs import Spec
@@ -36,7 +36,25 @@ def resize_of(a):
     return np.resize(a, (3, 5)) * np.arange(15.0).reshape(3, 5)
 
 
+FRAME = np.array([0.0, 1.0, 1.0, 0.0, 1.0, 0.0])
+
+
+def trim_zeros_of(a):
+    return np.trim_zeros(a * FRAME[:np.shape(a)[-1]]) ** 2
+
+
+def trim_zeros_front_of(a):
+    return np.trim_zeros(a * FRAME, "f") * 2.0 + np.trim_zeros(a * FRAME, trim="b")[-1]
+
+
+def trim_zeros_matrix_of(a):
+    return np.trim_zeros(a * FRAME[:4] * FRAME[:3, None]) * 3.0
+
+
 SPECS = [
+    Spec(np.trim_zeros, trim_zeros_of, [((6,),), ((5,),)], modes=BOTH),
+    Spec(np.trim_zeros, trim_zeros_front_of, [((6,),)], modes=BOTH),
+    Spec(np.trim_zeros, trim_zeros_matrix_of, [((3, 4),)], modes=BOTH),
     Spec(np.compress, compress_flat_of, [((4,),), ((2, 3),)], modes=BOTH),
     Spec(np.compress, compress_axis_of, [((3, 4),)], modes=BOTH),
     Spec(np.extract, extract_of, [((5,),), ((3, 4),)], modes=BOTH),
