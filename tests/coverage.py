@@ -158,8 +158,9 @@ def table(quick=False, names=None):
     return [(name, *entry[:3]) for name, entry in sorted(rows.items())]
 
 
-def peer_coverage(quick=True):
-    """(names of PEER_FUNCTIONS that work in grad and jvp, {name: why not} for the others).
+def peer_coverage(quick=True, names=None):
+    """(names of PEER_FUNCTIONS (or of `names` among them) that work in grad and jvp,
+    {name: why not} for the others).
     A name works when the table has a row for its function (an alias, np.acos for
     np.arccos, shares it) with reverse and forward both passing."""
     listed = {}
@@ -169,7 +170,7 @@ def peer_coverage(quick=True):
         listed.setdefault(id(spec.primitive), spec.extra.get("listed_as")
                           or function_name(spec.primitive))
     wanted = {}
-    for name in PEER_FUNCTIONS:
+    for name in PEER_FUNCTIONS if names is None else [n for n in PEER_FUNCTIONS if n in names]:
         function = _numpy_function(name)
         wanted[name] = listed.get(id(function)) or (
             f"numpy.{name}" if f"numpy.{name}" in listed.values() else None)
