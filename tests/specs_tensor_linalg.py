@@ -1,6 +1,7 @@
 """Spec rows for np.vdot, np.linalg.tensorinv and np.linalg.tensorsolve
-(templates/numpy_linalg.py), np.linalg.matrix_norm, np.linalg.vector_norm and np.linalg.cross
-(templates/numpy2_linalg.py). Square operators get a dominant diagonal added, so they are
+(templates/numpy_linalg.py), np.linalg.matrix_norm, np.linalg.vector_norm and
+np.linalg.cross (templates/numpy2_linalg.py), and np.linalg.multi_dot (as normalize writes
+it: a chain of @). Square operators get a dominant diagonal added, so they are
 well conditioned."""
 import numpy as np
 
@@ -82,3 +83,23 @@ if hasattr(np.linalg, "vector_norm"):
         Spec(np.linalg.vector_norm, vector_norm_axes_of, [((2, 3, 4),)], modes=BOTH),
         Spec(np.linalg.vector_norm, vector_norm_inf_of, [((3, 4),)], modes=BOTH),
     ]
+
+
+# normalize writes np.linalg.multi_dot([a, b, c]) as a @ b @ c: rows of matmul, listed
+# under multi_dot's name in the coverage table
+MULTI_DOT = {"listed_as": "numpy.linalg.multi_dot"}
+
+
+def multi_dot_of(a, b, c):
+    return np.linalg.multi_dot([a, b, c])
+
+
+def multi_dot_vectors_of(a, b):
+    return np.linalg.multi_dot((a, b, a))
+
+
+SPECS += [
+    Spec(np.matmul, multi_dot_of, [((2, 3), (3, 4), (4, 2)), ((3,), (3, 4), (4,))],
+         modes=BOTH, extra=MULTI_DOT),
+    Spec(np.matmul, multi_dot_vectors_of, [((3,), (3, 3))], modes=BOTH, extra=MULTI_DOT),
+]

@@ -4,6 +4,7 @@
     x.sum(axis=0)      ->  t1_0 = np.sum(x, axis=0)
     act(h)             ->  (the nested function's body, inlined)
     jf(x, v)           ->  t1_0 = jvp_f(x, v)     (the generated function a jvp wraps)
+    np.linalg.multi_dot([a, b, c])  ->  t1_0 = a @ b; t2_0 = t1_0 @ c
 
 Used by `normalize` (mixed into its normalizer).
 """
@@ -107,6 +108,16 @@ class CallMixin(FunctionValueMixin):
                 display(elts=expr.args[0].elts, ctx=gast.Load()), expr))
         if target is numpy.piecewise:
             return self._piecewise(expr)
+        if target is numpy.linalg.multi_dot and len(expr.args) == 1 and not expr.keywords \
+                and isinstance(expr.args[0], (gast.List, gast.Tuple)) \
+                and len(expr.args[0].elts) >= 2 \
+                and not any(isinstance(e, gast.Starred) for e in expr.args[0].elts):
+            # multi_dot([A, B, C]) is A @ B @ C (1-D ends read as a row and a column, as
+            # matmul reads them); only the rounding of its chosen order differs
+            chain = expr.args[0].elts[0]
+            for factor in expr.args[0].elts[1:]:
+                chain = gast.BinOp(left=chain, op=gast.MatMult(), right=factor)
+            return self._lower(build.with_location(chain, expr))
         if constructible(target) and not any(
                 isinstance(a, gast.Starred) for a in expr.args) and _fills_in_order(
                 target, len(expr.args), [k.arg for k in expr.keywords]):
