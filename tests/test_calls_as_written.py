@@ -169,3 +169,16 @@ def repeated_pair(a, b):
 def test_list_repetition_is_still_a_repetition(path):
     np.testing.assert_allclose(grad_on(path, repeated_pair, wrt=(0, 1))(1.5, 2.0),
                                (0 + 2 + 4, 2 * 2.0 * (1 + 3 + 5)))
+
+
+def layer_loss(layer, x):
+    return np.sum(layer.act(x @ layer.W))
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("act", ACTIVATIONS, ids=["ufunc", "lambda", "def"])
+def test_function_held_by_an_object_argument(act, path):
+    layer = Layer(act)
+    np.testing.assert_allclose(grad_on(path, layer_loss, wrt=1)(layer, X),
+                               numeric_grad(lambda v: layer_loss(layer, v), (X,), 0),
+                               rtol=1e-6, atol=1e-9)

@@ -75,6 +75,10 @@ class CallMixin(FunctionValueMixin):
                 self.multi_def.add(name)
                 return build.call(build.attribute(build.name(name), "pop")), \
                     self.levels.get(name, 0) + 1
+            if not hasattr(numpy.ndarray, func.attr):
+                # m.act(x), self.layer.act(x): a function an object holds (no array has
+                # such a method)
+                return self._attribute_function_call(func, None, expr)
             fname, args, keywords = desugar.method_call(receiver, func.attr, expr.args,
                                                         expr.keywords, expr, self.smap)
             return self._numpy_call(fname, args, keywords, 0, expr)
@@ -158,7 +162,7 @@ class CallMixin(FunctionValueMixin):
         raw = inspect.getattr_static(owner, attr, None)
         plain = inspect.isfunction(raw)
         if raw is None or isinstance(raw, (numpy.ufunc, types.BuiltinFunctionType)):
-            return self._attribute_function_call(receiver, attr, raw, expr)
+            return self._attribute_function_call(expr.func, raw, expr)
         if not (plain or isinstance(raw, (staticmethod, classmethod))):
             raise UnsupportedSyntaxError(
                 f"`{receiver.id}.{attr}(...)`: {owner.__qualname__} has no method `{attr}` "
@@ -182,23 +186,24 @@ class CallMixin(FunctionValueMixin):
         call.keywords = expr.keywords
         return self._call(build.with_location(call, expr))
 
-    def _attribute_function_call(self, receiver, attr, raw, expr):
+    def _attribute_function_call(self, func, raw, expr):
         """self.act(h) where act is no method of the class: a function the object holds
         (`self.act = np.tanh` in __init__, a lambda, a def) or the class holds as a plain
-        value (`act = np.tanh` in its body, which Python does not bind to the object).
-        Called by name when the class or the specialisation's signature says which
-        function it is, else the call of a function chosen when the code runs."""
-        path = f"{receiver.id}.{attr}"
+        value (`act = np.tanh` in its body, which Python does not bind to the object); also
+        m.act(h) of an object argument. Called by name when the class or the
+        specialisation's signature says which function it is, else the call of a function
+        chosen when the code runs."""
+        path = dotted_path(func)
         function = raw if raw is not None else self.known_functions.get(path)
-        if function is not None and receiver.id not in self._bindings_in_source()[1]:
+        if function is not None and path.split(".")[0] not in self._bindings_in_source()[1]:
             name = self._bound_name(function)
             return self._call_target(build.name(name), name, function, expr)
         if expr.keywords or any(isinstance(a, gast.Starred) for a in expr.args):
             raise UnsupportedSyntaxError(
-                f"`{path}` holds a function chosen when the code runs: such a call is "
-                f"differentiated with positional arguments only", self.smap.locate(expr),
-                "pass the arguments by position: f(x, w)")
-        held = self._held(build.with_location(build.attribute(receiver, attr), expr))
+                f"`{path or func.attr}` holds a function chosen when the code runs: such a "
+                f"call is differentiated with positional arguments only",
+                self.smap.locate(expr), "pass the arguments by position: f(x, w)")
+        held = self._held(build.with_location(build.clone(func), expr))
         return self._call(build.with_location(self._runtime_call(
             runtime_functions.call_function, [held, build.tuple_(expr.args)]), expr))
 
