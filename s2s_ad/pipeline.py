@@ -420,9 +420,14 @@ def _unrebound(levels, wrt):
 
 
 def _result_arity(levels):
-    """n when the levels form returns an n-tuple it builds, else None."""
+    """n when the levels form returns an n-tuple it builds, else None (also for a list
+    that grows or shrinks after it is built: `out = [h]`, then `out.append(...)`)."""
     ret = levels.tree.body[-1].value
-    if isinstance(ret, gast.Name):
+    changed = [n for n in walk_tree(levels.tree) if isinstance(n, gast.Attribute)
+               and isinstance(n.value, gast.Name) and isinstance(ret, gast.Name)
+               and n.value.id == ret.id and n.attr in ("append", "extend", "insert", "pop")]
+    if isinstance(ret, gast.Name) and not changed \
+            and list(names_stored(levels.tree)).count(ret.id) == 1:
         for stmt in levels.tree.body:
             if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name) \
                     and stmt.targets[0].id == ret.id \

@@ -182,3 +182,45 @@ def test_function_held_by_an_object_argument(act, path):
     np.testing.assert_allclose(grad_on(path, layer_loss, wrt=1)(layer, X),
                                numeric_grad(lambda v: layer_loss(layer, v), (X,), 0),
                                rtol=1e-6, atol=1e-9)
+
+
+def grown_outputs(w, inputs):
+    out = [w * 1.0]
+    for inp in inputs:
+        out.append(w * inp)
+    return out
+
+
+def pair_of_outputs(w, inputs):
+    return [w * 1.0, w * inputs[0]]
+
+
+def read_by_index(w, inputs):
+    outputs = grown_outputs(w, inputs)
+    total = 0.0
+    for t in range(3):
+        total += np.sum(outputs[t] * outputs[t + 1])
+    return total
+
+
+def pair_read_in_a_loop(w, inputs):
+    pair = pair_of_outputs(w, inputs)
+    first, _ = pair_of_outputs(w, inputs)
+    total = np.sum(first)
+    for t in range(2):
+        total = total + np.sum(pair[t] ** 2)
+    return total
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f", [read_by_index, pair_read_in_a_loop], ids=lambda f: f.__name__)
+def test_list_a_helper_returns_read_by_index(f, path):
+    """The adjoint of a helper's list read as `outputs[t]` reaches the helper (it was
+    dropped: a zero gradient), and every item of a list the helper grows with append does
+    (only the first one's did)."""
+    w, inputs = np.array([0.5, -1.5]), np.array([1.0, 2.0, 3.0])
+    np.testing.assert_allclose(grad_on(path, f)(w, inputs), numeric_grad(f, (w, inputs), 0),
+                               rtol=1e-6)
+    v = np.array([1.0, 0.5])
+    _, tangent = jvp_on(path, f, (w, inputs), v)
+    np.testing.assert_allclose(tangent, np.sum(numeric_grad(f, (w, inputs), 0) * v), rtol=1e-6)

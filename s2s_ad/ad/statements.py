@@ -330,11 +330,20 @@ class StatementReverser:
                 self.contribute(var, build.name(part), out)
 
     def _cotangent(self, target, helper):
+        """The helper's cotangent: its adjoint, or for a helper returning a tuple or list
+        of known length the items' adjoints, each from its slot (`a, b = helper(x)`) and
+        from the adjoint of the whole (`lp = helper(x)` then `lp[t]` read in a loop)."""
         if not helper.result_arity:
             return self.adj.get(target)
+        whole = self.adj.get(target) if self.adj.has(target) else None
         items = []
         for k in range(helper.result_arity):
             slot = self.adj.get((target, k))
+            if whole is not None:
+                part = build.call(self.adj.helper(runtime_flow.take_adjoint),
+                                  [build.clone(whole), build.const(k)])
+                slot = part if slot is None else build.call(
+                    self.adj.helper(runtime_flow.add_adjoints), [slot, part])
             if slot is None:
                 zero = self.i.bindings.name_for("zero_adjoint", runtime.zero_adjoint)
                 slot = build.call(build.name(zero), [build.subscript(build.name(target),
