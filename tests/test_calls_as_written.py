@@ -2,6 +2,8 @@
 method calling a function its object holds, a nested function called under another
 name, starred calls into a helper taking *args, a list display times an array, a
 constant tuple joined to a converted one. Each on both derivative paths."""
+from functools import partial
+
 import numpy as np
 import pytest
 
@@ -224,3 +226,33 @@ def test_list_a_helper_returns_read_by_index(f, path):
     v = np.array([1.0, 0.5])
     _, tangent = jvp_on(path, f, (w, inputs), v)
     np.testing.assert_allclose(tangent, np.sum(numeric_grad(f, (w, inputs), 0) * v), rtol=1e-6)
+
+
+def log_terms(params, d):
+    a, b = params
+    return np.sum(a * d) + np.sum(b * b * d)
+
+
+def mapped_partial(params, data):
+    return sum(map(partial(log_terms, params), data))
+
+
+def named_partial(params, data):
+    term = partial(log_terms, params)
+    return term(data[0]) * 0.5 + sum(map(term, data))
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f", [mapped_partial, named_partial], ids=lambda f: f.__name__)
+def test_partial_of_a_differentiated_value(f, path):
+    """map(partial(g, params), data) (autograd's hmm_em example): the values a partial
+    made in f holds are f's own (their gradient was silently 0)."""
+    params = [np.array([0.5, 1.0]), np.array([2.0, -1.0])]
+    data = [np.array([1.0, 2.0]), np.array([3.0, 1.0])]
+    g = grad_on(path, f)(params, data)
+    for k in range(2):
+        def along(v, k=k):
+            moved = list(params)
+            moved[k] = v
+            return f(moved, data)
+        np.testing.assert_allclose(g[k], numeric_grad(along, (params[k],), 0), rtol=1e-6)

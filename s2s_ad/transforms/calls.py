@@ -5,9 +5,11 @@
     act(h)             ->  (the nested function's body, inlined)
     jf(x, v)           ->  t1_0 = jvp_f(x, v)     (the generated function a jvp wraps)
     np.linalg.multi_dot([a, b, c])  ->  t1_0 = a @ b; t2_0 = t1_0 @ c
+    partial(g, w)(x), h(x) for h = partial(g, w)  ->  g(w, x)
 
 Used by `normalize` (mixed into its normalizer).
 """
+import functools
 import inspect
 import types
 
@@ -37,6 +39,13 @@ class CallMixin(FunctionValueMixin):
 
     def _call(self, expr):
         func = expr.func
+        partial = self._partial_made_here(func)
+        if partial is not None:
+            # partial(g, a, k=v)(x) -> g(a, x, k=v): the values partial holds are f's, and
+            # their derivatives flow through g's arguments
+            merged = build.call(partial.args[0], list(partial.args[1:]) + list(expr.args),
+                                [(k.arg, k.value) for k in partial.keywords + expr.keywords])
+            return self._call(build.with_location(merged, expr))
         path = dotted_path(func)
         if isinstance(func, gast.Name) and func.id in self.nested:
             return self._inline(func.id, expr)
@@ -84,6 +93,24 @@ class CallMixin(FunctionValueMixin):
             return self._numpy_call(fname, args, keywords, 0, expr)
         self._check_bound(path, func)
         return self._call_target(func, path, self.res.lookup(path), expr)
+
+    def _partial_made_here(self, func):
+        """The `functools.partial(g, ...)` call a callee is, written in place or bound once
+        to a local name (`h = partial(g, w)`), else None."""
+        if isinstance(func, gast.Name) and self.res.is_value(func.id):
+            values, stores = self._bindings_in_source()
+            if len(values.get(func.id, [])) != 1 or stores.get(func.id) != 1:
+                return None
+            func = values[func.id][0]
+        if not isinstance(func, gast.Call) or not func.args \
+                or any(isinstance(a, gast.Starred) for a in func.args) \
+                or any(k.arg is None for k in func.keywords):
+            return None
+        path = dotted_path(func.func)
+        if path is None or self.res.is_value(path.split(".")[0]) or not self.res.has(path) \
+                or self.res.lookup(path) is not functools.partial:
+            return None
+        return func
 
     def _call_target(self, func, path, target, expr):
         """The call `expr` of `target`, which the code names `path` (`func`)."""
