@@ -256,3 +256,31 @@ def test_partial_of_a_differentiated_value(f, path):
             moved[k] = v
             return f(moved, data)
         np.testing.assert_allclose(g[k], numeric_grad(along, (params[k],), 0), rtol=1e-6)
+
+
+def noisy(p, rs):
+    return rs.randn(3) * p
+
+
+def loss_of_a_drawing_helper(p, rs):
+    return np.sum(noisy(p, rs) ** 2)
+
+
+def loss_of_a_drawing_nested_function(p, rs):
+    def noisy_here(q):
+        return rs.randn(3) * q
+    return np.sum(noisy_here(p) ** 2)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_helper_drawing_samples_is_a_located_error_in_reverse_mode(path):
+    """Its vjp would run it again and draw other samples (a wrong gradient, autograd's
+    variational examples); the error says to define it inside f, which works."""
+    with pytest.raises(s2s_ad.UnsupportedSyntaxError, match="draws random samples") as info:
+        grad_on(path, loss_of_a_drawing_helper)(1.5, np.random.RandomState(0))
+    assert info.value.filename == __file__
+    expected = 2.0 * 1.5 * np.sum(np.random.RandomState(0).randn(3) ** 2)
+    assert np.isclose(grad_on(path, loss_of_a_drawing_nested_function)(
+        1.5, np.random.RandomState(0)), expected)
+    _, tangent = jvp_on(path, loss_of_a_drawing_helper, (1.5, np.random.RandomState(0)), 1.0)
+    assert np.isclose(tangent, expected)
