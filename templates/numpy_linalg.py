@@ -190,21 +190,21 @@ def tensorinv_tangent(y, a, ind=2):
 @adjoint(np.linalg.tensorsolve)
 def tensorsolve_adjoint(y, a, b, axes=None):
     """b_bar = solve(A^T, y_bar), A_bar = -b_bar x^T (moved back to a's axes)"""
-    _moved = np.arange(np.ndim(a) - (0 if axes is None else len(axes)), np.ndim(a))
-    _am = a if axes is None else np.moveaxis(a, axes, _moved)
+    _moved = np.arange(np.ndim(a) - (0 if axes in (None,) else len(axes)), np.ndim(a))
+    _am = a if axes in (None,) else np.moveaxis(a, axes, _moved)
     _m = np.reshape(_am, (np.size(b), np.size(y)))
     _bb = np.linalg.solve(np.swapaxes(_m, 0, 1), np.ravel(d[y]))
     d[b] += np.reshape(_bb, np.shape(b))
     _abar = np.reshape(-np.outer(_bb, np.ravel(y)), np.shape(_am))
-    d[a] += _abar if axes is None else np.moveaxis(_abar, _moved, axes)
+    d[a] += _abar if axes in (None,) else np.moveaxis(_abar, _moved, axes)
 
 
 @tangent(np.linalg.tensorsolve)
 def tensorsolve_tangent(y, a, b, axes=None):
     """dx = solve(A, db - dA x)"""
-    _moved = np.arange(np.ndim(a) - (0 if axes is None else len(axes)), np.ndim(a))
-    _am = a if axes is None else np.moveaxis(a, axes, _moved)
-    _dam = d[a] if axes is None else np.moveaxis(d[a], axes, _moved)
+    _moved = np.arange(np.ndim(a) - (0 if axes in (None,) else len(axes)), np.ndim(a))
+    _am = a if axes in (None,) else np.moveaxis(a, axes, _moved)
+    _dam = d[a] if axes in (None,) else np.moveaxis(d[a], axes, _moved)
     _m = np.reshape(_am, (np.size(b), np.size(y)))
     d[y] = np.reshape(np.linalg.solve(_m, np.ravel(d[b]) - np.reshape(
         _dam, np.shape(_m)) @ np.ravel(y)), np.shape(y))
