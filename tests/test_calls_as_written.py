@@ -284,3 +284,31 @@ def test_helper_drawing_samples_is_a_located_error_in_reverse_mode(path):
         1.5, np.random.RandomState(0)), expected)
     _, tangent = jvp_on(path, loss_of_a_drawing_helper, (1.5, np.random.RandomState(0)), 1.0)
     assert np.isclose(tangent, expected)
+
+
+def grad_maker(function):
+    return s2s_ad.grad(function)
+
+
+def sin_cos_terms(parts):
+    return np.sum(np.sin(parts[0])) + np.sum(np.cos(parts[1]))
+
+
+def through_a_gradient_made_when_it_runs(parts):
+    g = grad_maker(sin_cos_terms)(parts)
+    return np.sum(g[0]) + np.sum(np.sin(g[1]))
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_list_argument_of_a_function_chosen_when_it_runs(path):
+    """A gradient made by a helper of yours is called when the code runs; its list
+    argument's derivative was left out (0), and the gradient's unused third item made
+    the vjp refuse its cotangent."""
+    parts = [np.array([[0.3, -1.2], [0.5, 2.0]]), np.array([0.7, -0.4]), np.array([1.0])]
+    g = grad_on(path, through_a_gradient_made_when_it_runs)(parts)
+    for k in range(2):
+        def along(v, k=k):
+            moved = list(parts)
+            moved[k] = v
+            return through_a_gradient_made_when_it_runs(moved)
+        np.testing.assert_allclose(g[k], numeric_grad(along, (parts[k],), 0), rtol=1e-6)
