@@ -163,17 +163,16 @@ def peer_coverage(quick=True, names=None):
     {name: why not} for the others).
     A name works when the table has a row for its function (an alias, np.acos for
     np.arccos, shares it) with reverse and forward both passing."""
-    listed = {}
+    listed, listed_as = {}, set()
     for spec in all_specs():
-        if not is_user_facing(spec.primitive) and "listed_as" not in spec.extra:
-            continue
-        listed.setdefault(id(spec.primitive), spec.extra.get("listed_as")
-                          or function_name(spec.primitive))
+        if "listed_as" in spec.extra:           # rows of what normalize rewrites
+            listed_as.add(spec.extra["listed_as"])
+        elif is_user_facing(spec.primitive):
+            listed.setdefault(id(spec.primitive), function_name(spec.primitive))
     wanted = {}
     for name in PEER_FUNCTIONS if names is None else [n for n in PEER_FUNCTIONS if n in names]:
-        function = _numpy_function(name)
-        wanted[name] = listed.get(id(function)) or (
-            f"numpy.{name}" if f"numpy.{name}" in listed.values() else None)
+        wanted[name] = f"numpy.{name}" if f"numpy.{name}" in listed_as else \
+            listed.get(id(_numpy_function(name)))
     rows = {row[0]: row[1:] for row in table(quick, {n for n in wanted.values() if n})}
     works, missing = [], {}
     for name, row_name in wanted.items():
