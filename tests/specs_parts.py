@@ -3,7 +3,7 @@ np.real_if_close) and numpy 2's np.astype (templates/numpy2_arrays.py). Inputs s
 from the kinks (copysign at x1 = 0, modf's integer steps, unwrap's jumps of the period)."""
 import numpy as np
 
-from primitive_specs import BINARY, NONZERO, REAL, UNARY, Spec
+from primitive_specs import BINARY, NONZERO, UNARY, Spec
 
 BOTH = ("reverse", "forward")
 EXPONENTS = np.array([-2, 0, 1, 3])

@@ -87,7 +87,7 @@ def test_nested_function_called_under_another_name(path):
 
 
 def alias_before_the_def(x):
-    h = later
+    h = later                         # noqa: F821 (the def below binds it)
     def later(z):                     # noqa: E306
         return z * z
     return h(x)
