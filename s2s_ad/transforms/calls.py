@@ -84,9 +84,10 @@ class CallMixin(FunctionValueMixin):
                 self.multi_def.add(name)
                 return build.call(build.attribute(build.name(name), "pop")), \
                     self.levels.get(name, 0) + 1
-            if not hasattr(numpy.ndarray, func.attr):
+            if not hasattr(numpy.ndarray, func.attr) and path is not None:
                 # m.act(x), self.layer.act(x): a function an object holds (no array has
-                # such a method)
+                # such a method; a method of a value made here, `norm(0, 1).logpdf(x)`,
+                # stays the located error below)
                 return self._attribute_function_call(func, None, expr)
             fname, args, keywords = desugar.method_call(receiver, func.attr, expr.args,
                                                         expr.keywords, expr, self.smap)
