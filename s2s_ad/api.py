@@ -31,6 +31,7 @@ from .bound import bound_derivative, bound_parts, given_source
 from .errors import APIUsageError, function_location
 from .dispatch import Dispatcher, Outline
 from .frontend.star_params import fixed_arity, fixed_count, takes_star_args
+from .library_functions import library_function
 from .runtime_objects import is_object
 from .pipeline import DerivativeCache, Request, derive, front, outline
 
@@ -169,6 +170,7 @@ def general_derivative(df):
 def _public(f, mode, wrt, preserve_result, has_aux=False):
     if not callable(f):
         raise APIUsageError(f"{mode} expects a function, got {type(f).__name__}")
+    f = library_function(f)                 # grad(np.tanh): library_functions.py
     if bound_parts(f) is not None:          # a bound method, a functools.partial: bound.py
         return bound_derivative(f, lambda function, names: _public(
             function, mode, names, preserve_result, has_aux), wrt)

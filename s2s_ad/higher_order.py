@@ -18,6 +18,7 @@ import numpy as np
 from .api import Wrt
 from .bound import bound_derivative, bound_parts
 from .errors import APIUsageError
+from .library_functions import library_function
 from .runtime_objects import attributes, is_object, rebuilt, zero_gradient
 
 
@@ -25,6 +26,7 @@ def jacobian(f: Optional[Callable] = None, wrt: Wrt = 0, mode: str = "forward") 
     """The Jacobian of f: for each `wrt` argument an array of shape out.shape + in.shape."""
     if f is None:
         return functools.partial(jacobian, wrt=wrt, mode=mode)
+    f = library_function(f)                 # jacobian(np.tanh): library_functions.py
     if mode not in ("forward", "reverse"):
         raise APIUsageError(f"jacobian mode must be 'forward' or 'reverse', not {mode!r}")
     if bound_parts(f) is not None:          # a bound method, a functools.partial
@@ -61,6 +63,7 @@ def hvp(f: Optional[Callable] = None, wrt: Wrt = 0) -> Callable:
     """hv(*args, v): the Hessian of scalar f (w.r.t. `wrt`) times v, forward-over-reverse."""
     if f is None:
         return functools.partial(hvp, wrt=wrt)
+    f = library_function(f)                 # jacobian(np.tanh): library_functions.py
     if bound_parts(f) is not None:          # a bound method, a functools.partial
         return bound_derivative(f, lambda function, names: hvp(function, names), wrt)
     from .frontend.star_params import takes_star_args
@@ -92,6 +95,7 @@ def hessian(f: Optional[Callable] = None, wrt: Union[int, str] = 0) -> Callable:
     """The Hessian of scalar f w.r.t. one argument: shape in.shape + in.shape."""
     if f is None:
         return functools.partial(hessian, wrt=wrt)
+    f = library_function(f)                 # jacobian(np.tanh): library_functions.py
     if isinstance(wrt, (tuple, list)):
         raise APIUsageError("hessian takes one argument (wrt=position or name); use hvp for "
                             "several")

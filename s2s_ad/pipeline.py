@@ -38,6 +38,7 @@ from .frontend.star_params import source_function
 from .ir import build
 from .ir.grammar import verify
 from .ir.naming import Bindings, Namer
+from .ir.primitives import is_random_draw, operation_of
 from .ir.walk import names_stored, walk_tree
 from .optimize import optimize, with_raising
 from .optimize.fold import float_literals_beside_inputs
@@ -181,6 +182,7 @@ def _derive(func, request, registry, cache):
     cotangent = namer.fresh("cotangent") if request.mode == "vjp" else None
 
     def derive_helper(helper, wrt, stmt):
+        _reject_drawing_helper(helper, levels, stmt)
         # a helper reading an argument only in a test has a zero derivative in it: the
         # answer when the output depends on the arguments through other statements
         zero_allowed = request.zero_allowed or reaches_output_without(
@@ -415,10 +417,35 @@ def _unrebound(levels, wrt):
     return set(wrt) - set(names_stored(levels.tree))
 
 
+def _reject_drawing_helper(helper, levels, stmt):
+    """A helper of yours that draws random samples (`rs.randn(n)`) cannot be
+    differentiated through its vjp: the vjp runs the helper's body again and would draw
+    other samples than the call did (a wrong gradient). A located error instead."""
+    try:
+        helper_levels = front(helper)[0]
+    except Exception:               # not ours to report here: its derivative will
+        return
+    for node in walk_tree(helper_levels.tree):
+        value = node.value if isinstance(node, (gast.Assign, gast.Expr)) else None
+        if isinstance(value, gast.Call) and is_random_draw(
+                operation_of(value, helper_levels.callees)):
+            raise UnsupportedSyntaxError(
+                f"`{getattr(helper, '__name__', 'this helper')}(...)` draws random samples, "
+                f"and its derivative would run it again and draw other ones",
+                levels.parsed.source_map.locate(stmt.value),
+                "draw the samples in f and pass them to the helper, or define the helper "
+                "inside f (a nested function is differentiated where it is called)")
+
+
 def _result_arity(levels):
-    """n when the levels form returns an n-tuple it builds, else None."""
+    """n when the levels form returns an n-tuple it builds, else None (also for a list
+    that grows or shrinks after it is built: `out = [h]`, then `out.append(...)`)."""
     ret = levels.tree.body[-1].value
-    if isinstance(ret, gast.Name):
+    changed = [n for n in walk_tree(levels.tree) if isinstance(n, gast.Attribute)
+               and isinstance(n.value, gast.Name) and isinstance(ret, gast.Name)
+               and n.value.id == ret.id and n.attr in ("append", "extend", "insert", "pop")]
+    if isinstance(ret, gast.Name) and not changed \
+            and list(names_stored(levels.tree)).count(ret.id) == 1:
         for stmt in levels.tree.body:
             if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name) \
                     and stmt.targets[0].id == ret.id \

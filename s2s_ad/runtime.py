@@ -145,7 +145,8 @@ def _shape(x):
 
 def closed_form_applies(a, b=None, *more, _array=np.ndarray, _bool=np.dtype(bool)):
     """May a closed-form elementwise adjoint stand for the chain rule here? Only when all
-    values have one shape (nothing broadcasts, so nothing is summed) and none is
+    values have one shape (nothing broadcasts, so nothing is summed), none is a list or
+    tuple (f's arithmetic made an array of it) and none is
     boolean (numpy's `+` on booleans is `or`, and `-` is refused). Runs on every call of
     such a gradient, hence the fixed arity and the defaults: a call with two arguments
     and local names costs less than a variadic one with global lookups."""
@@ -158,6 +159,8 @@ def closed_form_applies(a, b=None, *more, _array=np.ndarray, _bool=np.dtype(bool
             shape = value.shape
         elif type(value) is float or type(value) is int:
             shape = ()
+        elif isinstance(value, (list, tuple)):
+            return False        # numpy made an array of it; `*` on the list would repeat it
         elif np.asarray(value).dtype.kind == "b":
             return False
         else:

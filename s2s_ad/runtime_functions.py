@@ -50,8 +50,14 @@ class _Deriving:
 
 
 def _differentiable(value):
+    """A float, a float array, or a list, tuple or dict holding one (`g(params)` with
+    params a list of arrays: its gradient was left out, a silent zero)."""
     if isinstance(value, (float, np.floating)):
         return True
+    if isinstance(value, (list, tuple)):
+        return any(_differentiable(item) for item in value)
+    if isinstance(value, dict):
+        return any(_differentiable(item) for item in value.values())
     return isinstance(value, np.ndarray) and value.dtype.kind == "f"
 
 
@@ -115,6 +121,8 @@ def function_vjp(function, args, cotangent):
     if positions:
         from s2s_ad import api
         from s2s_ad.runtime_functions import _Deriving, _applier   # (a CLI file: s2s_ad)
+        if _holds_zero_items(cotangent):       # a list result with unused items
+            cotangent = _shaped_like(cotangent, function(*args))
         with _Deriving(function):
             parts = api.vjp(_applier(function, args), wrt=tuple(k + 1 for k in positions))(
                 function, *args, cotangent)
@@ -130,8 +138,7 @@ def function_jvp(function, args, tangents):
         return 0.0
     from s2s_ad import api
     from s2s_ad.runtime_functions import _Deriving, _applier
-    along = tuple(np.zeros_like(args[k], dtype=float) if np.ndim(tangents[k]) == 0
-                  and np.ndim(args[k]) else tangents[k] for k in positions)
+    along = tuple(_zero_tangent_like(tangents[k], args[k]) for k in positions)
     with _Deriving(function):
         return api.jvp(_applier(function, args), wrt=tuple(k + 1 for k in positions))(
             function, *args, along)[1]
@@ -163,6 +170,37 @@ def function_vjp_tangent(function, args, cotangent, arg_tangents, cotangent_tang
     for k, part in zip(positions, parts):
         result[k] = part
     return result
+
+
+def _holds_zero_items(cotangent):
+    """A list, tuple or dict cotangent with the scalar zero for an item (an item of the
+    result the derivative did not use), which vjp's check of shapes refuses."""
+    items = cotangent.values() if isinstance(cotangent, dict) else cotangent \
+        if isinstance(cotangent, (list, tuple)) else ()
+    return any(type(item) is float and item == 0.0 or _holds_zero_items(item)
+               for item in items)
+
+
+def _shaped_like(cotangent, value):
+    """cotangent with each scalar-zero item made zeros of the matching item of value."""
+    if isinstance(cotangent, dict):
+        return {key: _shaped_like(item, value[key]) for key, item in cotangent.items()}
+    if isinstance(cotangent, (list, tuple)):
+        return type(cotangent)(_shaped_like(item, part) for item, part in zip(cotangent, value))
+    if type(cotangent) is float and cotangent == 0.0 and np.ndim(value):
+        return np.zeros(np.shape(value))
+    return cotangent
+
+
+def _zero_tangent_like(tangent, value):
+    """The tangent for `value`: itself, or zeros in value's structure where it is the
+    scalar zero standing for any shape."""
+    if isinstance(value, (list, tuple, dict)) and not isinstance(tangent, (list, tuple, dict)):
+        from s2s_ad.runtime import zero_adjoint
+        return zero_adjoint(value)
+    if isinstance(value, np.ndarray) and value.ndim and np.ndim(tangent) == 0:
+        return np.zeros_like(value, dtype=float)
+    return tangent
 
 
 def _item(tangents, k):

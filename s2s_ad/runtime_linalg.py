@@ -22,6 +22,16 @@ import numpy as np
 
 from .runtime import _float_dtype, _scalar_like, unbroadcast
 
+try:  # inside the package the error is an s2s_ad.ADError; standalone it is a ValueError
+    from .errors import NonDifferentiableError
+    from .runtime_checks import _caller_origin
+except ImportError:  # pragma: no cover - only in standalone generated files
+    class NonDifferentiableError(ValueError):
+        pass
+
+    def _caller_origin(depth=2):
+        return "the function"
+
 
 def matmul_adjoint_a(g, a, b):
     """Adjoint of `a` in y = a @ b, for 1-D, 2-D and batched operands (numpy's rules: a 1-D
@@ -287,12 +297,16 @@ def leading_columns(g, k, what="np.linalg.svd"):
 
 def real_eigenvalues(w):
     """np.linalg.eig's eigenvalues, which s2s_ad differentiates when they are real (numpy
-    then returns real arrays); complex ones are an error, never a derivative of their real
-    part alone."""
+    then returns real arrays); complex ones are an s2s_ad error naming the differentiated
+    function, never a derivative of their real part alone (JAX and autograd users expect
+    eig's derivative for real eigenvalues only)."""
     if np.iscomplexobj(w):
-        raise ValueError("s2s_ad differentiates np.linalg.eig when every eigenvalue is real "
-                         "(numpy then returns real arrays); this matrix has complex ones. "
-                         "For a symmetric matrix use np.linalg.eigh")
+        raise NonDifferentiableError(
+            f"the derivative of np.linalg.eig in {_caller_origin()} is supported for real "
+            f"eigenvalues only (numpy then returns real arrays), and this matrix has complex "
+            f"ones; every eigenvalue must be real", None,
+            "np.linalg.eigh for a symmetric matrix, or np.linalg.eigvals outside the "
+            "differentiated code")
     return w
 
 

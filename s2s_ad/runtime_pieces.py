@@ -17,8 +17,10 @@ join pieces, or pick between arrays (see runtime.py):
     masked_values(g, mask)           spread_masked's adjoint
     along_axis_index(arr, indices, axis)   the index np.take_along_axis reads and
                                      np.put_along_axis writes
+    trimmed_region(filt, trim, axis) the slices np.trim_zeros keeps
 
-Each (but piecewise_masks and along_axis_index, which give booleans and indices) is
+Each (but piecewise_masks, along_axis_index and trimmed_region, which give booleans,
+indices and slices) is
 linear in its first argument; templates/runtime_helpers_pieces.py holds their own
 templates (grad of grad). An adjoint g may be the scalar zero 0.0 (standing for zeros of
 any shape), and a list adjoint a list with 0.0 items; what they return for an array is
@@ -230,3 +232,25 @@ def along_axis_index(arr, indices, axis=-1):
     np.put_along_axis writes: arr[along_axis_index(arr, indices, axis)]."""
     positions = np.reshape(np.arange(np.size(arr)), np.shape(arr))
     return np.unravel_index(np.take_along_axis(positions, indices, axis), np.shape(arr))
+
+
+def trimmed_region(filt, trim="fb", axis=None):
+    """The index (one slice per axis) of the part np.trim_zeros(filt, trim, axis) keeps:
+    along each trimmed axis, from the first to the last place holding a nonzero entry
+    ('f' trims the front, 'b' the back); nothing when every entry is zero.
+
+        trimmed_region(np.array([0.0, 2.0, 0.0, 3.0, 0.0]))  ->  (slice(1, 4),)
+    """
+    a = np.asarray(filt)
+    places = np.argwhere(a != 0)
+    axes = range(a.ndim) if axis is None else \
+        [k % a.ndim for k in (axis if isinstance(axis, (tuple, list)) else (axis,))]
+    region = [slice(None)] * a.ndim
+    for k in axes:
+        if not len(places):
+            region[k] = slice(0, 0)
+            continue
+        start = int(places[:, k].min()) if "f" in trim.lower() else 0
+        stop = int(places[:, k].max()) + 1 if "b" in trim.lower() else a.shape[k]
+        region[k] = slice(start, stop)
+    return tuple(region)

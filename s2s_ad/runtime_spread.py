@@ -8,6 +8,7 @@ derivative is taken as 0: a zero spread or a zero norm.
                                      vector p-norms (and the count ord=0), Frobenius, nuclear,
                                      spectral and 1, -1, inf, -inf matrix norms
     norm_power(ord, x, axis)         the p of a vector norm's second derivative
+    vector_norm_layout(x, axis)      np.linalg.vector_norm's axes moved last and joined
 
 The convention (README, "Semantics"): where the function is not differentiable because
 the spread or the norm is zero, its derivative is 0 (the subgradient of least norm, as
@@ -128,3 +129,20 @@ def norm_power(ord, x, axis=None):
         raise NotImplementedError(f"s2s_ad has no second derivative of np.linalg.norm with "
                                   f"ord={ord!r} (its first derivative is supported)")
     return {None: 2.0, "fro": 2.0, np.inf: 1.0, -np.inf: 1.0}.get(ord, ord)
+
+
+def vector_norm_layout(x, axis=None):
+    """How np.linalg.vector_norm(x, axis=axis) reads x as vectors: (the reduced axes, the
+    places they move to (the last ones), x's shape after the move, that shape with the
+    reduced axes joined into one). Any number of axes, None for all.
+
+        vector_norm_layout(np.ones((2, 3, 4)), (0, 2))
+        -> ((0, 2), (1, 2), (3, 2, 4), (3, 8))
+    """
+    ndim = np.ndim(x)
+    axes = tuple(range(ndim)) if axis is None else \
+        tuple(a % ndim for a in (axis if isinstance(axis, tuple) else (axis,)))
+    places = tuple(range(ndim - len(axes), ndim))
+    moved = np.shape(np.moveaxis(np.empty(np.shape(x)), axes, places)) if ndim else ()
+    kept = moved[:ndim - len(axes)]
+    return axes, places, moved, kept + (int(np.prod(moved[ndim - len(axes):])),)

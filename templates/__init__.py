@@ -10,6 +10,7 @@ MODULES = (
     "operators",
     "numpy_math",
     "numpy_arithmetic",
+    "numpy_parts",
     "numpy_reductions",
     "numpy_nan_reductions",
     "numpy_statistics",

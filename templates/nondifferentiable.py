@@ -2,7 +2,7 @@
 predicates and comparisons (their derivative is zero or undefined)."""
 import numpy as np
 
-from s2s_ad import runtime_flow, runtime_mappings
+from s2s_ad import runtime_flow, runtime_mappings, runtime_pieces, runtime_spread
 from s2s_ad.ad.template_dsl import nondifferentiable
 
 nondifferentiable(  # constructors (np.full, np.full_like, np.linspace: numpy_creation.py)
@@ -29,3 +29,6 @@ nondifferentiable(runtime_flow.mapping_keys, runtime_flow.stop_gradient,
                   runtime_mappings.saved_entry, runtime_mappings.restore_entry)
 
 nondifferentiable(format)   # f-strings: text, no derivative
+
+nondifferentiable(runtime_spread.vector_norm_layout,   # axes, shapes, slices
+                  runtime_pieces.trimmed_region)

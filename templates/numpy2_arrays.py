@@ -1,5 +1,5 @@
-"""numpy 2's array-API names for scans and stacking (loaded only where numpy has them;
-see MODULES): np.cumulative_sum, np.cumulative_prod and np.unstack. The other new names
+"""numpy 2's array-API names for scans, stacking and casting (loaded only where numpy has
+them; see MODULES): np.cumulative_sum, np.cumulative_prod, np.unstack and np.astype. The other new names
 (np.concat, np.permute_dims, np.pow, np.acos, ..., np.atan2) are the very objects of the
 old ones (np.concatenate, np.transpose, np.power, np.arccos, ...) and use their templates.
 
@@ -57,3 +57,17 @@ def unstack_adjoint(y, x, axis=0):
 def unstack_tangent(y, x, axis=0):
     """unstack is linear"""
     d[y] = np.unstack(d[x], axis=axis)
+
+
+@adjoint(np.astype)
+def astype_adjoint(y, x, dtype, copy=True, device=None):
+    """x_bar = y_bar for a floating dtype; a cast to integers or booleans is piecewise
+    constant (its derivative is 0)"""
+    d[x] += reshape_like(broadcast_tangent(d[y], y), x) if np.dtype(dtype).kind == "f" \
+        else np.zeros(np.shape(x))
+
+
+@tangent(np.astype)
+def astype_tangent(y, x, dtype, copy=True, device=None):
+    d[y] = np.astype(broadcast_tangent(d[x], y), dtype) if np.dtype(dtype).kind == "f" \
+        else np.zeros(np.shape(y))

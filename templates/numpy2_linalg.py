@@ -1,12 +1,15 @@
 """numpy 2's linear algebra names (loaded only where numpy has them; see MODULES):
 np.linalg.svdvals, np.vecdot / np.linalg.vecdot, np.matvec, np.vecmat, np.linalg.matmul,
-np.linalg.outer, np.linalg.tensordot, np.linalg.diagonal, np.linalg.trace, and
-np.matrix_transpose / np.linalg.matrix_transpose. Each is an earlier rule in the
+np.linalg.outer, np.linalg.tensordot, np.linalg.diagonal, np.linalg.trace,
+np.matrix_transpose / np.linalg.matrix_transpose, np.linalg.matrix_norm,
+np.linalg.vector_norm and np.linalg.cross. Each is an earlier rule in the
 array-API spelling (the matrix axes are the last two)."""
 import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
 from s2s_ad.runtime import unbroadcast
+from s2s_ad.runtime import broadcast_tangent
+from s2s_ad.runtime_spread import unreduce_norm, vector_norm_layout
 from s2s_ad.runtime_linalg import (matmul_adjoint_a, matmul_adjoint_b, place_diagonal,
                                    spread_trace, tensordot_adjoint_a, tensordot_adjoint_b)
 
@@ -145,3 +148,48 @@ def matrix_transpose_adjoint(y, x):
 def matrix_transpose_tangent(y, x):
     """the tangent transposed"""
     d[y] = np.swapaxes(d[x], -1, -2)
+
+
+@adjoint(np.linalg.matrix_norm)
+def matrix_norm_adjoint(y, x, keepdims=False, ord="fro"):
+    """np.linalg.norm's rule over the last two axes"""
+    d[x] += unreduce_norm(d[y], x, y, ord, (-2, -1), keepdims)
+
+
+@tangent(np.linalg.matrix_norm)
+def matrix_norm_tangent(y, x, keepdims=False, ord="fro"):
+    d[y] = np.sum(unreduce_norm(np.ones(np.shape(y)), x, y, ord, (-2, -1), keepdims) * d[x],
+                  axis=(-2, -1), keepdims=keepdims)
+
+
+@adjoint(np.linalg.cross)
+def linalg_cross_adjoint(y, x1, x2, axis=-1):
+    """<g, a x b> = <a, b x g> = <b, g x a>"""
+    d[x1] += unbroadcast(np.cross(x2, d[y], axis=axis), x1)
+    d[x2] += unbroadcast(np.cross(d[y], x1, axis=axis), x2)
+
+
+@tangent(np.linalg.cross)
+def linalg_cross_tangent(y, x1, x2, axis=-1):
+    d[y] = np.cross(d[x1], x2, axis=axis) + np.cross(x1, d[x2], axis=axis)
+
+
+# vector_norm over any axes: those axes moved last and joined into one, np.linalg.norm's
+# vector rule along it (runtime_spread.vector_norm_layout), then moved back
+@adjoint(np.linalg.vector_norm)
+def vector_norm_adjoint(y, x, axis=None, keepdims=False, ord=2):
+    """np.linalg.norm's vector rule over the joined axes"""
+    _lay = vector_norm_layout(x, axis)
+    _g = np.reshape(broadcast_tangent(d[y], y), _lay[3][:-1])
+    _spread = unreduce_norm(_g, np.reshape(np.moveaxis(x, _lay[0], _lay[1]), _lay[3]),
+                            np.reshape(y, _lay[3][:-1]), ord, -1, False)
+    d[x] += np.moveaxis(np.reshape(_spread, _lay[2]), _lay[1], _lay[0])
+
+
+@tangent(np.linalg.vector_norm)
+def vector_norm_tangent(y, x, axis=None, keepdims=False, ord=2):
+    _lay = vector_norm_layout(x, axis)
+    _partials = unreduce_norm(np.ones(_lay[3][:-1]), np.reshape(np.moveaxis(
+        x, _lay[0], _lay[1]), _lay[3]), np.reshape(y, _lay[3][:-1]), ord, -1, False)
+    d[y] = np.reshape(np.sum(_partials * np.reshape(np.moveaxis(d[x], _lay[0], _lay[1]),
+                                                    _lay[3]), axis=-1), np.shape(y))

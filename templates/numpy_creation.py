@@ -1,5 +1,5 @@
 """Constructors whose values depend on an argument: np.full and np.full_like (the fill
-value) and np.linspace (start and stop). The other constructors (zeros, ones, arange,
+value), np.linspace and np.geomspace (start and stop) and np.logspace (start, stop, base). The other constructors (zeros, ones, arange,
 eye, ...) are in nondifferentiable.py. np.r_[...] and np.c_[...] are rewritten to
 np.concatenate of np.atleast_1d / column_item (transforms/array_syntax.py)."""
 import numpy as np
@@ -75,3 +75,39 @@ def through_cast_adjoint(r, g, y, dtype):
 def through_cast_tangent(r, g, y, dtype):
     """d through_cast(g) = through_cast(dg)"""
     d[r] = through_cast(d[g], y, dtype)
+
+
+# geomspace: y = start (stop / start)**t, so dy = y ((1 - t) dstart / start + t dstop / stop)
+@adjoint(np.geomspace)
+def geomspace_adjoint(y, start, stop, num=50, endpoint=True, dtype=None, axis=0):
+    """start_bar = sum((1 - t) y y_bar) / start, stop_bar = sum(t y y_bar) / stop"""
+    _t = linspace_fractions(num, endpoint, y, axis)
+    d[start] += unbroadcast(np.sum(d[y] * y * (1.0 - _t), axis=axis) / start, start)
+    d[stop] += unbroadcast(np.sum(d[y] * y * _t, axis=axis) / stop, stop)
+
+
+@tangent(np.geomspace)
+def geomspace_tangent(y, start, stop, num=50, endpoint=True, dtype=None, axis=0):
+    _t = linspace_fractions(num, endpoint, y, axis)
+    d[y] = broadcast_tangent(y * (np.expand_dims(d[start] / start, axis) * (1.0 - _t)
+                                  + np.expand_dims(d[stop] / stop, axis) * _t), y)
+
+
+# logspace: y = base**u, u = linspace(start, stop): dy = y (log(base) du + u dbase / base)
+@adjoint(np.logspace)
+def logspace_adjoint(y, start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
+    """start_bar, stop_bar: linspace's, times y log(base); base_bar = sum(u y y_bar) / base"""
+    _t = linspace_fractions(num, endpoint, y, axis)
+    d[start] += unbroadcast(np.sum(d[y] * y * (1.0 - _t), axis=axis) * np.log(base), start)
+    d[stop] += unbroadcast(np.sum(d[y] * y * _t, axis=axis) * np.log(base), stop)
+    d[base] += unbroadcast(np.sum(d[y] * y * np.linspace(start, stop, num, endpoint=endpoint,
+                                                         axis=axis), axis=axis) / base, base)
+
+
+@tangent(np.logspace)
+def logspace_tangent(y, start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
+    _t = linspace_fractions(num, endpoint, y, axis)
+    d[y] = broadcast_tangent(y * (np.log(np.expand_dims(base, axis)) * (
+        np.expand_dims(d[start], axis) * (1.0 - _t) + np.expand_dims(d[stop], axis) * _t)
+        + np.linspace(start, stop, num, endpoint=endpoint, axis=axis)
+        * np.expand_dims(d[base] / base, axis)), y)

@@ -1,5 +1,5 @@
 """Linear algebra: dot, matmul, outer, inner, tensordot, trace, diag, einsum, and np.linalg's
-inv, det, slogdet, solve, matrix_power and cholesky."""
+inv, det, slogdet, solve, matrix_power and cholesky; vdot, tensorinv and tensorsolve."""
 import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
@@ -155,6 +155,59 @@ def slogdet_adjoint(y, a):
 def slogdet_tangent(y, a):
     """d (sign, log|det(A)|) = (0, trace(solve(A, dA)))"""
     d[y] = (zero_tangent(y[0]), np.trace(np.linalg.solve(a, d[a]), axis1=-2, axis2=-1))
+
+
+@adjoint(np.vdot)
+def vdot_adjoint(y, a, b):
+    """d sum(a.ravel() b.ravel()) = sum(da b + a db) (real values)"""
+    d[a] += reshape_like(d[y] * np.ravel(b), a)
+    d[b] += reshape_like(d[y] * np.ravel(a), b)
+
+
+@tangent(np.vdot)
+def vdot_tangent(y, a, b):
+    d[y] = np.vdot(d[a], b) + np.vdot(a, d[b])
+
+
+# tensorinv(a, ind) is inv(A) for A = a as an (n, m) matrix, n the size of a's first ind
+# axes: y read as an (m, n) matrix is inv(A)
+@adjoint(np.linalg.tensorinv)
+def tensorinv_adjoint(y, a, ind=2):
+    """A_bar = -inv(A)^T y_bar inv(A)^T, in a's shape"""
+    _inv = np.reshape(y, (-1, np.prod(np.shape(a)[:ind])))
+    _g = np.reshape(d[y], np.shape(_inv))
+    d[a] += np.reshape(-(np.swapaxes(_inv, 0, 1) @ _g @ np.swapaxes(_inv, 0, 1)), np.shape(a))
+
+
+@tangent(np.linalg.tensorinv)
+def tensorinv_tangent(y, a, ind=2):
+    _inv = np.reshape(y, (-1, np.prod(np.shape(a)[:ind])))
+    d[y] = np.reshape(-(_inv @ np.reshape(d[a], np.shape(_inv)[::-1]) @ _inv), np.shape(y))
+
+
+# tensorsolve(a, b, axes): the axes named moved to the end, a read as a (b.size, x.size)
+# matrix A and b as a vector: x = solve(A, b)
+@adjoint(np.linalg.tensorsolve)
+def tensorsolve_adjoint(y, a, b, axes=None):
+    """b_bar = solve(A^T, y_bar), A_bar = -b_bar x^T (moved back to a's axes)"""
+    _moved = np.arange(np.ndim(a) - (0 if axes in (None,) else len(axes)), np.ndim(a))
+    _am = a if axes in (None,) else np.moveaxis(a, axes, _moved)
+    _m = np.reshape(_am, (np.size(b), np.size(y)))
+    _bb = np.linalg.solve(np.swapaxes(_m, 0, 1), np.ravel(d[y]))
+    d[b] += np.reshape(_bb, np.shape(b))
+    _abar = np.reshape(-np.outer(_bb, np.ravel(y)), np.shape(_am))
+    d[a] += _abar if axes in (None,) else np.moveaxis(_abar, _moved, axes)
+
+
+@tangent(np.linalg.tensorsolve)
+def tensorsolve_tangent(y, a, b, axes=None):
+    """dx = solve(A, db - dA x)"""
+    _moved = np.arange(np.ndim(a) - (0 if axes in (None,) else len(axes)), np.ndim(a))
+    _am = a if axes in (None,) else np.moveaxis(a, axes, _moved)
+    _dam = d[a] if axes in (None,) else np.moveaxis(d[a], axes, _moved)
+    _m = np.reshape(_am, (np.size(b), np.size(y)))
+    d[y] = np.reshape(np.linalg.solve(_m, np.ravel(d[b]) - np.reshape(
+        _dam, np.shape(_m)) @ np.ravel(y)), np.shape(y))
 
 
 # ---- np.linalg: solve, matrix_power, cholesky --------------------------------------------

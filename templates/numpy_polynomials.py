@@ -1,5 +1,5 @@
 """Polynomials in numpy's coefficient order (highest power first): np.polyval, np.polyder,
-np.polyint, np.polyfit.
+np.polyint, np.polyfit, np.polyadd, np.polysub, np.polymul, np.vander.
 
     y = polyval(p, x)       dy = polyval(dp, x) + polyval(polyder(p), x) dx
     polyder, polyint        linear in p (and in polyint's constants k): the matrices of
@@ -15,7 +15,7 @@ Differentiable in x, y and w alike. full= and cov= (polyfit's extra outputs) are
 import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
-from s2s_ad.runtime import reshape_like, unbroadcast
+from s2s_ad.runtime import broadcast_tangent, reshape_like, unbroadcast
 from s2s_ad.runtime_calculus import as_columns_of, polynomial_exponents, polynomial_map
 from s2s_ad.runtime_flow import float_dtype
 from s2s_ad.runtime_statistics import leading_axes
@@ -94,3 +94,68 @@ def polyfit_tangent(p, x, y, deg, rcond=None, w=None):
     _r = np.transpose(np.transpose(y) * _w) - _a @ p
     d[p] = np.linalg.solve(np.swapaxes(_a, 0, 1) @ _a, np.swapaxes(_da, 0, 1) @ _r
                            + np.swapaxes(_a, 0, 1) @ (_db - _da @ p))
+
+
+# polyadd / polysub align the coefficients at the constant term (the shorter padded in
+# front): each operand's adjoint is the last entries of y_bar
+@adjoint(np.polyadd)
+def polyadd_adjoint(y, a1, a2):
+    _g = broadcast_tangent(d[y], y)
+    d[a1] += reshape_like(_g[np.size(y) - np.size(a1):], a1)
+    d[a2] += reshape_like(_g[np.size(y) - np.size(a2):], a2)
+
+
+@tangent(np.polyadd)
+def polyadd_tangent(y, a1, a2):
+    d[y] = np.polyadd(d[a1], d[a2])
+
+
+@adjoint(np.polysub)
+def polysub_adjoint(y, a1, a2):
+    _g = broadcast_tangent(d[y], y)
+    d[a1] += reshape_like(_g[np.size(y) - np.size(a1):], a1)
+    d[a2] += -reshape_like(_g[np.size(y) - np.size(a2):], a2)
+
+
+@tangent(np.polysub)
+def polysub_tangent(y, a1, a2):
+    d[y] = np.polysub(d[a1], d[a2])
+
+
+# polymul convolves its operands after dropping their leading zeros (numpy reads them as
+# np.poly1d, keeping one zero of an all-zero operand): those entries get no derivative
+@adjoint(np.polymul)
+def polymul_adjoint(y, a1, a2):
+    """y = convolve(a1', a2') of the trimmed operands: a1'_bar = correlate(y_bar, a2',
+    'valid'), a2'_bar likewise, zeros for the leading zeros"""
+    _k1 = np.minimum(np.argmax(np.append(np.ravel(a1) != 0, True)), np.size(a1) - 1)
+    _k2 = np.minimum(np.argmax(np.append(np.ravel(a2) != 0, True)), np.size(a2) - 1)
+    _g = np.ravel(broadcast_tangent(d[y], y))
+    d[a1] += reshape_like(np.concatenate((np.zeros(_k1), np.correlate(
+        _g, np.ravel(a2)[_k2:], "valid"))), a1)
+    d[a2] += reshape_like(np.concatenate((np.zeros(_k2), np.correlate(
+        _g, np.ravel(a1)[_k1:], "valid"))), a2)
+
+
+@tangent(np.polymul)
+def polymul_tangent(y, a1, a2):
+    _k1 = np.minimum(np.argmax(np.append(np.ravel(a1) != 0, True)), np.size(a1) - 1)
+    _k2 = np.minimum(np.argmax(np.append(np.ravel(a2) != 0, True)), np.size(a2) - 1)
+    d[y] = np.convolve(np.ravel(d[a1])[_k1:], np.ravel(a2)[_k2:]) \
+        + np.convolve(np.ravel(a1)[_k1:], np.ravel(d[a2])[_k2:])
+
+
+# vander: column j holds x**p_j (p = N-1 ... 0, or 0 ... N-1 with increasing=True)
+@adjoint(np.vander)
+def vander_adjoint(y, x, N=None, increasing=False):
+    """x_bar_i = sum_j y_bar_ij p_j x_i**(p_j - 1)"""
+    _p = np.arange(np.shape(y)[1]) if increasing else np.arange(np.shape(y)[1])[::-1]
+    d[x] += np.sum(d[y] * (_p * (_p > 0)) * np.expand_dims(x, 1) ** np.maximum(_p - 1, 0),
+                   axis=1)
+
+
+@tangent(np.vander)
+def vander_tangent(y, x, N=None, increasing=False):
+    _p = np.arange(np.shape(y)[1]) if increasing else np.arange(np.shape(y)[1])[::-1]
+    d[y] = np.expand_dims(d[x], 1) * (_p * (_p > 0)) * np.expand_dims(x, 1) ** np.maximum(
+        _p - 1, 0)

@@ -1,4 +1,4 @@
-"""python -m tests.coverage [--quick] [--markdown FILE]
+"""python -m tests.coverage [--quick] [--markdown FILE] [--peers]
 
 The coverage table: for every numpy (and scipy) function in the primitive spec table
 (tests/primitive_specs.py and tests/specs_*.py), whether its reverse-mode template, its
@@ -13,7 +13,9 @@ reverse: the inner-product test of grad's adjoint against central differences, o
 row and shape; forward: jvp against central differences; second order: hvp of
 sum(f(x) * u) in the first differentiated argument against central differences of its
 gradient (first row, first shape). `--quick` checks one shape per row. A function missing
-from the table has no template (README: Supported functions).
+from the table has no template (README: Supported functions). `--peers` checks the
+functions of tests/peer_functions.py (those autograd, Tangent or JAX differentiate) and
+prints how many work in grad and jvp (reverse and forward), naming the others.
 """
 import argparse
 import importlib
@@ -29,6 +31,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import s2s_ad  # noqa: E402
 from gradcheck import forward_check, inner_product_check  # noqa: E402
 from primitive_specs import all_specs, sample  # noqa: E402
+from peer_functions import PEER_FUNCTIONS  # noqa: E402
 
 
 def function_name(primitive):
@@ -160,6 +163,41 @@ def table(quick=False, names=None):
     return [(name, *entry[:3]) for name, entry in sorted(rows.items())]
 
 
+def peer_coverage(quick=True, names=None):
+    """(names of PEER_FUNCTIONS (or of `names` among them) that work in grad and jvp,
+    {name: why not} for the others).
+    A name works when the table has a row for its function (an alias, np.acos for
+    np.arccos, shares it) with reverse and forward both passing."""
+    listed, listed_as = {}, set()
+    for spec in all_specs():
+        if "listed_as" in spec.extra:           # rows of what normalize rewrites
+            listed_as.add(spec.extra["listed_as"])
+        elif is_user_facing(spec.primitive):
+            listed.setdefault(id(spec.primitive), function_name(spec.primitive))
+    wanted = {}
+    for name in PEER_FUNCTIONS if names is None else [n for n in PEER_FUNCTIONS if n in names]:
+        wanted[name] = f"numpy.{name}" if f"numpy.{name}" in listed_as else \
+            listed.get(id(_numpy_function(name)))
+    rows = {row[0]: row[1:] for row in table(quick, {n for n in wanted.values() if n})}
+    works, missing = [], {}
+    for name, row_name in wanted.items():
+        failures = rows.get(row_name)
+        if failures is None:
+            missing[name] = "no template"
+        elif failures[0] is not None or failures[1] is not None:
+            missing[name] = failures[0] or failures[1]
+        else:
+            works.append(name)
+    return works, missing
+
+
+def _numpy_function(name):
+    found = np
+    for part in name.split("."):
+        found = getattr(found, part)
+    return found
+
+
 def render(rows, markdown=False):
     def cell(failure):
         return "yes" if failure is None else f"no ({failure})"
@@ -182,7 +220,15 @@ def main(argv=None):
     parser.add_argument("--quick", action="store_true", help="one shape per spec row")
     parser.add_argument("--markdown", metavar="FILE", help="also write the table as markdown")
     parser.add_argument("names", nargs="*", help="only these functions (numpy.tanh ...)")
+    parser.add_argument("--peers", action="store_true",
+                        help="only the functions autograd, Tangent or JAX differentiate")
     options = parser.parse_args(argv)
+    if options.peers:
+        works, missing = peer_coverage(options.quick)
+        print(f"{len(works)} of {len(PEER_FUNCTIONS)} work in grad and jvp")
+        for name, why in sorted(missing.items()):
+            print(f"  numpy.{name}: {why}")
+        return 0
     rows = table(options.quick, set(options.names))
     print(render(rows))
     works = sum(all(f is None for f in fails[:2]) for _, *fails in rows)

@@ -122,6 +122,10 @@ def all_specs():
     import specs_fft
     import specs_functions
     import specs_pad_modes
+    import specs_gathered
+    import specs_parts
+    import specs_series
+    import specs_tensor_linalg
     import specs_pieces
     import specs_runtime
     import specs_scipy_special
@@ -132,4 +136,6 @@ def all_specs():
         + specs_pad_modes.SPECS + specs_decompositions.SPECS + specs_pieces.SPECS \
         + specs_nan_reductions.SPECS + specs_statistics.SPECS + specs_norms.SPECS \
         + specs_calculus.SPECS + specs_objects.SPECS + specs_scipy_special.SPECS \
-        + specs_fft.SPECS + specs_functions.SPECS
+        + specs_fft.SPECS + specs_functions.SPECS + specs_parts.SPECS \
+        + specs_tensor_linalg.SPECS + specs_gathered.SPECS \
+        + specs_series.SPECS

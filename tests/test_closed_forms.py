@@ -176,7 +176,9 @@ def test_the_runtime_test():
     from s2s_ad.runtime import closed_form_applies
     a, b = vec(N), vec(N)
     assert closed_form_applies(a, b) and closed_form_applies(1.0, 2) and closed_form_applies(a)
-    assert closed_form_applies([1.0] * N, a)
+    # a list f's arithmetic made an array: the closed form would do list arithmetic on
+    # it (`[1.0, 2.0] * 1.0` fails, `* 2` repeats), so the chain rule runs instead
+    assert not closed_form_applies([1.0] * N, a)
     assert not closed_form_applies(a, vec(2, N)) and not closed_form_applies(a, 1.0)
     assert not closed_form_applies(a, b > 0) and not closed_form_applies(True, 1.0)
     assert not closed_form_applies(np.bool_(True))

@@ -39,3 +39,17 @@ def test_np_piecewise_is_listed_under_its_own_name():
     rows = coverage_table.table(quick=True, names={"numpy.piecewise"})
     assert [(name, *failures) for name, *failures in rows] == \
         [("numpy.piecewise", None, None, None)]
+
+
+def test_peer_functions_exist_and_aliases_share_a_row():
+    """tests/peer_functions.py names numpy functions (checked by --peers); an alias works
+    through its function's row, a function without a template is named as such"""
+    import numpy as np
+    from peer_functions import PEER_FUNCTIONS
+    assert len(PEER_FUNCTIONS) == len(set(PEER_FUNCTIONS)) > 240
+    assert all(callable(coverage_table._numpy_function(n)) for n in PEER_FUNCTIONS)
+    assert np.acos is np.arccos
+    works, missing = coverage_table.peer_coverage(
+        names={"acos", "arccos", "poly", "linalg.multi_dot"})
+    assert sorted(works) == ["acos", "arccos", "linalg.multi_dot"]
+    assert missing == {"poly": "no template"}

@@ -71,7 +71,7 @@ def test_callee_without_template_or_source_names_it():
     df = s2s_ad.grad(rejected.unknown_callee)
     with pytest.raises(s2s_ad.MissingDerivativeError) as info:
         df(np.ones(3))
-    assert "np.ldexp" in str(info.value)
+    assert "np.nextafter" in str(info.value)
     assert info.value.lineno == _line_of("callee")
 
 
@@ -96,8 +96,10 @@ def test_bad_wrt_is_a_clear_error(wrt):
 
 
 def test_builtin_function_is_rejected_clearly():
+    """(numpy's and scipy's functions are differentiated through their templates:
+    test_library_functions.py)"""
     with pytest.raises(s2s_ad.APIUsageError, match="def"):
-        s2s_ad.grad(np.sin)
+        s2s_ad.grad(abs)
 
 
 def _def_line(func):

@@ -4,7 +4,10 @@
                                             whose adjoints start as np.zeros_like(W)
     containers(forward, inputs, helpers)    {"params"}: may be lists/dicts, whose
                                             adjoints add item by item (add_adjoints)
+    repeated_list(op, lists, kinds, active) xs of `n * xs` (not of `xs * x`, an array)
 """
+import operator
+
 import gast
 import numpy
 
@@ -105,3 +108,28 @@ def fixed_float_arrays(levels, kinds):
                 and kind.dtype in ("float64", "float32"):
             fixed.add(name)
     return frozenset(fixed)
+
+
+def repeated_list(op, user_lists, kinds, is_active):
+    """The list operand of `n * xs` / `xs * n` (a list the user built, repeated), else
+    None. numpy reads a list times an array or a float (`[1.0, 2.0] * x`) as an
+    elementwise product of the list made an array: that is a repetition only when the
+    other operand is an integer (a literal, or a number the facts prove integral), or,
+    without facts about it, when no derivative flows through it (a differentiated value
+    is a float or an array, never a count)."""
+    if op.primitive is not operator.mul:
+        return None
+    for operand, other in (op.args, op.args[::-1]):
+        if isinstance(operand, gast.Name) and operand.id in user_lists \
+                and _is_count(other, kinds, is_active):
+            return operand
+    return None
+
+
+def _is_count(atom, kinds, is_active):
+    if isinstance(atom, gast.Constant):
+        return type(atom.value) in (int, bool)
+    kind = kinds.of(atom) if kinds is not None else None
+    if isinstance(kind, Num) and kind.dtype is not None:
+        return kind.axes == () and numpy.dtype(kind.dtype).kind in "iub"
+    return not is_active(atom)

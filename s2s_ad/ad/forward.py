@@ -27,6 +27,7 @@ from ..ir import build
 from ..ir.primitives import (missing_derivative_hint, appended_list, identity, is_conversion, operation_of,
                              popped_list)
 from .. import runtime, runtime_flow
+from .adjoint_facts import repeated_list
 from .expand import BindingError, bind_operands
 from .tangents import ZERO, expand_tangent, is_zero, zero_of
 
@@ -177,16 +178,15 @@ class ForwardGenerator:
 
     def _sequence_operation(self, op):
         """`a + b` of lists or tuples the user built, `n * xs` / `xs * n`."""
-        lists = self.i.dataflow.user_lists
-        is_list = [isinstance(a, gast.Name) and a.id in lists for a in op.args]
         if op.primitive is operator.add:
-            return all(is_list)
-        return op.primitive is operator.mul and any(is_list)
+            return all(self.i.dataflow.is_user_sequence(a) for a in op.args)
+        return repeated_list(op, self.i.dataflow.user_lists, self.i.kinds,
+                             lambda atom: not is_zero(self.tangent_of(atom))) is not None
 
     def _sequence_tangent(self, atom):
         """A list/tuple operand's tangent (zeros item by item when it has none); a
         repetition count as it is."""
-        if not (isinstance(atom, gast.Name) and atom.id in self.i.dataflow.user_lists):
+        if not self.i.dataflow.is_user_sequence(atom):
             return build.clone(atom)
         tangent = self.tangent_of(atom)
         if not is_zero(tangent):

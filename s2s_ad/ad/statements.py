@@ -25,6 +25,7 @@ from ..analyses.complex_values import (raise_not_for_complex, takes_real_part,
                                        template_primitive)
 from ..analyses.shapes import is_elementwise
 from ..signature import Items, SequenceOf
+from .adjoint_facts import repeated_list
 from .expand import BindingError, bind_operands, expand
 from .tape import RESTORE, RESTORE_ITEM, UNDO_APPEND, marker
 from .uniform import UniformAdjoints
@@ -184,8 +185,7 @@ class StatementReverser:
                 self.contribute(repeated.id, call, out)
             return
         if op.primitive is operator.add and all(
-                isinstance(a, gast.Name) and a.id in self.i.dataflow.user_lists
-                for a in op.args):
+                self.i.dataflow.is_user_sequence(a) for a in op.args):
             # ys = a + b concatenates lists: each part's adjoint is its slice of ys's
             for before, part in ((gast.Tuple(elts=[], ctx=gast.Load()), op.args[0]),
                                  (op.args[0], op.args[1])):
@@ -283,13 +283,8 @@ class StatementReverser:
 
     def _repeated_list(self, op):
         """The list operand of `n * xs` / `xs * n` (list repetition), else None."""
-        if op.primitive is not operator.mul:
-            return None
-        for operand, other in (op.args, op.args[::-1]):
-            if isinstance(operand, gast.Name) and operand.id in self.i.dataflow.user_lists \
-                    and not (isinstance(other, gast.Constant) and isinstance(other.value, float)):
-                return operand
-        return None
+        return repeated_list(op, self.i.dataflow.user_lists, self.i.kinds,
+                             self.ctx.is_active_operand)
 
     def _conversion(self, source, target, out):
         """target = list(source) / tuple(source): source's adjoint is target's, as a whole
@@ -344,11 +339,20 @@ class StatementReverser:
                 self.contribute(var, build.name(part), out)
 
     def _cotangent(self, target, helper):
+        """The helper's cotangent: its adjoint, or for a helper returning a tuple or list
+        of known length the items' adjoints, each from its slot (`a, b = helper(x)`) and
+        from the adjoint of the whole (`lp = helper(x)` then `lp[t]` read in a loop)."""
         if not helper.result_arity:
             return self.adj.get(target)
+        whole = self.adj.get(target) if self.adj.has(target) else None
         items = []
         for k in range(helper.result_arity):
             slot = self.adj.get((target, k))
+            if whole is not None:
+                part = build.call(self.adj.helper(runtime_flow.take_adjoint),
+                                  [build.clone(whole), build.const(k)])
+                slot = part if slot is None else build.call(
+                    self.adj.helper(runtime_flow.add_adjoints), [slot, part])
             if slot is None:
                 zero = self.i.bindings.name_for("zero_adjoint", runtime.zero_adjoint)
                 slot = build.call(build.name(zero), [build.subscript(build.name(target),

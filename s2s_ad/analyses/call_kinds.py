@@ -13,7 +13,7 @@ import gast
 
 from ..ir.primitives import operation_of
 from ..ir.build import dotted_path
-from ..signature import UNKNOWN, Callee, kind_of
+from ..signature import UNKNOWN, Attributes, Callee, kind_of
 from .kinds import analyse_kinds
 
 
@@ -86,6 +86,17 @@ def functions_only(signature):
 
 
 def known_functions(signature):
-    """{parameter: function} for the parameters `signature` says hold a function."""
-    return {name: kind.function for name, kind in signature or ()
-            if isinstance(kind, Callee)}
+    """{parameter: function} for the parameters `signature` says hold a function, and
+    {"self.act": function} for an object's attributes holding one (`self.act = np.tanh`
+    set in __init__), objects inside objects too ("self.layer.act")."""
+    found = {}
+
+    def visit(path, kind, depth):
+        if isinstance(kind, Callee):
+            found[path] = kind.function
+        elif isinstance(kind, Attributes) and depth < 3:
+            for attr, item in kind.entries:
+                visit(f"{path}.{attr}", item, depth + 1)
+    for name, kind in signature or ():
+        visit(name, kind, 0)
+    return found

@@ -43,6 +43,13 @@ class DataFlow:
     structured: frozenset = frozenset()   # maybe a list/dict/tuple: adjoints add generically
     user_lists: frozenset = frozenset()   # certainly a list the user built (`*` repeats it)
 
+    def is_user_sequence(self, atom):
+        """Is the operand `atom` a list or tuple the user built: a name in user_lists, or
+        a display of constants left in place (`(2.0,)` in `(2.0,) + t1_0`)?"""
+        if isinstance(atom, gast.Name):
+            return atom.id in self.user_lists
+        return isinstance(atom, (gast.List, gast.Tuple))
+
     def is_accumulated(self, name):
         return name in self.accumulated
 
@@ -124,7 +131,7 @@ def analyse_dataflow(levels):
                     frozenset(n.value.id for n in walk_tree(tree)
                               if isinstance(n, gast.Subscript) and isinstance(n.value, gast.Name)),
                     frozenset(_structured(tree, levels.callees)),
-                    frozenset(_user_lists(tree, lists)))
+                    frozenset(_user_lists(tree, lists, levels.callees)))
 
 
 def _after(chain, block, position):
@@ -189,10 +196,11 @@ def _structured(tree, callees):
     return found
 
 
-def _user_lists(tree, appended):
-    """Variables every assignment of which is a list or tuple literal, or a repetition,
-    concatenation or slice of those (`2 * xs`, `a + b`, `(x,) + (y,)`, `xs[1:]`), and lists grown by append:
-    `+` and `*` on them concatenate and repeat."""
+def _user_lists(tree, appended, callees):
+    """Variables every assignment of which is a list or tuple literal, a conversion
+    `tuple(v)` / `list(v)`, or a repetition, concatenation or slice of those (`2 * xs`,
+    `a + b`, `(x,) + (y,)`, `xs[1:]`), and lists grown by append: `+` and `*` on them
+    concatenate and repeat."""
     values = {}
     for node in walk_tree(tree):
         if isinstance(node, gast.Assign) and isinstance(node.targets[0], gast.Name):
@@ -206,6 +214,9 @@ def _user_lists(tree, appended):
             return is_list(node.left) or is_list(node.right)
         if isinstance(node, gast.Subscript) and isinstance(node.slice, gast.Slice):
             return is_list(node.value)          # a slice of a list is a list
+        if isinstance(node, gast.Call) and len(node.args) == 1 and not node.keywords \
+                and callees.get(dotted_path(node.func)) in (tuple, list):
+            return True
         return isinstance(node, (gast.List, gast.Tuple)) \
             or isinstance(node, gast.Name) and node.id in found
     changed = True

@@ -4,10 +4,14 @@
     x.sum(axis=0)      ->  t1_0 = np.sum(x, axis=0)
     act(h)             ->  (the nested function's body, inlined)
     jf(x, v)           ->  t1_0 = jvp_f(x, v)     (the generated function a jvp wraps)
+    np.linalg.multi_dot([a, b, c])  ->  t1_0 = a @ b; t2_0 = t1_0 @ c
+    partial(g, w)(x), h(x) for h = partial(g, w)  ->  g(w, x)
 
 Used by `normalize` (mixed into its normalizer).
 """
+import functools
 import inspect
+import types
 
 import gast
 import numpy
@@ -35,6 +39,13 @@ class CallMixin(FunctionValueMixin):
 
     def _call(self, expr):
         func = expr.func
+        partial = self._partial_made_here(func)
+        if partial is not None:
+            # partial(g, a, k=v)(x) -> g(a, x, k=v): the values partial holds are f's, and
+            # their derivatives flow through g's arguments
+            merged = build.call(partial.args[0], list(partial.args[1:]) + list(expr.args),
+                                [(k.arg, k.value) for k in partial.keywords + expr.keywords])
+            return self._call(build.with_location(merged, expr))
         path = dotted_path(func)
         if isinstance(func, gast.Name) and func.id in self.nested:
             return self._inline(func.id, expr)
@@ -73,11 +84,34 @@ class CallMixin(FunctionValueMixin):
                 self.multi_def.add(name)
                 return build.call(build.attribute(build.name(name), "pop")), \
                     self.levels.get(name, 0) + 1
+            if not hasattr(numpy.ndarray, func.attr) and path is not None:
+                # m.act(x), self.layer.act(x): a function an object holds (no array has
+                # such a method; a method of a value made here, `norm(0, 1).logpdf(x)`,
+                # stays the located error below)
+                return self._attribute_function_call(func, None, expr)
             fname, args, keywords = desugar.method_call(receiver, func.attr, expr.args,
                                                         expr.keywords, expr, self.smap)
             return self._numpy_call(fname, args, keywords, 0, expr)
         self._check_bound(path, func)
         return self._call_target(func, path, self.res.lookup(path), expr)
+
+    def _partial_made_here(self, func):
+        """The `functools.partial(g, ...)` call a callee is, written in place or bound once
+        to a local name (`h = partial(g, w)`), else None."""
+        if isinstance(func, gast.Name) and self.res.is_value(func.id):
+            values, stores = self._bindings_in_source()
+            if len(values.get(func.id, [])) != 1 or stores.get(func.id) != 1:
+                return None
+            func = values[func.id][0]
+        if not isinstance(func, gast.Call) or not func.args \
+                or any(isinstance(a, gast.Starred) for a in func.args) \
+                or any(k.arg is None for k in func.keywords):
+            return None
+        path = dotted_path(func.func)
+        if path is None or self.res.is_value(path.split(".")[0]) or not self.res.has(path) \
+                or self.res.lookup(path) is not functools.partial:
+            return None
+        return func
 
     def _call_target(self, func, path, target, expr):
         """The call `expr` of `target`, which the code names `path` (`func`)."""
@@ -89,6 +123,8 @@ class CallMixin(FunctionValueMixin):
             if shaped is not None:
                 return self._call_target(*shaped)
             expr = self._spread_arguments(target, expr)
+            if not isinstance(expr, gast.Call):         # made when the code runs: lowered
+                return expr
         if takes_star_args(target) and not (getattr(target, "__module__", None) or "") \
                 .startswith(_LIBRARIES):
             # f(a, b, c) of `def f(x, *rest)`: the helper f with two items in rest
@@ -104,6 +140,16 @@ class CallMixin(FunctionValueMixin):
                 display(elts=expr.args[0].elts, ctx=gast.Load()), expr))
         if target is numpy.piecewise:
             return self._piecewise(expr)
+        if target is numpy.linalg.multi_dot and len(expr.args) == 1 and not expr.keywords \
+                and isinstance(expr.args[0], (gast.List, gast.Tuple)) \
+                and len(expr.args[0].elts) >= 2 \
+                and not any(isinstance(e, gast.Starred) for e in expr.args[0].elts):
+            # multi_dot([A, B, C]) is A @ B @ C (1-D ends read as a row and a column, as
+            # matmul reads them); only the rounding of its chosen order differs
+            chain = expr.args[0].elts[0]
+            for factor in expr.args[0].elts[1:]:
+                chain = gast.BinOp(left=chain, op=gast.MatMult(), right=factor)
+            return self._lower(build.with_location(chain, expr))
         if constructible(target) and not any(
                 isinstance(a, gast.Starred) for a in expr.args) and _fills_in_order(
                 target, len(expr.args), [k.arg for k in expr.keywords]):
@@ -143,6 +189,8 @@ class CallMixin(FunctionValueMixin):
         owner, how = self.res.receivers[receiver.id]
         raw = inspect.getattr_static(owner, attr, None)
         plain = inspect.isfunction(raw)
+        if raw is None or isinstance(raw, (numpy.ufunc, types.BuiltinFunctionType)):
+            return self._attribute_function_call(expr.func, raw, expr)
         if not (plain or isinstance(raw, (staticmethod, classmethod))):
             raise UnsupportedSyntaxError(
                 f"`{receiver.id}.{attr}(...)`: {owner.__qualname__} has no method `{attr}` "
@@ -165,6 +213,27 @@ class CallMixin(FunctionValueMixin):
         call = self._runtime_call(function, first + list(expr.args))
         call.keywords = expr.keywords
         return self._call(build.with_location(call, expr))
+
+    def _attribute_function_call(self, func, raw, expr):
+        """self.act(h) where act is no method of the class: a function the object holds
+        (`self.act = np.tanh` in __init__, a lambda, a def) or the class holds as a plain
+        value (`act = np.tanh` in its body, which Python does not bind to the object); also
+        m.act(h) of an object argument. Called by name when the class or the
+        specialisation's signature says which function it is, else the call of a function
+        chosen when the code runs."""
+        path = dotted_path(func)
+        function = raw if raw is not None else self.known_functions.get(path)
+        if function is not None and path.split(".")[0] not in self._bindings_in_source()[1]:
+            name = self._bound_name(function)
+            return self._call_target(build.name(name), name, function, expr)
+        if expr.keywords or any(isinstance(a, gast.Starred) for a in expr.args):
+            raise UnsupportedSyntaxError(
+                f"`{path or func.attr}` holds a function chosen when the code runs: such a "
+                f"call is differentiated with positional arguments only",
+                self.smap.locate(expr), "pass the arguments by position: f(x, w)")
+        held = self._held(build.with_location(build.clone(func), expr))
+        return self._call(build.with_location(self._runtime_call(
+            runtime_functions.call_function, [held, build.tuple_(expr.args)]), expr))
 
     def _as_array(self, arg):
         """A ufunc's list or tuple display operand as the array numpy makes of it

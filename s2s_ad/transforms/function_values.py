@@ -18,6 +18,7 @@ from ..errors import UnsupportedSyntaxError
 from ..ir import build
 from ..ir.build import dotted_path
 from ..ir.walk import walk_tree
+from ..frontend.star_params import takes_star_args
 
 _NOT_STATIC = object()
 # the modules of s2s_ad's derivative makers (grad, jvp, hvp, ...), evaluated while
@@ -105,8 +106,12 @@ class FunctionValueMixin:
         return found
 
     def _spread_arguments(self, target, expr):
-        """f(a, *xs) for an f taking a fixed number n of positional arguments: f(a, xs[0],
-        ..., xs[n-2]), after checking that xs holds that many items."""
+        """f(a, *xs): for an f taking a fixed number n of positional arguments, f(a, xs[0],
+        ..., xs[n-2]) after checking that xs holds that many items; for a def of yours
+        taking `*args`, each starred sequence spread by the length its display in f's
+        source gives (`xs = [x, y]`, checked too), else the call made when the code runs
+        with the arguments concatenated (call_function(f, (a,) + tuple(xs)): then the
+        call already lowered, an (operation, level) pair)."""
         try:
             params = list(inspect.signature(target).parameters.values())
         except (TypeError, ValueError):
@@ -115,23 +120,71 @@ class FunctionValueMixin:
         positional = None if params is None or any(
             p.kind in (p.VAR_POSITIONAL, p.KEYWORD_ONLY, p.VAR_KEYWORD) or
             p.default is not p.empty for p in params) else len(params)
-        if positional is None or len(stars) != 1:
-            raise UnsupportedSyntaxError(
-                "a starred argument `f(*xs)` is differentiated when f takes a fixed number "
-                "of positional parameters (no defaults, no *args) and one argument is "
-                "starred", self.smap.locate(expr),
-                "pass the items one by one: f(xs[0], xs[1])")
-        star = stars[0]
-        count = positional - (len(expr.args) - 1) - len(expr.keywords)
-        items = self._held(expr.args[star].value)
-        self._check_bound("len", expr)
-        check = gast.Compare(left=build.call(build.name("len"), [build.clone(items)]),
-                             ops=[gast.Eq()], comparators=[build.const(count)])
-        build.with_location(check, expr)
-        holds, _ = self._atom(check)
-        self._flush(expr, [gast.Assert(test=holds, msg=build.const(
-            f"the starred argument holds {count} items for this call"))])
-        spread = [build.subscript(build.clone(items), build.const(k)) for k in range(count)]
-        args = expr.args[:star] + spread + expr.args[star + 1:]
+        if positional is not None and len(stars) == 1:
+            count = positional - (len(expr.args) - 1) - len(expr.keywords)
+            return self._spread(expr, {stars[0]: count})
+        if takes_star_args(target) and not expr.keywords and not any(
+                p.kind in (p.KEYWORD_ONLY, p.VAR_KEYWORD) and p.default is p.empty
+                for p in params):
+            counts = {k: self._display_length(expr.args[k].value) for k in stars}
+            if None not in counts.values():
+                return self._spread(expr, counts)
+            return self._call_concatenated(expr)
+        raise UnsupportedSyntaxError(
+            "a starred argument `f(*xs)` is differentiated when f takes a fixed number "
+            "of positional parameters (no defaults) or is a def of yours taking *args, "
+            "and one argument is starred", self.smap.locate(expr),
+            "pass the items one by one: f(xs[0], xs[1])")
+
+    def _spread(self, expr, counts):
+        """expr with each starred argument k replaced by counts[k] items of it, after
+        checking the sequence holds that many."""
+        args = []
+        for k, arg in enumerate(expr.args):
+            if k not in counts:
+                args.append(arg)
+                continue
+            count = counts[k]
+            items = self._held(arg.value)
+            self._check_bound("len", expr)
+            check = gast.Compare(left=build.call(build.name("len"), [build.clone(items)]),
+                                 ops=[gast.Eq()], comparators=[build.const(count)])
+            build.with_location(check, expr)
+            holds, _ = self._atom(check)
+            self._flush(expr, [gast.Assert(test=holds, msg=build.const(
+                f"the starred argument holds {count} items for this call"))])
+            args += [build.subscript(build.clone(items), build.const(j)) for j in range(count)]
         return build.with_location(build.call(expr.func, args, [
             (k.arg, k.value) for k in expr.keywords]), expr)
+
+    def _display_length(self, node):
+        """How many items the list or tuple display `node` (or the name bound once to
+        one in f's source) holds; None when the source does not say."""
+        if isinstance(node, gast.Name) and self.res.is_value(node.id):
+            values, stores = self._bindings_in_source()
+            if len(values.get(node.id, [])) != 1 or stores.get(node.id) != 1:
+                return None
+            node = values[node.id][0]
+        if isinstance(node, (gast.List, gast.Tuple)) \
+                and not any(isinstance(e, gast.Starred) for e in node.elts):
+            return len(node.elts)
+        return None
+
+    def _call_concatenated(self, expr):
+        """f(a, *xs) as call_function(f, (a,) + tuple(xs)): f's derivative is derived for
+        as many items as the call gives when it runs (runtime_functions.py)."""
+        from .. import runtime_functions
+        parts = []
+        for arg in expr.args:
+            if isinstance(arg, gast.Starred):
+                self._check_bound("tuple", expr)
+                parts.append(build.call(build.name("tuple"), [arg.value]))
+            else:
+                parts.append(build.tuple_([arg]))
+        together = parts[0]
+        for part in parts[1:]:
+            together = gast.BinOp(left=together, op=gast.Add(), right=part)
+        build.with_location(together, expr)
+        call = self._runtime_call(runtime_functions.call_function,
+                                  [build.clone(expr.func), together])
+        return self._call(build.with_location(call, expr))

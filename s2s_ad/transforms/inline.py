@@ -24,10 +24,15 @@ from .exits import lower_exits
 
 
 def collect_nested(tree, smap):
-    """Remove nested defs / `name = lambda ...` from the body; return {name: FunctionDef}."""
+    """Remove nested defs / `name = lambda ...` (and plain aliases of them, `h = inner`)
+    from the body; return {name: FunctionDef}."""
     nested = {}
+    stores = {}
+    for node in walk_tree(tree):
+        if isinstance(node, gast.Name) and isinstance(node.ctx, (gast.Store, gast.Param)):
+            stores[node.id] = stores.get(node.id, 0) + 1
 
-    def strip(stmts):
+    def strip(stmts, top):
         kept = []
         for stmt in stmts:
             fdef = _as_function(stmt)
@@ -41,15 +46,31 @@ def collect_nested(tree, smap):
                                                  smap.locate(stmt), "remove the decorator")
                 nested[fdef.name] = fdef
                 continue
+            alias = _alias(stmt, nested, stores) if top else None
+            if alias is not None:
+                nested[alias] = nested[stmt.value.id]
+                continue
             for field in ("body", "orelse"):
                 inner = getattr(stmt, field, None)
                 if inner and isinstance(stmt, (gast.If, gast.For, gast.While)):
-                    setattr(stmt, field, strip(inner) or [gast.Pass()])
+                    setattr(stmt, field, strip(inner, False) or [gast.Pass()])
             kept.append(stmt)
         return kept
 
-    tree.body = strip(tree.body)
+    tree.body = strip(tree.body, True)
     return nested
+
+
+def _alias(stmt, nested, stores):
+    """h for `h = inner` in the function's own body (not in a branch or loop) after inner's
+    def, h stored nowhere else: h names the nested function, so the statement goes and
+    calls of h inline inner's body. None for any other statement."""
+    if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 \
+            and isinstance(stmt.targets[0], gast.Name) \
+            and isinstance(stmt.value, gast.Name) and stmt.value.id in nested \
+            and stmt.targets[0].id not in nested and stores[stmt.targets[0].id] == 1:
+        return stmt.targets[0].id
+    return None
 
 
 def _as_function(stmt):

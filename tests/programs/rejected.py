@@ -40,7 +40,7 @@ def attribute_write(x):
 
 
 def unknown_callee(x):
-    return np.ldexp(x, 2) * 2.0  # LINE callee
+    return np.nextafter(x, 2.0) * 2.0  # LINE callee
 
 
 def undefined_helper(x):

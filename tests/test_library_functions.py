@@ -1,0 +1,54 @@
+"""numpy and scipy functions handed to s2s_ad directly (`s2s_ad.grad(np.median)`, as
+autograd users write it): differentiated through their templates, or an error naming
+the function (it used to point at a line of numpy's own source)."""
+import numpy as np
+import pytest
+
+import s2s_ad
+from derivative_paths import PATHS, grad_on, on_path
+from gradcheck import numeric_grad
+
+X = np.array([0.3, -1.2, 0.8, 2.0, 0.1])
+A = np.array([[1.0, 2.0, 0.5], [3.0, 5.0, -1.0], [0.2, 0.4, 2.0]])
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f, x", [(np.median, X), (np.sum, X), (np.prod, X),
+                                  (np.tanh, 0.5), (np.linalg.det, A),
+                                  (np.linalg.norm, A)],
+                         ids=["median", "sum", "prod", "tanh", "det", "norm"])
+def test_grad_of_a_numpy_function(f, x, path):
+    np.testing.assert_allclose(grad_on(path, f)(x), numeric_grad(f, (x,), 0), rtol=1e-6,
+                               atol=1e-9)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_two_operand_ufunc_and_forward_mode(path):
+    jf = on_path(s2s_ad.jvp(np.arctan2, wrt=(0, 1)), path)
+    args = (0.5, 0.7, (1.0, -2.0)) if path == "specialised" else \
+        dict(x1=0.5, x2=0.7, tangent=(1.0, -2.0))
+    value, tangent = jf(*args) if path == "specialised" else jf(**args)
+    assert value == np.arctan2(0.5, 0.7)
+    np.testing.assert_allclose(tangent, (0.7 - 2.0 * -0.5) / (0.5 ** 2 + 0.7 ** 2))
+
+
+def test_jacobian_and_hessian_of_a_ufunc():
+    x = X[:3]
+    np.testing.assert_allclose(s2s_ad.jacobian(np.tanh)(x), np.diag(1.0 - np.tanh(x) ** 2))
+    t = np.tanh(0.5)
+    np.testing.assert_allclose(s2s_ad.hessian(np.tanh)(0.5), -2.0 * t * (1.0 - t * t))
+
+
+def test_scipy_special_function():
+    special = pytest.importorskip("scipy.special")
+    np.testing.assert_allclose(s2s_ad.grad(special.logsumexp)(X),
+                               np.exp(X) / np.sum(np.exp(X)))
+
+
+@pytest.mark.parametrize("f, words", [(np.argmax, "numpy.argmax has no derivative"),
+                                      (np.floor, "numpy.floor has no derivative"),
+                                      (np.busday_count, "no derivative of numpy.busday_count")])
+def test_functions_without_a_derivative_are_named(f, words):
+    with pytest.raises(s2s_ad.APIUsageError, match=words) as info:
+        s2s_ad.grad(f)
+    assert "site-packages" not in str(info.value)
