@@ -47,7 +47,7 @@ from .transforms.aux_output import split_aux
 from .transforms.normalize import normalize, numpy_name_for
 from .transforms.python_floats import python_float_reads
 from .ir.depth import recursion_room
-from .derivative_cache import DerivativeCache, ForwardReference  # noqa: F401 (api's)
+from .derivative_cache import ForwardReference
 from . import runtime_checks, runtime_flow
 
 MODES = ("grad", "value_and_grad", "vjp")
