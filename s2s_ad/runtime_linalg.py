@@ -20,12 +20,7 @@ import string
 
 import numpy as np
 
-from .runtime import unbroadcast
-
-
-def _scalar_like(g, x):
-    """A float for a scalar `x` (never a 0-d array), `g` itself otherwise."""
-    return np.float64(g) if np.ndim(x) == 0 else g
+from .runtime import _scalar_like, unbroadcast
 
 
 def matmul_adjoint_a(g, a, b):

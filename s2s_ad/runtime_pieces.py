@@ -29,7 +29,8 @@ shaped like it (generated code may write into it).
 """
 import numpy as np
 
-from .runtime import _split, broadcast_tangent, reshape_like, unbroadcast, zero_adjoint
+from .runtime import broadcast_tangent, unbroadcast, zero_adjoint
+from .runtime_shape import _split, reshape_like
 
 
 def _is_zero(g):
