@@ -29,7 +29,6 @@ from .float_gradients import float_gradients
 from .fold import float_literals_in_adjoints, fold_constants
 from .temporaries import inline_temporaries
 from .inplace import accumulate_in_place
-from .scalars import specialise_for_scalars
 from .seeds import make_seed_folding_pass
 from .shape_proxies import make_shape_proxy_pass
 from .shape_tape import drop_unread_shape_tape
@@ -52,11 +51,8 @@ def finish_reverse_body(result, request, levels, namer, bindings, user_globals, 
     float_literals_in_adjoints(body, namer.is_adjoint, resolve)
     body = closed_form_adjoints(
         body, namer.is_adjoint, resolve, _pure_call(levels), _elementwise_call(levels),
-        lambda: bindings.name_for("closed_form_applies", runtime.closed_form_applies),
         kinds.same_shapes if kinds is not None and request.signature is not None else None,
         raising)
-    if request.signature is None:     # a specialisation knows which values are numbers
-        body = specialise_for_scalars(body, _param_names(levels.tree), resolve)
     if request.helper:
         return body           # a helper's adjoints are summed into its caller's
     return float_gradients(body, request, _param_names(levels.tree), resolve,
