@@ -39,9 +39,10 @@ from .ir import build
 from .ir.grammar import verify
 from .ir.naming import Bindings, Namer
 from .ir.walk import names_stored, walk_tree
-from .optimize import optimize, with_raising
+from .optimize.body import Body
 from .optimize.fold import float_literals_beside_inputs
-from .optimize.reverse_body import finish_reverse_body, in_place_schedule, shape_proxy_pass
+from .optimize.schedule import (FORWARD, REVERSE, PassFacts, reverse_body, run_schedule,
+                                shape_proxy_pass)
 from .transforms.aliased_writes import guard_aliased_writes
 from .transforms.aux_output import split_aux
 from .transforms.normalize import normalize, numpy_name_for
@@ -65,6 +66,8 @@ class Request:
     signature: tuple = None   # ((parameter, kind), ...): specialised on these facts
     variant: int = 0          # the specialisation's number, for its name (grad_f_1)
     has_aux: bool = False     # f returns (loss, aux): differentiate loss, return aux too
+    # trace(pass name, body before, body after) of stage 7's passes (tests/test_passes.py)
+    trace: object = dataclasses.field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -260,11 +263,10 @@ def _derive(func, request, registry, cache):
     float_literals_beside_inputs(levels.tree.body, _unrebound(levels, request.wrt),
                                  activity.is_active)
     result = reverse(inputs, request.wrt, seed)
-    plain_body = finish_reverse_body(result, request, levels, namer, bindings,
-                                     func.__globals__, kinds, aux,
-                                     RaisingStatements(levels, kinds, bindings))
-    body, in_place = in_place_schedule(plain_body, request, levels, namer, bindings,
-                                       func.__globals__, kinds)
+    facts = PassFacts(request, levels, namer, bindings, func.__globals__, kinds,
+                      RaisingStatements(levels, kinds, bindings), request.trace)
+    plain, final = run_schedule(reverse_body(result, request, namer, aux), facts, REVERSE)
+    plain_body, body, in_place = plain.statements(), final.statements(), final is not plain
 
     def written(statements):
         tree = derivative_def(levels.tree, fname,
@@ -341,7 +343,9 @@ def _derive_forward(func, request, registry, cache):
     result = generator.zero_tangent(out_atom) if is_zero(result) else result
     returned = result if request.tangent_only else build.tuple_([build.clone(out_atom), result])
     body.append(build.ret(returned))
-    body = optimize(body, with_raising(RaisingStatements(levels, kinds, bindings)))
+    facts = PassFacts(request, levels, namer, bindings, func.__globals__, kinds,
+                      RaisingStatements(levels, kinds, bindings), request.trace)
+    body = run_schedule(Body.of(body), facts, FORWARD)[1].statements()
     tree = derivative_def(levels.tree, fname, [derivative_docstring(func, request)] + body, tangent,
                          last=not request.helper)
     source = to_source(tree)
