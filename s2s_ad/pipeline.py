@@ -258,8 +258,12 @@ def _derive(func, request, registry, cache):
 
     dataflow = analyse_dataflow(levels)
     inputs = ReverseInputs(levels, activity, shapes, dataflow, registry, namer, bindings,
-                           derive_helper, shape_proxy_pass(levels, bindings, nested=True),
-                           kinds, complex_names)
+                           derive_helper,
+                           # a specialisation's values of unknown shape (the general
+                           # derivative keeps what it generates)
+                           shape_proxy_pass(levels, bindings, nested=True)
+                           if request.signature is not None else None,
+                           kinds, complex_names, shape_tape=request.signature is not None)
     float_literals_beside_inputs(levels.tree.body, _unrebound(levels, request.wrt),
                                  activity.is_active)
     result = reverse(inputs, request.wrt, seed)

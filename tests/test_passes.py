@@ -34,13 +34,6 @@ def recurrent(W, xs):
     return s
 
 
-def squares_in_a_loop(x, n):
-    s = 0.0
-    for i in range(n):
-        s = s + np.sum((x * i) ** 2)
-    return s
-
-
 def with_a_counter(x):
     total = 0.0
     count = 0.0
@@ -78,7 +71,6 @@ CASES = {
     # a jvp returning only the tangent (as hvp's): the value's sum is dead code
     "clean up (jvp)": (scaled_exp, ("x",), None, "jvp"),
     "accumulate in place": (recurrent, ("W",), None, "grad"),
-    "unread shape tape": (squares_in_a_loop, ("x",), None, "grad"),
     "dead cycles": (with_a_counter, ("x",), None, "grad"),
     "inline temporaries": (layer, ("W",), None, "grad"),
     "float literals": (scaled_products, ("x",), None, "grad"),

@@ -41,7 +41,6 @@ from .fold import float_literals_in_adjoints, fold_constants
 from .inplace import accumulate_in_place
 from .seeds import make_seed_folding_pass
 from .shape_proxies import make_shape_proxy_pass
-from .shape_tape import drop_unread_shape_tape
 from .temporaries import inline_temporaries
 from .zeros import drop_empty_comments, propagate_zeros
 
@@ -96,9 +95,12 @@ class PassFacts:
 # ---- the passes ---------------------------------------------------------------------------
 def clean_up(body, facts):
     """Folding, zero propagation and dead code (keeping what may raise) to a fixed point;
-    in reverse mode also shape proxies and reduction seeds."""
+    a specialisation's backward sweep also gets shape proxies and reduction seeds (for the
+    values whose shapes its facts leave unknown; the general derivative keeps its sweep
+    as generated)."""
     extra = (shape_proxy_pass(facts.levels, facts.bindings),
-             _seed_folding_pass(facts.levels, facts.bindings)) if body.reverse else ()
+             _seed_folding_pass(facts.levels, facts.bindings)) \
+        if body.reverse and facts.specialised else ()
     passes = extra + (fold_constants, propagate_zeros,
               functools.partial(eliminate_dead_code, raising=facts.raising),
               functools.partial(remove_unread_assignments, raising=facts.raising),
@@ -118,13 +120,6 @@ def accumulate(body, facts):
     """`N = N + e` -> `N += e` in the backward sweep (its sums are adjoints, never a user's
     own code) where no other name can see N's array."""
     return body.with_backward(accumulate_in_place(list(body.backward))[0])
-
-
-def unread_shape_tape(body, facts):
-    """Shape pushes and placeholder restores nothing reads any more, in pairs."""
-    statements = body.statements()
-    drop_unread_shape_tape(statements, facts.resolve)
-    return Body.of(statements)
 
 
 def dead_cycles(body, facts):
@@ -183,7 +178,6 @@ class Pass:
 REVERSE = (
     Pass("clean up", clean_up),
     Pass("accumulate in place", accumulate),
-    Pass("unread shape tape", unread_shape_tape),
     Pass("dead cycles", dead_cycles),
     Pass("inline temporaries", temporaries),
     Pass("float literals", float_literals),
