@@ -143,6 +143,32 @@ def _shape(x):
     return np.shape(x)
 
 
+def closed_form_applies(a, b=None, *more, _array=np.ndarray, _bool=np.dtype(bool)):
+    """May a closed-form elementwise adjoint stand for the chain rule here? Only when all
+    values have one shape (nothing broadcasts, so nothing is summed) and none is
+    boolean (numpy's `+` on booleans is `or`, and `-` is refused). Runs on every call of
+    such a gradient, hence the fixed arity and the defaults: a call with two arguments
+    and local names costs less than a variadic one with global lookups."""
+    if type(a) is _array is type(b) and not more:       # the usual case: two arrays
+        return a.shape == b.shape and a.dtype is not _bool and b.dtype is not _bool
+    values = (a,) if b is None else (a, b) + more
+    first = None
+    for value in values:
+        if type(value) is _array and value.dtype is not _bool:
+            shape = value.shape
+        elif type(value) is float or type(value) is int:
+            shape = ()
+        elif np.asarray(value).dtype.kind == "b":
+            return False
+        else:
+            shape = np.shape(value)
+        if first is None:
+            first = shape
+        elif shape != first:
+            return False
+    return True
+
+
 def shape_of(x):
     """What the tape keeps of a value the backward sweep reads only for its shape."""
     return _shape(x)

@@ -42,7 +42,7 @@ nondifferentiable(  # counts, seeds, checks, tie shares (piecewise constant), ze
     runtime_checks.check_broadcast, runtime_checks.check_matmul,
     runtime_checks.check_unshared,
     runtime.zero_tangent, runtime.zero_adjoint, runtime.shaped_like,
-    runtime.shape_of, runtime.placeholder, pad_widths,
+    runtime.shape_of, runtime.placeholder, runtime.closed_form_applies, pad_widths,
     signal_widths, weights_layout, runtime_creation.linspace_fractions, norm_power,
     runtime_linalg.einsum_operand_count, runtime_linalg.kron_layout)
 

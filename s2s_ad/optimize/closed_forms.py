@@ -5,21 +5,21 @@ reads has one shape: then `unbroadcast` has nothing to sum and the adjoints are 
 functions of the forward values. This pass computes them exactly (optimize/rational.py),
 writes each adjoint the rest of the sweep needs in the shortest form it finds with the
 forward values at hand (optimize/closed_form_render.py), checks the rewrite in exact
-arithmetic at random points, and keeps it only when it does fewer array operations:
+arithmetic at random points, and keeps it only when it does fewer array operations.
+The general sweep stays as the other branch of a shape test:
 
     t3_0 = np.exp(-(X @ w))                     t3_0 = np.exp(-(X @ w))
     t4_0 = 1.0 + t3_0                           t4_0 = 1.0 + t3_0
-    p = 1.0 / t4_0                       ->     p = 1.0 / t4_0
-    t1_1 = 1.0 - y                              w_bar = matmul_adjoint_b((p - y) / reduced_count(y, None), X, w)
-    t6_1 = 1.0 - p
-    (eight adjoint lines of the
-     log-likelihood and the sigmoid)
+    p = 1.0 / t4_0                              p = 1.0 / t4_0
+    t1_1 = 1.0 - y                       ->     if closed_form_applies(y, t3_0):
+    t6_1 = 1.0 - p                                  w_bar = matmul_adjoint_b((p - y) / reduced_count(y, None), X, w)
+    (eight adjoint lines of the                 else:
+     log-likelihood and the sigmoid)                t1_1 = 1.0 - y ... (as before)
 
-Only straight-line gradients whose forward sweep is pure single assignments qualify, and
-only when every array the closed form reads provably has one shape and holds floats
-(numpy's `+` on booleans is `or`): by construction (values numpy computed from one array
-elementwise), or by the facts of a specialised derivative (`same_shapes`). Nothing is
-tested at run time: a derivative whose shapes are not known keeps its sweep.
+Only straight-line gradients whose forward sweep is pure single assignments qualify.
+The test also refuses boolean arrays (numpy's `+` on them is `or`); it is left out when
+the closed form reads only values numpy computed from one array elementwise (one shape
+by construction, floats).
 
 Any failure inside this pass leaves the body as it was (the general sweep is always
 right); with S2S_AD_STRICT_PASSES=1 (the test suite sets it) it raises instead.
@@ -43,19 +43,19 @@ class _Opaque(Exception):
     """An expression the closed form does not cover."""
 
 
-def closed_form_adjoints(body, is_adjoint, resolve, pure_call, elementwise_call,
+def closed_form_adjoints(body, is_adjoint, resolve, pure_call, elementwise_call, guard_name,
                          same_shapes=None, raising=None):
     """`body` rewritten, or `body` itself when nothing qualifies or nothing gets cheaper.
+    guard_name() binds runtime.closed_form_applies and returns its name (called only if used).
     same_shapes(names) says whether the facts prove these arrays have one shape and hold
-    floats (None: no facts; only arrays of one shape by construction qualify). Forward
-    statements of f that may raise (`raising`, analyses/raising.py) still run, or checks
-    standing in for them."""
+    floats (then no test is written). Forward statements of f that may raise (`raising`,
+    analyses/raising.py) still run, or checks standing in for them."""
     parts = _split(body, pure_call, resolve)
     if parts is None:
         return body
     try:
-        return _Rewrite(parts, is_adjoint, resolve, elementwise_call, same_shapes,
-                        raising).run() or body
+        return _Rewrite(parts, is_adjoint, resolve, elementwise_call, guard_name,
+                        same_shapes, raising).run() or body
     except (_Opaque, ZeroDivisionError, KeyError, rational.TooComplex):
         return body             # not covered (KeyError: a call the exact check cannot run)
     except Exception:
@@ -101,11 +101,12 @@ def _reads(node):
 
 
 class _Rewrite:
-    def __init__(self, parts, is_adjoint, resolve, elementwise_call, same_shapes, raising):
+    def __init__(self, parts, is_adjoint, resolve, elementwise_call, guard_name, same_shapes,
+                 raising):
         self.same_shapes, self.raising = same_shapes, raising
         self.forward, self.forward_checks, self.checks, self.backward, self.ret = parts
         self.is_adjoint, self.resolve = is_adjoint, resolve
-        self.elementwise_call = elementwise_call
+        self.elementwise_call, self.guard_name = elementwise_call, guard_name
         self.field = rational.Field()
         self.values = {}          # forward name -> rational value over atoms
         self.atom_class = {}      # array atom -> the atom whose shape it has by construction
@@ -238,15 +239,15 @@ class _Rewrite:
         elif classes and any(_is_size(n) for stmt in self.backward for n in walk_tree(stmt)):
             renderer.atoms[COUNT] = gast.Attribute(value=build.name(classes[0]), attr="size",
                                                    ctx=gast.Load())
-        # to prove: one shape across the shape classes, floats in every argument or global
-        # read (one could hold booleans; values numpy computes here are floats)
+        # the test: one array per shape class, and every argument or global read (one
+        # could hold booleans; values numpy computes here are floats)
         inputs = [a for a in sorted(self.touched, key=self.order.index)
                   if a not in self.forward_names]
-        unproved = classes + [a for a in inputs if a not in classes] \
+        tested = classes + [a for a in inputs if a not in classes] \
             if len(classes) > 1 or inputs else []
-        if unproved and (self.same_shapes is None or not self.same_shapes(unproved)):
-            return None
-        return self._assemble(kept, materialise, renderer)
+        if tested and self.same_shapes is not None and self.same_shapes(tested):
+            tested = []                 # the facts prove what the test would check
+        return self._assemble(kept, materialise, renderer, tested)
 
     def _backward(self):
         """Interpret the sweep. Returns the statements kept (with the arguments they take
@@ -301,7 +302,7 @@ class _Rewrite:
                         pass
         return closed
 
-    def _assemble(self, kept, materialise, renderer):
+    def _assemble(self, kept, materialise, renderer, tested):
         fast, outputs, new_cost, earlier = {}, [], 0.0, []
         for index, name, (value, array) in sorted(materialise, key=lambda m: m[0]):
             expr = self._render(renderer, value, array, earlier)
@@ -322,7 +323,12 @@ class _Rewrite:
         fast_body = [build.comment("closed form of the adjoints below: the arrays they "
                                    "read have one shape")] + \
             [stmt for index in sorted(fast) for stmt in fast[index]]
-        before = self._needed(fast_body)
+        guard = None
+        if tested:
+            guard = build.call(build.name("closed_form_applies"),    # bound once it is used
+                               [build.name(c) for c in tested])
+            new_cost += 1.0
+        before, general = self._partition(fast_body, guard)
         old_cost += sum(_cost(renderer, s.value) for s in self.forward
                         if s.targets[0].id not in before)
         if new_cost >= old_cost or not self._exact(outputs):
@@ -330,7 +336,12 @@ class _Rewrite:
         forward, checks = forward_to_keep(self.forward, before, self.raising,
                                           self.forward_checks)
         forward += checks
-        return forward + [build.blank_line()] + self.checks + fast_body + [self.ret]
+        if guard is None:
+            return forward + [build.blank_line()] + self.checks + fast_body + [self.ret]
+        moved = [s for s in self.forward if s.targets[0].id in general and s not in forward]
+        guard.func.id = self.guard_name()
+        branch = gast.If(test=guard, body=fast_body, orelse=moved + list(self.backward))
+        return forward + [build.blank_line()] + self.checks + [branch, self.ret]
 
     def _render(self, renderer, value, array, earlier=()):
         if array != bool((rational.atoms_of(value[0]) | rational.atoms_of(value[1])) - {COUNT}):
@@ -343,8 +354,9 @@ class _Rewrite:
             expr = gast.BinOp(left=expr, op=gast.Mult(), right=build.const(1.0))
         return expr
 
-    def _needed(self, fast_body):
-        """Forward names the closed forms, the checks and the return read."""
+    def _partition(self, fast_body, guard):
+        """Forward names needed before the shape test, and those only the general sweep
+        reads (moved into its branch)."""
         definitions = {s.targets[0].id: s for s in self.forward}
 
         def closure(names):
@@ -356,7 +368,11 @@ class _Rewrite:
                     pending.extend(_reads(definitions[name].value))
             return seen
         common = set().union(_reads(self.ret), *(_reads(c) for c in self.checks))
-        return closure(set().union(common, *(_reads(s) for s in fast_body)))
+        fast = set().union(common, *(_reads(s) for s in fast_body),
+                           _reads(guard) if guard is not None else set())
+        before = closure(fast)
+        general = closure(set().union(common, *(_reads(s) for s in self.backward))) - before
+        return before, general
 
     def _exact(self, outputs):
         """Do the original statements and the closed forms agree at random points?"""

@@ -140,11 +140,14 @@ def float_literals(body, facts):
 
 
 def closed_forms(body, facts):
-    """Closed-form adjoints of straight-line elementwise code, where shapes are proved."""
+    """Closed-form adjoints of straight-line elementwise code: without a test where the
+    facts prove one shape, else behind a run-time shape test."""
     same_shapes = facts.kinds.same_shapes if facts.specialised else None
     return Body.of(closed_form_adjoints(
         body.statements(), facts.namer.is_adjoint, facts.resolve, facts.pure_call,
-        facts.elementwise_call, same_shapes, facts.raising))
+        facts.elementwise_call,
+        lambda: facts.bindings.name_for("closed_form_applies", runtime.closed_form_applies),
+        same_shapes, facts.raising))
 
 
 def integer_gradients(body, facts):
