@@ -49,6 +49,7 @@ sys.path.insert(0, HERE)
 
 import s2s_ad  # noqa: E402
 import s2s_ad.api  # noqa: E402
+import s2s_ad.derivative_registry  # noqa: E402
 import user_workloads as uw  # noqa: E402
 
 UNROLL = 10
@@ -260,7 +261,7 @@ def main(argv=None):
                                 fmt_mb(mem_hand), f"{mem_gen / mem_hand:.2f}"])
 
         if "guard" in wl.tags:
-            dispatcher = s2s_ad.api._DISPATCHERS[df]
+            dispatcher = s2s_ad.derivative_registry.dispatcher_of(df)
             direct = dispatcher.specialisation(dispatcher.signature_for(args, {}))
             last = dispatcher.built[-1].function if dispatcher.built else None
             if direct is None:
@@ -367,10 +368,10 @@ def main(argv=None):
     if guard_rows:
         parts += ["**Guard overhead**: `df(*args)` (the dispatcher: guards on the "
                   "arguments' kinds, then the call) against the specialised derivative "
-                  "called directly (`_DISPATCHERS[df]`'s function for this signature), "
+                  "called directly (`dispatcher_of(df)`'s function for this signature), "
                   f"paired, {guard_rounds} rounds; *overhead / hand-written*: the overhead as a "
                   "share of the hand-written gradient's time; last column: whether that "
-                  "function is `_DISPATCHERS[df].built[-1].function`.",
+                  "function is `dispatcher_of(df).built[-1].function`.",
                   table(["workload", "df(*args)", "specialised directly", "overhead / call",
                          "ratio", "overhead / hand-written",
                          "is `built[-1].function`"], guard_rows)]

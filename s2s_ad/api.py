@@ -16,31 +16,26 @@ arguments. Every derivative takes f's arguments first and the (co)tangent last, 
 generated source as in the call, so what inspect, tracebacks and pdb show is what the
 user calls. The same f with the same options gives the same function back.
 """
-import dataclasses
-import os
 import functools
 import inspect
 import weakref
 
-from typing import Callable, Optional, Sequence, Union
-
-import numpy as np
+from typing import Callable, Optional
 
 from .ad.registry import default_registry
 from .bound import bound_derivative, bound_parts, given_source
-from .errors import APIUsageError, function_location
-from .dispatch import Dispatcher, Outline
+from .errors import APIUsageError
+from .calling_order import with_defaults
+from .derivative_registry import (CACHE, derived_record, dispatcher_of, dispatching_function,
+                                  record)
+from .dispatch import Outline
 from .frontend.star_params import fixed_arity, fixed_count, takes_star_args
 from .library_functions import library_function
-from .runtime_objects import is_object
-from .pipeline import DerivativeCache, Request, derive, front, outline
+from .pipeline import Request, derive, front, outline
+from .wrt import Wrt, wrt_names
 
-Wrt = Union[int, str, Sequence[Union[int, str]]]   # a position, a name, or several
 
-_CACHE = DerivativeCache()
-_SOURCES = weakref.WeakKeyDictionary()   # generated function -> Derived
 _PUBLIC = weakref.WeakKeyDictionary()    # user function -> {options: public function}
-_DISPATCHERS = weakref.WeakKeyDictionary()   # dispatching function -> its Dispatcher
 
 
 def grad(f: Optional[Callable] = None, wrt: Wrt = 0, *, argnums: Optional[Wrt] = None,
@@ -132,12 +127,9 @@ def derivative_source(df: Callable, *args, **kwargs) -> str:
                                 f"the arguments, derivative_source(df, *args)")
         return derivative_source(per_call(args), *args, **kwargs)
     unwrapped = inspect.unwrap(df) if callable(df) else None
-    try:
-        dispatcher = _DISPATCHERS.get(unwrapped) if unwrapped is not None else None
-    except TypeError:
-        dispatcher = None
+    dispatcher = dispatcher_of(unwrapped) if unwrapped is not None else None
     if dispatcher is None:
-        derived = _SOURCES.get(unwrapped) if unwrapped is not None else None
+        derived = derived_record(unwrapped) if unwrapped is not None else None
         if derived is None:
             raise APIUsageError(f"{df!r} was not made by s2s_ad")
         return derived.source
@@ -160,10 +152,7 @@ def general_derivative(df):
         general = general_derivative(inner)
         return lambda *args, **kwargs: general(*given_args, *args,
                                                **{**given_keywords, **kwargs})
-    try:
-        dispatcher = _DISPATCHERS.get(inspect.unwrap(df))
-    except TypeError:               # not weak-referenceable: a builtin, not ours
-        return df
+    dispatcher = dispatcher_of(df)
     return dispatcher.general.function if dispatcher is not None else inspect.unwrap(df)
 
 
@@ -181,7 +170,7 @@ def _public(f, mode, wrt, preserve_result, has_aux=False):
     fast_key = (mode, tuple(wrt) if isinstance(wrt, list) else wrt, preserve_result, has_aux)
     if fast_key in per_function:            # a repeated grad(f): no signature inspection
         return per_function[fast_key]
-    names, single = _wrt_names(f, wrt)
+    names, single = wrt_names(f, wrt)
     key = (mode, names, single, preserve_result, has_aux)
     if key in per_function:
         per_function[fast_key] = per_function[key]
@@ -189,21 +178,21 @@ def _public(f, mode, wrt, preserve_result, has_aux=False):
     request = Request(mode, names, preserve_result, single, has_aux=has_aux)
     # a derivative made by s2s_ad is differentiated through its generated function
     general = general_derivative(f)
-    target = general if general in _SOURCES else f
+    target = general if derived_record(general) is not None else f
     if target is f and mode in ("grad", "value_and_grad"):
-        function = _dispatcher(f, request, None, mode, outline=_outline(f, request))
+        function = dispatching_function(f, request, None, mode, outline=_outline(f, request))
         per_function[key] = per_function[fast_key] = function
         return function
-    derived = derive(target, request, default_registry(), _CACHE)
+    derived = derive(target, request, default_registry(), CACHE)
     function = derived.function
-    inner = _DISPATCHERS.get(inspect.unwrap(f)) if target is not f else None
+    inner = dispatcher_of(f) if target is not f else None
     if target is f or (inner is not None and not inner.extra):
         # a derivative of a derivative: each signature differentiates the inner
         # derivative built for it
-        function = _dispatcher(target, request, derived, mode, inner)
+        function = dispatching_function(target, request, derived, mode, inner)
     if mode in ("vjp", "jvp"):
-        function = _with_defaults(function, derived.function, f, mode, names, single)
-    _SOURCES[derived.function] = derived
+        function = with_defaults(function, derived.function, f, mode, names, single)
+    record(derived)
     per_function[key] = per_function[fast_key] = function
     return function
 
@@ -211,7 +200,7 @@ def _public(f, mode, wrt, preserve_result, has_aux=False):
 def _outline(f, request):
     """f's source checked now (errors point at the grad call), the general derivative's
     def described for the dispatcher (dispatch.Outline) without building it."""
-    name, func, doc = outline(f, request, default_registry(), _CACHE)
+    name, func, doc = outline(f, request, default_registry(), CACHE)
     params = [p.replace(annotation=inspect.Parameter.empty)
               for p in inspect.signature(func).parameters.values()]
     return Outline(name, params, func.__defaults__, func.__kwdefaults__, func.__module__,
@@ -236,109 +225,6 @@ def per_arity(f, mode, make, extra=0):
     return derivative
 
 
-def _dispatcher(target, request, general, mode, inner=None, outline=None):
-    """The dispatching function for `target`'s derivative (dispatch.py); `inner`: the
-    dispatcher of the derivative `target` is the general form of (grad of grad);
-    `outline`: general is not built yet (built on demand, dispatch.Outline)."""
-    if outline is not None:
-        def general():
-            derived = derive(target, request, default_registry(), _CACHE)
-            _SOURCES[derived.function] = derived
-            return derived
-    def build(signature, variant):
-        specialised = dataclasses.replace(request, signature=signature, variant=variant)
-        function = target
-        if inner is not None:
-            function = inner.specialisation(signature)
-            if function is None:
-                return None
-        try:
-            derived = derive(function, specialised, default_registry(), _CACHE)
-        except Exception:
-            # the general derivative is right for every argument: a specialisation that
-            # cannot be built falls back to it (the test suite sees the error)
-            if os.environ.get("S2S_AD_STRICT_PASSES"):
-                raise
-            return None
-        _SOURCES[derived.function] = derived
-        return derived
-    extra = [derivative_parameter(general.function)] if mode in ("vjp", "jvp") else []
-    dispatcher = Dispatcher(general, build, extra, outline)
-    _DISPATCHERS[dispatcher.function] = dispatcher
-    return dispatcher.function
-
-
-def derivative_parameter(generated):
-    """The (co)tangent parameter of a generated vjp / jvp: its last positional one."""
-    params = [p for p in inspect.signature(generated).parameters.values()
-              if p.kind is not p.KEYWORD_ONLY]
-    return params[-1].name
-
-
-_LAST = {"vjp": "cotangent", "jvp": "tangent", "hvp": "vector v"}
-
-
-def _with_defaults(function, generated, f, mode, names, single):
-    """vf(*args, cotangent) / jf(*args, tangent) / hv(*args, v), calling `function` (the
-    dispatcher or the generated derivative, which take every argument of f, then the
-    (co)tangent) with f's defaults filled in. A jvp's tangent is checked against the
-    arguments' shapes (`names`: the wrt parameters), so a mismatch is a clear error
-    rather than one inside generated code. Code calling it that s2s_ad differentiates
-    calls `generated`, the general derivative."""
-    signature = inspect.signature(f)
-    params = list(signature.parameters.values())
-    what = _LAST[mode]
-
-    @functools.wraps(function)
-    def derivative(*args, **kwargs):
-        if not args:
-            raise APIUsageError(f"pass the arguments of {f.__qualname__}, then the {what}")
-        *primals, last = args
-        try:
-            bound = signature.bind(*primals, **kwargs)
-        except TypeError as exc:
-            raise APIUsageError(f"{generated.__name__} takes the arguments of "
-                                f"{f.__qualname__}, then the {what} last: {exc}") from None
-        bound.apply_defaults()
-        if mode == "hvp" and single and isinstance(last, (list, tuple)) and \
-                not isinstance(bound.arguments[names[0]], (list, tuple)):
-            last = np.asarray(last, dtype=float)        # a vector written as a list
-        elif mode != "hvp" and last is not None and not is_object(last) and \
-                not isinstance(last, (float, tuple, list, dict, str)):
-            last = _real_array(last)
-        if mode == "jvp":
-            _check_tangent(last, bound, names, single, f)
-        return function(*[bound.arguments[p.name] for p in params
-                          if p.kind is not p.KEYWORD_ONLY], last,
-                        **{p.name: bound.arguments[p.name] for p in params
-                           if p.kind is p.KEYWORD_ONLY})
-    derivative.__wrapped__ = function
-    derivative.__s2s_generated__ = generated
-    return derivative
-
-
-def _real_array(value):
-    """A (co)tangent as an array of floats: integers and booleans become float64, a float
-    dtype is kept (a float32 cotangent gives float32 gradients); complex numbers are kept
-    (and rejected by the dispatcher, naming them) rather than cast away with a warning."""
-    if isinstance(value, np.ma.MaskedArray):
-        return value
-    array = np.asarray(value)
-    return array if array.dtype.kind in "fc" else array.astype(float)
-
-
-def _check_tangent(tangent, bound, names, single, f):
-    pieces = [tangent] if single else tangent
-    if not single and (not isinstance(tangent, (tuple, list)) or len(tangent) != len(names)):
-        raise APIUsageError(f"jvp of {f.__qualname__} w.r.t. {', '.join(names)}: pass a "
-                            f"tuple of {len(names)} tangents")
-    for name, piece in zip(names, pieces):
-        value = bound.arguments[name]
-        if isinstance(value, (float, int, np.ndarray)) and np.shape(piece) != np.shape(value):
-            raise APIUsageError(f"the tangent for `{name}` has shape {np.shape(piece)}, but "
-                                f"`{name}` has shape {np.shape(value)}", function_location(f))
-
-
 def _weakrefable(f):
     try:
         weakref.ref(f)
@@ -347,39 +233,3 @@ def _weakrefable(f):
         return False
 
 
-def _wrt_names(f, wrt):
-    """Normalise wrt to a tuple of parameter names; also whether one was asked for."""
-    try:
-        params = [p for p in inspect.signature(f).parameters.values()
-                  if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
-    except (TypeError, ValueError):
-        raise APIUsageError(f"cannot read the parameters of {f!r}") from None
-    if any(p.kind is p.VAR_POSITIONAL for p in inspect.signature(f).parameters.values()):
-        raise APIUsageError(f"{getattr(f, '__qualname__', f)} takes *args, which s2s_ad does "
-                            f"not differentiate yet", function_location(f),
-                            "name each parameter (def f(x, y): ...)")
-    single = not isinstance(wrt, (tuple, list))
-    items = [wrt] if single else list(wrt)
-    if not items:
-        raise APIUsageError("wrt is empty: name at least one argument to differentiate")
-    positional = [p.name for p in params if p.kind != p.KEYWORD_ONLY]
-    names = []
-    for item in items:
-        if isinstance(item, (int, np.integer)) and not isinstance(item, bool):
-            if not -len(positional) <= item < len(positional):
-                raise APIUsageError(
-                    f"wrt={item} is out of range: {getattr(f, '__qualname__', f)} takes "
-                    f"{len(positional)} positional argument(s) ({', '.join(positional)})",
-                    function_location(f), "give a position below the number of arguments")
-            names.append(positional[item])
-        elif isinstance(item, str):
-            if item not in [p.name for p in params]:
-                raise APIUsageError(f"wrt={item!r}: {getattr(f, '__qualname__', f)} has no "
-                                    f"parameter named {item!r}", function_location(f),
-                                    f"use one of: {', '.join(p.name for p in params)}")
-            names.append(item)
-        else:
-            raise APIUsageError(f"wrt entries must be positions or names, got {item!r}")
-    if len(set(names)) != len(names):
-        raise APIUsageError(f"wrt names the same argument twice: {names}")
-    return tuple(names), single

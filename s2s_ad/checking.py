@@ -15,8 +15,8 @@ from typing import Callable
 
 import numpy as np
 
-from .api import Wrt
 from .errors import ADError, APIUsageError, function_location
+from .wrt import Wrt, wrt_names
 
 
 class GradientCheckError(ADError, AssertionError):
@@ -28,7 +28,7 @@ def check_grads(f: Callable, *args, wrt: Wrt = 0, order: int = 1, eps: float = 1
                 seed: int = 0, **kwargs) -> None:
     """Raise GradientCheckError with the largest discrepancy and where it is; else None.
     order=2 also checks second derivatives (Hessian-vector products) of a scalar f."""
-    from .api import _wrt_names, grad, vjp
+    from .api import grad, vjp
     if order not in (1, 2):
         raise APIUsageError(f"check_grads(order={order}): first (order=1) and second "
                             f"(order=2) derivatives can be checked")
@@ -36,7 +36,7 @@ def check_grads(f: Callable, *args, wrt: Wrt = 0, order: int = 1, eps: float = 1
         check_grads(f, *args, wrt=wrt, eps=eps, rtol=rtol, atol=atol,
                     max_elements=max_elements, seed=seed, **kwargs)
         return _check_second_order(f, args, kwargs, wrt, eps, rtol, atol, seed)
-    names, single = _wrt_names(f, wrt)
+    names, single = wrt_names(f, wrt)
     positions = _positions(f, names)
     rng = np.random.default_rng(seed)
     value = f(*args, **kwargs)
@@ -74,13 +74,13 @@ def check_grads(f: Callable, *args, wrt: Wrt = 0, order: int = 1, eps: float = 1
 
 def _check_second_order(f, args, kwargs, wrt, eps, rtol, atol, seed):
     """hvp(f)(*args, v) against central differences of grad(f) along v, per argument."""
-    from .api import _wrt_names, grad
+    from .api import grad
     from .higher_order import hvp
     if np.ndim(f(*args, **kwargs)) != 0:
         raise APIUsageError("check_grads(order=2) checks second derivatives of a "
                             "scalar-valued function", function_location(f))
     rng = np.random.default_rng(seed + 1)
-    names, _ = _wrt_names(f, wrt)
+    names, _ = wrt_names(f, wrt)
     # central differences of a gradient: a larger step than for values
     step = max(eps, 1e-4)
     for name, k in zip(names, _positions(f, names)):

@@ -17,8 +17,8 @@ import sys
 import tempfile
 import traceback
 
-from . import __version__
-from .api import _CACHE, _DISPATCHERS, _public
+from . import __version__, api
+from .derivative_registry import CACHE, dispatcher_of
 from .backend.emit import to_source
 from .backend.standalone import (MARKER, body, read_hash, seal, sealed, source_hash,
                                  standalone_module)
@@ -123,15 +123,15 @@ def _grad(args):
         if args.command == "hvp":
             from .higher_order import hvp
             inner = hvp(func, wrt=wrt).__wrapped__
-            dispatcher = _DISPATCHERS.get(inner)       # the general derivative behind it
-            derived = dispatcher.general if dispatcher is not None else _CACHE.derived_of(inner)
+            dispatcher = dispatcher_of(inner)       # the general derivative behind it
+            derived = dispatcher.general if dispatcher is not None else CACHE.derived_of(inner)
             extra.append(_hvp_wrapper(func, derived))
         else:
-            public = _public(func, args.command, wrt, False)
-            dispatcher = _DISPATCHERS.get(getattr(public, "__wrapped__", public))
+            public = getattr(api, args.command)(func, wrt=wrt)
+            dispatcher = dispatcher_of(public)
             # the general derivative (grad builds it when something needs it: here)
             derived = dispatcher.general if dispatcher is not None else \
-                _CACHE.get(func, _request(func, args.command, wrt))
+                CACHE.get(func, _request(func, args.command, wrt))
             signatures = _signatures(func, args)
             if signatures:
                 specialised, dispatcher = _specialised(func, derived, signatures)
@@ -141,7 +141,7 @@ def _grad(args):
         deriveds.append(derived)
     header = [f"from {', '.join(args.targets)}. Do not edit.",
               "Regenerate with: " + _command_line(args)]
-    text = standalone_module(deriveds, _CACHE, __version__, header)
+    text = standalone_module(deriveds, CACHE, __version__, header)
     if extra:
         text = text.rstrip("\n") + "\n\n\n" + "\n\n\n".join(extra) + "\n"
     text = seal(text)
@@ -212,9 +212,9 @@ def _specialised(func, general, signatures):
     from .dispatch import guard_source
     from .pipeline import derive
     fallback = derive(func, dataclasses.replace(general.request, variant="general"),
-                      default_registry(), _CACHE)
+                      default_registry(), CACHE)
     built = [derive(func, dataclasses.replace(general.request, signature=sig, variant=k),
-                    default_registry(), _CACHE) for k, sig in enumerate(signatures, 1)]
+                    default_registry(), CACHE) for k, sig in enumerate(signatures, 1)]
     constants = {}
     params = list(inspect.signature(general.function).parameters.values())
 
@@ -239,9 +239,9 @@ def _specialised(func, general, signatures):
 
 
 def _request(func, mode, wrt):
-    from .api import _wrt_names
+    from .wrt import wrt_names
     from .pipeline import Request
-    names, single = _wrt_names(func, wrt)
+    names, single = wrt_names(func, wrt)
     return Request(mode, names, False, single)
 
 
@@ -250,7 +250,7 @@ def _hvp_wrapper(func, derived):
     takes the same arguments (f's, then the vector, named `tangent` there)."""
     import inspect
     import re
-    from .api import derivative_parameter
+    from .calling_order import derivative_parameter
     tangent = derivative_parameter(derived.function)
     params = inspect.signature(derived.function).parameters.values()
     vector = "v"
@@ -284,7 +284,7 @@ def _check(output, deriveds, expected):
         print(f"s2s-ad: {output} was edited after s2s-ad wrote it: regenerate it",
               file=sys.stderr)
         return 1
-    if read_hash(text) != source_hash(deriveds, _CACHE, __version__) \
+    if read_hash(text) != source_hash(deriveds, CACHE, __version__) \
             or body(text) != body(expected):
         print(f"s2s-ad: {output} is stale: regenerate it", file=sys.stderr)
         return 1

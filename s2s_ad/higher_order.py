@@ -15,11 +15,12 @@ from typing import Callable, Optional, Union
 
 import numpy as np
 
-from .api import Wrt
 from .bound import bound_derivative, bound_parts
+from .calling_order import with_defaults
 from .errors import APIUsageError
 from .library_functions import library_function
 from .runtime_objects import attributes, is_object, rebuilt, zero_gradient
+from .wrt import Wrt, wrt_names
 
 
 def jacobian(f: Optional[Callable] = None, wrt: Wrt = 0, mode: str = "forward") -> Callable:
@@ -32,8 +33,8 @@ def jacobian(f: Optional[Callable] = None, wrt: Wrt = 0, mode: str = "forward") 
     if bound_parts(f) is not None:          # a bound method, a functools.partial
         return bound_derivative(f, lambda function, names: jacobian(function, names, mode),
                                 wrt)
-    from .api import _wrt_names, jvp, vjp
-    names, single = _wrt_names(f, wrt)
+    from .api import jvp, vjp
+    names, single = wrt_names(f, wrt)
 
     @functools.wraps(f)
     def jac(*args, **kwargs):
@@ -71,24 +72,24 @@ def hvp(f: Optional[Callable] = None, wrt: Wrt = 0) -> Callable:
         from .api import per_arity
         return per_arity(f, "hvp", lambda g: hvp(g, wrt), extra=1)
     from .ad.registry import default_registry
-    from .api import (_CACHE, _DISPATCHERS, _SOURCES, _dispatcher, _with_defaults,
-                      _wrt_names, general_derivative, grad)
+    from .api import general_derivative, grad
+    from .derivative_registry import CACHE, dispatcher_of, dispatching_function, record
     from .pipeline import Request, derive
-    names, single = _wrt_names(f, wrt)
+    names, single = wrt_names(f, wrt)
     public_gradient = grad(f, wrt=names[0] if single else names)
     gradient = general_derivative(public_gradient)
     # the jvp of the gradient, returning only the derivative: the gradient's own final
     # sums are then dead code and disappear from the generated function
     request = Request("jvp", names, False, single, tangent_only=True)
-    derived = derive(gradient, request, default_registry(), _CACHE)
-    _SOURCES[derived.function] = derived
+    derived = derive(gradient, request, default_registry(), CACHE)
+    record(derived)
     inner = derived.function
-    gradients = _DISPATCHERS.get(public_gradient)
+    gradients = dispatcher_of(public_gradient)
     if gradients is not None:
         # each signature: the jvp of the gradient specialised on it
-        inner = _dispatcher(gradient, request, derived, "jvp", gradients)
+        inner = dispatching_function(gradient, request, derived, "jvp", gradients)
 
-    return _with_defaults(inner, derived.function, f, "hvp", names, single)
+    return with_defaults(inner, derived.function, f, "hvp", names, single)
 
 
 def hessian(f: Optional[Callable] = None, wrt: Union[int, str] = 0) -> Callable:
@@ -102,8 +103,7 @@ def hessian(f: Optional[Callable] = None, wrt: Union[int, str] = 0) -> Callable:
     if bound_parts(f) is not None:          # a bound method, a functools.partial
         return bound_derivative(f, lambda function, name: hessian(function, name), wrt)
     product = hvp(f, wrt=wrt)
-    from .api import _wrt_names
-    name = _wrt_names(f, wrt)[0][0]
+    name = wrt_names(f, wrt)[0][0]
 
     @functools.wraps(f)
     def hess(*args, **kwargs):

@@ -40,16 +40,17 @@ from .ir.grammar import verify
 from .ir.naming import Bindings, Namer
 from .ir.primitives import is_random_draw, operation_of
 from .ir.walk import names_stored, walk_tree
-from .optimize import optimize, with_raising
+from .optimize.body import Body
 from .optimize.fold import float_literals_beside_inputs
-from .optimize.reverse_body import finish_reverse_body, in_place_schedule, shape_proxy_pass
+from .optimize.schedule import (FORWARD, REVERSE, PassFacts, reverse_body, run_schedule,
+                                shape_proxy_pass)
 from .transforms.aliased_writes import guard_aliased_writes
 from .transforms.aux_output import split_aux
 from .transforms.normalize import normalize, numpy_name_for
 from .transforms.python_floats import python_float_reads
 from .transforms.invariant_floats import hoist_invariant_floats
 from .ir.depth import recursion_room
-from .derivative_cache import DerivativeCache, ForwardReference  # noqa: F401 (api's)
+from .derivative_cache import ForwardReference
 from . import runtime_checks
 
 MODES = ("grad", "value_and_grad", "vjp")
@@ -67,6 +68,8 @@ class Request:
     signature: tuple = None   # ((parameter, kind), ...): specialised on these facts
     variant: int = 0          # the specialisation's number, for its name (grad_f_1)
     has_aux: bool = False     # f returns (loss, aux): differentiate loss, return aux too
+    # trace(pass name, body before, body after) of stage 7's passes (tests/test_passes.py)
+    trace: object = dataclasses.field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -251,16 +254,20 @@ def _derive(func, request, registry, cache):
 
     dataflow = analyse_dataflow(levels)
     inputs = ReverseInputs(levels, activity, shapes, dataflow, registry, namer, bindings,
-                           derive_helper, shape_proxy_pass(levels, bindings, nested=True),
-                           kinds, complex_names)
+                           derive_helper,
+                           # a specialisation's values of unknown shape (the general
+                           # derivative keeps what it generates)
+                           shape_proxy_pass(levels, bindings, nested=True)
+                           if request.signature is not None else None,
+                           kinds, complex_names, shape_tape=request.signature is not None)
     float_literals_beside_inputs(levels.tree.body, _unrebound(levels, request.wrt),
                                  activity.is_active)
     result = reverse(inputs, request.wrt, seed)
-    plain_body = finish_reverse_body(result, request, levels, namer, bindings,
-                                     func.__globals__, kinds, aux,
-                                     RaisingStatements(levels, kinds, bindings, activity))
-    body, in_place = in_place_schedule(plain_body, request, levels, namer, bindings,
-                                       func.__globals__, kinds, result.tape)
+    facts = PassFacts(request, levels, namer, bindings, func.__globals__, kinds,
+                      RaisingStatements(levels, kinds, bindings, activity), request.trace,
+                      result.tape)
+    plain, final = run_schedule(reverse_body(result, request, namer, aux), facts, REVERSE)
+    plain_body, body, in_place = plain.statements(), final.statements(), final is not plain
 
     def written(statements):
         tree = derivative_def(levels.tree, fname,
@@ -337,7 +344,9 @@ def _derive_forward(func, request, registry, cache):
     result = generator.zero_tangent(out_atom) if is_zero(result) else result
     returned = result if request.tangent_only else build.tuple_([build.clone(out_atom), result])
     body.append(build.ret(returned))
-    body = optimize(body, with_raising(RaisingStatements(levels, kinds, bindings, activity)))
+    facts = PassFacts(request, levels, namer, bindings, func.__globals__, kinds,
+                      RaisingStatements(levels, kinds, bindings, activity), request.trace)
+    body = run_schedule(Body.of(body), facts, FORWARD)[1].statements()
     tree = derivative_def(levels.tree, fname, [derivative_docstring(func, request)] + body, tangent,
                          last=not request.helper)
     source = to_source(tree)

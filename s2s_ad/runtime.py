@@ -10,10 +10,10 @@ Each helper is small and named for what it does to an adjoint:
                              tuple or dict of zeros for one)
     zero_tangent(x), broadcast_tangent(t, y)   the same for forward mode
 
-Reductions (unreduce_extremum, unreduce_prod, unreduce_var, reverse_cumsum; np.std's and
-np.linalg.norm's in runtime_spread.py) and shape manipulation (reshape_like, untranspose, split_concatenated,
-split_hstacked, split_vstacked, unstack, split_array, untile, unrepeat) follow; linear
-algebra lives in runtime_linalg.py; np.cumprod's, np.pad's, np.convolve's and weighted
+Reductions follow (unreduce_extremum, unreduce_prod, unreduce_var, reverse_cumsum; np.std's
+and np.linalg.norm's in runtime_spread.py); shape manipulation (reshape_like, untranspose,
+split_concatenated, unstack, untile, ...) lives in runtime_shape.py, linear algebra in
+runtime_linalg.py; np.cumprod's, np.pad's, np.convolve's and weighted
 np.average's in runtime_arrays.py; the checks of grad's output and vjp's cotangent in
 runtime_checks.py. An adjoint of a scalar argument is a float.
 """
@@ -27,7 +27,8 @@ RUNTIME_MODULES = ("s2s_ad.runtime", "s2s_ad.runtime_flow", "s2s_ad.runtime_lina
                    "s2s_ad.runtime_creation", "s2s_ad.runtime_pieces",
                    "s2s_ad.runtime_statistics", "s2s_ad.runtime_calculus",
                    "s2s_ad.runtime_objects", "s2s_ad.runtime_complex",
-                   "s2s_ad.runtime_functions", "s2s_ad.runtime_mappings")
+                   "s2s_ad.runtime_functions", "s2s_ad.runtime_mappings",
+                   "s2s_ad.runtime_shape")
 
 
 def unbroadcast(g, x):
@@ -319,7 +320,7 @@ def reverse_cumsum(g, x, axis=None):
     if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
         return 0.0
     if axis is None:
-        return reshape_like(np.cumsum(np.ravel(g)[::-1])[::-1], x)
+        return _scalar_like(np.reshape(np.cumsum(np.ravel(g)[::-1])[::-1], np.shape(x)), x)
     return np.flip(np.cumsum(np.flip(g, axis), axis), axis)
 
 
@@ -330,41 +331,6 @@ def unreduce_var(g, x, axis=None, ddof=0, keepdims=False):
     return _scalar_like((x - mean) * _expand(g * (2.0 / (count - ddof)), x, axis, keepdims), x)
 
 
-# ---- shape manipulation -----------------------------------------------------------------
-def reshape_like(g, x, order="C"):
-    """g reshaped to x's shape (a float for a scalar x)."""
-    if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
-        return 0.0
-    return _scalar_like(np.reshape(g, np.shape(x), order=order), x)
-
-
-def untranspose(g, axes=None):
-    """Adjoint of np.transpose: transpose back with the inverse permutation."""
-    if axes is None:
-        return np.transpose(g)
-    return np.transpose(g, np.argsort([a % np.ndim(g) for a in axes]))
-
-
-def _split(g, arrays, sizes, axis):
-    bounds = np.cumsum(sizes)[:-1]
-    return _pieces_like([reshape_like(p, a) for p, a in zip(np.split(g, bounds, axis=axis), arrays)],
-                        arrays)
-
-
-def _pieces_like(pieces, arrays):
-    """The adjoints of the items numpy joined, in the structure of `arrays`: a list for a
-    list, a tuple for a tuple, one array for an array (np.hstack(m) joins the rows of the matrix m, and
-    m's gradient is a matrix). Pieces are `None` for the scalar zero of a loop or branch.
-
-        _pieces_like([g0, g1], np.ones((2, 3)))  ->  np.array([g0, g1])   # shape (2, 3)
-    """
-    if isinstance(arrays, np.ndarray):
-        if any(p is None for p in pieces):
-            return np.zeros(np.shape(arrays))
-        return np.reshape(np.array(pieces, dtype=float), np.shape(arrays))
-    return _sequence_like(arrays, [0.0 if p is None else p for p in pieces])
-
-
 def _sequence_like(x, items):
     """`items` in a sequence of x's type: a list, a tuple, or x's namedtuple class."""
     if isinstance(x, list):
@@ -372,84 +338,3 @@ def _sequence_like(x, items):
     if hasattr(type(x), "_fields"):             # a namedtuple: its fields, by position
         return type(x)(*items)
     return tuple(items)
-
-
-def split_concatenated(g, arrays, axis=0):
-    """Adjoint of np.concatenate: g split back into one piece per array."""
-    if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
-        return _pieces_like([None] * len(arrays), arrays)
-    if axis is None:
-        return _split(np.ravel(g), arrays, [np.size(a) for a in arrays], 0)
-    return _split(g, arrays, [np.shape(a)[axis] for a in arrays], axis)
-
-
-def split_hstacked(g, arrays):
-    """Adjoint of np.hstack (concatenation along axis 1, axis 0 for vectors)."""
-    if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
-        return _pieces_like([None] * len(arrays), arrays)
-    axis = 0 if np.ndim(g) == 1 else 1
-    return _split(g, arrays, [np.shape(np.atleast_1d(a))[axis] for a in arrays], axis)
-
-
-def split_vstacked(g, arrays):
-    """Adjoint of np.vstack (concatenation along axis 0 of the arrays made 2-D)."""
-    if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
-        return _pieces_like([None] * len(arrays), arrays)
-    return _split(g, arrays, [np.shape(np.atleast_2d(a))[0] for a in arrays], 0)
-
-
-def unstack(g, arrays, axis=0):
-    """Adjoint of np.stack: the slices of g along `axis`, one per array."""
-    if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
-        return _pieces_like([None] * len(arrays), arrays)
-    return _pieces_like([_scalar_like(p, a) for p, a in zip(np.moveaxis(g, axis, 0), arrays)],
-                        arrays)
-
-
-def split_array(g, obj):
-    """Adjoint of np.array/np.asarray: g itself, or one slice per item of a list."""
-    if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
-        return [0.0] * len(obj) if isinstance(obj, (list, tuple)) else 0.0
-    if isinstance(obj, (list, tuple)):
-        g = np.reshape(g, (len(obj),) + np.shape(obj[0]))
-        # nested lists get nested lists back: the gradient has the argument's structure
-        return [split_array(g[k], item) if isinstance(item, (list, tuple))
-                else _scalar_like(g[k], item) for k, item in enumerate(obj)]
-    g = reshape_like(g, obj)
-    if isinstance(obj, np.ndarray) and obj.dtype.kind == "f" and np.ndim(g) \
-            and g.dtype.kind == "f" and g.dtype != obj.dtype:
-        # x.astype(np.float64) of a float32 x: x's gradient is float32, like x (as in JAX)
-        return g.astype(obj.dtype)
-    return g
-
-
-def untile(g, x, reps):
-    """Adjoint of np.tile: sum g over the copies."""
-    if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
-        return 0.0
-    reps = tuple(reps) if isinstance(reps, (tuple, list)) else (reps,)
-    n = max(len(reps), np.ndim(x))
-    reps = (1,) * (n - len(reps)) + reps
-    shape = (1,) * (n - np.ndim(x)) + np.shape(x)
-    interleaved = [k for pair in zip(reps, shape) for k in pair]
-    summed = np.sum(np.reshape(g, interleaved), axis=tuple(range(0, 2 * n, 2)))
-    return reshape_like(summed, x)
-
-
-def unrepeat(g, x, repeats, axis=None):
-    """Adjoint of np.repeat: sum g over each element's copies."""
-    if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
-        return 0.0
-    if axis is None:
-        flat = np.ravel(x)
-        return reshape_like(unrepeat(g, flat, repeats, 0), x)
-    axis = axis % np.ndim(x)
-    n = np.shape(x)[axis]
-    if np.ndim(repeats) == 0 or np.size(repeats) == 1:
-        r = int(np.ravel(repeats)[0])
-        shape = np.shape(x)[:axis] + (n, r) + np.shape(x)[axis + 1:]
-        return np.sum(np.reshape(g, shape), axis=axis + 1)
-    owner = np.repeat(np.arange(n), repeats)
-    out = np.zeros((n,) + np.shape(g)[:axis] + np.shape(g)[axis + 1:], dtype=_float_dtype(g))
-    np.add.at(out, owner, np.moveaxis(g, axis, 0))
-    return np.moveaxis(out, 0, axis)

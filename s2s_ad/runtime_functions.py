@@ -151,14 +151,14 @@ def function_vjp_tangent(function, args, cotangent, arg_tangents, cotangent_tang
     result = [0.0] * len(args)
     if not positions:
         return result
-    import inspect
     from s2s_ad import api
+    from s2s_ad.derivative_registry import dispatcher_of
     from s2s_ad.runtime_functions import _applier
     apply = _applier(function, args)
     vjp = api.vjp(apply, wrt=tuple(k + 1 for k in positions))
     # the vjp specialised on the function's identity: it calls the function by name (the
     # general one would call function_vjp again)
-    dispatcher = api._DISPATCHERS[inspect.unwrap(vjp)]
+    dispatcher = dispatcher_of(vjp)
     vjp = dispatcher.specialisation(dispatcher.signature_for((function, *args, cotangent), {}))
     if vjp is None:
         raise TypeError("s2s_ad cannot specialise the derivative of the held function "

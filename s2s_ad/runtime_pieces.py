@@ -31,8 +31,8 @@ shaped like it (generated code may write into it).
 """
 import numpy as np
 
-from .runtime import (_float_dtype, _split, broadcast_tangent, reshape_like, unbroadcast,
-                      zero_adjoint)
+from .runtime import _float_dtype, broadcast_tangent, unbroadcast, zero_adjoint
+from .runtime_shape import _split, reshape_like
 
 
 def _is_zero(g):

@@ -5,7 +5,8 @@ np.concatenate of np.atleast_1d / column_item (transforms/array_syntax.py)."""
 import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
-from s2s_ad.runtime import broadcast_tangent, reshape_like, unbroadcast
+from s2s_ad.runtime import broadcast_tangent, unbroadcast
+from s2s_ad.runtime_shape import reshape_like
 from s2s_ad.runtime_creation import column_item, linspace_fractions, through_cast
 
 

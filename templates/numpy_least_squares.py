@@ -7,7 +7,8 @@ dP = -P dA P + P P^T dA^T (I - A P) + (I - P A) dA^T P^T P; lstsq's x is P b.
 import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
-from s2s_ad.runtime import broadcast_tangent, reshape_like, unbroadcast
+from s2s_ad.runtime import broadcast_tangent, unbroadcast
+from s2s_ad.runtime_shape import reshape_like
 from s2s_ad.runtime_linalg import kron_layout
 from s2s_ad.runtime_spread import unreduce_norm
 

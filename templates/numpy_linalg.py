@@ -3,7 +3,8 @@ inv, det, slogdet, solve, matrix_power and cholesky; vdot, tensorinv and tensors
 import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
-from s2s_ad.runtime import reshape_like, unbroadcast, zero_tangent
+from s2s_ad.runtime import unbroadcast, zero_tangent
+from s2s_ad.runtime_shape import reshape_like
 from s2s_ad.runtime_linalg import (as_columns, dot_adjoint_a, dot_adjoint_b,
                                    einsum_operand_adjoint, einsum_operand_count,
                                    matmul_adjoint_a, matmul_adjoint_b,

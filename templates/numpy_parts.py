@@ -11,7 +11,8 @@ np.ldexp, np.modf, np.unwrap and np.real_if_close (numpy 2's np.astype: numpy2_a
 import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
-from s2s_ad.runtime import broadcast_tangent, reshape_like, unbroadcast
+from s2s_ad.runtime import broadcast_tangent, unbroadcast
+from s2s_ad.runtime_shape import reshape_like
 
 
 @adjoint(np.copysign)

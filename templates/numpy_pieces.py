@@ -11,7 +11,7 @@ same call, say where each adjoint goes.
 import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
-from s2s_ad.runtime import split_concatenated
+from s2s_ad.runtime_shape import split_concatenated
 from s2s_ad.runtime_flow import match_adjoint
 from s2s_ad.runtime_pieces import split_block, split_column_stacked, split_dstacked, uninsert
 

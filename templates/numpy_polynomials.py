@@ -15,7 +15,8 @@ Differentiable in x, y and w alike. full= and cov= (polyfit's extra outputs) are
 import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
-from s2s_ad.runtime import broadcast_tangent, reshape_like, unbroadcast
+from s2s_ad.runtime import broadcast_tangent, unbroadcast
+from s2s_ad.runtime_shape import reshape_like
 from s2s_ad.runtime_calculus import as_columns_of, polynomial_exponents, polynomial_map
 from s2s_ad.runtime_flow import float_dtype
 from s2s_ad.runtime_statistics import leading_axes

@@ -11,7 +11,8 @@ ones None); runtime_pieces.py lays tangents out and sums adjoints back.
 import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
-from s2s_ad.runtime import broadcast_tangent, reshape_like
+from s2s_ad.runtime import broadcast_tangent
+from s2s_ad.runtime_shape import reshape_like
 from s2s_ad.runtime_pieces import (along_axis_index, broadcast_each, mesh_tangent,
                                    trimmed_region, unbroadcast_each, unmesh)
 

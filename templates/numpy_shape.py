@@ -5,9 +5,9 @@ import operator
 import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
-from s2s_ad.runtime import (broadcast_tangent, reshape_like, split_array, split_concatenated,
-                            split_hstacked, split_vstacked, unbroadcast, unrepeat, unstack,
-                            untile, untranspose)
+from s2s_ad.runtime import broadcast_tangent, unbroadcast
+from s2s_ad.runtime_shape import (reshape_like, split_array, split_concatenated, split_hstacked,
+                                  split_vstacked, unrepeat, unstack, untile, untranspose)
 from s2s_ad.runtime_arrays import (pad_linear, pad_widths, unpad, unpad_end_values,
                                    unpad_values)
 from s2s_ad.runtime_linalg import place_diagonal

@@ -22,7 +22,8 @@ operand its scalar adjoint back.
 import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
-from s2s_ad.runtime import reshape_like, unbroadcast
+from s2s_ad.runtime import unbroadcast
+from s2s_ad.runtime_shape import reshape_like
 from s2s_ad.runtime_arrays import signal_widths
 
 

@@ -21,10 +21,10 @@ import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d
 from s2s_ad.runtime import (_prod_others_tangent, add_at, broadcast_tangent, extremum_share,
-                            reduced_count, reshape_like, reverse_cumsum, split_array,
-                            split_concatenated, split_hstacked, split_vstacked, unbroadcast,
-                            unreduce, unreduce_extremum, unreduce_prod,
-                            unreduce_var, unrepeat, unstack, untile, untranspose)
+                            reduced_count, reverse_cumsum, unbroadcast, unreduce,
+                            unreduce_extremum, unreduce_prod, unreduce_var)
+from s2s_ad.runtime_shape import (reshape_like, split_array, split_concatenated, split_hstacked,
+                                  split_vstacked, unrepeat, unstack, untile, untranspose)
 from s2s_ad.runtime_spread import (norm_power, norm_reciprocal, spread_reciprocal,
                                    unreduce_norm, unreduce_std)
 from s2s_ad.runtime_flow import (add_adjoints, add_lists, clear_adjoint, copy_adjoint,

@@ -11,8 +11,8 @@ gradient of <g, prod(h, b)>, which is prod_adjoint_b(g, h, b). Likewise for dphi
 import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d
-from s2s_ad.runtime import (broadcast_tangent, reshape_like, unbroadcast, unreduce,
-                            zero_adjoint)
+from s2s_ad.runtime import broadcast_tangent, unbroadcast, unreduce, zero_adjoint
+from s2s_ad.runtime_shape import reshape_like
 from s2s_ad.runtime_flow import float_dtype
 from s2s_ad.runtime_arrays import (linear_scan, logsumexp_weights, pad_linear, shifted, spread_weights,
                                    sum_weighted, unlayout_weights, unpad, unpad_end_values,

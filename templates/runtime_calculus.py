@@ -5,7 +5,8 @@ polynomial matrices only depend on shapes or are piecewise constant: no derivati
 import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d, nondifferentiable, tangent
-from s2s_ad.runtime import reshape_like, unbroadcast
+from s2s_ad.runtime import unbroadcast
+from s2s_ad.runtime_shape import reshape_like
 from s2s_ad.runtime_calculus import (as_columns_of, gradient_axis, interp_outside,
                                      interp_place, polynomial_exponents, polynomial_map,
                                      trapezoid_steps, ungradient, unit_trapezoid_steps,

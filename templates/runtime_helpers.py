@@ -18,10 +18,10 @@ import numpy as np
 from s2s_ad import runtime, runtime_checks, runtime_creation, runtime_flow, runtime_linalg
 from s2s_ad.runtime import _prod_others_tangent
 from s2s_ad.ad.template_dsl import d, nondifferentiable, tangent
-from s2s_ad.runtime import (add_at, broadcast_tangent, reshape_like, reverse_cumsum, split_array, split_concatenated,
-                            split_hstacked, split_vstacked, unbroadcast, unreduce,
-                            unreduce_extremum, unreduce_prod, unreduce_var,
-                            unrepeat, unstack, untile, untranspose)
+from s2s_ad.runtime import (add_at, broadcast_tangent, reverse_cumsum, unbroadcast, unreduce,
+                            unreduce_extremum, unreduce_prod, unreduce_var)
+from s2s_ad.runtime_shape import (reshape_like, split_array, split_concatenated, split_hstacked,
+                                  split_vstacked, unrepeat, unstack, untile, untranspose)
 from s2s_ad.runtime_spread import norm_power, norm_reciprocal, unreduce_norm
 from s2s_ad.runtime_flow import (add_adjoints, add_lists, clear_adjoint, copy_adjoint,
                                  copy_argument, float_copy, float_gradient, match_adjoint,

@@ -8,11 +8,10 @@ import numpy as np
 
 import specs_runtime_linalg
 from primitive_specs import NONZERO, POSITIVE, REAL, Spec
-from s2s_ad.runtime import (add_at, broadcast_tangent, reshape_like, reverse_cumsum,
-                            split_array, split_concatenated, split_hstacked, split_vstacked,
-                            unbroadcast, unreduce, unreduce_extremum,
-                            unreduce_prod, unreduce_var, unrepeat, unstack, untile,
-                            untranspose)
+from s2s_ad.runtime import (add_at, broadcast_tangent, reverse_cumsum, unbroadcast, unreduce,
+                            unreduce_extremum, unreduce_prod, unreduce_var)
+from s2s_ad.runtime_shape import (reshape_like, split_array, split_concatenated, split_hstacked,
+                                  split_vstacked, unrepeat, unstack, untile, untranspose)
 from s2s_ad.runtime_spread import unreduce_norm
 from s2s_ad.runtime_flow import (add_adjoints, add_lists, clear_adjoint, copy_adjoint,
                                  copy_argument, float_copy, float_gradient, match_adjoint,

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import s2s_ad
-from s2s_ad.optimize import reverse_body
+from s2s_ad.optimize import schedule
 
 
 def tanh_weighted(x):
@@ -38,7 +38,7 @@ CASES = [
 
 
 def _without_schedule(monkeypatch):
-    monkeypatch.setattr(reverse_body, "schedule_in_place", lambda body, *a, **k: (body, False))
+    monkeypatch.setattr(schedule, "schedule_in_place", lambda body, *a, **k: (body, False))
 
 
 @pytest.mark.parametrize("f, make, wrt", CASES, ids=lambda c: getattr(c, "__name__", ""))

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import s2s_ad
-from s2s_ad.api import _DISPATCHERS
+from s2s_ad.derivative_registry import dispatcher_of
 
 SCRIPT = textwrap.dedent('''
     import sys
@@ -29,8 +29,8 @@ SCRIPT = textwrap.dedent('''
     g = s2s_ad.grad(f)
     x = np.ones(3)
     g(x, 1)
-    from s2s_ad.api import _DISPATCHERS
-    dispatcher = _DISPATCHERS[g]
+    from s2s_ad.derivative_registry import dispatcher_of
+    dispatcher = dispatcher_of(g)
     derivative = (dispatcher.built or [dispatcher.general])[0].function   # what g(x, 1) ran
     if sys.argv[1:] == ["where"]:
         code = derivative.__code__
@@ -117,7 +117,7 @@ def test_inspect_getsource_of_every_generated_function(tmp_path, monkeypatch):
         return np.sum(np.sin(x)[i])
     g = s2s_ad.grad(f)
     g(np.ones(3), 1)
-    dispatcher = _DISPATCHERS[g]
+    dispatcher = dispatcher_of(g)
     for derived in [dispatcher.general] + dispatcher.built:
         shown = inspect.getsource(derived.function)
         assert shown == derived.source, (shown, derived.source)

@@ -41,12 +41,12 @@ def _looped(x, w):
 def test_the_reverse_stage_leaves_the_levels_form_as_it_was():
     from s2s_ad.backend.emit import to_source
     from s2s_ad.pipeline import front
-    from s2s_ad.api import _CACHE
+    from s2s_ad.derivative_registry import CACHE
     x, w = np.ones(3), np.full(3, 0.5)
     df = s2s_ad.grad(_looped, wrt=(0, 1))
     df(x, w)
     before = to_source(front(_looped)[0].tree)
-    recorded = [d for d in _CACHE.by_function.values() if d.func is _looped]
+    recorded = [d for d in CACHE.by_function.values() if d.func is _looped]
     assert recorded
     for derived in recorded:             # the levels form as it was after the derivative
         assert derived.levels_source == before

@@ -12,7 +12,8 @@ import pytest
 
 import s2s_ad
 from s2s_ad.analyses.kinds import analyse_kinds
-from s2s_ad.api import _DISPATCHERS, general_derivative
+from s2s_ad.api import general_derivative
+from s2s_ad.derivative_registry import dispatcher_of
 from s2s_ad.pipeline import front
 from s2s_ad.signature import Items, Mapping, Num, Opaque, SequenceOf, describe, kind_of
 from gradcheck import numeric_grad
@@ -70,7 +71,7 @@ def test_every_signature_gets_its_gradient_in_any_order(order):
     df = s2s_ad.grad(fn, wrt=(0, 1, 2))
     for name in order + order:                  # each twice: the second goes through a guard
         _check(df, CALLS[name], (0, 1, 2))
-    assert len(_DISPATCHERS[df].built) == len(set(order))
+    assert len(dispatcher_of(df).built) == len(set(order))
 
 
 def test_float32_in_float32_out():
@@ -93,7 +94,7 @@ def test_loop_over_a_tuple_of_floats_is_plain_float_code():
     # a list of floats and a tuple of another length: one more signature, not one per length
     df(0.7, 1.3, [1.0, 2.0])
     df(0.7, 1.3, (1.0, 2.0, 3.0, 4.0, 5.0, 6.0))
-    assert len(_DISPATCHERS[df].built) == 2
+    assert len(dispatcher_of(df).built) == 2
 
 
 def test_broadcast_contributions_are_explicit_sums_over_the_broadcast_axes():
@@ -129,7 +130,7 @@ def test_forcing_the_general_derivative(monkeypatch):
     fn = types.FunctionType(horner.__code__, horner.__globals__, "horner")
     df = s2s_ad.grad(fn)
     assert df(0.5, 2.0, (1.0, 2.0)) == pytest.approx(2.0)
-    assert not _DISPATCHERS[df].built
+    assert not dispatcher_of(df).built
     assert s2s_ad.derivative_source(df, 0.5, 2.0, (1.0, 2.0)) == \
         s2s_ad.derivative_source(general_derivative(df))
 
@@ -432,7 +433,7 @@ def test_jvp_and_vjp_are_specialised_too():
         np.testing.assert_allclose(got, (1 - np.tanh(x64 * w64) ** 2) * w64 * cot
                                    if np.ndim(x) else np.sum((1 - np.tanh(x64 * w64) ** 2) * w64),
                                    rtol=1e-6)
-    assert len(_DISPATCHERS[jf.__wrapped__].built) == 4
+    assert len(dispatcher_of(jf.__wrapped__).built) == 4
 
 
 def _elementwise_tanh(x, w):

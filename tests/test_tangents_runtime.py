@@ -17,7 +17,8 @@ import numpy as np
 import pytest
 
 from s2s_ad import (runtime, runtime_arrays, runtime_checks, runtime_complex,
-                    runtime_creation, runtime_flow, runtime_linalg, runtime_spread)
+                    runtime_creation, runtime_flow, runtime_linalg, runtime_shape,
+                    runtime_spread)
 from s2s_ad.ad.registry import default_registry
 
 from test_tangents_arrays import check_along, run_template
@@ -249,33 +250,33 @@ def _pieces(shapes, key):
 
 
 SHAPE_HELPERS = [
-    (R.reshape_like, (2, 6), lambda x: [np.zeros((3, 4))], {}),
-    (R.reshape_like, (12,), lambda x: [np.zeros((3, 4)), "F"], {}),
-    (R.reshape_like, (1,), lambda x: [1.0], {}),
-    (R.untranspose, (4, 3), lambda x: [], {}),
-    (R.untranspose, (2, 4, 3), lambda x: [(0, 2, 1)], {}),
-    (R.untranspose, (4, 2, 3), lambda x: [(-1, 0, 1)], {}),
-    (R.split_concatenated, (6, 4), lambda x: [_pieces([(3, 4), (2, 4), (1, 4)], "c")], {}),
-    (R.split_concatenated, (3, 5), lambda x: [_pieces([(3, 2), (3, 3)], "c"), 1], {}),
-    (R.split_concatenated, (7,), lambda x: [_pieces([(3,), (2, 2)], "c"), None], {}),
-    (R.split_hstacked, (5,), lambda x: [_pieces([(3,), (2,)], "h")], {}),
-    (R.split_hstacked, (2, 4), lambda x: [_pieces([(2, 3), (2, 1)], "h")], {}),
-    (R.split_hstacked, (2,), lambda x: [[1.0, 2.0]], {}),
-    (R.split_vstacked, (2, 3), lambda x: [_pieces([(3,), (3,)], "v")], {}),
-    (R.split_vstacked, (3, 3), lambda x: [_pieces([(2, 3), (1, 3)], "v")], {}),
-    (R.unstack, (2, 3, 4), lambda x: [_pieces([(3, 4), (3, 4)], "s")], {}),
-    (R.unstack, (3, 2), lambda x: [_pieces([(3,), (3,)], "s"), 1], {}),
-    (R.unstack, (3,), lambda x: [[1.0, 2.0, 3.0]], {}),
-    (R.split_array, (2, 3), lambda x: [_pieces([(3,), (3,)], "a")], {}),
-    (R.split_array, (3,), lambda x: [[1.0, 2.0, 3.0]], {}),
-    (R.split_array, (3, 4), lambda x: [np.zeros((3, 4))], {}),
-    (R.untile, (6,), lambda x: [np.zeros(3), 2], {}),
-    (R.untile, (2, 2, 6), lambda x: [np.zeros((2, 3)), (2, 1, 2)], {}),
-    (R.untile, (3,), lambda x: [1.0, 3], {}),
-    (R.unrepeat, (6,), lambda x: [np.zeros(3), 2], {}),
-    (R.unrepeat, (2, 6), lambda x: [np.zeros((2, 3)), 2, 1], {}),
-    (R.unrepeat, (2, 4), lambda x: [np.zeros((2, 3)), np.array([1, 0, 3]), -1], {}),
-    (R.unrepeat, (18,), lambda x: [np.zeros((2, 3)), 3], {}),
+    (runtime_shape.reshape_like, (2, 6), lambda x: [np.zeros((3, 4))], {}),
+    (runtime_shape.reshape_like, (12,), lambda x: [np.zeros((3, 4)), "F"], {}),
+    (runtime_shape.reshape_like, (1,), lambda x: [1.0], {}),
+    (runtime_shape.untranspose, (4, 3), lambda x: [], {}),
+    (runtime_shape.untranspose, (2, 4, 3), lambda x: [(0, 2, 1)], {}),
+    (runtime_shape.untranspose, (4, 2, 3), lambda x: [(-1, 0, 1)], {}),
+    (runtime_shape.split_concatenated, (6, 4), lambda x: [_pieces([(3, 4), (2, 4), (1, 4)], "c")], {}),
+    (runtime_shape.split_concatenated, (3, 5), lambda x: [_pieces([(3, 2), (3, 3)], "c"), 1], {}),
+    (runtime_shape.split_concatenated, (7,), lambda x: [_pieces([(3,), (2, 2)], "c"), None], {}),
+    (runtime_shape.split_hstacked, (5,), lambda x: [_pieces([(3,), (2,)], "h")], {}),
+    (runtime_shape.split_hstacked, (2, 4), lambda x: [_pieces([(2, 3), (2, 1)], "h")], {}),
+    (runtime_shape.split_hstacked, (2,), lambda x: [[1.0, 2.0]], {}),
+    (runtime_shape.split_vstacked, (2, 3), lambda x: [_pieces([(3,), (3,)], "v")], {}),
+    (runtime_shape.split_vstacked, (3, 3), lambda x: [_pieces([(2, 3), (1, 3)], "v")], {}),
+    (runtime_shape.unstack, (2, 3, 4), lambda x: [_pieces([(3, 4), (3, 4)], "s")], {}),
+    (runtime_shape.unstack, (3, 2), lambda x: [_pieces([(3,), (3,)], "s"), 1], {}),
+    (runtime_shape.unstack, (3,), lambda x: [[1.0, 2.0, 3.0]], {}),
+    (runtime_shape.split_array, (2, 3), lambda x: [_pieces([(3,), (3,)], "a")], {}),
+    (runtime_shape.split_array, (3,), lambda x: [[1.0, 2.0, 3.0]], {}),
+    (runtime_shape.split_array, (3, 4), lambda x: [np.zeros((3, 4))], {}),
+    (runtime_shape.untile, (6,), lambda x: [np.zeros(3), 2], {}),
+    (runtime_shape.untile, (2, 2, 6), lambda x: [np.zeros((2, 3)), (2, 1, 2)], {}),
+    (runtime_shape.untile, (3,), lambda x: [1.0, 3], {}),
+    (runtime_shape.unrepeat, (6,), lambda x: [np.zeros(3), 2], {}),
+    (runtime_shape.unrepeat, (2, 6), lambda x: [np.zeros((2, 3)), 2, 1], {}),
+    (runtime_shape.unrepeat, (2, 4), lambda x: [np.zeros((2, 3)), np.array([1, 0, 3]), -1], {}),
+    (runtime_shape.unrepeat, (18,), lambda x: [np.zeros((2, 3)), 3], {}),
 ]
 
 
@@ -425,7 +426,7 @@ def test_push_adjoint_tangent():
 
 # ---- completeness -----------------------------------------------------------------------
 MODULES = (runtime, runtime_flow, runtime_linalg, runtime_arrays, runtime_checks,
-           runtime_creation, runtime_spread, runtime_complex)
+           runtime_creation, runtime_spread, runtime_complex, runtime_shape)
 
 
 def _public_functions(module):

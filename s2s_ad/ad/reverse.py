@@ -43,6 +43,9 @@ class ReverseInputs:
     shape_proxies: object = None   # body -> (body, changed): shape-only reads of live values
     kinds: object = None       # analyses.kinds.Kinds: what each value is (facts)
     complex_names: frozenset = frozenset()   # values that may be complex (complex_values)
+    # a loop's value read only for its shape is taped as its shape (a specialisation's
+    # values of unknown shape; the general derivative tapes values)
+    shape_tape: bool = False
 
 
 @dataclass(frozen=True)
@@ -92,7 +95,8 @@ def reverse(inputs, wrt, seed):
         inputs.shape_proxies(forward + walked)
     # the seed section reads final values only: it never needs anything from the tape
     forward, walked, used = resolve_markers(forward, walked, tape, levels.numpy_name,
-                                            _shape_helpers(inputs.bindings),
+                                            _shape_helpers(inputs.bindings)
+                                            if inputs.shape_tape else None,
                                             _item_helpers(inputs.bindings),
                                             _mappings(inputs))
     backward = seeded + walked

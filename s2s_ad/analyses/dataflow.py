@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import gast
 
-from .. import runtime, runtime_flow
+from .. import runtime_flow, runtime_shape
 from ..ir.build import dotted_path
 from ..ir.primitives import appended_list, popped_list
 from ..runtime_objects import attribute_of, attribute_tangent
@@ -174,7 +174,7 @@ def _structured(tree, callees):
     concatenate them."""
     builders = {runtime_flow.scatter_add, runtime_flow.add_adjoints, runtime_flow.add_lists,
                 runtime_flow.push_adjoint, runtime_flow.spread_adjoint, runtime_flow.copy_adjoint,
-                runtime_flow.take_adjoint, runtime_flow.match_adjoint, runtime.split_array}
+                runtime_flow.take_adjoint, runtime_flow.match_adjoint, runtime_shape.split_array}
     found = set()
     assigns = [n for n in walk_tree(tree)
                if isinstance(n, gast.Assign) and isinstance(n.targets[0], gast.Name)]

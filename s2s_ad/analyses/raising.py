@@ -122,6 +122,11 @@ class RaisingStatements:
                 todo.extend(reversed(operands))
         return tuple(found)
 
+    @property
+    def parameters(self):
+        """f's parameter names (a check may read them wherever it stands)."""
+        return self._parameters
+
     def may_raise(self, stmt):
         """Might `stmt` (a statement of the derivative) raise? False only for an
         assignment of what cannot raise."""
@@ -323,6 +328,10 @@ def forward_to_keep(forward, wanted, raising, checks=()):
         name = stmt.targets[0].id
         stand_in = raising.stand_in(stmt) if raising is not None and name not in needed \
             else None
+        if stand_in is not None and stand_in is not stmt and any(
+                n not in definitions and n not in raising.parameters
+                for a in stand_in.value.args for n in names_loaded(a)):
+            stand_in = stmt     # its check reads a value a pass moved into its one use
         if stand_in is stmt:
             needed.add(name)
         elif stand_in is not None and gast.dump(stand_in) not in map(gast.dump, stand_ins):

@@ -73,8 +73,7 @@ def _pops(value):
     """`x = _tape.pop()` must stay even when x is dead: the pop balances the tape. So must
     a pop inside the value, `x = placeholder(_tape.pop())` (a shape restore): dropping it
     alone leaves its push on the tape, and every later pop reads the entry pushed before
-    its own (a shape where an array was pushed). optimize/shape_tape.py removes such a
-    push and its restore together when nothing reads x."""
+    its own (a shape where an array was pushed)."""
     return any(isinstance(n, gast.Call) and isinstance(n.func, gast.Attribute)
                and n.func.attr == "pop" for n in walk_tree(value))
 

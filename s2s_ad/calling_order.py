@@ -1,0 +1,85 @@
+"""The calling order of vjp, jvp and hvp: f's arguments, then the (co)tangent or vector.
+
+    vf = with_defaults(dispatching, generated, f, "vjp", ("x",), True)
+    vf(x, cotangent)      # f's defaults filled in, the cotangent made an array of floats
+
+`derivative_parameter(generated)` names the (co)tangent parameter of a generated vjp/jvp.
+"""
+import functools
+import inspect
+
+import numpy as np
+
+from .errors import APIUsageError, function_location
+from .runtime_objects import is_object
+
+
+def derivative_parameter(generated):
+    """The (co)tangent parameter of a generated vjp / jvp: its last positional one."""
+    params = [p for p in inspect.signature(generated).parameters.values()
+              if p.kind is not p.KEYWORD_ONLY]
+    return params[-1].name
+
+
+_LAST = {"vjp": "cotangent", "jvp": "tangent", "hvp": "vector v"}
+
+
+def with_defaults(function, generated, f, mode, names, single):
+    """vf(*args, cotangent) / jf(*args, tangent) / hv(*args, v), calling `function` (the
+    dispatcher or the generated derivative, which take every argument of f, then the
+    (co)tangent) with f's defaults filled in. A jvp's tangent is checked against the
+    arguments' shapes (`names`: the wrt parameters), so a mismatch is a clear error
+    rather than one inside generated code. Code calling it that s2s_ad differentiates
+    calls `generated`, the general derivative."""
+    signature = inspect.signature(f)
+    params = list(signature.parameters.values())
+    what = _LAST[mode]
+
+    @functools.wraps(function)
+    def derivative(*args, **kwargs):
+        if not args:
+            raise APIUsageError(f"pass the arguments of {f.__qualname__}, then the {what}")
+        *primals, last = args
+        try:
+            bound = signature.bind(*primals, **kwargs)
+        except TypeError as exc:
+            raise APIUsageError(f"{generated.__name__} takes the arguments of "
+                                f"{f.__qualname__}, then the {what} last: {exc}") from None
+        bound.apply_defaults()
+        if mode == "hvp" and single and isinstance(last, (list, tuple)) and \
+                not isinstance(bound.arguments[names[0]], (list, tuple)):
+            last = np.asarray(last, dtype=float)        # a vector written as a list
+        elif mode != "hvp" and last is not None and not is_object(last) and \
+                not isinstance(last, (float, tuple, list, dict, str)):
+            last = _real_array(last)
+        if mode == "jvp":
+            _check_tangent(last, bound, names, single, f)
+        return function(*[bound.arguments[p.name] for p in params
+                          if p.kind is not p.KEYWORD_ONLY], last,
+                        **{p.name: bound.arguments[p.name] for p in params
+                           if p.kind is p.KEYWORD_ONLY})
+    derivative.__wrapped__ = function
+    derivative.__s2s_generated__ = generated
+    return derivative
+
+
+def _real_array(value):
+    """A (co)tangent as an array of floats: integers and booleans become float64, a float
+    dtype is kept (a float32 cotangent gives float32 gradients); complex numbers are kept
+    (and rejected by the dispatcher, naming them) rather than cast away with a warning."""
+    if isinstance(value, np.ma.MaskedArray):
+        return value
+    array = np.asarray(value)
+    return array if array.dtype.kind in "fc" else array.astype(float)
+
+
+def _check_tangent(tangent, bound, names, single, f):
+    pieces = [tangent] if single else tangent
+    if not single and (not isinstance(tangent, (tuple, list)) or len(tangent) != len(names)):
+        raise APIUsageError(f"jvp of {f.__qualname__} w.r.t. {', '.join(names)}: pass a "
+                            f"tuple of {len(names)} tangents")
+    for name, piece in zip(names, pieces):
+        value = bound.arguments[name]
+        if isinstance(value, (float, int, np.ndarray)) and np.shape(piece) != np.shape(value):
+            raise APIUsageError(f"the tangent for `{name}` has shape {np.shape(piece)}, but "
+                                f"`{name}` has shape {np.shape(value)}", function_location(f))

@@ -1,0 +1,79 @@
+"""Every derivative s2s_ad has built in this process, and the dispatching functions it
+handed out for them: the one place api.py, cli.py, higher_order.py, checking.py and
+runtime_functions.py read and record them.
+
+    CACHE                              every Derived built, per (function, Request)
+    record(derived)                    derived_record(derived.function) is derived
+    dispatcher_of(df)                  the Dispatcher behind a function grad handed out
+    dispatching_function(target, ...)  a new dispatching function (dispatch.py), registered
+
+The tables are weak-keyed on the functions: a derivative nobody holds is forgotten.
+"""
+import dataclasses
+import inspect
+import os
+import weakref
+
+from .ad.registry import default_registry
+from .calling_order import derivative_parameter
+from .dispatch import Dispatcher
+from .derivative_cache import DerivativeCache
+from .pipeline import derive
+
+CACHE = DerivativeCache()
+_SOURCES = weakref.WeakKeyDictionary()       # generated function -> Derived
+_DISPATCHERS = weakref.WeakKeyDictionary()   # dispatching function -> its Dispatcher
+
+
+def record(derived):
+    """Remember `derived` as the record of its generated function (derivative_source)."""
+    _SOURCES[derived.function] = derived
+
+
+def derived_record(function):
+    """The Derived record of a generated function, or None (also for non-weakrefables)."""
+    try:
+        return _SOURCES.get(function)
+    except TypeError:
+        return None
+
+
+def dispatcher_of(function):
+    """The Dispatcher behind a dispatching function (unwrapped first: a vjp's wrapper
+    leads to it), or None when s2s_ad did not make it."""
+    try:
+        return _DISPATCHERS.get(inspect.unwrap(function))
+    except TypeError:               # not weak-referenceable: a builtin, not ours
+        return None
+
+
+def dispatching_function(target, request, general, mode, inner=None, outline=None):
+    """The dispatching function for `target`'s derivative (dispatch.py); `inner`: the
+    dispatcher of the derivative `target` is the general form of (grad of grad);
+    `outline`: general is not built yet (built on demand, dispatch.Outline)."""
+    if outline is not None:
+        def general():
+            derived = derive(target, request, default_registry(), CACHE)
+            record(derived)
+            return derived
+    def build(signature, variant):
+        specialised = dataclasses.replace(request, signature=signature, variant=variant)
+        function = target
+        if inner is not None:
+            function = inner.specialisation(signature)
+            if function is None:
+                return None
+        try:
+            derived = derive(function, specialised, default_registry(), CACHE)
+        except Exception:
+            # the general derivative is right for every argument: a specialisation that
+            # cannot be built falls back to it (the test suite sees the error)
+            if os.environ.get("S2S_AD_STRICT_PASSES"):
+                raise
+            return None
+        record(derived)
+        return derived
+    extra = [derivative_parameter(general.function)] if mode in ("vjp", "jvp") else []
+    dispatcher = Dispatcher(general, build, extra, outline)
+    _DISPATCHERS[dispatcher.function] = dispatcher
+    return dispatcher.function

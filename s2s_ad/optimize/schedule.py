@@ -1,0 +1,302 @@
+"""Stage 7: the one declared schedule of clean-up passes, and what they read.
+
+pipeline.py builds the body (`reverse_body` for reverse mode, `Body.of` for a jvp) and
+runs `run_schedule(body, facts, REVERSE)` (or FORWARD). Every pass has one signature,
+`(body, facts) -> body`: an optimize.body.Body in, a new Body out, `facts` the PassFacts
+of the derivative being built. Each pass keeps to what the generator left (it never
+re-derives a fact the generator should have had), so their order is the declared one:
+
+    REVERSE: clean up to a fixed point (folding, zeros, dead code), in-place sums in the
+             backward sweep, dead cycles, temporaries back into their use, float literals
+             beside adjoints, closed forms (where shapes are proved), a specialisation's
+             reads of forward temporaries, casts of gradients that may hold integers, and,
+             last, a specialisation's arithmetic in buffers, batched tapes, item loops and
+             list reads
+    FORWARD: clean up to a fixed point
+
+`run_schedule` returns the body before the first pass that writes into arrays (what a
+derivative of this derivative differentiates) and the final one; `facts.trace(name,
+before, after)`, when given, sees every pass (tests/test_passes.py holds each pass's
+before and after).
+"""
+import builtins
+import copy
+import functools
+import math
+import re
+from dataclasses import dataclass
+
+import gast
+import numpy
+
+from .. import runtime, runtime_flow
+from ..analyses.shapes import is_elementwise
+from ..ir import build
+from ..ir.build import dotted_path
+from ..ir.walk import walk_tree
+from .adjoint_copies import drop_adjoint_copies
+from .body import Body
+from .buffers import schedule_in_place
+from .closed_forms import closed_form_adjoints
+from .dce import eliminate_dead_code, remove_dead_cycles, remove_unread_assignments
+from .float_gradients import float_gradients
+from .fold import float_literals_in_adjoints, fold_constants
+from .inplace import accumulate_in_place
+from .item_loops import iterate_items
+from .list_reads import read_arrays_as_lists
+from .reuse import reuse_forward_values
+from .seeds import make_seed_folding_pass
+from .shape_proxies import make_shape_proxy_pass
+from .tape_batches import batch_loop_tapes
+from .temporaries import inline_temporaries
+from .zeros import drop_empty_comments, propagate_zeros
+
+_TEMPORARY = re.compile(r"t\d+_\d+$")
+MAX_ROUNDS = 10
+
+
+@dataclass(frozen=True)
+class PassFacts:
+    """What the passes read about the derivative being built."""
+    request: object           # pipeline.Request
+    levels: object            # f in levels form (callees, numpy's name, parameters)
+    namer: object
+    bindings: object          # names the generated code binds
+    user_globals: dict
+    kinds: object = None      # analyses.kinds facts (a specialisation's)
+    raising: object = None    # analyses.raising: f's statements that may raise
+    trace: object = None      # trace(pass name, body before, body after), for tests
+    tape: str = "_tape"       # the name of the derivative's tape list
+
+    def resolve(self, name):
+        """What a free name of the generated code denotes: a binding, a user global, a
+        builtin."""
+        for space in (self.bindings.names, self.user_globals, vars(builtins)):
+            if name in space:
+                return space[name]
+        return None
+
+    def pure_call(self, call):
+        """A call without effects: numpy's and math's functions (not writing into `out=`,
+        not drawing random numbers)."""
+        if any(k.arg == "out" for k in call.keywords):
+            return False
+        callee = self.levels.callees.get(dotted_path(call.func))
+        home = getattr(callee, "__module__", None) or ""
+        if "random" in home:
+            return False
+        return isinstance(callee, numpy.ufunc) or home == "math" or home.startswith("numpy") \
+            or getattr(math, getattr(callee, "__name__", ""), None) is callee is not None
+
+    def elementwise_call(self, call):
+        return _elementwise_call(self.levels)(call)
+
+    def generated_name(self, name):
+        """Is a name one s2s_ad made: a temporary `t2_0` or an adjoint `x_bar`?"""
+        return self.namer.is_adjoint(name) or _TEMPORARY.match(name) is not None
+
+    @property
+    def specialised(self):
+        return self.request.signature is not None and self.kinds is not None
+
+
+# ---- the passes ---------------------------------------------------------------------------
+def clean_up(body, facts):
+    """Folding, zero propagation and dead code (keeping what may raise) to a fixed point;
+    a specialisation's backward sweep also gets shape proxies and reduction seeds (for the
+    values whose shapes its facts leave unknown; the general derivative keeps its sweep
+    as generated)."""
+    extra = (shape_proxy_pass(facts.levels, facts.bindings),
+             _seed_folding_pass(facts.levels, facts.bindings)) \
+        if body.reverse and facts.specialised else ()
+    passes = extra + (fold_constants, propagate_zeros,
+              functools.partial(eliminate_dead_code, raising=facts.raising),
+              functools.partial(remove_unread_assignments, raising=facts.raising),
+              drop_empty_comments)
+    statements = body.statements()
+    for _ in range(MAX_ROUNDS):
+        any_change = False
+        for run in passes:
+            statements, changed = run(statements)
+            any_change |= changed
+        if not any_change:
+            break
+    return Body.of(statements)
+
+
+def accumulate(body, facts):
+    """`N = N + e` -> `N += e` in the backward sweep (its sums are adjoints, never a user's
+    own code) where no other name can see N's array."""
+    return body.with_backward(accumulate_in_place(list(body.backward))[0])
+
+
+def dead_cycles(body, facts):
+    """Loop-carried values nothing outside their own cycle reads."""
+    return Body.of(remove_dead_cycles(body.statements(), facts.pure_call, facts.raising)[0])
+
+
+def temporaries(body, facts):
+    """Single-use temporaries back into their use, then the negations that now meet."""
+    statements, changed = inline_temporaries(body.statements(), facts.pure_call)
+    return Body.of(fold_constants(statements)[0] if changed else statements)
+
+
+def float_literals(body, facts):
+    """`2` -> `2.0` beside adjoints (Python's int-float arithmetic is the slower path)."""
+    return Body.of(float_literals_in_adjoints(body.statements(), facts.namer.is_adjoint,
+                                              facts.resolve))
+
+
+def closed_forms(body, facts):
+    """Closed-form adjoints of straight-line elementwise code: without a test where the
+    facts prove one shape, else behind a run-time shape test."""
+    same_shapes = facts.kinds.same_shapes if facts.specialised else None
+    return Body.of(closed_form_adjoints(
+        body.statements(), facts.namer.is_adjoint, facts.resolve, facts.pure_call,
+        facts.elementwise_call,
+        lambda: facts.bindings.name_for("closed_form_applies", runtime.closed_form_applies),
+        same_shapes, facts.raising))
+
+
+def reused_forward_values(body, facts):
+    """A specialisation's backward sweep reads a forward temporary instead of computing
+    the same arithmetic again (optimize/reuse.py)."""
+    if not facts.specialised:
+        return body
+    return Body.of(reuse_forward_values(body.statements(), facts.pure_call,
+                                        lambda name: _TEMPORARY.match(name) is not None)[0])
+
+
+def integer_gradients(body, facts):
+    """A float cast of each returned gradient that may hold integers (not in a helper's
+    adjoint: it is summed into its caller's)."""
+    if facts.request.helper:
+        return body
+    return Body.of(float_gradients(
+        body.statements(), facts.request, _param_names(facts.levels.tree), facts.resolve,
+        lambda: facts.bindings.name_for("float_gradient", runtime_flow.float_gradient)))
+
+
+def in_place_arithmetic(body, facts):
+    """A specialisation's elementwise arithmetic in arrays nothing reads again (buffers.py),
+    its loops' saves pushed as one tuple per iteration (tape_batches.py), its loops over a
+    tuple's positions iterating the tuple (item_loops.py), float arrays a loop reads item
+    by item read from a list (list_reads.py), adjoint copies nothing needs dropped
+    (adjoint_copies.py); `body` itself when nothing changed."""
+    if not facts.specialised:
+        return body
+    statements, in_place = schedule_in_place(
+        body.statements(), facts.kinds, facts.resolve, facts.levels.numpy_name,
+        facts.namer.fresh, facts.generated_name)
+    statements, batched = batch_loop_tapes(statements, facts.tape, facts.namer.fresh)
+    statements, direct = iterate_items(statements, facts.kinds, facts.resolve, facts.tape)
+    statements, listed = read_arrays_as_lists(statements, facts.kinds, facts.resolve,
+                                              facts.namer.fresh)
+    statements, copies = drop_adjoint_copies(statements, facts.namer.is_adjoint)
+    changed = in_place or batched or direct or listed or copies
+    return Body.of(statements) if changed else body
+
+
+@dataclass(frozen=True)
+class Pass:
+    name: str
+    run: object               # (Body, PassFacts) -> Body
+    writes_arrays: bool = False   # its code is not differentiated again (see run_schedule)
+
+
+REVERSE = (
+    Pass("clean up", clean_up),
+    Pass("accumulate in place", accumulate),
+    Pass("dead cycles", dead_cycles),
+    Pass("inline temporaries", temporaries),
+    Pass("float literals", float_literals),
+    Pass("closed forms", closed_forms),
+    Pass("reused forward values", reused_forward_values),
+    Pass("integer gradients", integer_gradients),
+    Pass("in-place arithmetic", in_place_arithmetic, writes_arrays=True),
+)
+FORWARD = (Pass("clean up", clean_up),)
+
+
+def run_schedule(body, facts, schedule):
+    """(plain, final): the body after the passes up to the first that writes into arrays
+    (what differentiating this derivative again reads), and after all of them."""
+    plain = None
+    for step in schedule:
+        if step.writes_arrays and plain is None:
+            plain = body
+        if facts.trace is None:
+            body = step.run(body, facts)
+            continue
+        # passes written over statement lists may change them in place: traced, each
+        # gets its own copy, so `before` stays what it was
+        before = body
+        body = step.run(Body(*copy.deepcopy((body.forward, body.backward, body.returned)),
+                             reverse=body.reverse), facts)
+        facts.trace(step.name, before, body)
+    return (plain if plain is not None else body), body
+
+
+def shape_proxy_pass(levels, bindings, nested=False):
+    """optimize/shape_proxies.py's pass, bound to this function's names (also run by the
+    reverse generator before it decides the tape: nested=True)."""
+    def helpers():
+        return {name: obj.__name__ for name, obj in bindings.names.items()
+                if getattr(obj, "__module__", None) == "s2s_ad.runtime"}
+
+    def shaped():
+        return bindings.name_for("shaped_like", runtime.shaped_like)
+    return make_shape_proxy_pass(helpers, _elementwise_call(levels), shaped, nested)
+
+
+def _seed_folding_pass(levels, bindings):
+    def bound(helper):
+        return lambda: next((name for name, obj in bindings.names.items() if obj is helper),
+                            None)
+    placeholder = bound(runtime.placeholder)
+    return make_seed_folding_pass(bound(runtime.unreduce),
+                                  lambda: [n for n in [placeholder()] if n],
+                                  _elementwise_call(levels))
+
+
+def _elementwise_call(levels):
+    def elementwise(call):
+        return not call.keywords and is_elementwise(levels.callees.get(dotted_path(call.func)))
+    return elementwise
+
+
+# ---- building the body --------------------------------------------------------------------
+def reverse_body(result, request, namer, aux=None):
+    """Forward sweep, backward sweep, and the return: the gradient; (value, gradient) for
+    value_and_grad and preserve_result; with an aux value, (gradient, aux) and ((value,
+    aux), gradient)."""
+    grads = result.gradients
+    grad_value = grads[0] if request.single else build.tuple_(grads)
+    forward = list(result.forward)
+    values = [result.output] if request.mode == "value_and_grad" or \
+        request.preserve_result else []
+    values += [build.name(aux)] if aux is not None else []
+    for k, value in enumerate(values):
+        if isinstance(value, gast.Name) and value.id in _stored_names(result.backward):
+            # the backward sweep restores the variable to earlier values: keep the result
+            kept = namer.fresh(f"{value.id}_value")
+            forward.append(build.assign(kept, build.clone(value)))
+            values[k] = build.name(kept)
+    if request.mode == "value_and_grad" or request.preserve_result:
+        value = build.tuple_(values) if aux is not None else values[0]
+        returned = build.tuple_([value, grad_value])
+    elif aux is not None:
+        returned = build.tuple_([grad_value, values[0]])
+    else:
+        returned = grad_value
+    return Body(tuple(forward), tuple(result.backward), build.ret(returned))
+
+
+def _stored_names(statements):
+    return {n.id for stmt in statements for n in walk_tree(stmt)
+            if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
+
+
+def _param_names(tree):
+    args = tree.args
+    return [a.id for a in args.posonlyargs + args.args + args.kwonlyargs]

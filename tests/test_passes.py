@@ -1,0 +1,122 @@
+"""Each pass of stage 7's schedule (optimize/schedule.py) on a small program: its body
+before and after the pass, held byte for byte in tests/golden/passes/, and a check that
+the pass changes something there (a pass that changes nothing anywhere has no place in
+the schedule).
+
+Regenerate after an intended change with
+    S2S_AD_UPDATE_GOLDEN=1 python -m pytest tests/test_passes.py
+and read the diff of tests/golden/passes/ before committing it.
+"""
+import os
+
+import numpy as np
+import pytest
+
+from s2s_ad.ad.registry import default_registry
+from s2s_ad.backend.emit import to_source
+from s2s_ad.derivative_cache import DerivativeCache
+from s2s_ad.ir import build
+from s2s_ad.optimize.schedule import FORWARD, REVERSE
+from s2s_ad.pipeline import Request, derive
+from s2s_ad.signature import signature_of
+
+GOLDEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "golden", "passes")
+
+
+def scaled_exp(x):
+    return np.sum(np.exp(x) * 2)
+
+
+def recurrent(W, xs):
+    s = 0.0
+    for x in xs:
+        s = s + np.sum(np.tanh(W @ x))
+    return s
+
+
+def with_a_counter(x):
+    total = 0.0
+    count = 0.0
+    for i in range(3):
+        total = total + np.sum(x * i)
+        count = count + 1.0       # read only by itself: not needed for the gradient
+    return total
+
+
+def layer(X, W, b):
+    return np.sum(np.tanh(X @ W + b))
+
+
+def scaled_products(x, y):
+    return np.sum(x * 3 * y) + np.sum(np.sin(x) * 2)
+
+
+def logistic(w, X, y):
+    p = 1.0 / (1.0 + np.exp(-(X @ w)))
+    return -np.mean(y * np.log(p) + (1.0 - y) * np.log(1.0 - p))
+
+
+def square(x):
+    return x * x
+
+
+def tanh_weighted(x):
+    return np.sum(np.tanh(x) * x ** 2)
+
+
+def doubled_square_and_max(x):
+    return np.sum(2.0 * x * x) + np.max(x)    # x's adjoint reads 2.0 * x again
+
+
+X, W, b = np.ones((4, 3)), np.ones((3, 2)), np.ones(2)
+# pass -> (function, wrt, arguments to specialise on (None: the general derivative), mode)
+CASES = {
+    "clean up": (scaled_exp, ("x",), None, "grad"),
+    # a jvp returning only the tangent (as hvp's): the value's sum is dead code
+    "clean up (jvp)": (scaled_exp, ("x",), None, "jvp"),
+    "accumulate in place": (recurrent, ("W",), None, "grad"),
+    "dead cycles": (with_a_counter, ("x",), None, "grad"),
+    "inline temporaries": (layer, ("W",), None, "grad"),
+    "float literals": (scaled_products, ("x",), None, "grad"),
+    "closed forms": (logistic, ("w",), (np.ones(3), X, np.ones(4)), "grad"),
+    "reused forward values": (doubled_square_and_max, ("x",), (np.arange(3.0),), "grad"),
+    "integer gradients": (square, ("x",), None, "grad"),
+    "in-place arithmetic": (tanh_weighted, ("x",), (np.ones(5),), "grad"),
+}
+
+
+def traced(name):
+    """{pass name: (before, after)} for the derivative of CASES[name]."""
+    func, wrt, args, mode = CASES[name]
+    seen = {}
+
+    def trace(step, before, after):
+        seen[step] = (_text(before), _text(after))
+    signature = None if args is None else tuple(zip(func.__code__.co_varnames,
+                                                    signature_of(args)))
+    request = Request(mode, wrt, signature=signature, trace=trace, tangent_only=mode == "jvp")
+    derive(func, request, default_registry(), DerivativeCache())
+    return seen
+
+
+def _text(body):
+    return to_source(build.function_def("body", [], body.statements()))
+
+
+def test_every_pass_has_a_case():
+    names = {p.name for p in REVERSE + FORWARD}
+    assert names == {n.split(" (")[0] for n in CASES}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_pass_before_and_after(name):
+    before, after = traced(name)[name.split(" (")[0]]
+    assert before != after, f"{name} changes nothing in its case"
+    text = f"# before {name}\n{before}\n# after {name}\n{after}"
+    path = os.path.join(GOLDEN, name.replace(" ", "_").replace("(", "").replace(")", "") + ".txt")
+    if os.environ.get("S2S_AD_UPDATE_GOLDEN"):
+        os.makedirs(GOLDEN, exist_ok=True)
+        with open(path, "w") as fh:
+            fh.write(text)
+    with open(path) as fh:
+        assert text == fh.read(), f"the pass's output changed: diff against {path}"
