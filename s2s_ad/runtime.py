@@ -57,7 +57,8 @@ def unreduce(g, x, axis=None, keepdims=False):
     """Broadcast the adjoint `g` of a reduction over `axis` back to `x`'s shape."""
     shape = np.shape(x)
     dtype = _float_dtype(g, x)       # before expand_dims makes a Python float an array
-    if axis is not None and not keepdims:
+    if axis is not None and not keepdims and np.ndim(g):
+        # (a number, such as the scalar zero a loop's adjoint starts as, spreads as it is)
         g = np.expand_dims(g, _normalize_axes(axis, len(shape)))
     out = np.empty(shape, dtype=dtype)
     out[...] = g

@@ -28,13 +28,13 @@ def copysign_tangent(y, x1, x2):
 
 @adjoint(np.ldexp)
 def ldexp_adjoint(y, x1, x2):
-    """x1_bar = y_bar 2**x2"""
-    d[x1] += unbroadcast(d[y] * np.ldexp(1.0, x2), x1)
+    """x1_bar = y_bar 2**x2 (in y's dtype: float32 kept)"""
+    d[x1] += unbroadcast(d[y] * np.ldexp(np.ones_like(y), x2), x1)
 
 
 @tangent(np.ldexp)
 def ldexp_tangent(y, x1, x2):
-    d[y] = broadcast_tangent(d[x1] * np.ldexp(1.0, x2), y)
+    d[y] = broadcast_tangent(d[x1] * np.ldexp(np.ones_like(y), x2), y)
 
 
 @adjoint(np.modf)

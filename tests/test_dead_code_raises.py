@@ -174,8 +174,11 @@ def test_a_check_on_intermediates_reads_the_arguments_their_shapes_come_from(bot
         v = np.exp(w)
         return np.sum(y + v)
     source = _code(s2s_ad.derivative_source(s2s_ad.grad(fresh(f)), np.ones(3), np.ones(3)))
-    assert "check_broadcast(x, w)" in source
-    assert "np.exp" not in source and "x * 2.0" not in source
+    if both_paths == "specialised":
+        # (the general derivative spreads the sum's seed over y + v's shape, so it
+        # computes y + v, which raises where f does by itself)
+        assert "check_broadcast(x, w)" in source
+        assert "np.exp" not in source and "x * 2.0" not in source
     np.testing.assert_allclose(s2s_ad.grad(fresh(f))(np.ones(3), np.ones(3)), 2.0 * np.ones(3))
 
 

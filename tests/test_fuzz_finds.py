@@ -175,3 +175,25 @@ def test_an_array_written_after_a_conditional_expression_chose_it(path, f):
     x = -np.ones(3)
     assert np.allclose(grad_on(path, f)(M, x), numeric_grad(f, (M, x), 0), rtol=1e-6,
                        atol=1e-8)
+
+
+def argument_rebound_by_a_row_sum_then_unused(a, x, M):
+    x = np.sum((M.T - a) + (M[:, 2] + x), axis=1)
+    m = M.T * 1.0
+    for _ in range(2):
+        if np.sum(m) > 100.0:
+            return np.sum(x)
+    return np.sin(m[1, 1]) ** 2 + a
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("wrt", [0, 1, 2])
+def test_a_number_adjoint_spread_back_over_a_reduced_axis(path, wrt):
+    """A row sum whose adjoint is still the scalar zero a loop's adjoint starts as: the
+    spread back over the summed axis takes the number as it is (fuzzer seed 3006494:
+    AxisError)."""
+    args = (0.3, np.array([0.1, -0.2, 0.4]), np.array([[0.3, -0.2, 0.5], [0.1, 0.4, -0.3],
+                                                         [0.2, 0.6, 0.1]]))
+    got = grad_on(path, argument_rebound_by_a_row_sum_then_unused, wrt)(*args)
+    np.testing.assert_allclose(got, numeric_grad(argument_rebound_by_a_row_sum_then_unused,
+                                                 args, wrt), rtol=1e-6, atol=1e-8)

@@ -9,6 +9,7 @@ import pytest
 
 import s2s_ad
 from derivative_paths import PATHS, grad_on
+from s2s_ad.derivative_registry import dispatcher_of
 
 
 def euler_fit(a, b, x0, obs, dt):
@@ -176,7 +177,7 @@ def test_the_list_guard_takes_a_list_holding_an_array_elsewhere():
     with_int = floats[:-1] + [2]
     assert df(0.7, 1.5, with_int) == pytest.approx(
         horner_exact(0.7, 1.5, tuple(with_int)))
-    dispatcher = s2s_ad.api._DISPATCHERS[df]
+    dispatcher = dispatcher_of(df)
     built = [dispatcher.specialisation(dispatcher.signature_for((0.7, 1.5, c), {}))
              for c in (floats, mixed, with_int)]
     assert len(set(built)) == 3 and None not in built
@@ -234,7 +235,7 @@ def test_the_rewrites_leave_the_code_a_second_derivative_reads_as_it_was():
     args = (0.9, 0.4, 0.3, np.array(OBS), 0.1)
     df = s2s_ad.grad(euler_fit, wrt=(0, 1))
     df(*args)
-    derived = s2s_ad.api._DISPATCHERS[df].built[-1]
+    derived = dispatcher_of(df).built[-1]
     _, plain = derived.plain()
     assert "_tape.append((" in derived.source and "obs.tolist()" in derived.source
     assert "_tape.append((" not in plain and "tolist" not in plain
