@@ -55,7 +55,8 @@ _NUMPY |= {
     "take", "take_along_axis", "split", "array_split", "hsplit", "vsplit", "dsplit",
     "unstack", "rollaxis", "fliplr", "flipud", "rot90", "atleast_3d", "column_stack",
     "dstack", "row_stack", "append", "block", "meshgrid", "broadcast_arrays", "insert",
-    "delete", "select", "choose", "imag", "nan_to_num", "cumulative_sum", "cumulative_prod"}
+    "delete", "select", "choose", "imag", "nan_to_num", "cumulative_sum", "cumulative_prod",
+    "roll"}
 # statistics (numpy_statistics.py, numpy_nan_reductions.py): shapes from the operands and
 # the literal q / axis / keepdims
 _NUMPY |= {
