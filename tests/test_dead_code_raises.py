@@ -197,3 +197,20 @@ def test_numbers_made_by_reductions_and_lengths_need_no_check(both_paths):
 def _code(source):
     """The generated lines without their comments."""
     return "\n".join(line for line in source.splitlines() if not line.strip().startswith("#"))
+
+
+def product_with_an_operand_made_from_the_other(a, x):
+    v = np.sin(x) - a * a
+    v[2] = 0.9
+    return v @ x
+
+
+def test_a_product_check_takes_both_operands_from_one_source(both_paths):
+    """v @ x with v made from x elementwise: the check stands for the product of x with
+    x, two operands (fuzzer seed 4100346: hvp called check_matmul(x))."""
+    x = np.array([0.3, -0.4, 0.8])
+    v = s2s_ad.hvp(fresh(product_with_an_operand_made_from_the_other), wrt=1)(0.5, x, x)
+    g = s2s_ad.grad(fresh(product_with_an_operand_made_from_the_other), wrt=1)
+    h = 1e-6
+    expected = (g(0.5, x + h * x) - g(0.5, x - h * x)) / (2 * h)
+    np.testing.assert_allclose(v, expected, rtol=1e-5, atol=1e-8)

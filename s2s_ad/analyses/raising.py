@@ -88,7 +88,7 @@ class RaisingStatements:
         """`helper(operands)`, each operand replaced by its broadcast sources (its only
         source for a product's operand); None when one shape is all there is; `stmt`
         itself when an operand is an expression the sources do not cover."""
-        operands = {}
+        operands, matmul_operands = {}, []
         for operand in _operands(node):
             sources = self._sources_of(operand)
             if sources is None:
@@ -100,11 +100,15 @@ class RaisingStatements:
                 if sources is None:
                     return stmt
             operands.update(dict.fromkeys(sources))
+            matmul_operands.extend(sources)
         if helper is runtime_checks.check_broadcast and len(operands) < 2:
             return None
+        # a product takes its two operands even when both come from one name (v2 @ x with
+        # v2 made from x elementwise: check_matmul(x, x)); a broadcast, each source once
+        names = matmul_operands if helper is runtime_checks.check_matmul else operands
         name = self._bindings.name_for(helper.__name__, helper)
         self._check_names.add(name)
-        return build.expr_stmt(build.call(build.name(name), [build.name(n) for n in operands]))
+        return build.expr_stmt(build.call(build.name(name), [build.name(n) for n in names]))
 
     def _sources_of(self, node):
         """The names whose shapes `node`'s is the broadcast of (() for a number), or None
