@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import s2s_ad
-from derivative_paths import PATHS, grad_on
+from derivative_paths import PATHS, grad_on, with_vector
 from gradcheck import numeric_grad
 
 
@@ -197,3 +197,28 @@ def test_a_number_adjoint_spread_back_over_a_reduced_axis(path, wrt):
     got = grad_on(path, argument_rebound_by_a_row_sum_then_unused, wrt)(*args)
     np.testing.assert_allclose(got, numeric_grad(argument_rebound_by_a_row_sum_then_unused,
                                                  args, wrt), rtol=1e-6, atol=1e-8)
+
+
+def argument_rebound_then_read_on_a_branch_not_taken(a, x, M):
+    x = x + (a if 3.0 < 0.5 else M[1, 2])
+    return M[:, 1] if np.sum(M[:, 2]) > 0.5 else x
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("mode", ["grad", "vjp"])
+def test_an_array_gradient_passed_on_from_a_zero_adjoint_keeps_its_shape(path, mode):
+    """x's adjoint is x_1's, which starts as the number 0.0 and stays so when the branch
+    reading x_1 is not taken: the gradient is zeros of x's shape (fuzzer seed 3100816: vjp
+    returned 0.0)."""
+    M = np.array([[0.3, -0.2, 0.5], [0.1, 0.4, 0.3], [0.2, 0.6, 0.1]])
+    args = (0.3, np.array([0.1, -0.2, 0.4]), M)
+    if mode == "grad":
+        def loss(a, x, M):
+            return np.sum(argument_rebound_then_read_on_a_branch_not_taken(a, x, M) ** 2)
+        got = grad_on(path, loss, 1)(*args)
+    else:
+        got = with_vector(path, s2s_ad.vjp(argument_rebound_then_read_on_a_branch_not_taken,
+                                           wrt=1),
+                          argument_rebound_then_read_on_a_branch_not_taken, args, np.ones(3))
+    assert isinstance(got, np.ndarray) and got.shape == (3,)
+    np.testing.assert_array_equal(got, np.zeros(3))
