@@ -222,3 +222,24 @@ def test_an_array_gradient_passed_on_from_a_zero_adjoint_keeps_its_shape(path, m
                           argument_rebound_then_read_on_a_branch_not_taken, args, np.ones(3))
     assert isinstance(got, np.ndarray) and got.shape == (3,)
     np.testing.assert_array_equal(got, np.zeros(3))
+
+
+def dead_reads_of_an_argument_rebound_later(a, x, M):
+    v = x / (2.0 + np.cos(x * 1.5))
+    if a > 0.5:
+        return a + np.mean(M)
+    x = x * 1.0 + M[2, 0] * (x - a)
+    return np.mean(M.T) * a
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("a", [-0.5, 0.7])
+def test_a_dead_statements_check_reads_the_arguments_value_it_read(path, a):
+    """x is rebound after a dead statement read it: the check standing in for that
+    statement reads x itself, not the operands of x's later value (fuzzer seeds 3102477
+    and 3102560: UnboundLocalError in grad and hvp)."""
+    args = (a, np.array([0.1, -0.2, 0.4]), np.array([[0.3, -0.2, 0.5], [0.1, 0.4, 0.3],
+                                                     [0.2, 0.6, 0.1]]))
+    got = grad_on(path, dead_reads_of_an_argument_rebound_later)(*args)
+    assert got == pytest.approx(numeric_grad(dead_reads_of_an_argument_rebound_later, args, 0),
+                                rel=1e-6)
