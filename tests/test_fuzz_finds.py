@@ -12,6 +12,8 @@
   the gradient wrote into the caller's array (and came out wrong).
 - `s = (x[1] if ... else a); a -= ...` with a float `a`: the update rebinds a number.
 """
+import math
+
 import numpy as np
 import pytest
 
@@ -243,3 +245,26 @@ def test_a_dead_statements_check_reads_the_arguments_value_it_read(path, a):
     got = grad_on(path, dead_reads_of_an_argument_rebound_later)(*args)
     assert got == pytest.approx(numeric_grad(dead_reads_of_an_argument_rebound_later, args, 0),
                                 rel=1e-6)
+
+
+def _cancelled(product):
+    def f(p):
+        s = math.sin(product(p[::-1], p))
+        return s - s
+    return f
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("product", [np.matmul, np.dot, np.inner, np.vdot,
+                                     lambda a, b: np.tensordot(a, b, axes=1),
+                                     lambda a, b: np.einsum("i,i->", a, b)],
+                         ids=["matmul", "dot", "inner", "vdot", "tensordot", "einsum"])
+def test_a_product_of_vectors_with_a_zero_cotangent_gives_arrays(path, product):
+    """The cotangent of v @ w is a number; when it is 0.0 (here s - s), the operands'
+    adjoints are still arrays of their shapes, not the 0.0 that stands for an adjoint no
+    loop or branch reached (fuzzer seed 3103662: IndexError writing p_bar[::-1])."""
+    f = _cancelled(product)
+    p = np.array([0.3, -0.2, 0.5])
+    got = grad_on(path, f)(p)
+    assert isinstance(got, np.ndarray) and got.shape == (3,)
+    np.testing.assert_allclose(got, numeric_grad(f, (p,), 0), rtol=1e-6)
