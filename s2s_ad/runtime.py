@@ -261,6 +261,12 @@ def unreduce_extremum(g, x, y, axis=None, keepdims=False):
         # no nan: every reduced value is attained, so as many hits as values means one
         # each (a nan value has none); counting ties along a short axis is the slowest
         # step, and g / 1 is g
+        if values == 1:
+            # one value attained once (a whole-array max): g at that one place of zeros,
+            # without a pass of np.where over x (np.zeros costs no pass of its own)
+            spread = np.zeros(np.shape(x), dtype=dtype)
+            spread.flat[np.argmax(hit)] = np.reshape(g, ())
+            return _scalar_like(spread, x)
         ties = dtype.type(1)
     else:
         ties = np.sum(hit, axis=axis, keepdims=True, dtype=dtype)
