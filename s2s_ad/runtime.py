@@ -9,6 +9,8 @@ Each helper is small and named for what it does to an adjoint:
     zero_adjoint(x)          the zero derivative shaped like x (0.0 for a scalar; a list,
                              tuple or dict of zeros for one)
     zero_tangent(x), broadcast_tangent(t, y)   the same for forward mode
+    logistic(x)              1 / (1 + exp(-x)), never overflowing: np.logaddexp's
+                             derivative without its value (which costs many exps)
 
 Reductions follow (unreduce_extremum, unreduce_prod, unreduce_var, reverse_cumsum; np.std's
 and np.linalg.norm's in runtime_spread.py); shape manipulation (reshape_like, untranspose,
@@ -236,6 +238,34 @@ def zero_adjoint(x):
     if isinstance(x, np.ndarray) or np.ndim(x) > 0:
         return np.zeros(np.shape(x), dtype=_float_dtype(x))
     return 0.0
+
+
+_FEW = 256        # below this many elements, logistic spends its time calling numpy
+
+
+def logistic(x):
+    """1 / (1 + exp(-x)) from e = exp(-|x|) <= 1 (no overflow, no warning; the small
+    side keeps its relative precision as e / (1 + e)). A number for a number, float32
+    kept: the derivative of np.logaddexp(a, b) in a is logistic(a - b), which needs
+    neither the sum's value nor the several exps and logs np.logaddexp costs.
+
+        logistic(0.0) -> 0.5    logistic(np.array([-800.0, 800.0])) -> [0.0, 1.0]"""
+    if np.ndim(x) == 0:
+        e = np.exp(-np.abs(x))
+        ratio = 1.0 / (1.0 + e)
+        return _scalar_like(ratio if x >= 0 else e * ratio, x)
+    if np.size(x) < _FEW:
+        # three numpy calls instead of eight: np.logaddexp's cost per element does not
+        # matter yet, each call's own overhead does
+        return np.exp(x - np.logaddexp(0.0, x))
+    e = np.abs(x, dtype=_float_dtype(x))          # one new array besides the result
+    np.negative(e, out=e)
+    np.exp(e, out=e)
+    ratio = np.add(1.0, e)
+    np.divide(1.0, ratio, out=ratio)
+    e *= ratio
+    np.copyto(ratio, e, where=x < 0)
+    return ratio
 
 
 def _scalar_like(g, x):

@@ -1,12 +1,26 @@
 """Tangents of the runtime helpers of runtime_arrays.py (np.cumprod's scans, np.pad, the
 weights of np.average) and runtime_spread.py (np.std), split from runtime_helpers.py,
-whose docstring says what these templates are for."""
-from s2s_ad.ad.template_dsl import d, tangent
-from s2s_ad.runtime import unreduce, unreduce_var
+whose docstring says what these templates are for; and both templates of runtime.py's
+logistic, the derivative of np.logaddexp."""
+from s2s_ad.ad.template_dsl import adjoint, d, tangent
+from s2s_ad.runtime import logistic, unreduce, unreduce_var
 from s2s_ad.runtime_arrays import (linear_scan, logsumexp_weights, pad_linear, shifted,
                                    spread_weights, sum_weighted, unlayout_weights, unpad,
                                    unpad_end_values, unpad_values, weights_total)
 from s2s_ad.runtime_spread import spread_reciprocal, unreduce_std
+
+
+# ---- runtime.py's logistic (np.logaddexp's derivative) -------------------------------------
+@adjoint(logistic)
+def logistic_adjoint(y, x):
+    """d logistic(x) = logistic(x) logistic(-x) dx (not y (1 - y): 1 - y rounds to 0 where
+    logistic(-x) is tiny but not 0)"""
+    d[x] += d[y] * y * logistic(-x)
+
+
+@tangent(logistic)
+def logistic_tangent(y, x):
+    d[y] = d[x] * y * logistic(-x)
 
 
 # ---- runtime_spread.py ---------------------------------------------------------------------
