@@ -250,11 +250,11 @@ def logistic(x):
     neither the sum's value nor the several exps and logs np.logaddexp costs.
 
         logistic(0.0) -> 0.5    logistic(np.array([-800.0, 800.0])) -> [0.0, 1.0]"""
-    if np.ndim(x) == 0:
-        e = np.exp(-np.abs(x))
-        ratio = 1.0 / (1.0 + e)
-        return _scalar_like(ratio if x >= 0 else e * ratio, x)
-    if np.size(x) < _FEW:
+    if type(x) is not np.ndarray or x.size < _FEW:
+        if np.ndim(x) == 0:
+            e = np.exp(-np.abs(x))
+            ratio = 1.0 / (1.0 + e)
+            return _scalar_like(ratio if x >= 0 else e * ratio, x)
         # three numpy calls instead of eight: np.logaddexp's cost per element does not
         # matter yet, each call's own overhead does
         return np.exp(x - np.logaddexp(0.0, x))

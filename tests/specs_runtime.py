@@ -351,7 +351,9 @@ def use_logistic_of_difference(a, b):
 
 SPECS = [
     Spec(logistic, use_logistic, UNARY_SHAPES, modes=("reverse", "forward")),
-    Spec(logistic, use_logistic_wide, UNARY_SHAPES, modes=("reverse", "forward")),
+    # (16, 20): at least runtime._FEW elements, the path without np.logaddexp
+    Spec(logistic, use_logistic_wide, UNARY_SHAPES + [((16, 20),)],
+         modes=("reverse", "forward")),
     Spec(logistic, use_logistic_of_difference, [((), ()), ((3, 4), (4,)), ((3, 1), (1, 4))],
          modes=("reverse", "forward")),
     Spec(broadcast_tangent, use_broadcast_tangent, [((4,), (3, 4)), ((3, 1), (3, 4)),

@@ -12,7 +12,7 @@ import pytest
 import s2s_ad
 from derivative_paths import PATHS, grad_on
 from gradcheck import numeric_grad
-from s2s_ad.runtime import unreduce_extremum
+from s2s_ad.runtime import _FEW, logistic, unreduce_extremum
 
 RNG = np.random.default_rng(13)
 
@@ -144,3 +144,17 @@ def test_a_difference_accumulated_in_a_loop(path):
     got = grad_on(path, accumulated_difference)(W, xs)
     np.testing.assert_allclose(got, numeric_grad(accumulated_difference, (W, xs), 0),
                                rtol=1e-6, atol=1e-9)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("size", [7, _FEW + 3])           # both of logistic's paths
+def test_logistic_is_exact_at_both_ends_and_keeps_float32(dtype, size):
+    x = np.linspace(-120.0, 120.0, size).astype(dtype)
+    with np.errstate(over="raise", divide="raise", invalid="raise"):    # no overflow
+        got = logistic(x)
+    expected = 1.0 / (1.0 + np.exp(-x.astype(np.longdouble)))
+    assert got.dtype == dtype and got.shape == x.shape
+    tiny = np.finfo(dtype).tiny
+    np.testing.assert_allclose(got[expected > tiny], expected[expected > tiny].astype(dtype),
+                               rtol=4 * np.finfo(dtype).eps)
+    assert type(logistic(dtype(-3.0))) is dtype and logistic(0.0) == 0.5
