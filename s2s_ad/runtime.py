@@ -9,7 +9,7 @@ Each helper is small and named for what it does to an adjoint:
     zero_adjoint(x)          the zero derivative shaped like x (0.0 for a scalar; a list,
                              tuple or dict of zeros for one)
     zero_tangent(x), broadcast_tangent(t, y)   the same for forward mode
-    logistic(x)              1 / (1 + exp(-x)), never overflowing: np.logaddexp's
+    logistic(x, shift)       1 / (1 + exp(shift - x)), never overflowing: np.logaddexp's
                              derivative without its value (which costs many exps)
 
 Reductions follow (unreduce_extremum, unreduce_prod, unreduce_var, reverse_cumsum; np.std's
@@ -243,13 +243,16 @@ def zero_adjoint(x):
 _FEW = 256        # below this many elements, logistic spends its time calling numpy
 
 
-def logistic(x):
-    """1 / (1 + exp(-x)) from e = exp(-|x|) <= 1 (no overflow, no warning; the small
-    side keeps its relative precision as e / (1 + e)). A number for a number, float32
-    kept: the derivative of np.logaddexp(a, b) in a is logistic(a - b), which needs
-    neither the sum's value nor the several exps and logs np.logaddexp costs.
+def logistic(x, shift=0.0):
+    """1 / (1 + exp(shift - x)), the logistic function of x - shift, from e = exp(-|x -
+    shift|) <= 1 (no overflow, no warning; the small side keeps its relative precision as
+    e / (1 + e)). A number for numbers, float32 kept: the derivative of np.logaddexp(a, b)
+    in a is logistic(a, b), which needs neither the sum's value nor the several exps and
+    logs np.logaddexp costs (a shift of 0.0, the usual softplus, costs no subtraction).
 
         logistic(0.0) -> 0.5    logistic(np.array([-800.0, 800.0])) -> [0.0, 1.0]"""
+    if not (type(shift) in (int, float) and shift == 0):
+        x = np.subtract(x, shift)
     if type(x) is not np.ndarray or x.size < _FEW:
         if np.ndim(x) == 0:
             e = np.exp(-np.abs(x))

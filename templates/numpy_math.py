@@ -101,8 +101,8 @@ def logaddexp_adjoint(y, x1, x2):
     """d log(exp(x1) + exp(x2)) = exp(x1 - y) dx1 + exp(x2 - y) dx2, and exp(x1 - y) =
     1 / (1 + exp(x2 - x1)): the logistic function of x1 - x2, so the derivative does not
     read y (a gradient need not compute np.logaddexp, ~20x the cost of np.exp)"""
-    d[x1] += unbroadcast(d[y] * logistic(x1 - x2), x1)
-    d[x2] += unbroadcast(d[y] * logistic(x2 - x1), x2)
+    d[x1] += unbroadcast(d[y] * logistic(x1, x2), x1)
+    d[x2] += unbroadcast(d[y] * logistic(x2, x1), x2)
 
 
 @tangent(np.logaddexp)

@@ -346,7 +346,7 @@ def use_logistic_wide(x):
 
 
 def use_logistic_of_difference(a, b):
-    return logistic(a - b)                  # np.logaddexp's derivative: broadcasting operands
+    return logistic(a, b)                   # np.logaddexp's derivative: broadcasting operands
 
 
 SPECS = [
@@ -354,7 +354,8 @@ SPECS = [
     # (16, 20): at least runtime._FEW elements, the path without np.logaddexp
     Spec(logistic, use_logistic_wide, UNARY_SHAPES + [((16, 20),)],
          modes=("reverse", "forward")),
-    Spec(logistic, use_logistic_of_difference, [((), ()), ((3, 4), (4,)), ((3, 1), (1, 4))],
+    Spec(logistic, use_logistic_of_difference, [((), ()), ((3, 4), (4,)), ((3, 1), (1, 4)),
+                                                 ((16, 20), (20,))],
          modes=("reverse", "forward")),
     Spec(broadcast_tangent, use_broadcast_tangent, [((4,), (3, 4)), ((3, 1), (3, 4)),
                                                     ((2, 2), (2, 2))], wrt=(0,)),
