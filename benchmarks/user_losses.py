@@ -3,7 +3,10 @@
 Written the way users write them: a Poisson log-likelihood over a matrix of log-rates (the
 elementwise term of Poisson matrix factorisation), and a categorical negative
 log-likelihood with the row maximum shifted out by hand and the label's logit picked by
-integer indexing (no keepdims: `m[:, None]`). Each with the gradient an expert writes.
+integer indexing (no keepdims: `m[:, None]`); a multi-label binary cross-entropy on logits
+written with np.logaddexp (a bias broadcast over the batch) and a ridge regression's mean
+squared error plus an L2 penalty (a mean's 1 / N beside a second term). Each with the
+gradient an expert writes.
 """
 import numpy as np
 
@@ -48,3 +51,44 @@ def make_categorical(small=False):
     rng = _rng(32)
     n, k = (6, 4) if small else (2000, 50)
     return rng.standard_normal((n, k)), rng.integers(0, k, size=n)
+
+
+def multilabel_bce(W, b, X, Y):
+    logits = X @ W + b
+    return np.mean(np.logaddexp(0.0, logits) - Y * logits)
+
+
+def multilabel_bce_grad(W, b, X, Y):
+    G = 1.0 / (1.0 + np.exp(-(X @ W + b)))
+    G -= Y
+    G /= G.size
+    return X.T @ G, G.sum(axis=0)
+
+
+def make_multilabel_bce(small=False):
+    rng = _rng(33)
+    n, d, k = (5, 3, 2) if small else (512, 64, 20)
+    X = rng.standard_normal((n, d))
+    return (0.3 * rng.standard_normal((d, k)), 0.1 * rng.standard_normal(k), X,
+            (rng.random((n, k)) < 0.3).astype(float))
+
+
+def ridge_mse(w, X, y, lam):
+    r = X @ w - y
+    return np.mean(r * r) + lam * np.sum(w * w)
+
+
+def ridge_mse_grad(w, X, y, lam):
+    r = X @ w
+    r -= y
+    g = X.T @ r
+    g *= 2.0 / len(y)
+    g += (2.0 * lam) * w
+    return g
+
+
+def make_ridge(small=False):
+    rng = _rng(34)
+    n, d = (6, 3) if small else (2000, 50)
+    X = rng.standard_normal((n, d))
+    return rng.standard_normal(d), X, X @ rng.standard_normal(d) + rng.standard_normal(n), 0.1

@@ -144,7 +144,13 @@ from user_losses import (  # noqa: E402
     make_categorical,
     make_poisson_log_rate,
     poisson_log_rate_nll,
-    poisson_log_rate_nll_grad)
+    poisson_log_rate_nll_grad,
+    multilabel_bce,
+    multilabel_bce_grad,
+    make_multilabel_bce,
+    ridge_mse,
+    ridge_mse_grad,
+    make_ridge)
 
 
 
@@ -220,6 +226,10 @@ WORKLOADS = [
                  make_poisson_log_rate, 0, poisson_log_rate_nll_grad, tags=("memory",)),
     UserWorkload("categorical NLL, max shifted by hand, 2000x50", categorical_nll,
                  make_categorical, 0, categorical_nll_grad),
+    UserWorkload("multi-label BCE on logits (logaddexp), 512x64x20", multilabel_bce,
+                 make_multilabel_bce, (0, 1), multilabel_bce_grad),
+    UserWorkload("ridge regression MSE + L2, 2000x50", ridge_mse, make_ridge, 0,
+                 ridge_mse_grad),
 ]
 
 

@@ -9,6 +9,8 @@ Each helper is small and named for what it does to an adjoint:
     zero_adjoint(x)          the zero derivative shaped like x (0.0 for a scalar; a list,
                              tuple or dict of zeros for one)
     zero_tangent(x), broadcast_tangent(t, y)   the same for forward mode
+    logistic(x, shift)       1 / (1 + exp(shift - x)), never overflowing: np.logaddexp's
+                             derivative without its value (which costs many exps)
 
 Reductions follow (unreduce_extremum, unreduce_prod, unreduce_var, reverse_cumsum; np.std's
 and np.linalg.norm's in runtime_spread.py); shape manipulation (reshape_like, untranspose,
@@ -238,6 +240,37 @@ def zero_adjoint(x):
     return 0.0
 
 
+_FEW = 256        # below this many elements, logistic spends its time calling numpy
+
+
+def logistic(x, shift=0.0):
+    """1 / (1 + exp(shift - x)), the logistic function of x - shift, from e = exp(-|x -
+    shift|) <= 1 (no overflow, no warning; the small side keeps its relative precision as
+    e / (1 + e)). A number for numbers, float32 kept: the derivative of np.logaddexp(a, b)
+    in a is logistic(a, b), which needs neither the sum's value nor the several exps and
+    logs np.logaddexp costs (a shift of 0.0, the usual softplus, costs no subtraction).
+
+        logistic(0.0) -> 0.5    logistic(np.array([-800.0, 800.0])) -> [0.0, 1.0]"""
+    if not (type(shift) in (int, float) and shift == 0):
+        x = np.subtract(x, shift)
+    if type(x) is not np.ndarray or x.size < _FEW:
+        if np.ndim(x) == 0:
+            e = np.exp(-np.abs(x))
+            ratio = 1.0 / (1.0 + e)
+            return _scalar_like(ratio if x >= 0 else e * ratio, x)
+        # three numpy calls instead of eight: np.logaddexp's cost per element does not
+        # matter yet, each call's own overhead does
+        return np.exp(x - np.logaddexp(0.0, x))
+    e = np.abs(x, dtype=_float_dtype(x))          # one new array besides the result
+    np.negative(e, out=e)
+    np.exp(e, out=e)
+    ratio = np.add(1.0, e)
+    np.divide(1.0, ratio, out=ratio)
+    e *= ratio
+    np.copyto(ratio, e, where=x < 0)
+    return ratio
+
+
 def _scalar_like(g, x):
     """A number for a scalar `x` (never a 0-d array; np.float32 stays np.float32), `g`
     itself otherwise."""
@@ -261,6 +294,12 @@ def unreduce_extremum(g, x, y, axis=None, keepdims=False):
         # no nan: every reduced value is attained, so as many hits as values means one
         # each (a nan value has none); counting ties along a short axis is the slowest
         # step, and g / 1 is g
+        if values == 1:
+            # one value attained once (a whole-array max): g at that one place of zeros,
+            # without a pass of np.where over x (np.zeros costs no pass of its own)
+            spread = np.zeros(np.shape(x), dtype=dtype)
+            spread.flat[np.argmax(hit)] = np.reshape(g, ())
+            return _scalar_like(spread, x)
         ties = dtype.type(1)
     else:
         ties = np.sum(hit, axis=axis, keepdims=True, dtype=dtype)

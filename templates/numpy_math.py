@@ -11,7 +11,7 @@ import math
 import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
-from s2s_ad.runtime import unbroadcast
+from s2s_ad.runtime import logistic, unbroadcast
 
 # Python floats, like python_math's constants and the number literals of templates
 LN2 = math.log(2.0)
@@ -98,14 +98,16 @@ def log10_tangent(y, x):
 
 @adjoint(np.logaddexp)
 def logaddexp_adjoint(y, x1, x2):
-    """d log(exp(x1) + exp(x2)) = exp(x1 - y) dx1 + exp(x2 - y) dx2"""
-    d[x1] += unbroadcast(d[y] * np.exp(x1 - y), x1)
-    d[x2] += unbroadcast(d[y] * np.exp(x2 - y), x2)
+    """d log(exp(x1) + exp(x2)) = exp(x1 - y) dx1 + exp(x2 - y) dx2, and exp(x1 - y) =
+    1 / (1 + exp(x2 - x1)): the logistic function of x1 - x2, so the derivative does not
+    read y (a gradient need not compute np.logaddexp, ~20x the cost of np.exp)"""
+    d[x1] += unbroadcast(d[y] * logistic(x1, x2), x1)
+    d[x2] += unbroadcast(d[y] * logistic(x2, x1), x2)
 
 
 @tangent(np.logaddexp)
 def logaddexp_tangent(y, x1, x2):
-    d[y] = d[x1] * np.exp(x1 - y) + d[x2] * np.exp(x2 - y)
+    d[y] = d[x1] * np.exp(x1 - y) + d[x2] * np.exp(x2 - y)      # y is computed anyway
 
 
 @adjoint(np.logaddexp2)

@@ -1,12 +1,28 @@
 """Tangents of the runtime helpers of runtime_arrays.py (np.cumprod's scans, np.pad, the
 weights of np.average) and runtime_spread.py (np.std), split from runtime_helpers.py,
-whose docstring says what these templates are for."""
-from s2s_ad.ad.template_dsl import d, tangent
-from s2s_ad.runtime import unreduce, unreduce_var
+whose docstring says what these templates are for; and both templates of runtime.py's
+logistic, the derivative of np.logaddexp."""
+from s2s_ad.ad.template_dsl import adjoint, d, tangent
+from s2s_ad.runtime import logistic, unbroadcast, unreduce, unreduce_var
 from s2s_ad.runtime_arrays import (linear_scan, logsumexp_weights, pad_linear, shifted,
                                    spread_weights, sum_weighted, unlayout_weights, unpad,
                                    unpad_end_values, unpad_values, weights_total)
 from s2s_ad.runtime_spread import spread_reciprocal, unreduce_std
+
+
+# ---- runtime.py's logistic (np.logaddexp's derivative) -------------------------------------
+@adjoint(logistic)
+def logistic_adjoint(y, x, shift=0.0):
+    """d logistic(x - s) = logistic(x - s) logistic(s - x) (dx - ds) (not y (1 - y): 1 - y
+    rounds to 0 where logistic(s - x) is tiny but not 0)"""
+    _g = d[y] * y * logistic(shift, x)
+    d[x] += unbroadcast(_g, x)
+    d[shift] += unbroadcast(-_g, shift)
+
+
+@tangent(logistic)
+def logistic_tangent(y, x, shift=0.0):
+    d[y] = (d[x] - d[shift]) * y * logistic(shift, x)
 
 
 # ---- runtime_spread.py ---------------------------------------------------------------------

@@ -7,9 +7,9 @@ operand, y = max(x) / prod(x) / norm(x) computed from x where the helper assumes
 import numpy as np
 
 import specs_runtime_linalg
-from primitive_specs import NONZERO, POSITIVE, REAL, Spec
-from s2s_ad.runtime import (add_at, broadcast_tangent, reverse_cumsum, unbroadcast, unreduce,
-                            unreduce_extremum, unreduce_prod, unreduce_var)
+from primitive_specs import NONZERO, POSITIVE, REAL, Spec, UNARY as UNARY_SHAPES
+from s2s_ad.runtime import (add_at, broadcast_tangent, logistic, reverse_cumsum, unbroadcast,
+                            unreduce, unreduce_extremum, unreduce_prod, unreduce_var)
 from s2s_ad.runtime_shape import (reshape_like, split_array, split_concatenated, split_hstacked,
                                   split_vstacked, unrepeat, unstack, untile, untranspose)
 from s2s_ad.runtime_spread import unreduce_norm
@@ -336,7 +336,27 @@ def use_push_adjoint_zero(a, g):
     return _pieces(push_adjoint(0.0, [0.0], g * a))
 
 
+def use_logistic(x):
+    return logistic(x)
+
+
+def use_logistic_wide(x):
+    # both signs far out: the e / (1 + e) side and the 1 / (1 + e) side
+    return logistic(12.0 * x)
+
+
+def use_logistic_of_difference(a, b):
+    return logistic(a, b)                   # np.logaddexp's derivative: broadcasting operands
+
+
 SPECS = [
+    Spec(logistic, use_logistic, UNARY_SHAPES, modes=("reverse", "forward")),
+    # (16, 20): at least runtime._FEW elements, the path without np.logaddexp
+    Spec(logistic, use_logistic_wide, UNARY_SHAPES + [((16, 20),)],
+         modes=("reverse", "forward")),
+    Spec(logistic, use_logistic_of_difference, [((), ()), ((3, 4), (4,)), ((3, 1), (1, 4)),
+                                                 ((16, 20), (20,))],
+         modes=("reverse", "forward")),
     Spec(broadcast_tangent, use_broadcast_tangent, [((4,), (3, 4)), ((3, 1), (3, 4)),
                                                     ((2, 2), (2, 2))], wrt=(0,)),
     Spec(unbroadcast, use_unbroadcast, [((3, 4), (4,)), ((3, 4), (3, 1)), ((2, 3), (2, 3))],

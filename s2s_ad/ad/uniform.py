@@ -230,14 +230,14 @@ class UniformAdjoints:
 
     def _broadcasts(self, func):
         """Does this callee give the broadcast shape of its arguments (a ufunc, np.where,
-        unbroadcast's second argument's shape)?"""
+        runtime.logistic, unbroadcast's second argument's shape)?"""
         import numpy
         if isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name) \
                 and func.value.id == self.i.levels.numpy_name:
             callee = getattr(numpy, func.attr, None)
             return isinstance(callee, numpy.ufunc) or callee is numpy.where
         return isinstance(func, gast.Name) and \
-            self.i.bindings.names.get(func.id) is runtime.unbroadcast
+            self.i.bindings.names.get(func.id) in (runtime.unbroadcast, runtime.logistic)
 
     def numbers_only(self, value):
         """Does `value` read only numbers (constants, number-valued names, the adjoint it

@@ -18,6 +18,7 @@ import gast
 import numpy as np
 
 from ..ir.walk import walk_tree
+from ..runtime import logistic             # np.logaddexp's derivative, one array like x
 from ..ir.primitives import identity, operation_of
 
 SCALAR = "<scalar>"
@@ -50,7 +51,7 @@ class Shapes:
 
 
 def is_elementwise(primitive):
-    if primitive in _ELEMENTWISE_OPERATORS:
+    if primitive in _ELEMENTWISE_OPERATORS or primitive is logistic:
         return True
     if isinstance(primitive, np.ufunc) and primitive.nout == 1 and primitive.nin in (1, 2) \
             and primitive.signature is None:     # not a generalized ufunc like matmul

@@ -19,7 +19,8 @@ An array dead after an earlier statement is handed to the next allocation of its
 A name may serve as a buffer when it is assigned once, at top level, the fresh result of
 arithmetic or of a ufunc (never an argument, a seed or cotangent, a view, a helper's
 result), and every read of it is an operand of arithmetic or of a ufunc, an attribute
-such as `.size`, or the returned value: nothing else can hold its array. Operands are
+such as `.size`, the array a numpy reduction reads, or the returned value: nothing else
+can hold its array. Operands are
 taken in Python's order and each operation computes the same numbers from the same
 operands (a buffer on the right of `+` or `*` moves to the left: IEEE addition and
 multiplication commute exactly), so no value changes. A statement is rewritten only when
@@ -38,6 +39,7 @@ _UFUNC_OF = {gast.Add: "add", gast.Sub: "subtract", gast.Mult: "multiply",
              gast.Div: "divide", gast.Pow: "power"}
 _COMMUTATIVE = (gast.Add, gast.Mult)
 _HARMLESS_ATTRIBUTES = {"size", "shape", "ndim", "dtype"}
+_REDUCTIONS = {numpy.sum, numpy.mean, numpy.max, numpy.min, numpy.prod}
 _WEAK = "python number"        # a Python int or float: never changes an array's dtype
 
 
@@ -137,6 +139,12 @@ class _Schedule:
                     for a in node.args[2:]) \
             and self.class_of(node.args[0]) == _WEAK
 
+    def _reduction(self, node):
+        """A numpy reduction (`np.sum(t, axis=1)`): it reads its array and returns a new
+        one, keeping no reference, so the array may serve as a buffer after it."""
+        return isinstance(node, gast.Call) and callee(node.func, self.resolve) in _REDUCTIONS \
+            and all(k.arg in ("axis", "keepdims") for k in node.keywords)
+
     def _ufunc(self, node):
         """The numpy ufunc a call without keywords applies elementwise, else None."""
         if not isinstance(node, gast.Call) or node.keywords:
@@ -156,6 +164,8 @@ class _Schedule:
                         self._ufunc(node) is not None:
                     allowed.update(id(c) for c in gast.iter_child_nodes(node)
                                    if isinstance(c, gast.Name))
+                elif self._reduction(node):
+                    allowed.update(id(a) for a in node.args if isinstance(a, gast.Name))
                 elif isinstance(node, gast.Attribute) and node.attr in _HARMLESS_ATTRIBUTES:
                     allowed.add(id(node.value))
                 elif isinstance(node, gast.Return):

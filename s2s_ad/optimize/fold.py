@@ -68,6 +68,16 @@ class _Folder(gast.NodeTransformer):
         if left == -1 and op is gast.Mult:
             self.changed = True
             return gast.UnaryOp(op=gast.USub(), operand=node.right)
+        if op in (gast.Add, gast.Sub) and not _pops(node):
+            rewritten = _signs_and_factors(node)
+            if rewritten is not None:
+                self.changed = True
+                return self.visit_BinOp(rewritten)
+        if op is gast.Mult and not _pops(node):
+            divided = _reciprocal_product(node)
+            if divided is not None:
+                self.changed = True
+                return divided
         if op in (gast.Mult, gast.Div) and (_negated(node.left) or _negated(node.right)):
             # (-a) * b == -(a * b) exactly (rounding is symmetric): lift the sign out, so
             # two of them cancel and a negation costs one pass instead of several
@@ -98,6 +108,55 @@ class _Folder(gast.NodeTransformer):
             self.changed = True
             return inner.operand
         return node
+
+
+def _signs_and_factors(node):
+    """A sum or difference with one pass fewer, or None:
+        a + -b -> a - b      -a + b -> b - a      a - -b -> a + b
+        c * a - c * b -> (a - b) * c   (c any expression both products share, literally)
+        a / c + b / c -> (a + b) / c
+    The last one keeps a shared scale, such as a mean's 1 / N, a single factor of the one
+    array expression instead of a multiplication of each term (it rounds differently
+    from the distributed form, as a hand-written gradient does; never an exact identity
+    is lost: a literal 0 or a shape stays where it was)."""
+    add = isinstance(node.op, gast.Add)
+    if _negated(node.right):
+        return gast.BinOp(left=node.left, op=gast.Sub() if add else gast.Add(),
+                          right=node.right.operand)
+    if add and _negated(node.left):
+        return gast.BinOp(left=node.right, op=gast.Sub(), right=node.left.operand)
+    shared = _shared_factor(node.left, node.right)
+    if shared is None:
+        return None
+    factor, left, right, scale = shared
+    return gast.BinOp(left=gast.BinOp(left=left, op=type(node.op)(), right=right),
+                      op=scale(), right=factor)
+
+
+def _shared_factor(left, right):
+    """(c, a, b, operator) when `left` is c * a (or a * c) and `right` is c * b (or b * c),
+    or `left` is a / c and `right` is b / c."""
+    if not (isinstance(left, gast.BinOp) and isinstance(right, gast.BinOp)
+            and type(left.op) is type(right.op) and isinstance(left.op, (gast.Mult, gast.Div))):
+        return None
+    if isinstance(left.op, gast.Div):
+        if gast.dump(left.right) == gast.dump(right.right):
+            return left.right, left.left, right.left, gast.Div
+        return None
+    for mine, my_rest in ((left.left, left.right), (left.right, left.left)):
+        for theirs, their_rest in ((right.left, right.right), (right.right, right.left)):
+            if gast.dump(mine) == gast.dump(theirs):
+                return mine, my_rest, their_rest, gast.Mult
+    return None
+
+
+def _reciprocal_product(node):
+    """1 / t * x and x * (1 / t) -> x / t: one operation fewer, and one rounding."""
+    for one_over, other in ((node.left, node.right), (node.right, node.left)):
+        if isinstance(one_over, gast.BinOp) and isinstance(one_over.op, gast.Div) \
+                and number_literal(one_over.left) == 1 and number_literal(other) is None:
+            return gast.BinOp(left=other, op=gast.Div(), right=one_over.right)
+    return None
 
 
 def _negated(node):

@@ -2,10 +2,10 @@
 
 A weight read in every iteration of a loop gets one contribution per iteration. Written
 out of place (`W_bar = W_bar + e`) each step allocates a new array the size of W; a
-hand-written gradient adds in place. This pass turns `N = N + e` into `N += e` for a
-name N when no other name can hold N's array:
+hand-written gradient adds in place. This pass turns `N = N + e` into `N += e` (and
+`N = N - e` into `N -= e`) for a name N when no other name can hold N's array:
 
-- every assignment to N is `N = 0.0` (or 0) or `N = N + e` with e not reading N, so
+- every assignment to N is `N = 0.0` (or 0) or `N = N + e` (or `- e`) with e not reading N, so
   N's value is always either a Python zero or the fresh result of an addition (the
   first `N += e` on a float rebinds N to a new array, later ones add into it);
 - N is read only as an operand of arithmetic (`N * h`, `-N`: a new value) or inside
@@ -42,7 +42,7 @@ def accumulate_in_place(body):
             for k, stmt in enumerate(stmts):
                 target = _accumulated_name(stmt)
                 if target in candidates:
-                    stmts[k] = gast.AugAssign(target=stmt.targets[0], op=gast.Add(),
+                    stmts[k] = gast.AugAssign(target=stmt.targets[0], op=type(stmt.value.op)(),
                                               value=stmt.value.right)
                     gast.copy_location(stmts[k], stmt)
                     changed = True
@@ -50,12 +50,13 @@ def accumulate_in_place(body):
 
 
 def _accumulated_name(stmt):
-    """N for `N = N + e` (e not reading N), else None."""
+    """N for `N = N + e` or `N = N - e` (e not reading N; folding writes `N += -e` as the
+    latter), else None."""
     if not (isinstance(stmt, gast.Assign) and len(stmt.targets) == 1
             and isinstance(stmt.targets[0], gast.Name)):
         return None
     name, value = stmt.targets[0].id, stmt.value
-    if isinstance(value, gast.BinOp) and isinstance(value.op, gast.Add) \
+    if isinstance(value, gast.BinOp) and isinstance(value.op, (gast.Add, gast.Sub)) \
             and isinstance(value.left, gast.Name) and value.left.id == name \
             and not any(isinstance(n, gast.Name) and n.id == name
                         for n in walk_tree(value.right)):
