@@ -46,6 +46,8 @@ class ReverseInputs:
     # a loop's value read only for its shape is taped as its shape (a specialisation's
     # values of unknown shape; the general derivative tapes values)
     shape_tape: bool = False
+    # id(a call that may draw random samples) -> the generators' states saved before it
+    draw_states: dict = None
 
 
 @dataclass(frozen=True)
