@@ -231,6 +231,8 @@ def match_adjoint(a, x):
         return np.zeros(x.shape, dtype=_float_dtype(a, x)) + a
     if not isinstance(x, np.ndarray) and isinstance(a, np.ndarray) and a.ndim == 0:
         return float(a)
+    if type(a) is float and isinstance(x, np.floating) and type(x) is not np.float64:
+        return type(x)(a)       # np.float32 x: its adjoint started as the Python 0.0
     return a
 
 

@@ -14,6 +14,7 @@ import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
 from s2s_ad.runtime import broadcast_tangent, unbroadcast
+from s2s_ad.runtime_flow import float_dtype
 from s2s_ad.runtime_shape import reshape_like
 from s2s_ad.runtime_polynomials import banded, division_sizes, poly_jacobian
 
@@ -38,10 +39,10 @@ def polydiv_adjoint(y, u, v):
     v_bar = -C_q^T w_bar"""
     _s = division_sizes(u, v, y)
     _gq = np.ravel(broadcast_tangent(d[y][0], y[0]))
-    _w = np.concatenate((np.zeros(_s[0] - _s[3]), np.ravel(broadcast_tangent(d[y][1], y[1]))))
+    _w = np.concatenate((np.zeros(_s[0] - _s[3], float_dtype(u, v)), np.ravel(broadcast_tangent(d[y][1], y[1]))))
     _inner = _gq - banded(v, _s[0], _s[2]).T @ _w
     _w = _w + np.concatenate((_s[4] * np.linalg.solve(banded(v, _s[2], _s[2]).T, _inner),
-                              np.zeros(_s[0] - _s[2])))
+                              np.zeros(_s[0] - _s[2], float_dtype(u, v))))
     d[u] += reshape_like(_w, u)
     d[v] += reshape_like(-(banded(y[0], _s[0], _s[1]).T @ _w), v)
 

@@ -218,6 +218,10 @@ class _Backward:
             helper = self.i.bindings.name_for("zero_adjoint", zero_adjoint)
             return build.call(build.name(helper), [build.name(name)])
         number = self.i.kinds is not None and self.i.kinds.is_number(name)
+        if number and self.i.kinds.of(name).dtype == "float32" and self.adj.accumulates(name):
+            # its adjoint started as the Python 0.0 (a branch not taken adds nothing to it)
+            return build.call(self.adj.helper(runtime_flow.match_adjoint),
+                              [grad, build.name(name)])
         if (self.adj.accumulates(name) or name in self.i.dataflow.indexed_only
                 or self.adj.is_container(name) or self.stmts.may_still_be_zero(name)) \
                 and not number and name not in self.adj.fixed_arrays \
