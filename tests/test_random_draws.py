@@ -70,6 +70,7 @@ def _fresh(loss):
     generators reset to theirs)."""
     np.random.seed(11)
     MODULE_GENERATOR.bit_generator.state = np.random.default_rng(5).bit_generator.state
+    CLOSURE_GENERATOR.seed(3)
     if loss is vae_loss_generator:
         return np.random.default_rng(7)
     return np.random.RandomState(7)
@@ -78,15 +79,36 @@ def _fresh(loss):
 def _next_draws(rs):
     """What each generator draws next: equal exactly when their states are equal."""
     own = rs.random(3) if isinstance(rs, np.random.Generator) else rs.rand(3)
-    return np.concatenate([own, np.random.rand(3), MODULE_GENERATOR.random(3)])
+    return np.concatenate([own, np.random.rand(3), MODULE_GENERATOR.random(3),
+                           CLOSURE_GENERATOR.rand(2)])
 
 
 def _with_fresh_draws(loss):
     return lambda x: loss(x, _fresh(loss))
 
 
+def make_elbo():
+    """autograd's mixture-VI style: the generator lives in a closure, a nested function
+    hands it to a drawing helper, and f calls the closure (its call site passes no
+    generator)."""
+    rs = np.random.RandomState(3)
+
+    def elbo(x):
+        def lower_bound(part):
+            return np.sum(np.cos(reparameterised(part, 0.5 * part, rs)))
+        return lower_bound(x) + lower_bound(x * x)
+    return elbo, rs
+
+
+CLOSURE_ELBO, CLOSURE_GENERATOR = make_elbo()
+
+
+def vae_loss_closure_generator(x, rs):
+    return -CLOSURE_ELBO(x) * 2.0
+
+
 LOSSES = [vae_loss, vae_loss_generator, vae_loss_two_levels, vae_loss_global,
-          vae_loss_module_generator]
+          vae_loss_module_generator, vae_loss_closure_generator]
 X = np.array([0.3, -0.2, 0.5, 0.1])
 V = np.array([0.7, -1.1, 0.4, 0.9])
 

@@ -54,8 +54,7 @@ def replay_draws(levels, kinds, namer, bind, front):
                 levels.parsed.source_map.locate(call),
                 "pass the generator to the helper as an argument (or use np.random's "
                 "functions): its draws are then replayed")
-        names = [a.id for a in list(call.args) + [k.value for k in call.keywords]
-                 if isinstance(a, gast.Name) and (kinds is None or kinds.axes(a) is None)]
+        names = [a for a in _names(call) if kinds is None or kinds.axes(a) is None]
         names += [bind("generator", g) for g in draws]
         found[id(stmt)] = (stmt, list(dict.fromkeys(names)))
     if not found:
@@ -113,15 +112,18 @@ def _draws_of(helper, front, seen):
             if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name):
                 seeded.add(stmt.targets[0].id)
             continue
-        inner, _ = _helper_call(stmt, levels.callees)
+        inner, call = _helper_call(stmt, levels.callees)
         if inner is not None:
             found = [] if inner is call_function else _draws_of(inner, front, seen)
             if isinstance(found, str):
                 seen[helper] = found
                 return found
             if found is not None:
+                # generators it hands on from its closure or module: the call site of
+                # `helper` does not pass them
                 draws = True
-                objects += found
+                handed = [_generator_named(levels, a) for a in _names(call)]
+                objects += found + [g for g in handed if g is not None]
             continue
         if not is_random_draw(op):
             continue
@@ -135,6 +137,9 @@ def _draws_of(helper, front, seen):
         root = (op.callee or "").split(".")[0]
         if op.primitive is None and (root in params or root in seeded):
             continue
+        if op.primitive is None and _generator_named(levels, root) is not None:
+            objects.append(_generator_named(levels, root))
+            continue
         if op.primitive is not None and owner is None:
             continue                    # a function of np.random (the global generator)
         seen[helper] = ("from a generator it does not receive as an argument (an object's "
@@ -142,6 +147,20 @@ def _draws_of(helper, front, seen):
         return seen[helper]
     seen[helper] = objects if draws else None
     return seen[helper]
+
+
+def _names(call):
+    return [a.id for a in list(call.args) + [k.value for k in call.keywords]
+            if isinstance(a, gast.Name)]
+
+
+def _generator_named(levels, name):
+    """The RandomState or Generator a closure or module name holds, else None."""
+    if levels.resolution.is_value(name):
+        return None
+    value = levels.resolution.lookup(name)
+    return value if isinstance(value, (numpy.random.RandomState, numpy.random.Generator)) \
+        else None
 
 
 def _with_saves(body, saves):
