@@ -177,7 +177,8 @@ def _derive(func, request, registry, cache):
     kinds, outputs, activity = checked.kinds, checked.outputs, checked.activity
     bindings = Bindings(namer, _user_object(levels.resolution))
     # a helper's vjp runs its body again: the draws it makes are replayed from these
-    levels, draw_states = replay_draws(levels, kinds, namer, bindings.name_for, front)
+    levels, draw_states = replay_draws(levels, kinds, namer, bindings.name_for,
+                                       lambda helper: cache.levels_of(helper, front))
     shapes = analyse_shapes(levels, outputs if request.mode != "vjp" else ())
     import numpy
     bindings.name_for(levels.numpy_name, numpy, exact=True)

@@ -35,7 +35,7 @@ _CONSTRUCTORS = (numpy.random.RandomState, numpy.random.default_rng, numpy.rando
 
 def replay_draws(levels, kinds, namer, bind, front):
     """`bind(name, obj)` names an object for generated code; `front(helper)` gives a
-    helper's levels form; `kinds` (the facts, or None) tells which arguments are numbers
+    helper's levels form (made once per helper); `kinds` (the facts, or None) tells which arguments are numbers
     or arrays, never generators."""
     found = {}                          # id(statement) -> (statement, sources)
     seen = {}
@@ -94,7 +94,7 @@ def _draws_of(helper, front, seen):
         return seen[helper]
     seen[helper] = None                 # recursion: the first visit decides
     try:
-        levels = front(helper)[0]
+        levels = front(helper)
     except Exception:                   # not ours to report here: its derivative will
         return None
     params = set(levels.resolution.parameters)
