@@ -1,10 +1,9 @@
 """Runtime helpers for the derivatives of np.poly (coefficients from roots) and
 np.polydiv (long division), coefficients highest power first as numpy has them.
 
-    poly_jacobian(r)     J with dc = J dr for c = np.poly(r): column i is
-                         -[0, np.poly(r without r_i)] (c = (x - r_i) * that product)
-    poly_hessian(r)      H with dJ = H dr: H[:, i, j] = [0, 0, np.poly(r without r_i, r_j)]
-                         for i != j, 0 for i == j
+    poly_derivative(r, 1)    J with dc = J dr for c = np.poly(r): column i is
+                         -[0, np.poly(r without r_i)] (c = (x - r_i) * that product);
+                         poly_derivative(r, k + 1) is the derivative of order k's
     banded(a, rows, cols)    M[i, j] = a[i - j]: the matrix of b -> a * b (a product of
                          polynomials, first `rows` coefficients); linear in a
     unbanded(g, size)    its adjoint in a (diagonal sums); banded is unbanded's
@@ -15,6 +14,8 @@ zero; numpy returns its last len(r) entries). So du - q * dv = dq * v + dR: dq d
 w = du - q * dv by v (a triangular system, banded(v)), dR = w - dq * v. The templates
 write these steps with banded matrices, np.linalg.solve and slicing: differentiable again.
 """
+import itertools
+
 import numpy as np
 
 from .runtime import _float_dtype
@@ -35,25 +36,16 @@ def _roots(r):
     return np.ravel(np.asarray(r, dtype=_float_dtype(r)))
 
 
-def poly_jacobian(r):
-    """d np.poly(r) / dr, of shape (len(r) + 1, len(r))."""
+def poly_derivative(r, order=1):
+    """The order-th derivative of np.poly(r) in r, of shape (len(r) + 1,) + (len(r),) *
+    order: at (k, i1, ..., i_order) it is (-1) ** order times coefficient k - order of the
+    product of the factors (x - r_j), j not among i1..i_order, when those are distinct
+    (each factor is linear in its root), else 0."""
     r = _roots(r)
     n = len(r)
-    out = np.zeros((n + 1, n), dtype=r.dtype)
-    for i in range(n):
-        out[1:, i] = -np.poly(np.delete(r, i))
-    return out
-
-
-def poly_hessian(r):
-    """d poly_jacobian(r) / dr, of shape (len(r) + 1, len(r), len(r))."""
-    r = _roots(r)
-    n = len(r)
-    out = np.zeros((n + 1, n, n), dtype=r.dtype)
-    for i in range(n):
-        for j in range(n):
-            if i != j:
-                out[2:, i, j] = np.poly(np.delete(r, [i, j]))
+    out = np.zeros((n + 1,) + (n,) * order, dtype=r.dtype)
+    for picked in itertools.permutations(range(n), order):
+        out[(slice(order, None),) + picked] = (-1) ** order * np.poly(np.delete(r, picked))
     return out
 
 

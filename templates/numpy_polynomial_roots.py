@@ -1,14 +1,14 @@
 """Polynomials from their roots and by division (coefficients highest power first):
 np.poly and np.polydiv, with the helpers of s2s_ad/runtime_polynomials.py.
 
-    c = poly(r)          dc = J dr, J = poly_jacobian(r) (column i: -[0, the product of
+    c = poly(r)          dc = J dr, J = poly_derivative(r, 1) (column i: -[0, the product of
                          the other factors (x - r_j)]); a matrix argument (numpy's
                          characteristic polynomial) is an error naming it
     q, r = polydiv(u, v) u = q v + R: dq divides du - q dv by v, dR = du - q dv - dq v
                          (banded matrices of v and q, np.linalg.solve, slices)
 
-Both are differentiable again: poly_jacobian's derivative is poly_hessian (second order;
-a third derivative of np.poly is not written), banded's is unbanded and back.
+Both are differentiable again, to any order: poly_derivative's derivative is the next
+poly_derivative, banded's is unbanded and back.
 """
 import numpy as np
 
@@ -16,20 +16,20 @@ from s2s_ad.ad.template_dsl import adjoint, d, tangent
 from s2s_ad.runtime import broadcast_tangent, unbroadcast
 from s2s_ad.runtime_flow import float_dtype
 from s2s_ad.runtime_shape import reshape_like
-from s2s_ad.runtime_polynomials import banded, division_sizes, poly_jacobian
+from s2s_ad.runtime_polynomials import banded, division_sizes, poly_derivative
 
 
 @adjoint(np.poly)
 def poly_adjoint(y, seq_of_zeros):
     """r_bar = J^T c_bar"""
-    d[seq_of_zeros] += reshape_like(unbroadcast(d[y], y) @ poly_jacobian(seq_of_zeros),
+    d[seq_of_zeros] += reshape_like(unbroadcast(d[y], y) @ poly_derivative(seq_of_zeros, 1),
                                     seq_of_zeros)
 
 
 @tangent(np.poly)
 def poly_tangent(y, seq_of_zeros):
     """dc = J dr"""
-    d[y] = poly_jacobian(seq_of_zeros) @ np.ravel(d[seq_of_zeros])
+    d[y] = poly_derivative(seq_of_zeros, 1) @ np.ravel(d[seq_of_zeros])
 
 
 @adjoint(np.polydiv)

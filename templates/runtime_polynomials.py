@@ -1,28 +1,30 @@
 """Templates of the helpers of np.poly's and np.polydiv's derivatives
-(s2s_ad/runtime_polynomials.py), for their second derivatives: dJ = H dr with H =
-poly_hessian(r), so J's adjoint contracts H with J_bar; banded is linear in its
+(s2s_ad/runtime_polynomials.py), for their second and later derivatives: each
+poly_derivative's derivative is the next order's, so its adjoint contracts that with
+out_bar; banded is linear in its
 coefficients, with unbanded its adjoint (and banded unbanded's)."""
 import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d, nondifferentiable, tangent
 from s2s_ad.runtime import unbroadcast
 from s2s_ad.runtime_shape import reshape_like
-from s2s_ad.runtime_polynomials import banded, division_sizes, poly_hessian, poly_jacobian, \
-    unbanded
+from s2s_ad.runtime_polynomials import banded, division_sizes, poly_derivative, unbanded
 
 nondifferentiable(division_sizes)       # lengths
 
 
-@adjoint(poly_jacobian)
-def poly_jacobian_adjoint(out, r):
-    """r_bar_j = sum_ki J_bar[k, i] H[k, i, j]"""
-    d[r] += reshape_like(np.einsum("ki,kij->j", unbroadcast(d[out], out), poly_hessian(r)), r)
+@adjoint(poly_derivative)
+def poly_derivative_adjoint(out, r, order=1):
+    """r_bar_j = the sum over out's entries of out_bar times their derivative in r_j (the
+    derivative of the next order)"""
+    d[r] += reshape_like(np.tensordot(unbroadcast(d[out], out), poly_derivative(r, order + 1),
+                                      order + 1), r)
 
 
-@tangent(poly_jacobian)
-def poly_jacobian_tangent(out, r):
-    """dJ = H dr"""
-    d[out] = np.einsum("kij,j->ki", poly_hessian(r), np.ravel(d[r]))
+@tangent(poly_derivative)
+def poly_derivative_tangent(out, r, order=1):
+    """d out = (the next derivative) dr"""
+    d[out] = poly_derivative(r, order + 1) @ np.ravel(d[r])
 
 
 @adjoint(banded)
