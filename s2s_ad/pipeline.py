@@ -5,7 +5,10 @@
 1 parse -> 2 resolve -> 3 fence -> 4 normalize (+ verify) -> 5 analyse ->
 6 differentiate -> 7 optimize -> 8 emit -> 9 load.
 Derivatives of the user's helper functions are derived through the same pipeline and
-cached per (function, wrt, mode) in the `DerivativeCache` the caller passes in.
+cached per (function, wrt, mode) in the `DerivativeCache` the caller passes in. In
+reverse mode, before 5's shapes and dataflow, calls of helpers that draw random samples
+get the generators' states saved before them (transforms/random_replay.py), which their
+vjps' calls rewind to.
 """
 import builtins
 import dataclasses
