@@ -5,7 +5,10 @@
 1 parse -> 2 resolve -> 3 fence -> 4 normalize (+ verify) -> 5 analyse ->
 6 differentiate -> 7 optimize -> 8 emit -> 9 load.
 Derivatives of the user's helper functions are derived through the same pipeline and
-cached per (function, wrt, mode) in the `DerivativeCache` the caller passes in.
+cached per (function, wrt, mode) in the `DerivativeCache` the caller passes in. In
+reverse mode, before 5's shapes and dataflow, calls of helpers that draw random samples
+get the generators' states saved before them (transforms/random_replay.py), which their
+vjps' calls rewind to.
 """
 import builtins
 import dataclasses
@@ -38,7 +41,6 @@ from .frontend.star_params import source_function
 from .ir import build
 from .ir.grammar import verify
 from .ir.naming import Bindings, Namer
-from .ir.primitives import is_random_draw, operation_of
 from .ir.walk import names_stored, walk_tree
 from .optimize.body import Body
 from .optimize.fold import float_literals_beside_inputs
@@ -46,6 +48,7 @@ from .optimize.schedule import (FORWARD, REVERSE, PassFacts, reverse_body, run_s
                                 shape_proxy_pass)
 from .transforms.aliased_writes import guard_aliased_writes
 from .transforms.aux_output import split_aux
+from .transforms.random_replay import replay_draws
 from .transforms.normalize import normalize, numpy_name_for
 from .transforms.python_floats import python_float_reads
 from .transforms.invariant_floats import hoist_invariant_floats
@@ -175,8 +178,11 @@ def _derive(func, request, registry, cache):
     checked = _checks(func, request, registry, cache)
     levels, namer, func, aux = checked.levels, checked.namer, checked.func, checked.aux
     kinds, outputs, activity = checked.kinds, checked.outputs, checked.activity
-    shapes = analyse_shapes(levels, outputs if request.mode != "vjp" else ())
     bindings = Bindings(namer, _user_object(levels.resolution))
+    # a helper's vjp runs its body again: the draws it makes are replayed from these
+    levels, draw_states = replay_draws(levels, kinds, namer, bindings.name_for,
+                                       lambda helper: cache.levels_of(helper, front))
+    shapes = analyse_shapes(levels, outputs if request.mode != "vjp" else ())
     import numpy
     bindings.name_for(levels.numpy_name, numpy, exact=True)
     for helper, name in levels.runtime_names.items():
@@ -185,7 +191,6 @@ def _derive(func, request, registry, cache):
     cotangent = namer.fresh("cotangent") if request.mode == "vjp" else None
 
     def derive_helper(helper, wrt, stmt):
-        _reject_drawing_helper(helper, levels, stmt)
         # a helper reading an argument only in a test has a zero derivative in it: the
         # answer when the output depends on the arguments through other statements
         zero_allowed = request.zero_allowed or reaches_output_without(
@@ -259,7 +264,8 @@ def _derive(func, request, registry, cache):
                            # derivative keeps what it generates)
                            shape_proxy_pass(levels, bindings, nested=True)
                            if request.signature is not None else None,
-                           kinds, complex_names, shape_tape=request.signature is not None)
+                           kinds, complex_names, shape_tape=request.signature is not None,
+                           draw_states=draw_states)
     float_literals_beside_inputs(levels.tree.body, _unrebound(levels, request.wrt),
                                  activity.is_active)
     result = reverse(inputs, request.wrt, seed)
@@ -424,26 +430,6 @@ def _reject_untracked_writes(levels, activity, registry):
 def _unrebound(levels, wrt):
     """The differentiated parameters the function never assigns to."""
     return set(wrt) - set(names_stored(levels.tree))
-
-
-def _reject_drawing_helper(helper, levels, stmt):
-    """A helper of yours that draws random samples (`rs.randn(n)`) cannot be
-    differentiated through its vjp: the vjp runs the helper's body again and would draw
-    other samples than the call did (a wrong gradient). A located error instead."""
-    try:
-        helper_levels = front(helper)[0]
-    except Exception:               # not ours to report here: its derivative will
-        return
-    for node in walk_tree(helper_levels.tree):
-        value = node.value if isinstance(node, (gast.Assign, gast.Expr)) else None
-        if isinstance(value, gast.Call) and is_random_draw(
-                operation_of(value, helper_levels.callees)):
-            raise UnsupportedSyntaxError(
-                f"`{getattr(helper, '__name__', 'this helper')}(...)` draws random samples, "
-                f"and its derivative would run it again and draw other ones",
-                levels.parsed.source_map.locate(stmt.value),
-                "draw the samples in f and pass them to the helper, or define the helper "
-                "inside f (a nested function is differentiated where it is called)")
 
 
 def _result_arity(levels):

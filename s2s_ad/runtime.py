@@ -30,7 +30,8 @@ RUNTIME_MODULES = ("s2s_ad.runtime", "s2s_ad.runtime_flow", "s2s_ad.runtime_lina
                    "s2s_ad.runtime_statistics", "s2s_ad.runtime_calculus",
                    "s2s_ad.runtime_objects", "s2s_ad.runtime_complex",
                    "s2s_ad.runtime_functions", "s2s_ad.runtime_mappings",
-                   "s2s_ad.runtime_shape")
+                   "s2s_ad.runtime_shape", "s2s_ad.runtime_draws", "s2s_ad.runtime_bessel",
+                   "s2s_ad.runtime_polynomials")
 
 
 def unbroadcast(g, x):

@@ -21,6 +21,12 @@ from .runtime_statistics import pad_selected, selecting_pad, unpad_selected
 
 from .runtime import _float_dtype, _normalize_axes, reduced_count, unbroadcast, unreduce
 
+try:  # inside the package the error is an s2s_ad.ADError; standalone it is a ValueError
+    from .errors import MissingDerivativeError
+except ImportError:  # pragma: no cover - only in standalone generated files
+    class MissingDerivativeError(ValueError):
+        pass
+
 
 # ---- np.cumprod: bidiagonal systems -----------------------------------------------------
 def linear_scan(c, b, axis=None, reverse=False):
@@ -65,13 +71,21 @@ def pad_widths(array, pad_width, mode="constant"):
     differentiates the modes that are linear in the array (linear_ramp: also in its end
     values) and those picking entries (maximum, minimum, median: linear in the array for
     the picks its data makes); 'empty' leaves values undefined, a function is opaque."""
-    known = ("constant", "edge", "wrap", "reflect", "symmetric", "linear_ramp", "mean",
-             "maximum", "minimum", "median")
-    if not (isinstance(mode, str) and mode in known):
-        raise NotImplementedError(f"s2s_ad differentiates np.pad with mode= one of "
-                                  f"{', '.join(map(repr, known))}, not mode={mode!r}")
+    problem = pad_mode_problem(mode)
+    if problem:
+        raise MissingDerivativeError(problem, None, "pad with one of those modes")
     widths = np.round(np.asarray(pad_width)).astype(np.intp)
     return np.broadcast_to(widths, (np.ndim(array), 2))
+
+
+def pad_mode_problem(mode):
+    """Why np.pad's derivative does not take this `mode` (None when it does)."""
+    known = ("constant", "edge", "wrap", "reflect", "symmetric", "linear_ramp", "mean",
+             "maximum", "minimum", "median")
+    if isinstance(mode, str) and mode in known:
+        return None
+    return (f"s2s_ad differentiates np.pad with mode= one of {', '.join(map(repr, known))}, "
+            f"not mode={mode!r}")
 
 
 def _pad_options(mode, constant_values=0.0, end_values=0.0, stat_length=None,

@@ -7,7 +7,11 @@ polynomial functions (np.polyder, np.polyint).
     unit_trapezoid_steps(y, axis)    w for unit spacing (x None)
     untrapezoid_steps(h, x, axis)    the adjoint of trapezoid_steps in x
     ungradient(g, h, axis, edge_order)    the adjoint of np.gradient(f, h, axis=axis)
-    gradient_axis(f, axis)           np.gradient's single axis (a list result is refused)
+    gradient_layout(f, spacings, axis)    np.gradient's axes, spacings and result form
+    ungradients(gs, f, spacings, axis, edge_order)    its adjoint in f, over every axis
+    gradient_spacing_adjoints(gs, ys, spacings, f, axis)   the spacings' adjoints
+    gradient_tangents(ys, df, spacings, dspacings, f, axis, edge_order)   its tangent
+    spacing_tangents(ys, spacings, dspacings, f, axis)     its tangent's spacing part
     polynomial_map(p, operation, m, k)    the matrices (L, K) with operation(p, m, k) =
                                      L @ p + K @ k (np.polyder, np.polyint: linear)
 
@@ -19,6 +23,12 @@ xp[i]) / (xp[i+1] - xp[i]); left and right of the knots the constants left / rig
 import numpy as np
 
 from .runtime import _float_dtype
+
+try:  # inside the package the error is an s2s_ad.ADError; standalone it is a ValueError
+    from .errors import MissingDerivativeError
+except ImportError:  # pragma: no cover - only in standalone generated files
+    class MissingDerivativeError(ValueError):
+        pass
 
 
 def interp_place(x, xp):
@@ -74,25 +84,91 @@ def untrapezoid_steps(h, x, axis=-1):
     return out
 
 
-def gradient_axis(f, axis=None):
-    """The axis np.gradient differentiates along; refuses the list it returns for several
-    axes (s2s_ad differentiates its single-array forms)."""
-    if axis is None and np.ndim(f) == 1:
-        return 0
-    if isinstance(axis, (int, np.integer)):
-        return int(axis)
-    raise NotImplementedError("s2s_ad differentiates np.gradient of a 1-D array or along "
-                              "one axis (axis=k): its list of arrays for several axes is "
-                              "not supported")
+def gradient_layout(f, spacings, axis=None):
+    """(axes, spacings, slots, single) of np.gradient(f, *spacings, axis=axis): the axes
+    it differentiates along, the number each divides by, which spacing argument gave it,
+    and whether np.gradient returns one array (one axis) rather than one per axis.
+    `spacings` holds the template's four spacing arguments (None for those not given)."""
+    ndim = np.ndim(f)
+    axes = tuple(range(ndim)) if axis is None else (axis,) \
+        if isinstance(axis, (int, np.integer)) else tuple(axis)
+    axes = tuple(int(a) % max(ndim, 1) for a in axes)
+    given = [h for h in spacings if h is not None] or [1.0]
+    for h in given:
+        if np.ndim(h) != 0:
+            raise MissingDerivativeError(
+                "s2s_ad differentiates np.gradient with numbers as spacings, not coordinate "
+                "arrays", None, "pass the (uniform) spacing as a number, e.g. "
+                "np.gradient(f, x[1] - x[0])")
+    if len(given) == 1:
+        return axes, given * len(axes), [0] * len(axes), len(axes) == 1
+    if len(given) != len(axes):
+        raise TypeError("np.gradient takes one spacing or one per axis")
+    return axes, given, list(range(len(axes))), len(axes) == 1
+
+
+def _parts(values, single):
+    """np.gradient's result (or an adjoint or tangent of it) as a list of its arrays."""
+    return [values] if single else list(values)
+
+
+def _whole(parts, single):
+    return parts[0] if single else tuple(parts)
+
+
+def ungradients(gs, f, spacings, axis=None, edge_order=1):
+    """The adjoint in f of np.gradient(f, *spacings, axis=axis, edge_order=edge_order) for
+    the adjoints gs of its arrays: sum_k G_k^T g_k / h_k (a 0.0 item adds nothing)."""
+    axes, hs, _, single = gradient_layout(f, spacings, axis)
+    out = np.zeros(np.shape(f), dtype=_float_dtype(f))
+    if type(gs) is float and not gs:
+        return out
+    for g, a, h in zip(_parts(gs, single), axes, hs):
+        if not (type(g) is float and not g):
+            out = out + ungradient(np.broadcast_to(g, np.shape(f)), h, a, edge_order)
+    return out
+
+
+def gradient_spacing_adjoints(gs, ys, spacings, f, axis=None):
+    """The adjoints of np.gradient's four spacing arguments: y_k = G_k f / h_k, so h_k's
+    is -sum(y_k g_k) / h_k, added into the argument that gave h_k (0.0 for the rest)."""
+    axes, hs, slots, single = gradient_layout(f, spacings, axis)
+    out = [0.0] * len(spacings)
+    if type(gs) is float and not gs:
+        return out
+    for g, y, h, slot in zip(_parts(gs, single), _parts(ys, single), hs, slots):
+        if not (type(g) is float and not g) and not (type(y) is float and not y):
+            out[slot] = out[slot] - np.sum(y * g) / h
+    return out
+
+
+def spacing_tangents(ys, spacings, dspacings, f, axis=None):
+    """-y_k dh_k / h_k for each array y_k of np.gradient's result (dh_k the tangent of
+    the spacing argument that gave h_k; None or 0.0 for a constant one)."""
+    axes, hs, slots, single = gradient_layout(f, spacings, axis)
+    dhs = [0.0 if d is None else d for d in dspacings]
+    parts = [np.zeros(np.shape(f), dtype=_float_dtype(f)) if type(y) is float else
+             -y * dhs[slot] / h for y, h, slot in zip(_parts(ys, single), hs, slots)]
+    return _whole(parts, single)
+
+
+def gradient_tangents(ys, df, spacings, dspacings, f, axis=None, edge_order=1):
+    """The tangent of ys = np.gradient(f, *spacings, ...): G_k df / h_k - y_k dh_k / h_k
+    (ys None: the first term alone)."""
+    axes, hs, slots, single = gradient_layout(f, spacings, axis)
+    if type(df) is float and not df:
+        df = np.zeros(np.shape(f), dtype=_float_dtype(f))
+    parts = [np.gradient(df, h, axis=a, edge_order=edge_order) for a, h in zip(axes, hs)]
+    if ys is not None:
+        parts = [p + t for p, t in zip(parts, _parts(
+            spacing_tangents(ys, spacings, dspacings, f, axis), single))]
+    return _whole(parts, single)
 
 
 def ungradient(g, h=1.0, axis=-1, edge_order=1):
     """The adjoint of y = np.gradient(f, h, axis=axis, edge_order=edge_order) for a
     number h: G^T g, G the difference matrix (central inside, one-sided of first or second
     order at the ends) along axis."""
-    if np.ndim(h) != 0:
-        raise NotImplementedError("s2s_ad differentiates np.gradient with one number as "
-                                  "the spacing, not coordinates")
     m = np.moveaxis(np.asarray(g, dtype=_float_dtype(g)), axis, -1)         # float32 kept
     out = np.zeros(m.shape, dtype=m.dtype)
     out[..., 2:] += m[..., 1:-1] / 2.0

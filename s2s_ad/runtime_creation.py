@@ -9,15 +9,27 @@ import numpy as np
 
 from .runtime import _float_dtype
 
+try:  # inside the package the error is an s2s_ad.ADError; standalone it is a ValueError
+    from .errors import MissingDerivativeError
+except ImportError:  # pragma: no cover - only in standalone generated files
+    class MissingDerivativeError(ValueError):
+        pass
+
+
+def linspace_retstep_problem(retstep):
+    """Why np.linspace's derivative does not take this `retstep` (None when it does)."""
+    return "s2s_ad differentiates np.linspace without retstep=True" if retstep else None
+
 
 def linspace_fractions(num, endpoint, y, axis=0, retstep=False, dtype=None):
     """The weights t of np.linspace's samples, y = start + (stop - start) t, shaped to
     broadcast against y (num entries along `axis`, length 1 elsewhere). numpy divides by
     num - 1 (num with endpoint=False) and sets the last sample to stop exactly; one sample
     (num = 1) is start."""
-    if retstep:
-        raise NotImplementedError("s2s_ad differentiates np.linspace without retstep=True "
-                                  "(compute the step as (stop - start) / (num - 1))")
+    problem = linspace_retstep_problem(retstep)
+    if problem:
+        raise MissingDerivativeError(problem, None,
+                                     "compute the step as (stop - start) / (num - 1)")
     div = num - 1 if endpoint else num
     t = np.arange(num) / div if div > 0 else np.zeros(num)
     if endpoint and num > 1:

@@ -77,6 +77,8 @@ def scatter_add(a, x, index, g):
         if not isinstance(a, list):
             a = [0.0] * len(x) if not isinstance(a, tuple) else list(a)
         if isinstance(index, slice):
+            if type(g) is float and not g:
+                return a        # a loop over an empty slice left its adjoint the zero 0.0
             for k, part in zip(range(*index.indices(len(x))), g):
                 a[k] = add_adjoints(a[k], part)
         else:
@@ -231,6 +233,8 @@ def match_adjoint(a, x):
         return np.zeros(x.shape, dtype=_float_dtype(a, x)) + a
     if not isinstance(x, np.ndarray) and isinstance(a, np.ndarray) and a.ndim == 0:
         return float(a)
+    if type(a) is float and isinstance(x, np.floating) and type(x) is not np.float64:
+        return type(x)(a)       # np.float32 x: its adjoint started as the Python 0.0
     return a
 
 

@@ -22,6 +22,12 @@ import numpy as np
 
 from .runtime import _expand, _float_dtype, _scalar_like, unreduce_extremum
 
+try:  # inside the package the error is an s2s_ad.ADError; standalone it is a ValueError
+    from .errors import MissingDerivativeError
+except ImportError:  # pragma: no cover - only in standalone generated files
+    class MissingDerivativeError(ValueError):
+        pass
+
 _ROUNDING = 64 * np.finfo(float).eps
 
 
@@ -85,9 +91,10 @@ def unreduce_norm(g, x, y, ord=None, axis=None, keepdims=False):
     elif matrix and ord in (1, -1, np.inf, -np.inf):
         spread = _line_sum_spread(g, x, y, ord, axis, keepdims)
     else:
-        raise NotImplementedError(f"s2s_ad differentiates np.linalg.norm for vector p-norms "
-                                  f"(p >= 1, 0 or +-inf) and the Frobenius, nuclear, spectral "
-                                  f"(2, -2) and 1, -1, inf, -inf matrix norms, not ord={ord!r}")
+        raise MissingDerivativeError(
+            f"s2s_ad differentiates np.linalg.norm for vector p-norms (p >= 1, 0 or +-inf) "
+            f"and the Frobenius, nuclear, spectral (2, -2) and 1, -1, inf, -inf matrix "
+            f"norms, not ord={ord!r}", None, "use one of those orders")
     return _scalar_like(spread, x)
 
 
@@ -126,8 +133,10 @@ def norm_power(ord, x, axis=None):
     if ord == 0 or (matrix and ord in (1, -1, np.inf, -np.inf)):
         return 1.0
     if matrix and ord not in (None, "fro"):
-        raise NotImplementedError(f"s2s_ad has no second derivative of np.linalg.norm with "
-                                  f"ord={ord!r} (its first derivative is supported)")
+        raise MissingDerivativeError(
+            f"s2s_ad has no second derivative of np.linalg.norm with ord={ord!r} (its first "
+            f"derivative is supported)", None, "take second derivatives of the Frobenius "
+            "norm, or of a vector norm")
     return {None: 2.0, "fro": 2.0, np.inf: 1.0, -np.inf: 1.0}.get(ord, ord)
 
 

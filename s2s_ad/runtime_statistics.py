@@ -28,6 +28,12 @@ import numpy as np
 
 from .runtime import _float_dtype
 
+try:  # inside the package the error is an s2s_ad.ADError; standalone it is a ValueError
+    from .errors import MissingDerivativeError
+except ImportError:  # pragma: no cover - only in standalone generated files
+    class MissingDerivativeError(ValueError):
+        pass
+
 
 def quantile_axes(x, q, axis=None):
     """The axes of W (q's axes first, then x's) that a quantile over `axis` of x reduces;
@@ -58,11 +64,19 @@ def quantile_slopes(x, q, axis=None, method="linear", ignore_nan=False):
     return _weights(x, q, axis, method, ignore_nan)[1]
 
 
-def _weights(x, q, axis, method, ignore_nan):
+def quantile_method_problem(method):
+    """Why the quantiles' derivatives do not take this `method` (None when they do)."""
     methods = ("linear", "lower", "higher", "nearest", "midpoint")
-    if method not in methods:
-        raise NotImplementedError(f"s2s_ad differentiates quantiles with method= one of "
-                                  f"{', '.join(map(repr, methods))}, not {method!r}")
+    if isinstance(method, str) and method in methods:
+        return None
+    return (f"s2s_ad differentiates np.quantile, np.percentile and their nan forms with "
+            f"method= one of {', '.join(map(repr, methods))}, not method={method!r}")
+
+
+def _weights(x, q, axis, method, ignore_nan):
+    problem = quantile_method_problem(method)
+    if problem:
+        raise MissingDerivativeError(problem, None, "use one of those methods")
     dtype = _float_dtype(x)             # the weights multiply x: float32 stays float32
     x, q = np.asarray(x, dtype=float), np.asarray(q, dtype=float)
     reduced = [a - q.ndim for a in quantile_axes(x, q, axis)]

@@ -16,6 +16,8 @@ MODULES = (
     "numpy_statistics",
     "numpy_calculus",
     "numpy_polynomials",
+    "numpy_polynomial_roots",
+    "numpy_bessel",
     "numpy_shape",
     "numpy_pieces",
     "numpy_rearrange",
@@ -38,6 +40,7 @@ MODULES = (
     "runtime_helpers_pieces",
     "runtime_statistics",
     "runtime_calculus",
+    "runtime_polynomials",
     "objects",
 )
 # numpy 2's array-API names (np.vecdot, np.linalg.svdvals, ...) where numpy has them

@@ -2,7 +2,8 @@
 predicates and comparisons (their derivative is zero or undefined)."""
 import numpy as np
 
-from s2s_ad import runtime_flow, runtime_mappings, runtime_pieces, runtime_spread
+from s2s_ad import (runtime_arrays, runtime_creation, runtime_flow, runtime_mappings,
+                    runtime_pieces, runtime_spread, runtime_statistics)
 from s2s_ad.ad.template_dsl import nondifferentiable
 
 nondifferentiable(  # constructors (np.full, np.full_like, np.linspace: numpy_creation.py)
@@ -32,3 +33,7 @@ nondifferentiable(format)   # f-strings: text, no derivative
 
 nondifferentiable(runtime_spread.vector_norm_layout,   # axes, shapes, slices
                   runtime_pieces.trimmed_region)
+
+# why an argument is refused (a message, or None): text, no derivative
+nondifferentiable(runtime_arrays.pad_mode_problem, runtime_creation.linspace_retstep_problem,
+                  runtime_statistics.quantile_method_problem)

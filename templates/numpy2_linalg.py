@@ -9,6 +9,7 @@ import numpy as np
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
 from s2s_ad.runtime import unbroadcast
 from s2s_ad.runtime import broadcast_tangent
+from s2s_ad.runtime_flow import float_dtype
 from s2s_ad.runtime_spread import unreduce_norm, vector_norm_layout
 from s2s_ad.runtime_linalg import (matmul_adjoint_a, matmul_adjoint_b, place_diagonal,
                                    spread_trace, tensordot_adjoint_a, tensordot_adjoint_b)
@@ -158,7 +159,8 @@ def matrix_norm_adjoint(y, x, keepdims=False, ord="fro"):
 
 @tangent(np.linalg.matrix_norm)
 def matrix_norm_tangent(y, x, keepdims=False, ord="fro"):
-    d[y] = np.sum(unreduce_norm(np.ones(np.shape(y)), x, y, ord, (-2, -1), keepdims) * d[x],
+    d[y] = np.sum(unreduce_norm(np.ones(np.shape(y), float_dtype(y)), x, y, ord, (-2, -1),
+                                keepdims) * d[x],
                   axis=(-2, -1), keepdims=keepdims)
 
 
@@ -189,7 +191,7 @@ def vector_norm_adjoint(y, x, axis=None, keepdims=False, ord=2):
 @tangent(np.linalg.vector_norm)
 def vector_norm_tangent(y, x, axis=None, keepdims=False, ord=2):
     _lay = vector_norm_layout(x, axis)
-    _partials = unreduce_norm(np.ones(_lay[3][:-1]), np.reshape(np.moveaxis(
+    _partials = unreduce_norm(np.ones(_lay[3][:-1], float_dtype(y)), np.reshape(np.moveaxis(
         x, _lay[0], _lay[1]), _lay[3]), np.reshape(y, _lay[3][:-1]), ord, -1, False)
     d[y] = np.reshape(np.sum(_partials * np.reshape(np.moveaxis(d[x], _lay[0], _lay[1]),
                                                     _lay[3]), axis=-1), np.shape(y))

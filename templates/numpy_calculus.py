@@ -10,17 +10,19 @@ interval on its right (at xp[-1] the last one): the one-sided derivative from th
 
 np.trapezoid(y, x, dx, axis) = sum(w * y, axis), w = trapezoid_steps(y, x, axis) (dx
 times unit_trapezoid_steps when x is None): linear in y and in x (or dx), so its derivative is
-w dy + w(dx) y. np.gradient(f, h, axis=k, edge_order) is linear in f and proportional
-to 1 / h: its adjoint applies the transposed difference matrix (ungradient), and
-d/dh = -y / h. One number as spacing; coordinates and the list np.gradient returns for
-several axes are clear errors. period= (interp) is not a parameter: an error.
+w dy + w(dx) y. np.gradient(f, h1, ..., axis=axes, edge_order) returns y_k = G_k f / h_k
+for each axis k (one array for one axis, else a tuple): linear in f and proportional to
+1 / h_k, its adjoint applies the transposed difference matrices (ungradients), and
+d y_k / d h_k = -y_k / h_k. Spacings are numbers (one for every axis, or one per axis);
+coordinate arrays are a clear error. period= (interp) is not a parameter: an error.
 """
 import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
 from s2s_ad.runtime import unbroadcast, unreduce
-from s2s_ad.runtime_calculus import (gradient_axis, interp_outside, interp_place,
-                                     trapezoid_steps, ungradient, unit_trapezoid_steps,
+from s2s_ad.runtime_calculus import (gradient_spacing_adjoints, gradient_tangents,
+                                     interp_outside, interp_place, trapezoid_steps,
+                                     ungradients, unit_trapezoid_steps,
                                      untrapezoid_steps)
 
 
@@ -88,18 +90,22 @@ def trapezoid_tangent(r, y, x=None, dx=1.0, axis=-1):
                          d[dx] * unit_trapezoid_steps(y, axis)), axis=axis)
 
 
-# `spacing` is np.gradient's *varargs: one number (more are refused at the call)
+# np.gradient's *varargs: one number for every axis, or one per axis (h2..h4 None when not
+# given); its result is one array for one axis, else one per axis
 @adjoint(np.gradient)
-def gradient_adjoint(y, f, spacing=1.0, axis=None, edge_order=1):
-    """f_bar = G^T g / h (G the difference matrix along axis), h_bar = -sum(y g) / h"""
-    _axis = gradient_axis(f, axis)              # first: it refuses the list of arrays
-    _g = unbroadcast(d[y], y)
-    d[f] += ungradient(_g, spacing, _axis, edge_order)
-    d[spacing] += -np.sum(y * _g) / spacing
+def gradient_adjoint(y, f, spacing=1.0, h2=None, h3=None, h4=None, axis=None, edge_order=1):
+    """f_bar = sum_k G_k^T g_k / h_k (G_k the difference matrix along axis k), h_k_bar =
+    -sum(y_k g_k) / h_k"""
+    d[f] += ungradients(d[y], f, [spacing, h2, h3, h4], axis, edge_order)
+    _h = gradient_spacing_adjoints(d[y], y, [spacing, h2, h3, h4], f, axis)
+    d[spacing] += _h[0]
+    d[h2] += _h[1]
+    d[h3] += _h[2]
+    d[h4] += _h[3]
 
 
 @tangent(np.gradient)
-def gradient_tangent(y, f, spacing=1.0, axis=None, edge_order=1):
-    """linear in f, proportional to 1 / h: dy = gradient(df) - y dh / h"""
-    d[y] = np.gradient(d[f], spacing, axis=gradient_axis(f, axis), edge_order=edge_order) \
-        - y * d[spacing] / spacing
+def gradient_tangent(y, f, spacing=1.0, h2=None, h3=None, h4=None, axis=None, edge_order=1):
+    """linear in f, proportional to 1 / h_k: dy_k = G_k df / h_k - y_k dh_k / h_k"""
+    d[y] = gradient_tangents(y, d[f], [spacing, h2, h3, h4],
+                             [d[spacing], d[h2], d[h3], d[h4]], f, axis, edge_order)

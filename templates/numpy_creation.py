@@ -6,6 +6,7 @@ import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
 from s2s_ad.runtime import broadcast_tangent, unbroadcast
+from s2s_ad.runtime_flow import float_dtype
 from s2s_ad.runtime_shape import reshape_like
 from s2s_ad.runtime_creation import column_item, linspace_fractions, through_cast
 
@@ -99,8 +100,9 @@ def geomspace_tangent(y, start, stop, num=50, endpoint=True, dtype=None, axis=0)
 def logspace_adjoint(y, start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
     """start_bar, stop_bar: linspace's, times y log(base); base_bar = sum(u y y_bar) / base"""
     _t = linspace_fractions(num, endpoint, y, axis)
-    d[start] += unbroadcast(np.sum(d[y] * y * (1.0 - _t), axis=axis) * np.log(base), start)
-    d[stop] += unbroadcast(np.sum(d[y] * y * _t, axis=axis) * np.log(base), stop)
+    _log = np.log(np.asarray(base, dtype=float_dtype(base, y)))     # float32 y: float32
+    d[start] += unbroadcast(np.sum(d[y] * y * (1.0 - _t), axis=axis) * _log, start)
+    d[stop] += unbroadcast(np.sum(d[y] * y * _t, axis=axis) * _log, stop)
     d[base] += unbroadcast(np.sum(d[y] * y * np.linspace(start, stop, num, endpoint=endpoint,
                                                          axis=axis), axis=axis) / base, base)
 
@@ -108,7 +110,8 @@ def logspace_adjoint(y, start, stop, num=50, endpoint=True, base=10.0, dtype=Non
 @tangent(np.logspace)
 def logspace_tangent(y, start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
     _t = linspace_fractions(num, endpoint, y, axis)
-    d[y] = broadcast_tangent(y * (np.log(np.expand_dims(base, axis)) * (
+    d[y] = broadcast_tangent(y * (np.log(np.expand_dims(np.asarray(
+        base, dtype=float_dtype(base, y)), axis)) * (
         np.expand_dims(d[start], axis) * (1.0 - _t) + np.expand_dims(d[stop], axis) * _t)
         + np.linspace(start, stop, num, endpoint=endpoint, axis=axis)
-        * np.expand_dims(d[base] / base, axis)), y)
+        * np.expand_dims(np.asarray(d[base] / base, dtype=float_dtype(base, y)), axis)), y)

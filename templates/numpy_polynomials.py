@@ -132,9 +132,10 @@ def polymul_adjoint(y, a1, a2):
     _k1 = np.minimum(np.argmax(np.append(np.ravel(a1) != 0, True)), np.size(a1) - 1)
     _k2 = np.minimum(np.argmax(np.append(np.ravel(a2) != 0, True)), np.size(a2) - 1)
     _g = np.ravel(broadcast_tangent(d[y], y))
-    d[a1] += reshape_like(np.concatenate((np.zeros(_k1), np.correlate(
+    _dtype = float_dtype(_g)                        # float32 y_bar: float32 zeros
+    d[a1] += reshape_like(np.concatenate((np.zeros(_k1, _dtype), np.correlate(
         _g, np.ravel(a2)[_k2:], "valid"))), a1)
-    d[a2] += reshape_like(np.concatenate((np.zeros(_k2), np.correlate(
+    d[a2] += reshape_like(np.concatenate((np.zeros(_k2, _dtype), np.correlate(
         _g, np.ravel(a1)[_k1:], "valid"))), a2)
 
 

@@ -12,6 +12,7 @@ import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
 from s2s_ad.runtime import broadcast_tangent
+from s2s_ad.runtime_flow import float_dtype
 from s2s_ad.runtime_shape import reshape_like
 from s2s_ad.runtime_pieces import (along_axis_index, broadcast_each, mesh_tangent,
                                    trimmed_region, unbroadcast_each, unmesh)
@@ -191,7 +192,8 @@ def ediff1d_adjoint(y, ary, to_end=None, to_begin=None):
     _nb = np.size(to_begin) if to_begin is not None else 0
     _all = broadcast_tangent(d[y], y)
     _g = _all[_nb:_nb + np.size(ary) - 1]
-    d[ary] += reshape_like(-np.diff(np.concatenate(([0.0], _g, [0.0]))), ary)
+    _zero = np.zeros(1, float_dtype(_all))              # float32 y_bar: float32
+    d[ary] += reshape_like(-np.diff(np.concatenate((_zero, _g, _zero))), ary)
     d[to_begin] += reshape_like(_all[:_nb], to_begin)
     d[to_end] += reshape_like(_all[_nb + np.size(ary) - 1:], to_end)
 

@@ -15,7 +15,8 @@ helper pops the list.
 """
 import numpy as np
 
-from s2s_ad import runtime, runtime_checks, runtime_creation, runtime_flow, runtime_linalg
+from s2s_ad import (runtime, runtime_checks, runtime_creation, runtime_draws, runtime_flow,
+                    runtime_linalg)
 from s2s_ad.runtime import _prod_others_tangent
 from s2s_ad.ad.template_dsl import d, nondifferentiable, tangent
 from s2s_ad.runtime import (add_at, broadcast_tangent, reverse_cumsum, unbroadcast, unreduce,
@@ -358,3 +359,8 @@ def einsum_operand_adjoint_tangent(out, g, subscripts, operands, k):
 def as_columns_tangent(out, v, a, x):
     """as_columns is linear in v (a and x only give the layout)"""
     d[out] = as_columns(d[v], a, x)
+
+
+# ---- runtime_draws.py: generators' states saved and rewound around a helper's vjp --------
+# states are not values of f: no derivative flows through them
+nondifferentiable(runtime_draws.random_states, runtime_draws.rewind_random_states)

@@ -127,6 +127,7 @@ def all_specs():
     import specs_series
     import specs_tensor_linalg
     import specs_pieces
+    import specs_roots_bessel
     import specs_runtime
     import specs_scipy_special
     import specs_statistics
@@ -138,4 +139,4 @@ def all_specs():
         + specs_calculus.SPECS + specs_objects.SPECS + specs_scipy_special.SPECS \
         + specs_fft.SPECS + specs_functions.SPECS + specs_parts.SPECS \
         + specs_tensor_linalg.SPECS + specs_gathered.SPECS \
-        + specs_series.SPECS
+        + specs_series.SPECS + specs_roots_bessel.SPECS

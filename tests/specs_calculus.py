@@ -6,7 +6,8 @@ smooth there. Points outside the knots check left / right and fp's ends."""
 import numpy as np
 
 from primitive_specs import POSITIVE, REAL, Spec
-from s2s_ad.runtime_calculus import (as_columns_of, trapezoid_steps, ungradient,
+from s2s_ad.runtime_calculus import (as_columns_of, gradient_spacing_adjoints,
+                                     trapezoid_steps, ungradient, ungradients,
                                      untrapezoid_steps)
 
 XP = np.array([-1.5, -0.4, 0.3, 1.1, 2.0])
@@ -57,6 +58,22 @@ def gradient_second_order_edges(f):
     return np.gradient(f, 0.5, axis=-1, edge_order=2)
 
 
+def gradient_every_axis(f):
+    """a matrix's two arrays, both used (each in its own way)"""
+    gx, gy = np.gradient(f)
+    return gx * gy + gy
+
+
+def gradient_spacing_per_axis(f, h, k):
+    gx, gy = np.gradient(f, h, k, edge_order=2)
+    return np.sin(gx) + gy * gx
+
+
+def gradient_chosen_axes(f, h):
+    parts = np.gradient(f, h, axis=(2, 0))
+    return parts[0] * 2.0 + parts[1] ** 2
+
+
 def polyval_both(p, x):
     return np.polyval(p, x)
 
@@ -97,6 +114,16 @@ def use_ungradient(g, h):
     return ungradient(g, h, 0, 2) + ungradient(g, h, 1)
 
 
+def use_ungradients(g0, g1, h, k):
+    return ungradients((g0, g1), np.ones((4, 5)), [h, k, None, None], None, 2)
+
+
+def use_gradient_spacing_adjoints(g0, g1, h):
+    y0, y1 = np.gradient(g0 * g1)
+    return gradient_spacing_adjoints((g0, g1), (y0, y1), [h, None, None, None],
+                                     np.ones((3, 4)))[0]
+
+
 def use_as_columns_of(v):
     return as_columns_of(v)
 
@@ -115,6 +142,9 @@ SPECS = [
     Spec(np.gradient, gradient_vector, [((5,),)]),
     Spec(np.gradient, gradient_spacing, [((5,), ()), ((4, 3), ())], (REAL, POSITIVE)),
     Spec(np.gradient, gradient_second_order_edges, [((5,),), ((3, 4),)]),
+    Spec(np.gradient, gradient_every_axis, [((4, 5),), ((3, 3),)]),
+    Spec(np.gradient, gradient_spacing_per_axis, [((4, 5), (), ())], (REAL, POSITIVE)),
+    Spec(np.gradient, gradient_chosen_axes, [((3, 2, 4), ())], (REAL, POSITIVE)),
     Spec(np.polyval, polyval_both, [((4,), ()), ((4,), (5,)), ((3,), (2, 3))]),
     Spec(np.polyder, polyder_once, [((4,),)]),
     Spec(np.polyder, polyder_twice, [((5,),)]),
@@ -127,5 +157,8 @@ SPECS = [
          wrt=(1,)),
     Spec(untrapezoid_steps, use_untrapezoid_steps, [((3, 4),)]),
     Spec(ungradient, use_ungradient, [((4, 5), ())], (REAL, POSITIVE)),
+    Spec(ungradients, use_ungradients, [((4, 5), (4, 5), (), ())], (REAL, REAL, POSITIVE)),
+    Spec(gradient_spacing_adjoints, use_gradient_spacing_adjoints, [((3, 4), (3, 4), ())],
+         (REAL, REAL, POSITIVE)),
     Spec(as_columns_of, use_as_columns_of, [((4,),), ((4, 2),)]),
 ]

@@ -22,6 +22,18 @@ def gradient_loss(f, h):
     return np.sum(np.gradient(f, h, axis=1, edge_order=2) ** 2)
 
 
+def gradient_axes_loss(f, h, k):
+    """every axis, one spacing each (np.gradient returns one array per axis)"""
+    gx, gy = np.gradient(f, h, k)
+    return np.sum(np.sin(gx) * gy ** 2)
+
+
+def gradient_some_axes_loss(f, h):
+    """two of three axes, one spacing for both, second-order edges"""
+    first, last = np.gradient(f, h, axis=(0, -1), edge_order=2)
+    return np.sum(first * np.cos(last))
+
+
 def polyfit_loss(x, y, w):
     return np.sum(np.polyfit(x, y, 2, w=w) ** 2)
 
@@ -32,6 +44,8 @@ CASES = {
                              np.array([0.3, -1.0, 2.0, 0.7]))),
     "trapezoid": (trapezoid_loss, (RNG.standard_normal(5), RNG.uniform(0.5, 1.5, 5))),
     "gradient": (gradient_loss, (RNG.standard_normal((2, 5)), 0.7)),
+    "gradient_axes": (gradient_axes_loss, (RNG.standard_normal((4, 5)), 0.7, 1.3)),
+    "gradient_some_axes": (gradient_some_axes_loss, (RNG.standard_normal((3, 2, 4)), 0.6)),
     "polyfit": (polyfit_loss, (np.array([-1.0, -0.2, 0.3, 0.9, 1.4, 2.2]), RNG.standard_normal(6),
                                RNG.uniform(0.5, 1.5, 6))),
 }
@@ -64,12 +78,19 @@ def gradient_at_coordinates(f):
     return np.sum(np.gradient(f, np.array([0.0, 1.0, 3.0])))
 
 
-@pytest.mark.parametrize("f, message", [(gradient_of_matrix, "one axis"),
-                                        (gradient_at_coordinates, "one number")])
-def test_gradient_forms_without_derivative_are_named(f, message):
-    x = np.ones((3, 3)) if f is gradient_of_matrix else np.ones(3)
-    with pytest.raises((NotImplementedError, s2s_ad.ADError), match=message):
-        s2s_ad.grad(f)(x)
+@pytest.mark.parametrize("path", PATHS)
+def test_gradient_along_every_axis_reads_one_of_its_arrays(path):
+    """np.gradient(f)[0] of a matrix: the other array's adjoint is zero"""
+    x = RNG.standard_normal((3, 4))
+    np.testing.assert_allclose(grad_on(path, gradient_of_matrix)(x),
+                               numeric_grad(gradient_of_matrix, (x,), 0), atol=1e-8)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_gradient_at_coordinates_is_an_s2s_ad_error_naming_it(path):
+    with pytest.raises(s2s_ad.MissingDerivativeError, match="np.gradient with numbers as "
+                       "spacings, not coordinate arrays"):
+        grad_on(path, gradient_at_coordinates)(np.ones(3))
 
 
 def trapezoid_unit(y):

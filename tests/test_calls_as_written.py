@@ -273,13 +273,16 @@ def loss_of_a_drawing_nested_function(p, rs):
 
 
 @pytest.mark.parametrize("path", PATHS)
-def test_helper_drawing_samples_is_a_located_error_in_reverse_mode(path):
-    """Its vjp would run it again and draw other samples (a wrong gradient, autograd's
-    variational examples); the error says to define it inside f, which works."""
-    with pytest.raises(s2s_ad.UnsupportedSyntaxError, match="draws random samples") as info:
-        grad_on(path, loss_of_a_drawing_helper)(1.5, np.random.RandomState(0))
-    assert info.value.filename == __file__
+def test_helper_drawing_samples_draws_them_once_in_reverse_mode(path):
+    """Its vjp runs it again: the generator is rewound so it draws the same samples
+    (autograd's variational examples), as a nested function and jvp do; the generator is
+    left where one call of f leaves it (tests/test_random_draws.py checks more)."""
     expected = 2.0 * 1.5 * np.sum(np.random.RandomState(0).randn(3) ** 2)
+    rs = np.random.RandomState(0)
+    assert np.isclose(grad_on(path, loss_of_a_drawing_helper)(1.5, rs), expected)
+    once = np.random.RandomState(0)
+    loss_of_a_drawing_helper(1.5, once)
+    assert rs.rand() == once.rand()
     assert np.isclose(grad_on(path, loss_of_a_drawing_nested_function)(
         1.5, np.random.RandomState(0)), expected)
     _, tangent = jvp_on(path, loss_of_a_drawing_helper, (1.5, np.random.RandomState(0)), 1.0)
@@ -312,3 +315,31 @@ def test_list_argument_of_a_function_chosen_when_it_runs(path):
             moved[k] = v
             return through_a_gradient_made_when_it_runs(moved)
         np.testing.assert_allclose(g[k], numeric_grad(along, (parts[k],), 0), rtol=1e-6)
+
+
+def layers_between(params, x):
+    """autograd's GAN example: the hidden layers are params[1:-1], empty for two layers"""
+    w, b = params[0]
+    h = np.tanh(x @ w + b)
+    for w, b in params[1:-1]:
+        h = np.tanh(h @ w + b)
+    w, b = params[-1]
+    return np.sum((h @ w + b) ** 2)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("layers", [2, 3])
+def test_loop_over_a_slice_of_the_parameter_list_that_may_be_empty(path, layers):
+    rng = np.random.default_rng(4)
+    sizes = [3, 4, 4, 2][:layers] + [2]
+    params = [(rng.standard_normal((m, n)), rng.standard_normal(n))
+              for m, n in zip(sizes[:-1], sizes[1:])]
+    x = rng.standard_normal((5, 3))
+    g = grad_on(path, layers_between)(params, x)
+    for k, (w, b) in enumerate(params):
+        def along_w(v, k=k):
+            moved = list(params)
+            moved[k] = (v, params[k][1])
+            return layers_between(moved, x)
+        np.testing.assert_allclose(g[k][0], numeric_grad(along_w, (w,), 0), rtol=1e-6,
+                                   atol=1e-8)

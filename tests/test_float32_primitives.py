@@ -80,25 +80,10 @@ def _float32_case(spec):
     return args, wrt, output, rng
 
 
-# known: max(a, b) of np.float32 numbers is lowered to a branch, and the argument the
-# branch does not take gets the Python 0.0 its adjoint starts as, the one it takes grad's
-# seed 1.0 (generated code, not a template: a scalar adjoint's initial value and the seed
-# would have to take the argument's dtype)
-ZERO_OF_THE_BRANCH_NOT_TAKEN = "np.float32 numbers through max/min's branch get Python floats"
-# known: templates written in the same session as this test (ediff1d, logspace, polymul;
-# the tangents of linalg.vector_norm / matrix_norm) widen float32 to float64
-NEW_TEMPLATES = "a template added with the peer-function list does not keep float32 yet"
-KNOWN = {"builtin_max-scalar-scalar": ZERO_OF_THE_BRANCH_NOT_TAKEN,
-         "builtin_min-scalar-scalar": ZERO_OF_THE_BRANCH_NOT_TAKEN,
-         "builtin_max_const-scalar": ZERO_OF_THE_BRANCH_NOT_TAKEN,
-         "ediff1d_ends_of-2x3-scalar-3": NEW_TEMPLATES, "ediff1d_of-2x3": NEW_TEMPLATES,
-         "logspace_of-3-scalar": NEW_TEMPLATES, "polymul_of-3-2": NEW_TEMPLATES}
-KNOWN_TANGENTS = {"logspace_of-3-scalar": NEW_TEMPLATES,
-                  "matrix_norm_nuclear_of-2x3x3": NEW_TEMPLATES,
-                  "matrix_norm_of-2x3x3": NEW_TEMPLATES,
-                  "matrix_norm_spectral_of-3x4": NEW_TEMPLATES,
-                  "vector_norm_axes_of-2x3x4": NEW_TEMPLATES,
-                  "vector_norm_inf_of-3x4": NEW_TEMPLATES, "vector_norm_of-3x4": NEW_TEMPLATES}
+# none known: every row keeps float32 (max/min of np.float32 numbers through their branch,
+# ediff1d, logspace, polymul and the norms' tangents were fixed with issue 15's leftovers)
+KNOWN = {}
+KNOWN_TANGENTS = {}
 
 
 def _rows(known):

@@ -66,8 +66,8 @@ def _joined_sequence(op, kinds):
 _SEQUENCE_RESULTS = (numpy.split, numpy.array_split, numpy.hsplit, numpy.vsplit,
                      numpy.dsplit, numpy.linalg.eigh, numpy.linalg.eig, numpy.linalg.qr,
                      numpy.linalg.lstsq, numpy.linalg.slogdet, numpy.meshgrid,
-                     numpy.broadcast_arrays) + ((numpy.unstack,) if hasattr(numpy, "unstack")
-                                                else ())
+                     numpy.broadcast_arrays, numpy.polydiv) \
+    + ((numpy.unstack,) if hasattr(numpy, "unstack") else ())
 
 
 def _returns_sequence(op):

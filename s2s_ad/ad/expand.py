@@ -20,6 +20,7 @@ from ..analyses.activity import literal_dtype
 from ..ir import build
 from ..ir.build import number_literal
 from .registry import derivative_target
+from .literal_arguments import literal_problem
 
 
 @dataclass
@@ -71,6 +72,9 @@ def bind_operands(template, args, keywords, primitive=None):
             if p not in template.defaults:
                 raise BindingError(f"the argument `{p}` is required")
             bound[p] = build.literal(template.defaults[p])
+    problem = literal_problem(primitive, bound)
+    if problem:
+        raise BindingError(problem)
     return bound
 
 

@@ -46,6 +46,8 @@ class ReverseInputs:
     # a loop's value read only for its shape is taped as its shape (a specialisation's
     # values of unknown shape; the general derivative tapes values)
     shape_tape: bool = False
+    # id(a call that may draw random samples) -> the generators' states saved before it
+    draw_states: dict = None
 
 
 @dataclass(frozen=True)
@@ -216,6 +218,10 @@ class _Backward:
             helper = self.i.bindings.name_for("zero_adjoint", zero_adjoint)
             return build.call(build.name(helper), [build.name(name)])
         number = self.i.kinds is not None and self.i.kinds.is_number(name)
+        if number and self.i.kinds.of(name).dtype == "float32" and self.adj.accumulates(name):
+            # its adjoint started as the Python 0.0 (a branch not taken adds nothing to it)
+            return build.call(self.adj.helper(runtime_flow.match_adjoint),
+                              [grad, build.name(name)])
         # a fixed array's gradient passed on from a value whose adjoint starts as 0.0 (x_1 =
         # x + c, x_1 read only on a branch not taken) may still be that number
         from_zero = isinstance(grad, gast.Name) and grad.id != self.adj.name_of(name) \

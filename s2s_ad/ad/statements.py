@@ -20,7 +20,7 @@ from ..errors import MissingDerivativeError
 from ..ir import build
 from ..ir.primitives import (identity, is_conversion, missing_derivative_hint, names_in,
                              operation_of)
-from .. import runtime, runtime_flow
+from .. import runtime, runtime_draws, runtime_flow
 from ..analyses.complex_values import (raise_not_for_complex, takes_real_part,
                                        template_primitive)
 from ..analyses.shapes import is_elementwise
@@ -204,7 +204,9 @@ class StatementReverser:
             raise_not_for_complex(op, _describe(op), self._locate(stmt))
         template = self.i.registry.reverse(primitive) if primitive is not None else None
         if template is None and id(stmt) in self.helpers:
+            now = self._rewind_draws(stmt, out)
             self._helper_call(op, target, self.helpers[id(stmt)], out)
+            self._forward_draws(now, out)
             return
         if template is None:
             raise MissingDerivativeError(
@@ -223,6 +225,7 @@ class StatementReverser:
         except BindingError as exc:
             raise MissingDerivativeError(f"`{_describe(op)}`: {exc}", self._locate(stmt),
                                          "call it with the arguments s2s_ad supports") from None
+        now = self._rewind_draws(stmt, out)     # call_function's vjp runs it again
         out.extend(expansion.statements)
         for param, index, value in expansion.contributions:
             operand = bound[param]
@@ -246,6 +249,7 @@ class StatementReverser:
                 self.contribute(operand.id, value, out)
             else:
                 self.adj.contribute_at(operand.id, operand, index, value, out)
+        self._forward_draws(now, out)
 
     def _shaped_adjoint(self, adjoint, target, out):
         """The adjoint as an array of the result's shape: the 0.0 a loop or a branch that
@@ -337,6 +341,26 @@ class StatementReverser:
                 self.adj.contribute(var, build.name(part), [])
             else:
                 self.contribute(var, build.name(part), out)
+
+    def _rewind_draws(self, stmt, out):
+        """Before a vjp that runs a call of f again (transforms/random_replay.py): the
+        generators back in their states before the call, so it draws the same samples.
+        Returns the name holding their states now, or None for a call that draws nothing."""
+        state = (self.i.draw_states or {}).get(id(stmt))
+        if state is None:
+            return None
+        now = self.i.namer.fresh("draw_now")
+        out.append(build.assign(now, build.call(self._rewind(), [build.name(state)])))
+        return now
+
+    def _forward_draws(self, now, out):
+        """After that vjp: the generators on to where the forward sweep left them."""
+        if now is not None:
+            out.append(build.expr_stmt(build.call(self._rewind(), [build.name(now)])))
+
+    def _rewind(self):
+        return build.name(self.i.bindings.name_for("rewind_random_states",
+                                                   runtime_draws.rewind_random_states))
 
     def _cotangent(self, target, helper):
         """The helper's cotangent: its adjoint, or for a helper returning a tuple or list

@@ -63,7 +63,7 @@ _NUMPY |= {
     "median", "quantile", "percentile", "nanmedian", "nanquantile", "nanpercentile",
     "partition", "nansum", "nanmean", "nanprod", "nanmax", "nanmin", "nanvar", "nanstd",
     "nancumsum", "nancumprod", "cov", "corrcoef", "interp", "trapezoid", "gradient",
-    "polyval", "polyder", "polyint"}
+    "polyval", "polyder", "polyint", "poly", "i0"}
 
 
 @dataclass(frozen=True)
