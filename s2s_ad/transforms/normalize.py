@@ -254,6 +254,15 @@ class _Normalizer(ControlFlowMixin, MutationMixin, AssignmentMixin, CallMixin, P
             if expr.id in self.current:
                 ssa = self.current[expr.id]
                 return build.name(ssa), self.levels[ssa]
+            if expr.id in self.nested:
+                # nested functions are inlined where they are called (inline.py): as a
+                # value there is nothing to pass
+                raise UnsupportedSyntaxError(
+                    f"the nested function `{expr.id}` is used as a value (passed, stored or "
+                    f"returned): nested functions and lambdas are supported where they are "
+                    f"called", self.smap.locate(expr),
+                    f"define `{expr.id}` at module level: a module-level function passed "
+                    f"as an argument is differentiated through")
             if self.res.is_value(expr.id):
                 raise UnsupportedSyntaxError(f"`{expr.id}` is used before it is assigned",
                                              self.smap.locate(expr))

@@ -1,0 +1,85 @@
+"""Programs written the way a new user writes scientific numpy code (issues 14 and 15),
+each cut down from one that failed, checked against central differences on both
+derivative paths (`both_paths`: specialised, and the general one S2S_AD_GENERAL=1 runs)."""
+import numpy as np
+import pytest
+
+import s2s_ad
+from derivative_paths import central_difference
+from gradcheck import numeric_grad
+from paths import fresh
+
+
+def layers_by_name(x):
+    """A dict made empty in f and filled by string keys: its tangent gets entries too."""
+    d = {}
+    for i in range(3):
+        d[f"layer{i}"] = x * (i + 1)
+    return sum(np.sum(d[f"layer{i}"] ** 2) for i in range(3))
+
+
+def one_entry(x):
+    d = {}
+    d["a"] = np.sin(x) * 2.0
+    return np.sum(d["a"])
+
+
+@pytest.mark.parametrize("fn", [layers_by_name, one_entry])
+def test_dict_filled_inside_f_forward_and_second_order(fn, both_paths):
+    f = fresh(fn)
+    x = np.array([0.3, -0.7, 1.1])
+    v = np.array([1.0, 0.5, -2.0])
+    expected = numeric_grad(f, (x,), 0)
+    value, tangent = s2s_ad.jvp(f)(x, v)
+    np.testing.assert_allclose(value, f(x))
+    np.testing.assert_allclose(tangent, expected @ v, rtol=1e-6)
+    np.testing.assert_allclose(s2s_ad.grad(f)(x), expected, rtol=1e-6)
+    np.testing.assert_allclose(s2s_ad.hvp(f)(x, v), central_difference(s2s_ad.grad(f), x, v),
+                               rtol=1e-5, atol=1e-7)
+    assert s2s_ad.jvp(f)(0.4, 1.0)[1] == pytest.approx(numeric_grad(f, (0.4,), 0))
+
+
+def apply_activation(act, x):
+    return np.sum(act(x) ** 2)
+
+
+def swish(z):
+    return z * np.tanh(z)
+
+
+@pytest.mark.parametrize("act", [np.tanh, swish, np.sin])
+def test_function_argument_on_both_paths(act, both_paths):
+    """A function passed as an argument: S2S_AD_GENERAL=1 used to make the derivative s2s_ad
+    builds for the held function general too, which has no way to call it by name (an
+    APIUsageError for every function argument)."""
+    f = fresh(apply_activation)
+    x = np.array([0.3, -0.7, 1.1])
+    v = np.array([1.0, 0.5, -2.0])
+    expected = numeric_grad(f, (act, x), 1)
+    np.testing.assert_allclose(s2s_ad.grad(f, wrt=1)(act, x), expected, rtol=1e-6)
+    np.testing.assert_allclose(s2s_ad.jvp(f, wrt=1)(act, x, v)[1], expected @ v, rtol=1e-6)
+    np.testing.assert_allclose(s2s_ad.hvp(f, wrt=1)(act, x, v),
+                               central_difference(lambda y: s2s_ad.grad(f, wrt=1)(act, y), x, v),
+                               rtol=1e-5, atol=1e-7)
+
+
+def passes_nested_function(x):
+    def cube(z):
+        return z ** 3
+    return apply_activation(cube, x)
+
+
+def passes_named_lambda(x):
+    cube = lambda z: z ** 3  # noqa: E731
+    return apply_activation(cube, x)
+
+
+@pytest.mark.parametrize("fn", [passes_nested_function, passes_named_lambda])
+def test_nested_function_passed_as_a_value_is_a_located_error(fn):
+    """It used to say "`cube` is used before it is assigned", pointing at a name that is."""
+    with pytest.raises(s2s_ad.UnsupportedSyntaxError) as info:
+        s2s_ad.grad(fresh(fn))(np.ones(2))
+    message = str(info.value)
+    assert "nested function `cube` is used as a value" in message
+    assert "module level" in message and "apply_activation(cube, x)" in message
+    assert info.value.filename == __file__
