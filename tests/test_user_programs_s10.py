@@ -83,3 +83,29 @@ def test_nested_function_passed_as_a_value_is_a_located_error(fn):
     assert "nested function `cube` is used as a value" in message
     assert "module level" in message and "apply_activation(cube, x)" in message
     assert info.value.filename == __file__
+
+
+def cubes(x):
+    return np.sum(x ** 3)
+
+
+@pytest.mark.parametrize("x, v", [(np.ones(3), np.ones(2)), (np.ones(3), np.ones((3, 1))),
+                                  (np.ones(3), 1.0), (1.0, np.ones(2))])
+def test_hvp_vector_of_another_shape_is_an_error_at_the_call(x, v):
+    """hv(x, v) with v not of x's shape used to broadcast: a (3, 3) "Hessian-vector
+    product" for v of shape (3, 1), a vector for a float x."""
+    with pytest.raises(s2s_ad.APIUsageError, match="the vector v for `x` has shape"):
+        s2s_ad.hvp(fresh(cubes))(x, v)
+
+
+def pair_out(x):
+    return x, x * 2.0
+
+
+def test_grad_of_a_tuple_output_prints_no_compiler_warning(recwarn, tmp_path, monkeypatch):
+    """The error is NonScalarOutputError alone: compiling the derivative used to print a
+    SyntaxWarning about a generated line (`(1.0)[0]`) the check keeps from running."""
+    monkeypatch.setenv("S2S_AD_SOURCE_DIR", str(tmp_path))
+    with pytest.raises(s2s_ad.NonScalarOutputError, match="returns a tuple"):
+        s2s_ad.grad(fresh(pair_out))(1.0)
+    assert not [w for w in recwarn if issubclass(w.category, SyntaxWarning)]
