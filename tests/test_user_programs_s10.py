@@ -109,3 +109,77 @@ def test_grad_of_a_tuple_output_prints_no_compiler_warning(recwarn, tmp_path, mo
     with pytest.raises(s2s_ad.NonScalarOutputError, match="returns a tuple"):
         s2s_ad.grad(fresh(pair_out))(1.0)
     assert not [w for w in recwarn if issubclass(w.category, SyntaxWarning)]
+
+
+def net_keys_by_str_methods(params, x):
+    """Parameter names made with str methods, as cs231n-style code writes them."""
+    h = x
+    for i in range(2):
+        h = np.tanh(h @ params["W{}".format(i)] + params["b%d" % i])
+    return np.sum(h ** 2) + np.sum(params["_".join(["W", "0"])])
+
+
+def _net_params():
+    rs = np.random.RandomState(0)
+    return {"W0": rs.randn(3, 3), "b0": rs.randn(3), "W1": rs.randn(3, 2), "b1": rs.randn(2),
+            "W_0": np.ones(1)}
+
+
+def _flat_numeric_grad(f, params, x, key):
+    def of_entry(value):
+        return f({**params, key: value}, x)
+    return numeric_grad(of_entry, (params[key],), 0)
+
+
+def test_dict_keys_made_by_str_methods(both_paths):
+    """`"W{}".format(i)` used to be "the array method `.format()` is not supported"."""
+    f = fresh(net_keys_by_str_methods)
+    params, x = _net_params(), np.linspace(-1.0, 1.0, 6).reshape(2, 3)
+    g = s2s_ad.grad(f)(params, x)
+    for key in params:
+        np.testing.assert_allclose(g[key], _flat_numeric_grad(f, params, x, key), rtol=1e-6,
+                                   atol=1e-9)
+    tangent = {k: np.ones_like(v) for k, v in params.items()}
+    expected = sum(np.sum(g[k]) for k in params)
+    np.testing.assert_allclose(s2s_ad.jvp(f)(params, x, tangent)[1], expected, rtol=1e-6)
+
+
+def test_cli_writes_str_method_calls(tmp_path):
+    import subprocess
+    import sys
+    import textwrap
+    (tmp_path / "netkeys.py").write_text(textwrap.dedent('''
+        import numpy as np
+        def net(params, x):
+            h = x
+            for i in range(2):
+                h = np.tanh(h @ params["W{}".format(i)])
+            return np.sum(h ** 2)
+    '''))
+    out = subprocess.run([sys.executable, "-m", "s2s_ad", "grad", "netkeys.py:net", "-o",
+                          "grad_netkeys.py"], cwd=tmp_path, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert "= str.format" in (tmp_path / "grad_netkeys.py").read_text()
+    check = subprocess.run([sys.executable, "-c", textwrap.dedent('''
+        import numpy as np, grad_netkeys, netkeys, s2s_ad
+        p = {"W0": np.full((3, 3), 0.1), "W1": np.full((3, 2), 0.2)}
+        x = np.ones((2, 3))
+        a, b = grad_netkeys.grad_net(p, x), s2s_ad.grad(netkeys.net)(p, x)
+        assert all(np.allclose(a[k], b[k]) for k in p)
+    ''')], cwd=tmp_path, capture_output=True, text=True)
+    assert check.returncode == 0, check.stderr
+
+
+def named_outputs(x):
+    return {"a": x * 2.0, "b": np.sum(x ** 2)}
+
+
+def test_vjp_of_a_dict_output(both_paths):
+    """The cotangent check refused every dict ("must have the output's shape ()")."""
+    f = fresh(named_outputs)
+    x = np.array([0.5, -1.0, 2.0])
+    np.testing.assert_allclose(s2s_ad.vjp(f)(x, {"a": np.ones(3), "b": 2.0}), 2.0 + 4.0 * x)
+    with pytest.raises(s2s_ad.NonScalarOutputError, match="dict with the keys"):
+        s2s_ad.vjp(f)(x, {"a": np.ones(3)})
+    with pytest.raises(s2s_ad.NonScalarOutputError, match=r"shape \(3,\); got shape \(2,\)"):
+        s2s_ad.vjp(f)(x, {"a": np.ones(2), "b": 1.0})

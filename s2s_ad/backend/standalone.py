@@ -144,6 +144,9 @@ class _Module:
                 self._constant(name, obj)
             elif getattr(builtins, getattr(obj, "__name__", ""), None) is obj:
                 self._builtin(name, obj)
+            elif _builtin_method_path(obj) is not None:
+                self.claim(name, obj)           # str.format of "W{}".format(i)
+                self.aliases.append(f"{name} = {_builtin_method_path(obj)}")
             elif getattr(obj, "__module__", None) in RUNTIME_MODULES:
                 self._copy_runtime(name, obj)
             else:
@@ -336,3 +339,13 @@ def _runtime_source(obj):
         doc = (obj.__doc__ or "").strip().splitlines()[0] if obj.__doc__ else ""
         return f'class {obj.__name__}(ValueError):\n    """{doc}"""'
     return inspect.getsource(obj).rstrip("\n")
+
+
+def _builtin_method_path(obj):
+    """`str.format` for the method str.format (a builtin type's own method), else None."""
+    owner = getattr(obj, "__objclass__", None)
+    name = getattr(obj, "__name__", "")
+    if isinstance(owner, type) and getattr(builtins, owner.__name__, None) is owner \
+            and getattr(owner, name, None) is obj:
+        return f"{owner.__name__}.{name}"
+    return None

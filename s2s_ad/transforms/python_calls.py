@@ -57,6 +57,13 @@ class PythonCallMixin:
         None (array methods: desugar.py)."""
         func = expr.func
         receiver, method, args = func.value, func.attr, expr.args
+        if isinstance(receiver, gast.Constant) and isinstance(receiver.value, str) \
+                and callable(getattr(str, method, None)):
+            # "W{}".format(i), "_".join(names): a string (a dict key) made from the
+            # arguments, by str's own method (no array has it)
+            call = self._runtime_call(getattr(str, method), [receiver] + list(args))
+            call.keywords = expr.keywords
+            return self._call(_located(call, expr))
         if method in RANDOM_METHODS:
             # a generator's draw, kept in place and in order: dead-code removal and
             # common-subexpression merging keep calls they do not know to be pure
