@@ -131,6 +131,11 @@ class _Module:
 
     def add(self, derived, cache):
         function_name = derived.function.__name__
+        known = cache.derived_of(self.names.get(function_name))
+        if known is not None and known.source == derived.source:
+            # one text under one name, derived twice for requests that differ only in a
+            # check (a recursive helper's adjoint, called from f and from itself)
+            return
         self.claim(function_name, derived.function)
         for name, obj in sorted(derived.bindings.items()):
             dep = cache.derived_of(obj)
@@ -219,6 +224,11 @@ class _Module:
                 elif isinstance(value, (types.FunctionType, type)) \
                         and used not in self.runtime and not hasattr(builtins, used):
                     pending.append(value)
+                elif type(value).__module__ in RUNTIME_MODULES and used not in self.runtime:
+                    # a marker object (ABSENT = _Absent()): its class copied, made again
+                    pending.append(type(value))
+                    self.claim(used, value)
+                    self.aliases.append(f"{used} = {type(value).__name__}()")
 
     def _import_user_names(self, derived):
         """Globals of the user's module that the generated code reads."""
