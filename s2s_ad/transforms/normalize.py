@@ -254,7 +254,8 @@ class _Normalizer(ControlFlowMixin, MutationMixin, AssignmentMixin, CallMixin, P
             if expr.id in self.current:
                 ssa = self.current[expr.id]
                 return build.name(ssa), self.levels[ssa]
-            if expr.id in self.nested:
+            if expr.id in self.nested and getattr(self.nested[expr.id], "lineno", 0) \
+                    < getattr(expr, "lineno", 0):
                 # nested functions are inlined where they are called (inline.py): as a
                 # value there is nothing to pass
                 raise UnsupportedSyntaxError(
