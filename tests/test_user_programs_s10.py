@@ -282,3 +282,80 @@ def test_forward_mode_of_lists_made_in_one_statement(both_paths):
     np.testing.assert_allclose(s2s_ad.jvp(f)(x, v)[1], expected @ v, rtol=1e-6)
     np.testing.assert_allclose(s2s_ad.hvp(f)(x, v), central_difference(s2s_ad.grad(f), x, v),
                                rtol=1e-5, atol=1e-7)
+
+
+def updates_a_dict(x):
+    d = {"a": x, "b": 1.0}
+    d.update({"b": x * 2.0, "c": d["a"] + 1.0}, e=np.sin(x))
+    return np.sum(d["a"] * d["b"] + d["c"] * d["e"])
+
+
+def test_dict_update_in_f(both_paths):
+    """d.update({...}) used to give half the gradient, silently (the entries it wrote were
+    not followed), and a KeyError in jvp."""
+    f = fresh(updates_a_dict)
+    x = np.array([0.3, -0.7, 1.1])
+    v = np.array([1.0, 0.5, -2.0])
+    expected = numeric_grad(f, (x,), 0)
+    np.testing.assert_allclose(s2s_ad.grad(f)(x), expected, rtol=1e-6)
+    np.testing.assert_allclose(s2s_ad.jvp(f)(x, v)[1], expected @ v, rtol=1e-6)
+    np.testing.assert_allclose(s2s_ad.hvp(f)(x, v), central_difference(s2s_ad.grad(f), x, v),
+                               rtol=1e-5, atol=1e-7)
+
+
+def reverses_a_list(x):
+    ys = [x[0], x[1] * 2.0]
+    ys.reverse()  # LINE
+    return ys[0] * 3.0 + ys[1]
+
+
+def clears_a_dict(x):
+    d = {"a": x[0]}
+    d.clear()  # LINE
+    d["b"] = x[1]
+    return d["b"]
+
+
+def removes_from_a_list(x):
+    ys = [x[0], x[1]]
+    ys.remove(x[0])  # LINE
+    return ys[0]
+
+
+def set_default(x):
+    d = {}
+    v = d.setdefault("a", x[0] * 2.0)  # LINE
+    return v + d["a"]
+
+
+def sorts_a_list(x):
+    ys = [x[1], x[0]]
+    ys.sort()  # LINE
+    return ys[0] * 2.0
+
+
+@pytest.mark.parametrize("fn", [reverses_a_list, clears_a_dict, removes_from_a_list,
+                                set_default, sorts_a_list])
+def test_list_and_dict_changed_in_place_is_a_located_error(fn):
+    """`ys.reverse()` gave a wrong gradient without an error, `ys.remove(v)` an IndexError in
+    generated code, `d.setdefault` an error naming no line."""
+    import inspect
+    with pytest.raises(s2s_ad.UnsupportedSyntaxError, match="changes a list or dict in place") \
+            as info:
+        s2s_ad.grad(fresh(fn))(np.array([1.0, 2.0]))
+    lines, start = inspect.getsourcelines(fn)
+    assert info.value.lineno == start + next(k for k, line in enumerate(lines) if "# LINE" in line)
+
+
+def pops_twice(x):
+    stack = [x[0], x[1], x[2]]
+    top = stack.pop()
+    return top * stack[0] + stack.pop(0)
+
+
+def test_pop_then_pop_at_an_index(both_paths):
+    """The rest of the list after `stack.pop(0)` is read by nothing: its adjoint, the number
+    0.0, was iterated (TypeError inside a runtime helper)."""
+    f = fresh(pops_twice)
+    x = np.array([1.0, 2.0, 3.0])
+    np.testing.assert_allclose(s2s_ad.grad(f)(x), numeric_grad(f, (x,), 0), rtol=1e-6)

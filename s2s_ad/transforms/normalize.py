@@ -143,6 +143,8 @@ class _Normalizer(ControlFlowMixin, MutationMixin, AssignmentMixin, CallMixin, P
             if not isinstance(value, gast.Call):
                 raise UnsupportedSyntaxError("an expression statement without effect",
                                              self.smap.locate(stmt), "remove it")
+            if self._dict_update(value, stmt):
+                return False
             if self._is_put_along_axis(value):
                 self._put_along_axis(value, stmt)
                 return False
