@@ -359,3 +359,16 @@ def test_pop_then_pop_at_an_index(both_paths):
     f = fresh(pops_twice)
     x = np.array([1.0, 2.0, 3.0])
     np.testing.assert_allclose(s2s_ad.grad(f)(x), numeric_grad(f, (x,), 0), rtol=1e-6)
+
+
+def appends_to_an_item(x):
+    d = {"h": []}
+    for xi in x:
+        d["h"].append(np.tanh(xi))  # LINE
+    return sum(d["h"])
+
+
+def test_append_to_an_item_says_what_to_write():
+    """It said "the array method `.append()` is not supported" of a list."""
+    with pytest.raises(s2s_ad.UnsupportedSyntaxError, match="on a list held in a variable"):
+        s2s_ad.grad(fresh(appends_to_an_item))(np.ones(2))
