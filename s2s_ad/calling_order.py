@@ -52,8 +52,8 @@ def with_defaults(function, generated, f, mode, names, single):
         elif mode != "hvp" and last is not None and not is_object(last) and \
                 not isinstance(last, (float, tuple, list, dict, str)):
             last = _real_array(last)
-        if mode == "jvp":
-            _check_tangent(last, bound, names, single, f)
+        if mode in ("jvp", "hvp"):
+            _check_tangent(last, bound, names, single, f, what)
         return function(*[bound.arguments[p.name] for p in params
                           if p.kind is not p.KEYWORD_ONLY], last,
                         **{p.name: bound.arguments[p.name] for p in params
@@ -73,13 +73,16 @@ def _real_array(value):
     return array if array.dtype.kind in "fc" else array.astype(float)
 
 
-def _check_tangent(tangent, bound, names, single, f):
+def _check_tangent(tangent, bound, names, single, f, what="tangent"):
+    """A jvp's tangent or an hvp's vector has the shape of the argument it goes with (an
+    hvp's vector of another shape used to broadcast into a result of the wrong shape)."""
     pieces = [tangent] if single else tangent
     if not single and (not isinstance(tangent, (tuple, list)) or len(tangent) != len(names)):
-        raise APIUsageError(f"jvp of {f.__qualname__} w.r.t. {', '.join(names)}: pass a "
-                            f"tuple of {len(names)} tangents")
+        mode = "jvp" if what == "tangent" else "hvp"
+        raise APIUsageError(f"{mode} of {f.__qualname__} w.r.t. {', '.join(names)}: pass a "
+                            f"tuple of {len(names)} {what.split()[-1]}s")
     for name, piece in zip(names, pieces):
         value = bound.arguments[name]
         if isinstance(value, (float, int, np.ndarray)) and np.shape(piece) != np.shape(value):
-            raise APIUsageError(f"the tangent for `{name}` has shape {np.shape(piece)}, but "
+            raise APIUsageError(f"the {what} for `{name}` has shape {np.shape(piece)}, but "
                                 f"`{name}` has shape {np.shape(value)}", function_location(f))

@@ -6,7 +6,8 @@
     s2s_ad gives 1.2, finite differences give 0.89
 
 Scalar-valued f: every element of each `wrt` argument is perturbed (a fixed random
-sample of at most `max_elements` of them for large arrays). Array-valued f: the vjp is
+sample of at most `max_elements` of them for large arrays); a dict, list or tuple argument
+(`params["W"]`) element by element of each array or number it holds. Array-valued f: the vjp is
 checked by the inner-product test <v, J^T u> = d/de <u, f(x + e v)> for random u, v.
 With order=2 (scalar f), the first derivatives are checked, then for each `wrt` argument
 the Hessian-vector product along a random v against central differences of the gradient.
@@ -40,7 +41,7 @@ def check_grads(f: Callable, *args, wrt: Wrt = 0, order: int = 1, eps: float = 1
     positions = _positions(f, names)
     rng = np.random.default_rng(seed)
     value = f(*args, **kwargs)
-    if np.ndim(value) == 0:
+    if not isinstance(value, (dict, list, tuple)) and np.ndim(value) == 0:
         got = grad(f, wrt=wrt)(*args, **kwargs)
         got = (got,) if single else got
         worst = None
@@ -51,17 +52,19 @@ def check_grads(f: Callable, *args, wrt: Wrt = 0, order: int = 1, eps: float = 1
                 if worst is None or excess > worst[0]:
                     worst = (excess, name, index, analytic, numeric)
         if worst is not None and worst[0] > 0:
-            _, name, index, analytic, numeric = worst
+            _, name, (path, index), analytic, numeric = worst
+            where = "".join(f"[{key!r}]" for key in path)
             raise GradientCheckError(
                 f"largest discrepancy {abs(analytic - numeric):.3g} in argument {name!r}"
-                f"{f' at index {index}' if index != () else ''}: s2s_ad gives {analytic!r}, "
+                f"{where}{f' at index {index}' if index != () else ''}: s2s_ad gives "
+                f"{analytic!r}, "
                 f"finite differences give {numeric!r}", function_location(f))
         return None
-    u = rng.standard_normal(np.shape(value))
+    u = _random_like(value, rng)
     got = vjp(f, wrt=wrt)(*args, u, **kwargs)
     got = (got,) if single else got
-    directions = [rng.standard_normal(np.shape(args[k])) for k in positions]
-    analytic = sum(float(np.sum(v * g)) for v, g in zip(directions, got))
+    directions = [_random_like(args[k], rng) for k in positions]
+    analytic = sum(_inner(v, g) for v, g in zip(directions, got))
     numeric = (_inner(u, f(*_moved(args, positions, directions, eps), **kwargs))
                - _inner(u, f(*_moved(args, positions, directions, -eps), **kwargs))) / (2 * eps)
     if abs(analytic - numeric) > atol + rtol * max(1.0, abs(numeric)):
@@ -84,13 +87,11 @@ def _check_second_order(f, args, kwargs, wrt, eps, rtol, atol, seed):
     # central differences of a gradient: a larger step than for values
     step = max(eps, 1e-4)
     for name, k in zip(names, _positions(f, names)):
-        v = rng.standard_normal(np.shape(args[k]))
-        v = float(v) if np.ndim(args[k]) == 0 and not isinstance(args[k], np.ndarray) else v
-        analytic = np.asarray(hvp(f, wrt=name)(*args, v, **kwargs), dtype=float)
+        v = _random_like(args[k], rng)
+        analytic = _flat(hvp(f, wrt=name)(*args, v, **kwargs))
         gradient = grad(f, wrt=name)
-        numeric = (np.asarray(gradient(*_moved(args, [k], [v], step), **kwargs), dtype=float)
-                   - np.asarray(gradient(*_moved(args, [k], [v], -step), **kwargs),
-                                dtype=float)) / (2 * step)
+        numeric = (_flat(gradient(*_moved(args, [k], [v], step), **kwargs))
+                   - _flat(gradient(*_moved(args, [k], [v], -step), **kwargs))) / (2 * step)
         error = np.abs(analytic - numeric)
         allowed = 10 * atol + 100 * rtol * np.abs(numeric)
         if np.any(error > allowed):
@@ -112,31 +113,90 @@ def _positions(f, names):
 
 
 def _elementwise(f, args, kwargs, k, g, eps, rng, max_elements):
-    x = np.asarray(args[k], dtype=float)
-    indices = list(np.ndindex(x.shape))
-    if len(indices) > max_elements:
-        picked = rng.choice(len(indices), size=max_elements, replace=False)
-        indices = [indices[i] for i in sorted(picked)]
-    scalar = np.ndim(args[k]) == 0 and not isinstance(args[k], np.ndarray)
-    for index in indices:
-        values = []
-        for sign in (1.0, -1.0):
-            moved = x.copy()
-            moved[index] += sign * eps
-            call = list(args)
-            call[k] = float(moved) if scalar else moved
-            values.append(f(*call, **kwargs))
-        yield index, float(np.asarray(g, dtype=float)[index]), (values[0] - values[1]) / (2 * eps)
+    """((path, index), s2s_ad's derivative, central difference) for each element perturbed:
+    `path` the keys leading to an array or number in a dict, list or tuple argument."""
+    for path in _leaf_paths(args[k]):
+        leaf = _get(args[k], path)
+        x = np.asarray(leaf, dtype=float)
+        indices = list(np.ndindex(x.shape))
+        if len(indices) > max_elements:
+            picked = rng.choice(len(indices), size=max_elements, replace=False)
+            indices = [indices[i] for i in sorted(picked)]
+        scalar = np.ndim(leaf) == 0 and not isinstance(leaf, np.ndarray)
+        derivative = np.asarray(_get(g, path), dtype=float)
+        for index in indices:
+            values = []
+            for sign in (1.0, -1.0):
+                moved = x.copy()
+                moved[index] += sign * eps
+                call = list(args)
+                call[k] = _put(args[k], path, float(moved) if scalar else moved)
+                values.append(f(*call, **kwargs))
+            yield (path, index), float(derivative[index]), (values[0] - values[1]) / (2 * eps)
+
+
+def _leaf_paths(value, path=()):
+    """The key paths to the numbers and arrays inside dicts, lists and tuples."""
+    if isinstance(value, dict):
+        for key in value:
+            yield from _leaf_paths(value[key], path + (key,))
+    elif isinstance(value, (list, tuple)):
+        for position, item in enumerate(value):
+            yield from _leaf_paths(item, path + (position,))
+    else:
+        yield path
+
+
+def _get(value, path):
+    for key in path:
+        value = value[key]
+    return value
+
+
+def _put(value, path, leaf):
+    """A copy of `value` with the item at `path` replaced (the caller's is never changed)."""
+    if not path:
+        return leaf
+    key, rest = path[0], path[1:]
+    if isinstance(value, dict):
+        return {**value, key: _put(value[key], rest, leaf)}
+    items = list(value)
+    items[key] = _put(value[key], rest, leaf)
+    if isinstance(value, list):
+        return items
+    return type(value)(*items) if hasattr(value, "_fields") else tuple(items)
+
+
+def _random_like(value, rng):
+    """A random direction of value's structure and shapes (floats for numbers)."""
+    for path in _leaf_paths(value):
+        leaf = _get(value, path)
+        drawn = rng.standard_normal(np.shape(leaf))
+        value = _put(value, path, float(drawn) if np.ndim(leaf) == 0
+                     and not isinstance(leaf, np.ndarray) else drawn)
+    return value
+
+
+def _flat(value):
+    """The numbers of value (any structure) as one float vector."""
+    return np.concatenate([np.ravel(np.asarray(_get(value, path), dtype=float))
+                           for path in _leaf_paths(value)] or [np.zeros(0)])
 
 
 def _moved(args, positions, directions, scale):
+    """args with each argument at `positions` moved by scale * its direction, leaf by leaf."""
     out = list(args)
     for k, v in zip(positions, directions):
-        out[k] = np.asarray(args[k], dtype=float) + scale * v
-        if np.ndim(args[k]) == 0 and not isinstance(args[k], np.ndarray):
-            out[k] = float(out[k])
+        moved = args[k]
+        for path in _leaf_paths(args[k]):
+            leaf = _get(args[k], path)
+            step = np.asarray(leaf, dtype=float) + scale * np.asarray(_get(v, path))
+            scalar = np.ndim(leaf) == 0 and not isinstance(leaf, np.ndarray)
+            moved = _put(moved, path, float(step) if scalar else step)
+        out[k] = moved
     return out
 
 
 def _inner(a, b):
-    return float(np.sum(np.asarray(a, dtype=float) * np.asarray(b, dtype=float)))
+    """The sum of the elementwise products of a and b (any structure, the same in both)."""
+    return float(np.dot(_flat(a), _flat(b)))

@@ -234,6 +234,10 @@ def _specialised(func, general, signatures):
     text = guard_source(general.function.__name__, doc, params,
                         [(sig, d.function.__name__) for sig, d in zip(signatures, built)],
                         fallback.function.__name__, bind)
+    # the parameters as the general derivative writes them: with f's defaults
+    first = fallback.source.split("\n", 1)[0]
+    text = text.replace(text[text.index("("):text.index(":\n")],
+                        first[first.index("("):first.rindex(":")], 1)
     head = ["import numpy as _numpy"] + [f"{n} = {v}" for n, v in sorted(constants.items())]
     return [fallback] + built, "\n".join(head) + "\n\n\n" + text
 

@@ -210,7 +210,7 @@ class Dispatcher:
             if known == signature:
                 return function
         function = None
-        if not os.environ.get("S2S_AD_GENERAL") and not is_general(
+        if not self._forced_general() and not is_general(
                 [k for _, k in signature]) and len(self.entries) < MAX_SPECIALISATIONS:
             derived = self._build(signature, len(self.built) + 1)
             if derived is not None:
@@ -220,6 +220,13 @@ class Dispatcher:
             self.entries.append((signature, function))
             self._compile()
         return function
+
+    def _forced_general(self):
+        """S2S_AD_GENERAL=1 makes every call take the general derivative, except the
+        derivative s2s_ad builds itself of a function held in a variable (runtime_functions):
+        only one specialised on that function's identity can differentiate it."""
+        from .runtime_functions import is_applier
+        return bool(os.environ.get("S2S_AD_GENERAL")) and not is_applier(self.outline.func)
 
     def signature_for(self, args, kwargs):
         """The signature of a call of the derivative (arguments as the user passes them)."""

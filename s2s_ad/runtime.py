@@ -198,7 +198,13 @@ def placeholder(shape, _made={}):
 
 def zero_tangent(x):
     """The zero derivative shaped like x: 0.0 for a scalar, float zeros otherwise; item by
-    item for a tuple or list of differently shaped values (a helper's vjp returns one)."""
+    item for a tuple or list of differently shaped values (a helper's vjp returns one);
+    entry by entry for a dict, so that a dict f builds (`d = {}`, then `d[k] = x`) gets a
+    tangent its entries' tangents can be written into; an empty list one it can append to."""
+    if type(x) is dict:
+        return {key: zero_tangent(value) for key, value in x.items()}
+    if type(x) in (list, tuple) and not x:
+        return type(x)()               # `a, b = [], []`: a list appended to later
     if type(x) in (tuple, list) and not _homogeneous(x):
         return type(x)(zero_tangent(item) for item in x)
     if isinstance(x, np.ndarray) or np.ndim(x) > 0:

@@ -64,6 +64,14 @@ def _cotangent_mismatch(cotangent, output):
             f" of {len(cotangent)}" if isinstance(cotangent, (tuple, list)) else "")
         return f"must be a {type(output).__name__} of {len(output)} items like its " \
                f"output; got {got}"
+    if isinstance(output, dict):
+        if isinstance(cotangent, dict) and cotangent.keys() == output.keys():
+            return next(filter(None, (_cotangent_mismatch(cotangent[k], output[k])
+                                      for k in output)), None)
+        got = f"keys {sorted(map(repr, cotangent))}" if isinstance(cotangent, dict) \
+            else f"a {type(cotangent).__name__}"
+        return f"must be a dict with the keys of its output " \
+               f"({', '.join(sorted(map(repr, output)))}); got {got}"
     try:
         shape = None if cotangent is None or isinstance(cotangent, (str, dict)) else \
             np.shape(cotangent)

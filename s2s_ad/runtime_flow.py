@@ -78,7 +78,9 @@ def scatter_add(a, x, index, g):
             a = [0.0] * len(x) if not isinstance(a, tuple) else list(a)
         if isinstance(index, slice):
             if type(g) is float and not g:
-                return a        # a loop over an empty slice left its adjoint the zero 0.0
+                # the zero 0.0: a loop over an empty slice, or the rest of a list read by
+                # nothing (ys.pop(i) unused)
+                return a
             for k, part in zip(range(*index.indices(len(x))), g):
                 a[k] = add_adjoints(a[k], part)
         else:

@@ -25,8 +25,8 @@ _ACTIVE = []      # the held functions whose derivative is being derived (re-ent
 class _Deriving:
     """Guards deriving `function`'s vjp / jvp: a derivative that comes back to this
     fallback for the same function (it could not be specialised on the function's
-    identity: a functools.partial, a bound method, a callable object, or S2S_AD_GENERAL
-    set) would recurse without end; it is a clear error instead."""
+    identity: a functools.partial, a bound method, a callable object) would recurse
+    without end; it is a clear error instead."""
 
     def __init__(self, function):
         self.function = function
@@ -38,7 +38,7 @@ class _Deriving:
                 f"s2s_ad cannot differentiate a call of {self.function!r} held in a variable "
                 f"here: a function chosen at run time is differentiated through a derivative "
                 f"specialised on its identity, and this one has none (a functools.partial, "
-                f"a bound method or a callable object, or S2S_AD_GENERAL is set)", None,
+                f"a bound method or a callable object)", None,
                 "pass a plain function (a def, a lambda or a numpy function), or call "
                 "the function by its name in f")
         _ACTIVE.append(self.function)
@@ -77,6 +77,15 @@ def _apply_3(function, a, b, c):
 
 def _apply_4(function, a, b, c, d):
     return function(a, b, c, d)
+
+
+def is_applier(function):
+    """Whether `function` is a copy of _apply_n made for one held function. Its derivatives
+    are specialised on that function's identity even where S2S_AD_GENERAL asks for general
+    derivatives: the general one of an applier comes back to function_vjp for the same
+    function, which has no other way to differentiate it."""
+    return getattr(function, "__code__", None) in (
+        _apply_1.__code__, _apply_2.__code__, _apply_3.__code__, _apply_4.__code__)
 
 
 _APPLIERS = {}    # (id(held function), arity) -> (the function, its own copy of _apply_n)
@@ -162,7 +171,7 @@ def function_vjp_tangent(function, args, cotangent, arg_tangents, cotangent_tang
     vjp = dispatcher.specialisation(dispatcher.signature_for((function, *args, cotangent), {}))
     if vjp is None:
         raise TypeError("s2s_ad cannot specialise the derivative of the held function "
-                        f"{function!r} (S2S_AD_GENERAL is set, or too many specialisations)")
+                        f"{function!r} (too many specialisations)")
     along = tuple(_tangent_of(_item(arg_tangents, k), args[k]) for k in positions) \
         + (_tangent_of(cotangent_tangent, cotangent),)
     wrt = tuple(k + 1 for k in positions) + (len(args) + 1,)

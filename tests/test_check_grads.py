@@ -90,3 +90,27 @@ def test_second_order_checks_hessian_vector_products(both_paths):
         s2s_ad.check_grads(uses_cube, x, w, order=2)
     with pytest.raises(s2s_ad.APIUsageError, match="order=3"):
         s2s_ad.check_grads(tanh_loss, x, np.ones((2, 3)), order=3)
+
+
+def dict_model(params, x):
+    return np.sum(np.tanh(x @ params["W"] + params["b"]) ** 2) + params["c"] ** 2
+
+
+def list_model(ws, x):
+    return np.sum(wrong_square(ws[1][0]) * x) + np.sum(ws[0] * x)
+
+
+def dict_valued(x):
+    return {"a": x * 2.0, "b": (np.sin(x), np.sum(x ** 2))}
+
+
+def test_structured_arguments_and_outputs(both_paths):
+    """A dict, list or tuple argument is checked element by element of what it holds (it
+    used to be a TypeError from float(dict)); a dict output by the inner-product test."""
+    rng = np.random.default_rng(4)
+    params = {"W": rng.standard_normal((3, 2)), "b": rng.standard_normal(2), "c": 0.5}
+    s2s_ad.check_grads(dict_model, params, rng.standard_normal((4, 3)), order=2)
+    s2s_ad.check_grads(dict_valued, rng.standard_normal(3))
+    ws = [rng.standard_normal(3), (rng.standard_normal(3),)]
+    with pytest.raises(s2s_ad.GradientCheckError, match=r"argument 'ws'\[1\]\[0\] at index"):
+        s2s_ad.check_grads(list_model, ws, rng.standard_normal(3))

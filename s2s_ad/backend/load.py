@@ -17,6 +17,7 @@ same numbers and, past the `def` line, the same columns: tracebacks, pdb and
                   ...
 """
 import types
+import warnings
 
 from ..frontend.star_params import source_function
 from .sources import register
@@ -33,7 +34,12 @@ def load(source, function_name, user_function, bindings):
     user_cells = dict(zip(origin.__code__.co_freevars, origin.__closure__ or ()))
     wrapper = f"def __s2s_bindings__({', '.join(sorted(set(free) | set(user_cells)))}):"
     compiled_text = "\n".join([wrapper, " " + lines[1]] + lines[2:])
-    module_code = compile(compiled_text, filename, "exec")
+    with warnings.catch_warnings():
+        # the compiler's guesses about generated lines (`(1.0)[0]` in grad of a function
+        # returning a tuple: a line check_scalar_output keeps from running) are not the
+        # user's to read
+        warnings.simplefilter("ignore", SyntaxWarning)
+        module_code = compile(compiled_text, filename, "exec")
     wrapper_code = next(c for c in module_code.co_consts if isinstance(c, types.CodeType))
     code = next(c for c in wrapper_code.co_consts
                 if isinstance(c, types.CodeType) and c.co_name == function_name)

@@ -131,6 +131,11 @@ class _Module:
 
     def add(self, derived, cache):
         function_name = derived.function.__name__
+        known = cache.derived_of(self.names.get(function_name))
+        if known is not None and known.source == derived.source:
+            # one text under one name, derived twice for requests that differ only in a
+            # check (a recursive helper's adjoint, called from f and from itself)
+            return
         self.claim(function_name, derived.function)
         for name, obj in sorted(derived.bindings.items()):
             dep = cache.derived_of(obj)
@@ -144,6 +149,9 @@ class _Module:
                 self._constant(name, obj)
             elif getattr(builtins, getattr(obj, "__name__", ""), None) is obj:
                 self._builtin(name, obj)
+            elif _builtin_method_path(obj) is not None:
+                self.claim(name, obj)           # str.format of "W{}".format(i)
+                self.aliases.append(f"{name} = {_builtin_method_path(obj)}")
             elif getattr(obj, "__module__", None) in RUNTIME_MODULES:
                 self._copy_runtime(name, obj)
             else:
@@ -216,6 +224,11 @@ class _Module:
                 elif isinstance(value, (types.FunctionType, type)) \
                         and used not in self.runtime and not hasattr(builtins, used):
                     pending.append(value)
+                elif type(value).__module__ in RUNTIME_MODULES and used not in self.runtime:
+                    # a marker object (ABSENT = _Absent()): its class copied, made again
+                    pending.append(type(value))
+                    self.claim(used, value)
+                    self.aliases.append(f"{used} = {type(value).__name__}()")
 
     def _import_user_names(self, derived):
         """Globals of the user's module that the generated code reads."""
@@ -336,3 +349,13 @@ def _runtime_source(obj):
         doc = (obj.__doc__ or "").strip().splitlines()[0] if obj.__doc__ else ""
         return f'class {obj.__name__}(ValueError):\n    """{doc}"""'
     return inspect.getsource(obj).rstrip("\n")
+
+
+def _builtin_method_path(obj):
+    """`str.format` for the method str.format (a builtin type's own method), else None."""
+    owner = getattr(obj, "__objclass__", None)
+    name = getattr(obj, "__name__", "")
+    if isinstance(owner, type) and getattr(builtins, owner.__name__, None) is owner \
+            and getattr(owner, name, None) is obj:
+        return f"{owner.__name__}.{name}"
+    return None

@@ -40,6 +40,14 @@ def method_call(receiver, method, args, keywords, node, smap):
         return method, [receiver] + list(args), keywords
     if method == "astype":
         return "asarray", [receiver], [gast.keyword(arg="dtype", value=args[0])] + list(keywords)
+    if method in ("append", "extend", "insert", "pop") and not hasattr(np.ndarray, method):
+        # a list's method on something not a name (d["h"].append(v)): lists are followed
+        # through their names
+        raise UnsupportedSyntaxError(
+            f"`.{method}()` is supported on a list held in a variable, not on an item or "
+            f"attribute", smap.locate(node),
+            f"keep the list in a variable (h = []; h.{method}(...)), then store it: "
+            f"d['h'] = h")
     if method == "item":
         hint = "index the value instead, e.g. x[0] or x[()] (or np.sum(x) of a 1-element array)"
     elif hasattr(np, method):

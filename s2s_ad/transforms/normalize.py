@@ -143,6 +143,8 @@ class _Normalizer(ControlFlowMixin, MutationMixin, AssignmentMixin, CallMixin, P
             if not isinstance(value, gast.Call):
                 raise UnsupportedSyntaxError("an expression statement without effect",
                                              self.smap.locate(stmt), "remove it")
+            if self._dict_update(value, stmt):
+                return False
             if self._is_put_along_axis(value):
                 self._put_along_axis(value, stmt)
                 return False
@@ -254,6 +256,16 @@ class _Normalizer(ControlFlowMixin, MutationMixin, AssignmentMixin, CallMixin, P
             if expr.id in self.current:
                 ssa = self.current[expr.id]
                 return build.name(ssa), self.levels[ssa]
+            if expr.id in self.nested and getattr(self.nested[expr.id], "lineno", 0) \
+                    < getattr(expr, "lineno", 0):
+                # nested functions are inlined where they are called (inline.py): as a
+                # value there is nothing to pass
+                raise UnsupportedSyntaxError(
+                    f"the nested function `{expr.id}` is used as a value (passed, stored or "
+                    f"returned): nested functions and lambdas are supported where they are "
+                    f"called", self.smap.locate(expr),
+                    f"define `{expr.id}` at module level: a module-level function passed "
+                    f"as an argument is differentiated through")
             if self.res.is_value(expr.id):
                 raise UnsupportedSyntaxError(f"`{expr.id}` is used before it is assigned",
                                              self.smap.locate(expr))

@@ -57,6 +57,13 @@ class PythonCallMixin:
         None (array methods: desugar.py)."""
         func = expr.func
         receiver, method, args = func.value, func.attr, expr.args
+        if isinstance(receiver, gast.Constant) and isinstance(receiver.value, str) \
+                and callable(getattr(str, method, None)):
+            # "W{}".format(i), "_".join(names): a string (a dict key) made from the
+            # arguments, by str's own method (no array has it)
+            call = self._runtime_call(getattr(str, method), [receiver] + list(args))
+            call.keywords = expr.keywords
+            return self._call(_located(call, expr))
         if method in RANDOM_METHODS:
             # a generator's draw, kept in place and in order: dead-code removal and
             # common-subexpression merging keep calls they do not know to be pure
@@ -95,7 +102,57 @@ class PythonCallMixin:
             raise UnsupportedSyntaxError(
                 f"`.{method}(...)` is supported as a statement of its own",
                 self.smap.locate(expr), f"write `{method}` on its own line, then use the list")
+        if isinstance(receiver, gast.Name) and (
+                method in _IN_PLACE_METHODS and self.res.is_value(receiver.id)
+                and (method != "sort" or self._made_container(receiver.id))
+                or method == "update" and self._made_container(receiver.id)):
+            # the list or dict is changed where s2s_ad follows no value (it follows
+            # assignments and index writes): a wrong derivative, without this error
+            raise UnsupportedSyntaxError(
+                f"`.{method}()` changes a list or dict in place, which s2s_ad does not "
+                f"follow", self.smap.locate(expr), _IN_PLACE_METHODS.get(
+                    method, "write the entries as index writes: d[k] = v"))
         return None
+
+    def _made_container(self, name):
+        """Is `name` bound only to list or dict displays, comprehensions or list(...) /
+        dict(...) in f (not an argument, which may be an object with such a method)?"""
+        values, stores = self._bindings_in_source()
+        made = [v for v in values.get(name, []) if isinstance(v, (
+            gast.List, gast.Dict, gast.ListComp, gast.DictComp)) or isinstance(v, gast.Call)
+            and isinstance(v.func, gast.Name) and v.func.id in ("list", "dict")]
+        return bool(made) and len(made) == stores.get(name, 0)
+
+    def _dict_update(self, call, stmt):
+        """`d.update({k: v, ...})` / `d.update(k=v)` as a statement, d a dict made in f: the
+        values computed first, then one index write `d[k] = v` each (which s2s_ad
+        follows). False for any other statement."""
+        func = call.func
+        if not (isinstance(func, gast.Attribute) and func.attr == "update"
+                and isinstance(func.value, gast.Name) and self._made_container(func.value.id)):
+            return False
+        entries = []
+        for arg in call.args:
+            if not isinstance(arg, gast.Dict) or any(k is None for k in arg.keys):
+                raise UnsupportedSyntaxError(
+                    "`.update(...)` of a dict is supported with a dict display ({k: v, ...}) "
+                    "or keywords", self.smap.locate(call),
+                    "write the entries as index writes: d[k] = v")
+            entries += list(zip(arg.keys, arg.values))
+        entries += [(build.const(k.arg), k.value) for k in call.keywords if k.arg is not None]
+        if any(k.arg is None for k in call.keywords):
+            raise UnsupportedSyntaxError("`.update(**...)` is not supported",
+                                         self.smap.locate(call),
+                                         "write the entries as index writes: d[k] = v")
+        held = []
+        for key, value in entries:
+            entry = self.namer.fresh("entry")
+            self._statement(_located(build.assign(entry, value), stmt))
+            held.append((key, entry))
+        for key, entry in held:
+            self._statement(_located(build.assign(
+                build.store_subscript(build.name(func.value.id), key), build.name(entry)), stmt))
+        return True
 
     def _shape_given_as_items(self, func, path, target, expr):
         """np.random.randn(*shape) -> np.random.standard_normal(shape) (the same draw from
@@ -314,6 +371,16 @@ class PythonCallMixin:
 # RandomState's methods taking the shape as separate numbers, and the same draw taking it
 # as one tuple
 _SHAPED_BY_ITEMS = {"randn": "standard_normal", "rand": "random_sample"}
+
+# list and dict methods that change the container in place -> what to write instead
+_IN_PLACE_METHODS = {
+    "reverse": "rebind it reversed: ys = ys[::-1]",
+    "sort": "rebind it sorted: ys = sorted(ys) (np.sort(x) for an array)",
+    "remove": "rebuild it without the item: ys = [y for y in ys if ...]",
+    "clear": "rebind it empty: ys = [] (d = {})",
+    "setdefault": "write `if k not in d: d[k] = v`, then read d[k]",
+    "popitem": "read the entry, then rebuild the dict without it",
+}
 
 
 def updated_lists(tree):
