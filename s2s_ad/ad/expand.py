@@ -260,9 +260,15 @@ class _Substituter(TemplateSubstituter):
                 and node.args[1].id in self.bound:
             if self._same_shape(node.args[1].id):
                 return self.visit(node.args[0])
+            product = self._adjoint_times_operand(node.args[0])
             contribution = self.visit(node.args[0])
-            reduced = self.ctx.reduce_to_operand(contribution, self.result,
+            reduced = None
+            if product is not None:
+                reduced = self.ctx.dot_to_number(contribution, product, self.result,
                                                  self.bound[node.args[1].id])
+            if reduced is None:
+                reduced = self.ctx.reduce_to_operand(contribution, self.result,
+                                                     self.bound[node.args[1].id])
             if reduced is not None:
                 return reduced
             node.args[0] = contribution         # substituted once, never twice
@@ -285,6 +291,21 @@ class _Substituter(TemplateSubstituter):
             if count is not None:
                 return count
         return self.generic_visit(node)
+
+    def _adjoint_times_operand(self, node):
+        """The operand atom x of a template's `d[result] * x` (or `x * d[result]`), x a
+        parameter of the template or the result itself; else None."""
+        if not (isinstance(node, gast.BinOp) and isinstance(node.op, gast.Mult)):
+            return None
+        for adjoint, other in ((node.left, node.right), (node.right, node.left)):
+            target = derivative_target(adjoint) if isinstance(adjoint, gast.Subscript) else None
+            if target is not None and target[1] is None and target[0] == self.t.result \
+                    and isinstance(other, gast.Name):
+                if other.id in self.bound:
+                    return self.bound[other.id]
+                if other.id == self.t.result:
+                    return build.name(self.result)
+        return None
 
     def _same_shape(self, param):
         """Is the result provably shaped like operand `param`? Either a known fact, or the
