@@ -39,6 +39,8 @@ _NEED_A_SHAPE = {np.flip, np.fliplr, np.flipud, np.tril, np.triu, np.transpose, 
                  np.tensordot, np.einsum, np.kron, np.linalg.solve, np.linalg.inv,
                  np.linalg.cholesky, np.linalg.matrix_power, np.linalg.det, np.linalg.slogdet}
 
+_SHAPE_KEEPING = {np.roll, np.flip, np.fliplr, np.flipud}     # result shaped as operand 0
+
 
 class StatementReverser:
     def __init__(self, inputs, context, adjoints, helpers, first_defs=frozenset(),
@@ -217,7 +219,11 @@ class StatementReverser:
             self.ctx.adjoint_may_be_scalar_zero = self._may_be_scalar_zero(result_adjoint)
             if isinstance(result_adjoint, gast.Name) and result_adjoint.id in self._maybe_zero \
                     and op.primitive in _NEED_A_SHAPE:
-                result_adjoint = self._shaped_adjoint(result_adjoint, target, out)
+                # a rearrangement keeps its operand's shape and dtype: the operand (read by
+                # the backward sweep anyway, or taped in the result's place) shows them
+                like = op.args[0].id if op.primitive in _SHAPE_KEEPING and op.args \
+                    and isinstance(op.args[0], gast.Name) else target
+                result_adjoint = self._shaped_adjoint(result_adjoint, target, out, like)
             self._from_held = getattr(result_adjoint, "id", None) in self._held_zero
             expansion = expand(template, bound, target, result_adjoint, self.ctx)
         except BindingError as exc:
@@ -247,13 +253,15 @@ class StatementReverser:
             else:
                 self.adj.contribute_at(operand.id, operand, index, value, out)
 
-    def _shaped_adjoint(self, adjoint, target, out):
-        """The adjoint as an array of the result's shape: the 0.0 a loop or a branch that
-        never contributed leaves has no shape, and templates that rearrange, index or
-        multiply the adjoint (np.flip, np.tril, matmul, solve, ...) need one."""
+    def _shaped_adjoint(self, adjoint, target, out, like=None):
+        """The adjoint as an array of the result's shape (read off `like`, a value of its
+        shape and dtype, when given): the 0.0 a loop or a branch that never contributed
+        leaves has no shape, and templates that rearrange, index or multiply the adjoint
+        (np.flip, np.tril, matmul, solve, ...) need one."""
+        like = like or target
         shaped = self.i.namer.fresh(f"{target}_bar")
         out.append(build.assign(shaped, build.call(self.adj.helper(runtime_flow.match_adjoint),
-                                                   [build.clone(adjoint), build.name(target)])))
+                                                   [build.clone(adjoint), build.name(like)])))
         self.ctx.adjoint_may_be_scalar_zero = False
         return build.name(shaped)
 
