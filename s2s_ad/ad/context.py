@@ -10,6 +10,7 @@ import gast
 import numpy
 
 from ..ir import build
+from .held_calls import call_key, is_pure_function
 from ..ir.walk import names_stored
 
 
@@ -31,6 +32,14 @@ class ExpansionContext:
         return isinstance(atom, gast.Name) and self.i.activity.is_active(atom.id)
 
     elementwise = False       # set per statement: is its primitive elementwise?
+    held_calls = {}           # set per statement: call key -> the name holding its value
+
+    def held_value(self, function, args):
+        """A name still holding `function(*args)` where the statement being reversed is
+        (ad/held_calls.py), or None."""
+        key = call_key(function, args)
+        name = self.held_calls.get(key) if key is not None else None
+        return build.name(name) if name is not None else None
 
     def same_shape(self, result, atom):
         """Is operand `atom` of the operation computing `result` shaped like it?"""

@@ -27,6 +27,7 @@ from ..analyses.shapes import is_elementwise
 from ..signature import Items, SequenceOf
 from .adjoint_facts import repeated_list
 from .expand import BindingError, bind_operands, expand
+from .held_calls import held_calls
 from .tape import RESTORE, RESTORE_ITEM, UNDO_APPEND, marker
 from .uniform import UniformAdjoints
 
@@ -40,6 +41,10 @@ _NEED_A_SHAPE = {np.flip, np.fliplr, np.flipud, np.tril, np.triu, np.transpose, 
                  np.linalg.cholesky, np.linalg.matrix_power, np.linalg.det, np.linalg.slogdet}
 
 _SHAPE_KEEPING = {np.roll, np.flip, np.fliplr, np.flipud}     # result shaped as operand 0
+
+
+def _no_number(name):
+    return False
 
 
 class StatementReverser:
@@ -59,6 +64,9 @@ class StatementReverser:
         self._held_zero, self._from_held = set(), False   # ... as accumulated ones they read
         self.uniform = UniformAdjoints(inputs, adjoints, context, self._maybe_zero)
         self._first_assignment = None       # name -> its first assignment (tuple_arity)
+        kinds = inputs.kinds
+        self._held_calls = held_calls(self.levels.tree.body, self.levels.callees,
+                                      kinds.is_number if kinds is not None else _no_number)
 
     def tuple_arity(self, variable):
         """n when `variable` is an n-tuple built once in the function, else None."""
@@ -116,6 +124,14 @@ class StatementReverser:
 
     # ---- assignments -----------------------------------------------------------------------
     def assignment(self, stmt, out):
+        # what the templates of this statement may read instead of calling again
+        self.ctx.held_calls = self._held_calls.get(id(stmt), {})
+        try:
+            self._assignment(stmt, out)
+        finally:
+            self.ctx.held_calls = {}
+
+    def _assignment(self, stmt, out):
         target = stmt.targets[0].id
         op = operation_of(stmt.value, self.levels.callees)
         accumulated = self.adj.accumulates(target)
