@@ -51,7 +51,9 @@ class StatementReverser:
     def __init__(self, inputs, context, adjoints, helpers, first_defs=frozenset(),
                  repeated_ids=frozenset()):
         self.first_defs = first_defs
-        self.repeated_ids = repeated_ids   # item reads the backward loop repeats
+        # statements whose overwrite destroys nothing the backward sweep reads: item
+        # reads the backward loop repeats, numbers a loop computes alike every iteration
+        self.repeated_ids = repeated_ids
         self.i = inputs
         self.ctx = context
         self.adj = adjoints
