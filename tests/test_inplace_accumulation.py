@@ -87,10 +87,11 @@ def test_generated_loop_gradient_adds_weights_in_place_and_is_right():
     np.testing.assert_array_equal(dW, dW2)          # no state carried between calls
 
 
-def rewrite_after(forward, code):
+def rewrite_after(forward, code, returned=""):
     before = gast.parse(textwrap.dedent(forward)).body
     body = gast.parse(textwrap.dedent(code)).body
-    out, changed = accumulate_in_place(body, before)
+    after = gast.parse(textwrap.dedent(returned)).body
+    out, changed = accumulate_in_place(body, before, after)
     return to_source(gast.Module(body=out, type_ignores=[])).strip(), changed
 
 
@@ -135,4 +136,15 @@ for t in ts:
     u_bar = u_bar + g
 return u_bar
 """)
+    assert not changed and "u_bar = u_bar + g" in text
+
+
+def test_a_start_the_return_reads_keeps_the_sum_out_of_place():
+    # the final return is not part of the backward sweep handed over: it is read too
+    text, changed = rewrite_after("", """
+        x_bar = 2.0 * t
+        u_bar = x_bar
+        for s in ss:
+            u_bar = u_bar + g
+        """, "return x_bar, u_bar")
     assert not changed and "u_bar = u_bar + g" in text

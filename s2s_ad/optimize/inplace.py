@@ -31,11 +31,12 @@ from ..ir.walk import walk_tree
 _OPERATOR_PARENTS = (gast.BinOp, gast.UnaryOp, gast.Compare, gast.BoolOp)
 
 
-def accumulate_in_place(body, before=()):
-    """Returns (new body, changed). `before`: the statements preceding body (the forward
-    sweep), read only to see where the arrays body starts from were made."""
+def accumulate_in_place(body, before=(), after=()):
+    """Returns (new body, changed). `before`, `after`: the statements around body (the
+    forward sweep; the final return), read only to see where the arrays body starts from
+    were made and who else reads them."""
     module = gast.Module(body=body, type_ignores=[])
-    candidates = _candidates(module, list(before))
+    candidates = _candidates(module, list(before), list(after))
     if not candidates:
         return body, False
     changed = False
@@ -81,11 +82,11 @@ def _is_zero_assignment(stmt):
         and value.value == 0
 
 
-def _owned_copies(module, before):
+def _owned_copies(module, before, after):
     """{id(stmt): N} for each top-level `N = M` where M holds an array only M holds
     (see the module docstring) and is read only there."""
     stores, loads = {}, {}
-    for node in walk_tree(gast.Module(body=before + module.body, type_ignores=[])):
+    for node in walk_tree(gast.Module(body=before + module.body + after, type_ignores=[])):
         if isinstance(node, gast.Name):
             table = stores if isinstance(node.ctx, gast.Store) else loads
             table[node.id] = table.get(node.id, 0) + 1
@@ -123,8 +124,8 @@ def _fresh(stmt, made, stores, loads):
         and isinstance(made[buffer].value, (gast.BinOp, gast.UnaryOp))
 
 
-def _candidates(module, before):
-    owned = _owned_copies(module, before)
+def _candidates(module, before, after):
+    owned = _owned_copies(module, before, after)
     accumulated, rejected = set(), set()
     allowed_loads = set()          # ids of Name nodes read in an allowed position
     for node in walk_tree(module):

@@ -200,7 +200,9 @@ def in_place_arithmetic(body, facts):
     # with the adjoint copies gone, a sum started from an adjoint the backward sweep owns
     # (`u_bar = t8_0_bar` before a loop adding into u_bar) can be added to in place
     body = Body.of(statements)
-    backward, accumulated = accumulate_in_place(list(body.backward), body.forward)
+    backward, accumulated = accumulate_in_place(
+        list(body.backward), list(body.forward),
+        [body.returned] if body.returned is not None else [])
     return body.with_backward(backward) if accumulated else body
 
 
