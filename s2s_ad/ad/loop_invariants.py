@@ -17,7 +17,8 @@ negative number, before a loop that may run zero times would change what f does;
 arithmetic that cannot raise is moved out by transforms/invariant_floats.py.)
 
 A statement qualifies when it sits directly in the body of a `for` loop of the function's
-top level (a loop nested in another runs again with other values), assigns a name the
+top level (a loop nested in another runs again with other values) that has no `break`,
+`continue` or `else`, assigns a name the
 function assigns nowhere else and reads nowhere outside this loop, and computes arithmetic
 or a pure function (math's, numpy's ufuncs) of number literals and of names the loop
 never assigns (or that qualified before it); the facts prove the result and every operand
@@ -40,8 +41,9 @@ def loop_invariant_numbers(top_level, callees, is_number):
                 table[node.id] = table.get(node.id, 0) + 1
     found = set()
     for loop in top_level:
-        if not isinstance(loop, gast.For):
-            continue
+        if not isinstance(loop, gast.For) or loop.orelse or any(
+                isinstance(n, (gast.Break, gast.Continue)) for n in walk_tree(loop)):
+            continue        # (an iteration cut short may never assign the value)
         in_loop_stores, in_loop_loads = {}, {}
         for node in walk_tree(loop):
             if isinstance(node, gast.Name):
