@@ -33,6 +33,18 @@ except ImportError:  # pragma: no cover - only in standalone generated files
         return "the function"
 
 
+def _zero_standing_in(g, has_axes):
+    """Is g the number 0.0 a loop or branch starts an adjoint as, standing for zeros of the
+    product's shape? Only when that product has axes: a product that is a number (v @ w of
+    vectors) has g of its own shape, and its operands' adjoints are arrays of theirs."""
+    return type(g) is float and not g and bool(has_axes)
+
+
+def _product_has_axes(a, b):
+    """Does np.dot(a, b) / np.inner(a, b) have axes (not two vectors, not two numbers)?"""
+    return not (np.ndim(a) == 1 == np.ndim(b) or np.ndim(a) == 0 == np.ndim(b))
+
+
 def matmul_adjoint_a(g, a, b):
     """Adjoint of `a` in y = a @ b, for 1-D, 2-D and batched operands (numpy's rules: a 1-D
     `a` is a (1, k) row, a 1-D `b` a (k, 1) column, leading axes broadcast as a batch and
@@ -42,7 +54,7 @@ def matmul_adjoint_a(g, a, b):
             return g @ b.T                           # plain matrices: nothing broadcast
         if b.ndim == 1 == g.ndim:
             return np.multiply.outer(g, b)           # matrix times vector
-    if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
+    if _zero_standing_in(g, np.ndim(a) != 1 or np.ndim(b) != 1):
         return 0.0
     a_nd, b_nd = np.ndim(a), np.ndim(b)
     if b_nd == 1:
@@ -62,7 +74,7 @@ def matmul_adjoint_b(g, a, b):
             return g @ a                             # matrix times vector
         if b.ndim == 2:
             return a.T @ g                           # plain matrices: nothing broadcast
-    if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
+    if _zero_standing_in(g, np.ndim(a) != 1 or np.ndim(b) != 1):
         return 0.0
     a_nd, b_nd = np.ndim(a), np.ndim(b)
     if a_nd == 1:            # a acts as a (1, k) row: db[..., k, m] = a[k] g[..., m]
@@ -83,7 +95,7 @@ def matmul_adjoint_b(g, a, b):
 
 def dot_adjoint_a(g, a, b):
     """Adjoint of `a` in np.dot(a, b)."""
-    if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
+    if _zero_standing_in(g, _product_has_axes(a, b)):
         return 0.0
     if np.ndim(a) == 0 or np.ndim(b) == 0:
         return _scalar_like(_sum_to(g * b, a), a)
@@ -95,7 +107,7 @@ def dot_adjoint_a(g, a, b):
 
 def dot_adjoint_b(g, a, b):
     """Adjoint of `b` in np.dot(a, b)."""
-    if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
+    if _zero_standing_in(g, _product_has_axes(a, b)):
         return 0.0
     if np.ndim(a) == 0 or np.ndim(b) == 0:
         return _scalar_like(_sum_to(g * a, b), b)
@@ -111,7 +123,7 @@ def _sum_to(g, x):
 
 def inner_adjoint_a(g, a, b):
     """Adjoint of `a` in np.inner(a, b) (contracts the last axes)."""
-    if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
+    if _zero_standing_in(g, _product_has_axes(a, b)):
         return 0.0
     if np.ndim(a) == 0 or np.ndim(b) == 0:
         return _scalar_like(_sum_to(g * b, a), a)
@@ -122,7 +134,7 @@ def inner_adjoint_a(g, a, b):
 
 def inner_adjoint_b(g, a, b):
     """Adjoint of `b` in np.inner(a, b)."""
-    if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
+    if _zero_standing_in(g, _product_has_axes(a, b)):
         return 0.0
     if np.ndim(a) == 0 or np.ndim(b) == 0:
         return _scalar_like(_sum_to(g * a, b), b)
@@ -142,11 +154,11 @@ def _tensordot_axes(a, b, axes):
 
 def tensordot_adjoint_a(g, a, b, axes=2):
     """Adjoint of `a` in np.tensordot(a, b, axes)."""
-    if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
-        return 0.0
     a_axes, b_axes = _tensordot_axes(a, b, axes)
     a_free = [k for k in range(np.ndim(a)) if k not in a_axes]
     b_free = [k for k in range(np.ndim(b)) if k not in b_axes]
+    if _zero_standing_in(g, a_free or b_free):
+        return 0.0
     g_b = list(range(len(a_free), np.ndim(g)))
     out = np.tensordot(g, b, axes=(g_b, b_free))   # a_free, then b's contracted axes
     paired = [a_axes[b_axes.index(k)] for k in sorted(b_axes)]
@@ -155,11 +167,11 @@ def tensordot_adjoint_a(g, a, b, axes=2):
 
 def tensordot_adjoint_b(g, a, b, axes=2):
     """Adjoint of `b` in np.tensordot(a, b, axes)."""
-    if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
-        return 0.0
     a_axes, b_axes = _tensordot_axes(a, b, axes)
     a_free = [k for k in range(np.ndim(a)) if k not in a_axes]
     b_free = [k for k in range(np.ndim(b)) if k not in b_axes]
+    if _zero_standing_in(g, a_free or b_free):
+        return 0.0
     out = np.tensordot(a, g, axes=(a_free, list(range(len(a_free)))))
     paired = [b_axes[a_axes.index(k)] for k in sorted(a_axes)]
     return _scalar_like(np.transpose(out, np.argsort(paired + b_free)), b)
@@ -230,10 +242,10 @@ def _einsum_parts(subscripts, operands):
 
 def einsum_operand_adjoint(g, subscripts, operands, k):
     """Adjoint of operand k of np.einsum: an einsum of g with the other operands."""
-    if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
-        return 0.0
     operands = [op for op in operands if op is not None]
     inputs, output = _einsum_parts(subscripts, operands)
+    if _zero_standing_in(g, output):
+        return 0.0
     mine, x = inputs[k], operands[k]
     others = [(s, op) for j, (s, op) in enumerate(zip(inputs, operands)) if j != k]
     present = set(output).union(*[s for s, _ in others])

@@ -12,11 +12,13 @@
   the gradient wrote into the caller's array (and came out wrong).
 - `s = (x[1] if ... else a); a -= ...` with a float `a`: the update rebinds a number.
 """
+import math
+
 import numpy as np
 import pytest
 
 import s2s_ad
-from derivative_paths import PATHS, grad_on
+from derivative_paths import PATHS, grad_on, with_vector
 from gradcheck import numeric_grad
 
 
@@ -197,3 +199,128 @@ def test_a_number_adjoint_spread_back_over_a_reduced_axis(path, wrt):
     got = grad_on(path, argument_rebound_by_a_row_sum_then_unused, wrt)(*args)
     np.testing.assert_allclose(got, numeric_grad(argument_rebound_by_a_row_sum_then_unused,
                                                  args, wrt), rtol=1e-6, atol=1e-8)
+
+
+def argument_rebound_then_read_on_a_branch_not_taken(a, x, M):
+    x = x + (a if 3.0 < 0.5 else M[1, 2])
+    return M[:, 1] if np.sum(M[:, 2]) > 0.5 else x
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("mode", ["grad", "vjp"])
+def test_an_array_gradient_passed_on_from_a_zero_adjoint_keeps_its_shape(path, mode):
+    """x's adjoint is x_1's, which starts as the number 0.0 and stays so when the branch
+    reading x_1 is not taken: the gradient is zeros of x's shape (fuzzer seed 3100816: vjp
+    returned 0.0)."""
+    M = np.array([[0.3, -0.2, 0.5], [0.1, 0.4, 0.3], [0.2, 0.6, 0.1]])
+    args = (0.3, np.array([0.1, -0.2, 0.4]), M)
+    if mode == "grad":
+        def loss(a, x, M):
+            return np.sum(argument_rebound_then_read_on_a_branch_not_taken(a, x, M) ** 2)
+        got = grad_on(path, loss, 1)(*args)
+    else:
+        got = with_vector(path, s2s_ad.vjp(argument_rebound_then_read_on_a_branch_not_taken,
+                                           wrt=1),
+                          argument_rebound_then_read_on_a_branch_not_taken, args, np.ones(3))
+    assert isinstance(got, np.ndarray) and got.shape == (3,)
+    np.testing.assert_array_equal(got, np.zeros(3))
+
+
+def dead_reads_of_an_argument_rebound_later(a, x, M):
+    v = x / (2.0 + np.cos(x * 1.5))
+    if a > 0.5:
+        return a + np.mean(M)
+    x = x * 1.0 + M[2, 0] * (x - a)
+    return np.mean(M.T) * a
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("a", [-0.5, 0.7])
+def test_a_dead_statements_check_reads_the_arguments_value_it_read(path, a):
+    """x is rebound after a dead statement read it: the check standing in for that
+    statement reads x itself, not the operands of x's later value (fuzzer seeds 3102477
+    and 3102560: UnboundLocalError in grad and hvp)."""
+    args = (a, np.array([0.1, -0.2, 0.4]), np.array([[0.3, -0.2, 0.5], [0.1, 0.4, 0.3],
+                                                     [0.2, 0.6, 0.1]]))
+    got = grad_on(path, dead_reads_of_an_argument_rebound_later)(*args)
+    assert got == pytest.approx(numeric_grad(dead_reads_of_an_argument_rebound_later, args, 0),
+                                rel=1e-6)
+
+
+def _cancelled(product):
+    def f(p):
+        s = math.sin(product(p[::-1], p))
+        return s - s
+    return f
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("product", [np.matmul, np.dot, np.inner, np.vdot,
+                                     lambda a, b: np.tensordot(a, b, axes=1),
+                                     lambda a, b: np.einsum("i,i->", a, b)],
+                         ids=["matmul", "dot", "inner", "vdot", "tensordot", "einsum"])
+def test_a_product_of_vectors_with_a_zero_cotangent_gives_arrays(path, product):
+    """The cotangent of v @ w is a number; when it is 0.0 (here s - s), the operands'
+    adjoints are still arrays of their shapes, not the 0.0 that stands for an adjoint no
+    loop or branch reached (fuzzer seed 3103662: IndexError writing p_bar[::-1])."""
+    f = _cancelled(product)
+    p = np.array([0.3, -0.2, 0.5])
+    got = grad_on(path, f)(p)
+    assert isinstance(got, np.ndarray) and got.shape == (3,)
+    np.testing.assert_allclose(got, numeric_grad(f, (p,), 0), rtol=1e-6)
+
+
+def fresh_array_written_after_an_early_return_test(a, x, M):
+    for i in range(2):
+        if np.sum(x) > 5.0:
+            return a * M[i, 2]
+        y = np.zeros((3, 3))
+        y[1] = np.cos(x)
+        M = y.T
+    return np.sum(M * x) * a
+
+
+def written_before_its_rebinding_in_a_branch(a, x, M):
+    y = M.T
+    if a > 0.0:
+        y[0, 0] = a
+        y = np.zeros((3, 3))
+    return np.sum(M * x)
+
+
+def written_after_a_branch_rebinding_it(a, x, M):
+    y = M.T
+    if a > 0.0:
+        y = np.zeros((3, 3))
+    y[0, 0] = a
+    return np.sum(M * x)
+
+
+def viewed_again_after_its_rebinding_in_a_branch(a, x, M):
+    y = M.T
+    if a > 0.0:
+        y = np.zeros((3, 3)) + x
+        M = y.T
+        y[0, 0] = a
+    return np.sum(M * x)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_a_write_into_an_array_made_anew_earlier_in_its_branch_is_differentiated(path):
+    """The early return puts the rest of the loop body in a branch; y is made anew there
+    before the write, so M (y.T of the last iteration) does not see it (fuzzer seed
+    3103970: falsely refused as a write through a shared array)."""
+    args = (0.7, np.array([0.1, -0.2, 0.4]), np.eye(3))
+    f = fresh_array_written_after_an_early_return_test
+    np.testing.assert_allclose(grad_on(path, f, 1)(*args), numeric_grad(f, args, 1),
+                               rtol=1e-6, atol=1e-9)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f", [written_before_its_rebinding_in_a_branch,
+                               written_after_a_branch_rebinding_it,
+                               viewed_again_after_its_rebinding_in_a_branch])
+def test_a_write_the_other_name_may_still_see_is_refused(path, f):
+    args = (0.7, np.array([0.1, -0.2, 0.4]), np.eye(3) + 0.5)
+    with pytest.raises(s2s_ad.ADError, match="holds the same numpy array"):
+        grad_on(path, f, 1)(*args)

@@ -220,9 +220,13 @@ class _Backward:
             helper = self.i.bindings.name_for("zero_adjoint", zero_adjoint)
             return build.call(build.name(helper), [build.name(name)])
         number = self.i.kinds is not None and self.i.kinds.is_number(name)
-        if (self.adj.accumulates(name) or name in self.i.dataflow.indexed_only
-                or self.adj.is_container(name) or self.stmts.may_still_be_zero(name)) \
-                and not number and name not in self.adj.fixed_arrays \
+        # a fixed array's gradient passed on from a value whose adjoint starts as 0.0 (x_1 =
+        # x + c, x_1 read only on a branch not taken) may still be that number
+        from_zero = isinstance(grad, gast.Name) and grad.id != self.adj.name_of(name) \
+            and self.stmts.adjoint_may_be_zero(grad)
+        if ((self.adj.accumulates(name) or name in self.i.dataflow.indexed_only
+                or self.adj.is_container(name) or self.stmts.may_still_be_zero(name))
+                and name not in self.adj.fixed_arrays or from_zero) and not number \
                 or number and self._zero_d_arrays:
             # (those start as zeros_like); a number's adjoint from np.where(c, a, b) of
             # numbers is a 0-d array: match_adjoint makes it a number again

@@ -234,7 +234,7 @@ class StatementReverser:
         try:
             bound = bind_operands(template, op.args, op.keywords, op.primitive)
             self.ctx.elementwise = is_elementwise(op.primitive) and not op.keywords
-            self.ctx.adjoint_may_be_scalar_zero = self._may_be_scalar_zero(result_adjoint)
+            self.ctx.adjoint_may_be_scalar_zero = self.adjoint_may_be_zero(result_adjoint)
             if isinstance(result_adjoint, gast.Name) and result_adjoint.id in self._maybe_zero \
                     and op.primitive in _NEED_A_SHAPE:
                 # a rearrangement keeps its operand's shape and dtype: the operand (read by
@@ -288,7 +288,7 @@ class StatementReverser:
         contributed (a rebound argument used only on a branch not taken)?"""
         return self.adj.name_of(variable) in self._held_zero
 
-    def _may_be_scalar_zero(self, adjoint):
+    def adjoint_may_be_zero(self, adjoint):
         """Can this adjoint still be the 0.0 an accumulated adjoint starts from (a loop or
         branch that never contributed)? Then it has no shape to reduce from."""
         if not isinstance(adjoint, gast.Name):

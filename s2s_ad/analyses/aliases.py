@@ -31,7 +31,7 @@ import numpy as np
 
 from ..ir.build import dotted_path
 from ..ir.primitives import appended_list
-from ..ir.walk import names_loaded, walk_tree
+from ..ir.walk import names_loaded, names_stored, walk_tree
 from ..signature import Items, Mapping, Num, SequenceOf
 
 _VIEWS = {np.transpose, np.reshape, np.ravel, np.squeeze, np.expand_dims, np.swapaxes,
@@ -53,7 +53,19 @@ def writes_through_aliases(levels, kinds=None, item_views=True):
     shared = {}        # name -> names whose reads see a write into the array it holds
     members = {}       # list name -> names of the arrays it holds
     positions = {}     # list or tuple literal never appended to -> its items' names
+    fresh = {}         # name rebound in a branch -> (its path, the names kept, position)
     found = []
+
+    def still_shared(written, others, k, path):
+        """Of the names sharing `written` at a write, those that may see it: not those
+        a rebinding of `written` earlier in the same run of its branch left behind (the
+        write goes into the new array), unless bound again since."""
+        if written not in fresh:
+            return others
+        fresh_path, kept, since = fresh[written]
+        if path[:len(fresh_path)] != fresh_path:
+            return others
+        return {o for o in others if o not in kept or _bound_between(ordered, since, k, o)}
 
     def affects(names, reader):
         """A write into any of `names`, or into what they see, is seen through `reader`
@@ -82,7 +94,7 @@ def writes_through_aliases(levels, kinds=None, item_views=True):
             # when the facts do not say it is an array (a number binds a new one), the
             # derivative checks at run time
             array = _array(updated, kinds)
-            group = shared.get(updated, set()) - {target.id}
+            group = still_shared(updated, shared.get(updated, set()), k, path) - {target.id}
             next_item = _next_item_read(ordered[k][1], updated, loops)
             found.extend((stmt, updated, other, other in unknown or updated in unknown
                           or not array)
@@ -95,6 +107,10 @@ def writes_through_aliases(levels, kinds=None, item_views=True):
             # in a branch, t may still hold what it held: `t = v if c else u` leaves t
             # holding v on one path
             kept = set(shared.get(target.id, set())) if _in_branch(path) else set()
+            if kept:
+                fresh[target.id] = (path, kept, k)
+            else:
+                fresh.pop(target.id, None)
             if not _in_branch(path):
                 for group in shared.values():
                     group.discard(target.id)      # rebound: no longer the same array
@@ -135,10 +151,17 @@ def writes_through_aliases(levels, kinds=None, item_views=True):
             written = target.value.id
             if not shared.get(written):
                 continue
-            for other in sorted(shared[written] - {written}):
+            for other in sorted(still_shared(written, shared[written], k, path) - {written}):
                 if _read_before_rebound(ordered, uses, k, other):
                     found.append((stmt, written, other, other in unknown))
     return _first_of_each(found)
+
+
+def _bound_between(ordered, start, end, name):
+    """Is `name` bound, updated or appended to by a statement strictly between positions
+    start and end of `ordered`?"""
+    return any(name in names_stored(stmt) or appended_list(stmt) == name
+               for stmt, _ in ordered[start + 1:end])
 
 
 def _in_branch(path):

@@ -159,7 +159,8 @@ class RaisingStatements:
         for stmt in all_statements(tree.body):
             if not isinstance(stmt, gast.Assign) or len(stmt.targets) != 1 \
                     or not isinstance(stmt.targets[0], gast.Name) \
-                    or stored[stmt.targets[0].id] != 1:
+                    or stored[stmt.targets[0].id] != 1 \
+                    or stmt.targets[0].id in self._parameters:    # a rebound argument
                 continue
             if isinstance(stmt.value, gast.Attribute) and stmt.value.attr == "shape":
                 self._shapes.add(stmt.targets[0].id)
