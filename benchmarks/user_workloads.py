@@ -138,6 +138,13 @@ from user_models import (  # noqa: E402  (the workloads, by group)
     log_cosh_loss,
     log_cosh_loss_grad,
     make_log_cosh)
+from user_loops import (  # noqa: E402
+    cooling_rod_grad,
+    cooling_rod_loss,
+    holt_sse,
+    holt_sse_grad,
+    make_cooling_rod,
+    make_holt)
 from user_losses import (  # noqa: E402
     categorical_nll,
     categorical_nll_grad,
@@ -174,6 +181,10 @@ WORKLOADS = [
                  make_kepler, 0, kepler_positions_grad, "scalar", tags=("guard",)),
     UserWorkload("Monte-Carlo GBM path, 250 steps (tuple), softplus", asian_softplus,
                  make_asian, (0, 1), asian_softplus_grad, "scalar"),
+    UserWorkload("Holt trend smoothing, list of 200 floats", holt_sse, make_holt, (0, 1),
+                 holt_sse_grad, "scalar"),
+    UserWorkload("cooling rod, n=2000, 200 steps, rate parameters", cooling_rod_loss,
+                 make_cooling_rod, (0, 1, 2), cooling_rod_grad),
     UserWorkload("reaction-diffusion, n=1000, 100 steps", reaction_diffusion_loss,
                  make_reaction_diffusion, (0, 1, 2), reaction_diffusion_grad),
     UserWorkload("softplus logistic N=100 D=10", logistic_softplus, make_softplus_100, 0,

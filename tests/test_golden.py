@@ -17,6 +17,7 @@ GOLDEN = os.path.join(HERE, "golden")
 EXAMPLES = os.path.join(os.path.dirname(HERE), "examples")
 sys.path.insert(0, EXAMPLES)
 
+import heat_and_smoothing  # noqa: E402
 import logistic_growth  # noqa: E402
 import logistic_regression  # noqa: E402
 import mlp  # noqa: E402
@@ -58,6 +59,13 @@ CASES = {
         s2s_ad.grad(logistic_growth.misfit, wrt=(0, 1, 2)), *logistic_growth.PROBLEM),
     "rnn_array_loop": lambda: s2s_ad.derivative_source(
         s2s_ad.grad(rnn.rnn_loss, wrt=(0, 1, 2, 3, 4)), *rnn.make_problem()),
+    # a stencil loop with number rates (in-place sums, no rolled array taped) and
+    # a float loop started from a list's first items (plain float code)
+    "rod_stencil_loop": lambda: s2s_ad.derivative_source(
+        s2s_ad.grad(heat_and_smoothing.rod_misfit, wrt=(0, 1, 2)), *heat_and_smoothing.ROD),
+    "smoothing_float_loop": lambda: s2s_ad.derivative_source(
+        s2s_ad.grad(heat_and_smoothing.forecast_errors, wrt=(0, 1)),
+        *heat_and_smoothing.SERIES),
 }
 
 

@@ -4,11 +4,13 @@ shapes (analyses/shapes.py, and analyses/kinds.py for a specialised derivative).
 
     ctx.same_shape("t2_0", x)            True when x is shaped like the result t2_0
     ctx.reduce_to_operand(g, "t2_0", b)  np.sum(g, axis=0) when b broadcast over axis 0
+    ctx.dot_to_number(g * x, x, "t2_0", r)  np.dot(g, x) for a number r times a vector
 """
 import gast
 import numpy
 
 from ..ir import build
+from .held_calls import call_key, is_pure_function
 from ..ir.walk import names_stored
 
 
@@ -30,6 +32,14 @@ class ExpansionContext:
         return isinstance(atom, gast.Name) and self.i.activity.is_active(atom.id)
 
     elementwise = False       # set per statement: is its primitive elementwise?
+    held_calls = {}           # set per statement: call key -> the name holding its value
+
+    def held_value(self, function, args):
+        """A name still holding `function(*args)` where the statement being reversed is
+        (ad/held_calls.py), or None."""
+        key = call_key(function, args)
+        name = self.held_calls.get(key) if key is not None else None
+        return build.name(name) if name is not None else None
 
     def same_shape(self, result, atom):
         """Is operand `atom` of the operation computing `result` shaped like it?"""
@@ -71,6 +81,28 @@ class ExpansionContext:
             contribution = build.call(total, [contribution],
                                       [("axis", axis), ("keepdims", build.const(True))])
         return contribution
+
+    def dot_to_number(self, contribution, other, result, atom):
+        """`np.dot(g, x)` for the contribution `g * x` to a number operand `atom` of an
+        elementwise operation on vectors, where the facts say x is a float vector shaped
+        like the result (so g, the result's adjoint, is too): one pass and no temporary,
+        where `np.sum(g * x, axis=0)` builds the product first. None otherwise.
+
+            r_bar += np.sum(t1_4_bar * u, axis=0)   ->   r_bar += np.dot(t1_4_bar, u)
+        """
+        kinds = self.i.kinds
+        if kinds is None or self.adjoint_may_be_scalar_zero or not self.elementwise \
+                or not isinstance(other, gast.Name) or self._axes(atom) != () \
+                or not (isinstance(contribution, gast.BinOp)
+                        and isinstance(contribution.op, gast.Mult)):
+            return None
+        result_axes, kind = self._axes(result), kinds.of(other.id)
+        if result_axes is None or len(result_axes) != 1 \
+                or getattr(kind, "type", None) is not numpy.ndarray \
+                or kind.axes != result_axes or kind.dtype not in ("float64", "float32"):
+            return None
+        return build.call(self.i.levels.numpy_name + ".dot",
+                          [contribution.left, contribution.right])
 
     def matmul_adjoint(self, which, g, a, b):
         """`matmul_adjoint_a/b(g, a, b)` written out where the facts say both operands are

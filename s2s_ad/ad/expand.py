@@ -12,6 +12,7 @@ fresh names, and the template module's globals by names the generated code binds
 import copy
 import inspect
 import math
+import types
 from dataclasses import dataclass, field
 
 import gast
@@ -19,6 +20,7 @@ import gast
 from ..analyses.activity import literal_dtype
 from ..ir import build
 from ..ir.build import number_literal
+from .held_calls import is_pure_function
 from .registry import derivative_target
 from .literal_arguments import literal_problem
 
@@ -256,6 +258,8 @@ class _Substituter(TemplateSubstituter):
         folded = self.constant_math(node)
         if folded is None:
             folded = self.cast_kept(node)
+        if folded is None:
+            folded = self._held_call(node)
         if folded is not None:
             return folded
         # unbroadcast(g, x) is the identity when g's shape (the result's) equals x's
@@ -264,9 +268,15 @@ class _Substituter(TemplateSubstituter):
                 and node.args[1].id in self.bound:
             if self._same_shape(node.args[1].id):
                 return self.visit(node.args[0])
+            product = self._adjoint_times_operand(node.args[0])
             contribution = self.visit(node.args[0])
-            reduced = self.ctx.reduce_to_operand(contribution, self.result,
+            reduced = None
+            if product is not None:
+                reduced = self.ctx.dot_to_number(contribution, product, self.result,
                                                  self.bound[node.args[1].id])
+            if reduced is None:
+                reduced = self.ctx.reduce_to_operand(contribution, self.result,
+                                                     self.bound[node.args[1].id])
             if reduced is not None:
                 return reduced
             node.args[0] = contribution         # substituted once, never twice
@@ -289,6 +299,36 @@ class _Substituter(TemplateSubstituter):
             if count is not None:
                 return count
         return self.generic_visit(node)
+
+    def _held_call(self, node):
+        """`math.sin(E)` in a template where the user's code computed `s = math.sin(E)`
+        earlier in the block and s still holds it: s (ad/held_calls.py). None otherwise."""
+        func = node.func
+        if node.keywords or not (isinstance(func, gast.Attribute)
+                                 and isinstance(func.value, gast.Name)):
+            return None
+        module = self.t.namespace.get(func.value.id)
+        if not isinstance(module, types.ModuleType):
+            return None
+        function = getattr(module, func.attr, None)
+        if not self.ctx.held_calls or not is_pure_function(function):
+            return None
+        return self.ctx.held_value(function, [self.visit(copy.deepcopy(a)) for a in node.args])
+
+    def _adjoint_times_operand(self, node):
+        """The operand atom x of a template's `d[result] * x` (or `x * d[result]`), x a
+        parameter of the template or the result itself; else None."""
+        if not (isinstance(node, gast.BinOp) and isinstance(node.op, gast.Mult)):
+            return None
+        for adjoint, other in ((node.left, node.right), (node.right, node.left)):
+            target = derivative_target(adjoint) if isinstance(adjoint, gast.Subscript) else None
+            if target is not None and target[1] is None and target[0] == self.t.result \
+                    and isinstance(other, gast.Name):
+                if other.id in self.bound:
+                    return self.bound[other.id]
+                if other.id == self.t.result:
+                    return build.name(self.result)
+        return None
 
     def _same_shape(self, param):
         """Is the result provably shaped like operand `param`? Either a known fact, or the

@@ -27,6 +27,7 @@ from .adjoints import Adjoints
 from .context import ExpansionContext
 from .recompute import recomputed_reads
 from .statements import StatementReverser, active_params
+from .loop_invariants import loop_invariant_numbers
 from .tape import RESTORE_ITEM, SAVE, SAVE_ITEM, marker, pop, push, resolve_markers
 
 
@@ -85,6 +86,9 @@ def reverse(inputs, wrt, seed):
     first_defs = _first_definitions(forward, set(levels.resolution.parameters))
     repeated, repeated_ids = recomputed_reads(forward, levels.numpy_name,
                                                   levels.runtime_names.get(float))
+    if inputs.kinds is not None:        # and numbers a loop computes alike every iteration
+        repeated_ids = repeated_ids | loop_invariant_numbers(forward, levels.callees,
+                                                             inputs.kinds.is_number)
     statements = StatementReverser(inputs, ctx, adjoints, helpers, first_defs, repeated_ids)
     walker = _Backward(inputs, ctx, adjoints, statements, tape, first_defs, repeated)
     seeded = walker.initialise(ret.value, seed)

@@ -27,6 +27,7 @@ from ..analyses.shapes import is_elementwise
 from ..signature import Items, SequenceOf
 from .adjoint_facts import repeated_list
 from .expand import BindingError, bind_operands, expand
+from .held_calls import held_calls
 from .tape import RESTORE, RESTORE_ITEM, UNDO_APPEND, marker
 from .uniform import UniformAdjoints
 
@@ -39,12 +40,20 @@ _NEED_A_SHAPE = {np.flip, np.fliplr, np.flipud, np.tril, np.triu, np.transpose, 
                  np.tensordot, np.einsum, np.kron, np.linalg.solve, np.linalg.inv,
                  np.linalg.cholesky, np.linalg.matrix_power, np.linalg.det, np.linalg.slogdet}
 
+_SHAPE_KEEPING = {np.roll, np.flip, np.fliplr, np.flipud}     # result shaped as operand 0
+
+
+def _no_number(name):
+    return False
+
 
 class StatementReverser:
     def __init__(self, inputs, context, adjoints, helpers, first_defs=frozenset(),
                  repeated_ids=frozenset()):
         self.first_defs = first_defs
-        self.repeated_ids = repeated_ids   # item reads the backward loop repeats
+        # statements whose overwrite destroys nothing the backward sweep reads: item
+        # reads the backward loop repeats, numbers a loop computes alike every iteration
+        self.repeated_ids = repeated_ids
         self.i = inputs
         self.ctx = context
         self.adj = adjoints
@@ -57,6 +66,9 @@ class StatementReverser:
         self._held_zero, self._from_held = set(), False   # ... as accumulated ones they read
         self.uniform = UniformAdjoints(inputs, adjoints, context, self._maybe_zero)
         self._first_assignment = None       # name -> its first assignment (tuple_arity)
+        kinds = inputs.kinds
+        self._held_calls = held_calls(self.levels.tree.body, self.levels.callees,
+                                      kinds.is_number if kinds is not None else _no_number)
 
     def tuple_arity(self, variable):
         """n when `variable` is an n-tuple built once in the function, else None."""
@@ -114,6 +126,14 @@ class StatementReverser:
 
     # ---- assignments -----------------------------------------------------------------------
     def assignment(self, stmt, out):
+        # what the templates of this statement may read instead of calling again
+        self.ctx.held_calls = self._held_calls.get(id(stmt), {})
+        try:
+            self._assignment(stmt, out)
+        finally:
+            self.ctx.held_calls = {}
+
+    def _assignment(self, stmt, out):
         target = stmt.targets[0].id
         op = operation_of(stmt.value, self.levels.callees)
         accumulated = self.adj.accumulates(target)
@@ -219,7 +239,11 @@ class StatementReverser:
             self.ctx.adjoint_may_be_scalar_zero = self.adjoint_may_be_zero(result_adjoint)
             if isinstance(result_adjoint, gast.Name) and result_adjoint.id in self._maybe_zero \
                     and op.primitive in _NEED_A_SHAPE:
-                result_adjoint = self._shaped_adjoint(result_adjoint, target, out)
+                # a rearrangement keeps its operand's shape and dtype: the operand (read by
+                # the backward sweep anyway, or taped in the result's place) shows them
+                like = op.args[0].id if op.primitive in _SHAPE_KEEPING and op.args \
+                    and isinstance(op.args[0], gast.Name) else target
+                result_adjoint = self._shaped_adjoint(result_adjoint, target, out, like)
             self._from_held = getattr(result_adjoint, "id", None) in self._held_zero
             expansion = expand(template, bound, target, result_adjoint, self.ctx)
         except BindingError as exc:
@@ -251,13 +275,15 @@ class StatementReverser:
                 self.adj.contribute_at(operand.id, operand, index, value, out)
         self._forward_draws(now, out)
 
-    def _shaped_adjoint(self, adjoint, target, out):
-        """The adjoint as an array of the result's shape: the 0.0 a loop or a branch that
-        never contributed leaves has no shape, and templates that rearrange, index or
-        multiply the adjoint (np.flip, np.tril, matmul, solve, ...) need one."""
+    def _shaped_adjoint(self, adjoint, target, out, like=None):
+        """The adjoint as an array of the result's shape (read off `like`, a value of its
+        shape and dtype, when given): the 0.0 a loop or a branch that never contributed
+        leaves has no shape, and templates that rearrange, index or multiply the adjoint
+        (np.flip, np.tril, matmul, solve, ...) need one."""
+        like = like or target
         shaped = self.i.namer.fresh(f"{target}_bar")
         out.append(build.assign(shaped, build.call(self.adj.helper(runtime_flow.match_adjoint),
-                                                   [build.clone(adjoint), build.name(target)])))
+                                                   [build.clone(adjoint), build.name(like)])))
         self.ctx.adjoint_may_be_scalar_zero = False
         return build.name(shaped)
 

@@ -348,6 +348,13 @@ class _Analysis:
             for other in items[1:]:
                 item = join(item, other)
             return item, stand_ins(item)
+        position = literal(index)
+        if isinstance(kind, SequenceOf) and type(position) is int:
+            return kind.item, stand_ins(kind.item)     # ys[0] (past the end raises in f too)
+        if isinstance(kind, Items) and worlds is None and type(position) is int \
+                and -len(kind.items) <= position < len(kind.items):
+            # (a tuple of stand-ins, as x.shape, is read below: its lengths stay known)
+            return kind.items[position], stand_ins(kind.items[position])
         if isinstance(kind, SequenceOf) or worlds is None:
             return UNKNOWN, None
         parts = index.elts if isinstance(index, gast.Tuple) else [index]

@@ -5,9 +5,12 @@ out of place (`W_bar = W_bar + e`) each step allocates a new array the size of W
 hand-written gradient adds in place. This pass turns `N = N + e` into `N += e` (and
 `N = N - e` into `N -= e`) for a name N when no other name can hold N's array:
 
-- every assignment to N is `N = 0.0` (or 0) or `N = N + e` (or `- e`) with e not reading N, so
-  N's value is always either a Python zero or the fresh result of an addition (the
-  first `N += e` on a float rebinds N to a new array, later ones add into it);
+- every assignment to N is `N = 0.0` (or 0), `N = N + e` (or `- e`) with e not reading N,
+  or, at the top level of the body, `N = e` for arithmetic e, or `N = M` where M is an
+  adjoint nothing else reads, made once at the top level by arithmetic (or by
+  `np.multiply(..., out=T)` into a temporary T made by arithmetic and read nowhere else):
+  so N's value is always a Python zero or an array only N holds (the first `N += e` on a
+  float rebinds N to a new array, later ones add into it);
 - N is read only as an operand of arithmetic (`N * h`, `-N`: a new value) or inside
   the final `return`; never bare (`M = N`), subscripted or sliced (views), as an
   attribute (`N.T`), as a call argument (a helper could keep it), or pushed on the tape.
@@ -27,10 +30,12 @@ from ..ir.walk import walk_tree
 _OPERATOR_PARENTS = (gast.BinOp, gast.UnaryOp, gast.Compare, gast.BoolOp)
 
 
-def accumulate_in_place(body):
-    """Returns (new body, changed)."""
+def accumulate_in_place(body, before=(), after=()):
+    """Returns (new body, changed). `before`, `after`: the statements around body (the
+    forward sweep; the final return), read only to see where the arrays body starts from
+    were made and who else reads them."""
     module = gast.Module(body=body, type_ignores=[])
-    candidates = _candidates(module)
+    candidates = _candidates(module, list(before), list(after))
     if not candidates:
         return body, False
     changed = False
@@ -77,7 +82,50 @@ def _is_zero_assignment(stmt):
         and value.value == 0
 
 
-def _candidates(module):
+def _owned_copies(module, before, after):
+    """{id(stmt): N} for each top-level `N = M` where M holds an array only M holds
+    (see the module docstring) and is read only there."""
+    stores, loads = {}, {}
+    for node in walk_tree(gast.Module(body=before + module.body + after, type_ignores=[])):
+        if isinstance(node, gast.Name):
+            table = stores if isinstance(node.ctx, gast.Store) else loads
+            table[node.id] = table.get(node.id, 0) + 1
+    made = {}                     # top-level name -> its defining statement, in order
+    owned, top = {}, {id(stmt) for stmt in module.body}
+    for stmt in before + module.body:
+        if not (isinstance(stmt, gast.Assign) and len(stmt.targets) == 1
+                and isinstance(stmt.targets[0], gast.Name)):
+            continue
+        target, value = stmt.targets[0].id, stmt.value
+        if isinstance(value, gast.Name) and value.id in made and stores[value.id] == 1 \
+                and loads.get(value.id) == 1 and _fresh(made[value.id], made, stores, loads) \
+                or id(stmt) in top and isinstance(value, (gast.BinOp, gast.UnaryOp)):
+            owned[id(stmt)] = target
+        made[target] = stmt
+    return owned
+
+
+def _fresh(stmt, made, stores, loads):
+    """Does stmt's value make an array nothing else holds: arithmetic, or a call writing
+    `out=T` into a temporary T made by arithmetic and read only in this call?"""
+    value = stmt.value
+    if isinstance(value, (gast.BinOp, gast.UnaryOp)):
+        return True
+    if not isinstance(value, gast.Call):
+        return False
+    out = [k.value for k in value.keywords if k.arg == "out"]
+    if len(out) != 1 or not isinstance(out[0], gast.Name) or out[0].id not in made \
+            or stores[out[0].id] != 1:
+        return False
+    buffer = out[0].id
+    reads_here = sum(1 for n in walk_tree(value) if isinstance(n, gast.Name)
+                     and n.id == buffer and isinstance(n.ctx, gast.Load))
+    return loads.get(buffer) == reads_here \
+        and isinstance(made[buffer].value, (gast.BinOp, gast.UnaryOp))
+
+
+def _candidates(module, before, after):
+    owned = _owned_copies(module, before, after)
     accumulated, rejected = set(), set()
     allowed_loads = set()          # ids of Name nodes read in an allowed position
     for node in walk_tree(module):
@@ -87,13 +135,15 @@ def _candidates(module):
             for child in gast.iter_child_nodes(node):
                 if isinstance(child, gast.Name):
                     allowed_loads.add(id(child))
+        elif isinstance(node, gast.AugAssign) and isinstance(node.value, gast.Name):
+            allowed_loads.add(id(node.value))   # `x -= N` makes a new value or adds into x
         if isinstance(node, gast.stmt):
             name = _accumulated_name(node)
             if name is not None:
                 accumulated.add(name)
                 allowed_loads.add(id(node.value.left))
                 continue
-            if _is_zero_assignment(node):
+            if _is_zero_assignment(node) or id(node) in owned:
                 continue
             for target in _stored_names(node):
                 rejected.add(target)

@@ -182,7 +182,8 @@ def in_place_arithmetic(body, facts):
     its loops' saves pushed as one tuple per iteration (tape_batches.py), its loops over a
     tuple's positions iterating the tuple (item_loops.py), float arrays a loop reads item
     by item read from a list (list_reads.py), adjoint copies nothing needs dropped
-    (adjoint_copies.py); `body` itself when nothing changed."""
+    (adjoint_copies.py) and then sums accumulated in place again (inplace.py); `body`
+    itself when nothing changed."""
     if not facts.specialised:
         return body
     statements, in_place = schedule_in_place(
@@ -194,7 +195,15 @@ def in_place_arithmetic(body, facts):
                                               facts.namer.fresh)
     statements, copies = drop_adjoint_copies(statements, facts.namer.is_adjoint)
     changed = in_place or batched or direct or listed or copies
-    return Body.of(statements) if changed else body
+    if not changed:
+        return body
+    # with the adjoint copies gone, a sum started from an adjoint the backward sweep owns
+    # (`u_bar = t8_0_bar` before a loop adding into u_bar) can be added to in place
+    body = Body.of(statements)
+    backward, accumulated = accumulate_in_place(
+        list(body.backward), list(body.forward),
+        [body.returned] if body.returned is not None else [])
+    return body.with_backward(backward) if accumulated else body
 
 
 @dataclass(frozen=True)

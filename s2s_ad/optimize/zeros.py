@@ -1,7 +1,7 @@
 """Zero propagation: an adjoint reset to zero and then added to is simply assigned.
 
     loss_bar = 0.0                      (nothing reads loss_bar in between)
-    loss_bar = loss_bar + loss_bar_1    ->    loss_bar = loss_bar_1
+    loss_bar = loss_bar + loss_bar_1    ->    loss_bar = loss_bar_1   (- e: -e)
 
 Skipped for adjoints the generated code updates in place (`scatter_add(x_bar, ...)`,
 `x_bar[i] += g`, `clear_adjoint(y_bar, i)`): there the assigned value could alias another
@@ -109,11 +109,14 @@ def _next_mention(stmts, start, name):
 
 
 def _added_to(stmt, name):
-    """e for `name = name + e` (e not reading name), else None."""
+    """e for `name = name + e`, -e for `name = name - e` (e not reading name), else None."""
     if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name) \
             and stmt.targets[0].id == name and isinstance(stmt.value, gast.BinOp) \
-            and isinstance(stmt.value.op, gast.Add) and isinstance(stmt.value.left, gast.Name) \
+            and isinstance(stmt.value.op, (gast.Add, gast.Sub)) \
+            and isinstance(stmt.value.left, gast.Name) \
             and stmt.value.left.id == name and not _mentions(stmt.value.right, name):
+        if isinstance(stmt.value.op, gast.Sub):
+            return gast.UnaryOp(op=gast.USub(), operand=stmt.value.right)
         return stmt.value.right
     return None
 
