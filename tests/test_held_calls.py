@@ -49,7 +49,7 @@ def test_the_cosine_adjoint_reads_the_sine_already_computed():
     # one sine forward, one for the final cos(E) of each anomaly; none per Newton step
     code = [line for line in text.splitlines() if not line.strip().startswith("#")]
     assert sum(line.count("math.sin(E)") for line in code) == 2, text
-    assert any("-(c_bar * s)" in line for line in code), text
+    assert any("c_bar * s" in line for line in code), text
 
 
 @pytest.mark.parametrize("path", PATHS)
