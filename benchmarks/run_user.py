@@ -4,6 +4,7 @@
     python benchmarks/run_user.py --quick     # ~25 s: fewer, shorter rounds
     python benchmarks/run_user.py --write     # also rewrite benchmarks/USER_WORKLOADS.md
     python benchmarks/run_user.py --only RNN  # workloads whose name contains a word
+    python benchmarks/run_user.py --first-call-only   # only (b), every workload (~1 min)
 
 The workloads and their hand-written gradients are in user_workloads.py. Per workload:
 
@@ -161,6 +162,33 @@ def first_call(index):
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+def first_call_report(only):
+    """(b) alone: one fresh process per workload, a table of what the first call costs."""
+    rows, totals = [], []
+    for index, wl in enumerate(uw.WORKLOADS):
+        if only and not any(w.lower() in wl.name.lower() for w in only):
+            continue
+        fc = first_call(index)
+        if "error" in fc:
+            rows.append([wl.name, fc["error"], "", "", "", "", ""])
+            continue
+        total = fc["grad_ms"] + fc["first_call_ms"] - fc["later_call_ms"]
+        totals.append(total)
+        rows.append([wl.name, f"{fc['grad_ms']:.1f}", f"{fc['first_call_ms']:.1f}",
+                     f"{fc['later_call_ms']:.2f}", f"{fc['build_ms']:.1f}", f"{total:.0f}",
+                     f"{fc['import_ms']:.0f}"])
+        print(f"  {wl.name}: overhead {total:.0f} ms", file=sys.stderr)
+    print(f"Machine: {machine()}. s2s_ad at commit {code_version()}.\n")
+    print(table(["workload", "grad() ms", "first call ms", "later call ms",
+                 "of which: build for the signature ms", "overhead ms", "import s2s_ad ms"],
+                rows))
+    if totals:
+        print(f"\nOverhead (grad() + first call - a later call): median "
+              f"{statistics.median(totals):.0f} ms, max {max(totals):.0f} ms, "
+              f"{sum(t <= 50 for t in totals)}/{len(totals)} workloads <= 50 ms.")
+    return 0
+
+
 # ---- formatting -------------------------------------------------------------------------
 def fmt_mb(nbytes):
     return f"{nbytes / 1e6:.3g}" if nbytes >= 1e5 else f"{nbytes / 1e3:.2g} kB"
@@ -206,8 +234,12 @@ def main(argv=None):
     parser.add_argument("--rounds", type=int, default=None)
     parser.add_argument("--only", nargs="*", default=None, help="name substrings")
     parser.add_argument("--no-first-call", action="store_true", help="skip (b)")
+    parser.add_argument("--first-call-only", action="store_true",
+                        help="only (b): first-call overhead per workload, fresh processes")
     parser.add_argument("--write", action="store_true", help="rewrite USER_WORKLOADS.md")
     opts = parser.parse_args(argv)
+    if opts.first_call_only:
+        return first_call_report(opts.only)
     rounds = opts.rounds or (5 if opts.quick else 21)
     min_timing = 0.010 if opts.quick else 0.025
     guard_rounds = 5 if opts.quick else 15
