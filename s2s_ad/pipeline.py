@@ -8,6 +8,7 @@ Derivatives of the user's helper functions are derived through the same pipeline
 cached per (function, wrt, mode) in the `DerivativeCache` the caller passes in.
 """
 import builtins
+import copy
 import dataclasses
 from dataclasses import dataclass
 
@@ -112,8 +113,24 @@ def derive(func, request, registry, cache):
         return hit
     # the parser refuses trees deeper than MAX_DEPTH: library walks (gast, astor,
     # deepcopy) that recurse per level fit in this room
-    with recursion_room():
+    with recursion_room(), cache.one_derivation():
         return _derive(func, request, registry, cache)
+
+
+def _front(cache, func, functions=None):
+    """front(func, functions), run once per derivation under way (the checks, the facts
+    of calls and the helpers' own derivatives each ask for f's or a helper's levels form):
+    each caller gets its own copy, a tree and a namer it may change."""
+    key = ("front", func, tuple(sorted((functions or {}).items())))
+    try:
+        hash(key)
+    except TypeError:
+        return front(func, functions)
+    made = cache.shared(key, lambda: front(func, functions))
+    if made is None:
+        return front(func, functions)
+    levels, namer = made
+    return levels.copy(), copy.deepcopy(namer)
 
 
 @dataclass(frozen=True)
@@ -140,7 +157,7 @@ def outline(func, request, registry, cache):
 
 
 def _checks(func, request, registry, cache):
-    levels, namer = front(func, known_functions(request.signature))
+    levels, namer = _front(cache, func, known_functions(request.signature))
     func = levels.parsed.func           # the def a C-level wrapper (lru_cache) leads to
     aux = None
     if request.has_aux:
@@ -154,7 +171,7 @@ def _checks(func, request, registry, cache):
         raise APIUsageError(f"{func.__qualname__} returns the constant "
                             f"{out_atom.value!r}, not a number", function_location(func),
                             "return the value to differentiate (e.g. `return loss`)")
-    levels, kinds = _facts(levels, namer, request)
+    levels, kinds = _facts(levels, namer, request, cache)
     levels = guard_aliased_writes(levels, kinds, namer, _user_names(levels.parsed),
                                   generated=cache.derived_of(func) is not None)
     outputs = [out_atom.id] if isinstance(out_atom, gast.Name) else []
@@ -185,7 +202,7 @@ def _derive(func, request, registry, cache):
     cotangent = namer.fresh("cotangent") if request.mode == "vjp" else None
 
     def derive_helper(helper, wrt, stmt):
-        _reject_drawing_helper(helper, levels, stmt)
+        _reject_drawing_helper(helper, levels, stmt, cache)
         # a helper reading an argument only in a test has a zero derivative in it: the
         # answer when the output depends on the arguments through other statements
         zero_allowed = request.zero_allowed or reaches_output_without(
@@ -205,7 +222,8 @@ def _derive(func, request, registry, cache):
         if key in cache.in_progress:
             # recursion: the helper's derivative is still being built; refer to it (it is
             # bound once it exists) and read its arity
-            return HelperAdjoint(cache.in_progress[key], wrt, _result_arity(front(helper)[0]),
+            return HelperAdjoint(cache.in_progress[key], wrt,
+                                 _result_arity(_front(cache, helper)[0]),
                                  derived_name(helper, helper_request))
         cache.in_progress[key] = ForwardReference(derived_name(helper, helper_request))
         try:
@@ -286,9 +304,9 @@ def _derive(func, request, registry, cache):
 def _derive_forward(func, request, registry, cache):
     """Forward mode: jvp_f(tangent, *params) -> (value, directional derivative)."""
     import numpy
-    levels, namer = front(func, known_functions(request.signature))
+    levels, namer = _front(cache, func, known_functions(request.signature))
     func = levels.parsed.func           # the def a C-level wrapper (lru_cache) leads to
-    levels, kinds = _facts(levels, namer, request)
+    levels, kinds = _facts(levels, namer, request, cache)
     levels = guard_aliased_writes(levels, kinds, namer, _user_names(levels.parsed),
                                   generated=cache.derived_of(func) is not None)
     out_atom = levels.tree.body[-1].value
@@ -357,11 +375,11 @@ def _derive_forward(func, request, registry, cache):
     return derived
 
 
-def _facts(levels, namer, request):
+def _facts(levels, namer, request, cache):
     """The kinds of every variable for the request's signature, and the levels form the
     specialisation computes (float64 numbers read from arrays as Python floats, float
     arithmetic a loop repeats on values it never changes done once before it)."""
-    results = helper_results(front)
+    results = helper_results(lambda helper: _front(cache, helper))
 
     def analyse(form):
         return analyse_kinds(form, dict(request.signature or ()), results)
@@ -426,12 +444,12 @@ def _unrebound(levels, wrt):
     return set(wrt) - set(names_stored(levels.tree))
 
 
-def _reject_drawing_helper(helper, levels, stmt):
+def _reject_drawing_helper(helper, levels, stmt, cache):
     """A helper of yours that draws random samples (`rs.randn(n)`) cannot be
     differentiated through its vjp: the vjp runs the helper's body again and would draw
     other samples than the call did (a wrong gradient). A located error instead."""
     try:
-        helper_levels = front(helper)[0]
+        helper_levels = _front(cache, helper)[0]
     except Exception:               # not ours to report here: its derivative will
         return
     for node in walk_tree(helper_levels.tree):
