@@ -152,7 +152,8 @@ t4 = time.perf_counter()
 print(json.dumps(dict(import_ms=(t_import - t_numpy) * 1e3, grad_ms=(t1 - t0) * 1e3,
                       first_call_ms=(t2 - t1) * 1e3, later_call_ms=later[1] * 1e3,
                       build_ms=(t4 - t3) * 1e3,
-                      cpu_overhead_ms=(c2 - c0 - later_cpu[1]) * 1e3)))
+                      cpu_overhead_ms=(c2 - c0 - later_cpu[1]) * 1e3,
+                      s2s_ad=os.path.dirname(s2s_ad.__file__))))
 """
 
 
@@ -164,8 +165,10 @@ def first_call(index, against=None):
     if against:
         env["PYTHONPATH"] = os.pathsep.join([against] + [p for p in [env.get("PYTHONPATH")]
                                                         if p])
+    # run from benchmarks/: a checkout's root on the path (the current directory is, for
+    # `-c`) would shadow `against`
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=300, env=env)
+                         timeout=300, env=env, cwd=HERE)
     if out.returncode != 0:
         return {"error": (out.stderr.strip().splitlines() or ["?"])[-1]}
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -181,6 +184,8 @@ def first_call_report(only, against=None):
             continue
         base = first_call(index, against) if against else None
         fc = first_call(index)
+        if base and "error" not in base and "error" not in fc:
+            assert base["s2s_ad"] != fc["s2s_ad"], (base["s2s_ad"], fc["s2s_ad"])
         if "error" in fc or (base and "error" in base):
             rows.append([wl.name, fc.get("error") or base.get("error")] + [""] * 6)
             continue
