@@ -10,7 +10,8 @@ import textwrap
 
 import pytest
 
-from s2s_ad.ad.template_index import TemplateIndex, index_path, module_text
+from s2s_ad.ad.template_index import TemplateIndex, index_path, module_text, templates_directory
+from s2s_ad.templates import MODULES
 
 pytestmark = pytest.mark.slow
 
@@ -115,3 +116,14 @@ def test_an_index_answers_for_the_kinds_it_lists_and_leaves_numpy_misses_to_a_fu
     assert index.modules_for("adjoint", len) == ()
     assert index.modules_for("adjoint", _run) == ()      # a function of yours
     assert module_text(index).count("numpy:tanh") == 2
+
+
+def test_an_index_whose_sources_differ_from_the_modules_is_not_used():
+    """A template added by a merge that did not regenerate the index: the registry then
+    imports every module (slower, never a missing template)."""
+    index = TemplateIndex.read()
+    assert index.describes(MODULES, templates_directory())
+    stale = TemplateIndex([], dict(index.sources, numpy_math=index.sources["numpy_math"] + 1))
+    assert not stale.describes(MODULES, templates_directory())
+    unrecorded = TemplateIndex([], {m: c for m, c in index.sources.items() if m != "objects"})
+    assert not unrecorded.describes(MODULES, templates_directory())

@@ -25,7 +25,6 @@ import gast
 from ..ir.walk import walk_tree
 from ..errors import SourceLocation, TemplateError
 from . import template_dsl
-from .template_index import TemplateIndex
 
 
 @dataclass(frozen=True)
@@ -300,7 +299,9 @@ def default_registry():
     global _DEFAULT
     if _DEFAULT is None:
         from ..templates import MODULES, OPTIONAL_MODULES
+        from .template_index import TemplateIndex, templates_directory
+        index = TemplateIndex.read()
         _DEFAULT = Registry(tuple(f"{_PACKAGE}.{m}" for m in MODULES),
                             tuple((f"{_PACKAGE}.{m}", needs) for m, needs in OPTIONAL_MODULES),
-                            TemplateIndex.read())
+                            index if index.describes(MODULES, templates_directory()) else None)
     return _DEFAULT
