@@ -1,7 +1,7 @@
 """Template modules are imported when a derivative needs one of their primitives, found
 through the committed template index (s2s_ad/ad/template_index.py); the index is current.
 
-Each check runs in a fresh Python process: what a process has imported is the point.
+The checks of what a process imports run in a fresh Python process each.
 """
 import json
 import subprocess
