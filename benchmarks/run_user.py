@@ -4,6 +4,8 @@
     python benchmarks/run_user.py --quick     # ~25 s: fewer, shorter rounds
     python benchmarks/run_user.py --write     # also rewrite benchmarks/USER_WORKLOADS.md
     python benchmarks/run_user.py --only RNN  # workloads whose name contains a word
+    python benchmarks/run_user.py --first-call-only   # only (b), every workload (~1 min)
+    python benchmarks/run_user.py --first-call-only --against /tmp/base   # (b), two checkouts
 
 The workloads and their hand-written gradients are in user_workloads.py. Per workload:
 
@@ -128,15 +130,16 @@ t_import = time.perf_counter()
 wl = uw.WORKLOADS[{index}]
 args = wl.make()
 wl.f(*args); wl.hand(*args)          # numpy's own first-use costs are not s2s_ad's
-t0 = time.perf_counter()
+c0, t0 = time.process_time(), time.perf_counter()
 df = s2s_ad.grad(wl.f, wrt=wl.wrt)
-t1 = time.perf_counter()
+c1, t1 = time.process_time(), time.perf_counter()
 df(*args)
-t2 = time.perf_counter()
-later = []
+c2, t2 = time.process_time(), time.perf_counter()
+later, later_cpu = [], []
 for _ in range(3):
-    s = time.perf_counter(); df(*args); later.append(time.perf_counter() - s)
-later.sort()
+    s, sc = time.perf_counter(), time.process_time(); df(*args)
+    later.append(time.perf_counter() - s); later_cpu.append(time.process_time() - sc)
+later.sort(); later_cpu.sort()
 # the same again in a second fresh process-like state is not possible; instead split the
 # first call: build the specialisation for these arguments' kinds alone, on a fresh copy of f
 import types
@@ -148,17 +151,73 @@ s2s_ad.derivative_source(dg, *args)          # builds the specialised derivative
 t4 = time.perf_counter()
 print(json.dumps(dict(import_ms=(t_import - t_numpy) * 1e3, grad_ms=(t1 - t0) * 1e3,
                       first_call_ms=(t2 - t1) * 1e3, later_call_ms=later[1] * 1e3,
-                      build_ms=(t4 - t3) * 1e3)))
+                      build_ms=(t4 - t3) * 1e3,
+                      cpu_overhead_ms=(c2 - c0 - later_cpu[1]) * 1e3,
+                      s2s_ad=os.path.dirname(s2s_ad.__file__))))
 """
 
 
-def first_call(index):
+def first_call(index, against=None):
+    """(b) for one workload in a fresh process; `against`: a checkout of s2s_ad put first
+    on that process's path (its s2s_ad/ with templates/ reachable as s2s_ad/templates)."""
     code = FIRST_CALL.format(here=HERE, index=index)
+    env = dict(os.environ)
+    if against:
+        env["PYTHONPATH"] = os.pathsep.join([against] + [p for p in [env.get("PYTHONPATH")]
+                                                        if p])
+    # run from benchmarks/: a checkout's root on the path (the current directory is, for
+    # `-c`) would shadow `against`
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=300, env=dict(os.environ))
+                         timeout=300, env=env, cwd=HERE)
     if out.returncode != 0:
         return {"error": (out.stderr.strip().splitlines() or ["?"])[-1]}
     return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def first_call_report(only, against=None):
+    """(b) alone: one fresh process per workload, a table of what the first call costs.
+    With `against`, each workload is measured with that checkout and with this one in
+    turn (the same minutes of a shared machine), and the table compares them."""
+    rows, totals, pairs = [], [], []
+    for index, wl in enumerate(uw.WORKLOADS):
+        if only and not any(w.lower() in wl.name.lower() for w in only):
+            continue
+        base = first_call(index, against) if against else None
+        fc = first_call(index)
+        if base and "error" not in base and "error" not in fc:
+            assert base["s2s_ad"] != fc["s2s_ad"], (base["s2s_ad"], fc["s2s_ad"])
+        if "error" in fc or (base and "error" in base):
+            rows.append([wl.name, fc.get("error") or base.get("error")] + [""] * 6)
+            continue
+        total = fc["grad_ms"] + fc["first_call_ms"] - fc["later_call_ms"]
+        totals.append(total)
+        row = [wl.name, f"{fc['grad_ms']:.1f}", f"{fc['first_call_ms']:.1f}",
+               f"{fc['later_call_ms']:.2f}", f"{fc['build_ms']:.1f}", f"{total:.0f}",
+               f"{fc['cpu_overhead_ms']:.0f}", f"{fc['import_ms']:.0f}"]
+        if base:
+            was = base["grad_ms"] + base["first_call_ms"] - base["later_call_ms"]
+            pairs.append((was, total, base["cpu_overhead_ms"], fc["cpu_overhead_ms"]))
+            row[5] = f"{was:.0f} → {total:.0f}"
+            row[6] = f"{base['cpu_overhead_ms']:.0f} → {fc['cpu_overhead_ms']:.0f}"
+        rows.append(row)
+        print(f"  {wl.name}: overhead {row[5]} ms (CPU {row[6]})", file=sys.stderr)
+    print(f"Machine: {machine()}. s2s_ad at commit {code_version()}"
+          + (f", against {against}" if against else "") + ".\n")
+    print(table(["workload", "grad() ms", "first call ms", "later call ms",
+                 "of which: build for the signature ms", "overhead ms", "overhead CPU ms",
+                 "import s2s_ad ms"], rows))
+    if totals:
+        print(f"\nOverhead (grad() + first call - a later call): median "
+              f"{statistics.median(totals):.0f} ms, max {max(totals):.0f} ms, "
+              f"{sum(t <= 50 for t in totals)}/{len(totals)} workloads <= 50 ms.")
+    if pairs:
+        print(f"Against {against}: median overhead {statistics.median(p[0] for p in pairs):.0f}"
+              f" → {statistics.median(p[1] for p in pairs):.0f} ms (median of the ratios "
+              f"{statistics.median(p[1] / p[0] for p in pairs):.2f}); CPU time "
+              f"{statistics.median(p[2] for p in pairs):.0f} → "
+              f"{statistics.median(p[3] for p in pairs):.0f} ms (median of the ratios "
+              f"{statistics.median(p[3] / p[2] for p in pairs):.2f}).")
+    return 0
 
 
 # ---- formatting -------------------------------------------------------------------------
@@ -206,8 +265,15 @@ def main(argv=None):
     parser.add_argument("--rounds", type=int, default=None)
     parser.add_argument("--only", nargs="*", default=None, help="name substrings")
     parser.add_argument("--no-first-call", action="store_true", help="skip (b)")
+    parser.add_argument("--first-call-only", action="store_true",
+                        help="only (b): first-call overhead per workload, fresh processes")
+    parser.add_argument("--against", default=None, metavar="DIR",
+                        help="with --first-call-only: also measure the s2s_ad checkout in DIR "
+                             "(put first on the path), alternating, and compare")
     parser.add_argument("--write", action="store_true", help="rewrite USER_WORKLOADS.md")
     opts = parser.parse_args(argv)
+    if opts.first_call_only:
+        return first_call_report(opts.only, opts.against)
     rounds = opts.rounds or (5 if opts.quick else 21)
     min_timing = 0.010 if opts.quick else 0.025
     guard_rounds = 5 if opts.quick else 15

@@ -12,6 +12,7 @@ import numpy as np
 
 from .errors import APIUsageError, function_location
 from .runtime_objects import is_object
+from .signature import is_masked_array
 
 
 def derivative_parameter(generated):
@@ -67,7 +68,7 @@ def _real_array(value):
     """A (co)tangent as an array of floats: integers and booleans become float64, a float
     dtype is kept (a float32 cotangent gives float32 gradients); complex numbers are kept
     (and rejected by the dispatcher, naming them) rather than cast away with a warning."""
-    if isinstance(value, np.ma.MaskedArray):
+    if is_masked_array(value):
         return value
     array = np.asarray(value)
     return array if array.dtype.kind in "fc" else array.astype(float)

@@ -9,6 +9,7 @@ calls a `ForwardReference` bound once its derivative exists. A derivative writte
 in-place operations is differentiated again through its twin written without them
 (`differentiable`).
 """
+import contextlib
 import dataclasses
 
 
@@ -22,6 +23,7 @@ class DerivativeCache:
         self._variants = {}       # (function, request) -> signatures specialised on
         self._plain = {}          # in-place derivative -> its twin without (differentiable)
         self.helper_levels = {}   # helper -> its levels form, read for the draws it makes
+        self._shared = None       # key -> value, while one derivation is under way
 
     def levels_of(self, helper, front):
         """front(helper)'s levels form, made once (transforms/random_replay.py reads every
@@ -29,6 +31,28 @@ class DerivativeCache:
         if helper not in self.helper_levels:
             self.helper_levels[helper] = front(helper)[0]
         return self.helper_levels[helper]
+
+    @contextlib.contextmanager
+    def one_derivation(self):
+        """The span of one derivation (f's derivative with its helpers'): what `shared`
+        remembers lives this long. A later derivation works everything out again (the
+        user may have rebound a global in between)."""
+        outermost = self._shared is None
+        if outermost:
+            self._shared = {}
+        try:
+            yield
+        finally:
+            if outermost:
+                self._shared = None
+
+    def shared(self, key, make):
+        """make(), once per key within the derivation under way; None outside one."""
+        if self._shared is None:
+            return None
+        if key not in self._shared:
+            self._shared[key] = make()
+        return self._shared[key]
 
     def variant(self, func, request, signature):
         """The number of `func`'s derivative for `signature` (1, 2, ... in the order they

@@ -11,6 +11,7 @@ get the generators' states saved before them (transforms/random_replay.py), whic
 vjps' calls rewind to.
 """
 import builtins
+import copy
 import dataclasses
 from dataclasses import dataclass
 
@@ -115,8 +116,24 @@ def derive(func, request, registry, cache):
         return hit
     # the parser refuses trees deeper than MAX_DEPTH: library walks (gast, astor,
     # deepcopy) that recurse per level fit in this room
-    with recursion_room():
+    with recursion_room(), cache.one_derivation():
         return _derive(func, request, registry, cache)
+
+
+def _front(cache, func, functions=None):
+    """front(func, functions), run once per derivation under way (the checks, the facts
+    of calls and the helpers' own derivatives each ask for f's or a helper's levels form):
+    each caller gets its own copy, a tree and a namer it may change."""
+    key = ("front", func, tuple(sorted((functions or {}).items())))
+    try:
+        hash(key)
+    except TypeError:
+        return front(func, functions)
+    made = cache.shared(key, lambda: front(func, functions))
+    if made is None:
+        return front(func, functions)
+    levels, namer = made
+    return levels.copy(), copy.deepcopy(namer)
 
 
 @dataclass(frozen=True)
@@ -143,7 +160,7 @@ def outline(func, request, registry, cache):
 
 
 def _checks(func, request, registry, cache):
-    levels, namer = front(func, known_functions(request.signature))
+    levels, namer = _front(cache, func, known_functions(request.signature))
     func = levels.parsed.func           # the def a C-level wrapper (lru_cache) leads to
     aux = None
     if request.has_aux:
@@ -157,7 +174,7 @@ def _checks(func, request, registry, cache):
         raise APIUsageError(f"{func.__qualname__} returns the constant "
                             f"{out_atom.value!r}, not a number", function_location(func),
                             "return the value to differentiate (e.g. `return loss`)")
-    levels, kinds = _facts(levels, namer, request)
+    levels, kinds = _facts(levels, namer, request, cache)
     levels = guard_aliased_writes(levels, kinds, namer, _user_names(levels.parsed),
                                   generated=cache.derived_of(func) is not None)
     outputs = [out_atom.id] if isinstance(out_atom, gast.Name) else []
@@ -210,7 +227,8 @@ def _derive(func, request, registry, cache):
         if key in cache.in_progress:
             # recursion: the helper's derivative is still being built; refer to it (it is
             # bound once it exists) and read its arity
-            return HelperAdjoint(cache.in_progress[key], wrt, _result_arity(front(helper)[0]),
+            return HelperAdjoint(cache.in_progress[key], wrt,
+                                 _result_arity(_front(cache, helper)[0]),
                                  derived_name(helper, helper_request))
         cache.in_progress[key] = ForwardReference(derived_name(helper, helper_request))
         try:
@@ -292,9 +310,9 @@ def _derive(func, request, registry, cache):
 def _derive_forward(func, request, registry, cache):
     """Forward mode: jvp_f(tangent, *params) -> (value, directional derivative)."""
     import numpy
-    levels, namer = front(func, known_functions(request.signature))
+    levels, namer = _front(cache, func, known_functions(request.signature))
     func = levels.parsed.func           # the def a C-level wrapper (lru_cache) leads to
-    levels, kinds = _facts(levels, namer, request)
+    levels, kinds = _facts(levels, namer, request, cache)
     levels = guard_aliased_writes(levels, kinds, namer, _user_names(levels.parsed),
                                   generated=cache.derived_of(func) is not None)
     out_atom = levels.tree.body[-1].value
@@ -363,11 +381,11 @@ def _derive_forward(func, request, registry, cache):
     return derived
 
 
-def _facts(levels, namer, request):
+def _facts(levels, namer, request, cache):
     """The kinds of every variable for the request's signature, and the levels form the
     specialisation computes (float64 numbers read from arrays as Python floats, float
     arithmetic a loop repeats on values it never changes done once before it)."""
-    results = helper_results(front)
+    results = helper_results(lambda helper: _front(cache, helper))
 
     def analyse(form):
         return analyse_kinds(form, dict(request.signature or ()), results)

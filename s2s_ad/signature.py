@@ -22,6 +22,7 @@ are Opaque: their derivative is the general one. `kind_of` is cheap (a few attri
 reads per array); `guard(kind, "x")` writes the test a dispatcher runs to recognise it.
 """
 import operator
+import sys
 import types
 from dataclasses import dataclass
 
@@ -320,8 +321,15 @@ def unsupported_argument(names, values):
     return None
 
 
+def is_masked_array(value):
+    """A numpy.ma array. Only a process that imported numpy.ma can hold one: `np.ma` itself
+    would import it (numpy 2 loads it lazily), a cost no other call pays."""
+    ma = sys.modules.get("numpy.ma")
+    return ma is not None and isinstance(value, ma.MaskedArray)
+
+
 def _unsupported(value, depth=0):
-    if isinstance(value, np.ma.MaskedArray):
+    if is_masked_array(value):
         return ("is a masked array (numpy.ma), whose mask the derivative would ignore",
                 "pass x.filled(value) or x.compressed(), or the mask as a second argument")
     if isinstance(value, (complex, np.complexfloating)) or (

@@ -9,7 +9,6 @@ Template parameters are replaced by the statement's operands (or the template's 
 when the call leaves them out), `d[y]` by the result's adjoint, `_tmp` temporaries by
 fresh names, and the template module's globals by names the generated code binds.
 """
-import copy
 import inspect
 import math
 import types
@@ -139,7 +138,7 @@ def expand(template, bound, result, result_adjoint, context):
 
 
 def _substitute(node, template, bound, result, result_adjoint, renames, context):
-    node = copy.deepcopy(node)
+    node = build.clone(node)
     return _Substituter(template, bound, result, result_adjoint, renames, context).visit(node)
 
 
@@ -160,7 +159,7 @@ class TemplateSubstituter(gast.NodeTransformer):
         if ident == self.t.result:
             return build.name(self.result)
         if ident in self.bound:
-            return copy.deepcopy(self.bound[ident])
+            return build.clone(self.bound[ident])
         if ident in self.renames:
             return build.name(self.renames[ident])
         if ident in self.t.namespace:
@@ -193,7 +192,7 @@ class TemplateSubstituter(gast.NodeTransformer):
                 and self.t.namespace.get(func.value.id) is math and not node.keywords
                 and func.attr in _CONSTANT_MATH):
             return None
-        args = [self.visit(copy.deepcopy(a)) for a in node.args]
+        args = [self.visit(build.clone(a)) for a in node.args]
         values = [number_literal(a) for a in args]
         if not values or any(v is None for v in values):
             return None
@@ -251,7 +250,7 @@ class _Substituter(TemplateSubstituter):
         if target is not None and target[1] is None:
             if target[0] != self.t.result:
                 raise BindingError("a reverse template may only read d[result]")
-            return copy.deepcopy(self.result_adjoint)
+            return build.clone(self.result_adjoint)
         return self.generic_visit(node)
 
     def visit_Call(self, node):

@@ -1,7 +1,9 @@
 """The template registry: primitive object -> parsed, validated template.
 
-Each template module is imported once (its decorators record metadata); a template is
-parsed and validated the first time its primitive is looked up. Expansion copies the cached
+A template module is imported (its decorators record metadata) the first time a primitive
+it holds is looked up, found through the template index (ad/template_index.py): a
+derivative of tanh and matmul imports two modules, not the library. A template is parsed
+and validated the first time its primitive is looked up. Expansion copies the cached
 trees. Users add templates with the same decorators (`s2s_ad.adjoint`); they are picked
 up on the next lookup.
 
@@ -38,7 +40,10 @@ class Template:
 
 
 class Registry:
-    def __init__(self, module_names=(), optional=()):
+    """`index`: a TemplateIndex naming the module(s) of each primitive (imported when it is
+    first looked up); without one, every module is imported at the first lookup."""
+
+    def __init__(self, module_names=(), optional=(), index=None):
         self._reverse = {}
         self._tangent = {}
         self._nondiff = {}
@@ -49,14 +54,16 @@ class Registry:
         # so s2s_ad never imports an optional dependency itself
         self._optional = list(optional)
         self._loaded = False
+        self._index = index
+        self._imported = set()      # module names imported through the index
 
     # ---- lookup -------------------------------------------------------------------
     def reverse(self, primitive):
-        self._refresh()
+        self._refresh("adjoint", primitive)
         return self._parsed(self._reverse, primitive)
 
     def tangent(self, primitive):
-        self._refresh()
+        self._refresh("tangent", primitive)
         return self._parsed(self._tangent, primitive)
 
     def _parsed(self, table, primitive):
@@ -82,7 +89,7 @@ class Registry:
         return template
 
     def is_nondifferentiable(self, primitive):
-        self._refresh()
+        self._refresh("nondifferentiable", primitive)
         return _lookup(self._nondiff, primitive) is not None
 
     def primitives(self, kind="adjoint", built_in=True):
@@ -94,12 +101,28 @@ class Registry:
                 if not built_in or template is True
                 or _filename(template).startswith(_TEMPLATES_DIR)]
 
+    def loaded_modules(self):
+        """The built-in template modules imported so far (by name, in import order)."""
+        return [name for name in self._module_names if name in sys.modules]
+
     # ---- loading ------------------------------------------------------------------
-    def _refresh(self):
+    def _refresh(self, kind=None, primitive=None):
+        """Import what a lookup of `primitive` in the table of `kind` needs (every module
+        when no primitive is named or the index cannot tell), then take in the templates
+        registered since the last refresh (built-in and the user's alike)."""
         if not self._loaded:
-            self._loaded = True
-            for module_name in self._module_names:
-                importlib.import_module(module_name)
+            modules = None if self._index is None or kind is None \
+                else self._index.modules_for(kind, primitive)
+            if modules is None:
+                self._loaded = True
+                for module_name in self._module_names:
+                    importlib.import_module(module_name)
+            else:
+                for module in modules:
+                    name = f"{_PACKAGE}.{module}"
+                    if name not in self._imported and name in self._module_names:
+                        self._imported.add(name)
+                        importlib.import_module(name)
         if self._optional:
             self._load_optional()
         if template_dsl.registration_count() == self._seen:
@@ -266,6 +289,7 @@ def _validate(template, locate):
 
 
 _DEFAULT = None
+_PACKAGE = "s2s_ad.templates"
 _TEMPLATES_DIR = os.path.dirname(os.path.abspath(
     importlib.util.find_spec("s2s_ad.templates").origin))
 
@@ -275,7 +299,9 @@ def default_registry():
     global _DEFAULT
     if _DEFAULT is None:
         from ..templates import MODULES, OPTIONAL_MODULES
-        _DEFAULT = Registry(tuple(f"s2s_ad.templates.{m}" for m in MODULES),
-                            tuple((f"s2s_ad.templates.{m}", needs)
-                                  for m, needs in OPTIONAL_MODULES))
+        from .template_index import TemplateIndex, templates_directory
+        index = TemplateIndex.read()
+        _DEFAULT = Registry(tuple(f"{_PACKAGE}.{m}" for m in MODULES),
+                            tuple((f"{_PACKAGE}.{m}", needs) for m, needs in OPTIONAL_MODULES),
+                            index if index.describes(MODULES, templates_directory()) else None)
     return _DEFAULT

@@ -9,7 +9,6 @@ simplifies away: ZERO*e, e*ZERO, ZERO@e, e@ZERO, ZERO/e, -ZERO -> ZERO; ZERO+e, 
 e-ZERO -> e; ZERO-e -> -e. A ZERO that survives (an argument of np.where, an item of a
 list) becomes concrete zeros shaped like its operand: zero_tangent(w).
 """
-import copy
 
 import gast
 
@@ -26,7 +25,7 @@ def is_zero(node):
 
 
 def zero_of(atom):
-    return build.call(build.name(ZERO), [copy.deepcopy(atom)])
+    return build.call(build.name(ZERO), [build.clone(atom)])
 
 
 def expand_tangent(template, bound, result, tangent_of, context):
@@ -39,7 +38,7 @@ def expand_tangent(template, bound, result, tangent_of, context):
     for stmt in template.body:
         target = stmt.targets[0]
         expr = _Substituter(template, bound, result, tangent_of, renames, context).visit(
-            copy.deepcopy(stmt.value))
+            build.clone(stmt.value))
         expr = simplify(expr)
         if isinstance(target, gast.Name):
             renames[target.id] = context.fresh_name(target.id)

@@ -20,24 +20,8 @@ _MARKER = re.compile(r"^(\s*)__s2s_(comment|blank)__\((.*)\)$")
 
 def to_source(tree):
     """Source text of a gast tree (a statement, function or module)."""
-    texts = []
-    for node in walk_tree(tree):   # comments travel as indices: astor may wrap long strings
-        if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) \
-                and node.func.id == "__s2s_comment__" and isinstance(node.args[0].value, str):
-            texts.append(node.args[0].value)
-            node.args[0] = gast.Constant(value=len(texts) - 1, kind=None)
-    try:
-        return _render(tree, texts)
-    finally:
-        for node in walk_tree(tree):
-            if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) \
-                    and node.func.id == "__s2s_comment__":
-                node.args[0] = gast.Constant(value=texts[node.args[0].value], kind=None)
-
-
-def _render(tree, texts):
-    node = gast.gast_to_ast(tree)     # a new tree: filling its blocks leaves `tree` alone
-    _fill_empty_blocks(node)
+    node = gast.gast_to_ast(tree)     # a new tree: what follows changes it, never `tree`
+    texts = _prepare(node)
     ast.fix_missing_locations(node)
     # no re-wrapping: astor's line splitter breaks calls at odd places (`True\n    )`)
     text = astor.to_source(node, indent_with="    ", pretty_source="".join)
@@ -54,17 +38,28 @@ def _render(tree, texts):
     return "\n".join(lines) + "\n"
 
 
-def _fill_empty_blocks(node):
-    """`pass` in every block the optimiser emptied (a loop whose body has nothing to
-    differentiate, or whose forward values nothing reads; an `else:` the same): Python needs a
-    statement there."""
-    for block in ast.walk(node):
+def _prepare(node):
+    """In one walk of the ast tree: each comment marker's text replaced by its index in the
+    list returned (astor may wrap long strings; an index stays on its line), and `pass` in
+    every block the optimiser emptied (a loop whose body has nothing to differentiate, or
+    whose forward values nothing reads; an `else:` the same): Python needs a statement
+    there."""
+    texts = []
+    for block in walk_tree(node):
+        if isinstance(block, ast.Call) and isinstance(block.func, ast.Name) \
+                and block.func.id == "__s2s_comment__" and block.args \
+                and isinstance(block.args[0], ast.Constant) \
+                and isinstance(block.args[0].value, str):
+            texts.append(block.args[0].value)
+            block.args[0] = ast.Constant(value=len(texts) - 1, kind=None)
+            continue
         if isinstance(block, (ast.For, ast.While, ast.If, ast.FunctionDef, ast.With)) \
                 and all(_marker(stmt) for stmt in block.body):
             block.body.append(ast.Pass())     # comments alone are no statement either
         if isinstance(block, (ast.For, ast.While, ast.If)) and block.orelse \
                 and all(_marker(stmt) for stmt in block.orelse):
             block.orelse.append(ast.Pass())   # an `else:` holding only its provenance comment
+    return texts
 
 
 def _marker(stmt):

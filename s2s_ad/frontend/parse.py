@@ -73,8 +73,7 @@ def parse(func):
     # function's source (a function itself is faster: inspect finds its module by name)
     code = func.__code__
     try:
-        lines, first_line = inspect.getsourcelines(
-            code if hasattr(func, "__wrapped__") else func)
+        lines, first_line = _source_lines(func, code)
     except (OSError, TypeError) as exc:
         raise APIUsageError(f"cannot read the source of {func.__qualname__}: {exc}",
                             hint="define the function in a .py file (or a notebook cell)") from None
@@ -113,6 +112,26 @@ def parse(func):
         # the wrapped function's, whatever else the wrapper does (logging, timing)
         return parse(func.__wrapped__)
     return ParsedFunction(func, node, smap)
+
+
+# code object -> (code object, its source lines, first line). Finding a def's lines
+# tokenizes the file from the def on; a derivative parses f and each helper several times
+# (checks, facts, helpers' derivatives). Keyed by the code object itself (held, so its id
+# is never reused): the text a code object was compiled from does not change, and the
+# lines are an immutable tuple.
+_SOURCE_LINES = {}
+
+
+def _source_lines(func, code):
+    """inspect.getsourcelines of func (of its code object for a wrapper, whose source
+    inspect would otherwise look for in the function it wraps), read once per code."""
+    target = code if hasattr(func, "__wrapped__") else func
+    hit = _SOURCE_LINES.get(id(code))
+    if hit is not None and hit[0] is code and hit[1] is target.__class__:
+        return hit[2], hit[3]
+    lines, first_line = inspect.getsourcelines(target)
+    _SOURCE_LINES[id(code)] = (code, target.__class__, tuple(lines), first_line)
+    return tuple(lines), first_line
 
 
 def _forwards(wrapper, node):

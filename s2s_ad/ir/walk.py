@@ -8,6 +8,8 @@ from collections import deque
 
 import gast
 
+from .build import clone
+
 
 def walk_tree(node):
     """Every node under `node` (itself first), breadth first: the order of `gast.walk`,
@@ -92,10 +94,10 @@ def with_copies_of(body, nodes):
                 new.body, new.orelse = block(stmt.body), block(stmt.orelse)
                 for head in ("test", "iter", "target"):
                     if hasattr(stmt, head) and holds(getattr(stmt, head)):
-                        setattr(new, head, copy.deepcopy(getattr(stmt, head)))
+                        setattr(new, head, clone(getattr(stmt, head)))
                 copies[id(stmt)] = new
                 out.append(new)
             else:
-                out.append(copy.deepcopy(stmt))
+                out.append(clone(stmt))
         return out
     return block(body), copies

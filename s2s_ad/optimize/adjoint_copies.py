@@ -196,7 +196,7 @@ def _alias(stmts, is_adjoint, counts):
 
 
 def _renamed(stmt, old, new):
-    stmt = copy.deepcopy(stmt)
+    stmt = build.clone(stmt)
     for node in walk_tree(stmt):
         if isinstance(node, gast.Name) and node.id == old and isinstance(node.ctx, gast.Load):
             node.id = new

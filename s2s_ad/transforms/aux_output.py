@@ -12,7 +12,6 @@ beside it.) Anything else assigned to the returned variable is a located error: 
 return a pair. Returns a new LevelsForm and the aux variable's name; the input is not
 changed.
 """
-import copy
 import dataclasses
 
 import gast
@@ -22,7 +21,7 @@ from ..ir import build
 
 
 def split_aux(levels, namer):
-    tree = copy.deepcopy(levels.tree)
+    tree = build.clone(levels.tree)
     returned = tree.body[-1].value
     where = levels.parsed.source_map
     if not isinstance(returned, gast.Name):

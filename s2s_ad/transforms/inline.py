@@ -12,7 +12,6 @@ time of the call, as in Python.
                                                 t3_0 = np.sum(t2_0)
                                                 return t3_0
 """
-import copy
 
 import gast
 
@@ -95,7 +94,7 @@ class InlineMixin:
             raise UnsupportedSyntaxError(f"the nested function `{name}` calls itself",
                                          self.smap.locate(call),
                                          "make it a module-level function (recursion works there)")
-        fdef = copy.deepcopy(self.nested[name])
+        fdef = build.clone(self.nested[name])
         params = [a.id for a in fdef.args.posonlyargs + fdef.args.args + fdef.args.kwonlyargs]
         local = set(params) | {n.id for n in walk_tree(fdef) if isinstance(n, gast.Name)
                                and isinstance(n.ctx, gast.Store)}

@@ -25,12 +25,12 @@ read nowhere but in the loop, where it now holds the same value. Values of other
 when nothing moves, else a new LevelsForm (the input is not modified) with the kinds
 `analyse(new_levels)` finds for it.
 """
-import copy
 import dataclasses
 import re
 
 import gast
 
+from ..ir.build import clone
 from ..ir.walk import names_stored
 from ..signature import Num
 
@@ -55,7 +55,7 @@ def hoist_invariant_floats(levels, kinds, analyse):
             available |= set(names_stored(stmt))
     if not plans:
         return levels, kinds
-    tree = copy.deepcopy(levels.tree)
+    tree = clone(levels.tree)
     out, start = [], 0
     for index, moved in plans:
         out.extend(tree.body[start:index])

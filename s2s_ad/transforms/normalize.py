@@ -16,6 +16,7 @@ definition and the backward sweep needs no tape.
                                             return y
 """
 import builtins
+import dataclasses
 from dataclasses import dataclass
 
 import gast
@@ -49,6 +50,16 @@ class LevelsForm:
     parsed: object         # the ParsedFunction it came from
     resolution: object
     runtime_names: dict    # runtime helper -> the name normalize gave it
+
+    def copy(self):
+        """A copy a stage may change without changing this one: both trees cloned
+        together (a node kept from the parsed tree stays shared with it), the tables
+        copied; the resolution (read only) is shared."""
+        tree, parsed_tree = build.clone((self.tree, self.parsed.tree))
+        return dataclasses.replace(
+            self, tree=tree, parsed=dataclasses.replace(self.parsed, tree=parsed_tree),
+            callees=dict(self.callees), levels=dict(self.levels),
+            runtime_names=dict(self.runtime_names))
 
 
 def numpy_name_for(resolution, namer):

@@ -23,7 +23,6 @@ zero and give inf with a RuntimeWarning, the derivative raises ZeroDivisionError
 pair when nothing applies, else a new LevelsForm (the input is not modified) with the kinds
 `analyse(new_levels)` finds for it.
 """
-import copy
 import dataclasses
 import math
 import operator
@@ -44,7 +43,7 @@ def python_float_reads(levels, kinds, namer, analyse):
     reads = [stmt for stmt in all_statements(levels.tree.body) if _is_float64_read(stmt, kinds)]
     if not reads:
         return levels, kinds
-    tree = copy.deepcopy(levels.tree)
+    tree = build.clone(levels.tree)
     float_name = _float_name(levels, namer)
     marked = {id(stmt) for stmt in reads}
     index = {id(old): new for old, new in zip(all_statements(levels.tree.body),
