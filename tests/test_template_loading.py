@@ -73,7 +73,7 @@ def test_a_numpy_function_without_a_template_is_named_after_every_module_is_impo
         from s2s_ad.templates import MODULES
 
         def f(x):
-            return np.sum(np.i0(x) * 2.0)
+            return np.sum(np.spacing(x) * 2.0)
 
         try:
             s2s_ad.grad(f)(np.ones(3))
@@ -83,7 +83,7 @@ def test_a_numpy_function_without_a_template_is_named_after_every_module_is_impo
         print(json.dumps([message, len(default_registry().loaded_modules()), len(MODULES)]))
     """, tmp_path)
     message, loaded, modules = got
-    assert message is not None and "np.i0" in message and "np.sum(np.i0(x) * 2.0)" in message
+    assert message is not None and "np.spacing" in message and "np.sum(np.spacing(x) * 2.0)" in message
     assert loaded == modules        # numpy's, yet not indexed: every module was looked in
 
 
