@@ -145,35 +145,6 @@ def _shape(x):
     return np.shape(x)
 
 
-def closed_form_applies(a, b=None, *more, _array=np.ndarray, _bool=np.dtype(bool)):
-    """May a closed-form elementwise adjoint stand for the chain rule here? Only when all
-    values have one shape (nothing broadcasts, so nothing is summed), none is a list or
-    tuple (f's arithmetic made an array of it) and none is
-    boolean (numpy's `+` on booleans is `or`, and `-` is refused). Runs on every call of
-    such a gradient, hence the fixed arity and the defaults: a call with two arguments
-    and local names costs less than a variadic one with global lookups."""
-    if type(a) is _array is type(b) and not more:       # the usual case: two arrays
-        return a.shape == b.shape and a.dtype is not _bool and b.dtype is not _bool
-    values = (a,) if b is None else (a, b) + more
-    first = None
-    for value in values:
-        if type(value) is _array and value.dtype is not _bool:
-            shape = value.shape
-        elif type(value) is float or type(value) is int:
-            shape = ()
-        elif isinstance(value, (list, tuple)):
-            return False        # numpy made an array of it; `*` on the list would repeat it
-        elif np.asarray(value).dtype.kind == "b":
-            return False
-        else:
-            shape = np.shape(value)
-        if first is None:
-            first = shape
-        elif shape != first:
-            return False
-    return True
-
-
 def shape_of(x):
     """What the tape keeps of a value the backward sweep reads only for its shape."""
     return _shape(x)
@@ -195,9 +166,12 @@ def placeholder(shape, _made={}):
 
 def zero_tangent(x):
     """The zero derivative shaped like x: 0.0 for a scalar, float zeros otherwise; item by
-    item for a tuple or list of differently shaped values (a helper's vjp returns one)."""
-    if type(x) in (tuple, list) and not _homogeneous(x):
-        return type(x)(zero_tangent(item) for item in x)
+    item for a namedtuple and for a tuple or list of differently shaped values (a helper's
+    vjp returns one)."""
+    if type(x) in (tuple, list) and not _homogeneous(x) or hasattr(type(x), "_fields"):
+        # a namedtuple (eigh's, slogdet's result) has per-field zeros even when numpy
+        # could read its fields as one array
+        return _sequence_like(x, [zero_tangent(item) for item in x])
     if isinstance(x, np.ndarray) or np.ndim(x) > 0:
         return np.zeros(np.shape(x), dtype=_float_dtype(x))
     return 0.0

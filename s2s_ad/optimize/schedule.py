@@ -148,14 +148,12 @@ def float_literals(body, facts):
 
 
 def closed_forms(body, facts):
-    """Closed-form adjoints of straight-line elementwise code: without a test where the
-    facts prove one shape, else behind a run-time shape test."""
+    """Closed-form adjoints of straight-line elementwise code where one shape is proved
+    (by a specialisation's facts, or by construction)."""
     same_shapes = facts.kinds.same_shapes if facts.specialised else None
     return Body.of(closed_form_adjoints(
         body.statements(), facts.namer.is_adjoint, facts.resolve, facts.pure_call,
-        facts.elementwise_call,
-        lambda: facts.bindings.name_for("closed_form_applies", runtime.closed_form_applies),
-        same_shapes, facts.raising))
+        facts.elementwise_call, same_shapes, facts.raising))
 
 
 def reused_forward_values(body, facts):
