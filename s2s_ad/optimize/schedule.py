@@ -32,6 +32,7 @@ import numpy
 from .. import runtime, runtime_flow
 from ..analyses.shapes import is_elementwise
 from ..ir import build
+from ..signature import Num
 from ..ir.build import dotted_path
 from ..ir.walk import walk_tree
 from .adjoint_copies import drop_adjoint_copies
@@ -170,9 +171,11 @@ def integer_gradients(body, facts):
     adjoint: it is summed into its caller's)."""
     if facts.request.helper:
         return body
+    known_float = _holds_floats(facts.kinds) if facts.specialised else None
     return Body.of(float_gradients(
         body.statements(), facts.request, _param_names(facts.levels.tree), facts.resolve,
-        lambda: facts.bindings.name_for("float_gradient", runtime_flow.float_gradient)))
+        lambda: facts.bindings.name_for("float_gradient", runtime_flow.float_gradient),
+        known_float))
 
 
 def in_place_arithmetic(body, facts):
@@ -293,6 +296,13 @@ def reverse_body(result, request, namer, aux=None):
 def _stored_names(statements):
     return {n.id for stmt in statements for n in walk_tree(stmt)
             if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
+
+
+def _holds_floats(kinds):
+    def known(name):
+        kind = kinds.of(name)
+        return isinstance(kind, Num) and kind.dtype in ("float64", "float32")
+    return known
 
 
 def _param_names(tree):
