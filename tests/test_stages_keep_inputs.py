@@ -1,6 +1,7 @@
-"""No stage writes into its input: the parsed tree normalize reads and the levels form
-the later stages (facts, checks, differentiation, the clean-up schedule) read are the
-same, node for node, after a derivative has been built from them, on both derivative
+"""No stage writes into its input: the parsed tree normalize reads, the levels form the
+later stages (facts, checks, differentiation, the clean-up schedule) read, and the body
+the clean-up schedule (stage 7) starts from are the same, node for node, after a
+derivative has been built from them, on both derivative
 paths and in both modes."""
 import gast
 import numpy as np
@@ -8,6 +9,7 @@ import pytest
 
 import s2s_ad
 from s2s_ad import pipeline
+from s2s_ad.ir import build
 from tests.derivative_paths import PATHS, on_path
 
 
@@ -61,6 +63,13 @@ def recorded(monkeypatch):
         seen.append((levels.tree, gast.dump(levels.tree)))
         return levels, namer
     monkeypatch.setattr(pipeline, "front", recording)
+    run_schedule = pipeline.run_schedule
+
+    def recording_schedule(body, facts, schedule):
+        given = build.function_def("body", [], body.statements())
+        seen.append((given, gast.dump(given)))
+        return run_schedule(body, facts, schedule)
+    monkeypatch.setattr(pipeline, "run_schedule", recording_schedule)
     return seen
 
 

@@ -20,7 +20,6 @@ before, after)`, when given, sees every pass (tests/test_passes.py holds each pa
 before and after).
 """
 import builtins
-import copy
 import functools
 import math
 import re
@@ -222,6 +221,10 @@ FORWARD = (Pass("clean up", clean_up),)
 def run_schedule(body, facts, schedule):
     """(plain, final): the body after the passes up to the first that writes into arrays
     (what differentiating this derivative again reads), and after all of them."""
+    # passes written over statement lists edit the statements they are given: the stage
+    # works on its own copy, so its input stays as it was (the passes that write arrays
+    # build new statements: `plain` is not changed by them)
+    body = body.copy()
     plain = None
     for step in schedule:
         if step.writes_arrays and plain is None:
@@ -229,11 +232,8 @@ def run_schedule(body, facts, schedule):
         if facts.trace is None:
             body = step.run(body, facts)
             continue
-        # passes written over statement lists may change them in place: traced, each
-        # gets its own copy, so `before` stays what it was
-        before = body
-        body = step.run(Body(*copy.deepcopy((body.forward, body.backward, body.returned)),
-                             reverse=body.reverse), facts)
+        before = body           # traced, each pass gets its own copy too
+        body = step.run(body.copy(), facts)
         facts.trace(step.name, before, body)
     return (plain if plain is not None else body), body
 
