@@ -8,6 +8,7 @@ Derivatives of the user's helper functions are derived through the same pipeline
 cached per (function, wrt, mode) in the `DerivativeCache` the caller passes in.
 """
 import builtins
+import copy
 import dataclasses
 from dataclasses import dataclass
 
@@ -252,6 +253,10 @@ def _derive(func, request, registry, cache):
         guard = gast.If(test=test, body=[call], orelse=[])
         return [guard], build.const(1.0)
 
+    tree = copy.copy(levels.tree)       # float literals beside the arguments: a new body
+    tree.body = float_literals_beside_inputs(levels.tree.body,
+                                             _unrebound(levels, request.wrt), activity.is_active)
+    levels = dataclasses.replace(levels, tree=tree)
     dataflow = analyse_dataflow(levels)
     inputs = ReverseInputs(levels, activity, shapes, dataflow, registry, namer, bindings,
                            derive_helper,
@@ -260,8 +265,6 @@ def _derive(func, request, registry, cache):
                            shape_proxy_pass(levels, bindings, nested=True)
                            if request.signature is not None else None,
                            kinds, complex_names, shape_tape=request.signature is not None)
-    float_literals_beside_inputs(levels.tree.body, _unrebound(levels, request.wrt),
-                                 activity.is_active)
     result = reverse(inputs, request.wrt, seed)
     facts = PassFacts(request, levels, namer, bindings, func.__globals__, kinds,
                       RaisingStatements(levels, kinds, bindings, activity), request.trace,
