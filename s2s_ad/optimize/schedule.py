@@ -102,13 +102,15 @@ class PassFacts:
 
 # ---- the passes ---------------------------------------------------------------------------
 def clean_up(body, facts):
-    """Folding, zero propagation and dead code (keeping what may raise) to a fixed point;
-    a specialisation's backward sweep also gets shape proxies and reduction seeds (for the
-    values whose shapes its facts leave unknown; the general derivative keeps its sweep
-    as generated)."""
-    extra = (shape_proxy_pass(facts.levels, facts.bindings),
-             _seed_folding_pass(facts.levels, facts.bindings)) \
-        if body.reverse and facts.specialised else ()
+    """Folding, zero propagation and dead code (keeping what may raise) to a fixed point.
+    A backward sweep also gets shape proxies: an elementwise result read only for its
+    shape is read as the broadcast of its operands' shapes, so its computation goes
+    (the general derivative's `np.sum(y + v)` no longer computes `y + v`); a
+    specialisation's, reduction seeds too (for the values whose shapes its facts leave
+    unknown)."""
+    extra = ((shape_proxy_pass(facts.levels, facts.bindings),)
+             + ((_seed_folding_pass(facts.levels, facts.bindings),) if facts.specialised
+                else ())) if body.reverse else ()
     passes = extra + (fold_constants, propagate_zeros,
               functools.partial(eliminate_dead_code, raising=facts.raising),
               functools.partial(remove_unread_assignments, raising=facts.raising),
