@@ -275,6 +275,10 @@ def _derive(func, request, registry, cache):
         guard = gast.If(test=test, body=[call], orelse=[])
         return [guard], build.const(1.0)
 
+    tree = copy.copy(levels.tree)       # float literals beside the arguments: a new body
+    tree.body = float_literals_beside_inputs(levels.tree.body,
+                                             _unrebound(levels, request.wrt), activity.is_active)
+    levels = dataclasses.replace(levels, tree=tree)
     dataflow = analyse_dataflow(levels)
     inputs = ReverseInputs(levels, activity, shapes, dataflow, registry, namer, bindings,
                            derive_helper,
@@ -284,8 +288,6 @@ def _derive(func, request, registry, cache):
                            if request.signature is not None else None,
                            kinds, complex_names, shape_tape=request.signature is not None,
                            draw_states=draw_states)
-    float_literals_beside_inputs(levels.tree.body, _unrebound(levels, request.wrt),
-                                 activity.is_active)
     result = reverse(inputs, request.wrt, seed)
     facts = PassFacts(request, levels, namer, bindings, func.__globals__, kinds,
                       RaisingStatements(levels, kinds, bindings, activity), request.trace,

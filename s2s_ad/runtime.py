@@ -119,14 +119,19 @@ def _has_integer_array(index):
 
 
 def shaped_like(*values):
-    """Something with the broadcast shape of `values` (for shape-only reads): the first
-    value when all shapes agree (the usual case, and free), else a zero-stride view."""
+    """Something with the broadcast shape and the result dtype of `values` (for reads of
+    an elementwise result's shape and dtype): the first value when all shapes and array
+    dtypes agree (the usual case, and free), else a zero-stride view."""
     best = values[0]
     target = _shape(best)
-    shapes = [target]
+    dtype = best.dtype if type(best) is np.ndarray else None
+    shapes, mixed = [target], False
     for value in values[1:]:
         shape = _shape(value)
         shapes.append(shape)
+        if type(value) is np.ndarray:
+            mixed |= dtype is not None and value.dtype != dtype
+            dtype = value.dtype if dtype is None else dtype
         if shape != target and (len(shape) > len(target) or (
                 len(shape) == len(target) and shape > target)):
             best, target = value, shape
@@ -134,8 +139,18 @@ def shaped_like(*values):
         if shape != target:
             for mine, full in zip(shape[::-1], target[::-1]):
                 if mine != full and mine != 1:
-                    return np.broadcast_to(0.0, np.broadcast_shapes(*shapes))
+                    return _zero_view(values, np.broadcast_shapes(*shapes))
+    if mixed:                        # float32 with float64: the result is float64
+        return _zero_view(values, target)
     return best
+
+
+def _zero_view(values, shape):
+    try:
+        dtype = np.result_type(*values)
+    except (TypeError, ValueError):
+        dtype = np.float64
+    return np.broadcast_to(np.zeros((), dtype=dtype), shape)
 
 
 def _shape(x):
@@ -146,35 +161,6 @@ def _shape(x):
     if kind is float or kind is np.float64 or kind is int:
         return ()
     return np.shape(x)
-
-
-def closed_form_applies(a, b=None, *more, _array=np.ndarray, _bool=np.dtype(bool)):
-    """May a closed-form elementwise adjoint stand for the chain rule here? Only when all
-    values have one shape (nothing broadcasts, so nothing is summed), none is a list or
-    tuple (f's arithmetic made an array of it) and none is
-    boolean (numpy's `+` on booleans is `or`, and `-` is refused). Runs on every call of
-    such a gradient, hence the fixed arity and the defaults: a call with two arguments
-    and local names costs less than a variadic one with global lookups."""
-    if type(a) is _array is type(b) and not more:       # the usual case: two arrays
-        return a.shape == b.shape and a.dtype is not _bool and b.dtype is not _bool
-    values = (a,) if b is None else (a, b) + more
-    first = None
-    for value in values:
-        if type(value) is _array and value.dtype is not _bool:
-            shape = value.shape
-        elif type(value) is float or type(value) is int:
-            shape = ()
-        elif isinstance(value, (list, tuple)):
-            return False        # numpy made an array of it; `*` on the list would repeat it
-        elif np.asarray(value).dtype.kind == "b":
-            return False
-        else:
-            shape = np.shape(value)
-        if first is None:
-            first = shape
-        elif shape != first:
-            return False
-    return True
 
 
 def shape_of(x):
@@ -198,15 +184,18 @@ def placeholder(shape, _made={}):
 
 def zero_tangent(x):
     """The zero derivative shaped like x: 0.0 for a scalar, float zeros otherwise; item by
-    item for a tuple or list of differently shaped values (a helper's vjp returns one);
-    entry by entry for a dict, so that a dict f builds (`d = {}`, then `d[k] = x`) gets a
-    tangent its entries' tangents can be written into; an empty list one it can append to."""
+    item for a namedtuple and for a tuple or list of differently shaped values (a helper's
+    vjp returns one); entry by entry for a dict, so that a dict f builds (`d = {}`, then
+    `d[k] = x`) gets a tangent its entries' tangents can be written into; an empty list
+    one it can append to."""
     if type(x) is dict:
         return {key: zero_tangent(value) for key, value in x.items()}
     if type(x) in (list, tuple) and not x:
         return type(x)()               # `a, b = [], []`: a list appended to later
-    if type(x) in (tuple, list) and not _homogeneous(x):
-        return type(x)(zero_tangent(item) for item in x)
+    if type(x) in (tuple, list) and not _homogeneous(x) or hasattr(type(x), "_fields"):
+        # a namedtuple (eigh's, slogdet's result) has per-field zeros even when numpy
+        # could read its fields as one array
+        return _sequence_like(x, [zero_tangent(item) for item in x])
     if isinstance(x, np.ndarray) or np.ndim(x) > 0:
         return np.zeros(np.shape(x), dtype=_float_dtype(x))
     return 0.0

@@ -4,6 +4,7 @@ Inside loops and branches an adjoint may still be the scalar zero 0.0 it was ini
 to; these helpers give it the right shape the first time it needs one.
 
     scatter_add(a, x, index, g)   a[index] += g, allocating zeros shaped like x if a is 0.0
+    sequence_position(x, index)   a namedtuple field's position (how its adjoint is indexed)
     take_adjoint(a, index)        a copy of a[index] (0.0 while a is still the scalar zero)
     copy_adjoint(a)               a copy of an adjoint that will be updated in place
     float_zeros(x)                float zeros shaped like x (x's float dtype kept), to fill in
@@ -59,10 +60,9 @@ def scatter_add(a, x, index, g):
     """The adjoint `a` of x after adding g at x[index] (repeated indices accumulate).
     x may be an array, or a dict / list / tuple of values (then `a` mirrors it), or an
     object read by attribute, `index` the attribute's name (runtime_objects)."""
+    index = sequence_position(x, index)
     if isinstance(index, str) and not isinstance(x, dict):
-        if isinstance(x, tuple):                 # a namedtuple's field: by position
-            index = type(x)._fields.index(index)
-        elif not check_attribute(x, index):
+        if not check_attribute(x, index):
             return a                # a constant the class holds: no gradient to keep
         else:
             a = attribute_adjoints(a)
@@ -93,6 +93,14 @@ def scatter_add(a, x, index, g):
     else:
         a[index] += g
     return a
+
+
+def sequence_position(x, index):
+    """index as the adjoint of x is indexed: a namedtuple's field name becomes its
+    position (its adjoint is a list, or a tuple of x's class read by position)."""
+    if isinstance(index, str) and isinstance(x, tuple):
+        return type(x)._fields.index(index)
+    return index
 
 
 def take_adjoint(a, index):
@@ -163,6 +171,8 @@ def float_zeros(x):
     list numpy reads as an array)."""
     if isinstance(x, np.ndarray) and x.dtype.kind in "fc":
         return np.zeros(x.shape, dtype=x.dtype)
+    if hasattr(type(x), "_fields"):         # a namedtuple result: per-field zeros
+        return [float_zeros(item) if np.ndim(item) else 0.0 for item in x]
     return np.zeros(np.shape(x))
 
 

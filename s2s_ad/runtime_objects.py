@@ -82,9 +82,12 @@ def attribute_of(x, name):
 
 def attribute_tangent(t, name):
     """The tangent of x.name from x's tangent t (an object like x, the attribute dict of
-    one, or the scalar zero)."""
+    one, or the scalar zero); `name` a position for a namedtuple's field (a template's
+    tangent of one may be a plain tuple or list)."""
     if isinstance(t, dict):
         return t.get(name, 0.0)
+    if isinstance(name, int):
+        return t[name] if isinstance(t, (tuple, list)) else 0.0
     if isinstance(t, tuple) and hasattr(type(t), "_fields"):
         return t[type(t)._fields.index(name)]
     if is_object(t) and check_attribute(t, name):

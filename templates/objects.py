@@ -6,6 +6,7 @@ an object of its type in the returned gradient. A dataclass or namedtuple made i
 `P(w, b)`, is `make_object(P, (w, b))`: each value's adjoint is its field's.
 """
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
+from s2s_ad.runtime_flow import sequence_position
 from s2s_ad.runtime_objects import attribute_of, attribute_tangent, field_adjoints, make_object
 
 
@@ -17,8 +18,9 @@ def attribute_of_adjoint(y, x, name):
 
 @tangent(attribute_of)
 def attribute_of_tangent(y, x, name):
-    """reading an attribute is linear: d x.name = (dx).name"""
-    d[y] = attribute_tangent(d[x], name)
+    """reading an attribute is linear: d x.name = (dx).name (a namedtuple's tangent may be
+    a plain tuple: read by position)"""
+    d[y] = attribute_tangent(d[x], sequence_position(x, name))
 
 
 @adjoint(attribute_tangent)

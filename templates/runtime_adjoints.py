@@ -30,7 +30,8 @@ from s2s_ad.runtime_spread import (norm_power, norm_reciprocal, spread_reciproca
 from s2s_ad.runtime_flow import (add_adjoints, add_lists, clear_adjoint, copy_adjoint,
                                  copy_argument, float_copy, float_dtype, float_gradient,
                                  match_adjoint, push_adjoint, concatenation_part,
-                                 scatter_add, spread_adjoint, sum_repeats, take_adjoint)
+                                 scatter_add, sequence_position, spread_adjoint, sum_repeats,
+                                 take_adjoint)
 
 
 # ---- runtime.py: broadcasting -------------------------------------------------------------
@@ -302,6 +303,7 @@ def clear_adjoint_adjoint(out, a, index):
 @adjoint(scatter_add)
 def scatter_add_adjoint(out, a, x, index, g):
     """out = a with g added at a[index]: g_bar = out_bar[index], every repeat included"""
-    _taken = (d[out] if isinstance(d[out], np.ndarray) else match_adjoint(d[out], out))[index]
+    _taken = (d[out] if isinstance(d[out], np.ndarray) else
+              match_adjoint(d[out], out))[sequence_position(x, index)]
     d[a] += d[out]
     d[g] += unbroadcast(_taken, g) if isinstance(out, np.ndarray) else _taken

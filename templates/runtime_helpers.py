@@ -43,8 +43,8 @@ nondifferentiable(  # counts, seeds, checks, tie shares (piecewise constant), ze
     runtime_checks.check_broadcast, runtime_checks.check_matmul,
     runtime_checks.check_unshared,
     runtime.zero_tangent, runtime.zero_adjoint, runtime_flow.float_zeros,
-    runtime_flow.float_dtype, runtime.shaped_like,
-    runtime.shape_of, runtime.placeholder, runtime.closed_form_applies, pad_widths,
+    runtime_flow.float_dtype, runtime_flow.sequence_position, runtime.shaped_like,
+    runtime.shape_of, runtime.placeholder, pad_widths,
     signal_widths, weights_layout, runtime_creation.linspace_fractions, norm_power,
     runtime_linalg.einsum_operand_count, runtime_linalg.kron_layout)
 

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import s2s_ad
+from s2s_ad.api import general_derivative
 from s2s_ad.optimize import closed_form_render, rational
 from tests.gradcheck import numeric_grad
 from tests.programs import elementwise as P
@@ -56,21 +57,33 @@ def test_gradients_match_differences_in_both_branches(f, argsets):
 
 
 @pytest.mark.parametrize("f", [P.logreg, P.bce_sum, P.mse, P.sigmoid_sum, P.softplus])
-def test_these_get_a_closed_form(f):
-    assert "closed form" in s2s_ad.derivative_source(s2s_ad.grad(f))
+def test_these_get_a_closed_form_where_facts_prove_one_shape(f):
+    args = dict(CASES)[f][1 if f is P.softplus else 0]      # arrays of one shape
+    source = s2s_ad.derivative_source(s2s_ad.grad(f), *args)
+    assert "closed form" in source and "if " not in source and "else:" not in source
 
 
 def test_logistic_regression_reads_like_the_hand_written_gradient():
-    source = s2s_ad.derivative_source(s2s_ad.grad(P.logreg))
-    assert "matmul_adjoint_b((p - y) / reduced_count(" in source
-    assert "if closed_form_applies(" in source and "else:" in source
-    fast = source[source.index("if closed_form_applies"):source.index("else:")]
-    assert "unbroadcast" not in fast and "1.0 - y" not in fast
+    source = s2s_ad.derivative_source(s2s_ad.grad(P.logreg), *CASES[0][1][0])
+    assert "matmul_adjoint_b((p - y) / " in source
+    assert "unbroadcast" not in source and "1.0 - y" not in source
+
+
+@pytest.mark.parametrize("f", [P.logreg, P.bce_sum, P.mse])
+def test_the_general_derivative_keeps_the_sweep_without_a_shape_test(f):
+    """Shapes of several arrays the general derivative cannot know: no closed form, and
+    no run-time test choosing between two copies of the sweep."""
+    df = s2s_ad.grad(f)
+    source = s2s_ad.derivative_source(general_derivative(df))
+    assert "closed form" not in source and "if " not in source
 
 
 def test_one_array_needs_no_shape_test():
-    source = s2s_ad.derivative_source(s2s_ad.grad(P.sigmoid_sum))
-    assert "closed form" in source and "closed_form_applies" not in source
+    """Values numpy computed elementwise from one array have its shape by construction:
+    the general derivative gets the closed form too."""
+    df = s2s_ad.grad(P.sigmoid_sum)
+    source = s2s_ad.derivative_source(general_derivative(df))
+    assert "closed form" in source and "if " not in source
 
 
 @pytest.mark.parametrize("f", [P.with_noise, P.in_loop])
@@ -170,18 +183,6 @@ def test_boolean_arrays_take_the_general_sweep():
     got = s2s_ad.grad(masked)(x, m)
     np.testing.assert_allclose(got, numeric_grad(masked, [x, m], 0), atol=1e-6)
     assert got.dtype == np.float64
-
-
-def test_the_runtime_test():
-    from s2s_ad.runtime import closed_form_applies
-    a, b = vec(N), vec(N)
-    assert closed_form_applies(a, b) and closed_form_applies(1.0, 2) and closed_form_applies(a)
-    # a list f's arithmetic made an array: the closed form would do list arithmetic on
-    # it (`[1.0, 2.0] * 1.0` fails, `* 2` repeats), so the chain rule runs instead
-    assert not closed_form_applies([1.0] * N, a)
-    assert not closed_form_applies(a, vec(2, N)) and not closed_form_applies(a, 1.0)
-    assert not closed_form_applies(a, b > 0) and not closed_form_applies(True, 1.0)
-    assert not closed_form_applies(np.bool_(True))
 
 
 def test_long_product_chains_are_left_to_the_general_sweep():

@@ -50,8 +50,9 @@ def test_which_literals_become_floats(source, expected):
 ])
 def test_which_forward_literals_become_floats(source, expected):
     body = gast.parse(source).body
-    float_literals_beside_inputs(body, {"x"}, lambda name: name != "n")
-    assert to_source(gast.Module(body=body, type_ignores=[])).strip() == expected
+    new = float_literals_beside_inputs(body, {"x"}, lambda name: name != "n")
+    assert to_source(gast.Module(body=new, type_ignores=[])).strip() == expected
+    assert to_source(gast.Module(body=body, type_ignores=[])).strip() == source
 
 
 def scaled_exp(x, a):

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import s2s_ad
+from s2s_ad.api import general_derivative
 from programs import gradient_types as gt
 
 W = np.arange(6.0).reshape(3, 2)
@@ -69,3 +70,34 @@ def test_a_cast_gradient_can_be_differentiated_again():
     assert d2(3.0) == pytest.approx(2.0)
     hv = s2s_ad.hvp(gt.square)
     assert hv(3.0, 1.0) == pytest.approx(2.0)
+
+
+def eigenvalue_energy(x):
+    A = np.outer(x, x) + np.diag(x * x + 3.0)
+    r = np.linalg.eigh(A)
+    return np.sum(r.eigenvalues ** 2) + np.sum(r[1][:, 0] ** 2 * x)
+
+
+def rounded_weights(x):
+    k = np.floor(x * 3.0).astype(int)
+    return np.sum(k * x)
+
+
+def test_facts_prove_float_gradients_without_a_cast():
+    """Arithmetic on values a specialisation knows hold floats makes float arrays: the
+    specialised gradient returns them as they are (the general one proves less)."""
+    from gradcheck import numeric_grad
+    x = np.array([0.3, -0.5, 0.9])
+    df = s2s_ad.grad(eigenvalue_energy)
+    for grad in (df, general_derivative(df)):
+        np.testing.assert_allclose(grad(x), numeric_grad(eigenvalue_energy, (x,), 0),
+                                   rtol=1e-6)
+    assert "float_gradient" not in s2s_ad.derivative_source(df, x)
+
+
+def test_an_integer_gradient_of_float_arguments_is_still_cast():
+    x = np.linspace(0.5, 1.5, 4)
+    for grad in (s2s_ad.grad(rounded_weights), general_derivative(s2s_ad.grad(rounded_weights))):
+        g = grad(x)
+        assert g.dtype == np.float64
+        np.testing.assert_allclose(g, np.floor(x * 3.0))

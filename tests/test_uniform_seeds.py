@@ -249,3 +249,36 @@ def test_an_item_of_a_tuple_gets_an_array(path):
     assert np.shape(gx) == (2,) and np.shape(gy) == (3,)
     np.testing.assert_array_equal(gx, np.full(2, 0.5))
     np.testing.assert_array_equal(gy, np.full(3, 2.0))
+
+
+def sum_of_sum(y, v):
+    return np.sum(y + v)
+
+
+@pytest.mark.parametrize("shapes", [((3, 4), (4,)), ((4,), (4,)), ((3, 1), (1, 4))])
+@pytest.mark.parametrize("dtypes", [(np.float64, np.float64), (np.float32, np.float64),
+                                    (np.float32, np.float32)])
+def test_the_general_gradient_reads_only_the_shape_of_what_it_sums(shapes, dtypes):
+    """`y + v` read only for its shape (the seed's) is not computed: its shape and dtype
+    come from its operands' (runtime.shaped_like); the gradients are as before."""
+    from s2s_ad.api import general_derivative
+    y, v = (RNG.standard_normal(s).astype(d) for s, d in zip(shapes, dtypes))
+    df = s2s_ad.grad(sum_of_sum, wrt=(0, 1))
+    source = s2s_ad.derivative_source(general_derivative(df))
+    assert "= y + v" not in source and "shaped_like(y, v)" in source
+    for grad in (df, general_derivative(df)):
+        gy, gv = grad(y, v)
+        count = np.prod(np.broadcast_shapes(*shapes))    # terms each element is in: count / size
+        np.testing.assert_allclose(gy, np.full(y.shape, count / y.size))
+        np.testing.assert_allclose(gv, np.full(v.shape, count / v.size))
+    gy, gv = general_derivative(df)(y, v)
+    assert gy.dtype == np.result_type(y, v) and gv.dtype == np.result_type(y, v)
+
+
+def test_shaped_like_has_the_result_shape_and_dtype():
+    from s2s_ad.runtime import shaped_like
+    for values in [(np.ones(3, np.float32), np.ones(3)), (np.ones((2, 1)), np.ones(3)),
+                   (np.ones(3, np.float32), 2.0), (np.ones((2, 1), np.float32), np.ones(3, np.float32))]:
+        proxy = shaped_like(*values)
+        assert proxy.shape == np.broadcast_shapes(*(np.shape(v) for v in values))
+        assert proxy.dtype == np.result_type(*values)

@@ -220,6 +220,7 @@ def _clone(value, memo):
     return copy.deepcopy(value, memo)
 
 
+
 def with_location(new, old):
     """Copy the source position of `old` onto `new` (and return `new`)."""
     for attr in ("lineno", "col_offset", "end_lineno", "end_col_offset"):

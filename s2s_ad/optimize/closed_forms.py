@@ -6,20 +6,21 @@ functions of the forward values. This pass computes them exactly (optimize/ratio
 writes each adjoint the rest of the sweep needs in the shortest form it finds with the
 forward values at hand (optimize/closed_form_render.py), checks the rewrite in exact
 arithmetic at random points, and keeps it only when it does fewer array operations.
-The general sweep stays as the other branch of a shape test:
+It applies only where one shape is certain: the facts of a specialisation prove it
+(`same_shapes`), or every array the closed form reads is one numpy computed elementwise
+from a single array (one shape by construction, floats). Otherwise (the general
+derivative, or facts that leave a shape open) the sweep stays as generated; there is no
+run-time shape test and no second copy of the sweep:
 
     t3_0 = np.exp(-(X @ w))                     t3_0 = np.exp(-(X @ w))
     t4_0 = 1.0 + t3_0                           t4_0 = 1.0 + t3_0
     p = 1.0 / t4_0                              p = 1.0 / t4_0
-    t1_1 = 1.0 - y                       ->     if closed_form_applies(y, t3_0):
-    t6_1 = 1.0 - p                                  w_bar = matmul_adjoint_b((p - y) / reduced_count(y, None), X, w)
-    (eight adjoint lines of the                 else:
-     log-likelihood and the sigmoid)                t1_1 = 1.0 - y ... (as before)
+    t1_1 = 1.0 - y                       ->     (w: float64[D], X: float64[N, D],
+    t6_1 = 1.0 - p                               y: float64[N] proved one shape)
+    (eight adjoint lines of the                 w_bar = matmul_adjoint_b((p - y) / y.size, X, w)
+     log-likelihood and the sigmoid)
 
 Only straight-line gradients whose forward sweep is pure single assignments qualify.
-The test also refuses boolean arrays (numpy's `+` on them is `or`); it is left out when
-the closed form reads only values numpy computed from one array elementwise (one shape
-by construction, floats).
 
 Any failure inside this pass leaves the body as it was (the general sweep is always
 right); with S2S_AD_STRICT_PASSES=1 (the test suite sets it) it raises instead.
@@ -43,19 +44,18 @@ class _Opaque(Exception):
     """An expression the closed form does not cover."""
 
 
-def closed_form_adjoints(body, is_adjoint, resolve, pure_call, elementwise_call, guard_name,
+def closed_form_adjoints(body, is_adjoint, resolve, pure_call, elementwise_call,
                          same_shapes=None, raising=None):
     """`body` rewritten, or `body` itself when nothing qualifies or nothing gets cheaper.
-    guard_name() binds runtime.closed_form_applies and returns its name (called only if used).
     same_shapes(names) says whether the facts prove these arrays have one shape and hold
-    floats (then no test is written). Forward statements of f that may raise (`raising`,
+    floats (without it, or when it says no, only one-shape-by-construction code qualifies). Forward statements of f that may raise (`raising`,
     analyses/raising.py) still run, or checks standing in for them."""
     parts = _split(body, pure_call, resolve)
     if parts is None:
         return body
     try:
-        return _Rewrite(parts, is_adjoint, resolve, elementwise_call, guard_name,
-                        same_shapes, raising).run() or body
+        return _Rewrite(parts, is_adjoint, resolve, elementwise_call, same_shapes,
+                        raising).run() or body
     except (_Opaque, ZeroDivisionError, KeyError, rational.TooComplex):
         return body             # not covered (KeyError: a call the exact check cannot run)
     except Exception:
@@ -101,12 +101,11 @@ def _reads(node):
 
 
 class _Rewrite:
-    def __init__(self, parts, is_adjoint, resolve, elementwise_call, guard_name, same_shapes,
-                 raising):
+    def __init__(self, parts, is_adjoint, resolve, elementwise_call, same_shapes, raising):
         self.same_shapes, self.raising = same_shapes, raising
         self.forward, self.forward_checks, self.checks, self.backward, self.ret = parts
         self.is_adjoint, self.resolve = is_adjoint, resolve
-        self.elementwise_call, self.guard_name = elementwise_call, guard_name
+        self.elementwise_call = elementwise_call
         self.field = rational.Field()
         self.values = {}          # forward name -> rational value over atoms
         self.atom_class = {}      # array atom -> the atom whose shape it has by construction
@@ -245,9 +244,9 @@ class _Rewrite:
                   if a not in self.forward_names]
         tested = classes + [a for a in inputs if a not in classes] \
             if len(classes) > 1 or inputs else []
-        if tested and self.same_shapes is not None and self.same_shapes(tested):
-            tested = []                 # the facts prove what the test would check
-        return self._assemble(kept, materialise, renderer, tested)
+        if tested and (self.same_shapes is None or not self.same_shapes(tested)):
+            return None                 # shapes the facts do not prove: the sweep stays
+        return self._assemble(kept, materialise, renderer)
 
     def _backward(self):
         """Interpret the sweep. Returns the statements kept (with the arguments they take
@@ -302,7 +301,7 @@ class _Rewrite:
                         pass
         return closed
 
-    def _assemble(self, kept, materialise, renderer, tested):
+    def _assemble(self, kept, materialise, renderer):
         fast, outputs, new_cost, earlier = {}, [], 0.0, []
         for index, name, (value, array) in sorted(materialise, key=lambda m: m[0]):
             expr = self._render(renderer, value, array, earlier)
@@ -323,25 +322,14 @@ class _Rewrite:
         fast_body = [build.comment("closed form of the adjoints below: the arrays they "
                                    "read have one shape")] + \
             [stmt for index in sorted(fast) for stmt in fast[index]]
-        guard = None
-        if tested:
-            guard = build.call(build.name("closed_form_applies"),    # bound once it is used
-                               [build.name(c) for c in tested])
-            new_cost += 1.0
-        before, general = self._partition(fast_body, guard)
+        before = self._needed(fast_body)
         old_cost += sum(_cost(renderer, s.value) for s in self.forward
                         if s.targets[0].id not in before)
         if new_cost >= old_cost or not self._exact(outputs):
             return None
         forward, checks = forward_to_keep(self.forward, before, self.raising,
                                           self.forward_checks)
-        forward += checks
-        if guard is None:
-            return forward + [build.blank_line()] + self.checks + fast_body + [self.ret]
-        moved = [s for s in self.forward if s.targets[0].id in general and s not in forward]
-        guard.func.id = self.guard_name()
-        branch = gast.If(test=guard, body=fast_body, orelse=moved + list(self.backward))
-        return forward + [build.blank_line()] + self.checks + [branch, self.ret]
+        return forward + checks + [build.blank_line()] + self.checks + fast_body + [self.ret]
 
     def _render(self, renderer, value, array, earlier=()):
         if array != bool((rational.atoms_of(value[0]) | rational.atoms_of(value[1])) - {COUNT}):
@@ -354,25 +342,18 @@ class _Rewrite:
             expr = gast.BinOp(left=expr, op=gast.Mult(), right=build.const(1.0))
         return expr
 
-    def _partition(self, fast_body, guard):
-        """Forward names needed before the shape test, and those only the general sweep
-        reads (moved into its branch)."""
+    def _needed(self, fast_body):
+        """Forward names the closed form, the checks and the return read."""
         definitions = {s.targets[0].id: s for s in self.forward}
-
-        def closure(names):
-            pending, seen = list(names), set()
-            while pending:
-                name = pending.pop()
-                if name in definitions and name not in seen:
-                    seen.add(name)
-                    pending.extend(_reads(definitions[name].value))
-            return seen
-        common = set().union(_reads(self.ret), *(_reads(c) for c in self.checks))
-        fast = set().union(common, *(_reads(s) for s in fast_body),
-                           _reads(guard) if guard is not None else set())
-        before = closure(fast)
-        general = closure(set().union(common, *(_reads(s) for s in self.backward))) - before
-        return before, general
+        pending = list(set().union(_reads(self.ret), *(_reads(c) for c in self.checks),
+                                   *(_reads(s) for s in fast_body)))
+        seen = set()
+        while pending:
+            name = pending.pop()
+            if name in definitions and name not in seen:
+                seen.add(name)
+                pending.extend(_reads(definitions[name].value))
+        return seen
 
     def _exact(self, outputs):
         """Do the original statements and the closed forms agree at random points?"""

@@ -38,16 +38,24 @@ _FLOAT_RESULTS = {
 _FLOAT_ARITHMETIC = (gast.Add, gast.Sub, gast.Mult, gast.Pow, gast.MatMult)
 
 
-def float_gradients(body, request, params, resolve, cast_name):
-    """Wrap each returned gradient that may hold integers in `cast_name()(...)`.
-    `request` says where the gradients are in the returned value; `params` are the
-    generated function's parameters; `resolve(name)` gives what a free name denotes."""
-    proof = _Proof(body, params, resolve)
+def float_gradients(body, request, params, resolve, cast_name, known_float=None):
+    """`body` with each returned gradient that may hold integers wrapped in
+    `cast_name()(...)` (statements holding such a return are fresh copies; `body` is not
+    changed). `request` says where the gradients are in the returned value; `params` are
+    the generated function's parameters; `resolve(name)` gives what a free name denotes;
+    `known_float(name)`, a specialisation's facts, says that a value of f holds floats
+    (then arithmetic on it gives a fresh float array)."""
+    proof = _Proof(body, params, resolve, known_float or (lambda name: False))
+    out = []
     for stmt in body:
-        for node in walk_tree(stmt):
-            if isinstance(node, gast.Return) and node.value is not None:
-                node.value = _cast_gradients(node.value, request, proof, cast_name)
-    return body
+        if any(isinstance(node, gast.Return) and node.value is not None
+               for node in walk_tree(stmt)):
+            stmt = build.clone(stmt)
+            for node in walk_tree(stmt):
+                if isinstance(node, gast.Return) and node.value is not None:
+                    node.value = _cast_gradients(node.value, request, proof, cast_name)
+        out.append(stmt)
+    return out
 
 
 def _cast_gradients(value, request, proof, cast_name):
@@ -84,8 +92,8 @@ class _Proof:
     the length of the program (a chain of 2,000 assignments is 2,000 steps) or on the
     depth of an expression (evaluated from an explicit stack)."""
 
-    def __init__(self, body, params, resolve):
-        self.resolve = resolve
+    def __init__(self, body, params, resolve, known_float):
+        self.resolve, self.known_float = resolve, known_float
         self.definitions = {name: [None] for name in params}
         for stmt in body:
             for node in walk_tree(stmt):
@@ -165,9 +173,11 @@ class _Proof:
         if isinstance(node, gast.BinOp):
             if isinstance(node.op, gast.Div):
                 return True
-            return isinstance(node.op, _FLOAT_ARITHMETIC) and any(parts)
+            return isinstance(node.op, _FLOAT_ARITHMETIC) and (
+                any(parts) or self._known_operand(node.left) or self._known_operand(node.right))
         if isinstance(node, gast.UnaryOp):
-            return isinstance(node.op, (gast.USub, gast.UAdd)) and parts[0]
+            return isinstance(node.op, (gast.USub, gast.UAdd)) and (
+                parts[0] or self._known_operand(node.operand))
         if isinstance(node, gast.Name):
             if node.id in self.definitions:
                 return node.id in proved
@@ -177,6 +187,11 @@ class _Proof:
         if isinstance(node, gast.IfExp):
             return all(parts)
         return False
+
+    def _known_operand(self, node):
+        """An operand the facts know holds floats: arithmetic on it makes a new float
+        array (the name alone may be a view of an argument, so it proves nothing)."""
+        return isinstance(node, gast.Name) and self.known_float(node.id)
 
     def _call_is_float(self, call, args):
         """`args`: whether each positional argument holds floats."""

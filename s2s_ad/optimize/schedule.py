@@ -20,7 +20,6 @@ before, after)`, when given, sees every pass (tests/test_passes.py holds each pa
 before and after).
 """
 import builtins
-import copy
 import functools
 import math
 import re
@@ -32,6 +31,7 @@ import numpy
 from .. import runtime, runtime_flow
 from ..analyses.shapes import is_elementwise
 from ..ir import build
+from ..signature import Num
 from ..ir.build import dotted_path
 from ..ir.walk import walk_tree
 from .adjoint_copies import drop_adjoint_copies
@@ -102,13 +102,15 @@ class PassFacts:
 
 # ---- the passes ---------------------------------------------------------------------------
 def clean_up(body, facts):
-    """Folding, zero propagation and dead code (keeping what may raise) to a fixed point;
-    a specialisation's backward sweep also gets shape proxies and reduction seeds (for the
-    values whose shapes its facts leave unknown; the general derivative keeps its sweep
-    as generated)."""
-    extra = (shape_proxy_pass(facts.levels, facts.bindings),
-             _seed_folding_pass(facts.levels, facts.bindings)) \
-        if body.reverse and facts.specialised else ()
+    """Folding, zero propagation and dead code (keeping what may raise) to a fixed point.
+    A backward sweep also gets shape proxies: an elementwise result read only for its
+    shape is read as the broadcast of its operands' shapes, so its computation goes
+    (the general derivative's `np.sum(y + v)` no longer computes `y + v`); a
+    specialisation's, reduction seeds too (for the values whose shapes its facts leave
+    unknown)."""
+    extra = ((shape_proxy_pass(facts.levels, facts.bindings),)
+             + ((_seed_folding_pass(facts.levels, facts.bindings),) if facts.specialised
+                else ())) if body.reverse else ()
     passes = extra + (fold_constants, propagate_zeros,
               functools.partial(eliminate_dead_code, raising=facts.raising),
               functools.partial(remove_unread_assignments, raising=facts.raising),
@@ -148,14 +150,12 @@ def float_literals(body, facts):
 
 
 def closed_forms(body, facts):
-    """Closed-form adjoints of straight-line elementwise code: without a test where the
-    facts prove one shape, else behind a run-time shape test."""
+    """Closed-form adjoints of straight-line elementwise code where one shape is proved
+    (by a specialisation's facts, or by construction)."""
     same_shapes = facts.kinds.same_shapes if facts.specialised else None
     return Body.of(closed_form_adjoints(
         body.statements(), facts.namer.is_adjoint, facts.resolve, facts.pure_call,
-        facts.elementwise_call,
-        lambda: facts.bindings.name_for("closed_form_applies", runtime.closed_form_applies),
-        same_shapes, facts.raising))
+        facts.elementwise_call, same_shapes, facts.raising))
 
 
 def reused_forward_values(body, facts):
@@ -172,9 +172,11 @@ def integer_gradients(body, facts):
     adjoint: it is summed into its caller's)."""
     if facts.request.helper:
         return body
+    known_float = _holds_floats(facts.kinds) if facts.specialised else None
     return Body.of(float_gradients(
         body.statements(), facts.request, _param_names(facts.levels.tree), facts.resolve,
-        lambda: facts.bindings.name_for("float_gradient", runtime_flow.float_gradient)))
+        lambda: facts.bindings.name_for("float_gradient", runtime_flow.float_gradient),
+        known_float))
 
 
 def in_place_arithmetic(body, facts):
@@ -230,6 +232,10 @@ FORWARD = (Pass("clean up", clean_up),)
 def run_schedule(body, facts, schedule):
     """(plain, final): the body after the passes up to the first that writes into arrays
     (what differentiating this derivative again reads), and after all of them."""
+    # passes written over statement lists edit the statements they are given: the stage
+    # works on its own copy, so its input stays as it was (the passes that write arrays
+    # build new statements: `plain` is not changed by them)
+    body = body.copy()
     plain = None
     for step in schedule:
         if step.writes_arrays and plain is None:
@@ -237,11 +243,8 @@ def run_schedule(body, facts, schedule):
         if facts.trace is None:
             body = step.run(body, facts)
             continue
-        # passes written over statement lists may change them in place: traced, each
-        # gets its own copy, so `before` stays what it was
-        before = body
-        body = step.run(Body(*copy.deepcopy((body.forward, body.backward, body.returned)),
-                             reverse=body.reverse), facts)
+        before = body           # traced, each pass gets its own copy too
+        body = step.run(body.copy(), facts)
         facts.trace(step.name, before, body)
     return (plain if plain is not None else body), body
 
@@ -304,6 +307,13 @@ def reverse_body(result, request, namer, aux=None):
 def _stored_names(statements):
     return {n.id for stmt in statements for n in walk_tree(stmt)
             if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
+
+
+def _holds_floats(kinds):
+    def known(name):
+        kind = kinds.of(name)
+        return isinstance(kind, Num) and kind.dtype in ("float64", "float32")
+    return known
 
 
 def _param_names(tree):

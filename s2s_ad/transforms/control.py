@@ -10,10 +10,8 @@ iterables become names, loops run over range objects:
                                      t1_0 = np.sum(row)
                                      s = s + t1_0
 
-`a if c else b`, `and`/`or` and chained comparisons become `if` statements (keeping
-Python's short-circuit evaluation); `[e for x in xs]` becomes a loop appending to a list,
-`sum(e for x in xs)` a loop accumulating into a number; `y[i] += v` becomes a read, an add
-and a write `y[i] = t`.
+Expressions that carry control flow (`a if c else b`, `and`/`or`, comprehensions) are
+control_expressions.py's; `y[i] += v` becomes a read, an add and a write `y[i] = t`.
 """
 import builtins
 
@@ -34,7 +32,7 @@ def assigned_in_compound(tree):
         for stmt in stmts:
             if isinstance(stmt, (gast.If, gast.For, gast.While)):
                 if isinstance(stmt, gast.For):
-                    names.update(_target_names(stmt.target))
+                    names.update(target_names(stmt.target))
                 visit(stmt.body, True)
                 visit(stmt.orelse, True)
                 continue
@@ -52,7 +50,7 @@ def assigned_in_compound(tree):
     return names
 
 
-def _target_names(target):
+def target_names(target):
     return [n.id for n in walk_tree(target) if isinstance(n, gast.Name)]
 
 
@@ -197,118 +195,6 @@ class ControlFlowMixin:
         atom, _ = self._atom(rng)
         return atom
 
-    # ---- expressions ------------------------------------------------------------------
-    def _if_expression(self, expr):
-        test, l0 = self._atom(expr.test)
-        name = self._new_multi_temp()
-        body = self._branch(expr.body, name)
-        orelse = self._branch(expr.orelse, name)
-        level = 1 + max(l0, self.levels.get(name, 0))
-        self.levels[name] = level
-        self._pend(level, gast.If(test=test, body=body, orelse=orelse))
-        return build.name(name), level
-
-    def _bool_op(self, expr):
-        """`a and b` -> t = a; if t: t = b     (`or`: if not t)."""
-        name = self._new_multi_temp()
-        first, level = self._atom(expr.values[0])
-        stmts = [build.assign(name, first)]
-        inner = stmts
-        for value in expr.values[1:]:
-            branch = self._branch(value, name)
-            # the branch reassigns `name`: test a copy, so the backward sweep replays the
-            # choice that was made
-            chosen = self._new_multi_temp("chosen")
-            inner.append(build.assign(chosen, build.name(name)))
-            node = gast.If(test=build.name(chosen), body=branch, orelse=[]) \
-                if isinstance(expr.op, gast.And) else \
-                gast.If(test=build.name(chosen), body=[gast.Pass()], orelse=branch)
-            inner.append(node)
-            inner = node.body if isinstance(expr.op, gast.And) else node.orelse
-        level = 1 + max(level, self.levels.get(name, 0))
-        self.levels[name] = level
-        for stmt in stmts:
-            self._pend(level, stmt)
-        return build.name(name), level
-
-    def _chained_compare(self, expr):
-        parts, left = [], expr.left
-        for op, right in zip(expr.ops, expr.comparators):
-            parts.append(gast.Compare(left=left, ops=[op], comparators=[right]))
-            left = right
-        return self._bool_op(gast.BoolOp(op=gast.And(), values=parts))
-
-    def _comprehension(self, expr, accumulate=False):
-        """[e for x in xs if c] -> a list built by appends; accumulate: a running sum."""
-        name = self._new_multi_temp("total" if accumulate else "items")
-        start = build.const(0) if accumulate else gast.List(elts=[], ctx=gast.Load())
-        self._pend(0, build.assign(name, start))
-        saved = dict(self.current)
-        # a comprehension in a loop's iterable (`for r in [[... for e in x], ...]`) must
-        # not leave its own loop variable as the enclosing loop's
-        saved_loop_var = self._loop_var
-        innermost = self._comprehension_loops(expr.generators, expr.elt, name, accumulate)
-        self.current = saved
-        self._loop_var = saved_loop_var
-        # after every value it reads from outside (a rewritten builtin's list: sorted(...))
-        stored = {n.id for n in walk_tree(innermost)
-                  if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
-        level = 1 + max([self.levels.get(n.id, 0) for n in walk_tree(innermost)
-                         if isinstance(n, gast.Name) and n.id not in stored], default=0)
-        self._pend(level, innermost)
-        self.levels[name] = level
-        return build.name(name), level
-
-    def _comprehension_loops(self, generators, elt, name, accumulate):
-        gen, rest = generators[0], generators[1:]
-        for var in _target_names(gen.target):
-            fresh = self.namer.fresh(var)   # comprehension variables do not leak
-            self.current[var] = fresh
-            self.current[fresh] = fresh
-            self.levels[fresh] = 0
-            self.multi_def.add(fresh)
-        target = _renamed(gen.target, self.current)
-        outer_pending = self._pending
-        self._pending = []
-        rng, prefix = self._iteration(gen.iter, target, gen.iter)
-        setup = self._drain()
-        loop_var = self._loop_var
-
-        def body():
-            if rest:
-                self._flush(elt, [self._comprehension_loops(rest, elt, name, accumulate)])
-                return
-            if accumulate:
-                value = gast.BinOp(left=build.name(name), op=gast.Add(), right=elt)
-                op, level = self._operation(build.with_location(value, elt))
-                self._flush(elt, [build.assign(name, op)])
-            else:
-                atom, _ = self._atom(elt)
-                method = build.attribute(build.name(name), "append")
-                self._flush(elt, [build.expr_stmt(build.call(method, [atom]))])
-
-        def guarded(k=0):
-            remaining = gen.ifs[k:]
-            if not remaining:
-                body()
-                return
-            test, _ = self._atom(remaining[0])
-            inner = self._block_from(lambda: guarded(k + 1))
-            self._flush(remaining[0], [gast.If(test=test, body=inner, orelse=[])])
-
-        def iteration():
-            for stmt in prefix:       # bind the comprehension variable, then filter
-                self._statement(stmt)
-            guarded()
-
-        block = self._block_from(iteration)
-        self._pending = outer_pending
-        loop = gast.For(target=build.name(loop_var, store=True), iter=rng, body=block,
-                        orelse=[], type_comment=None)
-        if setup:
-            return _Sequence(setup + [loop])
-        return loop
-
     # ---- helpers ----------------------------------------------------------------------
     def _runtime_call(self, function, args):
         """A call of a runtime helper (bound into the generated code under a fresh name)."""
@@ -370,7 +256,7 @@ class ControlFlowMixin:
         return expand_sequences(stmts)
 
 
-class _Sequence(gast.stmt):
+class Sequence(gast.stmt):
     """Several statements standing where one is expected (flattened on output)."""
     _fields = ("stmts",)
 
@@ -382,7 +268,7 @@ class _Sequence(gast.stmt):
 def expand_sequences(stmts):
     out = []
     for stmt in stmts:
-        if isinstance(stmt, _Sequence):
+        if isinstance(stmt, Sequence):
             out.extend(expand_sequences(stmt.stmts))
         else:
             out.append(stmt)
@@ -402,10 +288,10 @@ def _assign(target, value, origin):
     return build.with_location(node, origin)
 
 
-def _renamed(target, mapping):
+def renamed(target, mapping):
     if isinstance(target, gast.Name):
         return build.name(mapping.get(target.id, target.id), store=True)
-    return gast.Tuple(elts=[_renamed(e, mapping) for e in target.elts], ctx=gast.Store())
+    return gast.Tuple(elts=[renamed(e, mapping) for e in target.elts], ctx=gast.Store())
 
 
 def _subscripts_by(body, container, key):

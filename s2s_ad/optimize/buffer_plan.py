@@ -1,0 +1,173 @@
+"""One statement's elementwise value evaluated in buffers (optimize/buffers.py's plan).
+
+buffers.py decides which arrays may be written into (the buffers free before a
+statement, the values it reads for the last time) and what class (shape and dtype) each
+operation's result has; a Plan walks the statement's value in Python's order and writes
+each operation into a buffer it owns, or allocates where none is free:
+
+    x_bar = x * (x + t1_0 * (2.0 - t1_0 * x))   ->   x_bar = t1_0 * x
+    (t1_0, x read again later: no buffer           np.subtract(2.0, x_bar, out=x_bar)
+     but the statement's own result)                x_bar *= t1_0
+                                                    x_bar += x
+                                                    x_bar *= x
+
+It builds new statements (`statements`, with `allocations` counted) and never changes
+the value it reads; anything it does not cover raises NotScheduled, and the statement
+stays as it was.
+"""
+import gast
+
+from ..ir import build
+from ..ir.walk import walk_tree
+
+UFUNC_OF = {gast.Add: "add", gast.Sub: "subtract", gast.Mult: "multiply",
+            gast.Div: "divide", gast.Pow: "power"}
+_COMMUTATIVE = (gast.Add, gast.Mult)
+
+
+class NotScheduled(Exception):
+    """The statement holds something the schedule does not cover: leave it as it was."""
+
+
+class Plan:
+    """One statement's value evaluated operation by operation, in Python's order."""
+
+    def __init__(self, schedule, target, dying):
+        self.s, self.target, self.dying = schedule, target, dying
+        self.free = {cls: list(names) for cls, names in schedule.free.items()}
+        self.taken = set()           # buffers (named values) written into or freed
+        self.freed = set()
+        self.statements = []
+        self.allocations = 0
+        self.reads = {}              # name -> reads of it not yet consumed
+        self.bound_target = False
+
+    def evaluate(self, value):
+        for node in walk_tree(value):
+            if isinstance(node, gast.Name):
+                self.reads[node.id] = self.reads.get(node.id, 0) + 1
+        result = self._operand(value)
+        if not isinstance(result, str):
+            raise NotScheduled()
+        return result
+
+    def _operand(self, node):
+        """A buffer's name (str) for an operation on arrays of a class, else the node
+        itself as an operand (a name, a number) read where the operation is written."""
+        cls = self.s.class_of(node)
+        children = _operands(node) if isinstance(cls, tuple) else None
+        if children is None:
+            if not _is_atom(node):
+                raise NotScheduled()       # its reads could move past a write
+            return node
+        operands = [self._operand(child) for child in children]
+        names_here = {}
+        for operand in operands:
+            if not isinstance(operand, str):
+                for n in walk_tree(operand):
+                    if isinstance(n, gast.Name):
+                        names_here[n.id] = names_here.get(n.id, 0) + 1
+        # buffers this operation may write into: intermediate results of this
+        # statement, and values read here for the last time
+        owned = [k for k, operand in enumerate(operands) if isinstance(operand, str)
+                 or isinstance(operand, gast.Name) and operand.id in self.dying
+                 and operand.id not in self.taken
+                 and self.reads[operand.id] == names_here[operand.id]
+                 and self.s._name_class(operand.id) == cls]
+        for ident, count in names_here.items():
+            self.reads[ident] -= count
+        if owned:
+            # the statement's own result first (it reads as one array worked on), then
+            # other intermediate results, then the left-most
+            k = min(owned, key=lambda j: (operands[j] != self.target,
+                                          not isinstance(operands[j], str), j))
+            buffer = _ident(operands[k])
+            self.taken.add(buffer)
+            for j in owned:                  # the other buffers die here
+                other = _ident(operands[j])
+                if other not in (buffer, self.target) and other not in self.freed:
+                    self.free.setdefault(cls, []).append(other)
+                    self.freed.add(other)
+                    self.taken.add(other)
+            if not isinstance(operands[k], str) and not self.bound_target:
+                # into a value read for the last time: the target names that array
+                # from now on (`y_bar = np.subtract(t7_1, t6_0, out=t7_1)`)
+                self.bound_target = True
+                self.statements.append(build.assign(self.target, self._ufunc_call(
+                    node, operands, buffer)))
+                return self.target
+            self.statements.append(self._in_place(node, operands, k, buffer))
+            return buffer
+        spare = self.free.get(cls)
+        if spare and not self.s._spread(node):     # unreduce(...) takes no out=: allocate
+            buffer = spare.pop(0)
+            call = self._ufunc_call(node, operands, buffer)
+            if not self.bound_target:
+                self.bound_target = True
+                self.statements.append(build.assign(self.target, call))
+                return self.target
+            self.statements.append(build.expr_stmt(call))
+            return buffer
+        self.allocations += 1
+        name = self.target if not self.bound_target else self.s.fresh(f"{self.target}_part")
+        self.bound_target = True
+        self.statements.append(build.assign(name, _rebuilt(node, operands)))
+        return name
+
+    def _in_place(self, node, operands, k, buffer):
+        """The statement writing `node`'s value into operand k's array."""
+        values = [build.name(o) if isinstance(o, str) else build.clone(o) for o in operands]
+        if isinstance(node, gast.BinOp):
+            if k == 0 or isinstance(node.op, _COMMUTATIVE):
+                other = values[1 - k]
+                return build.aug_assign(buffer, type(node.op).__name__, other)
+        return build.expr_stmt(self._ufunc_call(node, operands, buffer))
+
+    def _ufunc_call(self, node, operands, buffer):
+        values = [build.name(o) if isinstance(o, str) else build.clone(o) for o in operands]
+        if isinstance(node, gast.BinOp):
+            func = build.dotted(f"{self.s.numpy_name}.{UFUNC_OF[type(node.op)]}")
+        elif isinstance(node, gast.UnaryOp):
+            func = build.dotted(f"{self.s.numpy_name}."
+                                f"{'negative' if isinstance(node.op, gast.USub) else 'positive'}")
+        else:
+            func = build.clone(node.func)
+        return build.call(func, values, [("out", build.name(buffer))])
+
+
+def _ident(operand):
+    return operand if isinstance(operand, str) else operand.id
+
+
+def _operands(node):
+    if isinstance(node, gast.BinOp) and type(node.op) in UFUNC_OF:
+        return [node.left, node.right]
+    if isinstance(node, gast.UnaryOp) and isinstance(node.op, (gast.USub, gast.UAdd)):
+        return [node.operand]
+    if isinstance(node, gast.Call) and not node.keywords:
+        return list(node.args)
+    return None
+
+
+def _rebuilt(node, operands):
+    """`node` with its operands replaced by the values computed for them."""
+    values = [build.name(o) if isinstance(o, str) else build.clone(o) for o in operands]
+    if isinstance(node, gast.BinOp):
+        return build.binop(values[0], type(node.op).__name__, values[1])
+    if isinstance(node, gast.UnaryOp):
+        return build.unaryop(type(node.op).__name__, values[0])
+    return build.call(build.clone(node.func), values)
+
+
+def _is_atom(node):
+    """Read where its operation is written without changing what it reads: a name, a
+    number, a numeric attribute or arithmetic on numbers."""
+    if isinstance(node, (gast.Name, gast.Constant)):
+        return True
+    if isinstance(node, gast.Attribute):
+        return node.attr in ("size", "ndim") and isinstance(node.value, gast.Name)
+    if isinstance(node, gast.UnaryOp):
+        return _is_atom(node.operand)
+    if isinstance(node, gast.BinOp):
+        return _is_atom(node.left) and _is_atom(node.right)
+    return False
