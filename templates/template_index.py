@@ -27,14 +27,14 @@ source numpy_select 2233457033
 source numpy_shape 368944783
 source numpy_signal 716089017
 source numpy_statistics 1656705311
-source objects 3453107050
+source objects 223317421
 source operators 919834047
 source python_math 2667070031
-source runtime_adjoints 1784227602
+source runtime_adjoints 3650358771
 source runtime_adjoints_linalg 2007760678
 source runtime_calculus 3507173389
 source runtime_functions 2843971962
-source runtime_helpers 4089463473
+source runtime_helpers 1196538003
 source runtime_helpers_arrays 1411742494
 source runtime_helpers_pieces 572536154
 source runtime_mappings 3962196716
@@ -779,7 +779,6 @@ tangent s2s_ad.runtime_checks:check_cotangent runtime_functions
 tangent s2s_ad.runtime_functions:call_function runtime_functions
 tangent s2s_ad.runtime_functions:function_vjp runtime_functions
 nondifferentiable builtins:slice runtime_helpers
-nondifferentiable s2s_ad.runtime:closed_form_applies runtime_helpers
 nondifferentiable s2s_ad.runtime:extremum_share runtime_helpers
 nondifferentiable s2s_ad.runtime:placeholder runtime_helpers
 nondifferentiable s2s_ad.runtime:reduced_count runtime_helpers
@@ -799,6 +798,7 @@ nondifferentiable s2s_ad.runtime_draws:random_states runtime_helpers
 nondifferentiable s2s_ad.runtime_draws:rewind_random_states runtime_helpers
 nondifferentiable s2s_ad.runtime_flow:float_dtype runtime_helpers
 nondifferentiable s2s_ad.runtime_flow:float_zeros runtime_helpers
+nondifferentiable s2s_ad.runtime_flow:sequence_position runtime_helpers
 nondifferentiable s2s_ad.runtime_linalg:einsum_operand_count runtime_helpers
 nondifferentiable s2s_ad.runtime_linalg:kron_layout runtime_helpers
 nondifferentiable s2s_ad.runtime_spread:norm_power runtime_helpers

@@ -10,7 +10,7 @@ import gast
 import numpy
 
 from ..ir import build
-from .held_calls import call_key, is_pure_function
+from .held_calls import call_key
 from ..ir.walk import names_stored
 
 

@@ -312,7 +312,7 @@ class _Substituter(TemplateSubstituter):
         function = getattr(module, func.attr, None)
         if not self.ctx.held_calls or not is_pure_function(function):
             return None
-        return self.ctx.held_value(function, [self.visit(copy.deepcopy(a)) for a in node.args])
+        return self.ctx.held_value(function, [self.visit(build.clone(a)) for a in node.args])
 
     def _adjoint_times_operand(self, node):
         """The operand atom x of a template's `d[result] * x` (or `x * d[result]`), x a
