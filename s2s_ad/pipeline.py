@@ -21,8 +21,7 @@ from .ad.forward import ForwardGenerator
 from .ad.reverse import HelperAdjoint, ReverseInputs, reverse
 from .ad.context import ExpansionContext
 from .ad.tangents import is_zero
-from .analyses.activity import (analyse_activity, only_nondifferentiable_paths,
-                                 reaches_output_without, writes_into_arguments)
+from .analyses.activity import analyse_activity, reaches_output_without
 from .analyses.dataflow import analyse_dataflow
 from .analyses.call_kinds import (call_signature, functions_only, helper_results,
                                   known_functions)
@@ -33,8 +32,7 @@ from .analyses.shapes import analyse_shapes, scalar_output_leaves
 from .backend.emit import to_source
 from .backend.derivative_def import derivative_def, derivative_docstring, derived_name
 from .backend.load import load
-from .errors import (APIUsageError, NonDifferentiableError, UnsupportedSyntaxError,
-                     function_location)
+from .errors import APIUsageError, function_location
 from .frontend.fence import fence
 from .frontend.parse import parse
 from .frontend.resolve import resolve
@@ -55,6 +53,7 @@ from .transforms.python_floats import python_float_reads
 from .transforms.invariant_floats import hoist_invariant_floats
 from .ir.depth import recursion_room
 from .derivative_cache import ForwardReference
+from .refusals import reject_called_arguments, reject_silent_zero, reject_untracked_writes
 from . import runtime_checks
 
 MODES = ("grad", "value_and_grad", "vjp")
@@ -183,9 +182,9 @@ def _checks(func, request, registry, cache):
     # gradient of s(x) * y with s = sign(x), of 2 ** trips for a loop run while x < 10):
     # its zero is the answer
     if not (cache.derived_of(func) is not None or request.zero_allowed):
-        _reject_silent_zero(levels, request.wrt, outputs, registry)
-    _reject_called_arguments(levels, request.wrt)
-    _reject_untracked_writes(levels, activity, registry)
+        reject_silent_zero(levels, request.wrt, outputs, registry)
+    reject_called_arguments(levels, request.wrt)
+    reject_untracked_writes(levels, activity, registry)
     return _Checked(levels, namer, func, aux, kinds, outputs, activity)
 
 
@@ -321,9 +320,9 @@ def _derive_forward(func, request, registry, cache):
     outputs = [out_atom.id] if isinstance(out_atom, gast.Name) else []
     activity = analyse_activity(levels, request.wrt, outputs, registry)
     if not (request.helper or cache.derived_of(func) is not None or request.zero_allowed):
-        _reject_silent_zero(levels, request.wrt, outputs, registry)     # as grad does
-    _reject_called_arguments(levels, request.wrt)
-    _reject_untracked_writes(levels, activity, registry)
+        reject_silent_zero(levels, request.wrt, outputs, registry)     # as grad does
+    reject_called_arguments(levels, request.wrt)
+    reject_untracked_writes(levels, activity, registry)
     bindings = Bindings(namer, _user_object(levels.resolution))
     bindings.name_for(levels.numpy_name, numpy, exact=True)
     for helper, name in levels.runtime_names.items():
@@ -405,46 +404,6 @@ def _user_object(resolution):
             return None
         return resolution.lookup(ident)
     return lookup
-
-
-def _reject_called_arguments(levels, wrt):
-    """Differentiating with respect to an argument f calls (a function, a callable object)
-    would follow nothing into the call: a located error, never a zero gradient."""
-    for node in walk_tree(levels.parsed.tree):
-        if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) \
-                and node.func.id in wrt:
-            raise NonDifferentiableError(
-                f"`{node.func.id}` is called here: s2s_ad does not differentiate with "
-                f"respect to a function or a callable object",
-                levels.parsed.source_map.locate(node),
-                "differentiate with respect to the values it uses: pass them as arguments, "
-                "or make the call a method and differentiate it (grad(Model.loss) with "
-                "wrt='self')")
-
-
-def _reject_silent_zero(levels, wrt, outputs, registry):
-    """An output that depends on the differentiated arguments only through operations
-    without a derivative (np.round, an index, a comparison) would get a zero derivative
-    everywhere: a located error, in reverse and forward mode alike."""
-    for name, node in only_nondifferentiable_paths(levels, wrt, outputs, registry):
-        raise NonDifferentiableError(
-            f"the output depends on `{name}` only through this operation, which has no "
-            f"derivative: the gradient would be zero everywhere",
-            levels.parsed.source_map.locate(node),
-            "differentiate with respect to another argument, or mark the intent with "
-            "s2s_ad.stop_gradient(...)")
-
-
-def _reject_untracked_writes(levels, activity, registry):
-    """Writes s2s_ad cannot follow (into a call's arguments) are located errors, never a
-    silent wrong gradient (writes through a second name for one array: aliased_writes)."""
-    for call, why in writes_into_arguments(levels, activity.varied, registry):
-        raise UnsupportedSyntaxError(
-            f"this call may write a value that carries a derivative into an array: {why}, "
-            f"and s2s_ad follows values through assignments only",
-            levels.parsed.source_map.locate(call),
-            "assign the result, e.g. `y = np.multiply(x, 2.0)`, `y = x.copy()`, "
-            "`y[i] = expr` or `y = np.sort(x)`")
 
 
 def _unrebound(levels, wrt):

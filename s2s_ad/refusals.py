@@ -1,0 +1,53 @@
+"""What the pipeline refuses before it differentiates: programs whose derivative s2s_ad
+would get wrong without noticing. Each check raises a located error (file, line, the
+construct, what to write instead) or returns None; none changes its input.
+
+    def f(x):                          reject_silent_zero(levels, ("x",), ...)
+        return np.round(x) * 2.0  ->   NonDifferentiableError: the output depends on `x`
+                                       only through this operation ... zero everywhere
+"""
+import gast
+
+from .analyses.activity import only_nondifferentiable_paths, writes_into_arguments
+from .errors import NonDifferentiableError, UnsupportedSyntaxError
+from .ir.walk import walk_tree
+
+
+def reject_called_arguments(levels, wrt):
+    """Differentiating with respect to an argument f calls (a function, a callable object)
+    would follow nothing into the call: a located error, never a zero gradient."""
+    for node in walk_tree(levels.parsed.tree):
+        if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) \
+                and node.func.id in wrt:
+            raise NonDifferentiableError(
+                f"`{node.func.id}` is called here: s2s_ad does not differentiate with "
+                f"respect to a function or a callable object",
+                levels.parsed.source_map.locate(node),
+                "differentiate with respect to the values it uses: pass them as arguments, "
+                "or make the call a method and differentiate it (grad(Model.loss) with "
+                "wrt='self')")
+
+
+def reject_silent_zero(levels, wrt, outputs, registry):
+    """An output that depends on the differentiated arguments only through operations
+    without a derivative (np.round, an index, a comparison) would get a zero derivative
+    everywhere: a located error, in reverse and forward mode alike."""
+    for name, node in only_nondifferentiable_paths(levels, wrt, outputs, registry):
+        raise NonDifferentiableError(
+            f"the output depends on `{name}` only through this operation, which has no "
+            f"derivative: the gradient would be zero everywhere",
+            levels.parsed.source_map.locate(node),
+            "differentiate with respect to another argument, or mark the intent with "
+            "s2s_ad.stop_gradient(...)")
+
+
+def reject_untracked_writes(levels, activity, registry):
+    """Writes s2s_ad cannot follow (into a call's arguments) are located errors, never a
+    silent wrong gradient (writes through a second name for one array: aliased_writes)."""
+    for call, why in writes_into_arguments(levels, activity.varied, registry):
+        raise UnsupportedSyntaxError(
+            f"this call may write a value that carries a derivative into an array: {why}, "
+            f"and s2s_ad follows values through assignments only",
+            levels.parsed.source_map.locate(call),
+            "assign the result, e.g. `y = np.multiply(x, 2.0)`, `y = x.copy()`, "
+            "`y[i] = expr` or `y = np.sort(x)`")
