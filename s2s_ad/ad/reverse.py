@@ -26,7 +26,8 @@ from .adjoint_facts import containers, fixed_float_arrays
 from .adjoints import Adjoints
 from .context import ExpansionContext
 from .recompute import recomputed_reads
-from .statements import StatementReverser, active_params
+from .helper_calls_reverse import active_params
+from .statements import StatementReverser
 from .loop_invariants import loop_invariant_numbers
 from .tape import RESTORE_ITEM, SAVE, SAVE_ITEM, marker, pop, push, resolve_markers
 

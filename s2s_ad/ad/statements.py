@@ -7,9 +7,10 @@
     items.append(v)        ->  v_bar = items_bar.pop()
 
 An accumulated variable's adjoint is reset when its definition is passed (its earlier
-versions are different values); see ad.adjoints.
+versions are different values); see ad.adjoints. Calls of the user's helpers are reversed
+in helper_calls_reverse.py, index writes, appends and pops in list_statements.py (mixins
+of StatementReverser).
 """
-import inspect
 import operator
 
 import gast
@@ -20,7 +21,7 @@ from ..errors import MissingDerivativeError
 from ..ir import build
 from ..ir.primitives import (identity, is_conversion, missing_derivative_hint, names_in,
                              operation_of)
-from .. import runtime, runtime_draws, runtime_flow
+from .. import runtime_flow
 from ..analyses.complex_values import (raise_not_for_complex, takes_real_part,
                                        template_primitive)
 from ..analyses.shapes import is_elementwise
@@ -28,7 +29,9 @@ from ..signature import Items, SequenceOf
 from .adjoint_facts import repeated_list
 from .expand import BindingError, bind_operands, expand
 from .held_calls import held_calls
-from .tape import RESTORE, RESTORE_ITEM, UNDO_APPEND, marker
+from .helper_calls_reverse import HelperCallReverser
+from .list_statements import ListStatementReverser
+from .tape import RESTORE, marker
 from .uniform import UniformAdjoints
 
 
@@ -47,7 +50,7 @@ def _no_number(name):
     return False
 
 
-class StatementReverser:
+class StatementReverser(HelperCallReverser, ListStatementReverser):
     def __init__(self, inputs, context, adjoints, helpers, first_defs=frozenset(),
                  repeated_ids=frozenset()):
         self.first_defs = first_defs
@@ -346,140 +349,9 @@ class StatementReverser:
         return self.tuple_arity(op.args[0].id) is not None \
             and not self.adj.accumulates(op.args[0].id)
 
-    def _helper_call(self, op, target, helper, out):
-        """t = helper(a, b)  ->  a_bar_1, b_bar_1 = vjp_helper(t_bar, a, b)."""
-        active = active_params(op, self.ctx)
-        cotangent = self._cotangent(target, helper)
-        vjp_name = self.i.bindings.name_for(helper.name, helper.function)
-        call = build.call(build.name(vjp_name), [cotangent] + list(op.args),
-                          list(op.keywords.items()))
-        parts = []
-        for _, var in active:
-            self.uniform.flush(var, out)        # an array from here: the helper adds to it
-            fresh = not self.adj.has(var) and self.adj.name_of(var) not in parts
-            parts.append(self.adj.name_of(var) if fresh else self.i.namer.fresh(f"{var}_bar"))
-        if len(parts) == 1:
-            out.append(build.assign(parts[0], call))
-        else:
-            out.append(build.assign_tuple(parts, call))
-        for part, (_, var) in zip(parts, active):
-            if part == self.adj.name_of(var) and not self.adj.accumulates(var):
-                self.adj.contribute(var, build.name(part), [])
-            else:
-                self.contribute(var, build.name(part), out)
-
-    def _rewind_draws(self, stmt, out):
-        """Before a vjp that runs a call of f again (transforms/random_replay.py): the
-        generators back in their states before the call, so it draws the same samples.
-        Returns the name holding their states now, or None for a call that draws nothing."""
-        state = (self.i.draw_states or {}).get(id(stmt))
-        if state is None:
-            return None
-        now = self.i.namer.fresh("draw_now")
-        out.append(build.assign(now, build.call(self._rewind(), [build.name(state)])))
-        return now
-
-    def _forward_draws(self, now, out):
-        """After that vjp: the generators on to where the forward sweep left them."""
-        if now is not None:
-            out.append(build.expr_stmt(build.call(self._rewind(), [build.name(now)])))
-
-    def _rewind(self):
-        return build.name(self.i.bindings.name_for("rewind_random_states",
-                                                   runtime_draws.rewind_random_states))
-
-    def _cotangent(self, target, helper):
-        """The helper's cotangent: its adjoint, or for a helper returning a tuple or list
-        of known length the items' adjoints, each from its slot (`a, b = helper(x)`) and
-        from the adjoint of the whole (`lp = helper(x)` then `lp[t]` read in a loop)."""
-        if not helper.result_arity:
-            return self.adj.get(target)
-        whole = self.adj.get(target) if self.adj.has(target) else None
-        items = []
-        for k in range(helper.result_arity):
-            slot = self.adj.get((target, k))
-            if whole is not None:
-                part = build.call(self.adj.helper(runtime_flow.take_adjoint),
-                                  [build.clone(whole), build.const(k)])
-                slot = part if slot is None else build.call(
-                    self.adj.helper(runtime_flow.add_adjoints), [slot, part])
-            if slot is None:
-                zero = self.i.bindings.name_for("zero_adjoint", runtime.zero_adjoint)
-                slot = build.call(build.name(zero), [build.subscript(build.name(target),
-                                                                     build.const(k))])
-            items.append(slot)
-        return build.tuple_(items)
-
-    # ---- in-place writes and appends -----------------------------------------------------
-    def index_write(self, stmt, out):
-        """y[index] = v: v receives y_bar[index]; the overwritten elements' adjoint is 0."""
-        target = stmt.targets[0]
-        base, index, value = target.value.id, target.slice, stmt.value
-        y_bar = self.adj.get(base)
-        if self.ctx.is_active_operand(value):
-            taken = build.call(self.adj.helper(runtime_flow.take_adjoint),
-                               [y_bar, build.index_value(build.clone(index))])
-            unb = build.call(self.adj.helper(runtime.unbroadcast), [taken, build.clone(value)])
-            self.contribute(value.id, unb, out)
-        cleared = build.call(self.adj.helper(runtime_flow.clear_adjoint),
-                             [build.clone(y_bar), build.index_value(build.clone(index))])
-        out.append(build.assign(self.adj.name_of(base), cleared))
-        out.append(marker(RESTORE_ITEM, build.name(base), build.clone(index)))
-
-    def append(self, stmt, out):
-        call = stmt.value
-        lst = call.func.value.id
-        popped = build.call(self.adj.helper(runtime_flow.pop_adjoint), [self.adj.get(lst)])
-        arg = call.args[0]
-        if self.ctx.is_active_operand(arg):
-            self.contribute(arg.id, popped, out)
-        else:
-            out.append(build.expr_stmt(popped))
-        out.append(marker(UNDO_APPEND, build.name(lst)))
-
-    def undo_inactive_pop(self, stmt, out):
-        op = operation_of(stmt.value, self.levels.callees)
-        if (op.primitive is list.pop or op.primitive is runtime_flow.pop_adjoint) \
-                and isinstance(op.args[0], gast.Name) \
-                and self.i.activity.is_active(op.args[0].id):
-            self._pop(op, stmt.targets[0].id, build.const(0.0), out)
-
-    def _pop(self, op, target, result_adjoint, out):
-        """x = items.pop(): the item goes back on the list, its adjoint on the list's.
-        So for `x = pop_adjoint(items)` in a gradient differentiated again, where items
-        may still be the scalar zero (nothing was popped, nothing goes back):
-
-            items_bar = push_adjoint(items_bar, items, x_bar)
-            if isinstance(items, list): items.append(x)
-        """
-        items = op.args[0].id
-        if self.ctx.is_active_operand(op.args[0]):
-            pushed = build.call(self.adj.helper(runtime_flow.push_adjoint),
-                                [self.adj.get(items), build.name(items), result_adjoint])
-            out.append(build.assign(self.adj.name_of(items), pushed))
-        put_back = build.expr_stmt(build.call(build.attribute(build.name(items), "append"),
-                                              [build.name(target)]))
-        if op.primitive is runtime_flow.pop_adjoint:
-            put_back = gast.If(test=build.call(self.adj.helper(isinstance), [
-                build.name(items), self.adj.helper(list)]), body=[put_back], orelse=[])
-        out.append(put_back)
-
     def _locate(self, stmt):
         node = stmt.value if hasattr(stmt.value, "lineno") else stmt
         return self.levels.parsed.source_map.locate(node)
-
-
-def active_params(op, ctx):
-    """(parameter name, operand variable) for each active operand of a helper call."""
-    params = list(inspect.signature(op.primitive).parameters)
-    active = []
-    for position, atom in enumerate(op.args):
-        if ctx.is_active_operand(atom) and position < len(params):
-            active.append((params[position], atom.id))
-    for key, atom in op.keywords.items():
-        if ctx.is_active_operand(atom):
-            active.append((key, atom.id))
-    return active
 
 
 def _operand_atoms(op):
