@@ -11,7 +11,6 @@ count recorded on the tape).
         h = np.tanh(h)                           h_bar = h_bar * (1.0 - h * h)
                                                  h = _tape.pop()
 """
-import copy
 from dataclasses import dataclass
 
 import gast
@@ -25,11 +24,12 @@ from ..signature import Mapping, Num
 from .adjoint_facts import containers, fixed_float_arrays
 from .adjoints import Adjoints
 from .context import ExpansionContext
+from .forward_sweep import ForwardInstrumentation
 from .recompute import recomputed_reads
 from .helper_calls_reverse import active_params
 from .statements import StatementReverser
 from .loop_invariants import loop_invariant_numbers
-from .tape import RESTORE_ITEM, SAVE, SAVE_ITEM, marker, pop, push, resolve_markers
+from .tape import RESTORE_ITEM, marker, pop, resolve_markers
 
 
 @dataclass
@@ -184,7 +184,7 @@ def _first_definitions(top_level, params):
     return first
 
 
-class _Backward:
+class _Backward(ForwardInstrumentation):
     def __init__(self, inputs, ctx, adjoints, statements, tape, first_defs, repeated):
         self.repeated = repeated    # id(loop) -> item reads repeated, not taped
         self._tape = tape
@@ -384,58 +384,6 @@ class _Backward:
         return {v for v in reads - inside_defs
                 if self.i.activity.is_active(v) and not self.adj.accumulates(v)}
 
-    # ---- forward instrumentation --------------------------------------------------------
-    def instrument(self, stmts):
-        return self._instrument(stmts)
-
-    def _instrument(self, stmts):
-        out = []
-        for stmt in stmts:
-            if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Subscript):
-                target = stmt.targets[0]
-                out.append(marker(SAVE_ITEM, build.name(target.value.id),
-                                  build.clone(target.slice)))
-            elif isinstance(stmt, gast.Assign) and id(stmt) not in self.first_defs \
-                    and id(stmt) not in self.stmts.repeated_ids \
-                    and self.i.dataflow.is_overwritten(stmt.targets[0].id):
-                self.saved.add(stmt.targets[0].id)
-                out.append(marker(SAVE, build.name(stmt.targets[0].id)))
-            elif isinstance(stmt, (gast.If, gast.For, gast.While)):
-                out.extend(self._instrument_compound(stmt))
-                continue
-            elif isinstance(stmt, gast.With):
-                continue            # insert_grad_of blocks run in the backward sweep only
-            out.append(build.clone(stmt))   # the passes that follow edit it; not the input
-        return out
-
-    def _instrument_compound(self, original):
-        stmt = copy.copy(original)          # the levels form's own loop keeps its body
-        stmt.body = self._instrument(original.body)
-        stmt.orelse = self._instrument(original.orelse)
-        counter = self.counted.get(id(original))
-        if counter is None:
-            return [stmt]
-        step = build.assign(counter, build.binop(build.name(counter), "Add", build.const(1)))
-        stmt.body = _before_break(stmt.body, [step])
-        return [build.assign(counter, build.const(0)), stmt, push(self._tape, build.name(counter))]
-
-    def unbound_guards(self, forward):
-        """Variables saved before their first assignment need a value to save (those
-        whose push survived: a push nothing pops was dropped)."""
-        assigned = set(self.i.levels.resolution.parameters)
-        unbound = set()
-        for stmt in forward:          # in order: a push before any assignment needs one
-            for node in walk_tree(stmt):
-                if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) \
-                        and node.func.attr == "append" \
-                        and isinstance(node.func.value, gast.Name) \
-                        and node.func.value.id == self._tape:
-                    unbound |= {n.id for a in node.args for n in walk_tree(a)
-                                if isinstance(n, gast.Name)} - assigned
-            if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name):
-                assigned.add(stmt.targets[0].id)
-        return [build.assign(v, build.const(None)) for v in sorted(self.saved & unbound)]
-
 
 def _is_marker(stmt):
     from .tape import _marker_of
@@ -445,14 +393,3 @@ def _is_marker(stmt):
 def _has_break(loop):
     return bool(loop.body) and isinstance(loop.body[-1], gast.If) and loop.body[-1].body \
         and isinstance(loop.body[-1].body[0], gast.Break)
-
-
-def _before_break(body, stmts):
-    if _has_break_body(body):
-        return body[:-1] + stmts + body[-1:]
-    return body + stmts
-
-
-def _has_break_body(body):
-    return bool(body) and isinstance(body[-1], gast.If) and body[-1].body \
-        and isinstance(body[-1].body[0], gast.Break)
