@@ -17,7 +17,6 @@ fixed point. A variable's fact is the join of every value it takes.
         return s * 2.0
 """
 import inspect
-import math
 import operator
 import warnings
 from dataclasses import dataclass
@@ -26,45 +25,15 @@ import gast
 import numpy as np
 
 from ..ir.walk import walk_tree
-from ..ir.primitives import attribute_read, identity, operation_of
+from ..ir.primitives import attribute_read, operation_of
 from ..signature import UNKNOWN, Items, Num, Opaque, SequenceOf
 from .object_kinds import PRIMITIVES as OBJECT_PRIMITIVES, object_result
-from .. import runtime_mappings
+from .evaluable import evaluable
 from .shapes import is_elementwise
 from .stand_ins import (WORLDS, constant, global_value, integer_worlds, literal, result_kind,
                         same_value, stand_ins, unknown_int, UnknownInt)
 
 _LOOP_ROUNDS = 6
-
-_OPERATORS = {operator.add, operator.sub, operator.mul, operator.truediv, operator.pow,
-              operator.matmul, operator.floordiv, operator.mod, operator.neg, operator.pos,
-              operator.lt, operator.le, operator.gt, operator.ge, operator.eq, operator.ne,
-              identity, tuple, list, len, float, abs}
-_NUMPY = {
-    "sum", "mean", "prod", "max", "min", "amax", "amin", "std", "var", "dot", "vdot",
-    "matmul", "tensordot", "inner", "outer", "einsum", "transpose", "swapaxes", "moveaxis",
-    "reshape", "ravel", "expand_dims", "squeeze", "clip", "zeros", "ones", "full",
-    "zeros_like", "ones_like", "full_like", "asarray", "array", "stack", "concatenate",
-    "vstack", "hstack", "cumsum", "cumprod", "sort", "flip", "trace", "eye", "identity",
-    "arange", "linspace", "tile", "repeat", "broadcast_to", "atleast_1d", "atleast_2d",
-    "diag", "round", "around", "logsumexp", "norm", "inv", "det", "solve", "slogdet",
-    "cholesky", "average", "triu", "tril", "diagonal", "real", "copy"}
-# gathering, cutting, joining and picking: the result's shape follows from the operands'
-# (and from literal indices, sections and conditions; see stand_ins.py for unknown ones)
-_NUMPY |= {
-    "take", "take_along_axis", "split", "array_split", "hsplit", "vsplit", "dsplit",
-    "unstack", "rollaxis", "fliplr", "flipud", "rot90", "atleast_3d", "column_stack",
-    "dstack", "row_stack", "append", "block", "meshgrid", "broadcast_arrays", "insert",
-    "delete", "select", "choose", "imag", "nan_to_num", "cumulative_sum", "cumulative_prod",
-    "roll"}
-# statistics (numpy_statistics.py, numpy_nan_reductions.py): shapes from the operands and
-# the literal q / axis / keepdims
-_NUMPY |= {
-    "median", "quantile", "percentile", "nanmedian", "nanquantile", "nanpercentile",
-    "partition", "nansum", "nanmean", "nanprod", "nanmax", "nanmin", "nanvar", "nanstd",
-    "nancumsum", "nancumprod", "cov", "corrcoef", "interp", "trapezoid", "gradient",
-    "polyval", "polyder", "polyint", "poly", "i0"}
-
 
 @dataclass(frozen=True)
 class Kinds:
@@ -285,9 +254,9 @@ class _Analysis:
         if primitive is attribute_read and value.attr not in ("shape", "ndim", "size", "dtype"):
             return UNKNOWN, None
         if inspect.isfunction(primitive) and self.helper_result is not None \
-                and not _evaluable(primitive):           # identity, attribute reads: ours
+                and not evaluable(primitive):           # identity, attribute reads: ours
             return self._helper(primitive, op)
-        if not (_evaluable(primitive) or primitive is np.where and len(op.args) == 3):
+        if not (evaluable(primitive) or primitive is np.where and len(op.args) == 3):
             return UNKNOWN, None          # (np.where(c) alone gives data-dependent lengths)
         args = [self._atom(a) for a in op.args]
         keywords = {k: self._atom(v) for k, v in op.keywords.items()}
@@ -396,29 +365,6 @@ class _Analysis:
     def _is_int(self, atom):
         kind, _ = self._atom(atom)
         return isinstance(kind, Num) and kind.axes == () and kind.dtype == "int64"
-
-
-# scipy.special's Python-level functions with templates (its ufuncs are evaluated as ufuncs)
-_SCIPY_SPECIAL = frozenset({"logsumexp", "softmax", "log_softmax", "polygamma"})
-
-
-def _evaluable(primitive):
-    if primitive in _OPERATORS or primitive is attribute_read \
-            or primitive is runtime_mappings.make_mapping:     # a dict of its values' kinds
-        return True
-    if isinstance(primitive, np.ufunc):
-        return primitive.nout == 1
-    if isinstance(primitive, type) and issubclass(primitive, np.generic):
-        return True                              # np.float32(x)
-    if getattr(primitive, "__module__", None) == "math" or \
-            getattr(primitive, "__self__", None) is math:
-        return is_elementwise(primitive)
-    module = getattr(primitive, "__module__", None) or ""
-    name = getattr(primitive, "__name__", "")
-    return module.startswith("numpy") and name in _NUMPY \
-        and getattr(np, primitive.__name__, None) is primitive \
-        or getattr(np.linalg, name, None) is primitive \
-        or module.startswith("scipy.special") and name in _SCIPY_SPECIAL
 
 
 def _join_envs(a, b):
