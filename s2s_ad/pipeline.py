@@ -24,7 +24,7 @@ from .ad.tangents import is_zero
 from .analyses.activity import analyse_activity, reaches_output_without
 from .analyses.dataflow import analyse_dataflow
 from .analyses.call_kinds import (call_signature, functions_only, helper_results,
-                                  known_functions)
+                                  known_functions, result_arity)
 from .analyses.complex_values import complex_values_of
 from .analyses.kinds import analyse_kinds
 from .analyses.raising import RaisingStatements
@@ -227,7 +227,7 @@ def _derive(func, request, registry, cache):
             # recursion: the helper's derivative is still being built; refer to it (it is
             # bound once it exists) and read its arity
             return HelperAdjoint(cache.in_progress[key], wrt,
-                                 _result_arity(_front(cache, helper)[0]),
+                                 result_arity(_front(cache, helper)[0]),
                                  derived_name(helper, helper_request))
         cache.in_progress[key] = ForwardReference(derived_name(helper, helper_request))
         try:
@@ -302,7 +302,7 @@ def _derive(func, request, registry, cache):
         return load(source, fname, func, bindings.names), source
     function, source = written(body)
     derived = Derived(function, source, levels.tree, request, func,
-                      dict(bindings.names), _result_arity(levels),
+                      dict(bindings.names), result_arity(levels),
                       (lambda: written(plain_body)) if in_place else None)
     cache.put(func, request, derived)
     return derived
@@ -377,7 +377,7 @@ def _derive_forward(func, request, registry, cache):
     source = to_source(tree)
     function = load(source, fname, func, bindings.names)
     derived = Derived(function, source, levels.tree, request, func,
-                      dict(bindings.names), _result_arity(levels))
+                      dict(bindings.names), result_arity(levels))
     cache.put(func, request, derived)
     return derived
 
@@ -409,23 +409,6 @@ def _user_object(resolution):
 def _unrebound(levels, wrt):
     """The differentiated parameters the function never assigns to."""
     return set(wrt) - set(names_stored(levels.tree))
-
-
-def _result_arity(levels):
-    """n when the levels form returns an n-tuple it builds, else None (also for a list
-    that grows or shrinks after it is built: `out = [h]`, then `out.append(...)`)."""
-    ret = levels.tree.body[-1].value
-    changed = [n for n in walk_tree(levels.tree) if isinstance(n, gast.Attribute)
-               and isinstance(n.value, gast.Name) and isinstance(ret, gast.Name)
-               and n.value.id == ret.id and n.attr in ("append", "extend", "insert", "pop")]
-    if isinstance(ret, gast.Name) and not changed \
-            and list(names_stored(levels.tree)).count(ret.id) == 1:
-        for stmt in levels.tree.body:
-            if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name) \
-                    and stmt.targets[0].id == ret.id \
-                    and isinstance(stmt.value, (gast.Tuple, gast.List)):
-                return len(stmt.value.elts)
-    return None
 
 
 def _user_names(parsed):

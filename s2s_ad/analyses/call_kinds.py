@@ -6,12 +6,14 @@
         -> (("f", Callee(np.tanh)), ("x", float64[n]))             functions by identity
     helper_results(front)(affine, {"x": ..., "w": ..., "b": ...})
         -> float64[n]                                               the kind it returns
+    result_arity(levels of `return a, b` built as one tuple)  -> 2
 """
 import inspect
 
 import gast
 
 from ..ir.primitives import operation_of
+from ..ir.walk import names_stored, walk_tree
 from ..ir.build import dotted_path
 from ..signature import UNKNOWN, Attributes, Callee, kind_of
 from .kinds import analyse_kinds
@@ -100,3 +102,20 @@ def known_functions(signature):
     for name, kind in signature or ():
         visit(name, kind, 0)
     return found
+
+
+def result_arity(levels):
+    """n when the levels form returns an n-tuple it builds, else None (also for a list
+    that grows or shrinks after it is built: `out = [h]`, then `out.append(...)`)."""
+    ret = levels.tree.body[-1].value
+    changed = [n for n in walk_tree(levels.tree) if isinstance(n, gast.Attribute)
+               and isinstance(n.value, gast.Name) and isinstance(ret, gast.Name)
+               and n.value.id == ret.id and n.attr in ("append", "extend", "insert", "pop")]
+    if isinstance(ret, gast.Name) and not changed \
+            and list(names_stored(levels.tree)).count(ret.id) == 1:
+        for stmt in levels.tree.body:
+            if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name) \
+                    and stmt.targets[0].id == ret.id \
+                    and isinstance(stmt.value, (gast.Tuple, gast.List)):
+                return len(stmt.value.elts)
+    return None
