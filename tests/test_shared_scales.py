@@ -4,12 +4,12 @@ a shared scale such as a mean's 1 / N is one factor of the one array expression
 reads may take a later result in place (optimize/buffers.py), and a whole-array max's
 adjoint is g at one place of zeros (runtime.unreduce_extremum). Each keeps the numbers
 right on both derivative paths, float32 stays float32, and broadcasting shapes reduce."""
-import os
 
 import numpy as np
 import pytest
 
 import s2s_ad
+from golden_files import assert_matches_golden
 from derivative_paths import PATHS, grad_on
 from gradcheck import numeric_grad
 from s2s_ad.runtime import _FEW, logistic, unreduce_extremum
@@ -54,16 +54,8 @@ GOLDEN = {
 
 @pytest.mark.parametrize("name", sorted(GOLDEN))
 def test_generated_source_matches_golden(name):
-    """Held byte for byte in tests/golden/ (S2S_AD_UPDATE_GOLDEN=1 rewrites them, as in
-    test_golden.py)."""
-    source = GOLDEN[name]()
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "golden",
-                        f"{name}.py.txt")
-    if os.environ.get("S2S_AD_UPDATE_GOLDEN"):
-        with open(path, "w") as fh:
-            fh.write(source)
-    with open(path) as fh:
-        assert source == fh.read(), f"generated source changed: diff against {path}"
+    """Held byte for byte in tests/golden/ (golden_files.py)."""
+    assert_matches_golden(name, GOLDEN[name]())
 
 
 def test_the_mean_scales_the_difference_once():

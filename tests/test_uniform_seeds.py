@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import s2s_ad
+from golden_files import assert_matches_golden
 from derivative_paths import PATHS, grad_on
 from gradcheck import numeric_grad
 from s2s_ad.runtime import unreduce_extremum
@@ -169,17 +170,8 @@ GOLDEN = {
 
 @pytest.mark.parametrize("name", sorted(GOLDEN))
 def test_generated_source_matches_golden(name):
-    """Held byte for byte in tests/golden/ (S2S_AD_UPDATE_GOLDEN=1 rewrites them, as in
-    test_golden.py)."""
-    import os
-    source = GOLDEN[name]()
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "golden",
-                        f"{name}.py.txt")
-    if os.environ.get("S2S_AD_UPDATE_GOLDEN"):
-        with open(path, "w") as fh:
-            fh.write(source)
-    with open(path) as fh:
-        assert source == fh.read(), f"generated source changed: diff against {path}"
+    """Held byte for byte in tests/golden/ (golden_files.py)."""
+    assert_matches_golden(name, GOLDEN[name]())
 
 
 @pytest.mark.parametrize("path", PATHS)
