@@ -11,6 +11,7 @@ import sys
 import pytest
 
 import s2s_ad
+from golden_files import assert_matches_golden
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 GOLDEN = os.path.join(HERE, "golden")
@@ -71,13 +72,7 @@ CASES = {
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_generated_source_matches_golden(name):
-    source = CASES[name]()
-    path = os.path.join(GOLDEN, f"{name}.py.txt")
-    if os.environ.get("S2S_AD_UPDATE_GOLDEN"):
-        with open(path, "w") as fh:
-            fh.write(source)
-    with open(path) as fh:
-        assert source == fh.read(), f"generated source changed: diff against {path}"
+    assert_matches_golden(name, CASES[name]())
 
 
 PRINT_ALL = """

@@ -227,3 +227,20 @@ def with_location(new, old):
         if hasattr(old, attr):
             setattr(new, attr, getattr(old, attr))
     return new
+
+
+def with_statements_before(body, before):
+    """`body` with the statements `before(stmt)` gives put ahead of each statement, in
+    every block; compound statements holding one are copied (the input is not changed).
+
+        with_statements_before([y = f(x)], lambda s: [check(x)])  ->  [check(x), y = f(x)]
+    """
+    out = []
+    for stmt in body:
+        out.extend(before(stmt))
+        if isinstance(stmt, (gast.If, gast.For, gast.While)):
+            stmt = copy.copy(stmt)
+            stmt.body = with_statements_before(stmt.body, before)
+            stmt.orelse = with_statements_before(stmt.orelse, before)
+        out.append(stmt)
+    return out

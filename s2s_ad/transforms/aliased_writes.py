@@ -16,8 +16,6 @@ import dataclasses
 import os
 import re
 
-import gast
-
 from ..errors import UnsupportedSyntaxError
 from ..ir import build
 from ..analyses.aliases import writes_through_aliases
@@ -51,25 +49,12 @@ def guard_aliased_writes(levels, kinds, namer, user_names, generated=False):
         checks.setdefault(id(stmt), []).append(build.expr_stmt(build.call(
             build.name(name), [build.name(written), build.name(other), build.const(message)])))
     tree = copy.copy(levels.tree)
-    tree.body = _with_checks(levels.tree.body, checks)
+    tree.body = build.with_statements_before(levels.tree.body, lambda stmt: [
+        build.with_location(check, stmt) for check in checks.get(id(stmt), [])])
     callees = dict(levels.callees, **{name: runtime_checks.check_unshared})
     runtime_names = dict(levels.runtime_names)
     runtime_names[runtime_checks.check_unshared] = name
     return dataclasses.replace(levels, tree=tree, callees=callees, runtime_names=runtime_names)
-
-
-def _with_checks(body, checks):
-    """`body` with each statement's checks before it (compound statements copied)."""
-    out = []
-    for stmt in body:
-        for check in checks.get(id(stmt), []):
-            out.append(build.with_location(check, stmt))
-        if isinstance(stmt, (gast.If, gast.For, gast.While)):
-            stmt = copy.copy(stmt)
-            stmt.body = _with_checks(stmt.body, checks)
-            stmt.orelse = _with_checks(stmt.orelse, checks)
-        out.append(stmt)
-    return out
 
 
 def _error(levels, findings, user_names, portable=False):

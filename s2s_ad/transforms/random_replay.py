@@ -66,7 +66,8 @@ def replay_draws(levels, kinds, namer, bind, front):
         saves[key] = build.with_location(build.assign(states[key], build.call(
             build.name(helper_name), [build.name(n) for n in names])), stmt)
     tree = copy.copy(levels.tree)
-    tree.body = _with_saves(levels.tree.body, saves)
+    tree.body = build.with_statements_before(
+        levels.tree.body, lambda stmt: [saves[id(stmt)]] if id(stmt) in saves else [])
     callees = dict(levels.callees, **{helper_name: runtime_draws.random_states})
     runtime_names = dict(levels.runtime_names)
     runtime_names[runtime_draws.random_states] = helper_name
@@ -161,17 +162,3 @@ def _generator_named(levels, name):
     value = levels.resolution.lookup(name)
     return value if isinstance(value, (numpy.random.RandomState, numpy.random.Generator)) \
         else None
-
-
-def _with_saves(body, saves):
-    """`body` with each saving statement before the call it serves (blocks copied)."""
-    out = []
-    for stmt in body:
-        if id(stmt) in saves:
-            out.append(saves[id(stmt)])
-        if isinstance(stmt, (gast.If, gast.For, gast.While)):
-            stmt = copy.copy(stmt)
-            stmt.body = _with_saves(stmt.body, saves)
-            stmt.orelse = _with_saves(stmt.orelse, saves)
-        out.append(stmt)
-    return out
