@@ -324,3 +324,25 @@ def test_a_write_the_other_name_may_still_see_is_refused(path, f):
     args = (0.7, np.array([0.1, -0.2, 0.4]), np.eye(3) + 0.5)
     with pytest.raises(s2s_ad.ADError, match="holds the same numpy array"):
         grad_on(path, f, 1)(*args)
+
+
+def rows_read_then_array_written(a, x, M):
+    y = np.zeros((3, 3)) + a
+    s = sum([row @ M[:, 1] for row in y])
+    y[0] = 0.3
+    t = y.T
+    u = t[1] * 2.0
+    y[1, :] = 5.0
+    return s + np.sum(u * x)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("wrt", [0, 1, 2])
+def test_views_the_backward_sweep_reads_see_the_old_elements(path, wrt):
+    """`for row in y` reads rows of y (views); y[0] = 0.3 after it changes what they
+    show: the backward sweep reading the rows sees the elements they held (fuzzer seed
+    3108626: a silent wrong gradient); so does a transpose read before a write."""
+    args = (0.7, np.array([0.1, -0.2, 0.4]), np.arange(9.0).reshape(3, 3) / 4.0)
+    f = rows_read_then_array_written
+    np.testing.assert_allclose(grad_on(path, f, wrt)(*args), numeric_grad(f, args, wrt),
+                               rtol=1e-6, atol=1e-9)

@@ -105,12 +105,19 @@ def reverse(inputs, wrt, seed):
                                             _shape_helpers(inputs.bindings)
                                             if inputs.shape_tape else None,
                                             _item_helpers(inputs.bindings),
-                                            _mappings(inputs))
+                                            _mappings(inputs), _copies(inputs.kinds))
     backward = seeded + walked
     if used or walker.counted:
         forward = walker.unbound_guards(forward) + [build.assign(tape, gast.List(elts=[],
                                                                          ctx=gast.Load()))] + forward
     return ReverseResult(list(forward), backward, ret.value, gradients, tape)
+
+
+def _copies(kinds):
+    """name -> do the facts prove it a number (x[i] of a vector: no memory shared)?"""
+    if kinds is None:
+        return None
+    return kinds.is_number
 
 
 def _mappings(inputs):

@@ -77,10 +77,12 @@ def shape_only_reads(stmts, positions):
     return shapes - values
 
 
-def _with_aliases(forward, needed):
-    """`needed` with every name a forward `a = b` may bind to the same object as a needed
-    name: an element written into b is seen through a (`t = v if c else w` makes t hold
-    v's array), so b's old elements are restored for the backward sweep reading a."""
+def _with_aliases(forward, needed, copies):
+    """`needed` with every name a forward `a = b`, `a = b[i]` or `a = b.T` may bind to
+    the same memory as a needed name: an element written into b is seen through a (`t = v
+    if c else w` makes t hold v's array; `for row in M` makes each row a view of M), so
+    b's old elements are restored for the backward sweep reading a. A read the facts prove
+    a number or a copy (`copies(a)`: x[i] of a vector) shares nothing."""
     parent = {}
 
     def root(name):
@@ -88,24 +90,30 @@ def _with_aliases(forward, needed):
             name = parent[name]
         return name
     for stmt in all_statements(forward):
-        if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name) \
-                and isinstance(stmt.value, gast.Name):
-            parent[root(stmt.targets[0].id)] = root(stmt.value.id)
+        if not (isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name)):
+            continue
+        value, target = stmt.value, stmt.targets[0].id
+        if isinstance(value, (gast.Subscript, gast.Attribute)) and not copies(target) \
+                and (isinstance(value, gast.Subscript) or value.attr == "T"):
+            value = value.value
+        if isinstance(value, gast.Name):
+            parent[root(target)] = root(value.id)
     roots = {root(name) for name in needed}
     return set(needed) | roots | {name for name in parent if root(name) in roots}
 
 
 def resolve_markers(forward, backward, tape_name, numpy_name, shape_helpers=None,
-                    bind=None, mappings=frozenset()):
+                    bind=None, mappings=frozenset(), copies=None):
     """Replace markers by tape pushes/pops where needed; returns (forward, backward, used).
 
     shape_helpers: (positions, shape_of name, placeholder name) — a value the backward
     sweep reads only for its shape is taped as its shape and restored as a placeholder.
     bind(helper) names a runtime helper: an entry under a string key, or of one of
     `mappings` (names holding dicts), which the write may create, is saved and restored
-    by runtime_mappings' helpers."""
+    by runtime_mappings' helpers. copies(name): does the facts prove `name` a number or
+    a copy (never a view of the array it was read from)? None: nothing is proved."""
     needed = names_read(backward)
-    written_needed = _with_aliases(forward, needed)
+    written_needed = _with_aliases(forward, needed, copies or (lambda name: False))
     shape_only = set()
     if shape_helpers is not None:
         shape_only = shape_only_reads(list(all_statements(backward)), shape_helpers[0])
