@@ -243,6 +243,8 @@ def match_adjoint(a, x):
                         dtype=_float_dtype(x))
     if isinstance(x, np.ndarray) and np.shape(a) != x.shape:
         return np.zeros(x.shape, dtype=_float_dtype(a, x)) + a
+    if isinstance(x, np.ndarray) and not isinstance(a, np.ndarray):
+        return np.asarray(a, dtype=_float_dtype(a, x))   # a 0-d array's: numpy made a number
     if not isinstance(x, np.ndarray) and isinstance(a, np.ndarray) and a.ndim == 0:
         return float(a)
     if type(a) is float and isinstance(x, np.floating) and type(x) is not np.float64:

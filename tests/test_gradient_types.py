@@ -101,3 +101,19 @@ def test_an_integer_gradient_of_float_arguments_is_still_cast():
         g = grad(x)
         assert g.dtype == np.float64
         np.testing.assert_allclose(g, np.floor(x * 3.0))
+
+
+def _cubed(x, w):
+    return np.sum(x * x * x * w)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_a_zero_d_array_argument_gets_a_zero_d_array_gradient(dtype):
+    """numpy's arithmetic on a 0-d array gives numbers; the gradient is an array of the
+    argument's shape and dtype again, as JAX and autograd return it."""
+    x, w = np.array(0.5, dtype=dtype), np.array([1.0, 2.0], dtype=dtype)
+    got = s2s_ad.grad(_cubed)(x, w)
+    assert isinstance(got, np.ndarray) and got.shape == () and got.dtype == np.dtype(dtype)
+    assert float(got) == pytest.approx(3 * 0.25 * 3.0, rel=1e-6)
+    both = s2s_ad.grad(_cubed, wrt=(0, 1))(x, w)
+    assert isinstance(both[0], np.ndarray) and both[0].shape == ()

@@ -241,12 +241,18 @@ class _Backward(ForwardInstrumentation):
         if ((self.adj.accumulates(name) or name in self.i.dataflow.indexed_only
                 or self.adj.is_container(name) or self.stmts.may_still_be_zero(name))
                 and name not in self.adj.fixed_arrays or from_zero) and not number \
-                or number and self._zero_d_arrays:
+                or number and self._zero_d_arrays or self._zero_d_array(name):
             # (those start as zeros_like); a number's adjoint from np.where(c, a, b) of
             # numbers is a 0-d array: match_adjoint makes it a number again
             return build.call(self.adj.helper(runtime_flow.match_adjoint),
                               [grad, build.name(name)])
         return grad
+
+    def _zero_d_array(self, name):
+        """Is `name` a 0-d array? Arithmetic on it gives numpy numbers, its gradient must
+        be a 0-d array again (match_adjoint makes it one)."""
+        kind = self.i.kinds.of(name) if self.i.kinds is not None else None
+        return isinstance(kind, Num) and kind.type is numpy.ndarray and kind.axes == ()
 
     @property
     def _zero_d_arrays(self):
