@@ -22,15 +22,7 @@ class DerivativeCache:
         self.by_function = {}     # generated function -> Derived
         self._variants = {}       # (function, request) -> signatures specialised on
         self._plain = {}          # in-place derivative -> its twin without (differentiable)
-        self.helper_levels = {}   # helper -> its levels form, read for the draws it makes
         self._shared = None       # key -> value, while one derivation is under way
-
-    def levels_of(self, helper, front):
-        """front(helper)'s levels form, made once (transforms/random_replay.py reads every
-        helper's for the random draws it makes, at each derivative that calls it)."""
-        if helper not in self.helper_levels:
-            self.helper_levels[helper] = front(helper)[0]
-        return self.helper_levels[helper]
 
     @contextlib.contextmanager
     def one_derivation(self):

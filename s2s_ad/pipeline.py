@@ -197,7 +197,7 @@ def _derive(func, request, registry, cache):
     bindings = Bindings(namer, _user_object(levels.resolution))
     # a helper's vjp runs its body again: the draws it makes are replayed from these
     levels, draw_states = replay_draws(levels, kinds, namer, bindings.name_for,
-                                       lambda helper: cache.levels_of(helper, front))
+                                       lambda helper: _front(cache, helper)[0])
     shapes = analyse_shapes(levels, outputs if request.mode != "vjp" else ())
     import numpy
     bindings.name_for(levels.numpy_name, numpy, exact=True)

@@ -35,8 +35,8 @@ _CONSTRUCTORS = (numpy.random.RandomState, numpy.random.default_rng, numpy.rando
 
 def replay_draws(levels, kinds, namer, bind, front):
     """`bind(name, obj)` names an object for generated code; `front(helper)` gives a
-    helper's levels form (made once per helper); `kinds` (the facts, or None) tells which arguments are numbers
-    or arrays, never generators."""
+    helper's levels form (made once per derivation); `kinds` (the facts, or None) tells
+    which arguments are numbers or arrays, never generators."""
     found = {}                          # id(statement) -> (statement, sources)
     seen = {}
     for stmt in all_statements(levels.tree.body):
