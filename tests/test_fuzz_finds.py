@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 import s2s_ad
-from derivative_paths import PATHS, grad_on, with_vector
+from derivative_paths import PATHS, grad_on, on_path, with_vector
 from gradcheck import numeric_grad
 
 
@@ -346,3 +346,54 @@ def test_views_the_backward_sweep_reads_see_the_old_elements(path, wrt):
     f = rows_read_then_array_written
     np.testing.assert_allclose(grad_on(path, f, wrt)(*args), numeric_grad(f, args, wrt),
                                rtol=1e-6, atol=1e-9)
+
+
+def returns_early_before_a_counted_loop(a, x, M):
+    if np.sum(M) > -0.5:
+        if np.sum(x) > 0.5:
+            M = np.log(M * M)
+        else:
+            return np.max(x)
+        k = 0
+        while k < 3:
+            k += 1
+    return np.max(M[1, 1] + x + a * a * a)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_grad_of_grad_puts_back_a_loop_count_popped_in_a_branch(path):
+    """The first-order backward sweep pops the while loop's trip count inside `if not
+    returned:`; the count has no adjoint, but the second-order sweep must still put it back
+    on the tape, or reversing the forward push pops an empty list (fuzzer seed 3200363)."""
+    x, M = np.array([0.31, -0.58, 0.96]), np.arange(9.0).reshape(3, 3) / 5 - 0.5
+    f = returns_early_before_a_counted_loop
+    first = s2s_ad.grad(f, wrt=0)
+    second = on_path(s2s_ad.grad(first, wrt=0), path)(0.4, x, M)
+    expected = (first(0.4 + 1e-5, x, M) - first(0.4 - 1e-5, x, M)) / 2e-5
+    np.testing.assert_allclose(second, expected, rtol=1e-6)
+    assert second == pytest.approx(6 * 0.4)
+
+
+def argument_rebound_after_loops_then_updated(a, x, M):
+    acc1 = 0.0
+    for i2 in range(2):
+        acc1 = acc1 + (M[1, i2] / (2.0 + np.cos(np.sin(a))))
+    acc3 = 0.0
+    for i4 in range(3):
+        a = np.sqrt(1.0 + ((x[0] + acc3) * (acc1 * 0.5)) * ((x[0] + acc3) * (acc1 * 0.5)))
+    a += ((a * acc1) - (acc1 * 3.0))
+    return (acc1 * 0.5)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_grad_of_grad_keeps_the_start_of_a_sum_added_to_in_place(path):
+    """In the second-order sweep an adjoint starts `a_bar_1_bar = t1_8_bar * 3.0` and is
+    then added to in place (`a_bar_1_bar += ...`); nothing reads it afterwards, and the
+    clean-up dropped the start as unread, keeping the `+=` lines: UnboundLocalError
+    (fuzzer seed 3200387). An `x += e` reads x."""
+    x, M = np.array([0.45, 0.13, -1.4]), np.arange(6.0).reshape(2, 3) / 5 - 0.5
+    f = argument_rebound_after_loops_then_updated
+    first = s2s_ad.grad(f, wrt=0)
+    second = on_path(s2s_ad.grad(first, wrt=0), path)(-0.5, x, M)
+    expected = (first(-0.5 + 1e-5, x, M) - first(-0.5 - 1e-5, x, M)) / 2e-5
+    np.testing.assert_allclose(second, expected, rtol=1e-6)

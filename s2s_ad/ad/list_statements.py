@@ -44,11 +44,19 @@ class ListStatementReverser:
         out.append(marker(UNDO_APPEND, build.name(lst)))
 
     def undo_inactive_pop(self, stmt, out):
+        op = self.pop_of_active_list(stmt)
+        if op is not None:
+            self._pop(op, stmt.targets[0].id, build.const(0.0), out)
+
+    def pop_of_active_list(self, stmt):
+        """The pop operation of `t = items.pop()` when items is active, else None: such a
+        statement has a reverse (the item goes back) even when t has no adjoint."""
         op = operation_of(stmt.value, self.levels.callees)
         if (op.primitive is list.pop or op.primitive is runtime_flow.pop_adjoint) \
                 and isinstance(op.args[0], gast.Name) \
                 and self.i.activity.is_active(op.args[0].id):
-            self._pop(op, stmt.targets[0].id, build.const(0.0), out)
+            return op
+        return None
 
     def _pop(self, op, target, result_adjoint, out):
         """x = items.pop(): the item goes back on the list, its adjoint on the list's.

@@ -381,8 +381,9 @@ class _Backward(ForwardInstrumentation):
                 target = node.targets[0]
                 if isinstance(target, gast.Subscript):
                     return True     # elements to restore, active or not (see _statement)
-                if self.i.activity.is_active(target.id):
-                    return True
+                if self.i.activity.is_active(target.id) \
+                        or self.stmts.pop_of_active_list(node) is not None:
+                    return True     # (a pop from an active list is put back, see _statement)
             elif appended_list(node) \
                     and self.i.activity.is_active(node.value.func.value.id):
                 return True

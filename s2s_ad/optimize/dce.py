@@ -84,6 +84,8 @@ def remove_unread_assignments(body, raising=None):
     A statement of f that may raise (`raising`) stays."""
     read = {n.id for stmt in body for n in walk_tree(stmt)
             if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)}
+    read |= {n.target.id for stmt in body for n in walk_tree(stmt)     # `x += e` reads x
+             if isinstance(n, gast.AugAssign) and isinstance(n.target, gast.Name)}
     changed = [False]
 
     def unread(stmt):
