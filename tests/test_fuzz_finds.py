@@ -397,3 +397,23 @@ def test_grad_of_grad_keeps_the_start_of_a_sum_added_to_in_place(path):
     second = on_path(s2s_ad.grad(first, wrt=0), path)(-0.5, x, M)
     expected = (first(-0.5 + 1e-5, x, M) - first(-0.5 - 1e-5, x, M)) / 2e-5
     np.testing.assert_allclose(second, expected, rtol=1e-6)
+
+
+def loop_count_from_an_array(x, M):
+    total = 0.0
+    for r, s in zip(M, M):
+        total = total + 1.0
+    return total * x
+
+
+def test_a_silent_zero_through_a_loop_length_points_at_the_loop():
+    """The loop over zip(M, M) runs range(min(len(M), len(M))) times: the error about
+    differentiating in M points at that iterable, not at the `def` line (seed 3108787)."""
+    with pytest.raises(s2s_ad.NonDifferentiableError) as caught:
+        s2s_ad.grad(loop_count_from_an_array, wrt=1)(1.0, np.eye(2))
+    message = str(caught.value)
+    assert "for r, s in zip(M, M):" in message and "def loop_count" not in message
+    lines = message.splitlines()
+    source = next(i for i, line in enumerate(lines) if "for r, s in zip(M, M):" in line)
+    caret = lines[source + 1]
+    assert caret.index("^") == lines[source].index("zip") and caret.count("^") == 9

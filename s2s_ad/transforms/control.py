@@ -148,17 +148,17 @@ class ControlFlowMixin:
                 # for i, (x, w) in enumerate(zip(xs, ws)): one index into each sequence
                 bind += [_assign(t, build.subscript(s, build.name(index)), origin)
                          for t, s in zip(inner.elts, seq.args)]
-                return self._range_over(seq.args), bind
+                return self._range_over(seq.args, it), bind
             bind.append(_assign(inner, build.subscript(seq, build.name(index)), origin))
-            return self._range_over([seq]), bind
+            return self._range_over([seq], it), bind
         if kind is builtins.zip and isinstance(target, gast.Tuple) \
                 and len(target.elts) == len(call.args):
             bind = [_assign(t, build.subscript(s, build.name(index)), origin)
                     for t, s in zip(target.elts, call.args)]
-            return self._range_over(call.args), bind
+            return self._range_over(call.args, it), bind
         if kind is builtins.reversed:
             seq = call.args[0]
-            rng = self._range_over([seq], reverse=True)
+            rng = self._range_over([seq], it, reverse=True)
             return rng, [_assign(target, build.subscript(seq, build.name(index)), origin)]
         keyed = isinstance(it, gast.Name) and isinstance(target, gast.Name) \
             and _subscripts_by(getattr(origin, "body", []), it.id, target.id)
@@ -178,18 +178,21 @@ class ControlFlowMixin:
                                                  self.smap.locate(origin))
                 bind = [_assign(target.elts[0], key, origin),
                         _assign(target.elts[1], build.subscript(mapping, build.clone(key)), origin)]
-            return self._range_over([keys]), bind
+            return self._range_over([keys], it), bind
         seq = it
         if not isinstance(it, gast.Name):
             atom, _ = self._atom(it)
             seq = atom
-        return self._range_over([seq]), [_assign(target, build.subscript(seq, build.name(index)),
+        return self._range_over([seq], it), [_assign(target, build.subscript(seq, build.name(index)),
                                                  origin)]
 
-    def _range_over(self, seqs, reverse=False):
-        lengths = [build.call(build.name("len"), [s]) for s in seqs]
-        n = lengths[0] if len(lengths) == 1 else build.call(build.name("min"), lengths)
-        rng = build.call(build.name("range"), [n])
+    def _range_over(self, seqs, it, reverse=False):
+        """range(len(xs)) (or of the shortest of several) for a loop over `it`; the calls
+        carry `it`'s position, so an error about them points at the loop's iterable."""
+        lengths = [build.with_location(build.call(build.name("len"), [s]), it) for s in seqs]
+        n = lengths[0] if len(lengths) == 1 \
+            else build.with_location(build.call(build.name("min"), lengths), it)
+        rng = build.with_location(build.call(build.name("range"), [n]), it)
         if reverse:
             rng = build.subscript(rng, gast.Slice(lower=None, upper=None, step=build.literal(-1)))
         atom, _ = self._atom(rng)
