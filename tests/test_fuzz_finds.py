@@ -417,3 +417,33 @@ def test_a_silent_zero_through_a_loop_length_points_at_the_loop():
     source = next(i for i, line in enumerate(lines) if "for r, s in zip(M, M):" in line)
     caret = lines[source + 1]
     assert caret.index("^") == lines[source].index("zip") and caret.count("^") == 9
+
+
+def returns_from_the_first_item_of_a_list_literal(x, M):
+    for r in [x, x * np.trace(M.T)]:
+        return np.sum(r)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_an_item_nothing_reached_gives_a_number_its_zero(path):
+    """The loop returns at its first item, so the second item's adjoint taken off the
+    list's is the number 0.0; `np.dot(0.0, x)` for the number np.trace(M.T) gave a vector,
+    and spreading it on M's diagonal failed (fuzzer seed 3300747)."""
+    M = np.arange(6.0).reshape(2, 3)
+    got = grad_on(path, returns_from_the_first_item_of_a_list_literal, 1)(np.ones(3), M)
+    assert got.shape == (2, 3) and not np.any(got)
+
+
+def first_item_returned_second_scaled(x, M):
+    for r in [x * 0.3 + x[1], x * np.trace(M.T)]:
+        return np.sin(r[2])
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_an_index_added_into_an_adjoint_that_may_still_be_zero(path):
+    """x's adjoint starts as (0.0 taken off the list's) * np.trace(M.T), a number; x[1]'s
+    contribution then went into it as `x_bar[1] += ...` (IndexError; seed 3300747, wrt x)."""
+    args = (np.array([0.1, -0.3, -0.2]), np.arange(6.0).reshape(2, 3))
+    f = first_item_returned_second_scaled
+    np.testing.assert_allclose(grad_on(path, f, 0)(*args), numeric_grad(f, args, 0),
+                               rtol=1e-6, atol=1e-9)

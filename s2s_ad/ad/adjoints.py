@@ -123,14 +123,16 @@ class Adjoints:
             self._owned.add(variable)
         self._current[variable] = build.name(name)
 
-    def contribute_at(self, variable, primal, index, expr, out):
-        """x_bar[index] += expr (allocating, or copying an alias of, x_bar first)."""
+    def contribute_at(self, variable, primal, index, expr, out, may_be_number=False):
+        """x_bar[index] += expr (allocating, or copying an alias of, x_bar first).
+        `may_be_number`: x_bar may still be the number 0.0 standing for an adjoint nothing
+        reached (scatter_add then makes the array)."""
         name = self.name_of(variable)
         generic = not isinstance(variable, tuple) and variable in self._flow.indexed_only \
             and variable not in self.fixed_arrays \
             or self.is_container(variable)        # the facts say: a float array / a list
         if self.accumulates(variable) or self.is_list(variable) or generic \
-                or variable in self._zeroed:
+                or variable in self._zeroed or (may_be_number and variable in self._current):
             self._zeroed.discard(variable)
             call = build.call(self.helper(runtime_flow.scatter_add),
                               [self.get(variable) if self.has(variable) else build.const(0.0),

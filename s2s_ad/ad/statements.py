@@ -122,6 +122,13 @@ class StatementReverser(HelperCallReverser, ListStatementReverser):
                 item = build.subscript(build.clone(value), build.const(k))
             self.adj.contribute((variable, k), item, out)
 
+    def _note_taken(self, variable):
+        """An item's adjoint taken off its list's (take_adjoint) is the number 0.0 when
+        nothing reached that item: unless the item is a number, its shape is not known
+        from the adjoint (`np.dot(g, x)` for a number times a vector would give a vector)."""
+        if self.i.kinds is None or self.i.kinds.axes(variable) != ():
+            self._maybe_zero.add(self.adj.name_of(variable))
+
     def has_adjoint(self, target):
         arity = self.tuple_arity(target)
         return self.adj.has(target) or target in self.uniform.pending or bool(
@@ -198,6 +205,7 @@ class StatementReverser(HelperCallReverser, ListStatementReverser):
                     item = build.call(self.adj.helper(runtime_flow.take_adjoint),
                                       [build.clone(whole), build.const(k)])
                     self.contribute(elt.id, item, out)
+                    self._note_taken(elt.id)
             return
         repeated = self._repeated_list(op)
         if repeated is not None:
@@ -275,7 +283,8 @@ class StatementReverser(HelperCallReverser, ListStatementReverser):
             if index is None:
                 self.contribute(operand.id, value, out)
             else:
-                self.adj.contribute_at(operand.id, operand, index, value, out)
+                self.adj.contribute_at(operand.id, operand, index, value, out,
+                                       self.adj.name_of(operand.id) in self._maybe_zero)
         self._forward_draws(now, out)
 
     def _shaped_adjoint(self, adjoint, target, out, like=None):
