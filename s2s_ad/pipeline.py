@@ -44,8 +44,7 @@ from .ir.naming import Bindings, Namer
 from .ir.walk import names_stored, walk_tree
 from .optimize.body import Body
 from .optimize.fold import float_literals_beside_inputs
-from .optimize.schedule import (FORWARD, REVERSE, PassFacts, reverse_body, run_schedule,
-                                shape_proxy_pass)
+from .optimize.schedule import FORWARD, REVERSE, PassFacts, reverse_body, run_schedule
 from .transforms.aliased_writes import guard_aliased_writes
 from .transforms.aux_output import split_aux
 from .transforms.random_replay import replay_draws
@@ -248,13 +247,8 @@ def _derive(func, request, registry, cache):
     levels = dataclasses.replace(levels, tree=tree)
     dataflow = analyse_dataflow(levels)
     inputs = ReverseInputs(levels, activity, shapes, dataflow, registry, namer, bindings,
-                           derive_helper,
-                           # a specialisation's values of unknown shape (the general
-                           # derivative keeps what it generates)
-                           shape_proxy_pass(levels, bindings, nested=True)
-                           if request.signature is not None else None,
-                           kinds, complex_names, shape_tape=request.signature is not None,
-                           draw_states=draw_states)
+                           derive_helper, kinds, complex_names,
+                           shape_tape=request.signature is not None, draw_states=draw_states)
     result = reverse(inputs, request.wrt, seed)
     facts = PassFacts(request, levels, namer, bindings, func.__globals__, kinds,
                       RaisingStatements(levels, kinds, bindings, activity), request.trace,

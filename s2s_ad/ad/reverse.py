@@ -43,7 +43,6 @@ class ReverseInputs:
     namer: object
     bindings: object
     derive_helper: object      # (function, wrt param names, statement) -> HelperAdjoint
-    shape_proxies: object = None   # body -> (body, changed): shape-only reads of live values
     kinds: object = None       # analyses.kinds.Kinds: what each value is (facts)
     complex_names: frozenset = frozenset()   # values that may be complex (complex_values)
     # a loop's value read only for its shape is taped as its shape (a specialisation's
@@ -98,9 +97,6 @@ def reverse(inputs, wrt, seed):
     statements.uniform.flush_all(walked)    # parameters' adjoints still held as numbers
     gradients = [walker.gradient(name) for name in wrt]
     forward = walker.instrument(forward)
-    if inputs.shape_proxies is not None:
-        # before the tape is decided: a value read only for its shape is not taped
-        inputs.shape_proxies(forward + walked)
     # the seed section reads final values only: it never needs anything from the tape
     forward, walked, used = resolve_markers(forward, walked, tape, levels.numpy_name,
                                             _shape_helpers(inputs.bindings)
