@@ -63,3 +63,23 @@ def test_a_branch_not_taken_still_gives_an_array(path, flag):
                                rtol=1e-6, atol=1e-9)
     assert g.shape == x.shape
 
+
+
+def test_a_number_written_into_one_element_needs_no_shape():
+    """`y[i] *= c` with y a float vector and i an integer (facts): the number's adjoint
+    is the element's, with no unbroadcast to its shape and no shape on the tape."""
+    x = np.array([0.3, -0.7, 1.1])
+    df = s2s_ad.grad(scale_entries)
+    df(x)
+    source = s2s_ad.derivative_source(df, x)
+    for bookkeeping in ("unbroadcast", "shape_of", "placeholder"):
+        assert bookkeeping not in source
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_element_writes_differentiate_again(path):
+    from tests.derivative_paths import hvp_on
+    x, v = np.array([0.3, -0.7, 1.1]), np.array([1.0, 0.5, -2.0])
+    # scale_entries is sum(((2 + i) x_i)^3): its Hessian is diagonal
+    expected = 6.0 * (2.0 + np.arange(3)) ** 3 * x * v
+    np.testing.assert_allclose(hvp_on(path, scale_entries, (x,), v), expected, rtol=1e-10)
