@@ -20,6 +20,7 @@ import gast
 from .ad.forward import ForwardGenerator
 from .ad.reverse import HelperAdjoint, ReverseInputs, reverse
 from .ad.context import ExpansionContext
+from .ad.output_seed import output_seeder
 from .ad.tangents import is_zero
 from .analyses.activity import analyse_activity, reaches_output_without
 from .analyses.dataflow import analyse_dataflow
@@ -28,7 +29,7 @@ from .analyses.call_kinds import (call_signature, functions_only, helper_results
 from .analyses.complex_values import complex_values_of
 from .analyses.kinds import analyse_kinds
 from .analyses.raising import RaisingStatements
-from .analyses.shapes import analyse_shapes, scalar_output_leaves
+from .analyses.shapes import analyse_shapes
 from .backend.emit import to_source
 from .backend.derivative_def import derivative_def, derivative_docstring, derived_name
 from .backend.load import load
@@ -43,8 +44,7 @@ from .ir.naming import Bindings, Namer
 from .ir.walk import names_stored, walk_tree
 from .optimize.body import Body
 from .optimize.fold import float_literals_beside_inputs
-from .optimize.schedule import (FORWARD, REVERSE, PassFacts, reverse_body, run_schedule,
-                                shape_proxy_pass)
+from .optimize.schedule import FORWARD, REVERSE, PassFacts, reverse_body, run_schedule
 from .transforms.aliased_writes import guard_aliased_writes
 from .transforms.aux_output import split_aux
 from .transforms.random_replay import replay_draws
@@ -54,7 +54,6 @@ from .transforms.invariant_floats import hoist_invariant_floats
 from .ir.depth import recursion_room
 from .derivative_cache import ForwardReference
 from .refusals import reject_called_arguments, reject_silent_zero, reject_untracked_writes
-from . import runtime_checks
 
 MODES = ("grad", "value_and_grad", "vjp")
 
@@ -240,39 +239,7 @@ def _derive(func, request, registry, cache):
 
     complex_names = complex_values_of(levels, request.helper, levels.tree.body[-1].value)
 
-    def seed(output):
-        """(statements, seed expression) for the output's adjoint."""
-        if request.mode == "vjp":
-            if request.helper:      # our own adjoints call helpers with the right shapes
-                return [], build.name(cotangent)
-            check = bindings.name_for("check_cotangent", runtime_checks.check_cotangent)
-            return [build.assign(cotangent, build.call(build.name(check), [
-                build.name(cotangent), build.name(output)]))], build.name(cotangent)
-        if output in complex_names:
-            # its shape may be known, but it may hold a complex number: check the value
-            check = bindings.name_for("check_scalar_output", runtime_checks.check_scalar_output)
-            return [build.expr_stmt(build.call(build.name(check), [build.name(output)]))], \
-                build.const(1.0)
-        leaves = scalar_output_leaves(levels, output)
-        if not leaves or kinds.axes(output) == ():
-            return [], build.const(1.0)
-        check = bindings.name_for("check_scalar_output", runtime_checks.check_scalar_output)
-        call = build.expr_stmt(build.call(build.name(check), [build.name(v) for v in leaves]))
-        # Python floats are scalars: skip the call for them (it costs more than the math).
-        # `type` and `float` are bound like the helpers: closure cells load faster than
-        # builtins, and a module that rebinds either name cannot change the test
-        type_name = bindings.name_for("type", type)
-        float_name = bindings.name_for("float", float)
-        floats = [gast.Compare(left=build.call(build.name(type_name), [build.name(v)]),
-                               ops=[gast.Is()], comparators=[build.name(float_name)])
-                  for v in leaves]
-        if len(floats) == 1:
-            floats[0].ops = [gast.IsNot()]
-            test = floats[0]
-        else:
-            test = gast.UnaryOp(op=gast.Not(), operand=gast.BoolOp(op=gast.And(), values=floats))
-        guard = gast.If(test=test, body=[call], orelse=[])
-        return [guard], build.const(1.0)
+    seed = output_seeder(request, levels, kinds, bindings, complex_names, cotangent)
 
     tree = copy.copy(levels.tree)       # float literals beside the arguments: a new body
     tree.body = float_literals_beside_inputs(levels.tree.body,
@@ -280,13 +247,8 @@ def _derive(func, request, registry, cache):
     levels = dataclasses.replace(levels, tree=tree)
     dataflow = analyse_dataflow(levels)
     inputs = ReverseInputs(levels, activity, shapes, dataflow, registry, namer, bindings,
-                           derive_helper,
-                           # a specialisation's values of unknown shape (the general
-                           # derivative keeps what it generates)
-                           shape_proxy_pass(levels, bindings, nested=True)
-                           if request.signature is not None else None,
-                           kinds, complex_names, shape_tape=request.signature is not None,
-                           draw_states=draw_states)
+                           derive_helper, kinds, complex_names,
+                           shape_tape=request.signature is not None, draw_states=draw_states)
     result = reverse(inputs, request.wrt, seed)
     facts = PassFacts(request, levels, namer, bindings, func.__globals__, kinds,
                       RaisingStatements(levels, kinds, bindings, activity), request.trace,

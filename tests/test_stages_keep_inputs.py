@@ -86,3 +86,39 @@ def test_building_a_derivative_changes_none_of_its_inputs(f, mode, path, recorde
     assert recorded, "no tree was built"
     for tree, dump in recorded:
         assert gast.dump(tree) == dump
+
+
+def _extra_attributes(tree):
+    """(node type, attribute) for every attribute a node of `tree` carries besides its
+    gast fields and location: what a stage wrote onto it."""
+    found = set()
+    for node in gast.walk(tree):
+        known = set(node._fields) | set(getattr(node, "_attributes", ()))
+        found |= {(type(node).__name__, a) for a in vars(node) if a not in known}
+    return found
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f", PROGRAMS, ids=[f.__name__ for f in PROGRAMS])
+def test_no_stage_marks_the_nodes_of_the_levels_form(f, path, recorded):
+    """What a stage knows about a statement (an augmented assignment's array updated in
+    place) is a side table, never an attribute on the node."""
+    x, w = np.array([0.3, -0.5, 0.9]), np.array([0.7, 1.1, -0.4])
+    # (value_and_grad: a derivative the test above did not build)
+    on_path(s2s_ad.value_and_grad(f, wrt=(0, 1)), path)(x, w)
+    assert recorded, "no tree was built"
+    for tree, _ in recorded:
+        assert not _extra_attributes(tree)
+
+
+def test_the_in_place_table_holds_for_copies_of_the_levels_form():
+    """`h *= w` binds h anew in the levels form; the table says numpy writes into the
+    array h held, for the levels form and for a copy of it alike."""
+    levels, _ = pipeline.front(augmented_in_a_loop)
+    copied = levels.copy()
+    for form in (levels, copied):
+        loop = form.tree.body[-2]
+        assert isinstance(loop, gast.For)
+        assert [form.updated_in_place(s) for s in loop.body if form.updated_in_place(s)] \
+            == ["h", "h", "s"]
+        assert not any(form.updated_in_place(s) for s in form.tree.body[:-2])

@@ -8,7 +8,7 @@ write replaces, loop trip counts).
                               for i in r: ...; trips = trips + 1
                               _tape.append(trips)
 
-A mixin of ad.reverse._Backward; it copies what it keeps (the levels form is not
+A mixin of ad.backward_walk.BackwardWalker; it copies what it keeps (the levels form is not
 changed).
 """
 import copy

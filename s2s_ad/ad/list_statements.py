@@ -2,6 +2,8 @@
 
     y[i] = v               ->  v_bar = v_bar + unbroadcast(take_adjoint(y_bar, i), v)
                                y_bar = clear_adjoint(y_bar, i)
+                               (no unbroadcast where the facts prove v a number written
+                               into one element)
     items.append(v)        ->  v_bar = pop_adjoint(items_bar)
     x = items.pop()        ->  items_bar = push_adjoint(items_bar, items, x_bar)
                                items.append(x)
@@ -9,10 +11,12 @@
 A mixin of ad.statements.StatementReverser (it reads the reverser's adjoints and context).
 """
 import gast
+import numpy as np
 
 from .. import runtime, runtime_flow
 from ..ir import build
 from ..ir.primitives import operation_of
+from ..signature import Num
 from .tape import RESTORE_ITEM, UNDO_APPEND, marker
 
 
@@ -25,12 +29,27 @@ class ListStatementReverser:
         if self.ctx.is_active_operand(value):
             taken = build.call(self.adj.helper(runtime_flow.take_adjoint),
                                [y_bar, build.index_value(build.clone(index))])
-            unb = build.call(self.adj.helper(runtime.unbroadcast), [taken, build.clone(value)])
-            self.contribute(value.id, unb, out)
+            if not self._one_element(base, index, value):
+                # what the write broadcast v to is summed back to v's shape
+                taken = build.call(self.adj.helper(runtime.unbroadcast),
+                                   [taken, build.clone(value)])
+            self.contribute(value.id, taken, out)
         cleared = build.call(self.adj.helper(runtime_flow.clear_adjoint),
                              [build.clone(y_bar), build.index_value(build.clone(index))])
         out.append(build.assign(self.adj.name_of(base), cleared))
         out.append(marker(RESTORE_ITEM, build.name(base), build.clone(index)))
+
+    def _one_element(self, base, index, value):
+        """Do the facts prove `base[index] = value` writes one number into one element
+        (a number, an integer per axis of an array)? Then the element's adjoint is the
+        number's, with no shape to reduce to."""
+        kinds = self.i.kinds
+        if kinds is None or kinds.axes(value.id) != ():
+            return False
+        axes = kinds.axes(base)
+        parts = index.elts if isinstance(index, gast.Tuple) else [index]
+        return axes is not None and len(parts) == len(axes) and all(
+            _integer(part, kinds) for part in parts)
 
     def append(self, stmt, out):
         call = stmt.value
@@ -77,3 +96,12 @@ class ListStatementReverser:
             put_back = gast.If(test=build.call(self.adj.helper(isinstance), [
                 build.name(items), self.adj.helper(list)]), body=[put_back], orelse=[])
         out.append(put_back)
+
+
+def _integer(atom, kinds):
+    """An integer index: a literal or a number the facts prove integral (not a bool)."""
+    if isinstance(atom, gast.Constant):
+        return type(atom.value) is int
+    kind = kinds.of(atom) if isinstance(atom, gast.Name) else None
+    return isinstance(kind, Num) and kind.axes == () and kind.dtype is not None \
+        and np.dtype(kind.dtype).kind in "iu"

@@ -4,7 +4,9 @@ The forward sweep is the levels form itself, instrumented to save what it overwr
 the backward sweep walks it from the last statement to the first, expanding each active
 statement's template (ARCHITECTURE §4, §5) and mirroring control flow: a branch replays
 the forward sweep's choice, a loop runs backwards over the same range (or over the trip
-count recorded on the tape).
+count recorded on the tape). `reverse` sets up what the walk reads (the adjoints'
+bookkeeping, the user functions' adjoints, reads recomputed instead of taped), runs the
+walk (backward_walk.py) and resolves the tape markers both sweeps hold (tape.py).
 
     h = h0                         forward:  (as written, plus _tape pushes)
     for i in t1_0:          ->     backward: for i in t1_0[::-1]:
@@ -14,22 +16,21 @@ count recorded on the tape).
 from dataclasses import dataclass
 
 import gast
-import numpy
 
 from ..ir import build
-from ..ir.primitives import appended_list, attribute_read, identity, operation_of
+from ..ir.primitives import attribute_read, identity, operation_of
 from ..ir.walk import all_statements, walk_tree
 from .. import runtime_flow, runtime_functions, runtime_mappings
-from ..signature import Mapping, Num
+from ..signature import Mapping
 from .adjoint_facts import containers, fixed_float_arrays
 from .adjoints import Adjoints
 from .context import ExpansionContext
-from .forward_sweep import ForwardInstrumentation
+from .backward_walk import BackwardWalker
 from .recompute import recomputed_reads
 from .helper_calls_reverse import active_params
 from .statements import StatementReverser
 from .loop_invariants import loop_invariant_numbers
-from .tape import RESTORE_ITEM, marker, pop, resolve_markers
+from .tape import resolve_markers
 
 
 @dataclass
@@ -42,7 +43,6 @@ class ReverseInputs:
     namer: object
     bindings: object
     derive_helper: object      # (function, wrt param names, statement) -> HelperAdjoint
-    shape_proxies: object = None   # body -> (body, changed): shape-only reads of live values
     kinds: object = None       # analyses.kinds.Kinds: what each value is (facts)
     complex_names: frozenset = frozenset()   # values that may be complex (complex_values)
     # a loop's value read only for its shape is taped as its shape (a specialisation's
@@ -91,15 +91,12 @@ def reverse(inputs, wrt, seed):
         repeated_ids = repeated_ids | loop_invariant_numbers(forward, levels.callees,
                                                              inputs.kinds.is_number)
     statements = StatementReverser(inputs, ctx, adjoints, helpers, first_defs, repeated_ids)
-    walker = _Backward(inputs, ctx, adjoints, statements, tape, first_defs, repeated)
+    walker = BackwardWalker(inputs, ctx, adjoints, statements, tape, first_defs, repeated)
     seeded = walker.initialise(ret.value, seed)
     walked = walker.block(forward)
     statements.uniform.flush_all(walked)    # parameters' adjoints still held as numbers
     gradients = [walker.gradient(name) for name in wrt]
     forward = walker.instrument(forward)
-    if inputs.shape_proxies is not None:
-        # before the tape is decided: a value read only for its shape is not taped
-        inputs.shape_proxies(forward + walked)
     # the seed section reads final values only: it never needs anything from the tape
     forward, walked, used = resolve_markers(forward, walked, tape, levels.numpy_name,
                                             _shape_helpers(inputs.bindings)
@@ -189,221 +186,3 @@ def _first_definitions(top_level, params):
             if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
                 defined.add(node.id)
     return first
-
-
-class _Backward(ForwardInstrumentation):
-    def __init__(self, inputs, ctx, adjoints, statements, tape, first_defs, repeated):
-        self.repeated = repeated    # id(loop) -> item reads repeated, not taped
-        self._tape = tape
-        self.first_defs = first_defs
-        self.i = inputs
-        self.ctx = ctx
-        self.adj = adjoints
-        self.stmts = statements
-        self.counted = {}        # id(loop) -> trip counter name, for loops replayed by count
-        self.saved = set()       # variables saved on the tape (may need a binding first)
-
-    # ---- setup and results --------------------------------------------------------------
-    def initialise(self, out_atom, seed):
-        out = []
-        output = out_atom.id if isinstance(out_atom, gast.Name) else None
-        seed_stmts, seed_value = ([], None)
-        if output and self.i.activity.is_active(output):
-            seed_stmts, seed_value = seed(output)
-        out.extend(seed_stmts)
-        for name in sorted(self.i.dataflow.accumulated):
-            if not self.i.activity.is_active(name):
-                continue
-            value = self.adj.owned_value(name, seed_value) if name == output else \
-                self.adj.initial_value(name, build.name(name))
-            out.append(build.assign(self.adj.name_of(name), value))
-        if seed_value is not None and not self.adj.accumulates(output):
-            self.stmts.contribute(output, seed_value, out)
-        return out
-
-    def gradient(self, name):
-        # an argument the output does not depend on (in a derivative differentiated again,
-        # only through a loop's trip count) has no adjoint at all, not even a zero one
-        grad = self.adj.get(name) if self.i.activity.is_active(name) else None
-        if grad is None:
-            from ..runtime import zero_adjoint
-            helper = self.i.bindings.name_for("zero_adjoint", zero_adjoint)
-            return build.call(build.name(helper), [build.name(name)])
-        number = self.i.kinds is not None and self.i.kinds.is_number(name)
-        if number and self.i.kinds.of(name).dtype == "float32" and self.adj.accumulates(name):
-            # its adjoint started as the Python 0.0 (a branch not taken adds nothing to it)
-            return build.call(self.adj.helper(runtime_flow.match_adjoint),
-                              [grad, build.name(name)])
-        # a fixed array's gradient passed on from a value whose adjoint starts as 0.0 (x_1 =
-        # x + c, x_1 read only on a branch not taken) may still be that number
-        from_zero = isinstance(grad, gast.Name) and grad.id != self.adj.name_of(name) \
-            and self.stmts.adjoint_may_be_zero(grad)
-        if ((self.adj.accumulates(name) or name in self.i.dataflow.indexed_only
-                or self.adj.is_container(name) or self.stmts.may_still_be_zero(name))
-                and name not in self.adj.fixed_arrays or from_zero) and not number \
-                or number and self._zero_d_arrays or self._zero_d_array(name):
-            # (those start as zeros_like); a number's adjoint from np.where(c, a, b) of
-            # numbers is a 0-d array: match_adjoint makes it a number again
-            return build.call(self.adj.helper(runtime_flow.match_adjoint),
-                              [grad, build.name(name)])
-        return grad
-
-    def _zero_d_array(self, name):
-        """Is `name` a 0-d array? Arithmetic on it gives numpy numbers, its gradient must
-        be a 0-d array again (match_adjoint makes it one)."""
-        kind = self.i.kinds.of(name) if self.i.kinds is not None else None
-        return isinstance(kind, Num) and kind.type is numpy.ndarray and kind.axes == ()
-
-    @property
-    def _zero_d_arrays(self):
-        """Do the facts have 0-d arrays (np.where of numbers) that adjoints may become?"""
-        return any(isinstance(kind, Num) and kind.type is numpy.ndarray and kind.axes == ()
-                   for kind in self.i.kinds.facts.values())
-
-    # ---- the backward walk --------------------------------------------------------------
-    def block(self, stmts):
-        out, last_line = [], None
-        for stmt in reversed(stmts):
-            chunk = self.statement(stmt)
-            if not chunk:
-                continue
-            if all(_is_marker(s) for s in chunk):
-                out.extend(chunk)
-                continue
-            if not isinstance(stmt, (gast.If, gast.For, gast.While)) and stmt.lineno != last_line:
-                text = self.i.levels.parsed.source_map.line_text(stmt)
-                out.append(build.comment(f"grad of: {text}"))
-                last_line = stmt.lineno
-            elif isinstance(stmt, (gast.If, gast.For, gast.While)):
-                last_line = None
-            out.extend(chunk)
-        return out
-
-    def statement(self, stmt):
-        built = []
-        if not (isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name)):
-            self.stmts.uniform.flush_all(built)   # loops, branches, writes: arrays from here
-        return built + self._statement(stmt)
-
-    def _statement(self, stmt):
-        out = []
-        if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Subscript):
-            if self.i.activity.is_active(stmt.targets[0].value.id):
-                self.stmts.index_write(stmt, out)
-            else:   # a constant array's old elements, for the backward sweep before
-                target = stmt.targets[0]
-                out.append(marker(RESTORE_ITEM, build.name(target.value.id),
-                                  build.clone(target.slice)))
-        elif isinstance(stmt, gast.Assign):
-            target = stmt.targets[0].id
-            if self.i.activity.is_active(target) and self.stmts.has_adjoint(target):
-                self.stmts.assignment(stmt, out)
-            else:
-                # `t = xs.pop()` with no adjoint for t still shortened xs, which the
-                # reversed appends before it will pop again: put the item back
-                self.stmts.undo_inactive_pop(stmt, out)
-            self.stmts.restore(stmt, out)
-        elif appended_list(stmt):
-            if self.i.activity.is_active(stmt.value.func.value.id):
-                self.stmts.append(stmt, out)
-        elif isinstance(stmt, (gast.If, gast.For, gast.While)):
-            out = self.compound(stmt)
-        elif isinstance(stmt, gast.With):
-            out = self.grad_of_block(stmt)
-        return out
-
-    def grad_of_block(self, stmt):
-        """insert_grad_of: g = x's adjoint here; the user's block; x's adjoint = g."""
-        item = stmt.items[0]
-        variable = item.context_expr.args[0].id
-        adjoint = item.optional_vars.id
-        if not (self.i.activity.is_active(variable) and self.adj.has(variable)):
-            return []
-        out = [build.assign(adjoint, self.adj.get(variable))]
-        out.extend(build.clone(s) for s in stmt.body)
-        self.adj.replace(variable, build.name(adjoint), out)
-        return out
-
-    def compound(self, stmt):
-        if not self._has_active(stmt):
-            return []
-        out = []
-        self.adj.force(self._contributed_inside(stmt), build.name, out)
-        state = self.adj.snapshot()
-        if isinstance(stmt, gast.If):
-            if stmt.body and isinstance(stmt.body[0], gast.Break):
-                return []
-            body = self.block(stmt.body)
-            self.adj.restore(state)
-            orelse = self.block(stmt.orelse)
-            self.adj.restore(state)
-            if not body and not orelse:
-                return out
-            out.append(gast.If(test=build.clone(stmt.test), body=body or [gast.Pass()],
-                               orelse=orelse))
-            return out
-        body = self.block(stmt.body)
-        self.adj.restore(state)
-        if body and id(stmt) in self.repeated:
-            read = {n.id for s in body for n in walk_tree(s)
-                    if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)}
-            needed = []
-            for s in reversed(self.repeated[id(stmt)]):     # a read a needed one reads too
-                if s.targets[0].id in read:
-                    needed.append(s)
-                    read |= {n.id for n in walk_tree(s.value) if isinstance(n, gast.Name)}
-            body = [build.clone(s) for s in reversed(needed)] + body
-        if isinstance(stmt, gast.While) or _has_break(stmt):
-            self.counted.setdefault(id(stmt), self.i.namer.fresh("trips"))
-            count = pop(self._tape)
-        if isinstance(stmt, gast.While):
-            loop = gast.For(target=build.name("_", store=True),
-                            iter=build.call(build.name("range"), [count]),
-                            body=body or [gast.Pass()], orelse=[], type_comment=None)
-        else:
-            rng = build.clone(stmt.iter)
-            if _has_break(stmt):
-                rng = build.subscript(rng, gast.Slice(lower=None, upper=count, step=None))
-            backwards = build.subscript(rng, gast.Slice(lower=None, upper=None,
-                                                        step=build.literal(-1)))
-            loop = gast.For(target=build.name(stmt.target.id, store=True), iter=backwards,
-                            body=body or [gast.Pass()], orelse=[], type_comment=None)
-        out.append(build.with_location(loop, stmt))
-        return out
-
-    def _has_active(self, stmt):
-        if any(isinstance(n, gast.Assign) and isinstance(n.targets[0], gast.Name)
-               and self.i.dataflow.is_overwritten(n.targets[0].id)
-               for n in all_statements(stmt.body + stmt.orelse)):
-            return True     # values to restore for the backward sweep of what came before
-        for node in all_statements(stmt.body + stmt.orelse):
-            if isinstance(node, gast.Assign):
-                target = node.targets[0]
-                if isinstance(target, gast.Subscript):
-                    return True     # elements to restore, active or not (see _statement)
-                if self.i.activity.is_active(target.id) \
-                        or self.stmts.pop_of_active_list(node) is not None:
-                    return True     # (a pop from an active list is put back, see _statement)
-            elif appended_list(node) \
-                    and self.i.activity.is_active(node.value.func.value.id):
-                return True
-        return False
-
-    def _contributed_inside(self, stmt):
-        """Active straight-line values defined outside `stmt` and read inside it."""
-        inside_defs = {n.id for s in stmt.body + stmt.orelse for n in walk_tree(s)
-                       if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
-        reads = {n.id for s in stmt.body + stmt.orelse for n in walk_tree(s)
-                 if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)}
-        return {v for v in reads - inside_defs
-                if self.i.activity.is_active(v) and not self.adj.accumulates(v)}
-
-
-def _is_marker(stmt):
-    from .tape import _marker_of
-    return _marker_of(stmt)[0] is not None
-
-
-def _has_break(loop):
-    return bool(loop.body) and isinstance(loop.body[-1], gast.If) and loop.body[-1].body \
-        and isinstance(loop.body[-1].body[0], gast.Break)

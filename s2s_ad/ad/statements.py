@@ -151,8 +151,12 @@ class StatementReverser(HelperCallReverser, ListStatementReverser):
             # hold the adjoint under its own name: the canonical one is reset below, and
             # whatever the template passes straight on must not see that reset
             held = self.i.namer.fresh(f"{target}_bar")
-            if self.i.kinds is None or self.i.kinds.axes(target) != ():
-                self._maybe_zero.add(held)    # a number's 0.0 is no shape lost
+            # a number's 0.0 is no shape lost; a float array bound once starts as
+            # zeros_like (adjoints.py) and is reset only here, where it is bound: its
+            # adjoint is never the 0.0 of no shape
+            if (self.i.kinds is None or self.i.kinds.axes(target) != ()) \
+                    and target not in self.adj.fixed_arrays:
+                self._maybe_zero.add(held)
                 self._held_zero.add(held)
             out.append(build.assign(held, self.adj.get(target)))
             result_adjoint = build.name(held)

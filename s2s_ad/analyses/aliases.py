@@ -11,10 +11,10 @@ gradient.
     return np.sum(x * x)
 
 An augmented assignment `y *= 2.0` counts as such a write (numpy updates the array in
-place); the normaliser marks its binding with `in_place_of`, the name it updates. On a
-number (the facts say so: a float, x[0] of a vector) it binds a new number and is no
-write; where the facts do not say it is an array, the finding is `unknown` (checked when
-the derivative runs).
+place); the normaliser's side table (LevelsForm.in_place) gives its binding the name it
+updates. On a number (the facts say so: a float, x[0] of a vector) it binds a new number
+and is no write; where the facts do not say it is an array, the finding is `unknown`
+(checked when the derivative runs).
 
 Views count as second names too: `y = x.T`, `y = np.reshape(x, ...)`, `y = np.flip(x)`,
 and `y = x[0]`, `x[1:3]`, `x[:, None]`, `x[::-1]` (basic indexing), both ways: a write into
@@ -47,7 +47,7 @@ def writes_through_aliases(levels, kinds=None, item_views=True):
     (for derivatives s2s_ad generated, which restore what they overwrite before reading
     it again) leaves writes into x unseen through the items read out of it."""
     ordered = _in_order(levels.tree.body)
-    uses = _uses(ordered)
+    uses = _uses(ordered, levels)
     loops = {id(node): node for node in walk_tree(levels.tree) if isinstance(node, gast.For)}
     unknown = set()    # names that may or may not be views of what they were read from
     shared = {}        # name -> names whose reads see a write into the array it holds
@@ -86,7 +86,7 @@ def writes_through_aliases(levels, kinds=None, item_views=True):
         if not isinstance(stmt, gast.Assign):
             continue
         target = stmt.targets[0]
-        updated = getattr(stmt, "in_place_of", None)
+        updated = levels.updated_in_place(stmt)
         if _number(updated, kinds):
             updated = None        # `s += e` on a number rebinds s: no memory is written
         if isinstance(target, gast.Name) and updated is not None:
@@ -213,7 +213,7 @@ def _in_order(body):
     return ordered
 
 
-def _uses(ordered):
+def _uses(ordered, levels):
     """name -> [(position, 'load' or 'rebind')]: where `ordered` reads the name, or else
     binds it anew (not an in-place update), in order."""
     uses = {}
@@ -222,7 +222,7 @@ def _uses(ordered):
         for name in loaded:
             uses.setdefault(name, []).append((k, "load"))
         if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name) \
-                and getattr(stmt, "in_place_of", None) is None \
+                and levels.updated_in_place(stmt) is None \
                 and stmt.targets[0].id not in loaded:
             uses.setdefault(stmt.targets[0].id, []).append((k, "rebind"))
     return uses

@@ -47,6 +47,7 @@ class RaisingStatements:
 
     def __init__(self, levels, kinds, bindings, activity=None):
         self._dead = _dead_in_f(levels.tree)
+        self._variables = set(names_stored(levels.tree))
         self._parameters = set(levels.resolution.parameters)
         self._callees = levels.callees
         self._kinds = kinds
@@ -61,6 +62,8 @@ class RaisingStatements:
         if not isinstance(stmt, gast.Assign) or len(stmt.targets) != 1 \
                 or not isinstance(stmt.targets[0], gast.Name):
             return None
+        if stmt.targets[0].id not in self._variables:
+            return None                 # the generator's own (an adjoint's zeros)
         if stmt.targets[0].id not in self._dead:
             return self._contributing(stmt)
         verdicts = [self._verdict(node) for node in walk_tree(stmt.value)]

@@ -249,16 +249,15 @@ def run_schedule(body, facts, schedule):
     return (plain if plain is not None else body), body
 
 
-def shape_proxy_pass(levels, bindings, nested=False):
-    """optimize/shape_proxies.py's pass, bound to this function's names (also run by the
-    reverse generator before it decides the tape: nested=True)."""
+def shape_proxy_pass(levels, bindings):
+    """optimize/shape_proxies.py's pass, bound to this function's names."""
     def helpers():
         return {name: obj.__name__ for name, obj in bindings.names.items()
                 if getattr(obj, "__module__", None) == "s2s_ad.runtime"}
 
     def shaped():
         return bindings.name_for("shaped_like", runtime.shaped_like)
-    return make_shape_proxy_pass(helpers, _elementwise_call(levels), shaped, nested)
+    return make_shape_proxy_pass(helpers, _elementwise_call(levels), shaped)
 
 
 def _seed_folding_pass(levels, bindings):

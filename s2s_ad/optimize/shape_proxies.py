@@ -15,20 +15,17 @@ shaped_like(...) is a zero-stride view with the broadcast shape: no allocation.
 import gast
 
 from ..ir import build
-from ..ir.walk import all_statements, walk_tree
+from ..ir.walk import walk_tree
 
 _SHAPE_ONLY = {"unbroadcast": 1, "unreduce": 1, "reduced_count": 0}
 _ELEMENTWISE_BINOPS = (gast.Add, gast.Sub, gast.Mult, gast.Div, gast.Pow, gast.Mod)
 
 
-def make_shape_proxy_pass(helper_names, is_elementwise_call, shaped_like, nested=False):
+def make_shape_proxy_pass(helper_names, is_elementwise_call, shaped_like):
     """A pass (body -> (body, changed)); helper_names: generated name -> helper name, and
     shaped_like: the generated name of runtime.shaped_like (either may be a callable,
-    asked when the pass runs).
-
-    nested=False: only top-level definitions (after the tape is decided, a loop's values
-    read in place of another may not be restored). nested=True: definitions in loops too,
-    for use before the to-be-recorded analysis decides what the tape keeps."""
+    asked when the pass runs). Only top-level definitions are read in place of another
+    (after the tape is decided, a loop's values may not be restored)."""
     def run(body):
         names = helper_names() if callable(helper_names) else helper_names
         shape_positions = {name: _SHAPE_ONLY[helper] for name, helper in names.items()
@@ -37,8 +34,7 @@ def make_shape_proxy_pass(helper_names, is_elementwise_call, shaped_like, nested
             return body, False
         shaped_like_name = shaped_like() if callable(shaped_like) else shaped_like
         defs, counts = {}, {}
-        statements = all_statements(body) if nested else body
-        for stmt in statements:
+        for stmt in body:
             if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name):
                 defs[stmt.targets[0].id] = stmt.value
         # one walk: stores, loads, shape-reading calls, marker calls (comments, blanks)

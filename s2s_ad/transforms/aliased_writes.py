@@ -63,7 +63,7 @@ def _error(levels, findings, user_names, portable=False):
     generated code, which must read the same on every machine)."""
     first = [f for f in findings if f[0] is findings[0][0]]
     stmt, written, other, _ = min(first, key=lambda f: (f[2] not in user_names, f[2]))
-    in_place = getattr(stmt, "in_place_of", None) is not None
+    in_place = levels.updated_in_place(stmt) is not None
     return UnsupportedSyntaxError(
         f"`{written}` holds the same numpy array as `{other}` (an assignment, a view or a "
         f"list holding it), so this write changes `{other}` too, which is read later; "

@@ -51,6 +51,18 @@ class LevelsForm:
     parsed: object         # the ParsedFunction it came from
     resolution: object
     runtime_names: dict    # runtime helper -> the name normalize gave it
+    # the bindings of augmented assignments (`y op= e`, which numpy does in y's array):
+    # in_place_key(binding) -> the name y held before (analyses/aliases.py reads it).
+    # Keyed by where the binding is and what it binds, so that it holds for every copy
+    # of the tree (stages copy before they change it)
+    in_place: dict = dataclasses.field(default_factory=dict)
+
+    def updated_in_place(self, stmt):
+        """The name the augmented assignment `stmt` binds anew updates in place (numpy
+        writes into its array), else None."""
+        if not (isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name)):
+            return None
+        return self.in_place.get(in_place_key(stmt))
 
     def copy(self):
         """A copy a stage may change without changing this one: both trees cloned
@@ -60,7 +72,13 @@ class LevelsForm:
         return dataclasses.replace(
             self, tree=tree, parsed=dataclasses.replace(self.parsed, tree=parsed_tree),
             callees=dict(self.callees), levels=dict(self.levels),
-            runtime_names=dict(self.runtime_names))
+            runtime_names=dict(self.runtime_names), in_place=dict(self.in_place))
+
+
+def in_place_key(binding):
+    """A binding's place and target: what LevelsForm.in_place is keyed by."""
+    return (getattr(binding, "lineno", None), getattr(binding, "col_offset", None),
+            binding.targets[0].id)
 
 
 def numpy_name_for(resolution, namer):
@@ -99,6 +117,7 @@ class _Normalizer(ExpressionMixin, ControlFlowMixin, ControlExpressionMixin, Mut
         self.runtime_names = {}
         self._deferred_writes = []
         self._in_place_of = None   # while binding `y op= e`: the name y held before
+        self._in_place = []        # (binding, the name it updates in place)
         self._available = {}      # pure operation -> the name already holding its value
         self._block_depth = 0
 
@@ -123,8 +142,10 @@ class _Normalizer(ExpressionMixin, ControlFlowMixin, ControlExpressionMixin, Mut
                                   decorator_list=[], returns=None, type_comment=None,
                                   type_params=[])
         gast.copy_location(result, tree)
+        # located now: a binding takes its user statement's place when it is flushed
+        in_place = {in_place_key(binding): name for binding, name in self._in_place}
         return LevelsForm(result, dict(self.callees), self.np, dict(self.levels),
-                          self.parsed, self.res, dict(self.runtime_names))
+                          self.parsed, self.res, dict(self.runtime_names), in_place)
 
     # ---- statements -------------------------------------------------------------
     def _statement(self, stmt):
@@ -241,7 +262,7 @@ class _Normalizer(ExpressionMixin, ControlFlowMixin, ControlExpressionMixin, Mut
             self._remember(op, ssa)
         binding = build.assign(ssa, op)
         if self._in_place_of:
-            binding.in_place_of = self._in_place_of
+            self._in_place.append((binding, self._in_place_of))
         return binding
 
     def _flush(self, origin, finals):

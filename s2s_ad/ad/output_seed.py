@@ -1,0 +1,54 @@
+"""The seed of reverse mode: what the output's adjoint starts as, and the check that the
+output is a scalar where the facts do not prove it one.
+
+`output_seeder(...)` returns seed(output) -> (statements, seed expression), which
+ad.reverse.reverse calls once for the returned value:
+
+    grad, output a float (facts)      ->  [], 1.0
+    grad, output of unknown shape     ->  [if type(y) is not float: check_scalar_output(y)], 1.0
+    vjp (the user's)                  ->  [cotangent = check_cotangent(cotangent, y)], cotangent
+    vjp of a helper                   ->  [], cotangent   (its caller passes the right shape)
+"""
+import gast
+
+from ..analyses.shapes import scalar_output_leaves
+from ..ir import build
+from .. import runtime_checks
+
+
+def output_seeder(request, levels, kinds, bindings, complex_names, cotangent):
+    """seed(output) for this request: `cotangent` is the vjp's cotangent parameter (None
+    for grad), `complex_names` the values that may hold complex numbers."""
+    def seed(output):
+        if request.mode == "vjp":
+            if request.helper:      # our own adjoints call helpers with the right shapes
+                return [], build.name(cotangent)
+            check = bindings.name_for("check_cotangent", runtime_checks.check_cotangent)
+            return [build.assign(cotangent, build.call(build.name(check), [
+                build.name(cotangent), build.name(output)]))], build.name(cotangent)
+        if output in complex_names:
+            # its shape may be known, but it may hold a complex number: check the value
+            check = bindings.name_for("check_scalar_output", runtime_checks.check_scalar_output)
+            return [build.expr_stmt(build.call(build.name(check), [build.name(output)]))], \
+                build.const(1.0)
+        leaves = scalar_output_leaves(levels, output)
+        if not leaves or kinds.axes(output) == ():
+            return [], build.const(1.0)
+        check = bindings.name_for("check_scalar_output", runtime_checks.check_scalar_output)
+        call = build.expr_stmt(build.call(build.name(check), [build.name(v) for v in leaves]))
+        # Python floats are scalars: skip the call for them (it costs more than the math).
+        # `type` and `float` are bound like the helpers: closure cells load faster than
+        # builtins, and a module that rebinds either name cannot change the test
+        type_name = bindings.name_for("type", type)
+        float_name = bindings.name_for("float", float)
+        floats = [gast.Compare(left=build.call(build.name(type_name), [build.name(v)]),
+                               ops=[gast.Is()], comparators=[build.name(float_name)])
+                  for v in leaves]
+        if len(floats) == 1:
+            floats[0].ops = [gast.IsNot()]
+            test = floats[0]
+        else:
+            test = gast.UnaryOp(op=gast.Not(), operand=gast.BoolOp(op=gast.And(), values=floats))
+        guard = gast.If(test=test, body=[call], orelse=[])
+        return [guard], build.const(1.0)
+    return seed
