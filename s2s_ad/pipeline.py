@@ -53,7 +53,8 @@ from .transforms.python_floats import python_float_reads
 from .transforms.invariant_floats import hoist_invariant_floats
 from .ir.depth import recursion_room
 from .derivative_cache import ForwardReference
-from .refusals import reject_called_arguments, reject_silent_zero, reject_untracked_writes
+from .refusals import (reject_called_arguments, reject_methods_of_varied_objects,
+                       reject_silent_zero, reject_untracked_writes)
 from . import runtime_checks
 
 MODES = ("grad", "value_and_grad", "vjp")
@@ -185,6 +186,7 @@ def _checks(func, request, registry, cache):
         reject_silent_zero(levels, request.wrt, outputs, registry)
     reject_called_arguments(levels, request.wrt)
     reject_untracked_writes(levels, activity, registry)
+    reject_methods_of_varied_objects(levels, activity)
     return _Checked(levels, namer, func, aux, kinds, outputs, activity)
 
 
@@ -323,6 +325,7 @@ def _derive_forward(func, request, registry, cache):
         reject_silent_zero(levels, request.wrt, outputs, registry)     # as grad does
     reject_called_arguments(levels, request.wrt)
     reject_untracked_writes(levels, activity, registry)
+    reject_methods_of_varied_objects(levels, activity)
     bindings = Bindings(namer, _user_object(levels.resolution))
     bindings.name_for(levels.numpy_name, numpy, exact=True)
     for helper, name in levels.runtime_names.items():

@@ -1,0 +1,67 @@
+"""Programs a new user writes (issue 14, 15), each cut down from one that failed, checked
+against central differences on both derivative paths (`both_paths`), and the table of
+programs that pass (tests/user_programs_s11.py)."""
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+
+import s2s_ad
+from derivative_paths import central_difference
+from gradcheck import numeric_grad
+from paths import fresh
+
+
+class Model:
+    def __init__(self, W, b):
+        self.W, self.b = W, b
+
+    def loss(self, x):
+        return np.sum(np.tanh(x @ self.W + self.b) ** 2)
+
+
+@dataclass
+class Layer:
+    W: np.ndarray
+
+    def loss(self, x):
+        return np.sum(np.tanh(x @ self.W) ** 2)
+
+
+def method_of_an_argument(m, x):
+    return m.loss(x)  # LINE
+
+
+def method_of_a_dataclass_made_in_f(W, x):
+    m = Layer(W)
+    return np.sum(m.W * 2.0) + m.loss(x)
+
+
+def test_method_of_an_object_argument_is_a_located_error(both_paths):
+    """`m.loss(x)` with m differentiated gave the gradient 0.0 in every field, silently
+    (the bound method was called as a function chosen at run time, whose derivative
+    covers its arguments only)."""
+    import inspect
+    rs = np.random.RandomState(0)
+    m, x = Model(rs.randn(3, 2), rs.randn(2)), rs.randn(4, 3)
+    for make in (s2s_ad.grad, s2s_ad.jvp):
+        with pytest.raises(s2s_ad.UnsupportedSyntaxError,
+                           match=r"calls a method of `m`, which carries the derivative") as info:
+            derivative = make(fresh(method_of_an_argument))
+            derivative(m, x) if make is s2s_ad.grad else derivative(m, x, m)
+        lines, start = inspect.getsourcelines(method_of_an_argument)
+        assert info.value.lineno == start + 1 and "Model.loss" not in str(info.value)
+        assert "ClassName.loss(m, ...)" in str(info.value)
+
+
+def test_method_of_a_dataclass_made_in_f(both_paths):
+    """The method's part of the gradient was dropped (only `np.sum(m.W * 2.0)` counted)."""
+    f = fresh(method_of_a_dataclass_made_in_f)
+    rs = np.random.RandomState(1)
+    W, x, v = rs.randn(3, 2), rs.randn(4, 3), rs.randn(3, 2)
+    expected = numeric_grad(f, (W, x), 0)
+    np.testing.assert_allclose(s2s_ad.grad(f)(W, x), expected, rtol=1e-6)
+    np.testing.assert_allclose(s2s_ad.jvp(f)(W, x, v)[1], np.sum(expected * v), rtol=1e-6)
+    np.testing.assert_allclose(s2s_ad.hvp(f)(W, x, v),
+                               central_difference(lambda w: s2s_ad.grad(f)(w, x), W, v),
+                               rtol=1e-5, atol=1e-7)
