@@ -65,3 +65,45 @@ def test_method_of_a_dataclass_made_in_f(both_paths):
     np.testing.assert_allclose(s2s_ad.hvp(f)(W, x, v),
                                central_difference(lambda w: s2s_ad.grad(f)(w, x), W, v),
                                rtol=1e-5, atol=1e-7)
+
+
+def group_sums(theta, groups, x):
+    """A hierarchical model's per-group sums of squares, with np.add.at (repeated groups)."""
+    per_group = np.zeros(len(theta))
+    np.add.at(per_group, groups, (x - theta[groups]) ** 2)
+    return np.sum(np.log1p(per_group)) + 0.5 * np.sum(theta ** 2)
+
+
+def test_add_at_accumulates_repeated_indices(both_paths):
+    """np.add.at was "this call may write a value that carries a derivative into an
+    array"; it is an index write whose repeated indices accumulate."""
+    f = fresh(group_sums)
+    groups = np.array([0, 1, 1, 2, 0, 2, 2])
+    x = np.linspace(-1.0, 1.0, 7)
+    for theta in (np.array([0.3, -0.2, 0.5]), np.array([0.3, -0.2, 0.5], np.float32)):
+        v = np.array([1.0, -0.5, 2.0], theta.dtype)
+        expected = numeric_grad(lambda t: f(t, groups, x), (theta.astype(float),), 0)
+        tol = 1e-6 if theta.dtype == np.float64 else 1e-3
+        gradient = s2s_ad.grad(f)(theta, groups, x)
+        assert gradient.dtype == theta.dtype
+        np.testing.assert_allclose(gradient, expected, rtol=tol)
+        np.testing.assert_allclose(s2s_ad.jvp(f)(theta, groups, x, v)[1], expected @ v, rtol=tol)
+    theta = np.array([0.3, -0.2, 0.5])
+    np.testing.assert_allclose(
+        s2s_ad.hvp(f)(theta, groups, x, v),
+        central_difference(lambda t: s2s_ad.grad(f)(t, groups, x), theta, v), rtol=1e-5)
+    # the values added: their gradient gathers every repeat
+    assert s2s_ad.grad(f, wrt=2)(theta, groups, x) == pytest.approx(
+        numeric_grad(f, (theta, groups, x), 2), rel=1e-6)
+
+
+def adds_into_an_alias(x, groups):
+    a = np.zeros(3)
+    b = a
+    np.add.at(a, groups, x)
+    return np.sum(b)
+
+
+def test_add_at_into_a_shared_array_is_a_located_error():
+    with pytest.raises(s2s_ad.UnsupportedSyntaxError, match="holds the same numpy array"):
+        s2s_ad.grad(fresh(adds_into_an_alias))(np.ones(3), np.array([0, 0, 1]))
