@@ -143,3 +143,31 @@ def test_bincount_weights_and_searchsorted_bins(fn, args, wrt, both_paths):
     np.testing.assert_allclose(s2s_ad.hvp(f, wrt=wrt)(*args, v),
                                central_difference(gradient_at, args[wrt], v),
                                rtol=1e-5, atol=1e-7)
+
+
+from user_programs_s11 import PROGRAMS  # noqa: E402
+
+
+def _leaves(value):
+    if isinstance(value, dict):
+        return [leaf for key in value for leaf in _leaves(value[key])]
+    if isinstance(value, (list, tuple)):
+        return [leaf for item in value for leaf in _leaves(item)]
+    return [value]
+
+
+@pytest.mark.parametrize("program", PROGRAMS, ids=[p[0] for p in PROGRAMS])
+def test_user_program(program, both_paths):
+    """grad against check_grads' central differences (element by element, dicts and lists
+    included), value_and_grad's value, and jvp along the gradient (<g, g> in forward mode)."""
+    import functools
+    name, f, args, wrt = program[:4]
+    f = fresh(f)
+    if len(program) > 4:
+        f = functools.partial(f, **program[4])
+    s2s_ad.check_grads(f, *args, wrt=wrt, rtol=1e-5, atol=1e-7)
+    value, gradient = s2s_ad.value_and_grad(f, wrt=wrt)(*args)
+    assert value == pytest.approx(f(*args))
+    _, tangent = s2s_ad.jvp(f, wrt=wrt)(*args, gradient)
+    expected = sum(float(np.sum(np.square(g))) for g in _leaves(gradient))
+    assert tangent == pytest.approx(expected, rel=1e-6)
