@@ -171,3 +171,26 @@ def test_user_program(program, both_paths):
     _, tangent = s2s_ad.jvp(f, wrt=wrt)(*args, gradient)
     expected = sum(float(np.sum(np.square(g))) for g in _leaves(gradient))
     assert tangent == pytest.approx(expected, rel=1e-6)
+
+
+def scaled_tanh(x, w):
+    return np.sum(np.tanh(x * w))
+
+
+@pytest.mark.parametrize("bad", [None, "abc", b"x"])
+def test_differentiated_argument_that_holds_no_number(bad, both_paths):
+    """grad(f)(None, 1.0) crashed inside the generated code (TypeError at `x * w`)."""
+    f = fresh(scaled_tanh)
+    x = np.ones(3)
+    calls = [lambda: s2s_ad.grad(f)(bad, 1.0), lambda: s2s_ad.jvp(f, wrt=1)(x, bad, 1.0),
+             lambda: s2s_ad.vjp(f)(bad, 1.0, 1.0),
+             lambda: s2s_ad.value_and_grad(f, wrt=("x", "w"))(x, bad)]
+    for call in calls:
+        with pytest.raises(s2s_ad.APIUsageError, match=r"of scaled_tanh is .*, and it is "
+                                                       r"differentiated") as info:
+            call()
+        assert info.value.filename == __file__
+    with pytest.raises(s2s_ad.APIUsageError, match="and it is differentiated"):
+        s2s_ad.hvp(f)(bad, 1.0, x)
+    # an argument not differentiated may be anything f accepts
+    assert s2s_ad.grad(f)(x, 2.0) == pytest.approx(2.0 / np.cosh(2.0) ** 2)
