@@ -6,7 +6,7 @@ INDEX = """
 source nondifferentiable 3377532283
 source numpy2_arrays 3082045499
 source numpy2_linalg 4164953087
-source numpy_arithmetic 1560545531
+source numpy_arithmetic 2209058706
 source numpy_bessel 1762698696
 source numpy_calculus 3747587521
 source numpy_complex 3735347535
@@ -143,6 +143,7 @@ adjoint numpy:add numpy_arithmetic
 adjoint numpy:clip numpy_arithmetic
 adjoint numpy:divide numpy_arithmetic
 adjoint numpy:fabs numpy_arithmetic
+adjoint numpy:float64 numpy_arithmetic
 adjoint numpy:fmax numpy_arithmetic
 adjoint numpy:fmin numpy_arithmetic
 adjoint numpy:fmod numpy_arithmetic
@@ -158,6 +159,7 @@ tangent numpy:add numpy_arithmetic
 tangent numpy:clip numpy_arithmetic
 tangent numpy:divide numpy_arithmetic
 tangent numpy:fabs numpy_arithmetic
+tangent numpy:float64 numpy_arithmetic
 tangent numpy:fmax numpy_arithmetic
 tangent numpy:fmin numpy_arithmetic
 tangent numpy:fmod numpy_arithmetic

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import s2s_ad
-from derivative_paths import central_difference
+from derivative_paths import central_difference, check_against_differences
 from gradcheck import numeric_grad
 from paths import fresh
 
@@ -194,3 +194,14 @@ def test_differentiated_argument_that_holds_no_number(bad, both_paths):
         s2s_ad.hvp(f)(bad, 1.0, x)
     # an argument not differentiated may be anything f accepts
     assert s2s_ad.grad(f)(x, 2.0) == pytest.approx(2.0 / np.cosh(2.0) ** 2)
+
+
+def numpy_float_of(x):
+    return float(np.sum(x)) ** 2 + np.float64(x[0]) * 3.0 + np.sum(np.float64(x) ** 2)
+
+
+def test_np_float64_called_on_a_value(both_paths):
+    """np.float64(x[0]) had no derivative ("no derivative is known for np.float64(...)")."""
+    f = fresh(numpy_float_of)
+    x = np.array([0.3, -0.7, 1.1])
+    check_against_differences(both_paths, f, x)
