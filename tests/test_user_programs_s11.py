@@ -231,3 +231,25 @@ def test_np_float64_called_on_a_value(both_paths):
     f = fresh(numpy_float_of)
     x = np.array([0.3, -0.7, 1.1])
     check_against_differences(both_paths, f, x)
+
+
+def area_either_numpy(y):
+    """Code written for numpy 1 and 2 alike: one branch names what this numpy lacks."""
+    return np.trapezoid(y ** 2, dx=0.1) if hasattr(np, "trapezoid") \
+        else np.trapz(y ** 2, dx=0.1)
+
+
+def area_either_numpy_statement(y):
+    if not hasattr(np, "not_in_any_numpy"):
+        z = y ** 2
+        area = np.trapezoid(z, dx=0.1)
+    else:
+        area = np.not_in_any_numpy(y)
+    return area * 2.0
+
+
+@pytest.mark.parametrize("fn", [area_either_numpy, area_either_numpy_statement])
+def test_hasattr_of_a_module_takes_one_branch(fn, both_paths):
+    """It was "`np.trapz` is not defined when the derivative is built" for the branch
+    Python never runs."""
+    check_against_differences(both_paths, fresh(fn), np.linspace(0.0, 1.0, 5))

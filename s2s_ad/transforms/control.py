@@ -59,6 +59,10 @@ class ControlFlowMixin:
 
     # ---- statements -------------------------------------------------------------------
     def _if(self, stmt):
+        known = self._feature_test(stmt.test)
+        if known is not None:       # `if hasattr(np, "trapezoid"):` (control_expressions.py)
+            self._flush(stmt, self._block(stmt.body if known else stmt.orelse))
+            return
         test, _ = self._atom(stmt.test)
         test = self._stable_test(test, stmt.body + stmt.orelse)
         body = self._block(stmt.body)
