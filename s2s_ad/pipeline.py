@@ -154,12 +154,12 @@ def outline(func, request, registry, cache):
     leads to, its docstring). grad() calls this and builds the general derivative only
     when a call needs it."""
     with recursion_room():
-        checked = _checks(func, request, registry, cache)
+        checked = _checks(func, request, registry, cache, outline=True)
     name = checked.namer.fresh(derived_name(checked.func, request))
     return name, checked.func, derivative_docstring(checked.func, request).value.value
 
 
-def _checks(func, request, registry, cache):
+def _checks(func, request, registry, cache, outline=False):
     levels, namer = _front(cache, func, known_functions(request.signature))
     func = levels.parsed.func           # the def a C-level wrapper (lru_cache) leads to
     aux = None
@@ -186,7 +186,7 @@ def _checks(func, request, registry, cache):
         reject_silent_zero(levels, request.wrt, outputs, registry)
     reject_called_arguments(levels, request.wrt)
     reject_untracked_writes(levels, activity, registry)
-    reject_methods_of_varied_objects(levels, activity)
+    reject_methods_of_varied_objects(levels, activity, outline)
     return _Checked(levels, namer, func, aux, kinds, outputs, activity)
 
 

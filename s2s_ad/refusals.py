@@ -54,7 +54,7 @@ def reject_untracked_writes(levels, activity, registry):
             "`y[i] = expr` or `y = np.sort(x)`")
 
 
-def reject_methods_of_varied_objects(levels, activity):
+def reject_methods_of_varied_objects(levels, activity, outline=False):
     """`m.loss(x)` with `m` carrying the derivative (an object argument differentiated, or
     made in f from values that are) is a call of the bound method `m.loss` chosen when the
     code runs: its derivative covers the arguments it is passed, not the object it is bound
@@ -62,6 +62,13 @@ def reject_methods_of_varied_objects(levels, activity):
 
         def f(m, x):                        UnsupportedSyntaxError: `m.loss(...)` calls a
             return m.loss(x)           ->   method of `m`, which carries the derivative ...
+
+    A function the object holds as an attribute (`self.act = np.tanh`) carries no
+    derivative of its own: `self.act(h)` on the method's own `self` (whose class says
+    `act` is no method) passes, and so does `m.act(h)` of another object where the
+    derivative's signature names the function (it is then called by name, not here). The
+    checks made at `grad` time (`outline`, before any argument is seen) leave other
+    objects to the derivative built for the call.
     """
     from .runtime_functions import call_function
     methods = {}
@@ -79,6 +86,8 @@ def reject_methods_of_varied_objects(levels, activity):
         if operation_of(call, levels.callees).primitive is not call_function:
             continue
         owner, attr = methods[call.args[0].id]
+        if owner in levels.resolution.receivers or outline:
+            continue
         raise UnsupportedSyntaxError(
             f"`{owner}.{attr}(...)` calls a method of `{owner}`, which carries the "
             f"derivative: a method chosen when the code runs is differentiated with respect "

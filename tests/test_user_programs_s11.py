@@ -253,3 +253,22 @@ def test_hasattr_of_a_module_takes_one_branch(fn, both_paths):
     """It was "`np.trapz` is not defined when the derivative is built" for the branch
     Python never runs."""
     check_against_differences(both_paths, fresh(fn), np.linspace(0.0, 1.0, 5))
+
+
+class ActivatedNet:
+    def __init__(self, W, act):
+        self.W, self.act = W, act
+
+    def loss(self, x):
+        return np.sum(self.act(x @ self.W) ** 2)
+
+
+def test_function_held_by_self_is_no_method(both_paths):
+    """`self.act(h)` with act a function the object holds carries no derivative of its own:
+    not refused as a method of an object that carries the derivative."""
+    net, x = ActivatedNet(np.full((3, 2), 0.1), np.tanh), np.linspace(-1.0, 1.0, 12).reshape(4, 3)
+    got = s2s_ad.grad(ActivatedNet.loss)(net, x).W
+
+    def of_weights(W):
+        return ActivatedNet.loss(ActivatedNet(W, np.tanh), x)
+    np.testing.assert_allclose(got, numeric_grad(of_weights, (net.W,), 0), rtol=1e-6)
