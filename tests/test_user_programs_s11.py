@@ -233,6 +233,33 @@ def test_np_float64_called_on_a_value(both_paths):
     check_against_differences(both_paths, f, x)
 
 
+def penalised_by_keys(params, X, y):
+    """A params dict read by key in an inlined helper and again by a loop over its keys."""
+    def predict(p, X):
+        return X @ p["w"] + p["b"]
+    loss = np.mean((predict(params, X) - y) ** 2)
+    return loss + 0.01 * sum(np.sum(params[k] ** 2) for k in params) \
+        + 0.1 * sum(np.sum(v ** 2) for v in params.values())
+
+
+def test_dict_argument_read_by_key_in_a_helper_and_a_comprehension(both_paths):
+    """On the general path the two dict adjoints were added with `+` (TypeError in the
+    generated code), and `sum(... params[k] ... for k in params)` indexed the dict by
+    position (KeyError: 0)."""
+    f = fresh(penalised_by_keys)
+    rs = np.random.RandomState(2)
+    params, X, y = {"w": rs.randn(3), "b": 0.3}, rs.randn(5, 3), rs.randn(5)
+    g = s2s_ad.grad(f)(params, X, y)
+    for key in params:
+        def of_entry(value):
+            return f({**params, key: value}, X, y)
+        np.testing.assert_allclose(g[key], numeric_grad(of_entry, (params[key],), 0),
+                                   rtol=1e-6, atol=1e-9)
+    tangent = {"w": np.ones(3), "b": 1.0}
+    assert s2s_ad.jvp(f)(params, X, y, tangent)[1] == pytest.approx(
+        np.sum(g["w"]) + g["b"], rel=1e-6)
+
+
 def area_either_numpy(y):
     """Code written for numpy 1 and 2 alike: one branch names what this numpy lacks."""
     return np.trapezoid(y ** 2, dx=0.1) if hasattr(np, "trapezoid") \

@@ -125,7 +125,9 @@ class ControlExpressionMixin:
         target = renamed(gen.target, self.current)
         outer_pending = self._pending
         self._pending = []
-        rng, prefix = self._iteration(gen.iter, target, gen.iter)
+        # `sum(d[k] for k in d)` iterates d's keys, as the loop `for k in d: ... d[k]` does
+        reads = ([elt] + list(gen.ifs) + list(rest), getattr(gen.target, "id", None))
+        rng, prefix = self._iteration(gen.iter, target, gen.iter, reads)
         setup = self._drain()
         loop_var = self._loop_var
 
