@@ -74,6 +74,6 @@ def dispatching_function(target, request, general, mode, inner=None, outline=Non
         record(derived)
         return derived
     extra = [derivative_parameter(general.function)] if mode in ("vjp", "jvp") else []
-    dispatcher = Dispatcher(general, build, extra, outline)
+    dispatcher = Dispatcher(general, build, extra, outline, wrt=request.wrt)
     _DISPATCHERS[dispatcher.function] = dispatcher
     return dispatcher.function

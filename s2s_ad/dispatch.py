@@ -72,9 +72,9 @@ class Dispatcher:
     (a tuple of (parameter, kind)); `general` is the Derived record of the general
     derivative, or a function of no arguments that builds it the first time a call or
     a caller needs it (`outline` then says what its def will be); `extra` names the
-    parameters that are not f's (a jvp's tangent)."""
+    parameters that are not f's (a jvp's tangent); `wrt` the parameters differentiated."""
 
-    def __init__(self, general, build, extra=(), outline=None):
+    def __init__(self, general, build, extra=(), outline=None, wrt=()):
         self._general = general if outline is None else None
         self._make_general = general if outline is not None else None
         self.outline = outline or Outline.of(general)
@@ -84,6 +84,7 @@ class Dispatcher:
         self._params = params
         self._names = [p.name for p in params]
         self._user_params = [n for n in self._names if n not in self.extra]
+        self._wrt = tuple(wrt)
         self.entries = []            # (signature, function or None for the general one)
         self.built = []              # Derived records of the specialisations, in order
         self._namespace = {}
@@ -196,7 +197,17 @@ class Dispatcher:
 
     def _reject_unsupported(self, values):
         """An APIUsageError naming the first argument s2s_ad cannot differentiate right
-        (a masked array, complex numbers)."""
+        (a masked array, complex numbers), or a differentiated one that holds no number
+        (None, a string: f's first operation on it would fail inside the derivative)."""
+        for name, value in zip(self._names, values):
+            if name in self._wrt and (value is None or isinstance(value, (str, bytes))):
+                raise APIUsageError(
+                    f"the argument `{name}` of {self.outline.func.__qualname__} is "
+                    f"{value!r}, and it is differentiated: s2s_ad differentiates with "
+                    f"respect to numbers, arrays, and lists, tuples, dicts and objects "
+                    f"holding them", function_location(self.outline.func),
+                    f"pass a number or an array for `{name}`, or differentiate with "
+                    f"respect to another argument (wrt=...)")
         found = unsupported_argument(self._names, values)
         if found is not None:
             name, why, hint = found

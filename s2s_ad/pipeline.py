@@ -53,7 +53,8 @@ from .transforms.python_floats import python_float_reads
 from .transforms.invariant_floats import hoist_invariant_floats
 from .ir.depth import recursion_room
 from .derivative_cache import ForwardReference
-from .refusals import reject_called_arguments, reject_silent_zero, reject_untracked_writes
+from .refusals import (reject_called_arguments, reject_methods_of_varied_objects,
+                       reject_silent_zero, reject_untracked_writes)
 
 MODES = ("grad", "value_and_grad", "vjp")
 
@@ -152,12 +153,12 @@ def outline(func, request, registry, cache):
     leads to, its docstring). grad() calls this and builds the general derivative only
     when a call needs it."""
     with recursion_room():
-        checked = _checks(func, request, registry, cache)
+        checked = _checks(func, request, registry, cache, outline=True)
     name = checked.namer.fresh(derived_name(checked.func, request))
     return name, checked.func, derivative_docstring(checked.func, request).value.value
 
 
-def _checks(func, request, registry, cache):
+def _checks(func, request, registry, cache, outline=False):
     levels, namer = _front(cache, func, known_functions(request.signature))
     func = levels.parsed.func           # the def a C-level wrapper (lru_cache) leads to
     aux = None
@@ -184,6 +185,7 @@ def _checks(func, request, registry, cache):
         reject_silent_zero(levels, request.wrt, outputs, registry)
     reject_called_arguments(levels, request.wrt)
     reject_untracked_writes(levels, activity, registry)
+    reject_methods_of_varied_objects(levels, activity, outline)
     return _Checked(levels, namer, func, aux, kinds, outputs, activity)
 
 
@@ -285,6 +287,7 @@ def _derive_forward(func, request, registry, cache):
         reject_silent_zero(levels, request.wrt, outputs, registry)     # as grad does
     reject_called_arguments(levels, request.wrt)
     reject_untracked_writes(levels, activity, registry)
+    reject_methods_of_varied_objects(levels, activity)
     bindings = Bindings(namer, _user_object(levels.resolution))
     bindings.name_for(levels.numpy_name, numpy, exact=True)
     for helper, name in levels.runtime_names.items():

@@ -10,7 +10,8 @@ import gast
 
 from .analyses.activity import only_nondifferentiable_paths, writes_into_arguments
 from .errors import NonDifferentiableError, UnsupportedSyntaxError
-from .ir.walk import walk_tree
+from .ir.primitives import operation_of
+from .ir.walk import all_statements, walk_tree
 
 
 def reject_called_arguments(levels, wrt):
@@ -51,3 +52,46 @@ def reject_untracked_writes(levels, activity, registry):
             levels.parsed.source_map.locate(call),
             "assign the result, e.g. `y = np.multiply(x, 2.0)`, `y = x.copy()`, "
             "`y[i] = expr` or `y = np.sort(x)`")
+
+
+def reject_methods_of_varied_objects(levels, activity, outline=False):
+    """`m.loss(x)` with `m` carrying the derivative (an object argument differentiated, or
+    made in f from values that are) is a call of the bound method `m.loss` chosen when the
+    code runs: its derivative covers the arguments it is passed, not the object it is bound
+    to, so the object's part would be a silent zero. A located error instead.
+
+        def f(m, x):                        UnsupportedSyntaxError: `m.loss(...)` calls a
+            return m.loss(x)           ->   method of `m`, which carries the derivative ...
+
+    A function the object holds as an attribute (`self.act = np.tanh`) carries no
+    derivative of its own: `self.act(h)` on the method's own `self` (whose class says
+    `act` is no method) passes, and so does `m.act(h)` of another object where the
+    derivative's signature names the function (it is then called by name, not here). The
+    checks made at `grad` time (`outline`, before any argument is seen) leave other
+    objects to the derivative built for the call.
+    """
+    from .runtime_functions import call_function
+    methods = {}
+    for stmt in all_statements(levels.tree.body):
+        if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name) \
+                and isinstance(stmt.value, gast.Attribute) \
+                and isinstance(stmt.value.value, gast.Name) \
+                and stmt.value.value.id in activity.varied:
+            methods[stmt.targets[0].id] = (stmt.value.value.id, stmt.value.attr)
+    for stmt in all_statements(levels.tree.body):
+        call = stmt.value if isinstance(stmt, (gast.Expr, gast.Assign)) else None
+        if not isinstance(call, gast.Call) or not call.args \
+                or not isinstance(call.args[0], gast.Name) or call.args[0].id not in methods:
+            continue
+        if operation_of(call, levels.callees).primitive is not call_function:
+            continue
+        owner, attr = methods[call.args[0].id]
+        if owner in levels.resolution.receivers or outline:
+            continue
+        raise UnsupportedSyntaxError(
+            f"`{owner}.{attr}(...)` calls a method of `{owner}`, which carries the "
+            f"derivative: a method chosen when the code runs is differentiated with respect "
+            f"to its arguments only, and the part through `{owner}`'s attributes would be a "
+            f"silent zero", levels.parsed.source_map.locate(call),
+            f"call it through its class, `ClassName.{attr}({owner}, ...)`, or read the "
+            f"attributes in f (`{owner}.W`)")

@@ -12,7 +12,7 @@ nondifferentiable(  # constructors (np.full, np.full_like, np.linspace: numpy_cr
 
 nondifferentiable(  # shapes and indices
     np.shape, np.size, np.ndim, np.argmax, np.argmin, np.argsort, np.nonzero,
-    np.count_nonzero)
+    np.count_nonzero, np.searchsorted, np.digitize)
 
 nondifferentiable(  # piecewise constant
     np.sign, np.floor, np.ceil, np.round, np.around, np.rint, np.trunc, np.floor_divide)

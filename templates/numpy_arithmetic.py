@@ -1,10 +1,24 @@
 """numpy's arithmetic as functions (np.add, ..., np.fmod; np.mod shares the template of %
-in operators.py) and its piecewise elementwise functions (abs, maximum/minimum, fmax/fmin,
-clip, where). Reverse and forward templates side by side."""
+in operators.py), its piecewise elementwise functions (abs, maximum/minimum, fmax/fmin,
+clip, where), and np.float64(x) called on a value (the value as a float64, as float(x) is;
+np.float32(x) rounds to float32, which central differences cannot check: no template). Reverse and forward templates side by side."""
 import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
 from s2s_ad.runtime import broadcast_tangent, unbroadcast
+
+# ---- float types called as functions ------------------------------------------------------
+# (np.float64 of an array is an array: the adjoint is the result's, shaped like it)
+@adjoint(np.float64)
+def float64_adjoint(y, x):
+    """d float64(x) = dx"""
+    d[x] += d[y]
+
+
+@tangent(np.float64)
+def float64_tangent(y, x):
+    d[y] = np.float64(broadcast_tangent(d[x], y))
+
 
 # ---- arithmetic as functions ----------------------------------------------------------
 @adjoint(np.add)

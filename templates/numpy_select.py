@@ -1,5 +1,6 @@
 """Picking between arrays: np.select, np.choose, np.nan_to_num (np.real, np.imag and
-np.conj, real or complex, are in numpy_complex.py).
+np.conj, real or complex, are in numpy_complex.py), and np.bincount's weighted counts
+(each weight picked into the bin its index names).
 
 np.select and np.choose pass each element's derivative from the array it was picked
 from (runtime_pieces.unselect / unchoose sum a choice's share back to its shape).
@@ -10,6 +11,8 @@ infinity the result is the replacement, and the derivative goes to `nan=` / `pos
 import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
+from s2s_ad.runtime import broadcast_tangent
+from s2s_ad.runtime_flow import float_dtype, match_adjoint
 from s2s_ad.runtime_pieces import unchoose, unselect
 
 
@@ -55,3 +58,18 @@ def nan_to_num_tangent(y, x, copy=True, nan=0.0, posinf=None, neginf=None):
     """dx where x is finite, the replacement's tangent where it was replaced"""
     d[y] = d[x] * np.isfinite(x) + d[nan] * np.isnan(x) + d[posinf] * (x == np.inf) \
         + d[neginf] * (x == -np.inf)
+
+
+# ---- weighted counts -------------------------------------------------------------------------
+# y[k] = sum of weights[i] over the i with x[i] == k (x: non-negative integers, no derivative)
+@adjoint(np.bincount)
+def bincount_adjoint(y, x, weights=None, minlength=0):
+    """weights_bar[i] = y_bar[x[i]]: each weight's bin's adjoint (numpy counts in float64;
+    the adjoint takes the weights' dtype)"""
+    d[weights] += match_adjoint(d[y], y)[x].astype(float_dtype(weights))
+
+
+@tangent(np.bincount)
+def bincount_tangent(y, x, weights=None, minlength=0):
+    """the weights' tangents counted into the same bins"""
+    d[y] = np.bincount(x, weights=broadcast_tangent(d[weights], weights), minlength=minlength)

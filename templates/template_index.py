@@ -3,10 +3,10 @@ module's source, then which module registers which primitive (kind, module:qualn
 template module). Do not edit."""
 
 INDEX = """
-source nondifferentiable 3236189005
+source nondifferentiable 3377532283
 source numpy2_arrays 3082045499
 source numpy2_linalg 4164953087
-source numpy_arithmetic 1560545531
+source numpy_arithmetic 2209058706
 source numpy_bessel 1762698696
 source numpy_calculus 3747587521
 source numpy_complex 3735347535
@@ -23,7 +23,7 @@ source numpy_polynomial_roots 4076732941
 source numpy_polynomials 1854607153
 source numpy_rearrange 354807500
 source numpy_reductions 6353118
-source numpy_select 2233457033
+source numpy_select 565792922
 source numpy_shape 368944783
 source numpy_signal 716089017
 source numpy_statistics 1656705311
@@ -56,6 +56,7 @@ nondifferentiable numpy:argsort nondifferentiable
 nondifferentiable numpy:around nondifferentiable
 nondifferentiable numpy:ceil nondifferentiable
 nondifferentiable numpy:count_nonzero nondifferentiable
+nondifferentiable numpy:digitize nondifferentiable
 nondifferentiable numpy:empty nondifferentiable
 nondifferentiable numpy:empty_like nondifferentiable
 nondifferentiable numpy:equal nondifferentiable
@@ -81,6 +82,7 @@ nondifferentiable numpy:ones nondifferentiable
 nondifferentiable numpy:ones_like nondifferentiable
 nondifferentiable numpy:rint nondifferentiable
 nondifferentiable numpy:round nondifferentiable
+nondifferentiable numpy:searchsorted nondifferentiable
 nondifferentiable numpy:shape nondifferentiable
 nondifferentiable numpy:sign nondifferentiable
 nondifferentiable numpy:size nondifferentiable
@@ -141,6 +143,7 @@ adjoint numpy:add numpy_arithmetic
 adjoint numpy:clip numpy_arithmetic
 adjoint numpy:divide numpy_arithmetic
 adjoint numpy:fabs numpy_arithmetic
+adjoint numpy:float64 numpy_arithmetic
 adjoint numpy:fmax numpy_arithmetic
 adjoint numpy:fmin numpy_arithmetic
 adjoint numpy:fmod numpy_arithmetic
@@ -156,6 +159,7 @@ tangent numpy:add numpy_arithmetic
 tangent numpy:clip numpy_arithmetic
 tangent numpy:divide numpy_arithmetic
 tangent numpy:fabs numpy_arithmetic
+tangent numpy:float64 numpy_arithmetic
 tangent numpy:fmax numpy_arithmetic
 tangent numpy:fmin numpy_arithmetic
 tangent numpy:fmod numpy_arithmetic
@@ -512,9 +516,11 @@ tangent numpy:ptp numpy_reductions
 tangent numpy:std numpy_reductions
 tangent numpy:sum numpy_reductions
 tangent numpy:var numpy_reductions
+adjoint numpy:bincount numpy_select
 adjoint numpy:choose numpy_select
 adjoint numpy:nan_to_num numpy_select
 adjoint numpy:select numpy_select
+tangent numpy:bincount numpy_select
 tangent numpy:choose numpy_select
 tangent numpy:nan_to_num numpy_select
 tangent numpy:select numpy_select

@@ -1,5 +1,7 @@
 """Spec rows for np.compress, np.extract, np.diagflat, np.ediff1d, np.resize and
-np.trim_zeros (templates/numpy_rearrange.py)."""
+np.trim_zeros (templates/numpy_rearrange.py), np.bincount's weights
+(templates/numpy_select.py), and np.float64(x) called on a value
+(templates/numpy_arithmetic.py)."""
 import numpy as np
 
 from primitive_specs import Spec
@@ -51,7 +53,26 @@ def trim_zeros_matrix_of(a):
     return np.trim_zeros(a * FRAME[:4] * FRAME[:3, None]) * 3.0
 
 
+GROUPS = np.array([0, 2, 2, 1, 0, 4])
+
+
+def bincount_of(w):
+    """weights in bins, some repeated, bin 3 empty; squared so each bin's adjoint differs"""
+    return np.bincount(GROUPS[:np.size(w)], weights=w, minlength=6) ** 2
+
+
+def bincount_weighted_of(w, v):
+    return np.bincount(GROUPS[:np.size(w)], w * v, 5) * 2.0 + np.bincount([1, 1], [v[0], 1.0], 5)
+
+
+def float64_of(x):
+    return np.float64(x) * np.float64(x * 2.0) + np.float64(np.sum(x))
+
+
 SPECS = [
+    Spec(np.float64, float64_of, [((),), ((4,),), ((3, 4),)], modes=BOTH),
+    Spec(np.bincount, bincount_of, [((6,),), ((3,),)], modes=BOTH),
+    Spec(np.bincount, bincount_weighted_of, [((6,), (6,)), ((4,), (4,))], modes=BOTH),
     Spec(np.trim_zeros, trim_zeros_of, [((6,),), ((5,),)], modes=BOTH),
     Spec(np.trim_zeros, trim_zeros_front_of, [((6,),)], modes=BOTH),
     Spec(np.trim_zeros, trim_zeros_matrix_of, [((3, 4),)], modes=BOTH),

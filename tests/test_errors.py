@@ -27,7 +27,7 @@ def _line_of(marker):
     (rejected.counts_positives, "nondiff", s2s_ad.NonDifferentiableError, "no derivative"),
     # writing into an array through a call would be a silent zero
     (rejected.copies_into, "copyto", s2s_ad.UnsupportedSyntaxError, "result is not used"),
-    (rejected.adds_at, "add_at", s2s_ad.UnsupportedSyntaxError, "result is not used"),
+    (rejected.multiplies_at, "multiply_at", s2s_ad.UnsupportedSyntaxError, "result is not used"),
     (rejected.writes_out, "out", s2s_ad.UnsupportedSyntaxError, "`out=`"),
     # the output depends on x only through control flow: a silent zero (or a crash) before
     (rejected.counts_halvings, "while_test", s2s_ad.NonDifferentiableError, "no derivative"),

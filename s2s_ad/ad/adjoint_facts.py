@@ -41,7 +41,37 @@ def containers(forward, inputs, helpers):
             if isinstance(arg, gast.Name) and (
                     inputs.kinds is None or not isinstance(inputs.kinds.of(arg), Num)):
                 found.add(arg.id)
+    found |= {name for name in _read_by_key(forward) if inputs.kinds is None
+              or not isinstance(inputs.kinds.facts.get(name), Num)}
     return frozenset(found)
+
+
+def _read_by_key(forward):
+    """Names read with a string key
+    (`p["w"]`, a dict), and every name a plain copy joins to one (`p = params` where a
+    helper taking `params` was inlined): their adjoints are dicts, which `+` cannot add
+    (the facts of the general derivative do not say so).
+    Copies are grouped in one pass (union-find), not followed recursively."""
+    parent = {}
+
+    def root(name):
+        while parent.get(name, name) != name:
+            parent[name] = parent.get(parent[name], parent[name])
+            name = parent[name]
+        return name
+    keyed = set()
+    for stmt in all_statements(forward):
+        if not isinstance(stmt, gast.Assign) or not isinstance(stmt.targets[0], gast.Name):
+            continue
+        value = stmt.value
+        if isinstance(value, gast.Name):
+            parent[root(stmt.targets[0].id)] = root(value.id)
+        elif isinstance(value, gast.Subscript) and isinstance(value.value, gast.Name) \
+                and isinstance(value.slice, gast.Constant) and isinstance(value.slice.value, str):
+            keyed.add(value.value.id)
+    keyed_roots = {root(name) for name in keyed}
+    copied = set(parent) | set(parent.values())
+    return keyed | {name for name in copied if root(name) in keyed_roots}
 
 
 # numpy functions that join a sequence of arrays: the adjoint of that sequence is one

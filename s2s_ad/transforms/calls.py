@@ -71,7 +71,7 @@ class CallMixin(FunctionValueMixin):
                     f"{what}: such a call is differentiated with positional arguments only",
                     self.smap.locate(expr), "pass the arguments by position: f(x, w)")
             receiver = func.value
-            if isinstance(receiver, gast.Name) and receiver.id in self.res.receivers \
+            if isinstance(receiver, gast.Name) and self._receiver_class(receiver) \
                     and not hasattr(numpy.ndarray, func.attr):
                 return self._method_call(receiver, func.attr, expr)
             lowered = self._value_method(expr)
@@ -182,11 +182,30 @@ class CallMixin(FunctionValueMixin):
             args = [self._as_array(a) for a in args]
         return self._call_with(build.dotted(path), args, expr.keywords, 0)
 
+    def _receiver_class(self, receiver):
+        """(class, "instance" or "class") when the class of the object a name holds is
+        known while normalizing: `self` / `cls` of the method differentiated (resolve.py),
+        or a local made once in f by a dataclass or namedtuple class (`m = Params(W, b)`),
+        whose methods are then differentiated like any helper, `m` included. None
+        otherwise (a method of an object chosen when the code runs: refusals.py)."""
+        found = self.res.receivers.get(receiver.id)
+        if found is not None:
+            return found
+        values, stores = self._bindings_in_source()
+        made = values.get(receiver.id, [])
+        if len(made) != 1 or stores.get(receiver.id) != 1 or not isinstance(made[0], gast.Call):
+            return None
+        path = dotted_path(made[0].func)
+        if path is None or self.res.is_value(path.split(".")[0]) or not self.res.has(path):
+            return None
+        cls = self.res.lookup(path)
+        return (cls, "instance") if constructible(cls) else None
+
     def _method_call(self, receiver, attr, expr):
         """self.helper(x) -> helper(self, x), cls.create(x) -> create(cls, x), self.scale(x)
         of a static method -> scale(x): the function the class defining the differentiated
         method holds (resolve.py), bound by name and differentiated like any helper."""
-        owner, how = self.res.receivers[receiver.id]
+        owner, how = self._receiver_class(receiver)
         raw = inspect.getattr_static(owner, attr, None)
         plain = inspect.isfunction(raw)
         if raw is None or isinstance(raw, (numpy.ufunc, types.BuiltinFunctionType)):

@@ -59,6 +59,10 @@ class ControlFlowMixin:
 
     # ---- statements -------------------------------------------------------------------
     def _if(self, stmt):
+        known = self._feature_test(stmt.test)
+        if known is not None:       # `if hasattr(np, "trapezoid"):` (control_expressions.py)
+            self._flush(stmt, self._block(stmt.body if known else stmt.orelse))
+            return
         test, _ = self._atom(stmt.test)
         test = self._stable_test(test, stmt.body + stmt.orelse)
         body = self._block(stmt.body)
@@ -117,8 +121,9 @@ class ControlFlowMixin:
                 node.id = names[node.id]
         return iterable
 
-    def _iteration(self, it, target, origin):
-        """(range atom, statements binding `target` from the loop index) for `for target in it`."""
+    def _iteration(self, it, target, origin, reads=None):
+        """(range atom, statements binding `target` from the loop index) for `for target in it`.
+        `reads`: (the expressions a comprehension's loop runs, its variable's own name)."""
         call = it if isinstance(it, gast.Call) else None
         kind = self.res.lookup(dotted_path(call.func)) if call and dotted_path(call.func) \
             and not self.res.is_value(dotted_path(call.func).split(".")[0]) else None
@@ -160,8 +165,10 @@ class ControlFlowMixin:
             seq = call.args[0]
             rng = self._range_over([seq], it, reverse=True)
             return rng, [_assign(target, build.subscript(seq, build.name(index)), origin)]
+        body, key = reads if reads is not None else (getattr(origin, "body", []),
+                                                     getattr(target, "id", None))
         keyed = isinstance(it, gast.Name) and isinstance(target, gast.Name) \
-            and _subscripts_by(getattr(origin, "body", []), it.id, target.id)
+            and _subscripts_by(body, it.id, key)
         if keyed or (call is not None and isinstance(call.func, gast.Attribute)
                      and call.func.attr in ("items", "keys", "values") and not call.args):
             # `for k in d: ... d[k] ...` iterates a dict's keys, as `for k in d.keys()`

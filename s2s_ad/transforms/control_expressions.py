@@ -17,9 +17,12 @@ list, `sum(e for x in xs)` a loop accumulating into a number:
 Used by `normalize` (mixed into its normalizer, with control.py's statements); the
 user's expression is read, never changed.
 """
+import types
+
 import gast
 
 from ..ir import build
+from ..ir.build import dotted_path
 from ..ir.walk import walk_tree
 from .control import Sequence, renamed, target_names
 
@@ -28,6 +31,9 @@ class ControlExpressionMixin:
     """Conditional expressions, boolean operators, chained comparisons, comprehensions."""
 
     def _if_expression(self, expr):
+        known = self._feature_test(expr.test)
+        if known is not None:       # `np.trapezoid(y) if hasattr(np, "trapezoid") else ...`
+            return self._operation(expr.body if known else expr.orelse)
         test, l0 = self._atom(expr.test)
         name = self._new_multi_temp()
         body = self._branch(expr.body, name)
@@ -36,6 +42,26 @@ class ControlExpressionMixin:
         self.levels[name] = level
         self._pend(level, gast.If(test=test, body=body, orelse=orelse))
         return build.name(name), level
+
+    def _feature_test(self, test):
+        """True / False for a test of what a module provides, `hasattr(np, "trapezoid")`
+        (or its `not`), decided while normalizing as Python would decide it when f runs:
+        only the branch taken is read, so the other may name what this numpy lacks.
+        None for any other test."""
+        negated = isinstance(test, gast.UnaryOp) and isinstance(test.op, gast.Not)
+        call = test.operand if negated else test
+        if not (isinstance(call, gast.Call) and dotted_path(call.func) == "hasattr"
+                and len(call.args) == 2 and not call.keywords
+                and isinstance(call.args[1], gast.Constant)
+                and isinstance(call.args[1].value, str)):
+            return None
+        path = dotted_path(call.args[0])
+        if self.res.is_value("hasattr") or self.res.lookup("hasattr") is not hasattr \
+                or path is None or self.res.is_value(path.split(".")[0]) \
+                or not self.res.has(path) \
+                or not isinstance(self.res.lookup(path), types.ModuleType):
+            return None
+        return hasattr(self.res.lookup(path), call.args[1].value) != negated
 
     def _bool_op(self, expr):
         """`a and b` -> t = a; if t: t = b     (`or`: if not t)."""
@@ -99,7 +125,9 @@ class ControlExpressionMixin:
         target = renamed(gen.target, self.current)
         outer_pending = self._pending
         self._pending = []
-        rng, prefix = self._iteration(gen.iter, target, gen.iter)
+        # `sum(d[k] for k in d)` iterates d's keys, as the loop `for k in d: ... d[k]` does
+        reads = ([elt] + list(gen.ifs) + list(rest), getattr(gen.target, "id", None))
+        rng, prefix = self._iteration(gen.iter, target, gen.iter, reads)
         setup = self._drain()
         loop_var = self._loop_var
 

@@ -3,6 +3,8 @@
     y[i] += v        ->    t1_0 = y[i]; t2_0 = t1_0 + v; y[i] = t2_0
     items.append(f(x))  -> t1_0 = f(x); items.append(t1_0)
     np.put_along_axis(y, ind, v, 1)  ->  t1_0 = along_axis_index(y, ind, 1); y[t1_0] = v
+    np.add.at(y, i, v)               ->  t1_0 = np.copy(y); t2_0 = add_at(t1_0, i, v)
+                                         y[...] = t2_0
 
 Used by `normalize` (mixed into its normalizer). A parameter written through is copied
 on entry (transforms/inputs.py), so the caller's arrays never change.
@@ -13,7 +15,7 @@ import numpy
 from ..errors import UnsupportedSyntaxError
 from ..ir.build import dotted_path
 from ..ir import build
-from .. import runtime_flow, runtime_pieces
+from .. import runtime, runtime_flow, runtime_pieces
 
 
 class MutationMixin:
@@ -90,3 +92,29 @@ class MutationMixin:
                                    [given["arr"], given["indices"], given["axis"]])
         target = build.subscript(given["arr"], build.with_location(index, call))
         self._index_write(build.with_location(target, call), given["values"], origin)
+
+    def _is_add_at(self, call):
+        path = dotted_path(call.func)
+        if path is None or self.res.is_value(path.split(".")[0]) or not self.res.has(path):
+            return False
+        found = self.res.lookup(path)
+        return getattr(found, "__self__", None) is numpy.add \
+            and getattr(found, "__name__", None) == "at"
+
+    def _add_at(self, call, origin):
+        """np.add.at(a, indices, values) adds values into a copy of a, repeated indices
+        accumulating (runtime.add_at, whose derivatives gather every repeat), and writes
+        the sum back into a whole (`a[...] =`), an index write like any other: what else
+        sees a's array sees the update, and the backward sweep restores a's old values."""
+        if len(call.args) != 3 or call.keywords or not isinstance(call.args[0], gast.Name):
+            raise UnsupportedSyntaxError(
+                "np.add.at is differentiated as np.add.at(a, indices, values), with `a` a "
+                "name", self.smap.locate(call), "assign the array to a name first")
+        array, index, values = call.args
+        path = f"{self.np}.copy"
+        self.callees[path] = numpy.copy
+        copy = build.with_location(build.call(build.dotted(path), [build.clone(array)]), call)
+        summed = build.with_location(self._runtime_call(runtime.add_at, [copy, index, values]),
+                                     call)
+        target = build.subscript(build.clone(array), gast.Constant(value=Ellipsis, kind=None))
+        self._index_write(build.with_location(target, call), summed, origin)

@@ -182,6 +182,9 @@ class _Normalizer(ExpressionMixin, ControlFlowMixin, ControlExpressionMixin, Mut
             if self._is_put_along_axis(value):
                 self._put_along_axis(value, stmt)
                 return False
+            if self._is_add_at(value):
+                self._add_at(value, stmt)
+                return False
             op, _ = self._operation(value)
             # `d.get(k, 0.0)` lowered to a read has no effect of its own
             self._flush(stmt, [gast.Expr(value=op)] if isinstance(op, gast.Call) else [])

@@ -57,9 +57,9 @@ def copies_into(x):
     return np.sum(y * y)
 
 
-def adds_at(x):
-    y = np.zeros(2)
-    np.add.at(y, [0, 0, 1], x)  # LINE add_at
+def multiplies_at(x):
+    y = np.ones(2)
+    np.multiply.at(y, [0, 0, 1], x)  # LINE multiply_at
     return np.sum(y * y)
 
 
