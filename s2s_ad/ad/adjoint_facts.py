@@ -41,7 +41,31 @@ def containers(forward, inputs, helpers):
             if isinstance(arg, gast.Name) and (
                     inputs.kinds is None or not isinstance(inputs.kinds.of(arg), Num)):
                 found.add(arg.id)
-    return frozenset(found)
+    return frozenset(found | _copies_of_indexed(forward, inputs.kinds, found))
+
+
+def _copies_of_indexed(forward, kinds, found):
+    """Without facts about them, `a = b` where a's items are read (`a[k]`, a branch taking
+    the list it sorts): a may be a list, whose adjoint scatter_add builds as a list, and
+    that adjoint is b's contribution; so both may be containers (`+` would fail on 0.0
+    plus a list)."""
+    def unknown(name):
+        return kinds is None or not isinstance(kinds.of(name), Num)
+    indexed = {node.value.id for stmt in all_statements(forward) for node in gast.walk(stmt)
+               if isinstance(node, gast.Subscript) and isinstance(node.value, gast.Name)
+               and isinstance(node.ctx, gast.Load)} | set(found)
+    copies = [(stmt.targets[0].id, stmt.value.id) for stmt in all_statements(forward)
+              if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1
+              and isinstance(stmt.targets[0], gast.Name) and isinstance(stmt.value, gast.Name)]
+    more, changed = set(), True
+    while changed:
+        changed = False
+        for target, source in copies:
+            if (target in indexed or target in more) and unknown(target) and unknown(source) \
+                    and not {target, source} <= more:
+                more |= {target, source}
+                changed = True
+    return more
 
 
 # numpy functions that join a sequence of arrays: the adjoint of that sequence is one

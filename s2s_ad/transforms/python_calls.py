@@ -153,7 +153,16 @@ class PythonCallMixin(ContainerUpdateMixin):
         keywords = {k.arg: k.value for k in expr.keywords}
         if len(expr.args) != 1 or set(keywords) - {"key", "reverse"}:
             return None
-        seq = self._held(expr.args[0])
+        arg = expr.args[0]
+        if isinstance(arg, gast.Name) and arg.id in self.res.parameters:
+            # a dict argument sorts as its keys: sorted(d) is sorted(list(d))
+            for name in ("isinstance", "dict"):
+                self._check_builtin(name, expr)
+            arg = _located(build.if_exp(
+                build.call(build.name("isinstance"), [build.clone(arg), build.name("dict")]),
+                self._runtime_call(runtime_flow.mapping_keys, [build.clone(arg)]),
+                build.clone(arg)), expr)
+        seq = self._held(arg)
         keys = seq if "key" not in keywords else self._held(
             self._mapped(keywords["key"], [seq], expr))
         order = self._runtime_call(runtime_flow.sorted_order,

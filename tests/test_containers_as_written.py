@@ -1,0 +1,68 @@
+"""Containers the way user code walks them (issue 15, point 4): `sorted(d)` of a dict
+argument is its sorted keys (it read the dict as a list before: a KeyError inside the
+derivative), and a list argument copied in a branch (`ys = xs`) whose items are read gets
+its gradient item by item on the general path too (it added a list to 0.0)."""
+import numpy as np
+import pytest
+
+import s2s_ad
+from derivative_paths import PATHS, grad_on
+
+
+def weighted_by_key_order(params):
+    total = 0.0
+    for i, key in enumerate(sorted(params)):
+        total = total + np.sum(np.sin(params[key])) * (i + 1.0)
+    return total
+
+
+def sorted_keys_reversed(params):
+    keys = sorted(params, reverse=True)
+    return np.sum(params[keys[0]] ** 2) + 3.0 * np.sum(params[keys[1]])
+
+
+def sorted_list(xs):
+    ys = sorted(xs)
+    return ys[0] * 2.0 + ys[-1] ** 2
+
+
+def list_chosen_in_a_branch(xs, c):
+    if c > 0:
+        ys = xs
+    else:
+        ys = [xs[1], xs[0]]
+    return ys[0] * 2.0 + ys[1] ** 3
+
+
+PARAMS = {"w": np.array([0.3, -0.2]), "b": np.array([1.0, 2.0, 0.5])}
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_sorted_of_a_dict_is_its_keys(path):
+    got = grad_on(path, weighted_by_key_order)(PARAMS)
+    # "b" sorts first (weight 1), "w" second (weight 2)
+    np.testing.assert_allclose(got["b"], np.cos(PARAMS["b"]))
+    np.testing.assert_allclose(got["w"], 2.0 * np.cos(PARAMS["w"]))
+    got = grad_on(path, sorted_keys_reversed)(PARAMS)
+    np.testing.assert_allclose(got["w"], 2.0 * PARAMS["w"])
+    np.testing.assert_allclose(got["b"], 3.0 * np.ones(3))
+
+
+def test_sorted_of_a_dict_against_differences():
+    s2s_ad.check_grads(weighted_by_key_order, PARAMS, order=2)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("xs", [[3.0, 1.0, 2.0], np.array([3.0, 1.0, 2.0])], ids=["list", "array"])
+def test_sorted_of_a_sequence_still_differentiates_its_items(path, xs):
+    got = grad_on(path, sorted_list)(xs)
+    np.testing.assert_allclose(np.asarray(got, dtype=float), [6.0, 2.0, 0.0])
+    assert isinstance(got, type(xs))
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("c, expected", [(1.0, [2.0, 12.0]), (-1.0, [3.0, 2.0])])
+def test_a_list_copied_in_a_branch(path, c, expected):
+    got = grad_on(path, list_chosen_in_a_branch)([1.0, 2.0], c)
+    assert isinstance(got, list)
+    np.testing.assert_allclose(got, expected)
