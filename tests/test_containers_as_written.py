@@ -2,6 +2,8 @@
 argument is its sorted keys (it read the dict as a list before: a KeyError inside the
 derivative), and a list argument copied in a branch (`ys = xs`) whose items are read gets
 its gradient item by item on the general path too (it added a list to 0.0)."""
+import operator
+
 import numpy as np
 import pytest
 
@@ -66,3 +68,72 @@ def test_a_list_copied_in_a_branch(path, c, expected):
     got = grad_on(path, list_chosen_in_a_branch)([1.0, 2.0], c)
     assert isinstance(got, list)
     np.testing.assert_allclose(got, expected)
+
+
+def from_pairs(x):
+    d = dict([("a", x)], b=2.0 * x)
+    return d["a"] * d["b"]
+
+
+def from_a_display(x):
+    d = dict({"a": x}, c=3.0)
+    return d["a"] ** 2 * d["c"]
+
+
+def copied_then_changed(p):
+    q = dict(p)
+    q["w"] = q["w"] * 2.0
+    return np.sum(q["w"] * p["w"]) + np.sum(q["b"])
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_dict_made_from_pairs_a_display_or_a_copy(path):
+    assert grad_on(path, from_pairs)(1.5) == pytest.approx(4.0 * 1.5)
+    assert grad_on(path, from_a_display)(1.5) == pytest.approx(6.0 * 1.5)
+    got = grad_on(path, copied_then_changed)(PARAMS)
+    np.testing.assert_allclose(got["w"], 4.0 * PARAMS["w"])
+    np.testing.assert_allclose(got["b"], np.ones(3))
+    s2s_ad.check_grads(copied_then_changed, PARAMS)
+
+
+def by_sorted_items(params):
+    total = 0.0
+    for i, (key, value) in enumerate(sorted(params.items(), key=operator.itemgetter(0))):
+        total = total + np.sum(np.sin(value)) * (i + 1.0)
+    return total
+
+
+def best_pair(pairs):
+    top = max(pairs, key=operator.itemgetter(1))
+    return top[0] * top[1]
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_itemgetter_as_a_key(path):
+    got = grad_on(path, by_sorted_items)(PARAMS)
+    np.testing.assert_allclose(got["b"], np.cos(PARAMS["b"]))
+    np.testing.assert_allclose(got["w"], 2.0 * np.cos(PARAMS["w"]))
+    got = grad_on(path, best_pair)([(1.0, 2.0), (3.0, 5.0), (4.0, 1.0)])
+    np.testing.assert_allclose(got, [(0.0, 0.0), (5.0, 3.0), (0.0, 0.0)])
+
+
+def sines_of_items(xs):
+    return np.sum(np.sin(xs[0])) + np.sum(np.cos(xs[1]))
+
+
+def sum_of_its_gradient(xs):
+    g = s2s_ad.grad(sines_of_items)(xs)
+    return np.sum(g[0]) + np.sum(np.sin(g[1]))
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("kind", [list, tuple])
+def test_a_gradient_of_a_list_differentiated_again(path, kind):
+    """The derivative of grad(f) for a list: its general derivative read the list as an
+    array (float_zeros of a list of arrays of different shapes)."""
+    xs = kind([np.array([0.1, 0.2]), np.array([0.3]), np.array([1.0, 2.0])])
+    got = grad_on(path, sum_of_its_gradient)(xs)
+    np.testing.assert_allclose(got[0], -np.sin(xs[0]))
+    np.testing.assert_allclose(got[1], -np.cos(xs[1]) * np.cos(-np.sin(xs[1])))
+    np.testing.assert_allclose(got[2], np.zeros(2))
+    s2s_ad.check_grads(sum_of_its_gradient, xs)

@@ -11,6 +11,7 @@ import operator
 import gast
 import numpy
 
+from .. import runtime_flow
 from ..ir.primitives import operation_of
 from ..ir.walk import all_statements, names_stored
 from ..signature import Attributes, Items, Mapping, Num, Opaque, SequenceOf
@@ -31,6 +32,7 @@ def containers(forward, inputs, helpers):
             if isinstance(stmt, gast.Assign):
                 op = operation_of(stmt.value, inputs.levels.callees)
                 found |= _joined_sequence(op, inputs.kinds)
+                found |= _shaped_by_structure(op, inputs.kinds)
                 if _returns_sequence(op) and isinstance(stmt.targets[0], gast.Name) and (
                         inputs.kinds is None
                         or not isinstance(inputs.kinds.of(stmt.targets[0]), Num)):
@@ -66,6 +68,21 @@ def _copies_of_indexed(forward, kinds, found):
                 more |= {target, source}
                 changed = True
     return more
+
+
+# runtime helpers of derivatives whose second argument is the value an adjoint mirrors
+_MIRRORED = (runtime_flow.scatter_add, runtime_flow.match_adjoint)
+
+
+def _shaped_by_structure(op, kinds):
+    """{x} for scatter_add(a, x, ...) / match_adjoint(a, x) in a derivative differentiated
+    again, x of no known kind: the first derivative read x as a list or dict as much as
+    an array, so x's own adjoint may be one (float_zeros(x) would fail on a list)."""
+    if any(op.primitive is helper for helper in _MIRRORED) and len(op.args) > 1 \
+            and isinstance(op.args[1], gast.Name) \
+            and (kinds is None or not isinstance(kinds.of(op.args[1]), Num)):
+        return {op.args[1].id}
+    return set()
 
 
 # numpy functions that join a sequence of arrays: the adjoint of that sequence is one
