@@ -137,3 +137,25 @@ def test_a_gradient_of_a_list_differentiated_again(path, kind):
     np.testing.assert_allclose(got[1], -np.cos(xs[1]) * np.cos(-np.sin(xs[1])))
     np.testing.assert_allclose(got[2], np.zeros(2))
     s2s_ad.check_grads(sum_of_its_gradient, xs)
+
+
+def transformed_entries(p):
+    return {"a": np.sin(p["a"]), "b": np.cos(p["b"]), "c": p["c"] * 2.0}
+
+
+CHOICES = {"entries": transformed_entries}
+
+
+def reads_some_entries(p, name):
+    # the function is chosen when the code runs; its result's "c" is never read
+    g = CHOICES[name](p)
+    return np.sum(g["a"]) + np.sum(np.sin(g["b"]))
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_a_dict_result_of_a_function_chosen_when_the_code_runs(path):
+    p = {"a": np.array([0.1, 0.2]), "b": np.array([0.3]), "c": np.array([1.0, 2.0])}
+    got = grad_on(path, reads_some_entries)(p, "entries")
+    np.testing.assert_allclose(got["a"], np.cos(p["a"]))
+    np.testing.assert_allclose(got["b"], -np.cos(np.cos(p["b"])) * np.sin(p["b"]))
+    np.testing.assert_allclose(got["c"], np.zeros(2))
