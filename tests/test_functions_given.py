@@ -159,3 +159,43 @@ def test_what_cannot_work_is_a_located_error(f, says, path):
     assert where.filename == __file__
     assert where.source_line.strip() in inspect.getsource(f)
     assert "^" in str(caught.value)
+
+
+def gradient_of_a_nested_def(x):
+    def product(y):
+        return y[0] * y[1]
+    return np.sum(np.sin(np.array(s2s_ad.grad(product)((x, x)))))
+
+
+def product_of_items(y):
+    return y[0] * y[1]
+
+
+def gradient_of_a_module_def(x):
+    return np.sum(np.sin(np.array(s2s_ad.grad(product_of_items)((x, x)))))
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f", [gradient_of_a_nested_def, gradient_of_a_module_def],
+                         ids=["nested", "module-level"])
+def test_a_gradient_taken_inside_f_and_differentiated_twice(f, path):
+    """s2s_ad.grad of a nested def that reads none of f's variables (made from its code
+    object); f is 2 sin(x). Its second derivative went through take_adjoint's adjoint of
+    a tuple, which returned the scalar it was given (twice the right value)."""
+    assert grad_on(path, f)(5.0) == pytest.approx(2.0 * np.cos(5.0))
+    second = on_path(s2s_ad.grad(s2s_ad.grad(f)), path)(10.0)
+    assert second == pytest.approx(-2.0 * np.sin(10.0))
+    s2s_ad.check_grads(f, 5.0, order=2)
+
+
+def gradient_of_a_closure(x):
+    c = 2.0 * x
+    def inner(y):
+        return y * c
+    return s2s_ad.grad(inner)(x)
+
+
+def test_a_gradient_of_a_closure_inside_f_is_a_located_error():
+    with pytest.raises(UnsupportedSyntaxError, match="not a def of yours") as caught:
+        s2s_ad.grad(gradient_of_a_closure)(1.0)
+    assert "s2s_ad.grad(inner)(x)" in caught.value.location.source_line

@@ -70,18 +70,22 @@ def _copies_of_indexed(forward, kinds, found):
     return more
 
 
-# runtime helpers of derivatives whose second argument is the value an adjoint mirrors
-_MIRRORED = (runtime_flow.scatter_add, runtime_flow.match_adjoint)
+# runtime helpers of derivatives -> the position of an argument that may be a list, tuple
+# or dict as much as an array: the value an adjoint mirrors, an adjoint items are taken of
+_MIRRORED = ((runtime_flow.scatter_add, 1), (runtime_flow.match_adjoint, 1),
+             (runtime_flow.take_adjoint, 0))
 
 
 def _shaped_by_structure(op, kinds):
-    """{x} for scatter_add(a, x, ...) / match_adjoint(a, x) in a derivative differentiated
-    again, x of no known kind: the first derivative read x as a list or dict as much as
-    an array, so x's own adjoint may be one (float_zeros(x) would fail on a list)."""
-    if any(op.primitive is helper for helper in _MIRRORED) and len(op.args) > 1 \
-            and isinstance(op.args[1], gast.Name) \
-            and (kinds is None or not isinstance(kinds.of(op.args[1]), Num)):
-        return {op.args[1].id}
+    """{x} for scatter_add(a, x, ...), match_adjoint(a, x), take_adjoint(x, k) in a
+    derivative differentiated again, x of no known kind: the first derivative read x as a
+    list, tuple or dict as much as an array, so x's own adjoint may be one (float_zeros(x)
+    would fail on a list, `+` would concatenate two)."""
+    for helper, position in _MIRRORED:
+        if op.primitive is helper and len(op.args) > position \
+                and isinstance(op.args[position], gast.Name) \
+                and (kinds is None or not isinstance(kinds.of(op.args[position]), Num)):
+            return {op.args[position].id}
     return set()
 
 
