@@ -22,7 +22,9 @@ from .derivative_registry import CACHE, dispatcher_of
 from .backend.emit import to_source
 from .backend.standalone import (MARKER, body, read_hash, seal, sealed, source_hash,
                                  standalone_module)
+from .cli_items import items_derivatives, parse_items
 from .cli_targets import CommandError, load_target, parse_wrt
+from .frontend.star_params import takes_star_args
 from .errors import ADError, APIUsageError
 
 EXAMPLES = """examples:
@@ -86,6 +88,9 @@ def _add_command(commands, command, summary):
                       help="the arguments' kinds, e.g. \"w: float64[D], x: float\" "
                            "(repeatable; grad only): also write a derivative specialised "
                            "on them, and a function dispatching to it")
+    grad.add_argument("--items", metavar="N[,N...]",
+                      help="for a function taking *args: the numbers of items to write "
+                           "derivatives for (one each, and a function choosing by count)")
     grad.add_argument("--traceback", action="store_true",
                       help="show Python tracebacks for errors")
 
@@ -117,9 +122,20 @@ def _grad(args):
     if args.check and not args.output:
         raise APIUsageError("--check compares with a file: give -o OUT.py")
     default_wrt = parse_wrt(args.wrt)
+    counts = parse_items(args.items)
     deriveds, extra = [], []
     for func, wrt in targets:
         wrt = wrt if wrt is not None else default_wrt if default_wrt is not None else 0
+        if takes_star_args(func):
+            # one derivative per number of items (cli_items.py)
+            if args.signature:
+                raise APIUsageError(f"--signature is not written for {func.__qualname__}, "
+                                    f"which takes *args: its derivatives are per --items")
+            written, chooser = items_derivatives(func, args.command, wrt, counts,
+                                                 _derive, _general_of(args.command))
+            deriveds.extend(written)
+            extra.append(chooser)
+            continue
         if args.command == "hvp":
             from .higher_order import hvp
             inner = hvp(func, wrt=wrt).__wrapped__
@@ -127,11 +143,7 @@ def _grad(args):
             derived = dispatcher.general if dispatcher is not None else CACHE.derived_of(inner)
             extra.append(_hvp_wrapper(func, derived))
         else:
-            public = getattr(api, args.command)(func, wrt=wrt)
-            dispatcher = dispatcher_of(public)
-            # the general derivative (grad builds it when something needs it: here)
-            derived = dispatcher.general if dispatcher is not None else \
-                CACHE.get(func, _request(func, args.command, wrt))
+            derived = _general_of(args.command)(func, wrt)
             signatures = _signatures(func, args)
             if signatures:
                 specialised, dispatcher = _specialised(func, derived, signatures)
@@ -154,11 +166,29 @@ def _grad(args):
     return 0
 
 
+def _general_of(command):
+    """general(func, wrt): the general derivative the command writes for func."""
+    def general(func, wrt):
+        dispatcher = dispatcher_of(getattr(api, command)(func, wrt=wrt))
+        # (grad builds it when something needs it: here)
+        return dispatcher.general if dispatcher is not None else \
+            CACHE.get(func, _request(func, command, wrt))
+    return general
+
+
+def _derive(func, request):
+    from .ad.registry import default_registry
+    from .pipeline import derive
+    return derive(func, request, default_registry(), CACHE)
+
+
 def _command_line(args):
     """The command that writes this module again, as a shell would take it."""
     words = ["s2s-ad", args.command] + args.targets
     if args.wrt:
         words += ["--wrt", args.wrt]
+    if args.items:
+        words += ["--items", args.items]
     for text in args.signature or []:
         words += ["--signature", text]
     words += ["-o", args.output] if args.output else ["--print"]

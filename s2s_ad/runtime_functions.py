@@ -130,7 +130,8 @@ def function_vjp(function, args, cotangent):
     if positions:
         from s2s_ad import api
         from s2s_ad.runtime_functions import _Deriving, _applier   # (a CLI file: s2s_ad)
-        if _holds_zero_items(cotangent):       # a list result with unused items
+        if _holds_zero_items(cotangent) or isinstance(cotangent, dict):
+            # a list result with unused items, a dict result with entries never read
             cotangent = _shaped_like(cotangent, function(*args))
         with _Deriving(function):
             parts = api.vjp(_applier(function, args), wrt=tuple(k + 1 for k in positions))(
@@ -193,7 +194,9 @@ def _holds_zero_items(cotangent):
 def _shaped_like(cotangent, value):
     """cotangent with each scalar-zero item made zeros of the matching item of value."""
     if isinstance(cotangent, dict):
-        return {key: _shaped_like(item, value[key]) for key, item in cotangent.items()}
+        # in the order of value's keys, an entry not read having the cotangent 0
+        return {key: _shaped_like(cotangent.get(key, 0.0), item)
+                for key, item in value.items()}
     if isinstance(cotangent, (list, tuple)):
         return type(cotangent)(_shaped_like(item, part) for item, part in zip(cotangent, value))
     if type(cotangent) is float and cotangent == 0.0 and np.ndim(value):

@@ -284,14 +284,16 @@ def copy_argument_adjoint(out, x):
 
 # y[index] = v with a repeated integer index keeps only the last write of each element,
 # and take_adjoint gives the earlier ones nothing: its adjoint scatters out_bar times that
-# mask (ones gathered as take_adjoint gathers). A list `a` is never masked; anything else
-# (the scalar zero 0.0) take_adjoint returns as it is
+# mask (ones gathered as take_adjoint gathers). A list, tuple or dict `a` is never masked
+# (its adjoint mirrors it item by item); anything else (the scalar zero 0.0) take_adjoint
+# returns as it is
 @adjoint(take_adjoint)
 def take_adjoint_adjoint(out, a, index):
     """out = a[index] (last writes only): a_bar[index] += out_bar where kept"""
     _kept = d[out] * take_adjoint(np.ones_like(a), index) \
         if isinstance(a, np.ndarray) else d[out]
-    d[a] += scatter_add(0.0, a, index, _kept) if isinstance(a, (np.ndarray, list)) else d[out]
+    d[a] += scatter_add(0.0, a, index, _kept) \
+        if isinstance(a, (np.ndarray, list, tuple, dict)) else d[out]
 
 
 @adjoint(clear_adjoint)

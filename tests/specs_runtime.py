@@ -275,6 +275,14 @@ def use_take_list(a, b):
     return take_adjoint([a, b * b], 1) * 2.0
 
 
+def use_take_tuple(a, b):
+    return take_adjoint((a, b * b), 1) * 2.0
+
+
+def use_take_dict(a, b):
+    return take_adjoint({"p": a, "q": b * b}, "q") * 2.0
+
+
 def use_clear(a):
     return clear_adjoint(a * 1.0, 2)
 
@@ -426,6 +434,8 @@ SPECS = [
     Spec(take_adjoint, use_take, [((4,),), ((4, 3),)]),
     Spec(take_adjoint, use_take_repeated, [((4,),)]),
     Spec(take_adjoint, use_take_list, [((3,), (3,))], wrt=(1,)),
+    Spec(take_adjoint, use_take_tuple, [((3,), (3,)), ((), ())], wrt=(1,)),
+    Spec(take_adjoint, use_take_dict, [((3,), (3,)), ((2, 2), (2, 2))], wrt=(1,)),
     Spec(clear_adjoint, use_clear, [((4,),)]),
     Spec(scatter_add, use_scatter, [((4,), (4,), ()), ((4, 3), (4, 3), (3,))], wrt=(0, 2)),
     Spec(scatter_add, use_scatter_repeated, [((4,), (4,), (3,)), ((4,), (4,), ())],

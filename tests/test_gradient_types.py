@@ -7,6 +7,7 @@ import pytest
 import s2s_ad
 from s2s_ad.api import general_derivative
 from programs import gradient_types as gt
+from derivative_paths import PATHS, on_path
 
 W = np.arange(6.0).reshape(3, 2)
 V = np.array([0.5, -1.0, 2.0])
@@ -107,13 +108,20 @@ def _cubed(x, w):
     return np.sum(x * x * x * w)
 
 
+@pytest.mark.parametrize("path", PATHS)
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
-def test_a_zero_d_array_argument_gets_a_zero_d_array_gradient(dtype):
+def test_a_zero_d_array_argument_gets_a_zero_d_array_gradient(dtype, path):
     """numpy's arithmetic on a 0-d array gives numbers; the gradient is an array of the
-    argument's shape and dtype again, as JAX and autograd return it."""
+    argument's shape and dtype again, as JAX and autograd return it (the general
+    derivative too, which cannot know the argument is one)."""
     x, w = np.array(0.5, dtype=dtype), np.array([1.0, 2.0], dtype=dtype)
-    got = s2s_ad.grad(_cubed)(x, w)
+    got = on_path(s2s_ad.grad(_cubed), path)(x, w)
     assert isinstance(got, np.ndarray) and got.shape == () and got.dtype == np.dtype(dtype)
     assert float(got) == pytest.approx(3 * 0.25 * 3.0, rel=1e-6)
-    both = s2s_ad.grad(_cubed, wrt=(0, 1))(x, w)
+    both = on_path(s2s_ad.grad(_cubed, wrt=(0, 1)), path)(x, w)
     assert isinstance(both[0], np.ndarray) and both[0].shape == ()
+    value, gradient = on_path(s2s_ad.value_and_grad(_cubed), path)(x, w)
+    assert isinstance(gradient, np.ndarray) and gradient.dtype == np.dtype(dtype)
+    pulled = on_path(s2s_ad.vjp(_cubed), path)(x, w, 2.0)
+    assert isinstance(pulled, np.ndarray) and pulled.shape == ()
+    assert float(pulled) == pytest.approx(2 * 3 * 0.25 * 3.0, rel=1e-6)

@@ -11,6 +11,7 @@ import operator
 import gast
 import numpy
 
+from .. import runtime_flow
 from ..ir.primitives import operation_of
 from ..ir.walk import all_statements, names_stored
 from ..signature import Attributes, Items, Mapping, Num, Opaque, SequenceOf
@@ -31,6 +32,7 @@ def containers(forward, inputs, helpers):
             if isinstance(stmt, gast.Assign):
                 op = operation_of(stmt.value, inputs.levels.callees)
                 found |= _joined_sequence(op, inputs.kinds)
+                found |= _shaped_by_structure(op, inputs.kinds)
                 if _returns_sequence(op) and isinstance(stmt.targets[0], gast.Name) and (
                         inputs.kinds is None
                         or not isinstance(inputs.kinds.of(stmt.targets[0]), Num)):
@@ -43,7 +45,50 @@ def containers(forward, inputs, helpers):
                 found.add(arg.id)
     found |= {name for name in _read_by_key(forward) if inputs.kinds is None
               or not isinstance(inputs.kinds.facts.get(name), Num)}
-    return frozenset(found)
+    return frozenset(found | _copies_of_indexed(forward, inputs.kinds, found))
+
+
+def _copies_of_indexed(forward, kinds, found):
+    """Without facts about them, `a = b` where a's items are read (`a[k]`, a branch taking
+    the list it sorts): a may be a list, whose adjoint scatter_add builds as a list, and
+    that adjoint is b's contribution; so both may be containers (`+` would fail on 0.0
+    plus a list)."""
+    def unknown(name):
+        return kinds is None or not isinstance(kinds.of(name), Num)
+    indexed = {node.value.id for stmt in all_statements(forward) for node in gast.walk(stmt)
+               if isinstance(node, gast.Subscript) and isinstance(node.value, gast.Name)
+               and isinstance(node.ctx, gast.Load)} | set(found)
+    copies = [(stmt.targets[0].id, stmt.value.id) for stmt in all_statements(forward)
+              if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1
+              and isinstance(stmt.targets[0], gast.Name) and isinstance(stmt.value, gast.Name)]
+    more, changed = set(), True
+    while changed:
+        changed = False
+        for target, source in copies:
+            if (target in indexed or target in more) and unknown(target) and unknown(source) \
+                    and not {target, source} <= more:
+                more |= {target, source}
+                changed = True
+    return more
+
+
+# runtime helpers of derivatives -> the position of an argument that may be a list, tuple
+# or dict as much as an array: the value an adjoint mirrors, an adjoint items are taken of
+_MIRRORED = ((runtime_flow.scatter_add, 1), (runtime_flow.match_adjoint, 1),
+             (runtime_flow.take_adjoint, 0))
+
+
+def _shaped_by_structure(op, kinds):
+    """{x} for scatter_add(a, x, ...), match_adjoint(a, x), take_adjoint(x, k) in a
+    derivative differentiated again, x of no known kind: the first derivative read x as a
+    list, tuple or dict as much as an array, so x's own adjoint may be one (float_zeros(x)
+    would fail on a list, `+` would concatenate two)."""
+    for helper, position in _MIRRORED:
+        if op.primitive is helper and len(op.args) > position \
+                and isinstance(op.args[position], gast.Name) \
+                and (kinds is None or not isinstance(kinds.of(op.args[position]), Num)):
+            return {op.args[position].id}
+    return set()
 
 
 def _read_by_key(forward):

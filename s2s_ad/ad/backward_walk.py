@@ -21,7 +21,7 @@ from ..ir import build
 from ..ir.primitives import appended_list
 from ..ir.walk import all_statements, walk_tree
 from .. import runtime_flow
-from ..signature import Num
+from ..signature import UNKNOWN, Num
 from .forward_sweep import ForwardInstrumentation
 from .tape import RESTORE_ITEM, marker, pop
 
@@ -76,12 +76,19 @@ class BackwardWalker(ForwardInstrumentation):
         if ((self.adj.accumulates(name) or name in self.i.dataflow.indexed_only
                 or self.adj.is_container(name) or self.stmts.may_still_be_zero(name))
                 and name not in self.adj.fixed_arrays or from_zero) and not number \
-                or number and self._zero_d_arrays or self._zero_d_array(name):
+                or number and self._zero_d_arrays or self._zero_d_array(name) \
+                or self._undecided(name):
             # (those start as zeros_like); a number's adjoint from np.where(c, a, b) of
-            # numbers is a 0-d array: match_adjoint makes it a number again
+            # numbers is a 0-d array: match_adjoint makes it a number again. An argument
+            # of no known kind (in the general derivative) may be a 0-d array, whose
+            # gradient numpy's arithmetic made a number
             return build.call(self.adj.helper(runtime_flow.match_adjoint),
                               [grad, build.name(name)])
         return grad
+
+    def _undecided(self, name):
+        """Is nothing known of what `name` holds (the general derivative's arguments)?"""
+        return self.i.kinds is None or self.i.kinds.of(name) is UNKNOWN
 
     def _zero_d_array(self, name):
         """Is `name` a 0-d array? Arithmetic on it gives numpy numbers, its gradient must

@@ -96,13 +96,15 @@ def fence(parsed, extra_allowed=(), resolution=None):
                      and isinstance(n.targets[0], gast.Name)}
     named_lambdas |= _piecewise_lambdas(tree, resolution)
     named_lambdas |= _applied_lambdas(tree, resolution)
+    named_lambdas |= _lambdas_given_to_defs(tree, resolution)
     allowed_stars = _allowed_stars(tree)
     for stmt in tree.body:
         for node in walk_tree(stmt):
             if isinstance(node, gast.Lambda) and id(node) not in named_lambdas:
                 raise UnsupportedSyntaxError(
-                    "a lambda is supported when assigned to a name and then called, mapped "
-                    "(`map(lambda v: ..., xs)`) or given as `key=` of sorted / max / min",
+                    "a lambda is supported when assigned to a name and then called, passed "
+                    "to a def of yours, mapped (`map(lambda v: ..., xs)`) or given as `key=` "
+                    "of sorted / max / min",
                     smap.locate(node), "write `g = lambda x: ...` and call g(...)")
             if isinstance(node, gast.FunctionDef):
                 _check_signature(node, smap)
@@ -213,6 +215,31 @@ def _applied_lambdas(tree, resolution):
         if where == "args" and len(node.args) > position:
             found.add(id(node.args[position]))
         found |= {id(k.value) for k in node.keywords if k.arg == where}
+    return found
+
+
+def _lambdas_given_to_defs(tree, resolution):
+    """Lambdas passed as arguments to a def of the user's (module-level or nested in f):
+    normalize inlines that def into f (transforms/helper_inline.py)."""
+    import inspect
+    nested = {n.name for n in walk_tree(tree) if isinstance(n, gast.FunctionDef)
+              and n is not tree}
+    found = set()
+    for node in walk_tree(tree):
+        if not isinstance(node, gast.Call):
+            continue
+        path = dotted_path(node.func)
+        if path is None:
+            continue
+        if path not in nested:
+            if resolution is None or resolution.is_value(path.split(".")[0]):
+                continue
+            target = resolution.lookup(path)
+            if not inspect.isfunction(target) or (getattr(target, "__module__", None) or "") \
+                    .startswith(("numpy", "scipy", "s2s_ad", "math")):
+                continue
+        found |= {id(a) for a in list(node.args) + [k.value for k in node.keywords]
+                  if isinstance(a, gast.Lambda)}
     return found
 
 

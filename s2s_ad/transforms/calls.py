@@ -3,6 +3,7 @@
     np.exp(x * 2)      ->  t1_0 = x * 2; t2_0 = np.exp(t1_0)
     x.sum(axis=0)      ->  t1_0 = np.sum(x, axis=0)
     act(h)             ->  (the nested function's body, inlined)
+    apply(act, x)      ->  (apply's body, inlined, act inlined where it calls it)
     jf(x, v)           ->  t1_0 = jvp_f(x, v)     (the generated function a jvp wraps)
     np.linalg.multi_dot([a, b, c])  ->  t1_0 = a @ b; t2_0 = t1_0 @ c
     partial(g, w)(x), h(x) for h = partial(g, w)  ->  g(w, x)
@@ -25,6 +26,7 @@ from ..frontend.star_params import fixed_arity, fixed_count, takes_star_args
 from ..runtime_objects import constructible, field_names, make_object
 from . import desugar
 from .function_values import FunctionValueMixin
+from .helper_inline import HelperInlineMixin
 from .array_syntax import (AXIS_CONCATENATORS, axis_concatenation, einsum_subscripts,
                            piecewise_parts, piecewise_terms)
 
@@ -34,7 +36,7 @@ from .array_syntax import (AXIS_CONCATENATORS, axis_concatenation, einsum_subscr
 _LIBRARIES = ("numpy", "scipy", "s2s_ad", "math")
 
 
-class CallMixin(FunctionValueMixin):
+class CallMixin(FunctionValueMixin, HelperInlineMixin):
     """Lowering of call expressions to one primitive operation over atoms."""
 
     def _call(self, expr):
@@ -118,6 +120,9 @@ class CallMixin(FunctionValueMixin):
         lowered = self._builtin_call(target, expr)
         if lowered is not None:
             return lowered
+        if self._passes_local_function(expr):
+            # apply(act, x), apply(lambda z: ..., x): the def is inlined into f
+            return self._inline_helper(target, expr)
         if any(isinstance(a, gast.Starred) for a in expr.args):
             shaped = self._shape_given_as_items(func, path, target, expr)
             if shaped is not None:

@@ -43,9 +43,9 @@ class ExpressionMixin:
                 raise UnsupportedSyntaxError(
                     f"the nested function `{expr.id}` is used as a value (passed, stored or "
                     f"returned): nested functions and lambdas are supported where they are "
-                    f"called", self.smap.locate(expr),
-                    f"define `{expr.id}` at module level: a module-level function passed "
-                    f"as an argument is differentiated through")
+                    f"called or passed to your own defs", self.smap.locate(expr),
+                    f"call `{expr.id}` here or pass it to a def of yours (`apply({expr.id}, "
+                    f"x)`), or define it at module level")
             if self.res.is_value(expr.id):
                 raise UnsupportedSyntaxError(f"`{expr.id}` is used before it is assigned",
                                              self.smap.locate(expr))

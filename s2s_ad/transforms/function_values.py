@@ -11,6 +11,7 @@ the call runs, and calls spreading a sequence into arguments.
 Used by `normalize` through CallMixin.
 """
 import inspect
+import types
 
 import gast
 
@@ -54,6 +55,10 @@ class FunctionValueMixin:
         return name
 
     def _static_function(self, node, depth=0):
+        if isinstance(node, gast.Name) and node.id in self.nested \
+                and node.id not in self.current and depth:
+            found = self._closed_nested(node.id)
+            return found if found is not None else _NOT_STATIC
         if isinstance(node, gast.Name) and self.res.is_value(node.id) and depth < 4:
             values, stores = self._bindings_in_source()
             values = values.get(node.id, [])
@@ -89,6 +94,31 @@ class FunctionValueMixin:
             return self.res.lookup(maker)(*args, **{k.arg: k.value.value
                                                     for k in node.keywords})
         return _NOT_STATIC
+
+    def _closed_nested(self, name):
+        """The function object the nested def `name` makes when f runs, when it reads
+        none of f's variables and has no defaults (so every call of f makes the same
+        one): built from its code object, which f's code holds (`s2s_ad.grad(inner)(y)`
+        in f then differentiates it as a module-level function). None otherwise."""
+        fdef = self.nested[name]
+        if not isinstance(fdef, gast.FunctionDef) or fdef.args.defaults \
+                or any(d is not None for d in fdef.args.kw_defaults):
+            return None
+        line = self.smap.first_line + fdef.lineno - 1
+        func = getattr(self.parsed.func, "__code__", None)
+        codes = list(func.co_consts) if func is not None else []
+        while codes:
+            code = codes.pop()
+            if not isinstance(code, types.CodeType):
+                continue
+            if code.co_name == name and code.co_firstlineno == line:
+                if code.co_freevars:
+                    return None
+                made = types.FunctionType(code, self.parsed.func.__globals__, name)
+                made.__qualname__ = code.co_qualname if hasattr(code, "co_qualname") else name
+                return made
+            codes.extend(code.co_consts)
+        return None
 
     def _bindings_in_source(self):
         """({name: [values of its plain assignments]}, {name: how often it is stored}) of

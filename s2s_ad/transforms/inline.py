@@ -13,6 +13,8 @@ time of the call, as in Python.
                                                 return t3_0
 """
 
+import dataclasses
+
 import gast
 
 from ..ir.walk import walk_tree
@@ -77,13 +79,16 @@ def _as_function(stmt):
         return stmt
     if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 \
             and isinstance(stmt.targets[0], gast.Name) and isinstance(stmt.value, gast.Lambda):
-        lam = stmt.value
-        body = build.with_location(gast.Return(value=lam.body), stmt)
-        fdef = gast.FunctionDef(name=stmt.targets[0].id, args=lam.args, body=[body],
-                                decorator_list=[], returns=None, type_comment=None,
-                                type_params=[])
-        return build.with_location(fdef, stmt)
+        return lambda_as_def(stmt.targets[0].id, stmt.value, stmt)
     return None
+
+
+def lambda_as_def(name, lam, where):
+    """`lambda z: e` -> `def name(z): return e`, located at `where`."""
+    body = build.with_location(gast.Return(value=lam.body), where)
+    fdef = gast.FunctionDef(name=name, args=lam.args, body=[body], decorator_list=[],
+                            returns=None, type_comment=None, type_params=[])
+    return build.with_location(fdef, where)
 
 
 class InlineMixin:
@@ -96,19 +101,28 @@ class InlineMixin:
                                          "make it a module-level function (recursion works there)")
         fdef = build.clone(self.nested[name])
         params = [a.id for a in fdef.args.posonlyargs + fdef.args.args + fdef.args.kwonlyargs]
+        # the parameters of lambdas inside are renamed with the names they shadow, so a
+        # lambda's `z` never reads the function's own `z`
         local = set(params) | {n.id for n in walk_tree(fdef) if isinstance(n, gast.Name)
-                               and isinstance(n.ctx, gast.Store)}
+                               and isinstance(n.ctx, (gast.Store, gast.Param))}
         rename = {v: self.namer.fresh(v) for v in sorted(local)}
+        # the fresh names are values of f (`w_1.sum()` is a method of a value)
+        self.res = dataclasses.replace(self.res, locals=self.res.locals | set(rename.values()))
         bound = self._bind_call(fdef, rename, call, name)   # defaults read enclosing names
         for node in walk_tree(fdef):
             if isinstance(node, gast.Name) and node.id in rename:
                 node.id = rename[node.id]
         fdef = lower_exits(fdef, self.namer)
-        for var in assigned_in_compound(fdef) | set(rename.values()):
-            if var in assigned_in_compound(fdef):
-                self.multi_def.add(var)
+        for var in assigned_in_compound(fdef):
+            # bound in a loop or branch (a loop's index): one name throughout, as f's own
+            self.multi_def.add(var)
+            self.current.setdefault(var, var)
+            self.levels.setdefault(var, 0)
         self._flush(call, [])
         for param, atom, level in bound:
+            if atom is None:            # a function: calls of the parameter inline it
+                self.nested[param] = level
+                continue
             self.current[param] = param
             self.levels[param] = level
             self._flush(call, [build.assign(param, atom)])
@@ -153,6 +167,20 @@ class InlineMixin:
             if expr is None:
                 raise UnsupportedSyntaxError(f"`{name}` is missing the argument `{p}`",
                                              self.smap.locate(call))
+            function = self._local_function(expr)
+            if function is not None:
+                out.append((fresh[p], None, function))
+                continue
             atom, level = self._atom(expr)
             out.append((fresh[p], atom, level))
         return out
+
+    def _local_function(self, expr):
+        """The def a nested function's name or a lambda passed as an argument stands for
+        (inlined where the parameter receiving it is called), else None."""
+        if isinstance(expr, gast.Lambda):
+            return lambda_as_def(self.namer.fresh("lambda_"), expr, expr)
+        if isinstance(expr, gast.Name) and expr.id in self.nested \
+                and expr.id not in self.current:
+            return self.nested[expr.id]
+        return None

@@ -27,12 +27,14 @@ parameters renamed to the comprehension's variables). Used by `normalize` (mixed
 normalizer).
 """
 import builtins
+import operator
 
 import gast
 import numpy
 
 from ..errors import UnsupportedSyntaxError
 from ..ir import build
+from ..ir.build import dotted_path
 from ..ir.primitives import RANDOM_METHODS
 from ..ir.walk import walk_tree
 from .. import runtime_flow, runtime_mappings
@@ -153,7 +155,16 @@ class PythonCallMixin(ContainerUpdateMixin):
         keywords = {k.arg: k.value for k in expr.keywords}
         if len(expr.args) != 1 or set(keywords) - {"key", "reverse"}:
             return None
-        seq = self._held(expr.args[0])
+        arg = expr.args[0]
+        if isinstance(arg, gast.Name) and arg.id in self.res.parameters:
+            # a dict argument sorts as its keys: sorted(d) is sorted(list(d))
+            for name in ("isinstance", "dict"):
+                self._check_builtin(name, expr)
+            arg = _located(build.if_exp(
+                build.call(build.name("isinstance"), [build.clone(arg), build.name("dict")]),
+                self._runtime_call(runtime_flow.mapping_keys, [build.clone(arg)]),
+                build.clone(arg)), expr)
+        seq = self._held(arg)
         keys = seq if "key" not in keywords else self._held(
             self._mapped(keywords["key"], [seq], expr))
         order = self._runtime_call(runtime_flow.sorted_order,
@@ -202,11 +213,25 @@ class PythonCallMixin(ContainerUpdateMixin):
         return self._lower(_located(pairs, expr))
 
     def _dict(self, expr):
-        """dict(a=x, b=y) and dict(zip(keys, values)) as make_mapping."""
-        if not expr.args and all(k.arg is not None for k in expr.keywords):
-            display = gast.Dict(keys=[build.const(k.arg) for k in expr.keywords],
-                                values=[k.value for k in expr.keywords])
+        """dict(a=x, b=y), dict({"a": x}, b=y), dict([("a", x)], b=y) and
+        dict(zip(keys, values)) as make_mapping; dict(d) as {k: d[k] for k in d}."""
+        if any(k.arg is None for k in expr.keywords):
+            return None
+        entries = _display_entries(expr.args[0]) if len(expr.args) == 1 else \
+            ([], []) if not expr.args else None
+        if entries is not None:
+            keys, values = entries
+            display = gast.Dict(keys=keys + [build.const(k.arg) for k in expr.keywords],
+                                values=values + [k.value for k in expr.keywords])
             return self._mapping_display(_located(display, expr))
+        if len(expr.args) == 1 and not expr.keywords and isinstance(expr.args[0], gast.Name):
+            # a copy: make_mapping(keys, [d[k] for k in keys]), keys = mapping_keys(d)
+            base, key = expr.args[0], self.namer.fresh("key")
+            keys = self._held(self._runtime_call(runtime_flow.mapping_keys, [build.clone(base)]))
+            values = build.list_comp(build.subscript(build.clone(base), build.name(key)), key,
+                                     build.clone(keys))
+            return self._lower(_located(self._runtime_call(
+                runtime_mappings.make_mapping, [build.clone(keys), values]), expr))
         if len(expr.args) == 1 and not expr.keywords and isinstance(expr.args[0], gast.Call) \
                 and len(expr.args[0].args) == 2 and not expr.args[0].keywords \
                 and self._names_builtin(expr.args[0].func, "zip"):
@@ -254,6 +279,11 @@ class PythonCallMixin(ContainerUpdateMixin):
             for n in walk_tree(elt):
                 if isinstance(n, gast.Name) and n.id in renamed:
                     n.id = renamed[n.id]
+        elif self._item_getter(function) is not None and len(iterables) == 1:
+            # operator.itemgetter(0) (a key of sorted / max / min): v[0]
+            picked = [build.subscript(build.name(names[0]), build.clone(i))
+                      for i in self._item_getter(function)]
+            elt = _located(picked[0] if len(picked) == 1 else build.tuple_(picked), node)
         else:
             elt = build.call(build.clone(function), [build.name(n) for n in names])
             _located(elt, node)
@@ -262,6 +292,17 @@ class PythonCallMixin(ContainerUpdateMixin):
         self._check_builtin("zip", node)
         return _located(build.list_comp(elt, names, build.call(build.name("zip"),
                                                                 list(iterables))), node)
+
+    def _item_getter(self, function):
+        """The index literals of `operator.itemgetter(i, ...)` written in place, else None."""
+        if not isinstance(function, gast.Call) or function.keywords or not function.args \
+                or not all(isinstance(a, gast.Constant) for a in function.args):
+            return None
+        path = dotted_path(function.func)
+        if path is None or self.res.is_value(path.split(".")[0]) \
+                or self.res.lookup(path) is not operator.itemgetter:
+            return None
+        return function.args
 
     def _held(self, expr):
         """A name (or literal) holding `expr`'s value, usable in a rewritten expression."""
@@ -313,3 +354,14 @@ _BUILTIN_RULES = {
     id(builtins.dict): PythonCallMixin._dict,
     id(builtins.enumerate): PythonCallMixin._enumerate,
 }
+
+
+def _display_entries(node):
+    """(keys, values) of a dict display, or of a list / tuple display of (key, value)
+    pair displays; None for anything else."""
+    if isinstance(node, gast.Dict) and all(k is not None for k in node.keys):
+        return list(node.keys), list(node.values)
+    if isinstance(node, (gast.List, gast.Tuple)) and all(
+            isinstance(e, (gast.Tuple, gast.List)) and len(e.elts) == 2 for e in node.elts):
+        return [e.elts[0] for e in node.elts], [e.elts[1] for e in node.elts]
+    return None

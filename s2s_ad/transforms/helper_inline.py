@@ -1,0 +1,86 @@
+"""Helpers given a nested function or a lambda of f: inlined into f, during normalization.
+
+A nested function reads f's variables (an array computed from x, say), so it exists only
+inside f and cannot be handed to a helper's own derivative. A def of yours called with
+one (`apply(act, x)`, `apply(lambda z: z * c, x)`) has its body inlined where it is called,
+its parameter standing for the function, so the function is inlined in turn where the
+helper calls it (inline.py), reading f's variables as Python would at that moment:
+
+    def apply(g, v):                 def f(x):
+        return np.sum(g(v))              c = np.cos(x)
+                                         v = x                   (apply's v, fresh)
+    def f(x):                  ->        z = v                   (the lambda's z, fresh)
+        c = np.cos(x)                    t1_0 = np.sin(z)
+        return apply(lambda z:           t2_0 = t1_0 * c
+                     np.sin(z) * c, x)   t3_0 = np.sum(t2_0)
+                                         return t3_0
+
+The helper's statements take the call's location (its errors and provenance comments
+point at the call in f). Its free names must mean in f what they mean in the helper's
+module (f's own variables and nested functions must not shadow them); the check is a
+located error. Used by `normalize` through CallMixin.
+"""
+import inspect
+
+import gast
+
+from ..errors import UnsupportedSyntaxError
+from ..ir.walk import walk_tree
+from ..frontend.fence import fence
+from ..frontend.parse import parse
+from ..frontend.resolve import resolve
+
+# modules whose functions are primitives or s2s_ad's own, never inlined
+_LIBRARIES = ("numpy", "scipy", "s2s_ad", "math")
+
+
+class HelperInlineMixin:
+    """`_passes_local_function(expr)` and `_inline_helper(target, expr)`."""
+
+    def _passes_local_function(self, expr):
+        """Does the call give a nested function of f or a lambda as an argument?"""
+        return any(isinstance(a, gast.Lambda) or (
+            isinstance(a, gast.Name) and a.id in self.nested and a.id not in self.current)
+            for a in list(expr.args) + [k.value for k in expr.keywords])
+
+    def _inline_helper(self, target, expr):
+        """The call `expr` of the def `target`, inlined (its value as an atom)."""
+        if not inspect.isfunction(target) or getattr(target, "__s2s_generated__", None) \
+                or (getattr(target, "__module__", None) or "").startswith(_LIBRARIES):
+            raise UnsupportedSyntaxError(
+                "a nested function or lambda is passed here to a function that is not a "
+                "def of yours: only your own defs are given functions made inside f",
+                self.smap.locate(expr),
+                "call the nested function yourself, or define it at module level")
+        keys = self.__dict__.setdefault("_helper_keys", {})
+        key = keys.get(target)
+        if key is None:
+            parsed = parse(target)
+            resolution = resolve(parsed)
+            fence(parsed, resolution=resolution)
+            self._check_free_names(parsed.tree, resolution, target, expr)
+            fdef = parsed.tree
+            for node in walk_tree(fdef):
+                if hasattr(node, "lineno"):
+                    gast.copy_location(node, expr)
+            key = keys[target] = self.namer.fresh(target.__name__)
+            self.nested[key] = fdef
+        return self._inline(key, expr)
+
+    def _check_free_names(self, tree, resolution, target, expr):
+        """Every name the helper reads from outside names the same object in f, and is
+        no variable or nested function of f."""
+        inner = {n.id for n in walk_tree(tree) if isinstance(n, gast.Name)
+                 and isinstance(n.ctx, (gast.Store, gast.Param))}
+        for node in walk_tree(tree):
+            if not isinstance(node, gast.Name) or not isinstance(node.ctx, gast.Load) \
+                    or node.id in inner or resolution.is_value(node.id):
+                continue
+            name = node.id
+            if self.res.is_value(name) or name in self.nested or name in self.current \
+                    or resolution.lookup(name) is not self.res.lookup(name):
+                raise UnsupportedSyntaxError(
+                    f"`{target.__name__}` is given a function made inside f, so it is "
+                    f"inlined into f, but the `{name}` it reads means something else "
+                    f"in f", self.smap.locate(expr),
+                    f"rename f's `{name}`, or define the function passed at module level")
