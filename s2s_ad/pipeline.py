@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import gast
 
 from .ad.forward import ForwardGenerator
+from .ad.forward_gradient import forward_gradient
 from .ad.reverse import HelperAdjoint, ReverseInputs, reverse
 from .ad.context import ExpansionContext
 from .ad.tangents import is_zero
@@ -27,6 +28,7 @@ from .analyses.call_kinds import (call_signature, functions_only, helper_results
                                   known_functions, result_arity)
 from .analyses.complex_values import complex_values_of
 from .analyses.kinds import analyse_kinds
+from .analyses.number_code import forward_gradient_applies
 from .analyses.raising import RaisingStatements
 from .analyses.shapes import analyse_shapes, scalar_output_leaves
 from .backend.emit import to_source
@@ -43,8 +45,8 @@ from .ir.naming import Bindings, Namer
 from .ir.walk import names_stored, walk_tree
 from .optimize.body import Body
 from .optimize.fold import float_literals_beside_inputs
-from .optimize.schedule import (FORWARD, REVERSE, PassFacts, reverse_body, run_schedule,
-                                shape_proxy_pass)
+from .optimize.schedule import (FORWARD, FORWARD_GRADIENT, REVERSE, PassFacts, reverse_body,
+                                run_schedule, shape_proxy_pass)
 from .transforms.aliased_writes import guard_aliased_writes
 from .transforms.aux_output import split_aux
 from .transforms.random_replay import replay_draws
@@ -194,6 +196,8 @@ def _derive(func, request, registry, cache):
     checked = _checks(func, request, registry, cache)
     levels, namer, func, aux = checked.levels, checked.namer, checked.func, checked.aux
     kinds, outputs, activity = checked.kinds, checked.outputs, checked.activity
+    if forward_gradient_applies(request, levels, kinds, activity, registry):
+        return _derive_forward_gradient(checked, request, registry, cache)
     bindings = Bindings(namer, _user_object(levels.resolution))
     # a helper's vjp runs its body again: the draws it makes are replayed from these
     levels, draw_states = replay_draws(levels, kinds, namer, bindings.name_for,
@@ -374,6 +378,39 @@ def _derive_forward(func, request, registry, cache):
     body = run_schedule(Body.of(body), facts, FORWARD)[1].statements()
     tree = derivative_def(levels.tree, fname, [derivative_docstring(func, request)] + body, tangent,
                          last=not request.helper)
+    source = to_source(tree)
+    function = load(source, fname, func, bindings.names)
+    derived = Derived(function, source, levels.tree, request, func,
+                      dict(bindings.names), result_arity(levels))
+    cache.put(func, request, derived)
+    return derived
+
+
+def _derive_forward_gradient(checked, request, registry, cache):
+    """grad / value_and_grad of number code in forward mode (analyses/number_code.py
+    decides when): the output's tangents along each differentiated input."""
+    import numpy
+    levels, namer, func = checked.levels, checked.namer, checked.func
+    bindings = Bindings(namer, _user_object(levels.resolution))
+    bindings.name_for(levels.numpy_name, numpy, exact=True)
+    for helper, name in levels.runtime_names.items():
+        bindings.name_for(name, helper, exact=True)
+    fname = namer.fresh(derived_name(func, request))
+    inputs = ReverseInputs(levels, checked.activity, analyse_shapes(levels),
+                           analyse_dataflow(levels), registry, namer, bindings, None,
+                           kinds=checked.kinds)
+    body, grads = forward_gradient(inputs, request.wrt, checked.outputs, registry, None)
+    grad_value = grads[0] if request.single else build.tuple_(grads)
+    out_atom = levels.tree.body[-1].value
+    if request.mode == "value_and_grad" or request.preserve_result:
+        grad_value = build.tuple_([build.clone(out_atom), grad_value])
+    body.append(build.ret(grad_value))
+    facts = PassFacts(request, levels, namer, bindings, func.__globals__, checked.kinds,
+                      RaisingStatements(levels, checked.kinds, bindings, checked.activity),
+                      request.trace)
+    body = run_schedule(Body.of(body), facts, FORWARD_GRADIENT)[1].statements()
+    tree = derivative_def(levels.tree, fname, [derivative_docstring(func, request)] + body,
+                          None, last=True)
     source = to_source(tree)
     function = load(source, fname, func, bindings.names)
     derived = Derived(function, source, levels.tree, request, func,

@@ -13,6 +13,9 @@ re-derives a fact the generator should have had), so their order is the declared
              last, a specialisation's arithmetic in buffers, batched tapes, item loops and
              list reads
     FORWARD: clean up to a fixed point
+    FORWARD_GRADIENT (a gradient of number code in forward mode, ad/forward_gradient.py):
+             clean up, temporaries (tangents' too) back into their use, float literals,
+             loops over a sequence's items
 
 `run_schedule` returns the body before the first pass that writes into arrays (what a
 derivative of this derivative differentiates) and the final one; `facts.trace(name,
@@ -143,6 +146,13 @@ def temporaries(body, facts):
     return Body.of(fold_constants(statements)[0] if changed else statements)
 
 
+def item_loops(body, facts):
+    """A forward-mode gradient's loops over a tuple's or list's positions iterate its
+    items (optimize/item_loops.py)."""
+    return Body.of(iterate_items(body.statements(), facts.kinds, facts.resolve,
+                                 facts.tape)[0])
+
+
 def float_literals(body, facts):
     """`2` -> `2.0` beside adjoints (Python's int-float arithmetic is the slower path)."""
     return Body.of(float_literals_in_adjoints(body.statements(), facts.namer.is_adjoint,
@@ -227,6 +237,12 @@ REVERSE = (
     Pass("in-place arithmetic", in_place_arithmetic, writes_arrays=True),
 )
 FORWARD = (Pass("clean up", clean_up),)
+FORWARD_GRADIENT = (
+    Pass("clean up", clean_up),
+    Pass("inline temporaries", temporaries),
+    Pass("float literals", float_literals),
+    Pass("item loops", item_loops),
+)
 
 
 def run_schedule(body, facts, schedule):

@@ -24,6 +24,9 @@ import gast
 from ..ir.walk import all_statements, walk_tree
 
 _TEMPORARY = re.compile(r"t\d+_\d+(_bar)?$")
+# a forward-mode gradient's tangent of a temporary (ad/forward_gradient.py): `dt1_0_dx`,
+# a number, so a copy `dp_dx = dt1_0_dx` may take its value too
+_TANGENT = re.compile(r"dt\d+_\d+_d\w+$")
 _CONDITIONAL = (gast.IfExp, gast.BoolOp, gast.Lambda, gast.ListComp, gast.GeneratorExp,
                 gast.SetComp, gast.DictComp)
 
@@ -77,7 +80,7 @@ def _user(block, k, name, pure_call):
 def _single_use_temporary(stmt, stores, loads):
     if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 \
             and isinstance(stmt.targets[0], gast.Name) \
-            and _TEMPORARY.match(stmt.targets[0].id):
+            and (_TEMPORARY.match(stmt.targets[0].id) or _TANGENT.match(stmt.targets[0].id)):
         name = stmt.targets[0].id
         if stores.get(name) == 1 and loads.get(name) == 1:
             return name
@@ -104,7 +107,10 @@ def _inline_into(stmt, name, value):
         if isinstance(node, _CONDITIONAL):
             return False
     if stmt.value is target:
-        return False                   # `y = t` would alias nothing: leave the copy alone
+        if not _TANGENT.match(name):
+            return False           # `y = t` would alias nothing: leave the copy alone
+        stmt.value = value
+        return True
     for holder in walk_tree(stmt.value):
         for field, child in gast.iter_fields(holder):
             if child is target:

@@ -1,0 +1,97 @@
+"""Which sweep builds a gradient: the one declared place where the mode is chosen.
+
+A gradient of a function of few numbers is cheapest in forward mode: each input's
+derivative is carried along with the values (k tangents for k inputs, one pass, no tape,
+no backward loop), which is how a gradient of such code is written by hand. Reverse mode
+pays for a tape and a second loop that forward mode does not need; it wins only when the
+inputs are many (arrays). So a specialised gradient is built in forward mode when its
+facts prove that it is number code:
+
+- grad or value_and_grad of the function the user called (not a helper's adjoint, no
+  aux output), for a signature (the general derivative does not know the kinds);
+- at most MAX_DIRECTIONS differentiated arguments, each a float number (a Python float,
+  np.float64 or np.float32: not an array, not even a 0-d one);
+- every value carrying a derivative is such a number (loops over lists and tuples of
+  floats, math.* and numpy calls on numbers are fine; a list or array on the
+  differentiated path is not);
+- the values carrying a derivative flow through plain assignments only: no calls of the
+  user's own functions with them (their derivatives are built as adjoints), no lists
+  built item by item, no index writes.
+
+    def horner(x, a, coeffs):              x: float, a: float, coeffs: tuple[float, ...]
+        p = 0.0                            -> forward: dp_dx, dp_da carried along with p
+        for c in coeffs:
+            p = p * x + a * c
+        return p
+
+    def loss(w, X):                        w: float64[D]  -> reverse (w is an array)
+
+Everything else keeps reverse mode.
+"""
+import inspect
+
+import gast
+
+from ..ir.primitives import appended_list, operation_of, popped_list
+from ..ir.walk import walk_tree
+
+MAX_DIRECTIONS = 4          # forward mode costs one tangent per input: few inputs only
+_FLOATS = ("float64", "float32")
+
+
+def forward_gradient_applies(request, levels, kinds, activity, registry):
+    """Build this gradient in forward mode (ad/forward_gradient.py)? See the module doc."""
+    if request.mode not in ("grad", "value_and_grad") or request.helper \
+            or request.has_aux or request.signature is None or kinds is None:
+        return False
+    if not 1 <= len(request.wrt) <= MAX_DIRECTIONS:
+        return False
+    if not all(_float_number(kinds, name) for name in request.wrt):
+        return False
+    return _number_statements(levels.tree.body[:-1], levels, kinds, activity, registry)
+
+
+def _float_number(kinds, name):
+    kind = kinds.of(name)
+    return kinds.is_number(name) and kind.dtype in _FLOATS
+
+
+def _number_statements(stmts, levels, kinds, activity, registry):
+    for stmt in stmts:
+        if isinstance(stmt, (gast.If, gast.For, gast.While)):
+            if isinstance(stmt, gast.For) and activity.is_active(
+                    getattr(stmt.target, "id", None)):
+                return False            # iterating over values that carry derivatives
+            if not _number_statements(stmt.body + stmt.orelse, levels, kinds, activity,
+                                      registry):
+                return False
+        elif isinstance(stmt, gast.Assign):
+            if not _number_assignment(stmt, levels, kinds, activity, registry):
+                return False
+        elif isinstance(stmt, gast.With):
+            return False                # insert_grad_of: a backward-sweep hook
+        elif appended_list(stmt) is not None and activity.is_active(appended_list(stmt)):
+            return False
+        elif isinstance(stmt, gast.Expr) and any(
+                isinstance(n, gast.Name) and activity.is_active(n.id)
+                for n in walk_tree(stmt)):
+            return False                # a call on a value carrying a derivative
+    return True
+
+
+def _number_assignment(stmt, levels, kinds, activity, registry):
+    target = stmt.targets[0]
+    if not isinstance(target, gast.Name):
+        return not activity.is_active(getattr(target.value, "id", None))
+    if not activity.is_active(target.id):
+        return popped_list(stmt.value) is None or not activity.is_active(
+            popped_list(stmt.value))
+    if not kinds.is_number(target.id) or popped_list(stmt.value) is not None:
+        return False
+    op = operation_of(stmt.value, levels.callees)
+    if op.callee is not None and inspect.isfunction(op.primitive) \
+            and registry.tangent(op.primitive) is None:
+        return False                    # the user's own function: built as an adjoint
+    return all(kinds.is_number(n.id) for a in list(op.args) + list(op.keywords.values())
+               for n in walk_tree(a)
+               if isinstance(n, gast.Name) and activity.is_active(n.id))
