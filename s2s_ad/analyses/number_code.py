@@ -31,9 +31,11 @@ Everything else keeps reverse mode.
 import inspect
 
 import gast
+import numpy as np
 
 from ..ir.primitives import appended_list, operation_of, popped_list
 from ..ir.walk import walk_tree
+from ..signature import Num
 
 MAX_DIRECTIONS = 4          # forward mode costs one tangent per input: few inputs only
 _FLOATS = ("float64", "float32")
@@ -54,6 +56,13 @@ def forward_gradient_applies(request, levels, kinds, activity, registry):
 def _float_number(kinds, name):
     kind = kinds.of(name)
     return kinds.is_number(name) and kind.dtype in _FLOATS
+
+
+def _number(kinds, name):
+    """A number, though perhaps not known which (a Python float on one path, an
+    np.float64 on another): never an array."""
+    kind = kinds.of(name)
+    return isinstance(kind, Num) and kind.axes == () and kind.type is not np.ndarray
 
 
 def _number_statements(stmts, levels, kinds, activity, registry):
@@ -86,12 +95,12 @@ def _number_assignment(stmt, levels, kinds, activity, registry):
     if not activity.is_active(target.id):
         return popped_list(stmt.value) is None or not activity.is_active(
             popped_list(stmt.value))
-    if not kinds.is_number(target.id) or popped_list(stmt.value) is not None:
+    if not _number(kinds, target.id) or popped_list(stmt.value) is not None:
         return False
     op = operation_of(stmt.value, levels.callees)
     if op.callee is not None and inspect.isfunction(op.primitive) \
             and registry.tangent(op.primitive) is None:
         return False                    # the user's own function: built as an adjoint
-    return all(kinds.is_number(n.id) for a in list(op.args) + list(op.keywords.values())
+    return all(_number(kinds, n.id) for a in list(op.args) + list(op.keywords.values())
                for n in walk_tree(a)
                if isinstance(n, gast.Name) and activity.is_active(n.id))
