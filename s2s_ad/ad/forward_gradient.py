@@ -49,7 +49,7 @@ class _Direction(ForwardGenerator):
 
     def tangent_name(self, variable):
         if variable not in self._names:
-            self._names[variable] = self.i.namer.fresh(f"d{variable}_d{self.wrt}")
+            self._names[variable] = self.i.namer.tangent(variable, self.wrt)
         return self._names[variable]
 
     def zero_tangent(self, atom):

@@ -311,3 +311,25 @@ def _floated(node, resolve):
             and callee(node.func, resolve) is runtime.unbroadcast:
         node.args[0] = _floated(node.args[0], resolve)
     return node
+
+
+def unit_factors_of_numbers(body, is_float):
+    """`y = 1.0 * e` / `y = e * 1.0` -> `y = e` where e is a name is_float(name) says holds
+    a float number (a forward-mode gradient's tangent along its own input is the literal
+    1.0; on numbers the copy aliases nothing, and a float times 1.0 is itself, dtype and
+    all). Returns (body, changed), blocks edited in place."""
+    changed = False
+    for stmt in body:
+        if isinstance(stmt, (gast.If, gast.For, gast.While)):
+            changed |= unit_factors_of_numbers(stmt.body, is_float)[1]
+            changed |= unit_factors_of_numbers(stmt.orelse, is_float)[1]
+        elif isinstance(stmt, gast.Assign) and isinstance(stmt.value, gast.BinOp) \
+                and isinstance(stmt.value.op, gast.Mult):
+            for one, other in ((stmt.value.left, stmt.value.right),
+                               (stmt.value.right, stmt.value.left)):
+                if number_literal(one) == 1 and isinstance(one.value, float) \
+                        and isinstance(other, gast.Name) and is_float(other.id):
+                    stmt.value = other
+                    changed = True
+                    break
+    return body, changed

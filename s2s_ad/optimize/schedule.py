@@ -43,12 +43,13 @@ from .buffers import schedule_in_place
 from .closed_forms import closed_form_adjoints
 from .dce import eliminate_dead_code, remove_dead_cycles, remove_unread_assignments
 from .float_gradients import float_gradients
-from .fold import float_literals_in_adjoints, fold_constants
+from .fold import float_literals_in_adjoints, fold_constants, unit_factors_of_numbers
 from .inplace import accumulate_in_place
 from .item_loops import iterate_items
 from .list_reads import read_arrays_as_lists
 from .reuse import reuse_forward_values
 from .seeds import make_seed_folding_pass
+from .shared_calls import share_repeated_calls
 from .shape_proxies import make_shape_proxy_pass
 from .tape_batches import batch_loop_tapes
 from .temporaries import inline_temporaries
@@ -84,7 +85,13 @@ class PassFacts:
         not drawing random numbers)."""
         if any(k.arg == "out" for k in call.keywords):
             return False
-        callee = self.levels.callees.get(dotted_path(call.func))
+        path = dotted_path(call.func)
+        callee = self.levels.callees.get(path)
+        if callee is None and path is not None:
+            # a call a template wrote (math.cos in the tangent of math.sin): what it names
+            callee = self.resolve(path.split(".")[0])
+            for attr in path.split(".")[1:]:
+                callee = getattr(callee, attr, None)
         home = getattr(callee, "__module__", None) or ""
         if "random" in home:
             return False
@@ -144,6 +151,23 @@ def temporaries(body, facts):
     """Single-use temporaries back into their use, then the negations that now meet."""
     statements, changed = inline_temporaries(body.statements(), facts.pure_call)
     return Body.of(fold_constants(statements)[0] if changed else statements)
+
+
+def unit_factors(body, facts):
+    """A forward-mode gradient's `d = 1.0 * e` of a float number e: `d = e`."""
+    def is_float(name):
+        kind = facts.kinds.of(name)
+        return facts.namer.is_tangent(name) or (
+            isinstance(kind, Num) and kind.axes == () and kind.type is not None
+            and kind.type is not numpy.ndarray and kind.dtype in ("float64", "float32"))
+    return Body.of(unit_factors_of_numbers(body.statements(), is_float)[0])
+
+
+def shared_calls(body, facts):
+    """A pure call made again with the same operands reads the first one's value
+    (optimize/shared_calls.py)."""
+    return Body.of(share_repeated_calls(body.statements(), facts.pure_call,
+                                        facts.namer.fresh)[0])
 
 
 def item_loops(body, facts):
@@ -239,6 +263,8 @@ REVERSE = (
 FORWARD = (Pass("clean up", clean_up),)
 FORWARD_GRADIENT = (
     Pass("clean up", clean_up),
+    Pass("unit factors", unit_factors),
+    Pass("shared calls", shared_calls),
     Pass("inline temporaries", temporaries),
     Pass("float literals", float_literals),
     Pass("item loops", item_loops),
