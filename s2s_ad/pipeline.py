@@ -391,6 +391,10 @@ def _derive_forward_gradient(checked, request, registry, cache):
     decides when): the output's tangents along each differentiated input."""
     import numpy
     levels, namer, func = checked.levels, checked.namer, checked.func
+    tree = copy.copy(levels.tree)       # float literals beside the arguments: a new body
+    tree.body = float_literals_beside_inputs(levels.tree.body, _unrebound(levels, request.wrt),
+                                             checked.activity.is_active)
+    levels = dataclasses.replace(levels, tree=tree)
     bindings = Bindings(namer, _user_object(levels.resolution))
     bindings.name_for(levels.numpy_name, numpy, exact=True)
     for helper, name in levels.runtime_names.items():

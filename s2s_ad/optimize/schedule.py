@@ -43,7 +43,8 @@ from .buffers import schedule_in_place
 from .closed_forms import closed_form_adjoints
 from .dce import eliminate_dead_code, remove_dead_cycles, remove_unread_assignments
 from .float_gradients import float_gradients
-from .fold import float_literals_in_adjoints, fold_constants, unit_factors_of_numbers
+from .fold import (constant_tangents, float_literals_in_adjoints, fold_constants,
+                   unit_factors_of_numbers)
 from .inplace import accumulate_in_place
 from .item_loops import iterate_items
 from .list_reads import read_arrays_as_lists
@@ -154,13 +155,15 @@ def temporaries(body, facts):
 
 
 def unit_factors(body, facts):
-    """A forward-mode gradient's `d = 1.0 * e` of a float number e: `d = e`."""
+    """A forward-mode gradient's tangents that are literals (`dt1_5_dalpha = -1.0`) read
+    as literals, and its `d = 1.0 * e` of a float number e as `d = e`."""
     def is_float(name):
         kind = facts.kinds.of(name)
         return facts.namer.is_tangent(name) or (
             isinstance(kind, Num) and kind.axes == () and kind.type is not None
             and kind.type is not numpy.ndarray and kind.dtype in ("float64", "float32"))
-    return Body.of(unit_factors_of_numbers(body.statements(), is_float)[0])
+    statements = constant_tangents(body.statements(), facts.namer.is_tangent)
+    return Body.of(unit_factors_of_numbers(statements, is_float)[0])
 
 
 def shared_calls(body, facts):
@@ -177,10 +180,21 @@ def item_loops(body, facts):
                                  facts.tape)[0])
 
 
+def number_temporaries(body, facts):
+    """A forward-mode gradient's single-use temporaries back into their use, copies
+    (`sse = t8_0`) included where the temporary is a number."""
+    def is_number(name):
+        return facts.namer.is_tangent(name) or facts.kinds.is_number(name)
+    statements, changed = inline_temporaries(body.statements(), facts.pure_call, is_number)
+    return Body.of(fold_constants(statements)[0] if changed else statements)
+
+
 def float_literals(body, facts):
-    """`2` -> `2.0` beside adjoints (Python's int-float arithmetic is the slower path)."""
-    return Body.of(float_literals_in_adjoints(body.statements(), facts.namer.is_adjoint,
-                                              facts.resolve))
+    """`2` -> `2.0` beside adjoints and a forward-mode gradient's tangents (Python's
+    int-float arithmetic is the slower path)."""
+    def derivative(name):
+        return facts.namer.is_adjoint(name) or facts.namer.is_tangent(name)
+    return Body.of(float_literals_in_adjoints(body.statements(), derivative, facts.resolve))
 
 
 def closed_forms(body, facts):
@@ -265,7 +279,7 @@ FORWARD_GRADIENT = (
     Pass("clean up", clean_up),
     Pass("unit factors", unit_factors),
     Pass("shared calls", shared_calls),
-    Pass("inline temporaries", temporaries),
+    Pass("inline temporaries", number_temporaries),
     Pass("float literals", float_literals),
     Pass("item loops", item_loops),
 )

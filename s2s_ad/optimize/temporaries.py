@@ -31,10 +31,11 @@ _CONDITIONAL = (gast.IfExp, gast.BoolOp, gast.Lambda, gast.ListComp, gast.Genera
                 gast.SetComp, gast.DictComp)
 
 
-def inline_temporaries(body, pure_call):
+def inline_temporaries(body, pure_call, is_number=None):
     """body with single-use temporaries inlined (in place, every block). pure_call(call)
     tells a call without effects (numpy, math): only values whose calls all are move.
-    Returns (body, changed)."""
+    is_number(name): the temporary holds a number (a copy `y = t` of it may take its
+    value: nothing can alias a number). Returns (body, changed)."""
     stores, loads = {}, {}
     for node in walk_tree(gast.Module(body=body, type_ignores=[])):
         if isinstance(node, gast.Name):
@@ -50,7 +51,8 @@ def inline_temporaries(body, pure_call):
             name = _single_use_temporary(stmt, stores, loads)
             user = _user(block, k, name, pure_call) if name is not None and _pure(
                 stmt.value, pure_call) else None
-            if user is not None and _inline_into(user, name, stmt.value):
+            copies = is_number is not None and is_number(name)
+            if user is not None and _inline_into(user, name, stmt.value, copies):
                 del block[k]
                 changed = True
                 k = max(k - 1, 0)          # the previous temporary may now feed this one
@@ -87,7 +89,7 @@ def _single_use_temporary(stmt, stores, loads):
     return None
 
 
-def _inline_into(stmt, name, value):
+def _inline_into(stmt, name, value, copies=False):
     """Replace the one load of `name` in `stmt` by `value`; False if not allowed there."""
     if not isinstance(stmt, (gast.Assign, gast.Return)) or stmt.value is None:
         return False
@@ -107,7 +109,7 @@ def _inline_into(stmt, name, value):
         if isinstance(node, _CONDITIONAL):
             return False
     if stmt.value is target:
-        if not _TANGENT.match(name):
+        if not (copies or _TANGENT.match(name)):
             return False           # `y = t` would alias nothing: leave the copy alone
         stmt.value = value
         return True
