@@ -26,9 +26,11 @@ facts prove that it is number code:
 
     def loss(w, X):                        w: float64[D]  -> reverse (w is an array)
 
-Everything else keeps reverse mode.
+Everything else keeps reverse mode. S2S_AD_REVERSE=1 in the environment keeps it for
+number code too (to compare both, and for the tests of the reverse sweep's own passes).
 """
 import inspect
+import os
 
 import gast
 import numpy as np
@@ -43,6 +45,8 @@ _FLOATS = ("float64", "float32")
 
 def forward_gradient_applies(request, levels, kinds, activity, registry):
     """Build this gradient in forward mode (ad/forward_gradient.py)? See the module doc."""
+    if reverse_forced():
+        return False
     if request.mode not in ("grad", "value_and_grad") or request.helper \
             or request.has_aux or request.signature is None or kinds is None:
         return False
@@ -51,6 +55,12 @@ def forward_gradient_applies(request, levels, kinds, activity, registry):
     if not all(_float_number(kinds, name) for name in request.wrt):
         return False
     return _number_statements(levels.tree.body[:-1], levels, kinds, activity, registry)
+
+
+def reverse_forced():
+    """S2S_AD_REVERSE=1: number code in reverse mode too (derivatives built either way are
+    cached apart: derivative_cache.py)."""
+    return bool(os.environ.get("S2S_AD_REVERSE"))
 
 
 def _float_number(kinds, name):
