@@ -162,7 +162,7 @@ def unit_factors(body, facts):
         return facts.namer.is_tangent(name) or (
             isinstance(kind, Num) and kind.axes == () and kind.type is not None
             and kind.type is not numpy.ndarray and kind.dtype in ("float64", "float32"))
-    statements = constant_tangents(body.statements(), facts.namer.is_tangent)
+    statements = fold_constants(constant_tangents(body.statements(), facts.namer.is_tangent))[0]
     return Body.of(unit_factors_of_numbers(statements, is_float)[0])
 
 
@@ -279,7 +279,7 @@ FORWARD_GRADIENT = (
     Pass("clean up", clean_up),
     Pass("unit factors", unit_factors),
     Pass("shared calls", shared_calls),
-    Pass("inline temporaries", number_temporaries),
+    Pass("inline number temporaries", number_temporaries),
     Pass("float literals", float_literals),
     Pass("item loops", item_loops),
 )
