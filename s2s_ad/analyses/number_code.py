@@ -37,7 +37,7 @@ import numpy as np
 
 from ..ir.primitives import appended_list, operation_of, popped_list
 from ..ir.walk import walk_tree
-from ..signature import Num
+from ..signature import Items, Num
 
 MAX_DIRECTIONS = 4          # forward mode costs one tangent per input: few inputs only
 _FLOATS = ("float64", "float32")
@@ -70,8 +70,14 @@ def _float_number(kinds, name):
 
 def _number(kinds, name):
     """A number, though perhaps not known which (a Python float on one path, an
-    np.float64 on another): never an array."""
-    kind = kinds.of(name)
+    np.float64 on another), or a tuple of numbers (`theta, omega = theta0, 0.0` builds
+    one): never an array."""
+    return _number_kind(kinds.of(name))
+
+
+def _number_kind(kind):
+    if isinstance(kind, Items) and kind.container is tuple:
+        return all(_number_kind(item) for item in kind.items)
     return isinstance(kind, Num) and kind.axes == () and kind.type is not np.ndarray
 
 
