@@ -75,8 +75,11 @@ def damped(sigma, T):
     return v * w
 
 
-def sine_of_product(a, b):
-    return math.sin(a * b)                # cos(a * b) in both directions' tangents
+def sine_steps(a, b, n):
+    s = 0.0
+    for _ in range(n):
+        s = math.sin(a * b + s)           # its cosine in both directions' tangents
+    return s
 
 
 def horner(x, a, coeffs):
@@ -102,7 +105,7 @@ CASES = {
     "in-place arithmetic": (tanh_weighted, ("x",), (np.ones(5),), "grad"),
     # a gradient of number code, built in forward mode (ad/forward_gradient.py)
     "unit factors": (damped, ("sigma",), (0.3, 2.0), "grad"),
-    "shared calls": (sine_of_product, ("a", "b"), (0.3, 2.0), "grad"),
+    "shared calls": (sine_steps, ("a", "b"), (0.3, 2.0, 3), "grad"),
     "inline number temporaries": (horner, ("x", "a"), (0.7, 1.5, (1.0, 2.0)), "grad"),
     "item loops": (horner, ("x", "a"), (0.7, 1.5, [1.0, 2.0]), "grad"),
 }

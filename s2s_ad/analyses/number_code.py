@@ -10,7 +10,9 @@ facts prove that it is number code:
 - grad or value_and_grad of the function the user called (not a helper's adjoint, no
   aux output), for a signature (the general derivative does not know the kinds);
 - at most MAX_DIRECTIONS differentiated arguments, each a float number (a Python float,
-  np.float64 or np.float32: not an array, not even a 0-d one);
+  np.float64 or np.float32: not an array, not even a 0-d one); more than one only when
+  a loop computes values carrying derivatives (straight-line code has no tape, and
+  there one reverse sweep costs less than k forward ones);
 - every value carrying a derivative is such a number (loops over lists and tuples of
   floats, math.* and numpy calls on numbers are fine; a list or array on the
   differentiated path is not);
@@ -25,6 +27,7 @@ facts prove that it is number code:
         return p
 
     def loss(w, X):                        w: float64[D]  -> reverse (w is an array)
+    def price(S, sigma): closed form       S, sigma: float -> reverse (no loop, 2 inputs)
 
 Everything else keeps reverse mode. S2S_AD_REVERSE=1 in the environment keeps it for
 number code too (to compare both, and for the tests of the reverse sweep's own passes).
@@ -54,7 +57,24 @@ def forward_gradient_applies(request, levels, kinds, activity, registry):
         return False
     if not all(_float_number(kinds, name) for name in request.wrt):
         return False
+    if len(request.wrt) > 1 and not _active_loop(levels.tree.body, activity):
+        # straight-line code: one reverse sweep costs less than k forward ones, and it
+        # needs no tape there
+        return False
     return _number_statements(levels.tree.body[:-1], levels, kinds, activity, registry)
+
+
+def _active_loop(stmts, activity):
+    """Is there a loop computing values that carry derivatives (whose reverse sweep
+    would need a tape)?"""
+    for stmt in stmts:
+        if isinstance(stmt, (gast.For, gast.While)) and any(
+                isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)
+                and activity.is_active(n.id) for s in stmt.body for n in walk_tree(s)):
+            return True
+        if isinstance(stmt, gast.If) and _active_loop(stmt.body + stmt.orelse, activity):
+            return True
+    return False
 
 
 def reverse_forced():
