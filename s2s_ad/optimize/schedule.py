@@ -12,7 +12,8 @@ re-derives a fact the generator should have had), so their order is the declared
              reads of forward temporaries, casts of gradients that may hold integers, and,
              last, a specialisation's arithmetic in buffers, batched tapes, item loops and
              list reads
-    FORWARD: clean up to a fixed point
+    FORWARD: clean up to a fixed point, repeated pure calls made once, loops over a
+             sequence's items
     FORWARD_GRADIENT (a gradient of number code in forward mode, ad/forward_gradient.py):
              clean up, temporaries (tangents' too) back into their use, float literals,
              loops over a sequence's items
@@ -274,7 +275,11 @@ REVERSE = (
     Pass("integer gradients", integer_gradients),
     Pass("in-place arithmetic", in_place_arithmetic, writes_arrays=True),
 )
-FORWARD = (Pass("clean up", clean_up),)
+FORWARD = (
+    Pass("clean up", clean_up),
+    Pass("shared calls", shared_calls),
+    Pass("item loops", item_loops),
+)
 FORWARD_GRADIENT = (
     Pass("clean up", clean_up),
     Pass("unit factors", unit_factors),
