@@ -11,8 +11,9 @@ facts prove that it is number code:
   aux output), for a signature (the general derivative does not know the kinds);
 - at most MAX_DIRECTIONS differentiated arguments, each a float number (a Python float,
   np.float64 or np.float32: not an array, not even a 0-d one); more than one only when
-  a loop computes values carrying derivatives (straight-line code has no tape, and
-  there one reverse sweep costs less than k forward ones);
+  they are Python floats and a loop computes values carrying derivatives (straight-line
+  code has no tape, and there one reverse sweep costs less than k forward ones; on numpy
+  scalars arithmetic costs several times a float's, and the tape is cheap beside it);
 - every value carrying a derivative is such a number (loops over lists and tuples of
   floats, math.* and numpy calls on numbers are fine; a list or array on the
   differentiated path is not);
@@ -57,9 +58,12 @@ def forward_gradient_applies(request, levels, kinds, activity, registry):
         return False
     if not all(_float_number(kinds, name) for name in request.wrt):
         return False
-    if len(request.wrt) > 1 and not _active_loop(levels.tree.body, activity):
+    if len(request.wrt) > 1 and not (
+            _active_loop(levels.tree.body, activity)
+            and all(kinds.of(name).type is float for name in request.wrt)):
         # straight-line code: one reverse sweep costs less than k forward ones, and it
-        # needs no tape there
+        # needs no tape there; on numpy scalars each operation costs several times a
+        # float's, and the tape is cheap beside them
         return False
     return _number_statements(levels.tree.body[:-1], levels, kinds, activity, registry)
 
