@@ -56,6 +56,17 @@ def newton_root(c, x0):
     return x
 
 
+def mean_of_states(a, b, n):
+    """Divided by an int argument at the end (its kind: a float, though the stand-in
+    for an unknown int is 0 in one world)."""
+    x = 0.1
+    total = 0.0
+    for _ in range(n):
+        x = a * x + b * math.sin(x) + 1.0
+        total = total + x * x
+    return total / n
+
+
 def with_array(w, xs):
     return np.sum(np.tanh(w * xs))
 
@@ -71,6 +82,7 @@ CASES = {     # function, arguments, wrt, the arguments' dtype may be any number
     "pendulum": (pendulum, (1.2, 0.4, 50), (0, 1)),
     "branchy": (branchy, (0.35, 0.9), (0, 1)),
     "newton_root": (newton_root, (2.0, 1.5), 0),
+    "mean_of_states": (mean_of_states, (0.5, 0.3, 20), (0, 1)),
 }
 
 
