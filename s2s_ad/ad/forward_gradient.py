@@ -68,8 +68,7 @@ def forward_gradient(inputs, wrt, outputs, registry, derive_jvp):
         activity = analyse_activity(levels, (name,), outputs, registry)
         directions.append(_Direction(dataclasses.replace(inputs, activity=activity), name,
                                      derive_jvp, name in stored))
-    seeds = [build.comment(f"forward mode: the derivatives along {', '.join(wrt)} are "
-                           f"carried along with the values")]
+    seeds = []
     for d in directions:
         if d.rebound:
             seeds.append(build.assign(d.tangent_name(d.wrt), build.const(1.0)))
@@ -79,7 +78,7 @@ def forward_gradient(inputs, wrt, outputs, registry, derive_jvp):
                 # iteration reads a zero tangent
                 seeds.append(build.assign(d.tangent_name(name), d.zero_tangent(
                     build.name(name))))
-    body = seeds + _block(levels.tree.body[:-1], directions)
+    body = seeds + _block(levels.tree.body[:-1], directions, levels.parsed.source_map)
     out_atom = levels.tree.body[-1].value
     results = []
     for d in directions:
@@ -88,19 +87,28 @@ def forward_gradient(inputs, wrt, outputs, registry, derive_jvp):
     return body, results
 
 
-def _block(stmts, directions):
-    out = []
+def _block(stmts, directions, source_map):
+    out, last_line = [], None
     for stmt in stmts:
+        if isinstance(stmt, gast.Assign) and getattr(stmt, "lineno", None) is not None \
+                and stmt.lineno != last_line and isinstance(stmt.targets[0], gast.Name) \
+                and any(d.i.activity.is_active(stmt.targets[0].id) for d in directions):
+            # provenance, as the backward sweep's `# grad of:` lines
+            out.append(build.comment(f"with derivatives: {source_map.line_text(stmt)}"))
+            last_line = stmt.lineno
+        elif not isinstance(stmt, gast.Assign):
+            last_line = None
         if isinstance(stmt, gast.If):
-            out.append(gast.If(test=stmt.test, body=_block(stmt.body, directions)
-                               or [gast.Pass()], orelse=_block(stmt.orelse, directions)))
+            out.append(gast.If(test=stmt.test,
+                               body=_block(stmt.body, directions, source_map) or [gast.Pass()],
+                               orelse=_block(stmt.orelse, directions, source_map)))
         elif isinstance(stmt, gast.For):
             out.append(gast.For(target=stmt.target, iter=stmt.iter,
-                                body=_block(stmt.body, directions), orelse=[],
+                                body=_block(stmt.body, directions, source_map), orelse=[],
                                 type_comment=None))
         elif isinstance(stmt, gast.While):
-            out.append(gast.While(test=stmt.test, body=_block(stmt.body, directions),
-                                  orelse=[]))
+            out.append(gast.While(test=stmt.test,
+                                  body=_block(stmt.body, directions, source_map), orelse=[]))
         elif isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name):
             out.extend(_assignment(stmt, directions))
         else:

@@ -58,6 +58,10 @@ def forward_gradient_applies(request, levels, kinds, activity, registry):
         return False
     if not all(_float_number(kinds, name) for name in request.wrt):
         return False
+    out = levels.tree.body[-1].value
+    if not (isinstance(out, gast.Name) and isinstance(kinds.of(out.id), Num)
+            and _number(kinds, out.id)):
+        return False            # a tuple returned: reverse mode's seed check refuses it
     if len(request.wrt) > 1 and not (
             _active_loop(levels.tree.body, activity)
             and all(kinds.of(name).type is float for name in request.wrt)):

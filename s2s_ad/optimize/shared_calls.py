@@ -77,10 +77,12 @@ def _share(block, k, call, fresh):
               if node is not call and gast.dump(node) == key]
     stored = _stored(block[k])
     m = k + 1
-    while not (stored & reads) and m < len(block) and _simple(block[m]):
-        places += [(m, node) for node in _calls(block[m].value, lambda c: True)
-                   if gast.dump(node) == key]
-        stored = _stored(block[m])
+    while not (stored & reads) and m < len(block) and (
+            _simple(block[m]) or build.is_comment(block[m])):
+        if _simple(block[m]):
+            places += [(m, node) for node in _calls(block[m].value, lambda c: True)
+                       if gast.dump(node) == key]
+            stored = _stored(block[m])
         m += 1
     if not places:
         return False

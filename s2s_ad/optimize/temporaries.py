@@ -21,6 +21,7 @@ import re
 
 import gast
 
+from ..ir import build
 from ..ir.walk import all_statements, walk_tree
 
 _TEMPORARY = re.compile(r"t\d+_\d+(_bar)?$")
@@ -70,6 +71,8 @@ def _user(block, k, name, pure_call):
     a plain assignment of an effect-free value that rebinds nothing block[k] reads."""
     read = {n.id for n in walk_tree(block[k].value) if isinstance(n, gast.Name)}
     for stmt in block[k + 1:]:
+        if build.is_comment(stmt):
+            continue
         if any(isinstance(n, gast.Name) and n.id == name for n in walk_tree(stmt)):
             return stmt
         if not (isinstance(stmt, gast.Assign) and len(stmt.targets) == 1
