@@ -98,6 +98,16 @@ from user_scalar_sims import (  # noqa: E402
     asian_softplus,
     asian_softplus_grad,
     make_asian)
+from user_scalar_fits import (  # noqa: E402
+    pendulum_misfit,
+    pendulum_misfit_grad,
+    make_pendulum,
+    cubic_roots_sum,
+    cubic_roots_sum_grad,
+    make_cubic_roots,
+    running_average_errors,
+    running_average_errors_grad,
+    make_running_average)
 from user_models import (  # noqa: E402  (the workloads, by group)
     layer_norm_mse,
     layer_norm_mse_grad,
@@ -181,6 +191,12 @@ WORKLOADS = [
                  make_kepler, 0, kepler_positions_grad, "scalar", tags=("guard",)),
     UserWorkload("Monte-Carlo GBM path, 250 steps (tuple), softplus", asian_softplus,
                  make_asian, (0, 1), asian_softplus_grad, "scalar"),
+    UserWorkload("pendulum fit by length and damping, 1000 steps (list)", pendulum_misfit,
+                 make_pendulum, (0, 1), pendulum_misfit_grad, "scalar"),
+    UserWorkload("Newton roots of x^3 + p x = t, 8 steps x 100 targets", cubic_roots_sum,
+                 make_cubic_roots, 0, cubic_roots_sum_grad, "scalar"),
+    UserWorkload("running average errors, list of 500 floats", running_average_errors,
+                 make_running_average, (0, 1), running_average_errors_grad, "scalar"),
     UserWorkload("Holt trend smoothing, list of 200 floats", holt_sse, make_holt, (0, 1),
                  holt_sse_grad, "scalar"),
     UserWorkload("cooling rod, n=2000, 200 steps, rate parameters", cooling_rod_loss,

@@ -33,6 +33,7 @@ from .frontend.star_params import fixed_arity, fixed_count, takes_star_args
 from .library_functions import library_function
 from .pipeline import Request, derive, front, outline
 from .wrt import Wrt, wrt_names
+from .analyses.number_code import reverse_forced
 
 
 _PUBLIC = weakref.WeakKeyDictionary()    # user function -> {options: public function}
@@ -167,11 +168,12 @@ def _public(f, mode, wrt, preserve_result, has_aux=False):
         return per_arity(f, mode, lambda g: _public(g, mode, wrt, preserve_result, has_aux),
                          extra=1 if mode in ("vjp", "jvp") else 0)
     per_function = _PUBLIC.setdefault(f, {}) if _weakrefable(f) else {}
-    fast_key = (mode, tuple(wrt) if isinstance(wrt, list) else wrt, preserve_result, has_aux)
+    fast_key = (mode, tuple(wrt) if isinstance(wrt, list) else wrt, preserve_result, has_aux,
+                reverse_forced())
     if fast_key in per_function:            # a repeated grad(f): no signature inspection
         return per_function[fast_key]
     names, single = wrt_names(f, wrt)
-    key = (mode, names, single, preserve_result, has_aux)
+    key = (mode, names, single, preserve_result, has_aux, reverse_forced())
     if key in per_function:
         per_function[fast_key] = per_function[key]
         return per_function[key]

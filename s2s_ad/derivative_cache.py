@@ -12,6 +12,8 @@ in-place operations is differentiated again through its twin written without the
 import contextlib
 import dataclasses
 
+from .analyses.number_code import reverse_forced
+
 
 class DerivativeCache:
     """(function, Request) -> Derived, plus the helpers being derived (recursion guard)."""
@@ -55,10 +57,10 @@ class DerivativeCache:
         return seen.index(signature) + 1
 
     def get(self, func, request):
-        return self._entries.get((func, request))
+        return self._entries.get((func, request, reverse_forced()))
 
     def put(self, func, request, derived):
-        self._entries[(func, request)] = derived
+        self._entries[(func, request, reverse_forced())] = derived
         self.by_function[derived.function] = derived
 
     def derived_of(self, function):

@@ -15,3 +15,12 @@ if "S2S_AD_SOURCE_DIR" not in os.environ:
 sys.path.insert(0, os.path.dirname(__file__))
 
 from paths import both_paths  # noqa: E402,F401  (the fixture, for every test module)
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture
+def reverse_mode(monkeypatch):
+    """Gradients of number code in reverse mode too (analyses/number_code.py builds them
+    in forward mode): for the tests of the reverse sweep's own rewrites on numbers."""
+    monkeypatch.setenv("S2S_AD_REVERSE", "1")

@@ -7,6 +7,7 @@ Regenerate after an intended change with
     S2S_AD_UPDATE_GOLDEN=1 python -m pytest tests/test_passes.py
 and read the diff of tests/golden/passes/ before committing it.
 """
+import math
 import os
 
 import numpy as np
@@ -16,7 +17,7 @@ from s2s_ad.ad.registry import default_registry
 from s2s_ad.backend.emit import to_source
 from s2s_ad.derivative_cache import DerivativeCache
 from s2s_ad.ir import build
-from s2s_ad.optimize.schedule import FORWARD, REVERSE
+from s2s_ad.optimize.schedule import FORWARD, FORWARD_GRADIENT, REVERSE
 from s2s_ad.pipeline import Request, derive
 from s2s_ad.signature import signature_of
 
@@ -68,6 +69,26 @@ def doubled_square_and_max(x):
     return np.sum(2.0 * x * x) + np.max(x)    # x's adjoint reads 2.0 * x again
 
 
+def damped(sigma, T):
+    v = sigma * math.sqrt(T)              # dv_dsigma = 1.0 * sqrt(T)
+    w = 1.0 - sigma                       # dw_dsigma = -1.0
+    return v * w
+
+
+def sine_steps(a, b, n):
+    s = 0.0
+    for _ in range(n):
+        s = math.sin(a * b + s)           # its cosine in both directions' tangents
+    return s
+
+
+def horner(x, a, coeffs):
+    p = 0.0
+    for c in coeffs:
+        p = p * x + a * c
+    return p
+
+
 X, W, b = np.ones((4, 3)), np.ones((3, 2)), np.ones(2)
 # pass -> (function, wrt, arguments to specialise on (None: the general derivative), mode)
 CASES = {
@@ -82,6 +103,11 @@ CASES = {
     "reused forward values": (doubled_square_and_max, ("x",), (np.arange(3.0),), "grad"),
     "integer gradients": (square, ("x",), None, "grad"),
     "in-place arithmetic": (tanh_weighted, ("x",), (np.ones(5),), "grad"),
+    # a gradient of number code, built in forward mode (ad/forward_gradient.py)
+    "unit factors": (damped, ("sigma",), (0.3, 2.0), "grad"),
+    "shared calls": (sine_steps, ("a", "b"), (0.3, 2.0, 3), "grad"),
+    "inline number temporaries": (horner, ("x", "a"), (0.7, 1.5, (1.0, 2.0)), "grad"),
+    "item loops": (horner, ("x", "a"), (0.7, 1.5, [1.0, 2.0]), "grad"),
 }
 
 
@@ -104,7 +130,7 @@ def _text(body):
 
 
 def test_every_pass_has_a_case():
-    names = {p.name for p in REVERSE + FORWARD}
+    names = {p.name for p in REVERSE + FORWARD + FORWARD_GRADIENT}
     assert names == {n.split(" (")[0] for n in CASES}
 
 

@@ -77,7 +77,7 @@ def test_a_loop_saving_several_numbers_has_the_right_gradient(path, number):
         assert got[k] == pytest.approx(differences(euler_fit, args, k), rel=1e-6, abs=1e-9)
 
 
-def test_a_loop_saving_several_floats_pushes_one_tuple_per_iteration():
+def test_a_loop_saving_several_floats_pushes_one_tuple_per_iteration(reverse_mode):
     args = (0.9, 0.4, 0.3, OBS, 0.1)
     df = s2s_ad.grad(euler_fit, wrt=(0, 1, 2))
     source = s2s_ad.derivative_source(df, *args)
@@ -121,7 +121,7 @@ def test_horner_over_a_sequence_of_floats(path, container):
 
 
 @pytest.mark.parametrize("container", [tuple, list])
-def test_a_loop_over_items_reads_the_items(container):
+def test_a_loop_over_items_reads_the_items(container, reverse_mode):
     df = s2s_ad.grad(horner, wrt=(0, 1))
     source = s2s_ad.derivative_source(df, 0.7, 1.5, container(COEFFS))
     assert "for c in coeffs:" in source and "for c in reversed(coeffs):" in source
@@ -195,7 +195,7 @@ def euler_fit_scaled(a, b, x0, obs, dt):
 
 
 @pytest.mark.parametrize("path", PATHS)
-def test_a_float_array_read_item_by_item_in_a_loop(path):
+def test_a_float_array_read_item_by_item_in_a_loop(path, reverse_mode):
     obs = np.array(OBS)
     args = (0.9, 0.4, 0.3, obs, 0.1)
     df = grad_on(path, euler_fit, wrt=(0, 1, 2))
@@ -231,7 +231,7 @@ def test_second_derivative_through_a_loop_reading_a_list():
     assert got == pytest.approx(differences(first_of_array_fit, args, 0, eps=1e-5), rel=1e-5)
 
 
-def test_the_rewrites_leave_the_code_a_second_derivative_reads_as_it_was():
+def test_the_rewrites_leave_the_code_a_second_derivative_reads_as_it_was(reverse_mode):
     args = (0.9, 0.4, 0.3, np.array(OBS), 0.1)
     df = s2s_ad.grad(euler_fit, wrt=(0, 1))
     df(*args)
@@ -266,7 +266,7 @@ def test_invariant_float_arithmetic_in_a_loop(path, number):
         assert got[k] == pytest.approx(differences(gbm_average, args, k, eps=1e-7), rel=1e-6)
 
 
-def test_invariant_float_arithmetic_runs_once_before_the_loop():
+def test_invariant_float_arithmetic_runs_once_before_the_loop(reverse_mode):
     args = (100.0, 0.2, 0.05, 0.01, NORMALS)
     df = s2s_ad.grad(gbm_average, wrt=(0, 1))
     source = s2s_ad.derivative_source(df, *args)

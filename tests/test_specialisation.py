@@ -481,7 +481,7 @@ def _weighted_walk(x, ws):
     return total
 
 
-def test_item_reads_in_a_loop_are_repeated_not_taped():
+def test_item_reads_in_a_loop_are_repeated_not_taped(reverse_mode):
     ws = np.linspace(0.5, 1.5, 6)
     df = s2s_ad.grad(_weighted_walk)
     assert df(0.3, ws) == pytest.approx(numeric_grad(_weighted_walk, [0.3, ws], 0))

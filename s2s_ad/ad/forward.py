@@ -52,6 +52,9 @@ class ForwardGenerator:
         return zero_of(atom)
 
     def zero_tangent(self, atom):
+        kind = self.i.kinds.of(atom) if self.i.kinds is not None else None
+        if getattr(kind, "type", None) is float:
+            return build.const(0.0)        # a Python float's: no call
         helper = self.i.bindings.name_for("zero_tangent", runtime.zero_tangent)
         return build.call(build.name(helper), [build.clone(atom)])
 

@@ -275,6 +275,13 @@ class _Analysis:
                     warnings.simplefilter("ignore")
                     results.append(call(*[w[k] for _, w in args],
                                         **{n: w[k] for n, (_, w) in keywords.items()}))
+            except ZeroDivisionError:
+                # an integer whose value is not known stands in as 0 in one world: Python
+                # numbers divided by it have the kind they have divided by a nonzero one
+                try:
+                    results.append(call(*[_nonzero(w[k]) for _, w in args]))
+                except Exception:
+                    return UNKNOWN, None
             except Exception:      # the stand-ins do not fit: no fact, never an error
                 return UNKNOWN, None
         kind, worlds = result_kind(results)
@@ -365,6 +372,11 @@ class _Analysis:
     def _is_int(self, atom):
         kind, _ = self._atom(atom)
         return isinstance(kind, Num) and kind.axes == () and kind.dtype == "int64"
+
+
+def _nonzero(value):
+    """A Python number's zero stand-in as a one of its type (anything else as it is)."""
+    return type(value)(1) if type(value) in (int, float) and value == 0 else value
 
 
 def _join_envs(a, b):

@@ -160,6 +160,12 @@ def comment(text):
     return expr_stmt(call("__s2s_comment__", [const(text)]))
 
 
+def is_comment(stmt):
+    """Is `stmt` a `comment(...)` marker?"""
+    return isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Call) \
+        and isinstance(stmt.value.func, gast.Name) and stmt.value.func.id == "__s2s_comment__"
+
+
 def blank_line():
     """A marker statement the emitter turns into an empty line."""
     return expr_stmt(call("__s2s_blank__"))

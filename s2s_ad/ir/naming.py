@@ -23,6 +23,7 @@ class Namer:
         self._level_counts = {}
         self._adjoints = {}
         self._adjoint_names = set()
+        self._tangent_names = set()
 
     def reserve(self, identifier):
         self._taken.add(identifier)
@@ -43,6 +44,18 @@ class Namer:
         if re.search(r"_bar(_\d+)?$", base):
             self._adjoint_names.add(base)
         return base
+
+    def tangent(self, variable, wrt):
+        """A fresh name for variable's derivative along the input `wrt` in a forward-mode
+        gradient: `dp_dx`."""
+        made = self.fresh(f"d{variable}_d{wrt}")
+        self._tangent_names.add(made)
+        return made
+
+    def is_tangent(self, identifier):
+        """Was `identifier` made by `tangent` (a number: forward-mode gradients are built
+        for number code only)?"""
+        return identifier in self._tangent_names
 
     def is_adjoint(self, identifier):
         """Was `identifier` made here for an adjoint (`x_bar`, `x_bar_1`)? A user's own

@@ -311,3 +311,57 @@ def _floated(node, resolve):
             and callee(node.func, resolve) is runtime.unbroadcast:
         node.args[0] = _floated(node.args[0], resolve)
     return node
+
+
+def unit_factors_of_numbers(body, is_float):
+    """`y = 1.0 * e` / `y = e * 1.0` -> `y = e` where e is a name is_float(name) says holds
+    a float number (a forward-mode gradient's tangent along its own input is the literal
+    1.0; on numbers the copy aliases nothing, and a float times 1.0 is itself, dtype and
+    all). Returns (body, changed), blocks edited in place."""
+    changed = False
+    for stmt in body:
+        if isinstance(stmt, (gast.If, gast.For, gast.While)):
+            changed |= unit_factors_of_numbers(stmt.body, is_float)[1]
+            changed |= unit_factors_of_numbers(stmt.orelse, is_float)[1]
+        elif isinstance(stmt, gast.Assign) and isinstance(stmt.value, gast.BinOp) \
+                and isinstance(stmt.value.op, gast.Mult):
+            for one, other in ((stmt.value.left, stmt.value.right),
+                               (stmt.value.right, stmt.value.left)):
+                if number_literal(one) == 1 and isinstance(one.value, float) \
+                        and isinstance(other, gast.Name) and is_float(other.id):
+                    stmt.value = other
+                    changed = True
+                    break
+    return body, changed
+
+
+def constant_tangents(body, is_tangent):
+    """A tangent assigned a number literal once, at the top level of `body`, and nowhere
+    else (`dt1_5_dalpha = -1.0` for t1_5 = 1.0 - alpha) is read as that literal, which
+    the folder then works into the arithmetic reading it. Returns a new top-level list
+    (the statements reading it are edited in place)."""
+    counts = {}
+    for stmt in body:
+        for node in walk_tree(stmt):
+            if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
+                counts[node.id] = counts.get(node.id, 0) + 1
+    literals = {}
+    for stmt in body:
+        if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 \
+                and isinstance(stmt.targets[0], gast.Name) \
+                and is_tangent(stmt.targets[0].id) and counts[stmt.targets[0].id] == 1 \
+                and isinstance(number_literal(stmt.value), float):
+            literals[stmt.targets[0].id] = stmt
+    if not literals:
+        return body
+    kept = [stmt for stmt in body if stmt not in literals.values()]
+    for stmt in kept:
+        for holder in walk_tree(stmt):
+            for field, child in gast.iter_fields(holder):
+                if isinstance(child, gast.Name) and child.id in literals:
+                    setattr(holder, field, build.clone(literals[child.id].value))
+                elif isinstance(child, list):
+                    child[:] = [build.clone(literals[c.id].value)
+                                if isinstance(c, gast.Name) and c.id in literals else c
+                                for c in child]
+    return kept

@@ -40,27 +40,31 @@ _NON_WRITING = {len, range, reversed, float, int, abs, min, max, sum, isinstance
 
 
 def iterate_items(body, kinds, resolve, tape):
-    """`body` (forward sweep, blank line, backward sweep) with eligible position loops
-    iterating their sequence. kinds: the facts (analyses/kinds.py); resolve(name): what
-    a free name denotes; tape: the tape's name. Returns (body, changed); the statements
-    given are not edited (the loops changed are in copies)."""
+    """`body` (forward sweep, blank line, backward sweep; or a forward-mode derivative's
+    one pass) with eligible position loops iterating their sequence. kinds: the facts
+    (analyses/kinds.py); resolve(name): what a free name denotes; tape: the tape's name.
+    Returns (body, changed); the statements given are not edited (the loops changed are
+    in copies)."""
     plans = _plans(body, kinds, resolve, tape)
     if not plans:
         return body, False
     body, copies = with_copies_of(body, [plan[0] for plan in plans] +
-                                  [plan[1] for plan in plans])
+                                  [plan[1] for plan in plans if plan[1] is not None])
     for loop, mirror, reread, (position, item, sequence) in plans:
-        loop, mirror = copies[id(loop)], copies[id(mirror)]
+        loop = copies[id(loop)]
         loop.target = build.name(item, store=True)
         loop.iter = build.name(sequence)
         loop.body = [s for s in loop.body if not _reads_item(s, position, item, sequence)]
         if reread:
+            mirror = copies[id(mirror)]
             mirror.target = build.name(item, store=True)
             mirror.iter = build.call(build.name(_bound(resolve, reversed)),
                                      [build.name(sequence)])
             mirror.body = [s for s in mirror.body
                            if not _reads_item(s, position, item, sequence)] or [gast.Pass()]
-    split = next(k for k, stmt in enumerate(body) if build.is_blank_line(stmt))
+    split = next((k for k, stmt in enumerate(body) if build.is_blank_line(stmt)), None)
+    if split is None:
+        return _without_unread(body, [])[0], True
     forward, backward = _without_unread(body[:split], body[split + 1:])
     return forward + [body[split]] + backward, True
 
@@ -68,9 +72,8 @@ def iterate_items(body, kinds, resolve, tape):
 def _plans(body, kinds, resolve, tape):
     """[(forward loop, backward loop, does it read the item, (position, item, sequence))]."""
     split = next((k for k, stmt in enumerate(body) if build.is_blank_line(stmt)), None)
-    if split is None:
-        return []
-    forward, backward = body[:split], body[split + 1:]
+    # a forward-mode derivative (no backward sweep): its loops have no mirror
+    forward, backward = (body, None) if split is None else (body[:split], body[split + 1:])
     if not any(isinstance(s, gast.For) and isinstance(s.target, gast.Name)
                and (_first_read(s.body) or (None,))[0] == s.target.id for s in forward):
         return []                     # no loop reads an item by its position: no walks
@@ -92,14 +95,17 @@ def _plans(body, kinds, resolve, tape):
             lists_fixed = _writes_nothing(body, resolve, tape)
         if not (container is tuple or container is list and lists_fixed):
             continue
-        mirror = [s for s in backward if isinstance(s, gast.For) and _mirrors(s, loop)]
+        mirror = [None] if backward is None else \
+            [s for s in backward if isinstance(s, gast.For) and _mirrors(s, loop)]
         if len(mirror) != 1:
             continue
         # a backward loop that does not read the item keeps running over the positions
-        reread = _first_read(mirror[0].body) == (position, item, sequence)
+        reread = mirror[0] is not None and \
+            _first_read(mirror[0].body) == (position, item, sequence)
         # the position is read by the item reads only (not after the loops)
+        loops = (loop,) if mirror[0] is None else (loop, mirror[0])
         if loads.get(position, 0) != 1 + reread \
-                or _stored_elsewhere(body, position, (loop, mirror[0])) \
+                or _stored_elsewhere(body, position, loops) \
                 or _stored_elsewhere(body, sequence, ()):     # one sequence throughout
             continue
         plans.append((loop, mirror[0], reread, found))

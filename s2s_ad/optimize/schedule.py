@@ -12,7 +12,11 @@ re-derives a fact the generator should have had), so their order is the declared
              reads of forward temporaries, casts of gradients that may hold integers, and,
              last, a specialisation's arithmetic in buffers, batched tapes, item loops and
              list reads
-    FORWARD: clean up to a fixed point
+    FORWARD: clean up to a fixed point, repeated pure calls made once, loops over a
+             sequence's items
+    FORWARD_GRADIENT (a gradient of number code in forward mode, ad/forward_gradient.py):
+             clean up, temporaries (tangents' too) back into their use, float literals,
+             loops over a sequence's items
 
 `run_schedule` returns the body before the first pass that writes into arrays (what a
 derivative of this derivative differentiates) and the final one; `facts.trace(name,
@@ -40,12 +44,14 @@ from .buffers import schedule_in_place
 from .closed_forms import closed_form_adjoints
 from .dce import eliminate_dead_code, remove_dead_cycles, remove_unread_assignments
 from .float_gradients import float_gradients
-from .fold import float_literals_in_adjoints, fold_constants
+from .fold import (constant_tangents, float_literals_in_adjoints, fold_constants,
+                   unit_factors_of_numbers)
 from .inplace import accumulate_in_place
 from .item_loops import iterate_items
 from .list_reads import read_arrays_as_lists
 from .reuse import reuse_forward_values
 from .seeds import make_seed_folding_pass
+from .shared_calls import share_repeated_calls
 from .shape_proxies import make_shape_proxy_pass
 from .tape_batches import batch_loop_tapes
 from .temporaries import inline_temporaries
@@ -81,7 +87,13 @@ class PassFacts:
         not drawing random numbers)."""
         if any(k.arg == "out" for k in call.keywords):
             return False
-        callee = self.levels.callees.get(dotted_path(call.func))
+        path = dotted_path(call.func)
+        callee = self.levels.callees.get(path)
+        if callee is None and path is not None:
+            # a call a template wrote (math.cos in the tangent of math.sin): what it names
+            callee = self.resolve(path.split(".")[0])
+            for attr in path.split(".")[1:]:
+                callee = getattr(callee, attr, None)
         home = getattr(callee, "__module__", None) or ""
         if "random" in home:
             return False
@@ -143,10 +155,47 @@ def temporaries(body, facts):
     return Body.of(fold_constants(statements)[0] if changed else statements)
 
 
+def unit_factors(body, facts):
+    """A forward-mode gradient's tangents that are literals (`dt1_5_dalpha = -1.0`) read
+    as literals, and its `d = 1.0 * e` of a float number e as `d = e`."""
+    def is_float(name):
+        kind = facts.kinds.of(name)
+        return facts.namer.is_tangent(name) or (
+            isinstance(kind, Num) and kind.axes == () and kind.type is not None
+            and kind.type is not numpy.ndarray and kind.dtype in ("float64", "float32"))
+    statements = fold_constants(constant_tangents(body.statements(), facts.namer.is_tangent))[0]
+    return Body.of(unit_factors_of_numbers(statements, is_float)[0])
+
+
+def shared_calls(body, facts):
+    """A pure call made again with the same operands reads the first one's value
+    (optimize/shared_calls.py)."""
+    return Body.of(share_repeated_calls(body.statements(), facts.pure_call,
+                                        facts.namer.fresh)[0])
+
+
+def item_loops(body, facts):
+    """A forward-mode gradient's loops over a tuple's or list's positions iterate its
+    items (optimize/item_loops.py)."""
+    return Body.of(iterate_items(body.statements(), facts.kinds, facts.resolve,
+                                 facts.tape)[0])
+
+
+def number_temporaries(body, facts):
+    """A forward-mode gradient's single-use temporaries back into their use, copies
+    (`sse = t8_0`) included where the temporary is a number."""
+    def is_number(name):
+        return facts.namer.is_tangent(name) or facts.kinds.is_number(name)
+    statements, changed = inline_temporaries(body.statements(), facts.pure_call, is_number)
+    return Body.of(fold_constants(statements)[0] if changed else statements)
+
+
 def float_literals(body, facts):
-    """`2` -> `2.0` beside adjoints (Python's int-float arithmetic is the slower path)."""
-    return Body.of(float_literals_in_adjoints(body.statements(), facts.namer.is_adjoint,
-                                              facts.resolve))
+    """`2` -> `2.0` beside adjoints and a forward-mode gradient's tangents (Python's
+    int-float arithmetic is the slower path)."""
+    def derivative(name):
+        return facts.namer.is_adjoint(name) or facts.namer.is_tangent(name)
+    return Body.of(float_literals_in_adjoints(body.statements(), derivative, facts.resolve))
 
 
 def closed_forms(body, facts):
@@ -226,7 +275,19 @@ REVERSE = (
     Pass("integer gradients", integer_gradients),
     Pass("in-place arithmetic", in_place_arithmetic, writes_arrays=True),
 )
-FORWARD = (Pass("clean up", clean_up),)
+FORWARD = (
+    Pass("clean up", clean_up),
+    Pass("shared calls", shared_calls),
+    Pass("item loops", item_loops),
+)
+FORWARD_GRADIENT = (
+    Pass("clean up", clean_up),
+    Pass("unit factors", unit_factors),
+    Pass("shared calls", shared_calls),
+    Pass("inline number temporaries", number_temporaries),
+    Pass("float literals", float_literals),
+    Pass("item loops", item_loops),
+)
 
 
 def run_schedule(body, facts, schedule):

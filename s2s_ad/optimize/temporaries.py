@@ -21,17 +21,22 @@ import re
 
 import gast
 
+from ..ir import build
 from ..ir.walk import all_statements, walk_tree
 
 _TEMPORARY = re.compile(r"t\d+_\d+(_bar)?$")
+# a forward-mode gradient's tangent of a temporary (ad/forward_gradient.py): `dt1_0_dx`,
+# a number, so a copy `dp_dx = dt1_0_dx` may take its value too
+_TANGENT = re.compile(r"dt\d+_\d+_d\w+$")
 _CONDITIONAL = (gast.IfExp, gast.BoolOp, gast.Lambda, gast.ListComp, gast.GeneratorExp,
                 gast.SetComp, gast.DictComp)
 
 
-def inline_temporaries(body, pure_call):
+def inline_temporaries(body, pure_call, is_number=None):
     """body with single-use temporaries inlined (in place, every block). pure_call(call)
     tells a call without effects (numpy, math): only values whose calls all are move.
-    Returns (body, changed)."""
+    is_number(name): the temporary holds a number (a copy `y = t` of it may take its
+    value: nothing can alias a number). Returns (body, changed)."""
     stores, loads = {}, {}
     for node in walk_tree(gast.Module(body=body, type_ignores=[])):
         if isinstance(node, gast.Name):
@@ -47,7 +52,8 @@ def inline_temporaries(body, pure_call):
             name = _single_use_temporary(stmt, stores, loads)
             user = _user(block, k, name, pure_call) if name is not None and _pure(
                 stmt.value, pure_call) else None
-            if user is not None and _inline_into(user, name, stmt.value):
+            copies = is_number is not None and is_number(name)
+            if user is not None and _inline_into(user, name, stmt.value, copies):
                 del block[k]
                 changed = True
                 k = max(k - 1, 0)          # the previous temporary may now feed this one
@@ -65,6 +71,8 @@ def _user(block, k, name, pure_call):
     a plain assignment of an effect-free value that rebinds nothing block[k] reads."""
     read = {n.id for n in walk_tree(block[k].value) if isinstance(n, gast.Name)}
     for stmt in block[k + 1:]:
+        if build.is_comment(stmt):
+            continue
         if any(isinstance(n, gast.Name) and n.id == name for n in walk_tree(stmt)):
             return stmt
         if not (isinstance(stmt, gast.Assign) and len(stmt.targets) == 1
@@ -77,14 +85,14 @@ def _user(block, k, name, pure_call):
 def _single_use_temporary(stmt, stores, loads):
     if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 \
             and isinstance(stmt.targets[0], gast.Name) \
-            and _TEMPORARY.match(stmt.targets[0].id):
+            and (_TEMPORARY.match(stmt.targets[0].id) or _TANGENT.match(stmt.targets[0].id)):
         name = stmt.targets[0].id
         if stores.get(name) == 1 and loads.get(name) == 1:
             return name
     return None
 
 
-def _inline_into(stmt, name, value):
+def _inline_into(stmt, name, value, copies=False):
     """Replace the one load of `name` in `stmt` by `value`; False if not allowed there."""
     if not isinstance(stmt, (gast.Assign, gast.Return)) or stmt.value is None:
         return False
@@ -104,7 +112,10 @@ def _inline_into(stmt, name, value):
         if isinstance(node, _CONDITIONAL):
             return False
     if stmt.value is target:
-        return False                   # `y = t` would alias nothing: leave the copy alone
+        if not (copies or _TANGENT.match(name)):
+            return False           # `y = t` would alias nothing: leave the copy alone
+        stmt.value = value
+        return True
     for holder in walk_tree(stmt.value):
         for field, child in gast.iter_fields(holder):
             if child is target:

@@ -1,0 +1,112 @@
+"""Scalar fitting workloads of user_workloads.py: a pendulum integrated with math.sin, a
+Newton iteration for a root that depends on a parameter, and a running average over a
+list, each on Python floats with the gradient an expert writes by hand."""
+import math
+
+import numpy as np
+
+
+# A damped pendulum theta'' = -(g / L) sin(theta) - c theta', 1000 semi-implicit Euler
+# steps, fitted to observed angles by its length L and damping c.
+def pendulum_misfit(length, damping, theta0, observed, dt):
+    """Sum of squared differences between the simulated and the observed angles."""
+    theta, omega = theta0, 0.0
+    loss = 0.0
+    for target in observed:
+        omega = omega - dt * (9.81 / length * math.sin(theta) + damping * omega)
+        theta = theta + dt * omega
+        loss = loss + (theta - target) ** 2
+    return loss
+
+
+def pendulum_misfit_grad(length, damping, theta0, observed, dt):
+    # sensitivities of (theta, omega) to L and c carried along the steps (forward)
+    sin, cos = math.sin, math.cos
+    g = 9.81 / length
+    theta, omega = theta0, 0.0
+    th_L = om_L = th_c = om_c = 0.0
+    gL = gc = 0.0
+    keep = 1.0 - dt * damping
+    for target in observed:
+        s = sin(theta)
+        gcos = g * cos(theta)
+        om_L = keep * om_L - dt * (gcos * th_L - g / length * s)
+        om_c = keep * om_c - dt * (gcos * th_c + omega)
+        omega = keep * omega - dt * g * s
+        th_L += dt * om_L
+        th_c += dt * om_c
+        theta += dt * omega
+        r = 2.0 * (theta - target)
+        gL += r * th_L
+        gc += r * th_c
+    return gL, gc
+
+
+def make_pendulum(small=False):
+    n = 50 if small else 1000
+    t = np.arange(1, n + 1) * 0.01
+    observed = [float(v) for v in 0.5 * np.cos(2.9 * t) * np.exp(-0.05 * t)]
+    return (1.15, 0.08, 0.5, observed, 0.01)
+
+
+# The positive root of x**3 + p x = t by eight Newton steps, for each t of a list; the
+# objective sums the roots.
+def cubic_roots_sum(p, targets):
+    """Sum over t of the root of x**3 + p * x - t, eight Newton steps from x = 1."""
+    total = 0.0
+    for t in targets:
+        x = 1.0
+        for _ in range(8):
+            x = x - (x * x * x + p * x - t) / (3.0 * x * x + p)
+        total = total + x
+    return total
+
+
+def cubic_roots_sum_grad(p, targets):
+    # at the root, dx/dp = -x / (3 x**2 + p) (implicit function theorem); eight steps
+    # converge to machine precision for these targets, and so does the derivative
+    g = 0.0
+    for t in targets:
+        x = 1.0
+        for _ in range(8):
+            x = x - (x * x * x + p * x - t) / (3.0 * x * x + p)
+        g -= x / (3.0 * x * x + p)
+    return g
+
+
+def make_cubic_roots(small=False):
+    n = 10 if small else 100
+    return (1.5, [float(v) for v in np.linspace(0.5, 3.0, n)])
+
+
+# An exponential running average of a list of floats with a smoothing factor and an
+# offset, its squared one-step prediction errors summed.
+def running_average_errors(alpha, offset, xs):
+    """Sum of (x_k - m_(k-1))**2 for m_k = alpha m_(k-1) + (1 - alpha) x_k + offset."""
+    m = xs[0]
+    sse = 0.0
+    for x in xs:
+        sse = sse + (x - m) ** 2
+        m = alpha * m + (1.0 - alpha) * x + offset
+    return sse
+
+
+def running_average_errors_grad(alpha, offset, xs):
+    # dm/dalpha and dm/doffset carried along (forward)
+    m = xs[0]
+    m_a = m_o = 0.0
+    g_a = g_o = 0.0
+    for x in xs:
+        r = 2.0 * (m - x)
+        g_a += r * m_a
+        g_o += r * m_o
+        m_a = alpha * m_a + m - x
+        m_o = alpha * m_o + 1.0
+        m = alpha * m + (1.0 - alpha) * x + offset
+    return g_a, g_o
+
+
+def make_running_average(small=False):
+    n = 30 if small else 500
+    rng = np.random.default_rng(13)
+    return (0.8, 0.01, [float(v) for v in np.cumsum(rng.standard_normal(n)) * 0.1])

@@ -1,0 +1,128 @@
+"""A gradient of number code in forward mode: one tangent per input, carried in one pass.
+
+analyses/number_code.py decides when (few float inputs, numbers all along the
+differentiated path). Each differentiated input x gets its own direction: every value v
+that depends on x carries `dv_dx`, computed by v's @tangent template right beside v (the
+forward generator of ad/forward.py, one per direction, each with the activity of its own
+input, so a value that does not depend on x has no `_dx` tangent at all). No tape, no
+backward loop: control flow keeps its shape. The gradient is the output's tangents.
+
+    def horner(x, a, coeffs):          def grad_horner(x, a, coeffs):
+        p = 0.0                            dp_dx = 0.0
+        for c in coeffs:                   dp_da = 0.0
+            p = p * x + a * c              p = 0.0
+        return p                           for c in coeffs:
+                                               dp_dx = dp_dx * x + p
+                                               dp_da = dp_da * x + c
+                                               p = p * x + a * c
+                                           return dp_dx, dp_da
+
+A statement's tangents are written before it when they do not read its result (so the
+result may overwrite an operand the tangents still read, and the clean-up passes can put
+temporaries back into their use); after it otherwise (`dy_dx = dx_dx * y` for y = exp(x)).
+"""
+import dataclasses
+
+import gast
+
+from ..analyses.activity import analyse_activity
+from ..ir import build
+from ..ir.walk import names_stored, walk_tree
+from .context import ExpansionContext
+from .forward import ForwardGenerator
+from .tangents import is_zero
+
+
+class _Direction(ForwardGenerator):
+    """The forward generator of one input's direction: tangents named `dv_dx`, and a
+    zero tangent of a number is the literal 0.0 (the arithmetic keeps the dtype)."""
+
+    def __init__(self, inputs, wrt, derive_jvp, rebound):
+        super().__init__(inputs, ExpansionContext(inputs), derive_jvp)
+        self.wrt = wrt
+        self.rebound = rebound      # does f assign to the input? then dx_dx is a variable
+
+    def tangent_of(self, atom):
+        if isinstance(atom, gast.Name) and atom.id == self.wrt and not self.rebound:
+            return build.const(1.0)     # the input's own direction: folded into its uses
+        return super().tangent_of(atom)
+
+    def tangent_name(self, variable):
+        if variable not in self._names:
+            self._names[variable] = self.i.namer.tangent(variable, self.wrt)
+        return self._names[variable]
+
+    def zero_tangent(self, atom):
+        if self.i.kinds is not None and self.i.kinds.is_number(atom):
+            return build.const(0.0)
+        return super().zero_tangent(atom)
+
+
+def forward_gradient(inputs, wrt, outputs, registry, derive_jvp):
+    """(body statements, [the output's tangent along each input]) for grad of the levels
+    form in `inputs` (ad.reverse.ReverseInputs) w.r.t. the parameters `wrt`."""
+    levels = inputs.levels
+    directions = []
+    stored = names_stored(levels.tree)
+    for name in wrt:
+        activity = analyse_activity(levels, (name,), outputs, registry)
+        directions.append(_Direction(dataclasses.replace(inputs, activity=activity), name,
+                                     derive_jvp, name in stored))
+    seeds = []
+    for d in directions:
+        if d.rebound:
+            seeds.append(build.assign(d.tangent_name(d.wrt), build.const(1.0)))
+        for name in levels.resolution.parameters:
+            if name != d.wrt and d.i.activity.is_active(name):
+                # a loop later gives the name values that depend on the input: its first
+                # iteration reads a zero tangent
+                seeds.append(build.assign(d.tangent_name(name), d.zero_tangent(
+                    build.name(name))))
+    body = seeds + _block(levels.tree.body[:-1], directions, levels.parsed.source_map)
+    out_atom = levels.tree.body[-1].value
+    results = []
+    for d in directions:
+        tangent = d.tangent_of(out_atom)
+        results.append(d.zero_tangent(out_atom) if is_zero(tangent) else tangent)
+    return body, results
+
+
+def _block(stmts, directions, source_map):
+    out, last_line = [], None
+    for stmt in stmts:
+        if isinstance(stmt, gast.Assign) and getattr(stmt, "lineno", None) is not None \
+                and stmt.lineno != last_line and isinstance(stmt.targets[0], gast.Name) \
+                and any(d.i.activity.is_active(stmt.targets[0].id) for d in directions):
+            # provenance, as the backward sweep's `# grad of:` lines
+            out.append(build.comment(f"with derivatives: {source_map.line_text(stmt)}"))
+            last_line = stmt.lineno
+        elif not isinstance(stmt, gast.Assign):
+            last_line = None
+        if isinstance(stmt, gast.If):
+            out.append(gast.If(test=stmt.test,
+                               body=_block(stmt.body, directions, source_map) or [gast.Pass()],
+                               orelse=_block(stmt.orelse, directions, source_map)))
+        elif isinstance(stmt, gast.For):
+            out.append(gast.For(target=stmt.target, iter=stmt.iter,
+                                body=_block(stmt.body, directions, source_map), orelse=[],
+                                type_comment=None))
+        elif isinstance(stmt, gast.While):
+            out.append(gast.While(test=stmt.test,
+                                  body=_block(stmt.body, directions, source_map), orelse=[]))
+        elif isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name):
+            out.extend(_assignment(stmt, directions))
+        else:
+            out.append(stmt)        # number_code: nothing here carries a derivative
+    return out
+
+
+def _assignment(stmt, directions):
+    tangents = []
+    for d in directions:
+        made = d.assignment(stmt)
+        assert made[0] is stmt, "number code: a plain assignment and its tangents"
+        tangents.extend(made[1:])
+    target = stmt.targets[0].id
+    reads_result = any(isinstance(n, gast.Name) and n.id == target and
+                       isinstance(n.ctx, gast.Load) for t in tangents for n in walk_tree(t))
+    return [stmt] + tangents if reads_result else tangents + [stmt]

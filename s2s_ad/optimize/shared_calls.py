@@ -1,0 +1,137 @@
+"""Stage 7 (number code): a pure call repeated with the same operands is made once.
+
+Each direction of a forward-mode gradient expands its own tangent templates, so a
+function of two inputs asks for `math.cos(x)` once per direction, and the value itself
+may already be computed beside them (`t2_2 = math.cos(E)`). On numbers a call costs far
+more than reading a name: the first occurrence's value is kept in a name and read again.
+
+    dt1_2_da = dx_da * math.cos(x)              cos_x = math.cos(x)
+    dt1_2_db = dx_db * math.cos(x)      ->      dt1_2_da = dx_da * cos_x
+                                                dt1_2_db = dx_db * cos_x
+
+When one of the later occurrences is a whole assignment `t = math.cos(x)` (and t is not
+read or written before it), that statement moves up to the first occurrence instead of
+making a new name. Only in one block, only between writes of what the call reads (a
+statement that writes one still reads its operands first), only calls without effects
+(numpy's and math's) and never out of `a if c else b` or `and`/`or`: the values and the
+order of every effect stay as they were.
+"""
+import gast
+
+from ..ir import build
+from ..ir.walk import walk_tree
+
+_CONDITIONAL = (gast.IfExp, gast.BoolOp, gast.Lambda, gast.ListComp, gast.GeneratorExp,
+                gast.SetComp, gast.DictComp)
+
+
+def share_repeated_calls(body, pure_call, fresh):
+    """(body, changed), every block of `body` edited in place. pure_call(call): a call
+    without effects; fresh(hint): a new name."""
+    changed = False
+    for stmt in body:
+        for field in ("body", "orelse"):
+            if isinstance(stmt, (gast.If, gast.For, gast.While)):
+                changed |= share_repeated_calls(getattr(stmt, field), pure_call, fresh)[1]
+    k = 0
+    while k < len(body):
+        if _simple(body[k]):
+            for call in _calls(body[k].value, pure_call):
+                if _share(body, k, call, fresh):
+                    changed = True
+                    break               # body[k] changed: look at it again
+            else:
+                k += 1
+        else:
+            k += 1
+    return body, changed
+
+
+def _simple(stmt):
+    return isinstance(stmt, (gast.Assign, gast.Return)) and stmt.value is not None and (
+        not isinstance(stmt, gast.Assign) or all(isinstance(t, gast.Name)
+                                                 for t in stmt.targets))
+
+
+def _calls(value, pure_call):
+    """The calls `value` always evaluates (not under a condition), all of whose calls
+    have no effects, outermost first."""
+    found, todo = [], [value]
+    while todo:
+        node = todo.pop(0)
+        if isinstance(node, _CONDITIONAL):
+            continue
+        if isinstance(node, gast.Call):
+            if not all(pure_call(c) for c in walk_tree(node) if isinstance(c, gast.Call)):
+                continue
+            found.append(node)
+        todo.extend(gast.iter_child_nodes(node))
+    return found
+
+
+def _share(block, k, call, fresh):
+    """Make `call` (in block[k]) once if a later statement repeats it; did it?"""
+    key = gast.dump(call)
+    reads = {n.id for n in walk_tree(call) if isinstance(n, gast.Name)}
+    places = [(k, node) for node in _calls(block[k].value, lambda c: True)
+              if node is not call and gast.dump(node) == key]
+    stored = _stored(block[k])
+    m = k + 1
+    while not (stored & reads) and m < len(block) and (
+            _simple(block[m]) or build.is_comment(block[m])):
+        if _simple(block[m]):
+            places += [(m, node) for node in _calls(block[m].value, lambda c: True)
+                       if gast.dump(node) == key]
+            stored = _stored(block[m])
+        m += 1
+    if not places:
+        return False
+    first = block[k]
+    if first.value is call and isinstance(first, gast.Assign) and len(first.targets) == 1 \
+            and not any(first.targets[0].id in _stored(block[j])
+                        for j in range(k + 1, max(j for j, _ in places) + 1)):
+        for j, node in places:          # `t = f(x)` first: later ones read t
+            _replace(block[j], node, build.name(first.targets[0].id))
+        return True
+    whole = next((j for j, node in places if block[j].value is node and j > k
+                  and isinstance(block[j], gast.Assign) and len(block[j].targets) == 1
+                  and not _touches(block[k:j], block[j].targets[0].id)), None)
+    if whole is not None:
+        name = block[whole].targets[0].id
+        moved = block.pop(whole)
+        places = [(j, node) for j, node in places if node is not moved.value]
+        block.insert(k, moved)
+        places = [(j + 1, node) for j, node in places] + [(k + 1, call)]
+    else:
+        hint = getattr(call.func, "attr", getattr(call.func, "id", "value"))
+        if len(call.args) == 1 and isinstance(call.args[0], gast.Name):
+            hint += "_" + call.args[0].id
+        name = fresh(hint)
+        block.insert(k, build.assign(name, build.clone(call)))
+        places = [(j + 1, node) for j, node in places] + [(k + 1, call)]
+    for j, node in places:
+        _replace(block[j], node, build.name(name))
+    return True
+
+
+def _stored(stmt):
+    return {n.id for n in walk_tree(stmt) if isinstance(n, gast.Name)
+            and isinstance(n.ctx, gast.Store)}
+
+
+def _touches(stmts, name):
+    return any(isinstance(n, gast.Name) and n.id == name for s in stmts for n in walk_tree(s))
+
+
+def _replace(stmt, old, new):
+    if stmt.value is old:
+        stmt.value = new
+        return
+    for holder in walk_tree(stmt.value):
+        for field, child in gast.iter_fields(holder):
+            if child is old:
+                setattr(holder, field, new)
+                return
+            if isinstance(child, list) and any(c is old for c in child):
+                child[[id(c) for c in child].index(id(old))] = new
+                return
