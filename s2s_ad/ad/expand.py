@@ -15,6 +15,7 @@ import types
 from dataclasses import dataclass, field
 
 import gast
+import numpy
 
 from ..analyses.activity import literal_dtype
 from ..ir import build
@@ -81,11 +82,26 @@ def bind_operands(template, args, keywords, primitive=None):
 
 def _keyword_only_names(primitive):
     """The keyword-only parameters of a Python-level primitive (those after its *args)."""
+    fixed = type(primitive) in _FIXED_SIGNATURES and not getattr(primitive, "__dict__", None)
+    if fixed and primitive in _KEYWORD_ONLY:
+        return _KEYWORD_ONLY[primitive]
     try:
         parameters = inspect.signature(primitive).parameters.values()
     except (TypeError, ValueError):
-        return set()
-    return {p.name for p in parameters if p.kind == p.KEYWORD_ONLY}
+        names = frozenset()
+    else:
+        names = frozenset(p.name for p in parameters if p.kind == p.KEYWORD_ONLY)
+    if fixed:
+        _KEYWORD_ONLY[primitive] = names
+    return names
+
+
+# a ufunc's or a builtin's signature is read from its text signature, which nothing can
+# change while it has no attributes of its own (a __signature__ or __wrapped__ someone
+# gave it would be read first); parsing it is most of what expanding a template for
+# np.exp costs, so each is read once per process
+_FIXED_SIGNATURES = (numpy.ufunc, types.BuiltinFunctionType)
+_KEYWORD_ONLY = {}          # primitive of a _FIXED_SIGNATURES type -> its keyword-only names
 
 
 def _is_default(primitive, key, value):
