@@ -20,6 +20,7 @@ import numpy
 from ..analyses.activity import literal_dtype
 from ..ir import build
 from ..ir.build import number_literal
+from ..ir.walk import Transformer
 from .held_calls import is_pure_function
 from .registry import derivative_target
 from .literal_arguments import literal_problem
@@ -158,7 +159,7 @@ def _substitute(node, template, bound, result, result_adjoint, renames, context)
     return _Substituter(template, bound, result, result_adjoint, renames, context).visit(node)
 
 
-class TemplateSubstituter(gast.NodeTransformer):
+class TemplateSubstituter(Transformer):
     """Names in a template's expression -> the statement's: the result, the operands
     bound to parameters, fresh temporaries, and the template module's globals under the
     names the generated code binds. Reverse and forward expansion add their `d[...]`."""
