@@ -143,3 +143,34 @@ def test_numbers_of_another_type_never_reach_the_float_derivative(df):
     for x in (np.float64(0.7), np.float32(0.7), 1, True):
         assert check(df, x, 1.3, list(FLOATS)) != floats
     assert check(df, 0.7, 1.3, list(FLOATS)) == floats
+
+
+def scaled(x, w):
+    return np.sum(np.tanh(x * w) ** 2)
+
+
+@pytest.mark.parametrize("shapes", [
+    [(3,), (1,), (), (3,)],
+    [(), (1,), (4,), (1,)],
+    [(2, 3), (1, 3), (2, 1), (1, 1), (3,), (2, 3)],
+])
+def test_arrays_of_each_rank_and_length_one_axes_reach_their_own_derivative(shapes):
+    import types
+    fn = types.FunctionType(scaled.__code__, scaled.__globals__, "scaled")
+    df = s2s_ad.grad(fn, wrt=1)
+    rng = np.random.default_rng(0)
+    for shape in shapes:
+        x, w = rng.standard_normal(shape), rng.standard_normal(shape)
+        name, g = routed(df, x, w)
+        assert name == expected(df, x, w)
+        assert np.shape(g) == shape
+        np.testing.assert_allclose(g, 2 * np.tanh(x * w) / np.cosh(x * w) ** 2 * x,
+                                   rtol=1e-10, atol=1e-12)
+    # an empty vector (its kind says nothing: the general derivative, or the vector one,
+    # whose code holds for any length but 1) gets an empty gradient
+    empty = np.ones(0)
+    assert np.shape(df(empty, empty)) == (0,)
+    # a float32 vector is not a float64 one
+    x32 = np.ones(3, dtype=np.float32)
+    name, g = routed(df, x32, x32)
+    assert name == expected(df, x32, x32) and g.dtype == np.float32
