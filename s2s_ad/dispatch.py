@@ -11,7 +11,7 @@ paid once per signature), and rewrites the guards:
 
     def grad_f(x, w):
         if type(x) is float and type(w) is numpy_ndarray and w.dtype is float64_dtype \\
-                and len(_s := w.shape) == 1 and 1 not in _s:
+                and w.ndim == 1 and w.size != 1:
             return grad_f_1(x, w)
         return specialise(x, w)
 

@@ -185,15 +185,23 @@ def guard(kind, expr, bind, shape="_s"):
         Num(ndarray, 'float64', (None, 1))      ->  type(x) is ndarray and x.dtype is f64
                                                      and len(_s := x.shape) == 2
                                                      and _s[0] != 1 and _s[1] == 1
+        Num(ndarray, 'float64', (None,))        ->  type(x) is ndarray and x.dtype is f64
+                                                     and x.ndim == 1 and x.size != 1
     """
     type_, len_ = bind(type), bind(len)          # builtins under names no parameter has
     if isinstance(kind, Num):
         tests = [f"{type_}({expr}) is {bind(kind.type)}"]
         if kind.type is np.ndarray:
-            # the shape is read once (each read builds a tuple): `_s` holds it
             tests.append(f"{expr}.dtype is {bind(np.dtype(kind.dtype))}")
+            if len(kind.axes) <= 1:
+                # a number or a vector: its rank and size say all, and reading them builds
+                # no shape tuple (a third cheaper)
+                tests.append(f"{expr}.ndim == {len(kind.axes)}")
+                tests.extend(f"{expr}.size {'==' if a == 1 else '!='} 1" for a in kind.axes)
+                return " and ".join(tests)
+            # the shape is read once (each read builds a tuple): `_s` holds it
             tests.append(f"{len_}({shape} := {expr}.shape) == {len(kind.axes)}")
-            if kind.axes and all(a is None for a in kind.axes):
+            if all(a is None for a in kind.axes):
                 tests.append(f"1 not in {shape}")
             else:
                 tests.extend(f"{shape}[{k}] {'==' if a == 1 else '!='} 1"

@@ -15,10 +15,12 @@ import types
 from dataclasses import dataclass, field
 
 import gast
+import numpy
 
 from ..analyses.activity import literal_dtype
 from ..ir import build
 from ..ir.build import number_literal
+from ..ir.walk import Transformer
 from .held_calls import is_pure_function
 from .registry import derivative_target
 from .literal_arguments import literal_problem
@@ -81,11 +83,26 @@ def bind_operands(template, args, keywords, primitive=None):
 
 def _keyword_only_names(primitive):
     """The keyword-only parameters of a Python-level primitive (those after its *args)."""
+    fixed = type(primitive) in _FIXED_SIGNATURES and not getattr(primitive, "__dict__", None)
+    if fixed and primitive in _KEYWORD_ONLY:
+        return _KEYWORD_ONLY[primitive]
     try:
         parameters = inspect.signature(primitive).parameters.values()
     except (TypeError, ValueError):
-        return set()
-    return {p.name for p in parameters if p.kind == p.KEYWORD_ONLY}
+        names = frozenset()
+    else:
+        names = frozenset(p.name for p in parameters if p.kind == p.KEYWORD_ONLY)
+    if fixed:
+        _KEYWORD_ONLY[primitive] = names
+    return names
+
+
+# a ufunc's or a builtin's signature is read from its text signature, which nothing can
+# change while it has no attributes of its own (a __signature__ or __wrapped__ someone
+# gave it would be read first); parsing it is most of what expanding a template for
+# np.exp costs, so each is read once per process
+_FIXED_SIGNATURES = (numpy.ufunc, types.BuiltinFunctionType)
+_KEYWORD_ONLY = {}          # primitive of a _FIXED_SIGNATURES type -> its keyword-only names
 
 
 def _is_default(primitive, key, value):
@@ -142,7 +159,7 @@ def _substitute(node, template, bound, result, result_adjoint, renames, context)
     return _Substituter(template, bound, result, result_adjoint, renames, context).visit(node)
 
 
-class TemplateSubstituter(gast.NodeTransformer):
+class TemplateSubstituter(Transformer):
     """Names in a template's expression -> the statement's: the result, the operands
     bound to parameters, fresh temporaries, and the template module's globals under the
     names the generated code binds. Reverse and forward expansion add their `d[...]`."""

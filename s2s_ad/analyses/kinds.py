@@ -269,21 +269,23 @@ class _Analysis:
         else:
             call = primitive
         results = []
-        for k in range(len(WORLDS)):
-            try:
-                with warnings.catch_warnings(), np.errstate(all="ignore"):
-                    warnings.simplefilter("ignore")
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            for k in range(len(WORLDS)):
+                try:
                     results.append(call(*[w[k] for _, w in args],
                                         **{n: w[k] for n, (_, w) in keywords.items()}))
-            except ZeroDivisionError:
-                # an integer whose value is not known stands in as 0 in one world: Python
-                # numbers divided by it have the kind they have divided by a nonzero one
-                try:
-                    results.append(call(*[_nonzero(w[k]) for _, w in args]))
-                except Exception:
+                except ZeroDivisionError:
+                    # an integer whose value is not known stands in as 0 in one world:
+                    # Python numbers divided by it have the kind they have divided by a
+                    # nonzero one
+                    try:
+                        results.append(call(*[_nonzero(w[k]) for _, w in args], **{
+                            n: w[k] for n, (_, w) in keywords.items()}))
+                    except Exception:
+                        return UNKNOWN, None
+                except Exception:  # the stand-ins do not fit: no fact, never an error
                     return UNKNOWN, None
-            except Exception:      # the stand-ins do not fit: no fact, never an error
-                return UNKNOWN, None
         kind, worlds = result_kind(results)
         if isinstance(kind, Num) and any(isinstance(k, Num) and (k.type is None or k.dtype is None)
                                          for k, _ in args + list(keywords.values())):

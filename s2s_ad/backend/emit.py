@@ -22,7 +22,8 @@ def to_source(tree):
     """Source text of a gast tree (a statement, function or module)."""
     node = gast.gast_to_ast(tree)     # a new tree: what follows changes it, never `tree`
     texts = _prepare(node)
-    ast.fix_missing_locations(node)
+    # no ast.fix_missing_locations: astor reads no positions (only its line-comment
+    # option would), and filling them in was a quarter of the time emitting took
     # no re-wrapping: astor's line splitter breaks calls at odd places (`True\n    )`)
     text = astor.to_source(node, indent_with="    ", pretty_source="".join)
     lines = []

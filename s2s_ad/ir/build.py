@@ -208,14 +208,18 @@ def _clone(value, memo):
     if copied is not None:
         return copied
     if isinstance(value, AST):
-        new = cls()             # as deepcopy makes it: the class called without fields
+        make = _BLANK.get(cls) or _blank_maker(cls)
+        new = make(cls)         # as deepcopy makes it: the class called without fields
         memo[id(value)] = new
-        new.__dict__.update({key: _clone(item, memo) for key, item in value.__dict__.items()})
+        # atoms (names, numbers) are most values: kept without a call
+        new.__dict__.update({key: item if item.__class__ in _ATOMS else _clone(item, memo)
+                             for key, item in value.__dict__.items()})
         return new
     if cls is list:
         new = []
         memo[id(value)] = new
-        new.extend([_clone(item, memo) for item in value])
+        new.extend([item if item.__class__ in _ATOMS else _clone(item, memo)
+                    for item in value])
         return new
     if cls is tuple:
         items = tuple(_clone(item, memo) for item in value)
@@ -225,6 +229,23 @@ def _clone(value, memo):
         return items
     return copy.deepcopy(value, memo)
 
+
+_BLANK = {}                 # node class -> how _clone makes an empty one of it
+
+
+def _blank_maker(cls):
+    """`cls.__new__` where calling the class without arguments does nothing more (gast's
+    constructor, given no fields, sets none: a Python-level call a copied node need not
+    pay); the class itself otherwise (Python's own ast classes may fill in defaults)."""
+    init = cls.__init__
+    blank = getattr(init, "__module__", None) == gast.gast.__name__ and \
+        getattr(init, "__name__", None) == "create_node"
+    make = _BLANK[cls] = cls.__new__ if blank else _call
+    return make
+
+
+def _call(cls):
+    return cls()
 
 
 def with_location(new, old):

@@ -48,13 +48,14 @@ def drop_adjoint_copies(body, is_adjoint):
                 bound, read = counts.get(node.id, (0, 0))
                 load = isinstance(node.ctx, gast.Load)
                 counts[node.id] = (bound + (not load), read + load)
-    backward, changed = _block(body[split + 1:], is_adjoint, counts)
-    backward, seeded = _literal_seeds(backward, is_adjoint, counts)
+    names = _StatementNames()
+    backward, changed = _block(body[split + 1:], is_adjoint, counts, names)
+    backward, seeded = _literal_seeds(backward, is_adjoint, counts, names)
     changed |= seeded
     return (body[:split + 1] + backward, True) if changed else (body, False)
 
 
-def _literal_seeds(stmts, is_adjoint, counts):
+def _literal_seeds(stmts, is_adjoint, counts, names):
     """An adjoint bound once, at the top level of the backward sweep, to a float literal
     (`loss_bar = 1.0`, a seed a loop reads on every step), read only after that: its
     reads read the literal, folded where that is exact (`1.0 * 2.0 * t9_0` ->
@@ -67,7 +68,7 @@ def _literal_seeds(stmts, is_adjoint, counts):
                 and is_adjoint(stmt.targets[0].id) \
                 and counts.get(stmt.targets[0].id, (0, 0))[0] == 1:
             name = stmt.targets[0].id
-            after = sum(names_loaded(s).count(name) for s in stmts[k + 1:])
+            after = sum(names.loaded(s).count(name) for s in stmts[k + 1:])
             if after == counts[name][1]:
                 seeds[name] = (k, stmt.value.value)
     if not seeds:
@@ -129,32 +130,55 @@ def _copy_of(stmt, is_adjoint):
     return None
 
 
-def _block(stmts, is_adjoint, counts):
+class _StatementNames:
+    """names_loaded / set(names_stored) of a statement, each statement walked once: the
+    steps below drop statements or replace them by edited copies, never edit one, so a
+    statement's names stay what they were (each entry keeps its statement alive, so its
+    id names no other)."""
+
+    def __init__(self):
+        self._memo = {}
+
+    def _of(self, stmt):
+        entry = self._memo.get(id(stmt))
+        if entry is None:
+            entry = self._memo[id(stmt)] = (stmt, names_loaded(stmt), set(names_stored(stmt)))
+        return entry
+
+    def loaded(self, stmt):
+        return self._of(stmt)[1]
+
+    def stored(self, stmt):
+        return self._of(stmt)[2]
+
+
+def _block(stmts, is_adjoint, counts, names):
     out, changed = [], False
     for stmt in stmts:
         if isinstance(stmt, (gast.If, gast.For, gast.While)):
-            body, a = _block(stmt.body, is_adjoint, counts)
-            orelse, b = _block(stmt.orelse, is_adjoint, counts)
+            body, a = _block(stmt.body, is_adjoint, counts, names)
+            orelse, b = _block(stmt.orelse, is_adjoint, counts, names)
             if a or b:
                 stmt = copy.copy(stmt)
                 stmt.body, stmt.orelse = body, orelse
                 changed = True
         out.append(stmt)
     while True:
-        step = _no_op_back_copy(out, is_adjoint, counts) or _alias(out, is_adjoint, counts)
+        step = _no_op_back_copy(out, is_adjoint, counts, names) or \
+            _alias(out, is_adjoint, counts, names)
         if step is None:
             return out, changed
         out, changed = step, True
 
 
-def _no_op_back_copy(stmts, is_adjoint, counts):
+def _no_op_back_copy(stmts, is_adjoint, counts, names):
     stored = None
     for i, stmt in enumerate(stmts):
         pair = _copy_of(stmt, is_adjoint)
         if pair is None:
             continue
         a, b = pair
-        stored = stored or [set(names_stored(s)) for s in stmts]
+        stored = stored or [names.stored(s) for s in stmts]
         for j in range(i + 1, len(stmts)):
             if _copy_of(stmts[j], is_adjoint) == (b, a):
                 counts[a] = (counts[a][0], counts[a][1] - 1)      # the counts stay true
@@ -165,7 +189,7 @@ def _no_op_back_copy(stmts, is_adjoint, counts):
     return None
 
 
-def _alias(stmts, is_adjoint, counts):
+def _alias(stmts, is_adjoint, counts, names):
     loaded = stored = None
     for i, stmt in enumerate(stmts):
         pair = _copy_of(stmt, is_adjoint)
@@ -173,9 +197,9 @@ def _alias(stmts, is_adjoint, counts):
             continue
         a, b = pair
         if loaded is None:            # once per call: the block changes only on return
-            loaded = [names_loaded(s) for s in stmts]
-            stored = [set(names_stored(s)) for s in stmts]
-        reads = [names.count(a) for names in loaded]
+            loaded = [names.loaded(s) for s in stmts]
+            stored = [names.stored(s) for s in stmts]
+        reads = [found.count(a) for found in loaded]
         readers = [j for j in range(i + 1, len(stmts)) if reads[j]]
         # every read of a in the whole body is in this block, after the copy
         if not readers or sum(reads[i + 1:]) != counts[a][1]:

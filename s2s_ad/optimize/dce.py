@@ -11,7 +11,7 @@ bookkeeping only emits what the gradient needs.
 """
 import gast
 
-from ..ir.walk import all_statements, names_loaded, names_stored, walk_tree, without_statements
+from ..ir.walk import all_statements, names_loaded, walk_tree, without_statements
 
 
 def eliminate_dead_code(body, raising=None):
@@ -32,32 +32,42 @@ def eliminate_dead_code(body, raising=None):
                     continue
                 changed |= stand_in is not stmt
                 stmt = stand_in
-        if raising is not None and raising.is_check(stmt):
-            key, reads = gast.dump(stmt), set(names_loaded(stmt))
+        check = raising is not None and raising.is_check(stmt)
+        if check:
+            key, checked = gast.dump(stmt), set(names_loaded(stmt))
             if key in later_checks:            # the same check below: this one does it
                 kept[later_checks[key][0]] = None
                 changed = True
-            elif next_check is not None and reads <= next_check:
+            elif next_check is not None and checked <= next_check:
                 changed = True                 # the next check covers this one's shapes
                 continue
-            later_checks[key] = (len(kept), reads)
-            next_check = reads
-        elif raising is not None and (raising.may_raise(stmt) or set(names_stored(stmt))
-                                      & (next_check or set())):
+            later_checks[key] = (len(kept), checked)
+            next_check = checked
+        stored, reads = _stores_and_reads(stmt)
+        if raising is not None and not check and (raising.may_raise(stmt)
+                                                  or stored & (next_check or set())):
             next_check = None
         if _empty_loop(stmt, needed):
             changed = True
             continue
-        stored = set(names_stored(stmt))
         if stored:
             later_checks = {k: v for k, v in later_checks.items() if not v[1] & stored}
         kept.append(stmt)
-        for node in walk_tree(stmt):
-            if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
-                needed.add(node.id)
-            elif isinstance(node, gast.AugAssign) and isinstance(node.target, gast.Name):
-                needed.add(node.target.id)
+        needed |= reads
     return [s for s in reversed(kept) if s is not None], changed
+
+
+def _stores_and_reads(stmt):
+    """The names a statement binds, and those it reads (an augmented assignment's target
+    too), from one walk."""
+    stored, reads = set(), set()
+    for node in walk_tree(stmt):
+        if isinstance(node, gast.Name):
+            (reads if isinstance(node.ctx, gast.Load) else
+             stored if isinstance(node.ctx, gast.Store) else set()).add(node.id)
+        elif isinstance(node, gast.AugAssign) and isinstance(node.target, gast.Name):
+            reads.add(node.target.id)
+    return stored, reads
 
 
 def _empty_loop(stmt, needed):

@@ -15,7 +15,7 @@ import operator
 
 import gast
 
-from ..ir.walk import walk_tree
+from ..ir.walk import Transformer, walk_tree
 from .. import runtime
 from ..ir import build
 from ..ir.naming import callee
@@ -31,7 +31,7 @@ def _power_of_two(value):
     return type(value) in (int, float) and value > 0 and math.frexp(value)[0] == 0.5
 
 
-class _Folder(gast.NodeTransformer):
+class _Folder(Transformer):
     def __init__(self):
         self.changed = False
 

@@ -19,7 +19,7 @@ the whole body (or never: parameters) and never written into (no `x[i] = ...`, n
 import gast
 
 from ..ir import build
-from ..ir.walk import walk_tree
+from ..ir.walk import Transformer, walk_tree
 
 _COMMUTATIVE = (gast.Add, gast.Mult)
 
@@ -56,7 +56,7 @@ def reuse_forward_values(body, pure_call, is_temporary):
     return (body[:split] + backward, True) if changed else (body, False)
 
 
-class _Replace(gast.NodeTransformer):
+class _Replace(Transformer):
     def __init__(self, held, unchanged, pure_call):
         self.held, self.unchanged, self.pure_call = held, unchanged, pure_call
         self.replaced = False
