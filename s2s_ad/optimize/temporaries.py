@@ -11,6 +11,8 @@ cancel the negations a chain of `-` rules leaves (`-(-a / b * c)` -> `a / b * c`
     t1_0 = X @ W1                           t1_0 = X @ W1
     t2_0 = t1_0 + b1              ->        h = np.tanh(t1_0 + b1)
     h = np.tanh(t2_0)
+    t1_1_bar = -unbroadcast(g, t1_1)        u_bar[:-1] -= unbroadcast(g, t1_1)
+    u_bar[:-1] += t1_1_bar
 
 In any block (loop bodies too), into the next statement that reads it (an assignment or
 a return) past only effect-free assignments that rebind nothing it reads, only values
@@ -28,10 +30,12 @@ _CONDITIONAL = (gast.IfExp, gast.BoolOp, gast.Lambda, gast.ListComp, gast.Genera
                 gast.SetComp, gast.DictComp)
 
 
-def inline_temporaries(body, pure_call):
+def inline_temporaries(body, pure_call, is_adjoint=lambda name: False):
     """body with single-use temporaries inlined (in place, every block). pure_call(call)
     tells a call without effects (numpy, math): only values whose calls all are move.
-    Returns (body, changed)."""
+    A value also moves past `x_bar[i] += v` into an adjoint (`is_adjoint`) it does not
+    read: an adjoint written in place is an array the backward sweep allocated, which
+    nothing read before it is complete. Returns (body, changed)."""
     stores, loads = {}, {}
     for node in walk_tree(gast.Module(body=body, type_ignores=[])):
         if isinstance(node, gast.Name):
@@ -45,7 +49,7 @@ def inline_temporaries(body, pure_call):
         while k + 1 < len(block):
             stmt = block[k]
             name = _single_use_temporary(stmt, stores, loads)
-            user = _user(block, k, name, pure_call) if name is not None and _pure(
+            user = _user(block, k, name, pure_call, is_adjoint) if name is not None and _pure(
                 stmt.value, pure_call) else None
             if user is not None and _inline_into(user, name, stmt.value):
                 del block[k]
@@ -60,13 +64,21 @@ def _pure(value, pure_call):
     return all(pure_call(c) for c in walk_tree(value) if isinstance(c, gast.Call))
 
 
-def _user(block, k, name, pure_call):
+def _user(block, k, name, pure_call, is_adjoint):
     """The statement after block[k] that reads `name`, if every statement in between is
-    a plain assignment of an effect-free value that rebinds nothing block[k] reads."""
+    a plain assignment of an effect-free value that rebinds nothing block[k] reads, or
+    an addition into an adjoint block[k] does not read."""
     read = {n.id for n in walk_tree(block[k].value) if isinstance(n, gast.Name)}
     for stmt in block[k + 1:]:
         if any(isinstance(n, gast.Name) and n.id == name for n in walk_tree(stmt)):
             return stmt
+        if isinstance(stmt, gast.AugAssign):
+            base = stmt.target.value if isinstance(stmt.target, gast.Subscript) \
+                else stmt.target
+            if isinstance(base, gast.Name) and is_adjoint(base.id) and base.id not in read \
+                    and _pure(stmt.value, pure_call) and _pure(stmt.target, pure_call):
+                continue
+            return None
         if not (isinstance(stmt, gast.Assign) and len(stmt.targets) == 1
                 and isinstance(stmt.targets[0], gast.Name)
                 and stmt.targets[0].id not in read and _pure(stmt.value, pure_call)):
@@ -86,6 +98,14 @@ def _single_use_temporary(stmt, stores, loads):
 
 def _inline_into(stmt, name, value):
     """Replace the one load of `name` in `stmt` by `value`; False if not allowed there."""
+    if isinstance(stmt, gast.AugAssign) and isinstance(stmt.op, gast.Add) \
+            and isinstance(stmt.value, gast.Name) and stmt.value.id == name:
+        # `x_bar[1:] += t1_0_bar` with `t1_0_bar = -g`: `x_bar[1:] -= g`, no array for -g
+        # (a + (-b) and a - b are the same IEEE result)
+        if isinstance(value, gast.UnaryOp) and isinstance(value.op, gast.USub):
+            stmt.op, value = gast.Sub(), value.operand
+        stmt.value = value
+        return True
     if not isinstance(stmt, (gast.Assign, gast.Return)) or stmt.value is None:
         return False
     parents = {}
