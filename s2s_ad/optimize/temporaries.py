@@ -100,10 +100,8 @@ def _inline_into(stmt, name, value):
     """Replace the one load of `name` in `stmt` by `value`; False if not allowed there."""
     if isinstance(stmt, gast.AugAssign) and isinstance(stmt.op, gast.Add) \
             and isinstance(stmt.value, gast.Name) and stmt.value.id == name:
-        # `x_bar[1:] += t1_0_bar` with `t1_0_bar = -g`: `x_bar[1:] -= g`, no array for -g
-        # (a + (-b) and a - b are the same IEEE result)
-        if isinstance(value, gast.UnaryOp) and isinstance(value.op, gast.USub):
-            stmt.op, value = gast.Sub(), value.operand
+        # `x_bar[1:] += t1_0_bar` with `t1_0_bar = -g`: `x_bar[1:] += -g`, which the
+        # folder makes `x_bar[1:] -= g` (no array for -g)
         stmt.value = value
         return True
     if not isinstance(stmt, (gast.Assign, gast.Return)) or stmt.value is None:
