@@ -103,9 +103,12 @@ def _through(op, target, shifted, kinds):
     if rank is None:
         return False
     facts = [shifted.get(a.id) if isinstance(a, gast.Name) else None for a in op.args]
+    nested = list(op.keywords.values()) + [a for a in op.args[:1] if not isinstance(a, gast.Name)]
+    if op.primitive is not operator.getitem:
+        nested += [a for a in op.args[1:] if not isinstance(a, gast.Name)]
     if any(isinstance(v, gast.AST) and any(n in shifted for n in _names_read(v))
-           for v in op.keywords.values()):
-        return False
+           for v in nested):
+        return False            # read inside an expression the rules do not follow
     prim = op.primitive
     if prim in _ADD and len(facts) == 2:
         return _combine(facts, (1, _ADD[prim]), "add", rank)

@@ -33,9 +33,11 @@ _CONDITIONAL = (gast.IfExp, gast.BoolOp, gast.Lambda, gast.ListComp, gast.Genera
 def inline_temporaries(body, pure_call, is_adjoint=lambda name: False):
     """body with single-use temporaries inlined (in place, every block). pure_call(call)
     tells a call without effects (numpy, math): only values whose calls all are move.
-    A value also moves past `x_bar[i] += v` into an adjoint (`is_adjoint`) it does not
-    read: an adjoint written in place is an array the backward sweep allocated, which
-    nothing read before it is complete. Returns (body, changed)."""
+    At the top level (straight-line code), a value also moves past `x_bar[i] += v` into
+    an adjoint (`is_adjoint`) it does not read: an adjoint written in place is an array
+    the backward sweep allocated, which nothing reads before it is complete (in a loop,
+    an adjoint carried between iterations is read while others still add into it).
+    Returns (body, changed)."""
     stores, loads = {}, {}
     for node in walk_tree(gast.Module(body=body, type_ignores=[])):
         if isinstance(node, gast.Name):
@@ -49,8 +51,9 @@ def inline_temporaries(body, pure_call, is_adjoint=lambda name: False):
         while k + 1 < len(block):
             stmt = block[k]
             name = _single_use_temporary(stmt, stores, loads)
-            user = _user(block, k, name, pure_call, is_adjoint) if name is not None and _pure(
-                stmt.value, pure_call) else None
+            past_adjoints = is_adjoint if block is body else (lambda name: False)
+            user = _user(block, k, name, pure_call, past_adjoints) if name is not None \
+                and _pure(stmt.value, pure_call) else None
             if user is not None and _inline_into(user, name, stmt.value):
                 del block[k]
                 changed = True
