@@ -168,6 +168,13 @@ from user_losses import (  # noqa: E402
     ridge_mse,
     ridge_mse_grad,
     make_ridge)
+from user_arrays import (  # noqa: E402
+    distillation_loss,
+    distillation_loss_grad,
+    make_distillation,
+    whittaker_grad,
+    whittaker_objective,
+    make_whittaker)
 
 
 
@@ -257,6 +264,10 @@ WORKLOADS = [
                  make_multilabel_bce, (0, 1), multilabel_bce_grad),
     UserWorkload("ridge regression MSE + L2, 2000x50", ridge_mse, make_ridge, 0,
                  ridge_mse_grad),
+    UserWorkload("distillation soft-label CE at a temperature, 1024x64x100",
+                 distillation_loss, make_distillation, 0, distillation_loss_grad),
+    UserWorkload("Whittaker smoother, second differences by slices, n=10^5",
+                 whittaker_objective, make_whittaker, 0, whittaker_grad),
 ]
 
 

@@ -24,6 +24,7 @@ from .ad.context import ExpansionContext
 from .ad.output_seed import output_seeder
 from .ad.tangents import is_zero
 from .analyses.activity import analyse_activity, reaches_output_without
+from .analyses.shift_invariance import shift_cuts
 from .analyses.dataflow import analyse_dataflow
 from .analyses.call_kinds import (call_signature, functions_only, helper_results,
                                   known_functions, result_arity)
@@ -180,7 +181,8 @@ def _checks(func, request, registry, cache, outline=False):
     levels = guard_aliased_writes(levels, kinds, namer, _user_names(levels.parsed),
                                   generated=cache.derived_of(func) is not None)
     outputs = [out_atom.id] if isinstance(out_atom, gast.Name) else []
-    activity = analyse_activity(levels, request.wrt, outputs, registry)
+    activity = analyse_activity(levels, request.wrt, outputs, registry,
+                                shift_cuts(levels, outputs, kinds))
     # a derivative differentiated again may be piecewise constant in an argument (the
     # gradient of s(x) * y with s = sign(x), of 2 ** trips for a loop run while x < 10):
     # its zero is the answer
@@ -287,7 +289,8 @@ def _derive_forward(func, request, registry, cache):
                                   generated=cache.derived_of(func) is not None)
     out_atom = levels.tree.body[-1].value
     outputs = [out_atom.id] if isinstance(out_atom, gast.Name) else []
-    activity = analyse_activity(levels, request.wrt, outputs, registry)
+    activity = analyse_activity(levels, request.wrt, outputs, registry,
+                                shift_cuts(levels, outputs, kinds))
     if not (request.helper or cache.derived_of(func) is not None or request.zero_allowed):
         reject_silent_zero(levels, request.wrt, outputs, registry)     # as grad does
     reject_called_arguments(levels, request.wrt)

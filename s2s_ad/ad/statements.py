@@ -282,6 +282,12 @@ class StatementReverser(HelperCallReverser, ListStatementReverser):
                     and self.i.kinds.axes(target) == () and self.uniform.eligible(operand.id):
                 self.uniform.hold(operand.id, number)      # built when it is needed
                 continue
+            view = self.uniform.spread_view(value, operand.id) \
+                if index is None and number is None else None
+            if view is not None and id(stmt) in self.first_defs \
+                    and self.uniform.eligible(operand.id):
+                self.uniform.hold(operand.id, view, view=True)
+                continue
             if index is not None:
                 self.uniform.flush(operand.id, out)
             if index is None:

@@ -34,6 +34,7 @@ class UniformAdjoints:
         self.adj = adjoints
         self.ctx = context
         self.pending = {}
+        self.views = set()              # pending adjoints that are arrays with axes of length 1
         self.maybe_zero = maybe_zero    # adjoint names that may hold a loop's shapeless 0.0
 
     def spread_number(self, value, operand):
@@ -46,6 +47,29 @@ class UniformAdjoints:
                 and isinstance(value.args[3], gast.Constant) and value.args[3].value is False):
             return None
         return value.args[0]
+
+    def spread_view(self, value, operand):
+        """When `value` is `unreduce(g, operand, axis, keepdims)` along axes written out,
+        over an operand whose rank the facts know: g with the reduced axes put back as
+        length 1 (`np.expand_dims(g, 1)`; g itself with keepdims), which broadcasts
+        against the operand as the spread array would (`t4_0_bar * t4_0` is one pass, not
+        a spread array and then a product). None otherwise."""
+        if not (isinstance(value, gast.Call) and isinstance(value.func, gast.Name)
+                and self.i.bindings.names.get(value.func.id) is runtime.unreduce
+                and len(value.args) == 4 and not value.keywords
+                and isinstance(value.args[1], gast.Name) and value.args[1].id == operand
+                and isinstance(value.args[3], gast.Constant)
+                and isinstance(value.args[3].value, bool)):
+            return None
+        rank = len(self.i.kinds.axes(operand) or ())
+        items = value.args[2].elts if isinstance(value.args[2], gast.Tuple) else [value.args[2]]
+        axes = [_literal_int(item) for item in items]
+        if not rank or None in axes or not all(-rank <= a < rank for a in axes):
+            return None
+        if value.args[3].value:
+            return value.args[0]
+        return build.call(build.attribute(build.name(self.i.levels.numpy_name), "expand_dims"),
+                          [value.args[0], build.literal(tuple(sorted(a % rank for a in axes)))])
 
     def eligible(self, variable):
         """A float array defined once at the top level (or a parameter never rebound nor
@@ -62,12 +86,15 @@ class UniformAdjoints:
             and variable not in flow.subscripted and variable not in flow.list_valued \
             and variable not in flow.structured
 
-    def hold(self, variable, number):
+    def hold(self, variable, number, view=False):
         self.pending[variable] = number
+        if view:
+            self.views.add(variable)
 
     def flush(self, variable, out):
         """Build the array now: the adjoint is needed as one."""
         number = self.pending.pop(variable, None)
+        self.views.discard(variable)
         if number is not None:
             self.adj.contribute(variable, self.spread(number, variable), out)
 
@@ -81,6 +108,7 @@ class UniformAdjoints:
                 or self.aliases_a_written_array(value) or not self.keeps_dtype(value, variable):
             return None
         del self.pending[variable]
+        self.views.discard(variable)
         return build.binop(value, "Add", build.clone(number))
 
     def spread_into(self, variable, value):
@@ -154,12 +182,13 @@ class UniformAdjoints:
                         or not self.keeps_dtype(value, operand.id):
                     return False
                 plan.append((operand.id, value, False))
-            elif self.numbers_only(value) and self.i.kinds.axes(operand) == axes \
-                    and self.eligible(operand.id):
+            elif target not in self.views and self.numbers_only(value) \
+                    and self.i.kinds.axes(operand) == axes and self.eligible(operand.id):
                 plan.append((operand.id, value, True))
             else:
                 return False
         del self.pending[target]
+        self.views.discard(target)
         out.extend(expansion.statements)
         for operand, value, spread in plan:
             if spread:
@@ -180,6 +209,8 @@ class UniformAdjoints:
                     isinstance(base, Num) and base.type is np.ndarray and base.axes
                     and base.dtype in ("float64", "float32")):
             return False          # (an item of a tuple or list takes the array itself)
+        if target in self.views:
+            return False          # an array: its length-1 axes do not index like a number
         number = self.pending[target]
         template = self.i.registry.reverse(op.primitive)
         try:
@@ -285,3 +316,11 @@ class UniformAdjoints:
                     return False
                 carried |= bool(getattr(kind, "axes", None)) and kind.dtype == dtype
         return dtype is not None and (carried or dtype == "float64")
+
+
+def _literal_int(node):
+    """The int a node spells out (`1`, `-1`), or None."""
+    if isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.USub):
+        inner = _literal_int(node.operand)
+        return None if inner is None else -inner
+    return node.value if isinstance(node, gast.Constant) and type(node.value) is int else None

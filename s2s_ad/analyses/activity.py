@@ -78,14 +78,16 @@ def literal_dtype(node):
         return None
 
 
-def analyse_activity(levels, wrt, outputs, registry):
+def analyse_activity(levels, wrt, outputs, registry, constants=frozenset()):
+    """`constants`: variables whose derivative provably never reaches the output (a max
+    shifted out, analyses/shift_invariance.py): held constant, they carry none."""
     statements = _assignments(levels.tree.body)
     varied = set(wrt)
     changed = True
     while changed:
         changed = False
         for target, value in statements:
-            if target in varied:
+            if target in varied or target in constants:
                 continue
             if isinstance(value, _Flow):
                 reads = value.reads

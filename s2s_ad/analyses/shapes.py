@@ -172,7 +172,15 @@ def _single_definitions(levels):
             if counts[name] == 1 and name not in params}
 
 
+def _stable_arrays(levels, definitions):
+    """Variables defined once and parameters never assigned nor written into."""
+    touched = {n.id for n in walk_tree(levels.tree) if isinstance(n, gast.Name)
+               and isinstance(n.ctx, gast.Store)}
+    return set(definitions) | (set(levels.resolution.parameters) - touched)
+
+
 def analyse_shapes(levels, scalar_outputs=()):
+    from .slice_shapes import slice_shape_pairs     # (it reads is_elementwise from here)
     parent = {}
 
     def find(x):
@@ -203,8 +211,11 @@ def analyse_shapes(levels, scalar_outputs=()):
 
     for name in list(scalar_outputs) + sorted(_scalar_variables(levels)):
         union(SCALAR, name)
+    definitions = _single_definitions(levels)
+    for a, b in slice_shape_pairs(levels, _stable_arrays(levels, definitions)):
+        union(a, b)
     rules = []
-    for target, value in _single_definitions(levels).items():
+    for target, value in definitions.items():
         op = operation_of(value, levels.callees)
         if is_elementwise(op.primitive) and not op.keywords:
             rules.append((target, [key(a) for a in op.args]))

@@ -198,7 +198,14 @@ def _fold_block(body, folder):
                 folder.changed |= folded is not before
             out.append(stmt)
             continue
-        out.append(folder.visit(stmt))
+        stmt = folder.visit(stmt)
+        if isinstance(stmt, gast.AugAssign) and isinstance(stmt.op, gast.Add) \
+                and isinstance(stmt.value, gast.UnaryOp) and isinstance(stmt.value.op, gast.USub):
+            # x_bar[1:] += -(g * 2.0) -> x_bar[1:] -= g * 2.0: no array for the negation
+            # (a + (-b) is a - b in IEEE arithmetic)
+            stmt.op, stmt.value = gast.Sub(), stmt.value.operand
+            folder.changed = True
+        out.append(stmt)
     return _fuse_first_sums(out, folder)
 
 

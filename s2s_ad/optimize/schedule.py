@@ -100,6 +100,12 @@ class PassFacts:
         return isinstance(callee, numpy.ufunc) or home == "math" or home.startswith("numpy") \
             or getattr(math, getattr(callee, "__name__", ""), None) is callee is not None
 
+    def value_call(self, call):
+        """A call that computes a value and writes nothing: pure_call's, and the runtime
+        helpers that only read their arguments (unbroadcast, float_copy)."""
+        return self.pure_call(call) or isinstance(call.func, gast.Name) and not call.keywords \
+            and self.resolve(call.func.id) in (runtime.unbroadcast, runtime_flow.float_copy)
+
     def elementwise_call(self, call):
         return _elementwise_call(self.levels)(call)
 
@@ -151,7 +157,8 @@ def dead_cycles(body, facts):
 
 def temporaries(body, facts):
     """Single-use temporaries back into their use, then the negations that now meet."""
-    statements, changed = inline_temporaries(body.statements(), facts.pure_call)
+    statements, changed = inline_temporaries(body.statements(), facts.value_call,
+                                             is_adjoint=facts.namer.is_adjoint)
     return Body.of(fold_constants(statements)[0] if changed else statements)
 
 

@@ -11,6 +11,8 @@ cancel the negations a chain of `-` rules leaves (`-(-a / b * c)` -> `a / b * c`
     t1_0 = X @ W1                           t1_0 = X @ W1
     t2_0 = t1_0 + b1              ->        h = np.tanh(t1_0 + b1)
     h = np.tanh(t2_0)
+    t1_1_bar = -unbroadcast(g, t1_1)        u_bar[:-1] -= unbroadcast(g, t1_1)
+    u_bar[:-1] += t1_1_bar
 
 In any block (loop bodies too), into the next statement that reads it (an assignment or
 a return) past only effect-free assignments that rebind nothing it reads, only values
@@ -32,11 +34,15 @@ _CONDITIONAL = (gast.IfExp, gast.BoolOp, gast.Lambda, gast.ListComp, gast.Genera
                 gast.SetComp, gast.DictComp)
 
 
-def inline_temporaries(body, pure_call, is_number=None):
+def inline_temporaries(body, pure_call, is_number=None, is_adjoint=lambda name: False):
     """body with single-use temporaries inlined (in place, every block). pure_call(call)
     tells a call without effects (numpy, math): only values whose calls all are move.
     is_number(name): the temporary holds a number (a copy `y = t` of it may take its
-    value: nothing can alias a number). Returns (body, changed)."""
+    value: nothing can alias a number). At the top level (straight-line code), a value
+    also moves past `x_bar[i] += v` into an adjoint (`is_adjoint`) it does not read: an
+    adjoint written in place is an array the backward sweep allocated, which nothing reads
+    before it is complete (in a loop, an adjoint carried between iterations is read while
+    others still add into it). Returns (body, changed)."""
     stores, loads = {}, {}
     for node in walk_tree(gast.Module(body=body, type_ignores=[])):
         if isinstance(node, gast.Name):
@@ -50,8 +56,9 @@ def inline_temporaries(body, pure_call, is_number=None):
         while k + 1 < len(block):
             stmt = block[k]
             name = _single_use_temporary(stmt, stores, loads)
-            user = _user(block, k, name, pure_call) if name is not None and _pure(
-                stmt.value, pure_call) else None
+            past_adjoints = is_adjoint if block is body else (lambda name: False)
+            user = _user(block, k, name, pure_call, past_adjoints) if name is not None \
+                and _pure(stmt.value, pure_call) else None
             copies = is_number is not None and is_number(name)
             if user is not None and _inline_into(user, name, stmt.value, copies):
                 del block[k]
@@ -66,15 +73,23 @@ def _pure(value, pure_call):
     return all(pure_call(c) for c in walk_tree(value) if isinstance(c, gast.Call))
 
 
-def _user(block, k, name, pure_call):
+def _user(block, k, name, pure_call, is_adjoint):
     """The statement after block[k] that reads `name`, if every statement in between is
-    a plain assignment of an effect-free value that rebinds nothing block[k] reads."""
+    a plain assignment of an effect-free value that rebinds nothing block[k] reads, or
+    an addition into an adjoint block[k] does not read."""
     read = {n.id for n in walk_tree(block[k].value) if isinstance(n, gast.Name)}
     for stmt in block[k + 1:]:
         if build.is_comment(stmt):
             continue
         if any(isinstance(n, gast.Name) and n.id == name for n in walk_tree(stmt)):
             return stmt
+        if isinstance(stmt, gast.AugAssign):
+            base = stmt.target.value if isinstance(stmt.target, gast.Subscript) \
+                else stmt.target
+            if isinstance(base, gast.Name) and is_adjoint(base.id) and base.id not in read \
+                    and _pure(stmt.value, pure_call) and _pure(stmt.target, pure_call):
+                continue
+            return None
         if not (isinstance(stmt, gast.Assign) and len(stmt.targets) == 1
                 and isinstance(stmt.targets[0], gast.Name)
                 and stmt.targets[0].id not in read and _pure(stmt.value, pure_call)):
@@ -94,6 +109,12 @@ def _single_use_temporary(stmt, stores, loads):
 
 def _inline_into(stmt, name, value, copies=False):
     """Replace the one load of `name` in `stmt` by `value`; False if not allowed there."""
+    if isinstance(stmt, gast.AugAssign) and isinstance(stmt.op, gast.Add) \
+            and isinstance(stmt.value, gast.Name) and stmt.value.id == name:
+        # `x_bar[1:] += t1_0_bar` with `t1_0_bar = -g`: `x_bar[1:] += -g`, which the
+        # folder makes `x_bar[1:] -= g` (no array for -g)
+        stmt.value = value
+        return True
     if not isinstance(stmt, (gast.Assign, gast.Return)) or stmt.value is None:
         return False
     parents = {}

@@ -1,0 +1,116 @@
+"""Slices of one array that provably have one shape (`u[1:] - u[:-1]`, `z[2:]`, `z[1:-1]`).
+
+A basic slice `x[a:b]` with literal bounds (or none) and no step takes, of an axis of
+length n, max(stop(n) - start(n), 0) elements; a slice of a slice composes those lengths.
+Two slices of the same array have one shape when, on every axis, their lengths agree for
+every n. Each length is piecewise linear in n, with its kinks at n below the sum S of the
+literals' sizes, and linear beyond: so agreeing at every n in 0..S+2 is agreeing at all n.
+Elementwise results of operands with one slice shape take that shape (numpy broadcasting
+leaves no other choice when the operands agree).
+
+    t1_0 = u[1:, :]             (u, axis 0: [1:])
+    t1_1 = u[:-1, :]            (u, axis 0: [:-1])     ->  t1_0 ~ t1_1 ~ dx
+    dx = t1_0 - t1_1
+    t3_0 = dx[:, :-1]           (u, [1:], [:-1])
+    t3_1 = dy[:-1, :]           dy = u[:, 1:] - ...: (u, [:-1], [1:])   ->  t3_0 ~ t3_1
+
+Only top-level statements, over arrays never rebound nor written into. Returns pairs of
+variables to put in one shape class (analyses/shapes.py); never writes to nodes.
+"""
+import operator
+
+import gast
+
+from ..ir.primitives import operation_of
+
+
+def slice_shape_pairs(levels, stable):
+    """[(a, b)] of top-level variables provably of one shape because they are slices of
+    one array (`stable`: names of arrays assigned at most once and never written into)."""
+    from .shapes import is_elementwise          # (shapes.py calls this module)
+    shapes = {}                     # variable -> (root, ((slice, ...) per axis))
+    for stmt in levels.tree.body:
+        if not (isinstance(stmt, gast.Assign) and len(stmt.targets) == 1
+                and isinstance(stmt.targets[0], gast.Name)):
+            continue
+        target = stmt.targets[0].id
+        if target not in stable:
+            continue
+        op = operation_of(stmt.value, levels.callees)
+        shape = None
+        if op.primitive is operator.getitem and isinstance(op.args[0], gast.Name) \
+                and op.args[0].id in stable:
+            shape = _sliced(shapes.get(op.args[0].id, (op.args[0].id, ())), op.args[1])
+        elif is_elementwise(op.primitive) and not op.keywords:
+            operands = [shapes.get(a.id) for a in op.args if isinstance(a, gast.Name)]
+            numbers = all(isinstance(a, gast.Name) or _is_number(a) for a in op.args)
+            if numbers and operands and None not in operands \
+                    and all(_same(operands[0], o) for o in operands[1:]):
+                shape = operands[0]
+        if shape is not None:
+            shapes[target] = shape
+    names = sorted(shapes)
+    pairs = []
+    for k, a in enumerate(names):
+        for b in names[k + 1:]:
+            if _same(shapes[a], shapes[b]):
+                pairs.append((a, b))
+                break               # b pairs on with the ones after it
+    return pairs
+
+
+def _is_number(node):
+    return isinstance(node, gast.Constant) and type(node.value) in (int, float) or \
+        isinstance(node, gast.UnaryOp) and isinstance(node.operand, gast.Constant) \
+        and type(node.operand.value) in (int, float)
+
+
+def _sliced(shape, index):
+    """The shape of `x[index]` for x of `shape`, or None (not a basic literal slice)."""
+    root, axes = shape
+    items = index.elts if isinstance(index, gast.Tuple) else [index]
+    bounds = []
+    for item in items:
+        if not isinstance(item, gast.Slice) or item.step is not None:
+            return None
+        lower, upper = _literal(item.lower), _literal(item.upper)
+        if lower is False or upper is False:
+            return None
+        bounds.append((lower, upper))
+    chains = list(axes) + [()] * max(0, len(bounds) - len(axes))
+    for k, bound in enumerate(bounds):
+        if bound != (None, None):               # `:` keeps the axis as it is
+            chains[k] = chains[k] + (bound,)
+    return root, tuple(chains)
+
+
+def _literal(node):
+    """An int bound, None for none written, False for anything else."""
+    if node is None or isinstance(node, gast.Constant) and node.value is None:
+        return None
+    if isinstance(node, gast.Constant) and type(node.value) is int:
+        return node.value
+    if isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.USub) \
+            and isinstance(node.operand, gast.Constant) and type(node.operand.value) is int:
+        return -node.operand.value
+    return False
+
+
+def _same(a, b):
+    if a[0] != b[0]:
+        return False
+    rank = max(len(a[1]), len(b[1]))
+    for k in range(rank):
+        first = a[1][k] if k < len(a[1]) else ()
+        second = b[1][k] if k < len(b[1]) else ()
+        size = sum(abs(v) for lo_hi in first + second for v in lo_hi if v is not None)
+        if any(_length(first, n) != _length(second, n) for n in range(size + 3)):
+            return False
+    return True
+
+
+def _length(chain, n):
+    """How many elements slicing an axis of length n by each slice in turn leaves."""
+    for lower, upper in chain:
+        n = len(range(n)[lower:upper])
+    return n
