@@ -57,45 +57,9 @@ from .transforms.python_floats import python_float_reads
 from .transforms.invariant_floats import hoist_invariant_floats
 from .ir.depth import recursion_room
 from .derivative_cache import ForwardReference
+from .derivation import Derived, Request
 from .refusals import (reject_called_arguments, reject_methods_of_varied_objects,
                        reject_silent_zero, reject_untracked_writes)
-
-MODES = ("grad", "value_and_grad", "vjp")
-
-
-@dataclass(frozen=True)
-class Request:
-    mode: str                 # 'grad' | 'value_and_grad' | 'vjp'
-    wrt: tuple                # parameter names
-    preserve_result: bool = False
-    single: bool = True       # one wrt parameter: return its gradient, not a 1-tuple
-    helper: bool = False      # the adjoint of a function called by the one differentiated
-    zero_allowed: bool = False  # a helper whose caller's output depends on wrt elsewhere
-    tangent_only: bool = False  # jvp returning just the derivative (hvp: the gradient dies)
-    signature: tuple = None   # ((parameter, kind), ...): specialised on these facts
-    variant: int = 0          # the specialisation's number, for its name (grad_f_1)
-    has_aux: bool = False     # f returns (loss, aux): differentiate loss, return aux too
-    # trace(pass name, body before, body after) of stage 7's passes (tests/test_passes.py)
-    trace: object = dataclasses.field(default=None, compare=False)
-
-
-@dataclass(frozen=True)
-class Derived:
-    function: object
-    source: str
-    levels_tree: object       # the levels form differentiated (levels_source: its text)
-    request: Request
-    func: object = None       # the user's function it is the derivative of
-    bindings: dict = None     # names the generated code binds (numpy, helpers, adjoints)
-    result_arity: object = None  # n when the function returns an n-tuple it builds
-    # () -> (function, source) without the in-place schedule: what differentiating this
-    # derivative again reads (None when the schedule changed nothing)
-    plain: object = None
-
-    @property
-    def levels_source(self):
-        """The levels form as source text (written when asked for: emitting costs)."""
-        return to_source(self.levels_tree)
 
 
 def front(func, functions=None):
