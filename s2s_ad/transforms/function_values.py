@@ -57,6 +57,9 @@ class FunctionValueMixin:
     def _static_function(self, node, depth=0):
         if isinstance(node, gast.Name) and node.id in self.nested \
                 and node.id not in self.current and depth:
+            used = getattr(node, "lineno", None)
+            if used is not None and getattr(self.nested[node.id], "lineno", 0) >= used:
+                return _NOT_STATIC      # read before its def runs: Python raises there
             found = self._closed_nested(node.id)
             return found if found is not None else _NOT_STATIC
         if isinstance(node, gast.Name) and self.res.is_value(node.id) and depth < 4:
