@@ -12,6 +12,7 @@ import gast
 import numpy
 
 from .. import runtime_flow
+from ..analyses.union_find import root_of
 from ..ir.primitives import operation_of
 from ..ir.walk import all_statements, names_stored
 from ..signature import Attributes, Items, Mapping, Num, Opaque, SequenceOf
@@ -100,10 +101,7 @@ def _read_by_key(forward):
     parent = {}
 
     def root(name):
-        while parent.get(name, name) != name:
-            parent[name] = parent.get(parent[name], parent[name])
-            name = parent[name]
-        return name
+        return root_of(parent, name)
     keyed = set()
     for stmt in all_statements(forward):
         if not isinstance(stmt, gast.Assign) or not isinstance(stmt.targets[0], gast.Name):

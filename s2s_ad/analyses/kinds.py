@@ -30,6 +30,7 @@ from ..signature import UNKNOWN, Items, Num, Opaque, SequenceOf
 from .object_kinds import PRIMITIVES as OBJECT_PRIMITIVES, object_result
 from .evaluable import evaluable
 from .shapes import is_elementwise
+from .union_find import root_of
 from .stand_ins import (WORLDS, constant, global_value, integer_worlds, literal, result_kind,
                         same_value, stand_ins, unknown_int, UnknownInt)
 
@@ -123,11 +124,7 @@ class _Analysis:
         parent = {}
 
         def find(x):
-            while parent.get(x, x) != x:
-                # path halving: a chain of n straight-line statements is not n**2 steps
-                parent[x] = parent.get(parent[x], parent[x])
-                x = parent[x]
-            return x
+            return root_of(parent, x)
         for stmt in self.levels.tree.body:           # straight-line statements only
             if not (isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name)):
                 continue

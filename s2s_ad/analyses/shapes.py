@@ -20,6 +20,7 @@ import numpy as np
 from ..ir.walk import walk_tree
 from ..runtime import logistic             # np.logaddexp's derivative, one array like x
 from ..ir.primitives import identity, operation_of
+from .union_find import root_of
 
 SCALAR = "<scalar>"
 _ELEMENTWISE_OPERATORS = {operator.add, operator.sub, operator.mul, operator.truediv,
@@ -184,11 +185,7 @@ def analyse_shapes(levels, scalar_outputs=()):
     parent = {}
 
     def find(x):
-        while parent.get(x, x) != x:
-            # path halving: a chain of n straight-line statements is not n**2 steps
-            parent[x] = parent.get(parent[x], parent[x])
-            x = parent[x]
-        return x
+        return root_of(parent, x)
 
     def union(a, b):
         ra, rb = find(a), find(b)
