@@ -14,12 +14,17 @@ read or written before it), that statement moves up to the first occurrence inst
 making a new name. Only in one block, only between writes of what the call reads (a
 statement that writes one still reads its operands first), only calls without effects
 (numpy's and math's) and never out of `a if c else b` or `and`/`or`: the values and the
-order of every effect stay as they were.
+order of every effect stay as they were. Repeats are looked for in the next 64
+statements (a body of n statements costs O(n), not O(n**2)).
 """
 import gast
 
 from ..ir import build
 from ..ir.walk import walk_tree
+
+# how far ahead a call's repeats are looked for: the ones tangent templates make sit in
+# the next few statements, and a bounded scan keeps a long straight-line body linear
+_WINDOW = 64
 
 _CONDITIONAL = (gast.IfExp, gast.BoolOp, gast.Lambda, gast.ListComp, gast.GeneratorExp,
                 gast.SetComp, gast.DictComp)
@@ -33,11 +38,12 @@ def share_repeated_calls(body, pure_call, fresh):
         for field in ("body", "orelse"):
             if isinstance(stmt, (gast.If, gast.For, gast.While)):
                 changed |= share_repeated_calls(getattr(stmt, field), pure_call, fresh)[1]
+    seen = _Seen()
     k = 0
     while k < len(body):
         if _simple(body[k]):
             for call in _calls(body[k].value, pure_call):
-                if _share(body, k, call, fresh):
+                if _share(body, k, call, fresh, seen):
                     changed = True
                     break               # body[k] changed: look at it again
             else:
@@ -46,6 +52,30 @@ def share_repeated_calls(body, pure_call, fresh):
             k += 1
     return body, changed
 
+
+class _Seen:
+    """Per statement of a block, the calls its value makes (as gast.dump keys) and the
+    names it stores, worked out once: the scan for a call's repeats reads them for every
+    later statement, and a straight-line body of n statements would otherwise dump n**2
+    calls. A statement an edit changed is forgotten (`forget`)."""
+    def __init__(self):
+        self._keys, self._stores = {}, {}
+
+    def keys(self, stmt):
+        found = self._keys.get(id(stmt))
+        if found is None:
+            found = self._keys[id(stmt)] = (stmt, frozenset(
+                gast.dump(c) for c in _calls(stmt.value, lambda c: True)))
+        return found[1]
+
+    def stores(self, stmt):
+        found = self._stores.get(id(stmt))
+        if found is None:
+            found = self._stores[id(stmt)] = (stmt, _stored(stmt))
+        return found[1]
+
+    def forget(self, stmt):
+        self._keys.pop(id(stmt), None)
 
 def _simple(stmt):
     return isinstance(stmt, (gast.Assign, gast.Return)) and stmt.value is not None and (
@@ -69,29 +99,31 @@ def _calls(value, pure_call):
     return found
 
 
-def _share(block, k, call, fresh):
+def _share(block, k, call, fresh, seen):
     """Make `call` (in block[k]) once if a later statement repeats it; did it?"""
     key = gast.dump(call)
     reads = {n.id for n in walk_tree(call) if isinstance(n, gast.Name)}
     places = [(k, node) for node in _calls(block[k].value, lambda c: True)
               if node is not call and gast.dump(node) == key]
-    stored = _stored(block[k])
-    m = k + 1
-    while not (stored & reads) and m < len(block) and (
+    stored = seen.stores(block[k])
+    m, end = k + 1, min(len(block), k + 1 + _WINDOW)
+    while not (stored & reads) and m < end and (
             _simple(block[m]) or build.is_comment(block[m])):
         if _simple(block[m]):
-            places += [(m, node) for node in _calls(block[m].value, lambda c: True)
-                       if gast.dump(node) == key]
-            stored = _stored(block[m])
+            if key in seen.keys(block[m]):
+                places += [(m, node) for node in _calls(block[m].value, lambda c: True)
+                           if gast.dump(node) == key]
+            stored = seen.stores(block[m])
         m += 1
     if not places:
         return False
     first = block[k]
     if first.value is call and isinstance(first, gast.Assign) and len(first.targets) == 1 \
-            and not any(first.targets[0].id in _stored(block[j])
+            and not any(first.targets[0].id in seen.stores(block[j])
                         for j in range(k + 1, max(j for j, _ in places) + 1)):
         for j, node in places:          # `t = f(x)` first: later ones read t
             _replace(block[j], node, build.name(first.targets[0].id))
+            seen.forget(block[j])
         return True
     whole = next((j for j, node in places if block[j].value is node and j > k
                   and isinstance(block[j], gast.Assign) and len(block[j].targets) == 1
@@ -111,6 +143,7 @@ def _share(block, k, call, fresh):
         places = [(j + 1, node) for j, node in places] + [(k + 1, call)]
     for j, node in places:
         _replace(block[j], node, build.name(name))
+        seen.forget(block[j])
     return True
 
 
