@@ -41,8 +41,9 @@ def with_vector(path, derivative, f, args, vector):
 
 
 def central_difference(f, x, v, eps=1e-6):
-    """d/de f(x + e v) at e = 0 (x a float or an array)."""
-    x = np.asarray(x, dtype=float) if np.ndim(x) else float(x)
+    """d/de f(x + e v) at e = 0 (x a float or an array; a 0-d array stays one, as f may
+    index it)."""
+    x = np.asarray(x, dtype=float) if np.ndim(x) or isinstance(x, np.ndarray) else float(x)
     return (np.asarray(f(x + eps * v)) - np.asarray(f(x - eps * v))) / (2 * eps)
 
 

@@ -34,6 +34,7 @@ Everything else keeps reverse mode. S2S_AD_REVERSE=1 in the environment keeps it
 number code too (to compare both, and for the tests of the reverse sweep's own passes).
 """
 import inspect
+import operator
 import os
 
 import gast
@@ -142,6 +143,10 @@ def _number_assignment(stmt, levels, kinds, activity, registry):
     if not _number(kinds, target.id) or popped_list(stmt.value) is not None:
         return False
     op = operation_of(stmt.value, levels.callees)
+    if op.primitive is operator.getitem and op.args and isinstance(op.args[0], gast.Name) \
+            and activity.is_active(op.args[0].id) and _number(kinds, op.args[0].id) \
+            and not isinstance(kinds.of(op.args[0].id), Items):
+        return False                    # x[()] of a numpy number: its tangent is a float
     if op.callee is not None and inspect.isfunction(op.primitive) \
             and registry.tangent(op.primitive) is None:
         return False                    # the user's own function: built as an adjoint
