@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import s2s_ad
-from derivative_paths import PATHS, grad_on, hvp_on
+from derivative_paths import PATHS, grad_on, hvp_on, jvp_on
 from golden_files import assert_matches_golden
 
 
@@ -190,3 +190,22 @@ def test_golden_closed_form_and_loop():
     f, args, wrt = CASES["pendulum"]
     assert_matches_golden("forward_pendulum_loop",
                           s2s_ad.derivative_source(s2s_ad.grad(f, wrt), *args))
+
+
+def shifted_products(u):
+    left = np.zeros(3)
+    right = np.zeros(3)
+    left[1:] = u[:-1]
+    right[:-1] = u[1:]
+    return np.sum(left * right * u)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_two_equal_array_constructors_are_two_arrays(path):
+    """np.zeros(3) twice makes two arrays: the pass that reads a repeated call's first
+    value again (number code) must not make `right` the array `left` is (a wrong jvp)."""
+    u, v = np.array([0.3, -1.2, 0.8]), np.array([1.0, 0.5, -2.0])
+    _, tangent = jvp_on(path, shifted_products, (u,), v)
+    eps = 1e-6
+    expected = (shifted_products(u + eps * v) - shifted_products(u - eps * v)) / (2 * eps)
+    assert tangent == pytest.approx(expected, rel=1e-6)

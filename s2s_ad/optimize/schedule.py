@@ -87,6 +87,29 @@ class PassFacts:
         not drawing random numbers)."""
         if any(k.arg == "out" for k in call.keywords):
             return False
+        callee = self._callee(call)
+        home = getattr(callee, "__module__", None) or ""
+        if "random" in home:
+            return False
+        return isinstance(callee, numpy.ufunc) or home == "math" or home.startswith("numpy") \
+            or getattr(math, getattr(callee, "__name__", ""), None) is callee is not None
+
+    def number_call(self, call):
+        """A pure call whose value is a number, which reading again in place of a second
+        call cannot alias: math's functions, and numpy's elementwise ones of numbers (the
+        facts say so). Not np.zeros(3): two calls make two arrays."""
+        if not self.pure_call(call):
+            return False
+        callee = self._callee(call)
+        if getattr(callee, "__module__", None) == "math" \
+                or getattr(math, getattr(callee, "__name__", ""), None) is callee is not None:
+            return True
+        return is_elementwise(callee) and not call.keywords and self.kinds is not None \
+            and all(isinstance(a, gast.Constant) and type(a.value) in (int, float)
+                    or isinstance(a, gast.Name) and self.kinds.is_number(a.id)
+                    for a in call.args)
+
+    def _callee(self, call):
         path = dotted_path(call.func)
         callee = self.levels.callees.get(path)
         if callee is None and path is not None:
@@ -94,11 +117,7 @@ class PassFacts:
             callee = self.resolve(path.split(".")[0])
             for attr in path.split(".")[1:]:
                 callee = getattr(callee, attr, None)
-        home = getattr(callee, "__module__", None) or ""
-        if "random" in home:
-            return False
-        return isinstance(callee, numpy.ufunc) or home == "math" or home.startswith("numpy") \
-            or getattr(math, getattr(callee, "__name__", ""), None) is callee is not None
+        return callee
 
     def value_call(self, call):
         """A call that computes a value and writes nothing: pure_call's, and the runtime
@@ -177,7 +196,7 @@ def unit_factors(body, facts):
 def shared_calls(body, facts):
     """A pure call made again with the same operands reads the first one's value
     (optimize/shared_calls.py)."""
-    return Body.of(share_repeated_calls(body.statements(), facts.pure_call,
+    return Body.of(share_repeated_calls(body.statements(), facts.number_call,
                                         facts.namer.fresh)[0])
 
 
