@@ -53,7 +53,7 @@ MATH_UNARY = [
     (math.fabs, NONZERO), (math.sin, REAL), (math.cos, REAL), (math.tan, UNIT),
     (math.asin, UNIT), (math.acos, UNIT), (math.atan, REAL), (math.sinh, REAL),
     (math.cosh, REAL), (math.tanh, REAL), (math.asinh, REAL), (math.acosh, ABOVE_ONE),
-    (math.atanh, UNIT), (math.erf, REAL), (math.erfc, REAL), (float, REAL),
+    (math.atanh, UNIT), (math.erf, REAL), (math.erfc, REAL), (float, REAL), (np.float64, REAL),
 ]
 
 SCALAR_BINARY = [

@@ -88,6 +88,14 @@ class Registry:
                 table[key] = (prim, template)
         return template
 
+    def has_own_adjoint(self, primitive):
+        """Did the user register the adjoint of `primitive` (not one of s2s_ad's)? A
+        gradient reading it must be built in reverse mode, where it is used."""
+        self._refresh("adjoint", primitive)
+        entry = _lookup(self._reverse, primitive)
+        return entry is not None and not _is_built_in(
+            entry if isinstance(entry, (Template, TemplateError)) else entry[1])
+
     def is_nondifferentiable(self, primitive):
         self._refresh("nondifferentiable", primitive)
         return _lookup(self._nondiff, primitive) is not None

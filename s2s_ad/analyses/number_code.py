@@ -147,6 +147,8 @@ def _number_assignment(stmt, levels, kinds, activity, registry):
             and activity.is_active(op.args[0].id) and _number(kinds, op.args[0].id) \
             and not isinstance(kinds.of(op.args[0].id), Items):
         return False                    # x[()] of a numpy number: its tangent is a float
+    if op.primitive is not None and registry.has_own_adjoint(op.primitive):
+        return False                    # the user's adjoint of it: used in reverse mode
     if op.callee is not None and inspect.isfunction(op.primitive) \
             and registry.tangent(op.primitive) is None:
         return False                    # the user's own function: built as an adjoint
