@@ -59,10 +59,13 @@ def numeric_grad(fn, args, k, eps=EPS):
     return float(g) if x.ndim == 0 else g
 
 
-def assert_grad_matches(fn, args, wrt=0, rtol=1e-5, atol=1e-6, **grad_kwargs):
-    """s2s_ad.grad(fn) agrees with central differences at `args` for each wrt position."""
+def assert_grad_matches(fn, args, wrt=0, rtol=1e-5, atol=1e-6, path="specialised",
+                        **grad_kwargs):
+    """s2s_ad.grad(fn) agrees with central differences at `args` for each wrt position
+    (`path`: the specialised derivative or the general one, derivative_paths.PATHS)."""
+    from derivative_paths import on_path
     positions = wrt if isinstance(wrt, tuple) else (wrt,)
-    df = s2s_ad.grad(fn, wrt=wrt, **grad_kwargs)
+    df = on_path(s2s_ad.grad(fn, wrt=wrt, **grad_kwargs), path)
     got = df(*args)
     got = got if isinstance(wrt, tuple) else (got,)
     for k, g in zip(positions, got):

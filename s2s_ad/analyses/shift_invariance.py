@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import gast
 import numpy as np
 
+from ..ir.build import number_literal
 from ..ir.primitives import identity, operation_of
 from ..ir.walk import names_stored, walk_tree
 from ..signature import Num
@@ -203,20 +204,12 @@ def _reduction(op, rank):
     values = axis.elts if isinstance(axis, gast.Tuple) else [axis]
     axes = set()
     for value in values:
-        number = _literal_int(value)
+        number = number_literal(value)
+        number = number if type(number) is int else None
         if number is None or not -rank <= number < rank:
             return None
         axes.add(number % rank)
     return frozenset(axes), keep
-
-
-def _literal_int(node):
-    if isinstance(node, gast.Constant) and type(node.value) is int:
-        return node.value
-    if isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.USub):
-        inner = _literal_int(node.operand)
-        return None if inner is None else -inner
-    return None
 
 
 def _padded(varies, rank):
