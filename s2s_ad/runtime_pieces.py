@@ -18,9 +18,10 @@ join pieces, or pick between arrays (see runtime.py):
     along_axis_index(arr, indices, axis)   the index np.take_along_axis reads and
                                      np.put_along_axis writes
     trimmed_region(filt, trim, axis) the slices np.trim_zeros keeps
+    diagonal_index(a)                the index np.fill_diagonal(a, v) writes
 
-Each (but piecewise_masks, along_axis_index and trimmed_region, which give booleans,
-indices and slices) is
+Each (but piecewise_masks, along_axis_index, diagonal_index and trimmed_region, which give
+booleans, indices and slices) is
 linear in its first argument; templates/runtime_helpers_pieces.py holds their own
 templates (grad of grad). An adjoint g may be the scalar zero 0.0 (standing for zeros of
 any shape), and a list adjoint a list with 0.0 items; what they return for an array is
@@ -232,6 +233,15 @@ def along_axis_index(arr, indices, axis=-1):
     np.put_along_axis writes: arr[along_axis_index(arr, indices, axis)]."""
     positions = np.reshape(np.arange(np.size(arr)), np.shape(arr))
     return np.unravel_index(np.take_along_axis(positions, indices, axis), np.shape(arr))
+
+
+def diagonal_index(a):
+    """The index np.fill_diagonal(a, v) writes (without wrap): the first min(a.shape)
+    places of the main diagonal, so `a[diagonal_index(a)] = v` is that call.
+
+        diagonal_index(np.zeros((3, 2)))  ->  (array([0, 1]), array([0, 1]))
+    """
+    return np.diag_indices(min(np.shape(a)), np.ndim(a))
 
 
 def trimmed_region(filt, trim="fb", axis=None):

@@ -36,7 +36,7 @@ source runtime_calculus 3507173389
 source runtime_functions 2843971962
 source runtime_helpers 1196538003
 source runtime_helpers_arrays 1411742494
-source runtime_helpers_pieces 572536154
+source runtime_helpers_pieces 1742202389
 source runtime_mappings 3962196716
 source runtime_polynomials 2875716503
 source runtime_statistics 2695734659
@@ -883,6 +883,7 @@ adjoint s2s_ad.runtime_pieces:uninsert runtime_helpers_pieces
 adjoint s2s_ad.runtime_pieces:unmesh runtime_helpers_pieces
 adjoint s2s_ad.runtime_pieces:unselect runtime_helpers_pieces
 nondifferentiable s2s_ad.runtime_pieces:along_axis_index runtime_helpers_pieces
+nondifferentiable s2s_ad.runtime_pieces:diagonal_index runtime_helpers_pieces
 nondifferentiable s2s_ad.runtime_pieces:piecewise_masks runtime_helpers_pieces
 tangent s2s_ad.runtime_pieces:broadcast_each runtime_helpers_pieces
 tangent s2s_ad.runtime_pieces:masked_values runtime_helpers_pieces
