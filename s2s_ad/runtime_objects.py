@@ -36,7 +36,10 @@ def is_object(x, _known={}):
         # (the types are spelled here: a standalone module copies functions, not constants)
         if issubclass(t, (np.ndarray, np.generic, float, int, complex, str, bytes, dict,
                           list, type(None), type, range, slice)) \
-                or callable(x) and not dataclasses.is_dataclass(t):
+                or callable(x) and not dataclasses.is_dataclass(t) \
+                and type(getattr(t, "__call__", None)) is not type(is_object):
+            # a function, a builtin, a partial; an instance of a class with a
+            # `def __call__` (a model called as model(x)) is an object like any other
             found = False
         elif issubclass(t, tuple):
             found = hasattr(t, "_fields")
