@@ -24,7 +24,7 @@ source numpy_polynomials 1854607153
 source numpy_rearrange 354807500
 source numpy_reductions 6353118
 source numpy_select 565792922
-source numpy_shape 368944783
+source numpy_shape 1937477595
 source numpy_signal 716089017
 source numpy_statistics 1656705311
 source objects 223317421
@@ -553,6 +553,7 @@ adjoint numpy:transpose numpy_shape
 adjoint numpy:tril numpy_shape
 adjoint numpy:triu numpy_shape
 adjoint numpy:vstack numpy_shape
+adjoint s2s_ad.runtime_shape:outer_operand numpy_shape
 tangent _operator:getitem numpy_shape
 tangent numpy:array numpy_shape
 tangent numpy:asarray numpy_shape
@@ -582,6 +583,7 @@ tangent numpy:transpose numpy_shape
 tangent numpy:tril numpy_shape
 tangent numpy:triu numpy_shape
 tangent numpy:vstack numpy_shape
+tangent s2s_ad.runtime_shape:outer_operand numpy_shape
 adjoint numpy:convolve numpy_signal
 adjoint numpy:correlate numpy_signal
 tangent numpy:convolve numpy_signal

@@ -21,7 +21,7 @@ from ..errors import UnsupportedSyntaxError
 from ..ir.build import dotted_path
 from ..ir import build
 from ..runtime import RUNTIME_MODULES
-from .. import runtime_creation, runtime_functions, runtime_pieces
+from .. import runtime_creation, runtime_functions, runtime_pieces, runtime_shape
 from ..frontend.star_params import fixed_arity, fixed_count, takes_star_args
 from ..runtime_objects import constructible, field_names, make_object
 from . import desugar
@@ -162,6 +162,16 @@ class CallMixin(FunctionValueMixin, HelperInlineMixin):
             values = list(expr.args) + list(k.value for k in expr.keywords)
             call = self._runtime_call(make_object, [build.dotted(path), build.tuple_(values)])
             return self._call(build.with_location(call, expr))
+        rewritten = desugar.ufunc_method(target, expr.args, expr.keywords)
+        if rewritten is not None and rewritten[0] == "reduce":
+            return self._numpy_call(*rewritten[1:], 0, expr)
+        if rewritten is not None:
+            # np.F.outer(a, b): F of a with b's axes appended, and b
+            a, _ = self._atom(expr.args[0])
+            b, _ = self._atom(expr.args[1])
+            left = self._runtime_call(runtime_shape.outer_operand, [a, build.clone(b)])
+            return self._numpy_call(rewritten[1], [build.with_location(left, expr), b],
+                                    expr.keywords, 0, expr)
         if target is numpy.einsum:
             sublists = einsum_subscripts(expr, self.smap)
             expr = sublists if sublists is not None else expr
