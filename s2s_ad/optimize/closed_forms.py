@@ -288,17 +288,25 @@ class _Rewrite:
         return kept, materialise
 
     def _closed_arguments(self, stmt):
-        """{position: (argument, value, is_array)} for the arguments of a kept
-        `v = helper(...)` that read interpreted adjoints and are covered."""
+        """{position: (argument, value, is_array)} for the operands of a kept
+        `v = helper(...)` (positions 0, 1, ...) or `v = g @ X` ("left", "right") that read
+        interpreted adjoints and are covered."""
         closed = {}
-        call = stmt.value
-        if isinstance(stmt, gast.Assign) and isinstance(call, gast.Call):
-            for k, arg in enumerate(call.args):
-                if _reads(arg) & set(self.adjoints):
-                    try:
-                        closed[k] = (arg, *self._rational(arg, True))
-                    except _Opaque:
-                        pass
+        value = stmt.value
+        if not isinstance(stmt, gast.Assign):
+            return closed
+        if isinstance(value, gast.Call):
+            operands = list(enumerate(value.args))
+        elif isinstance(value, gast.BinOp) and isinstance(value.op, gast.MatMult):
+            operands = [("left", value.left), ("right", value.right)]
+        else:
+            operands = []
+        for k, arg in operands:
+            if _reads(arg) & set(self.adjoints):
+                try:
+                    closed[k] = (arg, *self._rational(arg, True))
+                except _Opaque:
+                    pass
         return closed
 
     def _assemble(self, kept, materialise, renderer):
@@ -312,9 +320,12 @@ class _Rewrite:
         old_cost = sum(_cost(renderer, self.backward[k].value) for k in self.interpreted)
         for index, stmt, closed in kept:
             stmt = build.clone(stmt)
-            for k, (arg, value, array) in sorted(closed.items()):
+            for k, (arg, value, array) in sorted(closed.items(), key=lambda c: str(c[0])):
                 expr = self._render(renderer, value, array)
-                stmt.value.args[k] = expr
+                if isinstance(k, str):
+                    setattr(stmt.value, k, expr)
+                else:
+                    stmt.value.args[k] = expr
                 outputs.append((index, "before", arg, expr))
                 old_cost += _cost(renderer, arg)
                 new_cost += _cost(renderer, expr)
