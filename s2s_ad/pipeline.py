@@ -173,8 +173,7 @@ def _derive(func, request, registry, cache):
     shapes = analyse_shapes(levels, outputs if request.mode != "vjp" else ())
     import numpy
     bindings.name_for(levels.numpy_name, numpy, exact=True)
-    for helper, name in levels.runtime_names.items():
-        bindings.name_for(name, helper, exact=True)
+    _bind_runtime_names(bindings, levels)
     fname = namer.fresh(derived_name(func, request))
     cotangent = namer.fresh("cotangent") if request.mode == "vjp" else None
 
@@ -262,8 +261,7 @@ def _derive_forward(func, request, registry, cache):
     reject_methods_of_varied_objects(levels, activity)
     bindings = Bindings(namer, _user_object(levels.resolution))
     bindings.name_for(levels.numpy_name, numpy, exact=True)
-    for helper, name in levels.runtime_names.items():
-        bindings.name_for(name, helper, exact=True)
+    _bind_runtime_names(bindings, levels)
     fname = namer.fresh(derived_name(func, request))
     tangent = namer.fresh("tangent")
 
@@ -325,8 +323,7 @@ def _derive_forward_gradient(checked, request, registry, cache):
     levels = dataclasses.replace(levels, tree=tree)
     bindings = Bindings(namer, _user_object(levels.resolution))
     bindings.name_for(levels.numpy_name, numpy, exact=True)
-    for helper, name in levels.runtime_names.items():
-        bindings.name_for(name, helper, exact=True)
+    _bind_runtime_names(bindings, levels)
     fname = namer.fresh(derived_name(func, request))
     inputs = ReverseInputs(levels, checked.activity, analyse_shapes(levels),
                            analyse_dataflow(levels), registry, namer, bindings, None,
@@ -372,6 +369,15 @@ def _facts(levels, namer, request, cache):
         return levels, kinds
     levels, kinds = python_float_reads(levels, kinds, namer, analyse)
     return hoist_invariant_floats(levels, kinds, analyse)
+
+
+def _bind_runtime_names(bindings, levels):
+    """The runtime helpers normalize called by name, and the names imports inside f bind
+    (each under its own name, even when the object has another: `import numpy as onp`)."""
+    for helper, name in levels.runtime_names.items():
+        bindings.name_for(name, helper, exact=True)
+    for name, obj in levels.resolution.imported.items():
+        bindings.names.setdefault(name, obj)
 
 
 def _user_object(resolution):
