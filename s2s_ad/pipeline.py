@@ -58,8 +58,8 @@ from .transforms.invariant_floats import hoist_invariant_floats
 from .ir.depth import recursion_room
 from .derivative_cache import ForwardReference
 from .derivation import Derived, Request
-from .refusals import (reject_called_arguments, reject_methods_of_varied_objects,
-                       reject_silent_zero, reject_untracked_writes)
+from .refusals import reject_called_arguments, reject_silent_zero, reject_untracked_writes
+from .transforms.held_methods import guard_held_methods
 
 
 def front(func, functions=None):
@@ -154,7 +154,8 @@ def _checks(func, request, registry, cache, outline=False):
         reject_silent_zero(levels, request.wrt, outputs, registry)
     reject_called_arguments(levels, request.wrt)
     reject_untracked_writes(levels, activity, registry)
-    reject_methods_of_varied_objects(levels, activity, outline)
+    if not outline:
+        levels = guard_held_methods(levels, activity, namer)
     return _Checked(levels, namer, func, aux, kinds, outputs, activity)
 
 
@@ -258,7 +259,7 @@ def _derive_forward(func, request, registry, cache):
         reject_silent_zero(levels, request.wrt, outputs, registry)     # as grad does
     reject_called_arguments(levels, request.wrt)
     reject_untracked_writes(levels, activity, registry)
-    reject_methods_of_varied_objects(levels, activity)
+    levels = guard_held_methods(levels, activity, namer)
     bindings = Bindings(namer, _user_object(levels.resolution))
     bindings.name_for(levels.numpy_name, numpy, exact=True)
     _bind_runtime_names(bindings, levels)

@@ -34,7 +34,7 @@ source runtime_adjoints 499442955
 source runtime_adjoints_linalg 2007760678
 source runtime_calculus 3507173389
 source runtime_functions 2843971962
-source runtime_helpers 1196538003
+source runtime_helpers 3332333910
 source runtime_helpers_arrays 1411742494
 source runtime_helpers_pieces 572536154
 source runtime_mappings 3962196716
@@ -797,6 +797,7 @@ nondifferentiable s2s_ad.runtime_arrays:signal_widths runtime_helpers
 nondifferentiable s2s_ad.runtime_arrays:weights_layout runtime_helpers
 nondifferentiable s2s_ad.runtime_checks:check_broadcast runtime_helpers
 nondifferentiable s2s_ad.runtime_checks:check_matmul runtime_helpers
+nondifferentiable s2s_ad.runtime_checks:check_not_method runtime_helpers
 nondifferentiable s2s_ad.runtime_checks:check_scalar_output runtime_helpers
 nondifferentiable s2s_ad.runtime_checks:check_unshared runtime_helpers
 nondifferentiable s2s_ad.runtime_creation:linspace_fractions runtime_helpers

@@ -190,13 +190,19 @@ class CallMixin(FunctionValueMixin, HelperInlineMixin):
     def _receiver_class(self, receiver):
         """(class, "instance" or "class") when the class of the object a name holds is
         known while normalizing: `self` / `cls` of the method differentiated (resolve.py),
-        or a local made once in f by a dataclass or namedtuple class (`m = Params(W, b)`),
+        a local made once in f by a dataclass or namedtuple class (`m = Params(W, b)`), or
+        an object argument of the class the specialisation's signature gives ("exact"),
         whose methods are then differentiated like any helper, `m` included. None
         otherwise (a method of an object chosen when the code runs: refusals.py)."""
         found = self.res.receivers.get(receiver.id)
         if found is not None:
             return found
         values, stores = self._bindings_in_source()
+        given = self.known_functions.get(f"{receiver.id}.__class__")
+        if given is not None and receiver.id in self.res.parameters \
+                and receiver.id not in stores:
+            # an object argument whose exact class the specialisation's signature gives
+            return given, "exact"
         made = values.get(receiver.id, [])
         if len(made) != 1 or stores.get(receiver.id) != 1 or not isinstance(made[0], gast.Call):
             return None
@@ -221,6 +227,8 @@ class CallMixin(FunctionValueMixin, HelperInlineMixin):
                 f"s2s_ad can read", self.smap.locate(expr),
                 "call a method defined with def in the class, or a module-level function")
         overriding = [sub.__qualname__ for sub in _subclasses(owner) if attr in sub.__dict__]
+        if how == "exact":        # the object's own class: no subclass to choose from
+            how, overriding = "instance", []
         if overriding and not isinstance(raw, staticmethod):
             raise UnsupportedSyntaxError(
                 f"`{receiver.id}.{attr}(...)` is resolved on {owner.__qualname__}, but "
