@@ -22,7 +22,7 @@ source numpy_pieces 3142331670
 source numpy_polynomial_roots 4076732941
 source numpy_polynomials 1854607153
 source numpy_rearrange 354807500
-source numpy_reductions 6353118
+source numpy_reductions 3909989730
 source numpy_select 565792922
 source numpy_shape 368944783
 source numpy_signal 716089017
@@ -36,7 +36,7 @@ source runtime_calculus 3507173389
 source runtime_functions 2843971962
 source runtime_helpers 3332333910
 source runtime_helpers_arrays 1411742494
-source runtime_helpers_pieces 572536154
+source runtime_helpers_pieces 1740423631
 source runtime_mappings 3962196716
 source runtime_polynomials 2875716503
 source runtime_statistics 2695734659
@@ -495,8 +495,10 @@ adjoint numpy:average numpy_reductions
 adjoint numpy:cumprod numpy_reductions
 adjoint numpy:cumsum numpy_reductions
 adjoint numpy:max numpy_reductions
+adjoint numpy:maximum.accumulate numpy_reductions
 adjoint numpy:mean numpy_reductions
 adjoint numpy:min numpy_reductions
+adjoint numpy:minimum.accumulate numpy_reductions
 adjoint numpy:prod numpy_reductions
 adjoint numpy:ptp numpy_reductions
 adjoint numpy:std numpy_reductions
@@ -509,8 +511,10 @@ tangent numpy:average numpy_reductions
 tangent numpy:cumprod numpy_reductions
 tangent numpy:cumsum numpy_reductions
 tangent numpy:max numpy_reductions
+tangent numpy:maximum.accumulate numpy_reductions
 tangent numpy:mean numpy_reductions
 tangent numpy:min numpy_reductions
+tangent numpy:minimum.accumulate numpy_reductions
 tangent numpy:prod numpy_reductions
 tangent numpy:ptp numpy_reductions
 tangent numpy:std numpy_reductions
@@ -885,6 +889,7 @@ adjoint s2s_ad.runtime_pieces:unmesh runtime_helpers_pieces
 adjoint s2s_ad.runtime_pieces:unselect runtime_helpers_pieces
 nondifferentiable s2s_ad.runtime_pieces:along_axis_index runtime_helpers_pieces
 nondifferentiable s2s_ad.runtime_pieces:piecewise_masks runtime_helpers_pieces
+nondifferentiable s2s_ad.runtime_pieces:running_source runtime_helpers_pieces
 tangent s2s_ad.runtime_pieces:broadcast_each runtime_helpers_pieces
 tangent s2s_ad.runtime_pieces:masked_values runtime_helpers_pieces
 tangent s2s_ad.runtime_pieces:mesh_tangent runtime_helpers_pieces

@@ -160,3 +160,38 @@ def test_function_an_object_argument_holds(both_paths):
     assert type(g) is Scaled and g.act is None
     np.testing.assert_allclose(g.w, expected, rtol=1e-6)
     every_way(f, 0.3, (m,), grad_of_grad=False)
+
+
+# ---- np.maximum.accumulate / np.minimum.accumulate ----------------------------------------
+
+def running_peak_loss(x):
+    peak = np.maximum.accumulate(x * x)
+    trough = np.minimum.accumulate(np.sin(x), axis=0)
+    return np.sum(peak * trough) + np.sum(np.maximum.accumulate(x[::-1]) ** 3)
+
+
+def test_running_extrema_to_second_order(both_paths):
+    """Were "no derivative is known for `np.maximum.accumulate(...)`"."""
+    from derivative_paths import check_against_differences
+    x = np.array([0.3, -1.2, 0.9, 0.5, 1.4, -0.7])
+    check_against_differences(both_paths, fresh(running_peak_loss), x)
+    f = fresh(running_peak_loss)
+    v = np.linspace(-1.0, 1.0, x.size)
+    # grad of grad: the gradient of <grad f, v> is the Hessian times v
+    def along(x):
+        return np.sum(s2s_ad.grad(f)(x) * v)
+    np.testing.assert_allclose(s2s_ad.grad(along)(x), s2s_ad.hvp(f)(x, v), rtol=1e-8)
+
+
+def running_max_sum(x):
+    return np.sum(np.maximum.accumulate(x, axis=-1))
+
+
+def test_running_maximum_tie_rule():
+    """At a tie the derivative stays with the first entry reaching the running maximum
+    (as builtin max's goes to the first): [1, 3, 3, 2] is [x0, x1, x1, x1]."""
+    x = np.array([[1.0, 3.0, 3.0, 2.0], [5.0, 1.0, 5.0, 6.0]])
+    np.testing.assert_array_equal(s2s_ad.grad(fresh(running_max_sum))(x),
+                                  [[1.0, 3.0, 0.0, 0.0], [3.0, 0.0, 0.0, 1.0]])
+    _, tangent = s2s_ad.jvp(fresh(running_max_sum))(x, np.ones_like(x) * [[1, 10, 100, 0]])
+    np.testing.assert_allclose(tangent, (1 + 10 + 10 + 10) + (1 + 1 + 1 + 0))
