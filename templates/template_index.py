@@ -27,7 +27,7 @@ source numpy_select 565792922
 source numpy_shape 368944783
 source numpy_signal 716089017
 source numpy_statistics 1656705311
-source objects 223317421
+source objects 2295347609
 source operators 919834047
 source python_math 2667070031
 source runtime_adjoints 499442955
@@ -611,10 +611,12 @@ tangent numpy:quantile numpy_statistics
 adjoint s2s_ad.runtime_objects:attribute_of objects
 adjoint s2s_ad.runtime_objects:attribute_tangent objects
 adjoint s2s_ad.runtime_objects:field_adjoints objects
+adjoint s2s_ad.runtime_objects:fields_adjoint objects
 adjoint s2s_ad.runtime_objects:make_object objects
 tangent s2s_ad.runtime_objects:attribute_of objects
 tangent s2s_ad.runtime_objects:attribute_tangent objects
 tangent s2s_ad.runtime_objects:field_adjoints objects
+tangent s2s_ad.runtime_objects:fields_adjoint objects
 tangent s2s_ad.runtime_objects:make_object objects
 adjoint _operator:add operators
 adjoint _operator:matmul operators
