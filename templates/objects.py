@@ -71,3 +71,4 @@ def fields_adjoint_adjoint(y, a, cls, items):
 def fields_adjoint_tangent(y, a, cls, items):
     """linear in items"""
     d[y] = fields_adjoint(a, cls, d[items])
+

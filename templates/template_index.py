@@ -27,7 +27,7 @@ source numpy_select 565792922
 source numpy_shape 368944783
 source numpy_signal 716089017
 source numpy_statistics 1656705311
-source objects 2295347609
+source objects 3146579274
 source operators 919834047
 source python_math 2667070031
 source runtime_adjoints 499442955
