@@ -165,3 +165,25 @@ def test_namedtuple_parameters_in_a_value_and_grad_loop(both_paths):
         value_next, g = vg(p, x, y)
         p = up.Params(p.scale - 0.02 * g.scale, p.shift - 0.02 * g.shift)
     assert value_next < value
+
+
+def test_gaussian_process_and_student_t_likelihoods(both_paths):
+    """scipy.stats.multivariate_normal.logpdf and scipy.stats.t.logpdf were "no derivative
+    is known" (autograd's Gaussian process, GPLVM, deep GP and ICA examples)."""
+    import pytest
+    pytest.importorskip("scipy")
+    X = np.linspace(-1.0, 1.0, 6)
+    y = np.sin(3.0 * X)
+    p = np.array([0.1, -0.5, -1.0])
+    f = fresh(up.gp_negative_log_likelihood)
+    _close(s2s_ad.grad(f)(p, X, y), f, (p, X, y), 0)
+    v = np.array([1.0, -0.5, 0.3])
+    np.testing.assert_allclose(
+        s2s_ad.hvp(f)(p, X, y, v),
+        (s2s_ad.grad(f)(p + 1e-6 * v, X, y) - s2s_ad.grad(f)(p - 1e-6 * v, X, y)) / 2e-6,
+        rtol=1e-5, atol=1e-6)
+    A, w = RS.randn(8, 2), RS.randn(2)
+    t = A @ w + RS.standard_t(3.0, 8)
+    g = fresh(up.student_t_regression)
+    _close(s2s_ad.grad(g)(w, A, t, 3.0), g, (w, A, t, 3.0), 0)
+    _close(s2s_ad.grad(g, wrt=3)(w, A, t, 3.0), g, (w, A, t, 3.0), 3)

@@ -169,3 +169,18 @@ Params = collections.namedtuple("Params", "scale shift")
 # 11. a namedtuple of parameters, value_and_grad in a loop
 def namedtuple_fit(p, x, y):
     return np.sum((p.scale * np.sin(x) + p.shift - y) ** 2)
+
+
+# 12. a Gaussian process's negative log marginal likelihood with scipy.stats
+def gp_negative_log_likelihood(log_params, X, y):
+    from scipy.stats import multivariate_normal as mvn
+    amplitude, lengthscale, noise = np.exp(log_params)
+    sq = (X[:, None] - X[None, :]) ** 2
+    K = amplitude * np.exp(-0.5 * sq / lengthscale ** 2) + (noise + 1e-6) * np.eye(len(X))
+    return -mvn.logpdf(y, np.zeros(len(X)), K)
+
+
+# 13. a robust regression with Student's t noise
+def student_t_regression(w, X, y, df):
+    from scipy import stats
+    return -np.sum(stats.t.logpdf(y, df, X @ w, 0.5))
