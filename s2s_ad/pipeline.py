@@ -40,6 +40,7 @@ from .errors import APIUsageError, function_location
 from .frontend.fence import fence
 from .frontend.parse import parse
 from .frontend.resolve import resolve
+from .transforms.function_tables import inline_function_tables
 from .frontend.star_params import source_function
 from .ir import build
 from .ir.grammar import verify
@@ -67,6 +68,7 @@ def front(func, functions=None):
     `functions`: {parameter: the function it holds} from a signature (calls of the
     parameter are calls of that function)."""
     parsed = parse(func)
+    parsed = inline_function_tables(parsed, _global_names(parsed))
     resolution = resolve(parsed)
     fence(parsed, resolution=resolution)
     namer = Namer(_user_names(parsed))
@@ -393,6 +395,11 @@ def _user_object(resolution):
 def _unrebound(levels, wrt):
     """The differentiated parameters the function never assigns to."""
     return set(wrt) - set(names_stored(levels.tree))
+
+
+def _global_names(parsed):
+    """The names f's code may reach outside itself: its globals and the builtins."""
+    return set(source_function(parsed.func).__globals__) | set(dir(builtins))
 
 
 def _user_names(parsed):

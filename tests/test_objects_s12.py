@@ -283,3 +283,34 @@ def test_grad_of_grad_through_a_dataclass_made_in_f(both_paths):
     where the backward sweep reads the object's adjoint as a dict, which read it as
     zero, dropping the part through the attributes (fields_adjoint)."""
     every_way(fresh(dataclass_made_in_f), 0.6)
+
+
+# ---- a dict of functions made in f ---------------------------------------------------------
+
+def softsign(z):
+    return z / (1.0 + np.abs(z))
+
+
+def activations_in_a_dict(x):
+    c = np.cos(x)
+    acts = {"tanh": lambda z: np.tanh(z) * c, "soft": softsign, "sq-scaled": lambda z: z * z * c}
+    act = acts["sq-scaled"]
+    return acts["tanh"](x) + acts["soft"](x * 2.0) + act(x)
+
+
+def test_dict_of_lambdas_reading_f(both_paths):
+    """`acts = {"tanh": lambda z: np.tanh(z) * c}` then `acts["tanh"](x)` was "a lambda
+    is supported when assigned to a name ...": each lambda is a named one, and the
+    derivative flows through what it reads of f (c)."""
+    every_way(fresh(activations_in_a_dict), 0.4)
+
+
+def activation_by_name(x, name):
+    acts = {"tanh": lambda z: np.tanh(z), "sin": lambda z: np.sin(z)}
+    return acts[name](x)
+
+
+def test_dict_of_lambdas_read_by_a_key_known_when_it_runs_is_a_located_error():
+    with pytest.raises(s2s_ad.UnsupportedSyntaxError, match="a lambda is supported") as info:
+        s2s_ad.grad(fresh(activation_by_name))(0.3, "tanh")
+    assert info.value.lineno == activation_by_name.__code__.co_firstlineno + 1
