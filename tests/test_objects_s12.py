@@ -4,6 +4,7 @@ arguments, np.maximum.accumulate. Each checked on both derivative paths (`both_p
 through grad, value_and_grad, jvp, vjp, hvp and grad of grad against central
 differences (`every_way`)."""
 import dataclasses
+import functools
 
 import numpy as np
 import pytest
@@ -314,3 +315,34 @@ def test_dict_of_lambdas_read_by_a_key_known_when_it_runs_is_a_located_error():
     with pytest.raises(s2s_ad.UnsupportedSyntaxError, match="a lambda is supported") as info:
         s2s_ad.grad(fresh(activation_by_name))(0.3, "tanh")
     assert info.value.lineno == activation_by_name.__code__.co_firstlineno + 1
+
+
+# ---- functools.partial made in f, given on ----------------------------------------------
+
+def scaled_loss(w, X, power=2.0):
+    return np.sum(np.tanh(X * w) ** power)
+
+
+def apply_to(fn, v):
+    return fn(v)
+
+
+def partial_given_to_a_helper(w):
+    g = functools.partial(scaled_loss, X=np.arange(1.0, 4.0) * w)
+    return apply_to(g, w) + apply_to(functools.partial(scaled_loss, w), np.ones(3) * w)
+
+
+def gradient_of_a_partial_in_f(w):
+    g = functools.partial(scaled_loss, X=np.arange(1.0, 4.0) * np.cos(w), power=3.0)
+    h = functools.partial(scaled_loss, w * 2.0)
+    return s2s_ad.grad(g)(w) * w + s2s_ad.value_and_grad(h, wrt="X")(np.ones(3) * w)[1][0]
+
+
+@pytest.mark.parametrize("f", [partial_given_to_a_helper, gradient_of_a_partial_in_f])
+def test_partial_made_in_f(both_paths, f):
+    """A partial made in f and passed to a def of yours was "cannot differentiate a call
+    of functools.partial(...) held in a variable" (and no grad of grad); s2s_ad.grad of one
+    called in f was the same error without a location. The partial is inlined into the
+    helper as a def of the parameters it leaves; grad of it is grad of its function, wrt
+    counting past the values it holds."""
+    every_way(fresh(f), 0.45)

@@ -48,6 +48,9 @@ class CallMixin(FunctionValueMixin, HelperInlineMixin):
             merged = build.call(partial.args[0], list(partial.args[1:]) + list(expr.args),
                                 [(k.arg, k.value) for k in partial.keywords + expr.keywords])
             return self._call(build.with_location(merged, expr))
+        of_partial = self._gradient_of_partial(expr)
+        if of_partial is not None:
+            return self._call(of_partial)
         path = dotted_path(func)
         if isinstance(func, gast.Name) and func.id in self.nested:
             return self._inline(func.id, expr)
