@@ -346,3 +346,26 @@ def test_partial_made_in_f(both_paths, f):
     helper as a def of the parameters it leaves; grad of it is grad of its function, wrt
     counting past the values it holds."""
     every_way(fresh(f), 0.45)
+
+
+# ---- s2s_ad.grad of a nested def reading f's variables, called in f -------------------------
+
+def gradient_of_a_closure(x):
+    c = np.cos(x) * 2.0
+
+    def inner(z):
+        return np.sin(z) * c + z * x
+
+    def pair(z, w):
+        return z * w * c
+
+    slope = s2s_ad.grad(inner)(x)
+    value, dz = s2s_ad.value_and_grad(pair)(x * 3.0, c)
+    return slope * x + value + dz
+
+
+def test_gradient_of_a_nested_def_reading_f(both_paths):
+    """`s2s_ad.grad(inner)(x)` with inner reading f's c was "a nested function or lambda
+    is passed here to a function that is not a def of yours": inner is lifted to take c
+    after its own parameters, and f's derivative flows through c too."""
+    every_way(fresh(gradient_of_a_closure), 0.35)

@@ -51,6 +51,9 @@ class CallMixin(FunctionValueMixin, HelperInlineMixin):
         of_partial = self._gradient_of_partial(expr)
         if of_partial is not None:
             return self._call(of_partial)
+        of_closure = self._gradient_of_closure(expr)
+        if of_closure is not None:
+            return of_closure
         path = dotted_path(func)
         if isinstance(func, gast.Name) and func.id in self.nested:
             return self._inline(func.id, expr)

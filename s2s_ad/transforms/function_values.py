@@ -98,6 +98,40 @@ class FunctionValueMixin:
                                                     for k in node.keywords})
         return _NOT_STATIC
 
+    def _gradient_of_closure(self, expr):
+        """`s2s_ad.grad(inner)(x)` (any derivative maker, its options literals) with inner
+        a nested def reading f's variables: the derivative of inner lifted to take them
+        as parameters after its own (transforms/lifted.py), called with their values
+        here. The derivative is evaluated once, as for a module-level function. None for
+        another call."""
+        maker = expr.func
+        if not (isinstance(maker, gast.Call) and len(maker.args) == 1
+                and isinstance(maker.args[0], gast.Name)
+                and maker.args[0].id in self.nested and maker.args[0].id not in self.current
+                and all(isinstance(k.value, gast.Constant) for k in maker.keywords)
+                and not any(isinstance(a, gast.Starred) for a in expr.args)):
+            return None
+        path = dotted_path(maker.func)
+        if path is None or self.res.is_value(path.split(".")[0]) or getattr(
+                self.res.lookup(path), "__module__", None) not in _DERIVATIVE_MAKERS:
+            return None
+        fdef = self.nested[maker.args[0].id]
+        if not isinstance(fdef, gast.FunctionDef):
+            return None
+        from .lifted import lifted
+        found = lifted(self.parsed.func, fdef, self.res.is_value,
+                       self.smap.first_line + fdef.lineno - 1)
+        if found is None:
+            return None
+        function, extra = found
+        derivative = self.res.lookup(path)(function, **{k.arg: k.value.value
+                                                        for k in maker.keywords})
+        name = self._bound_name(derivative)
+        call = build.with_location(build.call(
+            build.name(name), list(expr.args) + [build.name(v) for v in extra],
+            [(k.arg, k.value) for k in expr.keywords]), expr)
+        return self._call_target(build.name(name), name, derivative, call)
+
     def _gradient_of_partial(self, expr):
         """`s2s_ad.grad(h)(x)` (or value_and_grad) with h a functools.partial made in f,
         `h = partial(loss, a, X=X)`, as `s2s_ad.grad(loss, wrt=1)(a, x, X=X)`: the held
