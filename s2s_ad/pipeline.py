@@ -41,6 +41,7 @@ from .frontend.fence import fence
 from .frontend.parse import parse
 from .frontend.resolve import resolve
 from .transforms.function_tables import inline_function_tables
+from .transforms.generators import generators_as_lists
 from .frontend.star_params import source_function
 from .ir import build
 from .ir.grammar import verify
@@ -68,7 +69,7 @@ def front(func, functions=None):
     `functions`: {parameter: the function it holds} from a signature (calls of the
     parameter are calls of that function)."""
     parsed = parse(func)
-    parsed = inline_function_tables(parsed, _global_names(parsed))
+    parsed = inline_function_tables(generators_as_lists(parsed), _global_names(parsed))
     resolution = resolve(parsed)
     fence(parsed, resolution=resolution)
     namer = Namer(_user_names(parsed))

@@ -26,6 +26,7 @@ from ..frontend.star_params import fixed_arity, fixed_count, takes_star_args
 from ..runtime_objects import constructible, field_names, make_object
 from . import desugar
 from .function_values import FunctionValueMixin
+from .generators import listed_generator
 from .helper_inline import HelperInlineMixin
 from .array_syntax import (AXIS_CONCATENATORS, axis_concatenation, einsum_subscripts,
                            piecewise_parts, piecewise_terms)
@@ -126,6 +127,12 @@ class CallMixin(FunctionValueMixin, HelperInlineMixin):
         lowered = self._builtin_call(target, expr)
         if lowered is not None:
             return lowered
+        listed = self.__dict__.setdefault("_listed_calls", set())
+        if id(expr) not in listed and not self.res.is_value("list") \
+                and self.res.lookup("list") is list and listed_generator(target):
+            # a generator of yours read as the list of its items (transforms/generators.py)
+            listed.add(id(expr))
+            return self._call(build.with_location(build.call(build.name("list"), [expr]), expr))
         if self._passes_local_function(expr):
             # apply(act, x), apply(lambda z: ..., x): the def is inlined into f
             return self._inline_helper(target, expr)
