@@ -69,7 +69,8 @@ def front(func, functions=None):
     `functions`: {parameter: the function it holds} from a signature (calls of the
     parameter are calls of that function)."""
     parsed = parse(func)
-    parsed = inline_function_tables(generators_as_lists(parsed), _global_names(parsed))
+    parsed = inline_function_tables(generators_as_lists(parsed), set(dir(builtins)) | set(
+        source_function(parsed.func).__globals__))
     resolution = resolve(parsed)
     fence(parsed, resolution=resolution)
     namer = Namer(_user_names(parsed))
@@ -177,7 +178,7 @@ def _derive(func, request, registry, cache):
     shapes = analyse_shapes(levels, outputs if request.mode != "vjp" else ())
     import numpy
     bindings.name_for(levels.numpy_name, numpy, exact=True)
-    _bind_runtime_names(bindings, levels)
+    bindings.bind_all(levels.runtime_names, levels.resolution.imported)
     fname = namer.fresh(derived_name(func, request))
     cotangent = namer.fresh("cotangent") if request.mode == "vjp" else None
 
@@ -265,7 +266,7 @@ def _derive_forward(func, request, registry, cache):
     levels = guard_held_methods(levels, activity, namer)
     bindings = Bindings(namer, _user_object(levels.resolution))
     bindings.name_for(levels.numpy_name, numpy, exact=True)
-    _bind_runtime_names(bindings, levels)
+    bindings.bind_all(levels.runtime_names, levels.resolution.imported)
     fname = namer.fresh(derived_name(func, request))
     tangent = namer.fresh("tangent")
 
@@ -327,7 +328,7 @@ def _derive_forward_gradient(checked, request, registry, cache):
     levels = dataclasses.replace(levels, tree=tree)
     bindings = Bindings(namer, _user_object(levels.resolution))
     bindings.name_for(levels.numpy_name, numpy, exact=True)
-    _bind_runtime_names(bindings, levels)
+    bindings.bind_all(levels.runtime_names, levels.resolution.imported)
     fname = namer.fresh(derived_name(func, request))
     inputs = ReverseInputs(levels, checked.activity, analyse_shapes(levels),
                            analyse_dataflow(levels), registry, namer, bindings, None,
@@ -375,15 +376,6 @@ def _facts(levels, namer, request, cache):
     return hoist_invariant_floats(levels, kinds, analyse)
 
 
-def _bind_runtime_names(bindings, levels):
-    """The runtime helpers normalize called by name, and the names imports inside f bind
-    (each under its own name, even when the object has another: `import numpy as onp`)."""
-    for helper, name in levels.runtime_names.items():
-        bindings.name_for(name, helper, exact=True)
-    for name, obj in levels.resolution.imported.items():
-        bindings.names.setdefault(name, obj)
-
-
 def _user_object(resolution):
     """The object a bare global/builtin name denotes for the user (None for locals)."""
     def lookup(ident):
@@ -396,11 +388,6 @@ def _user_object(resolution):
 def _unrebound(levels, wrt):
     """The differentiated parameters the function never assigns to."""
     return set(wrt) - set(names_stored(levels.tree))
-
-
-def _global_names(parsed):
-    """The names f's code may reach outside itself: its globals and the builtins."""
-    return set(source_function(parsed.func).__globals__) | set(dir(builtins))
 
 
 def _user_names(parsed):
