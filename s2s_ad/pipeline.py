@@ -60,7 +60,8 @@ from .transforms.invariant_floats import hoist_invariant_floats
 from .ir.depth import recursion_room
 from .derivative_cache import ForwardReference
 from .derivation import Derived, Request
-from .refusals import reject_called_arguments, reject_silent_zero, reject_untracked_writes
+from .refusals import (reject_called_arguments, reject_generator, reject_silent_zero,
+                       reject_untracked_writes)
 from .transforms.held_methods import guard_held_methods
 
 
@@ -156,6 +157,7 @@ def _checks(func, request, registry, cache, outline=False):
     # its zero is the answer
     if not (cache.derived_of(func) is not None or request.zero_allowed):
         reject_silent_zero(levels, request.wrt, outputs, registry)
+    reject_generator(levels, request)
     reject_called_arguments(levels, request.wrt)
     reject_untracked_writes(levels, activity, registry)
     if not outline:
@@ -261,6 +263,7 @@ def _derive_forward(func, request, registry, cache):
                                 shift_cuts(levels, outputs, kinds))
     if not (request.helper or cache.derived_of(func) is not None or request.zero_allowed):
         reject_silent_zero(levels, request.wrt, outputs, registry)     # as grad does
+    reject_generator(levels, request)
     reject_called_arguments(levels, request.wrt)
     reject_untracked_writes(levels, activity, registry)
     levels = guard_held_methods(levels, activity, namer)

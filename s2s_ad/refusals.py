@@ -29,6 +29,21 @@ def reject_called_arguments(levels, wrt):
                 "wrt='self')")
 
 
+def reject_generator(levels, request):
+    """The function differentiated is itself a generator: it returns no value to take the
+    derivative of (a generator of yours called in it is read as a list of its items,
+    transforms/generators.py). Located at its first `yield`."""
+    import inspect
+    from .frontend.parse import parse
+    func = levels.parsed.func
+    if request.helper or not inspect.isgeneratorfunction(func):
+        return
+    first = next(n for n in walk_tree(parse(func).tree)
+                 if isinstance(n, (gast.Yield, gast.YieldFrom)))
+    raise UnsupportedSyntaxError("generators (`yield`) cannot be differentiated",
+                                 levels.parsed.source_map.locate(first), "return a value")
+
+
 def reject_silent_zero(levels, wrt, outputs, registry):
     """An output that depends on the differentiated arguments only through operations
     without a derivative (np.round, an index, a comparison) would get a zero derivative
