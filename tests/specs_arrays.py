@@ -137,6 +137,18 @@ def cumsum_axis_last(x):
     return np.cumsum(x, axis=-1)
 
 
+def running_max_axis0(x):
+    return np.maximum.accumulate(x)
+
+
+def running_max_axis_last(x):
+    return np.maximum.accumulate(x, axis=-1) * x
+
+
+def running_min_axis1(x):
+    return np.minimum.accumulate(x, 1)
+
+
 def var_all(x):
     return np.var(x)
 
@@ -427,6 +439,9 @@ SPECS = [
     Spec(np.cumsum, cumsum_flat, REDUCE),
     Spec(np.cumsum, cumsum_axis0, ARRAYS),
     Spec(np.cumsum, cumsum_axis_last, ROWS),
+    Spec(np.maximum.accumulate, running_max_axis0, ARRAYS, modes=("reverse", "forward")),
+    Spec(np.maximum.accumulate, running_max_axis_last, ARRAYS, modes=("reverse", "forward")),
+    Spec(np.minimum.accumulate, running_min_axis1, ARRAYS[1:], modes=("reverse", "forward")),
     Spec(np.var, var_all, ARRAYS),
     Spec(np.var, var_axis0_ddof1, ARRAYS),
     Spec(np.var, var_axes_keepdims, CUBE),

@@ -57,6 +57,9 @@ def evaluable(primitive):
         return True
     if isinstance(primitive, np.ufunc):
         return primitive.nout == 1
+    owner = getattr(primitive, "__self__", None)
+    if isinstance(owner, np.ufunc) and getattr(primitive, "__name__", "") == "accumulate":
+        return owner.nout == 1                   # np.maximum.accumulate: the operand's kind
     if isinstance(primitive, type) and issubclass(primitive, np.generic):
         return True                              # np.float32(x)
     if getattr(primitive, "__module__", None) == "math" or \

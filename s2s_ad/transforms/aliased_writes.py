@@ -71,13 +71,15 @@ def _error(levels, findings, user_names, portable=False):
     return UnsupportedSyntaxError(
         f"`{written}` holds the same numpy array as {seen} (an assignment, a view or a "
         f"list holding it), so this write changes {seen} too, which is read later; "
-        f"s2s_ad follows values, not shared memory", _located(levels, stmt, portable),
+        f"s2s_ad follows values, not shared memory", located(levels, stmt, portable),
         f"copy before writing: `{written} = {written}.copy()`"
         + (f"; for numbers, write the update as an assignment (`{written} = {written} "
            f"* ...` rather than `{written} *= ...`)" if in_place else ""))
 
 
-def _located(levels, stmt, portable):
+def located(levels, stmt, portable):
+    """Where `stmt` is in the user's source; `portable`: its file by base name (a message
+    written into generated code reads the same on every machine)."""
     location = levels.parsed.source_map.locate(stmt)
     if portable and location is not None:
         location = dataclasses.replace(location,

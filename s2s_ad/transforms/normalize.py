@@ -193,7 +193,9 @@ class _Normalizer(ExpressionMixin, ControlFlowMixin, ControlExpressionMixin, Mut
             # `d.get(k, 0.0)` lowered to a read has no effect of its own
             self._flush(stmt, [gast.Expr(value=op)] if isinstance(op, gast.Call) else [])
             return False
-        if isinstance(stmt, gast.Pass):
+        if isinstance(stmt, (gast.Pass, gast.Import, gast.ImportFrom)):
+            # an import binds its names when the derivative is built (frontend/resolve.py),
+            # and the generated code gets them as bindings (pipeline.py)
             return False
         if isinstance(stmt, gast.If):
             self._if(stmt)
