@@ -21,7 +21,7 @@ from ..errors import MissingDerivativeError
 from ..ir import build
 from ..ir.primitives import (identity, is_conversion, missing_derivative_hint, names_in,
                              operation_of)
-from .. import runtime_flow
+from .. import runtime, runtime_flow
 from ..analyses.complex_values import (raise_not_for_complex, takes_real_part,
                                        template_primitive)
 from ..analyses.shapes import is_elementwise
@@ -325,13 +325,22 @@ class StatementReverser(HelperCallReverser, ListStatementReverser):
         """A contribution computed from a possibly-zero adjoint is possibly zero too,
         unless it multiplies in a value shaped like the result (then it has that shape)."""
         if not self.ctx.adjoint_may_be_scalar_zero or self.i.kinds is None \
-                or self.i.kinds.axes(operand) == ():
+                or self.i.kinds.axes(operand) == () or self._reduced_to(value, operand):
             return
         axes = self.i.kinds.axes(target)
         if axes is None or not self.uniform.shaped_like(value, axes):
             self._maybe_zero.add(self.adj.name_of(operand))
             if self._from_held:
                 self._held_zero.add(self.adj.name_of(operand))
+
+    def _reduced_to(self, value, operand):
+        """Is `value` the call `unbroadcast(g, operand)`? It has operand's shape whatever
+        g is (a loop's 0.0 comes out as zeros of that shape), as in `total = total + t`,
+        where t's length is no fact: `t_bar = unbroadcast(total_bar, t)`."""
+        return isinstance(value, gast.Call) and len(value.args) == 2 \
+            and isinstance(value.func, gast.Name) \
+            and self.i.bindings.names.get(value.func.id) is runtime.unbroadcast \
+            and isinstance(value.args[1], gast.Name) and value.args[1].id == operand
 
     def _repeated_list(self, op):
         """The list operand of `n * xs` / `xs * n` (list repetition), else None."""

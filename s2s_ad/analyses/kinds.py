@@ -310,6 +310,12 @@ class _Analysis:
         return kind, stand_ins(kind)
 
     def _getitem(self, base, index):
+        kind, worlds = self._getitem_in_worlds(base, index)
+        if kind is UNKNOWN:
+            return _sliced_array(self._atom(base)[0], index), None
+        return kind, worlds
+
+    def _getitem_in_worlds(self, base, index):
         kind, worlds = self._atom(base)
         if isinstance(kind, (SequenceOf, Items)) and not isinstance(index, gast.Slice) \
                 and not isinstance(literal(index), int):
@@ -371,6 +377,17 @@ class _Analysis:
     def _is_int(self, atom):
         kind, _ = self._atom(atom)
         return isinstance(kind, Num) and kind.axes == () and kind.dtype == "int64"
+
+
+def _sliced_array(kind, index):
+    """What `x[a:b]` is when its length is no fact (bounds known only at run time, as
+    `x[k:k + n]` in a loop): an array of x's dtype, its axes not known. (UNKNOWN when
+    x is not such an array or the index is not made of slices alone.)"""
+    parts = index.elts if isinstance(index, gast.Tuple) else [index]
+    if isinstance(kind, Num) and kind.type is np.ndarray and kind.dtype is not None \
+            and all(isinstance(p, gast.Slice) for p in parts):
+        return Num(np.ndarray, kind.dtype, None)
+    return UNKNOWN
 
 
 def _nonzero(value):
