@@ -31,8 +31,9 @@ from .object_kinds import PRIMITIVES as OBJECT_PRIMITIVES, object_result
 from .evaluable import evaluable
 from .shapes import is_elementwise
 from .union_find import root_of
+from .slice_shapes import sliced_array
 from .stand_ins import (WORLDS, constant, global_value, integer_worlds, literal, result_kind,
-                        same_value, stand_ins, unknown_int, UnknownInt)
+                        same_value, stand_ins, unknown_int, UnknownInt, written_worlds)
 
 _LOOP_ROUNDS = 6
 
@@ -154,10 +155,8 @@ class _Analysis:
     def _statement(self, stmt):
         if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name):
             self._bind(stmt.targets[0].id, *self._evaluate(stmt.value))
-        elif isinstance(stmt, gast.Assign):           # y[index] = v: y keeps its kind
-            name = stmt.targets[0].value.id
-            kind, _ = self.env.get(name, (UNKNOWN, None))
-            self._bind(name, kind, stand_ins(kind))
+        elif isinstance(stmt, gast.Assign):
+            self._bind(stmt.targets[0].value.id, *self._written(stmt.targets[0], stmt.value))
         elif isinstance(stmt, gast.Expr):
             self._forget_written(stmt.value)
         elif isinstance(stmt, gast.If):
@@ -170,6 +169,18 @@ class _Analysis:
             self._loop(stmt)
         elif isinstance(stmt, gast.With):
             self._block(stmt.body)
+
+    def _written(self, target, value):
+        """y after `y[index] = v`: an array keeps its kind; a dict or list is written in
+        each world (`d['b'] = x * 2.0` makes d['b'] an array, whatever it held before)."""
+        kind, worlds = self.env.get(target.value.id, (UNKNOWN, None))
+        if isinstance(kind, Num) and kind.type is np.ndarray:
+            return kind, stand_ins(kind)
+        item = self._atom(value)
+        if isinstance(kind, SequenceOf):
+            joined = SequenceOf(kind.container, join(kind.item, item[0]))
+            return joined, stand_ins(joined)
+        return written_worlds(worlds, self._atom(target.slice)[1], item[1])
 
     def _loop(self, loop):
         for _ in range(_LOOP_ROUNDS):
@@ -312,7 +323,7 @@ class _Analysis:
     def _getitem(self, base, index):
         kind, worlds = self._getitem_in_worlds(base, index)
         if kind is UNKNOWN:
-            return _sliced_array(self._atom(base)[0], index), None
+            return sliced_array(self._atom(base)[0], index), None
         return kind, worlds
 
     def _getitem_in_worlds(self, base, index):
@@ -377,17 +388,6 @@ class _Analysis:
     def _is_int(self, atom):
         kind, _ = self._atom(atom)
         return isinstance(kind, Num) and kind.axes == () and kind.dtype == "int64"
-
-
-def _sliced_array(kind, index):
-    """What `x[a:b]` is when its length is no fact (bounds known only at run time, as
-    `x[k:k + n]` in a loop): an array of x's dtype, its axes not known. (UNKNOWN when
-    x is not such an array or the index is not made of slices alone.)"""
-    parts = index.elts if isinstance(index, gast.Tuple) else [index]
-    if isinstance(kind, Num) and kind.type is np.ndarray and kind.dtype is not None \
-            and all(isinstance(p, gast.Slice) for p in parts):
-        return Num(np.ndarray, kind.dtype, None)
-    return UNKNOWN
 
 
 def _nonzero(value):
