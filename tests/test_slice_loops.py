@@ -109,3 +109,69 @@ def test_generated_convolution_reads_like_one_by_hand():
     assert "np.vdot(" in source and "scatter_add" not in source
     assert "x_bar[k_1:t4_0] += " in source and "w_bar[k_1] += " in source
     assert_matches_golden("slice_convolution", source)
+
+
+# ---- running sums a loop carries (ad/carried_sums.py) -------------------------------------
+def heat_steps(u0, r, steps):
+    u = u0
+    for _ in range(steps):
+        u = u + r * (np.roll(u, 1) - 2.0 * u + np.roll(u, -1))
+    return np.sum(u * u)
+
+
+def sum_read_in_a_branch(u0, r, flag):
+    u = u0
+    for _ in range(3):
+        u = u + r * np.sin(u)
+    if flag:
+        return np.sum(u * u)
+    return r * 2.0
+
+
+def sum_read_inside_too(u0, r):
+    u = u0
+    s = 0.0
+    for _ in range(4):
+        s = s + np.sum(u * u)
+        u = u - r * np.cos(u)
+    return s + np.sum(u)
+
+
+def _grads(f, args, path, wrt):
+    return grad_on(path, f, wrt=wrt)(*args)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f, args", [
+    (heat_steps, lambda: (RNG.normal(size=7), 0.2, 6)),
+    (heat_steps, lambda: (RNG.normal(size=7), 0.2, 0)),          # no step taken
+    (heat_steps, lambda: (RNG.normal(size=1), 0.3, 6)),             # a length-1 ring
+    (sum_read_in_a_branch, lambda: (RNG.normal(size=5), 0.4, True)),
+    (sum_read_in_a_branch, lambda: (RNG.normal(size=5), 0.4, False)),
+    (sum_read_inside_too, lambda: (RNG.normal(size=(3, 2)), 0.3)),
+])
+def test_running_sums_in_loops(f, args, path):
+    args = args()
+    got = _grads(f, args, path, (0, 1))
+    for k in (0, 1):
+        np.testing.assert_allclose(got[k], numeric_grad(f, args, k), rtol=1e-6, atol=1e-8)
+
+
+def test_a_running_sum_needs_no_shape_repair():
+    df = s2s_ad.grad(heat_steps, wrt=(0, 1))
+    args = (RNG.normal(size=8), 0.2, 6)
+    df(*args)
+    source = s2s_ad.derivative_source(df, *args)
+    assert "np.dot(u_bar, " in source
+    assert "match_adjoint(t" not in source and "u_bar = u_bar + " not in source
+    assert_matches_golden("carried_sum_heat", source)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_running_sum_second_order(path):
+    u0, v = RNG.normal(size=6), RNG.normal(size=6)
+    got = hvp_on(path, heat_steps, (u0, 0.2, 6), v)
+    eps = 1e-5
+    grad_u = s2s_ad.grad(heat_steps)
+    expected = (grad_u(u0 + eps * v, 0.2, 6) - grad_u(u0 - eps * v, 0.2, 6)) / (2 * eps)
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-7)
