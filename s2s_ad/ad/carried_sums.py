@@ -100,10 +100,9 @@ class SumAdjoints:
 
     def enter(self, stmt):
         """The backward walk enters `stmt` (a loop or a branch)."""
-        if self.depth == 0:
-            for name, definitions in self._sums.get(id(stmt), {}).items():
-                for definition in definitions:
-                    self._entered[definition] = name in self._reached
+        for name, definitions in self._sums.get(id(stmt), {}).items():
+            for definition in definitions:
+                self._entered[definition] = name in self._reached
         self.depth += 1
 
     def leave(self):

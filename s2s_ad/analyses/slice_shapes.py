@@ -16,6 +16,9 @@ leaves no other choice when the operands agree).
 
 Only top-level statements, over arrays never rebound nor written into. Returns pairs of
 variables to put in one shape class (analyses/shapes.py); never writes to nodes.
+
+`sliced_array` is what the facts analysis (kinds.py) knows of a slice whose bounds are
+known only at run time (`x[k:k + n]` in a loop): an array of x's dtype, its axes not.
 """
 import operator
 
