@@ -174,7 +174,8 @@ class _Analysis:
         """y after `y[index] = v`: an array keeps its kind; a dict or list is written in
         each world (`d['b'] = x * 2.0` makes d['b'] an array, whatever it held before)."""
         kind, worlds = self.env.get(target.value.id, (UNKNOWN, None))
-        if isinstance(kind, Num) and kind.type is np.ndarray:
+        if isinstance(kind, Num) and kind.type is np.ndarray \
+                or not isinstance(target, gast.Subscript):
             return kind, stand_ins(kind)
         item = self._atom(value)
         if isinstance(kind, SequenceOf):
