@@ -148,6 +148,16 @@ from user_models import (  # noqa: E402  (the workloads, by group)
     log_cosh_loss,
     log_cosh_loss_grad,
     make_log_cosh)
+from user_slices import (  # noqa: E402
+    conv2d_slices_grad,
+    conv2d_slices_loss,
+    heat_ring_grad,
+    heat_ring_loss,
+    make_conv2d,
+    make_heat_ring,
+    make_moving_average,
+    moving_average_fit,
+    moving_average_fit_grad)
 from user_loops import (  # noqa: E402
     cooling_rod_grad,
     cooling_rod_loss,
@@ -268,6 +278,12 @@ WORKLOADS = [
                  distillation_loss, make_distillation, 0, distillation_loss_grad),
     UserWorkload("Whittaker smoother, second differences by slices, n=10^5",
                  whittaker_objective, make_whittaker, 0, whittaker_grad),
+    UserWorkload("conv2d by slices, 3x3 filter over 256x256", conv2d_slices_loss, make_conv2d,
+                 (0, 1), conv2d_slices_grad),
+    UserWorkload("heat equation on a ring, np.roll stencil, 50 steps n=2*10^4",
+                 heat_ring_loss, make_heat_ring, (0, 1), heat_ring_grad),
+    UserWorkload("moving average by cumsum and slices, n=10^5 w=25", moving_average_fit,
+                 make_moving_average, 0, moving_average_fit_grad),
 ]
 
 

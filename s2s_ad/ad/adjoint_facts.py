@@ -183,6 +183,16 @@ def fixed_float_arrays(levels, kinds):
     return frozenset(fixed)
 
 
+def integer_test(kinds):
+    """atom -> does it hold a Python or numpy integer (not a bool, not an array), by the
+    facts? Such an index picks one element: `x_bar[k] += g` adds nothing twice."""
+    def is_integer(atom):
+        kind = kinds.of(atom) if kinds is not None else None
+        return isinstance(kind, Num) and kind.axes == () and kind.dtype is not None \
+            and kind.type is not numpy.ndarray and numpy.dtype(kind.dtype).kind in "iu"
+    return is_integer
+
+
 def repeated_list(op, user_lists, kinds, is_active):
     """The list operand of `n * xs` / `xs * n` (a list the user built, repeated), else
     None. numpy reads a list times an array or a float (`[1.0, 2.0] * x`) as an

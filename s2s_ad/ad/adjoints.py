@@ -23,8 +23,11 @@ from .. import runtime, runtime_flow
 
 class Adjoints:
     def __init__(self, namer, bindings, numpy_name, dataflow, fixed_arrays=frozenset(),
-                 containers=frozenset(), complex_names=frozenset()):
+                 containers=frozenset(), complex_names=frozenset(), is_integer=None):
         self._namer = namer
+        # is this atom an integer (analyses/kinds.py)? Then x[k] picks one element
+        self._is_integer = is_integer or (lambda atom: False)
+        self._replaced = set()    # accumulated adjoints bound to an expression they may alias
         self._complex = complex_names       # values that may be complex: so may adjoints
         self.fixed_arrays = fixed_arrays    # float arrays of one shape (reverse.py's facts)
         self._containers = containers       # may hold lists/dicts (reverse._containers)
@@ -131,6 +134,12 @@ class Adjoints:
         generic = not isinstance(variable, tuple) and variable in self._flow.indexed_only \
             and variable not in self.fixed_arrays \
             or self.is_container(variable)        # the facts say: a float array / a list
+        if self._adds_in_place(variable, index, may_be_number):
+            # a float array's adjoint that a loop accumulates, allocated here as zeros_like
+            # or a copy: `w_bar[k] += g`, as by hand, where scatter_add would test and call
+            target = build.store_subscript(build.name(name), index)
+            out.append(gast.AugAssign(target=target, op=gast.Add(), value=expr))
+            return
         if self.accumulates(variable) or self.is_list(variable) or generic \
                 or variable in self._zeroed or (may_be_number and variable in self._current):
             self._zeroed.discard(variable)
@@ -165,6 +174,20 @@ class Adjoints:
         self._current[variable] = build.name(name)
         self._owned.add(variable)
 
+    def _adds_in_place(self, variable, index, may_be_number):
+        """Can `x_bar[index] += e` accumulate into x's adjoint? x a float array of one
+        shape (fixed_arrays) whose adjoint a loop accumulates (forced: it starts as
+        zeros_like or as a copy this code made, never an alias nor the number 0.0), and
+        the index basic: slices, literals, integers (no repeated elements)."""
+        if isinstance(variable, tuple) or variable not in self._forced \
+                or variable not in self.fixed_arrays or may_be_number \
+                or variable in self._replaced or variable in self._zeroed:
+            return False
+        parts = index.elts if isinstance(index, gast.Tuple) else [index]
+        return all(isinstance(p, gast.Slice) or self._is_integer(p) for p in parts) \
+            and _is_basic_static_index(gast.Tuple(elts=[p for p in parts if not isinstance(
+                p, (gast.Slice, gast.Name))], ctx=gast.Load()))
+
     def _may_change(self, expr):
         """Does `expr` read a value that a later backward statement restores from the
         tape (a variable redefined in a loop or branch)? Then it is not an alias to
@@ -186,6 +209,7 @@ class Adjoints:
         """The adjoint of `variable` becomes `expr` (what an insert_grad_of block left)."""
         if self.accumulates(variable):
             out.append(build.assign(self.name_of(variable), expr))
+            self._replaced.add(variable)
         else:
             self._current[variable] = expr
             self._owned.discard(variable)

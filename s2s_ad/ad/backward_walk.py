@@ -164,11 +164,19 @@ class BackwardWalker(ForwardInstrumentation):
         out = [build.assign(adjoint, self.adj.get(variable))]
         out.extend(build.clone(s) for s in stmt.body)
         self.adj.replace(variable, build.name(adjoint), out)
+        self.stmts.sums.reset(variable)
         return out
 
     def compound(self, stmt):
         if not self._has_active(stmt):
             return []
+        self.stmts.sums.enter(stmt)
+        try:
+            return self._compound(stmt)
+        finally:
+            self.stmts.sums.leave()
+
+    def _compound(self, stmt):
         out = []
         self.adj.force(self._contributed_inside(stmt), build.name, out)
         state = self.adj.snapshot()

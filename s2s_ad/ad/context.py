@@ -97,12 +97,24 @@ class ExpansionContext:
                         and isinstance(contribution.op, gast.Mult)):
             return None
         result_axes, kind = self._axes(result), kinds.of(other.id)
-        if result_axes is None or len(result_axes) != 1 \
-                or getattr(kind, "type", None) is not numpy.ndarray \
-                or kind.axes != result_axes or kind.dtype not in ("float64", "float32"):
+        if getattr(kind, "type", None) is not numpy.ndarray \
+                or kind.dtype not in ("float64", "float32"):
+            return None
+        if kind.axes is None and self._real_number(atom):
+            # a slice of unknown length (`x[k:k + n]`): the number times it has its shape,
+            # whatever its rank, so the adjoint pairs with it item by item (np.vdot reads
+            # both flat; both are real here, so its conjugation changes nothing)
+            return build.call(self.i.levels.numpy_name + ".vdot",
+                              [contribution.left, contribution.right])
+        if result_axes is None or len(result_axes) != 1 or kind.axes != result_axes:
             return None
         return build.call(self.i.levels.numpy_name + ".dot",
                           [contribution.left, contribution.right])
+
+    def _real_number(self, atom):
+        """Is `atom` a float number (Python or numpy, not complex, not a 0-d array)?"""
+        kinds = self.i.kinds
+        return kinds.is_number(atom) and kinds.of(atom).dtype in ("float64", "float32")
 
     def matmul_adjoint(self, which, g, a, b):
         """`matmul_adjoint_a/b(g, a, b)` written out where the facts say both operands are

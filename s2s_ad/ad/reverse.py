@@ -22,7 +22,7 @@ from ..ir.primitives import attribute_read, identity, operation_of
 from ..ir.walk import all_statements, walk_tree
 from .. import runtime_flow, runtime_functions, runtime_mappings
 from ..signature import Mapping
-from .adjoint_facts import containers, fixed_float_arrays
+from .adjoint_facts import containers, fixed_float_arrays, integer_test
 from .adjoints import Adjoints
 from .context import ExpansionContext
 from .backward_walk import BackwardWalker
@@ -78,7 +78,8 @@ def reverse(inputs, wrt, seed):
     helpers = _prepare_helpers(forward, inputs, ctx)
     adjoints = Adjoints(inputs.namer, inputs.bindings, levels.numpy_name, inputs.dataflow,
                         fixed_float_arrays(levels, inputs.kinds),
-                        containers(forward, inputs, helpers), inputs.complex_names)
+                        containers(forward, inputs, helpers), inputs.complex_names,
+                        integer_test(inputs.kinds))
     if inputs.namer.is_taken("_tape"):
         tape = inputs.namer.fresh("tape")
     else:

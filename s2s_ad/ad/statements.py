@@ -21,12 +21,13 @@ from ..errors import MissingDerivativeError
 from ..ir import build
 from ..ir.primitives import (identity, is_conversion, missing_derivative_hint, names_in,
                              operation_of)
-from .. import runtime_flow
+from .. import runtime, runtime_flow
 from ..analyses.complex_values import (raise_not_for_complex, takes_real_part,
                                        template_primitive)
 from ..analyses.shapes import is_elementwise
 from ..signature import Items, SequenceOf
 from .adjoint_facts import repeated_list
+from .carried_sums import SumAdjoints, carried_sums
 from .expand import BindingError, bind_operands, expand
 from .held_calls import held_calls
 from .helper_calls_reverse import HelperCallReverser
@@ -68,6 +69,7 @@ class StatementReverser(HelperCallReverser, ListStatementReverser):
         self._maybe_zero = set()   # adjoint names that may still hold a loop's scalar 0.0
         self._held_zero, self._from_held = set(), False   # ... as accumulated ones they read
         self.uniform = UniformAdjoints(inputs, adjoints, context, self._maybe_zero)
+        self.sums = SumAdjoints(carried_sums(self.levels.tree.body, self.levels.callees))
         self._first_assignment = None       # name -> its first assignment (tuple_arity)
         kinds = inputs.kinds
         self._held_calls = held_calls(self.levels.tree.body, self.levels.callees,
@@ -96,6 +98,7 @@ class StatementReverser(HelperCallReverser, ListStatementReverser):
     def contribute(self, variable, value, out):
         """A whole-value contribution; a tuple's adjoint is kept item by item, unless it
         accumulates (read in a loop: item adjoints would not outlive the iteration)."""
+        self.sums.reached(variable, self._is_array(value, variable))
         combined = self.uniform.combine(variable, value)
         if combined is not None:
             self.adj.contribute(variable, combined, out)
@@ -155,12 +158,13 @@ class StatementReverser(HelperCallReverser, ListStatementReverser):
             # zeros_like (adjoints.py) and is reset only here, where it is bound: its
             # adjoint is never the 0.0 of no shape
             if (self.i.kinds is None or self.i.kinds.axes(target) != ()) \
-                    and target not in self.adj.fixed_arrays:
+                    and target not in self.adj.fixed_arrays and not self.sums.holds_array(stmt):
                 self._maybe_zero.add(held)
                 self._held_zero.add(held)
             out.append(build.assign(held, self.adj.get(target)))
             result_adjoint = build.name(held)
             self.adj.reset(target)
+            self.sums.reset(target)
         elif target in self.uniform.pending:
             first_def = id(stmt) in self.first_defs
             if self.uniform.pass_on(stmt, op, target, out, first_def, self.contribute) \
@@ -333,13 +337,31 @@ class StatementReverser(HelperCallReverser, ListStatementReverser):
         """A contribution computed from a possibly-zero adjoint is possibly zero too,
         unless it multiplies in a value shaped like the result (then it has that shape)."""
         if not self.ctx.adjoint_may_be_scalar_zero or self.i.kinds is None \
-                or self.i.kinds.axes(operand) == ():
+                or self.i.kinds.axes(operand) == () or self._reduced_to(value, operand):
             return
         axes = self.i.kinds.axes(target)
         if axes is None or not self.uniform.shaped_like(value, axes):
             self._maybe_zero.add(self.adj.name_of(operand))
             if self._from_held:
                 self._held_zero.add(self.adj.name_of(operand))
+
+    def _is_array(self, value, variable):
+        """Is this contribution to `variable` no possibly-zero adjoint: a name not noted as
+        one, `unbroadcast(g, variable)`, or a product with a factor of its shape?"""
+        if isinstance(value, gast.Name):
+            return not self.adjoint_may_be_zero(value)
+        axes = self.i.kinds.axes(variable) if self.i.kinds is not None else None
+        return self._reduced_to(value, variable) or bool(axes) and self.uniform.shaped_like(
+            value, axes)
+
+    def _reduced_to(self, value, operand):
+        """Is `value` the call `unbroadcast(g, operand)`? It has operand's shape whatever
+        g is (a loop's 0.0 comes out as zeros of that shape), as in `total = total + t`,
+        where t's length is no fact: `t_bar = unbroadcast(total_bar, t)`."""
+        return isinstance(value, gast.Call) and len(value.args) == 2 \
+            and isinstance(value.func, gast.Name) \
+            and self.i.bindings.names.get(value.func.id) is runtime.unbroadcast \
+            and isinstance(value.args[1], gast.Name) and value.args[1].id == operand
 
     def _repeated_list(self, op):
         """The list operand of `n * xs` / `xs * n` (list repetition), else None."""

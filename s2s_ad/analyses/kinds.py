@@ -31,8 +31,9 @@ from .object_kinds import PRIMITIVES as OBJECT_PRIMITIVES, object_result
 from .evaluable import evaluable
 from .shapes import is_elementwise
 from .union_find import root_of
+from .slice_shapes import sliced_array
 from .stand_ins import (WORLDS, constant, global_value, integer_worlds, literal, result_kind,
-                        same_value, stand_ins, unknown_int, UnknownInt)
+                        same_value, stand_ins, unknown_int, UnknownInt, written_worlds)
 
 _LOOP_ROUNDS = 6
 
@@ -154,10 +155,8 @@ class _Analysis:
     def _statement(self, stmt):
         if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name):
             self._bind(stmt.targets[0].id, *self._evaluate(stmt.value))
-        elif isinstance(stmt, gast.Assign):           # y[index] = v: y keeps its kind
-            name = stmt.targets[0].value.id
-            kind, _ = self.env.get(name, (UNKNOWN, None))
-            self._bind(name, kind, stand_ins(kind))
+        elif isinstance(stmt, gast.Assign):
+            self._bind(stmt.targets[0].value.id, *self._written(stmt.targets[0], stmt.value))
         elif isinstance(stmt, gast.Expr):
             self._forget_written(stmt.value)
         elif isinstance(stmt, gast.If):
@@ -170,6 +169,19 @@ class _Analysis:
             self._loop(stmt)
         elif isinstance(stmt, gast.With):
             self._block(stmt.body)
+
+    def _written(self, target, value):
+        """y after `y[index] = v`: an array keeps its kind; a dict or list is written in
+        each world (`d['b'] = x * 2.0` makes d['b'] an array, whatever it held before)."""
+        kind, worlds = self.env.get(target.value.id, (UNKNOWN, None))
+        if isinstance(kind, Num) and kind.type is np.ndarray \
+                or not isinstance(target, gast.Subscript):
+            return kind, stand_ins(kind)
+        item = self._atom(value)
+        if isinstance(kind, SequenceOf):
+            joined = SequenceOf(kind.container, join(kind.item, item[0]))
+            return joined, stand_ins(joined)
+        return written_worlds(worlds, self._atom(target.slice)[1], item[1])
 
     def _loop(self, loop):
         for _ in range(_LOOP_ROUNDS):
@@ -310,6 +322,12 @@ class _Analysis:
         return kind, stand_ins(kind)
 
     def _getitem(self, base, index):
+        kind, worlds = self._getitem_in_worlds(base, index)
+        if kind is UNKNOWN:
+            return sliced_array(self._atom(base)[0], index), None
+        return kind, worlds
+
+    def _getitem_in_worlds(self, base, index):
         kind, worlds = self._atom(base)
         if isinstance(kind, (SequenceOf, Items)) and not isinstance(index, gast.Slice) \
                 and not isinstance(literal(index), int):

@@ -16,12 +16,17 @@ leaves no other choice when the operands agree).
 
 Only top-level statements, over arrays never rebound nor written into. Returns pairs of
 variables to put in one shape class (analyses/shapes.py); never writes to nodes.
+
+`sliced_array` is what the facts analysis (kinds.py) knows of a slice whose bounds are
+known only at run time (`x[k:k + n]` in a loop): an array of x's dtype, its axes not.
 """
 import operator
 
 import gast
+import numpy as np
 
 from ..ir.primitives import operation_of
+from ..signature import UNKNOWN, Num
 
 
 def slice_shape_pairs(levels, stable):
@@ -57,6 +62,17 @@ def slice_shape_pairs(levels, stable):
                 pairs.append((a, b))
                 break               # b pairs on with the ones after it
     return pairs
+
+
+def sliced_array(kind, index):
+    """What `x[a:b]` is to the facts (analyses/kinds.py) when its length is none (bounds
+    known only at run time, as `x[k:k + n]` in a loop): an array of x's dtype, its axes
+    not known. UNKNOWN when x is no such array or the index is not made of slices alone."""
+    parts = index.elts if isinstance(index, gast.Tuple) else [index]
+    if isinstance(kind, Num) and kind.type is np.ndarray and kind.dtype is not None \
+            and all(isinstance(p, gast.Slice) for p in parts):
+        return Num(np.ndarray, kind.dtype, None)
+    return UNKNOWN
 
 
 def _is_number(node):

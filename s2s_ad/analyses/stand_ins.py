@@ -149,6 +149,23 @@ def kind_in_world(value):
     return Opaque(t)
 
 
+def written_worlds(worlds, indices, items):
+    """(kind, per-world values) of a dict or list after `y[index] = v` in every world, or
+    (UNKNOWN, None) when y is neither or the write fails."""
+    if worlds is None or indices is None or items is None \
+            or not all(type(w) in (dict, list) for w in worlds):
+        return UNKNOWN, None
+    results = []
+    for world, index, item in zip(worlds, indices, items):
+        written = type(world)(world)
+        try:
+            written[index] = item
+        except Exception:
+            return UNKNOWN, None
+        results.append(written)
+    return result_kind(results)
+
+
 def integer_worlds(kind, worlds, primitive, operands):
     """An integer result keeps its per-world values when they are constant (computed from
     constants) or a length (sums and products of lengths, read off shapes); any other

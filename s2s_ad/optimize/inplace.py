@@ -11,8 +11,8 @@ hand-written gradient adds in place. This pass turns `N = N + e` into `N += e` (
   `np.multiply(..., out=T)` into a temporary T made by arithmetic and read nowhere else):
   so N's value is always a Python zero or an array only N holds (the first `N += e` on a
   float rebinds N to a new array, later ones add into it);
-- N is read only as an operand of arithmetic (`N * h`, `-N`: a new value) or inside
-  the final `return`; never bare (`M = N`), subscripted or sliced (views), as an
+- N is read only as an operand of arithmetic (`N * h`, `-N`: a new value), of np.dot /
+  np.vdot, or inside the final `return`; never bare (`M = N`), subscripted or sliced (views), as an
   attribute (`N.T`), as a call argument (a helper could keep it), or pushed on the tape.
 
     W_bar = 0.0                          W_bar = 0.0
@@ -137,6 +137,8 @@ def _candidates(module, before, after):
                     allowed_loads.add(id(child))
         elif isinstance(node, gast.AugAssign) and isinstance(node.value, gast.Name):
             allowed_loads.add(id(node.value))   # `x -= N` makes a new value or adds into x
+        elif _is_product_sum(node):             # np.dot(N, x): a new number, N not kept
+            allowed_loads.update(id(a) for a in node.args if isinstance(a, gast.Name))
         if isinstance(node, gast.stmt):
             name = _accumulated_name(node)
             if name is not None:
@@ -152,6 +154,13 @@ def _candidates(module, before, after):
                 and id(node) not in allowed_loads:
             rejected.add(node.id)
     return accumulated - rejected
+
+
+def _is_product_sum(node):
+    """`np.dot(a, b)` / `np.vdot(a, b)` (as the templates write them: numpy's)."""
+    return isinstance(node, gast.Call) and not node.keywords and len(node.args) == 2 \
+        and isinstance(node.func, gast.Attribute) and node.func.attr in ("dot", "vdot") \
+        and isinstance(node.func.value, gast.Name)
 
 
 def _stored_names(stmt):

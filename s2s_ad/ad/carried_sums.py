@@ -1,0 +1,113 @@
+"""Running sums a loop carries (`u = u + e`), whose adjoint is never a loop's bare 0.0.
+
+The backward sweep holds an accumulated variable's adjoint at each of its definitions and
+resets it; what it held may be the number 0.0 that stands for "nothing reached it yet",
+so templates must not reduce it by shape (statements.py's maybe-zero names). For a
+variable whose only definition inside a loop adds to its old value,
+
+    for _ in range(50):
+        u = u + r * (np.roll(u, 1) - 2.0 * u + np.roll(u, -1))
+
+the adjoint held at that definition is the one reaching u after the loop (last
+iteration), or the one the same definition passed to the old u an iteration later (its
+`unbroadcast(held, u)`, an array when held is one). So when an array (not a possibly-zero
+adjoint) reached u unconditionally after the loop, it holds an array at every iteration:
+`r_bar += np.dot(u_bar, t3_0)`, not `unbroadcast(u_bar * t3_0, r)`.
+
+This module finds those definitions (`carried_sums`) and follows, during the backward
+walk, which of those variables an array reached unconditionally (`SumAdjoints`).
+"""
+import operator
+
+import gast
+
+from ..ir.primitives import operation_of
+from ..ir.walk import all_statements
+
+
+def carried_sums(body, callees):
+    """{id(outermost loop): {variable: ids of its definitions there}} for the variables
+    defined exactly once inside that loop as `v = v + e`, `v = e + v` or `v = v - e`, or
+    through a temporary defined once there (`t = v + e; v = t`, the levels form of
+    `v = v + e` in a loop)."""
+    found = {}
+    for loop in body:
+        if isinstance(loop, (gast.For, gast.While)):
+            found[id(loop)] = _sums_in(loop, callees)
+        elif isinstance(loop, gast.If):
+            found.update(carried_sums(loop.body + loop.orelse, callees))
+    return {k: v for k, v in found.items() if v}
+
+
+def _sums_in(loop, callees):
+    definitions = {}
+    for stmt in all_statements(loop.body + loop.orelse):
+        for target in _names_bound(stmt):
+            definitions.setdefault(target, []).append(stmt)
+    single = {name: stmts[0] for name, stmts in definitions.items() if len(stmts) == 1}
+    sums = {}
+    for name, stmt in single.items():
+        if _adds_to(stmt, name, callees):
+            sums[name] = {id(stmt)}
+        elif isinstance(stmt, gast.Assign) and isinstance(stmt.value, gast.Name) \
+                and stmt.value.id in single and stmt.value.id != name \
+                and _adds_to(single[stmt.value.id], name, callees):
+            sums[name] = {id(stmt), id(single[stmt.value.id])}
+    return sums
+
+
+def _names_bound(stmt):
+    if isinstance(stmt, gast.Assign):
+        return [n.id for t in stmt.targets for n in gast.walk(t)
+                if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)]
+    if isinstance(stmt, gast.For):
+        return [n.id for n in gast.walk(stmt.target) if isinstance(n, gast.Name)]
+    if isinstance(stmt, gast.With):
+        return [item.optional_vars.id for item in stmt.items
+                if isinstance(item.optional_vars, gast.Name)]
+    return []
+
+
+def _adds_to(stmt, name, callees):
+    """Is `stmt` an assignment of `name + e`, `e + name` or `name - e` (e not name)?"""
+    if not (isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name)):
+        return False
+    op = operation_of(stmt.value, callees)
+    if op.keywords or len(op.args) != 2 or op.primitive not in (operator.add, operator.sub):
+        return False
+    left, right = (isinstance(a, gast.Name) and a.id == name for a in op.args)
+    return left != right and (left or op.primitive is operator.add)
+
+
+class SumAdjoints:
+    """Which carried sums an array reached, unconditionally, since their last reset."""
+
+    def __init__(self, sums):
+        self._sums = sums                   # carried_sums(...)
+        self._reached = set()               # variables an array reached at depth 0
+        self._entered = {}                  # id(definition) -> held adjoint is an array
+        self.depth = 0                      # loops and branches the walk is inside
+
+    def reached(self, variable, is_array):
+        """A contribution to `variable`'s adjoint was written (`is_array`: it is no
+        possibly-zero adjoint)."""
+        if self.depth == 0 and is_array:
+            self._reached.add(variable)
+
+    def reset(self, variable):
+        """Its adjoint was reset (a definition reversed) or replaced: anything again."""
+        self._reached.discard(variable)
+
+    def enter(self, stmt):
+        """The backward walk enters `stmt` (a loop or a branch)."""
+        for name, definitions in self._sums.get(id(stmt), {}).items():
+            for definition in definitions:
+                self._entered[definition] = name in self._reached
+        self.depth += 1
+
+    def leave(self):
+        self.depth -= 1
+
+    def holds_array(self, stmt):
+        """Does the adjoint held at this definition always hold an array?"""
+        return self._entered.get(id(stmt), False)
