@@ -17,6 +17,7 @@ name, start from 0.0 and add (`x_bar = x_bar + e`); a definition resets them.
 import gast
 
 from ..ir import build
+from ..ir.walk import walk_tree
 from ..optimize.fold import fold_expression
 from .. import runtime, runtime_flow
 
@@ -96,7 +97,7 @@ class Adjoints:
         if self.accumulates(variable):
             if variable in self._zeroed:
                 self._zeroed.discard(variable)
-                out.append(build.assign(name, self.owned_value(variable, expr)))
+                out.append(build.assign(name, self._snapshot(self.owned_value(variable, expr))))
             elif self.is_list(variable):
                 out.append(build.assign(name, build.call(self.helper(runtime_flow.add_lists),
                                                          [build.name(name), expr])))
@@ -110,7 +111,7 @@ class Adjoints:
             if _is_alias(expr) and not self._may_change(expr):
                 self._current[variable] = expr
                 return
-            out.append(build.assign(name, expr))
+            out.append(build.assign(name, self._snapshot(expr)))
             self._current[variable] = build.name(name)
             if isinstance(expr, (gast.BinOp, gast.UnaryOp)):
                 self._owned.add(variable)
@@ -195,6 +196,18 @@ class Adjoints:
         base = expr.value if isinstance(expr, gast.Subscript) else expr
         return isinstance(base, gast.Name) and not self._namer.is_adjoint(base.id) \
             and self._flow.is_overwritten(base.id)
+
+    def _snapshot(self, expr):
+        """`expr`, copied when it may be (a view of) a forward array the backward sweep
+        writes into later (`v[2] = _tape.pop()` restoring an index write): `x_bar = v`
+        would change with it (np.vdot(v, x)'s adjoint of x is v itself, raveled)."""
+        if isinstance(expr, (gast.BinOp, gast.UnaryOp, gast.Constant)):
+            return expr                 # arithmetic makes a new array
+        if any(isinstance(n, gast.Name) and n.id in self._flow.written_through
+               and not self._namer.is_adjoint(n.id) for n in walk_tree(expr)):
+            # a name, an item, or a call that may return a view (np.ravel, reshape_like)
+            return build.call(self.helper(runtime_flow.copy_adjoint), [expr])
+        return expr
 
     def owned_value(self, variable, expr):
         """`expr`, copied when it may alias and `variable`'s adjoint is updated in place

@@ -42,6 +42,7 @@ class DataFlow:
     subscripted: frozenset   # read or written as `v[...]` somewhere: adjoint updated in place
     structured: frozenset = frozenset()   # maybe a list/dict/tuple: adjoints add generically
     user_lists: frozenset = frozenset()   # certainly a list the user built (`*` repeats it)
+    written_through: frozenset = frozenset()  # written by index (`v[i] = e`): its array changes
 
     def is_user_sequence(self, atom):
         """Is the operand `atom` a list or tuple the user built: a name in user_lists, or
@@ -131,7 +132,10 @@ def analyse_dataflow(levels):
                     frozenset(n.value.id for n in walk_tree(tree)
                               if isinstance(n, gast.Subscript) and isinstance(n.value, gast.Name)),
                     frozenset(_structured(tree, levels.callees)),
-                    frozenset(_user_lists(tree, lists, levels.callees)))
+                    frozenset(_user_lists(tree, lists, levels.callees)),
+                    frozenset(n.value.id for n in walk_tree(tree)
+                              if isinstance(n, gast.Subscript) and isinstance(n.ctx, gast.Store)
+                              and isinstance(n.value, gast.Name)))
 
 
 def _after(chain, block, position):
