@@ -5,6 +5,7 @@ import numpy as np
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
 from s2s_ad.runtime import unbroadcast, zero_tangent
 from s2s_ad.runtime_shape import reshape_like
+from s2s_ad.runtime_triangular import lower_inverse
 from s2s_ad.runtime_linalg import (as_columns, dot_adjoint_a, dot_adjoint_b,
                                    einsum_operand_adjoint, einsum_operand_count,
                                    matmul_adjoint_a, matmul_adjoint_b,
@@ -253,7 +254,7 @@ def matrix_power_tangent(y, a, n):
 @adjoint(np.linalg.cholesky)
 def cholesky_adjoint(y, a):
     """A_bar = tril(Q) + triu(Q, 1)^T with Q = inv(L)^T phi(L^T L_bar) inv(L)"""
-    _inv = np.linalg.inv(y)
+    _inv = lower_inverse(y)                 # L is triangular: no pivoted LU
     _p = np.swapaxes(y, -1, -2) @ d[y]
     _half = 0.5 * np.eye(np.shape(y)[-1], dtype=y.dtype)       # float32 kept
     _q = np.swapaxes(_inv, -1, -2) @ (np.tril(_p) - _p * _half) @ _inv
@@ -263,7 +264,7 @@ def cholesky_adjoint(y, a):
 @tangent(np.linalg.cholesky)
 def cholesky_tangent(y, a):
     """dL = L phi(inv(L) dS inv(L)^T), dS = tril(dA) + tril(dA, -1)^T"""
-    _inv = np.linalg.inv(y)
+    _inv = lower_inverse(y)
     _ds = np.tril(d[a]) + np.swapaxes(np.tril(d[a], -1), -1, -2)
     _x = _inv @ _ds @ np.swapaxes(_inv, -1, -2)
     d[y] = y @ (np.tril(_x) - 0.5 * _x * np.eye(np.shape(y)[-1], dtype=y.dtype))
