@@ -52,6 +52,7 @@ from .list_reads import read_arrays_as_lists
 from .reuse import reuse_forward_values
 from .seeds import make_seed_folding_pass
 from .shared_calls import share_repeated_calls
+from .shared_inverses import share_inverses
 from .shape_proxies import make_shape_proxy_pass
 from .tape_batches import batch_loop_tapes
 from .temporaries import inline_temporaries
@@ -283,6 +284,23 @@ def in_place_arithmetic(body, facts):
     return body.with_backward(backward) if accumulated else body
 
 
+def shared_inverses(body, facts):
+    """A specialisation's solves against a matrix whose inverse it computes anyway read that
+    inverse, computed once (optimize/shared_inverses.py)."""
+    if not facts.specialised:
+        return body
+
+    def is_matrix(name):
+        kind = facts.kinds.of(name)
+        return isinstance(kind, Num) and kind.type is numpy.ndarray \
+            and kind.axes is not None and len(kind.axes) == 2 \
+            and kind.dtype in ("float64", "float32")
+    statements, changed = share_inverses(
+        body.statements(), facts._callee, is_matrix, facts.levels.numpy_name,
+        lambda suggested, helper: facts.bindings.name_for(suggested, helper), facts.namer.fresh)
+    return Body.of(statements) if changed else body
+
+
 @dataclass(frozen=True)
 class Pass:
     name: str
@@ -299,6 +317,9 @@ REVERSE = (
     Pass("closed forms", closed_forms),
     Pass("reused forward values", reused_forward_values),
     Pass("integer gradients", integer_gradients),
+    # writes_arrays: its helper inverse_and_solve has no template; a derivative of this
+    # derivative differentiates the solves
+    Pass("shared inverses", shared_inverses, writes_arrays=True),
     Pass("in-place arithmetic", in_place_arithmetic, writes_arrays=True),
 )
 FORWARD = (
