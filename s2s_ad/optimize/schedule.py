@@ -295,8 +295,9 @@ def shared_inverses(body, facts):
         return isinstance(kind, Num) and kind.type is numpy.ndarray \
             and kind.axes is not None and len(kind.axes) == 2 \
             and kind.dtype in ("float64", "float32")
+    # a copy: `plain` (what a derivative of this one differentiates) keeps the solves
     statements, changed = share_inverses(
-        body.statements(), facts._callee, is_matrix, facts.levels.numpy_name,
+        body.copy().statements(), facts._callee, is_matrix, facts.levels.numpy_name,
         lambda suggested, helper: facts.bindings.name_for(suggested, helper), facts.namer.fresh)
     return Body.of(statements) if changed else body
 
