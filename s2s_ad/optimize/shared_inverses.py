@@ -74,13 +74,13 @@ def share_inverses(statements, callee, is_matrix, numpy_name, bound, fresh):
     changed = False
     for matrix, sites in sorted(groups.items()):
         kinds = {what for _, _, what, _ in sites}
-        if "solve" not in kinds or kinds == {"solve"}:
-            continue
+        if kinds == {"solve"} or len(sites) < 2:
+            continue            # nothing computes an inverse, or only one site reads it
         if kinds >= {"lower"} and not _is_cholesky(top.get(matrix), callee):
             sites = [s for s in sites if s[2] != "lower"]
             if not any(what == "inv" for _, _, what, _ in sites):
                 continue
-        statements = _rewrite(statements, matrix, sites, numpy_name, bound, fresh, callee)
+        statements = _rewrite(statements, matrix, sites, numpy_name, bound, fresh, stores)
         changed = True
     return statements, changed
 
@@ -105,21 +105,29 @@ def _site(call, callee, matrix_of):
     return what, matrix
 
 
-def _rewrite(statements, matrix, sites, numpy_name, bound, fresh, callee):
+def _rewrite(statements, matrix, sites, numpy_name, bound, fresh, stores):
     """The statements with one inverse of `matrix` computed before its first use and read
-    by every site."""
+    by every site. An inverse a statement `P = inv(M)` already names keeps its name P (no
+    second name for one array): that statement moves up to the first use."""
     general = any(what == "inv" for _, _, what, _ in sites)
     first = min(k for k, _, _, _ in sites)
     stmt = statements[first]
     replaced = {}
-    inverse = fresh(f"{matrix}_inv")
+    named = next((k for k, node, what, (_, flipped) in sites
+                  if what != "solve" and not flipped and _whole(statements[k], node, stores)
+                  and (what == "inv") == general), None)
+    inverse = statements[named].targets[0].id if named is not None else fresh(f"{matrix}_inv")
     fused = general and _plain_solve(stmt, sites, first)
+    if named is not None:
+        replaced[id(statements[named].value)] = None
     if fused:
         call = stmt.value
         define = build.assign_tuple(
             [inverse, stmt.targets[0].id],
             build.call(bound("inverse_and_solve", inverse_and_solve), call.args))
         replaced[id(call)] = None
+    elif named is not None:
+        define = statements[named]
     elif general:
         define = build.assign(inverse, build.call(f"{numpy_name}.linalg.inv",
                                                   [build.name(matrix)]))
@@ -139,10 +147,18 @@ def _rewrite(statements, matrix, sites, numpy_name, bound, fresh, callee):
     for k, stmt in enumerate(statements):
         if k == first:
             out.append(define)
-            if fused:
+            if fused or k == named:
                 continue
+        if k == named:
+            continue
         out.append(_Replace(replaced).visit(stmt) if not isinstance(stmt, _COMPOUND) else stmt)
     return out
+
+
+def _whole(stmt, node, stores):
+    """Is `stmt` the assignment `P = node` of a name P written nowhere else?"""
+    return isinstance(stmt, gast.Assign) and stmt.value is node and len(stmt.targets) == 1 \
+        and isinstance(stmt.targets[0], gast.Name) and stores.get(stmt.targets[0].id) == 1
 
 
 def _plain_solve(stmt, sites, k):
