@@ -5,7 +5,7 @@ import numpy as np
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
 from s2s_ad.runtime import unbroadcast, zero_tangent
 from s2s_ad.runtime_shape import reshape_like
-from s2s_ad.runtime_triangular import lower_inverse
+from s2s_ad.runtime_triangular import lower_congruence, lower_inverse, lower_of_upper_product
 from s2s_ad.runtime_linalg import (as_columns, dot_adjoint_a, dot_adjoint_b,
                                    einsum_operand_adjoint, einsum_operand_count,
                                    matmul_adjoint_a, matmul_adjoint_b,
@@ -250,15 +250,16 @@ def matrix_power_tangent(y, a, n):
 
 
 # numpy reads only A's lower triangle, as S = tril(A) + tril(A, -1)^T; with L = cholesky(A),
-# dL = L phi(inv(L) dS inv(L)^T), phi(X) = tril(X) with its diagonal halved
+# dL = L phi(inv(L) dS inv(L)^T), phi(X) = tril(X) with its diagonal halved. Its adjoint
+# tril(Q) + triu(Q, 1)^T, Q = inv(L)^T phi(L^T L_bar) inv(L), is phi(Q + Q^T), and
+# Q + Q^T = inv(L)^T P inv(L) with P symmetric, the lower triangle of L^T L_bar: only lower
+# triangles are computed (runtime_triangular), and L is inverted as the triangle it is
 @adjoint(np.linalg.cholesky)
 def cholesky_adjoint(y, a):
-    """A_bar = tril(Q) + triu(Q, 1)^T with Q = inv(L)^T phi(L^T L_bar) inv(L)"""
-    _inv = lower_inverse(y)                 # L is triangular: no pivoted LU
-    _p = np.swapaxes(y, -1, -2) @ d[y]
-    _half = 0.5 * np.eye(np.shape(y)[-1], dtype=y.dtype)       # float32 kept
-    _q = np.swapaxes(_inv, -1, -2) @ (np.tril(_p) - _p * _half) @ _inv
-    d[a] += np.tril(_q) + np.swapaxes(np.triu(_q, 1), -1, -2)
+    """A_bar = phi(inv(L)^T P inv(L)), P symmetric with tril(L^T L_bar) as lower triangle"""
+    _inv = lower_inverse(y)
+    _m = lower_congruence(_inv, lower_of_upper_product(np.swapaxes(y, -1, -2), d[y]))
+    d[a] += _m - _m * (0.5 * np.eye(np.shape(y)[-1], dtype=y.dtype))     # float32 kept
 
 
 @tangent(np.linalg.cholesky)
