@@ -22,7 +22,7 @@ import numpy as np
 
 # below this order a block is inverted by numpy directly: the halving then saves less than
 # the Python calls it costs
-_DIRECT = 64
+_DIRECT = 48
 
 
 def lower_inverse(l):
