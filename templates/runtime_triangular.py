@@ -1,5 +1,6 @@
 """Templates of the triangular helpers in runtime_triangular.py (cholesky's adjoint and
-tangent call them), for grad of grad and forward over reverse.
+tangent call them) and of runtime_linalg.inverse_and_solve (optimize/shared_inverses.py
+writes it), for grad of grad and forward over reverse.
 
 y = inv(tril(a)) reads only a's lower triangle: d y = -y tril(da) y, and the adjoint is
 that map's transpose restricted to the lower triangle. The two products are bilinear
@@ -10,6 +11,8 @@ import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
 from s2s_ad.runtime import unbroadcast
+from s2s_ad.runtime_linalg import as_columns, inverse_and_solve
+from s2s_ad.runtime_shape import reshape_like
 from s2s_ad.runtime_triangular import lower_congruence, lower_inverse, lower_of_upper_product
 
 
@@ -56,3 +59,23 @@ def lower_congruence_tangent(y, w, s):
     _sym = np.tril(s) + np.swapaxes(np.tril(s, -1), -1, -2)
     _x = np.swapaxes(np.tril(d[w]), -1, -2) @ _sym @ np.tril(w)
     d[y] = np.tril(_x + np.swapaxes(_x, -1, -2)) + lower_congruence(w, d[s])
+
+
+# ---- runtime_linalg.inverse_and_solve: (inv(a), solve(a, b)), the shared-inverses pass's --
+@adjoint(inverse_and_solve)
+def inverse_and_solve_adjoint(y, a, b):
+    """P = inv(A), X = solve(A, B): A_bar = -P^T P_bar P^T - B_bar X^T, B_bar = P^T X_bar"""
+    _pt = np.swapaxes(y[0], -1, -2)
+    _solved = _pt @ as_columns(d[y][1], a, y[1])
+    # + zeros: the inverse's adjoint may be the number 0.0 (nothing read the inverse)
+    d[a] += unbroadcast(-(_pt @ (d[y][0] + np.zeros_like(_pt)) @ _pt)
+                        - _solved @ np.swapaxes(as_columns(y[1], a, y[1]), -1, -2), a)
+    d[b] += unbroadcast(reshape_like(_solved, y[1]), b)
+
+
+@tangent(inverse_and_solve)
+def inverse_and_solve_tangent(y, a, b):
+    """dP = -P dA P, dX = P (dB - dA X)"""
+    d[y] = (-(y[0] @ d[a] @ y[0]),
+            reshape_like(y[0] @ (as_columns(d[b], a, y[1]) - d[a] @ as_columns(y[1], a, y[1])),
+                         y[1]))

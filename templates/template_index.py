@@ -40,7 +40,7 @@ source runtime_helpers_pieces 1742202389
 source runtime_mappings 3962196716
 source runtime_polynomials 2875716503
 source runtime_statistics 2695734659
-source runtime_triangular 281166430
+source runtime_triangular 1940974986
 nondifferentiable builtins:bool nondifferentiable
 nondifferentiable builtins:format nondifferentiable
 nondifferentiable builtins:int nondifferentiable
@@ -923,9 +923,11 @@ nondifferentiable s2s_ad.runtime_statistics:quantile_slopes runtime_statistics
 tangent s2s_ad.runtime_statistics:observations runtime_statistics
 tangent s2s_ad.runtime_statistics:quantile_weights runtime_statistics
 tangent s2s_ad.runtime_statistics:unobserve runtime_statistics
+adjoint s2s_ad.runtime_linalg:inverse_and_solve runtime_triangular
 adjoint s2s_ad.runtime_triangular:lower_congruence runtime_triangular
 adjoint s2s_ad.runtime_triangular:lower_inverse runtime_triangular
 adjoint s2s_ad.runtime_triangular:lower_of_upper_product runtime_triangular
+tangent s2s_ad.runtime_linalg:inverse_and_solve runtime_triangular
 tangent s2s_ad.runtime_triangular:lower_congruence runtime_triangular
 tangent s2s_ad.runtime_triangular:lower_inverse runtime_triangular
 tangent s2s_ad.runtime_triangular:lower_of_upper_product runtime_triangular

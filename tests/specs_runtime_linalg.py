@@ -8,7 +8,7 @@ from s2s_ad.runtime_linalg import (as_columns, dot_adjoint_a, dot_adjoint_b,
                                    einsum_operand_adjoint, inner_adjoint_a, inner_adjoint_b,
                                    matmul_adjoint_a, matmul_adjoint_b, place_diagonal,
                                    spread_trace, tensordot_adjoint_a, tensordot_adjoint_b,
-                                   undiag)
+                                   inverse_and_solve, undiag)
 from s2s_ad.runtime_triangular import lower_congruence, lower_inverse, lower_of_upper_product
 
 
@@ -171,6 +171,15 @@ def use_lower_inverse(x):
     return lower_inverse(0.1 * x + 3.0 * np.eye(x.shape[-1]))   # reads the lower triangle
 
 
+def use_inverse_and_solve(a, b):
+    inverse, x = inverse_and_solve(a + 3.0 * np.eye(a.shape[-1]), b)
+    return np.sum(inverse * np.cos(inverse)) + np.sum(np.sin(x))
+
+
+def use_inverse_and_solve_solution(a, b):
+    return inverse_and_solve(a + 3.0 * np.eye(a.shape[-1]), b)[1]    # the inverse unread
+
+
 def use_lower_of_upper_product(u, b):
     return lower_of_upper_product(u, b)
 
@@ -229,6 +238,9 @@ SPECS = [
     Spec(as_columns, use_as_columns_matrix, [((3, 2),)]),
     # 70: past the order inverted directly, so the halves are differentiated too
     Spec(lower_inverse, use_lower_inverse, [((3, 3),), ((2, 4, 4),), ((1, 1),), ((70, 70),)]),
+    Spec(inverse_and_solve, use_inverse_and_solve,
+         [((3, 3), (3,)), ((3, 3), (3, 2)), ((2, 3, 3), (2, 3, 2))]),
+    Spec(inverse_and_solve, use_inverse_and_solve_solution, [((3, 3), (3,))]),
     # 70: in halves, square and stacked
     Spec(lower_of_upper_product, use_lower_of_upper_product,
          [((3, 3), (3, 3)), ((2, 4, 4), (2, 4, 4)), ((70, 70), (70, 70)),
