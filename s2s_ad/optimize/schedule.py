@@ -10,8 +10,8 @@ re-derives a fact the generator should have had), so their order is the declared
              backward sweep, dead cycles, temporaries back into their use, float literals
              beside adjoints, closed forms (where shapes are proved), a specialisation's
              reads of forward temporaries, casts of gradients that may hold integers, and,
-             last, a specialisation's arithmetic in buffers, batched tapes, item loops and
-             list reads
+             last, a specialisation's solves reading an inverse it computes anyway, and its
+             arithmetic in buffers, batched tapes, item loops and list reads
     FORWARD: clean up to a fixed point, repeated pure calls made once, loops over a
              sequence's items
     FORWARD_GRADIENT (a gradient of number code in forward mode, ad/forward_gradient.py):
@@ -286,19 +286,13 @@ def in_place_arithmetic(body, facts):
 
 def shared_inverses(body, facts):
     """A specialisation's solves against a matrix whose inverse it computes anyway read that
-    inverse, computed once (optimize/shared_inverses.py)."""
+    inverse, computed once (optimize/shared_inverses.py). On a copy: `plain` (what a
+    derivative of this one differentiates) keeps its solves."""
     if not facts.specialised:
         return body
-
-    def is_matrix(name):
-        kind = facts.kinds.of(name)
-        return isinstance(kind, Num) and kind.type is numpy.ndarray \
-            and kind.axes is not None and len(kind.axes) == 2 \
-            and kind.dtype in ("float64", "float32")
-    # a copy: `plain` (what a derivative of this one differentiates) keeps the solves
     statements, changed = share_inverses(
-        body.copy().statements(), facts._callee, is_matrix, facts.levels.numpy_name,
-        lambda suggested, helper: facts.bindings.name_for(suggested, helper), facts.namer.fresh)
+        body.copy().statements(), facts._callee, facts.kinds, facts.levels.numpy_name,
+        facts.bindings.name_for, facts.namer.fresh)
     return Body.of(statements) if changed else body
 
 
@@ -318,8 +312,7 @@ REVERSE = (
     Pass("closed forms", closed_forms),
     Pass("reused forward values", reused_forward_values),
     Pass("integer gradients", integer_gradients),
-    # writes_arrays: its helper inverse_and_solve has no template; a derivative of this
-    # derivative differentiates the solves
+    # writes_arrays: a derivative of this derivative differentiates the solves themselves
     Pass("shared inverses", shared_inverses, writes_arrays=True),
     Pass("in-place arithmetic", in_place_arithmetic, writes_arrays=True),
 )

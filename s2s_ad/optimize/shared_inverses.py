@@ -31,15 +31,22 @@ from ..ir import build
 from ..ir.walk import walk_tree
 from ..runtime_linalg import inverse_and_solve
 from ..runtime_triangular import lower_inverse
+from ..signature import Num
 
 _COMPOUND = (gast.If, gast.For, gast.While)
 
 
-def share_inverses(statements, callee, is_matrix, numpy_name, bound, fresh):
+def share_inverses(statements, callee, kinds, numpy_name, bound, fresh):
     """(statements, changed) for a flattened body (forward, blank line, backward, return).
-    callee(call): the object a call names; is_matrix(name): a two-axis float array;
-    bound(suggested, helper): the name generated code calls a runtime helper by;
-    fresh(hint): a new name."""
+    callee(call): the object a call names; kinds: the specialisation's facts (the matrices
+    must be two-axis float arrays); bound(suggested, helper): the name generated code calls
+    a runtime helper by; fresh(hint): a new name."""
+    def is_matrix(name):
+        kind = kinds.of(name)
+        return isinstance(kind, Num) and kind.type is numpy.ndarray \
+            and kind.axes is not None and len(kind.axes) == 2 \
+            and kind.dtype in ("float64", "float32")
+
     statements = list(statements)
     stores = _store_counts(statements)
     top = {s.targets[0].id: s for s in statements
