@@ -110,10 +110,27 @@ def test_solves_against_a_cholesky_factor_read_its_triangular_inverse():
         assert src.count("lower_inverse(") == 1
 
 
-def test_the_users_inverse_serves_the_adjoint_and_the_solves():
+def test_the_users_inverse_serves_the_adjoint_and_the_backward_solves():
     src = _source(density_with_inverse, [(N, N), (N,)])
-    assert "np.linalg.solve" not in src
     assert src.count("np.linalg.inv(") == 1
+    assert src.count("np.linalg.solve(") == 1      # the user's own, in the forward sweep
+
+
+def two_solves(A, b):
+    M = A @ A.T + 5.0 * np.eye(len(b))
+    sign, logdet = np.linalg.slogdet(M)
+    return logdet + np.sum(np.linalg.solve(M, np.linalg.solve(M, b)) ** 2)
+
+
+def test_a_second_forward_solve_against_a_general_matrix_stays_a_solve():
+    """The first computes the inverse with it; the second's value is the user's, and a
+    product with an explicit inverse is not a solve's answer."""
+    src = _source(two_solves, [(N, N), (N,)])
+    forward = src.split("\n\n")[0]
+    assert forward.count("inverse_and_solve(") == 1 and forward.count("np.linalg.solve(") == 1
+    assert src.count("np.linalg.solve(") == 1
+    for path in PATHS:
+        assert_grad_matches(two_solves, _args([(N, N), (N,)]), wrt=(0, 1), path=path)
 
 
 @pytest.mark.parametrize("f", [solves_only, rebound], ids=lambda f: f.__name__)

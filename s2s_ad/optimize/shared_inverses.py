@@ -14,9 +14,12 @@ user's code sees is still that solve's answer:
     s = np.linalg.solve(np.swapaxes(K, -1, -2), g)    s = np.swapaxes(K_inv, -1, -2) @ g
     K_bar = ... np.linalg.inv(K) ...                  K_bar = ... K_inv ...
 
-Accuracy: the products replace solves only where the gradient already reads the explicit
-inverse (its accuracy bounds the gradient's), and a cholesky factor's inverse is a
-triangular inverse (runtime_triangular.lower_inverse), as accurate as substitution.
+Accuracy: the products replace the backward sweep's solves, where the gradient already
+reads the explicit inverse (its accuracy bounds the gradient's); in the forward sweep a
+general matrix's solves stay solves (the first one fused as above), so the values the
+user's code computes are not changed. Solves against a cholesky factor become products in
+both sweeps: its inverse is a triangular inverse (runtime_triangular.lower_inverse), whose
+products are as accurate as substitution.
 
 Only statements at the top level of the body are looked at; M (and a name holding its
 transpose) is a two-axis array (the facts say so), assigned once at the top level or a
@@ -87,7 +90,8 @@ def share_inverses(statements, callee, kinds, numpy_name, bound, fresh):
             sites = [s for s in sites if s[2] != "lower"]
             if not any(what == "inv" for _, _, what, _ in sites):
                 continue
-        statements = _rewrite(statements, matrix, sites, numpy_name, bound, fresh, stores)
+        statements = _rewrite(statements, matrix, sites, numpy_name, bound, fresh, stores,
+                              _backward_start(statements))
         changed = True
     return statements, changed
 
@@ -112,10 +116,12 @@ def _site(call, callee, matrix_of):
     return what, matrix
 
 
-def _rewrite(statements, matrix, sites, numpy_name, bound, fresh, stores):
+def _rewrite(statements, matrix, sites, numpy_name, bound, fresh, stores, backward):
     """The statements with one inverse of `matrix` computed before its first use and read
     by every site. An inverse a statement `P = inv(M)` already names keeps its name P (no
-    second name for one array): that statement moves up to the first use."""
+    second name for one array): that statement moves up to the first use. A forward solve
+    against a general matrix (statement index below `backward`) stays a solve, but for the
+    first one, which computes the inverse: the user's values stay a solve's answers."""
     general = any(what == "inv" for _, _, what, _ in sites)
     first = min(k for k, _, _, _ in sites)
     stmt = statements[first]
@@ -141,8 +147,8 @@ def _rewrite(statements, matrix, sites, numpy_name, bound, fresh, stores):
     else:
         define = build.assign(inverse, build.call(bound("lower_inverse", lower_inverse),
                                                   [build.name(matrix)]))
-    for _, node, what, (_, flipped) in sites:
-        if id(node) in replaced:
+    for k, node, what, (_, flipped) in sites:
+        if id(node) in replaced or general and what == "solve" and k < backward:
             continue
         held = build.name(inverse)
         if flipped:
@@ -160,6 +166,12 @@ def _rewrite(statements, matrix, sites, numpy_name, bound, fresh, stores):
             continue
         out.append(_Replace(replaced).visit(stmt) if not isinstance(stmt, _COMPOUND) else stmt)
     return out
+
+
+def _backward_start(statements):
+    """The index of the backward sweep's first statement (after the blank line)."""
+    return next((k for k, s in enumerate(statements) if build.is_blank_line(s)),
+                len(statements))
 
 
 def _whole(stmt, node, stores):
@@ -181,8 +193,8 @@ class _Replace(gast.NodeTransformer):
         self.replaced = replaced
 
     def generic_visit(self, node):
-        if id(node) in self.replaced:
-            return self.replaced[id(node)]
+        if id(node) in self.replaced:     # and a site inside its right-hand side, too
+            return super().generic_visit(self.replaced[id(node)])
         return super().generic_visit(node)
 
 
