@@ -63,7 +63,17 @@ def rebound(A, b):
     return np.linalg.slogdet(M)[1] + np.sum(x * x)
 
 
-PROGRAMS = [(gaussian_nll, [(N, N), (N,)]), (cholesky_nll, [(N, N), (N,)]),
+def two_matrices(x, y):
+    """Two groups: rewriting L's moves statements, S's sites are found again after it."""
+    S = x @ x.T + 5.0 * np.eye(len(y))
+    L = np.linalg.cholesky(S)
+    alpha = np.linalg.solve(L.T, np.linalg.solve(L, y))
+    sign, logdet = np.linalg.slogdet(S)
+    return 0.5 * y @ alpha + np.sum(np.log(np.diag(L))) + logdet \
+        + np.sum(np.linalg.solve(S, y))
+
+
+PROGRAMS = [(two_matrices, [(N, N), (N,)]), (gaussian_nll, [(N, N), (N,)]), (cholesky_nll, [(N, N), (N,)]),
             (mahalanobis, [(N, N), (N, 3)]), (density_with_inverse, [(N, N), (N,)]),
             (det_and_transposed_solve, [(N, N), (N,)]), (solves_only, [(N, N), (N,)]),
             (rebound, [(N, N), (N,)])]
@@ -108,6 +118,12 @@ def test_solves_against_a_cholesky_factor_read_its_triangular_inverse():
         src = _source(f, shapes)
         assert "np.linalg.solve" not in src and "np.linalg.inv" not in src
         assert src.count("lower_inverse(") == 1
+
+
+def test_each_of_two_matrices_shares_its_inverse():
+    src = _source(two_matrices, [(N, N), (N,)])
+    assert "np.linalg.solve(" not in src and "np.linalg.inv(" not in src
+    assert src.count("lower_inverse(") == 1 and src.count("inverse_and_solve(") == 1
 
 
 def test_the_users_inverse_serves_the_adjoint_and_the_backward_solves():

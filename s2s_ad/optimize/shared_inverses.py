@@ -43,14 +43,26 @@ def share_inverses(statements, callee, kinds, numpy_name, bound, fresh):
     """(statements, changed) for a flattened body (forward, blank line, backward, return).
     callee(call): the object a call names; kinds: the specialisation's facts (the matrices
     must be two-axis float arrays); bound(suggested, helper): the name generated code calls
-    a runtime helper by; fresh(hint): a new name."""
+    a runtime helper by; fresh(hint): a new name. One matrix at a time: a rewrite moves
+    statements, so the next matrix's sites are looked for again."""
     def is_matrix(name):
         kind = kinds.of(name)
         return isinstance(kind, Num) and kind.type is numpy.ndarray \
             and kind.axes is not None and len(kind.axes) == 2 \
             and kind.dtype in ("float64", "float32")
 
-    statements = list(statements)
+    statements, done = list(statements), set()
+    while True:
+        rewritten = _share_one(statements, callee, is_matrix, numpy_name, bound, fresh, done)
+        if rewritten is None:
+            return statements, bool(done)
+        statements, matrix = rewritten
+        done.add(matrix)
+
+
+def _share_one(statements, callee, is_matrix, numpy_name, bound, fresh, done):
+    """(statements, M) with the first matrix M not in `done` whose inverse can be shared
+    rewritten; None when there is none."""
     stores = _store_counts(statements)
     top = {s.targets[0].id: s for s in statements
            if isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.Name)}
@@ -79,21 +91,19 @@ def share_inverses(statements, callee, kinds, numpy_name, bound, fresh):
             continue
         for node in walk_tree(stmt):
             site = _site(node, callee, matrix_of) if isinstance(node, gast.Call) else None
-            if site is not None and is_matrix(site[1][0]):
+            if site is not None and site[1][0] not in done and is_matrix(site[1][0]):
                 groups.setdefault(site[1][0], []).append((k, node) + site)
-    changed = False
     for matrix, sites in sorted(groups.items()):
-        kinds = {what for _, _, what, _ in sites}
-        if kinds == {"solve"} or len(sites) < 2:
+        found = {what for _, _, what, _ in sites}
+        if found == {"solve"} or len(sites) < 2:
             continue            # nothing computes an inverse, or only one site reads it
-        if kinds >= {"lower"} and not _is_cholesky(top.get(matrix), callee):
+        if "lower" in found and not _is_cholesky(top.get(matrix), callee):
             sites = [s for s in sites if s[2] != "lower"]
             if not any(what == "inv" for _, _, what, _ in sites):
                 continue
-        statements = _rewrite(statements, matrix, sites, numpy_name, bound, fresh, stores,
-                              _backward_start(statements))
-        changed = True
-    return statements, changed
+        return _rewrite(statements, matrix, sites, numpy_name, bound, fresh, stores,
+                        _backward_start(statements)), matrix
+    return None
 
 
 def _site(call, callee, matrix_of):
