@@ -286,8 +286,8 @@ def inverse_and_solve(a, b):
 
         inverse_and_solve(np.diag([2., 4.]), np.ones(2)) -> ([[0.5, 0], [0, 0.25]], [0.5, 0.25])
     """
-    if np.ndim(a) != 2 or np.ndim(b) not in (1, 2):
-        return np.linalg.inv(a), np.linalg.solve(a, b)
+    if np.ndim(a) != 2 or np.ndim(b) not in (1, 2) or np.shape(b)[0] != np.shape(a)[0]:
+        return np.linalg.inv(a), np.linalg.solve(a, b)       # numpy's own (and its errors)
     n = np.shape(a)[0]
     columns = np.reshape(b, (n, -1))
     both = np.linalg.solve(a, np.concatenate(

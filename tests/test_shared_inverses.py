@@ -189,6 +189,8 @@ def test_inverse_and_solve_is_one_factorisation_of_both():
         np.testing.assert_allclose(inverse, np.linalg.inv(a), rtol=1e-12)
         np.testing.assert_allclose(x, np.linalg.solve(a, b), rtol=1e-12)
         assert x.shape == b.shape
+    with pytest.raises(ValueError):
+        inverse_and_solve(a, np.ones((2, N)))     # b's rows do not match: numpy's error
     stacked = np.stack([a, 2.0 * a])          # batched: numpy's own calls
     inverse, x = inverse_and_solve(stacked, np.ones((2, N, 1)))
     np.testing.assert_allclose(inverse, np.linalg.inv(stacked))
