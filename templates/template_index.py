@@ -14,7 +14,7 @@ source numpy_creation 3604925739
 source numpy_decompositions 3171783927
 source numpy_fft 33569230
 source numpy_least_squares 1092360876
-source numpy_linalg 956999907
+source numpy_linalg 468202941
 source numpy_math 2171480634
 source numpy_nan_reductions 1423768809
 source numpy_parts 80502683

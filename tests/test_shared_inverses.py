@@ -204,3 +204,19 @@ def test_lower_inverse_is_the_inverse_of_the_lower_triangle(n):
     w = lower_inverse(noisy)
     assert np.array_equal(w, np.tril(w))
     np.testing.assert_allclose(w @ l, np.eye(n), atol=1e-12)
+
+
+def logdet32(x):
+    sign, logdet = np.linalg.slogdet(x @ x.T + np.eye(len(x), dtype=np.float32))
+    return 0.5 * logdet
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_slogdet_alone_keeps_float32(path):
+    """slogdet's adjoint of a number (0.5 here) scales inv(A)^T without widening it."""
+    from derivative_paths import grad_on
+    x = _args([(N, N)])[0].astype(np.float32)
+    g = grad_on(path, logdet32)(x)
+    assert g.dtype == np.float32
+    np.testing.assert_allclose(g, numeric_grad(logdet32, (x.astype(float),), 0),
+                               rtol=2e-2, atol=2e-3)
