@@ -158,6 +158,10 @@ from user_slices import (  # noqa: E402
     make_moving_average,
     moving_average_fit,
     moving_average_fit_grad)
+from user_linalg import (  # noqa: E402
+    gaussian_loglik_grad, gaussian_loglik_inv, mahalanobis_loglik_cholesky, make_gaussian_loglik,
+    make_ridge_validation, ridge_validation_loss, ridge_validation_loss_grad,
+)
 from user_loops import (  # noqa: E402
     cooling_rod_grad,
     cooling_rod_loss,
@@ -246,6 +250,13 @@ WORKLOADS = [
                  (0, 1, 2, 3), mlp_regression_grad),
     UserWorkload("GP NLL, cholesky + solve, N=200", gp_nll_cholesky, make_gp, 0, gp_nll_grad),
     UserWorkload("GP NLL, slogdet + solve, N=200", gp_nll_slogdet, make_gp, 0, gp_nll_grad),
+    UserWorkload("ridge validation loss, solve of normal equations, 1000x200",
+                 ridge_validation_loss, make_ridge_validation, 0,
+                 ridge_validation_loss_grad),
+    UserWorkload("Gaussian log-likelihood, slogdet + inv, 500x150", gaussian_loglik_inv,
+                 make_gaussian_loglik, 0, gaussian_loglik_grad),
+    UserWorkload("Gaussian log-likelihood, cholesky + solve, 500x150",
+                 mahalanobis_loglik_cholesky, make_gaussian_loglik, 0, gaussian_loglik_grad),
     UserWorkload("RNN T=20 H=64 B=32 (zip)", rnn_loss, make_rnn_small, (0, 1, 2, 3), rnn_grad),
     UserWorkload("RNN T=100 H=256 B=32 (zip)", rnn_loss, make_rnn_large, (0, 1, 2, 3), rnn_grad),
     UserWorkload("LSTM T=20 H=32 B=16", lstm_loss, make_lstm, (0, 1, 2, 3), lstm_grad),

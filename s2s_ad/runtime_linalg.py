@@ -11,6 +11,7 @@ numpy and runtime.unbroadcast only:
     undiag(g, v, k)
     einsum_operand_adjoint(g, subscripts, operands, k)      adjoint of operand k: another einsum
     as_columns(v, a, x)              np.linalg.solve's vectors as columns (solve, its adjoint)
+    inverse_and_solve(a, b)          (inv(a), solve(a, b)) from one factorisation
     quotient_or_nan(x, y)            x / y, with 0 / 0 = 0 and x / 0 = nan (decompositions)
     leading_columns(g, k, what)      g[..., :k], the rest checked zero (full_matrices=True)
     real_eigenvalues(w)              np.linalg.eig's eigenvalues, checked real
@@ -277,6 +278,22 @@ def as_columns(v, a, x):
     vectors (x has one axis fewer than a) each becomes a column, else v is returned."""
     return np.expand_dims(v, -1) if np.ndim(x) == np.ndim(a) - 1 else v
 
+
+def inverse_and_solve(a, b):
+    """(inv(a), np.linalg.solve(a, b)) from one factorisation of a: b and the identity's
+    columns solved together, so x is the same solve's answer (not inv(a) @ b) and the
+    inverse costs what np.linalg.inv would (optimize/shared_inverses.py).
+
+        inverse_and_solve(np.diag([2., 4.]), np.ones(2)) -> ([[0.5, 0], [0, 0.25]], [0.5, 0.25])
+    """
+    if np.ndim(a) != 2 or np.ndim(b) not in (1, 2) or np.shape(b)[0] != np.shape(a)[0]:
+        return np.linalg.inv(a), np.linalg.solve(a, b)       # numpy's own (and its errors)
+    n = np.shape(a)[0]
+    columns = np.reshape(b, (n, -1))
+    both = np.linalg.solve(a, np.concatenate(
+        (columns, np.eye(n, dtype=np.result_type(a, b))), axis=1))
+    k = np.shape(columns)[1]
+    return both[:, k:], np.reshape(both[:, :k], np.shape(b))
 
 
 # ---- decompositions (templates/numpy_decompositions.py) ------------------------------------

@@ -35,6 +35,7 @@ MODULES = (
     "runtime_mappings",
     "runtime_adjoints",
     "runtime_adjoints_linalg",
+    "runtime_triangular",
     "runtime_helpers",
     "runtime_helpers_arrays",
     "runtime_helpers_pieces",

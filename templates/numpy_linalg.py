@@ -5,6 +5,7 @@ import numpy as np
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
 from s2s_ad.runtime import unbroadcast, zero_tangent
 from s2s_ad.runtime_shape import reshape_like
+from s2s_ad.runtime_triangular import lower_congruence, lower_inverse, lower_of_upper_product
 from s2s_ad.runtime_linalg import (as_columns, dot_adjoint_a, dot_adjoint_b,
                                    einsum_operand_adjoint, einsum_operand_count,
                                    matmul_adjoint_a, matmul_adjoint_b,
@@ -149,7 +150,10 @@ def det_tangent(y, a):
 @adjoint(np.linalg.slogdet)
 def slogdet_adjoint(y, a):
     """d log|det(A)| = trace(inv(A) dA), so A_bar = logabsdet_bar inv(A)^T (the sign: none)"""
-    d[a] += np.expand_dims(d[y][1], (-2, -1)) * np.swapaxes(np.linalg.inv(a), -1, -2)
+    # times ones like log|det(A)|: a number's adjoint (0.5 of `0.5 * logdet`) as an array
+    # of log|det(A)|'s dtype, so a float32 A keeps a float32 adjoint
+    d[a] += np.expand_dims(d[y][1] * np.ones_like(y[1]), (-2, -1)) \
+        * np.swapaxes(np.linalg.inv(a), -1, -2)
 
 
 @tangent(np.linalg.slogdet)
@@ -249,21 +253,22 @@ def matrix_power_tangent(y, a, n):
 
 
 # numpy reads only A's lower triangle, as S = tril(A) + tril(A, -1)^T; with L = cholesky(A),
-# dL = L phi(inv(L) dS inv(L)^T), phi(X) = tril(X) with its diagonal halved
+# dL = L phi(inv(L) dS inv(L)^T), phi(X) = tril(X) with its diagonal halved. Its adjoint
+# tril(Q) + triu(Q, 1)^T, Q = inv(L)^T phi(L^T L_bar) inv(L), is phi(Q + Q^T), and
+# Q + Q^T = inv(L)^T P inv(L) with P symmetric, the lower triangle of L^T L_bar: only lower
+# triangles are computed (runtime_triangular), and L is inverted as the triangle it is
 @adjoint(np.linalg.cholesky)
 def cholesky_adjoint(y, a):
-    """A_bar = tril(Q) + triu(Q, 1)^T with Q = inv(L)^T phi(L^T L_bar) inv(L)"""
-    _inv = np.linalg.inv(y)
-    _p = np.swapaxes(y, -1, -2) @ d[y]
-    _half = 0.5 * np.eye(np.shape(y)[-1], dtype=y.dtype)       # float32 kept
-    _q = np.swapaxes(_inv, -1, -2) @ (np.tril(_p) - _p * _half) @ _inv
-    d[a] += np.tril(_q) + np.swapaxes(np.triu(_q, 1), -1, -2)
+    """A_bar = phi(inv(L)^T P inv(L)), P symmetric with tril(L^T L_bar) as lower triangle"""
+    _inv = lower_inverse(y)
+    _m = lower_congruence(_inv, lower_of_upper_product(np.swapaxes(y, -1, -2), d[y]))
+    d[a] += _m - _m * (0.5 * np.eye(np.shape(y)[-1], dtype=y.dtype))     # float32 kept
 
 
 @tangent(np.linalg.cholesky)
 def cholesky_tangent(y, a):
     """dL = L phi(inv(L) dS inv(L)^T), dS = tril(dA) + tril(dA, -1)^T"""
-    _inv = np.linalg.inv(y)
+    _inv = lower_inverse(y)
     _ds = np.tril(d[a]) + np.swapaxes(np.tril(d[a], -1), -1, -2)
     _x = _inv @ _ds @ np.swapaxes(_inv, -1, -2)
     d[y] = y @ (np.tril(_x) - 0.5 * _x * np.eye(np.shape(y)[-1], dtype=y.dtype))

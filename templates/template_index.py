@@ -14,7 +14,7 @@ source numpy_creation 3604925739
 source numpy_decompositions 3171783927
 source numpy_fft 33569230
 source numpy_least_squares 1092360876
-source numpy_linalg 1765582571
+source numpy_linalg 468202941
 source numpy_math 2171480634
 source numpy_nan_reductions 1423768809
 source numpy_parts 80502683
@@ -40,6 +40,7 @@ source runtime_helpers_pieces 161859905
 source runtime_mappings 3962196716
 source runtime_polynomials 2875716503
 source runtime_statistics 2695734659
+source runtime_triangular 1940974986
 nondifferentiable builtins:bool nondifferentiable
 nondifferentiable builtins:format nondifferentiable
 nondifferentiable builtins:int nondifferentiable
@@ -930,4 +931,12 @@ nondifferentiable s2s_ad.runtime_statistics:quantile_slopes runtime_statistics
 tangent s2s_ad.runtime_statistics:observations runtime_statistics
 tangent s2s_ad.runtime_statistics:quantile_weights runtime_statistics
 tangent s2s_ad.runtime_statistics:unobserve runtime_statistics
+adjoint s2s_ad.runtime_linalg:inverse_and_solve runtime_triangular
+adjoint s2s_ad.runtime_triangular:lower_congruence runtime_triangular
+adjoint s2s_ad.runtime_triangular:lower_inverse runtime_triangular
+adjoint s2s_ad.runtime_triangular:lower_of_upper_product runtime_triangular
+tangent s2s_ad.runtime_linalg:inverse_and_solve runtime_triangular
+tangent s2s_ad.runtime_triangular:lower_congruence runtime_triangular
+tangent s2s_ad.runtime_triangular:lower_inverse runtime_triangular
+tangent s2s_ad.runtime_triangular:lower_of_upper_product runtime_triangular
 """

@@ -8,7 +8,8 @@ from s2s_ad.runtime_linalg import (as_columns, dot_adjoint_a, dot_adjoint_b,
                                    einsum_operand_adjoint, inner_adjoint_a, inner_adjoint_b,
                                    matmul_adjoint_a, matmul_adjoint_b, place_diagonal,
                                    spread_trace, tensordot_adjoint_a, tensordot_adjoint_b,
-                                   undiag)
+                                   inverse_and_solve, undiag)
+from s2s_ad.runtime_triangular import lower_congruence, lower_inverse, lower_of_upper_product
 
 
 # ---- products ----------------------------------------------------------------------------
@@ -166,6 +167,27 @@ def use_unpad_values_scalar(g):
     return unpad_values(g, np.array([[2, 1]]), 0.0)
 
 
+def use_lower_inverse(x):
+    return lower_inverse(0.1 * x + 3.0 * np.eye(x.shape[-1]))   # reads the lower triangle
+
+
+def use_inverse_and_solve(a, b):
+    inverse, x = inverse_and_solve(a + 3.0 * np.eye(a.shape[-1]), b)
+    return np.sum(inverse * np.cos(inverse)) + np.sum(np.sin(x))
+
+
+def use_inverse_and_solve_solution(a, b):
+    return inverse_and_solve(a + 3.0 * np.eye(a.shape[-1]), b)[1]    # the inverse unread
+
+
+def use_lower_of_upper_product(u, b):
+    return lower_of_upper_product(u, b)
+
+
+def use_lower_congruence(w, s):
+    return lower_congruence(w, s)
+
+
 # (g, a, b) shapes: g has the shape of a @ b
 MATMUL_ADJOINT = [((3, 5), (3, 4), (4, 5)), ((5,), (4,), (4, 5)), ((3,), (3, 4), (4,)),
                   ((), (4,), (4,)), ((2, 3, 5), (2, 3, 4), (4, 5)),
@@ -214,6 +236,18 @@ SPECS = [
     Spec(undiag, use_undiag_matrix, [((2,),)]),
     Spec(as_columns, use_as_columns_vector, [((3,),)]),
     Spec(as_columns, use_as_columns_matrix, [((3, 2),)]),
+    # 70: past the order inverted directly, so the halves are differentiated too
+    Spec(lower_inverse, use_lower_inverse, [((3, 3),), ((2, 4, 4),), ((1, 1),), ((70, 70),)]),
+    Spec(inverse_and_solve, use_inverse_and_solve,
+         [((3, 3), (3,)), ((3, 3), (3, 2)), ((2, 3, 3), (2, 3, 2))]),
+    Spec(inverse_and_solve, use_inverse_and_solve_solution, [((3, 3), (3,))]),
+    # 70: in halves, square and stacked
+    Spec(lower_of_upper_product, use_lower_of_upper_product,
+         [((3, 3), (3, 3)), ((2, 4, 4), (2, 4, 4)), ((70, 70), (70, 70)),
+          ((2, 70, 70), (2, 70, 70)), ((3, 3), (2, 3, 3))]),
+    Spec(lower_congruence, use_lower_congruence,
+         [((3, 3), (3, 3)), ((2, 4, 4), (2, 4, 4)), ((70, 70), (70, 70)),
+          ((2, 70, 70), (2, 70, 70)), ((3, 3), (2, 3, 3))]),
     Spec(linear_scan, use_linear_scan, [((3, 4), (3, 4)), ((3, 1), (3, 4)), ((), (3, 4))]),
     Spec(linear_scan, use_linear_scan_reverse, [((3, 4), (3, 4)), ((1, 4), (3, 4)),
                                                 ((3, 4), (4,))]),

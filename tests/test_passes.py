@@ -89,6 +89,11 @@ def horner(x, a, coeffs):
     return p
 
 
+def log_density(S, x):
+    sign, logdet = np.linalg.slogdet(S)      # its adjoint reads inv(S): the solves share it
+    return 0.5 * logdet + 0.5 * x @ np.linalg.solve(S, x)
+
+
 X, W, b = np.ones((4, 3)), np.ones((3, 2)), np.ones(2)
 # pass -> (function, wrt, arguments to specialise on (None: the general derivative), mode)
 CASES = {
@@ -102,6 +107,7 @@ CASES = {
     "closed forms": (logistic, ("w",), (np.ones(3), X, np.ones(4)), "grad"),
     "reused forward values": (doubled_square_and_max, ("x",), (np.arange(3.0),), "grad"),
     "integer gradients": (square, ("x",), None, "grad"),
+    "shared inverses": (log_density, ("S",), (2.0 * np.eye(3), np.ones(3)), "grad"),
     "in-place arithmetic": (tanh_weighted, ("x",), (np.ones(5),), "grad"),
     # a gradient of number code, built in forward mode (ad/forward_gradient.py)
     "unit factors": (damped, ("sigma",), (0.3, 2.0), "grad"),

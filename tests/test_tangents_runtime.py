@@ -18,7 +18,8 @@ import pytest
 
 from s2s_ad import (runtime, runtime_arrays, runtime_bessel, runtime_checks, runtime_complex,
                     runtime_creation, runtime_draws, runtime_flow, runtime_linalg,
-                    runtime_polynomials, runtime_shape, runtime_spread)
+                    runtime_polynomials, runtime_shape, runtime_spread,
+                    runtime_triangular)
 from s2s_ad.ad.registry import default_registry
 
 from test_tangents_arrays import check_along, run_template
@@ -427,7 +428,7 @@ def test_push_adjoint_tangent():
 # ---- completeness -----------------------------------------------------------------------
 MODULES = (runtime, runtime_flow, runtime_linalg, runtime_arrays, runtime_checks,
            runtime_creation, runtime_spread, runtime_complex, runtime_shape, runtime_draws,
-           runtime_bessel, runtime_polynomials)
+           runtime_bessel, runtime_polynomials, runtime_triangular)
 
 
 def _public_functions(module):

@@ -10,8 +10,8 @@ re-derives a fact the generator should have had), so their order is the declared
              backward sweep, dead cycles, temporaries back into their use, float literals
              beside adjoints, closed forms (where shapes are proved), a specialisation's
              reads of forward temporaries, casts of gradients that may hold integers, and,
-             last, a specialisation's arithmetic in buffers, batched tapes, item loops and
-             list reads
+             last, a specialisation's solves reading an inverse it computes anyway, and its
+             arithmetic in buffers, batched tapes, item loops and list reads
     FORWARD: clean up to a fixed point, repeated pure calls made once, loops over a
              sequence's items
     FORWARD_GRADIENT (a gradient of number code in forward mode, ad/forward_gradient.py):
@@ -52,6 +52,7 @@ from .list_reads import read_arrays_as_lists
 from .reuse import reuse_forward_values
 from .seeds import make_seed_folding_pass
 from .shared_calls import share_repeated_calls
+from .shared_inverses import share_inverses
 from .shape_proxies import make_shape_proxy_pass
 from .tape_batches import batch_loop_tapes
 from .temporaries import inline_temporaries
@@ -283,6 +284,18 @@ def in_place_arithmetic(body, facts):
     return body.with_backward(backward) if accumulated else body
 
 
+def shared_inverses(body, facts):
+    """A specialisation's solves against a matrix whose inverse it computes anyway read that
+    inverse, computed once (optimize/shared_inverses.py). On a copy: `plain` (what a
+    derivative of this one differentiates) keeps its solves."""
+    if not facts.specialised:
+        return body
+    statements, changed = share_inverses(
+        body.copy().statements(), facts._callee, facts.kinds, facts.levels.numpy_name,
+        facts.bindings.name_for, facts.namer.fresh)
+    return Body.of(statements) if changed else body
+
+
 @dataclass(frozen=True)
 class Pass:
     name: str
@@ -299,6 +312,8 @@ REVERSE = (
     Pass("closed forms", closed_forms),
     Pass("reused forward values", reused_forward_values),
     Pass("integer gradients", integer_gradients),
+    # writes_arrays: a derivative of this derivative differentiates the solves themselves
+    Pass("shared inverses", shared_inverses, writes_arrays=True),
     Pass("in-place arithmetic", in_place_arithmetic, writes_arrays=True),
 )
 FORWARD = (

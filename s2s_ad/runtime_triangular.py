@@ -1,0 +1,89 @@
+"""Runtime helpers for triangular matrices (see runtime.py): numpy has no triangular solve
+or inverse, and np.linalg.inv of a triangular matrix factorises it as if it were full (a
+pivoted LU, about 8/3 n^3 flops, slower than inverting a full matrix of the same size).
+
+numpy only:
+
+    lower_inverse(l)     inv(tril(l)) for square or stacked l, by halves: with
+                         l = [[a, 0], [c, b]], inv(l) = [[inv(a), 0], [-inv(b) c inv(a), inv(b)]];
+                         about n^3 / 3 flops, all in matrix products
+    lower_of_upper_product(u, b)   tril(triu(u) @ b), the blocks above the diagonal skipped
+    lower_congruence(w, s)         tril(tril(w)^T S tril(w)), S symmetric with s's lower
+                                   triangle: the lower half of a symmetric product
+(cholesky's adjoint is phi(W^T S W), W = inv(L), S from tril(L^T L_bar): these three)
+
+    lower_inverse(np.array([[2., 0.], [1., 4.]]))  ->  [[0.5, 0.], [-0.125, 0.25]]
+
+The recursion is the blocked form of the textbook triangular inversion (the one LAPACK's
+trtri uses): its error is as small as substitution's, unlike inverting through a pivoted
+LU, which never sees that the matrix is triangular.
+"""
+import numpy as np
+
+# below this order a block is inverted by numpy directly: the halving then saves less than
+# the Python calls it costs
+_DIRECT = 48
+
+
+def lower_inverse(l):
+    """inv(tril(l)), l square (n, n) or stacked (..., n, n); its strictly upper part is not
+    read. The result is exactly lower triangular."""
+    n = np.shape(l)[-1]
+    if n <= _DIRECT:
+        return np.tril(np.linalg.inv(np.tril(l)))
+    h = n // 2
+    top = lower_inverse(l[..., :h, :h])
+    bottom = lower_inverse(l[..., h:, h:])
+    out = np.zeros(np.shape(l), dtype=top.dtype)
+    out[..., :h, :h] = top
+    out[..., h:, h:] = bottom
+    out[..., h:, :h] = -(bottom @ (l[..., h:, :h] @ top))
+    return out
+
+
+# from this order on the products below split their matrices into 2 x 2 blocks and skip
+# the blocks that are zero or not wanted
+_BLOCKED = 64
+
+
+def lower_of_upper_product(u, b):
+    """tril(triu(u) @ b) for square (n, n) or stacked u and b of one shape: with halves,
+    the block above the diagonal is not computed and triu(u)'s zero block not multiplied
+    (4 of 8 half-size products)."""
+    n = np.shape(u)[-1]
+    if n < _BLOCKED or np.shape(u) != np.shape(b):
+        return np.tril(np.triu(u) @ b)
+    h = n // 2
+    u11, u22 = np.triu(u[..., :h, :h]), np.triu(u[..., h:, h:])
+    out = np.zeros(np.shape(u), dtype=np.result_type(u, b))
+    out[..., :h, :h] = np.tril(u11 @ b[..., :h, :h] + u[..., :h, h:] @ b[..., h:, :h])
+    out[..., h:, :h] = u22 @ b[..., h:, :h]
+    out[..., h:, h:] = np.tril(u22 @ b[..., h:, h:])
+    return out
+
+
+def lower_congruence(w, s):
+    """tril(tril(w)^T S tril(w)), S the symmetric matrix whose lower triangle is s's (s's
+    strictly upper part is not read), for square or stacked w and s of one shape. The
+    result is symmetric, so its lower triangle is all there is to compute: with halves,
+    10 of 16 half-size products."""
+    n = np.shape(w)[-1]
+    if n < _BLOCKED or np.shape(w) != np.shape(s):
+        wl = np.tril(w)
+        return np.tril(np.swapaxes(wl, -1, -2) @ _symmetric(s) @ wl)
+    h = n // 2
+    w11, w21, w22 = np.tril(w[..., :h, :h]), w[..., h:, :h], np.tril(w[..., h:, h:])
+    s11, s21, s22 = _symmetric(s[..., :h, :h]), s[..., h:, :h], _symmetric(s[..., h:, h:])
+    t11 = s11 @ w11 + np.swapaxes(s21, -1, -2) @ w21      # S @ tril(w), block by block
+    t21 = s21 @ w11 + s22 @ w21
+    out = np.zeros(np.shape(w), dtype=np.result_type(w, s))
+    out[..., :h, :h] = np.tril(np.swapaxes(w11, -1, -2) @ t11
+                               + np.swapaxes(w21, -1, -2) @ t21)
+    out[..., h:, :h] = np.swapaxes(w22, -1, -2) @ t21
+    out[..., h:, h:] = np.tril(np.swapaxes(w22, -1, -2) @ (s22 @ w22))
+    return out
+
+
+def _symmetric(s):
+    """The symmetric matrix whose lower triangle is s's."""
+    return np.tril(s) + np.swapaxes(np.tril(s, -1), -1, -2)
