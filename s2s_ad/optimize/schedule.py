@@ -52,7 +52,6 @@ from .list_reads import read_arrays_as_lists
 from .reuse import reuse_forward_values
 from .seeds import make_seed_folding_pass
 from .shared_calls import share_repeated_calls
-from .shape_proxies import make_shape_proxy_pass
 from .tape_batches import batch_loop_tapes
 from .temporaries import inline_temporaries
 from .zeros import drop_empty_comments, propagate_zeros
@@ -140,14 +139,10 @@ class PassFacts:
 # ---- the passes ---------------------------------------------------------------------------
 def clean_up(body, facts):
     """Folding, zero propagation and dead code (keeping what may raise) to a fixed point.
-    A backward sweep also gets shape proxies: an elementwise result read only for its
-    shape is read as the broadcast of its operands' shapes, so its computation goes
-    (the general derivative's `np.sum(y + v)` no longer computes `y + v`); a
-    specialisation's, reduction seeds too (for the values whose shapes its facts leave
-    unknown)."""
-    extra = ((shape_proxy_pass(facts.levels, facts.bindings),)
-             + ((_seed_folding_pass(facts.levels, facts.bindings),) if facts.specialised
-                else ())) if body.reverse else ()
+    A specialisation's backward sweep also gets reduction seeds folded (for the values
+    whose shapes its facts leave unknown)."""
+    extra = (_seed_folding_pass(facts.levels, facts.bindings),) \
+        if body.reverse and facts.specialised else ()
     passes = extra + (fold_constants, propagate_zeros,
               functools.partial(eliminate_dead_code, raising=facts.raising),
               functools.partial(remove_unread_assignments, raising=facts.raising),
@@ -334,17 +329,6 @@ def run_schedule(body, facts, schedule):
         body = step.run(body.copy(), facts)
         facts.trace(step.name, before, body)
     return (plain if plain is not None else body), body
-
-
-def shape_proxy_pass(levels, bindings):
-    """optimize/shape_proxies.py's pass, bound to this function's names."""
-    def helpers():
-        return {name: obj.__name__ for name, obj in bindings.names.items()
-                if getattr(obj, "__module__", None) == "s2s_ad.runtime"}
-
-    def shaped():
-        return bindings.name_for("shaped_like", runtime.shaped_like)
-    return make_shape_proxy_pass(helpers, _elementwise_call(levels), shaped)
 
 
 def _seed_folding_pass(levels, bindings):
