@@ -25,6 +25,7 @@ before and after).
 """
 import builtins
 import functools
+import itertools
 import math
 import re
 from dataclasses import dataclass
@@ -148,12 +149,11 @@ def clean_up(body, facts):
               functools.partial(remove_unread_assignments, raising=facts.raising),
               drop_empty_comments)
     statements = body.statements()
-    for _ in range(MAX_ROUNDS):
-        any_change = False
-        for run in passes:
-            statements, changed = run(statements)
-            any_change |= changed
-        if not any_change:
+    quiet = 0       # passes run since the last change: all of them in a row, a fixed point
+    for run in itertools.islice(itertools.cycle(passes), MAX_ROUNDS * len(passes)):
+        statements, changed = run(statements)
+        quiet = 0 if changed else quiet + 1
+        if quiet == len(passes):
             break
     return Body.of(statements)
 
