@@ -12,7 +12,10 @@ in-place operations is differentiated again through its twin written without the
 import contextlib
 import dataclasses
 
+import gast
+
 from .analyses.number_code import reverse_forced
+from .ir.walk import walk_tree
 
 
 class DerivativeCache:
@@ -25,10 +28,11 @@ class DerivativeCache:
         self._variants = {}       # (function, request) -> signatures specialised on
         self._plain = {}          # in-place derivative -> its twin without (differentiable)
         self._shared = None       # key -> value, while one derivation is under way
+        self._checked = {}        # key -> (front, what it read): grad()'s, for the first call
 
     @contextlib.contextmanager
     def one_derivation(self):
-        """The span of one derivation (f's derivative with its helpers'): what `shared`
+        """The span of one derivation (f's derivative with its helpers'): what `front`
         remembers lives this long. A later derivation works everything out again (the
         user may have rebound a global in between)."""
         outermost = self._shared is None
@@ -40,13 +44,23 @@ class DerivativeCache:
             if outermost:
                 self._shared = None
 
-    def shared(self, key, make):
-        """make(), once per key within the derivation under way; None outside one."""
-        if self._shared is None:
-            return None
-        if key not in self._shared:
-            self._shared[key] = make()
-        return self._shared[key]
+    def front(self, key, make):
+        """make() (f's levels form and namer) once per derivation under way; one made
+        outside a derivation (grad()'s checks of f) serves the first derivation after it
+        too, if every name f reads still denotes the same object, so that the first call
+        does not parse and normalize f again."""
+        if self._shared is not None and key in self._shared:
+            return self._shared[key]
+        kept = self._checked.pop(key, None)
+        made = kept[0] if kept is not None and _same_objects(_names_read(kept[0]), kept[1]) \
+            else make()
+        if self._shared is not None:
+            self._shared[key] = made
+        else:
+            self._checked[key] = (made, _names_read(made))
+            while len(self._checked) > _KEPT_CHECKS:          # the oldest first
+                del self._checked[next(iter(self._checked))]
+        return made
 
     def variant(self, func, request, signature):
         """The number of `func`'s derivative for `signature` (1, 2, ... in the order they
@@ -101,3 +115,17 @@ class ForwardReference:
         """Differentiating code that calls this reference (a second derivative of a
         recursive function) differentiates the generated function it stands for."""
         return self._function
+
+
+_KEPT_CHECKS = 16
+
+
+def _names_read(made):
+    """name -> the object it denotes now, for every name f's source reads."""
+    resolution = made[0].resolution
+    return {n.id: resolution.lookup(n.id) for n in walk_tree(made[0].parsed.tree)
+            if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)}
+
+
+def _same_objects(now, then):
+    return now.keys() == then.keys() and all(now[k] is then[k] for k in now)

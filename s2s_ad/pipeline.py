@@ -94,17 +94,14 @@ def derive(func, request, registry, cache):
 
 def _front(cache, func, functions=None):
     """front(func, functions), run once per derivation under way (the checks, the facts
-    of calls and the helpers' own derivatives each ask for f's or a helper's levels form):
-    each caller gets its own copy, a tree and a namer it may change."""
+    of calls and the helpers' own derivatives each ask for f's or a helper's levels form;
+    grad()'s checks and the first call share one): each caller gets its own copy."""
     key = ("front", func, tuple(sorted((functions or {}).items())))
     try:
         hash(key)
     except TypeError:
         return front(func, functions)
-    made = cache.shared(key, lambda: front(func, functions))
-    if made is None:
-        return front(func, functions)
-    levels, namer = made
+    levels, namer = cache.front(key, lambda: front(func, functions))
     return levels.copy(), copy.deepcopy(namer)
 
 

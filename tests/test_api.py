@@ -7,6 +7,7 @@ import pytest
 
 import s2s_ad
 from gradcheck import assert_grad_matches, inner_product_check
+from paths import fresh
 from programs.other_module import affine, softplus
 
 
@@ -188,6 +189,41 @@ def test_globals_are_read_live():
         assert df(0.5) != pytest.approx(first)
     finally:
         DATA = old
+
+
+def scale(x):
+    return 2.0 * x
+
+
+def uses_a_global_function(x):
+    return np.sum(scale(x) ** 2)
+
+
+def test_the_first_call_reuses_the_checks_parse_unless_a_name_was_rebound(monkeypatch):
+    """grad() parses and normalizes f for its checks; the first call builds the derivative
+    from that levels form, not a second parse, unless a name f reads was rebound between
+    them (then f is read again: the helper called is the new one)."""
+    import s2s_ad.pipeline as pipeline
+    global scale
+    made = []
+    original = pipeline.front
+
+    def counted(func, functions=None):
+        made.append(func.__name__)
+        return original(func, functions)
+    monkeypatch.setattr(pipeline, "front", counted)
+    x = np.array([1.0, -2.0, 0.5])
+    df = s2s_ad.grad(uses_a_global_function)
+    np.testing.assert_allclose(df(x), 8.0 * x)
+    assert made.count("uses_a_global_function") == 1
+    old = scale
+    try:
+        df = s2s_ad.grad(fresh(uses_a_global_function))
+        scale = lambda x: 3.0 * x      # noqa: E731
+        np.testing.assert_allclose(df(x), 18.0 * x)
+        assert made.count("uses_a_global_function") == 3
+    finally:
+        scale = old
 
 
 def test_closure_values_are_read():

@@ -11,6 +11,7 @@ import s2s_ad
 from golden_files import assert_matches_golden
 from derivative_paths import PATHS, grad_on
 from gradcheck import assert_grad_matches, numeric_grad
+from paths import fresh
 from s2s_ad.runtime import unreduce_extremum
 
 RNG = np.random.default_rng(13)
@@ -244,14 +245,12 @@ def sum_of_sum(y, v):
 @pytest.mark.parametrize("shapes", [((3, 4), (4,)), ((4,), (4,)), ((3, 1), (1, 4))])
 @pytest.mark.parametrize("dtypes", [(np.float64, np.float64), (np.float32, np.float64),
                                     (np.float32, np.float32)])
-def test_the_general_gradient_reads_only_the_shape_of_what_it_sums(shapes, dtypes):
-    """`y + v` read only for its shape (the seed's) is not computed: its shape and dtype
-    come from its operands' (runtime.shaped_like); the gradients are as before."""
+def test_the_gradient_of_a_sum_of_a_broadcast_sum(shapes, dtypes):
+    """`y + v` read only for its shape (the seed's): either derivative spreads the seed
+    over the broadcast shape and sums it back to each operand's, in its dtype."""
     from s2s_ad.api import general_derivative
     y, v = (RNG.standard_normal(s).astype(d) for s, d in zip(shapes, dtypes))
     df = s2s_ad.grad(sum_of_sum, wrt=(0, 1))
-    source = s2s_ad.derivative_source(general_derivative(df))
-    assert "= y + v" not in source and "shaped_like(y, v)" in source
     for grad in (df, general_derivative(df)):
         gy, gv = grad(y, v)
         count = np.prod(np.broadcast_shapes(*shapes))    # terms each element is in: count / size
@@ -268,3 +267,31 @@ def test_shaped_like_has_the_result_shape_and_dtype():
         proxy = shaped_like(*values)
         assert proxy.shape == np.broadcast_shapes(*(np.shape(v) for v in values))
         assert proxy.dtype == np.result_type(*values)
+
+
+def mean_square_of_differences(z):
+    d = z[2:] - z[:-2]             # the facts know no axes of a slice of unknown length
+    return np.mean(d ** 2)
+
+
+def categorical_nll(Z, labels):
+    m = np.max(Z, axis=1)
+    lse = m + np.log(np.sum(np.exp(Z - m[:, None]), axis=1))
+    return np.mean(lse - Z[np.arange(len(labels)), labels])
+
+
+def test_a_specialisation_reads_element_counts_off_values_it_keeps(both_paths):
+    """A value read only for its shape (a mean's element count) is read off one of the
+    same shape that the gradient reads anyway (kinds' shape classes: `d ** 2` has d's
+    shape even where the facts know no axes of d): `d ** 2` and `lse - Z[...]` are not
+    computed by the specialisation."""
+    z = RNG.standard_normal(7)
+    Z, labels = RNG.standard_normal((5, 3)), np.array([0, 2, 1, 1, 0])
+    for f, args in ((mean_square_of_differences, (z,)), (categorical_nll, (Z, labels))):
+        df = s2s_ad.grad(fresh(f))
+        np.testing.assert_allclose(df(*args), numeric_grad(f, list(args), 0), rtol=1e-6)
+    if both_paths == "specialised":
+        source = s2s_ad.derivative_source(s2s_ad.grad(mean_square_of_differences), z)
+        assert "d * d" not in source and "reduced_count(d, None)" in source
+        source = s2s_ad.derivative_source(s2s_ad.grad(categorical_nll), Z, labels)
+        assert "lse" not in source.split("# grad of")[0] and "shaped_like" not in source

@@ -172,7 +172,7 @@ class ExpansionContext:
             return None
         parameter = self.same_shaped_parameter(atom.id)
         if parameter is None:
-            return None         # reduced_count(x): shape_proxies keeps only x's shape alive
+            return None         # reduced_count(x): see tape.shapes_read_off_kept_values
         shaped = build.name(parameter)
         if axis.value is None:
             return gast.Attribute(value=shaped, attr="size", ctx=gast.Load())

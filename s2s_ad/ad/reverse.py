@@ -19,7 +19,7 @@ import gast
 
 from ..ir import build
 from ..ir.primitives import attribute_read, identity, operation_of
-from ..ir.walk import all_statements, walk_tree
+from ..ir.walk import all_statements, names_stored, walk_tree
 from .. import runtime_flow, runtime_functions, runtime_mappings
 from ..signature import Mapping
 from .adjoint_facts import containers, fixed_float_arrays, integer_test
@@ -30,7 +30,7 @@ from .recompute import recomputed_reads
 from .helper_calls_reverse import active_params
 from .statements import StatementReverser
 from .loop_invariants import loop_invariant_numbers
-from .tape import resolve_markers
+from .tape import resolve_markers, shapes_read_off_kept_values
 
 
 @dataclass
@@ -98,10 +98,14 @@ def reverse(inputs, wrt, seed):
     statements.uniform.flush_all(walked)    # parameters' adjoints still held as numbers
     gradients = [walker.gradient(name) for name in wrt]
     forward = walker.instrument(forward)
+    shape_helpers = _shape_helpers(inputs.bindings) if inputs.shape_tape else None
+    if shape_helpers is not None and inputs.kinds is not None:
+        shapes_read_off_kept_values(seeded + walked, shape_helpers[0],
+                                    inputs.kinds.shape_class, _stable_names(levels),
+                                    levels.resolution.parameters)
     # the seed section reads final values only: it never needs anything from the tape
     forward, walked, used = resolve_markers(forward, walked, tape, levels.numpy_name,
-                                            _shape_helpers(inputs.bindings)
-                                            if inputs.shape_tape else None,
+                                            shape_helpers,
                                             _item_helpers(inputs.bindings),
                                             _mappings(inputs), _copies(inputs.kinds))
     backward = seeded + walked
@@ -109,6 +113,17 @@ def reverse(inputs, wrt, seed):
         forward = walker.unbound_guards(forward) + [build.assign(tape, gast.List(elts=[],
                                                                          ctx=gast.Load()))] + forward
     return ReverseResult(list(forward), backward, ret.value, gradients, tape)
+
+
+def _stable_names(levels):
+    """Parameters never rebound and names bound once, by a top-level assignment."""
+    counts = {}
+    for name in names_stored(levels.tree):
+        counts[name] = counts.get(name, 0) + 1
+    top = {stmt.targets[0].id for stmt in levels.tree.body
+           if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name)}
+    return {p for p in levels.resolution.parameters if p not in counts} | {
+        name for name in top if counts[name] == 1}
 
 
 def _copies(kinds):

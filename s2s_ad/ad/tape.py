@@ -187,3 +187,39 @@ def push(tape_name, value):
 
 def pop(tape_name):
     return build.call(build.attribute(build.name(tape_name), "pop"))
+
+
+def shapes_read_off_kept_values(stmts, positions, shape_class, stable, parameters):
+    """A specialisation's shape-only arguments (`unbroadcast(g, t7_0)`'s t7_0, see
+    shape_only_reads) read off a value the facts prove of the same shape (kinds'
+    shape_class) that `stmts` read as a value anyway, so that the forward sweep need not
+    keep the other one alive (dead-code elimination then drops its computation). Only
+    `stable` names (parameters never rebound, names bound once at the top level) stand
+    in for one another: their shapes are the same at every point of the backward sweep.
+    Edits the calls in `stmts` (the generator's own, new statements):
+
+        t16_0 = t15_0 * t15_0                      (dropped later: read for its shape only)
+        t15_0_bar = 1.0 / reduced_count(t16_0, None) * 2.0 * t15_0
+                      ->  1.0 / reduced_count(t15_0, None) * 2.0 * t15_0
+    """
+    if not shape_class:
+        return
+    shape_args, loads = [], []
+    for node in walk_tree(gast.Module(body=list(stmts), type_ignores=[])):
+        if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) \
+                and node.func.id in positions:
+            shape_args += [(node, k) for k, a in enumerate(node.args)
+                           if k in positions[node.func.id] and isinstance(a, gast.Name)]
+        elif isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
+            loads.append(node)
+    shape_nodes = {id(call.args[k]) for call, k in shape_args}
+    values = [node.id for node in loads if id(node) not in shape_nodes]
+    kept = {}                   # shape class -> a stable member read as a value
+    for name in values:
+        if name in stable:
+            kept.setdefault(shape_class.get(name, name), name)
+    alive = set(values) | set(parameters)
+    for call, k in shape_args:
+        name = call.args[k].id
+        if name in stable and name not in alive:
+            call.args[k] = build.name(kept.get(shape_class.get(name, name), name))

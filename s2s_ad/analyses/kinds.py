@@ -117,7 +117,8 @@ class _Analysis:
 
     def _shape_classes(self):
         """Union the operands of elementwise operations with their results where the
-        axes agree, for variables assigned once (their kind is one value's)."""
+        axes agree, or where there is one operand besides number literals, for variables
+        assigned once (their kind is one value's)."""
         counts = {}
         for node in walk_tree(self.levels.tree):
             if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
@@ -135,11 +136,18 @@ class _Analysis:
                     is_elementwise(op.primitive) or op.primitive is np.where and len(op.args) == 3):
                 continue
             axes = self.facts.get(target)
+            names = {arg.id for arg in op.args if isinstance(arg, gast.Name)}
+            # one operand (`np.tanh(x)`, `x * x`, `2.0 * x`) of a number or an array (not a
+            # list: `xs * 2` repeats it): its shape, even where the facts know no axes
+            alone = len(names) == 1 and all(isinstance(arg, gast.Name) or literal(arg) is not None
+                                            for arg in op.args) and (
+                isinstance(self.facts.get(next(iter(names))), Num)
+                or isinstance(op.primitive, np.ufunc) or _no_list_result(op))
             for arg in op.args:
-                if isinstance(arg, gast.Name) and counts.get(arg.id, 0) <= 1 \
-                        and isinstance(axes, Num) and axes.axes is not None \
-                        and self.facts.get(arg.id) is not None \
-                        and getattr(self.facts[arg.id], "axes", None) == axes.axes:
+                if isinstance(arg, gast.Name) and counts.get(arg.id, 0) <= 1 and (
+                        alone or isinstance(axes, Num) and axes.axes is not None
+                        and self.facts.get(arg.id) is not None
+                        and getattr(self.facts[arg.id], "axes", None) == axes.axes):
                     parent[find(arg.id)] = find(target)
         return {name: find(name) for name in parent}
 
@@ -389,6 +397,16 @@ class _Analysis:
     def _is_int(self, atom):
         kind, _ = self._atom(atom)
         return isinstance(kind, Num) and kind.axes == () and kind.dtype == "int64"
+
+
+def _no_list_result(op):
+    """An arithmetic of one name and float literals that no list or tuple gives a list
+    for (`xs * 2` repeats xs, `xs + xs` concatenates; `xs ** 2`, `xs * xs` raise)."""
+    if op.primitive in (operator.sub, operator.truediv, operator.pow, operator.neg):
+        return True
+    ints = any(type(literal(arg)) in (int, bool) for arg in op.args)
+    names = all(isinstance(arg, gast.Name) for arg in op.args)
+    return op.primitive is operator.mul and not ints or op.primitive is operator.add and not names
 
 
 def _nonzero(value):

@@ -25,6 +25,7 @@ before and after).
 """
 import builtins
 import functools
+import itertools
 import math
 import re
 from dataclasses import dataclass
@@ -53,7 +54,6 @@ from .reuse import reuse_forward_values
 from .seeds import make_seed_folding_pass
 from .shared_calls import share_repeated_calls
 from .shared_inverses import share_inverses
-from .shape_proxies import make_shape_proxy_pass
 from .tape_batches import batch_loop_tapes
 from .temporaries import inline_temporaries
 from .zeros import drop_empty_comments, propagate_zeros
@@ -141,25 +141,20 @@ class PassFacts:
 # ---- the passes ---------------------------------------------------------------------------
 def clean_up(body, facts):
     """Folding, zero propagation and dead code (keeping what may raise) to a fixed point.
-    A backward sweep also gets shape proxies: an elementwise result read only for its
-    shape is read as the broadcast of its operands' shapes, so its computation goes
-    (the general derivative's `np.sum(y + v)` no longer computes `y + v`); a
-    specialisation's, reduction seeds too (for the values whose shapes its facts leave
-    unknown)."""
-    extra = ((shape_proxy_pass(facts.levels, facts.bindings),)
-             + ((_seed_folding_pass(facts.levels, facts.bindings),) if facts.specialised
-                else ())) if body.reverse else ()
+    A specialisation's backward sweep also gets reduction seeds folded (for the values
+    whose shapes its facts leave unknown)."""
+    extra = (_seed_folding_pass(facts.levels, facts.bindings),) \
+        if body.reverse and facts.specialised else ()
     passes = extra + (fold_constants, propagate_zeros,
               functools.partial(eliminate_dead_code, raising=facts.raising),
               functools.partial(remove_unread_assignments, raising=facts.raising),
               drop_empty_comments)
     statements = body.statements()
-    for _ in range(MAX_ROUNDS):
-        any_change = False
-        for run in passes:
-            statements, changed = run(statements)
-            any_change |= changed
-        if not any_change:
+    quiet = 0       # passes run since the last change: all of them in a row, a fixed point
+    for run in itertools.islice(itertools.cycle(passes), MAX_ROUNDS * len(passes)):
+        statements, changed = run(statements)
+        quiet = 0 if changed else quiet + 1
+        if quiet == len(passes):
             break
     return Body.of(statements)
 
@@ -349,17 +344,6 @@ def run_schedule(body, facts, schedule):
         body = step.run(body.copy(), facts)
         facts.trace(step.name, before, body)
     return (plain if plain is not None else body), body
-
-
-def shape_proxy_pass(levels, bindings):
-    """optimize/shape_proxies.py's pass, bound to this function's names."""
-    def helpers():
-        return {name: obj.__name__ for name, obj in bindings.names.items()
-                if getattr(obj, "__module__", None) == "s2s_ad.runtime"}
-
-    def shaped():
-        return bindings.name_for("shaped_like", runtime.shaped_like)
-    return make_shape_proxy_pass(helpers, _elementwise_call(levels), shaped)
 
 
 def _seed_folding_pass(levels, bindings):

@@ -17,7 +17,8 @@ import gast
 
 from ..ir import build
 from ..ir.walk import all_statements, walk_tree
-from .shape_proxies import elementwise_operands
+
+_ELEMENTWISE_BINOPS = (gast.Add, gast.Sub, gast.Mult, gast.Div, gast.Pow, gast.Mod)
 
 
 def make_seed_folding_pass(unreduce_name, restore_names, is_elementwise_call):
@@ -178,3 +179,19 @@ def _replace(old, new, parents):
             for k, item in enumerate(value):
                 if item is old:
                     value[k] = new
+
+
+def elementwise_operands(value, is_elementwise_call):
+    """The Name operands of an elementwise operation (literals dropped), else None."""
+    if isinstance(value, gast.BinOp) and isinstance(value.op, _ELEMENTWISE_BINOPS):
+        atoms = [value.left, value.right]
+    elif isinstance(value, gast.UnaryOp) and isinstance(value.op, (gast.USub, gast.UAdd)):
+        atoms = [value.operand]
+    elif isinstance(value, gast.Call) and is_elementwise_call(value):
+        atoms = list(value.args)
+    else:
+        return None
+    names = [a.id for a in atoms if isinstance(a, gast.Name)]
+    if len(names) + sum(isinstance(a, gast.Constant) for a in atoms) != len(atoms):
+        return None
+    return names or None
