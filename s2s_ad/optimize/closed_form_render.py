@@ -52,7 +52,7 @@ class Renderer:
                 expr = gast.UnaryOp(op=gast.USub(), operand=build.name(name)) if c == -1 \
                     else gast.BinOp(left=_number(c), op=gast.Mult(), right=build.name(name))
                 return expr, 1.0
-        options = []
+        options = [(self.cost(expr), 0, expr) for expr in self._through_names(value)]
         for sign in (1, -1):
             for divide_out in (True, False):
                 for nested, expr in enumerate(self._write(num, den, sign, divide_out)):
@@ -62,6 +62,45 @@ class Renderer:
         # equal costs: the first in the order of the text (deterministic)
         best = min((o for o in options if o[:2] == cheapest), key=lambda o: _text(o[2]))
         return best[2], best[0]
+
+    def _through_names(self, value):
+        """value written through the values the forward sweep holds, where it is one of
+        `a + c * v`, `a + c * v * v` or `c * v * w` (v a forward name, w a forward name or
+        an atom, a and c numbers): what f computed is read, not expanded again, and no
+        difference is multiplied out (fewer operations, fewer digits lost):
+
+            1 - (y - m)^2 e^2,  z = (y - m) * e     ->   1.0 - z * z
+        """
+        num, den = value
+        if len(self.names) > _MAX_NAMES:
+            return []
+        constant = num.get((), 0) if den == rational.const(1) else 0
+        rest = (rational.add(num, rational.const(-constant)), den)
+        found = []
+        names = sorted(self.names)
+        for v in names:
+            vn, vd = self.names[v]
+            for power in (1, 2):
+                c = _ratio(rest, (vn, vd) if power == 1 else
+                           (rational.mul(vn, vn), rational.mul(vd, vd)))
+                if c is not None:
+                    term = build.name(v) if power == 1 else \
+                        gast.BinOp(left=build.name(v), op=gast.Mult(), right=build.name(v))
+                    found.append(_affine(constant, c, term))
+        if constant:
+            return found
+        atoms = sorted(set().union(*(rational.atoms_of(p) for p in value)) - self.scalar)
+        others = [(w, self.names[w]) for w in names] + \
+            [(a, (rational.atom(a), rational.const(1))) for a in atoms]
+        for v in names:
+            vn, vd = self.names[v]
+            for w, (wn, wd) in others:
+                c = _ratio(value, (rational.mul(vn, wn), rational.mul(vd, wd)))
+                if c is not None:
+                    found.append(_affine(0, c, gast.BinOp(
+                        left=build.name(v), op=gast.Mult(), right=self._atom(w)
+                        if w in atoms else build.name(w))))
+        return found
 
     def _write(self, num, den, sign, divide_out):
         """num / den with the polynomial part's sign chosen (the scalar part absorbs it),
@@ -216,6 +255,21 @@ class Renderer:
                     else [node.operand]
                 total += 0.1 if all(_is_number(o, scalars) for o in operands) else 1.0
         return total
+
+
+_MAX_NAMES = 40          # past this many forward values, _through_names is not tried
+
+
+def _affine(constant, c, term):
+    """constant + c * term as an expression (constant, c: numbers)."""
+    if c == -1 and not constant:
+        return gast.UnaryOp(op=gast.USub(), operand=term)
+    if abs(c) != 1:
+        term = gast.BinOp(left=_number(abs(c)), op=gast.Mult(), right=term)
+    if not constant:
+        return term if c > 0 else gast.UnaryOp(op=gast.USub(), operand=term)
+    return gast.BinOp(left=_number(constant), op=gast.Add() if c > 0 else gast.Sub(),
+                      right=term)
 
 
 def _expanded_difference(poly):
