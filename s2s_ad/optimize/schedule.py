@@ -7,7 +7,8 @@ of the derivative being built. Each pass keeps to what the generator left (it ne
 re-derives a fact the generator should have had), so their order is the declared one:
 
     REVERSE: clean up to a fixed point (folding, zeros, dead code), in-place sums in the
-             backward sweep, dead cycles, temporaries back into their use, float literals
+             backward sweep, dead cycles, temporaries back into their use, quotients
+             such as sinh(u) / cosh(u) read as one call (tanh(u)), float literals
              beside adjoints, closed forms (where shapes are proved), a specialisation's
              reads of forward temporaries, casts of gradients that may hold integers, and,
              last, a specialisation's arithmetic in buffers, batched tapes, item loops and
@@ -49,6 +50,7 @@ from .fold import (constant_tangents, float_literals_in_adjoints, fold_constants
 from .inplace import accumulate_in_place
 from .item_loops import iterate_items
 from .list_reads import read_arrays_as_lists
+from .quotients import read_quotients
 from .reuse import reuse_forward_values
 from .seeds import make_seed_folding_pass
 from .shared_calls import share_repeated_calls
@@ -216,6 +218,15 @@ def number_temporaries(body, facts):
     return Body.of(fold_constants(statements)[0] if changed else statements)
 
 
+def quotients(body, facts):
+    """`a / cosh(u) * sinh(u)` read as `a * tanh(u)` (and the other quotients of
+    optimize/quotients.py); the forward values nothing reads any more dropped."""
+    statements, changed = read_quotients(body.statements(), facts.resolve)
+    if not changed:
+        return body
+    return Body.of(eliminate_dead_code(statements, raising=facts.raising)[0])
+
+
 def float_literals(body, facts):
     """`2` -> `2.0` beside adjoints and a forward-mode gradient's tangents (Python's
     int-float arithmetic is the slower path)."""
@@ -295,6 +306,7 @@ REVERSE = (
     Pass("accumulate in place", accumulate),
     Pass("dead cycles", dead_cycles),
     Pass("inline temporaries", temporaries),
+    Pass("quotients", quotients),
     Pass("float literals", float_literals),
     Pass("closed forms", closed_forms),
     Pass("reused forward values", reused_forward_values),
