@@ -106,17 +106,27 @@ class ExpansionContext:
 
     def matmul_adjoint(self, which, g, a, b):
         """`matmul_adjoint_a/b(g, a, b)` written out where the facts say both operands are
-        float matrices and the adjoint is an array: `g @ b.T` and `a.T @ g`, as a person
-        writes them (the helper covers 1-D, batched and still-zero cases). None otherwise."""
+        float arrays, matrices or a matrix and a vector, and the adjoint is an array:
+        `g @ b.T` and `a.T @ g`, and for a matrix times a vector (`X @ w`) the vector's
+        `g @ X` (`v @ W` beside `W`: `W @ g`), as a person writes them (the helper covers
+        the outer products, batched and still-zero cases). None otherwise."""
         kinds = self.i.kinds
         if kinds is None or self.adjoint_may_be_scalar_zero or not all(
                 isinstance(x, gast.Name) for x in (a, b)):
             return None
+        ranks = []
         for x in (a, b):
             kind = kinds.of(x.id)
             if getattr(kind, "type", None) is not numpy.ndarray or kind.axes is None \
-                    or len(kind.axes) != 2 or kind.dtype not in ("float64", "float32"):
+                    or len(kind.axes) not in (1, 2) or kind.dtype not in ("float64", "float32"):
                 return None
+            ranks.append(len(kind.axes))
+        if ranks == [2, 1] and which == "b":
+            return gast.BinOp(left=g, op=gast.MatMult(), right=a)     # helper's own g @ a
+        if ranks == [1, 2] and which == "a":
+            return gast.BinOp(left=b, op=gast.MatMult(), right=g)     # np.matmul(b, g)
+        if ranks != [2, 2]:
+            return None
         if which == "a":
             return gast.BinOp(left=g, op=gast.MatMult(), right=_transposed(b))
         return gast.BinOp(left=_transposed(a), op=gast.MatMult(), right=g)

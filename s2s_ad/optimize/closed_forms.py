@@ -289,11 +289,11 @@ class _Rewrite:
 
     def _closed_arguments(self, stmt):
         """{position: (argument, value, is_array)} for the arguments of a kept
-        `v = helper(...)` that read interpreted adjoints and are covered."""
+        `v = helper(...)` (or the operands of `v = a @ b`) that read interpreted adjoints
+        and are covered."""
         closed = {}
-        call = stmt.value
-        if isinstance(stmt, gast.Assign) and isinstance(call, gast.Call):
-            for k, arg in enumerate(call.args):
+        if isinstance(stmt, gast.Assign):
+            for k, arg in enumerate(_operands(stmt.value)):
                 if _reads(arg) & set(self.adjoints):
                     try:
                         closed[k] = (arg, *self._rational(arg, True))
@@ -314,7 +314,7 @@ class _Rewrite:
             stmt = build.clone(stmt)
             for k, (arg, value, array) in sorted(closed.items()):
                 expr = self._render(renderer, value, array)
-                stmt.value.args[k] = expr
+                _set_operand(stmt.value, k, expr)
                 outputs.append((index, "before", arg, expr))
                 old_cost += _cost(renderer, arg)
                 new_cost += _cost(renderer, expr)
@@ -361,6 +361,24 @@ class _Rewrite:
             [s for s in self.forward if s.targets[0].id not in self.atom_class],
             self.backward, self.interpreted, outputs, set(self.atom_class) | {COUNT},
             self.resolve, COUNT)
+
+
+def _operands(value):
+    """The arguments of a call, the two operands of `a @ b`, else none."""
+    if isinstance(value, gast.Call):
+        return value.args
+    if isinstance(value, gast.BinOp) and isinstance(value.op, gast.MatMult):
+        return [value.left, value.right]
+    return []
+
+
+def _set_operand(value, k, expr):
+    if isinstance(value, gast.Call):
+        value.args[k] = expr
+    elif k == 0:
+        value.left = expr
+    else:
+        value.right = expr
 
 
 def _cost(renderer, expr):
