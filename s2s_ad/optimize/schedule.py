@@ -239,9 +239,10 @@ def closed_forms(body, facts):
     """Closed-form adjoints of straight-line elementwise code where one shape is proved
     (by a specialisation's facts, or by construction)."""
     same_shapes = facts.kinds.same_shapes if facts.specialised else None
+    is_number = facts.kinds.is_number if facts.specialised else None
     return Body.of(closed_form_adjoints(
         body.statements(), facts.namer.is_adjoint, facts.resolve, facts.pure_call,
-        facts.elementwise_call, same_shapes, facts.raising))
+        facts.elementwise_call, same_shapes, facts.raising, is_number))
 
 
 def reused_forward_values(body, facts):
