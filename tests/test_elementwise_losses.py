@@ -121,3 +121,50 @@ def test_gaussian_nll_keeps_three_arrays():
     assert "np.multiply(z, z" in source
     df(mu, s, y)
     assert _peak(df, mu, s, y) <= 3 * mu.nbytes + 10_000
+
+
+def huber(r, delta):
+    a = np.abs(r)
+    return np.mean(np.where(a <= delta, 0.5 * r ** 2, delta * (a - 0.5 * delta)))
+
+
+def leaky(x):
+    return np.sum(np.where(x > 0.0, x, 0.01 * x) * x)
+
+
+def log_branch(x):
+    # the branch not taken is inf or nan where x <= 0: its adjoint must not leak
+    return np.sum(np.where(x > 0.0, np.log(x), x))
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f, args", [
+    (huber, (np.linspace(-3.0, 3.0, 11) + 0.05, 1.0)),
+    (leaky, (np.linspace(-2.0, 2.0, 9) + 0.1,)),
+], ids=["huber", "leaky"])
+def test_where_branches_against_differences(path, f, args):
+    assert_grad_matches(f, args, 0, path=path)
+
+
+def test_huber_adjoint_is_one_where():
+    r = np.linspace(-3.0, 3.0, 7) + 0.1
+    df = s2s_ad.grad(huber)
+    source = s2s_ad.derivative_source(df, r, 1.0)
+    code = [line for line in source.splitlines() if not line.strip().startswith("#")]
+    assert sum(line.count("np.where(") for line in code) == 1
+    assert not any("+=" in line for line in code)
+    np.testing.assert_allclose(df(r, 1.0), np.clip(r, -1.0, 1.0) / r.size, rtol=1e-14)
+
+
+def test_where_branch_not_taken_gives_no_nan():
+    x = np.array([-1.0, 0.0, 2.0])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        g = s2s_ad.grad(log_branch)(x)
+    np.testing.assert_allclose(g, [1.0, 1.0, 0.5])
+
+
+def test_where_merge_keeps_float32():
+    r = np.linspace(-3.0, 3.0, 8).astype(np.float32)
+    g = s2s_ad.grad(huber)(r, 1.0)
+    assert g.dtype == np.float32
+    np.testing.assert_allclose(g, np.clip(r, -1.0, 1.0) / r.size, rtol=1e-6)

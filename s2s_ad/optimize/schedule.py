@@ -8,7 +8,8 @@ re-derives a fact the generator should have had), so their order is the declared
 
     REVERSE: clean up to a fixed point (folding, zeros, dead code), in-place sums in the
              backward sweep, dead cycles, temporaries back into their use, quotients
-             such as sinh(u) / cosh(u) read as one call (tanh(u)), float literals
+             such as sinh(u) / cosh(u) read as one call (tanh(u)), the two branches'
+             adjoints of an np.where summed as one np.where, float literals
              beside adjoints, closed forms (where shapes are proved), a specialisation's
              reads of forward temporaries, casts of gradients that may hold integers, and,
              last, a specialisation's arithmetic in buffers, batched tapes, item loops and
@@ -52,6 +53,7 @@ from .item_loops import iterate_items
 from .list_reads import read_arrays_as_lists
 from .quotients import read_quotients
 from .reuse import reuse_forward_values
+from .where_sums import merge_where_sums
 from .seeds import make_seed_folding_pass
 from .shared_calls import share_repeated_calls
 from .shape_proxies import make_shape_proxy_pass
@@ -227,6 +229,17 @@ def quotients(body, facts):
     return Body.of(eliminate_dead_code(statements, raising=facts.raising)[0])
 
 
+def where_sums(body, facts):
+    """The two branches' adjoints of one np.where added into one adjoint, written as one
+    np.where of the two (optimize/where_sums.py)."""
+    statements, changed = merge_where_sums(body.statements(), facts.resolve)
+    # the `# grad of` comment of a statement whose contribution moved up goes with it
+    # (and a seed of 1.0 that stood in the np.where now multiplies: folded away)
+    if not changed:
+        return body
+    return Body.of(drop_empty_comments(fold_constants(statements)[0])[0])
+
+
 def float_literals(body, facts):
     """`2` -> `2.0` beside adjoints and a forward-mode gradient's tangents (Python's
     int-float arithmetic is the slower path)."""
@@ -308,6 +321,7 @@ REVERSE = (
     Pass("dead cycles", dead_cycles),
     Pass("inline temporaries", temporaries),
     Pass("quotients", quotients),
+    Pass("where sums", where_sums),
     Pass("float literals", float_literals),
     Pass("closed forms", closed_forms),
     Pass("reused forward values", reused_forward_values),
