@@ -168,3 +168,21 @@ def test_where_merge_keeps_float32():
     g = s2s_ad.grad(huber)(r, 1.0)
     assert g.dtype == np.float32
     np.testing.assert_allclose(g, np.clip(r, -1.0, 1.0) / r.size, rtol=1e-6)
+
+
+def weighted_bce(x, y, a):
+    p = 1.0 / (1.0 + np.exp(-x))
+    return np.sum(a * y * np.log(p) + (1.0 - y) * np.log(1.0 - p))
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_closed_form_with_a_float_parameter(path):
+    """A float parameter scales the arrays; the closed form still applies (it took `a` for
+    an array of another shape before)."""
+    x, y = np.linspace(-1.0, 1.0, 5), np.linspace(0.0, 1.0, 5)
+    e = np.exp(-x)
+    np.testing.assert_allclose(grad_on(path, weighted_bce)(x, y, 0.7),
+                               (0.7 * e * y + y - 1.0) / (1.0 + e), rtol=1e-12)
+    assert_grad_matches(weighted_bce, (x, y, 0.7), 0, path=path)
+    if path == "specialised":
+        assert "closed form" in s2s_ad.derivative_source(s2s_ad.grad(weighted_bce), x, y, 0.7)
