@@ -186,3 +186,37 @@ def test_closed_form_with_a_float_parameter(path):
     assert_grad_matches(weighted_bce, (x, y, 0.7), 0, path=path)
     if path == "specialised":
         assert "closed form" in s2s_ad.derivative_source(s2s_ad.grad(weighted_bce), x, y, 0.7)
+
+
+def pinball(r, q):
+    return np.mean(np.maximum(q * r, (q - 1.0) * r))
+
+
+def clipped(x):
+    return np.sum(np.minimum(x, 1.0))
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_maximum_under_a_mean_against_differences(path):
+    r = np.linspace(-2.0, 2.0, 8) + 0.05
+    assert_grad_matches(pinball, (r, 0.8), 0, path=path)
+
+
+def test_maximum_keeps_the_mean_a_number():
+    """np.maximum's adjoint takes the mean's 1 / n as the number it is: no array of it."""
+    r = np.linspace(-2.0, 2.0, 8) + 0.05
+    df = s2s_ad.grad(pinball)
+    assert "unreduce" not in s2s_ad.derivative_source(df, r, 0.8)
+    np.testing.assert_allclose(df(r, 0.8), np.where(r > 0, 0.8, -0.2) / r.size, rtol=1e-14)
+
+
+def test_minimum_ties_and_float32():
+    x = np.array([0.5, 1.0, 2.0])                 # a tie at 1.0 takes half
+    np.testing.assert_array_equal(s2s_ad.grad(clipped)(x), [1.0, 0.5, 0.0])
+    g = s2s_ad.grad(clipped)(x.astype(np.float32))
+    assert g.dtype == np.float32
+    np.testing.assert_array_equal(g, [1.0, 0.5, 0.0])
+    r = np.array([-1.0, 0.0, 1.0], dtype=np.float32)
+    g = s2s_ad.grad(pinball)(r, 0.8)
+    assert g.dtype == np.float32
+    np.testing.assert_allclose(g, np.array([-0.2, 0.3, 0.8]) / 3, rtol=1e-6)
