@@ -22,6 +22,7 @@ from .. import runtime
 from ..ir import build
 from ..ir.naming import callee
 from . import rational
+from .closed_form_names import through_forward_names
 
 
 class Renderer:
@@ -47,12 +48,13 @@ class Renderer:
         if not num:
             return build.const(0.0), 0.0
         for name, known in reversed(earlier):
-            c = _ratio(value, known)
+            c = rational.ratio(value, known)
             if c is not None and c != 1:
                 expr = gast.UnaryOp(op=gast.USub(), operand=build.name(name)) if c == -1 \
                     else gast.BinOp(left=_number(c), op=gast.Mult(), right=build.name(name))
                 return expr, 1.0
-        options = [(self.cost(expr), 0, expr) for expr in self._through_names(value)]
+        options = [(self.cost(expr), 0, expr) for expr in through_forward_names(
+            value, self.names, self.scalar, self._atom)]
         for sign in (1, -1):
             for divide_out in (True, False):
                 for nested, expr in enumerate(self._write(num, den, sign, divide_out)):
@@ -62,45 +64,6 @@ class Renderer:
         # equal costs: the first in the order of the text (deterministic)
         best = min((o for o in options if o[:2] == cheapest), key=lambda o: _text(o[2]))
         return best[2], best[0]
-
-    def _through_names(self, value):
-        """value written through the values the forward sweep holds, where it is one of
-        `a + c * v`, `a + c * v * v` or `c * v * w` (v a forward name, w a forward name or
-        an atom, a and c numbers): what f computed is read, not expanded again, and no
-        difference is multiplied out (fewer operations, fewer digits lost):
-
-            1 - (y - m)^2 e^2,  z = (y - m) * e     ->   1.0 - z * z
-        """
-        num, den = value
-        if len(self.names) > _MAX_NAMES:
-            return []
-        constant = num.get((), 0) if den == rational.const(1) else 0
-        rest = (rational.add(num, rational.const(-constant)), den)
-        found = []
-        names = sorted(self.names)
-        for v in names:
-            vn, vd = self.names[v]
-            for power in (1, 2):
-                c = _ratio(rest, (vn, vd) if power == 1 else
-                           (rational.mul(vn, vn), rational.mul(vd, vd)))
-                if c is not None:
-                    term = build.name(v) if power == 1 else \
-                        gast.BinOp(left=build.name(v), op=gast.Mult(), right=build.name(v))
-                    found.append(_affine(constant, c, term))
-        if constant:
-            return found
-        atoms = sorted(set().union(*(rational.atoms_of(p) for p in value)) - self.scalar)
-        others = [(w, self.names[w]) for w in names] + \
-            [(a, (rational.atom(a), rational.const(1))) for a in atoms]
-        for v in names:
-            vn, vd = self.names[v]
-            for w, (wn, wd) in others:
-                c = _ratio(value, (rational.mul(vn, wn), rational.mul(vd, wd)))
-                if c is not None:
-                    found.append(_affine(0, c, gast.BinOp(
-                        left=build.name(v), op=gast.Mult(), right=self._atom(w)
-                        if w in atoms else build.name(w))))
-        return found
 
     def _write(self, num, den, sign, divide_out):
         """num / den with the polynomial part's sign chosen (the scalar part absorbs it),
@@ -257,21 +220,6 @@ class Renderer:
         return total
 
 
-_MAX_NAMES = 40          # past this many forward values, _through_names is not tried
-
-
-def _affine(constant, c, term):
-    """constant + c * term as an expression (constant, c: numbers)."""
-    if c == -1 and not constant:
-        return gast.UnaryOp(op=gast.USub(), operand=term)
-    if abs(c) != 1:
-        term = gast.BinOp(left=_number(abs(c)), op=gast.Mult(), right=term)
-    if not constant:
-        return term if c > 0 else gast.UnaryOp(op=gast.USub(), operand=term)
-    return gast.BinOp(left=_number(constant), op=gast.Add() if c > 0 else gast.Sub(),
-                      right=term)
-
-
 def _expanded_difference(poly):
     """Do terms of one degree have both signs (as (a - b)^2 expanded does)?"""
     signs = {}
@@ -290,19 +238,6 @@ def _is_number(node, scalars):
                    if isinstance(c, gast.expr))
     kinds, texts = scalars
     return type(node) in kinds and _text(node) in texts
-
-
-def _ratio(x, y):
-    """c with x == c * y for a constant c, else None."""
-    (a, b), (c, d) = x, y
-    left, right = rational.mul(a, d), rational.mul(c, b)
-    if not left or not right:
-        return None
-    lead, coef = rational.leading(left)
-    if lead not in right:
-        return None
-    ratio = coef / right[lead]
-    return ratio if left == rational.scale(right, ratio) else None
 
 
 def _key(poly):
