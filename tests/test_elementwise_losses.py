@@ -220,3 +220,23 @@ def test_minimum_ties_and_float32():
     g = s2s_ad.grad(pinball)(r, 0.8)
     assert g.dtype == np.float32
     np.testing.assert_allclose(g, np.array([-0.2, 0.3, 0.8]) / 3, rtol=1e-6)
+
+
+def _merged(source):
+    import gast
+    from s2s_ad.ir import build
+    from s2s_ad.optimize.where_sums import merge_where_sums
+    statements = gast.parse(source).body
+    body = statements[:1] + [build.blank_line()] + statements[1:]
+    return merge_where_sums(body, {"np": np}.get)[1]
+
+
+def test_where_sums_never_move_a_tape_pop():
+    """The second contribution is evaluated where the first one was: only when that
+    changes nothing (no pop moved past another)."""
+    assert _merged("c = a > 0.0\nv = np.where(c, s, 0.0) * a\nv += np.where(c, 0.0, s) * b\n"
+                   "return v")
+    assert not _merged("c = a > 0.0\nv = np.where(c, s, 0.0) * a\nq = _tape.pop()\n"
+                       "v += np.where(c, 0.0, s) * _tape.pop()\nreturn v")
+    assert not _merged("c = a > 0.0\nv = np.where(c, s, 0.0) * a\nb = q * 2.0\n"
+                       "v += np.where(c, 0.0, s) * b\nreturn v")      # b rebound between

@@ -65,8 +65,8 @@ def _merge_once(body, resolve):
         if left is None or right is None or not _complementary(left[0], right[0]):
             continue
         between = set().union(*(_stored(s) for s in backward[i + 1:j])) if j > i + 1 else set()
-        if between & _names(added):
-            continue
+        if between & _names(added) or not _calls_numpy_only(added, resolve):
+            continue                # (a tape pop moved up would change the pops' order)
         (mask, scale, true_first), (_, _, _) = left[0], right[0]
         branches = (left[1], right[1]) if true_first else (right[1], left[1])
         merged = build.call(build.clone(left[2]), [mask, branches[0], branches[1]])
@@ -158,6 +158,17 @@ def _without_where(value, resolve):
                 parts = {side: found[1], other: build.clone(getattr(value, other))}
                 return found[0], build.binop(parts["left"], op, parts["right"]), found[2]
     return None
+
+
+def _calls_numpy_only(node, resolve):
+    """Does node call numpy's functions only (no effects, nothing popped)?"""
+    for call in walk_tree(node):
+        if isinstance(call, gast.Call):
+            function = callee(call.func, resolve)
+            if not (isinstance(function, numpy.ufunc)
+                    or str(getattr(function, "__module__", "")).startswith("numpy")):
+                return False
+    return True
 
 
 def _complementary(a, b):
