@@ -51,12 +51,15 @@ def _merge_once(body, resolve):
                 table[node.id] = table.get(node.id, 0) + 1
     backward = list(body[split + 1:])
     changed = False
+    names = None                # each statement's names, read once when first needed
     for i, first in enumerate(backward):
         target = _assigned(first)
-        if target is None:
+        # (the np.where test first: a long body has none, and stays one pass)
+        if target is None or _without_where(first.value, resolve) is None:
             continue
-        j = next((k for k in range(i + 1, len(backward))
-                  if target in _names(backward[k])), None)
+        if names is None:
+            names = [_names(s) for s in backward]
+        j = next((k for k in range(i + 1, len(backward)) if target in names[k]), None)
         increment = _increment(backward[j], target) if j is not None else None
         if increment is None:
             continue
