@@ -1,4 +1,5 @@
-"""Bound methods and functools.partial: differentiated as the function they call.
+"""Bound methods, functools.partial and callable instances: differentiated as the
+function they call.
 
 A bound method or a partial is a function with some arguments already given. Its
 derivative is the derivative of that function, called with those arguments first:
@@ -7,6 +8,7 @@ derivative is the derivative of that function, called with those arguments first
     grad(model.loss, wrt="self")(X, y)     the gradient in model's attributes: a Model
     grad(partial(loss, X=X))(w, y=y)       grad(loss, wrt="w")(w, X=X, y=y)
     grad(Model.create)(...)                a classmethod: the class is given
+    grad(model)(X, y)                      model.__call__ (a class with `def __call__`)
 
 `wrt` positions count the parameters left to pass (what inspect.signature shows, as JAX
 counts them); a name may also be that of a given parameter ("self", a keyword a partial
@@ -34,6 +36,10 @@ def bound_parts(f):
             f = f.func
         elif inspect.ismethod(f):
             args, f = (f.__self__,) + args, f.__func__
+        elif _called_instance(f):
+            # an instance of a class with a `def __call__` (a model called as model(x)):
+            # its __call__ with the instance given as self
+            args, f = (f,) + args, type(f).__call__
         elif _weakrefable(f) and f in _GIVEN:
             inner, given, given_keywords = _GIVEN[f]
             args, keywords = tuple(given) + args, {**given_keywords, **keywords}
@@ -41,6 +47,11 @@ def bound_parts(f):
         else:
             return (f, args, keywords) if found else None
         found = True
+
+
+def _called_instance(f):
+    return not inspect.isclass(f) and not inspect.isroutine(f) \
+        and inspect.isfunction(getattr(type(f), "__call__", None))
 
 
 def bound_derivative(f, transform, wrt):

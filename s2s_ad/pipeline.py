@@ -40,6 +40,8 @@ from .errors import APIUsageError, function_location
 from .frontend.fence import fence
 from .frontend.parse import parse
 from .frontend.resolve import resolve
+from .transforms.function_tables import inline_function_tables
+from .transforms.generators import generators_as_lists
 from .frontend.star_params import source_function
 from .ir import build
 from .ir.grammar import verify
@@ -58,8 +60,9 @@ from .transforms.invariant_floats import hoist_invariant_floats
 from .ir.depth import recursion_room
 from .derivative_cache import ForwardReference
 from .derivation import Derived, Request
-from .refusals import (reject_called_arguments, reject_methods_of_varied_objects,
-                       reject_silent_zero, reject_untracked_writes)
+from .refusals import (reject_called_arguments, reject_generator, reject_silent_zero,
+                       reject_untracked_writes)
+from .transforms.held_methods import guard_held_methods
 
 
 def front(func, functions=None):
@@ -67,6 +70,8 @@ def front(func, functions=None):
     `functions`: {parameter: the function it holds} from a signature (calls of the
     parameter are calls of that function)."""
     parsed = parse(func)
+    parsed = inline_function_tables(generators_as_lists(parsed), set(dir(builtins)) | set(
+        source_function(parsed.func).__globals__))
     resolution = resolve(parsed)
     fence(parsed, resolution=resolution)
     namer = Namer(_user_names(parsed))
@@ -152,9 +157,11 @@ def _checks(func, request, registry, cache, outline=False):
     # its zero is the answer
     if not (cache.derived_of(func) is not None or request.zero_allowed):
         reject_silent_zero(levels, request.wrt, outputs, registry)
+    reject_generator(levels, request)
     reject_called_arguments(levels, request.wrt)
     reject_untracked_writes(levels, activity, registry)
-    reject_methods_of_varied_objects(levels, activity, outline)
+    if not outline:
+        levels = guard_held_methods(levels, activity, namer)
     return _Checked(levels, namer, func, aux, kinds, outputs, activity)
 
 
@@ -173,8 +180,7 @@ def _derive(func, request, registry, cache):
     shapes = analyse_shapes(levels, outputs if request.mode != "vjp" else ())
     import numpy
     bindings.name_for(levels.numpy_name, numpy, exact=True)
-    for helper, name in levels.runtime_names.items():
-        bindings.name_for(name, helper, exact=True)
+    bindings.bind_all(levels.runtime_names, levels.resolution.imported)
     fname = namer.fresh(derived_name(func, request))
     cotangent = namer.fresh("cotangent") if request.mode == "vjp" else None
 
@@ -257,13 +263,13 @@ def _derive_forward(func, request, registry, cache):
                                 shift_cuts(levels, outputs, kinds))
     if not (request.helper or cache.derived_of(func) is not None or request.zero_allowed):
         reject_silent_zero(levels, request.wrt, outputs, registry)     # as grad does
+    reject_generator(levels, request)
     reject_called_arguments(levels, request.wrt)
     reject_untracked_writes(levels, activity, registry)
-    reject_methods_of_varied_objects(levels, activity)
+    levels = guard_held_methods(levels, activity, namer)
     bindings = Bindings(namer, _user_object(levels.resolution))
     bindings.name_for(levels.numpy_name, numpy, exact=True)
-    for helper, name in levels.runtime_names.items():
-        bindings.name_for(name, helper, exact=True)
+    bindings.bind_all(levels.runtime_names, levels.resolution.imported)
     fname = namer.fresh(derived_name(func, request))
     tangent = namer.fresh("tangent")
 
@@ -325,8 +331,7 @@ def _derive_forward_gradient(checked, request, registry, cache):
     levels = dataclasses.replace(levels, tree=tree)
     bindings = Bindings(namer, _user_object(levels.resolution))
     bindings.name_for(levels.numpy_name, numpy, exact=True)
-    for helper, name in levels.runtime_names.items():
-        bindings.name_for(name, helper, exact=True)
+    bindings.bind_all(levels.runtime_names, levels.resolution.imported)
     fname = namer.fresh(derived_name(func, request))
     inputs = ReverseInputs(levels, checked.activity, analyse_shapes(levels),
                            analyse_dataflow(levels), registry, namer, bindings, None,

@@ -29,6 +29,21 @@ def reject_called_arguments(levels, wrt):
                 "wrt='self')")
 
 
+def reject_generator(levels, request):
+    """The function differentiated is itself a generator: it returns no value to take the
+    derivative of (a generator of yours called in it is read as a list of its items,
+    transforms/generators.py). Located at its first `yield`."""
+    import inspect
+    from .frontend.parse import parse
+    func = levels.parsed.func
+    if request.helper or not inspect.isgeneratorfunction(func):
+        return
+    first = next(n for n in walk_tree(parse(func).tree)
+                 if isinstance(n, (gast.Yield, gast.YieldFrom)))
+    raise UnsupportedSyntaxError("generators (`yield`) cannot be differentiated",
+                                 levels.parsed.source_map.locate(first), "return a value")
+
+
 def reject_silent_zero(levels, wrt, outputs, registry):
     """An output that depends on the differentiated arguments only through operations
     without a derivative (np.round, an index, a comparison) would get a zero derivative
@@ -54,24 +69,27 @@ def reject_untracked_writes(levels, activity, registry):
             "`y[i] = expr` or `y = np.sort(x)`")
 
 
-def reject_methods_of_varied_objects(levels, activity, outline=False):
+def held_methods_of_varied_objects(levels, activity):
     """`m.loss(x)` with `m` carrying the derivative (an object argument differentiated, or
-    made in f from values that are) is a call of the bound method `m.loss` chosen when the
-    code runs: its derivative covers the arguments it is passed, not the object it is bound
-    to, so the object's part would be a silent zero. A located error instead.
+    one built from differentiated values) where m's class is not known while the
+    derivative is built (the general derivative): if `m.loss` is a method, the call, made
+    as a function chosen when the code runs, is differentiated with respect to its
+    arguments only, and the part through m's attributes would be a silent zero; if it is
+    a function m holds (`m.act = np.tanh`), it is right. [(the call's statement, the name
+    holding `m.loss`, the located error to raise when it is a method)]: the
+    derivative checks which it is when it runs (transforms/held_methods.py).
 
-        def f(m, x):                        UnsupportedSyntaxError: `m.loss(...)` calls a
-            return m.loss(x)           ->   method of `m`, which carries the derivative ...
+        def f(m, x):                        check_not_method(t1_0, "...`m.loss(...)`
+            return m.loss(x)           ->   calls a method of `m`, which carries the
+                                            derivative ...")
 
-    A function the object holds as an attribute (`self.act = np.tanh`) carries no
-    derivative of its own: `self.act(h)` on the method's own `self` (whose class says
-    `act` is no method) passes, and so does `m.act(h)` of another object where the
-    derivative's signature names the function (it is then called by name, not here). The
-    checks made at `grad` time (`outline`, before any argument is seen) leave other
-    objects to the derivative built for the call.
+    A function the object holds as an attribute on the method's own `self` (whose class
+    says `act` is no method) and `m.act(h)` of another object where the derivative's
+    signature names the function are called by name, not here.
     """
     from .runtime_functions import call_function
-    methods = {}
+    from .transforms.aliased_writes import located
+    methods, found = {}, []
     for stmt in all_statements(levels.tree.body):
         if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name) \
                 and isinstance(stmt.value, gast.Attribute) \
@@ -86,12 +104,14 @@ def reject_methods_of_varied_objects(levels, activity, outline=False):
         if operation_of(call, levels.callees).primitive is not call_function:
             continue
         owner, attr = methods[call.args[0].id]
-        if owner in levels.resolution.receivers or outline:
+        if owner in levels.resolution.receivers:
             continue
-        raise UnsupportedSyntaxError(
+        error = UnsupportedSyntaxError(
             f"`{owner}.{attr}(...)` calls a method of `{owner}`, which carries the "
             f"derivative: a method chosen when the code runs is differentiated with respect "
             f"to its arguments only, and the part through `{owner}`'s attributes would be a "
-            f"silent zero", levels.parsed.source_map.locate(call),
+            f"silent zero", located(levels, call, portable=True),
             f"call it through its class, `ClassName.{attr}({owner}, ...)`, or read the "
             f"attributes in f (`{owner}.W`)")
+        found.append((stmt, call.args[0].id, error))
+    return found

@@ -5,6 +5,8 @@ differentiated function (read from the generated gradient's docstring):
     check_scalar_output(t1_0, x)      the leaves the output's shape and type come from
     check_cotangent(cotangent, out)   the cotangent, a list made an array
     check_unshared(v, w, message)     f writes into v while w, read later, may view it
+    check_not_method(t, message)      t = m.act, called, is a function m holds, not a
+                                      method (whose object's part would be lost)
 """
 import numpy as np
 
@@ -134,3 +136,15 @@ def _shares(array, other):
     if isinstance(other, (list, tuple)):
         return any(_shares(array, item) for item in other)
     return isinstance(other, np.ndarray) and np.shares_memory(array, other)
+
+
+def check_not_method(function, message):
+    """`function`, read off an object that carries the derivative (`t = m.act`) and
+    called, is a function the object holds (`m.act = np.tanh`), not a method bound to an
+    object: the derivative of a method called as a held function would miss the part
+    through its object's attributes. Raise `message` (the located error, rendered) for a
+    method. (The object itself is not passed: a read of it here would make its adjoint
+    an array's, where it is the dict of its attributes'.)"""
+    bound = getattr(function, "__self__", None)
+    if bound is not None and not isinstance(bound, (type, type(np))):
+        raise UnsupportedSyntaxError(message)

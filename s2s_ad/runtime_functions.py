@@ -122,10 +122,24 @@ def _applied(function, args):
                     f"held in a variable with 1 to 4 arguments, not {n}")
 
 
+def _unbound(function, args):
+    """(function, args, how many arguments were put first): a bound method `m.loss` held
+    (a new object at each read, so no derivative is specialised on it) as its plain
+    function with the object first, `M.loss` and (m, *args). The object gets no
+    derivative here: the derivative of f refuses a method of an object that carries one
+    (transforms/held_methods.py)."""
+    import inspect
+    if inspect.ismethod(function) and inspect.isfunction(function.__func__):
+        return function.__func__, (function.__self__,) + tuple(args), 1
+    return function, tuple(args), 0
+
+
 def function_vjp(function, args, cotangent):
     """The adjoints of `args` of function(*args) for `cotangent` (0.0 for arguments that
     are not floating point)."""
-    positions = tuple(k for k, a in enumerate(args) if _differentiable(a))
+    from s2s_ad.runtime_functions import _unbound
+    function, args, first = _unbound(function, args)
+    positions = tuple(k for k, a in enumerate(args) if k >= first and _differentiable(a))
     adjoints = [0.0] * len(args)
     if positions:
         from s2s_ad import api
@@ -138,12 +152,15 @@ def function_vjp(function, args, cotangent):
                 function, *args, cotangent)
         for k, part in zip(positions, parts):
             adjoints[k] = part
-    return adjoints
+    return adjoints[first:]
 
 
 def function_jvp(function, args, tangents):
     """The tangent of function(*args) along `tangents` (one per argument)."""
-    positions = tuple(k for k, a in enumerate(args) if _differentiable(a))
+    from s2s_ad.runtime_functions import _unbound
+    function, args, first = _unbound(function, args)
+    tangents = (0.0,) * first + tuple(tangents)
+    positions = tuple(k for k, a in enumerate(args) if k >= first and _differentiable(a))
     if not positions:
         return 0.0
     from s2s_ad import api
@@ -157,10 +174,14 @@ def function_jvp(function, args, tangents):
 def function_vjp_tangent(function, args, cotangent, arg_tangents, cotangent_tangent):
     """The tangent of function_vjp(function, args, cotangent) along the tangents of args
     and of the cotangent (forward over reverse: s2s_ad.hvp through a held function)."""
-    positions = tuple(k for k, a in enumerate(args) if _differentiable(a))
+    from s2s_ad.runtime_functions import _unbound
+    function, args, first = _unbound(function, args)
+    if first and isinstance(arg_tangents, (list, tuple)):
+        arg_tangents = (0.0,) * first + tuple(arg_tangents)
+    positions = tuple(k for k, a in enumerate(args) if k >= first and _differentiable(a))
     result = [0.0] * len(args)
     if not positions:
-        return result
+        return result[first:]
     from s2s_ad import api
     from s2s_ad.derivative_registry import dispatcher_of
     from s2s_ad.runtime_functions import _applier
@@ -179,7 +200,7 @@ def function_vjp_tangent(function, args, cotangent, arg_tangents, cotangent_tang
     parts = api.jvp(vjp, wrt=wrt)(function, *args, cotangent, along)[1]
     for k, part in zip(positions, parts):
         result[k] = part
-    return result
+    return result[first:]
 
 
 def _holds_zero_items(cotangent):

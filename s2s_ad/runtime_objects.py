@@ -8,8 +8,10 @@ adjoints, shared with `p[0]` reads); the gradient handed back has the object's o
     attribute_of(p, "w")            p.w (the primitive of an attribute read)
     scatter_attribute(a, p, "w", g)  a with g added for attribute w      {"w": g}
     object_gradient(a, p)            P(w=g, b=0.0) for a dataclass P(w, b)
-    make_object(P, (w, b))           P(w, b): a dataclass or namedtuple made in f
+    make_object(P, (w, b))           P(w, b): a dataclass, a namedtuple or a plain class
+                                     storing its parameters (stored_parameters), made in f
     field_adjoints(a, P, values)     the adjoints of those values, from P's adjoint a
+    fields_adjoint(a, P, items)      those values' adjoints as P's adjoint (like a)
 
 Attributes the function never reads get zeros of their shape when they hold floats,
 ints or float arrays (or containers of them, or objects again), and None when they
@@ -36,7 +38,10 @@ def is_object(x, _known={}):
         # (the types are spelled here: a standalone module copies functions, not constants)
         if issubclass(t, (np.ndarray, np.generic, float, int, complex, str, bytes, dict,
                           list, type(None), type, range, slice)) \
-                or callable(x) and not dataclasses.is_dataclass(t):
+                or callable(x) and not dataclasses.is_dataclass(t) \
+                and type(getattr(t, "__call__", None)) is not type(is_object):
+            # a function, a builtin, a partial; an instance of a class with a
+            # `def __call__` (a model called as model(x)) is an object like any other
             found = False
         elif issubclass(t, tuple):
             found = hasattr(t, "_fields")
@@ -175,10 +180,13 @@ def zero_gradient(value):
 
 def constructible(cls):
     """Can `cls(*values)` be differentiated as storing each value in a field, in order?
-    A namedtuple class, or a dataclass with the __init__ dataclasses wrote and no
-    __post_init__ (which could store something else)."""
+    A namedtuple class, a dataclass with the __init__ dataclasses wrote and no
+    __post_init__ (which could store something else), or a plain class whose __init__
+    only stores its parameters (stored_parameters)."""
     if isinstance(cls, type) and issubclass(cls, tuple):
         return hasattr(cls, "_fields")
+    if isinstance(cls, type) and not dataclasses.is_dataclass(cls):
+        return stored_parameters(cls) is not None
     return isinstance(cls, type) and dataclasses.is_dataclass(cls) \
         and not hasattr(cls, "__post_init__") \
         and getattr(cls.__dict__.get("__dataclass_params__"), "init", False)
@@ -188,12 +196,97 @@ def field_names(cls):
     """The fields cls(*values) fills, in order."""
     if issubclass(cls, tuple):
         return list(cls._fields)
+    if not dataclasses.is_dataclass(cls):
+        return list(stored_parameters(cls))
     return [f.name for f in dataclasses.fields(cls) if f.init]
 
 
+def stored_parameters(cls, _known={}):
+    """For a plain class whose own __init__ does nothing but store each of its parameters
+    (no defaults, no *args) in an attribute of its own, the attribute of each parameter
+    in order, else None:
+
+        class Point:
+            def __init__(self, x, y):     ->  ["x", "y"]
+                self.x = x                    (also `self.x, self.y = x, y`)
+                self.y = y
+
+    Read from the source of __init__ once per class. A class that sets attributes its own
+    way (__setattr__, __slots__, a property of that name) is not one."""
+    if cls in _known:
+        return _known[cls]
+    import ast
+    import inspect
+    import textwrap
+    found, init = None, cls.__dict__.get("__init__")
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(init))) \
+            if inspect.isfunction(init) and cls.__setattr__ is object.__setattr__ \
+            and "__slots__" not in cls.__dict__ else None
+    except (OSError, TypeError, SyntaxError):
+        tree = None
+    a = tree.body[0].args if tree is not None and isinstance(
+        tree.body[0], ast.FunctionDef) else None
+    if a is not None and len(a.args) > 1 and not (a.posonlyargs or a.vararg or a.kwonlyargs
+                                                  or a.kwarg or a.defaults):
+        me, params = a.args[0].arg, [p.arg for p in a.args[1:]]
+        stored = {}
+        for stmt in tree.body[0].body:
+            if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
+                continue                          # the docstring
+            pairs = _stores(stmt, me)
+            if pairs is None:
+                stored = None
+                break
+            for attr, param in pairs:
+                stored.setdefault(param, []).append(attr)
+        if stored is not None and sorted(stored) == sorted(params) \
+                and all(len(attrs) == 1 for attrs in stored.values()):
+            names = [stored[p][0] for p in params]
+            if len(set(names)) == len(names) and not any(
+                    inspect.isdatadescriptor(inspect.getattr_static(cls, n, None))
+                    for n in names):
+                found = names
+    _known[cls] = found
+    return found
+
+
+def _stores(stmt, me):
+    """[(attribute, parameter)] of `self.a = p` or `self.a, self.b = p, q`; None for any
+    other statement."""
+    import ast
+    if not isinstance(stmt, ast.Assign) or len(stmt.targets) != 1:
+        return None
+    target, value = stmt.targets[0], stmt.value
+    targets = target.elts if isinstance(target, ast.Tuple) else [target]
+    values = value.elts if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) \
+        else [value]
+    if len(targets) != len(values):
+        return None
+    pairs = []
+    for t, v in zip(targets, values):
+        if not (isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name)
+                and t.value.id == me and isinstance(v, ast.Name) and v.id != me):
+            return None
+        pairs.append((t.attr, v.id))
+    return pairs
+
+
 def make_object(cls, values):
-    """cls(*values): the primitive of a dataclass or namedtuple made in f."""
+    """cls(*values): the primitive of an object made in f (`constructible` classes)."""
     return cls(*values)
+
+
+def fields_adjoint(a, cls, items):
+    """`items`, one per field of cls filled in order, in the structure of the object
+    adjoint `a`: a list where a is a namedtuple's list of field adjoints, else a dict by
+    attribute name (what scatter_add and match_adjoint read an object's adjoint as). The
+    adjoint of field_adjoints(a, cls, values) in `a` (an object of cls there would be
+    read as zero by match_adjoint against the dict `a`: grad of grad lost the part
+    through the attributes of an object made in f)."""
+    if isinstance(a, (list, tuple)):
+        return list(items)
+    return dict(zip(field_names(cls), items))
 
 
 def field_adjoints(a, cls, values):

@@ -15,12 +15,16 @@ join pieces, or pick between arrays (see runtime.py):
     piecewise_masks(x, condlist, count), spread_masked(values, mask)   np.piecewise, as
                                      normalize writes it (transforms/calls.py), and
     masked_values(g, mask)           spread_masked's adjoint
+    running_source(y, axis)                the entries np.maximum.accumulate's values
+                                           come from (the first on ties)
     along_axis_index(arr, indices, axis)   the index np.take_along_axis reads and
                                      np.put_along_axis writes
     trimmed_region(filt, trim, axis) the slices np.trim_zeros keeps
+    diagonal_index(a)                the index np.fill_diagonal(a, v) writes
 
-Each (but piecewise_masks, along_axis_index and trimmed_region, which give booleans,
-indices and slices) is
+Each (but piecewise_masks, along_axis_index, running_source, diagonal_index and
+trimmed_region, which give
+booleans, indices and slices) is
 linear in its first argument; templates/runtime_helpers_pieces.py holds their own
 templates (grad of grad). An adjoint g may be the scalar zero 0.0 (standing for zeros of
 any shape), and a list adjoint a list with 0.0 items; what they return for an array is
@@ -232,6 +236,30 @@ def along_axis_index(arr, indices, axis=-1):
     np.put_along_axis writes: arr[along_axis_index(arr, indices, axis)]."""
     positions = np.reshape(np.arange(np.size(arr)), np.shape(arr))
     return np.unravel_index(np.take_along_axis(positions, indices, axis), np.shape(arr))
+
+
+def diagonal_index(a):
+    """The index np.fill_diagonal(a, v) writes (without wrap): the first min(a.shape)
+    places of the main diagonal, so `a[diagonal_index(a)] = v` is that call.
+
+        diagonal_index(np.zeros((3, 2)))  ->  (array([0, 1]), array([0, 1]))
+    """
+    return np.diag_indices(min(np.shape(a)), np.ndim(a))
+
+
+def running_source(y, axis=0):
+    """For y = np.maximum.accumulate(x, axis) (or minimum's): the position along `axis` of
+    the entry of x each y takes its value from, so that y = np.take_along_axis(x,
+    running_source(y, axis), axis). The source moves only where the running extremum
+    changes: on a tie (an entry equal to the extremum so far) the earlier entry keeps it.
+
+        running_source(np.array([1.0, 3.0, 3.0, 2.0, 5.0]))  ->  [0, 1, 1, 1, 4]
+    """
+    moved = np.moveaxis(np.asarray(y), axis, -1)
+    changed = np.ones(moved.shape, dtype=bool)
+    changed[..., 1:] = moved[..., 1:] != moved[..., :-1]
+    positions = np.where(changed, np.arange(moved.shape[-1]), 0)
+    return np.moveaxis(np.maximum.accumulate(positions, axis=-1), -1, axis)
 
 
 def trimmed_region(filt, trim="fb", axis=None):

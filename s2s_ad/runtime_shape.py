@@ -9,6 +9,7 @@ their source:
     split_hstacked, split_vstacked, unstack   the same for np.hstack, np.vstack, np.stack
     split_array(g, obj)              np.array(list)'s: the items' adjoints
     untile(g, x, reps), unrepeat(g, x, repeats)   np.tile's and np.repeat's: sums
+    outer_operand(a, b)              a with a length-1 axis per axis of b (ufunc.outer)
 """
 import numpy as np
 
@@ -20,6 +21,15 @@ def reshape_like(g, x, order="C"):
     if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
         return 0.0
     return _scalar_like(np.reshape(g, np.shape(x), order=order), x)
+
+
+def outer_operand(a, b):
+    """a with one length-1 axis appended per axis of b, so that np.F.outer(a, b) is
+    np.F(outer_operand(a, b), b) for a binary ufunc F (normalize writes it so).
+
+        outer_operand(np.ones(3), np.ones((4, 5))).shape  ->  (3, 1, 1)
+    """
+    return np.reshape(a, np.shape(a) + (1,) * np.ndim(b))
 
 
 def untranspose(g, axes=None):

@@ -1,5 +1,6 @@
-"""Reductions and scans: sum, mean, prod, max/min, ptp, cumsum, cumprod, var/std, norm,
-average (with weights).
+"""Reductions and scans: sum, mean, prod, max/min, ptp, cumsum, cumprod, the running
+maximum and minimum (np.maximum.accumulate, np.minimum.accumulate), var/std, norm, average
+(with weights).
 
 numpy 2 keeps np.max/np.amax and np.min/np.amin as distinct function objects; each is
 registered. Keywords a template does not list (out=, where=, initial=) are errors.
@@ -11,6 +12,7 @@ from s2s_ad.runtime import (extremum_share, reduced_count, reverse_cumsum, unred
                             unreduce_extremum, unreduce_prod, unreduce_var)
 from s2s_ad.runtime_shape import reshape_like
 from s2s_ad.runtime_spread import unreduce_norm, unreduce_std
+from s2s_ad.runtime_pieces import along_axis_index, running_source
 from s2s_ad.runtime_arrays import (linear_scan, shifted, spread_weights, sum_weighted,
                                    unlayout_weights, weights_total)
 
@@ -112,6 +114,33 @@ def cumsum_adjoint(y, a, axis=None, dtype=None):
 def cumsum_tangent(y, a, axis=None, dtype=None):
     """cumsum is linear: d cumsum(a) = cumsum(da)"""
     d[y] = np.cumsum(d[a], axis=axis)
+
+
+# y = np.maximum.accumulate(x, axis) is x taken at the entry holding the running maximum
+# (running_source: on a tie the earlier entry keeps it, so the derivative goes to the first
+# entry reaching the maximum, as builtin max's does); the derivative is that indexing's
+@adjoint(np.maximum.accumulate)
+def maximum_accumulate_adjoint(y, array, axis=0, dtype=None):
+    """d y_i = d x_k(i): the adjoint lands on the source entries (repeats accumulate)"""
+    d[array][along_axis_index(array, running_source(y, axis), axis)] += d[y]
+
+
+@tangent(np.maximum.accumulate)
+def maximum_accumulate_tangent(y, array, axis=0, dtype=None):
+    """d y_i = d x_k(i)"""
+    d[y] = np.take_along_axis(d[array], running_source(y, axis), axis)
+
+
+@adjoint(np.minimum.accumulate)
+def minimum_accumulate_adjoint(y, array, axis=0, dtype=None):
+    """d y_i = d x_k(i), k(i) the first entry reaching the running minimum"""
+    d[array][along_axis_index(array, running_source(y, axis), axis)] += d[y]
+
+
+@tangent(np.minimum.accumulate)
+def minimum_accumulate_tangent(y, array, axis=0, dtype=None):
+    """d y_i = d x_k(i)"""
+    d[y] = np.take_along_axis(d[array], running_source(y, axis), axis)
 
 
 # e = shifted(y, axis, 1.0) is the product of the earlier factors (e_0 = 1, e_i = y_{i-1});

@@ -6,8 +6,9 @@ import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
 from s2s_ad.runtime import broadcast_tangent, unbroadcast
-from s2s_ad.runtime_shape import (reshape_like, split_array, split_concatenated, split_hstacked,
-                                  split_vstacked, unrepeat, unstack, untile, untranspose)
+from s2s_ad.runtime_shape import (outer_operand, reshape_like, split_array,
+                                  split_concatenated, split_hstacked, split_vstacked,
+                                  unrepeat, unstack, untile, untranspose)
 from s2s_ad.runtime_arrays import (pad_linear, pad_widths, unpad, unpad_end_values,
                                    unpad_values)
 from s2s_ad.runtime_linalg import place_diagonal
@@ -61,6 +62,18 @@ def reshape_adjoint(y, a, shape=None, order="C"):
 def reshape_tangent(y, a, shape=None, order="C"):
     """d reshape(a, s) = reshape(da, s) (y's shape, so -1 entries are resolved)"""
     d[y] = np.reshape(d[a], np.shape(y), order=order)
+
+
+@adjoint(outer_operand)
+def outer_operand_adjoint(y, a, b):
+    """y = a with length-1 axes appended (ufunc.outer): reshape back to a's shape"""
+    d[a] += reshape_like(d[y], a)
+
+
+@tangent(outer_operand)
+def outer_operand_tangent(y, a, b):
+    """outer_operand is linear in a"""
+    d[y] = outer_operand(d[a], b)
 
 
 @adjoint(np.ravel)

@@ -7,7 +7,8 @@ an object of its type in the returned gradient. A dataclass or namedtuple made i
 """
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
 from s2s_ad.runtime_flow import sequence_position
-from s2s_ad.runtime_objects import attribute_of, attribute_tangent, field_adjoints, make_object
+from s2s_ad.runtime_objects import (attribute_of, attribute_tangent, field_adjoints,
+                                    fields_adjoint, make_object)
 
 
 @adjoint(attribute_of)
@@ -49,11 +50,25 @@ def make_object_tangent(y, cls, values):
 
 @adjoint(field_adjoints)
 def field_adjoints_adjoint(y, a, cls, values):
-    """y = the field adjoints of a: linear in a, field by field"""
-    d[a] += make_object(cls, field_adjoints(d[y], cls, values))
+    """y = the field adjoints of a: linear in a, field by field (the adjoint of a has a's
+    structure: a dict by attribute name, or a namedtuple's list)"""
+    d[a] += fields_adjoint(a, cls, field_adjoints(d[y], cls, values))
 
 
 @tangent(field_adjoints)
 def field_adjoints_tangent(y, a, cls, values):
     """linear in a"""
     d[y] = field_adjoints(d[a], cls, values)
+
+
+@adjoint(fields_adjoint)
+def fields_adjoint_adjoint(y, a, cls, items):
+    """y = items laid out by field: linear in items"""
+    d[items] += field_adjoints(d[y], cls, items)
+
+
+@tangent(fields_adjoint)
+def fields_adjoint_tangent(y, a, cls, items):
+    """linear in items"""
+    d[y] = fields_adjoint(a, cls, d[items])
+

@@ -15,12 +15,14 @@ import numpy as np
 from s2s_ad.ad.template_dsl import adjoint, d, nondifferentiable, tangent
 from s2s_ad.runtime import unbroadcast
 from s2s_ad.runtime_flow import match_adjoint
-from s2s_ad.runtime_pieces import (along_axis_index, broadcast_each, masked_values,
+from s2s_ad.runtime_pieces import (along_axis_index, broadcast_each, diagonal_index,
+                                   masked_values, running_source,
                                    mesh_tangent, piecewise_masks, split_block,
                                    split_column_stacked, split_dstacked, spread_masked,
                                    unbroadcast_each, unchoose, uninsert, unmesh, unselect)
 
-nondifferentiable(piecewise_masks, along_axis_index)      # booleans, indices
+nondifferentiable(piecewise_masks, along_axis_index, diagonal_index,
+                  running_source)                   # booleans, indices
 
 
 @adjoint(split_column_stacked)

@@ -40,6 +40,8 @@ def function_name(primitive):
     if owner is not None and type(owner).__module__.startswith("scipy.stats"):
         # a method of a distribution object: scipy.stats.norm.logpdf
         return f"scipy.stats.{type(owner).__name__[:-4]}.{primitive.__name__}"
+    if isinstance(owner, np.ufunc):         # numpy.maximum.accumulate
+        return f"numpy.{owner.__name__}.{primitive.__name__}"
     module = getattr(primitive, "__module__", None) or "numpy"
     if module.startswith("scipy.special") or (isinstance(primitive, np.ufunc) and getattr(
             sys.modules.get("scipy.special"), primitive.__name__, None) is primitive):

@@ -61,3 +61,29 @@ def check_against_differences(path, f, x, second_order=True):
         np.testing.assert_allclose(hvp_on(path, f, (x,), v),
                                    central_difference(s2s_ad.grad(f), x, v),
                                    rtol=1e-5, atol=1e-7)
+
+
+def every_way(f, x, before=(), eps=1e-5, grad_of_grad=True):
+    """f(*before, x) (a float in x) at x: grad, value_and_grad, jvp, vjp, hvp and grad of
+    grad in x against central differences of f and of its gradient."""
+    k = len(before)
+
+    def diff(g):
+        return (g(*before, x + eps) - g(*before, x - eps)) / (2 * eps)
+    grad = s2s_ad.grad(f, wrt=k)
+    first, second = diff(f), diff(grad)
+    np.testing.assert_allclose(grad(*before, x), first, rtol=1e-6, atol=1e-9)
+    value, gradient = s2s_ad.value_and_grad(f, wrt=k)(*before, x)
+    np.testing.assert_allclose((value, gradient), (f(*before, x), first), rtol=1e-6, atol=1e-9)
+    value, tangent = s2s_ad.jvp(f, wrt=k)(*before, x, 0.5)
+    np.testing.assert_allclose((value, tangent), (f(*before, x), 0.5 * first), rtol=1e-6,
+                               atol=1e-9)
+    np.testing.assert_allclose(s2s_ad.vjp(f, wrt=k)(*before, x, 2.0), 2.0 * first, rtol=1e-6,
+                               atol=1e-9)
+    np.testing.assert_allclose(s2s_ad.hvp(f, wrt=k)(*before, x, 1.5), 1.5 * second,
+                               rtol=1e-5, atol=1e-8)
+    if grad_of_grad:
+        np.testing.assert_allclose(s2s_ad.grad(grad, wrt=k)(*before, x), second, rtol=1e-5,
+                                   atol=1e-8)
+    # the reference itself is not flat: a zero derivative would pass no check above
+    assert abs(first) > 1e-3 and abs(second) > 1e-3

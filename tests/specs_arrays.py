@@ -9,6 +9,7 @@ import numpy as np
 import specs_linalg
 import specs_rearrange
 from primitive_specs import Spec
+from s2s_ad.runtime_shape import outer_operand
 
 
 def get_item(x):
@@ -136,6 +137,18 @@ def cumsum_axis_last(x):
     return np.cumsum(x, axis=-1)
 
 
+def running_max_axis0(x):
+    return np.maximum.accumulate(x)
+
+
+def running_max_axis_last(x):
+    return np.maximum.accumulate(x, axis=-1) * x
+
+
+def running_min_axis1(x):
+    return np.minimum.accumulate(x, 1)
+
+
 def var_all(x):
     return np.var(x)
 
@@ -199,6 +212,40 @@ def transpose_negative_axes(x):
 
 def swapaxes_first_last(x):
     return np.swapaxes(x, 0, -1)
+
+
+def outer_operand_of(a, b):
+    return outer_operand(a, b) * 2.0
+
+
+def subtract_outer(a, b):
+    """normalize writes np.F.outer(a, b) as np.F(outer_operand(a, b), b)"""
+    return np.subtract.outer(a, b)
+
+
+def multiply_outer(a, b):
+    return np.multiply.outer(a, b)
+
+
+def add_reduce(x):
+    """a ufunc's reduce is the numpy reduction over axis 0 (its default)"""
+    return np.add.reduce(x)
+
+
+def multiply_reduce_last(x):
+    return np.multiply.reduce(x, -1)
+
+
+def maximum_reduce(x):
+    return np.maximum.reduce(x, axis=None)
+
+
+def add_accumulate(x):
+    return np.add.accumulate(x)
+
+
+def multiply_accumulate_last(x):
+    return np.multiply.accumulate(x, axis=-1)
 
 
 def reshape_flat(x):
@@ -392,6 +439,9 @@ SPECS = [
     Spec(np.cumsum, cumsum_flat, REDUCE),
     Spec(np.cumsum, cumsum_axis0, ARRAYS),
     Spec(np.cumsum, cumsum_axis_last, ROWS),
+    Spec(np.maximum.accumulate, running_max_axis0, ARRAYS, modes=("reverse", "forward")),
+    Spec(np.maximum.accumulate, running_max_axis_last, ARRAYS, modes=("reverse", "forward")),
+    Spec(np.minimum.accumulate, running_min_axis1, ARRAYS[1:], modes=("reverse", "forward")),
     Spec(np.var, var_all, ARRAYS),
     Spec(np.var, var_axis0_ddof1, ARRAYS),
     Spec(np.var, var_axes_keepdims, CUBE),
@@ -410,6 +460,16 @@ SPECS = [
     Spec(np.transpose, transpose_negative_axes, CUBE),
     Spec(np.swapaxes, swapaxes_first_last, ROWS),
     Spec(np.reshape, reshape_flat, REDUCE),
+    Spec(outer_operand, outer_operand_of, [((3,), (4,)), ((2, 3), (4,)), ((), (2, 3))],
+         wrt=(0,), modes=("reverse", "forward")),
+    Spec(np.subtract, subtract_outer, [((3,), (4,)), ((2, 3), (4,)), ((3,), ())],
+         modes=("reverse", "forward")),
+    Spec(np.multiply, multiply_outer, [((3,), (2, 2))], modes=("reverse", "forward")),
+    Spec(np.sum, add_reduce, [((4,),), ((3, 4),)], modes=("reverse", "forward")),
+    Spec(np.prod, multiply_reduce_last, [((3, 4),)], modes=("reverse", "forward")),
+    Spec(np.max, maximum_reduce, [((3, 4),)], modes=("reverse", "forward")),
+    Spec(np.cumsum, add_accumulate, [((4,),), ((3, 4),)], modes=("reverse", "forward")),
+    Spec(np.cumprod, multiply_accumulate_last, [((3, 4),)], modes=("reverse", "forward")),
     Spec(np.reshape, reshape_rows, [((6,),), ((3, 4),), ((2, 3, 4),)]),
     Spec(np.reshape, reshape_fortran, [((3, 4),), ((12,),), ((2, 6),)]),
     Spec(np.ravel, ravel_c, REDUCE),

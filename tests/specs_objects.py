@@ -1,6 +1,7 @@
 """Spec rows for objects (templates/objects.py): an attribute read `p.w`, a dataclass or
 namedtuple made in f (`make_object`), and the runtime helpers their derivatives call
-(`attribute_tangent` in forward mode, `field_adjoints` in reverse), over scalars, vectors,
+(`attribute_tangent` in forward mode, `field_adjoints` in reverse, `fields_adjoint` in
+grad of grad), over scalars, vectors,
 matrices and broadcasting shapes."""
 import collections
 import dataclasses
@@ -9,7 +10,7 @@ import numpy as np
 
 from primitive_specs import BINARY, Spec
 from s2s_ad.runtime_objects import (attribute_of, attribute_tangent, field_adjoints,
-                                    make_object)
+                                    fields_adjoint, make_object)
 
 BOTH = ("reverse", "forward")
 
@@ -42,9 +43,16 @@ def adjoints_of_fields(a, b):
     return w * b2 + w
 
 
+def adjoint_of_fields(a, b):
+    laid = fields_adjoint({}, Fields, (a * b, np.sin(b)))
+    listed = fields_adjoint([0.0, 0.0], Pair, (a, b * b))
+    return laid["w"] * laid["b"] + listed[0] * listed[1]
+
+
 SPECS = [
     Spec(attribute_of, dataclass_fields, BINARY, modes=BOTH),
     Spec(make_object, namedtuple_fields, BINARY, modes=BOTH),
     Spec(attribute_tangent, tangent_attribute, BINARY, modes=BOTH),
     Spec(field_adjoints, adjoints_of_fields, BINARY, modes=BOTH),
+    Spec(fields_adjoint, adjoint_of_fields, BINARY, modes=BOTH),
 ]

@@ -185,6 +185,27 @@ def log_softmax_first(x):
     return special.log_softmax(x, 0)
 
 
+SPD = np.array([[2.0, 0.3, -0.2], [0.3, 1.5, 0.1], [-0.2, 0.1, 1.8]])
+
+
+def mvn_logpdf(x, mean, a):
+    """cov = SPD + a / 10: scipy reads cov's lower triangle, a is not symmetric"""
+    return stats.multivariate_normal.logpdf(x, mean, SPD + 0.1 * a)
+
+
+def mvn_logpdf_built(x, mean, a):
+    """a covariance built symmetric, as a Gaussian process's kernel matrix is"""
+    return stats.multivariate_normal.logpdf(x, mean=mean, cov=a @ a.T + np.eye(3))
+
+
+def t_logpdf(x, df, loc, scale):
+    return stats.t.logpdf(x, df, loc, scale)
+
+
+def t_logpdf_standard(x, df):
+    return stats.t.logpdf(x, df)
+
+
 def norm_logpdf(x, loc, scale):
     return stats.norm.logpdf(x, loc, scale)
 
@@ -228,6 +249,7 @@ def weights_with_b(a, y, b):
 ROWS = [((4,),), ((3, 4),), ((2, 3, 4),)]
 REDUCED_ROWS = [((4,), ()), ((3, 4), (3,)), ((2, 3, 4), (2, 3))]
 MIXTURE = [((4,), (4,)), ((3, 4), (4,)), ((3, 4), (3, 1)), ((3, 4), ()), ((), ())]
+MVN = [((3,), (3,), (3, 3)), ((4, 3), (3,), (3, 3)), ((2, 4, 3), (3,), (3, 3))]
 NORM = [((), (), ()), ((4,), (4,), ()), ((3, 4), (4,), (3, 1)), ((3, 4), (), (4,))]
 SPECS = [] if special is None else [
     Spec(special.expit, expit, UNARY, modes=MODES),
@@ -273,6 +295,12 @@ SPECS = [] if special is None else [
     Spec(special.log_softmax, log_softmax_last, ROWS, modes=MODES),
     Spec(special.log_softmax, log_softmax_first, ROWS, modes=MODES),
     Spec(stats.norm.logpdf, norm_logpdf, NORM, (REAL, REAL, POSITIVE), modes=MODES),
+    Spec(stats.t.logpdf, t_logpdf, [((4,), (), (4,), ()), ((3, 4), (4,), (), (3, 1))],
+         (REAL, POSITIVE, REAL, POSITIVE), modes=MODES),
+    Spec(stats.t.logpdf, t_logpdf_standard, [((), ()), ((4,), ())], (REAL, POSITIVE),
+         modes=MODES),
+    Spec(stats.multivariate_normal.logpdf, mvn_logpdf, MVN, modes=MODES),
+    Spec(stats.multivariate_normal.logpdf, mvn_logpdf_built, MVN, modes=MODES),
     Spec(stats.norm.logpdf, norm_logpdf_standard, UNARY, modes=MODES),
     Spec(stats.norm.pdf, norm_pdf, NORM, (REAL, REAL, POSITIVE), modes=MODES),
     Spec(stats.norm.cdf, norm_cdf, NORM, (REAL, REAL, POSITIVE), modes=MODES),

@@ -447,3 +447,25 @@ def test_an_index_added_into_an_adjoint_that_may_still_be_zero(path):
     f = first_item_returned_second_scaled
     np.testing.assert_allclose(grad_on(path, f, 0)(*args), numeric_grad(f, args, 0),
                                rtol=1e-6, atol=1e-9)
+
+
+def returns_an_item_or_the_argument(a, x, M):
+    y1 = np.zeros(3)
+    return y1[0] if np.sum(M) < 0.5 else x
+    y1 -= y1[::1]
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_a_name_bound_in_both_branches_stays_maybe_a_view(path):
+    """`t = y1[0]` on one branch (a possible view: its kind joins a number and an array)
+    and `t = x` on the other: the second binding forgot the first may be a view, so the
+    later write into y1 was refused as certainly seen through the returned value (fuzzer
+    seed 4300824, hvp). It is now checked at run time, where the value is x."""
+    args = (0.5, np.array([1.0, -2.0, 3.0]), np.eye(3))
+    vjp = on_path(s2s_ad.vjp(returns_an_item_or_the_argument, wrt=1), path)
+    w = np.array([0.5, 2.0, -1.0])
+    got = vjp(*args, w) if path == "specialised" else vjp(*args, cotangent=w)
+    np.testing.assert_allclose(got, w)
+    jvp = s2s_ad.jvp(returns_an_item_or_the_argument, wrt=1)
+    value, tangent = with_vector(path, jvp, returns_an_item_or_the_argument, args, w)
+    np.testing.assert_allclose(tangent, w)

@@ -465,3 +465,33 @@ def test_attributes_named_like_array_attributes(path):
     assert "eps" not in vars(gradient)             # a class constant: not the object's
     np.testing.assert_allclose(on(path, s2s_ad.grad(t.loss))(x),
                                differences(t.loss, x), rtol=1e-6)
+
+
+# ---- an instance called as a function (a class with `def __call__`) ---------------------
+class CalledModel(Model):
+    def __call__(self, x, y):
+        return self.loss(x, y)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_an_instance_with_a_call_method_is_differentiated_as_its_call(path):
+    """grad(model) of a model called as model(x, y): the gradient in x, or in the model's
+    attributes with wrt="self", as for the bound method model.__call__."""
+    m = CalledModel()
+    got = on(path, s2s_ad.grad(m))(X, Y)
+    np.testing.assert_allclose(got, differences(lambda x: m(x, Y), X), rtol=1e-6, atol=1e-8)
+    gradient = on(path, s2s_ad.grad(m, wrt="self"))(X, Y)
+    check_object_gradient(gradient, lambda obj: CalledModel.__call__(obj, X, Y), m,
+                          ("W", "b", "scale"))
+    value, g = s2s_ad.value_and_grad(m)(X, Y)
+    assert value == pytest.approx(m(X, Y))
+    v = RNG.standard_normal(X.shape)
+    hv = s2s_ad.hvp(m)(X, Y, v)
+    eps = 1e-5
+    expected = (s2s_ad.grad(m)(X + eps * v, Y) - s2s_ad.grad(m)(X - eps * v, Y)) / (2 * eps)
+    np.testing.assert_allclose(hv, expected, rtol=1e-4, atol=1e-6)
+
+
+def test_an_instance_without_a_call_method_is_still_an_error():
+    with pytest.raises(s2s_ad.APIUsageError, match="expects a function, got Model"):
+        s2s_ad.grad(Model())(X)

@@ -106,13 +106,12 @@ class ExpansionContext:
 
     def matmul_adjoint(self, which, g, a, b):
         """`matmul_adjoint_a/b(g, a, b)` written out where the facts say both operands are
-        float arrays, matrices or a matrix and a vector, and the adjoint is an array:
-        `g @ b.T` and `a.T @ g`, and for a matrix times a vector (`X @ w`) the vector's
-        `g @ X` (`v @ W` beside `W`: `W @ g`), as a person writes them (the helper covers
-        the outer products, batched and still-zero cases). None otherwise."""
+        float matrices or vectors and the adjoint is not the scalar zero, as a person writes
+        them: `g @ b.T` and `a.T @ g` for two matrices, `np.outer(g, b)` and `g @ a` for a
+        matrix times a vector, `g * b` for a dot product (the helper covers batched and
+        still-zero cases). None otherwise."""
         kinds = self.i.kinds
-        if kinds is None or self.adjoint_may_be_scalar_zero or not all(
-                isinstance(x, gast.Name) for x in (a, b)):
+        if kinds is None or not all(isinstance(x, gast.Name) for x in (a, b)):
             return None
         ranks = []
         for x in (a, b):
@@ -121,15 +120,24 @@ class ExpansionContext:
                     or len(kind.axes) not in (1, 2) or kind.dtype not in ("float64", "float32"):
                 return None
             ranks.append(len(kind.axes))
-        if ranks == [2, 1] and which == "b":
-            return gast.BinOp(left=g, op=gast.MatMult(), right=a)     # helper's own g @ a
-        if ranks == [1, 2] and which == "a":
-            return gast.BinOp(left=b, op=gast.MatMult(), right=g)     # np.matmul(b, g)
-        if ranks != [2, 2]:
-            return None
-        if which == "a":
-            return gast.BinOp(left=g, op=gast.MatMult(), right=_transposed(b))
-        return gast.BinOp(left=_transposed(a), op=gast.MatMult(), right=g)
+        if ranks == [1, 1]:           # a dot product: g a number (0.0 too gives zeros)
+            return gast.BinOp(left=g, op=gast.Mult(),
+                              right=build.clone(b if which == "a" else a))
+        if self.adjoint_may_be_scalar_zero:
+            return None               # 0.0 standing for an array has no shape to take
+        if ranks == [2, 2]:
+            if which == "a":
+                return gast.BinOp(left=g, op=gast.MatMult(), right=_transposed(b))
+            return gast.BinOp(left=_transposed(a), op=gast.MatMult(), right=g)
+        # a matrix times a vector (or a vector times a matrix): g is a vector; the
+        # matrix's adjoint is an outer product, the vector's g times the matrix
+        matrix_is_mine = ranks[0 if which == "a" else 1] == 2
+        if matrix_is_mine:
+            pair = [g, build.clone(b)] if which == "a" else [build.clone(a), g]
+            return build.call(self.i.levels.numpy_name + ".outer", pair)
+        if which == "a":                          # a (n,) @ b (n, k): b @ g
+            return gast.BinOp(left=build.clone(b), op=gast.MatMult(), right=g)
+        return gast.BinOp(left=g, op=gast.MatMult(), right=build.clone(a))   # a (m, n) @ b
 
     def element_count(self, atom, axis):
         """`reduced_count(atom, axis)` written out from the facts: `y.size` for a full

@@ -251,7 +251,8 @@ class StatementReverser(HelperCallReverser, ListStatementReverser):
         try:
             bound = bind_operands(template, op.args, op.keywords, op.primitive)
             self.ctx.elementwise = is_elementwise(op.primitive) and not op.keywords
-            self.ctx.adjoint_may_be_scalar_zero = self.adjoint_may_be_zero(result_adjoint)
+            self.ctx.adjoint_may_be_scalar_zero = self.adjoint_may_be_zero(result_adjoint) \
+                and not self._seed_of_a_number(result_adjoint, target)
             if isinstance(result_adjoint, gast.Name) and result_adjoint.id in self._maybe_zero \
                     and op.primitive in _NEED_A_SHAPE:
                 # a rearrangement keeps its operand's shape and dtype: the operand (read by
@@ -320,6 +321,13 @@ class StatementReverser(HelperCallReverser, ListStatementReverser):
         if not isinstance(adjoint, gast.Name):
             return True
         return adjoint.id in self._maybe_zero
+
+    def _seed_of_a_number(self, adjoint, target):
+        """A nonzero number literal as the adjoint of a value the facts say is a number
+        (the 1.0 seeding `return r @ r`): a number, not 0.0 standing for an array."""
+        return isinstance(adjoint, gast.Constant) and type(adjoint.value) in (int, float) \
+            and adjoint.value != 0 and self.i.kinds is not None \
+            and self.i.kinds.axes(target) == ()
 
     def _note_maybe_zero(self, operand, value, target):
         """A contribution computed from a possibly-zero adjoint is possibly zero too,

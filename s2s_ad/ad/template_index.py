@@ -30,6 +30,9 @@ KINDS = ("adjoint", "tangent", "nondifferentiable")
 def primitive_key(primitive):
     """`module:qualname` of a primitive, or None for an object without both."""
     try:
+        owner = getattr(primitive, "__self__", None)
+        if type(owner).__name__ == "ufunc":      # np.maximum.accumulate: numpy:maximum.accumulate
+            return f"numpy:{owner.__name__}.{primitive.__name__}"
         module = getattr(primitive, "__module__", None)
         name = getattr(primitive, "__qualname__", None) or getattr(primitive, "__name__", None)
     except Exception:           # an object whose attribute lookup raises: not a built-in's

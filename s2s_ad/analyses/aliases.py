@@ -115,7 +115,10 @@ def writes_through_aliases(levels, kinds=None, item_views=True):
                 for group in shared.values():
                     group.discard(target.id)      # rebound: no longer the same array
             shared[target.id] = set()
-            unknown.discard(target.id)
+            if not kept:
+                # in a branch, a name that may still hold a possible view of another
+                # path stays "may be a view" (checked at run time)
+                unknown.discard(target.id)
             members.pop(target.id, None)
             positions.pop(target.id, None)
             if isinstance(stmt.value, (gast.List, gast.Tuple)):

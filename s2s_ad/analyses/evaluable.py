@@ -12,7 +12,7 @@ import operator
 import numpy as np
 
 from ..ir.primitives import attribute_read, identity
-from .. import runtime_mappings
+from .. import runtime_mappings, runtime_shape
 from .shapes import is_elementwise
 
 _OPERATORS = {operator.add, operator.sub, operator.mul, operator.truediv, operator.pow,
@@ -52,10 +52,14 @@ _SCIPY_SPECIAL = frozenset({"logsumexp", "softmax", "log_softmax", "polygamma"})
 def evaluable(primitive):
     """Is `primitive`'s result kind decided by evaluating it on stand-ins?"""
     if primitive in _OPERATORS or primitive is attribute_read \
-            or primitive is runtime_mappings.make_mapping:     # a dict of its values' kinds
+            or primitive is runtime_mappings.make_mapping \
+            or primitive is runtime_shape.outer_operand:     # ufunc.outer, as normalize writes it
         return True
     if isinstance(primitive, np.ufunc):
         return primitive.nout == 1
+    owner = getattr(primitive, "__self__", None)
+    if isinstance(owner, np.ufunc) and getattr(primitive, "__name__", "") == "accumulate":
+        return owner.nout == 1                   # np.maximum.accumulate: the operand's kind
     if isinstance(primitive, type) and issubclass(primitive, np.generic):
         return True                              # np.float32(x)
     if getattr(primitive, "__module__", None) == "math" or \

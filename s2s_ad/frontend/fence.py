@@ -113,6 +113,8 @@ def fence(parsed, extra_allowed=(), resolution=None):
             kind = type(node)
             if kind in extra_allowed or id(node) in allowed_stars:
                 continue
+            if kind in (gast.Import, gast.ImportFrom) and resolution is not None:
+                continue     # the names it binds are facts of the derivative (resolve.py)
             if kind in _UNSUPPORTED:
                 message, hint = _UNSUPPORTED[kind]
                 raise UnsupportedSyntaxError(message, smap.locate(node), hint)

@@ -7,14 +7,21 @@
     True
 
 Reads `__globals__`, closure cells and builtins through a read-only view; never writes
-into the user's globals. Globals are looked up when grad() is called: a helper defined
+into the user's globals. An import inside the function (`import numpy as np`, `from math
+import exp`) binds its name when the derivative is built, as a global would be:
+
+    >>> resolve(parse(g)).lookup("exp")   # def g(x): from math import exp; return exp(x)
+    <built-in function exp>
+ Globals are looked up when grad() is called: a helper defined
 later in the module is a located error telling the user to define it first.
 """
 import builtins
+import importlib
 from dataclasses import dataclass, field
 
 import gast
 
+from ..errors import UnsupportedSyntaxError
 from ..ir.walk import walk_tree
 from .star_params import source_function
 
@@ -30,6 +37,8 @@ class Resolution:
     # a method's first parameter -> (the class defining it, "instance" or "class"), for
     # calls such as self.helper(x) and cls.create(x)
     receivers: dict = field(default_factory=dict)
+    # names an import statement inside the function binds -> the object imported
+    imported: dict = field(default_factory=dict)
 
     def kind(self, identifier):
         if identifier in self.parameters:
@@ -38,7 +47,7 @@ class Resolution:
             return "local"
         if identifier in self.closure:
             return "closure"
-        if identifier in self.globals:
+        if identifier in self.globals or identifier in self.imported:
             return "global"
         if hasattr(builtins, identifier):
             return "builtin"
@@ -74,6 +83,8 @@ class Resolution:
                 return cell.cell_contents
             except ValueError:
                 return _MISSING
+        if identifier in self.imported:
+            return self.imported[identifier]
         if identifier in self.globals:
             return self.globals[identifier]
         return getattr(builtins, identifier, _MISSING)
@@ -95,8 +106,51 @@ def resolve(parsed):
         elif isinstance(node, (gast.FunctionDef, gast.ClassDef)) and node is not tree:
             assigned.add(node.name)
     cells = dict(zip(func.__code__.co_freevars, func.__closure__ or ()))
+    imported = _imported(tree, parsed.source_map, assigned | set(params))
     return Resolution(params, frozenset(assigned - set(params)), cells,
-                      _ReadOnlyGlobals(func.__globals__), _receivers(func, params))
+                      _ReadOnlyGlobals(func.__globals__), _receivers(func, params), imported)
+
+
+def _imported(tree, smap, assigned):
+    """{name: object} of the import statements in the function, imported now (importing
+    is what running them would do first; the module is then in sys.modules). A name an
+    import binds must be bound by nothing else in the function: it is one fact of the
+    derivative, not a value."""
+    found = {}
+    for node in walk_tree(tree):
+        if not isinstance(node, (gast.Import, gast.ImportFrom)):
+            continue
+        for alias in node.names:
+            name, obj = _import_one(node, alias, smap)
+            if name in assigned or found.get(name, obj) is not obj:
+                raise UnsupportedSyntaxError(
+                    f"`{name}` is bound by this import and by another statement of the "
+                    f"function", smap.locate(node), "give one of them another name")
+            found[name] = obj
+    return found
+
+
+def _import_one(node, alias, smap):
+    """(the name `alias` of the import `node` binds, the object it binds it to)."""
+    if isinstance(node, gast.ImportFrom) and (node.level or alias.name == "*"):
+        raise UnsupportedSyntaxError(
+            "a relative import or `import *` inside a differentiated function",
+            smap.locate(node), "import at module level")
+    try:
+        if isinstance(node, gast.Import):
+            module = importlib.import_module(alias.name)
+            if alias.asname:
+                return alias.asname, module
+            head = alias.name.split(".")[0]      # `import a.b` binds a
+            return head, importlib.import_module(head)
+        module = importlib.import_module(node.module)
+        obj = getattr(module, alias.name, None)
+        if obj is None:      # a submodule not yet imported: `from numpy import linalg`
+            obj = importlib.import_module(f"{node.module}.{alias.name}")
+        return alias.asname or alias.name, obj
+    except ImportError as exc:
+        raise UnsupportedSyntaxError(f"this import fails: {exc}", smap.locate(node),
+                                     "install the module or import what exists") from None
 
 
 def _receivers(func, params):

@@ -101,6 +101,15 @@ class Bindings:
         self.names[ident] = obj
         return ident
 
+    def bind_all(self, runtime_names, imported):
+        """The runtime helpers normalize called by name ({helper: name}), and the names
+        imports inside f bind ({name: object}), each under its own name even when the
+        object has another (`import numpy as onp`)."""
+        for helper, name in runtime_names.items():
+            self.name_for(name, helper, exact=True)
+        for name, obj in imported.items():
+            self.names.setdefault(name, obj)
+
 
 def callee(func, resolve):
     """What the called expression `func` of generated code denotes: a name through

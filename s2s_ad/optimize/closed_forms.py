@@ -296,17 +296,25 @@ class _Rewrite:
         return kept, materialise
 
     def _closed_arguments(self, stmt):
-        """{position: (argument, value, is_array)} for the arguments of a kept
-        `v = helper(...)` (or the operands of `v = a @ b`) that read interpreted adjoints
-        and are covered."""
+        """{position: (argument, value, is_array)} for the operands of a kept
+        `v = helper(...)` (positions 0, 1, ...) or `v = g @ X` ("left", "right") that read
+        interpreted adjoints and are covered."""
         closed = {}
-        if isinstance(stmt, gast.Assign):
-            for k, arg in enumerate(_operands(stmt.value)):
-                if _reads(arg) & set(self.adjoints):
-                    try:
-                        closed[k] = (arg, *self._rational(arg, True))
-                    except _Opaque:
-                        pass
+        value = stmt.value
+        if not isinstance(stmt, gast.Assign):
+            return closed
+        if isinstance(value, gast.Call):
+            operands = list(enumerate(value.args))
+        elif isinstance(value, gast.BinOp) and isinstance(value.op, gast.MatMult):
+            operands = [("left", value.left), ("right", value.right)]
+        else:
+            operands = []
+        for k, arg in operands:
+            if _reads(arg) & set(self.adjoints):
+                try:
+                    closed[k] = (arg, *self._rational(arg, True))
+                except _Opaque:
+                    pass
         return closed
 
     def _assemble(self, kept, materialise, renderer):
@@ -320,9 +328,12 @@ class _Rewrite:
         old_cost = sum(_cost(renderer, self.backward[k].value) for k in self.interpreted)
         for index, stmt, closed in kept:
             stmt = build.clone(stmt)
-            for k, (arg, value, array) in sorted(closed.items()):
+            for k, (arg, value, array) in sorted(closed.items(), key=lambda c: str(c[0])):
                 expr = self._render(renderer, value, array)
-                _set_operand(stmt.value, k, expr)
+                if isinstance(k, str):
+                    setattr(stmt.value, k, expr)
+                else:
+                    stmt.value.args[k] = expr
                 outputs.append((index, "before", arg, expr))
                 old_cost += _cost(renderer, arg)
                 new_cost += _cost(renderer, expr)
@@ -370,24 +381,6 @@ class _Rewrite:
             [s for s in self.forward if s.targets[0].id not in self.atom_class],
             self.backward, self.interpreted, outputs, set(self.atom_class) | {COUNT},
             self.resolve, COUNT)
-
-
-def _operands(value):
-    """The arguments of a call, the two operands of `a @ b`, else none."""
-    if isinstance(value, gast.Call):
-        return value.args
-    if isinstance(value, gast.BinOp) and isinstance(value.op, gast.MatMult):
-        return [value.left, value.right]
-    return []
-
-
-def _set_operand(value, k, expr):
-    if isinstance(value, gast.Call):
-        value.args[k] = expr
-    elif k == 0:
-        value.left = expr
-    else:
-        value.right = expr
 
 
 def _cost(renderer, expr):

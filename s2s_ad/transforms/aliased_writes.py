@@ -23,6 +23,7 @@ from .. import runtime_checks
 
 
 _GENERATED_HOLDER = re.compile(r"^(_tape\w*|t\d+_\d+)$")
+_RETURNED = re.compile(r"^result(_\d+)?$")
 
 
 def guard_aliased_writes(levels, kinds, namer, user_names, generated=False):
@@ -64,16 +65,21 @@ def _error(levels, findings, user_names, portable=False):
     first = [f for f in findings if f[0] is findings[0][0]]
     stmt, written, other, _ = min(first, key=lambda f: (f[2] not in user_names, f[2]))
     in_place = levels.updated_in_place(stmt) is not None
+    seen = f"`{other}`"
+    if other not in user_names and _RETURNED.match(other):
+        seen = "the value returned before it"      # `return v` lowered to `result = v`
     return UnsupportedSyntaxError(
-        f"`{written}` holds the same numpy array as `{other}` (an assignment, a view or a "
-        f"list holding it), so this write changes `{other}` too, which is read later; "
-        f"s2s_ad follows values, not shared memory", _located(levels, stmt, portable),
+        f"`{written}` holds the same numpy array as {seen} (an assignment, a view or a "
+        f"list holding it), so this write changes {seen} too, which is read later; "
+        f"s2s_ad follows values, not shared memory", located(levels, stmt, portable),
         f"copy before writing: `{written} = {written}.copy()`"
         + (f"; for numbers, write the update as an assignment (`{written} = {written} "
            f"* ...` rather than `{written} *= ...`)" if in_place else ""))
 
 
-def _located(levels, stmt, portable):
+def located(levels, stmt, portable):
+    """Where `stmt` is in the user's source; `portable`: its file by base name (a message
+    written into generated code reads the same on every machine)."""
     location = levels.parsed.source_map.locate(stmt)
     if portable and location is not None:
         location = dataclasses.replace(location,

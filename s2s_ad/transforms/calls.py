@@ -21,11 +21,12 @@ from ..errors import UnsupportedSyntaxError
 from ..ir.build import dotted_path
 from ..ir import build
 from ..runtime import RUNTIME_MODULES
-from .. import runtime_creation, runtime_functions, runtime_pieces
+from .. import runtime_creation, runtime_functions, runtime_pieces, runtime_shape
 from ..frontend.star_params import fixed_arity, fixed_count, takes_star_args
 from ..runtime_objects import constructible, field_names, make_object
 from . import desugar
 from .function_values import FunctionValueMixin
+from .generators import listed_generator
 from .helper_inline import HelperInlineMixin
 from .array_syntax import (AXIS_CONCATENATORS, axis_concatenation, einsum_subscripts,
                            piecewise_parts, piecewise_terms)
@@ -48,6 +49,12 @@ class CallMixin(FunctionValueMixin, HelperInlineMixin):
             merged = build.call(partial.args[0], list(partial.args[1:]) + list(expr.args),
                                 [(k.arg, k.value) for k in partial.keywords + expr.keywords])
             return self._call(build.with_location(merged, expr))
+        of_partial = self._gradient_of_partial(expr)
+        if of_partial is not None:
+            return self._call(of_partial)
+        of_closure = self._gradient_of_closure(expr)
+        if of_closure is not None:
+            return of_closure
         path = dotted_path(func)
         if isinstance(func, gast.Name) and func.id in self.nested:
             return self._inline(func.id, expr)
@@ -120,6 +127,12 @@ class CallMixin(FunctionValueMixin, HelperInlineMixin):
         lowered = self._builtin_call(target, expr)
         if lowered is not None:
             return lowered
+        listed = self.__dict__.setdefault("_listed_calls", set())
+        if id(expr) not in listed and not self.res.is_value("list") \
+                and self.res.lookup("list") is list and listed_generator(target):
+            # a generator of yours read as the list of its items (transforms/generators.py)
+            listed.add(id(expr))
+            return self._call(build.with_location(build.call(build.name("list"), [expr]), expr))
         if self._passes_local_function(expr):
             # apply(act, x), apply(lambda z: ..., x): the def is inlined into f
             return self._inline_helper(target, expr)
@@ -162,6 +175,16 @@ class CallMixin(FunctionValueMixin, HelperInlineMixin):
             values = list(expr.args) + list(k.value for k in expr.keywords)
             call = self._runtime_call(make_object, [build.dotted(path), build.tuple_(values)])
             return self._call(build.with_location(call, expr))
+        rewritten = desugar.ufunc_method(target, expr.args, expr.keywords)
+        if rewritten is not None and rewritten[0] == "reduce":
+            return self._numpy_call(*rewritten[1:], 0, expr)
+        if rewritten is not None:
+            # np.F.outer(a, b): F of a with b's axes appended, and b
+            a, _ = self._atom(expr.args[0])
+            b, _ = self._atom(expr.args[1])
+            left = self._runtime_call(runtime_shape.outer_operand, [a, build.clone(b)])
+            return self._numpy_call(rewritten[1], [build.with_location(left, expr), b],
+                                    expr.keywords, 0, expr)
         if target is numpy.einsum:
             sublists = einsum_subscripts(expr, self.smap)
             expr = sublists if sublists is not None else expr
@@ -190,13 +213,19 @@ class CallMixin(FunctionValueMixin, HelperInlineMixin):
     def _receiver_class(self, receiver):
         """(class, "instance" or "class") when the class of the object a name holds is
         known while normalizing: `self` / `cls` of the method differentiated (resolve.py),
-        or a local made once in f by a dataclass or namedtuple class (`m = Params(W, b)`),
+        a local made once in f by a dataclass or namedtuple class (`m = Params(W, b)`), or
+        an object argument of the class the specialisation's signature gives ("exact"),
         whose methods are then differentiated like any helper, `m` included. None
         otherwise (a method of an object chosen when the code runs: refusals.py)."""
         found = self.res.receivers.get(receiver.id)
         if found is not None:
             return found
         values, stores = self._bindings_in_source()
+        given = self.known_functions.get(f"{receiver.id}.__class__")
+        if given is not None and receiver.id in self.res.parameters \
+                and receiver.id not in stores:
+            # an object argument whose exact class the specialisation's signature gives
+            return given, "exact"
         made = values.get(receiver.id, [])
         if len(made) != 1 or stores.get(receiver.id) != 1 or not isinstance(made[0], gast.Call):
             return None
@@ -221,6 +250,8 @@ class CallMixin(FunctionValueMixin, HelperInlineMixin):
                 f"s2s_ad can read", self.smap.locate(expr),
                 "call a method defined with def in the class, or a module-level function")
         overriding = [sub.__qualname__ for sub in _subclasses(owner) if attr in sub.__dict__]
+        if how == "exact":        # the object's own class: no subclass to choose from
+            how, overriding = "instance", []
         if overriding and not isinstance(raw, staticmethod):
             raise UnsupportedSyntaxError(
                 f"`{receiver.id}.{attr}(...)` is resolved on {owner.__qualname__}, but "

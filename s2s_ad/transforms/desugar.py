@@ -6,6 +6,8 @@
     x.T                ->  np.transpose(x)
     z.real, z.imag     ->  np.real(z), np.imag(z)
     x.dot(w)           ->  np.dot(x, w)
+    np.add.reduce(x)   ->  np.sum(x, axis=0)      (ufunc_method: reduce, accumulate, outer)
+    np.subtract.outer(a, b)  ->  np.subtract(outer_operand(a, b), b)
 
 Augmented assignment (`s += e` -> `s = s + e`) and tuple unpacking are desugared by
 `normalize` itself, which owns statement order.
@@ -76,3 +78,33 @@ def attribute_call(receiver, attr, node, smap, of_object=False):
         return None
     raise UnsupportedSyntaxError(f"the attribute `.{attr}` is not supported here",
                                  smap.locate(node), "use a numpy function instead")
+
+
+# a ufunc's reduce and accumulate that are numpy functions (axis 0 unless given, as the
+# methods default); np.maximum.accumulate has its own template
+_REDUCED = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min",
+            "logical_and": "all", "logical_or": "any"}
+_ACCUMULATED = {"add": "cumsum", "multiply": "cumprod"}
+
+
+def ufunc_method(target, args, keywords):
+    """For a numpy ufunc's method `target` called with (args, keywords): ("reduce", numpy
+    function name, args, keywords) with axis=0 filled in, ("outer", ufunc name) for a
+    binary ufunc's outer, or None (not such a method, or a form not rewritten)."""
+    ufunc = getattr(target, "__self__", None)
+    method = getattr(target, "__name__", None)
+    if not isinstance(ufunc, np.ufunc) or getattr(np, ufunc.__name__, None) is not ufunc \
+            or any(isinstance(a, gast.Starred) for a in args) \
+            or any(k.arg is None for k in keywords):
+        return None
+    if method == "outer" and ufunc.nin == 2 and ufunc.nout == 1 and len(args) == 2:
+        return "outer", ufunc.__name__
+    table = {"reduce": _REDUCED, "accumulate": _ACCUMULATED}.get(method, {})
+    if ufunc.__name__ not in table or not args or len(args) > 2:
+        return None
+    given = {k.arg for k in keywords}
+    if len(args) == 1 and "axis" not in given:
+        keywords = list(keywords) + [gast.keyword(arg="axis", value=build.const(0))]
+    elif len(args) == 2:
+        keywords = [gast.keyword(arg="axis", value=args[1])] + list(keywords)
+    return "reduce", table[ufunc.__name__], [args[0]], keywords

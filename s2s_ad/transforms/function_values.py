@@ -98,6 +98,76 @@ class FunctionValueMixin:
                                                     for k in node.keywords})
         return _NOT_STATIC
 
+    def _gradient_of_closure(self, expr):
+        """`s2s_ad.grad(inner)(x)` (any derivative maker, its options literals) with inner
+        a nested def reading f's variables: the derivative of inner lifted to take them
+        as parameters after its own (transforms/lifted.py), called with their values
+        here. The derivative is evaluated once, as for a module-level function. None for
+        another call."""
+        maker = expr.func
+        if not (isinstance(maker, gast.Call) and len(maker.args) == 1
+                and isinstance(maker.args[0], gast.Name)
+                and maker.args[0].id in self.nested and maker.args[0].id not in self.current
+                and all(isinstance(k.value, gast.Constant) for k in maker.keywords)
+                and not any(isinstance(a, gast.Starred) for a in expr.args)):
+            return None
+        path = dotted_path(maker.func)
+        if path is None or self.res.is_value(path.split(".")[0]) or getattr(
+                self.res.lookup(path), "__module__", None) not in _DERIVATIVE_MAKERS:
+            return None
+        fdef = self.nested[maker.args[0].id]
+        if not isinstance(fdef, gast.FunctionDef):
+            return None
+        from .lifted import lifted
+        found = lifted(self.parsed.func, fdef, self.res.is_value,
+                       self.smap.first_line + fdef.lineno - 1)
+        if found is None:
+            return None
+        function, extra = found
+        derivative = self.res.lookup(path)(function, **{k.arg: k.value.value
+                                                        for k in maker.keywords})
+        name = self._bound_name(derivative)
+        call = build.with_location(build.call(
+            build.name(name), list(expr.args) + [build.name(v) for v in extra],
+            [(k.arg, k.value) for k in expr.keywords]), expr)
+        return self._call_target(build.name(name), name, derivative, call)
+
+    def _gradient_of_partial(self, expr):
+        """`s2s_ad.grad(h)(x)` (or value_and_grad) with h a functools.partial made in f,
+        `h = partial(loss, a, X=X)`, as `s2s_ad.grad(loss, wrt=1)(a, x, X=X)`: the held
+        values are f's, so the gradient is taken of the function itself, `wrt` counting
+        past the values the partial holds in front (a name stays a name). None for any
+        other call."""
+        maker = expr.func
+        if not (isinstance(maker, gast.Call) and maker.args and len(maker.args) == 1):
+            return None
+        path = dotted_path(maker.func)
+        if path is None or self.res.is_value(path.split(".")[0]) or not self.res.has(path):
+            return None
+        from .. import api
+        if self.res.lookup(path) not in (api.grad, api.value_and_grad):
+            return None
+        made = self._partial_made_here(maker.args[0])
+        if made is None:
+            return None
+        held = len(made.args) - 1
+        keywords = []
+        for k in maker.keywords:
+            value = k.value
+            if k.arg in ("wrt", "argnums"):
+                shift = _shifted(value, held)
+                if shift is None:
+                    return None
+                value = shift
+            keywords.append((k.arg, value))
+        if not any(k in ("wrt", "argnums") for k, _ in keywords) and held:
+            keywords.append(("wrt", build.const(held)))
+        derivative = build.call(build.clone(maker.func), [build.clone(made.args[0])], keywords)
+        call = build.call(derivative, [build.clone(a) for a in made.args[1:]] + list(expr.args),
+                          [(k.arg, build.clone(k.value)) for k in made.keywords]
+                          + [(k.arg, k.value) for k in expr.keywords])
+        return build.with_location(call, expr)
+
     def _closed_nested(self, name):
         """The function object the nested def `name` makes when f runs, when it reads
         none of f's variables and has no defaults (so every call of f makes the same
@@ -221,3 +291,14 @@ class FunctionValueMixin:
         call = self._runtime_call(runtime_functions.call_function,
                                   [build.clone(expr.func), together])
         return self._call(build.with_location(call, expr))
+
+
+def _shifted(wrt, held):
+    """A `wrt` literal with its positions moved past `held` values (names unchanged), or
+    None when it is not a literal."""
+    if isinstance(wrt, gast.Constant) and isinstance(wrt.value, (int, str)) \
+            and not isinstance(wrt.value, bool):
+        return build.const(wrt.value + held if isinstance(wrt.value, int) else wrt.value)
+    if isinstance(wrt, gast.Tuple) and all(isinstance(e, gast.Constant) for e in wrt.elts):
+        return build.tuple_([_shifted(e, held) for e in wrt.elts])
+    return None

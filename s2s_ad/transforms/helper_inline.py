@@ -38,9 +38,11 @@ class HelperInlineMixin:
     """`_passes_local_function(expr)` and `_inline_helper(target, expr)`."""
 
     def _passes_local_function(self, expr):
-        """Does the call give a nested function of f or a lambda as an argument?"""
+        """Does the call give a nested function of f, a lambda or a functools.partial made
+        in f (`apply(partial(loss, X=X), w)`, whose held values are f's) as an argument?"""
         return any(isinstance(a, gast.Lambda) or (
             isinstance(a, gast.Name) and a.id in self.nested and a.id not in self.current)
+            or isinstance(a, (gast.Name, gast.Call)) and self._partial_made_here(a) is not None
             for a in list(expr.args) + [k.value for k in expr.keywords])
 
     def _inline_helper(self, target, expr):

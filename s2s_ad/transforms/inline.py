@@ -183,4 +183,31 @@ class InlineMixin:
         if isinstance(expr, gast.Name) and expr.id in self.nested \
                 and expr.id not in self.current:
             return self.nested[expr.id]
-        return None
+        made = self._partial_made_here(expr) if isinstance(expr, (gast.Name, gast.Call)) \
+            else None
+        return self._partial_as_def(made, expr) if made is not None else None
+
+    def _partial_as_def(self, made, where):
+        """`partial(g, a, k=v)` made in f, as `def partial_(x, y): return g(a, x, y, k=v)`:
+        its parameters are g's that the partial leaves and that have no default (g a
+        function whose signature Python gives). None for another g."""
+        import inspect
+        path = build.dotted_path(made.args[0])
+        if path is None or self.res.is_value(path.split(".")[0]) or not self.res.has(path):
+            return None
+        try:
+            params = list(inspect.signature(self.res.lookup(path)).parameters.values())
+        except (TypeError, ValueError):
+            return None
+        fixed = {k.arg for k in made.keywords}
+        left = [p.name for p in params[len(made.args) - 1:]
+                if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+                and p.default is p.empty and p.name not in fixed]
+        names = [self.namer.fresh(p) for p in left]
+        value = build.call(build.clone(made.args[0]),
+                           [build.clone(a) for a in made.args[1:]] + [build.name(n) for n in names],
+                           [(k.arg, build.clone(k.value)) for k in made.keywords])
+        fdef = build.function_def(self.namer.fresh("partial_"), names, [build.ret(value)])
+        for node in walk_tree(fdef):
+            build.with_location(node, where)
+        return fdef

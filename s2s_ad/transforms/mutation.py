@@ -5,6 +5,8 @@
     np.put_along_axis(y, ind, v, 1)  ->  t1_0 = along_axis_index(y, ind, 1); y[t1_0] = v
     np.add.at(y, i, v)               ->  t1_0 = np.copy(y); t2_0 = add_at(t1_0, i, v)
                                          y[...] = t2_0
+    np.exp(x, out=y)  /  np.copyto(y, v)  /  y.fill(v)   ->   y[...] = np.exp(x) / v
+    np.fill_diagonal(y, v)           ->  t1_0 = diagonal_index(y); y[t1_0] = v
 
 Used by `normalize` (mixed into its normalizer). A parameter written through is copied
 on entry (transforms/inputs.py), so the caller's arrays never change.
@@ -16,6 +18,8 @@ from ..errors import UnsupportedSyntaxError
 from ..ir.build import dotted_path
 from ..ir import build
 from .. import runtime, runtime_flow, runtime_pieces
+
+_WHOLE = gast.Constant(value=Ellipsis, kind=None)
 
 
 class MutationMixin:
@@ -92,6 +96,58 @@ class MutationMixin:
                                    [given["arr"], given["indices"], given["axis"]])
         target = build.subscript(given["arr"], build.with_location(index, call))
         self._index_write(build.with_location(target, call), given["values"], origin)
+
+    def _array_write(self, call):
+        """The index write a call that fills an existing named array is, as (target, value),
+        or None: `F(..., out=y)` of a numpy function (without where=, which writes only
+        some places), `np.copyto(y, v)`, `y.fill(v)`, `np.fill_diagonal(y, v)` (no wrap).
+        Written as `y[...] = value`, they are index writes like any other: the alias
+        analysis sees them, and the backward sweep restores y's old values."""
+        keywords = {k.arg: k.value for k in call.keywords}
+        func = call.func
+        if isinstance(func, gast.Attribute) and func.attr == "fill" \
+                and isinstance(func.value, gast.Name) and self.res.is_value(func.value.id) \
+                and len(call.args) == 1 and not keywords:
+            return self._whole(func.value, call), call.args[0]
+        found = self._numpy_function(call)
+        if found is None:
+            return None
+        if "out" in keywords and "where" not in keywords and not any(
+                isinstance(a, gast.Starred) for a in call.args):
+            target = keywords["out"]
+            if isinstance(target, gast.Tuple) and len(target.elts) == 1:
+                target = target.elts[0]
+            if not isinstance(target, gast.Name):
+                return None
+            rest = [k for k in call.keywords if k.arg != "out"]
+            value = gast.Call(func=call.func, args=list(call.args), keywords=rest)
+            return self._whole(target, call), gast.copy_location(value, call)
+        given = dict(zip(("dst", "src"), call.args))
+        given.update(keywords)
+        if found is numpy.copyto and set(given) == {"dst", "src"} \
+                and isinstance(given["dst"], gast.Name):
+            return self._whole(given["dst"], call), given["src"]
+        given = dict(zip(("a", "val"), call.args))
+        given.update(keywords)
+        if found is numpy.fill_diagonal and set(given) == {"a", "val"} \
+                and isinstance(given["a"], gast.Name):
+            index = self._runtime_call(runtime_pieces.diagonal_index, [given["a"]])
+            target = build.subscript(build.name(given["a"].id), build.with_location(index, call))
+            return build.with_location(target, call), given["val"]
+        return None
+
+    def _whole(self, name, call):
+        return build.with_location(build.subscript(build.name(name.id), build.clone(_WHOLE)),
+                                   call)
+
+    def _numpy_function(self, call):
+        path = dotted_path(call.func)
+        if path is None or self.res.is_value(path.split(".")[0]) or not self.res.has(path):
+            return None
+        found = self.res.lookup(path)
+        module = getattr(found, "__module__", None) or ""
+        return found if isinstance(found, numpy.ufunc) or module.split(".")[0] == "numpy" \
+            else None
 
     def _is_add_at(self, call):
         path = dotted_path(call.func)

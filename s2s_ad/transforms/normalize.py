@@ -185,11 +185,17 @@ class _Normalizer(ExpressionMixin, ControlFlowMixin, ControlExpressionMixin, Mut
             if self._is_add_at(value):
                 self._add_at(value, stmt)
                 return False
+            written = self._array_write(value)
+            if written is not None:
+                self._index_write(*written, stmt)
+                return False
             op, _ = self._operation(value)
             # `d.get(k, 0.0)` lowered to a read has no effect of its own
             self._flush(stmt, [gast.Expr(value=op)] if isinstance(op, gast.Call) else [])
             return False
-        if isinstance(stmt, gast.Pass):
+        if isinstance(stmt, (gast.Pass, gast.Import, gast.ImportFrom)):
+            # an import binds its names when the derivative is built (frontend/resolve.py),
+            # and the generated code gets them as bindings (pipeline.py)
             return False
         if isinstance(stmt, gast.If):
             self._if(stmt)
@@ -241,6 +247,16 @@ class _Normalizer(ExpressionMixin, ControlFlowMixin, ControlExpressionMixin, Mut
                 self._assign([stmt.target], stmt.value, stmt)
             return False
         if isinstance(stmt, gast.Assign):
+            written = self._array_write(stmt.value) if isinstance(stmt.value, gast.Call) \
+                and "out" in {k.arg for k in stmt.value.keywords} else None
+            if written is not None:
+                # z = np.exp(x, out=y): the write, then z names y's array
+                self._index_write(*written, stmt)
+                holder = written[0].value
+                if not (len(stmt.targets) == 1 and isinstance(stmt.targets[0], gast.Name)
+                        and stmt.targets[0].id == holder.id):
+                    self._assign(stmt.targets, build.name(holder.id), stmt)
+                return False
             self._assign(stmt.targets, stmt.value, stmt)
             return False
         raise UnsupportedSyntaxError(f"`{type(stmt).__name__}` statements are not supported",

@@ -53,7 +53,7 @@ def bad_keyword(x):
 
 def copies_into(x):
     y = np.zeros(3)
-    np.copyto(y, x)  # LINE copyto
+    np.copyto(y, x, where=x > 0.0)  # LINE copyto
     return np.sum(y * y)
 
 
@@ -65,8 +65,8 @@ def multiplies_at(x):
 
 def writes_out(x):
     y = np.zeros(3)
-    np.multiply(x, 2.0, out=y)  # LINE out
-    return np.sum(y * y) + np.sum(x)
+    s = np.sum(np.multiply(x, 2.0, out=y))  # LINE out
+    return np.sum(y * y) + s
 
 
 def sorts_in_place(x):

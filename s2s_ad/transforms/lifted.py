@@ -1,0 +1,66 @@
+"""A nested def of f that reads f's variables, as a module-level function taking them
+as parameters after its own, for `s2s_ad.grad(inner)(x)` called in f:
+
+    def f(x):                               def inner(z, c):       (lifted: its source
+        c = x * 2.0                             return np.sin(z) * c   registered like
+        def inner(z):                   ->                             generated code's)
+            return np.sin(z) * c            grad(inner)(x)  ->  grad(inner_lifted)(x, c)
+        return s2s_ad.grad(inner)(x)
+
+Python's inner reads c when it runs, so passing c's value where grad(inner) is called
+gives the same function of z; and f's derivative then flows through c as through any
+argument of a gradient called in f (the gradient is generated code, differentiable
+again). One lifted function per nested def (cached by f's code object), so the
+derivatives made of it are cached too.
+"""
+import ast
+import types
+
+import gast
+
+from ..ir import build
+from ..backend.sources import register
+
+_LIFTED = {}      # (f's code object, the def's name, line) -> (code object held, function)
+
+
+def lifted(func, fdef, outer, line):
+    """(the function, the names of f's variables it takes after its own parameters) for
+    the nested def `fdef` of `func` (its code object: among func's constants, made on
+    `line`), when it reads only f's variables among the enclosing ones (`outer(name)`:
+    is it one?) and takes plain parameters without defaults; else None."""
+    code = _code_of(func.__code__, fdef.name, line)
+    a = fdef.args
+    if code is None or a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs or a.defaults \
+            or fdef.decorator_list or not all(outer(v) for v in code.co_freevars):
+        return None
+    key = (func.__code__, fdef.name, line)
+    hit = _LIFTED.get(key)
+    if hit is not None and hit[0] is func.__code__:
+        return hit[1], list(code.co_freevars)
+    tree = build.clone(fdef)
+    for v in code.co_freevars:
+        param = build.name(v)
+        param.ctx = gast.Param()
+        tree.args.args.append(param)
+    module = gast.gast_to_ast(gast.Module(body=[tree], type_ignores=[]))
+    source = ast.unparse(ast.fix_missing_locations(module)) + "\n"
+    name = f"{fdef.name}_of_{func.__name__}"
+    compiled = compile(source, register(name, source), "exec")
+    made = next(c for c in compiled.co_consts if isinstance(c, types.CodeType))
+    function = types.FunctionType(made, func.__globals__, fdef.name)
+    function.__qualname__ = f"{func.__qualname__}.<locals>.{fdef.name}"
+    _LIFTED[key] = (func.__code__, function)
+    return function, list(code.co_freevars)
+
+
+def _code_of(code, name, line):
+    """The code object of the nested def `name` made on `line`, among code's constants."""
+    pending = list(code.co_consts)
+    while pending:
+        item = pending.pop()
+        if isinstance(item, types.CodeType):
+            if item.co_name == name and item.co_firstlineno == line:
+                return item
+            pending.extend(item.co_consts)
+    return None
