@@ -182,6 +182,9 @@ from user_losses import (  # noqa: E402
     ridge_mse,
     ridge_mse_grad,
     make_ridge)
+from user_elementwise import (  # noqa: E402
+    student_t_nll, student_t_nll_grad, make_student_t, pinball_loss, pinball_loss_grad,
+    make_pinball, smooth_l1, smooth_l1_grad, make_smooth_l1)
 from user_arrays import (  # noqa: E402
     distillation_loss,
     distillation_loss_grad,
@@ -285,6 +288,12 @@ WORKLOADS = [
                  make_multilabel_bce, (0, 1), multilabel_bce_grad),
     UserWorkload("ridge regression MSE + L2, 2000x50", ridge_mse, make_ridge, 0,
                  ridge_mse_grad),
+    UserWorkload("Student-t NLL elementwise, 1000x2000", student_t_nll, make_student_t,
+                 (0, 1), student_t_nll_grad, tags=("memory",)),
+    UserWorkload("pinball (quantile) loss with np.maximum, 5000x20", pinball_loss,
+                 make_pinball, 0, pinball_loss_grad),
+    UserWorkload("smooth-L1 with np.abs and np.minimum, 1000x1000", smooth_l1,
+                 make_smooth_l1, 0, smooth_l1_grad, tags=("memory",)),
     UserWorkload("distillation soft-label CE at a temperature, 1024x64x100",
                  distillation_loss, make_distillation, 0, distillation_loss_grad),
     UserWorkload("Whittaker smoother, second differences by slices, n=10^5",

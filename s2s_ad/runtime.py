@@ -240,9 +240,10 @@ _FEW = 256        # below this many elements, logistic spends its time calling n
 
 
 def logistic(x, shift=0.0):
-    """1 / (1 + exp(shift - x)), the logistic function of x - shift, from e = exp(-|x -
-    shift|) <= 1 (no overflow, no warning; the small side keeps its relative precision as
-    e / (1 + e)). A number for numbers, float32 kept: the derivative of np.logaddexp(a, b)
+    """1 / (1 + exp(shift - x)), the logistic function of x - shift, without overflow
+    warnings; the small side keeps its relative precision (a number from e = exp(-|x -
+    shift|) <= 1 as e / (1 + e); an array down to the smallest normal number, then 0.0).
+    A number for numbers, float32 kept: the derivative of np.logaddexp(a, b)
     in a is logistic(a, b), which needs neither the sum's value nor the several exps and
     logs np.logaddexp costs (a shift of 0.0, the usual softplus, costs no subtraction).
 
@@ -257,14 +258,15 @@ def logistic(x, shift=0.0):
         # three numpy calls instead of eight: np.logaddexp's cost per element does not
         # matter yet, each call's own overhead does
         return np.exp(x - np.logaddexp(0.0, x))
-    e = np.abs(x, dtype=_float_dtype(x))          # one new array besides the result
-    np.negative(e, out=e)
-    np.exp(e, out=e)
-    ratio = np.add(1.0, e)
-    np.divide(1.0, ratio, out=ratio)
-    e *= ratio
-    np.copyto(ratio, e, where=x < 0)
-    return ratio
+    # four passes in one array, 1 / (1 + exp(-x)): exp(-x) overflows to inf only where
+    # the logistic is below the smallest normal number (x < -708 in float64, -87 in
+    # float32), and 1 / inf gives the 0.0 it rounds to there; everywhere else the small
+    # side keeps its relative precision too
+    e = np.negative(x, dtype=_float_dtype(x))
+    with np.errstate(over="ignore"):
+        np.exp(e, out=e)
+    e += 1.0
+    return np.divide(1.0, e, out=e)
 
 
 def _scalar_like(g, x):

@@ -99,7 +99,11 @@ def check_broadcast(*operands):
     """f computes `a op b` (elementwise; its operands' shapes the broadcast of these
     operands') where the derivative needs none of it: the derivative still raises where
     f would, when the shapes do not broadcast."""
-    # (a loop, not a generator: this runs in every call of the derivative)
+    # (a loop, not a generator: this runs in every call of the derivative; two arrays of
+    # one shape, the usual case, return after one comparison)
+    if len(operands) == 2 and type(operands[0]) is np.ndarray is type(operands[1]) \
+            and operands[0].shape == operands[1].shape:
+        return
     shapes = [v.shape if type(v) is np.ndarray else np.shape(v) for v in operands]
     first = shapes[0]
     for shape in shapes:

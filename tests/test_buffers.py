@@ -28,12 +28,17 @@ def sigmoid_blend(a, b):
     return np.sum(s * b + (1.0 - s) * b * b)
 
 
+def softplus_loss(z, y):
+    return np.mean(np.logaddexp(0.0, z) - y * z)
+
+
 CASES = [
     (tanh_weighted, lambda rng: (rng.standard_normal(1000),), 0),
     (gaussian_nll, lambda rng: (rng.standard_normal((40, 30)), 0.3 * rng.standard_normal(
         (40, 30)), rng.standard_normal((40, 30))), (0, 1)),
     (log_cosh, lambda rng: (rng.standard_normal((4, 5, 6)), rng.standard_normal((4, 5, 6))), 0),
     (sigmoid_blend, lambda rng: (rng.standard_normal(500), rng.standard_normal(500)), (0, 1)),
+    (softplus_loss, lambda rng: (rng.standard_normal(500), rng.random(500)), 0),
 ]
 
 
@@ -127,3 +132,14 @@ def test_general_path_and_value_and_grad_agree():
     general = s2s_ad.api.general_derivative(s2s_ad.grad(tanh_weighted))
     np.testing.assert_allclose(g, general(x), rtol=1e-12)
     assert not np.shares_memory(g, x)
+
+
+def test_a_helpers_new_array_is_a_buffer():
+    """runtime.logistic returns a new array of its operand's shape and dtype: the rest of
+    the softplus adjoint works in it (no array for `- y`, none for `/ n`)."""
+    rng = np.random.default_rng(5)
+    z, y = rng.standard_normal(1000), rng.random(1000)
+    source = s2s_ad.derivative_source(s2s_ad.grad(softplus_loss), z, y)
+    assert "z_bar = logistic(z, 0.0)" in source and "z_bar -= y" in source
+    g = s2s_ad.grad(softplus_loss)(z.astype(np.float32), y.astype(np.float32))
+    assert g.dtype == np.float32

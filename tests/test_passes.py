@@ -57,6 +57,15 @@ def logistic(w, X, y):
     return -np.mean(y * np.log(p) + (1.0 - y) * np.log(1.0 - p))
 
 
+def log_cosh(x):
+    return np.sum(np.log(np.cosh(x)))     # x's adjoint: tanh(x), not sinh(x) / cosh(x)
+
+
+def huber(r, delta):
+    a = np.abs(r)
+    return np.sum(np.where(a <= delta, 0.5 * r ** 2, delta * (a - 0.5 * delta)))
+
+
 def square(x):
     return x * x
 
@@ -103,6 +112,8 @@ CASES = {
     "accumulate in place": (recurrent, ("W",), None, "grad"),
     "dead cycles": (with_a_counter, ("x",), None, "grad"),
     "inline temporaries": (layer, ("W",), None, "grad"),
+    "quotients": (log_cosh, ("x",), (np.ones(3),), "grad"),
+    "where sums": (huber, ("r",), (np.ones(3), 1.0), "grad"),
     "float literals": (scaled_products, ("x",), None, "grad"),
     "closed forms": (logistic, ("w",), (np.ones(3), X, np.ones(4)), "grad"),
     "reused forward values": (doubled_square_and_max, ("x",), (np.arange(3.0),), "grad"),

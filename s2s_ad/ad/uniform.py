@@ -171,13 +171,18 @@ class UniformAdjoints:
         except BindingError:
             return False
         plan = []
+        # the template's own temporaries (`_g1 = np.where(x1 > x2, g, ...)` of np.maximum):
+        # a contribution reading one is shaped like what that temporary reads
+        defined = {s.targets[0].id: s.value for s in expansion.statements
+                   if isinstance(s, gast.Assign) and len(s.targets) == 1
+                   and isinstance(s.targets[0], gast.Name)}
         for param, index, value in expansion.contributions:
             operand = bound[param]
             if index is not None:
                 return False
             if any(operand.id == planned for planned, _, _ in plan):
                 return False                    # `t + t`: two contributions, one operand
-            if self.shaped_like(value, axes):
+            if self.shaped_like(value, axes, defined=defined):
                 if self.aliases_a_written_array(value) \
                         or not self.keeps_dtype(value, operand.id):
                     return False
@@ -233,16 +238,22 @@ class UniformAdjoints:
             self.adj.contribute_at(operand.id, operand, index, value, out)
         return True
 
-    def shaped_like(self, value, axes, adjoints=False):
+    def shaped_like(self, value, axes, adjoints=False, defined=None):
         """Is `value` an array of these axes because a factor of it is (following products,
-        sums, negations and elementwise calls down from the top)? With `adjoints`, an
-        adjoint counts as its value's kind (a straight-line adjoint has its value's shape,
-        unless it may be a loop's shapeless 0.0)."""
+        sums, negations, comparisons and elementwise calls down from the top)? With
+        `adjoints`, an adjoint counts as its value's kind (a straight-line adjoint has its
+        value's shape, unless it may be a loop's shapeless 0.0). defined: {name: value} of
+        temporaries a template just assigned, followed into their values."""
         node = value
         stack = [node]
+        defined = dict(defined or {})
         while stack:
             node = stack.pop()
-            if isinstance(node, gast.Name):
+            if isinstance(node, gast.Name) and node.id in defined:
+                stack.append(defined.pop(node.id))     # each once: no cycles
+            elif isinstance(node, gast.Compare):
+                stack += [node.left] + list(node.comparators)
+            elif isinstance(node, gast.Name):
                 if not self.i.namer.is_adjoint(node.id):
                     if self.i.kinds.axes(node.id) == axes:
                         return True

@@ -55,6 +55,12 @@ class Plan:
         """A buffer's name (str) for an operation on arrays of a class, else the node
         itself as an operand (a name, a number) read where the operation is written."""
         cls = self.s.class_of(node)
+        if isinstance(cls, tuple) and self.s.fresh_helper(node):
+            # a new array however it is called (it takes no out=): allocated as written
+            for n in walk_tree(node):
+                if isinstance(n, gast.Name):
+                    self.reads[n.id] -= 1
+            return self._allocate(build.clone(node))
         children = _operands(node) if isinstance(cls, tuple) else None
         if children is None:
             if not _is_atom(node):
@@ -108,10 +114,14 @@ class Plan:
                 return self.target
             self.statements.append(build.expr_stmt(call))
             return buffer
+        return self._allocate(_rebuilt(node, operands))
+
+    def _allocate(self, value):
+        """A new array for `value`: the target's if not bound yet, else a fresh name."""
         self.allocations += 1
         name = self.target if not self.bound_target else self.s.fresh(f"{self.target}_part")
         self.bound_target = True
-        self.statements.append(build.assign(name, _rebuilt(node, operands)))
+        self.statements.append(build.assign(name, value))
         return name
 
     def _in_place(self, node, operands, k, buffer):

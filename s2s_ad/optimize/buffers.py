@@ -38,6 +38,9 @@ from .buffer_plan import UFUNC_OF, NotScheduled, Plan
 
 _HARMLESS_ATTRIBUTES = {"size", "shape", "ndim", "dtype"}
 _REDUCTIONS = {numpy.sum, numpy.mean, numpy.max, numpy.min, numpy.prod}
+# runtime helpers whose result is always a new float array of their first operand's shape
+# and dtype (given a float array and numbers): a buffer like arithmetic's
+_FRESH_HELPERS = (runtime.logistic,)
 _WEAK = "python number"        # a Python int or float: never changes an array's dtype
 
 
@@ -98,6 +101,9 @@ class _Schedule:
             return _combine(self.class_of(node.left), self.class_of(node.right))
         if self._spread(node):
             return self.class_of(node.args[1])
+        if self.fresh_helper(node):
+            cls = self.class_of(node.args[0])
+            return cls if isinstance(cls, tuple) else None
         ufunc = self._ufunc(node)
         if ufunc is not None:
             classes = [self.class_of(a) for a in node.args]
@@ -132,6 +138,13 @@ class _Schedule:
             and all(isinstance(a, gast.Constant) and a.value in (None, False)
                     for a in node.args[2:]) \
             and self.class_of(node.args[0]) == _WEAK
+
+    def fresh_helper(self, node):
+        """`logistic(z, 0.0)`: a helper of _FRESH_HELPERS on a name and numbers."""
+        return isinstance(node, gast.Call) and not node.keywords and bool(node.args) \
+            and callee(node.func, self.resolve) in _FRESH_HELPERS \
+            and isinstance(node.args[0], gast.Name) \
+            and all(self.class_of(a) == _WEAK for a in node.args[1:])
 
     def _reduction(self, node):
         """A numpy reduction (`np.sum(t, axis=1)`): it reads its array and returns a new
@@ -228,7 +241,8 @@ class _Schedule:
 def _allocates(value, schedule):
     """Is `value` a new array (arithmetic or a ufunc on an array)?"""
     return isinstance(value, (gast.BinOp, gast.UnaryOp)) or \
-        schedule._ufunc(value) is not None or schedule._spread(value)
+        schedule._ufunc(value) is not None or schedule._spread(value) \
+        or schedule.fresh_helper(value)
 
 
 def _assigned_name(stmt):

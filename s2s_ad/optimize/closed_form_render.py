@@ -22,6 +22,7 @@ from .. import runtime
 from ..ir import build
 from ..ir.naming import callee
 from . import rational
+from .closed_form_names import through_forward_names
 
 
 class Renderer:
@@ -47,12 +48,13 @@ class Renderer:
         if not num:
             return build.const(0.0), 0.0
         for name, known in reversed(earlier):
-            c = _ratio(value, known)
+            c = rational.ratio(value, known)
             if c is not None and c != 1:
                 expr = gast.UnaryOp(op=gast.USub(), operand=build.name(name)) if c == -1 \
                     else gast.BinOp(left=_number(c), op=gast.Mult(), right=build.name(name))
                 return expr, 1.0
-        options = []
+        options = [(self.cost(expr), 0, expr) for expr in through_forward_names(
+            value, self.names, self.scalar, self._atom)]
         for sign in (1, -1):
             for divide_out in (True, False):
                 for nested, expr in enumerate(self._write(num, den, sign, divide_out)):
@@ -236,19 +238,6 @@ def _is_number(node, scalars):
                    if isinstance(c, gast.expr))
     kinds, texts = scalars
     return type(node) in kinds and _text(node) in texts
-
-
-def _ratio(x, y):
-    """c with x == c * y for a constant c, else None."""
-    (a, b), (c, d) = x, y
-    left, right = rational.mul(a, d), rational.mul(c, b)
-    if not left or not right:
-        return None
-    lead, coef = rational.leading(left)
-    if lead not in right:
-        return None
-    ratio = coef / right[lead]
-    return ratio if left == rational.scale(right, ratio) else None
 
 
 def _key(poly):

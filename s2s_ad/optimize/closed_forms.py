@@ -45,17 +45,19 @@ class _Opaque(Exception):
 
 
 def closed_form_adjoints(body, is_adjoint, resolve, pure_call, elementwise_call,
-                         same_shapes=None, raising=None):
+                         same_shapes=None, raising=None, is_number=None):
     """`body` rewritten, or `body` itself when nothing qualifies or nothing gets cheaper.
     same_shapes(names) says whether the facts prove these arrays have one shape and hold
     floats (without it, or when it says no, only one-shape-by-construction code qualifies). Forward statements of f that may raise (`raising`,
-    analyses/raising.py) still run, or checks standing in for them."""
+    analyses/raising.py) still run, or checks standing in for them. is_number(name): the
+    facts prove a name a number (a float parameter such as a loss's `nu`): it scales
+    the arrays, it is not one of them."""
     parts = _split(body, pure_call, resolve)
     if parts is None:
         return body
     try:
         return _Rewrite(parts, is_adjoint, resolve, elementwise_call, same_shapes,
-                        raising).run() or body
+                        raising, is_number).run() or body
     except (_Opaque, ZeroDivisionError, KeyError, rational.TooComplex):
         return body             # not covered (KeyError: a call the exact check cannot run)
     except Exception:
@@ -101,8 +103,11 @@ def _reads(node):
 
 
 class _Rewrite:
-    def __init__(self, parts, is_adjoint, resolve, elementwise_call, same_shapes, raising):
+    def __init__(self, parts, is_adjoint, resolve, elementwise_call, same_shapes, raising,
+                 is_number):
         self.same_shapes, self.raising = same_shapes, raising
+        self.is_number = is_number or (lambda name: False)
+        self.numbers = set()      # atoms the facts prove numbers
         self.forward, self.forward_checks, self.checks, self.backward, self.ret = parts
         self.is_adjoint, self.resolve = is_adjoint, resolve
         self.elementwise_call = elementwise_call
@@ -128,6 +133,8 @@ class _Rewrite:
                 self._new_atom(name, self._class_of_call(stmt.value))
 
     def _new_atom(self, name, same_as=None):
+        if self.is_number(name):
+            self.numbers.add(name)
         self.order.append(name)
         self.atom_class[name] = self.atom_class.get(same_as, name) if same_as else name
         self.values[name] = (rational.atom(name), rational.const(1))
@@ -142,7 +149,8 @@ class _Rewrite:
                 (num, den), _ = self._rational(arg, backward=False)
             except _Opaque:
                 return None
-            classes |= {self.atom_class[a] for a in rational.atoms_of(num) | rational.atoms_of(den)}
+            classes |= {self.atom_class[a] for a in rational.atoms_of(num) | rational.atoms_of(den)
+                        if a not in self.numbers}
         return next(iter(classes)) if len(classes) == 1 else None
 
     # ---- expressions -----------------------------------------------------------------------
@@ -186,7 +194,7 @@ class _Rewrite:
         if ident not in self.values:
             self._new_atom(ident)            # a parameter or a global
         value = self.values[ident]
-        atoms = rational.atoms_of(value[0]) | rational.atoms_of(value[1])
+        atoms = (rational.atoms_of(value[0]) | rational.atoms_of(value[1])) - self.numbers
         if backward:
             self.touched |= atoms
         return value, bool(atoms)
@@ -227,7 +235,7 @@ class _Rewrite:
             return None
         renderer = Renderer(self.field, {n: v for n, v in self.values.items()
                                          if n not in self.atom_class},
-                            {COUNT: None}, {COUNT})
+                            {COUNT: None}, {COUNT} | self.numbers)
         classes = sorted({self.atom_class[a] for a in self.touched}, key=self.order.index)
         count = next((n.id for stmt in self.backward for n in walk_tree(stmt)
                       if isinstance(n, gast.Name)
@@ -343,7 +351,8 @@ class _Rewrite:
         return forward + checks + [build.blank_line()] + self.checks + fast_body + [self.ret]
 
     def _render(self, renderer, value, array, earlier=()):
-        if array != bool((rational.atoms_of(value[0]) | rational.atoms_of(value[1])) - {COUNT}):
+        if array != bool((rational.atoms_of(value[0]) | rational.atoms_of(value[1]))
+                         - {COUNT} - self.numbers):
             raise _Opaque()          # e.g. an array of ones whose closed form is 1.0
         expr = renderer.render(value, earlier)[0]
         if isinstance(expr, gast.Name):

@@ -135,6 +135,19 @@ def primitive(a):
 MAX_TERMS, MAX_DEGREE = 40, 12
 
 
+def ratio(x, y):
+    """c with x == c * y for a constant c, else None."""
+    (a, b), (c, d) = x, y
+    left, right = mul(a, d), mul(c, b)
+    if not left or not right:
+        return None
+    lead, coef = leading(left)
+    if lead not in right:
+        return None
+    ratio = coef / right[lead]
+    return ratio if left == scale(right, ratio) else None
+
+
 class TooComplex(Exception):
     """A value past MAX_TERMS terms or MAX_DEGREE: long chains of products would grow
     without bound (and a closed form that long would not be shorter anyway)."""

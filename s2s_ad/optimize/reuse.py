@@ -30,7 +30,7 @@ def reuse_forward_values(body, pure_call, is_temporary):
     split = next((k for k, stmt in enumerate(body) if build.is_blank_line(stmt)), None)
     if split is None:
         return body, False
-    once = _assigned_at_most_once(body)
+    once = assigned_at_most_once(body)
     unchanged = once - _stored_names(body)          # parameters
     held = {}
     for stmt in body[:split]:
@@ -117,7 +117,7 @@ def _stored_names(body):
             if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store)}
 
 
-def _assigned_at_most_once(body):
+def assigned_at_most_once(body):
     """Names bound at most once in the body (loop targets and `+=` count as bindings) and
     never written into (`name[i] = v`, `name.attr = v`, `out=name`)."""
     stores, written = {}, set()

@@ -7,7 +7,9 @@ of the derivative being built. Each pass keeps to what the generator left (it ne
 re-derives a fact the generator should have had), so their order is the declared one:
 
     REVERSE: clean up to a fixed point (folding, zeros, dead code), in-place sums in the
-             backward sweep, dead cycles, temporaries back into their use, float literals
+             backward sweep, dead cycles, temporaries back into their use, quotients
+             such as sinh(u) / cosh(u) read as one call (tanh(u)), the two branches'
+             adjoints of an np.where summed as one np.where, float literals
              beside adjoints, closed forms (where shapes are proved), a specialisation's
              reads of forward temporaries, casts of gradients that may hold integers, and,
              last, a specialisation's solves reading an inverse it computes anyway, and its
@@ -50,7 +52,9 @@ from .fold import (constant_tangents, float_literals_in_adjoints, fold_constants
 from .inplace import accumulate_in_place
 from .item_loops import iterate_items
 from .list_reads import read_arrays_as_lists
+from .quotients import read_quotients
 from .reuse import reuse_forward_values
+from .where_sums import merge_where_sums
 from .seeds import make_seed_folding_pass
 from .shared_calls import share_repeated_calls
 from .shared_inverses import share_inverses
@@ -212,6 +216,26 @@ def number_temporaries(body, facts):
     return Body.of(fold_constants(statements)[0] if changed else statements)
 
 
+def quotients(body, facts):
+    """`a / cosh(u) * sinh(u)` read as `a * tanh(u)` (and the other quotients of
+    optimize/quotients.py); the forward values nothing reads any more dropped."""
+    statements, changed = read_quotients(body.statements(), facts.resolve)
+    if not changed:
+        return body
+    return Body.of(eliminate_dead_code(statements, raising=facts.raising)[0])
+
+
+def where_sums(body, facts):
+    """The two branches' adjoints of one np.where added into one adjoint, written as one
+    np.where of the two (optimize/where_sums.py)."""
+    statements, changed = merge_where_sums(body.statements(), facts.resolve)
+    # the `# grad of` comment of a statement whose contribution moved up goes with it
+    # (and a seed of 1.0 that stood in the np.where now multiplies: folded away)
+    if not changed:
+        return body
+    return Body.of(drop_empty_comments(fold_constants(statements)[0])[0])
+
+
 def float_literals(body, facts):
     """`2` -> `2.0` beside adjoints and a forward-mode gradient's tangents (Python's
     int-float arithmetic is the slower path)."""
@@ -224,9 +248,10 @@ def closed_forms(body, facts):
     """Closed-form adjoints of straight-line elementwise code where one shape is proved
     (by a specialisation's facts, or by construction)."""
     same_shapes = facts.kinds.same_shapes if facts.specialised else None
+    is_number = facts.kinds.is_number if facts.specialised else None
     return Body.of(closed_form_adjoints(
         body.statements(), facts.namer.is_adjoint, facts.resolve, facts.pure_call,
-        facts.elementwise_call, same_shapes, facts.raising))
+        facts.elementwise_call, same_shapes, facts.raising, is_number))
 
 
 def reused_forward_values(body, facts):
@@ -303,6 +328,8 @@ REVERSE = (
     Pass("accumulate in place", accumulate),
     Pass("dead cycles", dead_cycles),
     Pass("inline temporaries", temporaries),
+    Pass("quotients", quotients),
+    Pass("where sums", where_sums),
     Pass("float literals", float_literals),
     Pass("closed forms", closed_forms),
     Pass("reused forward values", reused_forward_values),

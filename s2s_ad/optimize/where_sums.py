@@ -1,0 +1,193 @@
+"""Stage 7 (reverse mode): the two branches' adjoints of one np.where summed as one np.where.
+
+The adjoint of `np.where(c, a, b)` hands `np.where(c, g, 0.0)` to a and `np.where(c, 0.0,
+g)` to b. When both branches are computed from the same value (Huber's `0.5 * r ** 2`
+and `delta * (np.abs(r) - 0.5 * delta)`, a leaky ReLU's `x` and `0.01 * x`), its adjoint
+is assigned one contribution and then incremented by the other: two np.where arrays of
+the mask, two products and a sum, where one np.where of the two products does (every
+element takes one branch):
+
+    t4_2_bar = np.where(t4_0, 0.0, s) * delta
+    r_bar = np.where(t4_0, s, 0.0) * r          ->   r_bar = np.where(t4_0, s * r,
+    r_bar += t4_2_bar * np.sign(r)                                    s * delta * np.sign(r))
+
+Each element gets the same product as before, with s where the np.where of s stood; the
+0.0 the other branch added is gone (so an inf or nan in the branch not taken no longer
+makes the sum nan). Only a top-level `v = e1` followed by `v += e2` (or `v = v + e2`)
+is merged, where each is a chain of products and divisions holding one `np.where(c, s, 0.0)` (and the other the complementary
+`np.where(c, 0.0, s)`, of the same c and s), directly or through a temporary of the
+backward sweep read only there, and nothing between the two statements binds a name e2
+reads.
+"""
+import numpy
+
+import gast
+
+from ..ir import build
+from ..ir.naming import callee
+from ..ir.walk import walk_tree
+
+
+def merge_where_sums(body, resolve):
+    """(body, changed) for a flattened statement list (forward, blank line, backward,
+    return). resolve(name): what a name of the generated code denotes."""
+    changed = False
+    while True:
+        body, merged = _merge_once(body, resolve)
+        if not merged:
+            return body, changed
+        changed = True
+
+
+def _merge_once(body, resolve):
+    split = next((k for k, stmt in enumerate(body) if build.is_blank_line(stmt)), None)
+    if split is None:
+        return body, False
+    loads, stores = {}, {}
+    for stmt in body:
+        for node in walk_tree(stmt):
+            if isinstance(node, gast.Name):
+                table = loads if isinstance(node.ctx, gast.Load) else stores
+                table[node.id] = table.get(node.id, 0) + 1
+    backward = list(body[split + 1:])
+    changed = False
+    names = None                # each statement's names, read once when first needed
+    for i, first in enumerate(backward):
+        target = _assigned(first)
+        # (the np.where test first: a long body has none, and stays one pass)
+        if target is None or _without_where(first.value, resolve) is None:
+            continue
+        if names is None:
+            names = [_names(s) for s in backward]
+        j = next((k for k in range(i + 1, len(backward)) if target in names[k]), None)
+        increment = _increment(backward[j], target) if j is not None else None
+        if increment is None:
+            continue
+        added, temporary = _through_temporary(increment, backward[:j], loads, stores)
+        left, right = _without_where(first.value, resolve), _without_where(added, resolve)
+        if left is None or right is None or not _complementary(left[0], right[0]):
+            continue
+        between = set().union(*(_stored(s) for s in backward[i + 1:j])) if j > i + 1 else set()
+        if between & _names(added) or not _calls_numpy_only(added, resolve):
+            continue                # (a tape pop moved up would change the pops' order)
+        (mask, scale, true_first), (_, _, _) = left[0], right[0]
+        branches = (left[1], right[1]) if true_first else (right[1], left[1])
+        merged = build.call(build.clone(left[2]), [mask, branches[0], branches[1]])
+        backward[i] = build.assign(target, merged)
+        backward[j] = None
+        if temporary is not None:
+            backward[temporary[1]] = None
+        changed = True
+        break                   # indices moved: merge_where_sums looks again
+    if not changed:
+        return body, False
+    return body[:split + 1] + [s for s in backward if s is not None], True
+
+
+def _assigned(stmt):
+    if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 \
+            and isinstance(stmt.targets[0], gast.Name):
+        return stmt.targets[0].id
+    return None
+
+
+def _increment(stmt, target):
+    """e of `target += e` or `target = target + e` (target not read in e), else None."""
+    if isinstance(stmt, gast.AugAssign) and isinstance(stmt.op, gast.Add) \
+            and isinstance(stmt.target, gast.Name) and stmt.target.id == target:
+        value = stmt.value
+    elif _assigned(stmt) == target and isinstance(stmt.value, gast.BinOp) \
+            and isinstance(stmt.value.op, gast.Add) and isinstance(stmt.value.left, gast.Name) \
+            and stmt.value.left.id == target:
+        value = stmt.value.right
+    else:
+        return None
+    return None if target in _names(value) else value
+
+
+def _names(node):
+    return {n.id for n in walk_tree(node) if isinstance(n, gast.Name)}
+
+
+def _stored(stmt):
+    return {n.id for n in walk_tree(stmt) if isinstance(n, gast.Name)
+            and not isinstance(n.ctx, gast.Load)}
+
+
+def _through_temporary(value, before, loads, stores):
+    """value with a leading temporary `t * e` replaced by its one definition among
+    `before` (assigned once, read only here): (value, (name, index) or None)."""
+    head = value
+    while isinstance(head, gast.BinOp) and isinstance(head.op, (gast.Mult, gast.Div)):
+        head = head.left
+    if not isinstance(head, gast.Name) or loads.get(head.id) != 1 \
+            or stores.get(head.id) != 1:
+        return value, None
+    index = next((k for k, s in enumerate(before) if _assigned(s) == head.id), None)
+    if index is None:
+        return value, None
+    definition = before[index].value
+    if any(_stored(s) & _names(definition) for s in before[index + 1:]):
+        return value, None
+
+    def substitute(node):
+        if node is head:
+            return build.clone(definition)
+        return build.binop(substitute(node.left), type(node.op).__name__,
+                           build.clone(node.right))
+    return substitute(value), (head.id, index)
+
+
+def _without_where(value, resolve):
+    """((mask, scale, mask picks scale), value with scale in the np.where's place, the
+    np.where's callee expression) for a chain of products (and divisions of it) holding one `np.where(c, s, 0.0)`
+    or `np.where(c, 0.0, s)`, else None."""
+    if isinstance(value, gast.Call):
+        if callee(value.func, resolve) is not numpy.where or len(value.args) != 3 \
+                or value.keywords or not isinstance(value.args[0], gast.Name):
+            return None
+        mask, yes, no = value.args
+        if _is_zero(no) and not _is_zero(yes):
+            return (mask, yes, True), build.clone(yes), value.func
+        if _is_zero(yes) and not _is_zero(no):
+            return (mask, no, False), build.clone(no), value.func
+        return None
+    if isinstance(value, gast.BinOp) and isinstance(value.op, (gast.Mult, gast.Div)):
+        op = type(value.op).__name__
+        for side in ("left", "right") if op == "Mult" else ("left",):   # (w / x, not x / w)
+            found = _without_where(getattr(value, side), resolve)
+            if found is not None:
+                other = "right" if side == "left" else "left"
+                parts = {side: found[1], other: build.clone(getattr(value, other))}
+                return found[0], build.binop(parts["left"], op, parts["right"]), found[2]
+    return None
+
+
+def _calls_numpy_only(node, resolve):
+    """Does node call numpy's functions only (no effects, nothing popped)?"""
+    for call in walk_tree(node):
+        if isinstance(call, gast.Call):
+            function = callee(call.func, resolve)
+            if not (isinstance(function, numpy.ufunc)
+                    or str(getattr(function, "__module__", "")).startswith("numpy")):
+                return False
+    return True
+
+
+def _complementary(a, b):
+    (mask_a, scale_a, yes_a), (mask_b, scale_b, yes_b) = a, b
+    return mask_a.id == mask_b.id and yes_a != yes_b \
+        and gast.dump(scale_a) == gast.dump(scale_b) and _pure(scale_a)
+
+
+def _pure(node):
+    """Names, numbers and arithmetic (as the adjoint seeds are): the same value however
+    often it is evaluated."""
+    return all(isinstance(n, (gast.Name, gast.Constant, gast.BinOp, gast.UnaryOp,
+                              gast.Attribute, gast.Load, gast.operator, gast.unaryop))
+               for n in walk_tree(node))
+
+
+def _is_zero(node):
+    return isinstance(node, gast.Constant) and type(node.value) in (int, float) \
+        and node.value == 0
