@@ -15,6 +15,7 @@ import dataclasses
 import gast
 
 from .analyses.number_code import reverse_forced
+from .freshness import helper_bindings, still_bound
 from .ir.walk import walk_tree
 
 
@@ -29,6 +30,7 @@ class DerivativeCache:
         self._plain = {}          # in-place derivative -> its twin without (differentiable)
         self._shared = None       # key -> value, while one derivation is under way
         self._checked = {}        # key -> (front, what it read): grad()'s, for the first call
+        self._helpers = {}        # entry key -> the helper functions it was built from
 
     @contextlib.contextmanager
     def one_derivation(self):
@@ -71,10 +73,19 @@ class DerivativeCache:
         return seen.index(signature) + 1
 
     def get(self, func, request):
-        return self._entries.get((func, request, reverse_forced()))
+        """The derivative built for (func, request), unless a helper it differentiated has
+        been redefined since (freshness.py): then it is forgotten, to be built again."""
+        key = (func, request, reverse_forced())
+        hit = self._entries.get(key)
+        if hit is not None and not still_bound(self._helpers.get(key, ())):
+            del self._entries[key]
+            return None
+        return hit
 
     def put(self, func, request, derived):
-        self._entries[(func, request, reverse_forced())] = derived
+        key = (func, request, reverse_forced())
+        self._entries[key] = derived
+        self._helpers[key] = helper_bindings(func)
         self.by_function[derived.function] = derived
 
     def derived_of(self, function):

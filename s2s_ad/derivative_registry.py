@@ -74,6 +74,13 @@ def dispatching_function(target, request, general, mode, inner=None, outline=Non
         record(derived)
         return derived
     extra = [derivative_parameter(general.function)] if mode in ("vjp", "jvp") else []
-    dispatcher = Dispatcher(general, build, extra, outline, wrt=request.wrt)
+
+    def rebuild():
+        # the general derivative again, after a helper f calls was redefined
+        derived = derive(target, request, default_registry(), CACHE)
+        record(derived)
+        return derived
+    dispatcher = Dispatcher(general, build, extra, outline, wrt=request.wrt,
+                            rebuild=rebuild)
     _DISPATCHERS[dispatcher.function] = dispatcher
     return dispatcher.function
