@@ -82,6 +82,11 @@ def sine_steps(a, b, n):
     return s
 
 
+def scaled_first(x, cs):
+    """Its gradient is an item of a list, which its guard lets be an int."""
+    return x * cs[0]
+
+
 def horner(x, a, coeffs):
     p = 0.0
     for c in coeffs:
@@ -108,6 +113,7 @@ CASES = {
     "shared calls": (sine_steps, ("a", "b"), (0.3, 2.0, 3), "grad"),
     "inline number temporaries": (horner, ("x", "a"), (0.7, 1.5, (1.0, 2.0)), "grad"),
     "item loops": (horner, ("x", "a"), (0.7, 1.5, [1.0, 2.0]), "grad"),
+    "gradients of items": (scaled_first, ("x",), (2.0, [1.5, 2.5]), "grad"),
 }
 
 

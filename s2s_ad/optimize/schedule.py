@@ -16,7 +16,7 @@ re-derives a fact the generator should have had), so their order is the declared
              sequence's items
     FORWARD_GRADIENT (a gradient of number code in forward mode, ad/forward_gradient.py):
              clean up, temporaries (tangents' too) back into their use, float literals,
-             loops over a sequence's items
+             loops over a sequence's items, casts of gradients that may be a list's int
 
 `run_schedule` returns the body before the first pass that writes into arrays (what a
 derivative of this derivative differentiates) and the final one; `facts.trace(name,
@@ -35,7 +35,7 @@ import numpy
 from .. import runtime, runtime_flow
 from ..analyses.shapes import is_elementwise
 from ..ir import build
-from ..signature import Num
+from ..signature import Num, SequenceOf
 from ..ir.build import dotted_path
 from ..ir.walk import walk_tree
 from .adjoint_copies import drop_adjoint_copies
@@ -247,11 +247,19 @@ def integer_gradients(body, facts):
     adjoint: it is summed into its caller's)."""
     if facts.request.helper:
         return body
-    known_float = _holds_floats(facts.kinds) if facts.specialised else None
+    known_float = _holds_floats(facts.kinds) if facts.specialised \
+        and not _loose_lists(facts.request) else None
     return Body.of(float_gradients(
         body.statements(), facts.request, _param_names(facts.levels.tree), facts.resolve,
         lambda: facts.bindings.name_for("float_gradient", runtime_flow.float_gradient),
         known_float))
+
+
+def item_gradients(body, facts):
+    """A forward-mode gradient's float casts where a returned gradient may be an int: only
+    where ints can reach it, through a list of floats whose guard lets ints in (every
+    other value carrying a derivative is a float computed from float seeds)."""
+    return integer_gradients(body, facts) if _loose_lists(facts.request) else body
 
 
 def in_place_arithmetic(body, facts):
@@ -313,6 +321,7 @@ FORWARD_GRADIENT = (
     Pass("inline number temporaries", number_temporaries),
     Pass("float literals", float_literals),
     Pass("item loops", item_loops),
+    Pass("gradients of items", item_gradients),
 )
 
 
@@ -393,6 +402,15 @@ def reverse_body(result, request, namer, aux=None):
 def _stored_names(statements):
     return {n.id for stmt in statements for n in walk_tree(stmt)
             if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
+
+
+def _loose_lists(request):
+    """Does the signature hold a list of floats f does not differentiate? Its guard lets
+    ints and bools in too (signature.FloatItems), so the facts' float items prove no
+    returned gradient a float."""
+    return any(isinstance(kind, SequenceOf) and kind.container is list
+               and kind.item == Num(float, "float64", ()) and name not in request.wrt
+               for name, kind in request.signature or ())
 
 
 def _holds_floats(kinds):
