@@ -166,7 +166,7 @@ class FloatItems:
     is made one (optimize/float_gradients.py), so the results are those of the
     derivative built for the ints, types included."""
 
-    __name__ = "float_items"
+    __name__ = "sums_to_float"
 
     def __call__(self, value):
         try:
@@ -209,7 +209,7 @@ def guard(kind, expr, bind, shape="_s", differentiated=True):
                                                      and _s[0] != 1 and _s[1] == 1
         Num(ndarray, 'float64', (None,))        ->  type(x) is ndarray and x.dtype is f64
                                                      and x.ndim == 1 and x.size != 1
-        SequenceOf(list, Num(float, ...))         ->  type(x) is list and float_items(x)
+        SequenceOf(list, Num(float, ...))         ->  type(x) is list and sums_to_float(x)
           (x not differentiated: `differentiated` False; see FloatItems)
     """
     type_, len_ = bind(type), bind(len)          # builtins under names no parameter has

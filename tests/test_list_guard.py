@@ -46,13 +46,13 @@ def test_an_undifferentiated_list_is_guarded_by_one_sum():
     df = s2s_ad.grad(horner, (0, 1))
     df(0.5, 2.0, [1.0, 2.0])
     source = dispatcher_of(df).source()
-    assert "float_items(coeffs)" in source and "countOf" not in source
+    assert "sums_to_float(coeffs)" in source and "countOf" not in source
 
 
 def test_a_differentiated_list_keeps_the_item_type_test():
     df = s2s_ad.grad(horner, 2)
     df(0.5, 2.0, [1.0, 2.0])
-    assert "float_items" not in dispatcher_of(df).source()
+    assert "sums_to_float" not in dispatcher_of(df).source()
 
 
 @pytest.mark.parametrize("path", PATHS)
