@@ -128,3 +128,12 @@ def test_a_constant_tangent_in_a_loop_is_folded(path, mode):
     if path == "specialised" and mode == "forward":
         source = s2s_ad.derivative_source(df, *args)
         assert "dr_db" not in source
+
+
+def test_the_written_out_sign_is_made_once_for_every_direction():
+    xs, ys = [0.5, -1.0, 2.0, 3.0], [0.2, 4.0, -3.0, 1.0]
+    args = (1.3, -0.2, xs, ys, 0.5)
+    df = s2s_ad.grad(huber_fit, (0, 1))
+    source = s2s_ad.derivative_source(df, *args)
+    assert source.count("if r > 0.0") == 1
+    assert np.allclose(df(*args), differences(huber_fit, args, (0, 1)), rtol=1e-6)

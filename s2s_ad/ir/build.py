@@ -153,6 +153,13 @@ def float_sign(x):
     return gast.IfExp(test=compare(gast.Gt()), body=const(1.0), orelse=inner)
 
 
+def is_float_sign(node):
+    """Is `node` float_sign(x) of a name x?"""
+    return isinstance(node, gast.IfExp) and isinstance(node.test, gast.Compare) \
+        and isinstance(node.test.left, gast.Name) \
+        and gast.dump(node) == gast.dump(float_sign(node.test.left))
+
+
 def tuple_(elts):
     return gast.Tuple(elts=list(elts), ctx=gast.Load())
 
