@@ -137,3 +137,33 @@ def test_the_written_out_sign_is_made_once_for_every_direction():
     source = s2s_ad.derivative_source(df, *args)
     assert source.count("if r > 0.0") == 1
     assert np.allclose(df(*args), differences(huber_fit, args, (0, 1)), rtol=1e-6)
+
+
+def numpy_on_floats(x, y):
+    return np.tanh(x) * y + np.exp(-x * y)
+
+
+@pytest.mark.parametrize("function", [numpy_on_floats, mixed_number])
+def test_numpy_on_python_floats_gives_float_gradients(function, mode):
+    args = (0.3, 0.7)
+    got = s2s_ad.grad(function, (0, 1))(*args)
+    assert all(type(g) is float for g in got)
+    assert np.allclose(got, differences(function, args, (0, 1)), rtol=1e-7)
+    value, grads = s2s_ad.value_and_grad(function, (0, 1))(*args)
+    assert value == function(*args) and type(value) is type(function(*args))
+    assert all(type(g) is float for g in grads)
+
+
+def test_float32_and_numpy_scalars_keep_their_gradient_types():
+    g = s2s_ad.grad(numpy_on_floats, (0, 1))(np.float32(0.3), np.float32(0.7))
+    assert all(type(v) is np.float32 for v in g)
+
+
+def test_second_derivative_through_the_float_cast():
+    def tanh_of(x):
+        return np.tanh(x) * x
+    x = 0.4
+    t = math.tanh(x)
+    # d/dx (x tanh x) = tanh x + x (1 - tanh^2 x); d2 = 2 (1 - t^2) - 2 x t (1 - t^2)
+    assert s2s_ad.grad(s2s_ad.grad(tanh_of))(x) == pytest.approx(
+        2 * (1 - t * t) - 2 * x * t * (1 - t * t))

@@ -44,6 +44,7 @@ from .buffers import schedule_in_place
 from .closed_forms import closed_form_adjoints
 from .dce import eliminate_dead_code, remove_dead_cycles, remove_unread_assignments
 from .float_gradients import float_gradients
+from .number_gradients import python_float_gradients
 from .fold import (constant_tangents, float_literals_in_adjoints, fold_constants,
                    unit_factors_of_numbers)
 from .inplace import accumulate_in_place
@@ -255,6 +256,21 @@ def integer_gradients(body, facts):
         known_float))
 
 
+def number_gradients(body, facts):
+    """A Python float argument's returned gradient cast to a Python float where the code
+    does not prove it one (optimize/number_gradients.py)."""
+    if facts.request.helper or not facts.specialised \
+            or facts.request.mode not in ("grad", "value_and_grad"):
+        return body
+    number = Num(float, "float64", ())
+    floats = {name for name, kind in facts.request.signature or () if kind == number}
+    return Body.of(python_float_gradients(
+        body.statements(), facts.request, _param_names(facts.levels.tree), facts.resolve,
+        floats, lambda: facts.bindings.name_for("float", builtins.float),
+        lambda name: facts.kinds.of(name) == number,
+        lambda name: facts.kinds.of(name) == Num(int, "int64", ())))
+
+
 def item_gradients(body, facts):
     """A forward-mode gradient's float casts where a returned gradient may be an int: only
     where ints can reach it, through a list of floats whose guard lets ints in (every
@@ -306,6 +322,7 @@ REVERSE = (
     Pass("float literals", float_literals),
     Pass("closed forms", closed_forms),
     Pass("reused forward values", reused_forward_values),
+    Pass("float gradients of floats", number_gradients),
     Pass("integer gradients", integer_gradients),
     Pass("in-place arithmetic", in_place_arithmetic, writes_arrays=True),
 )
@@ -321,6 +338,7 @@ FORWARD_GRADIENT = (
     Pass("inline number temporaries", number_temporaries),
     Pass("float literals", float_literals),
     Pass("item loops", item_loops),
+    Pass("float gradients of floats", number_gradients),
     Pass("gradients of items", item_gradients),
 )
 
