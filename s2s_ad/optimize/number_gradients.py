@@ -25,6 +25,7 @@ import gast
 
 from ..ir import build
 from ..ir.naming import callee
+from ..signature import Num, SequenceOf
 from .float_gradients import _MATH_INTEGERS, _Proof, _cast_gradients
 
 _ARITHMETIC = (gast.Add, gast.Sub, gast.Mult, gast.Div)
@@ -34,18 +35,24 @@ _NOT_FLOATS = _MATH_INTEGERS | {math.isnan, math.isinf, math.isfinite, math.iscl
                                 math.frexp, math.modf, math.prod}
 
 
-def python_float_gradients(body, request, params, resolve, float_params, cast_name,
-                           known=lambda name: False, known_int=lambda name: False):
-    """`body` with the returned gradients of `float_params` (the Python float parameters
-    differentiated) that may not be Python floats wrapped in `cast_name()(...)`; statements
-    holding such a return are fresh copies (`body` is not changed). `known(name)`: the
-    facts prove f's value `name` a Python float (a loop's item of a tuple of floats);
-    `known_int(name)` a Python int (a step count: a float divided by it is a float)."""
+_FLOAT = Num(float, "float64", ())
+_INT = Num(int, "int64", ())
+
+
+def python_float_gradients(body, request, params, resolve, kinds, cast_name):
+    """`body` with the returned gradients of the Python float parameters the signature
+    has that may not be Python floats wrapped in `cast_name()(...)`; statements holding
+    such a return are fresh copies (`body` is not changed). `kinds`: the facts, which
+    prove f's own values Python floats (a loop's item of a tuple of floats) or ints (a
+    step count: a float divided by it is a float)."""
+    float_params = {name for name, kind in request.signature or () if kind == _FLOAT}
     wrt = list(request.wrt)
     chosen = {k for k, name in enumerate(wrt) if name in float_params}
     if not chosen:
         return body
-    proof = _PythonFloats(body, params, resolve, float_params, known, known_int)
+    proof = _PythonFloats(body, params, resolve, float_params,
+                          lambda name: kinds.of(name) == _FLOAT,
+                          lambda name: kinds.of(name) == _INT)
     out = []
     for stmt in body:
         if any(isinstance(node, gast.Return) and node.value is not None
@@ -53,6 +60,15 @@ def python_float_gradients(body, request, params, resolve, float_params, cast_na
             stmt = _with_casts(stmt, request, proof, cast_name, chosen)
         out.append(stmt)
     return out
+
+
+def loose_lists(request):
+    """Does the signature hold a list of floats f does not differentiate? Its guard lets
+    ints and bools in too (signature.FloatItems), so the facts' float items prove no
+    returned gradient a float."""
+    return any(isinstance(kind, SequenceOf) and kind.container is list
+               and kind.item == _FLOAT and name not in request.wrt
+               for name, kind in request.signature or ())
 
 
 def _with_casts(stmt, request, proof, cast_name, chosen):

@@ -9,14 +9,16 @@ re-derives a fact the generator should have had), so their order is the declared
     REVERSE: clean up to a fixed point (folding, zeros, dead code), in-place sums in the
              backward sweep, dead cycles, temporaries back into their use, float literals
              beside adjoints, closed forms (where shapes are proved), a specialisation's
-             reads of forward temporaries, casts of gradients that may hold integers, and,
+             reads of forward temporaries, casts of a float argument's gradient that may
+             be a numpy scalar and of gradients that may hold integers, and,
              last, a specialisation's arithmetic in buffers, batched tapes, item loops and
              list reads
     FORWARD: clean up to a fixed point, repeated pure calls made once, loops over a
              sequence's items
     FORWARD_GRADIENT (a gradient of number code in forward mode, ad/forward_gradient.py):
              clean up, temporaries (tangents' too) back into their use, float literals,
-             loops over a sequence's items, casts of gradients that may be a list's int
+             loops over a sequence's items, casts of a float argument's gradient that
+             may be a numpy scalar or a list's int
 
 `run_schedule` returns the body before the first pass that writes into arrays (what a
 derivative of this derivative differentiates) and the final one; `facts.trace(name,
@@ -35,7 +37,7 @@ import numpy
 from .. import runtime, runtime_flow
 from ..analyses.shapes import is_elementwise
 from ..ir import build
-from ..signature import Num, SequenceOf
+from ..signature import Num
 from ..ir.build import dotted_path
 from ..ir.walk import walk_tree
 from .adjoint_copies import drop_adjoint_copies
@@ -44,7 +46,7 @@ from .buffers import schedule_in_place
 from .closed_forms import closed_form_adjoints
 from .dce import eliminate_dead_code, remove_dead_cycles, remove_unread_assignments
 from .float_gradients import float_gradients
-from .number_gradients import python_float_gradients
+from .number_gradients import loose_lists, python_float_gradients
 from .fold import (constant_tangents, float_literals_in_adjoints, fold_constants,
                    unit_factors_of_numbers)
 from .inplace import accumulate_in_place
@@ -249,7 +251,7 @@ def integer_gradients(body, facts):
     if facts.request.helper:
         return body
     known_float = _holds_floats(facts.kinds) if facts.specialised \
-        and not _loose_lists(facts.request) else None
+        and not loose_lists(facts.request) else None
     return Body.of(float_gradients(
         body.statements(), facts.request, _param_names(facts.levels.tree), facts.resolve,
         lambda: facts.bindings.name_for("float_gradient", runtime_flow.float_gradient),
@@ -262,20 +264,16 @@ def number_gradients(body, facts):
     if facts.request.helper or not facts.specialised \
             or facts.request.mode not in ("grad", "value_and_grad"):
         return body
-    number = Num(float, "float64", ())
-    floats = {name for name, kind in facts.request.signature or () if kind == number}
     return Body.of(python_float_gradients(
         body.statements(), facts.request, _param_names(facts.levels.tree), facts.resolve,
-        floats, lambda: facts.bindings.name_for("float", builtins.float),
-        lambda name: facts.kinds.of(name) == number,
-        lambda name: facts.kinds.of(name) == Num(int, "int64", ())))
+        facts.kinds, lambda: facts.bindings.name_for("float", builtins.float)))
 
 
 def item_gradients(body, facts):
     """A forward-mode gradient's float casts where a returned gradient may be an int: only
     where ints can reach it, through a list of floats whose guard lets ints in (every
     other value carrying a derivative is a float computed from float seeds)."""
-    return integer_gradients(body, facts) if _loose_lists(facts.request) else body
+    return integer_gradients(body, facts) if loose_lists(facts.request) else body
 
 
 def in_place_arithmetic(body, facts):
@@ -420,15 +418,6 @@ def reverse_body(result, request, namer, aux=None):
 def _stored_names(statements):
     return {n.id for stmt in statements for n in walk_tree(stmt)
             if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
-
-
-def _loose_lists(request):
-    """Does the signature hold a list of floats f does not differentiate? Its guard lets
-    ints and bools in too (signature.FloatItems), so the facts' float items prove no
-    returned gradient a float."""
-    return any(isinstance(kind, SequenceOf) and kind.container is list
-               and kind.item == Num(float, "float64", ()) and name not in request.wrt
-               for name, kind in request.signature or ())
 
 
 def _holds_floats(kinds):
