@@ -108,6 +108,16 @@ from user_scalar_fits import (  # noqa: E402
     running_average_errors,
     running_average_errors_grad,
     make_running_average)
+from user_scalar_models import (  # noqa: E402
+    logistic_growth_sse,
+    logistic_growth_sse_grad,
+    make_logistic_growth,
+    huber_line_fit,
+    huber_line_fit_grad,
+    make_huber_line,
+    damped_oscillator_miss,
+    damped_oscillator_miss_grad,
+    make_damped_oscillator)
 from user_models import (  # noqa: E402  (the workloads, by group)
     layer_norm_mse,
     layer_norm_mse_grad,
@@ -223,6 +233,13 @@ WORKLOADS = [
                  make_running_average, (0, 1), running_average_errors_grad, "scalar"),
     UserWorkload("Holt trend smoothing, list of 200 floats", holt_sse, make_holt, (0, 1),
                  holt_sse_grad, "scalar"),
+    UserWorkload("logistic growth fitted to 400 counts (list), r and K", logistic_growth_sse,
+                 make_logistic_growth, (0, 1), logistic_growth_sse_grad, "scalar"),
+    UserWorkload("Huber line fit, if/else on floats, 500 points (lists)", huber_line_fit,
+                 make_huber_line, (0, 1), huber_line_fit_grad, "scalar", tags=("guard",)),
+    UserWorkload("damped oscillator, while loop, 2000 steps, k and c",
+                 damped_oscillator_miss, make_damped_oscillator, (0, 1),
+                 damped_oscillator_miss_grad, "scalar"),
     UserWorkload("cooling rod, n=2000, 200 steps, rate parameters", cooling_rod_loss,
                  make_cooling_rod, (0, 1, 2), cooling_rod_grad),
     UserWorkload("reaction-diffusion, n=1000, 100 steps", reaction_diffusion_loss,

@@ -29,7 +29,8 @@ import numpy as np
 from .backend.sources import register
 from .errors import APIUsageError, function_location
 from .freshness import helper_bindings
-from .signature import ItemTypeCheck, guard, is_general, signature_of, unsupported_argument
+from .signature import (FloatItems, ItemTypeCheck, guard, is_general, signature_of,
+                        unsupported_argument)
 
 MAX_SPECIALISATIONS = 8
 
@@ -132,7 +133,7 @@ class Dispatcher:
             f"{self._named('helpers', namespace)}[{name!r}] is not {self._bind(value)}"
             for namespace, name, value in self._helpers)
         return guard_source(self.outline.name, doc, self._params, entries,
-                            fallback, self._bind,
+                            fallback, self._bind, self._wrt or None,
                             (stale, self._named("refresh", self._refresh_path)) if stale
                             else None)
 
@@ -166,6 +167,8 @@ class Dispatcher:
 
     def _bind(self, obj):
         """The name the guard source uses for a type, dtype or derivative."""
+        if obj == ("float items",):                 # one checker (signature.FloatItems)
+            return self._bind(self._checkers.setdefault(obj, FloatItems()))
         if isinstance(obj, tuple):                   # ("items of", item type): one checker
             checker = self._checkers.setdefault(obj[1], ItemTypeCheck(obj[1]))
             return self._bind(checker)
@@ -279,10 +282,11 @@ class Dispatcher:
         return tuple(zip(self._user_params, signature_of(mine)))
 
 
-def guard_source(name, doc, params, entries, fallback, bind, stale=None):
+def guard_source(name, doc, params, entries, fallback, bind, wrt=None, stale=None):
     """The text of a dispatching function: `entries` are (signature, callee name) pairs,
     `fallback` the callee when no guard holds, `bind(obj)` the text naming a type or dtype,
-    `stale` (test, callee): a first test sending the call elsewhere (a helper redefined).
+    `wrt` the differentiated parameters (None: any may be), `stale` (test, callee): a
+    first test sending the call elsewhere (a helper redefined).
 
         def grad_f(x, w):
             if type(x) is float and type(w) is float:
@@ -305,8 +309,8 @@ def guard_source(name, doc, params, entries, fallback, bind, stale=None):
         lines.append(f"    if {stale[0]}:")
         lines.append(f"        return {stale[1]}({call_args})")
     for signature, callee in entries:
-        tests = [t for t in (guard(kind, param, bind, shape) for param, kind in signature)
-                 if t]
+        tests = [t for t in (guard(kind, param, bind, shape, wrt is None or param in wrt)
+                             for param, kind in signature) if t]
         lines.append(f"    if {' and '.join(tests) or 'True'}:")
         lines.append(f"        return {callee}({call_args})")
     lines.append(f"    return {fallback}({call_args})")

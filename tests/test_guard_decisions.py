@@ -1,10 +1,11 @@
 """Which derivative the dispatcher's guards send a call to (dispatch.py, signature.guard).
 
 A derivative built for a list or tuple of floats is plain float code: a list holding an
-int, a bool, an ndarray or a numpy scalar must never reach it, also when the list is the
-same object that passed before and was changed in place since. Each call below is checked
-twice: the derivative that ran is the one built for the call's own signature, and its
-gradient is right.
+ndarray or a numpy scalar must never reach it, also when the list is the same object that
+passed before and was changed in place since. Each call below is checked twice: the
+derivative that ran is the one built for the call's own signature, and its gradient is
+right. (A list f does not differentiate that holds ints or bools among floats goes to the
+float list's derivative, which is right for them too: signature.FloatItems.)
 """
 import sys
 
@@ -81,8 +82,25 @@ def df():
 FLOATS = [1.0, -2.0, 0.5]
 
 
-@pytest.mark.parametrize("odd_one", [3, True, np.float32(0.25), np.float64(0.25)],
-                         ids=["int", "bool", "float32", "float64"])
+def check_floats_taken(df, floats, x, a, coeffs):
+    """The call went to the float list's derivative `floats`, with the right gradient,
+    of floats."""
+    name, (gx, ga) = routed(df, x, a, coeffs)
+    assert name == floats
+    assert np.allclose((gx, ga), horner_grad(x, a, coeffs))
+    assert type(gx) is float and type(ga) is float
+
+
+@pytest.mark.parametrize("odd_one", [3, True], ids=["int", "bool"])
+def test_ints_and_bools_in_an_undifferentiated_list_take_the_float_derivative(df, odd_one):
+    floats = check(df, 0.7, 1.3, list(FLOATS))
+    check_floats_taken(df, floats, 0.7, 1.3, list(FLOATS) + [odd_one])
+    check_floats_taken(df, floats, 0.7, 1.3, [odd_one, 2, 3])
+    assert len(dispatcher_of(df).built) == 1
+
+
+@pytest.mark.parametrize("odd_one", [np.float32(0.25), np.float64(0.25)],
+                         ids=["float32", "float64"])
 def test_a_list_with_a_non_float_item_never_reaches_the_float_list_derivative(df, odd_one):
     floats = check(df, 0.7, 1.3, list(FLOATS))
     mixed = list(FLOATS) + [odd_one]
@@ -117,9 +135,9 @@ def test_an_empty_list_gets_a_right_gradient_in_either_order(df):
 def test_a_list_changed_in_place_between_calls_is_checked_again(df):
     coeffs = list(FLOATS)
     floats = check(df, 0.7, 1.3, coeffs)
-    coeffs[1] = 2                       # same list object, an int in it now
-    assert check(df, 0.7, 1.3, coeffs) != floats
-    coeffs[1] = True
+    coeffs[1] = 2                       # same list object, an int in it now: right for it
+    check_floats_taken(df, floats, 0.7, 1.3, coeffs)
+    coeffs[1] = np.float64(2.0)
     assert check(df, 0.7, 1.3, coeffs) != floats
     coeffs[1] = np.float32(2.0)
     assert check(df, 0.7, 1.3, coeffs) != floats

@@ -91,6 +91,16 @@ def sine_steps(a, b, n):
     return s
 
 
+def tanh_scaled(x, y):
+    """numpy on Python floats: its gradient is an np.float64 unless cast."""
+    return np.tanh(x) * y
+
+
+def scaled_first(x, cs):
+    """Its gradient is an item of a list, which its guard lets be an int."""
+    return x * cs[0]
+
+
 def horner(x, a, coeffs):
     p = 0.0
     for c in coeffs:
@@ -125,6 +135,8 @@ CASES = {
     "shared calls": (sine_steps, ("a", "b"), (0.3, 2.0, 3), "grad"),
     "inline number temporaries": (horner, ("x", "a"), (0.7, 1.5, (1.0, 2.0)), "grad"),
     "item loops": (horner, ("x", "a"), (0.7, 1.5, [1.0, 2.0]), "grad"),
+    "gradients of items": (scaled_first, ("x",), (np.float64(2.0), [1.5, 2.5]), "grad"),
+    "float gradients of floats": (tanh_scaled, ("x", "y"), (0.3, 0.7), "grad"),
 }
 
 

@@ -218,6 +218,26 @@ class TemplateSubstituter(Transformer):
         except (ValueError, OverflowError, ZeroDivisionError):
             return None
 
+    def number_sign(self, node):
+        """`np.sign(x)` of a template where the facts prove x a Python float: the same
+        number as a float, without a ufunc call (which costs twenty times the comparisons
+        and gives an np.float64, so a float argument's gradient came back np.float64):
+
+            1.0 if x > 0.0 else (-1.0 if x < 0.0 else x * 0.0)
+
+        (x * 0.0 keeps np.sign's 0.0, -0.0 and nan, and has a zero derivative, as np.sign
+        has, for a derivative of the derivative.) None otherwise."""
+        func = node.func
+        kinds = self.ctx.i.kinds
+        if kinds is None or node.keywords or len(node.args) != 1 or not (
+                isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name)
+                and self.t.namespace.get(func.value.id) is numpy and func.attr == "sign"):
+            return None
+        arg = self.visit(build.clone(node.args[0]))
+        kind = kinds.of(arg.id) if isinstance(arg, gast.Name) else None
+        if not (getattr(kind, "type", None) is float and kind.axes == ()):
+            return None
+        return build.float_sign(arg)
 
     def cast_kept(self, node):
         """`through_cast(g, y, dtype)` is g when no dtype is given or the facts say the
@@ -274,6 +294,8 @@ class _Substituter(TemplateSubstituter):
         folded = self.constant_math(node)
         if folded is None:
             folded = self.cast_kept(node)
+        if folded is None:
+            folded = self.number_sign(node)
         if folded is None:
             folded = self._held_call(node)
         if folded is not None:

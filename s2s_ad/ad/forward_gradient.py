@@ -24,10 +24,12 @@ temporaries back into their use); after it otherwise (`dy_dx = dx_dx * y` for y 
 import dataclasses
 
 import gast
+import numpy as np
 
 from ..analyses.activity import analyse_activity
 from ..ir import build
 from ..ir.walk import names_stored, walk_tree
+from ..signature import Num
 from .context import ExpansionContext
 from .forward import ForwardGenerator
 from .tangents import is_zero
@@ -53,7 +55,11 @@ class _Direction(ForwardGenerator):
         return self._names[variable]
 
     def zero_tangent(self, atom):
-        if self.i.kinds is not None and self.i.kinds.is_number(atom):
+        # number code (analyses/number_code.py): every value carrying a derivative is a
+        # number, perhaps not known which (a float on one path, an np.float64 on another);
+        # the literal is weak in numpy's arithmetic, so the value's dtype still decides
+        kind = self.i.kinds.of(atom) if self.i.kinds is not None else None
+        if isinstance(kind, Num) and kind.axes == () and kind.type is not np.ndarray:
             return build.const(0.0)
         return super().zero_tangent(atom)
 

@@ -97,6 +97,8 @@ class _Substituter(TemplateSubstituter):
         folded = self.constant_math(node)
         if folded is None:
             folded = self.cast_kept(node)
+        if folded is None:
+            folded = self.number_sign(node)
         if folded is not None:
             return folded
         if isinstance(node.func, gast.Name) and node.func.id == "broadcast_tangent" \

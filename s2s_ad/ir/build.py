@@ -143,6 +143,23 @@ def list_comp(elt, target, iterable):
         target=target, iter=iterable, ifs=[], is_async=0)])
 
 
+def float_sign(x):
+    """`1.0 if x > 0.0 else (-1.0 if x < 0.0 else x * 0.0)`: np.sign of a Python float x
+    (0.0, -0.0 and nan kept), as a float."""
+    def compare(op):
+        return gast.Compare(left=clone(x), ops=[op], comparators=[const(0.0)])
+    inner = gast.IfExp(test=compare(gast.Lt()), body=literal(-1.0),
+                       orelse=gast.BinOp(left=clone(x), op=gast.Mult(), right=const(0.0)))
+    return gast.IfExp(test=compare(gast.Gt()), body=const(1.0), orelse=inner)
+
+
+def is_float_sign(node):
+    """Is `node` float_sign(x) of a name x?"""
+    return isinstance(node, gast.IfExp) and isinstance(node.test, gast.Compare) \
+        and isinstance(node.test.left, gast.Name) \
+        and gast.dump(node) == gast.dump(float_sign(node.test.left))
+
+
 def tuple_(elts):
     return gast.Tuple(elts=list(elts), ctx=gast.Load())
 

@@ -335,18 +335,44 @@ def unit_factors_of_numbers(body, is_float):
             for one, other in ((stmt.value.left, stmt.value.right),
                                (stmt.value.right, stmt.value.left)):
                 if number_literal(one) == 1 and isinstance(one.value, float) \
-                        and isinstance(other, gast.Name) and is_float(other.id):
+                        and _float_number(other, is_float):
                     stmt.value = other
                     changed = True
                     break
     return body, changed
 
 
+def _float_number(node, is_float):
+    """Does `node` certainly give a float number: a name is_float says so, or a choice
+    among such names, float literals and their products with float literals (np.sign
+    of a Python float written out, `1.0 if x > 0.0 else ...`)?"""
+    if isinstance(node, gast.Name):
+        return is_float(node.id)
+    if isinstance(node, gast.IfExp):
+        return all(_float_number(n, is_float) for n in (node.body, node.orelse))
+    if isinstance(number_literal(node), float):
+        return True
+    return isinstance(node, gast.BinOp) and isinstance(node.op, gast.Mult) and any(
+        isinstance(number_literal(n), float) for n in (node.left, node.right)) and all(
+        _float_number(n, is_float) for n in (node.left, node.right))
+
+
 def constant_tangents(body, is_tangent):
-    """A tangent assigned a number literal once, at the top level of `body`, and nowhere
-    else (`dt1_5_dalpha = -1.0` for t1_5 = 1.0 - alpha) is read as that literal, which
-    the folder then works into the arithmetic reading it. Returns a new top-level list
-    (the statements reading it are edited in place)."""
+    """A tangent assigned a number literal once in `body` (at any depth) and nowhere else
+    (`dt1_5_dalpha = -1.0` for t1_5 = 1.0 - alpha; `dr_db = 1.0` for r = a * x + b in a
+    loop) is read as that literal, which the folder then works into the arithmetic reading
+    it: every read of it follows its one assignment (the generated code defines a tangent
+    before reading it), so it reads that literal. Returns a new top-level list (the
+    statements reading it, and the blocks that held it, are edited in place). A copy of
+    such a tangent (`dr_db = dt3_0_db`) becomes one in turn."""
+    while True:
+        kept = _constant_tangents_once(body, is_tangent)
+        if kept is body:
+            return body
+        body = kept
+
+
+def _constant_tangents_once(body, is_tangent):
     counts = {}
     for stmt in body:
         for node in walk_tree(stmt):
@@ -354,14 +380,15 @@ def constant_tangents(body, is_tangent):
                 counts[node.id] = counts.get(node.id, 0) + 1
     literals = {}
     for stmt in body:
-        if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 \
-                and isinstance(stmt.targets[0], gast.Name) \
-                and is_tangent(stmt.targets[0].id) and counts[stmt.targets[0].id] == 1 \
-                and isinstance(number_literal(stmt.value), float):
-            literals[stmt.targets[0].id] = stmt
+        for node in walk_tree(stmt):
+            if isinstance(node, gast.Assign) and len(node.targets) == 1 \
+                    and isinstance(node.targets[0], gast.Name) \
+                    and is_tangent(node.targets[0].id) and counts[node.targets[0].id] == 1 \
+                    and isinstance(number_literal(node.value), float):
+                literals[node.targets[0].id] = node
     if not literals:
         return body
-    kept = [stmt for stmt in body if stmt not in literals.values()]
+    kept = _without_statements(body, {id(s) for s in literals.values()})
     for stmt in kept:
         for holder in walk_tree(stmt):
             for field, child in gast.iter_fields(holder):
@@ -371,4 +398,17 @@ def constant_tangents(body, is_tangent):
                     child[:] = [build.clone(literals[c.id].value)
                                 if isinstance(c, gast.Name) and c.id in literals else c
                                 for c in child]
+    return kept
+
+
+def _without_statements(block, dropped):
+    """`block` without the statements whose ids are in `dropped` (nested blocks edited in
+    place; one left empty holds `pass`)."""
+    kept = [stmt for stmt in block if id(stmt) not in dropped]
+    for stmt in kept:
+        for field in ("body", "orelse"):
+            inner = getattr(stmt, field, None)
+            if inner and isinstance(inner[0], gast.stmt):
+                setattr(stmt, field, _without_statements(inner, dropped) or
+                        ([gast.Pass()] if field == "body" else []))
     return kept

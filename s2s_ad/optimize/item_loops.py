@@ -53,13 +53,13 @@ def iterate_items(body, kinds, resolve, tape):
     for loop, mirror, reread, (position, item, sequence) in plans:
         loop = copies[id(loop)]
         loop.target = build.name(item, store=True)
-        loop.iter = build.name(sequence)
+        loop.iter = _sequence_node(sequence)
         loop.body = [s for s in loop.body if not _reads_item(s, position, item, sequence)]
         if reread:
             mirror = copies[id(mirror)]
             mirror.target = build.name(item, store=True)
-            mirror.iter = build.call(build.name(_bound(resolve, reversed)),
-                                     [build.name(sequence)])
+            mirror.iter = _sequence_node(sequence[::-1]) if isinstance(sequence, tuple) \
+                else build.call(build.name(_bound(resolve, reversed)), [build.name(sequence)])
             mirror.body = [s for s in mirror.body
                            if not _reads_item(s, position, item, sequence)] or [gast.Pass()]
     split = next((k for k, stmt in enumerate(body) if build.is_blank_line(stmt)), None)
@@ -90,7 +90,9 @@ def _plans(body, kinds, resolve, tape):
         if found is None:
             continue
         position, item, sequence = found
-        container = _container(kinds.facts.get(sequence))
+        # a tuple literal of numbers (`for c in (0.5, -1.5, 2.0)`): its items, as written
+        container = tuple if isinstance(sequence, tuple) else \
+            _container(kinds.facts.get(sequence))
         if container is list and lists_fixed is None:
             lists_fixed = _writes_nothing(body, resolve, tape)
         if not (container is tuple or container is list and lists_fixed):
@@ -106,7 +108,7 @@ def _plans(body, kinds, resolve, tape):
         loops = (loop,) if mirror[0] is None else (loop, mirror[0])
         if loads.get(position, 0) != 1 + reread \
                 or _stored_elsewhere(body, position, loops) \
-                or _stored_elsewhere(body, sequence, ()):     # one sequence throughout
+                or not isinstance(sequence, tuple) and _stored_elsewhere(body, sequence, ()):
             continue
         plans.append((loop, mirror[0], reread, found))
     return plans
@@ -143,13 +145,30 @@ def _position_loop(loop, definitions):
     length = rng.args[0]
     if isinstance(length, gast.Name):
         length = definitions.get(length.id)
-    if not (_is_call_of(length, "len") and len(length.args) == 1
-            and isinstance(length.args[0], gast.Name)):
+    if not (_is_call_of(length, "len") and len(length.args) == 1):
         return None
     read = _first_read(loop.body)
-    if read is None or read[0] != loop.target.id or read[2] != length.args[0].id:
+    if read is None or read[0] != loop.target.id or read[2] != _sequence_key(length.args[0]):
         return None
     return read
+
+
+def _sequence_key(node):
+    """What a position loop reads items of: a name, or the values of a tuple literal of
+    numbers (as a Python tuple); None for anything else."""
+    if isinstance(node, gast.Name):
+        return node.id
+    if isinstance(node, gast.Tuple) and node.elts and all(
+            type(build.number_literal(e)) in (int, float) for e in node.elts):
+        return tuple(build.number_literal(e) for e in node.elts)
+    return None
+
+
+def _sequence_node(key):
+    """The expression for a sequence key (_sequence_key's inverse)."""
+    if isinstance(key, tuple):
+        return build.tuple_([build.literal(v) for v in key])
+    return build.name(key)
 
 
 def _is_call_of(node, builtin):
@@ -166,9 +185,9 @@ def _first_read(stmts):
         if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 \
                 and isinstance(stmt.targets[0], gast.Name) \
                 and isinstance(stmt.value, gast.Subscript) \
-                and isinstance(stmt.value.value, gast.Name) \
+                and _sequence_key(stmt.value.value) is not None \
                 and isinstance(stmt.value.slice, gast.Name):
-            return stmt.value.slice.id, stmt.targets[0].id, stmt.value.value.id
+            return stmt.value.slice.id, stmt.targets[0].id, _sequence_key(stmt.value.value)
         return None
     return None
 

@@ -11,14 +11,16 @@ re-derives a fact the generator should have had), so their order is the declared
              such as sinh(u) / cosh(u) read as one call (tanh(u)), the two branches'
              adjoints of an np.where summed as one np.where, float literals
              beside adjoints, closed forms (where shapes are proved), a specialisation's
-             reads of forward temporaries, casts of gradients that may hold integers, and,
-             last, a specialisation's solves reading an inverse it computes anyway, and its
+             reads of forward temporaries, casts of a float argument's gradient that may
+             be a numpy scalar and of gradients that may hold integers, and, last, a
+             specialisation's solves reading an inverse it computes anyway, and its
              arithmetic in buffers, batched tapes, item loops and list reads
     FORWARD: clean up to a fixed point, repeated pure calls made once, loops over a
              sequence's items
     FORWARD_GRADIENT (a gradient of number code in forward mode, ad/forward_gradient.py):
              clean up, temporaries (tangents' too) back into their use, float literals,
-             loops over a sequence's items
+             loops over a sequence's items, casts of a float argument's gradient that
+             may be a numpy scalar or a list's int
 
 `run_schedule` returns the body before the first pass that writes into arrays (what a
 derivative of this derivative differentiates) and the final one; `facts.trace(name,
@@ -47,6 +49,7 @@ from .buffers import schedule_in_place
 from .closed_forms import closed_form_adjoints
 from .dce import eliminate_dead_code, remove_dead_cycles, remove_unread_assignments
 from .float_gradients import float_gradients
+from .number_gradients import loose_lists, python_float_gradients
 from .fold import (constant_tangents, float_literals_in_adjoints, fold_constants,
                    unit_factors_of_numbers)
 from .inplace import accumulate_in_place
@@ -268,11 +271,30 @@ def integer_gradients(body, facts):
     adjoint: it is summed into its caller's)."""
     if facts.request.helper:
         return body
-    known_float = _holds_floats(facts.kinds) if facts.specialised else None
+    known_float = _holds_floats(facts.kinds) if facts.specialised \
+        and not loose_lists(facts.request) else None
     return Body.of(float_gradients(
         body.statements(), facts.request, _param_names(facts.levels.tree), facts.resolve,
         lambda: facts.bindings.name_for("float_gradient", runtime_flow.float_gradient),
         known_float))
+
+
+def number_gradients(body, facts):
+    """A Python float argument's returned gradient cast to a Python float where the code
+    does not prove it one (optimize/number_gradients.py)."""
+    if facts.request.helper or not facts.specialised \
+            or facts.request.mode not in ("grad", "value_and_grad"):
+        return body
+    return Body.of(python_float_gradients(
+        body.statements(), facts.request, _param_names(facts.levels.tree), facts.resolve,
+        facts.kinds, lambda: facts.bindings.name_for("float", builtins.float)))
+
+
+def item_gradients(body, facts):
+    """A forward-mode gradient's float casts where a returned gradient may be an int: only
+    where ints can reach it, through a list of floats whose guard lets ints in (every
+    other value carrying a derivative is a float computed from float seeds)."""
+    return integer_gradients(body, facts) if loose_lists(facts.request) else body
 
 
 def in_place_arithmetic(body, facts):
@@ -333,6 +355,7 @@ REVERSE = (
     Pass("float literals", float_literals),
     Pass("closed forms", closed_forms),
     Pass("reused forward values", reused_forward_values),
+    Pass("float gradients of floats", number_gradients),
     Pass("integer gradients", integer_gradients),
     # writes_arrays: a derivative of this derivative differentiates the solves themselves
     Pass("shared inverses", shared_inverses, writes_arrays=True),
@@ -350,6 +373,8 @@ FORWARD_GRADIENT = (
     Pass("inline number temporaries", number_temporaries),
     Pass("float literals", float_literals),
     Pass("item loops", item_loops),
+    Pass("float gradients of floats", number_gradients),
+    Pass("gradients of items", item_gradients),
 )
 
 

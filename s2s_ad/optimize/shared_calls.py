@@ -14,7 +14,9 @@ read or written before it), that statement moves up to the first occurrence inst
 making a new name. Only in one block, only between writes of what the call reads (a
 statement that writes one still reads its operands first), only calls without effects
 (numpy's and math's) and never out of `a if c else b` or `and`/`or`: the values and the
-order of every effect stay as they were. Repeats are looked for in the next 64
+order of every effect stay as they were. np.sign of a Python float written out
+(`1.0 if x > 0.0 else ...`, build.float_sign: comparisons of a float, no effects) is
+made once the same way. Repeats are looked for in the next 64
 statements (a body of n statements costs O(n), not O(n**2)).
 """
 import gast
@@ -89,6 +91,9 @@ def _calls(value, pure_call):
     found, todo = [], [value]
     while todo:
         node = todo.pop(0)
+        if build.is_float_sign(node):
+            found.append(node)
+            continue
         if isinstance(node, _CONDITIONAL):
             continue
         if isinstance(node, gast.Call):
@@ -135,9 +140,12 @@ def _share(block, k, call, fresh, seen):
         block.insert(k, moved)
         places = [(j + 1, node) for j, node in places] + [(k + 1, call)]
     else:
-        hint = getattr(call.func, "attr", getattr(call.func, "id", "value"))
-        if len(call.args) == 1 and isinstance(call.args[0], gast.Name):
-            hint += "_" + call.args[0].id
+        if build.is_float_sign(call):
+            hint = "sign_" + call.test.left.id
+        else:
+            hint = getattr(call.func, "attr", getattr(call.func, "id", "value"))
+            if len(call.args) == 1 and isinstance(call.args[0], gast.Name):
+                hint += "_" + call.args[0].id
         name = fresh(hint)
         block.insert(k, build.assign(name, build.clone(call)))
         places = [(j + 1, node) for j, node in places] + [(k + 1, call)]
