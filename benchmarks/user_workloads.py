@@ -175,6 +175,9 @@ from user_arrays import (  # noqa: E402
     whittaker_grad,
     whittaker_objective,
     make_whittaker)
+from user_layers import (  # noqa: E402
+    gelu_mlp, gelu_mlp_grad, make_gelu_mlp, make_rms_norm, rms_norm_regression,
+    rms_norm_regression_grad)
 
 
 
@@ -268,6 +271,10 @@ WORKLOADS = [
                  distillation_loss, make_distillation, 0, distillation_loss_grad),
     UserWorkload("Whittaker smoother, second differences by slices, n=10^5",
                  whittaker_objective, make_whittaker, 0, whittaker_grad),
+    UserWorkload("RMSNorm (D,) weight + linear, 256x512->64", rms_norm_regression,
+                 make_rms_norm, (0, 1, 2), rms_norm_regression_grad),
+    UserWorkload("GELU (tanh form) MLP 256x64x256x10", gelu_mlp, make_gelu_mlp, (0, 1, 2),
+                 gelu_mlp_grad),
 ]
 
 

@@ -75,3 +75,74 @@ def test_hvp_through_relu(path):
     step = 1e-6
     fd = (dg(W + step * u, X, v) - dg(W - step * u, X, v)) / (2 * step)
     assert np.allclose(hv, fd, rtol=1e-5, atol=1e-6)
+
+
+# ---- np.var over an axis: its adjoint centres x on the mean the forward sweep took -------
+def layer_norm(x, gamma, beta):
+    mu = x.mean(axis=-1, keepdims=True)
+    var = x.var(axis=-1, keepdims=True)
+    y = (x - mu) / np.sqrt(var + 1e-5) * gamma + beta
+    return np.sum(y * np.cos(y))
+
+
+def batch_norm(x, gamma):
+    mu = np.mean(x, axis=0)
+    var = np.var(x, axis=0)
+    return np.sum(np.sin(gamma * (x - mu) / np.sqrt(var + 1e-5)))
+
+
+def spreads(x):
+    """var over the last axis without keepdims (its adjoint is expanded back), with ddof,
+    over a middle axis, over everything, over a tuple of axes (the helper's case)."""
+    return np.sum(np.sin(np.var(x, axis=-1))) + np.sum(np.var(x, axis=1, ddof=1) ** 2) \
+        + np.var(x) * 3.0 + np.sum(np.cos(np.var(x, axis=(0, 2))))
+
+
+def _norm_args(dtype=np.float64):
+    rng = np.random.default_rng(5)
+    return (rng.standard_normal((4, 6)).astype(dtype) * 2.0 + 0.5,
+            (1.0 + 0.1 * rng.standard_normal(6)).astype(dtype),
+            (0.1 * rng.standard_normal(6)).astype(dtype))
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f, args", [
+    (layer_norm, _norm_args()),
+    (batch_norm, _norm_args()[:2]),
+    (spreads, (np.random.default_rng(6).standard_normal((3, 4, 5)),)),
+])
+def test_variance_adjoints_match_differences(path, f, args):
+    for k in range(len(args)):
+        g = grad_on(path, f, k)(*args)
+        assert np.allclose(g, numeric_grad(f, args, k), rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_layer_norm_float32_stays_float32(path):
+    args = _norm_args(np.float32)
+    got = grad_on(path, layer_norm, (0, 1, 2))(*args)
+    want = grad_on(path, layer_norm, (0, 1, 2))(*(a.astype(np.float64) for a in args))
+    for g, w in zip(got, want):
+        assert g.dtype == np.float32 and np.allclose(g, w, rtol=1e-3, atol=1e-4)
+
+
+@pytest.mark.parametrize("f, args", [(layer_norm, _norm_args()), (batch_norm, _norm_args()[:2])])
+def test_variance_adjoint_reads_the_users_mean(f, args):
+    """No second mean, no helper: x centred on the user's `mu`."""
+    df = s2s_ad.grad(f, (0, 1))
+    df(*args)
+    source = s2s_ad.derivative_source(df, *args)
+    assert "unreduce_var" not in source and "(x - mu)" in source
+    code = [line for line in source.splitlines() if not line.strip().startswith("#")]
+    assert sum(line.count("mean(") for line in code) == 1
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_hvp_through_layer_norm(path):
+    args = _norm_args()
+    u = np.random.default_rng(7).standard_normal(args[0].shape)
+    hv = hvp_on(path, layer_norm, args, u)
+    dg = grad_on(path, layer_norm, 0)
+    step = 1e-6
+    fd = (dg(args[0] + step * u, *args[1:]) - dg(args[0] - step * u, *args[1:])) / (2 * step)
+    assert np.allclose(hv, fd, rtol=1e-5, atol=1e-6)
