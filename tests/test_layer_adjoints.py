@@ -146,3 +146,38 @@ def test_hvp_through_layer_norm(path):
     step = 1e-6
     fd = (dg(args[0] + step * u, *args[1:]) - dg(args[0] - step * u, *args[1:])) / (2 * step)
     assert np.allclose(hv, fd, rtol=1e-5, atol=1e-6)
+
+
+# ---- RMSNorm: the mean of x * x over a row, a linear map after it -------------------------
+def rms_norm(x, w, W, target):
+    ms = np.mean(x * x, axis=-1, keepdims=True)
+    h = x / np.sqrt(ms + 1e-6) * w
+    return np.mean((h @ W - target) ** 2)
+
+
+def _rms_args():
+    rng = np.random.default_rng(8)
+    return (rng.standard_normal((4, 5)) + 0.3, 1.0 + 0.1 * rng.standard_normal(5),
+            rng.standard_normal((5, 3)), rng.standard_normal((4, 3)))
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_rms_norm_gradient_matches_differences(path):
+    args = _rms_args()
+    got = grad_on(path, rms_norm, (0, 1, 2))(*args)
+    for k, g in enumerate(got):
+        assert np.allclose(g, numeric_grad(rms_norm, args, k), rtol=1e-6, atol=1e-8)
+
+
+def test_rms_norm_adjoint_builds_no_spread_array_and_writes_each_adjoint_once():
+    """x * x's adjoint takes the row's number as an (n, 1) array broadcast against x (no
+    unreduce of it over x first), and the closed form writes the seed's adjoint, which two
+    matrix products read, once."""
+    args = _rms_args()
+    df = s2s_ad.grad(rms_norm, (0, 1, 2))
+    df(*args)
+    source = s2s_ad.derivative_source(df, *args)
+    assert "unreduce(" not in source
+    targets = [line.split("=")[0].strip() for line in source.splitlines()
+               if " = " in line and not line.strip().startswith(("#", '"'))]
+    assert len(targets) == len(set(targets)), source

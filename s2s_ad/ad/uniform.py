@@ -175,15 +175,16 @@ class UniformAdjoints:
             operand = bound[param]
             if index is not None:
                 return False
-            if any(operand.id == planned for planned, _, _ in plan):
-                return False                    # `t + t`: two contributions, one operand
+            if any(operand.id == planned and spread for planned, _, spread in plan):
+                return False                    # `t + t`: two numbers, one operand
             if self.shaped_like(value, axes):
                 if self.aliases_a_written_array(value) \
                         or not self.keeps_dtype(value, operand.id):
                     return False
                 plan.append((operand.id, value, False))
             elif target not in self.views and self.numbers_only(value) \
-                    and self.i.kinds.axes(operand) == axes and self.eligible(operand.id):
+                    and self.i.kinds.axes(operand) == axes and self.eligible(operand.id) \
+                    and not any(operand.id == planned for planned, _, _ in plan):
                 plan.append((operand.id, value, True))
             else:
                 return False
