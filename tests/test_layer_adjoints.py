@@ -181,3 +181,48 @@ def test_rms_norm_adjoint_builds_no_spread_array_and_writes_each_adjoint_once():
     targets = [line.split("=")[0].strip() for line in source.splitlines()
                if " = " in line and not line.strip().startswith(("#", '"'))]
     assert len(targets) == len(set(targets)), source
+
+
+# ---- rows of sums broadcast against their matrix: arithmetic in buffers -----------------
+def soft_cross_entropy(W, X, teacher):
+    z = X @ W
+    z = z - z.max(axis=1, keepdims=True)
+    log_p = z - np.log(np.sum(np.exp(z), axis=1, keepdims=True))
+    return -np.sum(teacher * log_p) / len(X)
+
+
+def _soft_args(dtype=np.float64):
+    rng = np.random.default_rng(9)
+    teacher = rng.uniform(0.1, 1.0, (6, 5))
+    return tuple(a.astype(dtype) for a in (rng.standard_normal((4, 5)),
+                                           rng.standard_normal((6, 4)), teacher))
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f, args", [(soft_cross_entropy, _soft_args()),
+                                     (layer_norm, _norm_args())])
+def test_row_broadcasting_adjoints_match_differences(path, f, args):
+    g = grad_on(path, f, 0)(*args)
+    assert np.allclose(g, numeric_grad(f, args, 0), rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.parametrize("f, args", [(soft_cross_entropy, _soft_args(np.float32)),
+                                     (layer_norm, _norm_args(np.float32))])
+def test_row_broadcasting_adjoints_keep_float32(f, args):
+    assert s2s_ad.grad(f, 0)(*args).dtype == np.float32
+
+
+@pytest.mark.parametrize("f, args, row", [
+    (soft_cross_entropy, _soft_args(), "np.sum(log_p_bar, axis=1, keepdims=True)"),
+    (layer_norm, _norm_args(), "np.sum(t4_0_bar * t4_0, axis=1, keepdims=True)"),
+])
+def test_a_row_is_computed_apart_and_the_matrix_arithmetic_done_in_place(f, args, row):
+    """The (n, 1) row is its own statement; the (n, d) operations write into arrays
+    nothing reads again (`np.multiply(row, t, out=t)`), one allocation at most."""
+    df = s2s_ad.grad(f, 0)
+    df(*args)
+    source = s2s_ad.derivative_source(df, *args)
+    assert any(line.strip().startswith("x_bar_row = " + row) or
+               line.strip().startswith("z_1_bar_row = " + row) for line in source.splitlines()), \
+        source
+    assert "out=" in source.split("_row = ")[1]
