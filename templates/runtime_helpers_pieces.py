@@ -1,7 +1,8 @@
 """Reverse and forward templates of the helpers in runtime_pieces.py (the adjoints and
 tangents of np.column_stack, np.dstack, np.block, np.insert, np.select, np.choose,
-np.meshgrid, np.broadcast_arrays and np.maximum / np.minimum), so those derivatives can be differentiated again,
-and those of spread_masked, which np.piecewise is written with (transforms/calls.py).
+np.meshgrid, np.broadcast_arrays and np.maximum / np.minimum), so those derivatives can be
+differentiated again, and those of spread_masked, which np.piecewise is written with
+(transforms/calls.py).
 
 Every helper is linear in its first argument, which is all its value depends on
 differentiably (the others give shapes, positions and conditions): its tangent is the

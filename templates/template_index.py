@@ -36,7 +36,7 @@ source runtime_calculus 3507173389
 source runtime_functions 2843971962
 source runtime_helpers 1196538003
 source runtime_helpers_arrays 1411742494
-source runtime_helpers_pieces 3781032625
+source runtime_helpers_pieces 2835434912
 source runtime_mappings 3962196716
 source runtime_polynomials 2875716503
 source runtime_statistics 2695734659

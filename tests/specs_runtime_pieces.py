@@ -1,8 +1,9 @@
 """Spec rows for the runtime helpers of runtime_pieces.py (the adjoints and tangents of
 np.column_stack, np.dstack, np.block, np.insert, np.select, np.choose, np.meshgrid and
-np.broadcast_arrays, np.maximum / np.minimum) and of spread_masked, which normalize writes np.piecewise with
-(the np.piecewise and np.put_along_axis rows are here), checked as generated code calls
-them: g shaped like the primal result, the other arguments as the primal call had them.
+np.broadcast_arrays, np.maximum / np.minimum) and of spread_masked, which normalize writes
+np.piecewise with (the np.piecewise and np.put_along_axis rows are here), checked as
+generated code calls them: g shaped like the primal result, the other arguments as the
+primal call had them.
 Part of specs_pieces.SPECS.
 """
 import numpy as np
