@@ -202,6 +202,9 @@ from user_arrays import (  # noqa: E402
     whittaker_grad,
     whittaker_objective,
     make_whittaker)
+from user_layers import (  # noqa: E402
+    gelu_mlp, gelu_mlp_grad, make_gelu_mlp, make_rms_norm, rms_norm_regression,
+    rms_norm_regression_grad)
 
 
 
@@ -321,6 +324,10 @@ WORKLOADS = [
                  heat_ring_loss, make_heat_ring, (0, 1), heat_ring_grad),
     UserWorkload("moving average by cumsum and slices, n=10^5 w=25", moving_average_fit,
                  make_moving_average, 0, moving_average_fit_grad),
+    UserWorkload("RMSNorm (D,) weight + linear, 256x512->64", rms_norm_regression,
+                 make_rms_norm, (0, 1, 2), rms_norm_regression_grad),
+    UserWorkload("GELU (tanh form) MLP 256x64x256x10", gelu_mlp, make_gelu_mlp, (0, 1, 2),
+                 gelu_mlp_grad),
 ]
 
 

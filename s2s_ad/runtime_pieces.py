@@ -8,6 +8,7 @@ join pieces, or pick between arrays (see runtime.py):
     unselect(g, condlist, choicelist, default)   np.select's adjoint: each choice's share
                                      of g (the default's last)
     unchoose(g, a, choices, mode)    np.choose's adjoint: each choice's share of g
+    kink_share(g, x1, x2, first)     np.maximum's adjoint: one operand's share of g
     unmesh(g, grids, xs, indexing), mesh_tangent(grids, ts, indexing)   np.meshgrid's
                                      adjoint and tangent (each the other's transpose)
     unbroadcast_each(gs, xs), broadcast_each(ts, ys)   np.broadcast_arrays's adjoint and
@@ -142,6 +143,27 @@ def unchoose(g, a, choices, mode="raise"):
         stacked = np.array(parts)
         return np.zeros(np.shape(choices), dtype=_float_dtype(stacked)) + stacked
     return parts
+
+
+def kink_share(g, x1, x2, first):
+    """The share of g, the adjoint of np.maximum(x1, x2), that goes to x1 (`first`) or x2:
+    x1's is g where x1 > x2, x2's is g everywhere else (also where either is NaN); at ties
+    each gets g / 2. np.minimum's shares are np.maximum's with the operands swapped.
+    Written for ReLU, `np.maximum(0, z)`: one comparison and one product, the ties (rare)
+    only when there are some.
+
+        >>> kink_share(np.ones(3), np.array([-1.0, 0.0, 2.0]), 0.0, True)
+        array([0. , 0.5, 1. ])
+    """
+    chosen = np.greater(x1, x2)
+    if not first:
+        chosen = np.logical_not(chosen, out=chosen if isinstance(chosen, np.ndarray) else None)
+    dtype = np.result_type(g, x1, x2)          # float32 stays float32, also for g = 1.0
+    share = np.multiply(g, chosen, dtype=dtype if dtype.kind in "fc" else np.float64)
+    ties = np.equal(x1, x2)
+    if np.any(ties):
+        share = np.where(ties, 0.5 * g, share)
+    return share
 
 
 # ---- np.meshgrid and np.broadcast_arrays -------------------------------------------------------

@@ -6,6 +6,7 @@ import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
 from s2s_ad.runtime import broadcast_tangent, unbroadcast
+from s2s_ad.runtime_pieces import kink_share
 
 # ---- float types called as functions ------------------------------------------------------
 # (np.float64 of an array is an array: the adjoint is the result's, shaped like it)
@@ -122,10 +123,10 @@ def absolute_tangent(y, x):
 @adjoint(np.maximum)
 def maximum_adjoint(y, x1, x2):
     """d max(x1, x2) = dx1 where x1 > x2, dx2 where x2 > x1, (dx1 + dx2) / 2 at ties
-    (selected with np.where from d[y] itself: a float32 adjoint stays float32)"""
-    _g1 = np.where(x1 > x2, d[y], np.where(x1 == x2, 0.5 * d[y], 0.0))
-    d[x1] += unbroadcast(_g1, x1)
-    d[x2] += unbroadcast(d[y] - _g1, x2)
+    (each share is d[y] times a mask: a float32 adjoint stays float32; a constant operand,
+    ReLU's 0, costs nothing)"""
+    d[x1] += unbroadcast(kink_share(d[y], x1, x2, True), x1)
+    d[x2] += unbroadcast(kink_share(d[y], x1, x2, False), x2)
 
 
 @tangent(np.maximum)
@@ -135,10 +136,10 @@ def maximum_tangent(y, x1, x2):
 
 @adjoint(np.minimum)
 def minimum_adjoint(y, x1, x2):
-    """d min(x1, x2) = dx1 where x1 < x2, dx2 where x2 < x1, (dx1 + dx2) / 2 at ties"""
-    _g1 = np.where(x1 < x2, d[y], np.where(x1 == x2, 0.5 * d[y], 0.0))
-    d[x1] += unbroadcast(_g1, x1)
-    d[x2] += unbroadcast(d[y] - _g1, x2)
+    """d min(x1, x2) = dx1 where x1 < x2, dx2 where x2 < x1, (dx1 + dx2) / 2 at ties
+    (x1's share is d[y] where x2 > x1: kink_share with the operands swapped)"""
+    d[x1] += unbroadcast(kink_share(d[y], x2, x1, True), x1)
+    d[x2] += unbroadcast(kink_share(d[y], x2, x1, False), x2)
 
 
 @tangent(np.minimum)

@@ -1,7 +1,8 @@
 """Reverse and forward templates of the helpers in runtime_pieces.py (the adjoints and
 tangents of np.column_stack, np.dstack, np.block, np.insert, np.select, np.choose,
-np.meshgrid and np.broadcast_arrays), so those derivatives can be differentiated again,
-and those of spread_masked, which np.piecewise is written with (transforms/calls.py).
+np.meshgrid, np.broadcast_arrays and np.maximum / np.minimum), so those derivatives can be
+differentiated again, and those of spread_masked, which np.piecewise is written with
+(transforms/calls.py).
 
 Every helper is linear in its first argument, which is all its value depends on
 differentiably (the others give shapes, positions and conditions): its tangent is the
@@ -16,7 +17,7 @@ from s2s_ad.ad.template_dsl import adjoint, d, nondifferentiable, tangent
 from s2s_ad.runtime import unbroadcast
 from s2s_ad.runtime_flow import match_adjoint
 from s2s_ad.runtime_pieces import (along_axis_index, broadcast_each, diagonal_index,
-                                   masked_values, running_source,
+                                   kink_share, masked_values, running_source,
                                    mesh_tangent, piecewise_masks, split_block,
                                    split_column_stacked, split_dstacked, spread_masked,
                                    unbroadcast_each, unchoose, uninsert, unmesh, unselect)
@@ -172,3 +173,16 @@ def masked_values_adjoint(out, g, mask):
 def masked_values_tangent(out, g, mask):
     """linear in g"""
     d[out] = masked_values(d[g], mask)
+
+
+# the mask kink_share multiplies g by is piecewise constant in x1 and x2
+@adjoint(kink_share)
+def kink_share_adjoint(out, g, x1, x2, first):
+    """out = g m(x1, x2), m in {0, 1/2, 1}: g_bar = out_bar m summed back to g's shape"""
+    d[g] += unbroadcast(kink_share(d[out], x1, x2, first), g)
+
+
+@tangent(kink_share)
+def kink_share_tangent(out, g, x1, x2, first):
+    """linear in g"""
+    d[out] = kink_share(d[g], x1, x2, first)

@@ -6,7 +6,7 @@ INDEX = """
 source nondifferentiable 3377532283
 source numpy2_arrays 3082045499
 source numpy2_linalg 4164953087
-source numpy_arithmetic 2209058706
+source numpy_arithmetic 513152981
 source numpy_bessel 1762698696
 source numpy_calculus 3747587521
 source numpy_complex 3735347535
@@ -36,7 +36,7 @@ source runtime_calculus 3507173389
 source runtime_functions 2843971962
 source runtime_helpers 3332333910
 source runtime_helpers_arrays 1411742494
-source runtime_helpers_pieces 161859905
+source runtime_helpers_pieces 1948706075
 source runtime_mappings 3962196716
 source runtime_polynomials 2875716503
 source runtime_statistics 2695734659
@@ -881,6 +881,7 @@ tangent s2s_ad.runtime_arrays:weights_total runtime_helpers_arrays
 tangent s2s_ad.runtime_spread:spread_reciprocal runtime_helpers_arrays
 tangent s2s_ad.runtime_spread:unreduce_std runtime_helpers_arrays
 adjoint s2s_ad.runtime_pieces:broadcast_each runtime_helpers_pieces
+adjoint s2s_ad.runtime_pieces:kink_share runtime_helpers_pieces
 adjoint s2s_ad.runtime_pieces:masked_values runtime_helpers_pieces
 adjoint s2s_ad.runtime_pieces:mesh_tangent runtime_helpers_pieces
 adjoint s2s_ad.runtime_pieces:split_block runtime_helpers_pieces
@@ -897,6 +898,7 @@ nondifferentiable s2s_ad.runtime_pieces:diagonal_index runtime_helpers_pieces
 nondifferentiable s2s_ad.runtime_pieces:piecewise_masks runtime_helpers_pieces
 nondifferentiable s2s_ad.runtime_pieces:running_source runtime_helpers_pieces
 tangent s2s_ad.runtime_pieces:broadcast_each runtime_helpers_pieces
+tangent s2s_ad.runtime_pieces:kink_share runtime_helpers_pieces
 tangent s2s_ad.runtime_pieces:masked_values runtime_helpers_pieces
 tangent s2s_ad.runtime_pieces:mesh_tangent runtime_helpers_pieces
 tangent s2s_ad.runtime_pieces:split_block runtime_helpers_pieces

@@ -1,15 +1,16 @@
 """Spec rows for the runtime helpers of runtime_pieces.py (the adjoints and tangents of
 np.column_stack, np.dstack, np.block, np.insert, np.select, np.choose, np.meshgrid and
-np.broadcast_arrays) and of spread_masked, which normalize writes np.piecewise with
-(the np.piecewise and np.put_along_axis rows are here), checked as generated code calls
-them: g shaped like the primal result, the other arguments as the primal call had them.
+np.broadcast_arrays, np.maximum / np.minimum) and of spread_masked, which normalize writes
+np.piecewise with (the np.piecewise and np.put_along_axis rows are here), checked as
+generated code calls them: g shaped like the primal result, the other arguments as the
+primal call had them.
 Part of specs_pieces.SPECS.
 """
 import numpy as np
 
 from primitive_specs import Spec
 from s2s_ad.runtime_flow import take_adjoint
-from s2s_ad.runtime_pieces import (broadcast_each, masked_values, mesh_tangent,
+from s2s_ad.runtime_pieces import (broadcast_each, kink_share, masked_values, mesh_tangent,
                                    split_block, split_column_stacked, split_dstacked,
                                    spread_masked, unbroadcast_each, unchoose, uninsert, unmesh,
                                    unselect)
@@ -91,6 +92,24 @@ def use_broadcast_each(t1, t2):
     return parts[0] * parts[1]
 
 
+# np.maximum's shares: ties (0.0 against 0.0, 1.0 against 1.0) keep half of g each way
+TIED_LEFT = np.array([[0.0, -1.0, 1.0, 2.0], [0.5, 1.0, -2.0, 0.0], [3.0, 0.0, 1.0, -1.0]])
+TIED_RIGHT = np.array([0.5, 0.0, 1.0, 0.0])
+
+
+def use_kink_share_relu(g, z):
+    return np.sum(kink_share(g, 0.0, z, False) ** 2)
+
+
+def use_kink_share_first(g, x):
+    return kink_share(g, x, 0.25, True) * 3.0
+
+
+def use_kink_share_ties(g):
+    return np.sin(kink_share(g, TIED_LEFT, TIED_RIGHT, True)) \
+        + kink_share(g, TIED_LEFT, TIED_RIGHT, False) ** 2
+
+
 SPECS = [
     Spec(split_column_stacked, use_split_column_stacked, [((3, 3),)], modes=BOTH),
     Spec(split_dstacked, use_split_dstacked, [((2, 3, 3),)], modes=BOTH),
@@ -107,6 +126,10 @@ SPECS = [
     Spec(mesh_tangent, use_mesh_tangent, [((4,), (3,))], modes=BOTH),
     Spec(unbroadcast_each, use_unbroadcast_each, [((3, 4), (3, 4))], modes=BOTH),
     Spec(broadcast_each, use_broadcast_each, [((4,), (3, 1))], modes=BOTH),
+    Spec(kink_share, use_kink_share_relu, [((), ()), ((5,), (5,)), ((3, 4), (3, 4))],
+         modes=BOTH),
+    Spec(kink_share, use_kink_share_first, [((3, 4), (3, 4)), ((), (3, 4))], modes=BOTH),
+    Spec(kink_share, use_kink_share_ties, [((3, 4),), ((4,),)], modes=BOTH),
 ]
 
 

@@ -14,8 +14,7 @@ from s2s_ad.optimize.reuse import reuse_forward_values
 def _run(source):
     body = gast.parse(textwrap.dedent(source)).body
     pure = lambda call: gast.dump(call.func).find("np") >= 0          # noqa: E731
-    temporary = lambda name: name.startswith("t")                     # noqa: E731
-    out, changed = reuse_forward_values(body, pure, temporary)
+    out, changed = reuse_forward_values(body, pure)
     text = to_source(gast.Module(body=out, type_ignores=[]))
     return text.replace("__s2s_blank__()\n", "\n"), changed
 
@@ -42,6 +41,23 @@ def test_forward_values_are_read_not_recomputed():
     assert _run(BEFORE) == (AFTER, True)
 
 
+def test_a_users_mean_is_read_by_the_centring_of_a_variance_adjoint():
+    before = """
+mu = np.mean(x, axis=-1, keepdims=True)
+xc = x - mu
+__s2s_blank__()
+x_bar = g * (x - np.mean(x, keepdims=True, axis=-1))
+return x_bar
+"""
+    after = """mu = np.mean(x, axis=-1, keepdims=True)
+xc = x - mu
+
+x_bar = g * xc
+return x_bar
+"""
+    assert _run(before) == (after, True)
+
+
 @pytest.mark.parametrize("source", [
     # a whole assigned value: z_bar would be t4_0's array, written by `+=`
     "t4_0 = 0.5 * z\n__s2s_blank__()\nz_bar = z * 0.5\nz_bar += g\nreturn z_bar\n",
@@ -53,8 +69,12 @@ def test_forward_values_are_read_not_recomputed():
     "t4_0 = a - b\n__s2s_blank__()\nb_bar = g + (b - a)\nreturn b_bar\n",
     # inside a loop, the forward value changes every iteration
     "for i in r:\n    t4_0 = 0.5 * z\n__s2s_blank__()\nz_bar = g + z * 0.5\nreturn z_bar\n",
-    # a user's variable is not a temporary the pass may read for another value
-    "u = 0.5 * z\n__s2s_blank__()\nz_bar = g + z * 0.5\nreturn z_bar\n",
+    # another keyword: not the same value
+    "mu = np.mean(x, axis=-1, keepdims=True)\n__s2s_blank__()\n"
+    "x_bar = g * (x - np.mean(x, axis=-1))\nreturn x_bar\n",
+    # a keyword that is not a literal
+    "mu = np.mean(x, axis=k)\n__s2s_blank__()\nx_bar = g * (x - np.mean(x, axis=k))\n"
+    "return x_bar\n",
 ])
 def test_left_alone(source):
     assert _run(source)[1] is False

@@ -151,6 +151,50 @@ class ExpansionContext:
             return gast.BinOp(left=build.clone(b), op=gast.MatMult(), right=g)
         return gast.BinOp(left=g, op=gast.MatMult(), right=build.clone(a))   # a (m, n) @ b
 
+    def var_adjoint(self, g, x, axis, ddof, keepdims):
+        """`unreduce_var(g, x, axis, ddof, keepdims)` (np.var's adjoint) written out where
+        the facts say x is a float array and axis, ddof and keepdims are literals:
+        `(x - mean) * (g * (2.0 / (n - ddof)))`, g given back its reduced axis where
+        broadcasting would not. The mean is written as a user's forward sweep has it (no
+        keepdims over the first axis or all of them), so optimize/reuse.py reads that
+        value instead of computing it again, and the arithmetic can go into buffers.
+        None otherwise."""
+        kinds = self.i.kinds
+        if kinds is None or self.adjoint_may_be_scalar_zero or not isinstance(x, gast.Name):
+            return None
+        kind = kinds.of(x.id)
+        if getattr(kind, "type", None) is not numpy.ndarray or not kind.axes \
+                or kind.dtype not in ("float64", "float32"):
+            return None
+        rank = len(kind.axes)
+        position = None if isinstance(axis, gast.Constant) and axis.value is None \
+            else build.number_literal(axis)
+        ddof_value = build.number_literal(ddof)
+        if position is None and not (isinstance(axis, gast.Constant) and axis.value is None) \
+                or type(position) not in (int, type(None)) or type(ddof_value) is not int \
+                or not (isinstance(keepdims, gast.Constant) and type(keepdims.value) is bool):
+            return None
+        count = self.element_count(x, build.literal(position))
+        if count is None:
+            return None
+        mean = build.attribute(build.name(self.i.levels.numpy_name), "mean")
+        spread = g
+        if position is None or position % rank == 0:
+            mean = build.call(mean, [build.clone(x)],
+                              [] if position is None else [("axis", build.literal(position))])
+        else:
+            mean = build.call(mean, [build.clone(x)], [("axis", build.literal(position)),
+                                                       ("keepdims", build.const(True))])
+            if not keepdims.value:
+                spread = build.call(build.attribute(build.name(self.i.levels.numpy_name),
+                                                    "expand_dims"),
+                                    [g, build.literal(position)])
+        if ddof_value:
+            count = build.binop(count, "Sub", build.const(ddof_value))
+        scale = build.binop(build.const(2.0), "Div", count)
+        return build.binop(build.binop(build.clone(x), "Sub", mean), "Mult",
+                           build.binop(spread, "Mult", scale))
+
     def element_count(self, atom, axis):
         """`reduced_count(atom, axis)` written out from the facts: `y.size` for a full
         reduction, `y.shape[k]` over one axis, read off a parameter of the same shape

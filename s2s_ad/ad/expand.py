@@ -331,6 +331,15 @@ class _Substituter(TemplateSubstituter):
             node.args = args
             node.func = self.visit(node.func)
             return node
+        if isinstance(node.func, gast.Name) and node.func.id == "unreduce_var" \
+                and len(node.args) == 5 and not node.keywords:
+            args = [self.visit(a) for a in node.args]
+            written = self.ctx.var_adjoint(*args)
+            if written is not None:
+                return written
+            node.args = args
+            node.func = self.visit(node.func)
+            return node
         if isinstance(node.func, gast.Name) and node.func.id == "reduced_count" \
                 and len(node.args) == 2 and not node.keywords:
             count = self.ctx.element_count(self.visit(node.args[0]), self.visit(node.args[1]))

@@ -141,13 +141,15 @@ def _linear_table():
     global _LINEAR
     if _LINEAR is None:
         import numpy as np
-        from .. import runtime, runtime_arrays, runtime_creation, runtime_flow, runtime_linalg
+        from .. import (runtime, runtime_arrays, runtime_creation, runtime_flow, runtime_linalg,
+                        runtime_pieces)
         _LINEAR = {
             runtime_creation.through_cast: (0,),
             runtime_arrays.spread_weights: (0, 2), runtime_arrays.sum_weighted: (0, 2),
             runtime_arrays.weights_total: (1,), runtime_arrays.unlayout_weights: (0,),
             np.convolve: (0, 1), np.correlate: (0, 1),
             runtime.unbroadcast: (0,), runtime.unreduce: (0,), runtime.broadcast_tangent: (0,),
+            runtime_pieces.kink_share: (0,),
             runtime_linalg.matmul_adjoint_a: (0, 2), runtime_linalg.matmul_adjoint_b: (0, 1),
             runtime_flow.take_adjoint: (0,), runtime_flow.copy_adjoint: (0,),
             runtime_flow.match_adjoint: (0,),

@@ -21,7 +21,7 @@ from ..analyses.shapes import is_elementwise
 from ..signature import Num
 from ..ir import build
 from ..ir.walk import walk_tree
-from .. import runtime
+from .. import runtime, runtime_pieces
 from .expand import BindingError, bind_operands, expand
 
 
@@ -180,15 +180,16 @@ class UniformAdjoints:
             operand = bound[param]
             if index is not None:
                 return False
-            if any(operand.id == planned for planned, _, _ in plan):
-                return False                    # `t + t`: two contributions, one operand
+            if any(operand.id == planned and spread for planned, _, spread in plan):
+                return False                    # `t + t`: two numbers, one operand
             if self.shaped_like(value, axes, defined=defined):
                 if self.aliases_a_written_array(value) \
                         or not self.keeps_dtype(value, operand.id):
                     return False
                 plan.append((operand.id, value, False))
             elif target not in self.views and self.numbers_only(value) \
-                    and self.i.kinds.axes(operand) == axes and self.eligible(operand.id):
+                    and self.i.kinds.axes(operand) == axes and self.eligible(operand.id) \
+                    and not any(operand.id == planned for planned, _, _ in plan):
                 plan.append((operand.id, value, True))
             else:
                 return False
@@ -272,14 +273,15 @@ class UniformAdjoints:
 
     def _broadcasts(self, func):
         """Does this callee give the broadcast shape of its arguments (a ufunc, np.where,
-        runtime.logistic, unbroadcast's second argument's shape)?"""
+        runtime.logistic, np.maximum's kink_share, unbroadcast's second argument's shape)?"""
         import numpy
         if isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name) \
                 and func.value.id == self.i.levels.numpy_name:
             callee = getattr(numpy, func.attr, None)
             return isinstance(callee, numpy.ufunc) or callee is numpy.where
         return isinstance(func, gast.Name) and \
-            self.i.bindings.names.get(func.id) in (runtime.unbroadcast, runtime.logistic)
+            self.i.bindings.names.get(func.id) in (runtime.unbroadcast, runtime.logistic,
+                                                   runtime_pieces.kink_share)
 
     def numbers_only(self, value):
         """Does `value` read only numbers (constants, number-valued names, the adjoint it

@@ -41,11 +41,13 @@ class Plan:
         self.allocations = 0
         self.reads = {}              # name -> reads of it not yet consumed
         self.bound_target = False
+        self.classes = {}            # buffer -> the class of the value it holds now
 
     def evaluate(self, value):
         for node in walk_tree(value):
             if isinstance(node, gast.Name):
                 self.reads[node.id] = self.reads.get(node.id, 0) + 1
+        self.result_class = self.s.class_of(value)
         result = self._operand(value)
         if not isinstance(result, str):
             raise NotScheduled()
@@ -54,6 +56,12 @@ class Plan:
     def _operand(self, node):
         """A buffer's name (str) for an operation on arrays of a class, else the node
         itself as an operand (a name, a number) read where the operation is written."""
+        result = self._operation(node)
+        if isinstance(result, str):
+            self.classes[result] = self.s.class_of(node)
+        return result
+
+    def _operation(self, node):
         cls = self.s.class_of(node)
         if isinstance(cls, tuple) and self.s.fresh_helper(node):
             # a new array however it is called (it takes no out=): allocated as written
@@ -61,6 +69,9 @@ class Plan:
                 if isinstance(n, gast.Name):
                     self.reads[n.id] -= 1
             return self._allocate(build.clone(node))
+        if cls is not None and not isinstance(cls, str) and cls != self.result_class \
+                and not _is_atom(node):
+            return self._hoisted(node)     # an array broadcast against the result
         children = _operands(node) if isinstance(cls, tuple) else None
         if children is None:
             if not _is_atom(node):
@@ -75,7 +86,10 @@ class Plan:
                         names_here[n.id] = names_here.get(n.id, 0) + 1
         # buffers this operation may write into: intermediate results of this
         # statement, and values read here for the last time
-        owned = [k for k, operand in enumerate(operands) if isinstance(operand, str)
+        # (an intermediate result of another class, a row this operation broadcasts,
+        # cannot hold the result)
+        owned = [k for k, operand in enumerate(operands)
+                 if isinstance(operand, str) and self.classes.get(operand) == cls
                  or isinstance(operand, gast.Name) and operand.id in self.dying
                  and operand.id not in self.taken
                  and self.reads[operand.id] == names_here[operand.id]
@@ -123,6 +137,19 @@ class Plan:
         self.bound_target = True
         self.statements.append(build.assign(name, value))
         return name
+
+    def _hoisted(self, node):
+        """An array of another class that broadcasts against the result (a row of sums,
+        `np.sum(g, axis=1, keepdims=True) / t6_0`), computed in its own statement where
+        Python's order reaches it: nothing written before can be one it reads (its reads
+        are still to come, so none of them is a buffer yet), so it is the same value."""
+        name = self.s.fresh(f"{self.target}_row")
+        self.statements.append(build.assign(name, build.clone(node)))
+        for n in walk_tree(node):
+            if isinstance(n, gast.Name):
+                self.reads[n.id] -= 1
+        self.reads[name] = 1
+        return build.name(name)
 
     def _in_place(self, node, operands, k, buffer):
         """The statement writing `node`'s value into operand k's array."""
@@ -176,6 +203,10 @@ def _is_atom(node):
         return True
     if isinstance(node, gast.Attribute):
         return node.attr in ("size", "ndim") and isinstance(node.value, gast.Name)
+    if isinstance(node, gast.Subscript):                   # x.shape[-1]
+        return build.number_literal(node.slice) is not None \
+            and isinstance(node.value, gast.Attribute) and node.value.attr == "shape" \
+            and isinstance(node.value.value, gast.Name)
     if isinstance(node, gast.UnaryOp):
         return _is_atom(node.operand)
     if isinstance(node, gast.BinOp):

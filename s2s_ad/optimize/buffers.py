@@ -26,6 +26,8 @@ operands (a buffer on the right of `+` or `*` moves to the left: IEEE addition a
 multiplication commute exactly), so no value changes. A statement is rewritten only when
 that saves an allocation; anything else is left as it was.
 """
+from dataclasses import dataclass
+
 import gast
 import numpy
 
@@ -93,27 +95,83 @@ class _Schedule:
         if isinstance(node, gast.Name):
             return self._name_class(node.id)
         if isinstance(node, gast.Attribute) and node.attr in ("size", "ndim") \
-                and isinstance(node.value, gast.Name):
+                and isinstance(node.value, gast.Name) or _is_length(node):
             return _WEAK                                        # a Python int
         if isinstance(node, gast.UnaryOp) and isinstance(node.op, (gast.USub, gast.UAdd)):
             return self.class_of(node.operand)
         if isinstance(node, gast.BinOp) and type(node.op) in UFUNC_OF:
-            return _combine(self.class_of(node.left), self.class_of(node.right))
+            return self._combine(self.class_of(node.left), self.class_of(node.right))
         if self._spread(node):
             return self.class_of(node.args[1])
         if self.fresh_helper(node):
             cls = self.class_of(node.args[0])
             return cls if isinstance(cls, tuple) else None
+        if self._reduction(node):
+            return self._kept_reduction(node)
         ufunc = self._ufunc(node)
         if ufunc is not None:
             classes = [self.class_of(a) for a in node.args]
             cls = classes[0] if classes else None
             for other in classes[1:]:
-                cls = _combine(cls, other)
+                cls = self._combine(cls, other)
             # only ufuncs that give an array of its operands' float dtype (not np.isnan)
             if isinstance(cls, tuple) and _keeps_dtype(ufunc, cls[1]):
                 return cls
         return None
+
+    def _kept_reduction(self, node):
+        """`np.sum(a, axis=k, keepdims=True)` of a float array a: a _Row (a's axes with
+        axis k of length 1), else None."""
+        keywords = {k.arg: k.value for k in node.keywords}
+        axis = build.number_literal(keywords.get("axis", build.const(None)))
+        keepdims = keywords.get("keepdims")
+        cls = self.class_of(node.args[0]) if len(node.args) == 1 else None
+        axes = self._axes(cls)
+        if type(axis) is not int or not (isinstance(keepdims, gast.Constant)
+                                         and keepdims.value is True) \
+                or axes is None or not -len(axes) <= axis < len(axes):
+            return None
+        kept = list(axes)
+        kept[axis] = 1
+        return _Row(tuple(kept), cls[1] if isinstance(cls, tuple) else cls.dtype)
+
+    def _axes(self, cls):
+        """The axes (1 or None for any other length) of a class's arrays, or None."""
+        if isinstance(cls, _Row):
+            return cls.axes
+        if isinstance(cls, tuple):
+            return self.kinds.axes(cls[0])
+        return None
+
+    def _combine(self, a, b):
+        """The class of an elementwise operation on operands of classes a and b: a float
+        array's class also when the other operand is an array that broadcasts against it
+        without growing it (a row of means against its matrix), never when the result
+        would be larger than either."""
+        if a is None or b is None:
+            return None
+        if a == b:
+            return a
+        if not isinstance(a, (tuple, _Row)):
+            a, b = b, a
+        if not isinstance(a, (tuple, _Row)):
+            return _WEAK if a == b == _WEAK else None
+        if not isinstance(b, (tuple, _Row)):              # an array and a number
+            if b == _WEAK or numpy.promote_types(b, _dtype(a)) == numpy.dtype(_dtype(a)):
+                return a
+            return None
+        for big, small in ((a, b), (b, a)):
+            if isinstance(big, tuple) and self._broadcasts_into(small, big):
+                return big
+        return None
+
+    def _broadcasts_into(self, small, big):
+        small_axes, big_axes = self._axes(small), self._axes(big)
+        if small_axes is None or big_axes is None or len(small_axes) > len(big_axes) \
+                or numpy.promote_types(_dtype(small), _dtype(big)) != numpy.dtype(_dtype(big)):
+            return False
+        pairs = zip(reversed(small_axes), reversed(big_axes))
+        return all(s == 1 or s is None and b is None for s, b in pairs)
 
     def _name_class(self, ident):
         if ident in self.classes:
@@ -252,19 +310,24 @@ def _assigned_name(stmt):
     return None
 
 
-def _combine(a, b):
-    """The class of an elementwise operation on operands of classes a and b."""
-    if a is None or b is None:
-        return None
-    if isinstance(a, tuple) and isinstance(b, tuple):
-        return a if a == b else None
-    if isinstance(b, tuple):
-        a, b = b, a
-    if isinstance(a, tuple):              # an array and a number
-        if b == _WEAK or numpy.promote_types(b, a[1]) == numpy.dtype(a[1]):
-            return a
-        return None
-    return _WEAK if a == b == _WEAK else None
+def _is_length(node):
+    """`x.shape[-1]`: a Python int."""
+    return isinstance(node, gast.Subscript) and build.number_literal(node.slice) is not None \
+        and isinstance(node.value, gast.Attribute) and node.value.attr == "shape" \
+        and isinstance(node.value.value, gast.Name)
+
+
+@dataclass(frozen=True)
+class _Row:
+    """The class of an array a reduction kept the axes of (`np.sum(g, axis=1,
+    keepdims=True)`): its axes and dtype. It is never a buffer; arithmetic reads it where
+    it broadcasts against an array of a class."""
+    axes: tuple
+    dtype: str
+
+
+def _dtype(cls):
+    return cls.dtype if isinstance(cls, _Row) else cls[1]
 
 
 _DTYPE_KEPT = {}

@@ -288,11 +288,15 @@ class _Rewrite:
             if isinstance(stmt, gast.AugAssign) and target in self.adjoints:
                 needed.add(target)
             for name in sorted(needed, key=lambda n: self.defined_at[n]):
-                materialise.append((self.defined_at[name], name, self.adjoints[name]))
+                # once per definition: `h_bar = g @ W.T` and `W_bar = h.T @ g` read one g
+                if (self.defined_at[name], name) not in {(i, n) for i, n, _ in materialise}:
+                    materialise.append((self.defined_at[name], name, self.adjoints[name]))
             kept.append((index, stmt, closed))
             self.adjoints.pop(target, None)
+        written = {(i, n) for i, n, _ in materialise}
         for name in sorted(_reads(self.ret) & set(self.adjoints), key=lambda n: self.defined_at[n]):
-            materialise.append((self.defined_at[name], name, self.adjoints[name]))
+            if (self.defined_at[name], name) not in written:
+                materialise.append((self.defined_at[name], name, self.adjoints[name]))
         return kept, materialise
 
     def _closed_arguments(self, stmt):

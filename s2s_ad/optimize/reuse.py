@@ -1,20 +1,28 @@
 """Stage 7 (specialised reverse mode): backward arithmetic the forward sweep already did is read.
 
 A template's contribution often recomputes a value the forward sweep holds: the adjoint of
-`t5_0 = t4_0 * z` with `t4_0 = 0.5 * z` hands z the contribution `0.5 * z` again. For an
-array that is an allocation and a pass over the data. This pass replaces such an
-operation, anywhere in the backward sweep, by the forward temporary holding its value:
+`t5_0 = t4_0 * z` with `t4_0 = 0.5 * z` hands z the contribution `0.5 * z` again, and
+np.var's adjoint centres x on the mean the user's layer norm already took
+(`mu = np.mean(x, axis=-1, keepdims=True)`). For an array that is an allocation and a
+pass over the data. This pass replaces such an operation, anywhere in the backward sweep,
+by the forward name holding its value (a temporary or a user's variable, which is only
+read):
 
     t4_0 = 0.5 * z                          t4_0 = 0.5 * z
                                    ->
     z_bar = z * 0.5 + t4_0                  z_bar = t4_0 + t4_0
 
-The value is the same bits: the operation, its operands and their order are the same, or
-swapped for `+` and `*` (IEEE addition and multiplication commute exactly). Only
-operations on names and number literals are matched, defined at the top level of the
-forward sweep, where the temporary and every name the operation reads are assigned once in
-the whole body (or never: parameters) and never written into (no `x[i] = ...`, no
-`x += ...`), so the temporary still holds that value when the backward sweep reads it.
+    mu = np.mean(x, axis=-1, keepdims=True)
+                                   ->
+    x_bar = (x - np.mean(x, axis=-1, keepdims=True)) * c      x_bar = (x - mu) * c
+
+The value is the same bits: the operation, its operands, its literal keywords and their
+order are the same, or operands swapped for `+` and `*` (IEEE addition and multiplication
+commute exactly). Only operations on names and number literals are matched, defined at
+the top level of the forward sweep, where the holder and every name the operation reads
+are assigned once in the whole body (or never: parameters) and never written into (no
+`x[i] = ...`, no `x += ...`), so the holder still holds that value when the backward
+sweep reads it.
 """
 import gast
 
@@ -24,9 +32,9 @@ from ..ir.walk import Transformer, walk_tree
 _COMMUTATIVE = (gast.Add, gast.Mult)
 
 
-def reuse_forward_values(body, pure_call, is_temporary):
+def reuse_forward_values(body, pure_call):
     """(body, changed). pure_call(call): a call without effects (numpy's and math's
-    functions); is_temporary(name): a forward temporary s2s_ad made (`t4_0`)."""
+    functions)."""
     split = next((k for k, stmt in enumerate(body) if build.is_blank_line(stmt)), None)
     if split is None:
         return body, False
@@ -37,8 +45,7 @@ def reuse_forward_values(body, pure_call, is_temporary):
         # what this statement reads was bound before it (or never), once: values that
         # stay as they are here until the end
         if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 \
-                and isinstance(stmt.targets[0], gast.Name) \
-                and is_temporary(stmt.targets[0].id) and stmt.targets[0].id in once:
+                and isinstance(stmt.targets[0], gast.Name) and stmt.targets[0].id in once:
             for key in _keys(stmt.value, unchanged, pure_call):
                 held.setdefault(key, stmt.targets[0].id)
         if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 \
@@ -94,14 +101,25 @@ def _keys(value, unchanged, pure_call):
     if isinstance(value, gast.UnaryOp) and isinstance(value.op, gast.USub):
         operand = _atom(value.operand, unchanged)
         return [("neg", operand)] if operand is not None else []
-    if isinstance(value, gast.Call) and not value.keywords and value.args \
-            and pure_call(value):
+    if isinstance(value, gast.Call) and value.args and pure_call(value):
         func = build.dotted_path(value.func)
         args = [_atom(a, unchanged) for a in value.args]
-        if func is None or any(a is None for a in args):
+        keywords = [(k.arg, _literal(k.value)) for k in value.keywords]
+        if func is None or any(a is None for a in args) \
+                or any(k is None or v is None for k, v in keywords):
             return []
-        return [("call", func) + tuple(args)]
+        return [("call", func) + tuple(args) + tuple(sorted(keywords))]
     return []
+
+
+def _literal(node):
+    """A keyword's literal value (`axis=-1`, `keepdims=True`) as a key part, else None."""
+    number = build.number_literal(node)
+    if number is not None:
+        return ("number", type(number).__name__, repr(number))
+    if isinstance(node, gast.Constant) and (node.value is None or type(node.value) is bool):
+        return ("constant", repr(node.value))
+    return None
 
 
 def _atom(node, unchanged):

@@ -262,8 +262,7 @@ def reused_forward_values(body, facts):
     the same arithmetic again (optimize/reuse.py)."""
     if not facts.specialised:
         return body
-    return Body.of(reuse_forward_values(body.statements(), facts.pure_call,
-                                        lambda name: _TEMPORARY.match(name) is not None)[0])
+    return Body.of(reuse_forward_values(body.statements(), facts.pure_call)[0])
 
 
 def integer_gradients(body, facts):
