@@ -48,9 +48,9 @@ from .ir.grammar import verify
 from .ir.naming import Bindings, Namer
 from .ir.walk import names_stored, walk_tree
 from .optimize.body import Body
-from .optimize.fold import float_literals_beside_inputs
-from .optimize.schedule import (FORWARD, FORWARD_GRADIENT, REVERSE, PassFacts, reverse_body,
-                                run_schedule)
+from .optimize.float_literals import float_literals_beside_inputs
+from .optimize.pass_facts import PassFacts
+from .optimize.schedule import FORWARD, FORWARD_GRADIENT, REVERSE, reverse_body, run_schedule
 from .transforms.aliased_writes import guard_aliased_writes
 from .transforms.aux_output import split_aux
 from .transforms.random_replay import replay_draws

@@ -11,7 +11,7 @@ import pytest
 import s2s_ad
 from s2s_ad import runtime
 from s2s_ad.backend.emit import to_source
-from s2s_ad.optimize.fold import float_literals_beside_inputs, float_literals_in_adjoints
+from s2s_ad.optimize.float_literals import float_literals_beside_inputs, float_literals_in_adjoints
 from tests.gradcheck import numeric_grad
 
 

@@ -21,7 +21,7 @@ from ..errors import MissingDerivativeError
 from ..ir import build
 from ..ir.primitives import (identity, is_conversion, missing_derivative_hint, names_in,
                              operation_of)
-from .. import runtime, runtime_flow
+from .. import runtime_flow
 from ..analyses.complex_values import (raise_not_for_complex, takes_real_part,
                                        template_primitive)
 from ..analyses.shapes import is_elementwise
@@ -32,6 +32,7 @@ from .expand import BindingError, bind_operands, expand
 from .held_calls import held_calls
 from .helper_calls_reverse import HelperCallReverser
 from .list_statements import ListStatementReverser
+from .maybe_zero import MaybeZeroAdjoints
 from .tape import RESTORE, marker
 from .uniform import UniformAdjoints
 
@@ -51,7 +52,7 @@ def _no_number(name):
     return False
 
 
-class StatementReverser(HelperCallReverser, ListStatementReverser):
+class StatementReverser(HelperCallReverser, ListStatementReverser, MaybeZeroAdjoints):
     def __init__(self, inputs, context, adjoints, helpers, first_defs=frozenset(),
                  repeated_ids=frozenset()):
         self.first_defs = first_defs
@@ -301,67 +302,6 @@ class StatementReverser(HelperCallReverser, ListStatementReverser):
                 self.adj.contribute_at(operand.id, operand, index, value, out,
                                        self.adj.name_of(operand.id) in self._maybe_zero)
         self._forward_draws(now, out)
-
-    def _shaped_adjoint(self, adjoint, target, out, like=None):
-        """The adjoint as an array of the result's shape (read off `like`, a value of its
-        shape and dtype, when given): the 0.0 a loop or a branch that never contributed
-        leaves has no shape, and templates that rearrange, index or multiply the adjoint
-        (np.flip, np.tril, matmul, solve, ...) need one."""
-        like = like or target
-        shaped = self.i.namer.fresh(f"{target}_bar")
-        out.append(build.assign(shaped, build.call(self.adj.helper(runtime_flow.match_adjoint),
-                                                   [build.clone(adjoint), build.name(like)])))
-        self.ctx.adjoint_may_be_scalar_zero = False
-        return build.name(shaped)
-
-    def may_still_be_zero(self, variable):
-        """Can `variable`'s adjoint be the shapeless 0.0 of a loop or branch that never
-        contributed (a rebound argument used only on a branch not taken)?"""
-        return self.adj.name_of(variable) in self._held_zero
-
-    def adjoint_may_be_zero(self, adjoint):
-        """Can this adjoint still be the 0.0 an accumulated adjoint starts from (a loop or
-        branch that never contributed)? Then it has no shape to reduce from."""
-        if not isinstance(adjoint, gast.Name):
-            return True
-        return adjoint.id in self._maybe_zero
-
-    def _seed_of_a_number(self, adjoint, target):
-        """A nonzero number literal as the adjoint of a value the facts say is a number
-        (the 1.0 seeding `return r @ r`): a number, not 0.0 standing for an array."""
-        return isinstance(adjoint, gast.Constant) and type(adjoint.value) in (int, float) \
-            and adjoint.value != 0 and self.i.kinds is not None \
-            and self.i.kinds.axes(target) == ()
-
-    def _note_maybe_zero(self, operand, value, target):
-        """A contribution computed from a possibly-zero adjoint is possibly zero too,
-        unless it multiplies in a value shaped like the result (then it has that shape)."""
-        if not self.ctx.adjoint_may_be_scalar_zero or self.i.kinds is None \
-                or self.i.kinds.axes(operand) == () or self._reduced_to(value, operand):
-            return
-        axes = self.i.kinds.axes(target)
-        if axes is None or not self.uniform.shaped_like(value, axes):
-            self._maybe_zero.add(self.adj.name_of(operand))
-            if self._from_held:
-                self._held_zero.add(self.adj.name_of(operand))
-
-    def _is_array(self, value, variable):
-        """Is this contribution to `variable` no possibly-zero adjoint: a name not noted as
-        one, `unbroadcast(g, variable)`, or a product with a factor of its shape?"""
-        if isinstance(value, gast.Name):
-            return not self.adjoint_may_be_zero(value)
-        axes = self.i.kinds.axes(variable) if self.i.kinds is not None else None
-        return self._reduced_to(value, variable) or bool(axes) and self.uniform.shaped_like(
-            value, axes)
-
-    def _reduced_to(self, value, operand):
-        """Is `value` the call `unbroadcast(g, operand)`? It has operand's shape whatever
-        g is (a loop's 0.0 comes out as zeros of that shape), as in `total = total + t`,
-        where t's length is no fact: `t_bar = unbroadcast(total_bar, t)`."""
-        return isinstance(value, gast.Call) and len(value.args) == 2 \
-            and isinstance(value.func, gast.Name) \
-            and self.i.bindings.names.get(value.func.id) is runtime.unbroadcast \
-            and isinstance(value.args[1], gast.Name) and value.args[1].id == operand
 
     def _repeated_list(self, op):
         """The list operand of `n * xs` / `xs * n` (list repetition), else None."""

@@ -31,7 +31,7 @@ from .object_kinds import PRIMITIVES as OBJECT_PRIMITIVES, object_result
 from .evaluable import evaluable
 from .shapes import is_elementwise
 from .union_find import root_of
-from .slice_shapes import sliced_array
+from .item_kinds import ItemKinds, join
 from .stand_ins import (WORLDS, constant, global_value, integer_worlds, literal, result_kind,
                         same_value, stand_ins, unknown_int, UnknownInt, written_worlds)
 
@@ -83,25 +83,7 @@ def analyse_kinds(levels, signature, helper_result=None):
     return _Analysis(levels, signature, helper_result).run()
 
 
-def join(a, b):
-    """The least kind both a and b have."""
-    if a == b:
-        return a
-    if isinstance(a, Num) and isinstance(b, Num):
-        axes = a.axes if a.axes == b.axes else None
-        return Num(a.type if a.type == b.type else None,
-                   a.dtype if a.dtype == b.dtype else None, axes)
-    if isinstance(a, Items) and isinstance(b, Items) and a.container == b.container \
-            and len(a.items) == len(b.items):
-        return Items(a.container, tuple(join(x, y) for x, y in zip(a.items, b.items)))
-    if isinstance(a, SequenceOf) and isinstance(b, SequenceOf) and a.container == b.container:
-        return SequenceOf(a.container, join(a.item, b.item))
-    if isinstance(a, Opaque) and isinstance(b, Opaque) or type(a) is not type(b):
-        return UNKNOWN
-    return UNKNOWN
-
-
-class _Analysis:
+class _Analysis(ItemKinds):
     def __init__(self, levels, signature, helper_result):
         self.levels = levels
         self.helper_result = helper_result
@@ -328,76 +310,6 @@ class _Analysis:
                 signature[name] = constant(parameter.default)[0]
         kind = self.helper_result(function, signature)
         return kind, stand_ins(kind)
-
-    def _getitem(self, base, index):
-        kind, worlds = self._getitem_in_worlds(base, index)
-        if kind is UNKNOWN:
-            return sliced_array(self._atom(base)[0], index), None
-        return kind, worlds
-
-    def _getitem_in_worlds(self, base, index):
-        kind, worlds = self._atom(base)
-        if isinstance(kind, (SequenceOf, Items)) and not isinstance(index, gast.Slice) \
-                and not isinstance(literal(index), int):
-            # an item at an index known only at run time: any of them
-            if not self._is_int(index):
-                return UNKNOWN, None
-            items = [kind.item] if isinstance(kind, SequenceOf) else list(kind.items)
-            if not items:
-                return UNKNOWN, None
-            item = items[0]
-            for other in items[1:]:
-                item = join(item, other)
-            return item, stand_ins(item)
-        position = literal(index)
-        if isinstance(kind, SequenceOf) and type(position) is int:
-            return kind.item, stand_ins(kind.item)     # ys[0] (past the end raises in f too)
-        if isinstance(kind, Items) and worlds is None and type(position) is int \
-                and -len(kind.items) <= position < len(kind.items):
-            # (a tuple of stand-ins, as x.shape, is read below: its lengths stay known)
-            return kind.items[position], stand_ins(kind.items[position])
-        if isinstance(kind, SequenceOf) or worlds is None:
-            return UNKNOWN, None
-        parts = index.elts if isinstance(index, gast.Tuple) else [index]
-        if isinstance(kind, Num) and kind.type is np.ndarray and kind.axes is not None \
-                and kind.dtype is not None and len(parts) <= len(kind.axes) \
-                and all(isinstance(literal(p), int) or self._is_int(p) for p in parts):
-            # integers pick one element along each of the first axes, whatever the
-            # lengths (an index past the end raises in f and in its derivative alike)
-            axes = kind.axes[len(parts):]
-            item = Num(np.ndarray if axes else np.dtype(kind.dtype).type, kind.dtype, axes)
-            return item, stand_ins(item)
-        values = []
-        for part in parts:
-            if isinstance(part, gast.Slice):
-                bounds = [self._atom(b) if b is not None else (None, (None,) * len(WORLDS))
-                          for b in (part.lower, part.upper, part.step)]
-                if any(w is None for _, w in bounds):
-                    return UNKNOWN, None
-                step = bounds[2][1]
-                if any(s not in (None, 1, -1) for s in step):
-                    return UNKNOWN, None       # strided: length depends on the length
-                values.append(tuple(slice(*(b[1][k] for b in bounds))
-                                    for k in range(len(WORLDS))))
-                continue
-            part_kind, part_worlds = self._atom(part)
-            if part_worlds is None or (isinstance(part_kind, Num) and part_kind.dtype == "bool"
-                                       and part_kind.axes):
-                return UNKNOWN, None            # a boolean mask: data-dependent length
-            values.append(part_worlds)
-        results = []
-        for k in range(len(WORLDS)):
-            key = tuple(v[k] for v in values)
-            try:
-                results.append(worlds[k][key if isinstance(index, gast.Tuple) else key[0]])
-            except Exception:
-                return UNKNOWN, None
-        return result_kind(results)
-
-    def _is_int(self, atom):
-        kind, _ = self._atom(atom)
-        return isinstance(kind, Num) and kind.axes == () and kind.dtype == "int64"
-
 
 def _no_list_result(op):
     """An arithmetic of one name and float literals that no list or tuple gives a list

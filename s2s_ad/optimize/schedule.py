@@ -3,7 +3,7 @@
 pipeline.py builds the body (`reverse_body` for reverse mode, `Body.of` for a jvp) and
 runs `run_schedule(body, facts, REVERSE)` (or FORWARD). Every pass has one signature,
 `(body, facts) -> body`: an optimize.body.Body in, a new Body out, `facts` the PassFacts
-of the derivative being built. Each pass keeps to what the generator left (it never
+(optimize/pass_facts.py) of the derivative being built. Each pass keeps to what the generator left (it never
 re-derives a fact the generator should have had), so their order is the declared one:
 
     REVERSE: clean up to a fixed point (folding, zeros, dead code), in-place sums in the
@@ -30,27 +30,25 @@ before and after).
 import builtins
 import functools
 import itertools
-import math
-import re
 from dataclasses import dataclass
 
 import gast
 import numpy
 
 from .. import runtime, runtime_flow
-from ..analyses.shapes import is_elementwise
 from ..ir import build
 from ..signature import Num
-from ..ir.build import dotted_path
 from ..ir.walk import walk_tree
 from .adjoint_copies import drop_adjoint_copies
 from .body import Body
+from .pass_facts import elementwise_call_of
 from .buffers import schedule_in_place
 from .closed_forms import closed_form_adjoints
 from .dce import eliminate_dead_code, remove_dead_cycles, remove_unread_assignments
 from .float_gradients import float_gradients
 from .number_gradients import loose_lists, python_float_gradients
-from .fold import (constant_tangents, float_literals_in_adjoints, fold_constants,
+from .float_literals import float_literals_in_adjoints
+from .fold import (constant_tangents, fold_constants,
                    unit_factors_of_numbers)
 from .inplace import accumulate_in_place
 from .item_loops import iterate_items
@@ -65,84 +63,7 @@ from .tape_batches import batch_loop_tapes
 from .temporaries import inline_temporaries
 from .zeros import drop_empty_comments, propagate_zeros
 
-_TEMPORARY = re.compile(r"t\d+_\d+$")
 MAX_ROUNDS = 10
-
-
-@dataclass(frozen=True)
-class PassFacts:
-    """What the passes read about the derivative being built."""
-    request: object           # pipeline.Request
-    levels: object            # f in levels form (callees, numpy's name, parameters)
-    namer: object
-    bindings: object          # names the generated code binds
-    user_globals: dict
-    kinds: object = None      # analyses.kinds facts (a specialisation's)
-    raising: object = None    # analyses.raising: f's statements that may raise
-    trace: object = None      # trace(pass name, body before, body after), for tests
-    tape: str = "_tape"       # the name of the derivative's tape list
-
-    def resolve(self, name):
-        """What a free name of the generated code denotes: a binding, a user global, a
-        builtin."""
-        for space in (self.bindings.names, self.user_globals, vars(builtins)):
-            if name in space:
-                return space[name]
-        return None
-
-    def pure_call(self, call):
-        """A call without effects: numpy's and math's functions (not writing into `out=`,
-        not drawing random numbers)."""
-        if any(k.arg == "out" for k in call.keywords):
-            return False
-        callee = self._callee(call)
-        home = getattr(callee, "__module__", None) or ""
-        if "random" in home:
-            return False
-        return isinstance(callee, numpy.ufunc) or home == "math" or home.startswith("numpy") \
-            or getattr(math, getattr(callee, "__name__", ""), None) is callee is not None
-
-    def number_call(self, call):
-        """A pure call whose value is a number, which reading again in place of a second
-        call cannot alias: math's functions, and numpy's elementwise ones of numbers (the
-        facts say so). Not np.zeros(3): two calls make two arrays."""
-        if not self.pure_call(call):
-            return False
-        callee = self._callee(call)
-        if getattr(callee, "__module__", None) == "math" \
-                or getattr(math, getattr(callee, "__name__", ""), None) is callee is not None:
-            return True
-        return is_elementwise(callee) and not call.keywords and self.kinds is not None \
-            and all(isinstance(a, gast.Constant) and type(a.value) in (int, float)
-                    or isinstance(a, gast.Name) and self.kinds.is_number(a.id)
-                    for a in call.args)
-
-    def _callee(self, call):
-        path = dotted_path(call.func)
-        callee = self.levels.callees.get(path)
-        if callee is None and path is not None:
-            # a call a template wrote (math.cos in the tangent of math.sin): what it names
-            callee = self.resolve(path.split(".")[0])
-            for attr in path.split(".")[1:]:
-                callee = getattr(callee, attr, None)
-        return callee
-
-    def value_call(self, call):
-        """A call that computes a value and writes nothing: pure_call's, and the runtime
-        helpers that only read their arguments (unbroadcast, float_copy)."""
-        return self.pure_call(call) or isinstance(call.func, gast.Name) and not call.keywords \
-            and self.resolve(call.func.id) in (runtime.unbroadcast, runtime_flow.float_copy)
-
-    def elementwise_call(self, call):
-        return _elementwise_call(self.levels)(call)
-
-    def generated_name(self, name):
-        """Is a name one s2s_ad made: a temporary `t2_0` or an adjoint `x_bar`?"""
-        return self.namer.is_adjoint(name) or _TEMPORARY.match(name) is not None
-
-    @property
-    def specialised(self):
-        return self.request.signature is not None and self.kinds is not None
 
 
 # ---- the passes ---------------------------------------------------------------------------
@@ -404,13 +325,7 @@ def _seed_folding_pass(levels, bindings):
     placeholder = bound(runtime.placeholder)
     return make_seed_folding_pass(bound(runtime.unreduce),
                                   lambda: [n for n in [placeholder()] if n],
-                                  _elementwise_call(levels))
-
-
-def _elementwise_call(levels):
-    def elementwise(call):
-        return not call.keywords and is_elementwise(levels.callees.get(dotted_path(call.func)))
-    return elementwise
+                                  elementwise_call_of(levels))
 
 
 # ---- building the body --------------------------------------------------------------------
