@@ -1,4 +1,5 @@
-"""Which helper functions a derivative was built from, and whether they are still there.
+"""Which helper functions (and module-level numbers) a derivative was built from, and
+whether they are still there.
 
 A derivative differentiates f's helpers as they were when it was built. A user who then
 redefines a helper (a notebook cell run again: `def act(z): return z ** 3`) changes f,
@@ -22,8 +23,9 @@ _LIBRARIES = ("numpy", "scipy", "s2s_ad", "math", "builtins", "functools")
 
 
 def helper_bindings(func):
-    """((globals dict, name, function), ...) for every user function f reads by a global
-    name, directly or through the helpers it reads (in a deterministic order)."""
+    """((globals dict, name, function or number), ...) for every user function and every
+    int or float f reads by a global name, directly or through the helpers it reads (in a
+    deterministic order). A number is a fact of the specialisation (analyses/stand_ins)."""
     found, seen, todo = [], set(), [func]
     while todo:
         current = todo.pop()
@@ -37,6 +39,8 @@ def helper_bindings(func):
             if _user_function(value):
                 found.append((namespace, name, value))
                 todo.append(value)
+            elif type(value) in (int, float):
+                found.append((namespace, name, value))      # a number the facts read
     return tuple(found)
 
 

@@ -73,3 +73,28 @@ def _cube(namespace):
     code = compile(open(handle.name).read(), handle.name, "exec")
     exec(code, namespace)
     return namespace.pop("cube")
+
+
+SCALE = 0.7978845608028654
+
+
+def scaled_tanh_loss(W, X):
+    return np.sum(np.tanh(SCALE * (X @ W)) ** 2)
+
+
+def test_a_module_number_is_a_fact_and_its_rebinding_is_seen():
+    """A float a module-level name holds is a fact of the specialisation (the code after
+    it stays specialised: no unbroadcast of unknown shapes), and the dispatcher builds the
+    derivative again when the name is rebound."""
+    global SCALE
+    W, X = np.full((3, 2), 0.1), np.linspace(-1.0, 1.0, 12).reshape(4, 3)
+    df = s2s_ad.grad(scaled_tanh_loss)
+    np.testing.assert_allclose(df(W, X), numeric_grad(scaled_tanh_loss, (W, X), 0), rtol=1e-6)
+    assert "unbroadcast" not in s2s_ad.derivative_source(df, W, X)
+    old = SCALE
+    try:
+        SCALE = 0.25
+        np.testing.assert_allclose(df(W, X), numeric_grad(scaled_tanh_loss, (W, X), 0),
+                                   rtol=1e-6)
+    finally:
+        SCALE = old

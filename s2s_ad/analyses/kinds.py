@@ -217,7 +217,10 @@ class _Analysis(ItemKinds):
                 return self.env[atom.id]
             if self.levels.resolution.is_value(atom.id):
                 return UNKNOWN, None            # not bound on this path (yet)
-            return global_value(self.levels.resolution.lookup(atom.id))
+            resolution = self.levels.resolution
+            return global_value(resolution.lookup(atom.id),
+                                resolution.kind(atom.id) == "global"
+                                and atom.id not in resolution.imported)
         if isinstance(atom, gast.Constant):
             return constant(atom.value)
         value = literal(atom)

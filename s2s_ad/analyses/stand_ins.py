@@ -64,10 +64,14 @@ def constant(value):
     return kind, tuple(value for _ in WORLDS)
 
 
-def global_value(value):
-    """A global or closure value: numbers and arrays may be rebound to other shapes after
-    the derivative is built (the dispatcher tests only the arguments), so they are no
-    facts; functions, modules and types are taken as they are."""
+def global_value(value, module_global=False):
+    """A global or closure value: functions, modules and types are taken as they are. A
+    Python number a module-level name holds (`EPS = 1e-8`, `SQRT_2_OVER_PI`) is the
+    number it is: the dispatcher tests that the name still holds it (freshness.py) and
+    builds the derivative again when it does not. Closure numbers and arrays may change
+    without a test, so they are no facts."""
+    if module_global and type(value) in (int, float):
+        return constant(value)
     if isinstance(value, (bool, int, float, complex, np.ndarray, np.generic, list, tuple,
                           dict)):
         return UNKNOWN, None
