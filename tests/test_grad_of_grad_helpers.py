@@ -321,7 +321,7 @@ VECTOR_PROGRAMS = [
                   "inner_adjoint_a", "dot_adjoint_b", "spread_trace", "undiag",
                   "matmul_adjoint_a"]),
     (vec_arrays, ["linear_scan", "shifted", "unpad", "unpad_values"]),
-    (vec_indexing, ["scatter_add", "take_adjoint"]),   # (add_at: specs_runtime rows)
+    (vec_indexing, ["add_at", "take_adjoint"]),   # (scatter_add: vec_loop, specs_runtime)
     (vec_loop, ["clear_adjoint", "copy_adjoint", "scatter_add", "take_adjoint", "match_adjoint"]),
 ]
 
