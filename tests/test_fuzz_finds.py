@@ -469,3 +469,31 @@ def test_a_name_bound_in_both_branches_stays_maybe_a_view(path):
     jvp = s2s_ad.jvp(returns_an_item_or_the_argument, wrt=1)
     value, tangent = with_vector(path, jvp, returns_an_item_or_the_argument, args, w)
     np.testing.assert_allclose(tangent, w)
+
+
+def product_with_an_operand_chosen_by_a_branch(a, x):
+    y1 = np.zeros(3)
+    for i2 in range(2):
+        y1[i2] = a
+    return np.tanh(np.dot(y1, x if np.sum(y1) < 0.5 else y1))
+
+
+def squared_product_with_a_branch_chosen_operand(a, x):
+    y1 = np.zeros(3) + a
+    t = x if np.sum(y1) < 0.5 else y1
+    return np.dot(y1, t) ** 2
+
+
+@pytest.mark.parametrize("f", [product_with_an_operand_chosen_by_a_branch,
+                               squared_product_with_a_branch_chosen_operand],
+                         ids=lambda f: f.__name__)
+@pytest.mark.parametrize("a", [-0.83, 0.9])
+def test_grad_of_grad_through_a_product_whose_operand_a_branch_chose(f, a):
+    """The branch taking x leaves t's second-order adjoint the shapeless 0.0, and the
+    adjoint of dot_adjoint_b read it as np.dot(y1, 0.0), an array where a number belongs:
+    a wrong second derivative (fuzzer seed 284, gradgrad) or a crash in float(...)."""
+    x = np.array([-0.42, 0.37, 0.97])
+    first = s2s_ad.grad(f)
+    h = 1e-5
+    expected = (first(a + h, x) - first(a - h, x)) / (2 * h)
+    assert s2s_ad.grad(first)(a, x) == pytest.approx(expected, rel=1e-6, abs=1e-8)

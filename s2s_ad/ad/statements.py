@@ -21,7 +21,7 @@ from ..errors import MissingDerivativeError
 from ..ir import build
 from ..ir.primitives import (identity, is_conversion, missing_derivative_hint, names_in,
                              operation_of)
-from .. import runtime_flow
+from .. import runtime_flow, runtime_linalg
 from ..analyses.complex_values import (raise_not_for_complex, takes_real_part,
                                        template_primitive)
 from ..analyses.shapes import is_elementwise
@@ -43,7 +43,13 @@ from .uniform import UniformAdjoints
 _NEED_A_SHAPE = {np.flip, np.fliplr, np.flipud, np.tril, np.triu, np.transpose, np.swapaxes,
                  np.moveaxis, np.reshape, np.ravel, np.roll, np.cumsum, np.cumprod,
                  np.tensordot, np.einsum, np.kron, np.linalg.solve, np.linalg.inv,
-                 np.linalg.cholesky, np.linalg.matrix_power, np.linalg.det, np.linalg.slogdet}
+                 np.linalg.cholesky, np.linalg.matrix_power, np.linalg.det, np.linalg.slogdet,
+                 # the products' adjoint helpers, differentiated again (grad of grad):
+                 # np.dot(a, 0.0) is an array of a's shape, not the zero of a number
+                 runtime_linalg.dot_adjoint_a, runtime_linalg.dot_adjoint_b,
+                 runtime_linalg.inner_adjoint_a, runtime_linalg.inner_adjoint_b,
+                 runtime_linalg.matmul_adjoint_a, runtime_linalg.matmul_adjoint_b,
+                 runtime_linalg.tensordot_adjoint_a, runtime_linalg.tensordot_adjoint_b}
 
 _SHAPE_KEEPING = {np.roll, np.flip, np.fliplr, np.flipud}     # result shaped as operand 0
 
