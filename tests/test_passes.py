@@ -149,7 +149,8 @@ def traced(name):
         seen[step] = (_text(before), _text(after))
     signature = None if args is None else tuple(zip(func.__code__.co_varnames,
                                                     signature_of(args)))
-    request = Request(mode, wrt, signature=signature, trace=trace, tangent_only=mode == "jvp")
+    request = Request(mode, wrt, signature=signature, trace=trace, tangent_only=mode == "jvp",
+                      single=len(wrt) == 1)
     derive(func, request, default_registry(), DerivativeCache())
     return seen
 

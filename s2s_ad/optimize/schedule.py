@@ -288,6 +288,7 @@ FORWARD = (
 )
 FORWARD_GRADIENT = (
     Pass("clean up", clean_up),
+    Pass("dead cycles", dead_cycles),
     Pass("unit factors", unit_factors),
     Pass("shared calls", shared_calls),
     Pass("inline number temporaries", number_temporaries),
