@@ -29,7 +29,7 @@ import numpy as np
 from .backend.sources import register
 from .errors import APIUsageError, function_location
 from .freshness import helper_bindings
-from .signature import (FloatItems, ItemTypeCheck, guard, is_general, signature_of,
+from .signature import (ItemTypeCheck, guard, is_general, signature_of, sums_to_float,
                         unsupported_argument)
 
 MAX_SPECIALISATIONS = 8
@@ -167,8 +167,8 @@ class Dispatcher:
 
     def _bind(self, obj):
         """The name the guard source uses for a type, dtype or derivative."""
-        if obj == ("float items",):                 # one checker (signature.FloatItems)
-            return self._bind(self._checkers.setdefault(obj, FloatItems()))
+        if obj == ("float items",):                 # one checker (signature.sums_to_float)
+            return self._bind(sums_to_float)
         if isinstance(obj, tuple):                   # ("items of", item type): one checker
             checker = self._checkers.setdefault(obj[1], ItemTypeCheck(obj[1]))
             return self._bind(checker)

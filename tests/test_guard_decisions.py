@@ -5,7 +5,7 @@ ndarray or a numpy scalar must never reach it, also when the list is the same ob
 passed before and was changed in place since. Each call below is checked twice: the
 derivative that ran is the one built for the call's own signature, and its gradient is
 right. (A list f does not differentiate that holds ints or bools among floats goes to the
-float list's derivative, which is right for them too: signature.FloatItems.)
+float list's derivative, which is right for them too: signature.sums_to_float.)
 """
 import sys
 

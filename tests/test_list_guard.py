@@ -1,5 +1,5 @@
 """The guard of a list of floats f does not differentiate: one pass of `sum` in C
-(signature.FloatItems) instead of a type test of each item. It lets ints and bools in
+(signature.sums_to_float) instead of a type test of each item. It lets ints and bools in
 (their derivative is the same numbers, returned as floats) and nothing else: numpy
 scalars, arrays, complex numbers, None get a specialisation of their own or their own
 error, in any order of calls."""
@@ -11,7 +11,7 @@ import pytest
 import s2s_ad
 from derivative_paths import PATHS, grad_on
 from s2s_ad.derivative_registry import dispatcher_of
-from s2s_ad.signature import FloatItems
+from s2s_ad.signature import sums_to_float
 
 
 def horner(x, a, coeffs):
@@ -35,7 +35,7 @@ def expected_horner(x, a, coeffs):
 
 
 def test_the_check_admits_python_reals_only():
-    check = FloatItems()
+    check = sums_to_float
     assert check([0.5, 1.5]) and check([]) and check([1, True, 2.5])
     for items in ([np.float64(1.0)], [1.0, np.float32(2.0)], [np.ones(2)], [np.array(1.0)],
                   [1j], [None], ["a"], [10 ** 400], [1.0, np.int64(3)]):

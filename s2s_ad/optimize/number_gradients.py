@@ -64,7 +64,7 @@ def python_float_gradients(body, request, params, resolve, kinds, cast_name):
 
 def loose_lists(request):
     """Does the signature hold a list of floats f does not differentiate? Its guard lets
-    ints and bools in too (signature.FloatItems), so the facts' float items prove no
+    ints and bools in too (signature.sums_to_float), so the facts' float items prove no
     returned gradient a float."""
     return any(isinstance(kind, SequenceOf) and kind.container is list
                and kind.item == _FLOAT and name not in request.wrt
