@@ -37,6 +37,7 @@ class BackwardWalker(ForwardInstrumentation):
         self.stmts = statements
         self.counted = {}        # id(loop) -> trip counter name, for loops replayed by count
         self.saved = set()       # variables saved on the tape (may need a binding first)
+        self.iterations = []     # (loop, [(position in its body, backward chunk)]) per loop
 
     # ---- setup and results --------------------------------------------------------------
     def initialise(self, out_atom, seed):
@@ -103,12 +104,19 @@ class BackwardWalker(ForwardInstrumentation):
                    for kind in self.i.kinds.facts.values())
 
     # ---- the backward walk --------------------------------------------------------------
-    def block(self, stmts):
+    def block(self, stmts, loop=None):
+        """`loop`: the loop whose body `stmts` is; each statement's backward chunk is then
+        recorded by its position (`iterations`, for tape.shapes_read_within_iterations)."""
         out, last_line = [], None
-        for stmt in reversed(stmts):
+        chunks = []
+        if loop is not None:
+            self.iterations.append((loop, chunks))
+        for position in range(len(stmts) - 1, -1, -1):
+            stmt = stmts[position]
             chunk = self.statement(stmt)
             if not chunk:
                 continue
+            chunks.append((position, chunk))
             if all(_is_marker(s) for s in chunk):
                 out.extend(chunk)
                 continue
@@ -192,7 +200,7 @@ class BackwardWalker(ForwardInstrumentation):
             out.append(gast.If(test=build.clone(stmt.test), body=body or [gast.Pass()],
                                orelse=orelse))
             return out
-        body = self.block(stmt.body)
+        body = self.block(stmt.body, loop=stmt)
         self.adj.restore(state)
         if body and id(stmt) in self.repeated:
             read = {n.id for s in body for n in walk_tree(s)

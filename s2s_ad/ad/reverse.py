@@ -30,7 +30,7 @@ from .recompute import recomputed_reads
 from .helper_calls_reverse import active_params
 from .statements import StatementReverser
 from .loop_invariants import loop_invariant_numbers
-from .tape import resolve_markers, shapes_read_off_kept_values
+from .tape import resolve_markers, shapes_read_off_kept_values, shapes_read_within_iterations
 
 
 @dataclass
@@ -100,8 +100,11 @@ def reverse(inputs, wrt, seed):
     forward = walker.instrument(forward)
     shape_helpers = _shape_helpers(inputs.bindings) if inputs.shape_tape else None
     if shape_helpers is not None and inputs.kinds is not None:
+        stable = _stable_names(levels)
+        shapes_read_within_iterations(walker.iterations, shape_helpers[0],
+                                      inputs.kinds.iteration_classes, stable)
         shapes_read_off_kept_values(seeded + walked, shape_helpers[0],
-                                    inputs.kinds.shape_class, _stable_names(levels),
+                                    inputs.kinds.shape_class, stable,
                                     levels.resolution.parameters)
     # the seed section reads final values only: it never needs anything from the tape
     forward, walked, used = resolve_markers(forward, walked, tape, levels.numpy_name,

@@ -204,16 +204,7 @@ def shapes_read_off_kept_values(stmts, positions, shape_class, stable, parameter
     """
     if not shape_class:
         return
-    shape_args, loads = [], []
-    for node in walk_tree(gast.Module(body=list(stmts), type_ignores=[])):
-        if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) \
-                and node.func.id in positions:
-            shape_args += [(node, k) for k, a in enumerate(node.args)
-                           if k in positions[node.func.id] and isinstance(a, gast.Name)]
-        elif isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
-            loads.append(node)
-    shape_nodes = {id(call.args[k]) for call, k in shape_args}
-    values = [node.id for node in loads if id(node) not in shape_nodes]
+    shape_args, values = _shape_args_and_values(stmts, positions)
     kept = {}                   # shape class -> a stable member read as a value
     for name in values:
         if name in stable:
@@ -223,3 +214,58 @@ def shapes_read_off_kept_values(stmts, positions, shape_class, stable, parameter
         name = call.args[k].id
         if name in stable and name not in alive:
             call.args[k] = build.name(kept.get(shape_class.get(name, name), name))
+
+
+def shapes_read_within_iterations(iterations, positions, classes_of, stable):
+    """The same inside a loop, for values of one iteration: in the backward chunk of the
+    body's k-th statement, a shape-only argument bound at the body's top level at a
+    position <= k reads off a member of its iteration class (kinds' iteration_classes)
+    bound at a position <= k (or stable) that the loop's backward body reads as a value.
+    Both then hold the values of the iteration being reversed: a value is restored from
+    the tape only after its own statement's chunk, which comes after chunk k in the
+    backward sweep. `iterations`: (loop, [(position, chunk statements)]) from the
+    backward walk; edits the calls in those chunks (the generator's own, new statements):
+
+        for x_t in xs:                          # t11_0 = t10_0 * t10_0 at position 4
+            ... reduced_count(t11_0, None) * 2.0 * t10_0    ->  reduced_count(t10_0, None)
+    """
+    for loop, chunks in iterations:
+        classes = (classes_of or {}).get(id(loop))
+        if not classes:
+            continue
+        bound_at = {stmt.targets[0].id: k for k, stmt in enumerate(loop.body)
+                    if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name)}
+        statements = [s for _, chunk in chunks for s in chunk]
+        _, values = _shape_args_and_values(statements, positions)
+        members = set(classes) | set(classes.values())     # a root is no key of its own
+        for position, chunk in chunks:
+            shape_args, _ = _shape_args_and_values(chunk, positions)
+            for call, k in shape_args:
+                name = call.args[k].id
+                if name not in members or bound_at.get(name, position + 1) > position:
+                    continue
+                root = classes.get(name, name)
+                kept = next((v for v in values if v != name and v in members
+                             and classes.get(v, v) == root
+                             and (v in stable or bound_at.get(v, position + 1) <= position)),
+                            None)
+                if kept is not None and name not in values:
+                    call.args[k] = build.name(kept)
+
+
+def _shape_args_and_values(stmts, positions):
+    """[(call, argument position)] of shape-only reads, and the names read as values."""
+    shape_args, loads, marked = [], [], set()
+    for node in walk_tree(gast.Module(body=list(stmts), type_ignores=[])):
+        if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) \
+                and node.func.id in positions:
+            shape_args += [(node, k) for k, a in enumerate(node.args)
+                           if k in positions[node.func.id] and isinstance(a, gast.Name)]
+        elif isinstance(node, gast.Call) and isinstance(node.func, gast.Name) \
+                and node.func.id == RESTORE:        # names a value; reads none
+            marked |= {id(a) for a in node.args}
+        elif isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
+            loads.append(node)
+    skipped = {id(call.args[k]) for call, k in shape_args} | marked
+    values = [node.id for node in loads if id(node) not in skipped]
+    return shape_args, values

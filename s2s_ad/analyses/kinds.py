@@ -44,6 +44,7 @@ class Kinds:
     operation whose axes agree: numpy broadcasting leaves no other possibility)."""
     facts: dict
     shape_class: dict = None
+    iteration_classes: dict = None    # id(loop) -> shape classes within one iteration
 
     def same_shapes(self, names):
         """Do all these variables provably have one shape, and hold floats?"""
@@ -95,26 +96,50 @@ class _Analysis(ItemKinds):
 
     def run(self):
         self._block(self.levels.tree.body)
-        return Kinds(dict(self.facts), self._shape_classes())
+        return Kinds(dict(self.facts), self._shape_classes(), self._iteration_classes())
 
     def _shape_classes(self):
         """Union the operands of elementwise operations with their results where the
         axes agree, or where there is one operand besides number literals, for variables
         assigned once (their kind is one value's)."""
-        counts = {}
-        for node in walk_tree(self.levels.tree):
-            if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
-                counts[node.id] = counts.get(node.id, 0) + 1
+        counts = _store_counts(self.levels.tree)
         parent = {}
+        self._union_elementwise(self.levels.tree.body,       # straight-line statements only
+                                lambda name: counts.get(name, 0) <= 1, parent)
+        return {name: root_of(parent, name) for name in parent}
 
-        def find(x):
-            return root_of(parent, x)
-        for stmt in self.levels.tree.body:           # straight-line statements only
+    def _iteration_classes(self):
+        """id(loop) -> shape classes that hold within one iteration of it: the unions of
+        its body's top-level elementwise statements whose names are bound once there (or
+        are parameters never rebound, or top-level names bound once). Two such names hold
+        values of the same iteration wherever the backward sweep reads both after the
+        later one's statement (tape.shapes_read_within_iterations)."""
+        counts = _store_counts(self.levels.tree)
+        top = {stmt.targets[0].id for stmt in self.levels.tree.body
+               if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name)}
+        classes = {}
+        for loop in walk_tree(self.levels.tree):
+            if not isinstance(loop, (gast.For, gast.While)):
+                continue
+            here = {stmt.targets[0].id for stmt in loop.body
+                    if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name)}
+
+            def eligible(name, here=here):
+                return counts.get(name, 0) == 0 or counts.get(name) == 1 and (
+                    name in here or name in top)
+            parent = {}
+            self._union_elementwise(loop.body, eligible, parent)
+            if parent:
+                classes[id(loop)] = {name: root_of(parent, name) for name in parent}
+        return classes
+
+    def _union_elementwise(self, stmts, eligible, parent):
+        for stmt in stmts:
             if not (isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name)):
                 continue
             target = stmt.targets[0].id
             op = operation_of(stmt.value, self.levels.callees)
-            if counts.get(target) != 1 or op.keywords or not (
+            if not eligible(target) or op.keywords or not (
                     is_elementwise(op.primitive) or op.primitive is np.where and len(op.args) == 3):
                 continue
             axes = self.facts.get(target)
@@ -126,12 +151,11 @@ class _Analysis(ItemKinds):
                 isinstance(self.facts.get(next(iter(names))), Num)
                 or isinstance(op.primitive, np.ufunc) or _no_list_result(op))
             for arg in op.args:
-                if isinstance(arg, gast.Name) and counts.get(arg.id, 0) <= 1 and (
+                if isinstance(arg, gast.Name) and eligible(arg.id) and (
                         alone or isinstance(axes, Num) and axes.axes is not None
                         and self.facts.get(arg.id) is not None
                         and getattr(self.facts[arg.id], "axes", None) == axes.axes):
-                    parent[find(arg.id)] = find(target)
-        return {name: find(name) for name in parent}
+                    parent[root_of(parent, arg.id)] = root_of(parent, target)
 
     def _bind(self, name, kind, worlds):
         self.env[name] = (kind, worlds)
@@ -313,6 +337,14 @@ class _Analysis(ItemKinds):
                 signature[name] = constant(parameter.default)[0]
         kind = self.helper_result(function, signature)
         return kind, stand_ins(kind)
+
+def _store_counts(tree):
+    counts = {}
+    for node in walk_tree(tree):
+        if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
+            counts[node.id] = counts.get(node.id, 0) + 1
+    return counts
+
 
 def _no_list_result(op):
     """An arithmetic of one name and float literals that no list or tuple gives a list
