@@ -1,0 +1,82 @@
+"""Shapes read within one loop iteration (kinds' iteration_classes,
+tape.shapes_read_within_iterations): a value a loop's backward sweep needs only for its
+shape (np.mean's count) is read off a value of the same iteration that the sweep keeps
+anyway, so it is neither computed in the forward sweep nor taped as a shape. The cases
+whose shapes change from one iteration to the next are where a wrong pick would show."""
+import re
+
+import numpy as np
+import pytest
+
+import s2s_ad
+from derivative_paths import PATHS, check_against_differences, grad_on
+from gradcheck import numeric_grad
+
+
+def rnn_like(W, xs):
+    h = np.zeros(W.shape[0])
+    loss = 0.0
+    for x_t in xs:
+        h = np.tanh(W @ h + x_t)
+        loss += np.mean((h - x_t) ** 2)
+    return loss
+
+
+def growing_windows(x):
+    """Each iteration's squares have another length: the count must be this iteration's."""
+    total = 0.0
+    for k in range(1, x.shape[0] + 1):
+        r = x[:k] * 2.0 - 1.0
+        total = total + np.mean(r * r)
+    return total
+
+
+def shrinking_carried(x):
+    """The carried u shortens every iteration; its squares' count is read after it."""
+    u = x
+    total = 0.0
+    while u.shape[0] > 1:
+        d = u[1:] - u[:-1]
+        total = total + np.mean(d * d) * np.sum(u)
+        u = d
+    return total
+
+
+def squared_before_the_value_it_matches(x):
+    """The square's statement comes before the later statement binding a value of its
+    class in the loop body: that later value holds the previous iteration's there."""
+    total = 0.0
+    v = x[:1] * 1.0
+    for k in range(2, x.shape[0] + 1):
+        s = v * v
+        total = total + np.mean(s)
+        v = x[:k] * 3.0
+    return total + np.sum(v)
+
+
+def test_a_loop_value_read_for_its_shape_is_not_computed_or_taped():
+    W = np.random.default_rng(0).normal(size=(4, 4)) * 0.3
+    xs = np.random.default_rng(1).normal(size=(6, 4))
+    df = s2s_ad.grad(rnn_like)
+    np.testing.assert_allclose(df(W, xs), numeric_grad(rnn_like, (W, xs), 0),
+                               rtol=1e-6, atol=1e-9)
+    source = s2s_ad.derivative_source(df, W, xs)
+    assert "placeholder" not in source and "shape_of" not in source
+    squares = re.findall(r"^\s*\w+ = (\w+) \* \1$", source, re.M)     # `t8_0 = t7_0 * t7_0`
+    assert not squares and "reduced_count(" in source
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f", [growing_windows, shrinking_carried,
+                               squared_before_the_value_it_matches])
+def test_shapes_that_change_every_iteration(path, f):
+    x = np.linspace(-0.8, 1.1, 7)
+    check_against_differences(path, f, x)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_rnn_like_on_both_paths(path):
+    W = np.random.default_rng(2).normal(size=(3, 3)) * 0.3
+    xs = np.random.default_rng(3).normal(size=(5, 3))
+    np.testing.assert_allclose(grad_on(path, rnn_like)(W, xs),
+                               numeric_grad(rnn_like, (W, xs), 0), rtol=1e-6, atol=1e-9)
