@@ -6,15 +6,20 @@ their effect, with the result unused (a log, print or plot call).
     def clip_(w):                            ->  writes_no_argument(clip_) is False
         w[w > 1] = 1.0
 
-Read from the function's source only, conservatively: an index, attribute or augmented
+`warnings.warn`, the `logging` functions and a Logger's log methods are known not to.
+Others are read from the function's source only, conservatively: an index, attribute or augmented
 assignment, a method call on a parameter (or on a name holding one), a call with `out=`,
 one of numpy's writing functions, or a helper that may itself write (three calls deep)
 make the answer False. A function whose source cannot be read is assumed to write.
 """
+import logging
+import warnings
+
 import gast
 import numpy as np
 
 from ..frontend.parse import parse
+from ..frontend.star_params import source_function
 from ..ir.build import dotted_path
 from ..ir.walk import walk_tree
 
@@ -23,8 +28,22 @@ _WRITERS = frozenset(id(f) for f in (np.copyto, np.put, np.place, np.putmask,
                                      np.fill_diagonal, np.put_along_axis))
 
 
+# the standard library's log and warning calls: they format their arguments and write
+# them to a stream (their source reaches handlers through methods of `self`, which the
+# reading below cannot follow)
+_LOG_METHODS = frozenset(id(getattr(logging.Logger, name)) for name in (
+    "debug", "info", "warning", "error", "exception", "critical", "log"))
+_LOG_FUNCTIONS = frozenset(id(f) for f in (
+    warnings.warn, logging.debug, logging.info, logging.warning, logging.error,
+    logging.exception, logging.critical, logging.log))
+
+
 def writes_no_argument(function, depth=0):
     """True when calling `function` certainly leaves its arguments unchanged."""
+    function = source_function(function)      # logging.info(msg, *args): its adapter
+    if id(function) in _LOG_FUNCTIONS \
+            or id(source_function(getattr(function, "__func__", None))) in _LOG_METHODS:
+        return True
     if depth > 3 or getattr(function, "__code__", None) is None:
         return False
     try:

@@ -40,8 +40,6 @@ _UNSUPPORTED = {
                    "concatenate instead: list(a) + [x]"),
     gast.NamedExpr: ("assignment expressions (`:=`) are not supported",
                      "assign on its own line"),
-    gast.Raise: ("`raise` is not supported in a differentiated function",
-                 "validate inputs before calling the gradient"),
     gast.Set: ("set literals cannot be differentiated", "use a tuple or an array"),
     gast.Match: ("`match` statements are not supported", "use np.where"),
     gast.Import: ("imports inside a differentiated function are not supported",
@@ -110,6 +108,11 @@ def fence(parsed, extra_allowed=(), resolution=None):
                 _check_signature(node, smap)
             if isinstance(node, gast.With) and _is_grad_of_block(node):
                 continue
+            if isinstance(node, gast.Raise) and node.exc is None:
+                raise UnsupportedSyntaxError(
+                    "a bare `raise` re-raises the exception being handled, and a "
+                    "differentiated function handles none", smap.locate(node),
+                    "raise an exception: `raise ValueError(...)`")
             kind = type(node)
             if kind in extra_allowed or id(node) in allowed_stars:
                 continue

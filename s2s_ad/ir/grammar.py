@@ -79,6 +79,8 @@ def _verify_statement(stmt, in_loop):
         assert isinstance(stmt.value, gast.Call) and is_operation(stmt.value), where
     elif isinstance(stmt, gast.Assert):
         assert is_atom(stmt.test), where
+    elif isinstance(stmt, gast.Raise):
+        assert is_atom(stmt.exc) or is_operation(stmt.exc), where
     elif isinstance(stmt, gast.If):
         assert is_atom(stmt.test), where
         if stmt.body and isinstance(stmt.body[0], gast.Break):

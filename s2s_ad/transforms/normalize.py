@@ -222,6 +222,14 @@ class _Normalizer(ExpressionMixin, ControlFlowMixin, ControlExpressionMixin, Mut
             atom, _ = self._atom(stmt.test)
             self._flush(stmt, [gast.Assert(test=atom, msg=stmt.msg)])
             return False
+        if isinstance(stmt, gast.Raise):
+            # kept in the forward sweep, where it stops the derivative as it stops f (the
+            # backward sweep never runs after it); the exception is built like a call made
+            # for its effect. `from cause` only links tracebacks: it is not kept
+            exc = self._operation(stmt.exc)[0] if isinstance(stmt.exc, gast.Call) \
+                else self._atom(stmt.exc)[0]
+            self._flush(stmt, [gast.Raise(exc=exc, cause=None)])
+            return False
         if isinstance(stmt, gast.AugAssign) and isinstance(stmt.target, gast.Subscript):
             self._index_write(stmt.target, stmt.value, stmt, op=stmt.op)
             return False
