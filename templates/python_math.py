@@ -373,3 +373,14 @@ def builtin_sum_adjoint(y, iterable, start=0):
 @tangent(builtins.sum)
 def builtin_sum_tangent(y, iterable, start=0):
     d[y] = broadcast_tangent(builtins.sum(d[iterable], d[start]), y)
+
+
+@adjoint(math.fsum)
+def fsum_adjoint(y, iterable):
+    """d fsum(items) = sum(d item): the exact sum's derivative is the plain one's"""
+    d[iterable] += spread_adjoint(d[y], iterable)
+
+
+@tangent(math.fsum)
+def fsum_tangent(y, iterable):
+    d[y] = math.fsum(d[iterable])

@@ -29,7 +29,7 @@ source numpy_signal 716089017
 source numpy_statistics 1656705311
 source objects 3146579274
 source operators 919834047
-source python_math 2667070031
+source python_math 2016104563
 source runtime_adjoints 499442955
 source runtime_adjoints_linalg 2007760678
 source runtime_calculus 3507173389
@@ -669,6 +669,7 @@ adjoint math:erfc python_math
 adjoint math:exp python_math
 adjoint math:expm1 python_math
 adjoint math:fabs python_math
+adjoint math:fsum python_math
 adjoint math:hypot python_math
 adjoint math:log python_math
 adjoint math:log10 python_math
@@ -700,6 +701,7 @@ tangent math:erfc python_math
 tangent math:exp python_math
 tangent math:expm1 python_math
 tangent math:fabs python_math
+tangent math:fsum python_math
 tangent math:hypot python_math
 tangent math:log python_math
 tangent math:log10 python_math

@@ -356,6 +356,10 @@ def builtin_sum_of_list(a, b):
     return sum([a, b, a * b])
 
 
+def math_fsum_of_list(a, b):
+    return math.fsum([a, b, a * b, math.sin(a)])
+
+
 SPECS = [
     # numpy, unary
     Spec(np.exp, np_exp, UNARY),
@@ -446,5 +450,6 @@ SPECS = [
     Spec(min, builtin_min, SCALAR_PAIR),
     Spec(float, builtin_float, SCALAR_ONLY),
     Spec(builtins.sum, builtin_sum_of_list, BINARY),
+    Spec(math.fsum, math_fsum_of_list, SCALAR_PAIR),
 ] + specs_piecewise.SPECS
 
