@@ -15,7 +15,8 @@ nondifferentiable(  # shapes and indices
     np.count_nonzero, np.searchsorted, np.digitize)
 
 nondifferentiable(  # piecewise constant
-    np.sign, np.floor, np.ceil, np.round, np.around, np.rint, np.trunc, np.floor_divide)
+    np.sign, np.heaviside, np.floor, np.ceil, np.round, np.around, np.rint, np.trunc,
+    np.floor_divide)
 
 nondifferentiable(  # predicates and comparisons
     np.isnan, np.isinf, np.isfinite, np.any, np.all, np.logical_and, np.logical_or,

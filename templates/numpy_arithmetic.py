@@ -176,7 +176,7 @@ def fmin_tangent(y, x1, x2):
 
 
 @adjoint(np.clip)
-def clip_adjoint(y, a, a_min, a_max):
+def clip_adjoint(y, a, a_min=None, a_max=None):
     """d clip(a, lo, hi) = da where lo <= a <= hi, dlo where a < lo, dhi where a > hi"""
     d[a] += unbroadcast(d[y] * (y == a), a)
     d[a_min] += unbroadcast(d[y] * (a < a_min), a_min)
@@ -184,7 +184,7 @@ def clip_adjoint(y, a, a_min, a_max):
 
 
 @tangent(np.clip)
-def clip_tangent(y, a, a_min, a_max):
+def clip_tangent(y, a, a_min=None, a_max=None):
     d[y] = broadcast_tangent(d[a] * (y == a) + d[a_min] * (a < a_min)
                               + d[a_max] * (a > a_max), y)
 

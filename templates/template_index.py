@@ -3,10 +3,10 @@ module's source, then which module registers which primitive (kind, module:qualn
 template module). Do not edit."""
 
 INDEX = """
-source nondifferentiable 3377532283
+source nondifferentiable 4259515509
 source numpy2_arrays 3082045499
 source numpy2_linalg 4164953087
-source numpy_arithmetic 513152981
+source numpy_arithmetic 3099638855
 source numpy_bessel 1762698696
 source numpy_calculus 3747587521
 source numpy_complex 3735347535
@@ -66,6 +66,7 @@ nondifferentiable numpy:floor nondifferentiable
 nondifferentiable numpy:floor_divide nondifferentiable
 nondifferentiable numpy:greater nondifferentiable
 nondifferentiable numpy:greater_equal nondifferentiable
+nondifferentiable numpy:heaviside nondifferentiable
 nondifferentiable numpy:identity nondifferentiable
 nondifferentiable numpy:isfinite nondifferentiable
 nondifferentiable numpy:isinf nondifferentiable

@@ -22,7 +22,7 @@ from ..ir.primitives import VALUE_ATTRIBUTES
 # methods whose numpy function takes the array first and the same arguments after it
 _SAME_NAME_METHODS = frozenset({
     "sum", "mean", "prod", "max", "min", "std", "var", "cumsum", "cumprod", "argmax",
-    "argmin", "any", "all", "round", "clip", "dot", "trace", "ravel", "squeeze", "copy",
+    "argmin", "any", "all", "round", "dot", "trace", "ravel", "squeeze", "copy",
     "swapaxes", "repeat", "diagonal", "conj", "nonzero", "argsort",
 })
 _RENAMED_METHODS = {"flatten": "ravel", "conjugate": "conj"}
@@ -32,6 +32,14 @@ def method_call(receiver, method, args, keywords, node, smap):
     """(numpy function name, args, keywords) for `receiver.method(*args, **keywords)`."""
     if method in _SAME_NAME_METHODS or method in _RENAMED_METHODS:
         return _RENAMED_METHODS.get(method, method), [receiver] + list(args), keywords
+    if method == "clip":
+        # x.clip(lo) / x.clip(max=hi): the bound not given is None (np.clip needs both)
+        renamed = [gast.keyword(arg={"min": "a_min", "max": "a_max"}.get(k.arg, k.arg),
+                                value=k.value) for k in keywords]
+        missing = [name for name in ("a_min", "a_max")[len(args):]
+                   if name not in {k.arg for k in renamed}]
+        return "clip", [receiver] + list(args), renamed + [
+            gast.keyword(arg=name, value=build.const(None)) for name in missing]
     if method in ("reshape", "transpose"):
         if len(args) == 1 and isinstance(args[0], gast.Starred):
             args = [args[0].value]          # x.reshape(*shape) is np.reshape(x, shape)
