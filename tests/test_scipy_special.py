@@ -139,3 +139,18 @@ def test_specialised_code_knows_the_shape_of_logsumexp():
     assert not re.search(r"unbroadcast\(.*, w\)", source), source
     for k, g in enumerate(got):
         np.testing.assert_allclose(g, numeric_grad(weighted_row_scores, (x, w), k), rtol=1e-6)
+
+
+def norm_nll(mu, x, log_s):
+    return -np.sum(stats.norm.logpdf(x, mu, np.exp(log_s)) * x)
+
+
+def test_scipy_stats_results_are_facts():
+    """stats.norm.logpdf's result is its arguments broadcast (analyses/evaluable.py): the
+    specialised gradient keeps no shape bookkeeping after it."""
+    mu, x = np.full(5, 0.1), np.linspace(0.0, 1.0, 5)
+    df = s2s_ad.grad(norm_nll)
+    np.testing.assert_allclose(df(mu, x, 0.2), numeric_grad(norm_nll, (mu, x, 0.2), 0),
+                               rtol=1e-6, atol=1e-9)
+    source = s2s_ad.derivative_source(df, mu, x, 0.2)
+    assert "unbroadcast" not in source and "unreduce" not in source

@@ -47,6 +47,10 @@ _NUMPY |= {
 
 # scipy.special's Python-level functions with templates (its ufuncs are evaluated as ufuncs)
 _SCIPY_SPECIAL = frozenset({"logsumexp", "softmax", "log_softmax", "polygamma"})
+# scipy.stats distributions' methods with templates (templates/scipy_stats.py) whose
+# result is their arguments broadcast against each other
+_SCIPY_STATS = {"norm": frozenset({"pdf", "logpdf", "cdf", "logcdf", "sf", "logsf"}),
+                "t": frozenset({"logpdf"})}
 
 
 def evaluable(primitive):
@@ -60,6 +64,9 @@ def evaluable(primitive):
     owner = getattr(primitive, "__self__", None)
     if isinstance(owner, np.ufunc) and getattr(primitive, "__name__", "") == "accumulate":
         return owner.nout == 1                   # np.maximum.accumulate: the operand's kind
+    if type(owner).__module__.startswith("scipy.stats") and getattr(primitive, "__name__", "") \
+            in _SCIPY_STATS.get(getattr(owner, "name", None), ()):
+        return True                              # stats.norm.logpdf(x, loc, scale)
     if isinstance(primitive, type) and issubclass(primitive, np.generic):
         return True                              # np.float32(x)
     if getattr(primitive, "__module__", None) == "math" or \
