@@ -16,12 +16,13 @@ walk (backward_walk.py) and resolves the tape markers both sweeps hold (tape.py)
 from dataclasses import dataclass
 
 import gast
+import numpy
 
 from ..ir import build
 from ..ir.primitives import attribute_read, identity, operation_of
 from ..ir.walk import all_statements, names_stored, walk_tree
 from .. import runtime_flow, runtime_functions, runtime_mappings
-from ..signature import Mapping
+from ..signature import Mapping, Num
 from .adjoint_facts import containers, fixed_float_arrays, integer_test
 from .adjoints import Adjoints
 from .context import ExpansionContext
@@ -105,7 +106,8 @@ def reverse(inputs, wrt, seed):
                                       inputs.kinds.iteration_classes, stable)
         shapes_read_off_kept_values(seeded + walked, shape_helpers[0],
                                     inputs.kinds.shape_class, stable,
-                                    levels.resolution.parameters)
+                                    levels.resolution.parameters,
+                                    (levels.numpy_name, _same_array_kind(inputs.kinds)))
     # the seed section reads final values only: it never needs anything from the tape
     forward, walked, used = resolve_markers(forward, walked, tape, levels.numpy_name,
                                             shape_helpers,
@@ -116,6 +118,15 @@ def reverse(inputs, wrt, seed):
         forward = walker.unbound_guards(forward) + [build.assign(tape, gast.List(elts=[],
                                                                          ctx=gast.Load()))] + forward
     return ReverseResult(list(forward), backward, ret.value, gradients, tape)
+
+
+def _same_array_kind(kinds):
+    """Are a and b both arrays of one dtype (np.zeros_like of either is the same)?"""
+    def same(a, b):
+        ka, kb = kinds.of(a), kinds.of(b)
+        return isinstance(ka, Num) and isinstance(kb, Num) and ka.type is kb.type \
+            and ka.type is numpy.ndarray and ka.dtype is not None and ka.dtype == kb.dtype
+    return same
 
 
 def _stable_names(levels):

@@ -189,14 +189,17 @@ def pop(tape_name):
     return build.call(build.attribute(build.name(tape_name), "pop"))
 
 
-def shapes_read_off_kept_values(stmts, positions, shape_class, stable, parameters):
+def shapes_read_off_kept_values(stmts, positions, shape_class, stable, parameters,
+                                zeros_like=None):
     """A specialisation's shape-only arguments (`unbroadcast(g, t7_0)`'s t7_0, see
     shape_only_reads) read off a value the facts prove of the same shape (kinds'
     shape_class) that `stmts` read as a value anyway, so that the forward sweep need not
     keep the other one alive (dead-code elimination then drops its computation). Only
     `stable` names (parameters never rebound, names bound once at the top level) stand
     in for one another: their shapes are the same at every point of the backward sweep.
-    Edits the calls in `stmts` (the generator's own, new statements):
+    `zeros_like`: (numpy's name, same_dtype(a, b)) to read `np.zeros_like(x)`'s x (its
+    shape and dtype) off a kept value of x's shape and dtype too. Edits the calls in
+    `stmts` (the generator's own, new statements):
 
         t16_0 = t15_0 * t15_0                      (dropped later: read for its shape only)
         t15_0_bar = 1.0 / reduced_count(t16_0, None) * 2.0 * t15_0
@@ -204,16 +207,17 @@ def shapes_read_off_kept_values(stmts, positions, shape_class, stable, parameter
     """
     if not shape_class:
         return
-    shape_args, values = _shape_args_and_values(stmts, positions)
-    kept = {}                   # shape class -> a stable member read as a value
-    for name in values:
-        if name in stable:
-            kept.setdefault(shape_class.get(name, name), name)
+    numpy_name, same_dtype = zeros_like or (None, None)
+    shape_args, values = _shape_args_and_values(stmts, positions, numpy_name)
     alive = set(values) | set(parameters)
     for call, k in shape_args:
         name = call.args[k].id
         if name in stable and name not in alive:
-            call.args[k] = build.name(kept.get(shape_class.get(name, name), name))
+            root = shape_class.get(name, name)
+            kept = next((v for v in values if v in stable and shape_class.get(v, v) == root
+                         and (not _reads_dtype(call, numpy_name) or same_dtype(v, name))),
+                        name)
+            call.args[k] = build.name(kept)
 
 
 def shapes_read_within_iterations(iterations, positions, classes_of, stable):
@@ -253,11 +257,22 @@ def shapes_read_within_iterations(iterations, positions, classes_of, stable):
                     call.args[k] = build.name(kept)
 
 
-def _shape_args_and_values(stmts, positions):
-    """[(call, argument position)] of shape-only reads, and the names read as values."""
+def _reads_dtype(call, numpy_name):
+    """`np.zeros_like(x)`: x read for its shape and its dtype."""
+    return numpy_name is not None and isinstance(call.func, gast.Attribute) \
+        and call.func.attr == "zeros_like" and isinstance(call.func.value, gast.Name) \
+        and call.func.value.id == numpy_name and len(call.args) == 1 and not call.keywords
+
+
+def _shape_args_and_values(stmts, positions, numpy_name=None):
+    """[(call, argument position)] of shape-only reads (and of `np.zeros_like(x)`'s x
+    when numpy's name is given), and the names read as values."""
     shape_args, loads, marked = [], [], set()
     for node in walk_tree(gast.Module(body=list(stmts), type_ignores=[])):
-        if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) \
+        if isinstance(node, gast.Call) and _reads_dtype(node, numpy_name) \
+                and isinstance(node.args[0], gast.Name):
+            shape_args.append((node, 0))
+        elif isinstance(node, gast.Call) and isinstance(node.func, gast.Name) \
                 and node.func.id in positions:
             shape_args += [(node, k) for k, a in enumerate(node.args)
                            if k in positions[node.func.id] and isinstance(a, gast.Name)]

@@ -139,6 +139,9 @@ class _Analysis(ItemKinds):
                 continue
             target = stmt.targets[0].id
             op = operation_of(stmt.value, self.levels.callees)
+            for index in self._index_arrays(op) if eligible(target) else ():
+                if eligible(index):
+                    parent[root_of(parent, index)] = root_of(parent, target)
             if not eligible(target) or op.keywords or not (
                     is_elementwise(op.primitive) or op.primitive is np.where and len(op.args) == 3):
                 continue
@@ -156,6 +159,21 @@ class _Analysis(ItemKinds):
                         and self.facts.get(arg.id) is not None
                         and getattr(self.facts[arg.id], "axes", None) == axes.axes):
                     parent[root_of(parent, arg.id)] = root_of(parent, target)
+
+    def _index_arrays(self, op):
+        """`a[i, j]` with every axis of a taken by an integer array, all of one axes
+        pattern: the result has their shape (the names i, j), else ()."""
+        if op.primitive is not operator.getitem or len(op.args) != 2:
+            return ()
+        indexed, index = self.facts.get(getattr(op.args[0], "id", None)), op.args[1]
+        items = index.elts if isinstance(index, gast.Tuple) else [index]
+        kinds = [self.facts.get(getattr(item, "id", None)) for item in items]
+        if not (isinstance(indexed, Num) and indexed.axes is not None
+                and len(items) == len(indexed.axes)) or not all(
+                    isinstance(k, Num) and k.axes is not None and k.axes == kinds[0].axes
+                    and str(k.dtype).startswith(("int", "uint")) for k in kinds):
+            return ()
+        return [item.id for item in items]
 
     def _bind(self, name, kind, worlds):
         self.env[name] = (kind, worlds)
