@@ -54,6 +54,29 @@ def squared_before_the_value_it_matches(x):
     return total + np.sum(v)
 
 
+def carried_state_loss(u0):
+    """A loop-carried state (also bound before the loop) with a loss per step: the
+    squares' count reads off u, which the step's update rebinds only after it."""
+    u = u0
+    total = 0.0
+    for _ in range(4):
+        total = total + np.mean(u * u)
+        u = np.tanh(u) * 0.9 + u0
+    return total
+
+
+def shrinking_state_between(u0):
+    """u is rebound (shorter) between the square and the read of its count: the square's
+    shape may not be read off u there."""
+    u = u0
+    total = 0.0
+    for _ in range(3):
+        s = u * u
+        u = u[1:] * 1.5
+        total = total + np.mean(s) + np.sum(u)
+    return total
+
+
 def test_a_loop_value_read_for_its_shape_is_not_computed_or_taped():
     W = np.random.default_rng(0).normal(size=(4, 4)) * 0.3
     xs = np.random.default_rng(1).normal(size=(6, 4))
@@ -68,10 +91,20 @@ def test_a_loop_value_read_for_its_shape_is_not_computed_or_taped():
 
 @pytest.mark.parametrize("path", PATHS)
 @pytest.mark.parametrize("f", [growing_windows, shrinking_carried,
-                               squared_before_the_value_it_matches])
+                               squared_before_the_value_it_matches, carried_state_loss,
+                               shrinking_state_between])
 def test_shapes_that_change_every_iteration(path, f):
     x = np.linspace(-0.8, 1.1, 7)
     check_against_differences(path, f, x)
+
+
+def test_a_carried_state_read_for_its_shape():
+    u0 = np.linspace(-0.5, 0.8, 5)
+    df = s2s_ad.grad(carried_state_loss)
+    df(u0)
+    source = s2s_ad.derivative_source(df, u0)
+    assert "placeholder" not in source and "shape_of" not in source
+    assert not re.findall(r"^\s*\w+ = (\w+) \* \1$", source, re.M)
 
 
 @pytest.mark.parametrize("path", PATHS)

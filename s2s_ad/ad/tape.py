@@ -14,6 +14,7 @@ A loop whose body overwrites nothing the backward sweep reads therefore pushes n
 import gast
 
 from .. import runtime_mappings
+from ..analyses.union_find import root_of
 from ..ir import build
 from ..ir.walk import all_statements, walk_tree
 
@@ -220,40 +221,45 @@ def shapes_read_off_kept_values(stmts, positions, shape_class, stable, parameter
             call.args[k] = build.name(kept)
 
 
-def shapes_read_within_iterations(iterations, positions, classes_of, stable):
-    """The same inside a loop, for values of one iteration: in the backward chunk of the
-    body's k-th statement, a shape-only argument bound at the body's top level at a
-    position <= k reads off a member of its iteration class (kinds' iteration_classes)
-    bound at a position <= k (or stable) that the loop's backward body reads as a value.
-    Both then hold the values of the iteration being reversed: a value is restored from
-    the tape only after its own statement's chunk, which comes after chunk k in the
-    backward sweep. `iterations`: (loop, [(position, chunk statements)]) from the
-    backward walk; edits the calls in those chunks (the generator's own, new statements):
+def shapes_read_within_iterations(iterations, positions, edges_of, stable):
+    """The same inside a loop, for the values of one iteration. In the backward sweep a
+    name bound once in the body, at position j, holds in the chunk of the body's k-th
+    statement the value that statement saw: the tape restores it only after chunk j,
+    which runs before chunk k when j > k. An edge of kinds' iteration_classes, seen by
+    its statement at position p, relates the values chunk k sees when k >= p and
+    neither name is bound at a position in (p, k]. So in chunk k a shape-only argument
+    reads off a member of its class over those edges that the loop's backward body reads
+    as a value anyway (or a `stable` name). `iterations`: (loop, [(position, chunk)])
+    from the backward walk; edits the calls in those chunks (the generator's own):
 
         for x_t in xs:                          # t11_0 = t10_0 * t10_0 at position 4
             ... reduced_count(t11_0, None) * 2.0 * t10_0    ->  reduced_count(t10_0, None)
     """
     for loop, chunks in iterations:
-        classes = (classes_of or {}).get(id(loop))
-        if not classes:
+        edges, bound_at = (edges_of or {}).get(id(loop), ((), {}))
+        if not edges:
             continue
-        bound_at = {stmt.targets[0].id: k for k, stmt in enumerate(loop.body)
-                    if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name)}
         statements = [s for _, chunk in chunks for s in chunk]
         _, values = _shape_args_and_values(statements, positions)
-        members = set(classes) | set(classes.values())     # a root is no key of its own
         for position, chunk in chunks:
             shape_args, _ = _shape_args_and_values(chunk, positions)
+            if not shape_args:
+                continue
+            parent, members = {}, set()
+            for seen, result, operand in edges:
+                if seen <= position and all(not seen < bound_at.get(n, -1) <= position
+                                            for n in (result, operand)):
+                    parent[root_of(parent, operand)] = root_of(parent, result)
+                    members |= {result, operand}
             for call, k in shape_args:
                 name = call.args[k].id
-                if name not in members or bound_at.get(name, position + 1) > position:
+                if name not in members or name in values:
                     continue
-                root = classes.get(name, name)
+                root = root_of(parent, name)
                 kept = next((v for v in values if v != name and v in members
-                             and classes.get(v, v) == root
-                             and (v in stable or bound_at.get(v, position + 1) <= position)),
-                            None)
-                if kept is not None and name not in values:
+                             and root_of(parent, v) == root
+                             and (v in stable or v in bound_at)), None)
+                if kept is not None:
                     call.args[k] = build.name(kept)
 
 

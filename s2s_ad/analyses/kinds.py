@@ -44,7 +44,7 @@ class Kinds:
     operation whose axes agree: numpy broadcasting leaves no other possibility)."""
     facts: dict
     shape_class: dict = None
-    iteration_classes: dict = None    # id(loop) -> shape classes within one iteration
+    iteration_classes: dict = None    # id(loop) -> shape edges within one iteration
 
     def same_shapes(self, names):
         """Do all these variables provably have one shape, and hold floats?"""
@@ -104,45 +104,54 @@ class _Analysis(ItemKinds):
         assigned once (their kind is one value's)."""
         counts = _store_counts(self.levels.tree)
         parent = {}
-        self._union_elementwise(self.levels.tree.body,       # straight-line statements only
-                                lambda name: counts.get(name, 0) <= 1, parent)
+        for _, target, operand in self._elementwise_edges(     # straight-line statements
+                self.levels.tree.body, lambda name: counts.get(name, 0) <= 1):
+            parent[root_of(parent, operand)] = root_of(parent, target)
         return {name: root_of(parent, name) for name in parent}
 
     def _iteration_classes(self):
-        """id(loop) -> shape classes that hold within one iteration of it: the unions of
-        its body's top-level elementwise statements whose names are bound once there (or
-        are parameters never rebound, or top-level names bound once). Two such names hold
-        values of the same iteration wherever the backward sweep reads both after the
-        later one's statement (tape.shapes_read_within_iterations)."""
+        """id(loop) -> (edges, bound_at): the shape edges (position, result, operand) of
+        the loop body's top-level elementwise statements, between names bound once in
+        the body, at its top level (`bound_at`: name -> position; such a name may also be
+        bound outside the loop, as a carried state is), and names that never change
+        (parameters never rebound, top-level names bound once). An edge relates the two
+        values its statement saw; tape.shapes_read_within_iterations says where in the
+        backward sweep those are the values the names hold."""
         counts = _store_counts(self.levels.tree)
         top = {stmt.targets[0].id for stmt in self.levels.tree.body
                if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name)}
-        classes = {}
+        found = {}
         for loop in walk_tree(self.levels.tree):
             if not isinstance(loop, (gast.For, gast.While)):
                 continue
-            here = {stmt.targets[0].id for stmt in loop.body
-                    if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name)}
+            inside = _store_counts(gast.Module(body=list(loop.body), type_ignores=[]))
+            bound_at = {stmt.targets[0].id: k for k, stmt in enumerate(loop.body)
+                        if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name)
+                        and inside[stmt.targets[0].id] == 1}
 
-            def eligible(name, here=here):
-                return counts.get(name, 0) == 0 or counts.get(name) == 1 and (
-                    name in here or name in top)
-            parent = {}
-            self._union_elementwise(loop.body, eligible, parent)
-            if parent:
-                classes[id(loop)] = {name: root_of(parent, name) for name in parent}
-        return classes
+            def eligible(name, bound_at=bound_at):
+                return name in bound_at or counts.get(name, 0) == 0 \
+                    or counts.get(name) == 1 and name in top
+            edges = list(self._elementwise_edges(loop.body, eligible))
+            if edges:
+                found[id(loop)] = (edges, bound_at)
+        return found
 
-    def _union_elementwise(self, stmts, eligible, parent):
-        for stmt in stmts:
+    def _elementwise_edges(self, stmts, eligible):
+        """(position, result, operand) of each elementwise statement of `stmts` whose
+        result has that operand's shape, both names `eligible`; and of gathers by index
+        arrays (`a[i, j]` has i's shape)."""
+        for position, stmt in enumerate(stmts):
             if not (isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name)):
                 continue
             target = stmt.targets[0].id
+            if not eligible(target):
+                continue
             op = operation_of(stmt.value, self.levels.callees)
-            for index in self._index_arrays(op) if eligible(target) else ():
+            for index in self._index_arrays(op):
                 if eligible(index):
-                    parent[root_of(parent, index)] = root_of(parent, target)
-            if not eligible(target) or op.keywords or not (
+                    yield position, target, index
+            if op.keywords or not (
                     is_elementwise(op.primitive) or op.primitive is np.where and len(op.args) == 3):
                 continue
             axes = self.facts.get(target)
@@ -158,7 +167,7 @@ class _Analysis(ItemKinds):
                         alone or isinstance(axes, Num) and axes.axes is not None
                         and self.facts.get(arg.id) is not None
                         and getattr(self.facts[arg.id], "axes", None) == axes.axes):
-                    parent[root_of(parent, arg.id)] = root_of(parent, target)
+                    yield position, target, arg.id
 
     def _index_arrays(self, op):
         """`a[i, j]` with every axis of a taken by an integer array, all of one axes
