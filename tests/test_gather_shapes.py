@@ -2,6 +2,8 @@
 shape (kinds' shape classes), and `np.zeros_like(a)` in the backward sweep may read a
 kept value of a's shape and dtype: the log-probabilities a softmax cross-entropy gathers
 from are then neither gathered nor computed by the gradient, only their shape is used."""
+import re
+
 import numpy as np
 import pytest
 
@@ -61,3 +63,28 @@ def test_other_gathers(path):
     got = grad_on(path, int_and_float_arrays)(x, idx)
     assert got.dtype == np.float64
     np.testing.assert_allclose(got, numeric_grad(int_and_float_arrays, (x, idx), 0), rtol=1e-6)
+
+
+def categorical_nll(Z, labels):
+    m = np.max(Z, axis=1)
+    lse = m + np.log(np.sum(np.exp(Z - m[:, None]), axis=1))
+    return np.mean(lse - Z[np.arange(len(labels)), labels])
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f, args", [
+    (softmax_cross_entropy, (W, X, LABELS)),
+    (categorical_nll, (X, RNG.integers(0, 5, 7)))])
+def test_float32_stays_float32_beside_int_index_arrays(f, args, path):
+    """An int index array shares the gathered floats' shape class: no adjoint may take
+    its dtype (reading a shape off it must not widen float32 to float64)."""
+    args32 = tuple(a.astype(np.float32) if a.dtype == np.float64 else a for a in args)
+    got = grad_on(path, f)(*args32)
+    assert got.dtype == np.float32
+    np.testing.assert_allclose(got, numeric_grad(f, args, 0), rtol=2e-3, atol=1e-4)
+    if path == "specialised":
+        df = s2s_ad.grad(f)
+        df(*args32)
+        source = s2s_ad.derivative_source(df, *args32)
+        assert not re.search(r"(unreduce|unbroadcast)\([^,]*, labels\b|zeros_like\(labels\)",
+                             source)

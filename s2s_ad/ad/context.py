@@ -223,9 +223,11 @@ class ExpansionContext:
         return build.subscript(gast.Attribute(value=shaped, attr="shape", ctx=gast.Load()),
                                build.const(axis.value))
 
-    def same_shaped_parameter(self, name):
-        """A parameter provably of `name`'s shape, never rebound nor written into (so alive
-        and unchanged all through the derivative), or None."""
+    def same_shaped_parameter(self, name, same_dtype=False):
+        """A parameter provably of `name`'s shape (and, with `same_dtype`, of its type and
+        dtype: a shape class may hold an int index array beside the floats it gathers),
+        never rebound nor written into (so alive and unchanged all through the
+        derivative), or None."""
         if self.i.kinds is None:
             return None
         classes = self.i.kinds.shape_class or {}
@@ -236,8 +238,10 @@ class ExpansionContext:
                 touched |= set(self.i.dataflow.subscripted)
             self._unchanged = [p for p in self.i.levels.resolution.parameters
                                if p not in touched]
+        kind = self.i.kinds.of(name)
         for p in self._unchanged:
-            if classes.get(p, p) == root:
+            if classes.get(p, p) == root and not same_dtype or classes.get(p, p) == root \
+                    and self.i.kinds.of(p) == kind and getattr(kind, "dtype", None):
                 return p
         return None
 

@@ -16,7 +16,6 @@ walk (backward_walk.py) and resolves the tape markers both sweeps hold (tape.py)
 from dataclasses import dataclass
 
 import gast
-import numpy
 
 from ..ir import build
 from ..ir.primitives import attribute_read, identity, operation_of
@@ -102,12 +101,13 @@ def reverse(inputs, wrt, seed):
     shape_helpers = _shape_helpers(inputs.bindings) if inputs.shape_tape else None
     if shape_helpers is not None and inputs.kinds is not None:
         stable = _stable_names(levels)
+        same_dtype = _same_dtype(inputs.kinds)
         shapes_read_within_iterations(walker.iterations, shape_helpers[0],
-                                      inputs.kinds.iteration_classes, stable)
+                                      inputs.kinds.iteration_classes, stable, same_dtype)
         shapes_read_off_kept_values(seeded + walked, shape_helpers[0],
                                     inputs.kinds.shape_class, stable,
                                     levels.resolution.parameters,
-                                    (levels.numpy_name, _same_array_kind(inputs.kinds)))
+                                    (levels.numpy_name, same_dtype))
     # the seed section reads final values only: it never needs anything from the tape
     forward, walked, used = resolve_markers(forward, walked, tape, levels.numpy_name,
                                             shape_helpers,
@@ -120,12 +120,13 @@ def reverse(inputs, wrt, seed):
     return ReverseResult(list(forward), backward, ret.value, gradients, tape)
 
 
-def _same_array_kind(kinds):
-    """Are a and b both arrays of one dtype (np.zeros_like of either is the same)?"""
+def _same_dtype(kinds):
+    """Are a and b values of one type and dtype (np.zeros_like, unreduce, ... of either
+    give the same dtype)?"""
     def same(a, b):
         ka, kb = kinds.of(a), kinds.of(b)
         return isinstance(ka, Num) and isinstance(kb, Num) and ka.type is kb.type \
-            and ka.type is numpy.ndarray and ka.dtype is not None and ka.dtype == kb.dtype
+            and ka.dtype is not None and ka.dtype == kb.dtype
     return same
 
 

@@ -191,15 +191,15 @@ def pop(tape_name):
 
 
 def shapes_read_off_kept_values(stmts, positions, shape_class, stable, parameters,
-                                zeros_like=None):
+                                zeros_like):
     """A specialisation's shape-only arguments (`unbroadcast(g, t7_0)`'s t7_0, see
     shape_only_reads) read off a value the facts prove of the same shape (kinds'
     shape_class) that `stmts` read as a value anyway, so that the forward sweep need not
     keep the other one alive (dead-code elimination then drops its computation). Only
     `stable` names (parameters never rebound, names bound once at the top level) stand
     in for one another: their shapes are the same at every point of the backward sweep.
-    `zeros_like`: (numpy's name, same_dtype(a, b)) to read `np.zeros_like(x)`'s x (its
-    shape and dtype) off a kept value of x's shape and dtype too. Edits the calls in
+    `zeros_like`: (numpy's name, same_dtype(a, b)): `np.zeros_like(x)`'s x is read off
+    too, and every replacement has the same dtype (the helpers' results take it). Edits the calls in
     `stmts` (the generator's own, new statements):
 
         t16_0 = t15_0 * t15_0                      (dropped later: read for its shape only)
@@ -208,20 +208,21 @@ def shapes_read_off_kept_values(stmts, positions, shape_class, stable, parameter
     """
     if not shape_class:
         return
-    numpy_name, same_dtype = zeros_like or (None, None)
+    numpy_name, same_dtype = zeros_like
     shape_args, values = _shape_args_and_values(stmts, positions, numpy_name)
     alive = set(values) | set(parameters)
     for call, k in shape_args:
         name = call.args[k].id
         if name in stable and name not in alive:
             root = shape_class.get(name, name)
+            # of the same dtype: the helpers' results take the dtype of what they read
+            # (reduced over an int index array, a float32 adjoint would become float64)
             kept = next((v for v in values if v in stable and shape_class.get(v, v) == root
-                         and (not _reads_dtype(call, numpy_name) or same_dtype(v, name))),
-                        name)
+                         and same_dtype(v, name)), name)
             call.args[k] = build.name(kept)
 
 
-def shapes_read_within_iterations(iterations, positions, edges_of, stable):
+def shapes_read_within_iterations(iterations, positions, edges_of, stable, same_dtype):
     """The same inside a loop, for the values of one iteration. In the backward sweep a
     name bound once in the body, at position j, holds in the chunk of the body's k-th
     statement the value that statement saw: the tape restores it only after chunk j,
@@ -229,7 +230,7 @@ def shapes_read_within_iterations(iterations, positions, edges_of, stable):
     its statement at position p, relates the values chunk k sees when k >= p and
     neither name is bound at a position in (p, k]. So in chunk k a shape-only argument
     reads off a member of its class over those edges that the loop's backward body reads
-    as a value anyway (or a `stable` name). `iterations`: (loop, [(position, chunk)])
+    as a value anyway (or a `stable` name), of the same dtype. `iterations`: (loop, [(position, chunk)])
     from the backward walk; edits the calls in those chunks (the generator's own):
 
         for x_t in xs:                          # t11_0 = t10_0 * t10_0 at position 4
@@ -257,7 +258,7 @@ def shapes_read_within_iterations(iterations, positions, edges_of, stable):
                     continue
                 root = root_of(parent, name)
                 kept = next((v for v in values if v != name and v in members
-                             and root_of(parent, v) == root
+                             and root_of(parent, v) == root and same_dtype(v, name)
                              and (v in stable or v in bound_at)), None)
                 if kept is not None:
                     call.args[k] = build.name(kept)

@@ -147,7 +147,7 @@ class UniformAdjoints:
         """unreduce(number, x): of a parameter shaped like x when there is one (x itself
         need not then be computed at all if nothing else reads it)."""
         helper = build.name(self.i.bindings.name_for("unreduce", runtime.unreduce))
-        shaped = self.ctx.same_shaped_parameter(variable) or variable
+        shaped = self.ctx.same_shaped_parameter(variable, same_dtype=True) or variable
         return build.call(helper, [build.clone(number), build.name(shaped),
                                    build.const(None), build.const(False)])
 
