@@ -43,8 +43,11 @@ def unbroadcast_adjoint(out, g, x):
 
 @adjoint(unreduce)
 def unreduce_adjoint(out, g, x, axis=None, keepdims=False):
-    """out = g spread over x's shape; its adjoint sums back over the reduced axes"""
-    d[g] += np.sum(d[out], axis=axis, keepdims=keepdims)
+    """out = g spread over x's shape; its adjoint sums back to g's shape: over `axis`
+    first when g lacks it (keepdims False), and then over what g broadcast along (g of
+    a keepdims shape spread with axis None, as reductions' adjoints may write it)"""
+    d[g] += unbroadcast(np.sum(d[out], axis=axis) if axis is not None and not keepdims
+                        else d[out], g)
 
 
 @adjoint(broadcast_tangent)

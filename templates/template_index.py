@@ -30,7 +30,7 @@ source numpy_statistics 1656705311
 source objects 3146579274
 source operators 919834047
 source python_math 2016104563
-source runtime_adjoints 499442955
+source runtime_adjoints 1440817612
 source runtime_adjoints_linalg 2007760678
 source runtime_calculus 3507173389
 source runtime_functions 2843971962

@@ -36,6 +36,12 @@ def use_unreduce_axis(g, x):
     return unreduce(g, x, 1, False)
 
 
+def use_unreduce_kept_shape(g, x):
+    """g already of a keepdims shape, spread with axis None (np.sum(x, axis=1,
+    keepdims=True)'s adjoint written so): its adjoint sums back to g's shape"""
+    return unreduce(g, x)
+
+
 def use_unreduce_keepdims(g, x):
     return unreduce(g, x, 0, True)
 
@@ -372,6 +378,8 @@ SPECS = [
     Spec(unreduce, use_unreduce_all, [((), (2, 3))], wrt=(0,)),
     Spec(unreduce, use_unreduce_axis, [((2,), (2, 3))], wrt=(0,)),
     Spec(unreduce, use_unreduce_keepdims, [((1, 3), (2, 3))], wrt=(0,)),
+    Spec(unreduce, use_unreduce_kept_shape, [((2, 1), (2, 3)), ((1, 3), (2, 3)), ((3,), (2, 3))],
+         wrt=(0,)),
     Spec(add_at, use_add_at_repeated, [((4,), (3,)), ((4,), ())]),
     Spec(add_at, use_add_at_rows, [((3, 4), (4,)), ((3, 4), (2, 4)), ((3, 4), (2, 1))]),
     Spec(unreduce_extremum, use_max_all, [((), (3, 4)), ((), ()), ((), (5,))]),

@@ -497,3 +497,21 @@ def test_grad_of_grad_through_a_product_whose_operand_a_branch_chose(f, a):
     h = 1e-5
     expected = (first(a + h, x) - first(a - h, x)) / (2 * h)
     assert s2s_ad.grad(first)(a, x) == pytest.approx(expected, rel=1e-6, abs=1e-8)
+
+
+def trace_of_row_sums(a, x, M):
+    m1 = np.sum(np.full((3, 3), a), axis=1, keepdims=True)
+    s3 = sum([a for _ in x])
+    return np.trace(M * m1) * s3
+
+
+def test_grad_of_grad_through_a_keepdims_sum():
+    """np.sum(..., axis=1, keepdims=True)'s adjoint is written unreduce(g, x, None, False)
+    with g already of the kept shape; unreduce's own adjoint summed everything back to a
+    number, and grad of grad came out twice the second derivative (fuzzer seed 5600000,
+    gradgrad). Here f = 9 trace(M) a**2."""
+    x = np.array([1.13, 0.77, 1.01])
+    M = np.arange(9.0).reshape(3, 3) / 7.0 - 0.5
+    second = s2s_ad.grad(s2s_ad.grad(trace_of_row_sums))(-0.24, x, M)
+    assert second == pytest.approx(18.0 * np.trace(M), rel=1e-9)
+    assert s2s_ad.hessian(trace_of_row_sums)(-0.24, x, M) == pytest.approx(18.0 * np.trace(M))
