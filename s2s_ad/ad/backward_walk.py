@@ -193,6 +193,7 @@ class BackwardWalker(ForwardInstrumentation):
                 return []
             body = self.block(stmt.body)
             self.adj.restore(state)
+            self.stmts.sums.next_branch()
             orelse = self.block(stmt.orelse)
             self.adj.restore(state)
             if not body and not orelse:

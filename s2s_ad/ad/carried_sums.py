@@ -87,16 +87,32 @@ class SumAdjoints:
         self._reached = set()               # variables an array reached at depth 0
         self._entered = {}                  # id(definition) -> held adjoint is an array
         self.depth = 0                      # loops and branches the walk is inside
+        self._blocks, self._serial = [0], 0  # the blocks the walk is inside, by serial
+        self._arrays = {}                   # variable -> block where an array reached it
+        self._frames = []                   # per block: (arrays before a loop, resets)
 
     def reached(self, variable, is_array):
         """A contribution to `variable`'s adjoint was written (`is_array`: it is no
         possibly-zero adjoint)."""
         if self.depth == 0 and is_array:
             self._reached.add(variable)
+        if is_array and self._arrays.get(variable) not in self._blocks:
+            self._arrays[variable] = self._blocks[-1]
+
+    def holds_array(self, variable):
+        """Does `variable`'s adjoint hold an array here, whatever the branches and trips
+        before: an array reached it since its last reset, in this block or one the walk
+        is still inside? (Adding a possibly-zero number to it leaves an array.) Entering
+        a loop forgets this: its body may reset the adjoint before the point the walk
+        saw first, on the next trip."""
+        return self._arrays.get(variable) in self._blocks
 
     def reset(self, variable):
         """Its adjoint was reset (a definition reversed) or replaced: anything again."""
         self._reached.discard(variable)
+        self._arrays.pop(variable, None)
+        if self._frames:
+            self._frames[-1][1].add(variable)
 
     def enter(self, stmt):
         """The backward walk enters `stmt` (a loop or a branch)."""
@@ -104,10 +120,32 @@ class SumAdjoints:
             for definition in definitions:
                 self._entered[definition] = name in self._reached
         self.depth += 1
+        loop = isinstance(stmt, (gast.For, gast.While))
+        arrays_before = {v for v in self._arrays if self.holds_array(v)} if loop else None
+        self._frames.append((arrays_before, set()))
+        if loop:
+            self._arrays = {}
+        self._serial += 1
+        self._blocks.append(self._serial)
+
+    def next_branch(self):
+        """The walk moves from a branch to the other: what reached an adjoint on one
+        branch did not on the other."""
+        self._serial += 1
+        self._blocks[-1] = self._serial
 
     def leave(self):
+        """After a loop, an adjoint that held an array before it (no trips) and holds one
+        at the end of its body, or is never reset in it, holds one still."""
         self.depth -= 1
+        block = self._blocks.pop()
+        arrays_before, resets = self._frames.pop()
+        if self._frames:
+            self._frames[-1][1].update(resets)
+        for v in arrays_before or ():
+            if v not in resets or self._arrays.get(v) == block:
+                self._arrays[v] = self._blocks[-1]
 
-    def holds_array(self, stmt):
+    def held_array(self, stmt):
         """Does the adjoint held at this definition always hold an array?"""
         return self._entered.get(id(stmt), False)

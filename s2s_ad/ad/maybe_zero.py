@@ -51,7 +51,8 @@ class MaybeZeroAdjoints:
         """A contribution computed from a possibly-zero adjoint is possibly zero too,
         unless it multiplies in a value shaped like the result (then it has that shape)."""
         if not self.ctx.adjoint_may_be_scalar_zero or self.i.kinds is None \
-                or self.i.kinds.axes(operand) == () or self._reduced_to(value, operand):
+                or self.i.kinds.axes(operand) == () or self._reduced_to(value, operand) \
+                or self.sums.holds_array(operand):      # array + a possible 0.0: an array
             return
         axes = self.i.kinds.axes(target)
         if axes is None or not self.uniform.shaped_like(value, axes):
