@@ -28,8 +28,8 @@ from ..ir.walk import all_statements
 def carried_sums(body, callees):
     """{id(outermost loop): {variable: ids of its definitions there}} for the variables
     defined exactly once inside that loop as `v = v + e`, `v = e + v` or `v = v - e`, or
-    through a temporary defined once there (`t = v + e; v = t`, the levels form of
-    `v = v + e` in a loop)."""
+    through temporaries defined once there (`t = v + e; v = t`, the levels form of
+    `v = v + e` in a loop; `t = v + e1; v = t + e2`)."""
     found = {}
     for loop in body:
         if isinstance(loop, (gast.For, gast.While)):
@@ -47,13 +47,36 @@ def _sums_in(loop, callees):
     single = {name: stmts[0] for name, stmts in definitions.items() if len(stmts) == 1}
     sums = {}
     for name, stmt in single.items():
-        if _adds_to(stmt, name, callees):
-            sums[name] = {id(stmt)}
+        chain = _add_chain(stmt, name, single, callees)
+        if chain:
+            sums[name] = chain
         elif isinstance(stmt, gast.Assign) and isinstance(stmt.value, gast.Name) \
-                and stmt.value.id in single and stmt.value.id != name \
-                and _adds_to(single[stmt.value.id], name, callees):
-            sums[name] = {id(stmt), id(single[stmt.value.id])}
+                and stmt.value.id in single and stmt.value.id != name:
+            chain = _add_chain(single[stmt.value.id], name, single, callees)
+            if chain:
+                sums[name] = {id(stmt)} | chain
     return sums
+
+
+def _add_chain(stmt, name, single, callees, depth=0):
+    """ids of the statements by which `stmt` adds to `name`'s old value: `name + e`, or
+    `t + e` with t defined once in the loop as such a sum (`t = u + 0.1 * lap; u = t +
+    r * u * (1 - u)`, as levels form writes one long update), else None."""
+    if _adds_to(stmt, name, callees):
+        return {id(stmt)}
+    if depth > 4 or not (isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name)):
+        return None
+    op = operation_of(stmt.value, callees)
+    if op.keywords or len(op.args) != 2 or op.primitive not in (operator.add, operator.sub):
+        return None
+    kept = op.args if op.primitive is operator.add else op.args[:1]
+    for arg in kept:
+        if isinstance(arg, gast.Name) and arg.id in single and arg.id != name \
+                and not any(isinstance(a, gast.Name) and a.id == name for a in op.args):
+            inner = _add_chain(single[arg.id], name, single, callees, depth + 1)
+            if inner:
+                return {id(stmt)} | inner
+    return None
 
 
 def _names_bound(stmt):
