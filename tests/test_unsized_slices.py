@@ -1,6 +1,6 @@
 """Slices whose length is no fact (`u[1:]` of a length that may be 2, `z[:, H:2 * H]`):
 the facts keep their dtype, and the dtype of arithmetic and matrix products on them
-(analyses/slice_shapes.unsized_elementwise), so their adjoints start as `np.zeros_like`
+(analyses/slice_shapes.unsized_result), so their adjoints start as `np.zeros_like`
 and are added into by slice (ad/adjoints.py), where scatter_add from 0.0 was called.
 Checked on both derivative paths against finite differences with negative, open and
 stepped bounds, empty slices and slices of length 1, and second order (hvp)."""
@@ -10,7 +10,7 @@ import pytest
 import s2s_ad
 from derivative_paths import PATHS, grad_on, hvp_on
 from gradcheck import numeric_grad
-from s2s_ad.analyses.slice_shapes import unsized_elementwise
+from s2s_ad.analyses.slice_shapes import unsized_result
 from s2s_ad.signature import UNKNOWN, Num
 
 RNG = np.random.default_rng(13)
@@ -137,11 +137,11 @@ def test_facts_of_arithmetic_on_unsized_arrays():
     unsized = (Num(np.ndarray, "float32", None), None)
     number = (Num(float, "float64", ()), (0.5, 1.5, 2.5))
     matrix = (Num(np.ndarray, "float64", (None, None)), tuple(np.ones((n, n)) for n in (2, 3, 5)))
-    assert unsized_elementwise(np.multiply, [number, unsized]) == Num(np.ndarray, "float32", None)
-    assert unsized_elementwise(np.add, [matrix, unsized]) == Num(np.ndarray, "float64", None)
-    assert unsized_elementwise(np.matmul, [unsized, matrix]) == Num(np.ndarray, "float64", None)
+    assert unsized_result(np.multiply, [number, unsized]) == Num(np.ndarray, "float32", None)
+    assert unsized_result(np.add, [matrix, unsized]) == Num(np.ndarray, "float64", None)
+    assert unsized_result(np.matmul, [unsized, matrix]) == Num(np.ndarray, "float64", None)
     # a product of two arrays of unknown rank may be a number; an operand of no known
     # dtype decides nothing
-    assert unsized_elementwise(np.matmul, [unsized, unsized]) is UNKNOWN
-    assert unsized_elementwise(np.add, [unsized, (UNKNOWN, None)]) is UNKNOWN
-    assert unsized_elementwise(np.greater, [unsized, number]) == Num(np.ndarray, "bool", None)
+    assert unsized_result(np.matmul, [unsized, unsized]) is UNKNOWN
+    assert unsized_result(np.add, [unsized, (UNKNOWN, None)]) is UNKNOWN
+    assert unsized_result(np.greater, [unsized, number]) == Num(np.ndarray, "bool", None)
