@@ -131,9 +131,33 @@ def test_slice_differences_start_from_zeros_like():
     source = s2s_ad.derivative_source(df, u)
     assert "scatter_add" not in source
     assert "dy_bar = np.zeros_like(dy)" in source and "dx_bar = np.zeros_like(dx)" in source
+    # the sum's adjoint is passed on as the number it is: no array of it is spread
+    assert "unreduce" not in source
+
+
+def penalised(u, lam):
+    d = u[1:] - u[:-1]
+    return lam * np.sum(d * d) + np.sum(np.sqrt(d * d + 1.0))
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_a_sum_over_a_slice_passes_a_number_on(dtype, path):
+    u = RNG.normal(size=7).astype(dtype)
+    got = grad_on(path, penalised)(u, 0.3)
+    assert got.dtype == dtype
+    np.testing.assert_allclose(got, numeric_grad(penalised, (u.astype(float), 0.3), 0),
+                               rtol=1e-6 if dtype == np.float64 else 1e-3,
+                               atol=1e-8 if dtype == np.float64 else 1e-3)
+    if path == "specialised":
+        df = s2s_ad.grad(penalised)
+        df(u, 0.3)
+        assert "unreduce" not in s2s_ad.derivative_source(df, u, 0.3)
 
 
 def test_facts_of_arithmetic_on_unsized_arrays():
+    assert unsized_result(np.sum, [(Num(np.ndarray, "float32", None), None)]) \
+        == Num(np.float32, "float32", ())
     unsized = (Num(np.ndarray, "float32", None), None)
     number = (Num(float, "float64", ()), (0.5, 1.5, 2.5))
     matrix = (Num(np.ndarray, "float64", (None, None)), tuple(np.ones((n, n)) for n in (2, 3, 5)))

@@ -129,11 +129,11 @@ class UniformAdjoints:
                      and isinstance(value.args[2], gast.Constant)
                      and (value.args[2].value is None or type(value.args[2].value) is int
                           and value.args[2].value == 0))) \
-                or not getattr(kind, "axes", None) \
+                or not self._is_array(variable) \
                 or getattr(kind, "dtype", None) not in ("float64", "float32") \
                 or self.adj.accumulates(variable) or variable in self.pending \
                 or not isinstance(current, gast.Name) \
-                or not self.shaped_like(current, kind.axes, adjoints=True):
+                or not self.shaped_like(current, kind.axes, adjoints=True, variable=variable):
             return None
         classes = self.i.kinds.shape_class or {}
         if classes.get(value.args[1].id, value.args[1].id) != classes.get(variable, variable):
