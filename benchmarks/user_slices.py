@@ -1,6 +1,7 @@
 """Workloads that work on windows of arrays: slices whose bounds are known only at run time
-(`img[i:i + h, j:j + v]`, `c[w:] - c[:-w]`) and shifts by np.roll in a time loop. Each
-with the gradient an expert writes by hand (see user_workloads.py for the conventions).
+(`img[i:i + h, j:j + v]`, `c[w:] - c[:-w]`), shifts by np.roll in a time loop, second
+differences along the rows of a batch, and GRU gates sliced from one product. Each with
+the gradient an expert writes by hand (see user_workloads.py for the conventions).
 """
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
@@ -106,3 +107,94 @@ def make_moving_average(small=False):
     rng = _rng(47)
     x = np.cumsum(rng.standard_normal(n)) * 0.05
     return x, np.convolve(x, np.ones(w) / w, mode="valid")[1:], w
+
+
+# ---- 1-D Laplacian smoothness penalty on a 2-D batch -------------------------------------
+def laplacian_smoothing_loss(X, Y, lam):
+    """Each row of X fitted to Y's row, its second differences penalised."""
+    d2 = X[:, 2:] - 2 * X[:, 1:-1] + X[:, :-2]
+    return 0.5 * np.sum((X - Y) ** 2) + lam * np.sum(d2 ** 2)
+
+
+def laplacian_smoothing_grad(X, Y, lam):
+    """The residual, plus the second-difference stencil applied to 2 lam d2 by slices."""
+    r = (2.0 * lam) * (X[:, 2:] - 2.0 * X[:, 1:-1] + X[:, :-2])
+    g = X - Y
+    g[:, 2:] += r
+    g[:, 1:-1] -= 2.0 * r
+    g[:, :-2] += r
+    return g
+
+
+def make_laplacian_smoothing(small=False):
+    rows, n = (3, 12) if small else (128, 2000)
+    rng = _rng(53)
+    Y = np.cumsum(rng.standard_normal((rows, n)), axis=1) * 0.1
+    return Y + 0.1 * rng.standard_normal((rows, n)), Y, 3.0
+
+
+# ---- GRU with its gates sliced from one product per input ----------------------------------
+def _sigmoid(a):
+    return 1.0 / (1.0 + np.exp(-a))
+
+
+def gru_loss(W, U, b, Wy, xs, y):
+    """A GRU over a sequence: update, reset and candidate gates sliced from x_t @ W + b and
+    h @ U; squared error of a read-out of the last state."""
+    H = U.shape[0]
+    h = np.zeros((xs.shape[1], H))
+    for x_t in xs:
+        a = x_t @ W + b
+        hu = h @ U
+        z = _sigmoid(a[:, :H] + hu[:, :H])
+        r = _sigmoid(a[:, H:2 * H] + hu[:, H:2 * H])
+        n = np.tanh(a[:, 2 * H:] + r * hu[:, 2 * H:])
+        h = (1.0 - z) * n + z * h
+    return np.mean((h @ Wy - y) ** 2)
+
+
+def gru_grad(W, U, b, Wy, xs, y):
+    """BPTT with the three gates' adjoints written into one (B, 3H) buffer for the input
+    product and one for the recurrent product."""
+    H = U.shape[0]
+    batch = xs.shape[1]
+    h = np.zeros((batch, H))
+    cache = []
+    for x_t in xs:
+        a = x_t @ W + b
+        hu = h @ U
+        s = 1.0 / (1.0 + np.exp(-(a[:, :2 * H] + hu[:, :2 * H])))
+        n = np.tanh(a[:, 2 * H:] + s[:, H:] * hu[:, 2 * H:])
+        cache.append((x_t, h, hu, s, n))
+        h = (1.0 - s[:, :H]) * n + s[:, :H] * h
+    dpred = (2.0 / y.size) * (h @ Wy - y)
+    dWy = h.T @ dpred
+    dh = dpred @ Wy.T
+    dW, dU, db = np.zeros_like(W), np.zeros_like(U), np.zeros_like(b)
+    da = np.empty((batch, 3 * H))
+    dhu = np.empty((batch, 3 * H))
+    for x_t, h_prev, hu, s, n in reversed(cache):
+        z, r = s[:, :H], s[:, H:]
+        dn = dh * (1.0 - z) * (1.0 - n * n)
+        da[:, 2 * H:] = dn
+        dhu[:, 2 * H:] = dn * r
+        da[:, :H] = dh * (h_prev - n)
+        da[:, H:2 * H] = dn * hu[:, 2 * H:]
+        da[:, :2 * H] *= s * (1.0 - s)
+        dhu[:, :2 * H] = da[:, :2 * H]
+        dW += x_t.T @ da
+        db += da.sum(axis=0)
+        dU += h_prev.T @ dhu
+        dh = dh * z + dhu @ U.T
+    return dW, dU, db, dWy
+
+
+def make_gru(small=False):
+    steps, batch, inputs, hidden, outputs = (3, 2, 3, 4, 2) if small else (20, 16, 16, 32, 4)
+    rng = _rng(59)
+    return (rng.standard_normal((inputs, 3 * hidden)) / np.sqrt(inputs),
+            rng.standard_normal((hidden, 3 * hidden)) / np.sqrt(hidden),
+            0.1 * rng.standard_normal(3 * hidden),
+            rng.standard_normal((hidden, outputs)) / np.sqrt(hidden),
+            rng.standard_normal((steps, batch, inputs)),
+            rng.standard_normal((batch, outputs)))

@@ -2,6 +2,7 @@
 
     fixed_float_arrays(levels, kinds)       {"W"}: float arrays of one shape throughout,
                                             whose adjoints start as np.zeros_like(W)
+    float_arrays(kinds)                     {"W", "z"}: float arrays whatever their shape
     containers(forward, inputs, helpers)    {"params"}: may be lists/dicts, whose
                                             adjoints add item by item (add_adjoints)
     repeated_list(op, lists, kinds, active) xs of `n * xs` (not of `xs * x`, an array)
@@ -163,7 +164,8 @@ def _is_container(kind):
 
 def fixed_float_arrays(levels, kinds):
     """Variables the facts prove to be float arrays of one shape throughout: parameters
-    never rebound and values bound once. Their adjoints can start as `np.zeros_like(x)`
+    never rebound and values bound once at the top level (of a shape the facts may not
+    know, as a slice's). Their adjoints can start as `np.zeros_like(x)`
     (what a hand-written gradient does) rather than a 0.0 of no shape, so no
     `match_adjoint` at the end and no shape left to discover."""
     if kinds is None:
@@ -177,10 +179,23 @@ def fixed_float_arrays(levels, kinds):
     for name, kind in kinds.facts.items():
         once = stores.get(name, 0) == 0 if name in levels.resolution.parameters else \
             stores.get(name, 0) == 1 and name in top_level       # not a loop's new values
-        if once and getattr(kind, "type", None) is numpy.ndarray and kind.axes is not None \
+        # (its axes need not be facts: one value has one shape, `u[1:]` too)
+        if once and getattr(kind, "type", None) is numpy.ndarray \
                 and kind.dtype in ("float64", "float32"):
             fixed.add(name)
     return frozenset(fixed)
+
+
+def float_arrays(kinds):
+    """Variables every value of which the facts prove a float array (of whatever shape:
+    a loop's `z = x_t @ W + b`, a slice `u[1:]`). Their adjoint, once zeroed, is built
+    as `np.zeros_like(z)` and added into by index, as by hand, where scatter_add would
+    test and call for each item."""
+    if kinds is None:
+        return frozenset()
+    return frozenset(name for name, kind in kinds.facts.items()
+                     if getattr(kind, "type", None) is numpy.ndarray
+                     and kind.dtype in ("float64", "float32"))
 
 
 def integer_test(kinds):

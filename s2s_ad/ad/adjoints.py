@@ -24,13 +24,18 @@ from .. import runtime, runtime_flow
 
 class Adjoints:
     def __init__(self, namer, bindings, numpy_name, dataflow, fixed_arrays=frozenset(),
-                 containers=frozenset(), complex_names=frozenset(), is_integer=None):
+                 containers=frozenset(), complex_names=frozenset(), is_integer=None,
+                 float_arrays=frozenset()):
         self._namer = namer
         # is this atom an integer (analyses/kinds.py)? Then x[k] picks one element
         self._is_integer = is_integer or (lambda atom: False)
         self._replaced = set()    # accumulated adjoints bound to an expression they may alias
         self._complex = complex_names       # values that may be complex: so may adjoints
         self.fixed_arrays = fixed_arrays    # float arrays of one shape (reverse.py's facts)
+        self._float_arrays = float_arrays   # float arrays of any shape (adjoint_facts.py)
+        # accumulated variables whose adjoint is, until their next reset, an array this
+        # code allocated with the shape of the value they hold now (np.zeros_like)
+        self._arrays = set()
         self._containers = containers       # may hold lists/dicts (reverse._containers)
         self._bindings = bindings
         self._np = numpy_name
@@ -42,11 +47,12 @@ class Adjoints:
 
     # ---- state ---------------------------------------------------------------------------
     def snapshot(self):
-        return dict(self._current), set(self._owned), set(self._forced), set(self._zeroed)
+        return dict(self._current), set(self._owned), set(self._forced), set(self._zeroed), \
+            set(self._arrays)
 
     def restore(self, state):
-        self._current, self._owned, self._forced, self._zeroed = (
-            dict(state[0]), set(state[1]), set(state[2]), set(state[3]))
+        self._current, self._owned, self._forced, self._zeroed, self._arrays = (
+            dict(state[0]), set(state[1]), set(state[2]), set(state[3]), set(state[4]))
 
     def accumulates(self, variable):
         return not isinstance(variable, tuple) and (
@@ -94,6 +100,7 @@ class Adjoints:
         # fold first: `1.0 * t1_1` is an alias of t1_1, not a fresh array we may update
         expr = fold_expression(expr)
         name = self.name_of(variable)
+        self._arrays.discard(variable)          # `x_bar + e` may broadcast to another shape
         if self.accumulates(variable):
             if variable in self._zeroed:
                 self._zeroed.discard(variable)
@@ -141,6 +148,8 @@ class Adjoints:
             target = build.store_subscript(build.name(name), index)
             out.append(gast.AugAssign(target=target, op=gast.Add(), value=expr))
             return
+        if self._zeros_then_add(variable, primal, index, name, expr, out):
+            return
         if self.accumulates(variable) or self.is_list(variable) or generic \
                 or variable in self._zeroed or (may_be_number and variable in self._current):
             self._zeroed.discard(variable)
@@ -184,6 +193,38 @@ class Adjoints:
                 or variable not in self.fixed_arrays or may_be_number \
                 or variable in self._replaced or variable in self._zeroed:
             return False
+        return self._basic_index(index)
+
+    def _zeros_then_add(self, variable, primal, index, name, expr, out):
+        """`z_bar = np.zeros_like(z)` then `z_bar[index] += e` for a float array (gates
+        sliced out of a loop's `z`) whose adjoint nothing reached yet, and `z_bar[index]
+        += e` for the contributions after it (until z is reset): what scatter_add(z_bar,
+        z, index, e) does, without its tests. False when it does not apply (the index may
+        repeat elements, z may be no float array, z_bar may be the 0.0 of no shape or an
+        array that is not ours)."""
+        if variable not in self._float_arrays or variable in self._complex \
+                or variable in self._replaced or self.is_list(variable) \
+                or self.is_container(variable) \
+                or not (isinstance(primal, gast.Name) and primal.id == variable) \
+                or not self._basic_index(index):
+            return False
+        fresh = variable in self._zeroed if self.accumulates(variable) \
+            else variable not in self._current
+        if fresh:
+            self._zeroed.discard(variable)
+            out.append(build.assign(name, build.call(f"{self._np}.zeros_like", [primal])))
+            self._arrays.add(variable)
+            if not self.accumulates(variable):
+                self._current[variable] = build.name(name)
+                self._owned.add(variable)
+        elif variable not in self._arrays:
+            return False
+        target = build.store_subscript(build.name(name), index)
+        out.append(gast.AugAssign(target=target, op=gast.Add(), value=expr))
+        return True
+
+    def _basic_index(self, index):
+        """Slices, literals and integers only: no element is picked twice."""
         parts = index.elts if isinstance(index, gast.Tuple) else [index]
         return all(isinstance(p, gast.Slice) or self._is_integer(p) for p in parts) \
             and _is_basic_static_index(gast.Tuple(elts=[p for p in parts if not isinstance(
@@ -220,6 +261,7 @@ class Adjoints:
 
     def replace(self, variable, expr, out):
         """The adjoint of `variable` becomes `expr` (what an insert_grad_of block left)."""
+        self._arrays.discard(variable)
         if self.accumulates(variable):
             out.append(build.assign(self.name_of(variable), expr))
             self._replaced.add(variable)
@@ -230,6 +272,7 @@ class Adjoints:
     # ---- accumulated values --------------------------------------------------------------
     def reset(self, variable):
         """The value is being redefined: its earlier versions start with no adjoint."""
+        self._arrays.discard(variable)
         if self.accumulates(variable):
             self._zeroed.add(variable)
 

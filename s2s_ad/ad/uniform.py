@@ -80,7 +80,7 @@ class UniformAdjoints:
         if kinds is None or variable in self.pending or self.adj.has(variable):
             return False
         kind = kinds.of(variable)
-        return getattr(kind, "axes", None) and getattr(kind, "dtype", None) in (
+        return self._is_array(variable) and getattr(kind, "dtype", None) in (
             "float64", "float32") \
             and not self.adj.accumulates(variable) and not flow.is_overwritten(variable) \
             and variable not in flow.subscripted and variable not in flow.list_valued \
@@ -104,7 +104,8 @@ class UniformAdjoints:
         t1_0_bar * w + 1.0`). None otherwise."""
         number = self.pending.get(variable)
         axes = self.i.kinds.axes(variable) if number is not None else None
-        if number is None or not axes or not self.shaped_like(value, axes, adjoints=True) \
+        if number is None or not self._is_array(variable) \
+                or not self.shaped_like(value, axes, adjoints=True, variable=variable) \
                 or self.aliases_a_written_array(value) or not self.keeps_dtype(value, variable):
             return None
         del self.pending[variable]
@@ -128,11 +129,11 @@ class UniformAdjoints:
                      and isinstance(value.args[2], gast.Constant)
                      and (value.args[2].value is None or type(value.args[2].value) is int
                           and value.args[2].value == 0))) \
-                or not getattr(kind, "axes", None) \
+                or not self._is_array(variable) \
                 or getattr(kind, "dtype", None) not in ("float64", "float32") \
                 or self.adj.accumulates(variable) or variable in self.pending \
                 or not isinstance(current, gast.Name) \
-                or not self.shaped_like(current, kind.axes, adjoints=True):
+                or not self.shaped_like(current, kind.axes, adjoints=True, variable=variable):
             return None
         classes = self.i.kinds.shape_class or {}
         if classes.get(value.args[1].id, value.args[1].id) != classes.get(variable, variable):
@@ -182,13 +183,13 @@ class UniformAdjoints:
                 return False
             if any(operand.id == planned and spread for planned, _, spread in plan):
                 return False                    # `t + t`: two numbers, one operand
-            if self.shaped_like(value, axes, defined=defined):
+            if self.shaped_like(value, axes, defined=defined, variable=target):
                 if self.aliases_a_written_array(value) \
                         or not self.keeps_dtype(value, operand.id):
                     return False
                 plan.append((operand.id, value, False))
             elif target not in self.views and self.numbers_only(value) \
-                    and self.i.kinds.axes(operand) == axes and self.eligible(operand.id) \
+                    and self._shaped_as(operand.id, axes, target) and self.eligible(operand.id) \
                     and not any(operand.id == planned for planned, _, _ in plan):
                 plan.append((operand.id, value, True))
             else:
@@ -239,12 +240,31 @@ class UniformAdjoints:
             self.adj.contribute_at(operand.id, operand, index, value, out)
         return True
 
-    def shaped_like(self, value, axes, adjoints=False, defined=None):
-        """Is `value` an array of these axes because a factor of it is (following products,
-        sums, negations, comparisons and elementwise calls down from the top)? With
-        `adjoints`, an adjoint counts as its value's kind (a straight-line adjoint has its
-        value's shape, unless it may be a loop's shapeless 0.0). defined: {name: value} of
-        temporaries a template just assigned, followed into their values."""
+    def _is_array(self, variable):
+        """An array by the facts: of axes they know, or of a shape they do not (a slice
+        `u[1:]`, arithmetic on one), but not a 0-d array."""
+        kind = self.i.kinds.of(variable)
+        axes = getattr(kind, "axes", None)
+        return bool(axes) or axes is None and getattr(kind, "type", None) is np.ndarray
+
+    def _shaped_as(self, name, axes, variable):
+        """Has `name` the shape of `variable`, whose axes are `axes`? By the axes where the
+        facts know them; else only `variable` itself and its shape class (kinds.py) have
+        its shape, which no axes tell."""
+        if axes is not None:
+            return self.i.kinds.axes(name) == axes
+        if variable is None:
+            return False
+        classes = self.i.kinds.shape_class or {}
+        return classes.get(name, name) == classes.get(variable, variable)
+
+    def shaped_like(self, value, axes, adjoints=False, defined=None, variable=None):
+        """Is `value` an array of these axes (of `variable`'s shape, where the facts know
+        no axes) because a factor of it is (following products, sums, negations,
+        comparisons and elementwise calls down from the top)? With `adjoints`, an adjoint
+        counts as its value's kind (a straight-line adjoint has its value's shape, unless
+        it may be a loop's shapeless 0.0). defined: {name: value} of temporaries a
+        template just assigned, followed into their values."""
         node = value
         stack = [node]
         defined = dict(defined or {})
@@ -256,11 +276,11 @@ class UniformAdjoints:
                 stack += [node.left] + list(node.comparators)
             elif isinstance(node, gast.Name):
                 if not self.i.namer.is_adjoint(node.id):
-                    if self.i.kinds.axes(node.id) == axes:
+                    if self._shaped_as(node.id, axes, variable):
                         return True
                 elif adjoints and node.id not in self.maybe_zero:
-                    variable = self.adj.variable_holding(node.id)
-                    if variable is not None and self.i.kinds.axes(variable) == axes:
+                    held = self.adj.variable_holding(node.id)
+                    if held is not None and self._shaped_as(held, axes, variable):
                         return True
             elif isinstance(node, gast.BinOp):
                 stack += [node.left, node.right]
@@ -324,10 +344,11 @@ class UniformAdjoints:
         for node in walk_tree(value):
             if isinstance(node, gast.Name) and not self.i.namer.is_adjoint(node.id):
                 kind = self.i.kinds.of(node.id)
-                if getattr(kind, "axes", None) and getattr(kind, "dtype", None) not in (
-                        dtype, "bool"):               # a condition widens nothing
-                    return False
-                carried |= bool(getattr(kind, "axes", None)) and kind.dtype == dtype
+                if not self._is_array(node.id):
+                    continue
+                if getattr(kind, "dtype", None) not in (dtype, "bool"):
+                    return False                      # (a condition widens nothing)
+                carried |= kind.dtype == dtype
         return dtype is not None and (carried or dtype == "float64")
 
 

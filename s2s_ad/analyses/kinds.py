@@ -29,13 +29,15 @@ from ..ir.primitives import attribute_read, operation_of
 from ..signature import UNKNOWN, Items, Num, Opaque, SequenceOf
 from .object_kinds import PRIMITIVES as OBJECT_PRIMITIVES, object_result
 from .evaluable import evaluable
-from .shapes import is_elementwise
+from .shapes import FULL_REDUCTIONS, is_elementwise
+from .slice_shapes import unsized_result
 from .union_find import root_of
 from .item_kinds import ItemKinds, join
 from .stand_ins import (WORLDS, constant, global_value, integer_worlds, literal, result_kind,
                         same_value, stand_ins, unknown_int, UnknownInt, written_worlds)
 
 _LOOP_ROUNDS = 6
+_PRODUCTS = (operator.matmul, np.matmul)       # (slice_shapes.unsized_result)
 
 @dataclass(frozen=True)
 class Kinds:
@@ -314,6 +316,9 @@ class _Analysis(ItemKinds):
         args = [self._atom(a) for a in op.args]
         keywords = {k: self._atom(v) for k, v in op.keywords.items()}
         if any(w is None for _, w in args + list(keywords.values())):
+            if (is_elementwise(primitive) or primitive in _PRODUCTS
+                    or primitive in FULL_REDUCTIONS) and not keywords and args:
+                return unsized_result(primitive, args), None
             return UNKNOWN, None
         if primitive is attribute_read:
             call = lambda x: getattr(x, value.attr)              # noqa: E731

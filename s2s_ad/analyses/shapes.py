@@ -25,7 +25,7 @@ from .union_find import root_of
 SCALAR = "<scalar>"
 _ELEMENTWISE_OPERATORS = {operator.add, operator.sub, operator.mul, operator.truediv,
                           operator.pow, operator.mod, operator.neg, operator.pos, identity}
-_FULL_REDUCTIONS = {np.sum, np.mean, np.prod, np.max, np.min, np.amax, np.amin,
+FULL_REDUCTIONS = {np.sum, np.mean, np.prod, np.max, np.min, np.amax, np.amin,
                     np.std, np.var, np.linalg.norm}
 
 
@@ -63,7 +63,7 @@ def is_elementwise(primitive):
 
 def _always_scalar(op):
     """A full reduction without keywords, or a `math` function: a scalar by construction."""
-    if op.primitive in _FULL_REDUCTIONS and not op.keywords and len(op.args) == 1:
+    if op.primitive in FULL_REDUCTIONS and not op.keywords and len(op.args) == 1:
         return True
     return getattr(op.primitive, "__module__", None) == "math"
 

@@ -17,8 +17,14 @@ leaves no other choice when the operands agree).
 Only top-level statements, over arrays never rebound nor written into. Returns pairs of
 variables to put in one shape class (analyses/shapes.py); never writes to nodes.
 
-`sliced_array` is what the facts analysis (kinds.py) knows of a slice whose bounds are
-known only at run time (`x[k:k + n]` in a loop): an array of x's dtype, its axes not.
+`sliced_array` is what the facts analysis (kinds.py) knows of a slice whose length is no
+fact (`x[k:k + n]` in a loop, `u[1:]` of a length that may be 2): an array of x's dtype,
+its axes not; `unsized_result` carries that through elementwise arithmetic:
+
+    t1_0 = u[1:]                float64[?]    (sliced_array)
+    d = t1_0 - u[:-1]           float64[?]    (unsized_result)
+    e = 2.0 * d                 float64[?]
+    s = np.sum(e)               np.float64
 """
 import operator
 
@@ -27,6 +33,7 @@ import numpy as np
 
 from ..ir.primitives import operation_of
 from ..signature import UNKNOWN, Num
+from .shapes import FULL_REDUCTIONS
 
 
 def slice_shape_pairs(levels, stable):
@@ -73,6 +80,45 @@ def sliced_array(kind, index):
             and all(isinstance(p, gast.Slice) for p in parts):
         return Num(np.ndarray, kind.dtype, None)
     return UNKNOWN
+
+
+def unsized_result(primitive, args):
+    """The kind of an elementwise operation (shapes.is_elementwise), a matrix product or a
+    full reduction (np.sum(x)) on `args` [(kind, per-world stand-ins)], where some operand
+    is an array whose dtype is a fact and whose axes are not (stand-ins None): an array of
+    the dtype numpy gives (it does not depend on shapes), its axes not known, or the
+    reduction's number. UNKNOWN when an operand's dtype is no fact."""
+    if primitive in (operator.matmul, np.matmul):
+        # a matrix product with a matrix is an array (of one rank less or more: no fact)
+        if len(args) != 2 or not all(isinstance(k, Num) and k.type is np.ndarray
+                                     and k.dtype is not None for k, _ in args) \
+                or not any(k.axes is not None and len(k.axes) >= 2 for k, _ in args):
+            return UNKNOWN
+        dtype = np.result_type(*(np.dtype(k.dtype) for k, _ in args))
+        return Num(np.ndarray, dtype.name, None) if dtype.kind in "biuf" else UNKNOWN
+    if primitive in FULL_REDUCTIONS and len(args) != 1:
+        return UNKNOWN
+    values = []
+    for kind, worlds in args:
+        if not isinstance(kind, Num) or kind.dtype is None or kind.type is None:
+            return UNKNOWN
+        if worlds is None:
+            if kind.type is not np.ndarray:
+                return UNKNOWN
+            values.append(np.ones((1,), dtype=kind.dtype))
+        else:
+            values.append(worlds[0])
+    try:
+        with np.errstate(all="ignore"):
+            result = primitive(*values)
+    except Exception:
+        return UNKNOWN
+    if primitive in FULL_REDUCTIONS and isinstance(result, np.generic) \
+            and result.dtype.kind in "biuf":
+        return Num(type(result), result.dtype.name, ())   # a number, whatever the shape
+    if type(result) is not np.ndarray or result.dtype.kind not in "biuf":
+        return UNKNOWN
+    return Num(np.ndarray, result.dtype.name, None)
 
 
 def _is_number(node):
