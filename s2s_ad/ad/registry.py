@@ -16,6 +16,7 @@ import importlib
 import importlib.util
 import os
 import inspect
+import linecache
 import sys
 import textwrap
 from dataclasses import dataclass
@@ -158,12 +159,18 @@ class Registry:
                 importlib.import_module(module_name)
 
     def _parse(self, kind, function):
-        filename = inspect.getsourcefile(function) or "<template>"
-        try:
-            lines, first = inspect.getsourcelines(function)
-        except OSError as exc:
-            raise TemplateError(f"cannot read the source of template {function.__name__}: "
-                                f"{exc}", None, "define templates with `def` in a .py file")
+        built_in = _is_built_in(function)
+        found = _built_in_lines(function) if built_in else None
+        if found is not None:
+            filename, (lines, first) = function.__code__.co_filename, found
+        else:
+            filename = inspect.getsourcefile(function) or "<template>"
+            try:
+                lines, first = inspect.getsourcelines(function)
+            except OSError as exc:
+                raise TemplateError(f"cannot read the source of template "
+                                    f"{function.__name__}: {exc}", None,
+                                    "define templates with `def` in a .py file")
         text = textwrap.dedent("".join(lines))
         tree = gast.parse(text).body[0]
         indent = len(lines[0]) - len(text.splitlines(True)[0])
@@ -181,14 +188,51 @@ class Registry:
         if not names or args.vararg or args.kwarg or args.kwonlyargs:
             raise TemplateError("a template takes the result, then the primitive's parameters",
                                 location)
-        signature = inspect.signature(function)
-        defaults = {p.name: p.default for p in signature.parameters.values()
-                    if p.default is not inspect.Parameter.empty}
+        defaults = _defaults(function) if built_in else {
+            p.name: p.default for p in inspect.signature(function).parameters.values()
+            if p.default is not inspect.Parameter.empty}
         body = [s for s in tree.body if not _is_docstring(s)]
         template = Template(kind, function.__name__, names[0], tuple(names[1:]), defaults,
                             tuple(body), function.__globals__, location)
         _validate(template, locate)
         return template
+
+
+def _built_in_lines(function):
+    """(source lines, first line number) of a template of s2s_ad's own, as
+    inspect.getsourcelines gives them (the decorators through the last line of the body),
+    read off the code object instead: inspect finds the module, then tokenizes the
+    def to find where it ends, and that was a third of what parsing a template cost. None
+    when the lines cannot be told this way (inspect then reads them).
+
+    The body ends on the last line any of its instructions spans. What may follow it
+    before the next statement at column 0 are blank lines and comments at column 0;
+    anything else (an indented comment, which inspect counts in, a bracket closing the
+    last statement, a statement without instructions) is left to inspect."""
+    code = function.__code__
+    lines = linecache.getlines(code.co_filename)
+    first = code.co_firstlineno
+    ends = [end for _, end, _, _ in code.co_positions() if end is not None]
+    if not lines or not ends or not lines[first - 1].startswith(("@", "def ")):
+        return None
+    last = max(ends)
+    for line in lines[last:]:
+        if not line.strip():
+            continue
+        if line[0] in " \t)]}":
+            return None
+        if not line.startswith("#"):
+            break
+    return lines[first - 1:last], first
+
+
+def _defaults(function):
+    """parameter -> default value of a template function (its positional parameters: a
+    template has no others), as inspect.signature gives them."""
+    code = function.__code__
+    names = code.co_varnames[:code.co_argcount]
+    values = function.__defaults__ or ()
+    return dict(zip(names[len(names) - len(values):], values))
 
 
 def _check_signature(template, primitive):
