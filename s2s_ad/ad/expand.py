@@ -86,6 +86,13 @@ def _keyword_only_names(primitive):
     fixed = type(primitive) in _FIXED_SIGNATURES and not getattr(primitive, "__dict__", None)
     if fixed and primitive in _KEYWORD_ONLY:
         return _KEYWORD_ONLY[primitive]
+    text = getattr(primitive, "__text_signature__", None) if fixed else None
+    if isinstance(text, str) and "*" not in text:
+        # `($module, x, /)` (math.exp, operator.add): no keyword-only parameter can
+        # follow without a `*`; inspect's parser of text signatures costs ~2 ms the
+        # first time it runs in a process
+        _KEYWORD_ONLY[primitive] = frozenset()
+        return _KEYWORD_ONLY[primitive]
     try:
         parameters = inspect.signature(primitive).parameters.values()
     except (TypeError, ValueError):
