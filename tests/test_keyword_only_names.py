@@ -1,7 +1,9 @@
 """Template binding refuses positional arguments that would land on a primitive's
 keyword-only parameters (ad/expand._keyword_only_names); for builtins and ufuncs those
-names are read once per process, and a text signature without `*` is not parsed at all
-(`($module, x, /)` has no keyword-only parameter). Either way: inspect's answer."""
+names are read once per process, from the text signature by Python's parser
+(`($module, x, /)` has no keyword-only parameter without any parsing) rather than by
+inspect's tokenizing reader, which is left only what Python's parser cannot read. Either
+way: inspect's answer."""
 import builtins
 import inspect
 import math
@@ -14,7 +16,7 @@ from s2s_ad.ad import expand
 
 def test_keyword_only_names_of_builtins_and_ufuncs_are_inspects():
     checked = 0
-    for module in (math, operator, builtins, np, np.linalg, np.fft):
+    for module in (math, operator, builtins, np, np.linalg, np.fft, np.random):
         for name in dir(module):
             function = getattr(module, name)
             if type(function) not in expand._FIXED_SIGNATURES:
@@ -30,10 +32,18 @@ def test_keyword_only_names_of_builtins_and_ufuncs_are_inspects():
     assert checked > 200
 
 
-def test_a_text_signature_without_a_star_is_not_parsed(monkeypatch):
+def test_text_signatures_are_read_without_inspect(monkeypatch):
     expand._KEYWORD_ONLY.pop(math.exp, None)
+    expand._KEYWORD_ONLY.pop(np.zeros, None)
 
     def refuse(*args, **kwargs):
-        raise AssertionError("parsed")
+        raise AssertionError("read by inspect")
     monkeypatch.setattr(inspect, "signature", refuse)
     assert expand._keyword_only_names(math.exp) == frozenset()
+    assert "like" in expand._keyword_only_names(np.zeros)
+
+
+def test_a_text_signature_beyond_python_syntax_is_left_to_inspect():
+    assert expand._text_keyword_only("($self, a, *, b=<unrepresentable>)") is None
+    assert expand._text_keyword_only("(a[, b], *, c=1)") is None
+    assert expand._text_keyword_only("($module, a, /, *, c=1)") == {"c"}

@@ -9,6 +9,7 @@ Template parameters are replaced by the statement's operands (or the template's 
 when the call leaves them out), `d[y]` by the result's adjoint, `_tmp` temporaries by
 fresh names, and the template module's globals by names the generated code binds.
 """
+import ast
 import inspect
 import math
 import types
@@ -87,12 +88,10 @@ def _keyword_only_names(primitive):
     if fixed and primitive in _KEYWORD_ONLY:
         return _KEYWORD_ONLY[primitive]
     text = getattr(primitive, "__text_signature__", None) if fixed else None
-    if isinstance(text, str) and "*" not in text:
-        # `($module, x, /)` (math.exp, operator.add): no keyword-only parameter can
-        # follow without a `*`; inspect's parser of text signatures costs ~2 ms the
-        # first time it runs in a process
-        _KEYWORD_ONLY[primitive] = frozenset()
-        return _KEYWORD_ONLY[primitive]
+    names = _text_keyword_only(text) if isinstance(text, str) else None
+    if names is not None:
+        _KEYWORD_ONLY[primitive] = names
+        return names
     try:
         parameters = inspect.signature(primitive).parameters.values()
     except (TypeError, ValueError):
@@ -102,6 +101,26 @@ def _keyword_only_names(primitive):
     if fixed:
         _KEYWORD_ONLY[primitive] = names
     return names
+
+
+def _text_keyword_only(text):
+    """The keyword-only names a builtin's text signature gives, read by Python's own
+    parser: `($module, x, /)` (math.exp) has none without parsing, `(shape, dtype=None,
+    *, like=None)` (np.zeros) has `like`. inspect reads them through the tokenize module,
+    whose first use costs ~2 ms a process. None where the text is more than a Python
+    parameter list (optional groups `[...]`, `$self`, defaults Python cannot parse):
+    inspect reads those."""
+    if "*" not in text:
+        return frozenset()
+    if text.startswith("($module, ") or text.startswith("($module)"):
+        text = "(" + text[len("($module"):].lstrip(", ")
+    if "$" in text or "[" in text:
+        return None
+    try:
+        tree = ast.parse(f"def _{text}: pass")
+    except SyntaxError:
+        return None
+    return frozenset(a.arg for a in tree.body[0].args.kwonlyargs)
 
 
 # a ufunc's or a builtin's signature is read from its text signature, which nothing can
