@@ -84,7 +84,7 @@ def bind_operands(template, args, keywords, primitive=None):
 
 def _keyword_only_names(primitive):
     """The keyword-only parameters of a Python-level primitive (those after its *args)."""
-    fixed = type(primitive) in _FIXED_SIGNATURES and not getattr(primitive, "__dict__", None)
+    fixed = _fixed_signature(primitive)
     if fixed and primitive in _KEYWORD_ONLY:
         return _KEYWORD_ONLY[primitive]
     text = getattr(primitive, "__text_signature__", None) if fixed else None
@@ -101,6 +101,19 @@ def _keyword_only_names(primitive):
     if fixed:
         _KEYWORD_ONLY[primitive] = names
     return names
+
+
+def _fixed_signature(primitive):
+    """Is `primitive`'s signature one nothing can change (so it is read once)? A ufunc or
+    builtin function without attributes of its own, or a type of builtins (float(x)):
+    those are immutable."""
+    if type(primitive) in _FIXED_SIGNATURES:
+        return not getattr(primitive, "__dict__", None)
+    return isinstance(primitive, type) and primitive.__module__ == "builtins" \
+        and bool(primitive.__flags__ & _IMMUTABLE_TYPE)
+
+
+_IMMUTABLE_TYPE = 1 << 8        # Py_TPFLAGS_IMMUTABLETYPE: no attribute can be set on it
 
 
 def _text_keyword_only(text):
