@@ -126,4 +126,26 @@ def test_an_index_whose_sources_differ_from_the_modules_is_not_used():
     stale = TemplateIndex([], dict(index.sources, numpy_math=index.sources["numpy_math"] + 1))
     assert not stale.describes(MODULES, templates_directory())
     unrecorded = TemplateIndex([], {m: c for m, c in index.sources.items() if m != "objects"})
-    assert not unrecorded.describes(MODULES, templates_directory())
+
+
+def test_built_in_templates_are_read_off_their_code_as_inspect_reads_them():
+    """The registry reads a built-in template's lines (frontend/parse.def_lines) and
+    defaults (registry._defaults) off its code object, not through inspect: for every
+    one, the same lines, first line and defaults as inspect gives, none left to inspect's
+    slower path."""
+    import importlib
+    import inspect
+
+    from s2s_ad.ad import registry, template_dsl
+    from s2s_ad.frontend.parse import def_lines
+    for module in MODULES:
+        importlib.import_module(f"s2s_ad.templates.{module}")
+    functions = [f for kind, _, f in template_dsl.registrations_since(0)
+                 if kind != "nondifferentiable" and registry._is_built_in(f)]
+    assert len(functions) > 500
+    for function in functions:
+        lines, first = inspect.getsourcelines(function)
+        assert def_lines(function) == (lines, first), function.__name__
+        expected = {p.name: p.default for p in inspect.signature(function).parameters.values()
+                    if p.default is not inspect.Parameter.empty}
+        assert registry._defaults(function) == expected, function.__name__

@@ -9,6 +9,7 @@ Template parameters are replaced by the statement's operands (or the template's 
 when the call leaves them out), `d[y]` by the result's adjoint, `_tmp` temporaries by
 fresh names, and the template module's globals by names the generated code binds.
 """
+import ast
 import inspect
 import math
 import types
@@ -83,9 +84,14 @@ def bind_operands(template, args, keywords, primitive=None):
 
 def _keyword_only_names(primitive):
     """The keyword-only parameters of a Python-level primitive (those after its *args)."""
-    fixed = type(primitive) in _FIXED_SIGNATURES and not getattr(primitive, "__dict__", None)
+    fixed = _fixed_signature(primitive)
     if fixed and primitive in _KEYWORD_ONLY:
         return _KEYWORD_ONLY[primitive]
+    text = getattr(primitive, "__text_signature__", None) if fixed else None
+    names = _text_keyword_only(text) if isinstance(text, str) else None
+    if names is not None:
+        _KEYWORD_ONLY[primitive] = names
+        return names
     try:
         parameters = inspect.signature(primitive).parameters.values()
     except (TypeError, ValueError):
@@ -95,6 +101,39 @@ def _keyword_only_names(primitive):
     if fixed:
         _KEYWORD_ONLY[primitive] = names
     return names
+
+
+def _fixed_signature(primitive):
+    """Is `primitive`'s signature one nothing can change (so it is read once)? A ufunc or
+    builtin function without attributes of its own, or a type of builtins (float(x)):
+    those are immutable."""
+    if type(primitive) in _FIXED_SIGNATURES:
+        return not getattr(primitive, "__dict__", None)
+    return isinstance(primitive, type) and primitive.__module__ == "builtins" \
+        and bool(primitive.__flags__ & _IMMUTABLE_TYPE)
+
+
+_IMMUTABLE_TYPE = 1 << 8        # Py_TPFLAGS_IMMUTABLETYPE: no attribute can be set on it
+
+
+def _text_keyword_only(text):
+    """The keyword-only names a builtin's text signature gives, read by Python's own
+    parser: `($module, x, /)` (math.exp) has none without parsing, `(shape, dtype=None,
+    *, like=None)` (np.zeros) has `like`. inspect reads them through the tokenize module,
+    whose first use costs ~2 ms a process. None where the text is more than a Python
+    parameter list (optional groups `[...]`, `$self`, defaults Python cannot parse):
+    inspect reads those."""
+    if "*" not in text:
+        return frozenset()
+    if text.startswith("($module, ") or text.startswith("($module)"):
+        text = "(" + text[len("($module"):].lstrip(", ")
+    if "$" in text or "[" in text:
+        return None
+    try:
+        tree = ast.parse(f"def _{text}: pass")
+    except SyntaxError:
+        return None
+    return frozenset(a.arg for a in tree.body[0].args.kwonlyargs)
 
 
 # a ufunc's or a builtin's signature is read from its text signature, which nothing can

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import gast
 
+from ..frontend.parse import def_lines
 from ..ir.walk import walk_tree
 from ..errors import SourceLocation, TemplateError
 from . import template_dsl
@@ -158,12 +159,18 @@ class Registry:
                 importlib.import_module(module_name)
 
     def _parse(self, kind, function):
-        filename = inspect.getsourcefile(function) or "<template>"
-        try:
-            lines, first = inspect.getsourcelines(function)
-        except OSError as exc:
-            raise TemplateError(f"cannot read the source of template {function.__name__}: "
-                                f"{exc}", None, "define templates with `def` in a .py file")
+        built_in = _is_built_in(function)
+        found = def_lines(function) if built_in else None
+        if found is not None:
+            filename, (lines, first) = function.__code__.co_filename, found
+        else:
+            filename = inspect.getsourcefile(function) or "<template>"
+            try:
+                lines, first = inspect.getsourcelines(function)
+            except OSError as exc:
+                raise TemplateError(f"cannot read the source of template "
+                                    f"{function.__name__}: {exc}", None,
+                                    "define templates with `def` in a .py file")
         text = textwrap.dedent("".join(lines))
         tree = gast.parse(text).body[0]
         indent = len(lines[0]) - len(text.splitlines(True)[0])
@@ -181,14 +188,23 @@ class Registry:
         if not names or args.vararg or args.kwarg or args.kwonlyargs:
             raise TemplateError("a template takes the result, then the primitive's parameters",
                                 location)
-        signature = inspect.signature(function)
-        defaults = {p.name: p.default for p in signature.parameters.values()
-                    if p.default is not inspect.Parameter.empty}
+        defaults = _defaults(function) if built_in else {
+            p.name: p.default for p in inspect.signature(function).parameters.values()
+            if p.default is not inspect.Parameter.empty}
         body = [s for s in tree.body if not _is_docstring(s)]
         template = Template(kind, function.__name__, names[0], tuple(names[1:]), defaults,
                             tuple(body), function.__globals__, location)
         _validate(template, locate)
         return template
+
+
+def _defaults(function):
+    """parameter -> default value of a template function (its positional parameters: a
+    template has no others), as inspect.signature gives them."""
+    code = function.__code__
+    names = code.co_varnames[:code.co_argcount]
+    values = function.__defaults__ or ()
+    return dict(zip(names[len(names) - len(values):], values))
 
 
 def _check_signature(template, primitive):

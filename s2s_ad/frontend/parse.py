@@ -9,6 +9,8 @@ file, line and column the user sees, for located errors.
 """
 import ast
 import inspect
+import linecache
+import os
 import textwrap
 from dataclasses import dataclass
 
@@ -129,9 +131,54 @@ def _source_lines(func, code):
     hit = _SOURCE_LINES.get(id(code))
     if hit is not None and hit[0] is code and hit[1] is target.__class__:
         return hit[2], hit[3]
-    lines, first_line = inspect.getsourcelines(target)
+    found = def_lines(func) if target is func and func.__name__ != "<lambda>" else None
+    lines, first_line = found or inspect.getsourcelines(target)
     _SOURCE_LINES[id(code)] = (code, target.__class__, tuple(lines), first_line)
     return tuple(lines), first_line
+
+
+def def_lines(function):
+    """(source lines, first line number) of a function written with `def` in a .py file,
+    as inspect.getsourcelines gives them (its decorators through the last line of its
+    body), read off its code object: inspect tokenizes the def to find where it ends,
+    which cost more than the rest of reading it (compiling the tokenizer's patterns
+    first, once per process). None when the lines cannot be told this way (inspect then
+    reads them).
+
+    The body ends on the last line any of its instructions spans. Before the next
+    statement no deeper than the def may follow only blank lines and comments no deeper
+    than the def; anything else (a deeper comment, which inspect counts in, a bracket
+    closing the last statement) is left to inspect.
+
+        @adjoint(np.tanh)                    <- first line (co_firstlineno)
+        def tanh_adjoint(y, x):
+            d[x] += d[y] * (1.0 - y * y)     <- the last line an instruction spans
+        # a comment: not the def's
+    """
+    code = function.__code__
+    filename = code.co_filename
+    if not filename.endswith(".py") or not os.path.isfile(filename):
+        return None
+    linecache.checkcache(filename)                   # as inspect does: the file as it is now
+    lines = linecache.getlines(filename, function.__globals__)
+    first = code.co_firstlineno
+    ends = [end for _, end, _, _ in code.co_positions() if end is not None]
+    if not ends or not 0 < first <= len(lines):
+        return None
+    head = lines[first - 1].lstrip()
+    if not head.startswith(("@", "def ", "async def ")):
+        return None
+    indent = len(lines[first - 1]) - len(head)
+    last = max(ends)
+    for line in lines[last:]:
+        text = line.lstrip()
+        if not text:
+            continue
+        if len(line) - len(text) > indent or text[0] in ")]}":
+            return None
+        if not text.startswith("#"):
+            break
+    return lines[first - 1:last], first
 
 
 def _forwards(wrapper, node):
