@@ -91,7 +91,9 @@ class Callee:
 
 
 UNKNOWN = Opaque(None)
-_FUNCTION_TYPES = (types.FunctionType, types.BuiltinFunctionType, np.ufunc)
+# type(np.sum): numpy's Python-level functions are callable dispatcher objects in numpy 2,
+# no FunctionType (np.sum held in a variable would go unclassified: the general derivative)
+_FUNCTION_TYPES = (types.FunctionType, types.BuiltinFunctionType, np.ufunc, type(np.sum))
 
 
 def kind_of(value, depth=0):

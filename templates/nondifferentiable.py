@@ -25,6 +25,11 @@ nondifferentiable(  # predicates and comparisons
 
 nondifferentiable(len, range, int, bool, isinstance, round)  # builtins
 
+nondifferentiable(  # integer and boolean scalar types called on a value (`np.int64(w[:, -1])`
+    # as indices): piecewise constant, as int(x) is
+    np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64,
+    np.bool_)
+
 
 nondifferentiable(runtime_flow.mapping_keys, runtime_flow.stop_gradient,
                   runtime_flow.extremum_index, runtime_flow.sorted_order,

@@ -3,7 +3,7 @@ module's source, then which module registers which primitive (kind, module:qualn
 template module). Do not edit."""
 
 INDEX = """
-source nondifferentiable 4259515509
+source nondifferentiable 2546435863
 source numpy2_arrays 3082045499
 source numpy2_linalg 4164953087
 source numpy_arithmetic 3099638855
@@ -55,6 +55,7 @@ nondifferentiable numpy:argmax nondifferentiable
 nondifferentiable numpy:argmin nondifferentiable
 nondifferentiable numpy:argsort nondifferentiable
 nondifferentiable numpy:around nondifferentiable
+nondifferentiable numpy:bool nondifferentiable
 nondifferentiable numpy:ceil nondifferentiable
 nondifferentiable numpy:count_nonzero nondifferentiable
 nondifferentiable numpy:digitize nondifferentiable
@@ -68,6 +69,10 @@ nondifferentiable numpy:greater nondifferentiable
 nondifferentiable numpy:greater_equal nondifferentiable
 nondifferentiable numpy:heaviside nondifferentiable
 nondifferentiable numpy:identity nondifferentiable
+nondifferentiable numpy:int16 nondifferentiable
+nondifferentiable numpy:int32 nondifferentiable
+nondifferentiable numpy:int64 nondifferentiable
+nondifferentiable numpy:int8 nondifferentiable
 nondifferentiable numpy:isfinite nondifferentiable
 nondifferentiable numpy:isinf nondifferentiable
 nondifferentiable numpy:isnan nondifferentiable
@@ -89,6 +94,10 @@ nondifferentiable numpy:shape nondifferentiable
 nondifferentiable numpy:sign nondifferentiable
 nondifferentiable numpy:size nondifferentiable
 nondifferentiable numpy:trunc nondifferentiable
+nondifferentiable numpy:uint16 nondifferentiable
+nondifferentiable numpy:uint32 nondifferentiable
+nondifferentiable numpy:uint64 nondifferentiable
+nondifferentiable numpy:uint8 nondifferentiable
 nondifferentiable numpy:zeros nondifferentiable
 nondifferentiable numpy:zeros_like nondifferentiable
 nondifferentiable s2s_ad.runtime_arrays:pad_mode_problem nondifferentiable

@@ -10,13 +10,16 @@ import gast
 from ..errors import UnsupportedSyntaxError
 from ..ir import build
 from .function_values import _NOT_STATIC
+from .returned_functions import ReturnedFunctionMixin
 
 
-class AssignmentMixin:
+class AssignmentMixin(ReturnedFunctionMixin):
     """Statements that bind names."""
 
     def _assign(self, targets, value, stmt):
         first, *others = targets
+        if not others and self._assign_returned_functions(first, value, stmt):
+            return      # flat, unflatten = flatten(params): returned_functions.py
         finals = []
         if isinstance(first, gast.Name) and not others \
                 and self._static_function(first) is not _NOT_STATIC:

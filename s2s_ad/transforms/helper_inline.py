@@ -69,12 +69,15 @@ class HelperInlineMixin:
             self.nested[key] = fdef
         return self._inline(key, expr)
 
-    def _check_free_names(self, tree, resolution, target, expr):
-        """Every name the helper reads from outside names the same object in f, and is
-        no variable or nested function of f."""
-        inner = {n.id for n in walk_tree(tree) if isinstance(n, gast.Name)
-                 and isinstance(n.ctx, (gast.Store, gast.Param))}
-        for node in walk_tree(tree):
+    def _check_free_names(self, tree, resolution, target, expr, held=None,
+                          why="is given a function made inside f"):
+        """Every name the helper (and the nested defs `held` taken out of it, by name)
+        reads from outside names the same object in f, and is no variable or nested
+        function of f."""
+        trees = [tree] + list((held or {}).values())
+        inner = {n.id for t in trees for n in walk_tree(t) if isinstance(n, gast.Name)
+                 and isinstance(n.ctx, (gast.Store, gast.Param))} | set(held or ())
+        for node in (n for t in trees for n in walk_tree(t)):
             if not isinstance(node, gast.Name) or not isinstance(node.ctx, gast.Load) \
                     or node.id in inner or resolution.is_value(node.id):
                 continue
@@ -82,7 +85,7 @@ class HelperInlineMixin:
             if self.res.is_value(name) or name in self.nested or name in self.current \
                     or resolution.lookup(name) is not self.res.lookup(name):
                 raise UnsupportedSyntaxError(
-                    f"`{target.__name__}` is given a function made inside f, so it is "
+                    f"`{target.__name__}` {why}, so it is "
                     f"inlined into f, but the `{name}` it reads means something else "
                     f"in f", self.smap.locate(expr),
                     f"rename f's `{name}`, or define the function passed at module level")

@@ -94,7 +94,11 @@ def lambda_as_def(name, lam, where):
 class InlineMixin:
     """`_inline(name, call)` for the normalizer: the call's value as an atom."""
 
-    def _inline(self, name, call):
+    def _inline(self, name, call, held=None):
+        """The call's value as an atom. With `held` (the nested defs of a helper that
+        returns functions, transforms/returned_functions.py): each registered as a nested
+        function of f reading the helper's variables under their fresh names, and the
+        returned expression given back unlowered (its functions are no values)."""
         if name in self._inlining:
             raise UnsupportedSyntaxError(f"the nested function `{name}` calls itself",
                                          self.smap.locate(call),
@@ -109,9 +113,10 @@ class InlineMixin:
         # the fresh names are values of f (`w_1.sum()` is a method of a value)
         self.res = dataclasses.replace(self.res, locals=self.res.locals | set(rename.values()))
         bound = self._bind_call(fdef, rename, call, name)   # defaults read enclosing names
-        for node in walk_tree(fdef):
-            if isinstance(node, gast.Name) and node.id in rename:
-                node.id = rename[node.id]
+        for fn in [fdef] + [self._hold(fname, fd) for fname, fd in (held or {}).items()]:
+            for node in walk_tree(fn):
+                if isinstance(node, gast.Name) and node.id in rename:
+                    node.id = rename[node.id]
         fdef = lower_exits(fdef, self.namer)
         for var in assigned_in_compound(fdef):
             # bound in a loop or branch (a loop's index): one name throughout, as f's own
@@ -135,9 +140,14 @@ class InlineMixin:
                 self._statement(final)
                 return build.const(None), 0
             value = final.value if final.value is not None else build.const(None)
-            return self._atom(value)
+            return value if held is not None else self._atom(value)
         finally:
             self._inlining.pop()
+
+    def _hold(self, name, fdef):
+        """A copy of the nested def `fdef` registered as f's nested function `name`."""
+        self.nested[name] = build.clone(fdef)
+        return self.nested[name]
 
     def _bind_call(self, fdef, rename, call, name):
         """(fresh parameter, argument atom, level) for each parameter of the nested function."""
