@@ -157,3 +157,27 @@ def test_sum_over_leading_axes(path, f, shape):
     if path == "specialised" and f is column_sum:
         code = _code(s2s_ad.derivative_source(s2s_ad.grad(f), x))
         assert "expand_dims" not in code and "unreduce" not in code
+
+
+# ---- np.where whose second branch is `1.0 - p`: one np.where in the adjoint ------------
+def picked_probability(z, y):
+    p = 1.0 / (1.0 + np.exp(-z))
+    pt = np.where(y > 0.5, p, 1.0 - p)
+    return -np.mean((1.0 - pt) ** 2 * np.log(pt))
+
+
+def picked_difference(x, c):
+    return np.sum(np.sin(np.where(c > 0.0, 3.0 * x, 2.0 - x)))
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f", [picked_probability, picked_difference])
+def test_where_with_a_subtracted_branch(path, f):
+    rng = np.random.default_rng(11)
+    z, y = rng.standard_normal((3, 4)), (rng.random((3, 4)) < 0.5).astype(float)
+    g = grad_on(path, f)(z, y)
+    assert np.allclose(g, numeric_grad(f, (z, y), 0), rtol=1e-6, atol=1e-9)
+    if path == "specialised":
+        code = _code(s2s_ad.derivative_source(s2s_ad.grad(f), z, y))
+        backward = code.split("\n\n")[-1]
+        assert backward.count("np.where(") == 1 and "-" in backward
