@@ -126,9 +126,10 @@ def maximum_adjoint(y, x1, x2):
     (each share is d[y] times a mask: a float32 adjoint stays float32; a constant operand,
     ReLU's 0, costs nothing). When both operands are active, x2's share is what x1's
     leaves, d[y] - x1's share: the same numbers (d[y] - d[y] = 0, d[y] - 0 = d[y] and at
-    ties d[y] - d[y] / 2 = d[y] / 2, all exact), one mask and one tie test instead of two"""
+    ties d[y] - d[y] / 2 = d[y] / 2, all exact), one mask and one tie test instead of two
+    (the shared _share only then: with one operand active its share is written inline)"""
     _share = kink_share(d[y], x1, x2, True)
-    d[x1] += unbroadcast(_share, x1)
+    d[x1] += unbroadcast(_share if active(x2) else kink_share(d[y], x1, x2, True), x1)
     d[x2] += unbroadcast(d[y] - _share if active(x1) else kink_share(d[y], x1, x2, False), x2)
 
 
@@ -143,7 +144,7 @@ def minimum_adjoint(y, x1, x2):
     (x1's share is d[y] where x2 > x1: kink_share with the operands swapped; x2's, when
     both are active, what x1's leaves, as for np.maximum)"""
     _share = kink_share(d[y], x2, x1, True)
-    d[x1] += unbroadcast(_share, x1)
+    d[x1] += unbroadcast(_share if active(x2) else kink_share(d[y], x2, x1, True), x1)
     d[x2] += unbroadcast(d[y] - _share if active(x1) else kink_share(d[y], x2, x1, False), x2)
 
 
