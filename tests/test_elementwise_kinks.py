@@ -181,3 +181,26 @@ def test_where_with_a_subtracted_branch(path, f):
         code = _code(s2s_ad.derivative_source(s2s_ad.grad(f), z, y))
         backward = code.split("\n\n")[-1]
         assert backward.count("np.where(") == 1 and "-" in backward
+
+
+# ---- kink_share's result is a new array: the arithmetic after it is done in it ------------
+def smooth_l1(pred, target):
+    d = np.abs(pred - target)
+    m = np.minimum(d, 1.0)
+    return np.mean(m * (d - 0.5 * m))
+
+
+def test_kink_share_result_serves_as_a_buffer():
+    import tracemalloc
+    rng = np.random.default_rng(0)
+    pred, target = 2.0 * rng.standard_normal(10 ** 5), 2.0 * rng.standard_normal(10 ** 5)
+    df = s2s_ad.grad(smooth_l1)
+    g = df(pred, target)
+    assert np.allclose(g, np.clip(pred - target, -1.0, 1.0) / pred.size, rtol=1e-13, atol=0)
+    code = _code(s2s_ad.derivative_source(df, pred, target))
+    assert "d_bar += " in code         # added into kink_share's array, not a third one
+    tracemalloc.start()
+    df(pred, target)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 6.6 * pred.nbytes          # was 7 arrays of pred's size
