@@ -204,3 +204,19 @@ def test_kink_share_result_serves_as_a_buffer():
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     assert peak < 6.6 * pred.nbytes          # was 7 arrays of pred's size
+
+
+def both_from_one(r):
+    return np.sum(np.maximum(np.sin(r), r * r) * np.arange(1.0, r.size + 1.0)) \
+        + np.sum(np.minimum(np.cos(r), 0.5 * r) ** 2)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_both_operands_from_one_argument_to_second_order(path):
+    r = np.random.default_rng(12).uniform(-2.0, 2.0, 6)
+    assert np.allclose(grad_on(path, both_from_one)(r), numeric_grad(both_from_one, (r,), 0),
+                       rtol=1e-6, atol=1e-8)
+    u = np.random.default_rng(13).standard_normal(6)
+    dg = grad_on(path, both_from_one)
+    fd = (dg(r + 1e-6 * u) - dg(r - 1e-6 * u)) / 2e-6
+    assert np.allclose(hvp_on(path, both_from_one, (r,), u), fd, rtol=1e-5, atol=1e-6)
