@@ -1,7 +1,9 @@
 """Elementwise losses written the way users write them (user_workloads.py), each with the
 gradient an expert writes for speed and memory: a Student-t negative log-likelihood with a
 per-element scale (robust regression's loss), a quantile (pinball) loss of a linear model
-written with np.maximum, and a smooth-L1 loss written with np.abs and np.minimum.
+written with np.maximum, a smooth-L1 loss written with np.abs and np.minimum, a binary
+focal loss (np.where picks each label's probability, a square of 1 - p_t) and an L2-
+regularised linear SVM with the squared hinge (np.maximum(0.0, ...) ** 2).
 """
 import numpy as np
 
@@ -73,3 +75,61 @@ def make_smooth_l1(small=False):
     rng = _rng(43)
     shape = (5, 4) if small else (1000, 1000)
     return 2.0 * rng.standard_normal(shape), 2.0 * rng.standard_normal(shape)
+
+
+def focal_loss(z, y):
+    p = 1.0 / (1.0 + np.exp(-z))
+    pt = np.where(y > 0.5, p, 1.0 - p)
+    return -np.mean((1.0 - pt) ** 2 * np.log(pt))
+
+
+def focal_loss_grad(z, y):
+    # with s = 2y - 1, p_t = sigmoid(s z) and dp_t/dz = s p_t (1 - p_t):
+    # d/dz = s (1 - p_t)^2 (2 p_t log p_t - (1 - p_t)) / n; two arrays
+    s = 2.0 * y - 1.0
+    pt = s * z
+    np.negative(pt, out=pt)
+    np.exp(pt, out=pt)
+    pt += 1.0
+    np.divide(1.0, pt, out=pt)
+    g = np.log(pt)
+    g *= pt
+    g *= 2.0
+    np.subtract(1.0, pt, out=pt)
+    g -= pt
+    g *= pt
+    g *= pt
+    s /= z.size
+    g *= s
+    return g
+
+
+def make_focal(small=False):
+    rng = _rng(44)
+    shape = (4, 5) if small else (1000, 1000)
+    return 2.0 * rng.standard_normal(shape), (rng.random(shape) < 0.3).astype(np.float64)
+
+
+def squared_hinge_svm(w, X, y, lam):
+    margin = np.maximum(0.0, 1.0 - y * (X @ w))
+    return np.mean(margin ** 2) + lam * np.sum(w * w)
+
+
+def squared_hinge_svm_grad(w, X, y, lam):
+    m = X @ w
+    m *= y
+    np.subtract(1.0, m, out=m)
+    np.maximum(m, 0.0, out=m)
+    m *= y
+    m *= -2.0 / len(y)
+    g = m @ X
+    g += (2.0 * lam) * w
+    return g
+
+
+def make_squared_hinge(small=False):
+    rng = _rng(45)
+    n, d = (9, 3) if small else (20000, 50)
+    X = rng.standard_normal((n, d))
+    y = np.sign(X @ rng.standard_normal(d) + 0.5 * rng.standard_normal(n))
+    return 0.1 * rng.standard_normal(d), X, y, 0.01

@@ -200,7 +200,8 @@ from user_losses import (  # noqa: E402
     make_ridge)
 from user_elementwise import (  # noqa: E402
     student_t_nll, student_t_nll_grad, make_student_t, pinball_loss, pinball_loss_grad,
-    make_pinball, smooth_l1, smooth_l1_grad, make_smooth_l1)
+    make_pinball, smooth_l1, smooth_l1_grad, make_smooth_l1, focal_loss, focal_loss_grad,
+    make_focal, squared_hinge_svm, squared_hinge_svm_grad, make_squared_hinge)
 from user_arrays import (  # noqa: E402
     distillation_loss,
     distillation_loss_grad,
@@ -320,6 +321,10 @@ WORKLOADS = [
                  make_pinball, 0, pinball_loss_grad),
     UserWorkload("smooth-L1 with np.abs and np.minimum, 1000x1000", smooth_l1,
                  make_smooth_l1, 0, smooth_l1_grad, tags=("memory",)),
+    UserWorkload("binary focal loss (np.where, gamma=2), 1000x1000", focal_loss, make_focal,
+                 0, focal_loss_grad, tags=("memory",)),
+    UserWorkload("squared-hinge linear SVM + L2, 20000x50", squared_hinge_svm,
+                 make_squared_hinge, 0, squared_hinge_svm_grad),
     UserWorkload("distillation soft-label CE at a temperature, 1024x64x100",
                  distillation_loss, make_distillation, 0, distillation_loss_grad),
     UserWorkload("Whittaker smoother, second differences by slices, n=10^5",

@@ -4,7 +4,7 @@ clip, where), and np.float64(x) called on a value (the value as a float64, as fl
 np.float32(x) rounds to float32, which central differences cannot check: no template). Reverse and forward templates side by side."""
 import numpy as np
 
-from s2s_ad.ad.template_dsl import adjoint, d, tangent
+from s2s_ad.ad.template_dsl import active, adjoint, d, tangent
 from s2s_ad.runtime import broadcast_tangent, unbroadcast
 from s2s_ad.runtime_pieces import kink_share
 
@@ -124,9 +124,13 @@ def absolute_tangent(y, x):
 def maximum_adjoint(y, x1, x2):
     """d max(x1, x2) = dx1 where x1 > x2, dx2 where x2 > x1, (dx1 + dx2) / 2 at ties
     (each share is d[y] times a mask: a float32 adjoint stays float32; a constant operand,
-    ReLU's 0, costs nothing)"""
-    d[x1] += unbroadcast(kink_share(d[y], x1, x2, True), x1)
-    d[x2] += unbroadcast(kink_share(d[y], x1, x2, False), x2)
+    ReLU's 0, costs nothing). When both operands are active, x2's share is what x1's
+    leaves, d[y] - x1's share: the same numbers (d[y] - d[y] = 0, d[y] - 0 = d[y] and at
+    ties d[y] - d[y] / 2 = d[y] / 2, all exact), one mask and one tie test instead of two
+    (the shared _share only then: with one operand active its share is written inline)"""
+    _share = kink_share(d[y], x1, x2, True)
+    d[x1] += unbroadcast(_share if active(x2) else kink_share(d[y], x1, x2, True), x1)
+    d[x2] += unbroadcast(d[y] - _share if active(x1) else kink_share(d[y], x1, x2, False), x2)
 
 
 @tangent(np.maximum)
@@ -137,9 +141,11 @@ def maximum_tangent(y, x1, x2):
 @adjoint(np.minimum)
 def minimum_adjoint(y, x1, x2):
     """d min(x1, x2) = dx1 where x1 < x2, dx2 where x2 < x1, (dx1 + dx2) / 2 at ties
-    (x1's share is d[y] where x2 > x1: kink_share with the operands swapped)"""
-    d[x1] += unbroadcast(kink_share(d[y], x2, x1, True), x1)
-    d[x2] += unbroadcast(kink_share(d[y], x2, x1, False), x2)
+    (x1's share is d[y] where x2 > x1: kink_share with the operands swapped; x2's, when
+    both are active, what x1's leaves, as for np.maximum)"""
+    _share = kink_share(d[y], x2, x1, True)
+    d[x1] += unbroadcast(_share if active(x2) else kink_share(d[y], x2, x1, True), x1)
+    d[x2] += unbroadcast(d[y] - _share if active(x1) else kink_share(d[y], x2, x1, False), x2)
 
 
 @tangent(np.minimum)

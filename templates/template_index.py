@@ -6,7 +6,7 @@ INDEX = """
 source nondifferentiable 2546435863
 source numpy2_arrays 3082045499
 source numpy2_linalg 4164953087
-source numpy_arithmetic 3099638855
+source numpy_arithmetic 3310515530
 source numpy_bessel 1762698696
 source numpy_calculus 3747587521
 source numpy_complex 3735347535

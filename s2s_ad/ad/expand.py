@@ -22,6 +22,7 @@ from ..analyses.activity import literal_dtype
 from ..ir import build
 from ..ir.build import number_literal
 from ..ir.walk import Transformer
+from . import template_dsl
 from .held_calls import is_pure_function
 from .registry import derivative_target
 from .literal_arguments import literal_problem
@@ -232,12 +233,24 @@ class TemplateSubstituter(Transformer):
         """`a if x is None else b` where x is bound to a literal here (a keyword left at
         its default None, or a number): the branch it picks, so that the generated code
         tests no `None is None` and never differentiates the branch not taken."""
+        decided = self._activity_test(node.test)
+        if decided is not None:
+            return self.visit(node.body if decided else node.orelse)
         test = self.visit(node.test)
         decided = _literal_identity(test)
         if decided is not None:
             return self.visit(node.body if decided else node.orelse)
         node.test, node.body, node.orelse = test, self.visit(node.body), self.visit(node.orelse)
         return node
+
+    def _activity_test(self, test):
+        """`active(x)` (template_dsl.active) of an operand: is it active here? Else None."""
+        if not (isinstance(test, gast.Call) and isinstance(test.func, gast.Name)
+                and self.t.namespace.get(test.func.id) is template_dsl.active
+                and len(test.args) == 1 and isinstance(test.args[0], gast.Name)
+                and test.args[0].id in self.bound):
+            return None
+        return self.ctx.is_active_operand(self.bound[test.args[0].id])
 
     def constant_math(self, node):
         """`math.log(base)` of a template whose operands are all literals here (the

@@ -72,6 +72,15 @@ tangent = _recorder("tangent", """Register a forward-mode template for the primi
             d[y] = d[x] / (1.0 + np.exp(-x))""")
 
 
+def active(operand) -> bool:
+    """In a template, `a if active(x) else b`: decided when the template is expanded, by
+    whether operand x carries a derivative in the statement being differentiated (a
+    constant operand, ReLU's 0 in np.maximum(0, z), does not). Lets one contribution reuse
+    a temporary that another operand's contribution computes, but only when that one is
+    there at all. Templates are parsed, never executed."""
+    raise RuntimeError("templates are expanded by s2s_ad, not called")
+
+
 def nondifferentiable(*primitives: Callable) -> tuple:
     """Declare primitives whose outputs carry no derivative (argmax, floor, shape, ...)."""
     _REGISTRATIONS.append(("nondifferentiable", primitives, None))

@@ -51,9 +51,9 @@ class UniformAdjoints:
     def spread_view(self, value, operand):
         """When `value` is `unreduce(g, operand, axis, keepdims)` along axes written out,
         over an operand whose rank the facts know: g with the reduced axes put back as
-        length 1 (`np.expand_dims(g, 1)`; g itself with keepdims), which broadcasts
-        against the operand as the spread array would (`t4_0_bar * t4_0` is one pass, not
-        a spread array and then a product). None otherwise."""
+        length 1 (`np.expand_dims(g, 1)`; g itself with keepdims or over leading axes only),
+        which broadcasts against the operand as the spread array would (`t4_0_bar * t4_0`
+        is one pass, not a spread array and then a product). None otherwise."""
         if not (isinstance(value, gast.Call) and isinstance(value.func, gast.Name)
                 and self.i.bindings.names.get(value.func.id) is runtime.unreduce
                 and len(value.args) == 4 and not value.keywords
@@ -66,10 +66,13 @@ class UniformAdjoints:
         axes = [_literal_int(item) for item in items]
         if not rank or None in axes or not all(-rank <= a < rank for a in axes):
             return None
-        if value.args[3].value:
+        axes = sorted({a % rank for a in axes})
+        if value.args[3].value or axes == list(range(len(axes))):
+            # kept axes, or only leading ones reduced: numpy broadcasting puts missing axes
+            # first, so g broadcasts as it is (np.sum(x, axis=0) of a vector: its number)
             return value.args[0]
         return build.call(build.attribute(build.name(self.i.levels.numpy_name), "expand_dims"),
-                          [value.args[0], build.literal(tuple(sorted(a % rank for a in axes)))])
+                          [value.args[0], build.literal(tuple(axes))])
 
     def eligible(self, variable):
         """A float array defined once at the top level (or a parameter never rebound nor

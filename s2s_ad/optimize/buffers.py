@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import gast
 import numpy
 
-from .. import runtime
+from .. import runtime, runtime_pieces
 from ..ir import build
 from ..ir.naming import callee
 from ..ir.walk import walk_tree
@@ -40,9 +40,10 @@ from .buffer_plan import UFUNC_OF, NotScheduled, Plan
 
 _HARMLESS_ATTRIBUTES = {"size", "shape", "ndim", "dtype"}
 _REDUCTIONS = {numpy.sum, numpy.mean, numpy.max, numpy.min, numpy.prod}
-# runtime helpers whose result is always a new float array of their first operand's shape
-# and dtype (given a float array and numbers): a buffer like arithmetic's
-_FRESH_HELPERS = (runtime.logistic,)
+# runtime helpers whose result is always a new float array of the shape and dtype of an
+# elementwise operation on their first k operands (given float arrays and numbers there,
+# numbers or flags after): a buffer like arithmetic's. helper -> k
+_FRESH_HELPERS = {runtime.logistic: 1, runtime_pieces.kink_share: 3}
 _WEAK = "python number"        # a Python int or float: never changes an array's dtype
 
 
@@ -105,6 +106,8 @@ class _Schedule:
             return self.class_of(node.args[1])
         if self.fresh_helper(node):
             cls = self.class_of(node.args[0])
+            for operand in node.args[1:_FRESH_HELPERS[callee(node.func, self.resolve)]]:
+                cls = self._combine(cls, self.class_of(operand))
             return cls if isinstance(cls, tuple) else None
         if self._reduction(node):
             return self._kept_reduction(node)
@@ -198,11 +201,19 @@ class _Schedule:
             and self.class_of(node.args[0]) == _WEAK
 
     def fresh_helper(self, node):
-        """`logistic(z, 0.0)`: a helper of _FRESH_HELPERS on a name and numbers."""
-        return isinstance(node, gast.Call) and not node.keywords and bool(node.args) \
-            and callee(node.func, self.resolve) in _FRESH_HELPERS \
-            and isinstance(node.args[0], gast.Name) \
-            and all(self.class_of(a) == _WEAK for a in node.args[1:])
+        """`logistic(z, 0.0)`, `kink_share(g, 1.0, d, True)`: a helper of _FRESH_HELPERS
+        on names and numbers (its first k operands, one of them a name), numbers or flags
+        after them."""
+        if not (isinstance(node, gast.Call) and not node.keywords and node.args):
+            return False
+        k = _FRESH_HELPERS.get(callee(node.func, self.resolve))
+        if k is None or len(node.args) < k:
+            return False
+        operands, rest = node.args[:k], node.args[k:]
+        return any(isinstance(a, gast.Name) for a in operands) \
+            and all(isinstance(a, gast.Name) or self.class_of(a) == _WEAK for a in operands) \
+            and all(self.class_of(a) == _WEAK or isinstance(a, gast.Constant)
+                    and type(a.value) is bool for a in rest)
 
     def _reduction(self, node):
         """A numpy reduction (`np.sum(t, axis=1)`): it reads its array and returns a new

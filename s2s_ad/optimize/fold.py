@@ -4,6 +4,7 @@
     y_bar * 1.0                   ->   y_bar
     -(-(p_bar * p) / t4_0 * t3_0) ->   p_bar * p / t4_0 * t3_0
     x2 ** 2                       ->   x2 * x2
+    a ** 3                        ->   a * a * a
     3 - (3 != 0)                  ->   2
 
 Only identities that hold for numpy arrays and Python numbers alike (no `x * 0 -> 0`:
@@ -26,6 +27,13 @@ _COMPARISONS = {gast.Eq: operator.eq, gast.NotEq: operator.ne}   # folded to 1 o
 def _power_of_two(value):
     """A positive literal 2**k (scaling a float by it is exact)."""
     return type(value) in (int, float) and value > 0 and math.frexp(value)[0] == 0.5
+
+
+def _integer_power(base, exponent):
+    """base ** 3 -> base * base * base; base ** 4 -> base * base * (base * base)."""
+    def square():
+        return build.binop(build.clone(base), "Mult", build.clone(base))
+    return build.binop(square(), "Mult", build.clone(base) if exponent == 3 else square())
 
 
 class _Folder(Transformer):
@@ -57,6 +65,14 @@ class _Folder(Transformer):
             # of pow() (and correctly rounded, where pow() may be off by an ulp)
             self.changed = True
             return gast.BinOp(left=node.left, op=gast.Mult(), right=build.clone(node.left))
+        if type(right) is int and right in (3, 4) and op is gast.Pow \
+                and isinstance(node.left, gast.Name):
+            # x * x * x, (x * x) * (x * x): numpy has no fast path for an array's ** 3 or
+            # ** 4 (it calls pow() per element, ten times a product's cost); the products
+            # round twice, so a value may differ from pow()'s in the last bit or two, as
+            # JAX's integer_pow does (f's own value too, where the forward sweep has it)
+            self.changed = True
+            return _integer_power(node.left, right)
         if right == 1 and op in (gast.Pow, gast.Mult, gast.Div):
             self.changed = True
             return node.left

@@ -11,10 +11,12 @@ element takes one branch):
     r_bar = np.where(t4_0, s, 0.0) * r          ->   r_bar = np.where(t4_0, s * r,
     r_bar += t4_2_bar * np.sign(r)                                    s * delta * np.sign(r))
 
-Each element gets the same product as before, with s where the np.where of s stood; the
+Both contributions in one expression (`np.where(c, s, 0.0) * 3.0 - np.where(c, 0.0, s)`)
+are merged the same way. Each element gets the same product as before, with s where the np.where of s stood; the
 0.0 the other branch added is gone (so an inf or nan in the branch not taken no longer
 makes the sum nan). Only a top-level `v = e1` followed by `v += e2` (or `v = v + e2`)
-is merged, where each is a chain of products and divisions holding one `np.where(c, s, 0.0)` (and the other the complementary
+is merged (also `v -= e2`, `v = v - e2`, where a branch is `1.0 - x`: that
+branch's product is negated, exactly), where each is a chain of products and divisions holding one `np.where(c, s, 0.0)` (and the other the complementary
 `np.where(c, 0.0, s)`, of the same c and s), directly or through a temporary of the
 backward sweep read only there, and nothing between the two statements binds a name e2
 reads.
@@ -55,7 +57,14 @@ def _merge_once(body, resolve):
     for i, first in enumerate(backward):
         target = _assigned(first)
         # (the np.where test first: a long body has none, and stays one pass)
-        if target is None or _without_where(first.value, resolve) is None:
+        if target is None:
+            continue
+        within = _merged_within(first.value, resolve)
+        if within is not None:
+            backward[i] = build.assign(target, within)
+            changed = True
+            break
+        if _without_where(first.value, resolve) is None:
             continue
         if names is None:
             names = [_names(s) for s in backward]
@@ -63,7 +72,7 @@ def _merge_once(body, resolve):
         increment = _increment(backward[j], target) if j is not None else None
         if increment is None:
             continue
-        added, temporary = _through_temporary(increment, backward[:j], loads, stores)
+        added, temporary = _through_temporary(increment[0], backward[:j], loads, stores)
         left, right = _without_where(first.value, resolve), _without_where(added, resolve)
         if left is None or right is None or not _complementary(left[0], right[0]):
             continue
@@ -71,7 +80,8 @@ def _merge_once(body, resolve):
         if between & _names(added) or not _calls_numpy_only(added, resolve):
             continue                # (a tape pop moved up would change the pops' order)
         (mask, scale, true_first), (_, _, _) = left[0], right[0]
-        branches = (left[1], right[1]) if true_first else (right[1], left[1])
+        second = build.unaryop("USub", right[1]) if increment[1] else right[1]
+        branches = (left[1], second) if true_first else (second, left[1])
         merged = build.call(build.clone(left[2]), [mask, branches[0], branches[1]])
         backward[i] = build.assign(target, merged)
         backward[j] = None
@@ -84,6 +94,20 @@ def _merge_once(body, resolve):
     return body[:split + 1] + [s for s in backward if s is not None], True
 
 
+def _merged_within(value, resolve):
+    """`e1 + e2` / `e1 - e2` whose two terms are the complementary chains (both branches'
+    contributions in one expression): their one np.where, else None."""
+    if not (isinstance(value, gast.BinOp) and isinstance(value.op, (gast.Add, gast.Sub))):
+        return None
+    left, right = _without_where(value.left, resolve), _without_where(value.right, resolve)
+    if left is None or right is None or not _complementary(left[0], right[0]) \
+            or not _calls_numpy_only(value.right, resolve):
+        return None
+    second = build.unaryop("USub", right[1]) if isinstance(value.op, gast.Sub) else right[1]
+    branches = (left[1], second) if left[0][2] else (second, left[1])
+    return build.call(build.clone(left[2]), [left[0][0], branches[0], branches[1]])
+
+
 def _assigned(stmt):
     if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 \
             and isinstance(stmt.targets[0], gast.Name):
@@ -92,17 +116,18 @@ def _assigned(stmt):
 
 
 def _increment(stmt, target):
-    """e of `target += e` or `target = target + e` (target not read in e), else None."""
-    if isinstance(stmt, gast.AugAssign) and isinstance(stmt.op, gast.Add) \
+    """(e, subtracted) of `target += e` or `target = target + e` (False), `target -= e` or
+    `target = target - e` (True: `1.0 - p` in a branch), target not read in e; else None."""
+    if isinstance(stmt, gast.AugAssign) and isinstance(stmt.op, (gast.Add, gast.Sub)) \
             and isinstance(stmt.target, gast.Name) and stmt.target.id == target:
-        value = stmt.value
+        value, op = stmt.value, stmt.op
     elif _assigned(stmt) == target and isinstance(stmt.value, gast.BinOp) \
-            and isinstance(stmt.value.op, gast.Add) and isinstance(stmt.value.left, gast.Name) \
-            and stmt.value.left.id == target:
-        value = stmt.value.right
+            and isinstance(stmt.value.op, (gast.Add, gast.Sub)) \
+            and isinstance(stmt.value.left, gast.Name) and stmt.value.left.id == target:
+        value, op = stmt.value.right, stmt.value.op
     else:
         return None
-    return None if target in _names(value) else value
+    return None if target in _names(value) else (value, isinstance(op, gast.Sub))
 
 
 def _names(node):

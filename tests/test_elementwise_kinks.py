@@ -1,0 +1,222 @@
+"""Cheaper elementwise derivatives that keep their numbers: np.maximum / np.minimum with
+both operands active take one mask and one tie test (the second operand's share is what
+the first's leaves), and a small integer literal power is written as products
+(optimize/fold.py), on both derivative paths."""
+import numpy as np
+import pytest
+
+import s2s_ad
+from derivative_paths import PATHS, grad_on, hvp_on
+from gradcheck import numeric_grad
+from s2s_ad.runtime_pieces import kink_share
+
+
+def larger_times(a, b):
+    return np.sum(np.maximum(a, b) * np.arange(1.0, 5.0))
+
+
+def smaller_times(a, b):
+    return np.sum(np.minimum(a, b) * np.arange(1.0, 5.0))
+
+
+def pinball(r, q):
+    return np.mean(np.maximum(q * r, (q - 1.0) * r))
+
+
+# ties (0.0 == 0.0, 3.0 == 3.0), each side larger, and NaN on either side: the shares are
+# the documented ones (half each at a tie, NaN's adjoint to the second operand)
+A = [0.0, 3.0, 5.0, -1.0, np.nan, 2.0]
+B = [0.0, 3.0, 1.0, 4.0, 1.0, np.nan]
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f, a_share, b_share", [
+    (larger_times, [0.5, 1.0, 3.0, 0.0], [0.5, 1.0, 0.0, 4.0]),
+    (smaller_times, [0.5, 1.0, 0.0, 4.0], [0.5, 1.0, 3.0, 0.0]),
+])
+def test_both_operands_keep_the_tie_convention(path, f, a_share, b_share):
+    a, b = np.array(A[:4]), np.array(B[:4])
+    ga, gb = grad_on(path, f, (0, 1))(a, b)
+    assert np.array_equal(ga, a_share) and np.array_equal(gb, b_share)
+
+
+@pytest.mark.parametrize("first", [True, False])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_what_the_first_share_leaves_is_the_second_share_bit_for_bit(first, dtype):
+    """The adjoint's rule d[y] - kink_share(d[y], x1, x2, True) against the rule it
+    replaces, kink_share(d[y], x1, x2, False), over ties, NaN, signs of the adjoint,
+    broadcasting operands and a scalar adjoint (the mean's seed)."""
+    rng = np.random.default_rng(13)
+    x1 = rng.integers(-2, 3, (5, 1)).astype(dtype)          # many ties with x2
+    x2 = rng.integers(-2, 3, (1, 6)).astype(dtype)
+    x1[0, 0], x2[0, 1] = np.nan, np.nan
+    for g in (rng.standard_normal((5, 6)).astype(dtype), 1.0 / 30, dtype(-0.25)):
+        if not first:
+            x1, x2 = x2, x1
+        share = kink_share(g, x1, x2, True)
+        rest = g - share
+        expected = kink_share(g, x1, x2, False)
+        assert rest.dtype == expected.dtype == dtype
+        assert np.array_equal(rest, expected)
+
+
+def test_both_active_operands_make_one_mask():
+    df = s2s_ad.grad(pinball, 0)
+    r = np.random.default_rng(1).standard_normal(50)
+    g = df(r, 0.3)
+    assert np.allclose(g, np.where(r > 0, 0.3, -0.7) / r.size, rtol=1e-12)
+    source = s2s_ad.derivative_source(df, r, 0.3)
+    assert source.count("kink_share(") == 1
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f", [larger_times, smaller_times])
+def test_broadcast_operands_and_second_order(path, f):
+    rng = np.random.default_rng(2)
+    a, b = rng.standard_normal((3, 1)), rng.standard_normal(4)
+
+    def g(a, b):
+        return f(a * a, b) + np.sum(np.maximum(a, b) ** 2)
+    for k in (0, 1):
+        assert np.allclose(grad_on(path, g, k)(a, b), numeric_grad(g, (a, b), k),
+                           rtol=1e-6, atol=1e-8)
+    u = rng.standard_normal(a.shape)
+    dg = grad_on(path, g, 0)
+    fd = (dg(a + 1e-6 * u, b) - dg(a - 1e-6 * u, b)) / 2e-6
+    assert np.allclose(hvp_on(path, g, (a, b), u), fd, rtol=1e-5, atol=1e-6)
+
+
+# ---- small integer powers as products ---------------------------------------------------
+def gelu(a):
+    return np.sum(0.5 * a * (1.0 + np.tanh(0.79788456 * (a + 0.044715 * a ** 3))))
+
+
+def quartic(x):
+    return np.sum(x ** 4 - x ** 3) + np.sum(x) ** 3
+
+
+def quartic_number(x):
+    return x ** 4 - 2.0 * x ** 3
+
+
+def _code(source):
+    """The generated source without its provenance comments (which quote f)."""
+    return "\n".join(line for line in source.splitlines() if not line.strip().startswith("#"))
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f", [gelu, quartic])
+def test_integer_powers_have_no_pow_left(path, f):
+    x = np.linspace(-1.5, 2.0, 7)
+    df = grad_on(path, f)
+    assert np.allclose(df(x), numeric_grad(f, (x,), 0), rtol=1e-7, atol=1e-9)
+    if path == "specialised":
+        code = _code(s2s_ad.derivative_source(df, x))
+        assert "** 3" not in code and "** 4" not in code
+        g32 = df(x.astype(np.float32))
+        assert g32.dtype == np.float32 and np.allclose(g32, df(x), rtol=1e-5)
+
+
+def test_the_value_stays_within_two_ulps_of_the_power():
+    """f's own value, from the forward sweep written with products: within 2 ulp of
+    numpy's pow() (each product rounds once)."""
+    x = np.random.default_rng(5).uniform(-3.0, 3.0, 1000)
+    vg = s2s_ad.value_and_grad(lambda x: np.sum(np.sin(x ** 3)))
+    value, grad = vg(x)
+    assert abs(value - np.sum(np.sin(x ** 3))) <= 1e-12 * x.size
+    cubes = x * x * x
+    assert np.all(np.abs(cubes - x ** 3) <= 2 * np.spacing(np.abs(x ** 3)))
+    assert np.allclose(grad, np.cos(x ** 3) * 3 * x * x, rtol=1e-13)
+
+
+@pytest.mark.parametrize("x", [1.7, -0.3, 3])
+def test_number_powers_as_products(x):
+    df = s2s_ad.grad(quartic_number)
+    expected = 4 * x ** 3 - 6.0 * x ** 2
+    assert abs(df(x) - expected) <= 1e-12 * max(1.0, abs(expected))
+    assert "**" not in _code(s2s_ad.derivative_source(df, x))
+
+
+# ---- a sum over leading axes: its adjoint broadcasts as it is --------------------------
+def column_sum(x):
+    return np.sum(np.sin(x), axis=0) * 2.0
+
+
+def squared_column_sums(x):
+    return np.sum(np.sum(x * x, axis=0) ** 2) + np.sum(np.sum(x, axis=(0, 1)))
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f, shape", [(column_sum, (5,)), (squared_column_sums, (4, 3)),
+                                      (squared_column_sums, (4, 1)),
+                                      (squared_column_sums, (2, 3, 4))])
+def test_sum_over_leading_axes(path, f, shape):
+    x = np.random.default_rng(7).standard_normal(shape)
+    g = grad_on(path, f)(x)
+    assert g.shape == x.shape and np.allclose(g, numeric_grad(f, (x,), 0), rtol=1e-6, atol=1e-8)
+    if path == "specialised" and f is column_sum:
+        code = _code(s2s_ad.derivative_source(s2s_ad.grad(f), x))
+        assert "expand_dims" not in code and "unreduce" not in code
+
+
+# ---- np.where whose second branch is `1.0 - p`: one np.where in the adjoint ------------
+def picked_probability(z, y):
+    p = 1.0 / (1.0 + np.exp(-z))
+    pt = np.where(y > 0.5, p, 1.0 - p)
+    return -np.mean((1.0 - pt) ** 2 * np.log(pt))
+
+
+def picked_difference(x, c):
+    return np.sum(np.sin(np.where(c > 0.0, 3.0 * x, 2.0 - x)))
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f", [picked_probability, picked_difference])
+def test_where_with_a_subtracted_branch(path, f):
+    rng = np.random.default_rng(11)
+    z, y = rng.standard_normal((3, 4)), (rng.random((3, 4)) < 0.5).astype(float)
+    g = grad_on(path, f)(z, y)
+    assert np.allclose(g, numeric_grad(f, (z, y), 0), rtol=1e-6, atol=1e-9)
+    if path == "specialised":
+        code = _code(s2s_ad.derivative_source(s2s_ad.grad(f), z, y))
+        backward = code.split("\n\n")[-1]
+        assert backward.count("np.where(") == 1 and "-" in backward
+
+
+# ---- kink_share's result is a new array: the arithmetic after it is done in it ------------
+def smooth_l1(pred, target):
+    d = np.abs(pred - target)
+    m = np.minimum(d, 1.0)
+    return np.mean(m * (d - 0.5 * m))
+
+
+def test_kink_share_result_serves_as_a_buffer():
+    import tracemalloc
+    rng = np.random.default_rng(0)
+    pred, target = 2.0 * rng.standard_normal(10 ** 5), 2.0 * rng.standard_normal(10 ** 5)
+    df = s2s_ad.grad(smooth_l1)
+    g = df(pred, target)
+    assert np.allclose(g, np.clip(pred - target, -1.0, 1.0) / pred.size, rtol=1e-13, atol=0)
+    code = _code(s2s_ad.derivative_source(df, pred, target))
+    assert "d_bar += " in code         # added into kink_share's array, not a third one
+    tracemalloc.start()
+    df(pred, target)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 6.6 * pred.nbytes          # was 7 arrays of pred's size
+
+
+def both_from_one(r):
+    return np.sum(np.maximum(np.sin(r), r * r) * np.arange(1.0, r.size + 1.0)) \
+        + np.sum(np.minimum(np.cos(r), 0.5 * r) ** 2)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_both_operands_from_one_argument_to_second_order(path):
+    r = np.random.default_rng(12).uniform(-2.0, 2.0, 6)
+    assert np.allclose(grad_on(path, both_from_one)(r), numeric_grad(both_from_one, (r,), 0),
+                       rtol=1e-6, atol=1e-8)
+    u = np.random.default_rng(13).standard_normal(6)
+    dg = grad_on(path, both_from_one)
+    fd = (dg(r + 1e-6 * u) - dg(r - 1e-6 * u)) / 2e-6
+    assert np.allclose(hvp_on(path, both_from_one, (r,), u), fd, rtol=1e-5, atol=1e-6)
