@@ -192,9 +192,16 @@ class UniformAdjoints:
                 plan.append((operand.id, value, True))
             else:
                 return False
-        plan = _sums_per_operand(plan)
-        if any(not spread and self.aliases_a_written_array(value) for _, value, spread in plan):
-            return False
+
+        def aliased(plan):
+            return any(not spread and self.aliases_a_written_array(value)
+                       for _, value, spread in plan)
+        # summed per operand only where needed: `(x + x) * g` is slower than adding
+        # `g * x` twice (RMSNorm's row adjoint: 2x the time)
+        if aliased(plan):
+            plan = _sums_per_operand(plan)
+            if aliased(plan):
+                return False
         del self.pending[target]
         self.views.discard(target)
         out.extend(expansion.statements)
