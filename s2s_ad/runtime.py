@@ -118,41 +118,6 @@ def _has_integer_array(index):
     return False
 
 
-def shaped_like(*values):
-    """Something with the broadcast shape and the result dtype of `values` (for reads of
-    an elementwise result's shape and dtype): the first value when all shapes and array
-    dtypes agree (the usual case, and free), else a zero-stride view."""
-    best = values[0]
-    target = _shape(best)
-    dtype = best.dtype if type(best) is np.ndarray else None
-    shapes, mixed = [target], False
-    for value in values[1:]:
-        shape = _shape(value)
-        shapes.append(shape)
-        if type(value) is np.ndarray:
-            mixed |= dtype is not None and value.dtype != dtype
-            dtype = value.dtype if dtype is None else dtype
-        if shape != target and (len(shape) > len(target) or (
-                len(shape) == len(target) and shape > target)):
-            best, target = value, shape
-    for shape in shapes:             # does the widest one already have the result's shape?
-        if shape != target:
-            for mine, full in zip(shape[::-1], target[::-1]):
-                if mine != full and mine != 1:
-                    return _zero_view(values, np.broadcast_shapes(*shapes))
-    if mixed:                        # float32 with float64: the result is float64
-        return _zero_view(values, target)
-    return best
-
-
-def _zero_view(values, shape):
-    try:
-        dtype = np.result_type(*values)
-    except (TypeError, ValueError):
-        dtype = np.float64
-    return np.broadcast_to(np.zeros((), dtype=dtype), shape)
-
-
 def _shape(x):
     """np.shape(x), ten times faster for arrays and floats (every backward sweep runs it)."""
     kind = type(x)

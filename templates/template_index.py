@@ -34,7 +34,7 @@ source runtime_adjoints 1440817612
 source runtime_adjoints_linalg 2007760678
 source runtime_calculus 3507173389
 source runtime_functions 2843971962
-source runtime_helpers 3332333910
+source runtime_helpers 148043670
 source runtime_helpers_arrays 1411742494
 source runtime_helpers_pieces 1948706075
 source runtime_mappings 3962196716
@@ -810,7 +810,6 @@ nondifferentiable s2s_ad.runtime:extremum_share runtime_helpers
 nondifferentiable s2s_ad.runtime:placeholder runtime_helpers
 nondifferentiable s2s_ad.runtime:reduced_count runtime_helpers
 nondifferentiable s2s_ad.runtime:shape_of runtime_helpers
-nondifferentiable s2s_ad.runtime:shaped_like runtime_helpers
 nondifferentiable s2s_ad.runtime:zero_adjoint runtime_helpers
 nondifferentiable s2s_ad.runtime:zero_tangent runtime_helpers
 nondifferentiable s2s_ad.runtime_arrays:pad_widths runtime_helpers

@@ -164,6 +164,8 @@ def test_a_running_sum_needs_no_shape_repair():
     source = s2s_ad.derivative_source(df, *args)
     assert "np.dot(u_bar, " in source
     assert "match_adjoint(t" not in source and "u_bar = u_bar + " not in source
+    # u * u's two contributions to u_bar as one fresh sum: u * u itself is not computed
+    assert "u_bar = u + u" in source and "u * u\n" not in source.split("# grad of")[0]
     assert_matches_golden("carried_sum_heat", source)
 
 

@@ -262,15 +262,6 @@ def test_the_gradient_of_a_sum_of_a_broadcast_sum(shapes, dtypes):
     assert gy.dtype == np.result_type(y, v) and gv.dtype == np.result_type(y, v)
 
 
-def test_shaped_like_has_the_result_shape_and_dtype():
-    from s2s_ad.runtime import shaped_like
-    for values in [(np.ones(3, np.float32), np.ones(3)), (np.ones((2, 1)), np.ones(3)),
-                   (np.ones(3, np.float32), 2.0), (np.ones((2, 1), np.float32), np.ones(3, np.float32))]:
-        proxy = shaped_like(*values)
-        assert proxy.shape == np.broadcast_shapes(*(np.shape(v) for v in values))
-        assert proxy.dtype == np.result_type(*values)
-
-
 def mean_square_of_differences(z):
     d = z[2:] - z[:-2]             # the facts know no axes of a slice of unknown length
     return np.mean(d ** 2)

@@ -171,8 +171,7 @@ def _shape_helpers(bindings):
     """Which runtime-helper arguments are read for their shape only, and the names of the
     helpers that tape a shape and restore a placeholder of it."""
     from .. import runtime
-    reads = {"unbroadcast": {1}, "unreduce": {1}, "reduced_count": {0},
-             "shaped_like": set(range(64))}
+    reads = {"unbroadcast": {1}, "unreduce": {1}, "reduced_count": {0}}
     positions = {name: reads[obj.__name__] for name, obj in bindings.names.items()
                  if getattr(obj, "__module__", None) == "s2s_ad.runtime"
                  and obj.__name__ in reads}

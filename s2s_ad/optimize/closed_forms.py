@@ -220,9 +220,7 @@ class _Rewrite:
         raise _Opaque()
 
     def _full_shape(self, node):
-        """Does node have the arrays' shape (a value of them, or shaped_like of them)?"""
-        if isinstance(node, gast.Call) and callee(node.func, self.resolve) is runtime.shaped_like:
-            return any(self._full_shape(a) for a in node.args)
+        """Does node have the arrays' shape (a value of them)?"""
         if not isinstance(node, gast.Name) or node.id in self.adjoints:
             return False
         return self._name(node.id, True)[1]
