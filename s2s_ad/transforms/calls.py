@@ -23,7 +23,7 @@ from ..ir import build
 from ..runtime import RUNTIME_MODULES
 from .. import runtime_creation, runtime_functions, runtime_pieces, runtime_shape
 from ..frontend.star_params import fixed_arity, fixed_count, takes_star_args
-from ..runtime_objects import constructible, field_names, make_object
+from ..runtime_objects import constructible, defines_call, field_names, make_object
 from . import desugar
 from .function_values import FunctionValueMixin
 from .generators import listed_generator
@@ -62,6 +62,11 @@ class CallMixin(FunctionValueMixin, HelperInlineMixin):
             return self._call_with(build.dotted(path), expr.args, expr.keywords, 0)
         if path is None or self.res.is_value(path.split(".")[0]):
             if not isinstance(func, gast.Attribute):
+                owner = self._receiver_class(func) if isinstance(func, gast.Name) else None
+                if owner is not None and owner[1] != "class" and defines_call(owner[0]):
+                    # model(x) of an object whose class says what calling it runs:
+                    # Model.__call__(model, x), differentiated through model's attributes
+                    return self._method_call(func, "__call__", expr)
                 known = self._function_value(func)
                 if known is not None:
                     return self._call_target(*known, expr)
@@ -278,9 +283,17 @@ class CallMixin(FunctionValueMixin, HelperInlineMixin):
         chosen when the code runs."""
         path = dotted_path(func)
         function = raw if raw is not None else self.known_functions.get(path)
-        if function is not None and path.split(".")[0] not in self._bindings_in_source()[1]:
-            name = self._bound_name(function)
-            return self._call_target(build.name(name), name, function, expr)
+        held = self.known_functions.get(f"{path}.__class__") if raw is None else None
+        if path.split(".")[0] not in self._bindings_in_source()[1]:
+            if function is not None:
+                name = self._bound_name(function)
+                return self._call_target(build.name(name), name, function, expr)
+            if defines_call(held):
+                # self.l1(x), l1 a callable object the signature gives the class of:
+                # Layer.__call__(self.l1, x), differentiated through l1's attributes
+                call = self._runtime_call(held.__call__, [build.clone(func)] + list(expr.args))
+                call.keywords = expr.keywords
+                return self._call(build.with_location(call, expr))
         if expr.keywords or any(isinstance(a, gast.Starred) for a in expr.args):
             raise UnsupportedSyntaxError(
                 f"`{path or func.attr}` holds a function chosen when the code runs: such a "
