@@ -223,10 +223,15 @@ class CallMixin(FunctionValueMixin, HelperInlineMixin):
         whose methods are then differentiated like any helper, `m` included. None
         otherwise (a method of an object chosen when the code runs: refusals.py)."""
         found = self.res.receivers.get(receiver.id)
-        if found is not None:
-            return found
         values, stores = self._bindings_in_source()
         given = self.known_functions.get(f"{receiver.id}.__class__")
+        if found is not None:
+            if found[1] == "instance" and isinstance(given, type) \
+                    and issubclass(given, found[0]) and receiver.id not in stores:
+                # self of a subclass instance (grad(swish.loss) of Base.loss): the
+                # signature gives its exact class, whose overrides the calls take
+                return given, "exact"
+            return found
         if given is not None and receiver.id in self.res.parameters \
                 and receiver.id not in stores:
             # an object argument whose exact class the specialisation's signature gives
@@ -239,6 +244,24 @@ class CallMixin(FunctionValueMixin, HelperInlineMixin):
             return None
         cls = self.res.lookup(path)
         return (cls, "instance") if constructible(cls) else None
+
+    def _property_getter(self, expr):
+        """The getter (a def) of `m.scale` when m's class is known while normalizing
+        (_receiver_class) and defines scale as a property no subclass of it redefines
+        (for the class of the method differentiated; the exact class of an argument has
+        none to choose from), else None."""
+        if not isinstance(expr.value, gast.Name) or not self.res.is_value(expr.value.id):
+            return None
+        owner = self._receiver_class(expr.value)
+        if owner is None or owner[1] == "class":
+            return None
+        raw = inspect.getattr_static(owner[0], expr.attr, None)
+        if not isinstance(raw, property) or not inspect.isfunction(raw.fget):
+            return None
+        if owner[1] != "exact" and any(expr.attr in sub.__dict__
+                                       for sub in _subclasses(owner[0])):
+            return None
+        return raw.fget
 
     def _method_call(self, receiver, attr, expr):
         """self.helper(x) -> helper(self, x), cls.create(x) -> create(cls, x), self.scale(x)
@@ -258,10 +281,10 @@ class CallMixin(FunctionValueMixin, HelperInlineMixin):
         if how == "exact":        # the object's own class: no subclass to choose from
             how, overriding = "instance", []
         if overriding and not isinstance(raw, staticmethod):
-            raise UnsupportedSyntaxError(
-                f"`{receiver.id}.{attr}(...)` is resolved on {owner.__qualname__}, but "
-                f"{', '.join(overriding)} overrides `{attr}`", self.smap.locate(expr),
-                f"call {owner.__qualname__}.{attr}({receiver.id}, ...) to say which one")
+            # which class's method runs is known when the call runs (the general
+            # derivative): a method chosen then, differentiated in its arguments (with the
+            # object itself differentiated, refusals.held_methods_of_varied_objects)
+            return self._attribute_function_call(expr.func, None, expr)
         if isinstance(raw, staticmethod):
             function, first = raw.__func__, []
         elif isinstance(raw, classmethod):
