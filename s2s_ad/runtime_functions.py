@@ -254,7 +254,10 @@ def _item(tangents, k):
 def _tangent_of(tangent, value):
     """A tangent of value's shape and float type (a zero tangent may be the number 0.0)."""
     if np.ndim(value) and np.ndim(tangent) == 0:
-        return np.zeros(np.shape(value)) + tangent
+        # of value's float dtype: a float32 vjp differentiated again stays float32
+        kind = getattr(value, "dtype", None)
+        dtype = kind if kind is not None and kind.kind == "f" else float
+        return np.zeros(np.shape(value), dtype=dtype) + tangent
     if not np.ndim(value) and not isinstance(value, np.ndarray):
         return float(tangent)
     return tangent
