@@ -140,8 +140,8 @@ def held_methods_of_varied_objects(levels, activity, generated=False):
             continue
         owner, attr = methods[held]
         error = UnsupportedSyntaxError(
-            f"`{owner}.{attr}(...)` calls a method of `{owner}` (or an object with a "
-            f"`def __call__` it holds), which carries the derivative: a method chosen when "
+            f"`{owner}.{attr}(...)` calls a method of `{owner}`, which carries the "
+            f"derivative (or an object with a `def __call__` it holds): a method chosen when "
             f"the code runs is differentiated with respect "
             f"to its arguments only, and the part through `{owner}`'s attributes would be a "
             f"silent zero", located(levels, call, portable=True),
