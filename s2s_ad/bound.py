@@ -20,6 +20,7 @@ import inspect
 import weakref
 
 from .errors import APIUsageError, function_location
+from .runtime_objects import defines_call
 
 # a derivative made here -> (the derivative of the function, given args, given keywords)
 _GIVEN = weakref.WeakKeyDictionary()
@@ -50,8 +51,7 @@ def bound_parts(f):
 
 
 def _called_instance(f):
-    return not inspect.isclass(f) and not inspect.isroutine(f) \
-        and inspect.isfunction(getattr(type(f), "__call__", None))
+    return not inspect.isclass(f) and defines_call(type(f))
 
 
 def bound_derivative(f, transform, wrt):

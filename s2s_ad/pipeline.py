@@ -155,10 +155,14 @@ def _checks(func, request, registry, cache, outline=False):
     if not (cache.derived_of(func) is not None or request.zero_allowed):
         reject_silent_zero(levels, request.wrt, outputs, registry)
     reject_generator(levels, request)
-    reject_called_arguments(levels, request.wrt)
+    if request.signature is not None:
+        # (a called argument may be an object whose class defines __call__: known from
+        # the arguments of a call; the general derivative raises when it runs)
+        reject_called_arguments(levels, request.wrt, known_functions(request.signature))
     reject_untracked_writes(levels, activity, registry)
     if not outline:
-        levels = guard_held_methods(levels, activity, namer)
+        levels = guard_held_methods(levels, activity, namer,
+                                    generated=cache.derived_of(func) is not None)
     return _Checked(levels, namer, func, aux, kinds, outputs, activity)
 
 
@@ -261,9 +265,11 @@ def _derive_forward(func, request, registry, cache):
     if not (request.helper or cache.derived_of(func) is not None or request.zero_allowed):
         reject_silent_zero(levels, request.wrt, outputs, registry)     # as grad does
     reject_generator(levels, request)
-    reject_called_arguments(levels, request.wrt)
+    if request.signature is not None:           # as grad does
+        reject_called_arguments(levels, request.wrt, known_functions(request.signature))
     reject_untracked_writes(levels, activity, registry)
-    levels = guard_held_methods(levels, activity, namer)
+    levels = guard_held_methods(levels, activity, namer,
+                                generated=cache.derived_of(func) is not None)
     bindings = Bindings(namer, _user_object(levels.resolution))
     bindings.name_for(levels.numpy_name, numpy, exact=True)
     bindings.bind_all(levels.runtime_names, levels.resolution.imported)

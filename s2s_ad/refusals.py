@@ -12,21 +12,31 @@ from .analyses.activity import only_nondifferentiable_paths, writes_into_argumen
 from .errors import NonDifferentiableError, UnsupportedSyntaxError
 from .ir.primitives import operation_of
 from .ir.walk import all_statements, walk_tree
+from .runtime_objects import defines_call
 
 
-def reject_called_arguments(levels, wrt):
+def reject_called_arguments(levels, wrt, functions=None):
     """Differentiating with respect to an argument f calls (a function, a callable object)
-    would follow nothing into the call: a located error, never a zero gradient."""
+    would follow nothing into the call: a located error, never a zero gradient. Not for
+    an object whose class `functions` (known_functions of the signature) gives with a
+    `def __call__`: the call is Model.__call__(model, x), through model's attributes.
+    (The general derivative, which knows no class, raises the same error when it runs:
+    held_methods_of_varied_objects.)"""
+    called = {name for name in wrt
+              if defines_call((functions or {}).get(f"{name}.__class__"))}
     for node in walk_tree(levels.parsed.tree):
         if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) \
-                and node.func.id in wrt:
-            raise NonDifferentiableError(
-                f"`{node.func.id}` is called here: s2s_ad does not differentiate with "
-                f"respect to a function or a callable object",
-                levels.parsed.source_map.locate(node),
-                "differentiate with respect to the values it uses: pass them as arguments, "
-                "or make the call a method and differentiate it (grad(Model.loss) with "
-                "wrt='self')")
+                and node.func.id in wrt and node.func.id not in called:
+            raise _called_argument(node.func.id, levels.parsed.source_map.locate(node))
+
+
+def _called_argument(name, location):
+    return NonDifferentiableError(
+        f"`{name}` is called here: s2s_ad does not differentiate with respect to a "
+        f"function, nor to a callable object where the derivative does not know its class "
+        f"(the general one, S2S_AD_GENERAL=1)", location,
+        "differentiate with respect to the values it uses: pass them as arguments; for a "
+        "model, call its class's method: Model.__call__(model, x)")
 
 
 def reject_generator(levels, request):
@@ -69,23 +79,27 @@ def reject_untracked_writes(levels, activity, registry):
             "`y[i] = expr` or `y = np.sort(x)`")
 
 
-def held_methods_of_varied_objects(levels, activity):
+def held_methods_of_varied_objects(levels, activity, generated=False):
     """`m.loss(x)` with `m` carrying the derivative (an object argument differentiated, or
     one built from differentiated values) where m's class is not known while the
     derivative is built (the general derivative): if `m.loss` is a method, the call, made
     as a function chosen when the code runs, is differentiated with respect to its
     arguments only, and the part through m's attributes would be a silent zero; if it is
     a function m holds (`m.act = np.tanh`), it is right. [(the call's statement, the name
-    holding `m.loss`, the located error to raise when it is a method)]: the
+    holding `m.loss`, the located error to raise when it is a method, whether to raise it
+    whatever the name holds)]: the
     derivative checks which it is when it runs (transforms/held_methods.py).
 
         def f(m, x):                        check_not_method(t1_0, "...`m.loss(...)`
             return m.loss(x)           ->   calls a method of `m`, which carries the
                                             derivative ...")
 
-    A function the object holds as an attribute on the method's own `self` (whose class
-    says `act` is no method) and `m.act(h)` of another object where the derivative's
-    signature names the function are called by name, not here.
+    Also `layer(x)` of a varied value itself (for layer in self.layers) and `self.l1(x)`
+    on the method's own `self`: either may be an object with a `def __call__` reading
+    attributes that carry the derivative. Not in s2s_ad's own derivative differentiated
+    again (`generated`): the first derivative refused these calls already, and its tape
+    (one list for every value it saves) makes anything it restores look varied. `m.act(h)` where the derivative's signature
+    names the function (or l1's class) is called by name, not here.
     """
     from .runtime_functions import call_function
     from .transforms.aliased_writes import located
@@ -99,19 +113,40 @@ def held_methods_of_varied_objects(levels, activity):
     for stmt in all_statements(levels.tree.body):
         call = stmt.value if isinstance(stmt, (gast.Expr, gast.Assign)) else None
         if not isinstance(call, gast.Call) or not call.args \
-                or not isinstance(call.args[0], gast.Name) or call.args[0].id not in methods:
+                or not isinstance(call.args[0], gast.Name) \
+                or operation_of(call, levels.callees).primitive is not call_function:
             continue
-        if operation_of(call, levels.callees).primitive is not call_function:
+        held = call.args[0].id
+        if generated and held not in methods:
             continue
-        owner, attr = methods[call.args[0].id]
-        if owner in levels.resolution.receivers:
+        if held in levels.resolution.parameters and held in activity.varied:
+            # f's own argument, differentiated and called: whatever it holds, the general
+            # derivative cannot follow it (a function, or an object of a class unknown here)
+            found.append((stmt, held, _called_argument(
+                held, located(levels, call, portable=True)), True))
             continue
+        if held not in methods and held in activity.varied:
+            # `layer(x)` for layer in self.layers: an object with a `def __call__` (or a
+            # bound method) that carries the derivative itself
+            found.append((stmt, held, UnsupportedSyntaxError(
+                f"`{held}(...)` calls a value that carries the derivative: if it is an "
+                f"object with a `def __call__` (or a bound method), called as a function "
+                f"chosen when the code runs it is differentiated with respect to its "
+                f"arguments only, and the part through its own attributes would be a "
+                f"silent zero", located(levels, call, portable=True),
+                f"call it through its class, `ClassName.__call__({held}, ...)`"), False))
+            continue
+        if held not in methods:
+            continue
+        owner, attr = methods[held]
         error = UnsupportedSyntaxError(
             f"`{owner}.{attr}(...)` calls a method of `{owner}`, which carries the "
-            f"derivative: a method chosen when the code runs is differentiated with respect "
+            f"derivative (or an object with a `def __call__` it holds): a method chosen when "
+            f"the code runs is differentiated with respect "
             f"to its arguments only, and the part through `{owner}`'s attributes would be a "
             f"silent zero", located(levels, call, portable=True),
-            f"call it through its class, `ClassName.{attr}({owner}, ...)`, or read the "
-            f"attributes in f (`{owner}.W`)")
-        found.append((stmt, call.args[0].id, error))
+            f"call it through its class, `ClassName.{attr}({owner}, ...)` (an object it "
+            f"holds: `Layer.__call__({owner}.{attr}, ...)`), or read the attributes in f "
+            f"(`{owner}.W`)")
+        found.append((stmt, held, error, False))
     return found

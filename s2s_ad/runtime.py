@@ -129,7 +129,11 @@ def _shape(x):
 
 
 def shape_of(x):
-    """What the tape keeps of a value the backward sweep reads only for its shape."""
+    """What the tape keeps of a value the backward sweep reads only for its shape. A list,
+    tuple or dict (the adjoint of a list of tuples of arrays) may have none numpy can
+    take: the value itself is kept, in a list, which no shape is (placeholder)."""
+    if type(x) in (list, tuple, dict) or hasattr(type(x), "_fields"):
+        return [x]
     return _shape(x)
 
 
@@ -138,6 +142,8 @@ def placeholder(shape, _made={}):
     reads. Loops restore one per iteration, and np.broadcast_to costs microseconds, so
     each shape's view is made once (the default-argument dict travels with this function
     into standalone files)."""
+    if type(shape) is list:            # a structure shape_of kept whole
+        return shape[0]
     if not shape:
         return 0.0
     try:

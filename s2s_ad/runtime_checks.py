@@ -11,9 +11,12 @@ differentiated function (read from the generated gradient's docstring):
 import numpy as np
 
 try:  # inside the package the error is an s2s_ad.ADError; standalone it is a ValueError
-    from .errors import NonScalarOutputError, UnsupportedSyntaxError
+    from .errors import NonDifferentiableError, NonScalarOutputError, UnsupportedSyntaxError
 except ImportError:  # pragma: no cover - only in standalone generated files
     class NonScalarOutputError(ValueError):
+        pass
+
+    class NonDifferentiableError(ValueError):
         pass
 
     class UnsupportedSyntaxError(ValueError):
@@ -138,13 +141,23 @@ def _shares(array, other):
     return isinstance(other, np.ndarray) and np.shares_memory(array, other)
 
 
-def check_not_method(function, message):
+def check_not_method(function, message, argument=False):
     """`function`, read off an object that carries the derivative (`t = m.act`) and
     called, is a function the object holds (`m.act = np.tanh`), not a method bound to an
-    object: the derivative of a method called as a held function would miss the part
-    through its object's attributes. Raise `message` (the located error, rendered) for a
-    method. (The object itself is not passed: a read of it here would make its adjoint
-    an array's, where it is the dict of its attributes'.)"""
+    object, nor an object with a `def __call__`: the derivative of a method called as a
+    held function would miss the part through its object's attributes. Raise `message`
+    (the located error, rendered) for a method. (The object itself is not passed: a read
+    of it here would make its adjoint an array's, where it is the dict of its
+    attributes'.) `argument`: `function` is f's
+    own argument, differentiated: the general derivative follows no call of it, whatever
+    it holds (a function, or an object whose class it does not know)."""
+    if argument:
+        raise NonDifferentiableError(message)
     bound = getattr(function, "__self__", None)
     if bound is not None and not isinstance(bound, (type, type(np))):
+        raise UnsupportedSyntaxError(message)
+    if not isinstance(function, type) \
+            and type(getattr(type(function), "__call__", None)) is type(check_not_method):
+        # a callable object it holds (self.l1 of a model of layers): its __call__ reads
+        # the object's own attributes, which carry the derivative too
         raise UnsupportedSyntaxError(message)

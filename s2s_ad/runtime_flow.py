@@ -43,6 +43,10 @@ def add_adjoints(a, b):
     a, b = attribute_adjoints(a), attribute_adjoints(b)
     if a is None or b is None:      # an object's attribute without a derivative (a string)
         return b if a is None else a
+    if isinstance(a, (list, tuple, dict)) and _scalar_zero(b):
+        # the zero of an item no contribution reached (scatter_add fills a list's other
+        # items with 0.0), added to a structured adjoint: nothing to add
+        return list(a) if isinstance(a, tuple) else a
     if isinstance(b, dict):
         out = dict(a) if isinstance(a, dict) else {}
         for key, value in b.items():
@@ -54,6 +58,12 @@ def add_adjoints(a, b):
             return list(b)
         return [add_adjoints(p, q) for p, q in zip(a, b)]
     return a + b
+
+
+def _scalar_zero(value):
+    """Is value the number zero (a Python or numpy scalar, not an array)?"""
+    return isinstance(value, (int, float, np.number)) and not isinstance(value, bool) \
+        and value == 0
 
 
 def scatter_add(a, x, index, g):

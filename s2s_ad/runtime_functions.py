@@ -125,12 +125,19 @@ def _applied(function, args):
 def _unbound(function, args):
     """(function, args, how many arguments were put first): a bound method `m.loss` held
     (a new object at each read, so no derivative is specialised on it) as its plain
-    function with the object first, `M.loss` and (m, *args). The object gets no
+    function with the object first, `M.loss` and (m, *args); a callable object `model` as
+    `Model.__call__` and (model, *args). The object gets no
     derivative here: the derivative of f refuses a method of an object that carries one
     (transforms/held_methods.py)."""
     import inspect
     if inspect.ismethod(function) and inspect.isfunction(function.__func__):
         return function.__func__, (function.__self__,) + tuple(args), 1
+    if not inspect.isclass(function) \
+            and inspect.isfunction(getattr(type(function), "__call__", None)):
+        # a callable object (a model called as model(x)): its class's __call__ with the
+        # object first, which has an identity to specialise on (the object gets no
+        # derivative here either)
+        return type(function).__call__, (function,) + tuple(args), 1
     return function, tuple(args), 0
 
 
@@ -141,6 +148,10 @@ def function_vjp(function, args, cotangent):
     function, args, first = _unbound(function, args)
     positions = tuple(k for k, a in enumerate(args) if k >= first and _differentiable(a))
     adjoints = [0.0] * len(args)
+    if type(cotangent) is float and cotangent == 0.0:
+        # the zero standing for any shape (a result nothing reads, in a gradient
+        # differentiated again): every adjoint is zero
+        positions = ()
     if positions:
         from s2s_ad import api
         from s2s_ad.runtime_functions import _Deriving, _applier   # (a CLI file: s2s_ad)
@@ -243,7 +254,10 @@ def _item(tangents, k):
 def _tangent_of(tangent, value):
     """A tangent of value's shape and float type (a zero tangent may be the number 0.0)."""
     if np.ndim(value) and np.ndim(tangent) == 0:
-        return np.zeros(np.shape(value)) + tangent
+        # of value's float dtype: a float32 vjp differentiated again stays float32
+        kind = getattr(value, "dtype", None)
+        dtype = kind if kind is not None and kind.kind == "f" else float
+        return np.zeros(np.shape(value), dtype=dtype) + tangent
     if not np.ndim(value) and not isinstance(value, np.ndarray):
         return float(tangent)
     return tangent

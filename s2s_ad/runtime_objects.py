@@ -19,6 +19,7 @@ hold anything else (strings, booleans, functions, random generators): what has n
 derivative. The gradient object is made without calling the class's __init__.
 """
 import dataclasses
+import inspect
 
 import numpy as np
 
@@ -176,6 +177,12 @@ def zero_gradient(value):
     if is_object(value):
         return object_gradient(0.0, value)
     return None
+
+
+def defines_call(cls):
+    """Does calling an instance of `cls` run a `def __call__` of its (a model called as
+    model(x)), which s2s_ad can read and differentiate?"""
+    return isinstance(cls, type) and inspect.isfunction(getattr(cls, "__call__", None))
 
 
 def constructible(cls):

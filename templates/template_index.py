@@ -33,7 +33,7 @@ source python_math 2016104563
 source runtime_adjoints 1440817612
 source runtime_adjoints_linalg 2007760678
 source runtime_calculus 3507173389
-source runtime_functions 2843971962
+source runtime_functions 2311047599
 source runtime_helpers 148043670
 source runtime_helpers_arrays 1411742494
 source runtime_helpers_pieces 1948706075
@@ -802,6 +802,7 @@ tangent s2s_ad.runtime_calculus:ungradients runtime_calculus
 tangent s2s_ad.runtime_calculus:untrapezoid_steps runtime_calculus
 adjoint s2s_ad.runtime_checks:check_cotangent runtime_functions
 adjoint s2s_ad.runtime_functions:call_function runtime_functions
+adjoint s2s_ad.runtime_functions:function_vjp runtime_functions
 tangent s2s_ad.runtime_checks:check_cotangent runtime_functions
 tangent s2s_ad.runtime_functions:call_function runtime_functions
 tangent s2s_ad.runtime_functions:function_vjp runtime_functions

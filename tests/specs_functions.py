@@ -5,7 +5,7 @@ import numpy as np
 
 from primitive_specs import BINARY, UNARY, Spec
 from s2s_ad.runtime_checks import check_cotangent
-from s2s_ad.runtime_functions import call_function
+from s2s_ad.runtime_functions import call_function, function_vjp
 from s2s_ad.runtime_mappings import make_mapping, mapping_values
 
 
@@ -19,6 +19,21 @@ def call_tanh(x):
 
 def call_weighted(a, b):
     return call_function(_weighted, (a, b))
+
+
+def vjp_of_held_tanh(x, c):
+    return function_vjp(np.tanh, (x,), c)[0]
+
+
+def _weighted_again(a, b):
+    return np.sin(a) * b
+
+
+def vjp_of_held_weighted(a, b, c):
+    # (its own function: each held function's derivatives are specialised on at most
+    # eight signatures, and call_weighted's rows use _weighted's)
+    parts = function_vjp(_weighted_again, (a, b), c)
+    return parts[0] * np.cos(parts[1])
 
 
 def built_mapping(a, b):
@@ -42,4 +57,10 @@ SPECS = [
     Spec(mapping_values, mapping_read_back, BINARY, modes=("reverse", "forward")),
     Spec(call_function, call_tanh, UNARY, modes=("reverse", "forward")),
     Spec(call_function, call_weighted, BINARY, modes=("reverse", "forward")),
+    # f's vjp itself differentiated (grad of a gradient calling a held function)
+    Spec(function_vjp, vjp_of_held_tanh, [((), ()), ((4,), (4,)), ((3, 4), (3, 4))],
+         modes=("reverse", "forward")),
+    Spec(function_vjp, vjp_of_held_weighted, [((), (), ()), ((4,), (4,), (4,)),
+                                              ((3, 4), (3, 4), (3, 4))],
+         modes=("reverse", "forward")),
 ]

@@ -14,7 +14,7 @@ import pytest
 import s2s_ad
 from s2s_ad.api import general_derivative
 from s2s_ad.errors import ADError, UnsupportedSyntaxError
-from derivative_paths import PATHS
+from derivative_paths import PATHS, on_path
 from gradcheck import numeric_grad
 
 RNG = np.random.default_rng(7)
@@ -355,14 +355,28 @@ def test_writing_an_attribute_is_a_located_error():
     assert "attribute" in str(info.value) and "self.cache = x * 2.0" in str(info.value)
 
 
-def test_a_property_is_an_error_not_a_silent_zero():
-    with pytest.raises(ADError, match="property"):
-        s2s_ad.grad(Refused().reads_a_property, wrt="self")(np.ones(3))
+def test_a_property_is_differentiated_through_its_getter(both_paths):
+    """Was an error (never a silent zero): self.doubled is Refused.doubled.fget(self)."""
+    x = np.array([1.0, -2.0, 0.5])
+    g = on_path(s2s_ad.grad(Refused.reads_a_property), both_paths)(Refused(), x)
+    np.testing.assert_allclose(g.W, 2.0 * x)
 
 
-def test_an_overridden_method_is_an_error():
-    with pytest.raises(UnsupportedSyntaxError, match="overrides"):
-        s2s_ad.grad(Refused.calls_overridden)
+def test_an_overridden_method_runs_the_objects_own(both_paths):
+    """Was "resolved on Refused, but Overriding overrides `helper`" at grad time: the
+    specialised derivative knows self's exact class; the general one calls the method as
+    one chosen when the code runs (differentiating the object itself there is the located
+    error of a method of an object that carries the derivative)."""
+    x = np.array([1.0, -2.0, 0.5])
+    f = on_path(s2s_ad.grad(Refused.calls_overridden, wrt=1), both_paths)
+    np.testing.assert_allclose(f(Overriding(), x), 2.0 * np.ones(3))
+    np.testing.assert_allclose(f(Refused(), x), np.ones(3))
+    g = on_path(s2s_ad.grad(Refused.calls_overridden), both_paths)
+    if both_paths == "specialised":
+        np.testing.assert_allclose(g(Overriding(), x).W, 2.0 * x)
+    else:
+        with pytest.raises(UnsupportedSyntaxError, match="calls a method of `self`"):
+            g(Overriding(), x)
 
 
 def test_wrt_out_of_range_counts_the_parameters_left():

@@ -103,8 +103,9 @@ def test_method_of_an_object_argument_in_x(both_paths):
     m = Scaled(1.3, np.tanh)
     f = fresh(loss_of_an_object)
     # grad of grad differentiates the general derivative of the inner gradient, which
-    # calls the method as a function chosen when the code runs (README: not twice)
-    every_way(f, 0.4, (m,), grad_of_grad=False)
+    # calls the method as a function chosen when the code runs: through function_vjp's
+    # reverse template (issue 15 point 2, session 13)
+    every_way(f, 0.4, (m,))
     x, eps = 0.4, 1e-6
     expected = (f(m, x + eps) - f(m, x - eps)) / (2 * eps)
     np.testing.assert_allclose(s2s_ad.grad(f, wrt=1)(m, x), expected, rtol=1e-6)
@@ -136,7 +137,7 @@ def test_function_an_object_argument_holds(both_paths):
     expected = (f(Scaled(m.w + eps, np.tanh), x) - f(Scaled(m.w - eps, np.tanh), x)) / (2 * eps)
     assert type(g) is Scaled and g.act is None
     np.testing.assert_allclose(g.w, expected, rtol=1e-6)
-    every_way(f, 0.3, (m,), grad_of_grad=False)
+    every_way(f, 0.3, (m,))
 
 
 # ---- np.maximum.accumulate / np.minimum.accumulate ----------------------------------------

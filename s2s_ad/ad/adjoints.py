@@ -235,8 +235,13 @@ class Adjoints:
         tape (a variable redefined in a loop or branch)? Then it is not an alias to
         pass on lazily: `x_bar = y` is written now, while `y` still holds that value."""
         base = expr.value if isinstance(expr, gast.Subscript) else expr
-        return isinstance(base, gast.Name) and not self._namer.is_adjoint(base.id) \
-            and self._flow.is_overwritten(base.id)
+        if isinstance(base, gast.Name) and self._namer.is_adjoint(base.id):
+            # an accumulated adjoint is zeroed again where its variable's definition is
+            # reversed (`t4_0_bar = 0.0` for `t4_0 = list(t3_0)`): an alias of it would
+            # lose what it held
+            owner = self._namer.variable_of_adjoint(base.id)
+            return owner is not None and self.accumulates(owner)
+        return isinstance(base, gast.Name) and self._flow.is_overwritten(base.id)
 
     def _snapshot(self, expr):
         """`expr`, copied when it may be (a view of) a forward array the backward sweep
@@ -252,9 +257,11 @@ class Adjoints:
 
     def owned_value(self, variable, expr):
         """`expr`, copied when it may alias and `variable`'s adjoint is updated in place
-        (scatter into x_bar[i], clearing y_bar[i] after `y[i] = v`)."""
-        if variable in self._flow.subscripted and not isinstance(expr, (gast.BinOp,
-                                                                        gast.UnaryOp)) \
+        (scatter into x_bar[i], clearing y_bar[i] after `y[i] = v`, popping a list's
+        adjoint item by item to undo its appends: a vjp's cotangent list is its caller's,
+        which a gradient differentiated again reads once more)."""
+        if (variable in self._flow.subscripted or variable in self._flow.list_valued) \
+                and not isinstance(expr, (gast.BinOp, gast.UnaryOp)) \
                 and not (isinstance(expr, gast.Constant)):
             return build.call(self.helper(runtime_flow.copy_adjoint), [expr])
         return expr

@@ -91,15 +91,17 @@ def known_functions(signature):
     """{parameter: function} for the parameters `signature` says hold a function, and
     {"self.act": function} for an object's attributes holding one (`self.act = np.tanh`
     set in __init__), objects inside objects too ("self.layer.act"); {"m.__class__": M}
-    for a parameter holding an object (its exact class: `m.loss(x)` is M.loss(m, x))."""
+    for a parameter holding an object (its exact class: `m.loss(x)` is M.loss(m, x)), and
+    {"m.l1.__class__": L} for an object it holds."""
     found = {}
 
     def visit(path, kind, depth):
         if isinstance(kind, Callee):
             found[path] = kind.function
         elif isinstance(kind, Attributes) and depth < 3:
-            if not depth:
-                found[f"{path}.__class__"] = kind.type
+            # the object's exact class, an attribute's too (`self.l1(x)` of a callable
+            # layer is Layer.__call__(self.l1, x))
+            found[f"{path}.__class__"] = kind.type
             for attr, item in kind.entries:
                 visit(f"{path}.{attr}", item, depth + 1)
     for name, kind in signature or ():

@@ -174,8 +174,8 @@ def _list_valued(tree, sites):
 def _structured(tree, callees):
     """Variables that may hold a list, dict or tuple of adjoints: results of the runtime
     helpers that build those (they appear when a generated derivative is differentiated
-    again), a user's list literals, and plain copies of such variables. `+` would
-    concatenate them."""
+    again), a user's list literals, tuple displays, and plain copies of such variables.
+    `+` would concatenate them."""
     builders = {runtime_flow.scatter_add, runtime_flow.add_adjoints, runtime_flow.add_lists,
                 runtime_flow.push_adjoint, runtime_flow.spread_adjoint, runtime_flow.copy_adjoint,
                 runtime_flow.take_adjoint, runtime_flow.match_adjoint, runtime_shape.split_array}
@@ -187,8 +187,11 @@ def _structured(tree, callees):
         if isinstance(value, gast.Call) and isinstance(value.func, gast.Name) \
                 and callees.get(value.func.id) in builders:
             found.add(node.targets[0].id)
-        elif _builds_list(value, found):
-            found.add(node.targets[0].id)       # then filled by index: vals[i] = ...
+        elif _builds_list(value, found) or isinstance(value, gast.Tuple):
+            # then filled by index: vals[i] = ...; a tuple display (`t = x,`, a held
+            # function's arguments) has a list of adjoints too, which a tape restoring it
+            # in a gradient differentiated again makes accumulate
+            found.add(node.targets[0].id)
     changed = True
     while changed:
         changed = False

@@ -72,6 +72,13 @@ class Namer:
                 self._taken.add(candidate)
                 return candidate
 
+    def variable_of_adjoint(self, identifier):
+        """The variable whose adjoint is named `identifier`, else None."""
+        for variable, name in self._adjoints.items():
+            if name == identifier:
+                return variable
+        return None
+
     def adjoint(self, variable):
         """The adjoint name of `variable` (`x` -> `x_bar`), stable per variable."""
         if variable not in self._adjoints:

@@ -84,10 +84,10 @@ def missing_derivative_hint(op, otherwise):
                 "rng.standard_normal(shape)), or index with drawn positions "
                 "(x[rng.permutation(len(x))], x[rng.integers(0, len(x), k)])")
     if getattr(op.primitive, "__module__", None) == "s2s_ad.runtime_functions":
-        return ("this gradient calls a function chosen when the code runs through its vjp, "
-                "which reverse mode cannot differentiate again: for second derivatives use "
-                "s2s_ad.hvp (forward over reverse), or pass the function itself as an "
-                "argument so the derivative is specialised on it")
+        return ("this derivative calls a function chosen when the code runs through its "
+                "vjp or jvp, which s2s_ad differentiates to second order in reverse mode "
+                "only (grad of grad, hvp, hessian): call the function by its name, or "
+                "pass it as an argument so the derivative is specialised on it")
     return otherwise
 
 

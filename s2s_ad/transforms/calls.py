@@ -12,7 +12,6 @@ Used by `normalize` (mixed into its normalizer).
 """
 import functools
 import inspect
-import types
 
 import gast
 import numpy
@@ -23,11 +22,12 @@ from ..ir import build
 from ..runtime import RUNTIME_MODULES
 from .. import runtime_creation, runtime_functions, runtime_pieces, runtime_shape
 from ..frontend.star_params import fixed_arity, fixed_count, takes_star_args
-from ..runtime_objects import constructible, field_names, make_object
+from ..runtime_objects import constructible, defines_call, field_names, make_object
 from . import desugar
 from .function_values import FunctionValueMixin
 from .generators import listed_generator
 from .helper_inline import HelperInlineMixin
+from .object_calls import ObjectCallMixin
 from .array_syntax import (AXIS_CONCATENATORS, axis_concatenation, einsum_subscripts,
                            piecewise_parts, piecewise_terms)
 
@@ -37,7 +37,7 @@ from .array_syntax import (AXIS_CONCATENATORS, axis_concatenation, einsum_subscr
 _LIBRARIES = ("numpy", "scipy", "s2s_ad", "math")
 
 
-class CallMixin(FunctionValueMixin, HelperInlineMixin):
+class CallMixin(FunctionValueMixin, HelperInlineMixin, ObjectCallMixin):
     """Lowering of call expressions to one primitive operation over atoms."""
 
     def _call(self, expr):
@@ -62,6 +62,11 @@ class CallMixin(FunctionValueMixin, HelperInlineMixin):
             return self._call_with(build.dotted(path), expr.args, expr.keywords, 0)
         if path is None or self.res.is_value(path.split(".")[0]):
             if not isinstance(func, gast.Attribute):
+                owner = self._receiver_class(func) if isinstance(func, gast.Name) else None
+                if owner is not None and owner[1] != "class" and defines_call(owner[0]):
+                    # model(x) of an object whose class says what calling it runs:
+                    # Model.__call__(model, x), differentiated through model's attributes
+                    return self._method_call(func, "__call__", expr)
                 known = self._function_value(func)
                 if known is not None:
                     return self._call_target(*known, expr)
@@ -210,86 +215,6 @@ class CallMixin(FunctionValueMixin, HelperInlineMixin):
             args = [self._as_array(a) for a in args]
         return self._call_with(build.dotted(path), args, expr.keywords, 0)
 
-    def _receiver_class(self, receiver):
-        """(class, "instance" or "class") when the class of the object a name holds is
-        known while normalizing: `self` / `cls` of the method differentiated (resolve.py),
-        a local made once in f by a dataclass or namedtuple class (`m = Params(W, b)`), or
-        an object argument of the class the specialisation's signature gives ("exact"),
-        whose methods are then differentiated like any helper, `m` included. None
-        otherwise (a method of an object chosen when the code runs: refusals.py)."""
-        found = self.res.receivers.get(receiver.id)
-        if found is not None:
-            return found
-        values, stores = self._bindings_in_source()
-        given = self.known_functions.get(f"{receiver.id}.__class__")
-        if given is not None and receiver.id in self.res.parameters \
-                and receiver.id not in stores:
-            # an object argument whose exact class the specialisation's signature gives
-            return given, "exact"
-        made = values.get(receiver.id, [])
-        if len(made) != 1 or stores.get(receiver.id) != 1 or not isinstance(made[0], gast.Call):
-            return None
-        path = dotted_path(made[0].func)
-        if path is None or self.res.is_value(path.split(".")[0]) or not self.res.has(path):
-            return None
-        cls = self.res.lookup(path)
-        return (cls, "instance") if constructible(cls) else None
-
-    def _method_call(self, receiver, attr, expr):
-        """self.helper(x) -> helper(self, x), cls.create(x) -> create(cls, x), self.scale(x)
-        of a static method -> scale(x): the function the class defining the differentiated
-        method holds (resolve.py), bound by name and differentiated like any helper."""
-        owner, how = self._receiver_class(receiver)
-        raw = inspect.getattr_static(owner, attr, None)
-        plain = inspect.isfunction(raw)
-        if raw is None or isinstance(raw, (numpy.ufunc, types.BuiltinFunctionType)):
-            return self._attribute_function_call(expr.func, raw, expr)
-        if not (plain or isinstance(raw, (staticmethod, classmethod))):
-            raise UnsupportedSyntaxError(
-                f"`{receiver.id}.{attr}(...)`: {owner.__qualname__} has no method `{attr}` "
-                f"s2s_ad can read", self.smap.locate(expr),
-                "call a method defined with def in the class, or a module-level function")
-        overriding = [sub.__qualname__ for sub in _subclasses(owner) if attr in sub.__dict__]
-        if how == "exact":        # the object's own class: no subclass to choose from
-            how, overriding = "instance", []
-        if overriding and not isinstance(raw, staticmethod):
-            raise UnsupportedSyntaxError(
-                f"`{receiver.id}.{attr}(...)` is resolved on {owner.__qualname__}, but "
-                f"{', '.join(overriding)} overrides `{attr}`", self.smap.locate(expr),
-                f"call {owner.__qualname__}.{attr}({receiver.id}, ...) to say which one")
-        if isinstance(raw, staticmethod):
-            function, first = raw.__func__, []
-        elif isinstance(raw, classmethod):
-            function = raw.__func__
-            first = [receiver] if how == "class" else \
-                [build.name(self._runtime_call(owner, []).func.id)]
-        else:
-            function, first = raw, [receiver] if how == "instance" else []
-        call = self._runtime_call(function, first + list(expr.args))
-        call.keywords = expr.keywords
-        return self._call(build.with_location(call, expr))
-
-    def _attribute_function_call(self, func, raw, expr):
-        """self.act(h) where act is no method of the class: a function the object holds
-        (`self.act = np.tanh` in __init__, a lambda, a def) or the class holds as a plain
-        value (`act = np.tanh` in its body, which Python does not bind to the object); also
-        m.act(h) of an object argument. Called by name when the class or the
-        specialisation's signature says which function it is, else the call of a function
-        chosen when the code runs."""
-        path = dotted_path(func)
-        function = raw if raw is not None else self.known_functions.get(path)
-        if function is not None and path.split(".")[0] not in self._bindings_in_source()[1]:
-            name = self._bound_name(function)
-            return self._call_target(build.name(name), name, function, expr)
-        if expr.keywords or any(isinstance(a, gast.Starred) for a in expr.args):
-            raise UnsupportedSyntaxError(
-                f"`{path or func.attr}` holds a function chosen when the code runs: such a "
-                f"call is differentiated with positional arguments only",
-                self.smap.locate(expr), "pass the arguments by position: f(x, w)")
-        held = self._held(build.with_location(build.clone(func), expr))
-        return self._call(build.with_location(self._runtime_call(
-            runtime_functions.call_function, [held, build.tuple_(expr.args)]), expr))
-
     def _as_array(self, arg):
         """A ufunc's list or tuple display operand as the array numpy makes of it
         (np.maximum([x, 2 * x], 0.5) compares arrays, not a list with a number)."""
@@ -374,16 +299,6 @@ class CallMixin(FunctionValueMixin, HelperInlineMixin):
             kws.append((kw.arg, atom))
             level = max(level, lvl + 1)
         return build.call(func, atoms, kws), max(level, 1)
-
-
-def _subclasses(owner):
-    """Every class deriving from `owner`, however indirectly."""
-    found, pending = [], list(owner.__subclasses__())
-    while pending:
-        sub = pending.pop()
-        found.append(sub)
-        pending.extend(sub.__subclasses__())
-    return found
 
 
 def _fills_in_order(cls, positional, keywords):

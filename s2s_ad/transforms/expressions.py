@@ -133,6 +133,12 @@ class ExpressionMixin:
             index, l2 = self._index(expr.slice)
             return build.subscript(value, index), 1 + max(l1, l2)
         if isinstance(expr, gast.Attribute):
+            getter = self._property_getter(expr)
+            if getter is not None:
+                # self.scale of a `@property def scale(self)`: scale(self), a helper
+                # differentiated through the attributes it reads
+                call = self._runtime_call(getter, [expr.value])
+                return self._call(build.with_location(call, expr))
             # `W.T` -> np.transpose(W) on the user's expression: the call lowers its
             # argument itself (an atom here would already be W's current version, `W_1`,
             # which is no user name to look up)

@@ -20,14 +20,15 @@ from ..refusals import held_methods_of_varied_objects
 from .. import runtime_checks
 
 
-def guard_held_methods(levels, activity, namer):
-    found = held_methods_of_varied_objects(levels, activity)
+def guard_held_methods(levels, activity, namer, generated=False):
+    found = held_methods_of_varied_objects(levels, activity, generated)
     if not found:
         return levels
     name = namer.fresh("check_not_method")
     checks = {id(stmt): build.with_location(build.expr_stmt(build.call(
-        build.name(name), [build.name(held), build.const(str(error))])),
-        stmt) for stmt, held, error in found}
+        build.name(name), [build.name(held), build.const(str(error))]
+        + ([build.const(True)] if always else []))),
+        stmt) for stmt, held, error, always in found}
     tree = copy.copy(levels.tree)
     tree.body = build.with_statements_before(
         levels.tree.body, lambda stmt: [checks[id(stmt)]] if id(stmt) in checks else [])

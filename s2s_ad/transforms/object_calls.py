@@ -1,0 +1,148 @@
+"""Normalizing calls on objects whose class is known while normalizing: `self` / `cls` of
+the method differentiated, an object made in f, an object argument whose class the
+signature gives (and the objects it holds).
+
+    self.helper(x)           ->  helper(self, x)               (the class's def, by name)
+    model(x)                 ->  __call__(model, x)            (a class with def __call__)
+    self.l1(x)               ->  __call__(self.l1, x)          (a callable object it holds)
+    self.act(x)              ->  tanh(x)                       (a function it holds)
+    self.scale               ->  scale(self)                   (a @property's getter)
+
+Used by `normalize` through CallMixin (calls.py).
+"""
+import inspect
+import types
+
+import gast
+import numpy
+
+from ..errors import UnsupportedSyntaxError
+from ..ir import build
+from ..ir.build import dotted_path
+from .. import runtime_functions
+from ..runtime_objects import constructible, defines_call
+
+
+class ObjectCallMixin:
+    """Calls and property reads on objects of a known class."""
+
+    def _receiver_class(self, receiver):
+        """(class, "instance" or "class") when the class of the object a name holds is
+        known while normalizing: `self` / `cls` of the method differentiated (resolve.py),
+        a local made once in f by a dataclass or namedtuple class (`m = Params(W, b)`), or
+        an object argument of the class the specialisation's signature gives ("exact"),
+        whose methods are then differentiated like any helper, `m` included. None
+        otherwise (a method of an object chosen when the code runs: refusals.py)."""
+        found = self.res.receivers.get(receiver.id)
+        values, stores = self._bindings_in_source()
+        given = self.known_functions.get(f"{receiver.id}.__class__")
+        if found is not None:
+            if found[1] == "instance" and isinstance(given, type) \
+                    and issubclass(given, found[0]) and receiver.id not in stores:
+                # self of a subclass instance (grad(swish.loss) of Base.loss): the
+                # signature gives its exact class, whose overrides the calls take
+                return given, "exact"
+            return found
+        if given is not None and receiver.id in self.res.parameters \
+                and receiver.id not in stores:
+            # an object argument whose exact class the specialisation's signature gives
+            return given, "exact"
+        made = values.get(receiver.id, [])
+        if len(made) != 1 or stores.get(receiver.id) != 1 or not isinstance(made[0], gast.Call):
+            return None
+        path = dotted_path(made[0].func)
+        if path is None or self.res.is_value(path.split(".")[0]) or not self.res.has(path):
+            return None
+        cls = self.res.lookup(path)
+        return (cls, "instance") if constructible(cls) else None
+
+    def _property_getter(self, expr):
+        """The getter (a def) of `m.scale` when m's class is known while normalizing
+        (_receiver_class) and defines scale as a property no subclass of it redefines
+        (for the class of the method differentiated; the exact class of an argument has
+        none to choose from), else None."""
+        if not isinstance(expr.value, gast.Name) or not self.res.is_value(expr.value.id):
+            return None
+        owner = self._receiver_class(expr.value)
+        if owner is None or owner[1] == "class":
+            return None
+        raw = inspect.getattr_static(owner[0], expr.attr, None)
+        if not isinstance(raw, property) or not inspect.isfunction(raw.fget):
+            return None
+        if owner[1] != "exact" and any(expr.attr in sub.__dict__
+                                       for sub in _subclasses(owner[0])):
+            return None
+        return raw.fget
+
+    def _method_call(self, receiver, attr, expr):
+        """self.helper(x) -> helper(self, x), cls.create(x) -> create(cls, x), self.scale(x)
+        of a static method -> scale(x): the function the class defining the differentiated
+        method holds (resolve.py), bound by name and differentiated like any helper."""
+        owner, how = self._receiver_class(receiver)
+        raw = inspect.getattr_static(owner, attr, None)
+        plain = inspect.isfunction(raw)
+        if raw is None or isinstance(raw, (numpy.ufunc, types.BuiltinFunctionType)):
+            return self._attribute_function_call(expr.func, raw, expr)
+        if not (plain or isinstance(raw, (staticmethod, classmethod))):
+            raise UnsupportedSyntaxError(
+                f"`{receiver.id}.{attr}(...)`: {owner.__qualname__} has no method `{attr}` "
+                f"s2s_ad can read", self.smap.locate(expr),
+                "call a method defined with def in the class, or a module-level function")
+        overriding = [sub.__qualname__ for sub in _subclasses(owner) if attr in sub.__dict__]
+        if how == "exact":        # the object's own class: no subclass to choose from
+            how, overriding = "instance", []
+        if overriding and not isinstance(raw, staticmethod):
+            # which class's method runs is known when the call runs (the general
+            # derivative): a method chosen then, differentiated in its arguments (with the
+            # object itself differentiated, refusals.held_methods_of_varied_objects)
+            return self._attribute_function_call(expr.func, None, expr)
+        if isinstance(raw, staticmethod):
+            function, first = raw.__func__, []
+        elif isinstance(raw, classmethod):
+            function = raw.__func__
+            first = [receiver] if how == "class" else \
+                [build.name(self._runtime_call(owner, []).func.id)]
+        else:
+            function, first = raw, [receiver] if how == "instance" else []
+        call = self._runtime_call(function, first + list(expr.args))
+        call.keywords = expr.keywords
+        return self._call(build.with_location(call, expr))
+
+    def _attribute_function_call(self, func, raw, expr):
+        """self.act(h) where act is no method of the class: a function the object holds
+        (`self.act = np.tanh` in __init__, a lambda, a def) or the class holds as a plain
+        value (`act = np.tanh` in its body, which Python does not bind to the object); also
+        m.act(h) of an object argument. Called by name when the class or the
+        specialisation's signature says which function it is, else the call of a function
+        chosen when the code runs."""
+        path = dotted_path(func)
+        function = raw if raw is not None else self.known_functions.get(path)
+        held = self.known_functions.get(f"{path}.__class__") if raw is None else None
+        if path.split(".")[0] not in self._bindings_in_source()[1]:
+            if function is not None:
+                name = self._bound_name(function)
+                return self._call_target(build.name(name), name, function, expr)
+            if defines_call(held):
+                # self.l1(x), l1 a callable object the signature gives the class of:
+                # Layer.__call__(self.l1, x), differentiated through l1's attributes
+                call = self._runtime_call(held.__call__, [build.clone(func)] + list(expr.args))
+                call.keywords = expr.keywords
+                return self._call(build.with_location(call, expr))
+        if expr.keywords or any(isinstance(a, gast.Starred) for a in expr.args):
+            raise UnsupportedSyntaxError(
+                f"`{path or func.attr}` holds a function chosen when the code runs: such a "
+                f"call is differentiated with positional arguments only",
+                self.smap.locate(expr), "pass the arguments by position: f(x, w)")
+        held = self._held(build.with_location(build.clone(func), expr))
+        return self._call(build.with_location(self._runtime_call(
+            runtime_functions.call_function, [held, build.tuple_(expr.args)]), expr))
+
+
+def _subclasses(owner):
+    """Every class deriving from `owner`, however indirectly."""
+    found, pending = [], list(owner.__subclasses__())
+    while pending:
+        sub = pending.pop()
+        found.append(sub)
+        pending.extend(sub.__subclasses__())
+    return found
