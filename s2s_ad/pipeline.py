@@ -154,16 +154,20 @@ def _checks(func, request, registry, cache, outline=False):
     # its zero is the answer
     if not (cache.derived_of(func) is not None or request.zero_allowed):
         reject_silent_zero(levels, request.wrt, outputs, registry)
-    reject_generator(levels, request)
-    if request.signature is not None:
-        # (a called argument may be an object whose class defines __call__: known from
-        # the arguments of a call; the general derivative raises when it runs)
-        reject_called_arguments(levels, request.wrt, known_functions(request.signature))
-    reject_untracked_writes(levels, activity, registry)
+    _reject_unfollowed(levels, request, activity, registry)
     if not outline:
         levels = guard_held_methods(levels, activity, namer,
                                     generated=cache.derived_of(func) is not None)
     return _Checked(levels, namer, func, aux, kinds, outputs, activity)
+
+
+def _reject_unfollowed(levels, request, activity, registry):
+    """Generators, called arguments, writes s2s_ad cannot follow: located errors (a called
+    argument may be an object with __call__; the general derivative raises when run)."""
+    reject_generator(levels, request)
+    if request.signature is not None:
+        reject_called_arguments(levels, request.wrt, known_functions(request.signature))
+    reject_untracked_writes(levels, activity, registry)
 
 
 def _derive(func, request, registry, cache):
@@ -264,10 +268,7 @@ def _derive_forward(func, request, registry, cache):
                                 shift_cuts(levels, outputs, kinds))
     if not (request.helper or cache.derived_of(func) is not None or request.zero_allowed):
         reject_silent_zero(levels, request.wrt, outputs, registry)     # as grad does
-    reject_generator(levels, request)
-    if request.signature is not None:           # as grad does
-        reject_called_arguments(levels, request.wrt, known_functions(request.signature))
-    reject_untracked_writes(levels, activity, registry)
+    _reject_unfollowed(levels, request, activity, registry)     # as grad does
     levels = guard_held_methods(levels, activity, namer,
                                 generated=cache.derived_of(func) is not None)
     bindings = Bindings(namer, _user_object(levels.resolution))
@@ -384,11 +385,7 @@ def _facts(levels, namer, request, cache):
 
 def _user_object(resolution):
     """The object a bare global/builtin name denotes for the user (None for locals)."""
-    def lookup(ident):
-        if resolution.is_value(ident):
-            return None
-        return resolution.lookup(ident)
-    return lookup
+    return lambda ident: None if resolution.is_value(ident) else resolution.lookup(ident)
 
 
 def _unrebound(levels, wrt):

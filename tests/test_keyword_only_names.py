@@ -1,5 +1,5 @@
 """Template binding refuses positional arguments that would land on a primitive's
-keyword-only parameters (ad/expand._keyword_only_names); for builtins and ufuncs those
+keyword-only parameters (ad/binding._keyword_only_names); for builtins and ufuncs those
 names are read once per process, from the text signature by Python's parser
 (`($module, x, /)` has no keyword-only parameter without any parsing) rather than by
 inspect's tokenizing reader, which is left only what Python's parser cannot read. Either
@@ -11,7 +11,7 @@ import operator
 
 import numpy as np
 
-from s2s_ad.ad import expand
+from s2s_ad.ad import binding
 
 
 def test_keyword_only_names_of_builtins_and_ufuncs_are_inspects():
@@ -19,32 +19,32 @@ def test_keyword_only_names_of_builtins_and_ufuncs_are_inspects():
     for module in (math, operator, builtins, np, np.linalg, np.fft, np.random):
         for name in dir(module):
             function = getattr(module, name)
-            if not expand._fixed_signature(function):
+            if not binding._fixed_signature(function):
                 continue
-            expand._KEYWORD_ONLY.pop(function, None)
+            binding._KEYWORD_ONLY.pop(function, None)
             try:
                 want = frozenset(p.name for p in inspect.signature(function).parameters.values()
                                  if p.kind == p.KEYWORD_ONLY)
             except (TypeError, ValueError):
                 want = frozenset()
-            assert expand._keyword_only_names(function) == want, name
+            assert binding._keyword_only_names(function) == want, name
             checked += 1
     assert checked > 200
-    assert expand._fixed_signature(float) and not expand._fixed_signature(np.ndarray)
+    assert binding._fixed_signature(float) and not binding._fixed_signature(np.ndarray)
 
 
 def test_text_signatures_are_read_without_inspect(monkeypatch):
-    expand._KEYWORD_ONLY.pop(math.exp, None)
-    expand._KEYWORD_ONLY.pop(np.zeros, None)
+    binding._KEYWORD_ONLY.pop(math.exp, None)
+    binding._KEYWORD_ONLY.pop(np.zeros, None)
 
     def refuse(*args, **kwargs):
         raise AssertionError("read by inspect")
     monkeypatch.setattr(inspect, "signature", refuse)
-    assert expand._keyword_only_names(math.exp) == frozenset()
-    assert "like" in expand._keyword_only_names(np.zeros)
+    assert binding._keyword_only_names(math.exp) == frozenset()
+    assert "like" in binding._keyword_only_names(np.zeros)
 
 
 def test_a_text_signature_beyond_python_syntax_is_left_to_inspect():
-    assert expand._text_keyword_only("($self, a, *, b=<unrepresentable>)") is None
-    assert expand._text_keyword_only("(a[, b], *, c=1)") is None
-    assert expand._text_keyword_only("($module, a, /, *, c=1)") == {"c"}
+    assert binding._text_keyword_only("($self, a, *, b=<unrepresentable>)") is None
+    assert binding._text_keyword_only("(a[, b], *, c=1)") is None
+    assert binding._text_keyword_only("($module, a, /, *, c=1)") == {"c"}

@@ -28,7 +28,7 @@ from ..ir.primitives import (missing_derivative_hint, appended_list, identity, i
                              popped_list)
 from .. import runtime, runtime_flow
 from .adjoint_facts import repeated_list
-from .expand import BindingError, bind_operands
+from .binding import BindingError, bind_operands
 from .tangents import ZERO, expand_tangent, is_zero, zero_of
 
 

@@ -28,7 +28,8 @@ from ..analyses.shapes import is_elementwise
 from ..signature import Items, SequenceOf
 from .adjoint_facts import repeated_list
 from .carried_sums import SumAdjoints, carried_sums
-from .expand import BindingError, bind_operands, expand
+from .binding import BindingError, bind_operands
+from .expand import expand
 from .held_calls import held_calls
 from .helper_calls_reverse import HelperCallReverser
 from .list_statements import ListStatementReverser

@@ -22,7 +22,8 @@ from ..signature import Num
 from ..ir import build
 from ..ir.walk import walk_tree
 from .. import runtime, runtime_pieces
-from .expand import BindingError, bind_operands, expand
+from .binding import BindingError, bind_operands
+from .expand import expand
 
 
 class UniformAdjoints:
