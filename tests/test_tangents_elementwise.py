@@ -226,6 +226,10 @@ def test_builtin_sum_default_start():
     check_tangent(builtins.sum, [[0.3, -1.2, 2.0]], wrt=(0,))
 
 
+def test_math_fsum_tangent():
+    check_tangent(math.fsum, [[0.3, -1.2, 2.0, 1e-3]], wrt=(0,))
+
+
 @pytest.mark.parametrize("item_shapes", [[(3, 4), (4,), ()], [(), (3, 1), (1, 4)]],
                          ids=lambda s: _shape_id(s))
 def test_builtin_sum_of_broadcasting_items(item_shapes):
@@ -303,7 +307,7 @@ def test_every_elementwise_adjoint_has_a_tangent():
 def test_every_tangent_is_tested():
     """Each primitive of the three files appears in this module's tables."""
     tested = [p for p, _ in NUMPY_UNARY + BROADCASTING_BINARY + MATH_UNARY + SCALAR_BINARY]
-    tested += [operator.matmul, np.clip, np.where, builtins.sum]
+    tested += [operator.matmul, np.clip, np.where, builtins.sum, math.fsum]
     untested = [_name(p) for p in _adjoint_primitives() if not any(p is t for t in tested)]
     assert not untested, f"tangents without a test: {untested}"
 
