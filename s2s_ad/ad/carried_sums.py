@@ -169,6 +169,6 @@ class SumAdjoints:
             if v not in resets or self._arrays.get(v) == block:
                 self._arrays[v] = self._blocks[-1]
 
-    def held_array(self, stmt):
+    def definition_holds_array(self, stmt):
         """Does the adjoint held at this definition always hold an array?"""
         return self._entered.get(id(stmt), False)

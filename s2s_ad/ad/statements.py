@@ -166,7 +166,8 @@ class StatementReverser(HelperCallReverser, ListStatementReverser, MaybeZeroAdjo
             # zeros_like (adjoints.py) and is reset only here, where it is bound: its
             # adjoint is never the 0.0 of no shape
             if (self.i.kinds is None or self.i.kinds.axes(target) != ()) \
-                    and target not in self.adj.fixed_arrays and not self.sums.held_array(stmt) \
+                    and target not in self.adj.fixed_arrays \
+                    and not self.sums.definition_holds_array(stmt) \
                     and not self.sums.holds_array(target):
                 self._maybe_zero.add(held)
                 self._held_zero.add(held)

@@ -19,11 +19,13 @@ fixed point. A variable's fact is the join of every value it takes.
 import inspect
 import operator
 import warnings
+from collections import Counter
 from dataclasses import dataclass
 
 import gast
 import numpy as np
 
+from ..ir.walk import names_stored
 from ..ir.primitives import attribute_read, operation_of
 from ..signature import UNKNOWN, Items, Num, Opaque, SequenceOf
 from .object_kinds import PRIMITIVES as OBJECT_PRIMITIVES, object_result
@@ -97,7 +99,9 @@ class _Analysis(ItemKinds, ShapeClasses):
 
     def run(self):
         self._block(self.levels.tree.body)
-        return Kinds(dict(self.facts), self._shape_classes(), self._iteration_classes())
+        counts = Counter(names_stored(self.levels.tree))     # name -> times it is bound
+        return Kinds(dict(self.facts), self._shape_classes(counts),
+                     self._iteration_classes(counts))
 
     def _bind(self, name, kind, worlds):
         self.env[name] = (kind, worlds)

@@ -8,12 +8,13 @@ each loop. They let a specialised derivative read a shape off a value it keeps a
     t3_0 = logp[rows, y]      rows ~ y ~ t3_0   (a gather by index arrays of one pattern)
 """
 import operator
+from collections import Counter
 
 import gast
 import numpy as np
 
 from ..ir.primitives import operation_of
-from ..ir.walk import walk_tree
+from ..ir.walk import names_stored, walk_tree
 from ..signature import Num
 from .shapes import is_elementwise
 from .stand_ins import literal
@@ -23,18 +24,17 @@ from .union_find import root_of
 class ShapeClasses:
     """Reads self.levels (the levels form) and self.facts (variable -> kind)."""
 
-    def _shape_classes(self):
+    def _shape_classes(self, counts):
         """Union the operands of elementwise operations with their results where the
         axes agree, or where there is one operand besides number literals, for variables
-        assigned once (their kind is one value's)."""
-        counts = _store_counts(self.levels.tree)
+        assigned once (their kind is one value's). `counts`: name -> times it is bound."""
         parent = {}
         for _, target, operand in self._elementwise_edges(     # straight-line statements
                 self.levels.tree.body, lambda name: counts.get(name, 0) <= 1):
             parent[root_of(parent, operand)] = root_of(parent, target)
         return {name: root_of(parent, name) for name in parent}
 
-    def _iteration_classes(self):
+    def _iteration_classes(self, counts):
         """id(loop) -> (edges, bound_at): the shape edges (position, result, operand) of
         the loop body's top-level elementwise statements, between names bound once in
         the body, at its top level (`bound_at`: name -> position; such a name may also be
@@ -42,14 +42,13 @@ class ShapeClasses:
         (parameters never rebound, top-level names bound once). An edge relates the two
         values its statement saw; tape.shapes_read_within_iterations says where in the
         backward sweep those are the values the names hold."""
-        counts = _store_counts(self.levels.tree)
         top = {stmt.targets[0].id for stmt in self.levels.tree.body
                if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name)}
         found = {}
         for loop in walk_tree(self.levels.tree):
             if not isinstance(loop, (gast.For, gast.While)):
                 continue
-            inside = _store_counts(gast.Module(body=list(loop.body), type_ignores=[]))
+            inside = Counter(n for stmt in loop.body for n in names_stored(stmt))
             bound_at = {stmt.targets[0].id: k for k, stmt in enumerate(loop.body)
                         if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name)
                         and inside[stmt.targets[0].id] == 1}
@@ -108,14 +107,6 @@ class ShapeClasses:
                     and str(k.dtype).startswith(("int", "uint")) for k in kinds):
             return ()
         return [item.id for item in items]
-
-
-def _store_counts(tree):
-    counts = {}
-    for node in walk_tree(tree):
-        if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
-            counts[node.id] = counts.get(node.id, 0) + 1
-    return counts
 
 
 def _no_list_result(op):
