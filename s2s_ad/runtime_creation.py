@@ -43,9 +43,11 @@ def through_cast(g, y, dtype):
     """A derivative through a conversion to `dtype` whose result is y (np.asarray,
     np.array, np.full, np.full_like and np.linspace with a dtype the source does not spell
     out): g when y holds floats, zero when it holds integers or bools, whose values are
-    piecewise constant. A dtype written in the source is decided when the derivative is
+    piecewise constant. An object array holds the Python numbers it was given, so it
+    passes g on too. A dtype written in the source is decided when the derivative is
     built (analyses/activity.py); this is the runtime answer for one held in a variable."""
-    if dtype is None or np.issubdtype(np.asarray(y).dtype, np.inexact):
+    kind = np.asarray(y).dtype.kind
+    if dtype is None or kind in "fcO":
         return g
     return np.zeros(np.shape(g)) if np.ndim(g) else 0.0
 

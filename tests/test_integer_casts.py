@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import s2s_ad
-from derivative_paths import check_against_differences
+from derivative_paths import check_against_differences, grad_on, jvp_on
 from paths import fresh
 
 
@@ -36,3 +36,33 @@ def only_through_a_cast(w):
 def test_output_through_a_cast_alone_is_refused(both_paths):
     with pytest.raises(s2s_ad.errors.NonDifferentiableError):
         s2s_ad.jvp(fresh(only_through_a_cast))(np.ones(3), np.ones(3))
+
+
+# dtype=object arrays hold the Python numbers they are given: the derivative passes
+# through them (it was a silent zero: object is neither a float nor an integer dtype).
+# The gradient may come back as an object array of the right numbers (left alone: no
+# tool of this kind takes object arrays at all).
+def sum_of_an_object_array(w):
+    return np.sum(np.array([w[0], 2.0 * w[1], w[0] * w[1]], dtype=object) ** 2)
+
+
+def object_cast_times_itself(w):
+    return float(np.sum(w.astype(object) * w))
+
+
+def object_dtype_in_a_variable(w):
+    kind = "O"
+    return float(np.sum(np.asarray([w, w * w], dtype=kind)))
+
+
+@pytest.mark.parametrize("f", [sum_of_an_object_array, object_cast_times_itself,
+                               object_dtype_in_a_variable])
+def test_object_arrays_pass_the_derivative_on(both_paths, f):
+    from gradcheck import numeric_grad
+    w = np.array([1.5, -0.5])
+    expected = numeric_grad(f, (w,), 0)
+    got = grad_on(both_paths, fresh(f))(w)
+    np.testing.assert_allclose(np.asarray(got, dtype=float), expected, rtol=1e-6)
+    v = np.array([0.5, 2.0])
+    value, tangent = jvp_on(both_paths, fresh(f), (w,), v)
+    np.testing.assert_allclose(float(tangent), expected @ v, rtol=1e-6)

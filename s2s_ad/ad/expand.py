@@ -154,8 +154,8 @@ class TemplateSubstituter(Transformer):
 
     def cast_kept(self, node):
         """`through_cast(g, y, dtype)` is g when no dtype is given or the facts say the
-        result holds floats (a dtype written out as an integer one never gets here: its
-        result carries no derivative). None when the runtime must decide."""
+        result holds floats or Python objects (a dtype written out as an integer one never
+        gets here: its result carries no derivative). None when the runtime must decide."""
         func = node.func
         if not (isinstance(func, gast.Name) and func.id == "through_cast"
                 and len(node.args) == 3 and isinstance(node.args[2], gast.Name)):
@@ -163,7 +163,7 @@ class TemplateSubstituter(Transformer):
         dtype = self.bound.get(node.args[2].id)
         written = literal_dtype(dtype)
         if isinstance(dtype, gast.Constant) and dtype.value is None \
-                or written is not None and written.kind in "fc":
+                or written is not None and written.kind in "fcO":
             return self.visit(node.args[0])
         kinds = self.ctx.i.kinds
         kind = kinds.of(self.result) if kinds is not None else None
