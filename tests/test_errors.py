@@ -76,8 +76,10 @@ def test_callee_without_template_or_source_names_it():
 
 
 def test_async_function_is_rejected():
-    with pytest.raises(s2s_ad.ADError):
+    with pytest.raises(s2s_ad.UnsupportedSyntaxError, match="coroutine") as info:
         s2s_ad.grad(rejected.is_async)
+    assert info.value.lineno == _line_of("async")
+    assert "Write instead:" in str(info.value)
 
 
 def test_non_scalar_output_points_to_vjp():

@@ -105,6 +105,11 @@ def parse(func):
     node = module.body[0] if module.body else None
     if func.__name__ == "<lambda>":
         node = _lambda_as_def(module, func, smap)
+    if isinstance(node, gast.AsyncFunctionDef):
+        raise UnsupportedSyntaxError(
+            f"{func.__qualname__} is a coroutine (`async def`): its value is an awaitable, "
+            "not a number; s2s_ad differentiates plain functions", smap.locate(node),
+            "differentiate the computation the coroutine awaits, written as a plain def")
     if not isinstance(node, gast.FunctionDef):
         raise UnsupportedSyntaxError(f"cannot find the definition of {func.__qualname__}",
                                      smap.locate(module.body[0]) if module.body else None)
