@@ -25,10 +25,12 @@ from .. import runtime, runtime_flow
 class Adjoints:
     def __init__(self, namer, bindings, numpy_name, dataflow, fixed_arrays=frozenset(),
                  containers=frozenset(), complex_names=frozenset(), is_integer=None,
-                 float_arrays=frozenset()):
+                 float_arrays=frozenset(), distinct_index=None):
         self._namer = namer
         # is this atom an integer (analyses/kinds.py)? Then x[k] picks one element
         self._is_integer = is_integer or (lambda atom: False)
+        # does this index pick no element twice (adjoint_facts.distinct_index_test)?
+        self._distinct_index = distinct_index or (lambda index: False)
         self._replaced = set()    # accumulated adjoints bound to an expression they may alias
         self._complex = complex_names       # values that may be complex: so may adjoints
         self.fixed_arrays = fixed_arrays    # float arrays of one shape (reverse.py's facts)
@@ -174,7 +176,7 @@ class Adjoints:
                 ("dtype", build.name("complex"))]) if variable in self._complex else \
                 build.call(self.helper(runtime_flow.float_copy), [self.get(variable)])
             out.append(build.assign(name, copy))
-        if _is_basic_static_index(index):
+        if _is_basic_static_index(index) or self._distinct_index(index):
             target = build.store_subscript(build.name(name), index)
             out.append(gast.AugAssign(target=target, op=gast.Add(), value=expr))
         else:   # assigned (add_at returns its array) so forward mode sees the update

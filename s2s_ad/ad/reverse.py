@@ -22,7 +22,8 @@ from ..ir.primitives import attribute_read, identity, operation_of
 from ..ir.walk import all_statements, names_stored, walk_tree
 from .. import runtime_flow, runtime_functions, runtime_mappings
 from ..signature import Mapping, Num
-from .adjoint_facts import containers, fixed_float_arrays, float_arrays, integer_test
+from .adjoint_facts import (containers, distinct_index_test, fixed_float_arrays, float_arrays,
+                            integer_test)
 from .adjoints import Adjoints
 from .context import ExpansionContext
 from .backward_walk import BackwardWalker
@@ -79,7 +80,8 @@ def reverse(inputs, wrt, seed):
     adjoints = Adjoints(inputs.namer, inputs.bindings, levels.numpy_name, inputs.dataflow,
                         fixed_float_arrays(levels, inputs.kinds),
                         containers(forward, inputs, helpers), inputs.complex_names,
-                        integer_test(inputs.kinds), float_arrays(inputs.kinds))
+                        integer_test(inputs.kinds), float_arrays(inputs.kinds),
+                        distinct_index_test(levels, inputs.kinds))
     if inputs.namer.is_taken("_tape"):
         tape = inputs.namer.fresh("tape")
     else:
