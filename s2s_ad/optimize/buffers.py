@@ -19,8 +19,8 @@ An array dead after an earlier statement is handed to the next allocation of its
 A name may serve as a buffer when it is assigned once, at top level, the fresh result of
 arithmetic or of a ufunc (never an argument, a seed or cotangent, a view, a helper's
 result), and every read of it is an operand of arithmetic or of a ufunc, an attribute
-such as `.size`, the array a numpy reduction reads, or the returned value: nothing else
-can hold its array. Operands are
+such as `.size`, the array a numpy reduction reads, a shape check (check_broadcast), or
+the returned value: nothing else can hold its array. Operands are
 taken in Python's order and each operation computes the same numbers from the same
 operands (a buffer on the right of `+` or `*` moves to the left: IEEE addition and
 multiplication commute exactly), so no value changes. A statement is rewritten only when
@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import gast
 import numpy
 
-from .. import runtime, runtime_pieces
+from .. import runtime, runtime_checks, runtime_pieces
 from ..ir import build
 from ..ir.naming import callee
 from ..ir.walk import walk_tree
@@ -44,6 +44,7 @@ _REDUCTIONS = {numpy.sum, numpy.mean, numpy.max, numpy.min, numpy.prod}
 # elementwise operation on their first k operands (given float arrays and numbers there,
 # numbers or flags after): a buffer like arithmetic's. helper -> k
 _FRESH_HELPERS = {runtime.logistic: 1, runtime_pieces.kink_share: 3}
+_SHAPE_CHECKS = (runtime_checks.check_broadcast, runtime_checks.check_matmul)
 _WEAK = "python number"        # a Python int or float: never changes an array's dtype
 
 
@@ -52,8 +53,11 @@ def schedule_in_place(body, kinds, resolve, numpy_name, fresh, generated):
     evaluated in buffers. kinds: the facts of the levels form; resolve(name): what a free
     name of the generated code denotes; numpy_name: the name numpy is bound to there;
     fresh(base): a new name; generated(name): is it a name s2s_ad made (a temporary or
-    an adjoint)? Only those are written into or built step by step: a user's variable
-    holds the value the user gave it whenever a debugger shows it. Returns (body,
+    an adjoint)? Only those are built step by step: a user's variable is assigned its
+    value in one statement (`z_1 = np.subtract(z, m, out=z)` at most). A user's variable
+    may lend its array once nothing reads it any more, as `z -= m` does in a gradient
+    written by hand (softmax's shifted logits and their exponentials share one array).
+    Returns (body,
     changed)."""
     return _Schedule(body, kinds, resolve, numpy_name, fresh, generated).run()
 
@@ -66,6 +70,8 @@ class _Schedule:
         self._class_memo = {}     # id(node) -> (class, node: kept alive so ids stay unique)
         stores, self.last_read = {}, {}
         for index, stmt in enumerate(body):
+            if self._shape_check(stmt):
+                continue          # reads shapes only, which a buffer keeps
             for node in walk_tree(stmt):
                 if isinstance(node, gast.Name):
                     if isinstance(node.ctx, gast.Load):
@@ -80,6 +86,12 @@ class _Schedule:
                 if cls is not None:
                     self.classes[target] = cls
         self.buffers = self._buffers()
+
+    def _shape_check(self, stmt):
+        """`check_broadcast(x, w)` / `check_matmul(X, w)` (analyses/raising.py): it reads
+        its operands' shapes only, and a buffer holds values of its own shape alone."""
+        return isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Call) \
+            and callee(stmt.value.func, self.resolve) in _SHAPE_CHECKS
 
     # ---- facts ------------------------------------------------------------------------
     def class_of(self, node):
@@ -235,6 +247,9 @@ class _Schedule:
         """Names whose array nothing but this function's arithmetic can see."""
         allowed = set()           # ids of Name nodes read where no reference is kept
         for stmt in self.body:
+            if self._shape_check(stmt):
+                allowed.update(id(a) for a in stmt.value.args if isinstance(a, gast.Name))
+                continue
             for node in walk_tree(stmt):
                 if isinstance(node, (gast.BinOp, gast.UnaryOp, gast.Compare)) or \
                         self._ufunc(node) is not None:
@@ -251,7 +266,7 @@ class _Schedule:
         candidates = set()
         for stmt in self.body:
             target = _assigned_name(stmt)
-            if target in self.once and self.generated(target) and \
+            if target in self.once and \
                     isinstance(self._name_class(target), tuple) and _allocates(stmt.value, self):
                 candidates.add(target)
         for stmt in self.body:
@@ -282,8 +297,8 @@ class _Schedule:
     def _statement(self, index, stmt):
         target = _assigned_name(stmt)
         # a user's variable is assigned its value in one step, as the user wrote it
-        if target is None or not self.generated(target) \
-                or not isinstance(self.class_of(stmt.value), tuple) \
+        # (checked below, once the plan is made)
+        if target is None or not isinstance(self.class_of(stmt.value), tuple) \
                 or any(isinstance(n, gast.Name) and n.id == target
                        for n in walk_tree(stmt.value)):
             return None
@@ -300,6 +315,8 @@ class _Schedule:
         if plan.allocations >= operations:
             return None                       # nothing saved: the expression reads better
         statements = plan.statements
+        if not self.generated(target) and (len(statements) != 1 or result != target):
+            return None
         if result != target:
             statements.append(build.assign(target, build.name(result)))
         # the target holds the statement's value from now on, whatever array it is
