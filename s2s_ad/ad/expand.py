@@ -10,6 +10,7 @@ when the call leaves them out), `d[y]` by the result's adjoint, `_tmp` temporari
 fresh names, and the template module's globals by names the generated code binds.
 """
 import math
+import operator
 import types
 from dataclasses import dataclass, field
 
@@ -114,20 +115,27 @@ class TemplateSubstituter(Transformer):
         return self.ctx.is_active_operand(self.bound[test.args[0].id])
 
     def constant_math(self, node):
-        """`math.log(base)` of a template whose operands are all literals here (the
-        default base e of math.log, `math.sqrt(2.0)`): its value, computed now, rather
-        than a call the derivative would repeat on every run. None otherwise."""
+        """`math.log(base)` (or `np.negative(shift)`) of a template whose operands are all
+        literals here (the default base e of math.log, `math.sqrt(2.0)`): its value,
+        computed now, rather than a call the derivative would repeat on every run. None
+        otherwise."""
         func = node.func
         if not (isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name)
-                and self.t.namespace.get(func.value.id) is math and not node.keywords
-                and func.attr in _CONSTANT_MATH):
+                and not node.keywords):
+            return None
+        module = self.t.namespace.get(func.value.id)
+        # np.negative of a literal: roll's adjoint rolls back by `np.negative(shift)`
+        # (np.negative takes a tuple of shifts too), `-1` for a literal shift of 1
+        function = getattr(math, func.attr) if module is math and func.attr in _CONSTANT_MATH \
+            else operator.neg if module is numpy and func.attr == "negative" else None
+        if function is None:
             return None
         args = [self.visit(build.clone(a)) for a in node.args]
         values = [number_literal(a) for a in args]
         if not values or any(v is None for v in values):
             return None
         try:
-            return build.literal(getattr(math, func.attr)(*values))
+            return build.literal(function(*values))
         except (ValueError, OverflowError, ZeroDivisionError):
             return None
 
