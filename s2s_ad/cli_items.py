@@ -45,7 +45,7 @@ def items_derivatives(func, command, wrt, counts, derive, general_of):
             f"{func.__qualname__} takes *{star}, whose derivative depends on how many items "
             f"a call gives: a written module cannot build one when it is called",
             function_location(func),
-            f"give the numbers of items to write derivatives for: --items 2 (or --items 1,2,3)")
+            "give the numbers of items to write derivatives for: --items 2 (or --items 1,2,3)")
     if command == "hvp":
         raise APIUsageError(
             f"{func.__qualname__} takes *{star}: s2s-ad hvp does not write one Hessian-vector "

@@ -79,7 +79,7 @@ def _merge_once(body, resolve):
         between = set().union(*(_stored(s) for s in backward[i + 1:j])) if j > i + 1 else set()
         if between & _names(added) or not _calls_numpy_only(added, resolve):
             continue                # (a tape pop moved up would change the pops' order)
-        (mask, scale, true_first), (_, _, _) = left[0], right[0]
+        (mask, _, true_first), (_, _, _) = left[0], right[0]
         second = build.unaryop("USub", right[1]) if increment[1] else right[1]
         branches = (left[1], second) if true_first else (second, left[1])
         merged = build.call(build.clone(left[2]), [mask, branches[0], branches[1]])
