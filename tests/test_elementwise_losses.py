@@ -118,7 +118,8 @@ def test_gaussian_nll_keeps_three_arrays():
     mu, s, y = rng.standard_normal((3, 200, 500))
     df = s2s_ad.grad(gaussian_nll, (0, 1))
     source = s2s_ad.derivative_source(df, mu, s, y)
-    assert "np.multiply(z, z" in source
+    assert "np.multiply(z, z" in source or "= z * z" in source
+    assert "mu) ** 2" not in source
     df(mu, s, y)
     assert _peak(df, mu, s, y) <= 3 * mu.nbytes + 10_000
 
