@@ -340,3 +340,4 @@ def _is_basic_static_index(index):
                and (isinstance(p.value, int) or p.value is Ellipsis or p.value is None))
                or (isinstance(p, gast.UnaryOp) and isinstance(p.operand, gast.Constant))
                for p in parts)
+

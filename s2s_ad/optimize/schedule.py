@@ -55,7 +55,7 @@ from .item_loops import iterate_items
 from .list_reads import read_arrays_as_lists
 from .quotients import read_quotients
 from .reuse import reuse_forward_values
-from .where_sums import merge_where_sums
+from .where_sums import adjoints_masked_outward, merge_where_sums
 from .seeds import make_seed_folding_pass
 from .shared_calls import share_repeated_calls
 from .shared_inverses import share_inverses
@@ -151,13 +151,17 @@ def quotients(body, facts):
 
 def where_sums(body, facts):
     """The two branches' adjoints of one np.where added into one adjoint, written as one
-    np.where of the two (optimize/where_sums.py)."""
+    np.where of the two, and a lone branch's `np.where(c, g, 0.0) * h` as `np.where(c, g *
+    h, 0.0)` (optimize/where_sums.py): no nan from the branch not taken."""
     statements, changed = merge_where_sums(body.statements(), facts.resolve)
-    # the `# grad of` comment of a statement whose contribution moved up goes with it
-    # (and a seed of 1.0 that stood in the np.where now multiplies: folded away)
-    if not changed:
-        return body
-    return Body.of(drop_empty_comments(fold_constants(statements)[0])[0])
+    if changed:
+        # the `# grad of` comment of a statement whose contribution moved up goes with it
+        # (and a seed of 1.0 that stood in the np.where now multiplies: folded away)
+        statements = drop_empty_comments(fold_constants(statements)[0])[0]
+    # an np.where's adjoint that no other branch's joined: its mask outside the product
+    statements, masked = adjoints_masked_outward(statements, facts.resolve,
+                                                 facts.namer.is_adjoint)
+    return Body.of(statements) if changed or masked else body
 
 
 def float_literals(body, facts):

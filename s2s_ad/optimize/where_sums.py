@@ -20,6 +20,15 @@ branch's product is negated, exactly), where each is a chain of products and div
 `np.where(c, 0.0, s)`, of the same c and s), directly or through a temporary of the
 backward sweep read only there, and nothing between the two statements binds a name e2
 reads.
+
+A branch's adjoint that meets no other (`np.where(x > 0, np.sqrt(x), 0.0)`: the other
+branch is a constant) has its mask moved outside the product it is a factor of, in any
+adjoint's assignment (adjoints_masked_outward):
+
+    x_bar = np.where(t1_0, g, 0.0) * 0.5 / t1_1   ->   x_bar = np.where(t1_0, g * 0.5 / t1_1, 0.0)
+
+The same numbers where the branch was taken; where it was not, 0.0 instead of `0.0 * h`,
+which is nan wherever h is (here 1 / np.sqrt(x) for x < 0).
 """
 import numpy
 
@@ -28,6 +37,7 @@ import gast
 from ..ir import build
 from ..ir.naming import callee
 from ..ir.walk import walk_tree
+from .fold import fold_expression
 
 
 def merge_where_sums(body, resolve):
@@ -216,3 +226,70 @@ def _pure(node):
 def _is_zero(node):
     return isinstance(node, gast.Constant) and type(node.value) in (int, float) \
         and node.value == 0
+
+def masked_outward(expr, resolve):
+    """`np.where(c, e, 0.0) * h / k` as `np.where(c, e * h / k, 0.0)` (and `h * np.where(c,
+    0.0, e)` alike): the same numbers where the branch was taken, and a zero where it was
+    not, where the product wrote `0.0 * h`. That is nan when h is: `np.where(x > 0,
+    np.sqrt(x), 0.0)` has the adjoint `np.where(x > 0, g, 0.0) * 0.5 / np.sqrt(x)`, nan at
+    every x < 0, though f does not depend on np.sqrt(x) there (JAX and autograd give that
+    nan). The broadcast shape and the operations where c holds are unchanged."""
+    def where_with_zero(node):
+        if not (isinstance(node, gast.Call) and not node.keywords and len(node.args) == 3
+                and callee(node.func, resolve) is numpy.where):
+            return None
+        zeros = [k for k in (1, 2) if isinstance(node.args[k], gast.Constant)
+                 and type(node.args[k].value) in (int, float) and node.args[k].value == 0]
+        return zeros[0] if len(zeros) == 1 else None
+
+    def visit(node):
+        if isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.USub):
+            operand = visit(node.operand)
+            return node if operand is node.operand else gast.UnaryOp(op=node.op,
+                                                                     operand=operand)
+        if isinstance(node, gast.BinOp) and isinstance(node.op, (gast.Add, gast.Sub)):
+            left, right = visit(node.left), visit(node.right)
+            return node if left is node.left and right is node.right else \
+                gast.BinOp(left=left, op=node.op, right=right)
+        if not (isinstance(node, gast.BinOp) and isinstance(node.op, (gast.Mult, gast.Div))):
+            return node
+        left, right = visit(node.left), visit(node.right)
+        for where, other, on_left in ((left, right, True), (right, left, False)):
+            zero = where_with_zero(where)
+            if zero is None or not on_left and isinstance(node.op, gast.Div):
+                continue
+            taken = 3 - zero            # the branch that is not the literal zero
+            inner = gast.BinOp(left=where.args[taken], op=node.op, right=other) if on_left \
+                else gast.BinOp(left=other, op=node.op, right=where.args[taken])
+            args = list(where.args)
+            args[taken] = fold_expression(inner)        # a seed's 1.0 * 0.5 -> 0.5
+            return gast.Call(func=where.func, args=args, keywords=[])
+        return node if left is node.left and right is node.right else \
+            gast.BinOp(left=left, op=node.op, right=right)
+    return visit(expr)
+
+
+
+def adjoints_masked_outward(body, resolve, is_adjoint):
+    """Returns (new body, changed): masked_outward on the value of every assignment of an
+    adjoint (`x_bar = ...`, `x_bar += ...`), in every block. f's own values are not
+    touched: where f computes nan, so does the derivative's forward sweep."""
+    changed = False
+
+    def block(stmts):
+        nonlocal changed
+        for stmt in stmts:
+            if isinstance(stmt, (gast.If, gast.For, gast.While)):
+                block(stmt.body)
+                block(stmt.orelse)
+                continue
+            target = stmt.targets[0] if isinstance(stmt, gast.Assign) \
+                and len(stmt.targets) == 1 else stmt.target \
+                if isinstance(stmt, gast.AugAssign) else None
+            if isinstance(target, gast.Name) and is_adjoint(target.id):
+                value = masked_outward(stmt.value, resolve)
+                if value is not stmt.value:
+                    stmt.value = value
+                    changed = True
+    block(body)
+    return body, changed
