@@ -1,6 +1,5 @@
 """Issue 14's crashes when the gradient ran: np.pad in modes other than 'constant',
-np.linalg.norm(x, ord='nuc'), and x[()] on a 0-d array (what the `.item()` message
-recommends). Spec rows (specs_pad_modes.py, specs_zero_spread.py) check the rules over
+np.linalg.norm(x, ord='nuc'), and x[()] on a 0-d array (what `x.item()` reads). Spec rows (specs_pad_modes.py, specs_zero_spread.py) check the rules over
 shapes; these check whole functions on both derivative paths."""
 import numpy as np
 import pytest

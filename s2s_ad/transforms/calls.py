@@ -103,6 +103,11 @@ class CallMixin(FunctionValueMixin, HelperInlineMixin, ObjectCallMixin):
                 # such a method; a method of a value made here, `norm(0, 1).logpdf(x)`,
                 # stays the located error below)
                 return self._attribute_function_call(func, None, expr)
+            item = desugar.item_read(receiver, func.attr, expr, self.np)
+            if item is not None:
+                self.callees.setdefault(f"{self.np}.reshape", numpy.reshape)
+                self.callees.setdefault(f"{self.np}.ravel", numpy.ravel)
+                return self._operation(item)
             fname, args, keywords = desugar.method_call(receiver, func.attr, expr.args,
                                                         expr.keywords, expr, self.smap)
             return self._numpy_call(fname, args, keywords, 0, expr)

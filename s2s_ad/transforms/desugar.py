@@ -6,6 +6,9 @@
     x.T                ->  np.transpose(x)
     z.real, z.imag     ->  np.real(z), np.imag(z)
     x.dot(w)           ->  np.dot(x, w)
+    x.item()           ->  np.reshape(x, ())[()]   (raises as item() does unless x has
+                                                    one element)
+    x.item(k)          ->  np.ravel(x)[k];  x.item(i, j) -> x[i, j]
     np.add.reduce(x)   ->  np.sum(x, axis=0)      (ufunc_method: reduce, accumulate, outer)
     np.subtract.outer(a, b)  ->  np.subtract(outer_operand(a, b), b)
 
@@ -58,14 +61,29 @@ def method_call(receiver, method, args, keywords, node, smap):
             f"attribute", smap.locate(node),
             f"keep the list in a variable (h = []; h.{method}(...)), then store it: "
             f"d['h'] = h")
-    if method == "item":
-        hint = "index the value instead, e.g. x[0] or x[()] (or np.sum(x) of a 1-element array)"
-    elif hasattr(np, method):
+    if hasattr(np, method):
         hint = f"call the numpy function instead, e.g. np.{method}(x, ...)"
     else:
         hint = "compute it with numpy functions (README: What it differentiates)"
     raise UnsupportedSyntaxError(
         f"the array method `.{method}()` is not supported", smap.locate(node), hint)
+
+
+def item_read(receiver, method, node, numpy_name):
+    """`x.item(...)` as an index read (the same element, a numpy scalar rather than a
+    Python one), or None for any other call."""
+    if method != "item" or node.keywords or any(isinstance(a, gast.Starred)
+                                                for a in node.args):
+        return None
+    if not node.args:
+        index, array = build.tuple_([]), build.call(build.dotted(f"{numpy_name}.reshape"),
+                                                    [receiver, build.tuple_([])])
+    elif len(node.args) == 1:
+        index, array = node.args[0], build.call(build.dotted(f"{numpy_name}.ravel"),
+                                                [receiver])
+    else:
+        index, array = build.tuple_(list(node.args)), receiver
+    return gast.copy_location(build.subscript(array, index), node)
 
 
 OBJECT_ATTRIBUTE = "object attribute"
