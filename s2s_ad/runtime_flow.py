@@ -85,7 +85,7 @@ def scatter_add(a, x, index, g):
         return a
     if isinstance(x, (list, tuple)):
         if not isinstance(a, list):
-            a = [0.0] * len(x) if not isinstance(a, tuple) else list(a)
+            a = _as_list_adjoint(a, len(x))
         if isinstance(index, slice):
             if type(g) is float and not g:
                 # the zero 0.0: a loop over an empty slice, or the rest of a list read by
@@ -338,6 +338,14 @@ class insert_grad_of:
         return False
 
 
+def _as_list_adjoint(a, n):
+    """A list adjoint of n items from `a`: a tuple's or an array's items (float_zeros of
+    the list, which add_at may have added into already), else n zeros (the scalar zero)."""
+    if isinstance(a, tuple) or isinstance(a, np.ndarray) and a.ndim and len(a) == n:
+        return list(a)
+    return [0.0] * n
+
+
 def push_adjoint(a, items, g):
     """Undo a pop in the backward sweep: the list adjoint `a` (of `items`, the list after
     the pop) gets the popped item's adjoint g back at the end. Items that are not a list
@@ -345,7 +353,7 @@ def push_adjoint(a, items, g):
     `a` is unchanged."""
     if not isinstance(items, list):
         return a
-    a = list(a) if isinstance(a, list) else [0.0] * len(items)
+    a = list(a) if isinstance(a, list) else _as_list_adjoint(a, len(items))
     a.append(g)
     return a
 

@@ -515,3 +515,18 @@ def test_grad_of_grad_through_a_keepdims_sum():
     second = s2s_ad.grad(s2s_ad.grad(trace_of_row_sums))(-0.24, x, M)
     assert second == pytest.approx(18.0 * np.trace(M), rel=1e-9)
     assert s2s_ad.hessian(trace_of_row_sums)(-0.24, x, M) == pytest.approx(18.0 * np.trace(M))
+
+
+def spread_of_a_list(x):
+    # max and min of one list: the min's adjoint was added into the list's zeros (an
+    # array) and then dropped when the max's went in (general path: the min's
+    # contribution vanished)
+    vals = [x[0] ** 2, x[1] * 3.0, math.sin(x[2])]
+    return max(vals) - min(vals) + max(x[0], x[1], 0.1)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_max_and_min_of_one_list(path):
+    x = np.array([0.7, 0.2, 1.1])
+    np.testing.assert_allclose(grad_on(path, spread_of_a_list)(x),
+                               [2 * 0.7 * -1.0 + 1.0, 0.0, math.cos(1.1)], rtol=1e-12)
