@@ -763,3 +763,19 @@ def test_updating_an_array_alias_is_still_an_error(path):
     say x is an array, when the derivative runs otherwise)."""
     with pytest.raises(s2s_ad.UnsupportedSyntaxError, match="same numpy array"):
         grad_on(path, number_alias_read_later)(X)
+
+
+def largest_part(x):
+    # a key lambda calling a method of its parameter (it was "`item.sum` is not
+    # defined": the lambda's renamed parameter was not known as a value)
+    parts = [x[:2], x[2:] * 2.0, np.sin(x)]
+    best = max(parts, key=lambda p: p.sum())
+    ordered = sorted(parts, key=lambda p: p.max())
+    return np.sum(best ** 2) + np.sum(ordered[0]) * 3.0
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_key_lambda_calls_a_method_of_its_parameter(path):
+    x = np.array([0.7, 0.2, 1.1, -0.4, 0.5])
+    np.testing.assert_allclose(grad_on(path, largest_part)(x),
+                               numeric_grad(largest_part, (x,), 0), rtol=1e-6)

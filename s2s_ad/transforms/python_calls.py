@@ -27,6 +27,7 @@ parameters renamed to the comprehension's variables). Used by `normalize` (mixed
 normalizer).
 """
 import builtins
+import dataclasses
 import operator
 
 import gast
@@ -267,6 +268,9 @@ class PythonCallMixin(ContainerUpdateMixin):
         """[function(v, w, ...) for v, w, ... in zip(*iterables)] as a comprehension; a
         lambda's body is substituted with its parameters renamed."""
         names = [self.namer.fresh("item") for _ in iterables]
+        # values of f from here on (a lambda's `p.sum()` is a method of the item, not a
+        # global named `item.sum`)
+        self.res = dataclasses.replace(self.res, locals=self.res.locals | set(names))
         if isinstance(function, gast.Lambda):
             params = [a.id for a in function.args.args]
             if len(params) != len(iterables) or function.args.vararg or function.args.kwarg:
