@@ -110,4 +110,5 @@ def mod_tangent(y, a, b):
 
 
 nondifferentiable(operator.floordiv, operator.lt, operator.le, operator.gt, operator.ge,
-                  operator.eq, operator.ne, operator.not_)
+                  operator.eq, operator.ne, operator.not_, operator.contains, operator.is_,
+                  operator.is_not)

@@ -28,7 +28,7 @@ source numpy_shape 1937477595
 source numpy_signal 716089017
 source numpy_statistics 1656705311
 source objects 3146579274
-source operators 919834047
+source operators 4021195466
 source python_math 2016104563
 source runtime_adjoints 1440817612
 source runtime_adjoints_linalg 2007760678
@@ -641,10 +641,13 @@ adjoint _operator:pow operators
 adjoint _operator:sub operators
 adjoint _operator:truediv operators
 adjoint numpy:remainder operators
+nondifferentiable _operator:contains operators
 nondifferentiable _operator:eq operators
 nondifferentiable _operator:floordiv operators
 nondifferentiable _operator:ge operators
 nondifferentiable _operator:gt operators
+nondifferentiable _operator:is_ operators
+nondifferentiable _operator:is_not operators
 nondifferentiable _operator:le operators
 nondifferentiable _operator:lt operators
 nondifferentiable _operator:ne operators

@@ -779,3 +779,24 @@ def test_key_lambda_calls_a_method_of_its_parameter(path):
     x = np.array([0.7, 0.2, 1.1, -0.4, 0.5])
     np.testing.assert_allclose(grad_on(path, largest_part)(x),
                                numeric_grad(largest_part, (x,), 0), rtol=1e-6)
+
+
+def chained_products(x):
+    # d.get(k, e) reads `k in d`: forward mode had no rule for `in` ("no forward-mode
+    # derivative is known for `contains`"); it is a test, without a derivative
+    d = {}
+    for k in range(3):
+        d[k] = d.get(k - 1, 1.0) * x[k]
+    return sum(d.values()) + max(d.values())
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_dict_get_in_forward_mode_and_second_order(path):
+    x = np.array([0.7, -1.2, 1.1])
+    v = np.array([0.5, 1.0, -1.5])
+    expected = numeric_grad(chained_products, (x,), 0)
+    _, tangent = jvp_on(path, chained_products, (x,), v)
+    np.testing.assert_allclose(tangent, expected @ v, rtol=1e-6)
+    np.testing.assert_allclose(hvp_on(path, chained_products, (x,), v),
+                               central_difference(s2s_ad.grad(chained_products), x, v),
+                               rtol=1e-5, atol=1e-8)
