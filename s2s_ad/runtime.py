@@ -19,9 +19,13 @@ runtime_linalg.py; np.cumprod's, np.pad's, np.convolve's and weighted
 np.average's in runtime_arrays.py; the checks of grad's output and vjp's cotangent in
 runtime_checks.py. An adjoint of a scalar argument is a float.
 """
+import functools
 import math
+import types
 
 import numpy as np
+
+from .runtime_objects import attributes, is_object
 
 # the modules whose functions generated code may call (standalone files copy them in)
 RUNTIME_MODULES = ("s2s_ad.runtime", "s2s_ad.runtime_flow", "s2s_ad.runtime_linalg",
@@ -153,23 +157,41 @@ def placeholder(shape, _made={}):
         return view
 
 
-def zero_tangent(x):
+def zero_tangent(x, _depth=0):
     """The zero derivative shaped like x: 0.0 for a scalar, float zeros otherwise; item by
     item for a namedtuple and for a tuple or list of differently shaped values (a helper's
     vjp returns one); entry by entry for a dict, so that a dict f builds (`d = {}`, then
     `d[k] = x`) gets a tangent its entries' tangents can be written into; an empty list
     one it can append to."""
     if type(x) is dict:
-        return {key: zero_tangent(value) for key, value in x.items()}
+        return {key: zero_tangent(value, _depth) for key, value in x.items()}
     if type(x) in (list, tuple) and not x:
         return type(x)()               # `a, b = [], []`: a list appended to later
     if type(x) in (tuple, list) and not _homogeneous(x) or hasattr(type(x), "_fields"):
         # a namedtuple (eigh's, slogdet's result) has per-field zeros even when numpy
         # could read its fields as one array
-        return _sequence_like(x, [zero_tangent(item) for item in x])
+        return _sequence_like(x, [zero_tangent(item, _depth) for item in x])
     if isinstance(x, np.ndarray) or np.ndim(x) > 0:
         return np.zeros(np.shape(x), dtype=_float_dtype(x))
+    # (objects that are no model, such as functions and classes, keep the number zero;
+    # the types are spelled here: a standalone module copies functions, not constants)
+    if _depth < 3 and is_object(x) and not isinstance(x, (
+            type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType,
+            types.MethodType, functools.partial)):
+        # an object's tangent as the dict of its attributes' (runtime_objects): its
+        # attributes' tangents read from it are zeros of their shapes, which products
+        # such as `x @ d[W]` take, where the number 0.0 has no axes
+        return {name: _attribute_zero(value, _depth) for name, value in attributes(x)}
     return 0.0
+
+
+def _attribute_zero(value, depth):
+    """zero_tangent of an object's attribute; 0.0 for what it cannot shape."""
+    try:
+        return zero_tangent(value, depth + 1)
+    except (TypeError, ValueError):
+        return 0.0
+
 
 
 def _homogeneous(items):

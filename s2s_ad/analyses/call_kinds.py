@@ -15,7 +15,7 @@ import gast
 from ..ir.primitives import operation_of
 from ..ir.walk import names_stored, walk_tree
 from ..ir.build import dotted_path
-from ..signature import UNKNOWN, Attributes, Callee, kind_of
+from ..signature import UNKNOWN, Attributes, Callee, Items, SequenceOf, kind_of
 from .kinds import analyse_kinds
 
 
@@ -92,7 +92,8 @@ def known_functions(signature):
     {"self.act": function} for an object's attributes holding one (`self.act = np.tanh`
     set in __init__), objects inside objects too ("self.layer.act"); {"m.__class__": M}
     for a parameter holding an object (its exact class: `m.loss(x)` is M.loss(m, x)), and
-    {"m.l1.__class__": L} for an object it holds."""
+    {"m.l1.__class__": L} for an object it holds, {"m.layers[*].__class__": L} for a list
+    or tuple of objects all of class L."""
     found = {}
 
     def visit(path, kind, depth):
@@ -104,6 +105,13 @@ def known_functions(signature):
             found[f"{path}.__class__"] = kind.type
             for attr, item in kind.entries:
                 visit(f"{path}.{attr}", item, depth + 1)
+        elif isinstance(kind, (Items, SequenceOf)) and depth < 3:
+            # a list of layers all of one class (`self.layers`): {"self.layers[*].__class__":
+            # Layer}, for `self.layers[k](x)` and `for layer in self.layers: layer(x)`
+            items = kind.items if isinstance(kind, Items) else (kind.item,)
+            classes = {item.type for item in items if isinstance(item, Attributes)}
+            if items and len(classes) == 1 and all(isinstance(i, Attributes) for i in items):
+                found[f"{path}[*].__class__"] = classes.pop()
     for name, kind in signature or ():
         visit(name, kind, 0)
     return found

@@ -67,6 +67,14 @@ class CallMixin(FunctionValueMixin, HelperInlineMixin, ObjectCallMixin):
                     # model(x) of an object whose class says what calling it runs:
                     # Model.__call__(model, x), differentiated through model's attributes
                     return self._method_call(func, "__call__", expr)
+                held_class = self._item_class(func)
+                if defines_call(held_class):
+                    # self.layers[k](x), `for layer in self.layers: x = layer(x)`: each item
+                    # a Layer, Layer.__call__(item, x) through its attributes
+                    call = self._runtime_call(held_class.__call__,
+                                              [build.clone(func)] + list(expr.args))
+                    call.keywords = expr.keywords
+                    return self._call(build.with_location(call, expr))
                 known = self._function_value(func)
                 if known is not None:
                     return self._call_target(*known, expr)

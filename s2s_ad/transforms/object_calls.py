@@ -19,6 +19,7 @@ import numpy
 from ..errors import UnsupportedSyntaxError
 from ..ir import build
 from ..ir.build import dotted_path
+from ..ir.walk import walk_tree
 from .. import runtime_functions
 from ..runtime_objects import constructible, defines_call
 
@@ -55,6 +56,25 @@ class ObjectCallMixin:
             return None
         cls = self.res.lookup(path)
         return (cls, "instance") if constructible(cls) else None
+
+    def _item_class(self, func):
+        """The class of the object `func` names when it is an item of a list or tuple the
+        specialisation's signature gives, all of whose items have that one class
+        (call_kinds.known_functions): `self.layers[k]`, or `layer` of `for layer in
+        self.layers` (bound nowhere else). None otherwise."""
+        stores = self._bindings_in_source()[1]
+        source = None
+        if isinstance(func, gast.Subscript):
+            source = func.value
+        elif isinstance(func, gast.Name) and stores.get(func.id) == 1:
+            source = next((node.iter for node in walk_tree(self.parsed.tree)
+                           if isinstance(node, gast.For) and isinstance(node.target, gast.Name)
+                           and node.target.id == func.id), None)
+        path = dotted_path(source) if source is not None else None
+        if path is None or path.split(".")[0] in stores \
+                or path.split(".")[0] not in self.res.parameters:
+            return None
+        return self.known_functions.get(f"{path}[*].__class__")
 
     def _property_getter(self, expr):
         """The getter (a def) of `m.scale` when m's class is known while normalizing
