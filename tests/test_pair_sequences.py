@@ -99,3 +99,39 @@ def test_pairs_through_a_weighted_sum_of_squares_second_order():
     assert g == pytest.approx(sum(2.0 * (0.7 * x - y) * x * x for x, y in pairs), rel=1e-12)
     h = s2s_ad.grad(s2s_ad.grad(weighted))(0.7, pairs)
     assert h == pytest.approx(sum(2.0 * x ** 3 for x, _ in pairs), rel=1e-12)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("reverse", [False, True])
+def test_an_unneeded_lgamma_stands_as_its_domain_test_and_raises_as_f_does(path, reverse,
+                                                                           monkeypatch):
+    if reverse:
+        monkeypatch.setenv("S2S_AD_REVERSE", "1")
+    df = grad_on(path, poisson_nll, (0, 1))
+    pairs = make_pairs()
+    np.testing.assert_allclose(df(0.3, 0.6, pairs), expected_poisson(0.3, 0.6, pairs),
+                               rtol=1e-12)
+    bad = pairs[:-1] + [(0.5, -1.0)]            # lgamma(0.0): a domain error in f
+    with pytest.raises(ValueError):
+        poisson_nll(0.3, 0.6, bad)
+    with pytest.raises(ValueError):
+        df(0.3, 0.6, bad)
+    if path == "specialised":
+        source = s2s_ad.derivative_source(df, 0.3, 0.6, pairs)
+        assert "if not 0.0 < t3_1 < 1e+305:\n            math.lgamma(t3_1)" in source
+
+
+def test_a_domain_test_for_each_math_function_raises_where_f_does():
+    def f(a, u):
+        t = math.log(u) + math.sqrt(u) + math.exp(u) + math.log1p(u) + math.gamma(u)
+        return a * a
+    df = s2s_ad.grad(f)
+    assert df(1.5, 2.0) == 3.0
+    source = s2s_ad.derivative_source(df, 1.5, 2.0)
+    assert "math.log(u)" in source and "if not 0.0 < u:" in source
+    assert "if not u < 709.0:" in source
+    for u in (-1.0, 0.0, 800.0, 172.0, -2.0):
+        with pytest.raises((ValueError, OverflowError)) as expected:
+            f(1.5, u)
+        with pytest.raises(expected.type):
+            df(1.5, u)
