@@ -135,3 +135,34 @@ def test_a_domain_test_for_each_math_function_raises_where_f_does():
             f(1.5, u)
         with pytest.raises(expected.type):
             df(1.5, u)
+
+
+def test_the_loop_unpacks_pairs_and_triples_as_f_does():
+    def weighted_fit(w, triples):
+        total = 0.0
+        for x, y, v in triples:
+            r = w * x - y
+            total = total + v * r * r
+        return total
+
+    rng = np.random.default_rng(9)
+    triples = [tuple(float(t) for t in row) for row in rng.uniform(0.5, 2.0, (30, 3))]
+    df = s2s_ad.grad(weighted_fit)
+    assert df(0.7, triples) == pytest.approx(
+        sum(2.0 * v * (0.7 * x - y) * x for x, y, v in triples), rel=1e-12)
+    assert "for x, y, v in triples:" in s2s_ad.derivative_source(df, 0.7, triples)
+    pairs = make_pairs()
+    df = s2s_ad.grad(poisson_nll, (0, 1))
+    assert "for x, y in pairs:" in s2s_ad.derivative_source(df, 0.3, 0.6, pairs)
+
+
+def test_a_pair_read_whole_is_not_unpacked():
+    def f(w, pairs):
+        total = 0.0
+        for p in pairs:
+            total = total + w * p[0] * len(p)
+        return total
+
+    pairs = make_pairs(10)
+    df = s2s_ad.grad(f)
+    assert df(0.5, pairs) == pytest.approx(sum(2.0 * x for x, _ in pairs), rel=1e-12)

@@ -178,6 +178,11 @@ def is_float_sign(node):
         and gast.dump(node) == gast.dump(float_sign(node.test.left))
 
 
+def tuple_target(names):
+    """`x, y` as the target of an assignment or a for loop."""
+    return gast.Tuple(elts=[name(n, store=True) for n in names], ctx=gast.Store())
+
+
 def tuple_(elts):
     return gast.Tuple(elts=list(elts), ctx=gast.Load())
 
