@@ -118,6 +118,16 @@ from user_scalar_models import (  # noqa: E402
     damped_oscillator_miss,
     damped_oscillator_miss_grad,
     make_damped_oscillator)
+from user_scalar_numerics import (  # noqa: E402
+    rk4_decay_misfit,
+    rk4_decay_misfit_grad,
+    make_rk4_decay,
+    fixed_point_fit,
+    fixed_point_fit_grad,
+    make_fixed_point,
+    poisson_pairs_nll,
+    poisson_pairs_nll_grad,
+    make_poisson_pairs)
 from user_models import (  # noqa: E402  (the workloads, by group)
     layer_norm_mse,
     layer_norm_mse_grad,
@@ -250,6 +260,12 @@ WORKLOADS = [
     UserWorkload("damped oscillator, while loop, 2000 steps, k and c",
                  damped_oscillator_miss, make_damped_oscillator, (0, 1),
                  damped_oscillator_miss_grad, "scalar"),
+    UserWorkload("RK4 on floats, y' = -k y + a sin t, 200 steps (list)", rk4_decay_misfit,
+                 make_rk4_decay, (0, 1), rk4_decay_misfit_grad, "scalar"),
+    UserWorkload("fixed-point x = s b + c cos x, 30 steps x 60 points (lists)",
+                 fixed_point_fit, make_fixed_point, (0, 1), fixed_point_fit_grad, "scalar"),
+    UserWorkload("Poisson NLL over a list of 500 (x, y) pairs", poisson_pairs_nll,
+                 make_poisson_pairs, (0, 1), poisson_pairs_nll_grad, "scalar"),
     UserWorkload("cooling rod, n=2000, 200 steps, rate parameters", cooling_rod_loss,
                  make_cooling_rod, (0, 1, 2), cooling_rod_grad),
     UserWorkload("reaction-diffusion, n=1000, 100 steps", reaction_diffusion_loss,

@@ -33,6 +33,7 @@ from .runtime_objects import attributes, is_object
 _NUMERIC = frozenset("biuf")          # numpy dtype kinds s2s_ad specialises on
 _PYTHON_NUMBERS = {float: "float64", int: "int64", bool: "bool"}
 _MAX_ITEMS = 16                       # longer heterogeneous containers stay opaque
+_MAX_PAIR = 4                         # tuples of at most this many numbers make sequences
 _MAX_DEPTH = 3                        # objects inside objects deeper than this: opaque
 
 
@@ -110,9 +111,8 @@ def kind_of(value, depth=0):
             and np.dtype(t).kind in _NUMERIC:
         return Num(t, np.dtype(t).name, ())
     if t in (tuple, list):
-        items = tuple(kind_of(v) for v in value)
-        if items and all(k == items[0] for k in items) and isinstance(items[0], Num) \
-                and items[0].axes == ():
+        items = tuple(map(_item_kind, value))
+        if items and all(k == items[0] for k in items) and _plain_item(items[0]):
             return SequenceOf(t, items[0])
         if len(items) > _MAX_ITEMS:
             return Opaque(t)
@@ -126,6 +126,23 @@ def kind_of(value, depth=0):
         if len(pairs) <= _MAX_ITEMS and all(k.isidentifier() for k, _ in pairs):
             return Attributes(t, tuple((k, kind_of(v, depth + 1)) for k, v in pairs))
     return Opaque(t)
+
+
+def _item_kind(value):
+    """The kind of an item of a tuple or list: a short tuple is looked into item by item
+    (a list of (x, y) pairs is a sequence of pairs, not of tuples of any length)."""
+    if type(value) is tuple and len(value) <= _MAX_PAIR:
+        return Items(tuple, tuple(kind_of(v) for v in value))
+    return kind_of(value)
+
+
+def _plain_item(kind):
+    """A sequence's item kind that makes it one SequenceOf: a number (not an array), or a
+    tuple of a few numbers (the (x, y) pairs of `for x, y in pairs`)."""
+    if isinstance(kind, Num):
+        return kind.axes == ()
+    return isinstance(kind, Items) and kind.container is tuple and kind.items \
+        and all(isinstance(k, Num) and k.axes == () for k in kind.items)
 
 
 def signature_of(args):
@@ -210,6 +227,8 @@ def guard(kind, expr, bind, shape="_s", differentiated=True):
                                                      and x.ndim == 1 and x.size != 1
         SequenceOf(list, Num(float, ...))         ->  type(x) is list and sums_to_float(x)
           (x not differentiated: `differentiated` False; see sums_to_float)
+        SequenceOf(list, Items(tuple, (float, float)))  ->  type(x) is list and
+            all(type(_v) is tuple and len(_v) == 2 and type(_v[0]) is float ... for _v in x)
     """
     type_, len_ = bind(type), bind(len)          # builtins under names no parameter has
     if isinstance(kind, Num):

@@ -79,3 +79,28 @@ def test_signs_lift_out_of_products(code, folded):
 def test_a_temporary_moves_past_effect_free_assignments_to_its_use():
     text = rewrite("t1_0 = X @ W\nq = np.sum(X)\nt9_0 = np.tanh(t1_0) + q")
     assert text.splitlines()[:2] == ["q = np.sum(X)", "t9_0 = np.tanh(X @ W) + q"]
+
+
+def test_a_branch_test_takes_its_single_use_temporaries():
+    text = rewrite("""
+        t5_0 = np.abs(r)
+        t6_0 = t5_0 <= delta
+        if t6_0:
+            t9_0 = r
+        else:
+            t9_0 = delta
+        """)
+    assert text.startswith("if np.abs(r) <= delta:")
+
+
+@pytest.mark.parametrize("forward, kept", [
+    # read in a branch, not in the test: the value stays before the if
+    ("t1_0 = np.abs(r)\nif c:\n    t9_0 = t1_0\nelse:\n    t9_0 = r", "t1_0 = np.abs(r)"),
+    # a while loop's test runs again on every trip
+    ("t1_0 = np.abs(r)\nwhile t1_0 > 1.0:\n    r = r / 2.0\nt9_0 = r", "t1_0 = np.abs(r)"),
+    # a test reading it in a conditional part
+    ("t1_0 = np.abs(r)\nif c or t1_0 > 1.0:\n    t9_0 = r\nelse:\n    t9_0 = c",
+     "t1_0 = np.abs(r)"),
+])
+def test_what_stays_before_a_branch(forward, kept):
+    assert kept in rewrite(forward)

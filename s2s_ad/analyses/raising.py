@@ -26,6 +26,8 @@ are numbers), slices, elementwise functions of one argument, full reductions, at
 reads. Only statements assigning a variable of f's levels form count; the adjoint code
 the generator writes never does.
 """
+import math
+
 import gast
 import numpy as np
 
@@ -39,6 +41,15 @@ _ARITHMETIC = (gast.Add, gast.Sub, gast.Mult, gast.Div, gast.Pow, gast.FloorDiv,
 _FULL_REDUCTIONS = {np.sum, np.mean, np.prod, np.max, np.min, np.amax, np.amin}
 _SAFE_BUILTINS = {len, range, float, int, abs, bool, tuple, list, enumerate, zip, isinstance,
                   type, print}
+# math functions of one number that raise (a domain error, an overflow) only outside an
+# open interval (None: unbounded): an unneeded call of one on a value the derivative does
+# not follow stands as `if not 0.0 < t3_1 < 1e+305: math.lgamma(t3_1)`, which raises
+# where f does and costs one comparison elsewhere (the normalising constant of a
+# log-likelihood, `math.lgamma(y + 1.0)`)
+_MATH_RANGES = {math.lgamma: (0.0, 1e305), math.gamma: (0.0, 171.0), math.log: (0.0, None),
+                math.log2: (0.0, None), math.log10: (0.0, None), math.log1p: (-1.0, None),
+                math.sqrt: (0.0, None), math.exp: (None, 709.0), math.expm1: (None, 709.0)}
+_DOMAIN = "domain"
 
 
 class RaisingStatements:
@@ -91,6 +102,10 @@ class RaisingStatements:
         """`helper(operands)`, each operand replaced by its broadcast sources (its only
         source for a product's operand); None when one shape is all there is; `stmt`
         itself when an operand is an expression the sources do not cover."""
+        if helper is _DOMAIN:
+            low, high = _math_range(self._callees.get(dotted_path(node.func)))
+            return build.if_stmt(build.outside(node.args[0], low, high),
+                                 [build.expr_stmt(build.clone(node))])
         operands, matmul_operands = {}, []
         for operand in _operands(node):
             sources = self._sources_of(operand)
@@ -139,6 +154,12 @@ class RaisingStatements:
         assignment of what cannot raise."""
         return not isinstance(stmt, gast.Assign) or any(
             self._verdict(node) is not None for node in walk_tree(stmt.value))
+
+    def is_domain_check(self, stmt):
+        """Is `stmt` the `if not low < x < high: math.f(x)` standing in for a math call?"""
+        return isinstance(stmt, gast.If) and len(stmt.body) == 1 and not stmt.orelse \
+            and isinstance(stmt.body[0], gast.Expr) and isinstance(stmt.body[0].value, gast.Call) \
+            and _math_range(self._callees.get(dotted_path(stmt.body[0].value.func))) is not None
 
     def is_check(self, stmt):
         """Is `stmt` a check this table stood in for a statement?"""
@@ -254,6 +275,11 @@ class RaisingStatements:
                       "s2s_ad.runtime_linalg", "s2s_ad.runtime_checks") \
                 or callee in _SAFE_BUILTINS:
             return None
+        if _math_range(callee) and len(call.args) == 1 and not call.keywords \
+                and isinstance(call.args[0], gast.Name) and self._is_number(call.args[0]) \
+                and self._activity is not None \
+                and not self._activity.is_active(call.args[0].id):
+            return (_DOMAIN, call)
         if callee is np.matmul and len(call.args) == 2 and not call.keywords:
             return (runtime_checks.check_matmul, call)
         if isinstance(callee, np.ufunc) and callee.signature is not None:
@@ -281,6 +307,18 @@ class RaisingStatements:
         return isinstance(kind, Items) and isinstance(index, gast.Constant) \
             and isinstance(index.value, int) and -len(kind.items) <= index.value < len(
                 kind.items)
+
+
+def _math_range(callee):
+    """(low, high) of a math function in _MATH_RANGES, else None."""
+    return _MATH_RANGES.get(callee) if getattr(callee, "__self__", None) is math else None
+
+
+def checked_names(check):
+    """The names a stand-in reads as operands (a check's arguments, a domain test's x)."""
+    if isinstance(check, gast.If):
+        return names_loaded(check.test)
+    return [n for a in check.value.args for n in names_loaded(a)]
 
 
 def _operands(node):
@@ -338,7 +376,7 @@ def forward_to_keep(forward, wanted, raising, checks=()):
             else None
         if stand_in is not None and stand_in is not stmt and any(
                 n not in definitions and n not in raising.parameters
-                for a in stand_in.value.args for n in names_loaded(a)):
+                for n in checked_names(stand_in)):
             stand_in = stmt     # its check reads a value a pass moved into its one use
         if stand_in is stmt:
             needed.add(name)

@@ -133,6 +133,24 @@ def if_exp(test, body, orelse):
     return gast.IfExp(test=test, body=body, orelse=orelse)
 
 
+def outside(x, low, high):
+    """`not low < x < high` (a bound None is left out): x outside an open interval."""
+    ops, values = [], []
+    if low is not None:
+        ops, values = [gast.Lt()], [const(low)]
+    left = values.pop() if values else clone(x)
+    comparators = [clone(x)] if low is not None else []
+    if high is not None:
+        ops.append(gast.Lt())
+        comparators.append(const(high))
+    return gast.UnaryOp(op=gast.Not(), operand=gast.Compare(left=left, ops=ops,
+                                                            comparators=comparators))
+
+
+def if_stmt(test, body, orelse=()):
+    return gast.If(test=test, body=list(body), orelse=list(orelse))
+
+
 def list_comp(elt, target, iterable):
     """[elt for target in iterable] (target a name or a tuple of names)."""
     if isinstance(target, str):
@@ -158,6 +176,11 @@ def is_float_sign(node):
     return isinstance(node, gast.IfExp) and isinstance(node.test, gast.Compare) \
         and isinstance(node.test.left, gast.Name) \
         and gast.dump(node) == gast.dump(float_sign(node.test.left))
+
+
+def tuple_target(names):
+    """`x, y` as the target of an assignment or a for loop."""
+    return gast.Tuple(elts=[name(n, store=True) for n in names], ctx=gast.Store())
 
 
 def tuple_(elts):

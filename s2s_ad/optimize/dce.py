@@ -123,9 +123,16 @@ def remove_dead_cycles(body, pure_call, raising=None):
     when a needed value's assignment reads it. Only assignments whose calls are all
     pure (`pure_call`), that do not pop the tape and that cannot raise (`raising`) are
     removed. Returns (body, changed)."""
-    definitions, needed = {}, set()
+    definitions, needed, domain_checks = {}, set(), {}
     for stmt in all_statements(body):
-        if _removable(stmt, pure_call) and (raising is None or raising.stand_in(stmt) is None):
+        stand_in = raising.stand_in(stmt) if raising is not None \
+            and _removable(stmt, pure_call) else None
+        if stand_in is not None and stand_in is not stmt and raising.is_domain_check(stand_in):
+            # a math call that may raise: when dead, its domain test stays in its place
+            domain_checks[id(stmt)] = stand_in
+            needed |= set(names_loaded(stand_in.test))
+            stand_in = None
+        if _removable(stmt, pure_call) and stand_in is None:
             target = stmt.target if isinstance(stmt, gast.AugAssign) else stmt.targets[0]
             definitions.setdefault(target.id, []).append(stmt)
             continue
@@ -149,8 +156,22 @@ def remove_dead_cycles(body, pure_call, raising=None):
     dead = [s for name, stmts in definitions.items() if name not in needed for s in stmts]
     if not dead:
         return body, False
-    dead_ids = {id(s) for s in dead}
+    dead_ids = {id(s) for s in dead if id(s) not in domain_checks}
+    body = _replaced(body, {id(s): domain_checks[id(s)] for s in dead if id(s) in domain_checks})
     return without_statements(body, lambda stmt: id(stmt) in dead_ids), True
+
+
+def _replaced(body, table):
+    """`body` with the statements whose ids `table` holds replaced (nested ones too)."""
+    out = []
+    for stmt in body:
+        stmt = table.get(id(stmt), stmt)
+        for field in ("body", "orelse"):
+            inner = getattr(stmt, field, None)
+            if inner and isinstance(inner, list) and isinstance(inner[0], gast.stmt):
+                setattr(stmt, field, _replaced(inner, table))
+        out.append(stmt)
+    return out
 
 
 def _removable(stmt, pure_call):

@@ -50,11 +50,15 @@ def iterate_items(body, kinds, resolve, tape):
         return body, False
     body, copies = with_copies_of(body, [plan[0] for plan in plans] +
                                   [plan[1] for plan in plans if plan[1] is not None])
-    for loop, mirror, reread, (position, item, sequence) in plans:
+    for loop, mirror, reread, (position, item, sequence), parts in plans:
         loop = copies[id(loop)]
         loop.target = build.name(item, store=True)
         loop.iter = _sequence_node(sequence)
         loop.body = [s for s in loop.body if not _reads_item(s, position, item, sequence)]
+        if parts:
+            # `for t1_1 in pairs: x = t1_1[0]; y = t1_1[1]` -> `for x, y in pairs:`
+            loop.target = build.tuple_target(parts)
+            loop.body = [s for s in loop.body if not _reads_part(s, item)] or [gast.Pass()]
         if reread:
             mirror = copies[id(mirror)]
             mirror.target = build.name(item, store=True)
@@ -70,7 +74,8 @@ def iterate_items(body, kinds, resolve, tape):
 
 
 def _plans(body, kinds, resolve, tape):
-    """[(forward loop, backward loop, does it read the item, (position, item, sequence))]."""
+    """[(forward loop, backward loop, does it read the item, (position, item, sequence),
+    the names its parts are unpacked to or None)]."""
     split = next((k for k, stmt in enumerate(body) if build.is_blank_line(stmt)), None)
     # a forward-mode derivative (no backward sweep): its loops have no mirror
     forward, backward = (body, None) if split is None else (body[:split], body[split + 1:])
@@ -110,8 +115,33 @@ def _plans(body, kinds, resolve, tape):
                 or _stored_elsewhere(body, position, loops) \
                 or not isinstance(sequence, tuple) and _stored_elsewhere(body, sequence, ()):
             continue
-        plans.append((loop, mirror[0], reread, found))
+        plans.append((loop, mirror[0], reread, found,
+                      _item_parts(loop, item, kinds.facts.get(sequence), loads, reread)))
     return plans
+
+
+def _item_parts(loop, item, kind, loads, reread):
+    """The names x, y of `x = item[0]; y = item[1]` right after the item's read, when
+    they take every part of a tuple item of a length the facts know (a list of pairs)
+    and nothing else reads the item: the loop unpacks it, `for x, y in pairs`, where the
+    guard has proved every item a tuple of that length. Else None."""
+    if reread or not (isinstance(kind, SequenceOf) and isinstance(kind.item, Items)):
+        return None
+    n = len(kind.item.items)
+    statements = [s for s in loop.body[1:] if not _is_comment(s)][:n]
+    names = [s.targets[0].id for s in statements if _reads_part(s, item)]
+    if len(names) != n or len(set(names)) != n or item in names or loads.get(item, 0) != n \
+            or any(build.number_literal(s.value.slice) != k for k, s in enumerate(statements)):
+        return None
+    return names
+
+
+def _reads_part(stmt, item):
+    """Is `stmt` `x = item[k]`, k a literal position?"""
+    return isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 \
+        and isinstance(stmt.targets[0], gast.Name) and isinstance(stmt.value, gast.Subscript) \
+        and isinstance(stmt.value.value, gast.Name) and stmt.value.value.id == item \
+        and type(build.number_literal(stmt.value.slice)) is int
 
 
 def _bound(resolve, builtin):

@@ -16,6 +16,7 @@ import numpy
 from .. import runtime, runtime_flow
 from ..analyses.shapes import is_elementwise
 from ..ir.build import dotted_path
+from ..signature import Num
 
 _TEMPORARY = re.compile(r"t\d+_\d+$")
 
@@ -50,6 +51,12 @@ class PassFacts:
         home = getattr(callee, "__module__", None) or ""
         if "random" in home:
             return False
+        if callee is abs:
+            # the builtin on a number or an array (its __abs__ computes a value); on an
+            # object of unknown kind it may do anything
+            return len(call.args) == 1 and not call.keywords and self.kinds is not None \
+                and isinstance(call.args[0], gast.Name) \
+                and isinstance(self.kinds.of(call.args[0].id), Num)
         return isinstance(callee, numpy.ufunc) or home.startswith("numpy") or _of_math(callee)
 
     def number_call(self, call):

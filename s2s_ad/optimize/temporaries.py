@@ -115,14 +115,30 @@ def _inline_into(stmt, name, value, copies=False):
         # folder makes `x_bar[1:] -= g` (no array for -g)
         stmt.value = value
         return True
+    if isinstance(stmt, gast.If):
+        # `t6_0 = t5_0 <= delta; if t6_0:` -> `if t5_0 <= delta:`: the test runs before
+        # either branch, where the assignment stood (a load in a branch stays put)
+        if not any(isinstance(n, gast.Name) and n.id == name for n in walk_tree(stmt.test)):
+            return False
+        if isinstance(stmt.test, gast.Name):
+            stmt.test = value
+            return True
+        return _replace_load(stmt.test, name, value)
     if not isinstance(stmt, (gast.Assign, gast.Return)) or stmt.value is None:
         return False
+    return _replace_load(stmt, name, value, copies)
+
+
+def _replace_load(stmt, name, value, copies=False):
+    """Replace the one load of `name` in the expression `stmt.value` (or in the expression
+    `stmt` itself, an If's test) by `value`, never inside a conditional part."""
+    expression = stmt if isinstance(stmt, gast.expr) else stmt.value
     parents = {}
-    for node in walk_tree(stmt.value):
+    for node in walk_tree(expression):
         for child in gast.iter_child_nodes(node):
             parents[id(child)] = node
     target = None
-    for node in walk_tree(stmt.value):
+    for node in walk_tree(expression):
         if isinstance(node, gast.Name) and node.id == name and isinstance(node.ctx, gast.Load):
             target = node
     if target is None:
@@ -132,12 +148,12 @@ def _inline_into(stmt, name, value, copies=False):
         node = parents[id(node)]
         if isinstance(node, _CONDITIONAL):
             return False
-    if stmt.value is target:
+    if expression is target:
         if not (copies or _TANGENT.match(name)):
             return False           # `y = t` would alias nothing: leave the copy alone
         stmt.value = value
         return True
-    for holder in walk_tree(stmt.value):
+    for holder in walk_tree(expression):
         for field, child in gast.iter_fields(holder):
             if child is target:
                 setattr(holder, field, value)
