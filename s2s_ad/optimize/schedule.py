@@ -9,8 +9,7 @@ re-derives a fact the generator should have had), so their order is the declared
     REVERSE: clean up to a fixed point (folding, zeros, dead code), in-place sums in the
              backward sweep, dead cycles, temporaries back into their use, quotients
              such as sinh(u) / cosh(u) read as one call (tanh(u)), the two branches'
-             adjoints of an np.where summed as one np.where, float literals
-             beside adjoints, closed forms (where shapes are proved), a specialisation's
+             adjoints of an np.where summed as one np.where, closed forms (where shapes are proved), a specialisation's
              reads of forward temporaries, casts of a float argument's gradient that may
              be a numpy scalar and of gradients that may hold integers, and, last, a
              specialisation's solves reading an inverse it computes anyway, and its
@@ -18,8 +17,7 @@ re-derives a fact the generator should have had), so their order is the declared
     FORWARD: clean up to a fixed point, repeated pure calls made once, loops over a
              sequence's items
     FORWARD_GRADIENT (a gradient of number code in forward mode, ad/forward_gradient.py):
-             clean up, temporaries (tangents' too) back into their use, float literals,
-             loops over a sequence's items, casts of a float argument's gradient that
+             clean up, temporaries (tangents' too) back into their use, loops over a sequence's items, casts of a float argument's gradient that
              may be a numpy scalar or a list's int
 
 `run_schedule` returns the body before the first pass that writes into arrays (what a
@@ -47,7 +45,6 @@ from .closed_forms import closed_form_adjoints
 from .dce import eliminate_dead_code, remove_dead_cycles, remove_unread_assignments
 from .float_gradients import float_gradients
 from .number_gradients import loose_lists, python_float_gradients
-from .float_literals import float_literals_in_adjoints
 from .fold import (constant_tangents, fold_constants,
                    unit_factors_of_numbers)
 from .inplace import accumulate_in_place
@@ -160,14 +157,6 @@ def where_sums(body, facts):
     return Body.of(drop_empty_comments(fold_constants(statements)[0])[0])
 
 
-def float_literals(body, facts):
-    """`2` -> `2.0` beside adjoints and a forward-mode gradient's tangents (Python's
-    int-float arithmetic is the slower path)."""
-    def derivative(name):
-        return facts.namer.is_adjoint(name) or facts.namer.is_tangent(name)
-    return Body.of(float_literals_in_adjoints(body.statements(), derivative, facts.resolve))
-
-
 def closed_forms(body, facts):
     """Closed-form adjoints of straight-line elementwise code where one shape is proved
     (by a specialisation's facts, or by construction)."""
@@ -272,7 +261,6 @@ REVERSE = (
     Pass("inline temporaries", temporaries),
     Pass("quotients", quotients),
     Pass("where sums", where_sums),
-    Pass("float literals", float_literals),
     Pass("closed forms", closed_forms),
     Pass("reused forward values", reused_forward_values),
     Pass("float gradients of floats", number_gradients),
@@ -292,7 +280,6 @@ FORWARD_GRADIENT = (
     Pass("unit factors", unit_factors),
     Pass("shared calls", shared_calls),
     Pass("inline number temporaries", number_temporaries),
-    Pass("float literals", float_literals),
     Pass("item loops", item_loops),
     Pass("float gradients of floats", number_gradients),
     Pass("gradients of items", item_gradients),
