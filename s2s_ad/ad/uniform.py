@@ -18,7 +18,7 @@ import gast
 import numpy as np
 
 from ..analyses.shapes import is_elementwise
-from ..signature import Num
+from ..signature import UNKNOWN, Num
 from ..ir import build
 from ..ir.walk import walk_tree
 from .. import runtime, runtime_pieces
@@ -75,18 +75,22 @@ class UniformAdjoints:
         return build.call(build.attribute(build.name(self.i.levels.numpy_name), "expand_dims"),
                           [value.args[0], build.literal(tuple(axes))])
 
-    def eligible(self, variable):
+    def eligible(self, variable, within_iteration=False):
         """A float array defined once at the top level (or a parameter never rebound nor
         written into), with no adjoint yet: its adjoint may be held as a number. A
         parameter's is built as an array only when the gradient is returned, if nothing
-        else reached it (reverse.py flushes what is left)."""
+        else reached it (reverse.py flushes what is left). In a specialisation, of no
+        known kind too (a slice of unknown length: see pass_on). `within_iteration`: a
+        loop's value of one iteration (iteration_seeds.py)."""
         kinds, flow = self.i.kinds, self.i.dataflow
-        if kinds is None or variable in self.pending or self.adj.has(variable):
+        if kinds is None or variable in self.pending \
+                or self.adj.has(variable) and not within_iteration:
             return False
         kind = kinds.of(variable)
-        return self._is_array(variable) and getattr(kind, "dtype", None) in (
-            "float64", "float32") \
-            and not self.adj.accumulates(variable) and not flow.is_overwritten(variable) \
+        return (self._is_array(variable) and getattr(kind, "dtype", None) in (
+            "float64", "float32") or kind == UNKNOWN and self.i.specialised) \
+            and (within_iteration or not self.adj.accumulates(variable)
+                 and not flow.is_overwritten(variable)) \
             and variable not in flow.subscripted and variable not in flow.list_valued \
             and variable not in flow.structured
 
@@ -163,6 +167,12 @@ class UniformAdjoints:
         `contribute(variable, value, out)` adds an array contribution."""
         number = self.pending[target]
         axes = self.i.kinds.axes(target)
+        # of no known kind, defined by an elementwise function of one array (`t = u ** 2`):
+        # its adjoint `g * 2.0 * u` has u's shape class and dtype as the spread array would
+        unknown = self.i.kinds.of(target) == UNKNOWN
+        if unknown and not (len({a.id for a in op.args if isinstance(a, gast.Name)}) == 1
+                            and all(isinstance(a, (gast.Name, gast.Constant)) for a in op.args)):
+            return False
         template = self.i.registry.reverse(op.primitive) if op.primitive is not None else None
         if template is None or op.keywords or not (
                 is_elementwise(op.primitive) or op.primitive is np.where and len(op.args) == 3) \
@@ -188,7 +198,7 @@ class UniformAdjoints:
             if any(operand.id == planned and spread for planned, _, spread in plan):
                 return False                    # `t + t`: two numbers, one operand
             if self.shaped_like(value, axes, defined=defined, variable=target):
-                if not self.keeps_dtype(value, operand.id):
+                if not (self.keeps_dtype(value, operand.id) or unknown):
                     return False
                 plan.append((operand.id, value, False))
             elif target not in self.views and self.numbers_only(value) \

@@ -33,13 +33,12 @@ from dataclasses import dataclass
 import gast
 import numpy
 
-from .. import runtime, runtime_flow
+from .. import runtime_flow
 from ..ir import build
 from ..signature import Num
 from ..ir.walk import walk_tree
 from .adjoint_copies import drop_adjoint_copies
 from .body import Body
-from .pass_facts import elementwise_call_of
 from .buffers import schedule_in_place
 from .closed_forms import closed_form_adjoints
 from .dce import eliminate_dead_code, remove_dead_cycles, remove_unread_assignments
@@ -53,7 +52,6 @@ from .list_reads import read_arrays_as_lists
 from .quotients import read_quotients
 from .reuse import reuse_forward_values
 from .where_sums import merge_where_sums
-from .seeds import make_seed_folding_pass
 from .shared_calls import share_repeated_calls
 from .shared_inverses import share_inverses
 from .tape_batches import batch_loop_tapes
@@ -65,12 +63,8 @@ MAX_ROUNDS = 10
 
 # ---- the passes ---------------------------------------------------------------------------
 def clean_up(body, facts):
-    """Folding, zero propagation and dead code (keeping what may raise) to a fixed point.
-    A specialisation's backward sweep also gets reduction seeds folded (for the values
-    whose shapes its facts leave unknown)."""
-    extra = (_seed_folding_pass(facts.levels, facts.bindings),) \
-        if body.reverse and facts.specialised else ()
-    passes = extra + (fold_constants, propagate_zeros,
+    """Folding, zero propagation and dead code (keeping what may raise) to a fixed point."""
+    passes = (fold_constants, propagate_zeros,
               functools.partial(eliminate_dead_code, raising=facts.raising),
               functools.partial(remove_unread_assignments, raising=facts.raising),
               drop_empty_comments)
@@ -304,16 +298,6 @@ def run_schedule(body, facts, schedule):
         body = step.run(body.copy(), facts)
         facts.trace(step.name, before, body)
     return (plain if plain is not None else body), body
-
-
-def _seed_folding_pass(levels, bindings):
-    def bound(helper):
-        return lambda: next((name for name, obj in bindings.names.items() if obj is helper),
-                            None)
-    placeholder = bound(runtime.placeholder)
-    return make_seed_folding_pass(bound(runtime.unreduce),
-                                  lambda: [n for n in [placeholder()] if n],
-                                  elementwise_call_of(levels))
 
 
 # ---- building the body --------------------------------------------------------------------
