@@ -35,7 +35,7 @@ from .helper_calls_reverse import HelperCallReverser
 from .list_statements import ListStatementReverser
 from .maybe_zero import MaybeZeroAdjoints
 from .tape import RESTORE, marker
-from .iteration_seeds import iteration_seeds
+from .block_seeds import block_seeds
 from .uniform import UniformAdjoints
 
 
@@ -78,8 +78,8 @@ class StatementReverser(HelperCallReverser, ListStatementReverser, MaybeZeroAdjo
         self._maybe_zero = set()   # adjoint names that may still hold a loop's scalar 0.0
         self._held_zero, self._from_held = set(), False   # ... as accumulated ones they read
         self.uniform = UniformAdjoints(inputs, adjoints, context, self._maybe_zero)
-        # id(a loop's reduction) -> its operand, a value of one iteration (iteration_seeds.py)
-        self.iteration_seeds = iteration_seeds(self.levels.tree.body,
+        # id(a reduction in a loop or branch) -> its operand, that block's value (block_seeds.py)
+        self.block_seeds = block_seeds(self.levels.tree.body,
                                                inputs.dataflow.definitions) \
             if inputs.specialised else {}
         self.sums = SumAdjoints(carried_sums(self.levels.tree.body, self.levels.callees))
@@ -181,8 +181,8 @@ class StatementReverser(HelperCallReverser, ListStatementReverser, MaybeZeroAdjo
             self.adj.reset(target)
             self.sums.reset(target)
         elif target in self.uniform.pending:
-            # (or the only definition of a loop's value of one iteration: iteration_seeds.py)
-            first_def = id(stmt) in self.first_defs or target in self.iteration_seeds.values()
+            # (or the only definition of a loop's or branch's own value: block_seeds.py)
+            first_def = id(stmt) in self.first_defs or target in self.block_seeds.values()
             if self.uniform.pass_on(stmt, op, target, out, first_def, self.contribute) \
                     or self.uniform.pass_on_to_elements(op, target, out, first_def):
                 return
@@ -302,8 +302,8 @@ class StatementReverser(HelperCallReverser, ListStatementReverser, MaybeZeroAdjo
             if number is not None and id(stmt) in self.first_defs \
                     and (self.i.kinds.axes(target) == () or self.i.kinds.of(target) == UNKNOWN) \
                     and self.uniform.eligible(operand.id) \
-                    or number is not None and self.iteration_seeds.get(id(stmt)) == operand.id \
-                    and self.uniform.eligible(operand.id, within_iteration=True):
+                    or number is not None and self.block_seeds.get(id(stmt)) == operand.id \
+                    and self.uniform.eligible(operand.id, within_block=True):
                 self.uniform.hold(operand.id, number)      # built when it is needed
                 continue
             view = self.uniform.spread_view(value, operand.id) \

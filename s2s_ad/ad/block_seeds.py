@@ -1,13 +1,13 @@
-"""Reductions inside a loop whose operand is a value of that iteration alone.
+"""Reductions inside a loop or a branch whose operand is a value of that block alone.
 
 A full reduction `s = np.mean(v)` gives v the adjoint `unreduce(g, v)`, an array of v's
 shape filled with g. At the top level the backward sweep holds such an adjoint as the
 number g and passes it on where v is defined (ad/uniform.py). Inside a loop v is bound
-again every iteration, so its adjoint is an accumulated one; it may still be held as a
-number when v is bound once in the function, by the loop body's statement just before
-the reduction, and read by the reduction alone: in the backward sweep the reduction's
-adjoint and v's definition are then reversed one after the other, with nothing between
-them that could rebind what g reads, and nothing else ever adds to v's adjoint.
+again every iteration; in a branch its adjoint starts as a join's. It may still be held
+as a number when v is bound once in the function, by the statement of the block just
+before the reduction, and read by the reduction alone: in the backward sweep the
+reduction's adjoint and v's definition are then reversed one after the other, with
+nothing between them that could rebind what g reads, and nothing else adds to v's adjoint.
 
     for x_t in xs:                              for x_t in reversed(xs):
         ...                                         ...
@@ -19,8 +19,8 @@ import gast
 from ..ir.walk import all_statements, walk_tree
 
 
-def iteration_seeds(body, definitions):
-    """id(reduction statement) -> the name it reduces, for the loop-body statement pairs
+def block_seeds(body, definitions):
+    """id(reduction statement) -> the name it reduces, for the statement pairs of a block
     `v = ...; s = f(v)` described above (f is decided later: only a template that spreads
     a number over v uses the entry). `definitions`: name -> definition sites
     (analyses.dataflow)."""
@@ -29,14 +29,15 @@ def iteration_seeds(body, definitions):
         if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
             loads[node.id] = loads.get(node.id, 0) + 1
     found = {}
-    for loop in all_statements(body):
-        if not isinstance(loop, (gast.For, gast.While)):
-            continue
-        for before, stmt in zip(loop.body, loop.body[1:]):
+    blocks = [block for stmt in all_statements(body)
+              if isinstance(stmt, (gast.For, gast.While, gast.If))
+              for block in (stmt.body, stmt.orelse)]
+    for block in blocks:
+        for before, stmt in zip(block, block[1:]):
             operand = _bound_name(before)
             target = _bound_name(stmt)
             if operand is None or target is None or loads.get(operand) != 1 \
-                    or definitions.get(operand) != 1 or definitions.get(target) != 1:
+                    or definitions.get(operand) != 1:
                 continue
             if any(isinstance(n, gast.Name) and n.id == operand for n in walk_tree(stmt.value)):
                 found[id(stmt)] = operand
