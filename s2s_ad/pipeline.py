@@ -232,7 +232,8 @@ def _derive(func, request, registry, cache):
     dataflow = analyse_dataflow(levels)
     inputs = ReverseInputs(levels, activity, shapes, dataflow, registry, namer, bindings,
                            derive_helper, kinds, complex_names,
-                           shape_tape=request.signature is not None, draw_states=draw_states)
+                           shape_tape=request.signature is not None, draw_states=draw_states,
+                           specialised=request.signature is not None)
     result = reverse(inputs, request.wrt, seed)
     facts = PassFacts(request, levels, namer, bindings, func.__globals__, kinds,
                       RaisingStatements(levels, kinds, bindings, activity), request.trace,

@@ -48,10 +48,6 @@ def layer(X, W, b):
     return np.sum(np.tanh(X @ W + b))
 
 
-def scaled_products(x, y):
-    return np.sum(x * 3 * y) + np.sum(np.sin(x) * 2)
-
-
 def logistic(w, X, y):
     p = 1.0 / (1.0 + np.exp(-(X @ w)))
     return -np.mean(y * np.log(p) + (1.0 - y) * np.log(1.0 - p))
@@ -124,7 +120,6 @@ CASES = {
     "inline temporaries": (layer, ("W",), None, "grad"),
     "quotients": (log_cosh, ("x",), (np.ones(3),), "grad"),
     "where sums": (huber, ("r",), (np.ones(3), 1.0), "grad"),
-    "float literals": (scaled_products, ("x",), None, "grad"),
     "closed forms": (logistic, ("w",), (np.ones(3), X, np.ones(4)), "grad"),
     "reused forward values": (doubled_square_and_max, ("x",), (np.arange(3.0),), "grad"),
     "integer gradients": (square, ("x",), None, "grad"),

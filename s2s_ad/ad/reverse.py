@@ -51,6 +51,7 @@ class ReverseInputs:
     shape_tape: bool = False
     # id(a call that may draw random samples) -> the generators' states saved before it
     draw_states: dict = None
+    specialised: bool = False  # built for a signature (else the general derivative)
 
 
 @dataclass(frozen=True)

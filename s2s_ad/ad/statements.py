@@ -25,7 +25,7 @@ from .. import runtime_flow, runtime_linalg
 from ..analyses.complex_values import (raise_not_for_complex, takes_real_part,
                                        template_primitive)
 from ..analyses.shapes import is_elementwise
-from ..signature import Items, SequenceOf
+from ..signature import UNKNOWN, Items, SequenceOf
 from .adjoint_facts import repeated_list
 from .carried_sums import SumAdjoints, carried_sums
 from .binding import BindingError, bind_operands
@@ -35,6 +35,7 @@ from .helper_calls_reverse import HelperCallReverser
 from .list_statements import ListStatementReverser
 from .maybe_zero import MaybeZeroAdjoints
 from .tape import RESTORE, marker
+from .block_seeds import block_seeds
 from .uniform import UniformAdjoints
 
 
@@ -77,6 +78,10 @@ class StatementReverser(HelperCallReverser, ListStatementReverser, MaybeZeroAdjo
         self._maybe_zero = set()   # adjoint names that may still hold a loop's scalar 0.0
         self._held_zero, self._from_held = set(), False   # ... as accumulated ones they read
         self.uniform = UniformAdjoints(inputs, adjoints, context, self._maybe_zero)
+        # id(a reduction in a loop or branch) -> its operand, that block's value (block_seeds.py)
+        self.block_seeds = block_seeds(self.levels.tree.body,
+                                               inputs.dataflow.definitions) \
+            if inputs.specialised else {}
         self.sums = SumAdjoints(carried_sums(self.levels.tree.body, self.levels.callees))
         self._first_assignment = None       # name -> its first assignment (tuple_arity)
         kinds = inputs.kinds
@@ -176,7 +181,8 @@ class StatementReverser(HelperCallReverser, ListStatementReverser, MaybeZeroAdjo
             self.adj.reset(target)
             self.sums.reset(target)
         elif target in self.uniform.pending:
-            first_def = id(stmt) in self.first_defs
+            # (or the only definition of a loop's or branch's own value: block_seeds.py)
+            first_def = id(stmt) in self.first_defs or target in self.block_seeds.values()
             if self.uniform.pass_on(stmt, op, target, out, first_def, self.contribute) \
                     or self.uniform.pass_on_to_elements(op, target, out, first_def):
                 return
@@ -294,7 +300,10 @@ class StatementReverser(HelperCallReverser, ListStatementReverser, MaybeZeroAdjo
                 self._note_maybe_zero(operand.id, value, target)   # (else added to zeros_like)
             number = self.uniform.spread_number(value, operand.id) if index is None else None
             if number is not None and id(stmt) in self.first_defs \
-                    and self.i.kinds.axes(target) == () and self.uniform.eligible(operand.id):
+                    and (self.i.kinds.axes(target) == () or self.i.kinds.of(target) == UNKNOWN) \
+                    and self.uniform.eligible(operand.id) \
+                    or number is not None and self.block_seeds.get(id(stmt)) == operand.id \
+                    and self.uniform.eligible(operand.id, within_block=True):
                 self.uniform.hold(operand.id, number)      # built when it is needed
                 continue
             view = self.uniform.spread_view(value, operand.id) \

@@ -18,7 +18,7 @@ import gast
 import numpy as np
 
 from ..analyses.shapes import is_elementwise
-from ..signature import Num
+from ..signature import UNKNOWN, Num
 from ..ir import build
 from ..ir.walk import walk_tree
 from .. import runtime, runtime_pieces
@@ -75,18 +75,20 @@ class UniformAdjoints:
         return build.call(build.attribute(build.name(self.i.levels.numpy_name), "expand_dims"),
                           [value.args[0], build.literal(tuple(axes))])
 
-    def eligible(self, variable):
+    def eligible(self, variable, within_block=False):
         """A float array defined once at the top level (or a parameter never rebound nor
         written into), with no adjoint yet: its adjoint may be held as a number. A
         parameter's is built as an array only when the gradient is returned, if nothing
-        else reached it (reverse.py flushes what is left)."""
+        else reached it (reverse.py flushes what is left). In a specialisation, of no
+        known dtype too (see pass_on). `within_block`: a loop's or branch's own value."""
         kinds, flow = self.i.kinds, self.i.dataflow
-        if kinds is None or variable in self.pending or self.adj.has(variable):
+        if kinds is None or variable in self.pending or self.adj.has(variable) and not within_block:
             return False
         kind = kinds.of(variable)
-        return self._is_array(variable) and getattr(kind, "dtype", None) in (
-            "float64", "float32") \
-            and not self.adj.accumulates(variable) and not flow.is_overwritten(variable) \
+        return (self._is_array(variable) and getattr(kind, "dtype", None) in (
+            "float64", "float32") or self.i.specialised and _dtype_unknown(kind)) \
+            and (within_block or not self.adj.accumulates(variable)
+                 and not flow.is_overwritten(variable)) \
             and variable not in flow.subscripted and variable not in flow.list_valued \
             and variable not in flow.structured
 
@@ -163,6 +165,12 @@ class UniformAdjoints:
         `contribute(variable, value, out)` adds an array contribution."""
         number = self.pending[target]
         axes = self.i.kinds.axes(target)
+        # of no known dtype, from one array (`t = u ** 2`): `g * 2.0 * u` has t's shape, dtype
+        unknown = _dtype_unknown(self.i.kinds.of(target))
+        alike = {a.id for a in op.args if isinstance(a, gast.Name)} if unknown else set()
+        if unknown and not (len(alike) == 1 and all(
+                isinstance(a, (gast.Name, gast.Constant)) for a in op.args)):
+            return False
         template = self.i.registry.reverse(op.primitive) if op.primitive is not None else None
         if template is None or op.keywords or not (
                 is_elementwise(op.primitive) or op.primitive is np.where and len(op.args) == 3) \
@@ -187,8 +195,8 @@ class UniformAdjoints:
                 return False
             if any(operand.id == planned and spread for planned, _, spread in plan):
                 return False                    # `t + t`: two numbers, one operand
-            if self.shaped_like(value, axes, defined=defined, variable=target):
-                if not self.keeps_dtype(value, operand.id):
+            if self.shaped_like(value, axes, defined=defined, variable=target, alike=alike):
+                if not (self.keeps_dtype(value, operand.id) or unknown):
                     return False
                 plan.append((operand.id, value, False))
             elif target not in self.views and self.numbers_only(value) \
@@ -271,13 +279,14 @@ class UniformAdjoints:
         classes = self.i.kinds.shape_class or {}
         return classes.get(name, name) == classes.get(variable, variable)
 
-    def shaped_like(self, value, axes, adjoints=False, defined=None, variable=None):
+    def shaped_like(self, value, axes, adjoints=False, defined=None, variable=None,
+                    alike=()):
         """Is `value` an array of these axes (of `variable`'s shape, where the facts know
         no axes) because a factor of it is (following products, sums, negations,
         comparisons and elementwise calls down from the top)? With `adjoints`, an adjoint
         counts as its value's kind (a straight-line adjoint has its value's shape, unless
         it may be a loop's shapeless 0.0). defined: {name: value} of temporaries a
-        template just assigned, followed into their values."""
+        template just assigned, followed into their values; `alike`: names of its shape."""
         node = value
         stack = [node]
         defined = dict(defined or {})
@@ -289,7 +298,7 @@ class UniformAdjoints:
                 stack += [node.left] + list(node.comparators)
             elif isinstance(node, gast.Name):
                 if not self.i.namer.is_adjoint(node.id):
-                    if self._shaped_as(node.id, axes, variable):
+                    if node.id in alike or self._shaped_as(node.id, axes, variable):
                         return True
                 elif adjoints and node.id not in self.maybe_zero:
                     held = self.adj.variable_holding(node.id)
@@ -363,6 +372,10 @@ class UniformAdjoints:
                     return False                      # (a condition widens nothing)
                 carried |= kind.dtype == dtype
         return dtype is not None and (carried or dtype == "float64")
+
+
+def _dtype_unknown(kind):     # of no known kind, or of no known dtype and not a number
+    return kind == UNKNOWN or isinstance(kind, Num) and kind.dtype is None and kind.axes != ()
 
 
 def _sums_per_operand(plan):

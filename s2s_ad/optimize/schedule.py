@@ -9,8 +9,7 @@ re-derives a fact the generator should have had), so their order is the declared
     REVERSE: clean up to a fixed point (folding, zeros, dead code), in-place sums in the
              backward sweep, dead cycles, temporaries back into their use, quotients
              such as sinh(u) / cosh(u) read as one call (tanh(u)), the two branches'
-             adjoints of an np.where summed as one np.where, float literals
-             beside adjoints, closed forms (where shapes are proved), a specialisation's
+             adjoints of an np.where summed as one np.where, closed forms (where shapes are proved), a specialisation's
              reads of forward temporaries, casts of a float argument's gradient that may
              be a numpy scalar and of gradients that may hold integers, and, last, a
              specialisation's solves reading an inverse it computes anyway, and its
@@ -18,8 +17,7 @@ re-derives a fact the generator should have had), so their order is the declared
     FORWARD: clean up to a fixed point, repeated pure calls made once, loops over a
              sequence's items
     FORWARD_GRADIENT (a gradient of number code in forward mode, ad/forward_gradient.py):
-             clean up, temporaries (tangents' too) back into their use, float literals,
-             loops over a sequence's items, casts of a float argument's gradient that
+             clean up, temporaries (tangents' too) back into their use, loops over a sequence's items, casts of a float argument's gradient that
              may be a numpy scalar or a list's int
 
 `run_schedule` returns the body before the first pass that writes into arrays (what a
@@ -35,19 +33,17 @@ from dataclasses import dataclass
 import gast
 import numpy
 
-from .. import runtime, runtime_flow
+from .. import runtime_flow
 from ..ir import build
 from ..signature import Num
 from ..ir.walk import walk_tree
 from .adjoint_copies import drop_adjoint_copies
 from .body import Body
-from .pass_facts import elementwise_call_of
 from .buffers import schedule_in_place
 from .closed_forms import closed_form_adjoints
 from .dce import eliminate_dead_code, remove_dead_cycles, remove_unread_assignments
 from .float_gradients import float_gradients
 from .number_gradients import loose_lists, python_float_gradients
-from .float_literals import float_literals_in_adjoints
 from .fold import (constant_tangents, fold_constants,
                    unit_factors_of_numbers)
 from .inplace import accumulate_in_place
@@ -56,7 +52,6 @@ from .list_reads import read_arrays_as_lists
 from .quotients import read_quotients
 from .reuse import reuse_forward_values
 from .where_sums import adjoints_masked_outward, merge_where_sums
-from .seeds import make_seed_folding_pass
 from .shared_calls import share_repeated_calls
 from .shared_inverses import share_inverses
 from .tape_batches import batch_loop_tapes
@@ -68,12 +63,8 @@ MAX_ROUNDS = 10
 
 # ---- the passes ---------------------------------------------------------------------------
 def clean_up(body, facts):
-    """Folding, zero propagation and dead code (keeping what may raise) to a fixed point.
-    A specialisation's backward sweep also gets reduction seeds folded (for the values
-    whose shapes its facts leave unknown)."""
-    extra = (_seed_folding_pass(facts.levels, facts.bindings),) \
-        if body.reverse and facts.specialised else ()
-    passes = extra + (fold_constants, propagate_zeros,
+    """Folding, zero propagation and dead code (keeping what may raise) to a fixed point."""
+    passes = (fold_constants, propagate_zeros,
               functools.partial(eliminate_dead_code, raising=facts.raising),
               functools.partial(remove_unread_assignments, raising=facts.raising),
               drop_empty_comments)
@@ -162,14 +153,6 @@ def where_sums(body, facts):
     statements, masked = adjoints_masked_outward(statements, facts.resolve,
                                                  facts.namer.is_adjoint)
     return Body.of(statements) if changed or masked else body
-
-
-def float_literals(body, facts):
-    """`2` -> `2.0` beside adjoints and a forward-mode gradient's tangents (Python's
-    int-float arithmetic is the slower path)."""
-    def derivative(name):
-        return facts.namer.is_adjoint(name) or facts.namer.is_tangent(name)
-    return Body.of(float_literals_in_adjoints(body.statements(), derivative, facts.resolve))
 
 
 def closed_forms(body, facts):
@@ -276,7 +259,6 @@ REVERSE = (
     Pass("inline temporaries", temporaries),
     Pass("quotients", quotients),
     Pass("where sums", where_sums),
-    Pass("float literals", float_literals),
     Pass("closed forms", closed_forms),
     Pass("reused forward values", reused_forward_values),
     Pass("float gradients of floats", number_gradients),
@@ -296,7 +278,6 @@ FORWARD_GRADIENT = (
     Pass("unit factors", unit_factors),
     Pass("shared calls", shared_calls),
     Pass("inline number temporaries", number_temporaries),
-    Pass("float literals", float_literals),
     Pass("item loops", item_loops),
     Pass("float gradients of floats", number_gradients),
     Pass("gradients of items", item_gradients),
@@ -321,16 +302,6 @@ def run_schedule(body, facts, schedule):
         body = step.run(body.copy(), facts)
         facts.trace(step.name, before, body)
     return (plain if plain is not None else body), body
-
-
-def _seed_folding_pass(levels, bindings):
-    def bound(helper):
-        return lambda: next((name for name, obj in bindings.names.items() if obj is helper),
-                            None)
-    placeholder = bound(runtime.placeholder)
-    return make_seed_folding_pass(bound(runtime.unreduce),
-                                  lambda: [n for n in [placeholder()] if n],
-                                  elementwise_call_of(levels))
 
 
 # ---- building the body --------------------------------------------------------------------
