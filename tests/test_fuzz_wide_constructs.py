@@ -10,7 +10,6 @@ import math
 import numpy as np
 import pytest
 
-import s2s_ad
 from derivative_paths import PATHS, grad_on, hvp_on
 from gradcheck import assert_grad_matches
 
