@@ -262,7 +262,7 @@ def masked_outward(expr, resolve):
             inner = gast.BinOp(left=where.args[taken], op=node.op, right=other) if on_left \
                 else gast.BinOp(left=other, op=node.op, right=where.args[taken])
             args = list(where.args)
-            args[taken] = fold_expression(inner)        # a seed's 1.0 * 0.5 -> 0.5
+            args[taken] = fold_expression(build.clone(inner))   # 1.0 * 0.5 -> 0.5
             return gast.Call(func=where.func, args=args, keywords=[])
         return node if left is node.left and right is node.right else \
             gast.BinOp(left=left, op=node.op, right=right)
@@ -273,15 +273,19 @@ def masked_outward(expr, resolve):
 def adjoints_masked_outward(body, resolve, is_adjoint):
     """Returns (new body, changed): masked_outward on the value of every assignment of an
     adjoint (`x_bar = ...`, `x_bar += ...`), in every block. f's own values are not
-    touched: where f computes nan, so does the derivative's forward sweep."""
-    changed = False
-
+    touched: where f computes nan, so does the derivative's forward sweep. A statement
+    that changes is a new one; `body` and its statements are not written into."""
     def block(stmts):
-        nonlocal changed
+        out, changed = [], False
         for stmt in stmts:
             if isinstance(stmt, (gast.If, gast.For, gast.While)):
-                block(stmt.body)
-                block(stmt.orelse)
+                inner, inner_changed = block(stmt.body)
+                other, other_changed = block(stmt.orelse)
+                if inner_changed or other_changed:
+                    stmt = build.clone(stmt)
+                    stmt.body, stmt.orelse = inner, other
+                    changed = True
+                out.append(stmt)
                 continue
             target = stmt.targets[0] if isinstance(stmt, gast.Assign) \
                 and len(stmt.targets) == 1 else stmt.target \
@@ -289,7 +293,9 @@ def adjoints_masked_outward(body, resolve, is_adjoint):
             if isinstance(target, gast.Name) and is_adjoint(target.id):
                 value = masked_outward(stmt.value, resolve)
                 if value is not stmt.value:
-                    stmt.value = value
+                    stmt = build.clone(stmt)
+                    stmt.value = build.clone(value)     # none of the input's nodes
                     changed = True
-    block(body)
-    return body, changed
+            out.append(stmt)
+        return out, changed
+    return block(body)
