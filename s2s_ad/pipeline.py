@@ -280,8 +280,13 @@ def _derive_forward(func, request, registry, cache):
 
     def derive_jvp(helper, wrt, stmt):
         helper_request = Request("jvp", wrt, single=len(wrt) == 1, helper=True)
-        signature = functions_only(call_signature(helper, stmt, levels, kinds))
-        if signature is not None:       # a function passed by name: called by name
+        signature = call_signature(helper, stmt, levels, kinds)
+        if request.signature is None:
+            # the general derivative still knows a function passed by name (np.tanh)
+            signature = functions_only(signature)
+        if signature is not None:
+            # what the arguments are at this call site holds at every call from it (the
+            # class of the layers a model's __call__ loops over, too)
             helper_request = dataclasses.replace(
                 helper_request, signature=signature,
                 variant=cache.variant(helper, helper_request, signature))

@@ -160,9 +160,18 @@ def test_layers_of_a_list_called_by_position_and_in_a_loop():
     np.testing.assert_allclose(s2s_ad.hvp(f, wrt=1)(layered, X0, v),
                                (g_x(layered, X0 + 1e-6 * v) - g_x(layered, X0 - 1e-6 * v)) / 2e-6,
                                rtol=1e-5, atol=1e-8)
-    # (hvp in the model's own parameters through `model(x)` whose __call__ loops over
-    # the layers is still a located error: the helper's second derivative is built
-    # without the signature that names the layers' class)
+    # second order in the layers' own parameters through `model(x)`, whose __call__
+    # loops over them: the helper's forward derivative is built for the signature naming
+    # the layers' class (session 15; it was "`layer(...)` calls a value that carries ...")
+    V = Layered([Affine(RS.randn(3, 3)), Affine(RS.randn(3, 3))])
+    product = s2s_ad.hvp(f)(layered, X0, V)
+    assert type(product) is Layered
+    g_m = s2s_ad.grad(f)
+    for k in range(2):
+        up, down = (Layered([Affine(layer.W + e * step.W) for layer, step
+                             in zip(layered.layers, V.layers)]) for e in (1e-6, -1e-6))
+        expected = (g_m(up, X0).layers[k].W - g_m(down, X0).layers[k].W) / 2e-6
+        np.testing.assert_allclose(product.layers[k].W, expected, rtol=1e-5, atol=1e-8)
 
 
 class Quadratic:
