@@ -185,6 +185,12 @@ def defines_call(cls):
     return isinstance(cls, type) and inspect.isfunction(getattr(cls, "__call__", None))
 
 
+def runs_method(value, function):
+    """Does calling `value` run `function` (its class's `def __call__`)? Picks the layer
+    class's __call__ for an item of a list mixing layer classes."""
+    return getattr(type(value), "__call__", None) is function
+
+
 def constructible(cls):
     """Can `cls(*values)` be differentiated as storing each value in a field, in order?
     A namedtuple class, a dataclass with the __init__ dataclasses wrote and no

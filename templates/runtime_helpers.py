@@ -16,7 +16,7 @@ helper pops the list.
 import numpy as np
 
 from s2s_ad import (runtime, runtime_checks, runtime_creation, runtime_draws, runtime_flow,
-                    runtime_linalg)
+                    runtime_linalg, runtime_objects)
 from s2s_ad.runtime import _prod_others_tangent
 from s2s_ad.ad.template_dsl import d, nondifferentiable, tangent
 from s2s_ad.runtime import (add_at, broadcast_tangent, reverse_cumsum, unbroadcast, unreduce,
@@ -41,7 +41,7 @@ nondifferentiable(slice)
 nondifferentiable(  # counts, seeds, checks, tie shares (piecewise constant), zeros, shapes
     runtime.reduced_count, runtime.extremum_share, runtime_checks.check_scalar_output,
     runtime_checks.check_broadcast, runtime_checks.check_matmul,
-    runtime_checks.check_unshared, runtime_checks.check_not_method,
+    runtime_checks.check_unshared, runtime_checks.check_not_method, runtime_objects.runs_method,
     runtime.zero_tangent, runtime.zero_adjoint, runtime_flow.float_zeros,
     runtime_flow.float_dtype, runtime_flow.sequence_position,
     runtime.shape_of, runtime.placeholder, pad_widths,

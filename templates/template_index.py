@@ -34,7 +34,7 @@ source runtime_adjoints 1440817612
 source runtime_adjoints_linalg 2007760678
 source runtime_calculus 3507173389
 source runtime_functions 2311047599
-source runtime_helpers 148043670
+source runtime_helpers 1891316215
 source runtime_helpers_arrays 1411742494
 source runtime_helpers_pieces 1948706075
 source runtime_mappings 3962196716
@@ -832,6 +832,7 @@ nondifferentiable s2s_ad.runtime_flow:float_zeros runtime_helpers
 nondifferentiable s2s_ad.runtime_flow:sequence_position runtime_helpers
 nondifferentiable s2s_ad.runtime_linalg:einsum_operand_count runtime_helpers
 nondifferentiable s2s_ad.runtime_linalg:kron_layout runtime_helpers
+nondifferentiable s2s_ad.runtime_objects:runs_method runtime_helpers
 nondifferentiable s2s_ad.runtime_spread:norm_power runtime_helpers
 tangent s2s_ad.runtime:add_at runtime_helpers
 tangent s2s_ad.runtime:broadcast_tangent runtime_helpers

@@ -284,3 +284,73 @@ def test_grad_of_grad_through_a_helper_that_appends(both_paths, f):
     (its caller's) in place to undo the appends, and the gradient differentiated again
     passed the emptied list to the vjp's own vjp. The list adjoint now starts as a copy."""
     every_way(fresh(f), 0.8)
+
+
+class Shift:
+    """A layer of another class, with a number attribute."""
+
+    def __init__(self, c):
+        self.c = c
+
+    def __call__(self, x):
+        return x + self.c
+
+
+class Squash:
+    """A layer without attributes."""
+
+    def __call__(self, x):
+        return np.sin(x)
+
+
+class Picked:
+    """A model calling its layers of mixed classes by position."""
+
+    def __init__(self, layers):
+        self.layers = layers
+
+    def loss(self, x):
+        return np.sum(self.layers[2](self.layers[1](self.layers[0](x))) ** 2)
+
+
+def _mixed():
+    return [Affine(A), Shift(0.3), Squash(), Affine(B), Shift(-0.2)]
+
+
+def _shift_gradient(model, k, f):
+    layer = model.layers[k]
+    layer.c += 1e-6
+    up = f(model, X0)
+    layer.c -= 2e-6
+    down = f(model, X0)
+    layer.c += 1e-6
+    return (up - down) / 2e-6
+
+
+def test_layers_of_a_list_mixing_classes():
+    # (session 15; it was "`layer(...)` calls a value that carries the derivative")
+    model = Layered(_mixed())
+    f = fresh(loss)
+    g = s2s_ad.grad(f)(model, X0)
+    assert [type(layer) for layer in g.layers] == [Affine, Shift, Squash, Affine, Shift]
+    for k in (0, 3):
+        np.testing.assert_allclose(g.layers[k].W, _layer_gradient(model, k), rtol=1e-6,
+                                   atol=1e-9)
+    for k in (1, 4):
+        np.testing.assert_allclose(g.layers[k].c, _shift_gradient(model, k, loss), rtol=1e-6)
+    # the input's gradient and second order through the same loop
+    g_x = s2s_ad.grad(f, wrt=1)
+    np.testing.assert_allclose(g_x(model, X0), numeric_grad(loss, (model, X0), 1),
+                               rtol=1e-6, atol=1e-9)
+    v = np.array([0.3, -0.2, 0.5])
+    np.testing.assert_allclose(s2s_ad.hvp(f, wrt=1)(model, X0, v),
+                               (g_x(model, X0 + 1e-6 * v) - g_x(model, X0 - 1e-6 * v)) / 2e-6,
+                               rtol=1e-5, atol=1e-8)
+    # by position, and another order of the classes is another specialisation
+    picked = Picked([Shift(0.1), Affine(A), Squash()])
+    g = s2s_ad.grad(Picked.loss)(picked, X0)
+    np.testing.assert_allclose(g.layers[0].c, _shift_gradient(picked, 0, Picked.loss),
+                               rtol=1e-6)
+    np.testing.assert_allclose(g.layers[1].W, _layer_gradient(picked, 1, Picked.loss),
+                               rtol=1e-6, atol=1e-9)
+

@@ -93,7 +93,8 @@ def known_functions(signature):
     set in __init__), objects inside objects too ("self.layer.act"); {"m.__class__": M}
     for a parameter holding an object (its exact class: `m.loss(x)` is M.loss(m, x)), and
     {"m.l1.__class__": L} for an object it holds, {"m.layers[*].__class__": L} for a list
-    or tuple of objects all of class L."""
+    or tuple of objects all of class L, {"m.layers[*].__classes__": (L, A)} for a list of
+    several classes (each in the order of its first item)."""
     found = {}
 
     def visit(path, kind, depth):
@@ -109,9 +110,13 @@ def known_functions(signature):
             # a list of layers all of one class (`self.layers`): {"self.layers[*].__class__":
             # Layer}, for `self.layers[k](x)` and `for layer in self.layers: layer(x)`
             items = kind.items if isinstance(kind, Items) else (kind.item,)
-            classes = {item.type for item in items if isinstance(item, Attributes)}
-            if items and len(classes) == 1 and all(isinstance(i, Attributes) for i in items):
-                found[f"{path}[*].__class__"] = classes.pop()
+            if items and all(isinstance(i, Attributes) for i in items):
+                classes = tuple(dict.fromkeys(item.type for item in items))
+                if len(classes) == 1:
+                    found[f"{path}[*].__class__"] = classes[0]
+                else:
+                    # Dense, Tanh, Dense: `layer(x)` runs the __call__ of the item's class
+                    found[f"{path}[*].__classes__"] = classes
     for name, kind in signature or ():
         visit(name, kind, 0)
     return found

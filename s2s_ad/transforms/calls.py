@@ -20,7 +20,7 @@ from ..errors import UnsupportedSyntaxError
 from ..ir.build import dotted_path
 from ..ir import build
 from ..runtime import RUNTIME_MODULES
-from .. import runtime_creation, runtime_functions, runtime_pieces, runtime_shape
+from .. import runtime_creation, runtime_functions, runtime_objects, runtime_pieces, runtime_shape
 from ..frontend.star_params import fixed_arity, fixed_count, takes_star_args
 from ..runtime_objects import constructible, defines_call, field_names, make_object
 from . import desugar
@@ -39,6 +39,25 @@ _LIBRARIES = ("numpy", "scipy", "s2s_ad", "math")
 
 class CallMixin(FunctionValueMixin, HelperInlineMixin, ObjectCallMixin):
     """Lowering of call expressions to one primitive operation over atoms."""
+
+    def _call_through_item_class(self, func, classes, expr):
+        """`layer(x)` of an item of a list of layers whose classes the signature gives:
+        `Layer.__call__(layer, x)`, and for a list mixing classes the one its item's class
+        runs, `Dense.__call__(layer, x) if runs_method(layer, Dense.__call__) else
+        Tanh.__call__(layer, x)` (the last needs no test: the guard holds the classes)."""
+        methods = list(dict.fromkeys(c.__call__ for c in classes))
+        call = None
+        for method in reversed(methods):
+            this = self._runtime_call(method, [build.clone(func)] + list(expr.args))
+            this.keywords = [build.clone(k) for k in expr.keywords]
+            this = build.with_location(this, expr)
+            call = this if call is None else build.with_location(build.if_exp(
+                self._runtime_call(runtime_objects.runs_method,
+                                   [build.clone(func), build.clone(this.func)]),
+                this, call), expr)
+        if isinstance(call, gast.Call):
+            return self._call(call)
+        return self._if_expression(call)
 
     def _call(self, expr):
         func = expr.func
@@ -67,14 +86,11 @@ class CallMixin(FunctionValueMixin, HelperInlineMixin, ObjectCallMixin):
                     # model(x) of an object whose class says what calling it runs:
                     # Model.__call__(model, x), differentiated through model's attributes
                     return self._method_call(func, "__call__", expr)
-                held_class = self._item_class(func)
-                if defines_call(held_class):
+                held_classes = self._item_classes(func) or ()
+                if held_classes and all(defines_call(c) for c in held_classes):
                     # self.layers[k](x), `for layer in self.layers: x = layer(x)`: each item
                     # a Layer, Layer.__call__(item, x) through its attributes
-                    call = self._runtime_call(held_class.__call__,
-                                              [build.clone(func)] + list(expr.args))
-                    call.keywords = expr.keywords
-                    return self._call(build.with_location(call, expr))
+                    return self._call_through_item_class(func, held_classes, expr)
                 known = self._function_value(func)
                 if known is not None:
                     return self._call_target(*known, expr)

@@ -49,6 +49,9 @@ class ExpressionMixin:
             if self.res.is_value(expr.id):
                 raise UnsupportedSyntaxError(f"`{expr.id}` is used before it is assigned",
                                              self.smap.locate(expr))
+            if expr.id in self.runtime_names.values():
+                # a function bound by the normalizer, passed as a value (runs_method's)
+                return build.name(expr.id), 0
             self._check_bound(expr.id, expr)
             return build.name(expr.id), 0
         path = dotted_path(expr)

@@ -57,11 +57,11 @@ class ObjectCallMixin:
         cls = self.res.lookup(path)
         return (cls, "instance") if constructible(cls) else None
 
-    def _item_class(self, func):
-        """The class of the object `func` names when it is an item of a list or tuple the
-        specialisation's signature gives, all of whose items have that one class
-        (call_kinds.known_functions): `self.layers[k]`, or `layer` of `for layer in
-        self.layers` (bound nowhere else). None otherwise."""
+    def _item_classes(self, func):
+        """The classes of the objects in the list or tuple the specialisation's signature
+        gives, when `func` names one of its items (call_kinds.known_functions): for
+        `self.layers[k]`, or `layer` of `for layer in self.layers` (bound nowhere else),
+        (Layer,) when all are Layers, (Dense, Tanh) for a list mixing them. None otherwise."""
         stores = self._bindings_in_source()[1]
         source = None
         if isinstance(func, gast.Subscript):
@@ -74,7 +74,8 @@ class ObjectCallMixin:
         if path is None or path.split(".")[0] in stores \
                 or path.split(".")[0] not in self.res.parameters:
             return None
-        return self.known_functions.get(f"{path}[*].__class__")
+        one = self.known_functions.get(f"{path}[*].__class__")
+        return (one,) if one is not None else self.known_functions.get(f"{path}[*].__classes__")
 
     def _property_getter(self, expr):
         """The getter (a def) of `m.scale` when m's class is known while normalizing
