@@ -27,6 +27,25 @@ def project(tmp_path):
         def energy(x: "float64[N]", scale: float):
             return np.sum(np.tanh(x * scale) ** 2)
     '''))
+    (directory / "objects.py").write_text(textwrap.dedent('''
+        import dataclasses
+        import numpy as np
+
+        @dataclasses.dataclass
+        class Linear:
+            W: np.ndarray
+            b: np.ndarray
+
+            def predict(self, X):
+                return X @ self.W + self.b
+
+        def fit(p, X, y):
+            return 0.5 * np.mean((p.predict(X) - y) ** 2)
+
+        def net(params, X):
+            h = np.tanh(X @ params["W"] + params["b"])
+            return np.sum(h ** 2)
+    '''))
     return directory
 
 
@@ -98,6 +117,36 @@ def test_string_annotations_are_a_signature(project):
             fd = (annotated.energy(x + d, 0.7) - annotated.energy(x - d, 0.7)) / (2 * eps)
             assert abs(g[k] - fd) < 1e-6
     ''')
+
+
+def test_signatures_of_objects_and_dicts(project):
+    # an object argument, its class named as f's module names it: the general derivative
+    # cannot call `p.predict(X)` (a method chosen when the code runs), the specialised one
+    # can (session 15)
+    out = run(project, "grad", "objects.py:fit", "-o", "o.py", "--signature",
+              "p: Linear(W: float64[D, K], b: float64[K]), X: float64[N, D], y: float64[N, K]")
+    assert out.returncode == 0, out.stderr
+    out = run(project, "grad", "objects.py:net", "-o", "n.py", "--signature",
+              "params: {'W': float64[D, H], 'b': float64[H]}, X: float64[N, D]")
+    assert out.returncode == 0, out.stderr
+    _check_file(project, "o", '''
+        import n
+        import objects
+        rng = np.random.default_rng(1)
+        X, y = rng.standard_normal((5, 3)), rng.standard_normal((5, 2))
+        p = objects.Linear(rng.standard_normal((3, 2)), rng.standard_normal(2))
+        g = o.grad_fit(p, X, y)
+        assert type(g) is objects.Linear
+        r = (X @ p.W + p.b - y) / y.size
+        assert np.allclose(g.W, X.T @ r) and np.allclose(g.b, r.sum(axis=0))
+        params = {"W": p.W, "b": p.b}
+        d = n.grad_net(params, X)
+        t = np.tanh(X @ p.W + p.b)
+        back = 2 * t * (1 - t ** 2)
+        assert np.allclose(d["W"], X.T @ back) and np.allclose(d["b"], back.sum(axis=0))
+    ''')
+    bad = run(project, "grad", "objects.py:fit", "-o", "o.py", "--signature", "p: Linen(W: float64[D, K])")
+    assert bad.returncode == 2 and "'Linen'" in bad.stderr and "Traceback" not in bad.stderr
 
 
 @pytest.mark.parametrize("signature, message", [
