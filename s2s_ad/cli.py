@@ -199,7 +199,7 @@ def _signatures(func, args):
     """The signatures to specialise on: --signature, else the function's annotations
     (string kinds such as "float64[N, D]", or float/int/bool) when any gives a fact."""
     import inspect
-    from .signature import UNKNOWN
+    from .signature import UNKNOWN, Attributes
     from .signature_text import parse_kind, parse_signature
     params = [p.name for p in inspect.signature(func).parameters.values()]
     if args.signature and args.command != "grad":
@@ -228,6 +228,10 @@ def _signatures(func, args):
                 pass
         elif note in (float, int, bool):
             annotations[p.name] = parse_kind(note.__name__)
+        elif isinstance(note, type) and note is not p.empty \
+                and note.__module__ not in ("builtins", "numpy", "typing"):
+            # `p: Linear`: the object's class (what a method call on it runs)
+            annotations[p.name] = Attributes(note, ())
     if not annotations:
         return []
     return [tuple((p, annotations.get(p, UNKNOWN)) for p in params)]

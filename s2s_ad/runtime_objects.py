@@ -185,10 +185,10 @@ def defines_call(cls):
     return isinstance(cls, type) and inspect.isfunction(getattr(cls, "__call__", None))
 
 
-def runs_method(value, function):
-    """Does calling `value` run `function` (its class's `def __call__`)? Picks the layer
-    class's __call__ for an item of a list mixing layer classes."""
-    return getattr(type(value), "__call__", None) is function
+def runs_method(value, name, function):
+    """Is `function` the method `name` of value's class (`value.name(...)` runs it)? Picks
+    the layer class's __call__ (or forward, ...) for an item of a list mixing classes."""
+    return getattr(type(value), name, None) is function
 
 
 def constructible(cls):

@@ -8,6 +8,7 @@ float64[n], m: Model(W: float64[n,n])" can be pasted back):
     "tuple[float, ...]"                        ->  SequenceOf(tuple, Num(float, ...))
     "{'W': float64[D,H], 'b': float64[H]}"     ->  Mapping((("W", ...), ("b", ...)))
     "Dense(W: float64[D,H], b: float64[H])"    ->  Attributes(Dense, (("W", ...), ("b", ...)))
+    "Dense"                                    ->  Attributes(Dense, ())
 
 A class is named as the module defining f names it (`resolve`, from the CLI: f's globals);
 its attributes are the ones listed, in order (a dataclass's fields, an object's
@@ -70,6 +71,9 @@ def parse_kind(text, resolve=None):
     try:
         dtype = np.dtype(head)
     except TypeError:
+        cls = resolve(head) if resolve is not None and not bracket else None
+        if isinstance(cls, type) and cls.__module__ not in ("builtins", "numpy"):
+            return Attributes(cls, ())      # `p: Linear`: its class, no attribute's kind
         raise ValueError(f"unknown kind {text!r}: use float, int, bool, a dtype such as "
                          f"float64 or float64[N, D], tuple[float, ...], {{'key': kind}}, "
                          f"ClassName(attribute: kind, ...) or any") from None

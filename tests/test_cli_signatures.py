@@ -42,6 +42,9 @@ def project(tmp_path):
         def fit(p, X, y):
             return 0.5 * np.mean((p.predict(X) - y) ** 2)
 
+        def fit_annotated(p: Linear, X, y):
+            return 0.5 * np.mean((p.predict(X) - y) ** 2)
+
         def net(params, X):
             h = np.tanh(X @ params["W"] + params["b"])
             return np.sum(h ** 2)
@@ -144,6 +147,19 @@ def test_signatures_of_objects_and_dicts(project):
         t = np.tanh(X @ p.W + p.b)
         back = 2 * t * (1 - t ** 2)
         assert np.allclose(d["W"], X.T @ back) and np.allclose(d["b"], back.sum(axis=0))
+    ''')
+    # the class as an annotation is a signature too (its attributes' kinds unknown)
+    out = run(project, "grad", "objects.py:fit_annotated", "-o", "a.py")
+    assert out.returncode == 0, out.stderr
+    assert "if type(p) is _Linear:" in (project / "a.py").read_text()
+    _check_file(project, "a", '''
+        import objects
+        rng = np.random.default_rng(2)
+        X, y = rng.standard_normal((4, 3)), rng.standard_normal((4, 2))
+        p = objects.Linear(rng.standard_normal((3, 2)), rng.standard_normal(2))
+        g = a.grad_fit_annotated(p, X, y)
+        r = (X @ p.W + p.b - y) / y.size
+        assert np.allclose(g.W, X.T @ r) and np.allclose(g.b, r.sum(axis=0))
     ''')
     bad = run(project, "grad", "objects.py:fit", "-o", "o.py", "--signature", "p: Linen(W: float64[D, K])")
     assert bad.returncode == 2 and "'Linen'" in bad.stderr and "Traceback" not in bad.stderr

@@ -354,3 +354,45 @@ def test_layers_of_a_list_mixing_classes():
     np.testing.assert_allclose(g.layers[1].W, _layer_gradient(picked, 1, Picked.loss),
                                rtol=1e-6, atol=1e-9)
 
+
+
+class Forwarding:
+    """A model calling a named method of each layer (`layer.forward(x)`), PyTorch style."""
+
+    def __init__(self, layers):
+        self.layers = layers
+
+    def loss(self, x):
+        for layer in self.layers:
+            x = layer.forward(x)
+        return np.sum(x ** 2)
+
+
+class DenseForward(Affine):
+    def forward(self, x):
+        return np.tanh(self.W @ x)
+
+
+class ShiftForward(Shift):
+    def forward(self, x):
+        return x + self.c
+
+
+@pytest.mark.parametrize("layers", [
+    lambda: [DenseForward(A), DenseForward(B)],
+    lambda: [DenseForward(A), ShiftForward(0.4), DenseForward(B)],
+], ids=["one class", "mixed classes"])
+def test_a_named_method_of_each_layer_in_a_list(layers):
+    # (session 15; it was "`layer.forward(...)` calls a method of `layer`, which carries
+    # the derivative")
+    model = Forwarding(layers())
+    g = s2s_ad.grad(Forwarding.loss)(model, X0)
+    assert [type(layer) for layer in g.layers] == [type(layer) for layer in model.layers]
+    for k, layer in enumerate(model.layers):
+        if isinstance(layer, Affine):
+            np.testing.assert_allclose(g.layers[k].W,
+                                       _layer_gradient(model, k, Forwarding.loss),
+                                       rtol=1e-6, atol=1e-9)
+        else:
+            np.testing.assert_allclose(g.layers[k].c,
+                                       _shift_gradient(model, k, Forwarding.loss), rtol=1e-6)

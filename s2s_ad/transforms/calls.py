@@ -40,24 +40,35 @@ _LIBRARIES = ("numpy", "scipy", "s2s_ad", "math")
 class CallMixin(FunctionValueMixin, HelperInlineMixin, ObjectCallMixin):
     """Lowering of call expressions to one primitive operation over atoms."""
 
-    def _call_through_item_class(self, func, classes, expr):
-        """`layer(x)` of an item of a list of layers whose classes the signature gives:
-        `Layer.__call__(layer, x)`, and for a list mixing classes the one its item's class
-        runs, `Dense.__call__(layer, x) if runs_method(layer, Dense.__call__) else
-        Tanh.__call__(layer, x)` (the last needs no test: the guard holds the classes)."""
-        methods = list(dict.fromkeys(c.__call__ for c in classes))
+    def _call_through_item_class(self, item, classes, attr, expr):
+        """`layer(x)` (attr "__call__") or `layer.predict(x)` of an item of a list of objects
+        whose classes the signature gives: `Layer.__call__(layer, x)`, and for a list mixing
+        classes the method the item's class holds, `Dense.__call__(layer, x) if
+        runs_method(layer, "__call__", Dense.__call__) else Tanh.__call__(layer, x)` (the last
+        needs no test: the guard holds the classes)."""
+        methods = list(dict.fromkeys(inspect.getattr_static(c, attr) for c in classes))
         call = None
         for method in reversed(methods):
-            this = self._runtime_call(method, [build.clone(func)] + list(expr.args))
+            this = self._runtime_call(method, [build.clone(item)] + list(expr.args))
             this.keywords = [build.clone(k) for k in expr.keywords]
             this = build.with_location(this, expr)
             call = this if call is None else build.with_location(build.if_exp(
                 self._runtime_call(runtime_objects.runs_method,
-                                   [build.clone(func), build.clone(this.func)]),
+                                   [build.clone(item), build.const(attr),
+                                    build.clone(this.func)]),
                 this, call), expr)
         if isinstance(call, gast.Call):
             return self._call(call)
         return self._if_expression(call)
+
+    def _item_methods(self, item, attr):
+        """The classes of the list items `item` names (object_calls._item_classes) when each
+        defines `attr` with a def (what `item.attr(...)` runs), else None."""
+        classes = self._item_classes(item)
+        if classes and all(inspect.isfunction(inspect.getattr_static(c, attr, None))
+                           for c in classes):
+            return classes
+        return None
 
     def _call(self, expr):
         func = expr.func
@@ -86,11 +97,11 @@ class CallMixin(FunctionValueMixin, HelperInlineMixin, ObjectCallMixin):
                     # model(x) of an object whose class says what calling it runs:
                     # Model.__call__(model, x), differentiated through model's attributes
                     return self._method_call(func, "__call__", expr)
-                held_classes = self._item_classes(func) or ()
-                if held_classes and all(defines_call(c) for c in held_classes):
+                held_classes = self._item_methods(func, "__call__")
+                if held_classes:
                     # self.layers[k](x), `for layer in self.layers: x = layer(x)`: each item
                     # a Layer, Layer.__call__(item, x) through its attributes
-                    return self._call_through_item_class(func, held_classes, expr)
+                    return self._call_through_item_class(func, held_classes, "__call__", expr)
                 known = self._function_value(func)
                 if known is not None:
                     return self._call_target(*known, expr)
@@ -109,6 +120,11 @@ class CallMixin(FunctionValueMixin, HelperInlineMixin, ObjectCallMixin):
                     f"{what}: such a call is differentiated with positional arguments only",
                     self.smap.locate(expr), "pass the arguments by position: f(x, w)")
             receiver = func.value
+            held_classes = self._item_methods(receiver, func.attr) \
+                if isinstance(receiver, (gast.Name, gast.Subscript)) else None
+            if held_classes:
+                # `for layer in self.layers: x = layer.forward(x)`: Layer.forward(layer, x)
+                return self._call_through_item_class(receiver, held_classes, func.attr, expr)
             if isinstance(receiver, gast.Name) and self._receiver_class(receiver) \
                     and not hasattr(numpy.ndarray, func.attr):
                 return self._method_call(receiver, func.attr, expr)
