@@ -185,10 +185,17 @@ def defines_call(cls):
     return isinstance(cls, type) and inspect.isfunction(getattr(cls, "__call__", None))
 
 
-def runs_method(value, name, function):
-    """Is `function` the method `name` of value's class (`value.name(...)` runs it)? Picks
-    the layer class's __call__ (or forward, ...) for an item of a list mixing classes."""
-    return getattr(type(value), name, None) is function
+def has_class(value, cls):
+    """Is `value` an instance of exactly `cls`? Picks the branch of an item of a list of
+    objects mixing classes (`for layer in self.layers: x = layer(x)`)."""
+    return type(value) is cls
+
+
+def as_instance(value, cls):
+    """`value` itself, known from here on as an instance of exactly `cls` (the branch
+    has_class chose): the derivative of `cls.__call__(layer, x)` is built for that class,
+    so the methods it calls on `self` are that class's. Differentiated as the identity."""
+    return value
 
 
 def constructible(cls):

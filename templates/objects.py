@@ -7,8 +7,8 @@ an object of its type in the returned gradient. A dataclass or namedtuple made i
 """
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
 from s2s_ad.runtime_flow import sequence_position
-from s2s_ad.runtime_objects import (attribute_of, attribute_tangent, field_adjoints,
-                                    fields_adjoint, make_object)
+from s2s_ad.runtime_objects import (as_instance, attribute_of, attribute_tangent,
+                                    field_adjoints, fields_adjoint, make_object)
 
 
 @adjoint(attribute_of)
@@ -72,3 +72,15 @@ def fields_adjoint_tangent(y, a, cls, items):
     """linear in items"""
     d[y] = fields_adjoint(a, cls, d[items])
 
+
+
+@adjoint(as_instance)
+def as_instance_adjoint(y, value, cls):
+    """y = value, known as an instance of cls: the identity"""
+    d[value] += d[y]
+
+
+@tangent(as_instance)
+def as_instance_tangent(y, value, cls):
+    """the identity"""
+    d[y] = d[value]

@@ -1,5 +1,5 @@
 """Spec rows for objects (templates/objects.py): an attribute read `p.w`, a dataclass or
-namedtuple made in f (`make_object`), and the runtime helpers their derivatives call
+namedtuple made in f (`make_object`), an item known as an instance of its class (`as_instance`), and the runtime helpers their derivatives call
 (`attribute_tangent` in forward mode, `field_adjoints` in reverse, `fields_adjoint` in
 grad of grad), over scalars, vectors,
 matrices and broadcasting shapes."""
@@ -9,8 +9,8 @@ import dataclasses
 import numpy as np
 
 from primitive_specs import BINARY, Spec
-from s2s_ad.runtime_objects import (attribute_of, attribute_tangent, field_adjoints,
-                                    fields_adjoint, make_object)
+from s2s_ad.runtime_objects import (as_instance, attribute_of, attribute_tangent,
+                                    field_adjoints, fields_adjoint, make_object)
 
 BOTH = ("reverse", "forward")
 
@@ -34,6 +34,11 @@ def namedtuple_fields(a, b):
     return p.b * p.w + p.w * p.w
 
 
+def instance_fields(a, b):
+    p = as_instance(Fields(a, b * 2.0), Fields)
+    return p.w * p.b + np.sin(p.w)
+
+
 def tangent_attribute(a, b):
     return attribute_tangent(Pair(a, b * b), "b") * a
 
@@ -52,6 +57,7 @@ def adjoint_of_fields(a, b):
 SPECS = [
     Spec(attribute_of, dataclass_fields, BINARY, modes=BOTH),
     Spec(make_object, namedtuple_fields, BINARY, modes=BOTH),
+    Spec(as_instance, instance_fields, BINARY, modes=BOTH),
     Spec(attribute_tangent, tangent_attribute, BINARY, modes=BOTH),
     Spec(field_adjoints, adjoints_of_fields, BINARY, modes=BOTH),
     Spec(fields_adjoint, adjoint_of_fields, BINARY, modes=BOTH),

@@ -18,6 +18,7 @@ from .. import runtime_flow
 from ..analyses.union_find import root_of
 from ..ir.primitives import operation_of
 from ..ir.walk import all_statements, names_stored
+from ..runtime_objects import as_instance
 from ..signature import Attributes, Items, Mapping, Num, Opaque, SequenceOf
 
 
@@ -35,6 +36,9 @@ def containers(forward, inputs, helpers):
         if id(stmt) not in helpers:
             if isinstance(stmt, gast.Assign):
                 op = operation_of(stmt.value, inputs.levels.callees)
+                if op.primitive is as_instance and isinstance(op.args[0], gast.Name):
+                    # an object (an item of a list mixing classes): its adjoint a dict
+                    found.add(op.args[0].id)
                 found |= _joined_sequence(op, inputs.kinds)
                 found |= _shaped_by_structure(op, inputs.kinds)
                 if _returns_sequence(op) and isinstance(stmt.targets[0], gast.Name) and (

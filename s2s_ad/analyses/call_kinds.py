@@ -62,21 +62,22 @@ def call_signature(helper, stmt, levels, kinds):
         if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
             return None
         if name in bound.arguments:
-            kinds_of.append((name, _argument_kind(bound.arguments[name], levels, kinds)))
+            kinds_of.append((name, _argument_kind(bound.arguments[name], levels, kinds,
+                                                  stmt)))
         else:
             kinds_of.append((name, kind_of(parameter.default)))
     return tuple(kinds_of)
 
 
-def _argument_kind(atom, levels, kinds):
-    """The kind of an operand; a module-level function (`np.tanh`, a def) by identity, so
-    the helper's derivative calls it by name."""
+def _argument_kind(atom, levels, kinds, stmt):
+    """The kind of an operand where the call runs; a module-level function (`np.tanh`, a
+    def) by identity, so the helper's derivative calls it by name."""
     path = dotted_path(atom)
     if path is not None and not levels.resolution.is_value(path.split(".")[0]):
         value = levels.resolution.lookup(path)
         if isinstance(kind_of(value), Callee):
             return kind_of(value)
-    return kinds.of(atom)
+    return kinds.of_at(stmt, atom)
 
 
 def functions_only(signature):

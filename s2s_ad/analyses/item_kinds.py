@@ -5,19 +5,52 @@ join of two kinds:
     x: float64[n, n]           x[0]         ->  float64[n];   x[1:, :]  ->  float64[n, n]
     x: float64[n]              x[mask]      ->  unknown (a boolean mask: data-dependent)
     join(float64[n], float64[1])            ->  float64[?]
+    join(Dense(W: float64[n,n]), Tanh())    ->  OneOf(Dense(...), Tanh())  (any, outside)
 """
+from dataclasses import dataclass
+
 import gast
 import numpy as np
 
-from ..signature import UNKNOWN, Items, Num, Opaque, SequenceOf
+from ..signature import UNKNOWN, Attributes, Items, Mapping, Num, Opaque, SequenceOf
 from .slice_shapes import sliced_array
 from .stand_ins import WORLDS, literal, result_kind, stand_ins
+
+
+@dataclass(frozen=True)
+class OneOf(Opaque):
+    """An object of one of several classes (an item of a list mixing layer classes),
+    each member the join of that class's items. Inside the kinds analysis only: the
+    facts it returns say UNKNOWN (`public`), and only as_instance, which names the class,
+    reads a member back (object_kinds.py)."""
+    members: tuple = ()
+
+    def member(self, cls):
+        """The kind of the members of class `cls`, else None."""
+        return next((m for m in self.members if m.type is cls), None)
+
+
+def public(kind):
+    """`kind` with every OneOf in it UNKNOWN: what the analysis's facts say."""
+    if isinstance(kind, OneOf):
+        return UNKNOWN
+    if isinstance(kind, Items):
+        return Items(kind.container, tuple(public(k) for k in kind.items))
+    if isinstance(kind, SequenceOf):
+        return SequenceOf(kind.container, public(kind.item))
+    if isinstance(kind, Mapping):
+        return Mapping(tuple((k, public(v)) for k, v in kind.entries))
+    if isinstance(kind, Attributes):
+        return Attributes(kind.type, tuple((k, public(v)) for k, v in kind.entries))
+    return kind
 
 
 def join(a, b):
     """The least kind both a and b have."""
     if a == b:
         return a
+    if isinstance(a, (Attributes, OneOf)) and isinstance(b, (Attributes, OneOf)):
+        return _join_objects(a, b)
     if isinstance(a, Num) and isinstance(b, Num):
         axes = a.axes if a.axes == b.axes else None
         return Num(a.type if a.type == b.type else None,
@@ -104,3 +137,22 @@ class ItemKinds:
     def _is_int(self, atom):
         kind, _ = self._atom(atom)
         return isinstance(kind, Num) and kind.axes == () and kind.dtype == "int64"
+
+
+def _join_objects(a, b):
+    """Two objects: of one class, their attributes joined one by one (when they have the
+    same names); of several, the OneOf of a member per class."""
+    members = {}
+    for kind in (a.members if isinstance(a, OneOf) else (a,)) + \
+            (b.members if isinstance(b, OneOf) else (b,)):
+        known = members.get(kind.type)
+        if known is None:
+            members[kind.type] = kind
+        elif [k for k, _ in known.entries] == [k for k, _ in kind.entries]:
+            members[kind.type] = Attributes(kind.type, tuple(
+                (name, join(x, y)) for (name, x), (_, y) in zip(known.entries, kind.entries)))
+        else:
+            members[kind.type] = Attributes(kind.type, ())
+    if len(members) == 1:
+        return next(iter(members.values()))
+    return OneOf(None, tuple(members.values()))

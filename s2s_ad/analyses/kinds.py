@@ -33,7 +33,7 @@ from .evaluable import evaluable
 from .shapes import FULL_REDUCTIONS, is_elementwise
 from .slice_shapes import unsized_result
 from .shape_classes import ShapeClasses
-from .item_kinds import ItemKinds, join
+from .item_kinds import ItemKinds, join, public
 from .stand_ins import (WORLDS, constant, global_value, integer_worlds, literal, result_kind,
                         same_value, stand_ins, unknown_int, UnknownInt, written_worlds)
 
@@ -48,6 +48,18 @@ class Kinds:
     facts: dict
     shape_class: dict = None
     iteration_classes: dict = None    # id(loop) -> shape edges within one iteration
+    # id(statement calling a function) -> {operand: kind there}: what an operand is where
+    # the call runs, sharper than its fact when the name is bound again elsewhere (a
+    # derivative's temporary restored from its tape holds anything there)
+    at_calls: dict = None
+
+    def of_at(self, stmt, atom):
+        """The kind of operand `atom` of the call `stmt` makes, where it runs."""
+        if isinstance(atom, gast.Name) and self.at_calls is not None:
+            found = self.at_calls.get(id(stmt), {}).get(atom.id)
+            if found is not None:
+                return found
+        return self.of(atom)
 
     def same_shapes(self, names):
         """Do all these variables provably have one shape, and hold floats?"""
@@ -92,6 +104,7 @@ class _Analysis(ItemKinds, ShapeClasses):
         self.levels = levels
         self.helper_result = helper_result
         self.facts = {}
+        self.at_calls = {}                 # Kinds.at_calls
         self.env = {}                      # variable -> (kind, per-world stand-ins or None)
         for name in levels.resolution.parameters:
             kind = signature.get(name, UNKNOWN)
@@ -100,8 +113,11 @@ class _Analysis(ItemKinds, ShapeClasses):
     def run(self):
         self._block(self.levels.tree.body)
         counts = Counter(names_stored(self.levels.tree))     # name -> times it is bound
-        return Kinds(dict(self.facts), self._shape_classes(counts),
-                     self._iteration_classes(counts))
+        return Kinds({name: public(kind) for name, kind in self.facts.items()},
+                     self._shape_classes(counts),
+                     self._iteration_classes(counts),
+                     {key: {name: public(kind) for name, kind in operands.items()}
+                      for key, operands in self.at_calls.items()})
 
     def _bind(self, name, kind, worlds):
         self.env[name] = (kind, worlds)
@@ -114,6 +130,8 @@ class _Analysis(ItemKinds, ShapeClasses):
 
     def _statement(self, stmt):
         if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name):
+            if isinstance(stmt.value, gast.Call):
+                self._note_operands(stmt)
             self._bind(stmt.targets[0].id, *self._evaluate(stmt.value))
         elif isinstance(stmt, gast.Assign):
             self._bind(stmt.targets[0].value.id, *self._written(stmt.targets[0], stmt.value))
@@ -129,6 +147,15 @@ class _Analysis(ItemKinds, ShapeClasses):
             self._loop(stmt)
         elif isinstance(stmt, gast.With):
             self._block(stmt.body)
+
+    def _note_operands(self, stmt):
+        """Kinds.at_calls for this call: its operand names' kinds here (joined over the
+        rounds a loop takes)."""
+        seen = self.at_calls.setdefault(id(stmt), {})
+        for arg in list(stmt.value.args) + [k.value for k in stmt.value.keywords]:
+            if isinstance(arg, gast.Name) and arg.id in self.env:
+                kind = self.env[arg.id][0]
+                seen[arg.id] = join(seen[arg.id], kind) if arg.id in seen else kind
 
     def _written(self, target, value):
         """y after `y[index] = v`: an array keeps its kind; a dict or list is written in
@@ -155,6 +182,9 @@ class _Analysis(ItemKinds, ShapeClasses):
         for name, (kind, _) in list(self.env.items()):     # no fixed point: give up
             if before.get(name, (None,))[0] != kind:
                 self._bind(name, UNKNOWN, None)
+                for operands in self.at_calls.values():
+                    if name in operands:
+                        operands[name] = UNKNOWN
 
     def _forget_written(self, call):
         """`xs.append(v)` and other calls on a name change what it holds."""

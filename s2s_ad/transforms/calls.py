@@ -41,25 +41,64 @@ class CallMixin(FunctionValueMixin, HelperInlineMixin, ObjectCallMixin):
     """Lowering of call expressions to one primitive operation over atoms."""
 
     def _call_through_item_class(self, item, classes, attr, expr):
-        """`layer(x)` (attr "__call__") or `layer.predict(x)` of an item of a list of objects
-        whose classes the signature gives: `Layer.__call__(layer, x)`, and for a list mixing
-        classes the method the item's class holds, `Dense.__call__(layer, x) if
-        runs_method(layer, "__call__", Dense.__call__) else Tanh.__call__(layer, x)` (the last
-        needs no test: the guard holds the classes)."""
-        methods = list(dict.fromkeys(inspect.getattr_static(c, attr) for c in classes))
+        """`layer(x)` (attr "__call__") or `layer.forward(x)` of an item of a list of
+        objects whose classes the signature gives: `Layer.__call__(layer, x)`, and for a
+        list mixing classes the method of the item's own class, on the item known as an
+        instance of it (so the methods that method calls on self are its class's):
+        `Dense.__call__(as_instance(layer, Dense), x) if has_class(layer, Dense) else
+        Tanh.__call__(as_instance(layer, Tanh), x)` (the last needs no test: the
+        dispatching guard holds the classes)."""
         call = None
-        for method in reversed(methods):
-            this = self._runtime_call(method, [build.clone(item)] + list(expr.args))
-            this.keywords = [build.clone(k) for k in expr.keywords]
-            this = build.with_location(this, expr)
+        for cls in reversed(classes):
+            receiver = build.clone(item)
+            if len(classes) > 1:
+                receiver = self._runtime_call(runtime_objects.as_instance,
+                                              [receiver, self._class_name(cls)])
+            this = self._function_call(inspect.getattr_static(cls, attr),
+                                       [receiver] + list(expr.args),
+                                       [build.clone(k) for k in expr.keywords], expr)
+            if not isinstance(this, gast.Call):
+                raise UnsupportedSyntaxError(
+                    f"`.{attr}(...)` of an item of a list of objects takes a starred "
+                    f"argument whose length is known only when the code runs",
+                    self.smap.locate(expr), "pass the items one by one: f(xs[0], xs[1])")
             call = this if call is None else build.with_location(build.if_exp(
-                self._runtime_call(runtime_objects.runs_method,
-                                   [build.clone(item), build.const(attr),
-                                    build.clone(this.func)]),
+                self._runtime_call(runtime_objects.has_class,
+                                   [build.clone(item), self._class_name(cls)]),
                 this, call), expr)
         if isinstance(call, gast.Call):
             return self._call(call)
         return self._if_expression(call)
+
+    def _class_name(self, cls):
+        """A name the normalized code reads `cls` under (bound like a runtime helper)."""
+        return build.name(self._runtime_call(cls, []).func.id)
+
+    def _function_call(self, function, args, keywords, expr):
+        """The call `function(*args, **keywords)` of a def known while normalizing (a
+        method of an object's class), not yet lowered: starred arguments spread
+        (`self.forward(*args)` of a tuple display) and a `*args` def taken at the arity
+        the call gives. Already lowered (an (operation, level) pair) when the arguments
+        are concatenated when the code runs."""
+        call = self._runtime_call(function, args)
+        call.keywords = keywords
+        call = build.with_location(call, expr)
+        if any(isinstance(a, gast.Starred) for a in call.args):
+            call = self._spread_arguments(function, call)
+            if not isinstance(call, gast.Call):
+                return call
+        adapted = self._of_arity(function, len(call.args))
+        if adapted is not function:
+            call.func = self._runtime_call(adapted, []).func
+        return call
+
+    def _of_arity(self, function, count):
+        """`function` itself, or for a def of the user's with a `*args` parameter, the
+        helper taking `count` positional arguments (frontend/star_params.py)."""
+        if takes_star_args(function) and not (getattr(function, "__module__", None) or "") \
+                .startswith(_LIBRARIES):
+            return fixed_arity(function, max(0, count - fixed_count(function)))
+        return function
 
     def _item_methods(self, item, attr):
         """The classes of the list items `item` names (object_calls._item_classes) when each
@@ -193,10 +232,9 @@ class CallMixin(FunctionValueMixin, HelperInlineMixin, ObjectCallMixin):
             expr = self._spread_arguments(target, expr)
             if not isinstance(expr, gast.Call):         # made when the code runs: lowered
                 return expr
-        if takes_star_args(target) and not (getattr(target, "__module__", None) or "") \
-                .startswith(_LIBRARIES):
+        adapter = self._of_arity(target, len(expr.args))
+        if adapter is not target:
             # f(a, b, c) of `def f(x, *rest)`: the helper f with two items in rest
-            adapter = fixed_arity(target, max(0, len(expr.args) - fixed_count(target)))
             name = self._bound_name(adapter)
             return self._call_target(build.name(name), name, adapter, expr)
         if target in (list, tuple) and len(expr.args) == 1 and not expr.keywords \

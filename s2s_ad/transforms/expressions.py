@@ -50,7 +50,7 @@ class ExpressionMixin:
                 raise UnsupportedSyntaxError(f"`{expr.id}` is used before it is assigned",
                                              self.smap.locate(expr))
             if expr.id in self.runtime_names.values():
-                # a function bound by the normalizer, passed as a value (runs_method's)
+                # a function bound by the normalizer, passed as a value (a class has_class tests for)
                 return build.name(expr.id), 0
             self._check_bound(expr.id, expr)
             return build.name(expr.id), 0

@@ -125,9 +125,8 @@ class ObjectCallMixin:
                 [build.name(self._runtime_call(owner, []).func.id)]
         else:
             function, first = raw, [receiver] if how == "instance" else []
-        call = self._runtime_call(function, first + list(expr.args))
-        call.keywords = expr.keywords
-        return self._call(build.with_location(call, expr))
+        call = self._function_call(function, first + list(expr.args), expr.keywords, expr)
+        return self._call(call) if isinstance(call, gast.Call) else call
 
     def _attribute_function_call(self, func, raw, expr):
         """self.act(h) where act is no method of the class: a function the object holds
@@ -146,9 +145,9 @@ class ObjectCallMixin:
             if defines_call(held):
                 # self.l1(x), l1 a callable object the signature gives the class of:
                 # Layer.__call__(self.l1, x), differentiated through l1's attributes
-                call = self._runtime_call(held.__call__, [build.clone(func)] + list(expr.args))
-                call.keywords = expr.keywords
-                return self._call(build.with_location(call, expr))
+                call = self._function_call(held.__call__, [build.clone(func)] + list(expr.args),
+                                           expr.keywords, expr)
+                return self._call(call) if isinstance(call, gast.Call) else call
         if expr.keywords or any(isinstance(a, gast.Starred) for a in expr.args):
             raise UnsupportedSyntaxError(
                 f"`{path or func.attr}` holds a function chosen when the code runs: such a "

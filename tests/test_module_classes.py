@@ -1,0 +1,143 @@
+"""Models written the way PyTorch code is: a Module base class whose `__call__(self, *args)`
+runs `self.forward(*args)`, layers of several classes held in a list (a Sequential), a
+module holding another (a residual block). grad in the model gives a model of the same
+classes and nesting; hvp in the input goes through the same calls (session 15: each was
+a located error, "a `*args` parameter is differentiated for a given number of items" or
+"`self.forward` holds a function chosen when the code runs")."""
+import numpy as np
+import pytest
+
+import s2s_ad
+from paths import fresh
+
+RS = np.random.RandomState(15)
+
+
+class Module:
+    def __call__(self, *args):
+        return self.forward(*args)
+
+
+class Linear(Module):
+    def __init__(self, n_in, n_out):
+        self.W = RS.randn(n_in, n_out) / np.sqrt(n_in)
+        self.b = RS.randn(n_out) * 0.1
+
+    def forward(self, x):
+        return x @ self.W + self.b
+
+
+class Tanh(Module):
+    def forward(self, x):
+        return np.tanh(x)
+
+
+class Scale(Module):
+    def __init__(self, s):
+        self.s = s
+
+    def forward(self, x):
+        return self.s * x
+
+
+class Sequential(Module):
+    def __init__(self, *layers):
+        self.layers = list(layers)
+
+    def forward(self, x):
+        for layer in self.layers:
+            x = layer(x)
+        return x
+
+
+class Residual(Module):
+    def __init__(self, inner):
+        self.inner = inner
+
+    def forward(self, x):
+        return x + self.inner(x)
+
+
+class TwoLayer(Module):
+    def __init__(self):
+        self.fc1 = Linear(3, 5)
+        self.act = Tanh()
+        self.fc2 = Linear(5, 2)
+
+    def forward(self, x):
+        return self.fc2(self.act(self.fc1(x)))
+
+
+def loss(model, x, y):
+    return np.mean((model(x) - y) ** 2)
+
+
+X, Y = RS.randn(6, 3), RS.randn(6, 2)
+MODELS = {
+    "attributes": lambda: TwoLayer(),
+    "sequential": lambda: Sequential(Linear(3, 4), Tanh(), Linear(4, 2), Scale(0.7)),
+    "nested": lambda: Sequential(Linear(3, 3), Residual(Sequential(Linear(3, 3), Tanh())),
+                                 Linear(3, 2)),
+}
+
+
+def _leaves(obj, path=()):
+    """(path, value) of every float array or number an object holds."""
+    if isinstance(obj, (np.ndarray, float)):
+        yield path, obj
+    elif isinstance(obj, list):
+        for k, item in enumerate(obj):
+            yield from _leaves(item, path + (k,))
+    elif hasattr(obj, "__dict__"):
+        for name, value in vars(obj).items():
+            yield from _leaves(value, path + (name,))
+
+
+def _get(obj, path):
+    for step in path:
+        obj = obj[step] if isinstance(step, int) else getattr(obj, step)
+    return obj
+
+
+def _set(obj, path, value):
+    parent = _get(obj, path[:-1])
+    if isinstance(path[-1], int):
+        parent[path[-1]] = value
+    else:
+        setattr(parent, path[-1], value)
+
+
+@pytest.mark.parametrize("name", sorted(MODELS))
+def test_gradient_of_a_module_model(name):
+    model = MODELS[name]()
+    f = fresh(loss)
+    g = s2s_ad.grad(f)(model, X, Y)
+    assert type(g) is type(model)
+    eps = 1e-6
+    for path, value in _leaves(model):
+        got = np.asarray(_get(g, path))
+        expected = np.zeros(np.shape(value))
+        for i in range(expected.size):
+            step = np.zeros(np.shape(value))
+            step.flat[i] = eps
+            _set(model, path, value + step)
+            up = loss(model, X, Y)
+            _set(model, path, value - step)
+            down = loss(model, X, Y)
+            _set(model, path, value)
+            expected.flat[i] = (up - down) / (2 * eps)
+        np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-8, err_msg=str(path))
+
+
+@pytest.mark.parametrize("name", ["attributes", "sequential"])
+def test_second_order_in_the_input_of_a_module_model(name):
+    # (a module nested in a list of modules of several classes, to second order, is a
+    # located error: the derivative's own backward sweep restores the item from its tape,
+    # where the facts no longer know its class)
+    model = MODELS[name]()
+    f = fresh(loss)
+    v = RS.randn(*X.shape)
+    g_x = s2s_ad.grad(f, wrt=1)
+    expected = (g_x(model, X + 1e-6 * v, Y) - g_x(model, X - 1e-6 * v, Y)) / 2e-6
+    np.testing.assert_allclose(s2s_ad.hvp(f, wrt=1)(model, X, Y, v), expected, rtol=1e-5,
+                               atol=1e-8)
