@@ -19,7 +19,7 @@ import numpy
 
 from .errors import APIUsageError
 
-_LIBRARIES = ("numpy", "scipy")
+_LIBRARIES = ("numpy", "scipy", "math")
 _WRAPPERS = {}      # id(function) -> (function, its def): keeps the function alive
 
 

@@ -52,3 +52,13 @@ def test_functions_without_a_derivative_are_named(f, words):
     with pytest.raises(s2s_ad.APIUsageError, match=words) as info:
         s2s_ad.grad(f)
     assert "site-packages" not in str(info.value)
+
+
+def test_a_math_function_handed_to_grad():
+    # grad(math.sin) as grad(np.sin) is (session 15; it was "differentiates Python
+    # functions defined with def")
+    import math
+    assert s2s_ad.grad(math.sin)(0.3) == pytest.approx(math.cos(0.3))
+    assert s2s_ad.grad(math.atan2, wrt=1)(0.3, 0.7) == pytest.approx(-0.3 / (0.3 ** 2 + 0.7 ** 2))
+    value, slope = s2s_ad.jvp(math.exp)(0.5, 2.0)
+    assert value == pytest.approx(math.exp(0.5)) and slope == pytest.approx(2 * math.exp(0.5))
