@@ -18,6 +18,7 @@ ints or float arrays (or containers of them, or objects again), and None when th
 hold anything else (strings, booleans, functions, random generators): what has no
 derivative. The gradient object is made without calling the class's __init__.
 """
+import copy
 import dataclasses
 import inspect
 
@@ -189,6 +190,12 @@ def has_class(value, cls):
     """Is `value` an instance of exactly `cls`? Picks the branch of an item of a list of
     objects mixing classes (`for layer in self.layers: x = layer(x)`)."""
     return type(value) is cls
+
+
+def copied(value, deep):
+    """copy.deepcopy(value) (deep) or copy.copy(value): `copy.deepcopy(params)` in f, as
+    a primitive differentiated as the identity (the copy's adjoint is the value's)."""
+    return copy.deepcopy(value) if deep else copy.copy(value)
 
 
 def as_instance(value, cls):

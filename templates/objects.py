@@ -7,7 +7,7 @@ an object of its type in the returned gradient. A dataclass or namedtuple made i
 """
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
 from s2s_ad.runtime_flow import sequence_position
-from s2s_ad.runtime_objects import (as_instance, attribute_of, attribute_tangent,
+from s2s_ad.runtime_objects import (as_instance, attribute_of, attribute_tangent, copied,
                                     field_adjoints, fields_adjoint, make_object)
 
 
@@ -84,3 +84,16 @@ def as_instance_adjoint(y, value, cls):
 def as_instance_tangent(y, value, cls):
     """the identity"""
     d[y] = d[value]
+
+
+@adjoint(copied)
+def copied_adjoint(y, value, deep):
+    """y = a copy of value: the identity"""
+    d[value] += d[y]
+
+
+@tangent(copied)
+def copied_tangent(y, value, deep):
+    """the identity; the tangent is copied too, as later writes into y must not reach
+    value's tangent"""
+    d[y] = copied(d[value], True)

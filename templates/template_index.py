@@ -27,7 +27,7 @@ source numpy_select 565792922
 source numpy_shape 1937477595
 source numpy_signal 716089017
 source numpy_statistics 1656705311
-source objects 1433205081
+source objects 9126220
 source operators 4021195466
 source python_math 2016104563
 source runtime_adjoints 1440817612
@@ -624,12 +624,14 @@ tangent numpy:quantile numpy_statistics
 adjoint s2s_ad.runtime_objects:as_instance objects
 adjoint s2s_ad.runtime_objects:attribute_of objects
 adjoint s2s_ad.runtime_objects:attribute_tangent objects
+adjoint s2s_ad.runtime_objects:copied objects
 adjoint s2s_ad.runtime_objects:field_adjoints objects
 adjoint s2s_ad.runtime_objects:fields_adjoint objects
 adjoint s2s_ad.runtime_objects:make_object objects
 tangent s2s_ad.runtime_objects:as_instance objects
 tangent s2s_ad.runtime_objects:attribute_of objects
 tangent s2s_ad.runtime_objects:attribute_tangent objects
+tangent s2s_ad.runtime_objects:copied objects
 tangent s2s_ad.runtime_objects:field_adjoints objects
 tangent s2s_ad.runtime_objects:fields_adjoint objects
 tangent s2s_ad.runtime_objects:make_object objects

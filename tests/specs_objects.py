@@ -9,7 +9,7 @@ import dataclasses
 import numpy as np
 
 from primitive_specs import BINARY, Spec
-from s2s_ad.runtime_objects import (as_instance, attribute_of, attribute_tangent,
+from s2s_ad.runtime_objects import (as_instance, attribute_of, attribute_tangent, copied,
                                     field_adjoints, fields_adjoint, make_object)
 
 BOTH = ("reverse", "forward")
@@ -39,6 +39,12 @@ def instance_fields(a, b):
     return p.w * p.b + np.sin(p.w)
 
 
+def copies_written(a, b):
+    c = copied(a * b, True)
+    d = copied({"a": a, "b": b}, False)
+    return c * d["a"] + np.sin(d["b"]) * c
+
+
 def tangent_attribute(a, b):
     return attribute_tangent(Pair(a, b * b), "b") * a
 
@@ -58,6 +64,7 @@ SPECS = [
     Spec(attribute_of, dataclass_fields, BINARY, modes=BOTH),
     Spec(make_object, namedtuple_fields, BINARY, modes=BOTH),
     Spec(as_instance, instance_fields, BINARY, modes=BOTH),
+    Spec(copied, copies_written, BINARY, modes=BOTH),
     Spec(attribute_tangent, tangent_attribute, BINARY, modes=BOTH),
     Spec(field_adjoints, adjoints_of_fields, BINARY, modes=BOTH),
     Spec(fields_adjoint, adjoint_of_fields, BINARY, modes=BOTH),

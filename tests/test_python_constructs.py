@@ -1,6 +1,8 @@
 """Python as it is written (issue 15): builtins, container methods, starred names, random
 draws and functions as values, each against central differences on both derivative
 paths."""
+import copy
+
 import numpy as np
 import pytest
 
@@ -800,3 +802,40 @@ def test_dict_get_in_forward_mode_and_second_order(path):
     np.testing.assert_allclose(hvp_on(path, chained_products, (x,), v),
                                central_difference(s2s_ad.grad(chained_products), x, v),
                                rtol=1e-5, atol=1e-8)
+
+
+def _copied_then_written(x):
+    y = copy.deepcopy(x)
+    y[0] = y[1] * 3.0
+    return np.sum(y ** 2) + np.sum(x)
+
+
+def _params_copied(p):
+    q = copy.deepcopy(p)
+    q["w"] = q["w"] * 2.0
+    return np.sum(q["w"] ** 2) + np.sum(p["w"] * p["b"])
+
+
+def _list_copied(xs):
+    ys = copy.copy(xs)
+    ys.append(xs[0] * 2.0)
+    return sum(v ** 2 for v in ys)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_copy_and_deepcopy_are_the_identity(path):
+    # (session 15; copy.deepcopy was followed into the copy module's source and rejected
+    # as "a starred argument ...")
+    x = np.array([1.0, 2.0, 3.0])
+    np.testing.assert_allclose(grad_on(path, _copied_then_written)(x),
+                               numeric_grad(_copied_then_written, (x,), 0), rtol=1e-6)
+    np.testing.assert_allclose(x, [1.0, 2.0, 3.0])          # the argument is not written
+    value, slope = jvp_on(path, _copied_then_written, (x,), np.ones(3))
+    assert slope == pytest.approx(np.sum(numeric_grad(_copied_then_written, (x,), 0)))
+    np.testing.assert_allclose(hvp_on(path, _copied_then_written, (x,), np.ones(3)),
+                               [0.0, 20.0, 2.0], atol=1e-8)
+    p = {"w": x.copy(), "b": np.array([0.5, -1.0, 2.0])}
+    g = grad_on(path, _params_copied)(p)
+    np.testing.assert_allclose(g["w"], 8.0 * x + p["b"])
+    np.testing.assert_allclose(g["b"], x)
+    assert [float(v) for v in grad_on(path, _list_copied)([1.0, 2.0])] == [10.0, 4.0]

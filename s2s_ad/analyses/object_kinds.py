@@ -3,19 +3,23 @@ object made in f are, from the kinds of their operands.
 
     t1_0 = self.W             self: Model(W: float64[n,n], ...)  ->  t1_0: float64[n,n]
     p = make_object(P, t2_0)  t2_0: tuple[float64[n], float]     ->  p: P(w: float64[n], b: float)
+    q = copied(p, True)       p: P(w: float64[n])                ->  q: P(w: float64[n])
     l = as_instance(t3_0, L)  t3_0: any (an item of [L(...), M(...)])  ->  l: L()
 """
-from ..runtime_objects import as_instance, attribute_of, field_names, make_object
+from ..runtime_objects import as_instance, attribute_of, copied, field_names, make_object
 from ..signature import UNKNOWN, Attributes, Items
 from .item_kinds import OneOf
 from .stand_ins import stand_ins
 
-PRIMITIVES = (attribute_of, make_object, as_instance)
+PRIMITIVES = (attribute_of, make_object, as_instance, copied)
 
 
 def object_result(primitive, op, atom):
     """(kind, stand-ins) of `op` applying one of PRIMITIVES; `atom(a)` gives an operand's
     (kind, stand-ins). An object has no stand-ins: only its attributes' kinds are facts."""
+    if primitive is copied:                 # copy.deepcopy(params): what it copies
+        kind, _ = atom(op.args[0])
+        return kind, stand_ins(kind)
     if primitive is as_instance:
         # the item known as an object of that class: the join of the list's items of it
         kind, _ = atom(op.args[0])

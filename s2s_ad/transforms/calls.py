@@ -10,6 +10,7 @@
 
 Used by `normalize` (mixed into its normalizer).
 """
+import copy
 import functools
 import inspect
 
@@ -244,6 +245,11 @@ class CallMixin(FunctionValueMixin, HelperInlineMixin, ObjectCallMixin):
             display = gast.List if target is list else gast.Tuple
             return self._lower(build.with_location(
                 display(elts=expr.args[0].elts, ctx=gast.Load()), expr))
+        if target in (copy.copy, copy.deepcopy) and len(expr.args) == 1 and not expr.keywords:
+            # copy.deepcopy(params) in f: a copy, differentiated as the identity
+            call = self._runtime_call(runtime_objects.copied,
+                                      [expr.args[0], build.const(target is copy.deepcopy)])
+            return self._call(build.with_location(call, expr))
         if target is numpy.piecewise:
             return self._piecewise(expr)
         if target is numpy.linalg.multi_dot and len(expr.args) == 1 and not expr.keywords \
