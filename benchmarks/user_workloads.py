@@ -222,6 +222,7 @@ from user_arrays import (  # noqa: E402
 from user_layers import (  # noqa: E402
     gelu_mlp, gelu_mlp_grad, make_gelu_mlp, make_rms_norm, rms_norm_regression,
     rms_norm_regression_grad)
+from user_modules import make_module_mlp, module_mse, module_mse_grad  # noqa: E402
 
 
 
@@ -357,6 +358,8 @@ WORKLOADS = [
                  (0, 1, 2, 3), gru_grad),
     UserWorkload("RMSNorm (D,) weight + linear, 256x512->64", rms_norm_regression,
                  make_rms_norm, (0, 1, 2), rms_norm_regression_grad),
+    UserWorkload("PyTorch-style Sequential(Linear, ReLU, Linear) model, 256x64x128x10",
+                 module_mse, make_module_mlp, 0, module_mse_grad),
     UserWorkload("GELU (tanh form) MLP 256x64x256x10", gelu_mlp, make_gelu_mlp, (0, 1, 2),
                  gelu_mlp_grad),
 ]
@@ -395,7 +398,39 @@ REJECTED = [
 # Checking
 # =========================================================================================
 def _as_tuple(g):
+    if _is_model(g):                     # a model's gradient: its arrays, in order
+        return tuple(value for _, value in _leaves(g))
     return g if isinstance(g, tuple) else (g,)
+
+
+def _is_model(value):
+    return hasattr(value, "__dict__") and not isinstance(value, (np.ndarray, np.generic))
+
+
+def _leaves(value, path=()):
+    """(path, array or float) for each number an object (or a list of them) holds."""
+    if isinstance(value, (np.ndarray, float, np.generic)):
+        yield path, value
+    elif isinstance(value, (list, tuple)):
+        for k, item in enumerate(value):
+            yield from _leaves(item, path + (k,))
+    elif _is_model(value):
+        for name, item in vars(value).items():
+            yield from _leaves(item, path + (name,))
+
+
+def _replaced(value, path, new):
+    """A deep copy of the object `value` with the leaf at `path` replaced by `new`."""
+    import copy
+    out = copy.deepcopy(value)
+    parent = out
+    for step in path[:-1]:
+        parent = parent[step] if isinstance(step, int) else getattr(parent, step)
+    if isinstance(path[-1], int):
+        parent[path[-1]] = new
+    else:
+        setattr(parent, path[-1], new)
+    return out
 
 
 def _positions(f, wrt):
@@ -416,6 +451,13 @@ def finite_differences(f, args, wrt, eps=1e-6):
     out = []
     for pos in _positions(f, wrt):
         x = args[pos]
+        if _is_model(x):                 # a model: each array it holds, in order
+            for path, leaf in _leaves(x):
+                part = finite_differences(
+                    lambda v: f(*args[:pos], _replaced(x, path, v), *args[pos + 1:]),
+                    (leaf,), 0, eps)
+                out.extend(part)
+            continue
 
         def at(value):
             return float(f(*args[:pos], value, *args[pos + 1:]))

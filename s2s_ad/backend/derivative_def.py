@@ -15,8 +15,15 @@ from ..ir import build
 
 def derived_name(func, request):
     """`grad_f`, `vjp_f`; a helper's adjoint w.r.t. only some of its parameters: `vjp_f_a_b`
-    (distinct adjoints of one helper get distinct names, in memory and in files)."""
-    base = f"{request.mode}_{func.__name__}".replace("<lambda>", "lambda")
+    (distinct adjoints of one helper get distinct names, in memory and in files); a
+    method's by its class too, `vjp_Linear_forward`."""
+    name = func.__name__
+    qualified = getattr(func, "__qualname__", name)
+    if request.helper and "." in qualified and "<" not in qualified:
+        # a method: `vjp_Linear_forward` beside `vjp_Sequential_forward` (one module of
+        # the CLI holds both)
+        name = qualified.replace(".", "_")
+    base = f"{request.mode}_{name}".replace("<lambda>", "lambda")
     if request.variant:
         base = f"{base}_{request.variant}"
     if not request.helper:

@@ -212,7 +212,12 @@ class ControlFlowMixin:
         if name is None:
             mine = not self.res.is_value(function.__name__) \
                 and self.res.lookup(function.__name__) is function
-            name = function.__name__ if mine else self.namer.fresh(function.__name__)
+            qualified = getattr(function, "__qualname__", function.__name__)
+            # a method by its class too (`Linear_forward`): one CLI module may bind the
+            # `forward` of several classes
+            base = qualified.replace(".", "_") if "." in qualified and "<" not in qualified \
+                else function.__name__
+            name = function.__name__ if mine else self.namer.fresh(base)
             self.runtime_names[function] = name
             self.callees[name] = function
         return build.call(build.name(name), args)
