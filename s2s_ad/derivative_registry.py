@@ -65,14 +65,17 @@ def dispatching_function(target, request, general, mode, inner=None, outline=Non
                 return None
         try:
             derived = derive(function, specialised, default_registry(), CACHE)
-        except Exception:
+        except Exception as exc:
             # the general derivative is right for every argument: a specialisation that
-            # cannot be built falls back to it (the test suite sees the error)
+            # cannot be built falls back to it (the test suite sees the error); a located
+            # error is kept, to be raised should the general one fail too (dispatch.py)
             if os.environ.get("S2S_AD_STRICT_PASSES"):
                 raise
+            build.failures[signature] = exc
             return None
         record(derived)
         return derived
+    build.failures = {}
     extra = [derivative_parameter(general.function)] if mode in ("vjp", "jvp") else []
 
     def rebuild():

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .backend.sources import register
-from .errors import APIUsageError, function_location
+from .errors import ADError, APIUsageError, function_location
 from .freshness import helper_bindings
 from .signature import (ItemTypeCheck, guard, is_general, signature_of, sums_to_float,
                         unsupported_argument)
@@ -258,10 +258,28 @@ class Dispatcher:
             if derived is not None:
                 self.built.append(derived)
                 function = derived.function
+            else:
+                function = self._general_else(getattr(self._build, "failures", {})
+                                              .get(signature))
         if len(self.entries) < MAX_SPECIALISATIONS:
             self.entries.append((signature, function))
             self._compile()
         return function
+
+    def _general_else(self, failure):
+        """None (the general derivative), or when building the specialised one raised a
+        located error, the general one raising that error should it fail too: it names
+        the construct the arguments' kinds reached (`self.forward(*args)` of a layer),
+        where the general one's says only what it, knowing no classes, cannot follow."""
+        if not isinstance(failure, ADError):
+            return None
+
+        def general_else(*args, **kwargs):
+            try:
+                return self._checked_general(*args, **kwargs)
+            except ADError:
+                raise failure from None
+        return general_else
 
     def _forced_general(self):
         """S2S_AD_GENERAL=1 makes every call take the general derivative, except the

@@ -141,3 +141,26 @@ def test_second_order_in_the_input_of_a_module_model(name):
     expected = (g_x(model, X + 1e-6 * v, Y) - g_x(model, X - 1e-6 * v, Y)) / 2e-6
     np.testing.assert_allclose(s2s_ad.hvp(f, wrt=1)(model, X, Y, v), expected, rtol=1e-5,
                                atol=1e-8)
+
+
+CALLS = 0
+
+
+class Counting(Module):
+    def __init__(self, W):
+        self.W = W
+
+    def __call__(self, x):
+        global CALLS
+        CALLS += 1
+        return x @ self.W
+
+
+def test_an_error_the_arguments_kinds_reach_is_the_one_raised():
+    # the derivative built for the model's class stops at `global` in its __call__; the
+    # general one, which knows no classes, stops earlier ("`model` is called here"): the
+    # first names what to change (session 15: the second was raised)
+    for _ in range(2):          # the first call builds, the second goes through the guard
+        with pytest.raises(s2s_ad.UnsupportedSyntaxError, match="`global`") as info:
+            s2s_ad.grad(fresh(loss))(Counting(RS.randn(3, 2)), X, Y)
+        assert "global CALLS" in str(info.value)
