@@ -26,9 +26,13 @@ import numpy as np
 
 try:  # inside the package the error is an s2s_ad.ADError; standalone it is a ValueError
     from .errors import APIUsageError
+    from .runtime_checks import _caller_origin
 except ImportError:  # pragma: no cover - only in standalone generated files
     class APIUsageError(ValueError):
         pass
+
+    def _caller_origin(depth=2):
+        return "the function"
 
 def is_object(x, _known={}):
     """Is x an object read by attribute (a dataclass, a namedtuple or an instance of a
@@ -110,7 +114,7 @@ def attribute_adjoints(a):
     return a
 
 
-def check_attribute(x, name):
+def check_attribute(x, name, depth=3):
     """True when x.name is an attribute stored on x; False for a plain value its class
     holds (a constant every instance shares: no gradient of its own, as for a global).
     Raise for a property or a method: s2s_ad would differentiate it as a stored value,
@@ -122,8 +126,9 @@ def check_attribute(x, name):
     if held is not None and not callable(held) and not hasattr(held, "__get__"):
         return False
     raise APIUsageError(
-        f"`.{name}` of a {type(x).__name__} is computed (a property or a method), not "
-        f"stored on the object; s2s_ad differentiates attributes stored on it",
+        f"`.{name}` of a {type(x).__name__}, read in {_caller_origin(depth)}, is computed "
+        f"(a property or a method), not stored on the object; s2s_ad differentiates "
+        f"attributes stored on it",
         hint="compute it in the differentiated function (or a helper it calls) from the "
              "stored attributes")
 

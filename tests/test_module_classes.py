@@ -164,3 +164,27 @@ def test_an_error_the_arguments_kinds_reach_is_the_one_raised():
         with pytest.raises(s2s_ad.UnsupportedSyntaxError, match="`global`") as info:
             s2s_ad.grad(fresh(loss))(Counting(RS.randn(3, 2)), X, Y)
         assert "global CALLS" in str(info.value)
+
+
+class Doubled:
+    def __init__(self, w):
+        self.w = w
+
+    @property
+    def w2(self):
+        return self.w * 2.0
+
+
+def read_property(p, x):
+    return np.sum(p.w2 * x)
+
+
+def test_a_property_the_general_derivative_reads_is_located():
+    # the specialised derivative calls the getter; the general one, knowing no class,
+    # reads it as an attribute and says so naming f and its line (session 15: no place)
+    from derivative_paths import on_path
+    p, x = Doubled(RS.randn(3)), RS.randn(3)
+    np.testing.assert_allclose(s2s_ad.grad(fresh(read_property))(p, x).w, 2.0 * x)
+    with pytest.raises(s2s_ad.APIUsageError, match="`.w2` of a Doubled") as info:
+        on_path(s2s_ad.grad(fresh(read_property)), "general")(p, x)
+    assert "read in read_property (test_module_classes.py:" in str(info.value)
