@@ -1,6 +1,7 @@
 """Models written the way PyTorch code is: a Module base class whose `__call__(self, *args)`
-runs `self.forward(*args)`, layers of several classes held in a list (a Sequential), a
-module holding another (a residual block). grad in the model gives a model of the same
+runs `self.forward(*args)`, layers of several classes held in a list (a Sequential), in a
+tuple walked by position or with enumerate, in a dict called by key, a module holding
+another (a residual block). grad in the model gives a model of the same
 classes and nesting; hvp in the input goes through the same calls (session 15: each was
 a located error, "a `*args` parameter is differentiated for a given number of items" or
 "`self.forward` holds a function chosen when the code runs")."""
@@ -68,6 +69,35 @@ class TwoLayer(Module):
         return self.fc2(self.act(self.fc1(x)))
 
 
+class Blocks(Module):
+    """Modules held in a dict, called by literal key."""
+
+    def __init__(self):
+        self.blocks = {"enc": Linear(3, 4), "act": Tanh(), "dec": Linear(4, 2)}
+
+    def forward(self, x):
+        return self.blocks["dec"](self.blocks["act"](self.blocks["enc"](x)))
+
+
+class Chain(Module):
+    """Layers in a tuple, walked by position or with enumerate (a running penalty)."""
+
+    def __init__(self, how):
+        self.layers = (Linear(3, 4), Tanh(), Linear(4, 2))
+        self.how = how
+
+    def forward(self, x):
+        if self.how == "range":
+            for k in range(len(self.layers)):
+                x = self.layers[k](x)
+            return x
+        total = 0.0
+        for k, layer in enumerate(self.layers):
+            x = layer(x)
+            total = total + (k + 1) * np.sum(x)
+        return x + 0.01 * total
+
+
 def loss(model, x, y):
     return np.mean((model(x) - y) ** 2)
 
@@ -78,6 +108,9 @@ MODELS = {
     "sequential": lambda: Sequential(Linear(3, 4), Tanh(), Linear(4, 2), Scale(0.7)),
     "nested": lambda: Sequential(Linear(3, 3), Residual(Sequential(Linear(3, 3), Tanh())),
                                  Linear(3, 2)),
+    "dict": lambda: Blocks(),
+    "tuple by position": lambda: Chain("range"),
+    "tuple enumerated": lambda: Chain("enumerate"),
 }
 
 
@@ -85,8 +118,11 @@ def _leaves(obj, path=()):
     """(path, value) of every float array or number an object holds."""
     if isinstance(obj, (np.ndarray, float)):
         yield path, obj
-    elif isinstance(obj, list):
+    elif isinstance(obj, (list, tuple)):
         for k, item in enumerate(obj):
+            yield from _leaves(item, path + (k,))
+    elif isinstance(obj, dict):
+        for k, item in obj.items():
             yield from _leaves(item, path + (k,))
     elif hasattr(obj, "__dict__"):
         for name, value in vars(obj).items():
@@ -95,13 +131,13 @@ def _leaves(obj, path=()):
 
 def _get(obj, path):
     for step in path:
-        obj = obj[step] if isinstance(step, int) else getattr(obj, step)
+        obj = obj[step] if isinstance(obj, (list, tuple, dict)) else getattr(obj, step)
     return obj
 
 
 def _set(obj, path, value):
     parent = _get(obj, path[:-1])
-    if isinstance(path[-1], int):
+    if isinstance(parent, (list, dict)):
         parent[path[-1]] = value
     else:
         setattr(parent, path[-1], value)

@@ -15,7 +15,7 @@ import gast
 from ..ir.primitives import operation_of
 from ..ir.walk import names_stored, walk_tree
 from ..ir.build import dotted_path
-from ..signature import UNKNOWN, Attributes, Callee, Items, SequenceOf, kind_of
+from ..signature import UNKNOWN, Attributes, Callee, Items, Mapping, SequenceOf, kind_of
 from .kinds import analyse_kinds
 
 
@@ -94,8 +94,9 @@ def known_functions(signature):
     set in __init__), objects inside objects too ("self.layer.act"); {"m.__class__": M}
     for a parameter holding an object (its exact class: `m.loss(x)` is M.loss(m, x)), and
     {"m.l1.__class__": L} for an object it holds, {"m.layers[*].__class__": L} for a list
-    or tuple of objects all of class L, {"m.layers[*].__classes__": (L, A)} for a list of
-    several classes (each in the order of its first item)."""
+    or tuple (or a dict's values) of objects all of class L, {"m.layers[*].__classes__":
+    (L, A)} for several classes (each in the order of its first item), and
+    {"m.layers[0].__class__": L} / {"m.blocks['enc'].__class__": L} item by item."""
     found = {}
 
     def visit(path, kind, depth):
@@ -107,10 +108,17 @@ def known_functions(signature):
             found[f"{path}.__class__"] = kind.type
             for attr, item in kind.entries:
                 visit(f"{path}.{attr}", item, depth + 1)
-        elif isinstance(kind, (Items, SequenceOf)) and depth < 3:
+        elif isinstance(kind, (Items, SequenceOf, Mapping)) and depth < 3:
             # a list of layers all of one class (`self.layers`): {"self.layers[*].__class__":
-            # Layer}, for `self.layers[k](x)` and `for layer in self.layers: layer(x)`
-            items = kind.items if isinstance(kind, Items) else (kind.item,)
+            # Layer}, for `self.layers[k](x)` and `for layer in self.layers: layer(x)`; an
+            # item by a literal index or key its own: {"self.blocks['enc'].__class__": L}
+            items = kind.items if isinstance(kind, Items) else (kind.item,) \
+                if isinstance(kind, SequenceOf) else tuple(v for _, v in kind.entries)
+            keys = range(len(kind.items)) if isinstance(kind, Items) else \
+                [k for k, _ in kind.entries] if isinstance(kind, Mapping) else []
+            for key, item in zip(keys, items):
+                if isinstance(item, Attributes):
+                    found[f"{path}[{key!r}].__class__"] = item.type
             if items and all(isinstance(i, Attributes) for i in items):
                 classes = tuple(dict.fromkeys(item.type for item in items))
                 if len(classes) == 1:

@@ -96,6 +96,10 @@ class ItemKinds:
                 and -len(kind.items) <= position < len(kind.items):
             # (a tuple of stand-ins, as x.shape, is read below: its lengths stay known)
             return kind.items[position], stand_ins(kind.items[position])
+        key = index.value if isinstance(index, gast.Constant) else None
+        if isinstance(kind, Mapping) and type(key) is str and key in dict(kind.entries):
+            entry = dict(kind.entries)[key]              # params["W1"], blocks["enc"]
+            return entry, stand_ins(entry)
         if isinstance(kind, SequenceOf) or worlds is None:
             return UNKNOWN, None
         parts = index.elts if isinstance(index, gast.Tuple) else [index]

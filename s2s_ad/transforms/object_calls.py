@@ -63,19 +63,47 @@ class ObjectCallMixin:
         `self.layers[k]`, or `layer` of `for layer in self.layers` (bound nowhere else),
         (Layer,) when all are Layers, (Dense, Tanh) for a list mixing them. None otherwise."""
         stores = self._bindings_in_source()[1]
-        source = None
+        source, key = None, None
         if isinstance(func, gast.Subscript):
             source = func.value
+            if isinstance(func.slice, gast.Constant) and type(func.slice.value) in (int, str):
+                key = func.slice.value          # self.layers[0], self.blocks["enc"]
         elif isinstance(func, gast.Name) and stores.get(func.id) == 1:
-            source = next((node.iter for node in walk_tree(self.parsed.tree)
-                           if isinstance(node, gast.For) and isinstance(node.target, gast.Name)
-                           and node.target.id == func.id), None)
+            source = next((self._iterated_by(node, func.id) for node in walk_tree(
+                self.parsed.tree) if isinstance(node, gast.For)
+                and self._iterated_by(node, func.id) is not None), None)
         path = dotted_path(source) if source is not None else None
         if path is None or path.split(".")[0] in stores \
                 or path.split(".")[0] not in self.res.parameters:
             return None
+        exact = self.known_functions.get(f"{path}[{key!r}].__class__") \
+            if key is not None else None
+        if exact is not None:
+            return (exact,)
         one = self.known_functions.get(f"{path}[*].__class__")
         return (one,) if one is not None else self.known_functions.get(f"{path}[*].__classes__")
+
+    def _iterated_by(self, loop, name):
+        """The sequence whose items `name` takes in `loop`: `for name in xs`, `for k, name
+        in enumerate(xs)`, `for name, o in zip(xs, ys)` give xs; else None."""
+        target, iterated = loop.target, loop.iter
+        if isinstance(target, gast.Name):
+            return iterated if target.id == name else None
+        if not (isinstance(target, gast.Tuple) and isinstance(iterated, gast.Call)
+                and not iterated.keywords and all(isinstance(e, gast.Name)
+                                                  for e in target.elts)):
+            return None
+        position = [e.id for e in target.elts].index(name) \
+            if name in [e.id for e in target.elts] else None
+        callee = dotted_path(iterated.func)
+        called = self.res.lookup(callee) if callee and not self.res.is_value(callee) \
+            and self.res.has(callee) else None
+        if called is enumerate and len(target.elts) == 2 and position == 1 \
+                and len(iterated.args) == 1:
+            return iterated.args[0]
+        if called is zip and position is not None and len(iterated.args) == len(target.elts):
+            return iterated.args[position]
+        return None
 
     def _property_getter(self, expr):
         """The getter (a def) of `m.scale` when m's class is known while normalizing
