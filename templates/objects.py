@@ -73,7 +73,6 @@ def fields_adjoint_tangent(y, a, cls, items):
     d[y] = fields_adjoint(a, cls, d[items])
 
 
-
 @adjoint(as_instance)
 def as_instance_adjoint(y, value, cls):
     """y = value, known as an instance of cls: the identity"""

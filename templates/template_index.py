@@ -27,7 +27,7 @@ source numpy_select 565792922
 source numpy_shape 1937477595
 source numpy_signal 716089017
 source numpy_statistics 1656705311
-source objects 9126220
+source objects 570029641
 source operators 4021195466
 source python_math 2016104563
 source runtime_adjoints 1440817612
