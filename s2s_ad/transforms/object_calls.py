@@ -6,6 +6,8 @@ signature gives (and the objects it holds).
     model(x)                 ->  __call__(model, x)            (a class with def __call__)
     self.l1(x)               ->  __call__(self.l1, x)          (a callable object it holds)
     self.act(x)              ->  tanh(x)                       (a function it holds)
+    layer(x), layer in a list of Dense and Tanh  ->  Dense.__call__(as_instance(layer,
+                             Dense), x) if has_class(layer, Dense) else Tanh.__call__(...)
     self.scale               ->  scale(self)                   (a @property's getter)
 
 Used by `normalize` through CallMixin (calls.py).
@@ -20,8 +22,10 @@ from ..errors import UnsupportedSyntaxError
 from ..ir import build
 from ..ir.build import dotted_path
 from ..ir.walk import walk_tree
-from .. import runtime_functions
+from .. import runtime_functions, runtime_objects
+from ..frontend.star_params import fixed_arity, fixed_count, takes_star_args
 from ..runtime_objects import constructible, defines_call
+from .helper_inline import _LIBRARIES       # (functions taking *args there are primitives)
 
 
 class ObjectCallMixin:
@@ -103,6 +107,75 @@ class ObjectCallMixin:
             return iterated.args[0]
         if called is zip and position is not None and len(iterated.args) == len(target.elts):
             return iterated.args[position]
+        return None
+
+    def _call_through_item_class(self, item, classes, attr, expr):
+        """`layer(x)` (attr "__call__") or `layer.forward(x)` of an item of a list of
+        objects whose classes the signature gives: `Layer.__call__(layer, x)`, and for a
+        list mixing classes the method of the item's own class, on the item known as an
+        instance of it (so the methods that method calls on self are its class's):
+        `Dense.__call__(as_instance(layer, Dense), x) if has_class(layer, Dense) else
+        Tanh.__call__(as_instance(layer, Tanh), x)` (the last needs no test: the
+        dispatching guard holds the classes)."""
+        call = None
+        for cls in reversed(classes):
+            receiver = build.clone(item)
+            if len(classes) > 1:
+                receiver = self._runtime_call(runtime_objects.as_instance,
+                                              [receiver, self._class_name(cls)])
+            this = self._function_call(inspect.getattr_static(cls, attr),
+                                       [receiver] + list(expr.args),
+                                       [build.clone(k) for k in expr.keywords], expr)
+            if not isinstance(this, gast.Call):
+                raise UnsupportedSyntaxError(
+                    f"`.{attr}(...)` of an item of a list of objects takes a starred "
+                    f"argument whose length is known only when the code runs",
+                    self.smap.locate(expr), "pass the items one by one: f(xs[0], xs[1])")
+            call = this if call is None else build.with_location(build.if_exp(
+                self._runtime_call(runtime_objects.has_class,
+                                   [build.clone(item), self._class_name(cls)]),
+                this, call), expr)
+        if isinstance(call, gast.Call):
+            return self._call(call)
+        return self._if_expression(call)
+
+    def _class_name(self, cls):
+        """A name the normalized code reads `cls` under (bound like a runtime helper)."""
+        return build.name(self._runtime_call(cls, []).func.id)
+
+    def _function_call(self, function, args, keywords, expr):
+        """The call `function(*args, **keywords)` of a def known while normalizing (a
+        method of an object's class), not yet lowered: starred arguments spread
+        (`self.forward(*args)` of a tuple display) and a `*args` def taken at the arity
+        the call gives. Already lowered (an (operation, level) pair) when the arguments
+        are concatenated when the code runs."""
+        call = self._runtime_call(function, args)
+        call.keywords = keywords
+        call = build.with_location(call, expr)
+        if any(isinstance(a, gast.Starred) for a in call.args):
+            call = self._spread_arguments(function, call)
+            if not isinstance(call, gast.Call):
+                return call
+        adapted = self._of_arity(function, len(call.args))
+        if adapted is not function:
+            call.func = self._runtime_call(adapted, []).func
+        return call
+
+    def _of_arity(self, function, count):
+        """`function` itself, or for a def of the user's with a `*args` parameter, the
+        helper taking `count` positional arguments (frontend/star_params.py)."""
+        if takes_star_args(function) and not (getattr(function, "__module__", None) or "") \
+                .startswith(_LIBRARIES):
+            return fixed_arity(function, max(0, count - fixed_count(function)))
+        return function
+
+    def _item_methods(self, item, attr):
+        """The classes of the list items `item` names (object_calls._item_classes) when each
+        defines `attr` with a def (what `item.attr(...)` runs), else None."""
+        classes = self._item_classes(item)
+        if classes and all(inspect.isfunction(inspect.getattr_static(c, attr, None))
+                           for c in classes):
+            return classes
         return None
 
     def _property_getter(self, expr):
