@@ -224,3 +224,13 @@ def test_a_property_the_general_derivative_reads_is_located():
     with pytest.raises(s2s_ad.APIUsageError, match="`.w2` of a Doubled") as info:
         on_path(s2s_ad.grad(fresh(read_property)), "general")(p, x)
     assert "read in read_property (test_module_classes.py:" in str(info.value)
+
+
+def test_second_order_in_a_nested_module_list_is_a_located_error():
+    # (the derivative of the model's gradient built for a signature whose gradient could
+    # not be specialised used to differentiate s2s_ad's own fallback function)
+    model = MODELS["nested"]()
+    v = MODELS["nested"]()
+    with pytest.raises(s2s_ad.ADError) as info:
+        s2s_ad.hvp(fresh(loss))(model, X, Y, v)
+    assert "dispatch.py" not in str(info.value) and "test_module_classes.py" in str(info.value)
