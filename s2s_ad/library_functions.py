@@ -62,6 +62,11 @@ def _is_library(f):
     if isinstance(f, type) or inspect.ismethod(f):
         return False
     module = getattr(f, "__module__", None)
+    if module == "math":
+        # the math module's own (a user's file named math.py has functions of that module
+        # name too)
+        import math
+        return getattr(math, getattr(f, "__name__", ""), None) is f
     return isinstance(module, str) and module.split(".")[0] in _LIBRARIES
 
 
