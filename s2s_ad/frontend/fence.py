@@ -15,6 +15,7 @@ import numpy as np
 from ..ir.build import dotted_path
 from ..ir.walk import walk_tree
 from ..errors import UnsupportedSyntaxError
+from .assignment_expressions import check_assignment_expressions
 
 # node type -> (what it is, what to write instead)
 _UNSUPPORTED = {
@@ -38,8 +39,6 @@ _UNSUPPORTED = {
     gast.Delete: ("`del` is not supported in a differentiated function", "remove the del"),
     gast.Starred: ("a starred item in a list, tuple or set display is not supported",
                    "concatenate instead: list(a) + [x]"),
-    gast.NamedExpr: ("assignment expressions (`:=`) are not supported",
-                     "assign on its own line"),
     gast.Set: ("set literals cannot be differentiated", "use a tuple or an array"),
     gast.Match: ("`match` statements are not supported", "use np.where"),
     gast.Import: ("imports inside a differentiated function are not supported",
@@ -96,6 +95,7 @@ def fence(parsed, extra_allowed=(), resolution=None):
     named_lambdas |= _applied_lambdas(tree, resolution)
     named_lambdas |= _lambdas_given_to_defs(tree, resolution)
     allowed_stars = _allowed_stars(tree)
+    check_assignment_expressions(tree, smap)
     for stmt in tree.body:
         for node in walk_tree(stmt):
             if isinstance(node, gast.Lambda) and id(node) not in named_lambdas:

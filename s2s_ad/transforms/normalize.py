@@ -126,6 +126,10 @@ class _Normalizer(ExpressionMixin, ControlFlowMixin, ControlExpressionMixin, Mut
         tree = lower_exits(self.parsed.tree, self.namer)
         # a list that .extend / .insert / .pop(i) rebind may be rebound in a loop or branch
         self.multi_def = assigned_in_compound(tree) | updated_lists(tree)
+        # `(n := e)` may bind in a comprehension, a loop's test or one operand of `and`:
+        # never renamed, so later code reads the one binding that ran
+        self.multi_def |= {n.target.id for n in walk_tree(tree)
+                           if isinstance(n, gast.NamedExpr)}
         for name in self.multi_def:
             self.current.setdefault(name, name)
             self.levels.setdefault(name, 0)
