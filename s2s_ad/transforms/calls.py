@@ -193,7 +193,7 @@ class CallMixin(FunctionValueMixin, HelperInlineMixin, ObjectCallMixin):
             values = list(expr.args) + list(k.value for k in expr.keywords)
             call = self._runtime_call(make_object, [build.dotted(path), build.tuple_(values)])
             return self._call(build.with_location(call, expr))
-        rewritten = desugar.ufunc_method(target, expr.args, expr.keywords)
+        rewritten = desugar.ufunc_method(target, expr.args, expr.keywords, expr, self.smap)
         if rewritten is not None and rewritten[0] == "reduce":
             return self._numpy_call(*rewritten[1:], 0, expr)
         if rewritten is not None:
