@@ -21,8 +21,6 @@ from .assignment_expressions import check_assignment_expressions
 _UNSUPPORTED = {
     gast.Try: ("`try`/`except` cannot be differentiated",
                "move the error handling outside the differentiated function"),
-    gast.With: ("`with` blocks cannot be differentiated",
-                "move the context manager outside the differentiated function"),
     gast.AsyncWith: ("`async with` cannot be differentiated", "use a plain function"),
     gast.AsyncFor: ("`async for` cannot be differentiated", "use a plain function"),
     gast.AsyncFunctionDef: ("async functions cannot be differentiated", "use a plain def"),
@@ -106,8 +104,6 @@ def fence(parsed, extra_allowed=(), resolution=None):
                     smap.locate(node), "write `g = lambda x: ...` and call g(...)")
             if isinstance(node, gast.FunctionDef):
                 _check_signature(node, smap)
-            if isinstance(node, gast.With) and _is_grad_of_block(node):
-                continue
             if isinstance(node, gast.Raise) and node.exc is None:
                 raise UnsupportedSyntaxError(
                     "a bare `raise` re-raises the exception being handled, and a "
@@ -260,12 +256,3 @@ def _allowed_stars(tree):
         elif isinstance(node, gast.Call):
             found |= {id(a) for a in node.args if isinstance(a, gast.Starred)}
     return found
-
-
-def _is_grad_of_block(node):
-    """`with s2s_ad.insert_grad_of(x) as g:` (normalize checks what the name denotes)."""
-    if len(node.items) != 1 or not isinstance(node.items[0].context_expr, gast.Call):
-        return False
-    func = node.items[0].context_expr.func
-    name = func.attr if isinstance(func, gast.Attribute) else getattr(func, "id", None)
-    return name == "insert_grad_of"

@@ -29,6 +29,7 @@ from .. import runtime_flow
 from ..errors import UnsupportedSyntaxError
 from ..ir import build
 from .assignments import AssignmentMixin
+from .contexts import ContextMixin, is_grad_of_block
 from .calls import CallMixin
 from .python_calls import PythonCallMixin, updated_lists
 from .control import ControlFlowMixin, assigned_in_compound, expand_sequences
@@ -96,7 +97,7 @@ def normalize(parsed, resolution, namer, numpy_name, functions=None):
 
 class _Normalizer(ExpressionMixin, ControlFlowMixin, ControlExpressionMixin, MutationMixin,
                   AssignmentMixin, CallMixin, PythonCallMixin, InlineMixin,
-                  CommonSubexpressionMixin):
+                  CommonSubexpressionMixin, ContextMixin):
     def __init__(self, parsed, resolution, namer, numpy_name, functions):
         self.known_functions = functions
         self.parsed = parsed
@@ -212,9 +213,11 @@ class _Normalizer(ExpressionMixin, ControlFlowMixin, ControlExpressionMixin, Mut
             return False
         if isinstance(stmt, gast.Break):
             return False      # only as `if flag: break`, rebuilt by _if
-        if isinstance(stmt, gast.With):
+        if isinstance(stmt, gast.With) and is_grad_of_block(stmt):
             self._grad_of_block(stmt)
             return False
+        if isinstance(stmt, gast.With):
+            return self._context_block(stmt)
         if isinstance(stmt, gast.Return):
             if stmt.value is None:
                 self._flush(stmt, [build.ret(build.const(None))])

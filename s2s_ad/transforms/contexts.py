@@ -1,0 +1,110 @@
+"""Normalizing `with` blocks whose context manager does not change values (used by
+`normalize`, mixed into its normalizer).
+
+Allowed managers (called with literal arguments, no `as` target): np.errstate (how
+floating-point errors are reported: ignored, warned, raised), np.printoptions, and
+warnings.catch_warnings (with warnings.simplefilter / filterwarnings inside). They change
+what is reported or printed, never a value, so the derivative runs the same statements
+under the same manager: the block's statements stay in place between two marker calls,
+
+    with np.errstate(divide="ignore"):      context_enter(np.errstate, divide="ignore")
+        y = np.log(x)                  ->   y = np.log(x)
+                                            context_exit(np.errstate, divide="ignore")
+
+and every analysis sees plain statements. The backward walk swaps the markers (the
+backward sweep of the block runs under the same manager: log's adjoint divides by x),
+and the derivative's def is written with real `with` blocks again (backend/contexts.py).
+Any other manager (open, contextlib.suppress, which skips the rest of the block, a
+lock, your own) is a located error naming it.
+"""
+import contextlib
+import warnings
+
+import gast
+import numpy
+
+from ..errors import UnsupportedSyntaxError
+from ..ir import build
+from ..ir.build import dotted_path
+from .. import runtime_flow
+
+# the managers that change what is reported, never a value
+_VALUE_PRESERVING = {numpy.errstate: "np.errstate", numpy.printoptions: "np.printoptions",
+                     warnings.catch_warnings: "warnings.catch_warnings"}
+_WHY_NOT = {contextlib.suppress: "contextlib.suppress skips the rest of the block when the "
+                                 "exception is raised, which a derivative cannot follow"}
+
+
+def is_grad_of_block(node):
+    """`with s2s_ad.insert_grad_of(x) as g:` (mutation.py checks what the name denotes)."""
+    if len(node.items) != 1 or not isinstance(node.items[0].context_expr, gast.Call):
+        return False
+    func = node.items[0].context_expr.func
+    name = func.attr if isinstance(func, gast.Attribute) else getattr(func, "id", None)
+    return name == "insert_grad_of"
+
+
+class ContextMixin:
+    """`with` blocks of the managers above."""
+
+    def _context_block(self, stmt):
+        """True when the block returned (its last statement is a return)."""
+        heads = [self._context_head(item, stmt) for item in stmt.items]
+        self._flush(stmt, [])
+        for head in heads:
+            self._flush(stmt, [self._context_marker(runtime_flow.context_enter, head)])
+        returned = False
+        for inner in stmt.body:
+            returned = self._statement(inner)
+            if returned:
+                break
+        exits = [self._context_marker(runtime_flow.context_exit, head)
+                 for head in reversed(heads)]
+        if returned:
+            # `return v` of an atom inside the block: the block ends just before it
+            ret = self.out.pop()
+            self.out.extend(build.with_location(e, stmt) for e in exits)
+            self.out.append(ret)
+        else:
+            self._flush(stmt, exits)
+        return returned
+
+    def _context_head(self, item, stmt):
+        call = item.context_expr
+        path = dotted_path(call.func) if isinstance(call, gast.Call) else None
+        target = self.res.lookup(path) if path and not self.res.is_value(
+            path.split(".")[0]) and self.res.has(path) else None
+        what = path or type(call).__name__
+        if target not in _VALUE_PRESERVING:
+            reason = _WHY_NOT.get(target, "it may change values or control flow, which a "
+                                          "derivative cannot follow")
+            raise UnsupportedSyntaxError(
+                f"`with {what}(...)` cannot be differentiated: {reason}; the managers "
+                f"allowed are np.errstate, np.printoptions and warnings.catch_warnings",
+                self.smap.locate(item.context_expr),
+                "move the `with` outside the differentiated function")
+        if item.optional_vars is not None:
+            raise UnsupportedSyntaxError(
+                f"`with {what}(...) as ...`: the value it binds cannot be differentiated",
+                self.smap.locate(item.optional_vars), "drop the `as` target")
+        arguments = list(call.args) + [k.value for k in call.keywords]
+        if any(isinstance(a, gast.Starred) for a in call.args) \
+                or any(k.arg is None for k in call.keywords) \
+                or not all(_is_literal(a) for a in arguments):
+            raise UnsupportedSyntaxError(
+                f"`with {what}(...)` is supported with literal arguments",
+                self.smap.locate(call), 'write the values out: np.errstate(divide="ignore")')
+        self._check_bound(path, call)
+        return build.dotted(path), [build.clone(a) for a in call.args], \
+            [gast.keyword(arg=k.arg, value=build.clone(k.value)) for k in call.keywords]
+
+    def _context_marker(self, marker, head):
+        factory, args, keywords = head
+        call = self._runtime_call(marker, [build.clone(factory)] + [build.clone(a) for a in args])
+        call.keywords = [gast.keyword(arg=k.arg, value=build.clone(k.value)) for k in keywords]
+        return build.expr_stmt(call)
+
+
+def _is_literal(node):
+    return isinstance(node, gast.Constant) or (
+        isinstance(node, gast.UnaryOp) and isinstance(node.operand, gast.Constant))
