@@ -367,9 +367,11 @@ def _derive_forward_gradient(checked, request, registry, cache):
 
 
 def _context_markers(levels):
-    """The names normalize gave the markers of `with` blocks (transforms/contexts.py)."""
-    return (levels.runtime_names.get(runtime_flow.context_enter),
-            levels.runtime_names.get(runtime_flow.context_exit))
+    """The names normalize gave the markers of `with` and `try` blocks
+    (transforms/contexts.py)."""
+    return tuple(levels.runtime_names.get(marker) for marker in (
+        runtime_flow.context_enter, runtime_flow.context_exit, runtime_flow.guard_enter,
+        runtime_flow.guard_exit))
 
 
 def _loaded(tree, fname, func, bindings, levels, request, cache):

@@ -390,3 +390,11 @@ def context_enter(factory, *args, **keywords):
 
 def context_exit(factory, *args, **keywords):
     """Marks where that `with` block ends (see context_enter)."""
+
+
+def guard_enter(caught, raised, *args):
+    """Marks where `try: ... except caught: raise raised(*args)` begins (see context_enter)."""
+
+
+def guard_exit():
+    """Marks where that `try` block ends (see context_enter)."""

@@ -1,5 +1,6 @@
 """The derivative's `with` blocks, written from the markers normalize leaves where a
-user's `with` block of a value-preserving manager was (transforms/contexts.py).
+user's `with` block of a value-preserving manager was (transforms/contexts.py), and its
+`try` blocks whose handler raises (the same way, in forward sweeps only).
 
     context_enter(np.errstate, divide="ignore")      with np.errstate(divide="ignore"):
     y = np.log(x)                               ->       y = np.log(x)
@@ -16,41 +17,59 @@ import gast
 from ..ir import build
 
 
-def with_blocks(body, enter, exit_):
-    """`body` with each marker pair (callee names `enter` and `exit_`) made a `with`."""
-    if enter is None:
+def with_blocks(body, enter, exit_, guard_enter=None, guard_exit=None):
+    """`body` with each marker pair made a `with` block (callee names `enter`, `exit_`)
+    or a `try` whose handler raises (`guard_enter`, `guard_exit`)."""
+    if enter is None and guard_enter is None:
         return body
-    return _rebuilt(body, enter, exit_)
+    return _rebuilt(body, {enter: "open", guard_enter: "open", exit_: "close",
+                           guard_exit: "close"} if enter else
+                    {guard_enter: "open", guard_exit: "close"}, guard_enter)
 
 
-def _rebuilt(stmts, enter, exit_):
+def _rebuilt(stmts, roles, guard_enter):
     out = []
     stack = []                   # (head call, the list collecting the block's statements)
     for stmt in stmts:
-        name = _marker_name(stmt)
-        if name == enter:
+        role = roles.get(_marker_name(stmt))
+        if role == "open":
             stack.append((stmt.value, out))
             out = []
             continue
-        if name == exit_:
-            assert stack, "a `with` block's end marker without its start"
+        if role == "close":
+            assert stack, "a block's end marker without its start"
             head, outer = stack.pop()
-            factory, *args = head.args
-            call = build.call(build.clone(factory), [build.clone(a) for a in args])
-            call.keywords = [gast.keyword(arg=k.arg, value=build.clone(k.value))
-                             for k in head.keywords]
-            block = gast.With(items=[gast.withitem(context_expr=call, optional_vars=None)],
-                              body=out or [gast.Pass()], type_comment=None)
+            block = _try_block(head, out) if head.func.id == guard_enter \
+                else _with_block(head, out)
             outer.append(build.with_location(block, head) if hasattr(head, "lineno")
                          else block)
             out = outer
             continue
-        out.append(_with_nested(stmt, enter, exit_))
-    assert not stack, "a `with` block's start marker without its end"
+        out.append(_with_nested(stmt, roles, guard_enter))
+    assert not stack, "a block's start marker without its end"
     return out
 
 
-def _with_nested(stmt, enter, exit_):
+def _with_block(head, body):
+    factory, *args = head.args
+    call = build.call(build.clone(factory), [build.clone(a) for a in args])
+    call.keywords = [gast.keyword(arg=k.arg, value=build.clone(k.value))
+                     for k in head.keywords]
+    return gast.With(items=[gast.withitem(context_expr=call, optional_vars=None)],
+                     body=body or [gast.Pass()], type_comment=None)
+
+
+def _try_block(head, body):
+    """try: body / except caught: raise raised(*args)"""
+    caught, raised, *args = head.args
+    exc = build.call(build.clone(raised), [build.clone(a) for a in args]) if args \
+        else build.clone(raised)
+    handler = gast.ExceptHandler(type=build.clone(caught), name=None,
+                                 body=[gast.Raise(exc=exc, cause=None)])
+    return gast.Try(body=body or [gast.Pass()], handlers=[handler], orelse=[], finalbody=[])
+
+
+def _with_nested(stmt, roles, guard_enter):
     fields = [f for f in ("body", "orelse") if isinstance(getattr(stmt, f, None), list)
               and any(isinstance(s, gast.stmt) for s in getattr(stmt, f))]
     if not fields:
@@ -58,7 +77,7 @@ def _with_nested(stmt, enter, exit_):
     copied = type(stmt)(**{f: getattr(stmt, f) for f in stmt._fields})
     gast.copy_location(copied, stmt)
     for f in fields:
-        setattr(copied, f, _rebuilt(getattr(stmt, f), enter, exit_))
+        setattr(copied, f, _rebuilt(getattr(stmt, f), roles, guard_enter))
     return copied
 
 

@@ -153,8 +153,9 @@ class _Module:
             elif _builtin_method_path(obj) is not None:
                 self.claim(name, obj)           # str.format of "W{}".format(i)
                 self.aliases.append(f"{name} = {_builtin_method_path(obj)}")
-            elif obj in (runtime_flow.context_enter, runtime_flow.context_exit):
-                continue      # made `with` blocks again (backend/contexts.py): never called
+            elif obj in (runtime_flow.context_enter, runtime_flow.context_exit,
+                         runtime_flow.guard_enter, runtime_flow.guard_exit):
+                continue      # made `with` / `try` blocks again (backend/contexts.py)
             elif getattr(obj, "__module__", None) in RUNTIME_MODULES:
                 self._copy_runtime(name, obj)
             else:

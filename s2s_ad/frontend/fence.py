@@ -19,8 +19,6 @@ from .assignment_expressions import check_assignment_expressions
 
 # node type -> (what it is, what to write instead)
 _UNSUPPORTED = {
-    gast.Try: ("`try`/`except` cannot be differentiated",
-               "move the error handling outside the differentiated function"),
     gast.AsyncWith: ("`async with` cannot be differentiated", "use a plain function"),
     gast.AsyncFor: ("`async for` cannot be differentiated", "use a plain function"),
     gast.AsyncFunctionDef: ("async functions cannot be differentiated", "use a plain def"),

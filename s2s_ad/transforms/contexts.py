@@ -16,6 +16,21 @@ backward sweep of the block runs under the same manager: log's adjoint divides b
 and the derivative's def is written with real `with` blocks again (backend/contexts.py).
 Any other manager (open, contextlib.suppress, which skips the rest of the block, a
 lock, your own) is a located error naming it.
+
+`try` blocks whose one handler raises (input validation around a factorisation) are
+kept the same way, in the forward sweep only (the backward sweep runs only when the
+body did not raise):
+
+    try:                                      guard_enter(LinAlgError, ValueError, "...")
+        L = np.linalg.cholesky(A)        ->   L = np.linalg.cholesky(A)
+    except np.linalg.LinAlgError:             guard_exit()
+        raise ValueError("not SPD")
+
+so the derivative raises what f raises. The rule: one `except` clause naming one
+exception class (or none), whose body is `raise E(literal, ...)` or `raise E`; an `else:`
+block runs after the `try` (the handler never falls through); no `finally`. Anything
+else (a handler computing a fallback value, several handlers, finally) is a located
+error saying what to write.
 """
 import contextlib
 import warnings
@@ -103,6 +118,69 @@ class ContextMixin:
         call = self._runtime_call(marker, [build.clone(factory)] + [build.clone(a) for a in args])
         call.keywords = [gast.keyword(arg=k.arg, value=build.clone(k.value)) for k in keywords]
         return build.expr_stmt(call)
+
+
+class GuardMixin:
+    """`try` blocks whose handler raises."""
+
+    def _guarded_block(self, stmt):
+        """True when the block returned."""
+        enter = self._guard_head(stmt)
+        self._flush(stmt, [])
+        self._flush(stmt, [build.expr_stmt(self._runtime_call(runtime_flow.guard_enter, enter))])
+        returned = False
+        for inner in stmt.body:
+            returned = self._statement(inner)
+            if returned:
+                break
+        exit_ = build.with_location(build.expr_stmt(
+            self._runtime_call(runtime_flow.guard_exit, [])), stmt)
+        if returned:
+            ret = self.out.pop()
+            self.out.extend([exit_, ret])
+            return True
+        self._flush(stmt, [exit_])
+        for inner in stmt.orelse:
+            if self._statement(inner):
+                return True
+        return False
+
+    def _guard_head(self, stmt):
+        """[caught class, raised class, literal arguments...] of the marker."""
+        hint = ("keep `try` for validation whose handler raises (`except LinAlgError: "
+                "raise ValueError(\"...\")`); compute a fallback with np.where or an `if` "
+                "on a test instead")
+        if stmt.finalbody:
+            raise UnsupportedSyntaxError(
+                "`try` with `finally` cannot be differentiated", self.smap.locate(
+                    stmt.finalbody[0]), "move the `finally` code after the call of f")
+        if len(stmt.handlers) != 1:
+            raise UnsupportedSyntaxError(
+                "`try` with several `except` clauses cannot be differentiated",
+                self.smap.locate(stmt.handlers[1]), "catch one exception class and raise")
+        handler = stmt.handlers[0]
+        if handler.type is not None and dotted_path(handler.type) is None:
+            raise UnsupportedSyntaxError(
+                "an `except` clause naming several exception classes", self.smap.locate(
+                    handler.type), "catch their common base class (or Exception)")
+        raised = handler.body[0] if len(handler.body) == 1 else None
+        exc = raised.exc if isinstance(raised, gast.Raise) else None
+        call = exc if isinstance(exc, gast.Call) else None
+        cls = call.func if call is not None else exc
+        if cls is None or dotted_path(cls) is None or (call is not None and (
+                call.keywords or not all(_is_literal(a) for a in call.args))):
+            raise UnsupportedSyntaxError(
+                "an `except` clause is supported when its body is one `raise E(\"...\")` "
+                "with literal arguments: a handler that carries on computes from a run of "
+                "the `try` body cut short, which a derivative cannot follow",
+                self.smap.locate(handler), hint)
+        caught = build.dotted(dotted_path(handler.type)) if handler.type is not None \
+            else build.name("BaseException")
+        for path in [dotted_path(cls)] + ([dotted_path(handler.type)] if handler.type
+                                          is not None else []):
+            self._check_bound(path, handler)
+        return [caught, build.dotted(dotted_path(cls))] + (
+            [build.clone(a) for a in call.args] if call is not None else [])
 
 
 def _is_literal(node):

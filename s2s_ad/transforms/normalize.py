@@ -29,7 +29,7 @@ from .. import runtime_flow
 from ..errors import UnsupportedSyntaxError
 from ..ir import build
 from .assignments import AssignmentMixin
-from .contexts import ContextMixin, is_grad_of_block
+from .contexts import ContextMixin, GuardMixin, is_grad_of_block
 from .calls import CallMixin
 from .python_calls import PythonCallMixin, updated_lists
 from .control import ControlFlowMixin, assigned_in_compound, expand_sequences
@@ -97,7 +97,7 @@ def normalize(parsed, resolution, namer, numpy_name, functions=None):
 
 class _Normalizer(ExpressionMixin, ControlFlowMixin, ControlExpressionMixin, MutationMixin,
                   AssignmentMixin, CallMixin, PythonCallMixin, InlineMixin,
-                  CommonSubexpressionMixin, ContextMixin):
+                  CommonSubexpressionMixin, ContextMixin, GuardMixin):
     def __init__(self, parsed, resolution, namer, numpy_name, functions):
         self.known_functions = functions
         self.parsed = parsed
@@ -218,6 +218,8 @@ class _Normalizer(ExpressionMixin, ControlFlowMixin, ControlExpressionMixin, Mut
             return False
         if isinstance(stmt, gast.With):
             return self._context_block(stmt)
+        if isinstance(stmt, gast.Try):
+            return self._guarded_block(stmt)
         if isinstance(stmt, gast.Return):
             if stmt.value is None:
                 self._flush(stmt, [build.ret(build.const(None))])

@@ -3,9 +3,9 @@ import numpy as np
 
 
 def uses_try(x):
-    try:  # LINE try
+    try:
         return x * 2.0
-    except ValueError:
+    except ValueError:  # LINE try
         return x
 
 
