@@ -42,13 +42,23 @@ def returns_in_try(x):
         raise RuntimeError
 
 
+def validated_and_quiet(x):
+    with np.errstate(divide="ignore"):
+        y = np.log(x)
+    try:
+        z = np.linalg.solve(np.diag(x) + 1.0, y)
+    except np.linalg.LinAlgError:
+        raise ValueError("singular")
+    return np.sum(z * x)
+
+
 X9 = np.array([1.0, 0.2, 0.1, 0.3, 1.5, 0.2, 0.0, 0.4, 2.0])
 X12 = np.concatenate([X9 * 0.3, [0.5, -1.0, 0.7]])
 
 
 @pytest.mark.parametrize("path", PATHS)
 @pytest.mark.parametrize("f, x", [(log_det, X9), (solve_checked, X12),
-                                  (returns_in_try, X9)])
+                                  (returns_in_try, X9), (validated_and_quiet, X9 + 0.5)])
 def test_gradient_of_the_validated_path(f, x, path):
     check_against_differences(path, f, x)
 

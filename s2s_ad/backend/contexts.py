@@ -22,9 +22,10 @@ def with_blocks(body, enter, exit_, guard_enter=None, guard_exit=None):
     or a `try` whose handler raises (`guard_enter`, `guard_exit`)."""
     if enter is None and guard_enter is None:
         return body
-    return _rebuilt(body, {enter: "open", guard_enter: "open", exit_: "close",
-                           guard_exit: "close"} if enter else
-                    {guard_enter: "open", guard_exit: "close"}, guard_enter)
+    roles = {name: role for name, role in ((enter, "open"), (exit_, "close"),
+                                            (guard_enter, "open"), (guard_exit, "close"))
+             if name is not None}
+    return _rebuilt(body, roles, guard_enter)
 
 
 def _rebuilt(stmts, roles, guard_enter):
@@ -52,11 +53,9 @@ def _rebuilt(stmts, roles, guard_enter):
 
 def _with_block(head, body):
     factory, *args = head.args
-    call = build.call(build.clone(factory), [build.clone(a) for a in args])
-    call.keywords = [gast.keyword(arg=k.arg, value=build.clone(k.value))
-                     for k in head.keywords]
-    return gast.With(items=[gast.withitem(context_expr=call, optional_vars=None)],
-                     body=body or [gast.Pass()], type_comment=None)
+    call = build.call(build.clone(factory), [build.clone(a) for a in args],
+                      [(k.arg, build.clone(k.value)) for k in head.keywords])
+    return build.with_block(call, body)
 
 
 def _try_block(head, body):
@@ -64,9 +63,7 @@ def _try_block(head, body):
     caught, raised, *args = head.args
     exc = build.call(build.clone(raised), [build.clone(a) for a in args]) if args \
         else build.clone(raised)
-    handler = gast.ExceptHandler(type=build.clone(caught), name=None,
-                                 body=[gast.Raise(exc=exc, cause=None)])
-    return gast.Try(body=body or [gast.Pass()], handlers=[handler], orelse=[], finalbody=[])
+    return build.try_raising(body, build.clone(caught), exc)
 
 
 def _with_nested(stmt, roles, guard_enter):

@@ -188,8 +188,11 @@ def _check_signature(tree, smap):
             "call s2s_ad.grad / jvp / vjp / hvp of the function (one derivative per number "
             "of items), or name each parameter")
     if a.kwarg is not None:
-        raise UnsupportedSyntaxError("`**kwargs` parameters are not supported yet",
-                                     smap.locate(a.kwarg), "name each parameter")
+        raise UnsupportedSyntaxError(
+            "a `**kwargs` parameter is differentiated for the keywords a call gives, which "
+            "only a call tells", smap.locate(a.kwarg),
+            "call s2s_ad.grad / jvp / vjp / hvp of the function (one derivative per set of "
+            "keywords), or name each parameter")
 
 
 # builtins that call the function they are given on items (its lambda is substituted

@@ -111,13 +111,13 @@ class ContextMixin:
                 self.smap.locate(call), 'write the values out: np.errstate(divide="ignore")')
         self._check_bound(path, call)
         return build.dotted(path), [build.clone(a) for a in call.args], \
-            [gast.keyword(arg=k.arg, value=build.clone(k.value)) for k in call.keywords]
+            [(k.arg, build.clone(k.value)) for k in call.keywords]
 
     def _context_marker(self, marker, head):
         factory, args, keywords = head
         call = self._runtime_call(marker, [build.clone(factory)] + [build.clone(a) for a in args])
-        call.keywords = [gast.keyword(arg=k.arg, value=build.clone(k.value)) for k in keywords]
-        return build.expr_stmt(call)
+        return build.expr_stmt(build.call(call.func, call.args,
+                                          [(k, build.clone(v)) for k, v in keywords]))
 
 
 class GuardMixin:
