@@ -52,13 +52,26 @@ def validated_and_quiet(x):
     return np.sum(z * x)
 
 
+def checked_solve(a, b):
+    try:
+        return np.linalg.solve(a, b)
+    except np.linalg.LinAlgError:
+        raise ValueError("singular system")
+
+
+def calls_a_validating_helper(x):
+    a = np.reshape(x, (3, 3)) + 3.0 * np.eye(3)
+    return np.sum(checked_solve(a, x[:3]) ** 2)
+
+
 X9 = np.array([1.0, 0.2, 0.1, 0.3, 1.5, 0.2, 0.0, 0.4, 2.0])
 X12 = np.concatenate([X9 * 0.3, [0.5, -1.0, 0.7]])
 
 
 @pytest.mark.parametrize("path", PATHS)
 @pytest.mark.parametrize("f, x", [(log_det, X9), (solve_checked, X12),
-                                  (returns_in_try, X9), (validated_and_quiet, X9 + 0.5)])
+                                  (returns_in_try, X9), (validated_and_quiet, X9 + 0.5),
+                                  (calls_a_validating_helper, X9)])
 def test_gradient_of_the_validated_path(f, x, path):
     check_against_differences(path, f, x)
 

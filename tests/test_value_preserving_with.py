@@ -46,12 +46,26 @@ def nested_with_print_options(x):
     return np.sum(w * w)
 
 
+def quiet_root(v):
+    with np.errstate(invalid="ignore"):
+        return np.sqrt(v)
+
+
+def calls_helpers_with_blocks(x):
+    def inner(v):                      # inlined: its return inside the block is a flag
+        with np.errstate(invalid="ignore"):
+            if np.sum(v) > 100.0:
+                return v
+            return np.sqrt(v) * v
+    return np.sum(inner(x) * x) + np.sum(quiet_root(x) ** 3)
+
+
 X = np.array([0.3, 1.2, 0.5, 2.0])
 
 
 @pytest.mark.parametrize("path", PATHS)
 @pytest.mark.parametrize("f", [log_quietly, filtered_in_loop, returns_inside,
-                               nested_with_print_options])
+                               nested_with_print_options, calls_helpers_with_blocks])
 def test_same_values_as_without_the_block(f, path):
     check_against_differences(path, f, X)
 

@@ -63,26 +63,19 @@ class ContextMixin:
     """`with` blocks of the managers above."""
 
     def _context_block(self, stmt):
-        """True when the block returned (its last statement is a return)."""
+        """False: a `return` inside the block is a flag by now (exits.py)."""
         heads = [self._context_head(item, stmt) for item in stmt.items]
         self._flush(stmt, [])
         for head in heads:
             self._flush(stmt, [self._context_marker(runtime_flow.context_enter, head)])
-        returned = False
-        for inner in stmt.body:
-            returned = self._statement(inner)
-            if returned:
-                break
-        exits = [self._context_marker(runtime_flow.context_exit, head)
-                 for head in reversed(heads)]
-        if returned:
-            # `return v` of an atom inside the block: the block ends just before it
-            ret = self.out.pop()
-            self.out.extend(build.with_location(e, stmt) for e in exits)
-            self.out.append(ret)
-        else:
-            self._flush(stmt, exits)
-        return returned
+        self._block_statements(stmt.body)
+        self._flush(stmt, [self._context_marker(runtime_flow.context_exit, head)
+                           for head in reversed(heads)])
+        return False
+
+    def _block_statements(self, stmts):
+        for inner in stmts:
+            assert not self._statement(inner), "a return inside a block left by exits.py"
 
     def _context_head(self, item, stmt):
         call = item.context_expr
@@ -124,25 +117,13 @@ class GuardMixin:
     """`try` blocks whose handler raises."""
 
     def _guarded_block(self, stmt):
-        """True when the block returned."""
+        """False: a `return` inside the block is a flag by now (exits.py)."""
         enter = self._guard_head(stmt)
         self._flush(stmt, [])
         self._flush(stmt, [build.expr_stmt(self._runtime_call(runtime_flow.guard_enter, enter))])
-        returned = False
-        for inner in stmt.body:
-            returned = self._statement(inner)
-            if returned:
-                break
-        exit_ = build.with_location(build.expr_stmt(
-            self._runtime_call(runtime_flow.guard_exit, [])), stmt)
-        if returned:
-            ret = self.out.pop()
-            self.out.extend([exit_, ret])
-            return True
-        self._flush(stmt, [exit_])
-        for inner in stmt.orelse:
-            if self._statement(inner):
-                return True
+        self._block_statements(stmt.body)
+        self._flush(stmt, [build.expr_stmt(self._runtime_call(runtime_flow.guard_exit, []))])
+        self._block_statements(stmt.orelse)
         return False
 
     def _guard_head(self, stmt):
