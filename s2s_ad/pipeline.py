@@ -36,7 +36,7 @@ from .analyses.shapes import analyse_shapes
 from .backend.emit import to_source
 from .backend.derivative_def import derivative_def, derivative_docstring, derived_name
 from .backend.load import load
-from . import runtime_flow
+from . import runtime_blocks
 from .errors import APIUsageError, function_location
 from .frontend.fence import fence
 from .frontend.parse import parse
@@ -370,8 +370,8 @@ def _context_markers(levels):
     """The names normalize gave the markers of `with` and `try` blocks
     (transforms/contexts.py)."""
     return tuple(levels.runtime_names.get(marker) for marker in (
-        runtime_flow.context_enter, runtime_flow.context_exit, runtime_flow.guard_enter,
-        runtime_flow.guard_exit))
+        runtime_blocks.context_enter, runtime_blocks.context_exit, runtime_blocks.guard_enter,
+        runtime_blocks.guard_exit, runtime_blocks.finally_enter, runtime_blocks.finally_exit))
 
 
 def _loaded(tree, fname, func, bindings, levels, request, cache):

@@ -380,21 +380,3 @@ def sorted_order(keys, reverse):
     """The positions of `keys` in the order builtin sorted puts them (stable, reverse
     keeping equal keys in their order): `sorted(xs)` is `[xs[i] for i in sorted_order(xs)]`."""
     return sorted(range(len(keys)), key=keys.__getitem__, reverse=reverse)
-
-
-def context_enter(factory, *args, **keywords):
-    """Marks where `with factory(*args, **keywords):` begins (transforms/contexts.py); the
-    derivative's def is written with the `with` itself (backend/contexts.py), so this
-    runs only in a levels form shown to the user (s2s_ad.normalize): it does nothing."""
-
-
-def context_exit(factory, *args, **keywords):
-    """Marks where that `with` block ends (see context_enter)."""
-
-
-def guard_enter(caught, raised, *args):
-    """Marks where `try: ... except caught: raise raised(*args)` begins (see context_enter)."""
-
-
-def guard_exit():
-    """Marks where that `try` block ends (see context_enter)."""

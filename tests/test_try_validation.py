@@ -1,8 +1,9 @@
 """`try` blocks whose handler raises (input validation around a factorisation; issue 15
 point 3): the derivative's forward sweep keeps the same `try`, so it raises what f
 raises, and its gradient is f's. grad, jvp and hvp on both derivative paths against
-differences; handlers that carry on, several handlers and `finally` are located errors
-saying what to write; the CLI writes a standalone file."""
+differences; a `finally` block runs in the derivative as in f, also when the body raises;
+handlers that carry on, several handlers, `else` with `finally` are located errors saying
+what to write; the CLI writes a standalone file."""
 import importlib.util
 
 import numpy as np
@@ -112,11 +113,13 @@ def two_handlers(x):
     return np.sum(y)
 
 
-def logs_finally(x):
+def else_and_finally(x):
     try:
         y = np.log(x)
     except ValueError:
         raise RuntimeError("a")
+    else:
+        y = y * 2.0
     finally:
         print("done")
     return np.sum(y)
@@ -125,12 +128,44 @@ def logs_finally(x):
 @pytest.mark.parametrize("f, words", [
     (falls_back, "its body is one `raise E"),
     (two_handlers, "several `except` clauses"),
-    (logs_finally, "`finally`"),
+    (else_and_finally, "both `else` and `finally`"),
 ])
 def test_other_handlers_are_located(f, words):
     with pytest.raises(s2s_ad.UnsupportedSyntaxError) as info:
         s2s_ad.grad(f)(X9)
     assert words in str(info.value) and "test_try_validation.py" in str(info.value)
+
+
+def logs_finally(a):
+    try:
+        chol = np.linalg.cholesky(a)
+    except np.linalg.LinAlgError:
+        raise ValueError("not positive definite")
+    finally:
+        print("factorised")
+    return np.sum(np.log(np.diag(chol)))
+
+
+def binds_in_finally(x):
+    total = 0.0
+    for v in x:
+        try:
+            total = total + np.sin(v) * v
+        finally:
+            scale = 2.0 * v
+    return total * scale
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_finally_runs_on_both_paths(path, capsys):
+    spd = np.array([[2.0, 0.3], [0.3, 1.0]])
+    np.testing.assert_allclose(grad_on(path, logs_finally)(spd),
+                               numeric_grad(logs_finally, (spd,), 0), rtol=1e-6)
+    capsys.readouterr()
+    with pytest.raises(ValueError, match="not positive definite"):
+        grad_on(path, logs_finally)(-spd)
+    assert capsys.readouterr().out == "factorised\n"     # as f prints before raising
+    check_against_differences(path, binds_in_finally, X9)
 
 
 SOURCE = '''

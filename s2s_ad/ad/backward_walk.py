@@ -22,7 +22,7 @@ import gast
 from ..ir import build
 from ..ir.primitives import appended_list
 from ..ir.walk import all_statements, walk_tree
-from .. import runtime_flow
+from .. import runtime_blocks, runtime_flow
 from ..signature import UNKNOWN, Num
 from .forward_sweep import ForwardInstrumentation
 from .tape import RESTORE_ITEM, marker, pop
@@ -176,7 +176,7 @@ class BackwardWalker(ForwardInstrumentation):
 
     @property
     def _enter_marker(self):
-        return self.i.levels.runtime_names.get(runtime_flow.context_enter)
+        return self.i.levels.runtime_names.get(runtime_blocks.context_enter)
 
     def _block_filters(self, stmts, end):
         """Copies of the warnings.simplefilter / filterwarnings calls that open the `with`
@@ -204,8 +204,8 @@ class BackwardWalker(ForwardInstrumentation):
     def _context_marker(self, stmt):
         """The marker a context marker statement becomes in the backward sweep, else None."""
         names = self.i.levels.runtime_names
-        swapped = {names.get(runtime_flow.context_enter): names.get(runtime_flow.context_exit),
-                   names.get(runtime_flow.context_exit): names.get(runtime_flow.context_enter)}
+        swapped = {names.get(runtime_blocks.context_enter): names.get(runtime_blocks.context_exit),
+                   names.get(runtime_blocks.context_exit): names.get(runtime_blocks.context_enter)}
         if isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Call) \
                 and isinstance(stmt.value.func, gast.Name) and None not in swapped:
             return swapped.get(stmt.value.func.id)

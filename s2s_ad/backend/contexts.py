@@ -17,18 +17,21 @@ import gast
 from ..ir import build
 
 
-def with_blocks(body, enter, exit_, guard_enter=None, guard_exit=None):
-    """`body` with each marker pair made a `with` block (callee names `enter`, `exit_`)
-    or a `try` whose handler raises (`guard_enter`, `guard_exit`)."""
+def with_blocks(body, enter, exit_, guard_enter=None, guard_exit=None, finally_enter=None,
+                finally_exit=None):
+    """`body` with each marker pair made a `with` block (callee names `enter`, `exit_`),
+    a `try` whose handler raises (`guard_enter`, `guard_exit`) or that `try`'s `finally`
+    block (`finally_enter`, `finally_exit`, right after the `try`'s end)."""
     if enter is None and guard_enter is None:
         return body
     roles = {name: role for name, role in ((enter, "open"), (exit_, "close"),
-                                            (guard_enter, "open"), (guard_exit, "close"))
+                                            (guard_enter, "open"), (guard_exit, "close"),
+                                            (finally_enter, "open"), (finally_exit, "close"))
              if name is not None}
-    return _rebuilt(body, roles, guard_enter)
+    return _rebuilt(body, roles, (guard_enter, finally_enter))
 
 
-def _rebuilt(stmts, roles, guard_enter):
+def _rebuilt(stmts, roles, guards):
     out = []
     stack = []                   # (head call, the list collecting the block's statements)
     for stmt in stmts:
@@ -40,13 +43,20 @@ def _rebuilt(stmts, roles, guard_enter):
         if role == "close":
             assert stack, "a block's end marker without its start"
             head, outer = stack.pop()
+            guard_enter, finally_enter = guards
+            if head.func.id == finally_enter:
+                assert outer and isinstance(outer[-1], gast.Try), \
+                    "a `finally` block not right after its `try`"
+                outer[-1].finalbody = out or [gast.Pass()]
+                out = outer
+                continue
             block = _try_block(head, out) if head.func.id == guard_enter \
                 else _with_block(head, out)
             outer.append(build.with_location(block, head) if hasattr(head, "lineno")
                          else block)
             out = outer
             continue
-        out.append(_with_nested(stmt, roles, guard_enter))
+        out.append(_with_nested(stmt, roles, guards))
     assert not stack, "a block's start marker without its end"
     return out
 
@@ -59,14 +69,16 @@ def _with_block(head, body):
 
 
 def _try_block(head, body):
-    """try: body / except caught: raise raised(*args)"""
+    """try: body / except caught: raise raised(*args)   (no handler: its finally follows)"""
+    if not head.args:
+        return build.try_raising(body, None, None)
     caught, raised, *args = head.args
     exc = build.call(build.clone(raised), [build.clone(a) for a in args]) if args \
         else build.clone(raised)
     return build.try_raising(body, build.clone(caught), exc)
 
 
-def _with_nested(stmt, roles, guard_enter):
+def _with_nested(stmt, roles, guards):
     fields = [f for f in ("body", "orelse") if isinstance(getattr(stmt, f, None), list)
               and any(isinstance(s, gast.stmt) for s in getattr(stmt, f))]
     if not fields:
@@ -74,7 +86,7 @@ def _with_nested(stmt, roles, guard_enter):
     copied = type(stmt)(**{f: getattr(stmt, f) for f in stmt._fields})
     gast.copy_location(copied, stmt)
     for f in fields:
-        setattr(copied, f, _rebuilt(getattr(stmt, f), roles, guard_enter))
+        setattr(copied, f, _rebuilt(getattr(stmt, f), roles, guards))
     return copied
 
 

@@ -30,7 +30,7 @@ def derived_name(func, request):
     return base + "_" + "_".join(request.wrt)
 
 
-def derivative_def(original, fname, body, cotangent, last=True, markers=(None,) * 4):
+def derivative_def(original, fname, body, cotangent, last=True, markers=(None,) * 6):
     """The derivative's def: f's parameters, and the (co)tangent `cotangent` when there is
     one. The derivatives handed to users take it last, after f's arguments, as the user
     calls them (jvp_f(x, w, tangent)); f's positional defaults are then left out (a

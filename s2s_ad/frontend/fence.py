@@ -107,6 +107,8 @@ def fence(parsed, extra_allowed=(), resolution=None):
                     "a bare `raise` re-raises the exception being handled, and a "
                     "differentiated function handles none", smap.locate(node),
                     "raise an exception: `raise ValueError(...)`")
+            if isinstance(node, gast.Try):
+                _check_finally(node, smap)
             kind = type(node)
             if kind in extra_allowed or id(node) in allowed_stars:
                 continue
@@ -257,3 +259,15 @@ def _allowed_stars(tree):
         elif isinstance(node, gast.Call):
             found |= {id(a) for a in node.args if isinstance(a, gast.Starred)}
     return found
+
+
+def _check_finally(node, smap):
+    """A `return`, `break` or `continue` in a `finally` block swallows the exception the
+    `try` body raised (transforms/contexts.py keeps the rest)."""
+    for stmt in node.finalbody:
+        for inner in walk_tree(stmt):
+            if isinstance(inner, (gast.Return, gast.Break, gast.Continue)):
+                raise UnsupportedSyntaxError(
+                    f"`{type(inner).__name__.lower()}` in a `finally` block discards the "
+                    f"exception the `try` raised, which a derivative cannot follow",
+                    smap.locate(inner), "move it after the `try`")

@@ -195,9 +195,11 @@ def with_block(manager, body):
 
 
 def try_raising(body, caught, exc):
-    """try: body / except caught: raise exc"""
-    handler = gast.ExceptHandler(type=caught, name=None, body=[gast.Raise(exc=exc, cause=None)])
-    return gast.Try(body=list(body) or [gast.Pass()], handlers=[handler], orelse=[],
+    """try: body / except caught: raise exc   (no handler when exc is None: the caller
+    gives the `try` its finalbody)"""
+    handlers = [gast.ExceptHandler(type=caught, name=None, body=[
+        gast.Raise(exc=exc, cause=None)])] if exc is not None else []
+    return gast.Try(body=list(body) or [gast.Pass()], handlers=handlers, orelse=[],
                     finalbody=[])
 
 

@@ -28,9 +28,12 @@ body did not raise):
 
 so the derivative raises what f raises. The rule: one `except` clause naming one
 exception class (or none), whose body is `raise E(literal, ...)` or `raise E`; an `else:`
-block runs after the `try` (the handler never falls through); no `finally`. Anything
-else (a handler computing a fallback value, several handlers, finally) is a located
-error saying what to write.
+block runs after the `try` (the handler never falls through); a `finally:` block (logging,
+or any code without return / break / continue, which frontend/fence.py rejects there: they
+would swallow the exception) runs after the body, as its own statements, and is kept as
+the `try`'s `finally` in the forward sweep, so it also runs when the body raises; not both
+`else` and `finally`. Anything else (a handler computing a fallback value, several
+handlers) is a located error saying what to write.
 """
 import contextlib
 import warnings
@@ -41,7 +44,7 @@ import numpy
 from ..errors import UnsupportedSyntaxError
 from ..ir import build
 from ..ir.build import dotted_path
-from .. import runtime_flow
+from .. import runtime_blocks
 
 # the managers that change what is reported, never a value
 _VALUE_PRESERVING = {numpy.errstate: "np.errstate", numpy.printoptions: "np.printoptions",
@@ -67,9 +70,9 @@ class ContextMixin:
         heads = [self._context_head(item, stmt) for item in stmt.items]
         self._flush(stmt, [])
         for head in heads:
-            self._flush(stmt, [self._context_marker(runtime_flow.context_enter, head)])
+            self._flush(stmt, [self._context_marker(runtime_blocks.context_enter, head)])
         self._block_statements(stmt.body)
-        self._flush(stmt, [self._context_marker(runtime_flow.context_exit, head)
+        self._flush(stmt, [self._context_marker(runtime_blocks.context_exit, head)
                            for head in reversed(heads)])
         return False
 
@@ -120,10 +123,17 @@ class GuardMixin:
         """False: a `return` inside the block is a flag by now (exits.py)."""
         enter = self._guard_head(stmt)
         self._flush(stmt, [])
-        self._flush(stmt, [build.expr_stmt(self._runtime_call(runtime_flow.guard_enter, enter))])
+        self._flush(stmt, [build.expr_stmt(self._runtime_call(runtime_blocks.guard_enter, enter))])
         self._block_statements(stmt.body)
-        self._flush(stmt, [build.expr_stmt(self._runtime_call(runtime_flow.guard_exit, []))])
+        self._flush(stmt, [build.expr_stmt(self._runtime_call(runtime_blocks.guard_exit, []))])
         self._block_statements(stmt.orelse)
+        if stmt.finalbody:
+            # run after the body as here, and before the exception leaves when it raises
+            self._flush(stmt, [build.expr_stmt(self._runtime_call(runtime_blocks.finally_enter,
+                                                                  []))])
+            self._block_statements(stmt.finalbody)
+            self._flush(stmt, [build.expr_stmt(self._runtime_call(runtime_blocks.finally_exit,
+                                                                  []))])
         return False
 
     def _guard_head(self, stmt):
@@ -131,10 +141,12 @@ class GuardMixin:
         hint = ("keep `try` for validation whose handler raises (`except LinAlgError: "
                 "raise ValueError(\"...\")`); compute a fallback with np.where or an `if` "
                 "on a test instead")
-        if stmt.finalbody:
+        if stmt.finalbody and stmt.orelse:
             raise UnsupportedSyntaxError(
-                "`try` with `finally` cannot be differentiated", self.smap.locate(
-                    stmt.finalbody[0]), "move the `finally` code after the call of f")
+                "`try` with both `else` and `finally` cannot be differentiated",
+                self.smap.locate(stmt.orelse[0]), "move the `else` code after the `try`")
+        if not stmt.handlers:
+            return []                         # try / finally
         if len(stmt.handlers) != 1:
             raise UnsupportedSyntaxError(
                 "`try` with several `except` clauses cannot be differentiated",

@@ -28,7 +28,7 @@ def falls_back_in_finally(x):
     except ValueError:
         raise RuntimeError("bad")
     finally:
-        y = x  # LINE finally
+        return np.sum(x)  # LINE finally
     return np.sum(y)
 
 
