@@ -2,7 +2,7 @@
 (templates/numpy_log_scans.py): `.reduce` along the default axis 0, a last axis with
 keepdims, axis=None and a tuple of axes; `.accumulate` along axis 0 and the last axis;
 length-1 axes ((3, 1), (1, 4)) where the reduction or scan runs over one element.
-Second order is checked in tests/test_ufunc_methods.py."""
+Second order is checked in tests/test_log_scans.py."""
 import numpy as np
 
 from primitive_specs import Spec

@@ -1,90 +1,74 @@
-"""np.logaddexp / np.logaddexp2 reduce and accumulate in user code (issue 15 point 3):
-grad, jvp and hvp (second order through the templates' own derivatives) on both
-derivative paths against differences; `initial=` / `where=` of a ufunc's reduce are
-located errors saying what to write; the CLI writes a standalone gradient."""
-import importlib.util
-
+"""A numpy ufunc's methods as users call them: `np.subtract.outer(x, c)` (any binary ufunc's
+outer: F of x with c's axes appended, and c), `np.add.reduce` / `np.multiply.reduce` /
+`np.maximum.reduce` / `np.minimum.reduce` (np.sum / prod / max / min over axis 0 unless
+given) and `np.add.accumulate` / `np.multiply.accumulate` (np.cumsum / cumprod), on both
+derivative paths, to second order; other methods are a located error."""
 import numpy as np
 import pytest
 
 import s2s_ad
-from derivative_paths import PATHS, check_against_differences
+from derivative_paths import PATHS, grad_on, hvp_on, jvp_on
 from gradcheck import numeric_grad
-from test_cli import run
 
 
-def mixture_log_likelihood(x):
-    # log sum_k exp(-(x - mu_k)^2 / 2) per sample, summed: a Gaussian mixture's
-    logits = -0.5 * (x[:, None] - np.array([-1.0, 0.5, 2.0])) ** 2
-    return np.sum(np.logaddexp.reduce(logits, axis=1))
+def rbf_features(x, c):
+    return np.sum(np.exp(-np.subtract.outer(x, c) ** 2) @ np.arange(1.0, 4.0))
 
 
-def running_log_total(x):
-    return np.sum(np.sin(np.logaddexp.accumulate(x, axis=-1)))
+def outer_of_a_matrix(x, c):
+    return np.sum(np.sin(np.multiply.outer(x.reshape(2, 2), c)))
 
 
-def base_two(x):
-    return np.sum(np.logaddexp2.reduce(x, axis=0, keepdims=True) * x) \
-        + np.sum(np.logaddexp2.accumulate(x) ** 2)
+def reductions(x, c):
+    return np.add.reduce(x * x) + np.multiply.reduce(c) + np.maximum.reduce(x * c[0]) \
+        - np.minimum.reduce(x)
 
 
-def all_axes(x):
-    return np.logaddexp.reduce(x * x, axis=None)
+def accumulations(x, c):
+    return np.sum(np.add.accumulate(x) ** 2) + np.sum(np.multiply.accumulate(c[:, None] * x, 1))
 
 
-X = np.array([[0.3, 1.2, -0.5, 2.0], [-1.1, 0.4, 0.9, -0.2], [1.5, -0.7, 0.1, 0.6]])
+CASES = [rbf_features, outer_of_a_matrix, reductions, accumulations]
+X = np.array([0.3, -0.7, 1.1, 0.2])
+C = np.array([0.5, -0.4, 0.9])
 
 
 @pytest.mark.parametrize("path", PATHS)
-@pytest.mark.parametrize("f, x", [(mixture_log_likelihood, X[0]), (running_log_total, X),
-                                  (base_two, X), (all_axes, X)])
-def test_reduce_and_accumulate(f, x, path):
-    check_against_differences(path, f, x)
+@pytest.mark.parametrize("f", CASES, ids=lambda f: f.__name__)
+def test_gradients_agree_with_differences(f, path):
+    got = grad_on(path, f, (0, 1))(X, C)
+    for k, g in enumerate(got):
+        np.testing.assert_allclose(g, numeric_grad(f, (X, C), k), rtol=1e-6, atol=1e-8)
 
 
-def test_scan_of_large_values_does_not_overflow():
-    # exp(800) overflows; the weights exp(x - y) never do
-    x = np.array([800.0, 799.0, 801.0, -5.0])
-    g = s2s_ad.grad(running_log_total)(x)
-    assert np.all(np.isfinite(g))
-    np.testing.assert_allclose(g, numeric_grad(running_log_total, (x,), 0), rtol=1e-5)
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f", CASES, ids=lambda f: f.__name__)
+def test_forward_mode_and_second_order(f, path):
+    v = np.array([0.4, 0.1, -0.5, 0.8])
+    value, tangent = jvp_on(path, f, (X, C), v)
+    assert value == pytest.approx(f(X, C))
+    assert tangent == pytest.approx(float(numeric_grad(f, (X, C), 0) @ v), rel=1e-6)
+    grad = s2s_ad.grad(f)
+    eps = 1e-5
+    expected = (grad(X + eps * v, C) - grad(X - eps * v, C)) / (2 * eps)
+    np.testing.assert_allclose(hvp_on(path, f, (X, C), v), expected, rtol=1e-5, atol=1e-7)
 
 
-def with_initial(x):
-    return np.add.reduce(x, initial=1.0)
+def test_the_specialised_outer_reduces_only_over_the_broadcast_axes():
+    """outer_operand's result kind is a fact: x's adjoint is a sum over c's axis, no
+    unbroadcast of unknown shapes."""
+    df = s2s_ad.grad(rbf_features, (0, 1))
+    df(X, C)
+    source = s2s_ad.derivative_source(df, X, C)
+    assert "outer_operand(x, c)" in source and "unbroadcast" not in source
 
 
-def with_where(x):
-    return np.logaddexp.reduce(x, where=x > 0)
+def hypot_reduced(x):
+    return np.hypot.reduce(x)
 
 
-@pytest.mark.parametrize("f, words", [(with_initial, "np.add.reduce(..., initial=...)"),
-                                      (with_where, "np.logaddexp.reduce(..., where=...)")])
-def test_reduce_keywords_are_located(f, words):
-    with pytest.raises(s2s_ad.UnsupportedSyntaxError) as info:
-        s2s_ad.grad(f)(X[0])
-    assert words in str(info.value) and "test_ufunc_methods.py" in str(info.value)
-
-
-SOURCE = '''
-import numpy as np
-
-
-def loss(x):
-    return np.sum(np.logaddexp.reduce(x, axis=-1)) + np.sum(np.logaddexp.accumulate(x))
-'''
-
-
-@pytest.mark.slow
-def test_cli_writes_a_standalone_gradient(tmp_path):
-    (tmp_path / "scans_model.py").write_text(SOURCE)
-    out = run(tmp_path, "grad", "scans_model.py:loss", "-o", "g.py")
-    assert out.returncode == 0, out.stderr
-    assert "s2s_ad" not in (tmp_path / "g.py").read_text().split("def ")[0].replace("s2s-ad", "")
-    spec = importlib.util.spec_from_file_location("g_scans", tmp_path / "g.py")
-    written = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(written)
-    namespace = {}
-    exec(compile(SOURCE, "scans_model", "exec"), namespace)
-    np.testing.assert_allclose(written.grad_loss(X), numeric_grad(namespace["loss"], (X,), 0),
-                               rtol=1e-6)
+def test_a_method_without_a_rule_is_a_located_error():
+    # (np.logaddexp.reduce has its rule: tests/test_log_scans.py)
+    with pytest.raises(s2s_ad.MissingDerivativeError) as caught:
+        s2s_ad.grad(hypot_reduced)(X)
+    assert "np.hypot.reduce(x)" in str(caught.value) and "^" in str(caught.value)
