@@ -104,8 +104,9 @@ def fence(parsed, extra_allowed=(), resolution=None):
                 _check_signature(node, smap)
             if isinstance(node, gast.Raise) and node.exc is None:
                 raise UnsupportedSyntaxError(
-                    "a bare `raise` re-raises the exception being handled, and a "
-                    "differentiated function handles none", smap.locate(node),
+                    "a bare `raise` re-raises the exception being handled; a "
+                    "differentiated function keeps only `except` clauses raising one of "
+                    "their own", smap.locate(node),
                     "raise an exception: `raise ValueError(...)`")
             if isinstance(node, gast.Try):
                 _check_finally(node, smap)
