@@ -29,7 +29,8 @@ from .calling_order import with_defaults
 from .derivative_registry import (CACHE, derived_record, dispatcher_of, dispatching_function,
                                   record)
 from .dispatch import Outline
-from .frontend.star_params import fixed_arity, fixed_count, takes_star_args
+from .frontend.star_params import (fixed_arity, fixed_count, keyword_names, spread_keywords,
+                                   takes_variable_arguments)
 from .library_functions import library_function
 from .pipeline import Request, derive, front, outline
 from .wrt import Wrt, wrt_names
@@ -164,7 +165,7 @@ def _public(f, mode, wrt, preserve_result, has_aux=False):
     if bound_parts(f) is not None:          # a bound method, a functools.partial: bound.py
         return bound_derivative(f, lambda function, names: _public(
             function, mode, names, preserve_result, has_aux), wrt)
-    if takes_star_args(f):
+    if takes_variable_arguments(f):
         return per_arity(f, mode, lambda g: _public(g, mode, wrt, preserve_result, has_aux),
                          extra=1 if mode in ("vjp", "jvp") else 0)
     per_function = _PUBLIC.setdefault(f, {}) if _weakrefable(f) else {}
@@ -210,16 +211,20 @@ def _outline(f, request):
 
 
 def per_arity(f, mode, make, extra=0):
-    """The derivative `make(g)` of f with a `*args` parameter, g being f with as many items
-    as a call gives (frontend/star_params.py); `extra` trailing arguments are not f's (a
-    cotangent, a tangent or a vector)."""
+    """The derivative `make(g)` of f with a `*args` or `**kwargs` parameter, g being f with
+    as many items and the keywords a call gives (frontend/star_params.py); `extra`
+    trailing arguments are not f's (a cotangent, a tangent or a vector)."""
     fixed = fixed_count(f)
 
-    def for_arguments(args):
-        return make(fixed_arity(f, max(0, len(args) - extra - fixed)))
+    def for_arguments(args, keywords=()):
+        spread = spread_keywords(f, keywords)
+        return make(fixed_arity(f, max(0, len(args) - extra - fixed), spread))
 
     def derivative(*args, **kwargs):
-        return for_arguments(args)(*args, **kwargs)
+        # the keywords f's **kwargs collects are the adapter's renamed parameters
+        renamed = keyword_names(f, spread_keywords(f, kwargs))
+        return for_arguments(args, kwargs)(*args, **{renamed.get(k, k): v
+                                                     for k, v in kwargs.items()})
     derivative.__s2s_for_arguments__ = for_arguments
     derivative.__name__ = derivative.__qualname__ = f"{mode}_{f.__name__}"
     derivative.__doc__ = f"{mode} of {f.__qualname__}, built for the number of items its " \

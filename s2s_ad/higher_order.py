@@ -67,8 +67,8 @@ def hvp(f: Optional[Callable] = None, wrt: Wrt = 0) -> Callable:
     f = library_function(f)                 # jacobian(np.tanh): library_functions.py
     if bound_parts(f) is not None:          # a bound method, a functools.partial
         return bound_derivative(f, lambda function, names: hvp(function, names), wrt)
-    from .frontend.star_params import takes_star_args
-    if takes_star_args(f):
+    from .frontend.star_params import takes_variable_arguments
+    if takes_variable_arguments(f):
         from .api import per_arity
         return per_arity(f, "hvp", lambda g: hvp(g, wrt), extra=1)
     from .ad.registry import default_registry

@@ -12,6 +12,7 @@ MODULES = (
     "numpy_arithmetic",
     "numpy_parts",
     "numpy_reductions",
+    "numpy_log_scans",
     "numpy_nan_reductions",
     "numpy_statistics",
     "numpy_calculus",

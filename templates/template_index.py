@@ -15,6 +15,7 @@ source numpy_decompositions 3171783927
 source numpy_fft 33569230
 source numpy_least_squares 1092360876
 source numpy_linalg 468202941
+source numpy_log_scans 3849235235
 source numpy_math 2171480634
 source numpy_nan_reductions 1423768809
 source numpy_parts 80502683
@@ -331,6 +332,14 @@ tangent numpy:outer numpy_linalg
 tangent numpy:tensordot numpy_linalg
 tangent numpy:trace numpy_linalg
 tangent numpy:vdot numpy_linalg
+adjoint numpy:logaddexp.accumulate numpy_log_scans
+adjoint numpy:logaddexp.reduce numpy_log_scans
+adjoint numpy:logaddexp2.accumulate numpy_log_scans
+adjoint numpy:logaddexp2.reduce numpy_log_scans
+tangent numpy:logaddexp.accumulate numpy_log_scans
+tangent numpy:logaddexp.reduce numpy_log_scans
+tangent numpy:logaddexp2.accumulate numpy_log_scans
+tangent numpy:logaddexp2.reduce numpy_log_scans
 adjoint numpy:arccos numpy_math
 adjoint numpy:arccosh numpy_math
 adjoint numpy:arcsin numpy_math

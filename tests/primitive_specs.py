@@ -123,6 +123,7 @@ def all_specs():
     import specs_functions
     import specs_pad_modes
     import specs_gathered
+    import specs_log_scans
     import specs_parts
     import specs_series
     import specs_tensor_linalg
@@ -139,4 +140,4 @@ def all_specs():
         + specs_calculus.SPECS + specs_objects.SPECS + specs_scipy_special.SPECS \
         + specs_fft.SPECS + specs_functions.SPECS + specs_parts.SPECS \
         + specs_tensor_linalg.SPECS + specs_gathered.SPECS \
-        + specs_series.SPECS + specs_roots_bessel.SPECS
+        + specs_series.SPECS + specs_roots_bessel.SPECS + specs_log_scans.SPECS

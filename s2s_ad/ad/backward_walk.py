@@ -13,6 +13,8 @@ forward sweep's saves. The levels form it reads is not changed (it clones what i
                                         h_bar = h_bar * (1.0 - h * h)
                                         (marker: restore h)
 """
+import warnings
+
 import numpy
 
 import gast
@@ -20,7 +22,7 @@ import gast
 from ..ir import build
 from ..ir.primitives import appended_list
 from ..ir.walk import all_statements, walk_tree
-from .. import runtime_flow
+from .. import runtime_blocks, runtime_flow
 from ..signature import UNKNOWN, Num
 from .forward_sweep import ForwardInstrumentation
 from .tape import RESTORE_ITEM, marker, pop
@@ -114,10 +116,14 @@ class BackwardWalker(ForwardInstrumentation):
         for position in range(len(stmts) - 1, -1, -1):
             stmt = stmts[position]
             chunk = self.statement(stmt)
+            if chunk and self._context_marker(stmt) == self._enter_marker:
+                # the block's backward sweep begins here: the warning filters its forward
+                # sweep set first are set again (warnings.catch_warnings starts clean)
+                chunk = chunk + self._block_filters(stmts, position)
             if not chunk:
                 continue
             chunks.append((position, chunk))
-            if all(_is_marker(s) for s in chunk):
+            if all(_is_marker(s) for s in chunk) or self._context_marker(stmt) is not None:
                 out.extend(chunk)
                 continue
             if not isinstance(stmt, (gast.If, gast.For, gast.While)) and stmt.lineno != last_line:
@@ -160,7 +166,50 @@ class BackwardWalker(ForwardInstrumentation):
             out = self.compound(stmt)
         elif isinstance(stmt, gast.With):
             out = self.grad_of_block(stmt)
+        elif self._context_marker(stmt) is not None:
+            # a value-preserving `with` block (transforms/contexts.py): its backward sweep
+            # runs under the same manager, between the markers swapped
+            call = build.clone(stmt.value)
+            call.func.id = self._context_marker(stmt)
+            out = [build.expr_stmt(call)]
         return out
+
+    @property
+    def _enter_marker(self):
+        return self.i.levels.runtime_names.get(runtime_blocks.context_enter)
+
+    def _block_filters(self, stmts, end):
+        """Copies of the warnings.simplefilter / filterwarnings calls that open the `with`
+        block whose end marker is stmts[end]."""
+        depth, start = 0, end
+        while start > 0:
+            start -= 1
+            marker = self._context_marker(stmts[start])
+            if marker == self._enter_marker:        # an inner block's end, going back
+                depth += 1
+            elif marker is not None:
+                if depth == 0:
+                    break
+                depth -= 1
+        filters = []
+        for stmt in stmts[start + 1:end]:
+            call = stmt.value if isinstance(stmt, gast.Expr) else None
+            if not (isinstance(call, gast.Call) and self.i.levels.callees.get(
+                    build.dotted_path(call.func)) in (warnings.simplefilter,
+                                                      warnings.filterwarnings)):
+                break
+            filters.append(build.clone(stmt))
+        return filters
+
+    def _context_marker(self, stmt):
+        """The marker a context marker statement becomes in the backward sweep, else None."""
+        names = self.i.levels.runtime_names
+        swapped = {names.get(runtime_blocks.context_enter): names.get(runtime_blocks.context_exit),
+                   names.get(runtime_blocks.context_exit): names.get(runtime_blocks.context_enter)}
+        if isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Call) \
+                and isinstance(stmt.value.func, gast.Name) and None not in swapped:
+            return swapped.get(stmt.value.func.id)
+        return None
 
     def grad_of_block(self, stmt):
         """insert_grad_of: g = x's adjoint here; the user's block; x's adjoint = g."""

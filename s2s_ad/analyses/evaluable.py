@@ -62,8 +62,11 @@ def evaluable(primitive):
     if isinstance(primitive, np.ufunc):
         return primitive.nout == 1
     owner = getattr(primitive, "__self__", None)
-    if isinstance(owner, np.ufunc) and getattr(primitive, "__name__", "") == "accumulate":
-        return owner.nout == 1                   # np.maximum.accumulate: the operand's kind
+    if isinstance(owner, np.ufunc) and getattr(primitive, "__name__", "") in (
+            "accumulate", "reduce"):
+        # np.maximum.accumulate: the operand's kind; np.logaddexp.reduce(x, axis): as
+        # np.sum's (the literal axis and keepdims decide it)
+        return owner.nout == 1
     if type(owner).__module__.startswith("scipy.stats") and getattr(primitive, "__name__", "") \
             in _SCIPY_STATS.get(getattr(owner, "name", None), ()):
         return True                              # stats.norm.logpdf(x, loc, scale)

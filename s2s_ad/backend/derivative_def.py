@@ -10,6 +10,8 @@ import os
 
 import gast
 
+from .contexts import with_blocks
+
 from ..ir import build
 
 
@@ -35,7 +37,7 @@ def derived_name(func, request):
     return base + "_" + "_".join(request.wrt)
 
 
-def derivative_def(original, fname, body, cotangent, last=True):
+def derivative_def(original, fname, body, cotangent, last=True, markers=(None,) * 6):
     """The derivative's def: f's parameters, and the (co)tangent `cotangent` when there is
     one. The derivatives handed to users take it last, after f's arguments, as the user
     calls them (jvp_f(x, w, tangent)); f's positional defaults are then left out (a
@@ -54,7 +56,7 @@ def derivative_def(original, fname, body, cotangent, last=True):
             args.args = [param] + args.posonlyargs + args.args
         args.posonlyargs = []
     return gast.FunctionDef(
-        name=fname, args=args, body=body, decorator_list=[], returns=None,
+        name=fname, args=args, body=with_blocks(body, *markers), decorator_list=[], returns=None,
         type_comment=None, type_params=[])
 
 

@@ -15,13 +15,10 @@ import numpy as np
 from ..ir.build import dotted_path
 from ..ir.walk import walk_tree
 from ..errors import UnsupportedSyntaxError
+from .assignment_expressions import check_assignment_expressions
 
 # node type -> (what it is, what to write instead)
 _UNSUPPORTED = {
-    gast.Try: ("`try`/`except` cannot be differentiated",
-               "move the error handling outside the differentiated function"),
-    gast.With: ("`with` blocks cannot be differentiated",
-                "move the context manager outside the differentiated function"),
     gast.AsyncWith: ("`async with` cannot be differentiated", "use a plain function"),
     gast.AsyncFor: ("`async for` cannot be differentiated", "use a plain function"),
     gast.AsyncFunctionDef: ("async functions cannot be differentiated", "use a plain def"),
@@ -38,8 +35,6 @@ _UNSUPPORTED = {
     gast.Delete: ("`del` is not supported in a differentiated function", "remove the del"),
     gast.Starred: ("a starred item in a list, tuple or set display is not supported",
                    "concatenate instead: list(a) + [x]"),
-    gast.NamedExpr: ("assignment expressions (`:=`) are not supported",
-                     "assign on its own line"),
     gast.Set: ("set literals cannot be differentiated", "use a tuple or an array"),
     gast.Match: ("`match` statements are not supported", "use np.where"),
     gast.Import: ("imports inside a differentiated function are not supported",
@@ -96,6 +91,7 @@ def fence(parsed, extra_allowed=(), resolution=None):
     named_lambdas |= _applied_lambdas(tree, resolution)
     named_lambdas |= _lambdas_given_to_defs(tree, resolution)
     allowed_stars = _allowed_stars(tree)
+    check_assignment_expressions(tree, smap)
     for stmt in tree.body:
         for node in walk_tree(stmt):
             if isinstance(node, gast.Lambda) and id(node) not in named_lambdas:
@@ -106,13 +102,14 @@ def fence(parsed, extra_allowed=(), resolution=None):
                     smap.locate(node), "write `g = lambda x: ...` and call g(...)")
             if isinstance(node, gast.FunctionDef):
                 _check_signature(node, smap)
-            if isinstance(node, gast.With) and _is_grad_of_block(node):
-                continue
             if isinstance(node, gast.Raise) and node.exc is None:
                 raise UnsupportedSyntaxError(
-                    "a bare `raise` re-raises the exception being handled, and a "
-                    "differentiated function handles none", smap.locate(node),
+                    "a bare `raise` re-raises the exception being handled; a "
+                    "differentiated function keeps only `except` clauses raising one of "
+                    "their own", smap.locate(node),
                     "raise an exception: `raise ValueError(...)`")
+            if isinstance(node, gast.Try):
+                _check_finally(node, smap)
             kind = type(node)
             if kind in extra_allowed or id(node) in allowed_stars:
                 continue
@@ -194,8 +191,11 @@ def _check_signature(tree, smap):
             "call s2s_ad.grad / jvp / vjp / hvp of the function (one derivative per number "
             "of items), or name each parameter")
     if a.kwarg is not None:
-        raise UnsupportedSyntaxError("`**kwargs` parameters are not supported yet",
-                                     smap.locate(a.kwarg), "name each parameter")
+        raise UnsupportedSyntaxError(
+            "a `**kwargs` parameter is differentiated for the keywords a call gives, which "
+            "only a call tells", smap.locate(a.kwarg),
+            "call s2s_ad.grad / jvp / vjp / hvp of the function (one derivative per set of "
+            "keywords), or name each parameter")
 
 
 # builtins that call the function they are given on items (its lambda is substituted
@@ -262,10 +262,13 @@ def _allowed_stars(tree):
     return found
 
 
-def _is_grad_of_block(node):
-    """`with s2s_ad.insert_grad_of(x) as g:` (normalize checks what the name denotes)."""
-    if len(node.items) != 1 or not isinstance(node.items[0].context_expr, gast.Call):
-        return False
-    func = node.items[0].context_expr.func
-    name = func.attr if isinstance(func, gast.Attribute) else getattr(func, "id", None)
-    return name == "insert_grad_of"
+def _check_finally(node, smap):
+    """A `return`, `break` or `continue` in a `finally` block swallows the exception the
+    `try` body raised (transforms/contexts.py keeps the rest)."""
+    for stmt in node.finalbody:
+        for inner in walk_tree(stmt):
+            if isinstance(inner, (gast.Return, gast.Break, gast.Continue)):
+                raise UnsupportedSyntaxError(
+                    f"`{type(inner).__name__.lower()}` in a `finally` block discards the "
+                    f"exception the `try` raised, which a derivative cannot follow",
+                    smap.locate(inner), "move it after the `try`")

@@ -63,7 +63,8 @@ def parse(func):
     star = getattr(func, "__s2s_star_of__", None)
     if star is not None:            # f with n items for its *args (star_params.py)
         parsed = parse(star[0])
-        return ParsedFunction(func, with_star_items(parsed.tree, star[1]), parsed.source_map)
+        return ParsedFunction(func, with_star_items(parsed.tree, star[1], star[0], star[2]),
+                              parsed.source_map)
     # a wrapper written in Python (functools.wraps) is what runs: differentiate it, not
     # the function it wraps; C-level wrappers (lru_cache, presenters) lead to a def
     func = inspect.unwrap(func, stop=inspect.isfunction)

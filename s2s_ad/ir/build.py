@@ -183,6 +183,26 @@ def tuple_target(names):
     return gast.Tuple(elts=[name(n, store=True) for n in names], ctx=gast.Store())
 
 
+def mapping(keys, values):
+    """The dict display {k0: v0, ...}."""
+    return gast.Dict(keys=list(keys), values=list(values))
+
+
+def with_block(manager, body):
+    """with manager: body"""
+    return gast.With(items=[gast.withitem(context_expr=manager, optional_vars=None)],
+                     body=list(body) or [gast.Pass()], type_comment=None)
+
+
+def try_raising(body, caught, exc):
+    """try: body / except caught: raise exc   (no handler when exc is None: the caller
+    gives the `try` its finalbody)"""
+    handlers = [gast.ExceptHandler(type=caught, name=None, body=[
+        gast.Raise(exc=exc, cause=None)])] if exc is not None else []
+    return gast.Try(body=list(body) or [gast.Pass()], handlers=handlers, orelse=[],
+                    finalbody=[])
+
+
 def tuple_(elts):
     return gast.Tuple(elts=list(elts), ctx=gast.Load())
 

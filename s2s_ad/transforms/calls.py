@@ -22,11 +22,13 @@ from ..ir.build import dotted_path
 from ..ir import build
 from ..runtime import RUNTIME_MODULES
 from .. import runtime_creation, runtime_functions, runtime_objects, runtime_pieces, runtime_shape
+from ..frontend.star_params import (fixed_arity, fixed_count, keyword_names, spread_keywords,
+                                    takes_variable_arguments)
 from ..runtime_objects import constructible, defines_call, field_names, make_object
 from . import desugar
 from .function_values import FunctionValueMixin
 from .generators import listed_generator
-from .helper_inline import HelperInlineMixin
+from .helper_inline import _LIBRARIES, HelperInlineMixin
 from .object_calls import ObjectCallMixin
 from .array_syntax import (AXIS_CONCATENATORS, axis_concatenation, einsum_subscripts,
                            piecewise_parts, piecewise_terms)
@@ -159,9 +161,17 @@ class CallMixin(FunctionValueMixin, HelperInlineMixin, ObjectCallMixin):
             expr = self._spread_arguments(target, expr)
             if not isinstance(expr, gast.Call):         # made when the code runs: lowered
                 return expr
-        adapter = self._of_arity(target, len(expr.args))
-        if adapter is not target:
-            # f(a, b, c) of `def f(x, *rest)`: the helper f with two items in rest
+        if any(k.arg is None for k in expr.keywords):
+            expr = self._spread_keywords(expr)          # f(x, **opts): opts' keys, known
+        if takes_variable_arguments(target) and not (getattr(target, "__module__", None)
+                                                     or "").startswith(_LIBRARIES):
+            # f(a, b, c) of `def f(x, *rest)`: the helper f with two items in rest;
+            # f(x, scale=s) of `def f(x, **opts)`: with the keyword `scale` in opts
+            spread = spread_keywords(target, [k.arg for k in expr.keywords])
+            adapter = fixed_arity(target, max(0, len(expr.args) - fixed_count(target)), spread)
+            renamed = keyword_names(target, spread)
+            expr = build.with_location(build.call(expr.func, expr.args, [
+                (renamed.get(k.arg, k.arg), k.value) for k in expr.keywords]), expr)
             name = self._bound_name(adapter)
             return self._call_target(build.name(name), name, adapter, expr)
         if target in (list, tuple) and len(expr.args) == 1 and not expr.keywords \
@@ -195,7 +205,7 @@ class CallMixin(FunctionValueMixin, HelperInlineMixin, ObjectCallMixin):
             values = list(expr.args) + list(k.value for k in expr.keywords)
             call = self._runtime_call(make_object, [build.dotted(path), build.tuple_(values)])
             return self._call(build.with_location(call, expr))
-        rewritten = desugar.ufunc_method(target, expr.args, expr.keywords)
+        rewritten = desugar.ufunc_method(target, expr.args, expr.keywords, expr, self.smap)
         if rewritten is not None and rewritten[0] == "reduce":
             return self._numpy_call(*rewritten[1:], 0, expr)
         if rewritten is not None:

@@ -36,6 +36,12 @@ def assigned_in_compound(tree):
                 visit(stmt.body, True)
                 visit(stmt.orelse, True)
                 continue
+            if isinstance(stmt, (gast.With, gast.Try)):
+                # its body runs where it stands (transforms/contexts.py): nested as the
+                # block is
+                visit(stmt.body + getattr(stmt, "orelse", []) + getattr(stmt, "finalbody", []),
+                      nested)
+                continue
             for node in walk_tree(stmt):
                 if isinstance(node, gast.Subscript) and isinstance(node.ctx, gast.Store):
                     base = node.value

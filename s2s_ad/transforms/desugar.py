@@ -113,16 +113,32 @@ _REDUCED = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min"
 _ACCUMULATED = {"add": "cumsum", "multiply": "cumprod"}
 
 
-def ufunc_method(target, args, keywords):
+# what to write for `initial=` / `where=` of a reduce (the value of an empty reduction,
+# a mask): neither is a keyword of the numpy function the method is
+_REDUCE_KEYWORDS = {
+    "initial": "combine it after reducing: `np.sum(x, axis) + c`, `np.maximum(np.max(x, "
+               "axis), c)`",
+    "where": "mask the entries out first: `np.sum(np.where(mask, x, 0.0), axis)` (or "
+             "-np.inf for a maximum)",
+}
+
+
+def ufunc_method(target, args, keywords, node=None, smap=None):
     """For a numpy ufunc's method `target` called with (args, keywords): ("reduce", numpy
     function name, args, keywords) with axis=0 filled in, ("outer", ufunc name) for a
-    binary ufunc's outer, or None (not such a method, or a form not rewritten)."""
+    binary ufunc's outer, or None (not such a method, or a form not rewritten).
+    `initial=` and `where=` of any ufunc's reduce are located errors (at `node`)."""
     ufunc = getattr(target, "__self__", None)
     method = getattr(target, "__name__", None)
     if not isinstance(ufunc, np.ufunc) or getattr(np, ufunc.__name__, None) is not ufunc \
             or any(isinstance(a, gast.Starred) for a in args) \
             or any(k.arg is None for k in keywords):
         return None
+    for k in keywords:
+        if method == "reduce" and k.arg in _REDUCE_KEYWORDS and smap is not None:
+            raise UnsupportedSyntaxError(
+                f"`np.{ufunc.__name__}.reduce(..., {k.arg}=...)` is not supported",
+                smap.locate(node), _REDUCE_KEYWORDS[k.arg])
     if method == "outer" and ufunc.nin == 2 and ufunc.nout == 1 and len(args) == 2:
         return "outer", ufunc.__name__
     table = {"reduce": _REDUCED, "accumulate": _ACCUMULATED}.get(method, {})

@@ -109,6 +109,17 @@ class _Lowering:
             return [loc(gast.If(test=stmt.test, body=body or [gast.Pass()], orelse=orelse))], k1 | k2
         if isinstance(stmt, _LOOPS):
             return self.loop(stmt)
+        if isinstance(stmt, (gast.With, gast.Try)):
+            # a value-preserving `with` or a validating `try` (transforms/contexts.py): an
+            # exit inside ends its block as the flag's guards end the rest
+            new = stmt.__class__(**{f: getattr(stmt, f) for f in stmt._fields})
+            new.body, kinds = self.block(stmt.body, loop)
+            new.body = new.body or [gast.Pass()]
+            if isinstance(stmt, gast.Try):
+                new.orelse, k2 = self.block(stmt.orelse, loop)
+                new.finalbody, k3 = self.block(stmt.finalbody, loop)
+                kinds = kinds | k2 | k3
+            return [loc(new)], kinds
         return [stmt], set()
 
     def loop(self, stmt):
@@ -175,4 +186,6 @@ def _direct_jumps(body):
             continue
         elif isinstance(node, gast.If):
             stack.extend(node.body + node.orelse)
+        elif isinstance(node, (gast.With, gast.Try)):
+            stack.extend(node.body + getattr(node, "orelse", []) + getattr(node, "finalbody", []))
     return found

@@ -112,6 +112,12 @@ class ExpressionMixin:
                                                format_spec=part.format_spec)
                 parts.append(part)
             return gast.JoinedStr(values=parts), level + 1
+        if isinstance(expr, gast.NamedExpr):
+            # `(n := e)`: n is bound where e is evaluated, and the expression is n
+            # (frontend/assignment_expressions.py says which forms reach here)
+            op, level = self._operation(expr.value)
+            self._pend(level, self._bind(expr.target.id, op, level))
+            return build.name(self.current[expr.target.id]), level
         if isinstance(expr, gast.IfExp):
             return self._if_expression(expr)
         if isinstance(expr, gast.BoolOp):

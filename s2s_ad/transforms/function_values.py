@@ -260,6 +260,46 @@ class FunctionValueMixin:
         return build.with_location(build.call(expr.func, args, [
             (k.arg, k.value) for k in expr.keywords]), expr)
 
+    def _spread_keywords(self, expr):
+        """f(x, **opts) as f(x, a=opts["a"], b=opts["b"]) when f's source shows opts' keys:
+        a dict display with string keys (`**{"a": 1}`), or a name bound once to one (or
+        to dict(a=..., b=...)) and never written through. Else a located error."""
+        keywords = []
+        for k in expr.keywords:
+            if k.arg is not None:
+                keywords.append((k.arg, k.value))
+                continue
+            keys = self._mapping_keys(k.value)
+            if keys is None:
+                raise UnsupportedSyntaxError(
+                    "`**` spreads a dict whose keys s2s_ad reads from f's source: a dict "
+                    "display with string keys, or a name bound once to one (or to "
+                    "dict(a=...)) and not written into", self.smap.locate(k.value),
+                    "pass the keywords by name: f(x, scale=opts[\"scale\"])")
+            display = k.value if isinstance(k.value, gast.Dict) else None
+            for position, key in enumerate(keys):
+                keywords.append((key, display.values[position] if display is not None
+                                 else build.with_location(build.subscript(
+                                     build.name(k.value.id), build.const(key)), k.value)))
+        return build.with_location(build.call(expr.func, expr.args, keywords), expr)
+
+    def _mapping_keys(self, node):
+        """The string keys of the dict `node` (see _spread_keywords), or None."""
+        if isinstance(node, gast.Name) and self.res.is_value(node.id):
+            values, stores = self._bindings_in_source()
+            if len(values.get(node.id, [])) != 1 or stores.get(node.id) != 1 \
+                    or _written_through(self.parsed.tree, node.id):
+                return None
+            node = values[node.id][0]
+        if isinstance(node, gast.Dict) and all(
+                isinstance(k, gast.Constant) and isinstance(k.value, str) for k in node.keys):
+            return [k.value for k in node.keys]
+        if isinstance(node, gast.Call) and dotted_path(node.func) == "dict" \
+                and not self.res.is_value("dict") and self.res.lookup("dict") is dict \
+                and not node.args and all(k.arg is not None for k in node.keywords):
+            return [k.arg for k in node.keywords]
+        return None
+
     def _display_length(self, node):
         """How many items the list or tuple display `node` (or the name bound once to
         one in f's source) holds; None when the source does not say."""
@@ -302,3 +342,20 @@ def _shifted(wrt, held):
     if isinstance(wrt, gast.Tuple) and all(isinstance(e, gast.Constant) for e in wrt.elts):
         return build.tuple_([_shifted(e, held) for e in wrt.elts])
     return None
+
+
+def _written_through(tree, name):
+    """Is the dict `name` written into anywhere in `tree` (an item stored or deleted, a
+    method that changes it, `|=`)?"""
+    for node in walk_tree(tree):
+        if isinstance(node, gast.Subscript) and isinstance(node.ctx, (gast.Store, gast.Del)) \
+                and isinstance(node.value, gast.Name) and node.value.id == name:
+            return True
+        if isinstance(node, gast.Attribute) and isinstance(node.value, gast.Name) \
+                and node.value.id == name and node.attr in (
+                    "update", "pop", "popitem", "setdefault", "clear"):
+            return True
+        if isinstance(node, gast.AugAssign) and isinstance(node.target, gast.Name) \
+                and node.target.id == name:
+            return True
+    return False

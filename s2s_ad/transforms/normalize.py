@@ -29,6 +29,7 @@ from .. import runtime_flow
 from ..errors import UnsupportedSyntaxError
 from ..ir import build
 from .assignments import AssignmentMixin
+from .contexts import ContextMixin, GuardMixin, is_grad_of_block
 from .calls import CallMixin
 from .python_calls import PythonCallMixin, updated_lists
 from .control import ControlFlowMixin, assigned_in_compound, expand_sequences
@@ -96,7 +97,7 @@ def normalize(parsed, resolution, namer, numpy_name, functions=None):
 
 class _Normalizer(ExpressionMixin, ControlFlowMixin, ControlExpressionMixin, MutationMixin,
                   AssignmentMixin, CallMixin, PythonCallMixin, InlineMixin,
-                  CommonSubexpressionMixin):
+                  CommonSubexpressionMixin, ContextMixin, GuardMixin):
     def __init__(self, parsed, resolution, namer, numpy_name, functions):
         self.known_functions = functions
         self.parsed = parsed
@@ -126,6 +127,10 @@ class _Normalizer(ExpressionMixin, ControlFlowMixin, ControlExpressionMixin, Mut
         tree = lower_exits(self.parsed.tree, self.namer)
         # a list that .extend / .insert / .pop(i) rebind may be rebound in a loop or branch
         self.multi_def = assigned_in_compound(tree) | updated_lists(tree)
+        # `(n := e)` may bind in a comprehension, a loop's test or one operand of `and`:
+        # never renamed, so later code reads the one binding that ran
+        self.multi_def |= {n.target.id for n in walk_tree(tree)
+                           if isinstance(n, gast.NamedExpr)}
         for name in self.multi_def:
             self.current.setdefault(name, name)
             self.levels.setdefault(name, 0)
@@ -208,9 +213,13 @@ class _Normalizer(ExpressionMixin, ControlFlowMixin, ControlExpressionMixin, Mut
             return False
         if isinstance(stmt, gast.Break):
             return False      # only as `if flag: break`, rebuilt by _if
-        if isinstance(stmt, gast.With):
+        if isinstance(stmt, gast.With) and is_grad_of_block(stmt):
             self._grad_of_block(stmt)
             return False
+        if isinstance(stmt, gast.With):
+            return self._context_block(stmt)
+        if isinstance(stmt, gast.Try):
+            return self._guarded_block(stmt)
         if isinstance(stmt, gast.Return):
             if stmt.value is None:
                 self._flush(stmt, [build.ret(build.const(None))])

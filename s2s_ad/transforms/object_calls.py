@@ -23,7 +23,8 @@ from ..ir import build
 from ..ir.build import dotted_path
 from ..ir.walk import walk_tree
 from .. import runtime_functions, runtime_objects
-from ..frontend.star_params import fixed_arity, fixed_count, takes_star_args
+from ..frontend.star_params import (fixed_arity, fixed_count, keyword_names, spread_keywords,
+                                    takes_variable_arguments)
 from ..runtime_objects import constructible, defines_call
 from .helper_inline import _LIBRARIES       # (functions taking *args there are primitives)
 
@@ -156,17 +157,25 @@ class ObjectCallMixin:
             call = self._spread_arguments(function, call)
             if not isinstance(call, gast.Call):
                 return call
-        adapted = self._of_arity(function, len(call.args))
+        if any(k.arg is None for k in call.keywords):
+            call = self._spread_keywords(call)          # m.fit(x, **opts): opts' keys
+        adapted = self._of_arity(function, len(call.args), [k.arg for k in call.keywords])
         if adapted is not function:
-            call.func = self._runtime_call(adapted, []).func
+            renamed = keyword_names(function, spread_keywords(
+                function, [k.arg for k in call.keywords]))
+            call = build.with_location(build.call(
+                self._runtime_call(adapted, []).func, call.args,
+                [(renamed.get(k.arg, k.arg), k.value) for k in call.keywords]), expr)
         return call
 
-    def _of_arity(self, function, count):
-        """`function` itself, or for a def of the user's with a `*args` parameter, the
-        helper taking `count` positional arguments (frontend/star_params.py)."""
-        if takes_star_args(function) and not (getattr(function, "__module__", None) or "") \
-                .startswith(_LIBRARIES):
-            return fixed_arity(function, max(0, count - fixed_count(function)))
+    def _of_arity(self, function, count, keywords=()):
+        """`function` itself, or for a def of the user's with a `*args` or `**kwargs`
+        parameter, the helper taking `count` positional arguments and these keywords
+        (frontend/star_params.py)."""
+        if takes_variable_arguments(function) and not (getattr(function, "__module__", None)
+                                                       or "").startswith(_LIBRARIES):
+            return fixed_arity(function, max(0, count - fixed_count(function)),
+                               spread_keywords(function, list(keywords)))
         return function
 
     def _item_methods(self, item, attr):

@@ -1,17 +1,50 @@
 """Functions using constructs s2s_ad rejects; each test checks the reported line."""
+import contextlib
+
 import numpy as np
 
 
 def uses_try(x):
-    try:  # LINE try
+    try:
         return x * 2.0
-    except ValueError:
+    except ValueError:  # LINE try
         return x
 
 
 def uses_with(x):
     with open("f") as fh:  # LINE with
         return x
+
+
+def suppresses_errors(x):
+    with contextlib.suppress(ValueError):  # LINE suppress
+        x = x * 2.0
+    return np.sum(x)
+
+
+def falls_back_in_finally(x):
+    try:
+        y = np.log(x)
+    except ValueError:
+        raise RuntimeError("bad")
+    finally:
+        return np.sum(x)  # LINE finally
+    return np.sum(y)
+
+
+def rebinds_after_reading(x):
+    n = np.sum(x)
+    return n * (n := 2.0 * n)  # LINE walrus
+
+
+def reduces_from_initial(x):
+    return np.sum(np.multiply.reduce(x, initial=2.0))  # LINE initial
+
+
+def spreads_unknown_keys(x):
+    opts = {"axis": 0}
+    opts["keepdims"] = True
+    return np.sum(np.sum(x, **opts))  # LINE spread
 
 
 def uses_global(x):
