@@ -88,12 +88,13 @@ class Plan:
         # statement, and values read here for the last time
         # (an intermediate result of another class, a row this operation broadcasts,
         # cannot hold the result)
-        owned = [k for k, operand in enumerate(operands)
-                 if isinstance(operand, str) and self.classes.get(operand) == cls
-                 or isinstance(operand, gast.Name) and operand.id in self.dying
-                 and operand.id not in self.taken
-                 and self.reads[operand.id] == names_here[operand.id]
-                 and self.s._name_class(operand.id) == cls]
+        owned = [] if self.s.slow_in_place(node) else \
+            [k for k, operand in enumerate(operands)
+             if isinstance(operand, str) and self.classes.get(operand) == cls
+             or isinstance(operand, gast.Name) and operand.id in self.dying
+             and operand.id not in self.taken
+             and self.reads[operand.id] == names_here[operand.id]
+             and self.s._name_class(operand.id) == cls]
         for ident, count in names_here.items():
             self.reads[ident] -= count
         if owned:
