@@ -145,12 +145,14 @@ def unchoose(g, a, choices, mode="raise"):
     return parts
 
 
-def kink_share(g, x1, x2, first):
+def kink_share(g, x1, x2, first, out=None):
     """The share of g, the adjoint of np.maximum(x1, x2), that goes to x1 (`first`) or x2:
     x1's is g where x1 > x2, x2's is g everywhere else (also where either is NaN); at ties
     each gets g / 2. np.minimum's shares are np.maximum's with the operands swapped.
     Written for ReLU, `np.maximum(0, z)`: one comparison and one product, the ties (rare)
-    only when there are some.
+    only when there are some. `out`: an array of the share's shape and dtype to write it
+    into (optimize/buffers.py passes one nothing reads again, g's own array included;
+    the masks are taken before it is written).
 
         >>> kink_share(np.ones(3), np.array([-1.0, 0.0, 2.0]), 0.0, True)
         array([0. , 0.5, 1. ])
@@ -159,11 +161,15 @@ def kink_share(g, x1, x2, first):
     if not first:
         chosen = np.logical_not(chosen, out=chosen if isinstance(chosen, np.ndarray) else None)
     dtype = np.result_type(g, x1, x2)          # float32 stays float32, also for g = 1.0
-    share = np.multiply(g, chosen, dtype=dtype if dtype.kind in "fc" else np.float64)
+    dtype = dtype if dtype.kind in "fc" else np.float64
     ties = np.equal(x1, x2)
     if np.any(ties):
-        share = np.where(ties, 0.5 * g, share)
-    return share
+        share = np.where(ties, 0.5 * g, np.multiply(g, chosen, dtype=dtype))
+        if out is None:
+            return share
+        np.copyto(out, share)
+        return out
+    return np.multiply(g, chosen, dtype=dtype, out=out)
 
 
 # ---- np.meshgrid and np.broadcast_arrays -------------------------------------------------------

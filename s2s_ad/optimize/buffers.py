@@ -44,6 +44,8 @@ _REDUCTIONS = {numpy.sum, numpy.mean, numpy.max, numpy.min, numpy.prod}
 # elementwise operation on their first k operands (given float arrays and numbers there,
 # numbers or flags after): a buffer like arithmetic's. helper -> k
 _FRESH_HELPERS = {runtime.logistic: 1, runtime_pieces.kink_share: 3}
+# those of them that take `out=` (an array of their result's class to write into)
+_OUT_HELPERS = {runtime_pieces.kink_share}
 _SHAPE_CHECKS = (runtime_checks.check_broadcast, runtime_checks.check_matmul)
 # ufuncs whose loop is several times slower writing into its own operand than into another
 # array: np.sign of 10^6 float64 takes 5.3 ms in place against 0.6 ms into another array
@@ -232,6 +234,10 @@ class _Schedule:
             and all(self.class_of(a) == _WEAK or isinstance(a, gast.Constant)
                     and type(a.value) is bool for a in rest)
 
+    def takes_out(self, node):
+        """Is `node` a call of a fresh helper that takes `out=` (_OUT_HELPERS)?"""
+        return callee(node.func, self.resolve) in _OUT_HELPERS
+
     def slow_in_place(self, node):
         """Is `node` a call of a ufunc of _SLOW_IN_PLACE (its operand is no buffer for it)?"""
         return self._ufunc(node) in _SLOW_IN_PLACE
@@ -264,7 +270,9 @@ class _Schedule:
                         self._ufunc(node) is not None:
                     allowed.update(id(c) for c in gast.iter_child_nodes(node)
                                    if isinstance(c, gast.Name))
-                elif self._reduction(node):
+                elif self._reduction(node) or self.fresh_helper(node):
+                    # (a fresh helper keeps no reference either: it returns a new array
+                    # or writes into `out=`)
                     allowed.update(id(a) for a in node.args if isinstance(a, gast.Name))
                 elif isinstance(node, gast.Attribute) and node.attr in _HARMLESS_ATTRIBUTES:
                     allowed.add(id(node.value))
