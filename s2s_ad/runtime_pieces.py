@@ -145,12 +145,12 @@ def unchoose(g, a, choices, mode="raise"):
     return parts
 
 
-def kink_share(g, x1, x2, first, out=None):
+def kink_share(g, x1, x2, first, into=None):
     """The share of g, the adjoint of np.maximum(x1, x2), that goes to x1 (`first`) or x2:
     x1's is g where x1 > x2, x2's is g everywhere else (also where either is NaN); at ties
     each gets g / 2. np.minimum's shares are np.maximum's with the operands swapped.
     Written for ReLU, `np.maximum(0, z)`: one comparison and one product, the ties (rare)
-    only when there are some. `out`: an array of the share's shape and dtype to write it
+    only when there are some. `into`: an array of the share's shape and dtype to write it
     into (optimize/buffers.py passes one nothing reads again, g's own array included;
     the masks are taken before it is written).
 
@@ -165,11 +165,11 @@ def kink_share(g, x1, x2, first, out=None):
     ties = np.equal(x1, x2)
     if np.any(ties):
         share = np.where(ties, 0.5 * g, np.multiply(g, chosen, dtype=dtype))
-        if out is None:
+        if into is None:
             return share
-        np.copyto(out, share)
-        return out
-    return np.multiply(g, chosen, dtype=dtype, out=out)
+        np.copyto(into, share)
+        return into
+    return np.multiply(g, chosen, dtype=dtype, out=into)
 
 
 # ---- np.meshgrid and np.broadcast_arrays -------------------------------------------------------

@@ -225,7 +225,7 @@ def test_both_operands_from_one_argument_to_second_order(path):
 @pytest.mark.parametrize("first", [True, False])
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 def test_kink_share_into_out_is_the_same_share(first, dtype):
-    """kink_share(..., out=a) writes the share into a (also g's own array, also an
+    """kink_share(..., into=a) writes the share into a (also g's own array, also an
     operand's: the masks are taken before it writes), ties and NaN included."""
     x1, x2 = np.array(A, dtype), np.array(B, dtype)
     g = np.linspace(1.0, 2.0, 6).astype(dtype)
@@ -233,13 +233,13 @@ def test_kink_share_into_out_is_the_same_share(first, dtype):
     for into in ("g", "x1", "x2", "new"):
         gg, a, b = g.copy(), x1.copy(), x2.copy()
         out = {"g": gg, "x1": a, "x2": b, "new": np.empty_like(g)}[into]
-        got = kink_share(gg, a, b, first, out=out)
+        got = kink_share(gg, a, b, first, into=out)
         assert got is out and got.dtype == dtype
         np.testing.assert_array_equal(got, want)
     no_ties = np.array([0.5, 3.5, 5.0, -1.0, 2.0, 7.0], dtype)
     want = kink_share(g, no_ties, x2, first)
     gg = g.copy()
-    np.testing.assert_array_equal(kink_share(gg, no_ties, x2, first, out=gg), want)
+    np.testing.assert_array_equal(kink_share(gg, no_ties, x2, first, into=gg), want)
 
 
 def laplace_like(mu, log_b, y):
@@ -256,4 +256,4 @@ def test_kink_share_writes_into_an_array_nothing_reads_again(path):
         np.testing.assert_allclose(got[k], numeric_grad(laplace_like, args, k),
                                    rtol=1e-6, atol=1e-8)
     source = s2s_ad.derivative_source(s2s_ad.grad(smooth_l1), args[0], args[2])
-    assert "d_bar = kink_share(m_bar, 1.0, d, True, out=m_bar)" in source
+    assert "d_bar = kink_share(m_bar, 1.0, d, True, into=m_bar)" in source

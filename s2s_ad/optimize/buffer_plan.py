@@ -73,7 +73,7 @@ class Plan:
             if buffer is None:      # a new array (logistic takes no out=): as written
                 return self._allocate(build.clone(node))
             call = build.call(build.clone(node.func), [build.clone(a) for a in node.args],
-                              [("out", build.name(buffer))])
+                              [("into", build.name(buffer))])
             if not self.bound_target:
                 self.bound_target = True
                 self.statements.append(build.assign(self.target, call))
@@ -143,7 +143,7 @@ class Plan:
         return self._allocate(_rebuilt(node, operands))
 
     def _helper_buffer(self, node, cls, names_here):
-        """The array a helper taking `out=` (kink_share) may write its result into: an
+        """The array a helper taking `into=` (kink_share) may write its result into: an
         operand of its class read here for the last time (the helper reads its operands
         before it writes), or a free buffer of that class; None: a new array."""
         if not self.s.takes_out(node):

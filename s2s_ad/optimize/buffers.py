@@ -44,7 +44,7 @@ _REDUCTIONS = {numpy.sum, numpy.mean, numpy.max, numpy.min, numpy.prod}
 # elementwise operation on their first k operands (given float arrays and numbers there,
 # numbers or flags after): a buffer like arithmetic's. helper -> k
 _FRESH_HELPERS = {runtime.logistic: 1, runtime_pieces.kink_share: 3}
-# those of them that take `out=` (an array of their result's class to write into)
+# those of them that take `into=` (an array of their result's class to write into)
 _OUT_HELPERS = {runtime_pieces.kink_share}
 _SHAPE_CHECKS = (runtime_checks.check_broadcast, runtime_checks.check_matmul)
 # ufuncs whose loop is several times slower writing into its own operand than into another
@@ -235,7 +235,7 @@ class _Schedule:
                     and type(a.value) is bool for a in rest)
 
     def takes_out(self, node):
-        """Is `node` a call of a fresh helper that takes `out=` (_OUT_HELPERS)?"""
+        """Is `node` a call of a fresh helper that takes `into=` (_OUT_HELPERS)?"""
         return callee(node.func, self.resolve) in _OUT_HELPERS
 
     def slow_in_place(self, node):
