@@ -143,12 +143,14 @@ class Plan:
         return self._allocate(_rebuilt(node, operands))
 
     def _helper_buffer(self, node, cls, names_here):
-        """The array a helper taking `into=` (kink_share) may write its result into: an
-        operand of its class read here for the last time (the helper reads its operands
-        before it writes), or a free buffer of that class; None: a new array."""
-        if not self.s.takes_out(node):
+        """The array a helper taking `into=` (kink_share, where_negated) may write its
+        result into: an operand of its class read here for the last time (where the
+        helper reads its operands before it writes), or a free buffer of that class;
+        None: a new array."""
+        into_operand = self.s.takes_out(node)
+        if into_operand is None:
             return None
-        for operand in node.args:
+        for operand in node.args if into_operand else ():
             if isinstance(operand, gast.Name) and operand.id in self.dying \
                     and operand.id not in self.taken and self.reads[operand.id] == 0 \
                     and self.s._name_class(operand.id) == cls:

@@ -43,9 +43,11 @@ _REDUCTIONS = {numpy.sum, numpy.mean, numpy.max, numpy.min, numpy.prod}
 # runtime helpers whose result is always a new float array of the shape and dtype of an
 # elementwise operation on their first k operands (given float arrays and numbers there,
 # numbers or flags after): a buffer like arithmetic's. helper -> k
-_FRESH_HELPERS = {runtime.logistic: 1, runtime_pieces.kink_share: 3}
-# those of them that take `into=` (an array of their result's class to write into)
-_OUT_HELPERS = {runtime_pieces.kink_share}
+_FRESH_HELPERS = {runtime.logistic: 1, runtime_pieces.kink_share: 3,
+                  runtime_pieces.where_negated: 1}
+# those of them that take `into=` (an array of their result's class to write into) ->
+# may it be one of their operands' (they read all operands before writing)?
+_OUT_HELPERS = {runtime_pieces.kink_share: True, runtime_pieces.where_negated: False}
 _SHAPE_CHECKS = (runtime_checks.check_broadcast, runtime_checks.check_matmul)
 # ufuncs whose loop is several times slower writing into its own operand than into another
 # array: np.sign of 10^6 float64 takes 5.3 ms in place against 0.6 ms into another array
@@ -86,11 +88,19 @@ class _Schedule:
                     else:
                         stores[node.id] = stores.get(node.id, 0) + 1
         self.once = {name for name, count in stores.items() if count == 1}
+        # an array assigned once and then only added into (`pt_bar = ...; pt_bar -= ...`
+        # at top level) keeps its class: numpy's `-=` writes into the array
+        added = {}
+        for stmt in body:
+            if isinstance(stmt, gast.AugAssign) and isinstance(stmt.target, gast.Name):
+                added[stmt.target.id] = added.get(stmt.target.id, 0) + 1
         for stmt in body:
             target = _assigned_name(stmt)
-            if target in self.once and target not in self.kinds.facts:
+            if target in self.kinds.facts or target in self.classes:
+                continue
+            if target in self.once or stores.get(target) == 1 + added.get(target, -1):
                 cls = self.class_of(stmt.value)
-                if cls is not None:
+                if cls is not None and (target in self.once or isinstance(cls, tuple)):
                     self.classes[target] = cls
         self.buffers = self._buffers()
 
@@ -220,9 +230,9 @@ class _Schedule:
             and self.class_of(node.args[0]) == _WEAK
 
     def fresh_helper(self, node):
-        """`logistic(z, 0.0)`, `kink_share(g, 1.0, d, True)`: a helper of _FRESH_HELPERS
-        on names and numbers (its first k operands, one of them a name), numbers or flags
-        after them."""
+        """`logistic(z, 0.0)`, `kink_share(g, 1.0, d, True)`, `where_negated(g, c)`: a
+        helper of _FRESH_HELPERS on names and numbers (its first k operands, one of them a
+        name), numbers, flags or a mask that fits in the first operand after them."""
         if not (isinstance(node, gast.Call) and not node.keywords and node.args):
             return False
         k = _FRESH_HELPERS.get(callee(node.func, self.resolve))
@@ -232,11 +242,24 @@ class _Schedule:
         return any(isinstance(a, gast.Name) for a in operands) \
             and all(isinstance(a, gast.Name) or self.class_of(a) == _WEAK for a in operands) \
             and all(self.class_of(a) == _WEAK or isinstance(a, gast.Constant)
-                    and type(a.value) is bool for a in rest)
+                    and type(a.value) is bool or self._mask_within(a, operands[0])
+                    for a in rest)
+
+    def _mask_within(self, node, array):
+        """Is `node` a boolean array (where_negated's mask) that broadcasts into `array`'s
+        class without growing it?"""
+        kind = self.kinds.of(node.id) if isinstance(node, gast.Name) else None
+        axes = self._axes(self.class_of(array))
+        if not (isinstance(kind, Num) and kind.dtype == "bool" and kind.axes is not None
+                and axes is not None and len(kind.axes) <= len(axes)):
+            return False
+        pairs = zip(reversed(kind.axes), reversed(axes))
+        return all(s == 1 or s is None and b is None for s, b in pairs)
 
     def takes_out(self, node):
-        """Is `node` a call of a fresh helper that takes `into=` (_OUT_HELPERS)?"""
-        return callee(node.func, self.resolve) in _OUT_HELPERS
+        """None when `node` calls no fresh helper taking `into=`, else whether an
+        operand's array may be the one it writes into (_OUT_HELPERS)."""
+        return _OUT_HELPERS.get(callee(node.func, self.resolve))
 
     def slow_in_place(self, node):
         """Is `node` a call of a ufunc of _SLOW_IN_PLACE (its operand is no buffer for it)?"""
