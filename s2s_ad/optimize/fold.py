@@ -92,9 +92,12 @@ class _Folder(Transformer):
             if divided is not None:
                 self.changed = True
                 return divided
-        if op in (gast.Mult, gast.Div) and (_negated(node.left) or _negated(node.right)):
-            # (-a) * b == -(a * b) exactly (rounding is symmetric): lift the sign out, so
-            # two of them cancel and a negation costs one pass instead of several
+        if op in (gast.Mult, gast.Div, gast.MatMult) \
+                and (_negated(node.left) or _negated(node.right)):
+            # (-a) * b == -(a * b) exactly (rounding is symmetric), and (-a) @ B == -(a @ B)
+            # (each product and each partial sum only changes sign): lift the sign out, so
+            # two of them cancel, a subtraction takes it, or it negates a product's
+            # smaller result (`-r_bar @ X`: the gradient, not the residuals)
             self.changed = True
             if _negated(node.left):
                 node.left = node.left.operand
