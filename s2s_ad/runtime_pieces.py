@@ -175,9 +175,9 @@ def kink_share(g, x1, x2, first, into=None):
 
 def where_negated(g, c, into=None):
     """np.where(c, g, -g), the same numbers (-0.0 and inf too; a nan stays nan), as g times an array
-    of +1.0 and -1.0 in g's dtype: multiplying by +-1 is exact, and numpy's np.where runs
-    an element at a time (~14 ns an element on a mask without order, 20 times a
-    product's cost). The adjoint of a branch `1.0 - p` met by its other branch `p`
+    of +1.0 and -1.0 in g's dtype: multiplying by +-1 is exact, and numpy's np.where (with
+    the -g it needs) takes ~10 ns an element on numpy 2.4, ordered mask or not, ten times
+    these three passes. The adjoint of a branch `1.0 - p` met by its other branch `p`
     (optimize/where_sums.py). `into`: an array of the result's shape and dtype, not g's,
     to write it into (optimize/buffers.py passes one nothing reads again).
 
