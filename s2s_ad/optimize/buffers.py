@@ -26,6 +26,7 @@ operands (a buffer on the right of `+` or `*` moves to the left: IEEE addition a
 multiplication commute exactly), so no value changes. A statement is rewritten only when
 that saves an allocation; anything else is left as it was.
 """
+from collections import Counter
 from dataclasses import dataclass
 
 import gast
@@ -49,10 +50,8 @@ _FRESH_HELPERS = {runtime.logistic: 1, runtime_pieces.kink_share: 3,
 # may it be one of their operands' (they read all operands before writing)?
 _OUT_HELPERS = {runtime_pieces.kink_share: True, runtime_pieces.where_negated: False}
 _SHAPE_CHECKS = (runtime_checks.check_broadcast, runtime_checks.check_matmul)
-# ufuncs whose loop is several times slower writing into its own operand than into another
-# array: np.sign of 10^6 float64 takes 5.3 ms in place against 0.6 ms into another array
-# (numpy 2.4; abs's adjoint `d[y] * np.sign(x)` met it). They are given a free buffer or a
-# new array, never their operand's
+# ufuncs given a free buffer or a new array, never their operand's: np.sign of 10^6 float64
+# takes 5.3 ms in place, 0.6 ms into another array (numpy 2.4; abs's adjoint met it)
 _SLOW_IN_PLACE = {numpy.sign}
 _WEAK = "python number"        # a Python int or float: never changes an array's dtype
 
@@ -90,15 +89,13 @@ class _Schedule:
         self.once = {name for name, count in stores.items() if count == 1}
         # an array assigned once and then only added into (`pt_bar = ...; pt_bar -= ...`
         # at top level) keeps its class: numpy's `-=` writes into the array
-        added = {}
-        for stmt in body:
-            if isinstance(stmt, gast.AugAssign) and isinstance(stmt.target, gast.Name):
-                added[stmt.target.id] = added.get(stmt.target.id, 0) + 1
+        added = Counter(s.target.id for s in body if isinstance(s, gast.AugAssign)
+                        and isinstance(s.target, gast.Name))
         for stmt in body:
             target = _assigned_name(stmt)
             if target in self.kinds.facts or target in self.classes:
                 continue
-            if target in self.once or stores.get(target) == 1 + added.get(target, -1):
+            if target in self.once or target in added and stores[target] == 1 + added[target]:
                 cls = self.class_of(stmt.value)
                 if cls is not None and (target in self.once or isinstance(cls, tuple)):
                     self.classes[target] = cls
@@ -257,13 +254,11 @@ class _Schedule:
         return all(s == 1 or s is None and b is None for s, b in pairs)
 
     def takes_out(self, node):
-        """None when `node` calls no fresh helper taking `into=`, else whether an
-        operand's array may be the one it writes into (_OUT_HELPERS)."""
+        """_OUT_HELPERS's entry for `node`'s callee (None: it takes no `into=`)."""
         return _OUT_HELPERS.get(callee(node.func, self.resolve))
 
     def slow_in_place(self, node):
-        """Is `node` a call of a ufunc of _SLOW_IN_PLACE (its operand is no buffer for it)?"""
-        return self._ufunc(node) in _SLOW_IN_PLACE
+        return self._ufunc(node) in _SLOW_IN_PLACE     # (its operand is no buffer for it)
 
     def _reduction(self, node):
         """A numpy reduction (`np.sum(t, axis=1)`): it reads its array and returns a new
@@ -293,9 +288,7 @@ class _Schedule:
                         self._ufunc(node) is not None:
                     allowed.update(id(c) for c in gast.iter_child_nodes(node)
                                    if isinstance(c, gast.Name))
-                elif self._reduction(node) or self.fresh_helper(node):
-                    # (a fresh helper keeps no reference either: it returns a new array
-                    # or writes into `out=`)
+                elif self._reduction(node) or self.fresh_helper(node):   # no reference kept
                     allowed.update(id(a) for a in node.args if isinstance(a, gast.Name))
                 elif isinstance(node, gast.Attribute) and node.attr in _HARMLESS_ATTRIBUTES:
                     allowed.add(id(node.value))
