@@ -3,7 +3,8 @@ gradient an expert writes for speed and memory: a Student-t negative log-likelih
 per-element scale (robust regression's loss), a quantile (pinball) loss of a linear model
 written with np.maximum, a smooth-L1 loss written with np.abs and np.minimum, a binary
 focal loss (np.where picks each label's probability, a square of 1 - p_t) and an L2-
-regularised linear SVM with the squared hinge (np.maximum(0.0, ...) ** 2).
+regularised linear SVM with the squared hinge (np.maximum(0.0, ...) ** 2), and a
+Laplace negative log-likelihood with per-element location and scale (np.abs of y - mu).
 """
 import numpy as np
 
@@ -133,3 +134,29 @@ def make_squared_hinge(small=False):
     X = rng.standard_normal((n, d))
     y = np.sign(X @ rng.standard_normal(d) + 0.5 * rng.standard_normal(n))
     return 0.1 * rng.standard_normal(d), X, y, 0.01
+
+
+
+def laplace_nll(mu, log_b, y):
+    """Negative log-likelihood of y under Laplace(mu, exp(log_b)), elementwise parameters."""
+    return np.sum(np.abs(y - mu) * np.exp(-log_b) + log_b)
+
+
+def laplace_nll_grad(mu, log_b, y):
+    # d/dmu = sign(mu - y) e^{-b}, d/db = 1 - |y - mu| e^{-b}; three arrays
+    e = np.negative(log_b)
+    np.exp(e, out=e)
+    r = mu - y
+    g_mu = np.sign(r)               # not np.sign(r, out=r): ~9x slower in place on numpy 2.4
+    g_mu *= e
+    np.abs(r, out=r)
+    r *= e
+    np.subtract(1.0, r, out=r)
+    return g_mu, r
+
+
+def make_laplace_nll(small=False):
+    rng = _rng(46)
+    shape = (5, 4) if small else (1000, 2000)
+    return rng.standard_normal(shape), 0.3 * rng.standard_normal(shape), \
+        rng.standard_normal(shape)

@@ -9,6 +9,7 @@ join pieces, or pick between arrays (see runtime.py):
                                      of g (the default's last)
     unchoose(g, a, choices, mode)    np.choose's adjoint: each choice's share of g
     kink_share(g, x1, x2, first)     np.maximum's adjoint: one operand's share of g
+    where_negated(g, c)              np.where(c, g, -g), as a product with +-1
     unmesh(g, grids, xs, indexing), mesh_tangent(grids, ts, indexing)   np.meshgrid's
                                      adjoint and tangent (each the other's transpose)
     unbroadcast_each(gs, xs), broadcast_each(ts, ys)   np.broadcast_arrays's adjoint and
@@ -145,12 +146,14 @@ def unchoose(g, a, choices, mode="raise"):
     return parts
 
 
-def kink_share(g, x1, x2, first):
+def kink_share(g, x1, x2, first, into=None):
     """The share of g, the adjoint of np.maximum(x1, x2), that goes to x1 (`first`) or x2:
     x1's is g where x1 > x2, x2's is g everywhere else (also where either is NaN); at ties
     each gets g / 2. np.minimum's shares are np.maximum's with the operands swapped.
     Written for ReLU, `np.maximum(0, z)`: one comparison and one product, the ties (rare)
-    only when there are some.
+    only when there are some. `into`: an array of the share's shape and dtype to write it
+    into (optimize/buffers.py passes one nothing reads again, g's own array included;
+    the masks are taken before it is written).
 
         >>> kink_share(np.ones(3), np.array([-1.0, 0.0, 2.0]), 0.0, True)
         array([0. , 0.5, 1. ])
@@ -159,11 +162,39 @@ def kink_share(g, x1, x2, first):
     if not first:
         chosen = np.logical_not(chosen, out=chosen if isinstance(chosen, np.ndarray) else None)
     dtype = np.result_type(g, x1, x2)          # float32 stays float32, also for g = 1.0
-    share = np.multiply(g, chosen, dtype=dtype if dtype.kind in "fc" else np.float64)
+    dtype = dtype if dtype.kind in "fc" else np.float64
     ties = np.equal(x1, x2)
     if np.any(ties):
-        share = np.where(ties, 0.5 * g, share)
-    return share
+        share = np.where(ties, 0.5 * g, np.multiply(g, chosen, dtype=dtype))
+        if into is None:
+            return share
+        np.copyto(into, share)
+        return into
+    return np.multiply(g, chosen, dtype=dtype, out=into)
+
+
+def where_negated(g, c, into=None):
+    """np.where(c, g, -g), the same numbers (-0.0 and inf too; a nan stays nan), as g times an array
+    of +1.0 and -1.0 in g's dtype: multiplying by +-1 is exact, and numpy's np.where (with
+    the -g it needs) takes ~10 ns an element on numpy 2.4, ordered mask or not, ten times
+    these three passes. The adjoint of a branch `1.0 - p` met by its other branch `p`
+    (optimize/where_sums.py). `into`: an array of the result's shape and dtype, not g's,
+    to write it into (optimize/buffers.py passes one nothing reads again).
+
+        >>> where_negated(np.array([2.0, 3.0]), np.array([True, False]))
+        array([ 2., -3.])
+    """
+    dtype = np.result_type(g)
+    dtype = dtype if dtype.kind in "fc" else np.float64
+    if into is None:
+        signs = np.multiply(c, 2.0, dtype=dtype)
+    else:
+        signs = np.multiply(c, 2.0, out=into, dtype=dtype)
+    signs -= 1.0
+    if signs.shape == np.broadcast_shapes(signs.shape, np.shape(g)):
+        signs *= g
+        return signs
+    return np.multiply(signs, g)
 
 
 # ---- np.meshgrid and np.broadcast_arrays -------------------------------------------------------

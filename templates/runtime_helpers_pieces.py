@@ -17,7 +17,7 @@ from s2s_ad.ad.template_dsl import adjoint, d, nondifferentiable, tangent
 from s2s_ad.runtime import unbroadcast
 from s2s_ad.runtime_flow import match_adjoint
 from s2s_ad.runtime_pieces import (along_axis_index, broadcast_each, diagonal_index,
-                                   kink_share, masked_values, running_source,
+                                   kink_share, masked_values, running_source, where_negated,
                                    mesh_tangent, piecewise_masks, split_block,
                                    split_column_stacked, split_dstacked, spread_masked,
                                    unbroadcast_each, unchoose, uninsert, unmesh, unselect)
@@ -186,3 +186,16 @@ def kink_share_adjoint(out, g, x1, x2, first):
 def kink_share_tangent(out, g, x1, x2, first):
     """linear in g"""
     d[out] = kink_share(d[g], x1, x2, first)
+
+
+# where_negated(g, c) = g s, s = +-1 by c: its own transpose
+@adjoint(where_negated)
+def where_negated_adjoint(out, g, c):
+    """out = g s, s in {1, -1}: g_bar = out_bar s summed back to g's shape"""
+    d[g] += unbroadcast(where_negated(d[out], c), g)
+
+
+@tangent(where_negated)
+def where_negated_tangent(out, g, c):
+    """linear in g"""
+    d[out] = where_negated(d[g], c)

@@ -37,7 +37,7 @@ source runtime_calculus 3507173389
 source runtime_functions 2311047599
 source runtime_helpers 1117418273
 source runtime_helpers_arrays 1411742494
-source runtime_helpers_pieces 1948706075
+source runtime_helpers_pieces 3004516216
 source runtime_mappings 3962196716
 source runtime_polynomials 2875716503
 source runtime_statistics 2695734659
@@ -922,6 +922,7 @@ adjoint s2s_ad.runtime_pieces:unchoose runtime_helpers_pieces
 adjoint s2s_ad.runtime_pieces:uninsert runtime_helpers_pieces
 adjoint s2s_ad.runtime_pieces:unmesh runtime_helpers_pieces
 adjoint s2s_ad.runtime_pieces:unselect runtime_helpers_pieces
+adjoint s2s_ad.runtime_pieces:where_negated runtime_helpers_pieces
 nondifferentiable s2s_ad.runtime_pieces:along_axis_index runtime_helpers_pieces
 nondifferentiable s2s_ad.runtime_pieces:diagonal_index runtime_helpers_pieces
 nondifferentiable s2s_ad.runtime_pieces:piecewise_masks runtime_helpers_pieces
@@ -939,6 +940,7 @@ tangent s2s_ad.runtime_pieces:unchoose runtime_helpers_pieces
 tangent s2s_ad.runtime_pieces:uninsert runtime_helpers_pieces
 tangent s2s_ad.runtime_pieces:unmesh runtime_helpers_pieces
 tangent s2s_ad.runtime_pieces:unselect runtime_helpers_pieces
+tangent s2s_ad.runtime_pieces:where_negated runtime_helpers_pieces
 adjoint s2s_ad.runtime_mappings:make_mapping runtime_mappings
 adjoint s2s_ad.runtime_mappings:mapping_values runtime_mappings
 tangent s2s_ad.runtime_mappings:make_mapping runtime_mappings

@@ -11,7 +11,7 @@ import numpy as np
 from primitive_specs import Spec
 from s2s_ad.runtime_flow import take_adjoint
 from s2s_ad.runtime_pieces import (broadcast_each, kink_share, masked_values, mesh_tangent,
-                                   split_block, split_column_stacked, split_dstacked,
+                                   split_block, split_column_stacked, split_dstacked, where_negated,
                                    spread_masked, unbroadcast_each, unchoose, uninsert, unmesh,
                                    unselect)
 
@@ -110,7 +110,20 @@ def use_kink_share_ties(g):
         + kink_share(g, TIED_LEFT, TIED_RIGHT, False) ** 2
 
 
+MASK = np.arange(12).reshape(3, 4) % 3 != 1
+
+
+def use_where_negated(g):
+    return np.sum(np.sin(where_negated(g, MASK)) * 2.0)
+
+
+def use_where_negated_row(g):
+    return where_negated(g, MASK) ** 2
+
+
 SPECS = [
+    Spec(where_negated, use_where_negated, [((3, 4),)], modes=BOTH),
+    Spec(where_negated, use_where_negated_row, [((4,),), ((),)], modes=BOTH),
     Spec(split_column_stacked, use_split_column_stacked, [((3, 3),)], modes=BOTH),
     Spec(split_dstacked, use_split_dstacked, [((2, 3, 3),)], modes=BOTH),
     Spec(split_dstacked, use_split_dstacked_vectors, [((1, 3, 3),)], modes=BOTH),

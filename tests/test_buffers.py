@@ -32,6 +32,15 @@ def softplus_loss(z, y):
     return np.mean(np.logaddexp(0.0, z) - y * z)
 
 
+def weighted_l1(a, b, w):
+    return np.sum(np.abs(a - b) * w)
+
+
+def l1_of_sines(x):
+    d = np.abs(np.sin(x))
+    return np.sum(d * d * x)
+
+
 CASES = [
     (tanh_weighted, lambda rng: (rng.standard_normal(1000),), 0),
     (gaussian_nll, lambda rng: (rng.standard_normal((40, 30)), 0.3 * rng.standard_normal(
@@ -39,6 +48,9 @@ CASES = [
     (log_cosh, lambda rng: (rng.standard_normal((4, 5, 6)), rng.standard_normal((4, 5, 6))), 0),
     (sigmoid_blend, lambda rng: (rng.standard_normal(500), rng.standard_normal(500)), (0, 1)),
     (softplus_loss, lambda rng: (rng.standard_normal(500), rng.random(500)), 0),
+    (weighted_l1, lambda rng: (rng.standard_normal(500), rng.standard_normal(500),
+                               rng.random(500)), (0, 1)),
+    (l1_of_sines, lambda rng: (np.concatenate([rng.standard_normal(499), [0.0]]),), 0),
 ]
 
 
@@ -164,3 +176,14 @@ def test_a_helpers_new_array_is_a_buffer():
     assert "z_bar = logistic(z, 0.0)" in source and "z_bar -= y" in source
     g = s2s_ad.grad(softplus_loss)(z.astype(np.float32), y.astype(np.float32))
     assert g.dtype == np.float32
+
+
+@pytest.mark.parametrize("f, make, wrt", CASES[-2:], ids=lambda c: getattr(c, "__name__", ""))
+def test_sign_is_never_written_into_its_operand(f, make, wrt):
+    """np.sign of 10^6 float64 takes ~9x longer in place than into another array (numpy
+    2.4): abs's adjoint `d[y] * np.sign(x)` takes a free buffer or a new array instead."""
+    import re
+    args = make(np.random.default_rng(6))
+    source = s2s_ad.derivative_source(s2s_ad.grad(f, wrt=wrt), *args)
+    calls = re.findall(r"np\.sign\((\w+)(?:, out=(\w+))?\)", source)
+    assert calls and all(out != operand for operand, out in calls)

@@ -8,7 +8,7 @@ import pytest
 import s2s_ad
 from derivative_paths import PATHS, grad_on, hvp_on
 from gradcheck import numeric_grad
-from s2s_ad.runtime_pieces import kink_share
+from s2s_ad.runtime_pieces import kink_share, where_negated
 
 
 def larger_times(a, b):
@@ -180,7 +180,8 @@ def test_where_with_a_subtracted_branch(path, f):
     if path == "specialised":
         code = _code(s2s_ad.derivative_source(s2s_ad.grad(f), z, y))
         backward = code.split("\n\n")[-1]
-        assert backward.count("np.where(") == 1 and "-" in backward
+        assert backward.count("np.where(") + backward.count("where_negated(") == 1
+        assert "-" in backward
 
 
 # ---- kink_share's result is a new array: the arithmetic after it is done in it ------------
@@ -220,3 +221,84 @@ def test_both_operands_from_one_argument_to_second_order(path):
     dg = grad_on(path, both_from_one)
     fd = (dg(r + 1e-6 * u) - dg(r - 1e-6 * u)) / 2e-6
     assert np.allclose(hvp_on(path, both_from_one, (r,), u), fd, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("first", [True, False])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_kink_share_into_out_is_the_same_share(first, dtype):
+    """kink_share(..., into=a) writes the share into a (also g's own array, also an
+    operand's: the masks are taken before it writes), ties and NaN included."""
+    x1, x2 = np.array(A, dtype), np.array(B, dtype)
+    g = np.linspace(1.0, 2.0, 6).astype(dtype)
+    want = kink_share(g, x1, x2, first)
+    for into in ("g", "x1", "x2", "new"):
+        gg, a, b = g.copy(), x1.copy(), x2.copy()
+        out = {"g": gg, "x1": a, "x2": b, "new": np.empty_like(g)}[into]
+        got = kink_share(gg, a, b, first, into=out)
+        assert got is out and got.dtype == dtype
+        np.testing.assert_array_equal(got, want)
+    no_ties = np.array([0.5, 3.5, 5.0, -1.0, 2.0, 7.0], dtype)
+    want = kink_share(g, no_ties, x2, first)
+    gg = g.copy()
+    np.testing.assert_array_equal(kink_share(gg, no_ties, x2, first, into=gg), want)
+
+
+def laplace_like(mu, log_b, y):
+    return np.sum(np.minimum(np.abs(y - mu), 2.0) * np.exp(-log_b) + log_b)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_kink_share_writes_into_an_array_nothing_reads_again(path):
+    rng = np.random.default_rng(7)
+    args = (rng.standard_normal((6, 5)), 0.3 * rng.standard_normal((6, 5)),
+            3.0 * rng.standard_normal((6, 5)))
+    got = grad_on(path, laplace_like, (0, 1))(*args)
+    for k in (0, 1):
+        np.testing.assert_allclose(got[k], numeric_grad(laplace_like, args, k),
+                                   rtol=1e-6, atol=1e-8)
+    source = s2s_ad.derivative_source(s2s_ad.grad(smooth_l1), args[0], args[2])
+    assert "d_bar = kink_share(m_bar, 1.0, d, True, into=m_bar)" in source
+
+
+# ---- np.where(c, g, -g) in an adjoint: g times +-1 (runtime_pieces.where_negated) -------
+def abs_by_hand(x):
+    return np.sum(np.where(x > 0.0, x, -x) * np.arange(1.0, x.shape[-1] + 1.0))
+
+
+def bernoulli_loglik(x, y):
+    p = 0.5 + 0.4 * np.tanh(x)
+    return np.sum(np.log(np.where(y > 0.5, p, 1.0 - p)))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_where_negated_is_np_where_bit_for_bit(dtype):
+    g = np.array([1.5, -2.0, 0.0, -0.0, np.inf, -np.inf, np.nan, 3.0], dtype)
+    c = np.array([True, False, False, False, False, True, False, True])
+    for got in (where_negated(g, c), where_negated(g, c, into=np.empty_like(g))):
+        want = np.where(c, g, -g)
+        assert got.dtype == dtype
+        np.testing.assert_array_equal(got, want)
+        numbers = ~np.isnan(want)                 # (a nan's sign bit says nothing)
+        assert np.array_equal(np.signbit(got[numbers]), np.signbit(want[numbers]))
+    rows = np.array([[True], [False]])                  # a mask smaller than g, and larger
+    np.testing.assert_array_equal(where_negated(g[:3], rows), np.where(rows, g[:3], -g[:3]))
+    np.testing.assert_array_equal(where_negated(2.0, c), np.where(c, 2.0, -2.0))
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f", [picked_probability, abs_by_hand, bernoulli_loglik])
+def test_where_of_a_value_and_its_negation_is_a_product(path, f):
+    rng = np.random.default_rng(14)
+    a, b = rng.standard_normal((3, 4)), rng.standard_normal((3, 4))
+    if f is not abs_by_hand:
+        b = (b > 0.0).astype(float)
+    args = (a,) if f is abs_by_hand else (a, b)
+    g = grad_on(path, f)(*args)
+    assert np.allclose(g, numeric_grad(f, args, 0), rtol=1e-6, atol=1e-9)
+    u = rng.standard_normal((3, 4))
+    dg = grad_on(path, f)
+    fd = (dg(a + 1e-6 * u, *args[1:]) - dg(a - 1e-6 * u, *args[1:])) / 2e-6
+    assert np.allclose(hvp_on(path, f, args, u), fd, rtol=1e-5, atol=1e-6)
+    if path == "specialised":
+        backward = _code(s2s_ad.derivative_source(s2s_ad.grad(f), *args)).split("\n\n")[-1]
+        assert "where_negated(" in backward and "np.where(" not in backward

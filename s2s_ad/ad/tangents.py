@@ -149,7 +149,7 @@ def _linear_table():
             runtime_arrays.weights_total: (1,), runtime_arrays.unlayout_weights: (0,),
             np.convolve: (0, 1), np.correlate: (0, 1),
             runtime.unbroadcast: (0,), runtime.unreduce: (0,), runtime.broadcast_tangent: (0,),
-            runtime_pieces.kink_share: (0,),
+            runtime_pieces.kink_share: (0,), runtime_pieces.where_negated: (0,),
             runtime_linalg.matmul_adjoint_a: (0, 2), runtime_linalg.matmul_adjoint_b: (0, 1),
             runtime_flow.take_adjoint: (0,), runtime_flow.copy_adjoint: (0,),
             runtime_flow.match_adjoint: (0,),

@@ -315,7 +315,8 @@ class UniformAdjoints:
 
     def _broadcasts(self, func):
         """Does this callee give the broadcast shape of its arguments (a ufunc, np.where,
-        runtime.logistic, np.maximum's kink_share, unbroadcast's second argument's shape)?"""
+        runtime.logistic, np.maximum's kink_share, where_negated, unbroadcast's second
+        argument's shape)?"""
         import numpy
         if isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name) \
                 and func.value.id == self.i.levels.numpy_name:
@@ -323,7 +324,8 @@ class UniformAdjoints:
             return isinstance(callee, numpy.ufunc) or callee is numpy.where
         return isinstance(func, gast.Name) and \
             self.i.bindings.names.get(func.id) in (runtime.unbroadcast, runtime.logistic,
-                                                   runtime_pieces.kink_share)
+                                                   runtime_pieces.kink_share,
+                                                   runtime_pieces.where_negated)
 
     def numbers_only(self, value):
         """Does `value` read only numbers (constants, number-valued names, the adjoint it

@@ -64,11 +64,22 @@ class Plan:
     def _operation(self, node):
         cls = self.s.class_of(node)
         if isinstance(cls, tuple) and self.s.fresh_helper(node):
-            # a new array however it is called (it takes no out=): allocated as written
+            names_here = {}
             for n in walk_tree(node):
                 if isinstance(n, gast.Name):
+                    names_here[n.id] = names_here.get(n.id, 0) + 1
                     self.reads[n.id] -= 1
-            return self._allocate(build.clone(node))
+            buffer = self._helper_buffer(node, cls, names_here)
+            if buffer is None:      # a new array (logistic takes no out=): as written
+                return self._allocate(build.clone(node))
+            call = build.call(build.clone(node.func), [build.clone(a) for a in node.args],
+                              [("into", build.name(buffer))])
+            if not self.bound_target:
+                self.bound_target = True
+                self.statements.append(build.assign(self.target, call))
+                return self.target
+            self.statements.append(build.expr_stmt(call))
+            return buffer
         if cls is not None and not isinstance(cls, str) and cls != self.result_class \
                 and not _is_atom(node):
             return self._hoisted(node)     # an array broadcast against the result
@@ -88,12 +99,13 @@ class Plan:
         # statement, and values read here for the last time
         # (an intermediate result of another class, a row this operation broadcasts,
         # cannot hold the result)
-        owned = [k for k, operand in enumerate(operands)
-                 if isinstance(operand, str) and self.classes.get(operand) == cls
-                 or isinstance(operand, gast.Name) and operand.id in self.dying
-                 and operand.id not in self.taken
-                 and self.reads[operand.id] == names_here[operand.id]
-                 and self.s._name_class(operand.id) == cls]
+        owned = [] if self.s.slow_in_place(node) else \
+            [k for k, operand in enumerate(operands)
+             if isinstance(operand, str) and self.classes.get(operand) == cls
+             or isinstance(operand, gast.Name) and operand.id in self.dying
+             and operand.id not in self.taken
+             and self.reads[operand.id] == names_here[operand.id]
+             and self.s._name_class(operand.id) == cls]
         for ident, count in names_here.items():
             self.reads[ident] -= count
         if owned:
@@ -129,6 +141,23 @@ class Plan:
             self.statements.append(build.expr_stmt(call))
             return buffer
         return self._allocate(_rebuilt(node, operands))
+
+    def _helper_buffer(self, node, cls, names_here):
+        """The array a helper taking `into=` (kink_share, where_negated) may write its
+        result into: an operand of its class read here for the last time (where the
+        helper reads its operands before it writes), or a free buffer of that class;
+        None: a new array."""
+        into_operand = self.s.takes_out(node)
+        if into_operand is None:
+            return None
+        for operand in node.args if into_operand else ():
+            if isinstance(operand, gast.Name) and operand.id in self.dying \
+                    and operand.id not in self.taken and self.reads[operand.id] == 0 \
+                    and self.s._name_class(operand.id) == cls:
+                self.taken.add(operand.id)
+                return operand.id
+        spare = self.free.get(cls)
+        return spare.pop(0) if spare else None
 
     def _allocate(self, value):
         """A new array for `value`: the target's if not bound yet, else a fresh name."""

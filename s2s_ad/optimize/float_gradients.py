@@ -221,7 +221,7 @@ _ADJOINT_FIRST = {
     "tensordot_adjoint_b", "place_diagonal", "spread_trace", "undiag",
     "einsum_operand_adjoint", "scatter_add", "take_adjoint", "copy_adjoint",
     "clear_adjoint", "match_adjoint", "unpad", "unpad_values", "unpad_end_values",
-    "pad_linear", "kink_share",
+    "pad_linear", "kink_share", "where_negated",
 }
 # numpy functions giving a new array of floats when their first argument holds floats
 # (never a view of it: a gradient must not share memory with an argument)

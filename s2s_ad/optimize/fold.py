@@ -29,6 +29,20 @@ def _power_of_two(value):
     return type(value) in (int, float) and value > 0 and math.frexp(value)[0] == 0.5
 
 
+def _python_number(node):
+    """Arithmetic of numeric literals and sizes (`-1.0 / x.size`): a Python number
+    whatever the names hold."""
+    if number_literal(node) is not None:
+        return True
+    if isinstance(node, gast.Attribute):
+        return node.attr in ("size", "ndim") and isinstance(node.value, gast.Name)
+    if isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.USub):
+        return _python_number(node.operand)
+    return isinstance(node, gast.BinOp) \
+        and isinstance(node.op, (gast.Add, gast.Sub, gast.Mult, gast.Div)) \
+        and _python_number(node.left) and _python_number(node.right)
+
+
 def _integer_power(base, exponent):
     """base ** 3 -> base * base * base; base ** 4 -> base * base * (base * base)."""
     def square():
@@ -60,6 +74,15 @@ class _Folder(Transformer):
             self.changed = True
             return self.visit_BinOp(gast.BinOp(
                 left=inner.left, op=gast.Mult(), right=build.literal(inner_right * right)))
+        if op is gast.Mult and right is not None and _power_of_two(abs(right)) \
+                and isinstance(inner, gast.BinOp) and isinstance(inner.op, gast.Mult) \
+                and _python_number(inner.left) and not _python_number(inner.right):
+            # (-1.0 / x.size * a) * 2.0 -> (-1.0 / x.size * 2.0) * a: the power of two
+            # scales the number, exactly, instead of the array (one pass fewer)
+            self.changed = True
+            return gast.BinOp(left=self.visit_BinOp(gast.BinOp(
+                left=inner.left, op=gast.Mult(), right=node.right)), op=gast.Mult(),
+                right=inner.right)
         if right == 2 and op is gast.Pow and isinstance(node.left, gast.Name):
             # x * x: what numpy does for an array's ** 2, and on Python floats half the cost
             # of pow() (and correctly rounded, where pow() may be off by an ulp)
@@ -92,9 +115,12 @@ class _Folder(Transformer):
             if divided is not None:
                 self.changed = True
                 return divided
-        if op in (gast.Mult, gast.Div) and (_negated(node.left) or _negated(node.right)):
-            # (-a) * b == -(a * b) exactly (rounding is symmetric): lift the sign out, so
-            # two of them cancel and a negation costs one pass instead of several
+        if op in (gast.Mult, gast.Div, gast.MatMult) \
+                and (_negated(node.left) or _negated(node.right)):
+            # (-a) * b == -(a * b) exactly (rounding is symmetric), and (-a) @ B == -(a @ B)
+            # (each product and each partial sum only changes sign): lift the sign out, so
+            # two of them cancel, a subtraction takes it, or it negates a product's
+            # smaller result (`-r_bar @ X`: the gradient, not the residuals)
             self.changed = True
             if _negated(node.left):
                 node.left = node.left.operand

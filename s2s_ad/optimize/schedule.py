@@ -33,7 +33,7 @@ from dataclasses import dataclass
 import gast
 import numpy
 
-from .. import runtime_flow
+from .. import runtime_flow, runtime_pieces
 from ..ir import build
 from ..signature import Num
 from ..ir.walk import walk_tree
@@ -150,8 +150,10 @@ def where_sums(body, facts):
         # (and a seed of 1.0 that stood in the np.where now multiplies: folded away)
         statements = drop_empty_comments(fold_constants(statements)[0])[0]
     # an np.where's adjoint that no other branch's joined: its mask outside the product
-    statements, masked = adjoints_masked_outward(statements, facts.resolve,
-                                                 facts.namer.is_adjoint)
+    # and `np.where(c, g, -g)` as a product with +-1
+    statements, masked = adjoints_masked_outward(
+        statements, facts.resolve, facts.namer.is_adjoint,
+        lambda: facts.bindings.name_for("where_negated", runtime_pieces.where_negated))
     return Body.of(statements) if changed or masked else body
 
 

@@ -36,7 +36,7 @@ import gast
 
 from ..ir import build
 from ..ir.naming import callee
-from ..ir.walk import walk_tree
+from ..ir.walk import Transformer, walk_tree
 from .fold import fold_expression
 
 
@@ -270,11 +270,37 @@ def masked_outward(expr, resolve):
 
 
 
-def adjoints_masked_outward(body, resolve, is_adjoint):
+def negations_as_products(expr, resolve, negated):
+    """`np.where(c, e, -e)` as `where_negated(e, c)` and `np.where(c, -e, e)` as
+    `-where_negated(e, c)` (runtime_pieces.where_negated: e times +-1, the same numbers,
+    without numpy's element-at-a-time np.where); `negated()` names the helper. What
+    merging a branch `1.0 - p` with its other branch `p` leaves (a focal loss's p_t)."""
+    class Negations(Transformer):
+        def visit_Call(self, node):
+            self.generic_visit(node)
+            if not (not node.keywords and len(node.args) == 3
+                    and callee(node.func, resolve) is numpy.where):
+                return node
+            mask, first, second = node.args
+            for value, minus, sign in ((first, second, 1), (second, first, -1)):
+                if _negated(minus) and gast.dump(minus.operand) == gast.dump(value):
+                    product = build.call(build.name(negated()), [value, mask])
+                    return product if sign == 1 else build.unaryop("USub", product)
+            return node
+    return Negations().visit(build.clone(expr))
+
+
+def _negated(node):
+    return isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.USub)
+
+
+def adjoints_masked_outward(body, resolve, is_adjoint, negated=None):
     """Returns (new body, changed): masked_outward on the value of every assignment of an
-    adjoint (`x_bar = ...`, `x_bar += ...`), in every block. f's own values are not
-    touched: where f computes nan, so does the derivative's forward sweep. A statement
-    that changes is a new one; `body` and its statements are not written into."""
+    adjoint (`x_bar = ...`, `x_bar += ...`), in every block, then negations_as_products
+    when `negated` (a callable naming runtime_pieces.where_negated) is given. f's own
+    values are not touched: where f computes nan, so does the derivative's forward sweep.
+    A statement that changes is a new one; `body` and its statements are not written
+    into."""
     def block(stmts):
         out, changed = [], False
         for stmt in stmts:
@@ -292,6 +318,9 @@ def adjoints_masked_outward(body, resolve, is_adjoint):
                 if isinstance(stmt, gast.AugAssign) else None
             if isinstance(target, gast.Name) and is_adjoint(target.id):
                 value = masked_outward(stmt.value, resolve)
+                if negated is not None and "where" in gast.dump(value):
+                    products = negations_as_products(value, resolve, negated)
+                    value = value if gast.dump(products) == gast.dump(value) else products
                 if value is not stmt.value:
                     stmt = build.clone(stmt)
                     stmt.value = build.clone(value)     # none of the input's nodes
