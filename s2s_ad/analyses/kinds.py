@@ -35,6 +35,7 @@ from .slice_shapes import unsized_result
 from .lengths import Shape, SymbolicLengths, axes_from_lengths
 from .shape_classes import ShapeClasses
 from .item_kinds import ItemKinds, join
+from .union_find import root_of
 from .stand_ins import (WORLDS, constant, global_value, integer_worlds, literal, result_kind,
                         same_value, stand_ins, unknown_int, UnknownInt, written_worlds)
 
@@ -53,8 +54,13 @@ class Kinds:
 
     def same_lengths(self, a, b):
         """Do a and b provably have one shape, every axis's length decided and equal?"""
-        la, lb = (self.lengths or {}).get(a), (self.lengths or {}).get(b)
-        return isinstance(la, Shape) and la == lb and None not in la
+        return self.decided_lengths(a) and (self.lengths or {}).get(a) == self.lengths.get(b)
+
+    def decided_lengths(self, name):
+        """Is `name` an array whose every axis's length (lengths.py) is decided, the same
+        for every value it takes?"""
+        shape = (self.lengths or {}).get(name)
+        return isinstance(shape, Shape) and bool(shape) and None not in shape
 
     def same_shapes(self, names):
         """Do all these variables provably have one shape, and hold floats?"""
@@ -108,9 +114,9 @@ class _Analysis(ItemKinds, ShapeClasses, SymbolicLengths):
     def run(self):
         self._block(self.levels.tree.body)
         counts = Counter(names_stored(self.levels.tree))     # name -> times it is bound
-        return Kinds(dict(self.facts), self._shape_classes(counts),
-                     self._iteration_classes(counts),
-                     {n: v for n, v in self.lengths.items() if v is not None})
+        lengths = {n: v for n, v in self.lengths.items() if v is not None}
+        return Kinds(dict(self.facts), _with_equal_lengths(self._shape_classes(counts), lengths),
+                     self._iteration_classes(counts), lengths)
 
     def _bind(self, name, kind, worlds):
         self.env[name] = (kind, worlds)
@@ -331,6 +337,21 @@ class _Analysis(ItemKinds, ShapeClasses, SymbolicLengths):
             else:
                 signature[name] = constant(parameter.default)[0]
         return signature, dict(bound.arguments)
+
+def _with_equal_lengths(classes, lengths):
+    """Shape classes joined where the lengths (lengths.py) of every value two variables
+    take are decided and equal: `out = np.zeros(n)`, `out = out + w[k] * x[k:k + n]`."""
+    parent = dict(classes)
+    first = {}
+    for name in sorted(lengths):
+        shape = lengths[name]
+        if isinstance(shape, Shape) and shape and None not in shape:
+            if shape in first:
+                parent[root_of(parent, name)] = root_of(parent, first[shape])
+            else:
+                first[shape] = name
+    return {name: root_of(parent, name) for name in parent}
+
 
 def _nonzero(value):
     """A Python number's zero stand-in as a one of its type (anything else as it is)."""

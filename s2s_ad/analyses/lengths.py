@@ -172,10 +172,10 @@ class SymbolicLengths:
         if op.keywords and p not in _CREATION and p not in FULL_REDUCTIONS:
             return None
         operands = [self._sym(a) for a in args]
-        if operands and all(isinstance(o, Affine) for o in operands):
-            return self._integer(p, operands, args)
         if p in _CREATION and args:
             return self._created(operands[0], op)
+        if operands and all(isinstance(o, Affine) for o in operands):
+            return self._integer(p, operands)
         if p in _LIKE and len(args) >= 1 and not op.keywords:
             return operands[0] if isinstance(operands[0], Shape) else None
         if p in FULL_REDUCTIONS:
@@ -191,7 +191,7 @@ class SymbolicLengths:
                               self.bounds)
         return None
 
-    def _integer(self, p, operands, args):
+    def _integer(self, p, operands):
         if p in (identity, int) and len(operands) == 1:
             return operands[0]
         if p is operator.neg:
