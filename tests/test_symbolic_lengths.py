@@ -55,6 +55,18 @@ def windows(x, m):
     return total
 
 
+def kept(x, y):
+    """Calls whose result has their operand's shape (or the broadcast of theirs)."""
+    c = np.cumsum(x)
+    r = np.roll(x, 1)
+    f = np.flip(x)
+    s = np.sort(x)
+    w = np.where(x > 0, x, y)
+    o = np.outer(x, y)
+    t = np.transpose(o)
+    return np.sum(c * r * f * s * w) + np.sum(o * t)
+
+
 def facts(f, *args):
     levels, _ = front(f)
     names = list(levels.resolution.parameters)
@@ -100,6 +112,24 @@ def test_facts_of_slices():
         assert tuple(kinds.lengths[undecided]) == (None,), undecided
     # no length of 1 is claimed "not 1": s1 has length 1 when x has length 2
     assert kinds.of("s1").axes is None
+
+
+def test_facts_of_shape_keeping_calls():
+    kinds = facts(kept, np.ones(4), np.ones(4))
+    x0, y0 = length("x.shape[0]"), length("y.shape[0]")
+    for name in ("c", "r", "f", "s", "w"):
+        assert tuple(kinds.lengths[name]) == (x0,), name
+    assert tuple(kinds.lengths["o"]) == (x0, y0)
+    assert tuple(kinds.lengths["t"]) == (y0, x0)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("n", [2, 3, 6])
+def test_shape_keeping_calls_gradient(n, path):
+    args = (RNG.normal(size=n), RNG.normal(size=n))
+    got = grad_on(path, kept, wrt=(0, 1))(*args)
+    for k in (0, 1):
+        np.testing.assert_allclose(got[k], numeric_grad(kept, args, k), rtol=1e-6, atol=1e-8)
 
 
 @pytest.mark.parametrize("path", PATHS)

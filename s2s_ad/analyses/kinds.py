@@ -32,7 +32,8 @@ from .object_kinds import PRIMITIVES as OBJECT_PRIMITIVES, object_result
 from .evaluable import evaluable
 from .shapes import FULL_REDUCTIONS, is_elementwise
 from .slice_shapes import unsized_result
-from .lengths import Shape, SymbolicLengths, axes_from_lengths
+from .lengths import SymbolicLengths
+from .shape_values import Shape, axes_from_lengths
 from .shape_classes import ShapeClasses
 from .item_kinds import ItemKinds, join
 from .union_find import root_of

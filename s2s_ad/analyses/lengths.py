@@ -32,6 +32,8 @@ import numpy as np
 from ..ir.primitives import attribute_read, identity, operation_of
 from ..signature import Num
 from .affine import Affine, Bounds
+from .shape_values import (Ints, Range, Shape, broadcast, join, matmul, mentions,
+                           without_transient)
 from .evaluable import evaluable
 from .shapes import FULL_REDUCTIONS, is_elementwise
 from .stand_ins import literal
@@ -40,21 +42,9 @@ _CREATION = (np.zeros, np.ones, np.empty, np.full)
 _LIKE = (np.zeros_like, np.ones_like, np.empty_like, np.full_like, np.copy, np.asarray,
          np.array, identity)
 
-
-class Shape(tuple):
-    """The lengths of an array's axes (Affine or None each); () for a number."""
-
-
-class Ints(tuple):
-    """A tuple of integers (x.shape): Affine or None each."""
-
-
-class Range(tuple):
-    """range(start, stop) of affine bounds that read no loop index: (start, stop)."""
-
-
-def _one():
-    return Affine.constant(1)
+_COMPARISONS = (operator.lt, operator.le, operator.gt, operator.ge, operator.eq, operator.ne)
+# the result has its first operand's shape
+_KEEPING = (np.cumsum, np.cumprod, np.flip, np.roll, np.sort)
 
 
 class SymbolicLengths:
@@ -72,7 +62,7 @@ class SymbolicLengths:
                 axes = []
                 for k, a in enumerate(kind.axes):
                     if a == 1:
-                        axes.append(_one())
+                        axes.append(Affine.constant(1))
                     else:                 # an axis of any other length: 0 is no signature's
                         symbol = f"{name}.shape[{k}]"
                         self.bounds.lower[symbol] = 2
@@ -88,15 +78,15 @@ class SymbolicLengths:
         """Bind `name`; values that read a loop index `name` held go (they were of the
         index's former value)."""
         prefix = "@" + name + "@"
-        for other in [o for o, v in self.sym.items() if _mentions(v, prefix)]:
+        for other in [o for o, v in self.sym.items() if mentions(v, prefix)]:
             del self.sym[other]
         if value is None:
             self.sym.pop(name, None)
         else:
             self.sym[name] = value
-        lasting = _without_transient(value)
+        lasting = without_transient(value)
         if name in self.lengths:
-            self.lengths[name] = _join(self.lengths[name], lasting)
+            self.lengths[name] = join(self.lengths[name], lasting)
         else:
             self.lengths[name] = lasting
 
@@ -113,7 +103,7 @@ class SymbolicLengths:
                 self.bounds.lower[symbol] = start.const
             else:
                 self._learn(k - start)
-            self._learn(stop - _one() - k)
+            self._learn(stop - Affine.constant(1) - k)
             self._sym_bind(target, k)
         elif isinstance(iterated, Shape) and len(iterated) >= 1:
             self._sym_bind(target, Shape(iterated[1:]))
@@ -122,8 +112,8 @@ class SymbolicLengths:
 
     def _sym_join_into(self, before, after):
         """self.sym as the join of two states (branches, loop rounds)."""
-        self.sym = {n: _join(before[n], after[n]) for n in set(before) & set(after)
-                    if _join(before[n], after[n]) is not None}
+        self.sym = {n: join(before[n], after[n]) for n in set(before) & set(after)
+                    if join(before[n], after[n]) is not None}
 
     # ---- values -------------------------------------------------------------------------
     def _sym(self, atom):
@@ -178,16 +168,29 @@ class SymbolicLengths:
             return self._integer(p, operands)
         if p in _LIKE and len(args) >= 1 and not op.keywords:
             return operands[0] if isinstance(operands[0], Shape) else None
+        if p in _KEEPING and operands and isinstance(operands[0], Shape):
+            return self._kept(p, operands[0], op)
+        if p in (np.where, np.clip) and len(operands) == 3 and not op.keywords \
+                and all(isinstance(o, (Shape, Affine)) for o in operands):
+            return broadcast([Shape() if isinstance(o, Affine) else o for o in operands],
+                              self.bounds)
+        if p is np.transpose and len(args) == 1 and not op.keywords \
+                and isinstance(operands[0], Shape):
+            return Shape(operands[0][::-1])
+        if p is np.outer and len(operands) == 2 and all(
+                isinstance(o, Shape) and len(o) == 1 for o in operands):
+            return Shape(operands[0] + operands[1])
         if p in FULL_REDUCTIONS:
             return self._reduced(operands, op)
         if p in (operator.matmul, np.matmul, np.dot) and len(operands) == 2 and (
                 p is not np.dot or all(isinstance(o, Shape) and len(o) <= 2 for o in operands)):
-            return _matmul(*operands, self.bounds)
+            return matmul(*operands, self.bounds)
         if p is float and len(operands) == 1:
             return Shape()
-        if is_elementwise(p) and operands and all(isinstance(o, (Shape, Affine))
+        if (is_elementwise(p) or p in _COMPARISONS) and operands and all(
+                isinstance(o, (Shape, Affine))
                                                   for o in operands):
-            return _broadcast([Shape() if isinstance(o, Affine) else o for o in operands],
+            return broadcast([Shape() if isinstance(o, Affine) else o for o in operands],
                               self.bounds)
         return None
 
@@ -221,7 +224,7 @@ class SymbolicLengths:
 
     def _range(self, op):
         """range(stop) / range(start, stop): the bounds of its items, for a loop."""
-        parts = [_without_transient(self._sym(a)) for a in op.args]
+        parts = [without_transient(self._sym(a)) for a in op.args]
         if op.keywords or not 1 <= len(parts) <= 2 or not all(isinstance(p, Affine)
                                                               for p in parts):
             return None
@@ -243,6 +246,19 @@ class SymbolicLengths:
                     self._learn(length)
         return Shape(shape)
 
+    def _kept(self, p, shape, op):
+        """np.cumsum(x, axis=1), np.flip(x), np.roll(x, 1), np.sort(x): x's shape (a
+        cumulative sum with no axis flattens: x's only for a vector)."""
+        axis = op.keywords.get("axis")
+        if set(op.keywords) - {"axis"} or axis is not None and literal(axis) is None:
+            return None
+        if p in (np.cumsum, np.cumprod) and (len(op.args) > 1 or axis is None
+                                             and len(shape) != 1):
+            return None
+        if p is np.sort and len(op.args) > 1:
+            return None
+        return shape
+
     def _reduced(self, operands, op):
         axis, keepdims = op.keywords.get("axis"), op.keywords.get("keepdims")
         if len(operands) != 1 or set(op.keywords) - {"axis", "keepdims"}:
@@ -255,7 +271,7 @@ class SymbolicLengths:
                 or not -len(shape) <= axis < len(shape) or type(keep) is not bool:
             return None
         axis %= len(shape)
-        return Shape(shape[:axis] + ((_one(),) if keep else ()) + shape[axis + 1:])
+        return Shape(shape[:axis] + ((Affine.constant(1),) if keep else ()) + shape[axis + 1:])
 
     def _sym_getitem(self, base, index):
         shape = self._sym(base)
@@ -311,84 +327,3 @@ class SymbolicLengths:
         if not isinstance(bound, Affine) or not self.bounds.nonnegative(bound):
             return None                # (a bound that may be negative counts from the end)
         return bound
-
-
-def _broadcast(shapes, bounds):
-    """numpy's broadcast of operand lengths, where it is decided."""
-    rank = max(len(s) for s in shapes)
-    out = []
-    for k in range(rank):
-        axis = [s[len(s) - rank + k] for s in shapes if len(s) - rank + k >= 0]
-        long = [a for a in axis if a is not None and bounds.at_least(a, 2)]
-        if long:
-            out.append(long[0])           # the others are 1 or as long (else numpy raises)
-        elif all(a is not None and a == axis[0] for a in axis):
-            out.append(axis[0])
-        elif all(a is not None for a in axis) and all(a == _one() or a == axis[0]
-                                                       for a in axis if a != _one()):
-            others = [a for a in axis if a != _one()]
-            out.append(others[0] if others else _one())
-        else:
-            out.append(None)
-    return Shape(out)
-
-
-def _matmul(a, b, bounds):
-    if not (isinstance(a, Shape) and isinstance(b, Shape)) or not a or not b:
-        return None
-    if len(a) == 1 and len(b) == 1:
-        return Shape()
-    if len(b) == 1:
-        return Shape(a[:-1])
-    if len(a) == 1:
-        return Shape(b[:-2] + b[-1:])
-    batch = _broadcast([Shape(a[:-2]), Shape(b[:-2])], bounds)
-    return Shape(tuple(batch) + (a[-2], b[-1]))
-
-
-def _join(a, b):
-    if a == b:
-        return a
-    if isinstance(a, Shape) and isinstance(b, Shape) and len(a) == len(b):
-        return Shape(x if x == y else None for x, y in zip(a, b))
-    if isinstance(a, Ints) and isinstance(b, Ints) and len(a) == len(b):
-        return Ints(x if x == y else None for x, y in zip(a, b))
-    return None
-
-
-def _mentions(value, prefix):
-    parts = value if isinstance(value, tuple) else (value,)
-    return any(isinstance(p, Affine) and any(prefix in s for s in p.symbols())
-               for p in parts)
-
-
-def _without_transient(value):
-    """`value` with every length that reads a loop index forgotten (a variable's lasting
-    fact holds whatever iteration bound it)."""
-    if isinstance(value, Affine):
-        return None if any("@" in s for s in value.symbols()) else value
-    if isinstance(value, Range):
-        return None if _mentions(value, "@") else value
-    if isinstance(value, (Shape, Ints)):
-        return type(value)(None if a is None or any("@" in s for s in a.symbols()) else a
-                           for a in value)
-    return value
-
-
-def axes_from_lengths(kind, shape, bounds):
-    """A facts kind with axes read off proved lengths, where the stand-ins decided none:
-    an array of known dtype whose every axis is 1 or proved >= 2. Else `kind` itself."""
-    if not (isinstance(kind, Num) and kind.type is np.ndarray and kind.axes is None
-            and kind.dtype is not None and isinstance(shape, Shape)):
-        return kind
-    axes = []
-    for length in shape:
-        if length is None:
-            return kind
-        if length == _one():
-            axes.append(1)
-        elif bounds.at_least(length, 2):
-            axes.append(None)
-        else:
-            return kind
-    return Num(np.ndarray, kind.dtype, tuple(axes))
