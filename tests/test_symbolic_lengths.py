@@ -67,6 +67,30 @@ def kept(x, y):
     return np.sum(c * r * f * s * w) + np.sum(o * t)
 
 
+def gate_mix(W, U, xs):
+    """z's length (min(H, W.shape[1])) equals H only because z * h runs after it in the
+    same loop body; r's (W.shape[1] - H) may be 1 (it broadcasts)."""
+    H = U.shape[0]
+    h = np.zeros((xs.shape[1], H))
+    for x_t in xs:
+        a = x_t @ W
+        z = np.tanh(a[:, :H])
+        r = np.tanh(a[:, H:])
+        h = z * h + r * z + 0.1 * a[:, :H] + x_t[:, :1]
+    return np.sum(h * h)
+
+
+def late_gate(W, U, xs):
+    """z meets h only in the next iteration: its last value, of any length, never does."""
+    H = U.shape[0]
+    h = np.ones((xs.shape[1], H))
+    z = np.ones((xs.shape[1], H))
+    for x_t in xs:
+        h = z * h + 1.0
+        z = np.tanh((x_t @ W)[:, :H])
+    return np.sum(h * h) + np.sum(z * z)
+
+
 def facts(f, *args):
     levels, _ = front(f)
     names = list(levels.resolution.parameters)
@@ -188,3 +212,28 @@ def test_second_order_through_slices(path):
     eps = 1e-5
     expected = (grad_x(x + eps * v) - grad_x(x - eps * v)) / (2 * eps)
     np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f, H, width, T", [
+    (gate_mix, 3, 6, 3), (gate_mix, 3, 4, 3), (gate_mix, 2, 4, 2),
+    (late_gate, 3, 2, 1), (late_gate, 3, 5, 3), (late_gate, 2, 2, 2)])
+def test_lengths_learned_from_broadcasting(f, H, width, T, path):
+    args = (RNG.normal(size=(2, width)) * 0.5, RNG.normal(size=(H, H)),
+            RNG.normal(size=(T, 2, 2)))
+    try:
+        f(*args)
+    except ValueError:
+        pytest.skip("f itself cannot combine these lengths")
+    got = grad_on(path, f, wrt=(0, 2))(*args)
+    for k, a in ((0, 0), (1, 2)):
+        np.testing.assert_allclose(got[k], numeric_grad(f, args, a), rtol=1e-6, atol=1e-8)
+
+
+def test_learned_length_needs_the_broadcast_after_the_slice():
+    kinds = facts(gate_mix, np.ones((2, 6)), np.ones((3, 3)), np.ones((3, 2, 2)))
+    H = length("U.shape[0]")
+    assert tuple(kinds.lengths["z"]) == (length("xs.shape[1]"), H)
+    assert tuple(kinds.lengths["r"]) == (length("xs.shape[1]"), None)
+    late = facts(late_gate, np.ones((2, 5)), np.ones((3, 3)), np.ones((3, 2, 2)))
+    assert tuple(late.lengths["z"]) == (length("xs.shape[1]"), None)

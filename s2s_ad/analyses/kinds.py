@@ -115,7 +115,7 @@ class _Analysis(ItemKinds, ShapeClasses, SymbolicLengths):
     def run(self):
         self._block(self.levels.tree.body)
         counts = Counter(names_stored(self.levels.tree))     # name -> times it is bound
-        lengths = {n: v for n, v in self.lengths.items() if v is not None}
+        lengths = self._lasting_lengths()
         return Kinds(dict(self.facts), _with_equal_lengths(self._shape_classes(counts), lengths),
                      self._iteration_classes(counts), lengths)
 
@@ -125,13 +125,15 @@ class _Analysis(ItemKinds, ShapeClasses, SymbolicLengths):
 
     # ---- statements ---------------------------------------------------------------------
     def _block(self, stmts):
-        for stmt in stmts:
+        for position, stmt in enumerate(stmts):
+            self._site = (id(stmts), position)
             self._statement(stmt)
 
     def _statement(self, stmt):
         if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name):
             kind, worlds = self._evaluate(stmt.value)
             lengths = self._symbolic(stmt.value)
+            self._note_kind(lengths, kind)
             known = axes_from_lengths(kind, lengths, self.bounds)
             if known is not kind:        # a slice's length the stand-ins could not evaluate
                 kind, worlds = known, stand_ins(known)

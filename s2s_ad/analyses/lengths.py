@@ -33,7 +33,7 @@ from ..ir.primitives import attribute_read, identity, operation_of
 from ..signature import Num
 from .affine import Affine, Bounds
 from .shape_values import (Ints, Range, Shape, broadcast, join, matmul, mentions,
-                           without_transient)
+                           substituted, without_transient)
 from .evaluable import evaluable
 from .shapes import FULL_REDUCTIONS, is_elementwise
 from .stand_ins import literal
@@ -53,7 +53,12 @@ class SymbolicLengths:
     (variable -> what every value it takes has) and self.bounds."""
 
     def _init_lengths(self, signature):
-        self.sym, self.lengths, self.bounds, self._nested = {}, {}, Bounds(), 0
+        self.sym, self.bounds, self._nested = {}, Bounds(), 0
+        self._bound_values = {}          # variable -> every value bound (with loop symbols)
+        self._equal = {}                 # a slice's own length symbol -> what it equals
+        self._opaque = {}                # that symbol -> (id(block), position) of its slice
+        self._site = None                # (id(block), position) of the statement analysed
+        self._learnable = _learnable_blocks(self.levels.tree)
         for name in self.levels.resolution.parameters:
             kind = signature.get(name)
             if not isinstance(kind, Num) or kind.axes is None:
@@ -80,15 +85,24 @@ class SymbolicLengths:
         prefix = "@" + name + "@"
         for other in [o for o, v in self.sym.items() if mentions(v, prefix)]:
             del self.sym[other]
+        value = substituted(value, self._equal)
         if value is None:
             self.sym.pop(name, None)
         else:
             self.sym[name] = value
-        lasting = without_transient(value)
-        if name in self.lengths:
-            self.lengths[name] = join(self.lengths[name], lasting)
-        else:
-            self.lengths[name] = lasting
+        self._bound_values.setdefault(name, []).append(value)
+
+    def _lasting_lengths(self):
+        """variable -> the lengths every value it takes has (no loop symbol in them), by
+        the equalities learned by the end."""
+        lengths = {}
+        for name, values in self._bound_values.items():
+            joined = without_transient(substituted(values[0], self._equal))
+            for value in values[1:]:
+                joined = join(joined, without_transient(substituted(value, self._equal)))
+            if joined is not None:
+                lengths[name] = joined
+        return lengths
 
     def _sym_loop_target(self, loop):
         """The loop variable of `for k in range(...)` (a symbol with its bounds) or of
@@ -172,8 +186,7 @@ class SymbolicLengths:
             return self._kept(p, operands[0], op)
         if p in (np.where, np.clip) and len(operands) == 3 and not op.keywords \
                 and all(isinstance(o, (Shape, Affine)) for o in operands):
-            return broadcast([Shape() if isinstance(o, Affine) else o for o in operands],
-                              self.bounds)
+            return self._broadcast([Shape() if isinstance(o, Affine) else o for o in operands])
         if p is np.transpose and len(args) == 1 and not op.keywords \
                 and isinstance(operands[0], Shape):
             return Shape(operands[0][::-1])
@@ -190,9 +203,40 @@ class SymbolicLengths:
         if (is_elementwise(p) or p in _COMPARISONS) and operands and all(
                 isinstance(o, (Shape, Affine))
                                                   for o in operands):
-            return broadcast([Shape() if isinstance(o, Affine) else o for o in operands],
-                              self.bounds)
+            return self._broadcast([Shape() if isinstance(o, Affine) else o for o in operands])
         return None
+
+    def _note_kind(self, lengths, kind):
+        """A slice's own length symbol is >= 2 where the facts' axes say its axis is not 1."""
+        if isinstance(lengths, Shape) and isinstance(kind, Num) and kind.axes is not None \
+                and len(kind.axes) == len(lengths):
+            for length, axis in zip(lengths, kind.axes):
+                if axis is None and length is not None and len(length.terms) == 1 \
+                        and length.terms[0][0] in self._opaque and length.terms[0][1] == 1 \
+                        and length.const == 0:
+                    self.bounds.lower[length.terms[0][0]] = 2
+
+    def _broadcast(self, shapes):
+        """numpy's broadcast of `shapes`; where an axis of a slice's own length (proved
+        >= 2) meets one of a lasting length proved >= 2, numpy raises unless they are
+        equal: learned, where every value of the slice reaches this statement (same block,
+        after it, no break, continue or early return: _learnable_blocks)."""
+        result = broadcast(shapes, self.bounds)
+        rank = len(result)
+        for k in range(rank):
+            axis = [s[len(s) - rank + k] for s in shapes if len(s) - rank + k >= 0]
+            long = [a for a in axis if a is not None and self.bounds.at_least(a, 2)]
+            lasting = [a for a in long if without_transient(a) is not None]
+            for a in long:
+                symbol = a.terms[0][0] if len(a.terms) == 1 and a.terms[0][1] == 1 \
+                    and a.const == 0 and a.terms[0][0] in self._opaque else None
+                if symbol is None or not lasting or symbol in self._equal:
+                    continue
+                site, here = self._opaque[symbol], self._site
+                if site is not None and here is not None and site[0] == here[0] \
+                        and site[0] in self._learnable and site[1] < here[1]:
+                    self._equal[symbol] = lasting[0]
+        return result
 
     def _integer(self, p, operands):
         if p in (identity, int) and len(operands) == 1:
@@ -313,7 +357,18 @@ class SymbolicLengths:
         zero = Affine.constant(0)
         proved = self.bounds.nonnegative(lower - zero) and self.bounds.nonnegative(
             upper - lower) and self.bounds.nonnegative(length - upper)
-        return upper - lower if proved else None
+        return upper - lower if proved else self._own_length(part)
+
+    def _own_length(self, part):
+        """A slice's length that is not decided, as a symbol of its own: what it is in the
+        iteration analysed (values holding the one of an earlier iteration go), until a
+        broadcast later in the same block shows it equal to a length of lasting value."""
+        symbol = f"@?{id(part)}@"
+        for other in [o for o, v in self.sym.items() if mentions(v, symbol)]:
+            del self.sym[other]
+        self.bounds.lower[symbol] = 0
+        self._opaque[symbol] = self._site
+        return Affine.symbol(symbol)
 
     def _bound(self, node, length, default):
         """A slice bound as an offset from the axis' start (a negative literal counts
@@ -327,3 +382,19 @@ class SymbolicLengths:
         if not isinstance(bound, Affine) or not self.bounds.nonnegative(bound):
             return None                # (a bound that may be negative counts from the end)
         return bound
+
+
+def _learnable_blocks(tree):
+    """ids of the statement lists every statement of which runs, once the list is entered,
+    when the function returns: its body (no early return) and loop bodies with no break,
+    continue or return in them."""
+    from ..ir.walk import walk_tree
+    exits = (gast.Break, gast.Continue, gast.Return)
+    blocks = set()
+    if not any(isinstance(n, gast.Return) for stmt in tree.body[:-1] for n in walk_tree(stmt)):
+        blocks.add(id(tree.body))
+    for node in walk_tree(tree):
+        if isinstance(node, (gast.For, gast.While)) and not any(
+                isinstance(n, exits) for stmt in node.body for n in walk_tree(stmt)):
+            blocks.add(id(node.body))
+    return blocks

@@ -107,3 +107,17 @@ def axes_from_lengths(kind, shape, bounds):
         else:
             return kind
     return Num(np.ndarray, kind.dtype, tuple(axes))
+
+
+def substituted(value, equal):
+    """`value` with each symbol of `equal` (symbol -> Affine) replaced by what it equals."""
+    if not equal:
+        return value
+    if isinstance(value, Affine):
+        out = Affine.constant(value.const)
+        for name, c in value.terms:
+            out = out + (equal[name] if name in equal else Affine.symbol(name)).scaled(c)
+        return out
+    if isinstance(value, (Shape, Ints, Range)):
+        return type(value)(None if a is None else substituted(a, equal) for a in value)
+    return value
