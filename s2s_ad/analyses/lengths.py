@@ -30,6 +30,7 @@ import gast
 import numpy as np
 
 from ..ir.primitives import attribute_read, identity, operation_of
+from ..ir.walk import walk_tree
 from ..signature import Num
 from .affine import Affine, Bounds
 from .shape_values import (Ints, Range, Shape, broadcast, join, matmul, mentions,
@@ -388,7 +389,6 @@ def _learnable_blocks(tree):
     """ids of the statement lists every statement of which runs, once the list is entered,
     when the function returns: its body (no early return) and loop bodies with no break,
     continue or return in them."""
-    from ..ir.walk import walk_tree
     exits = (gast.Break, gast.Continue, gast.Return)
     blocks = set()
     if not any(isinstance(n, gast.Return) for stmt in tree.body[:-1] for n in walk_tree(stmt)):
