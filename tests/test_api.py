@@ -141,7 +141,9 @@ def test_traceback_shows_generated_lines():
     with pytest.raises(ValueError) as info:
         df(np.ones((2, 3)))
     shown = "".join(traceback.format_exception(info.value))
-    assert "grad_f" in shown and "t1_0 = x @ x" in shown
+    # the product's value is not needed (its lengths are x's: analyses/lengths.py), so
+    # the generated line that raises is the check standing in for it
+    assert "grad_f" in shown and "check_matmul(x, x)" in shown
 
 
 def test_integer_inputs_are_differentiated_as_floats():

@@ -45,6 +45,9 @@ class ExpansionContext:
         """Is operand `atom` of the operation computing `result` shaped like it?"""
         if self.i.shapes.same(result, atom):
             return True
+        if self.i.kinds is not None and isinstance(atom, gast.Name) \
+                and self.i.kinds.same_lengths(result, atom.id):
+            return True                 # lengths proved equal (analyses/lengths.py)
         axes = self._axes(atom)
         return axes is not None and axes == self._axes(result)
 

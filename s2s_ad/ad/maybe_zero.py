@@ -66,6 +66,10 @@ class MaybeZeroAdjoints:
         if isinstance(value, gast.Name):
             return not self.adjoint_may_be_zero(value)
         axes = self.i.kinds.axes(variable) if self.i.kinds is not None else None
+        if axes is None and self.i.kinds is not None and self.i.kinds.decided_lengths(variable):
+            # no axes known, but a shape class (lengths proved equal: kinds.py)
+            return self._reduced_to(value, variable) or self.uniform.shaped_like(
+                value, None, variable=variable)
         return self._reduced_to(value, variable) or bool(axes) and self.uniform.shaped_like(
             value, axes)
 

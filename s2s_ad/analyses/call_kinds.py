@@ -44,8 +44,27 @@ def helper_results(front, depth=0, active=(), memo=None):
         returned = levels.tree.body[-1]
         memo[key] = kinds.of(returned.value) if isinstance(returned, gast.Return) \
             and returned.value is not None else UNKNOWN
+        memo[("shaped",) + key] = _shaped_like(levels, kinds, returned)
         return memo[key]
+
+    def shaped_like(function, signature):
+        """The parameter whose shape what `function` returns provably has (asked after
+        result(function, signature)), or None."""
+        return memo.get(("shaped", function, tuple(signature.items())))
+    result.shaped_like = shaped_like
     return result
+
+
+def _shaped_like(levels, kinds, returned):
+    """A parameter never rebound that the returned name is in one shape class with
+    (analyses/shape_classes.py: `return 1.0 / (1.0 + np.exp(-z))` has z's shape)."""
+    if not (isinstance(returned, gast.Return) and isinstance(returned.value, gast.Name)):
+        return None
+    classes = kinds.shape_class or {}
+    root = classes.get(returned.value.id, returned.value.id)
+    rebound = set(names_stored(levels.tree))
+    return next((p for p in levels.resolution.parameters
+                 if p not in rebound and classes.get(p, p) == root), None)
 
 
 def call_signature(helper, stmt, levels, kinds):

@@ -32,8 +32,11 @@ from .object_kinds import PRIMITIVES as OBJECT_PRIMITIVES, object_result
 from .evaluable import evaluable
 from .shapes import FULL_REDUCTIONS, is_elementwise
 from .slice_shapes import unsized_result
+from .lengths import SymbolicLengths
+from .shape_values import Shape, axes_from_lengths
 from .shape_classes import ShapeClasses
 from .item_kinds import ItemKinds, join, public
+from .union_find import root_of
 from .stand_ins import (WORLDS, constant, global_value, integer_worlds, literal, result_kind,
                         same_value, stand_ins, unknown_int, UnknownInt, written_worlds)
 
@@ -48,10 +51,21 @@ class Kinds:
     facts: dict
     shape_class: dict = None
     iteration_classes: dict = None    # id(loop) -> shape edges within one iteration
+    lengths: dict = None              # variable -> its symbolic lengths (lengths.py)
     # id(statement calling a function) -> {operand: kind there}: what an operand is where
     # the call runs, sharper than its fact when the name is bound again elsewhere (a
     # derivative's temporary restored from its tape holds anything there)
     at_calls: dict = None
+
+    def same_lengths(self, a, b):
+        """Do a and b provably have one shape, every axis's length decided and equal?"""
+        return self.decided_lengths(a) and (self.lengths or {}).get(a) == self.lengths.get(b)
+
+    def decided_lengths(self, name):
+        """Is `name` an array whose every axis's length (lengths.py) is decided, the same
+        for every value it takes?"""
+        shape = (self.lengths or {}).get(name)
+        return isinstance(shape, Shape) and bool(shape) and None not in shape
 
     def of_at(self, stmt, atom):
         """The kind of operand `atom` of the call `stmt` makes, where it runs."""
@@ -99,7 +113,7 @@ def analyse_kinds(levels, signature, helper_result=None):
     return _Analysis(levels, signature, helper_result).run()
 
 
-class _Analysis(ItemKinds, ShapeClasses):
+class _Analysis(ItemKinds, ShapeClasses, SymbolicLengths):
     def __init__(self, levels, signature, helper_result):
         self.levels = levels
         self.helper_result = helper_result
@@ -109,13 +123,15 @@ class _Analysis(ItemKinds, ShapeClasses):
         for name in levels.resolution.parameters:
             kind = signature.get(name, UNKNOWN)
             self._bind(name, kind, stand_ins(kind))
+        self._init_lengths(signature)
 
     def run(self):
         self._block(self.levels.tree.body)
         counts = Counter(names_stored(self.levels.tree))     # name -> times it is bound
+        lengths = self._lasting_lengths()
         return Kinds({name: public(kind) for name, kind in self.facts.items()},
-                     self._shape_classes(counts),
-                     self._iteration_classes(counts),
+                     _with_equal_lengths(self._shape_classes(counts), lengths),
+                     self._iteration_classes(counts), lengths,
                      {key: {name: public(kind) for name, kind in operands.items()}
                       for key, operands in self.at_calls.items()})
 
@@ -125,26 +141,40 @@ class _Analysis(ItemKinds, ShapeClasses):
 
     # ---- statements ---------------------------------------------------------------------
     def _block(self, stmts):
-        for stmt in stmts:
+        for position, stmt in enumerate(stmts):
+            self._site = (id(stmts), position)
             self._statement(stmt)
 
     def _statement(self, stmt):
         if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name):
             if isinstance(stmt.value, gast.Call):
                 self._note_operands(stmt)
-            self._bind(stmt.targets[0].id, *self._evaluate(stmt.value))
+            kind, worlds = self._evaluate(stmt.value)
+            lengths = self._symbolic(stmt.value)
+            self._note_kind(lengths, kind)
+            known = axes_from_lengths(kind, lengths, self.bounds)
+            if known is not kind:        # a slice's length the stand-ins could not evaluate
+                kind, worlds = known, stand_ins(known)
+            self._bind(stmt.targets[0].id, kind, worlds)
+            self._sym_bind(stmt.targets[0].id, lengths)
         elif isinstance(stmt, gast.Assign):
             self._bind(stmt.targets[0].value.id, *self._written(stmt.targets[0], stmt.value))
         elif isinstance(stmt, gast.Expr):
             self._forget_written(stmt.value)
         elif isinstance(stmt, gast.If):
-            before = dict(self.env)
+            before, sym_before = dict(self.env), dict(self.sym)
+            self._nested += 1
             self._block(stmt.body)
             after_body, self.env = self.env, dict(before)
+            sym_after_body, self.sym = self.sym, sym_before
             self._block(stmt.orelse)
+            self._nested -= 1
             self.env = _join_envs(after_body, self.env)
+            self._sym_join_into(sym_after_body, self.sym)
         elif isinstance(stmt, (gast.For, gast.While)):
+            self._nested += 1
             self._loop(stmt)
+            self._nested -= 1
         elif isinstance(stmt, gast.With):
             self._block(stmt.body)
 
@@ -172,12 +202,15 @@ class _Analysis(ItemKinds, ShapeClasses):
 
     def _loop(self, loop):
         for _ in range(_LOOP_ROUNDS):
-            before = dict(self.env)
+            before, sym_before = dict(self.env), dict(self.sym)
             if isinstance(loop, gast.For):
                 self._bind(loop.target.id, *self._iterated(loop.iter))
+                self._sym_loop_target(loop)
             self._block(loop.body)
             self.env = _join_envs(before, self.env)
-            if all(before.get(k, (None,))[0] == v[0] for k, v in self.env.items()):
+            self._sym_join_into(sym_before, self.sym)
+            if all(before.get(k, (None,))[0] == v[0] for k, v in self.env.items()) \
+                    and self.sym == sym_before:
                 return
         for name, (kind, _) in list(self.env.items()):     # no fixed point: give up
             if before.get(name, (None,))[0] != kind:
@@ -185,6 +218,9 @@ class _Analysis(ItemKinds, ShapeClasses):
                 for operands in self.at_calls.values():
                     if name in operands:
                         operands[name] = UNKNOWN
+        for name in set(self.sym) | set(sym_before):
+            if self.sym.get(name) != sym_before.get(name):
+                self._sym_bind(name, None)
 
     def _forget_written(self, call):
         """`xs.append(v)` and other calls on a name change what it holds."""
@@ -301,21 +337,54 @@ class _Analysis(ItemKinds, ShapeClasses):
 
     def _helper(self, function, op):
         """A user function's result, from its own analysis with the operands' kinds."""
+        bound = self._helper_signature(function, op)
+        if bound is None:
+            return UNKNOWN, None
+        kind = self.helper_result(function, bound[0])
+        return kind, stand_ins(kind)
+
+    def _helper_shaped_like(self, function, op):
+        """The operand whose shape a user function's result provably has (call_kinds'
+        shaped_like, asked after _helper), or None."""
+        bound = self._helper_signature(function, op)
+        shaped_like = getattr(self.helper_result, "shaped_like", None)
+        if bound is None or shaped_like is None:
+            return None
+        parameter = shaped_like(function, bound[0])
+        return bound[1].get(parameter) if parameter is not None else None
+
+    def _helper_signature(self, function, op):
+        """(parameter -> kind, parameter -> operand) of a call of a user function, or None
+        when its operands do not bind."""
         try:
             parameters = inspect.signature(function).parameters
             bound = inspect.signature(function).bind(*op.args, **op.keywords)
         except (TypeError, ValueError):
-            return UNKNOWN, None
+            return None
         signature = {}
         for name, parameter in parameters.items():
             if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
-                return UNKNOWN, None
+                return None
             if name in bound.arguments:
                 signature[name] = self._atom(bound.arguments[name])[0]
             else:
                 signature[name] = constant(parameter.default)[0]
-        kind = self.helper_result(function, signature)
-        return kind, stand_ins(kind)
+        return signature, dict(bound.arguments)
+
+def _with_equal_lengths(classes, lengths):
+    """Shape classes joined where the lengths (lengths.py) of every value two variables
+    take are decided and equal: `out = np.zeros(n)`, `out = out + w[k] * x[k:k + n]`."""
+    parent = dict(classes)
+    first = {}
+    for name in sorted(lengths):
+        shape = lengths[name]
+        if isinstance(shape, Shape) and shape and None not in shape:
+            if shape in first:
+                parent[root_of(parent, name)] = root_of(parent, first[shape])
+            else:
+                first[shape] = name
+    return {name: root_of(parent, name) for name in parent}
+
 
 def _nonzero(value):
     """A Python number's zero stand-in as a one of its type (anything else as it is)."""
