@@ -18,6 +18,7 @@ MODULES = (
     "numpy_polynomials",
     "numpy_polynomial_roots",
     "numpy_bessel",
+    "numpy_sinc",
     "numpy_shape",
     "numpy_pieces",
     "numpy_rearrange",

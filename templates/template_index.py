@@ -15,7 +15,7 @@ source numpy_decompositions 3171783927
 source numpy_fft 33569230
 source numpy_least_squares 1092360876
 source numpy_linalg 468202941
-source numpy_math 2171480634
+source numpy_math 200508526
 source numpy_nan_reductions 1423768809
 source numpy_parts 80502683
 source numpy_pieces 3142331670
@@ -26,6 +26,7 @@ source numpy_reductions 3909989730
 source numpy_select 565792922
 source numpy_shape 1937477595
 source numpy_signal 716089017
+source numpy_sinc 325159406
 source numpy_statistics 1656705311
 source objects 3146579274
 source operators 4021195466
@@ -359,7 +360,6 @@ adjoint numpy:rad2deg numpy_math
 adjoint numpy:radians numpy_math
 adjoint numpy:reciprocal numpy_math
 adjoint numpy:sin numpy_math
-adjoint numpy:sinc numpy_math
 adjoint numpy:sinh numpy_math
 adjoint numpy:sqrt numpy_math
 adjoint numpy:square numpy_math
@@ -393,7 +393,6 @@ tangent numpy:rad2deg numpy_math
 tangent numpy:radians numpy_math
 tangent numpy:reciprocal numpy_math
 tangent numpy:sin numpy_math
-tangent numpy:sinc numpy_math
 tangent numpy:sinh numpy_math
 tangent numpy:sqrt numpy_math
 tangent numpy:square numpy_math
@@ -603,6 +602,10 @@ adjoint numpy:convolve numpy_signal
 adjoint numpy:correlate numpy_signal
 tangent numpy:convolve numpy_signal
 tangent numpy:correlate numpy_signal
+adjoint numpy:sinc numpy_sinc
+adjoint s2s_ad.runtime_sinc:sinc_derivative numpy_sinc
+tangent numpy:sinc numpy_sinc
+tangent s2s_ad.runtime_sinc:sinc_derivative numpy_sinc
 adjoint numpy:corrcoef numpy_statistics
 adjoint numpy:cov numpy_statistics
 adjoint numpy:median numpy_statistics
