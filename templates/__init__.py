@@ -56,5 +56,6 @@ if hasattr(_np, "cumulative_sum") and hasattr(_np, "unstack"):
 # one only once the user's code has imported what it needs (never scipy itself).
 OPTIONAL_MODULES = (
     ("scipy_special", "scipy.special"),
+    ("scipy_special_bessel_gamma", "scipy.special"),
     ("scipy_stats", "scipy.stats"),
 )

@@ -97,6 +97,20 @@ class Registry:
         return entry is not None and not _is_built_in(
             entry if isinstance(entry, (Template, TemplateError)) else entry[1])
 
+    def constant_parameters(self, primitive):
+        """The parameters of `primitive` its adjoint template never gives a derivative
+        (`d[v]` nowhere in it: scipy.special.iv's order v): an argument reaching the
+        output only through them would get a silent zero. Empty without a template."""
+        try:
+            template = self.reverse(primitive)
+        except TemplateError:
+            return frozenset()
+        if template is None:
+            return frozenset()
+        written = {derivative_target(node)[0] for stmt in template.body
+                   for node in gast.walk(stmt) if derivative_target(node) is not None}
+        return frozenset(p for p in template.params if p not in written)
+
     def is_nondifferentiable(self, primitive):
         self._refresh("nondifferentiable", primitive)
         return _lookup(self._nondiff, primitive) is not None
