@@ -58,4 +58,5 @@ OPTIONAL_MODULES = (
     ("scipy_special", "scipy.special"),
     ("scipy_special_bessel_gamma", "scipy.special"),
     ("scipy_stats", "scipy.stats"),
+    ("scipy_signal", "scipy.signal"),
 )

@@ -35,7 +35,7 @@ source runtime_adjoints 1440817612
 source runtime_adjoints_linalg 2007760678
 source runtime_calculus 3507173389
 source runtime_functions 2311047599
-source runtime_helpers 1891316215
+source runtime_helpers 583382577
 source runtime_helpers_arrays 1411742494
 source runtime_helpers_pieces 1948706075
 source runtime_mappings 3962196716
@@ -821,6 +821,7 @@ nondifferentiable s2s_ad.runtime:zero_adjoint runtime_helpers
 nondifferentiable s2s_ad.runtime:zero_tangent runtime_helpers
 nondifferentiable s2s_ad.runtime_arrays:pad_widths runtime_helpers
 nondifferentiable s2s_ad.runtime_arrays:signal_widths runtime_helpers
+nondifferentiable s2s_ad.runtime_arrays:signal_widths_nd runtime_helpers
 nondifferentiable s2s_ad.runtime_arrays:weights_layout runtime_helpers
 nondifferentiable s2s_ad.runtime_checks:check_broadcast runtime_helpers
 nondifferentiable s2s_ad.runtime_checks:check_matmul runtime_helpers

@@ -131,6 +131,7 @@ def all_specs():
     import specs_runtime
     import specs_scipy_special
     import specs_scipy_bessel_gamma
+    import specs_scipy_signal
     import specs_statistics
     import specs_zero_spread
     return SPECS + specs_elementwise.SPECS + specs_arrays.SPECS + specs_runtime.SPECS \
@@ -140,4 +141,5 @@ def all_specs():
         + specs_calculus.SPECS + specs_objects.SPECS + specs_scipy_special.SPECS \
         + specs_fft.SPECS + specs_functions.SPECS + specs_parts.SPECS \
         + specs_tensor_linalg.SPECS + specs_gathered.SPECS \
-        + specs_series.SPECS + specs_roots_bessel.SPECS + specs_scipy_bessel_gamma.SPECS
+        + specs_series.SPECS + specs_roots_bessel.SPECS + specs_scipy_bessel_gamma.SPECS \
+        + specs_scipy_signal.SPECS
