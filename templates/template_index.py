@@ -17,7 +17,7 @@ source numpy_least_squares 1092360876
 source numpy_linalg 468202941
 source numpy_math 200508526
 source numpy_nan_reductions 1423768809
-source numpy_parts 80502683
+source numpy_parts 1226588027
 source numpy_pieces 3142331670
 source numpy_polynomial_roots 4076732941
 source numpy_polynomials 1854607153
@@ -417,11 +417,13 @@ tangent numpy:nanstd numpy_nan_reductions
 tangent numpy:nansum numpy_nan_reductions
 tangent numpy:nanvar numpy_nan_reductions
 adjoint numpy:copysign numpy_parts
+adjoint numpy:frexp numpy_parts
 adjoint numpy:ldexp numpy_parts
 adjoint numpy:modf numpy_parts
 adjoint numpy:real_if_close numpy_parts
 adjoint numpy:unwrap numpy_parts
 tangent numpy:copysign numpy_parts
+tangent numpy:frexp numpy_parts
 tangent numpy:ldexp numpy_parts
 tangent numpy:modf numpy_parts
 tangent numpy:real_if_close numpy_parts
