@@ -9,15 +9,15 @@ once the user's code has imported scipy.special). Derivatives, with y the result
     gammainc(a, x)   exp((a-1) log x - x - gammaln(a)) dx;  gammaincc minus that
     betainc(a, b, x) exp((a-1) log x + (b-1) log(1-x) - betaln(a, b)) dx
 
-The orders v, n and the shape parameters a, b are not differentiated: an argument
-reaching the output only through them is a NonDifferentiableError (never a zero).
+The orders v, n and the shape parameters a, b are not differentiated
+(`undifferentiated`): differentiating through them is a located error, never a zero.
 Each derivative is made of functions with templates (here, scipy_special.py and numpy's),
 so second order works.
 """
 import numpy as np
 from scipy import special
 
-from s2s_ad.ad.template_dsl import adjoint, d, tangent
+from s2s_ad.ad.template_dsl import adjoint, d, tangent, undifferentiated
 from s2s_ad.runtime import unbroadcast
 
 
@@ -48,6 +48,7 @@ def j1_tangent(y, x):
 def jv_adjoint(y, v, z):
     """d jv(v, z) = (jv(v - 1, z) - jv(v + 1, z)) / 2 dz (the order v is not differentiated)"""
     d[z] += unbroadcast(d[y] * 0.5 * (special.jv(v - 1.0, z) - special.jv(v + 1.0, z)), z)
+    d[v] += undifferentiated(v)
 
 
 @tangent(special.jv)
@@ -82,6 +83,7 @@ def y1_tangent(y, x):
 def yv_adjoint(y, v, z):
     """d yv(v, z) = (yv(v - 1, z) - yv(v + 1, z)) / 2 dz (the order v is not differentiated)"""
     d[z] += unbroadcast(d[y] * 0.5 * (special.yv(v - 1.0, z) - special.yv(v + 1.0, z)), z)
+    d[v] += undifferentiated(v)
 
 
 @tangent(special.yv)
@@ -94,6 +96,7 @@ def yn_adjoint(y, n, x):
     """d yn(n, x) = (yv(n - 1, x) - yv(n + 1, x)) / 2 dx (the integer order n is not
     differentiated)"""
     d[x] += unbroadcast(d[y] * 0.5 * (special.yv(n - 1.0, x) - special.yv(n + 1.0, x)), x)
+    d[n] += undifferentiated(n)
 
 
 @tangent(special.yn)
@@ -117,6 +120,7 @@ def rgamma_tangent(y, x):
 def gammainc_adjoint(y, a, x):
     """d P(a, x) = x**(a-1) exp(-x) / gamma(a) dx (a is not differentiated)"""
     d[x] += unbroadcast(d[y] * np.exp((a - 1.0) * np.log(x) - x - special.gammaln(a)), x)
+    d[a] += undifferentiated(a)
 
 
 @tangent(special.gammainc)
@@ -128,6 +132,7 @@ def gammainc_tangent(y, a, x):
 def gammaincc_adjoint(y, a, x):
     """d Q(a, x) = -x**(a-1) exp(-x) / gamma(a) dx (a is not differentiated)"""
     d[x] += unbroadcast(-d[y] * np.exp((a - 1.0) * np.log(x) - x - special.gammaln(a)), x)
+    d[a] += undifferentiated(a)
 
 
 @tangent(special.gammaincc)
@@ -140,6 +145,8 @@ def betainc_adjoint(y, a, b, x):
     """d I_x(a, b) = x**(a-1) (1-x)**(b-1) / B(a, b) dx (a, b are not differentiated)"""
     d[x] += unbroadcast(d[y] * np.exp((a - 1.0) * np.log(x) + (b - 1.0) * np.log1p(-x)
                                       - special.betaln(a, b)), x)
+    d[a] += undifferentiated(a)
+    d[b] += undifferentiated(b)
 
 
 @tangent(special.betainc)

@@ -109,7 +109,8 @@ class Registry:
             return frozenset()
         written = {derivative_target(node)[0] for stmt in template.body
                    for node in gast.walk(stmt) if derivative_target(node) is not None}
-        return frozenset(p for p in template.params if p not in written)
+        return frozenset(p for p in template.params if p not in written) \
+            | undifferentiated_parameters(template)
 
     def is_nondifferentiable(self, primitive):
         self._refresh("nondifferentiable", primitive)
@@ -271,6 +272,21 @@ def _lookup(table, primitive):
 
 def _is_docstring(stmt):
     return isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Constant)
+
+
+def undifferentiated_parameters(template):
+    """The parameters a reverse template declares without a derivative:
+    `d[v] += undifferentiated(v)` (template_dsl.undifferentiated)."""
+    return frozenset(derivative_target(stmt.target)[0] for stmt in template.body
+                     if is_undifferentiated(stmt, template))
+
+
+def is_undifferentiated(stmt, template):
+    """Is `stmt` a `d[v] += undifferentiated(v)` declaration?"""
+    value = getattr(stmt, "value", None)
+    return isinstance(stmt, gast.AugAssign) and isinstance(value, gast.Call) \
+        and isinstance(value.func, gast.Name) \
+        and template.namespace.get(value.func.id) is template_dsl.undifferentiated
 
 
 def derivative_target(node):
