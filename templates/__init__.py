@@ -58,5 +58,6 @@ OPTIONAL_MODULES = (
     ("scipy_special", "scipy.special"),
     ("scipy_special_bessel_gamma", "scipy.special"),
     ("scipy_stats", "scipy.stats"),
+    ("scipy_stats_gamma_beta", "scipy.stats"),
     ("scipy_signal", "scipy.signal"),
 )
