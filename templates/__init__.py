@@ -59,5 +59,6 @@ OPTIONAL_MODULES = (
     ("scipy_special_bessel_gamma", "scipy.special"),
     ("scipy_stats", "scipy.stats"),
     ("scipy_stats_gamma_beta", "scipy.stats"),
+    ("scipy_stats_t_poisson", "scipy.stats"),
     ("scipy_signal", "scipy.signal"),
 )

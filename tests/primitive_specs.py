@@ -132,7 +132,7 @@ def all_specs():
     import specs_scipy_special
     import specs_scipy_bessel_gamma
     import specs_scipy_signal
-    import specs_scipy_stats_gamma_beta
+    import specs_scipy_distributions
     import specs_statistics
     import specs_zero_spread
     return SPECS + specs_elementwise.SPECS + specs_arrays.SPECS + specs_runtime.SPECS \
@@ -143,4 +143,4 @@ def all_specs():
         + specs_fft.SPECS + specs_functions.SPECS + specs_parts.SPECS \
         + specs_tensor_linalg.SPECS + specs_gathered.SPECS \
         + specs_series.SPECS + specs_roots_bessel.SPECS + specs_scipy_bessel_gamma.SPECS \
-        + specs_scipy_signal.SPECS + specs_scipy_stats_gamma_beta.SPECS
+        + specs_scipy_signal.SPECS + specs_scipy_distributions.SPECS
