@@ -98,19 +98,18 @@ class Registry:
             entry if isinstance(entry, (Template, TemplateError)) else entry[1])
 
     def constant_parameters(self, primitive):
-        """The parameters of `primitive` its adjoint template never gives a derivative
-        (`d[v]` nowhere in it: scipy.special.iv's order v): an argument reaching the
-        output only through them would get a silent zero. Empty without a template."""
+        """The parameters of `primitive` its adjoint template declares without a
+        derivative (`d[v] += undifferentiated(v)`: scipy.special.iv's order): an argument
+        reaching the output only through them would get a silent zero. (A parameter a
+        template merely does not write may still carry the derivative another way, as
+        call_function's function does through its vjp.) Empty without a template."""
         try:
             template = self.reverse(primitive)
         except TemplateError:
             return frozenset()
         if template is None:
             return frozenset()
-        written = {derivative_target(node)[0] for stmt in template.body
-                   for node in gast.walk(stmt) if derivative_target(node) is not None}
-        return frozenset(p for p in template.params if p not in written) \
-            | undifferentiated_parameters(template)
+        return undifferentiated_parameters(template)
 
     def is_nondifferentiable(self, primitive):
         self._refresh("nondifferentiable", primitive)
