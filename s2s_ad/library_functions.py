@@ -2,10 +2,12 @@
 directly, as autograd users write them: `s2s_ad.grad(np.tanh)`, `s2s_ad.jacobian(np.sort)`.
 
 A function s2s_ad has a derivative template for is differentiated through a def that
-calls it with its required positional parameters (numpy's defaults for the rest):
+calls it with its required positional parameters, then the optional ones its templates
+take, as keywords with numpy's defaults (so `grad(np.sum)(x, axis=0)` works):
 
-    s2s_ad.grad(np.median)       ->  the grad of  def median(a):
-                                                      return numpy.median(a)
+    s2s_ad.grad(np.median)       ->  the grad of  def median(a, axis=None, keepdims=False):
+                                                      return numpy.median(a, axis=axis,
+                                                                          keepdims=keepdims)
     s2s_ad.jvp(np.arctan2)       ->  the jvp of   def arctan2(x1, x2):
                                                       return numpy.arctan2(x1, x2)
 
@@ -51,7 +53,7 @@ def library_function(f):
         raise APIUsageError(
             f"s2s_ad cannot tell which arguments {path} takes",
             hint=f"differentiate a def calling it: def g(x): return {path}(x)")
-    wrapper = _wrapper(name, path, params)
+    wrapper = _wrapper(name, path, params, _keywords(f, params, registry))
     _WRAPPERS[id(f)] = (f, wrapper)
     return wrapper
 
@@ -98,16 +100,40 @@ def _required_parameters(f):
     return names or None
 
 
-def _wrapper(name, path, params):
-    """`def name(*params): return path(*params)`, compiled from registered source (so
-    s2s_ad reads it like a def of the user's)."""
+def _keywords(f, params, registry):
+    """The optional parameters both of f's templates take, with their defaults (which
+    mirror numpy's), so `grad(np.sum)(x, axis=0)` passes them on; only those whose default
+    is a plain literal (None, a number, a string, a bool)."""
+    templates = [registry.reverse(f), registry.tangent(f)]
+    if any(t is None for t in templates):
+        return []
+    try:
+        accepted = inspect.signature(f).parameters
+    except (TypeError, ValueError):
+        accepted = None
+    keywords = []
+    for name in templates[0].params:
+        if name in params or name not in templates[1].params or name not in \
+                templates[0].defaults or (accepted is not None and name not in accepted):
+            continue
+        default = templates[0].defaults[name]
+        if default is None or type(default) in (bool, int, float, str):
+            keywords.append((name, default))
+    return keywords
+
+
+def _wrapper(name, path, params, keywords=()):
+    """`def name(*params, **keywords): return path(*params, **keywords)`, compiled from
+    registered source (so s2s_ad reads it like a def of the user's)."""
     from .backend.sources import register
     top = path.split(".")[0]
-    args = ", ".join(params)
-    text = f"def {name}({args}):\n    return {path}({args})\n"
+    signature = ", ".join(list(params) + [f"{k}={v!r}" for k, v in keywords])
+    passed = ", ".join(list(params) + [f"{k}={k}" for k, _ in keywords])
+    text = f"def {name}({signature}):\n    return {path}({passed})\n"
     filename = register(f"library_{name}", text)
     namespace = {"__name__": __name__, top: sys.modules[top]}
     exec(compile(text, filename, "exec"), namespace)
     function = namespace[name]
-    function.__doc__ = f"{path} with its required arguments (s2s_ad.library_functions)"
+    function.__doc__ = (f"{path} with its required arguments, then its keywords "
+                        f"(s2s_ad.library_functions)")
     return function

@@ -9,6 +9,7 @@ numpy and runtime.py's helpers only:
                                      linear in the array) and its adjoints
     signal_widths(a, v, mode, correlate)  where convolve's / correlate's result sits in the
                                      full one (np.pad widths)
+    signal_widths_nd(in1, in2, mode) the same for scipy.signal.convolve's n-d result
     weights_layout(a, weights, axis) how np.average lays its weights out against a
     weights_total, spread_weights, sum_weighted, unlayout_weights   np.average's sum of
                                      weights, its adjoint for a and the transposes
@@ -182,6 +183,22 @@ def signal_widths(a, v, mode="full", correlate=False):
         return short - 1, short - 1
     before = short // 2 if correlate and n < m else (short - 1) // 2
     return before, short - 1 - before
+
+
+def signal_widths_nd(in1, in2, mode="full"):
+    """Where scipy.signal.convolve(in1, in2, mode) sits in its full result (shape
+    in1 + in2 - 1 along each axis), as np.pad's widths: centred like scipy's own window,
+    'same' keeping in1's shape, 'valid' |in1 - in2| + 1 values along each axis.
+
+        signal_widths_nd(np.ones((4, 3)), np.ones((2, 2)), "same")  ->  ((0, 1), (0, 1))
+    """
+    widths = []
+    for n, m in zip(np.shape(in1), np.shape(in2)):
+        full = n + m - 1
+        kept = {"full": full, "same": n, "valid": abs(n - m) + 1}[mode]
+        before = (full - kept) // 2
+        widths.append((before, full - kept - before))
+    return tuple(widths)
 
 
 # ---- np.average with weights ------------------------------------------------------------

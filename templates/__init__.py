@@ -19,6 +19,7 @@ MODULES = (
     "numpy_polynomials",
     "numpy_polynomial_roots",
     "numpy_bessel",
+    "numpy_sinc",
     "numpy_shape",
     "numpy_pieces",
     "numpy_rearrange",
@@ -56,5 +57,9 @@ if hasattr(_np, "cumulative_sum") and hasattr(_np, "unstack"):
 # one only once the user's code has imported what it needs (never scipy itself).
 OPTIONAL_MODULES = (
     ("scipy_special", "scipy.special"),
+    ("scipy_special_bessel_gamma", "scipy.special"),
     ("scipy_stats", "scipy.stats"),
+    ("scipy_stats_gamma_beta", "scipy.stats"),
+    ("scipy_stats_t_poisson", "scipy.stats"),
+    ("scipy_signal", "scipy.signal"),
 )

@@ -284,19 +284,6 @@ def arctan2_tangent(y, x1, x2):
     d[y] = (x2 * d[x1] - x1 * d[x2]) / _r2
 
 
-@adjoint(np.sinc)
-def sinc_adjoint(y, x):
-    """d sin(pi x) / (pi x) = (cos(pi x) - sinc(x)) / x dx (0 at x = 0)"""
-    _nonzero = np.where(x == 0.0, 1.0, x)
-    d[x] += d[y] * np.where(x == 0.0, 0.0, (np.cos(np.pi * x) - y) / _nonzero)
-
-
-@tangent(np.sinc)
-def sinc_tangent(y, x):
-    _nonzero = np.where(x == 0.0, 1.0, x)
-    d[y] = d[x] * np.where(x == 0.0, 0.0, (np.cos(np.pi * x) - y) / _nonzero)
-
-
 @adjoint(np.deg2rad, np.radians)
 def deg2rad_adjoint(y, x):
     """d (x pi / 180) = pi / 180 dx"""

@@ -1,10 +1,11 @@
 """Elementwise functions that rescale a number or split it into parts: np.copysign,
-np.ldexp, np.modf, np.unwrap and np.real_if_close (numpy 2's np.astype: numpy2_arrays.py).
+np.ldexp, np.modf, np.frexp, np.unwrap and np.real_if_close (numpy 2's np.astype: numpy2_arrays.py).
 
     copysign(x1, x2) = |x1| s(x2)      dy = s(x1) s(x2) dx1  (s: the sign copysign reads,
                                                             -0.0 negative); none in x2
     ldexp(x1, n)     = x1 2**n         dy = 2**n dx1         (n is an integer)
     modf(x)          = (x - trunc(x), trunc(x))   d frac = dx, d int = 0
+    frexp(x)         = (m, e), x = m 2**e         d m = 2**-e dx, d e = 0  (e is an integer)
     unwrap(p)        = p + k period    dy = dp               (k is piecewise constant)
     real_if_close(a) = a (real a)      dy = da
 """
@@ -46,6 +47,19 @@ def modf_adjoint(y, x):
 @tangent(np.modf)
 def modf_tangent(y, x):
     d[y] = (broadcast_tangent(d[x], y[0]), np.zeros_like(y[1]))
+
+
+@adjoint(np.frexp)
+def frexp_adjoint(y, x):
+    """x_bar = the mantissa's adjoint times 2**-e (the exponent is piecewise constant)"""
+    d[x] += reshape_like(broadcast_tangent(d[y][0], y[0]) * np.ldexp(np.ones_like(y[0]), -y[1]),
+                         x)
+
+
+@tangent(np.frexp)
+def frexp_tangent(y, x):
+    d[y] = (broadcast_tangent(d[x], y[0]) * np.ldexp(np.ones_like(y[0]), -y[1]),
+            np.zeros_like(y[0]))
 
 
 @adjoint(np.unwrap)

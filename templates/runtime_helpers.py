@@ -28,7 +28,7 @@ from s2s_ad.runtime_flow import (add_adjoints, add_lists, clear_adjoint, copy_ad
                                  copy_argument, float_copy, float_gradient, match_adjoint,
                                  pop_adjoint, push_adjoint, scatter_add, spread_adjoint,
                                  sum_repeats, take_adjoint, concatenation_part)
-from s2s_ad.runtime_arrays import pad_widths, signal_widths, weights_layout
+from s2s_ad.runtime_arrays import pad_widths, signal_widths, signal_widths_nd, weights_layout
 from s2s_ad.runtime_linalg import (matmul_adjoint_a, matmul_adjoint_b, as_columns,
                                    dot_adjoint_a, dot_adjoint_b, einsum_operand_adjoint,
                                    inner_adjoint_a, inner_adjoint_b, place_diagonal,
@@ -45,7 +45,7 @@ nondifferentiable(  # counts, seeds, checks, tie shares (piecewise constant), ze
     runtime.zero_tangent, runtime.zero_adjoint, runtime_flow.float_zeros,
     runtime_flow.float_dtype, runtime_flow.sequence_position,
     runtime.shape_of, runtime.placeholder, pad_widths,
-    signal_widths, weights_layout, runtime_creation.linspace_fractions, norm_power,
+    signal_widths, signal_widths_nd, weights_layout, runtime_creation.linspace_fractions, norm_power,
     runtime_linalg.einsum_operand_count, runtime_linalg.kron_layout)
 
 

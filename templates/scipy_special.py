@@ -28,7 +28,7 @@ import math
 import numpy as np
 from scipy import special
 
-from s2s_ad.ad.template_dsl import adjoint, d, tangent
+from s2s_ad.ad.template_dsl import adjoint, d, tangent, undifferentiated
 from s2s_ad.runtime import unbroadcast, unreduce
 from s2s_ad.runtime_arrays import logsumexp_weights
 from s2s_ad.runtime_flow import float_dtype
@@ -254,6 +254,7 @@ def entr_tangent(y, x):
 def iv_adjoint(y, v, z):
     """d iv(v, z) = (iv(v - 1, z) + iv(v + 1, z)) / 2 dz (the order v is not differentiated)"""
     d[z] += unbroadcast(d[y] * 0.5 * (special.iv(v - 1.0, z) + special.iv(v + 1.0, z)), z)
+    d[v] += undifferentiated(v)
 
 
 @tangent(special.iv)
@@ -266,6 +267,7 @@ def ive_adjoint(y, v, z):
     """ive = iv exp(-|z|): d ive = ((ive(v-1) + ive(v+1)) / 2 - sign(z) ive) dz"""
     d[z] += unbroadcast(d[y] * (0.5 * (special.ive(v - 1.0, z) + special.ive(v + 1.0, z))
                                 - np.sign(z) * y), z)
+    d[v] += undifferentiated(v)
 
 
 @tangent(special.ive)

@@ -131,6 +131,9 @@ def all_specs():
     import specs_roots_bessel
     import specs_runtime
     import specs_scipy_special
+    import specs_scipy_bessel_gamma
+    import specs_scipy_signal
+    import specs_scipy_distributions
     import specs_statistics
     import specs_zero_spread
     return SPECS + specs_elementwise.SPECS + specs_arrays.SPECS + specs_runtime.SPECS \
@@ -140,4 +143,6 @@ def all_specs():
         + specs_calculus.SPECS + specs_objects.SPECS + specs_scipy_special.SPECS \
         + specs_fft.SPECS + specs_functions.SPECS + specs_parts.SPECS \
         + specs_tensor_linalg.SPECS + specs_gathered.SPECS \
-        + specs_series.SPECS + specs_roots_bessel.SPECS + specs_log_scans.SPECS
+        + specs_series.SPECS + specs_roots_bessel.SPECS + specs_scipy_bessel_gamma.SPECS \
+        + specs_scipy_signal.SPECS + specs_scipy_distributions.SPECS \
+        + specs_log_scans.SPECS

@@ -1,6 +1,7 @@
-"""Spec rows for templates/numpy_parts.py (np.copysign, np.ldexp, np.modf, np.unwrap,
-np.real_if_close) and numpy 2's np.astype (templates/numpy2_arrays.py). Inputs stay away
-from the kinks (copysign at x1 = 0, modf's integer steps, unwrap's jumps of the period)."""
+"""Spec rows for templates/numpy_parts.py (np.copysign, np.ldexp, np.modf, np.frexp,
+np.unwrap, np.real_if_close) and numpy 2's np.astype (templates/numpy2_arrays.py). Inputs
+stay away from the kinks (copysign at x1 = 0, modf's integer steps, frexp's powers of two,
+unwrap's jumps of the period)."""
 import numpy as np
 
 from primitive_specs import BINARY, NONZERO, UNARY, Spec
@@ -22,6 +23,12 @@ def modf_of(x):
     return frac * frac + whole * x
 
 
+def frexp_of(x):
+    """mantissas of values across several binades (the exponent steps at powers of two)"""
+    mantissa, exponent = np.frexp(x * 5.0)
+    return mantissa * mantissa + exponent * x
+
+
 def unwrap_of(x):
     return np.unwrap(np.cumsum(x * 4.0, axis=-1)) ** 2
 
@@ -38,6 +45,7 @@ SPECS = [
     Spec(np.copysign, copysign_of, BINARY, (NONZERO,), modes=BOTH),
     Spec(np.ldexp, ldexp_of, [((),), ((4,),), ((3, 4),)], modes=BOTH),
     Spec(np.modf, modf_of, UNARY, modes=BOTH),
+    Spec(np.frexp, frexp_of, UNARY, (NONZERO,), modes=BOTH),
     Spec(np.unwrap, unwrap_of, [((5,),), ((3, 5),)], modes=BOTH),
     Spec(np.real_if_close, real_if_close_of, UNARY, modes=BOTH),
 ]

@@ -1,6 +1,7 @@
 """Spec rows for np.poly and np.polydiv (templates/numpy_polynomial_roots.py), np.i0
 (templates/numpy_bessel.py) and the helpers their derivatives call for second order
-(runtime_polynomials.py: poly_derivative, banded, unbanded; runtime_bessel.py: bessel_i1).
+(runtime_polynomials.py: poly_derivative, banded, unbanded; runtime_bessel.py: bessel_i1;
+runtime_sinc.py: sinc_derivative, whose rows reach both its series and its closed form).
 np.polydiv's divisors are kept away from a zero leading coefficient (NONZERO), and its
 remainder rows use every coefficient of q and r."""
 import numpy as np
@@ -8,6 +9,7 @@ import numpy as np
 from primitive_specs import NONZERO, REAL, Spec
 from s2s_ad.runtime_bessel import bessel_i1
 from s2s_ad.runtime_polynomials import banded, poly_derivative, unbanded
+from s2s_ad.runtime_sinc import sinc_derivative
 
 BOTH = ("reverse", "forward")
 
@@ -59,6 +61,11 @@ def use_bessel_i1(x):
     return bessel_i1(x)
 
 
+def use_sinc_derivative(x):
+    """first and third order, at x and at 0.2 x (|pi x| < 1 takes the series)"""
+    return sinc_derivative(x, 1) + sinc_derivative(0.2 * x, 3) * x
+
+
 SPECS = [
     Spec(np.poly, poly_of, [((1,),), ((3,),), ((5,),)], modes=BOTH),
     Spec(np.poly, poly_squared_roots, [((4,),)], modes=BOTH),
@@ -72,4 +79,6 @@ SPECS = [
     Spec(banded, use_banded, [((3,),), ((6,),)], modes=BOTH),
     Spec(unbanded, use_unbanded, [((4, 2),), ((2, 5),)], modes=BOTH),
     Spec(bessel_i1, use_bessel_i1, [((),), ((6,),), ((2, 3),)], modes=BOTH),
+    Spec(sinc_derivative, use_sinc_derivative, [((),), ((6,),), ((2, 3),), ((1, 4),)],
+         modes=BOTH),
 ]

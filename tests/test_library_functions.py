@@ -62,3 +62,34 @@ def test_a_math_function_handed_to_grad():
     assert s2s_ad.grad(math.atan2, wrt=1)(0.3, 0.7) == pytest.approx(-0.3 / (0.3 ** 2 + 0.7 ** 2))
     value, slope = s2s_ad.jvp(math.exp)(0.5, 2.0)
     assert value == pytest.approx(math.exp(0.5)) and slope == pytest.approx(2 * math.exp(0.5))
+
+
+# every keyword the derivative takes is given: the general derivative is called directly here
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f, keywords", [
+    (np.sum, dict(axis=0, dtype=None, keepdims=False)),
+    (np.mean, dict(axis=1, dtype=None, keepdims=True)),
+    (np.std, dict(axis=0, dtype=None, ddof=1, keepdims=False)),
+    (np.linalg.norm, dict(ord="fro", axis=None, keepdims=False)),
+    (np.max, dict(axis=1, keepdims=False))], ids=["sum", "mean", "std", "norm", "max"])
+def test_keywords_of_a_numpy_function_are_passed_on(f, keywords, path):
+    """grad(np.sum)(a, axis=0) (the function's own keywords after its arguments) used to
+    be a TypeError from the generated def, which took only the required arguments."""
+    U = np.linspace(0.5, 1.5, np.size(f(A, **keywords))).reshape(np.shape(f(A, **keywords)))
+
+    def contracted(a):
+        return np.sum(U * f(a, **keywords))
+    vjp = on_path(s2s_ad.vjp(f), path)
+    got = vjp(A, U, **keywords) if path == "specialised" else \
+        vjp(A, cotangent=U, **keywords)
+    np.testing.assert_allclose(got, numeric_grad(contracted, (A,), 0), rtol=1e-6, atol=1e-9)
+
+
+def test_keywords_of_a_scipy_function_are_passed_on(both_paths):
+    special = pytest.importorskip("scipy.special")
+    b = np.array([[1.0, 0.5, 2.0], [0.3, 1.0, 1.0], [2.0, 2.0, 0.1]])
+    grad = s2s_ad.grad(special.logsumexp)
+    np.testing.assert_allclose(grad(A, b=b), b * np.exp(A) / np.sum(b * np.exp(A)))
+    value, tangent = s2s_ad.jvp(special.logsumexp)(A, np.ones_like(A), axis=0, keepdims=True)
+    np.testing.assert_allclose(value, special.logsumexp(A, axis=0, keepdims=True))
+    np.testing.assert_allclose(tangent, np.ones((1, 3)))

@@ -153,3 +153,14 @@ def _positional_names(primitive):
         return None
     return [p.name for p in parameters if p.kind in (p.POSITIONAL_ONLY,
                                                      p.POSITIONAL_OR_KEYWORD)]
+
+
+def reject_undifferentiated(template, bound, is_active):
+    """A parameter the reverse template declares without a derivative
+    (`d[v] += undifferentiated(v)`) whose operand carries one here: a BindingError (the
+    caller locates it), in reverse and forward mode, never a silent zero."""
+    from .registry import undifferentiated_parameters
+    for param in sorted(undifferentiated_parameters(template)):
+        if param in bound and is_active(bound[param]):
+            raise BindingError(f"s2s_ad has no derivative in its argument `{param}`, which "
+                               f"carries one here; differentiate with respect to the others")

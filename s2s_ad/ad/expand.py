@@ -22,9 +22,9 @@ from ..ir import build
 from ..ir.build import number_literal
 from ..ir.walk import Transformer
 from . import template_dsl
-from .binding import BindingError
+from .binding import BindingError, reject_undifferentiated
 from .held_calls import is_pure_function
-from .registry import derivative_target
+from .registry import derivative_target, is_undifferentiated
 
 
 @dataclass
@@ -47,6 +47,9 @@ def expand(template, bound, result, result_adjoint, context):
             out.statements.append(build.assign(renames[temp], value))
             continue
         param, index = derivative_target(stmt.target)
+        if is_undifferentiated(stmt, template):
+            reject_undifferentiated(template, {param: bound[param]}, context.is_active_operand)
+            continue
         if not context.is_active_operand(bound[param]):
             continue
         value = _substitute(stmt.value, template, bound, result, result_adjoint, renames, context)

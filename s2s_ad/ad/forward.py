@@ -28,7 +28,7 @@ from ..ir.primitives import (missing_derivative_hint, appended_list, identity, i
                              popped_list)
 from .. import runtime, runtime_flow
 from .adjoint_facts import repeated_list
-from .binding import BindingError, bind_operands
+from .binding import BindingError, bind_operands, reject_undifferentiated
 from .tangents import ZERO, expand_tangent, is_zero, zero_of
 
 
@@ -168,6 +168,11 @@ class ForwardGenerator:
                     op, "register one with @s2s_ad.tangent (next to its @s2s_ad.adjoint)"))
         try:
             bound = bind_operands(template, op.args, op.keywords, op.primitive)
+            reverse = self.i.registry.reverse(primitive)
+            if reverse is not None:      # its undifferentiated parameters (binding.py)
+                reject_undifferentiated(reverse, bind_operands(reverse, op.args, op.keywords,
+                                                               op.primitive),
+                                        self.ctx.is_active_operand)
         except BindingError as exc:
             raise MissingDerivativeError(f"`{_describe(op)}`: {exc}",
                                          self.i.levels.parsed.source_map.locate(stmt)) from None

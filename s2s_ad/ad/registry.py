@@ -97,6 +97,20 @@ class Registry:
         return entry is not None and not _is_built_in(
             entry if isinstance(entry, (Template, TemplateError)) else entry[1])
 
+    def constant_parameters(self, primitive):
+        """The parameters of `primitive` its adjoint template declares without a
+        derivative (`d[v] += undifferentiated(v)`: scipy.special.iv's order): an argument
+        reaching the output only through them would get a silent zero. (A parameter a
+        template merely does not write may still carry the derivative another way, as
+        call_function's function does through its vjp.) Empty without a template."""
+        try:
+            template = self.reverse(primitive)
+        except TemplateError:
+            return frozenset()
+        if template is None:
+            return frozenset()
+        return undifferentiated_parameters(template)
+
     def is_nondifferentiable(self, primitive):
         self._refresh("nondifferentiable", primitive)
         return _lookup(self._nondiff, primitive) is not None
@@ -257,6 +271,21 @@ def _lookup(table, primitive):
 
 def _is_docstring(stmt):
     return isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Constant)
+
+
+def undifferentiated_parameters(template):
+    """The parameters a reverse template declares without a derivative:
+    `d[v] += undifferentiated(v)` (template_dsl.undifferentiated)."""
+    return frozenset(derivative_target(stmt.target)[0] for stmt in template.body
+                     if is_undifferentiated(stmt, template))
+
+
+def is_undifferentiated(stmt, template):
+    """Is `stmt` a `d[v] += undifferentiated(v)` declaration?"""
+    value = getattr(stmt, "value", None)
+    return isinstance(stmt, gast.AugAssign) and isinstance(value, gast.Call) \
+        and isinstance(value.func, gast.Name) \
+        and template.namespace.get(value.func.id) is template_dsl.undifferentiated
 
 
 def derivative_target(node):

@@ -9,7 +9,8 @@ and whose other parameters mirror the primitive's (numpy's keyword defaults incl
 
 `d[v]` names the derivative of `v`. A reverse template's statements are
 `d[p] += expr` (a contribution to p's adjoint), `d[p][index] += expr` (a contribution to
-the elements `p[index]`) or `_tmp = expr` (a temporary, renamed fresh on expansion).
+the elements `p[index]`), `d[p] += undifferentiated(p)` (p has no derivative here: an
+error if it carries one) or `_tmp = expr` (a temporary, renamed fresh on expansion).
 Templates are never run: the decorators only record metadata on the function, and the
 registry parses the source once.
 """
@@ -27,6 +28,13 @@ class _DerivativeMarker:
 
 
 d = _DerivativeMarker()
+
+
+def undifferentiated(param):
+    """`d[v] += undifferentiated(v)` in a reverse template: the primitive depends on `v`
+    but the template gives no derivative in it (scipy.special.iv's order). Differentiating
+    through `v` is then a located error (reverse and forward mode), never a zero."""
+    raise RuntimeError("templates are expanded by s2s_ad, not called")
 
 
 def _recorder(kind, doc):

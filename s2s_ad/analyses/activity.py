@@ -183,9 +183,22 @@ def _derivative_reads(registry):
         if not carries_derivative(op, registry):
             return set()
         args = op.args[:1] if op.primitive is operator.getitem else op.args
-        return {n for a in args for n in names_in(a)} | \
-            {n for v in op.keywords.values() for n in names_in(v)}
+        constant = _constant_parameters(op, registry)
+        return {n for k, a in enumerate(args) if k not in constant for n in names_in(a)} | \
+            {n for key, v in op.keywords.items() if key not in constant for n in names_in(v)}
     return reads
+
+
+def _constant_parameters(op, registry):
+    """Positions and keyword names of op's arguments its template does not differentiate
+    (scipy.special.iv's order): {0, 'v'} for iv(v, x)."""
+    if op.primitive is None:
+        return frozenset()
+    names = registry.constant_parameters(op.primitive)
+    if not names:
+        return frozenset()
+    params = registry.reverse(op.primitive).params
+    return frozenset(names) | {k for k, p in enumerate(params) if p in names}
 
 
 def reaches_output_without(levels, wrt, outputs, registry, cut):

@@ -50,7 +50,10 @@ _SCIPY_SPECIAL = frozenset({"logsumexp", "softmax", "log_softmax", "polygamma"})
 # scipy.stats distributions' methods with templates (templates/scipy_stats.py) whose
 # result is their arguments broadcast against each other
 _SCIPY_STATS = {"norm": frozenset({"pdf", "logpdf", "cdf", "logcdf", "sf", "logsf"}),
-                "t": frozenset({"logpdf"})}
+                "t": frozenset({"logpdf", "pdf", "cdf", "logcdf"}),
+                "poisson": frozenset({"logpmf", "pmf", "cdf"}), "gamma": frozenset({"logpdf", "pdf", "cdf"}),
+                "chi2": frozenset({"logpdf", "pdf", "cdf"}),
+                "beta": frozenset({"logpdf", "pdf", "cdf"})}
 
 
 def evaluable(primitive):
