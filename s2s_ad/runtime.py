@@ -216,7 +216,8 @@ def broadcast_tangent(t, y):
 
 
 def zero_adjoint(x):
-    """The zero derivative for x: 0.0 for a Python scalar, float zeros otherwise, in x's
+    """The zero derivative for x: 0.0 for a Python scalar (np.float32(0.0) for an
+    np.float32), float zeros otherwise, in x's
     structure for a list, tuple or dict (zero_adjoint([1.0, 2.0]) -> [0.0, 0.0]; an array
     would not be the gradient of a list, and lists of arrays of different shapes have no
     np.shape)."""
@@ -226,6 +227,8 @@ def zero_adjoint(x):
         return _sequence_like(x, [zero_adjoint(item) for item in x])
     if isinstance(x, np.ndarray) or np.ndim(x) > 0:
         return np.zeros(np.shape(x), dtype=_float_dtype(x))
+    if isinstance(x, np.floating) and type(x) is not np.float64:
+        return type(x)(0.0)     # np.float32 x: a float32 zero, as match_adjoint gives
     return 0.0
 
 
