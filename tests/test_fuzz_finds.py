@@ -530,3 +530,33 @@ def test_max_and_min_of_one_list(path):
     x = np.array([0.7, 0.2, 1.1])
     np.testing.assert_allclose(grad_on(path, spread_of_a_list)(x),
                                [2 * 0.7 * -1.0 + 1.0, 0.0, math.cos(1.1)], rtol=1e-12)
+
+
+# -- found by the wide generator (tests/fuzz/shaped_program.py) ----------------------------
+
+def scaled_float32_number(a, x):
+    return a * 2.0 + np.sum(np.sin(x))
+
+
+def float32_number_through_math(a, x):
+    return math.sin(a) + np.sum(x)
+
+
+def float32_number_unused(a, x):
+    return np.max(x, axis=-1)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f, expected", [(scaled_float32_number, 2.0),
+                                         (float32_number_through_math, math.cos(0.5)),
+                                         (float32_number_unused, 0.0)])
+def test_the_gradient_of_an_np_float32_number_is_float32(path, f, expected):
+    # the forward-mode gradient of number code folded the direction to the Python 1.0
+    # (`a * 2.0` gave the float 2.0), and a zero gradient was the float 0.0
+    args = (np.float32(0.5), np.linspace(-1.0, 1.0, 3).astype(np.float32))
+    gradient = grad_on(path, f)(*args)
+    assert type(gradient) is np.float32
+    assert gradient == pytest.approx(expected, rel=1e-6)
+    cotangent = on_path(s2s_ad.vjp(f, wrt=0), path)(*args, np.float32(1.0))
+    assert type(cotangent) is np.float32
+    assert cotangent == pytest.approx(expected, rel=1e-6)
