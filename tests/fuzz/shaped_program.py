@@ -313,6 +313,16 @@ def _helper(rng, name, features, dtype):
     return [f"def {name}({signature}):"] + writer.lines, (params, [v.shape for _, v in results])
 
 
+def _summary(writer, parameters, names, wrt):
+    """A number read from the last values f computed and from the differentiated
+    arguments, added to the output so that what the body computes reaches it."""
+    made = [n for n in writer.scopes[0] if n not in parameters][-3:]
+    wrt_names = {names[k] for k in (wrt if isinstance(wrt, tuple) else (wrt,))}
+    read = made + [n for n in parameters if n in wrt_names or n[:n.find("[")] in wrt_names]
+    terms = [f"np.sum(np.tanh({n}))" for n in read]
+    return f"0.3 * ({' + '.join(terms) or '0.0'})"
+
+
 def generate(seed, mode=None):
     """The wide program for `seed` (its mode drawn from the seed unless given)."""
     rng = random.Random(seed)
@@ -332,18 +342,19 @@ def generate(seed, mode=None):
     writer.scopes[0]["a"] = Val((), "py" if dtype == "np.float64" else "np")
     for k in range(rng.randint(1, 4)):
         kind, arg, leaves = _param(rng, values, dtype)
-        name = f"{kind[0]}{k}"
+        name = {"array": "x", "number": "s", "dict": "p", "tuple": "pair"}[kind] + str(k)
         names.append(name)
         args.append(arg)
         features.add(f"{kind}_parameter")
         for suffix, val in leaves.items():
             writer.scopes[0][name + suffix] = val
+    parameters = list(writer.scopes[0])
     writer.statements(rng.randint(2, 6))
-    out = writer.of_shape((), 0) if mode in SCALAR_OUTPUT_MODES else writer.expr()[0]
-    writer.emit(f"return {out}")
-    source = "\n".join(["import math", "", "import numpy as np", "", ""] + helper_lines
-                       + [f"def f({', '.join(names)}):"] + writer.lines) + "\n"
     wrt = 0 if mode == "gradgrad" else rng.randrange(len(args))
     if mode == "grad" and len(args) > 2 and rng.random() < 0.25:
         wrt = tuple(sorted(rng.sample(range(len(args)), 2)))
+    out = writer.of_shape((), 0) if mode in SCALAR_OUTPUT_MODES else writer.expr()[0]
+    writer.emit(f"return {out} + {_summary(writer, parameters, names, wrt)}")
+    source = "\n".join(["import math", "", "import numpy as np", "", ""] + helper_lines
+                       + [f"def f({', '.join(names)}):"] + writer.lines) + "\n"
     return Program(seed, mode, source, tuple(args), wrt, features, any_shape=True)
