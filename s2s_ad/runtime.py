@@ -135,8 +135,12 @@ def _shape(x):
 def shape_of(x):
     """What the tape keeps of a value the backward sweep reads only for its shape. A list,
     tuple or dict (the adjoint of a list of tuples of arrays) may have none numpy can
-    take: the value itself is kept, in a list, which no shape is (placeholder)."""
-    if type(x) in (list, tuple, dict) or hasattr(type(x), "_fields"):
+    take: the value itself is kept, in a list, which no shape is (placeholder). So is a
+    float32 (or complex) value: the adjoints made from it take its dtype (unreduce's
+    float32 `g` of a float32 `x`), which a float64 stand-in would widen."""
+    if type(x) in (list, tuple, dict) or hasattr(type(x), "_fields") or \
+            isinstance(x, (np.ndarray, np.generic)) and x.dtype != np.float64 \
+            and x.dtype.kind in "fc":
         return [x]
     return _shape(x)
 

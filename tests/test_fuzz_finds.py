@@ -560,3 +560,23 @@ def test_the_gradient_of_an_np_float32_number_is_float32(path, f, expected):
     cotangent = on_path(s2s_ad.vjp(f, wrt=0), path)(*args, np.float32(1.0))
     assert type(cotangent) is np.float32
     assert cotangent == pytest.approx(expected, rel=1e-6)
+
+
+def float32_sum_added_in_a_while_loop(a, pair):
+    total = 0.5
+    k = 0
+    while k < 3:
+        total += np.sum(pair[0])
+        k += 1
+    return total + np.sum(pair[1])
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_a_float32_value_a_loop_tapes_for_its_shape_keeps_its_dtype(path):
+    # the tape kept only the shape of pair[0] (the backward sweep reads it to spread the
+    # sum's adjoint) and restored a float64 stand-in: the gradient came out float64
+    pair = (np.linspace(0.1, 0.3, 3).astype(np.float32), np.ones((3, 4), np.float32))
+    gradient = grad_on(path, float32_sum_added_in_a_while_loop, wrt=1)(np.float32(0.5), pair)
+    assert [g.dtype for g in gradient] == [np.float32, np.float32]
+    np.testing.assert_allclose(gradient[0], np.full(3, 3.0))
+    np.testing.assert_allclose(gradient[1], np.ones((3, 4)))
