@@ -65,6 +65,7 @@ class ShapedExpressions:
         self.scopes = [{}]
         self.helpers = {}                # name -> (parameter shapes, result shapes)
         self.max_depth = 3
+        self.indices = []                # (loop index, its range's length) in scope
 
     def visible(self):
         out = {}
@@ -270,6 +271,10 @@ class ShapedExpressions:
         n = shape[0]
         if n == 0:
             return self.sliced(text, val, depth)
+        usable = [i for i, bound in self.indices if bound <= n]
+        if usable and rng.random() < 0.5:
+            self.flag("loop_index_read")
+            return f"{text}[{rng.choice(usable)}]", Val(shape[1:], "np" if len(shape) == 1 else "")
         choice = rng.randrange(4)
         if choice == 0:
             i = rng.randrange(-n, n)

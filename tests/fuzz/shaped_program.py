@@ -46,6 +46,7 @@ class ShapedWriter(ShapedExpressions):
         self.depth = 0
         self.block_depth = max_depth
         self.iterated = set()            # names a surrounding loop iterates: never rebound
+        self.parameters = set()          # f's own parameters
 
     def fresh_name(self, prefix):
         self.counter += 1
@@ -94,7 +95,9 @@ class ShapedWriter(ShapedExpressions):
                   self.augmented, self.comprehension, self.number_loop]
         if self.helpers:
             simple.append(self.unpack_helper)
-        compound = [self.row_loop, self.while_loop, self.branch]
+        if self.arrays():
+            simple.append(self.reassign)
+        compound = [self.row_loop, self.while_loop, self.branch, self.index_loop]
         if self.depth < self.block_depth and rng.random() < 0.35:
             rng.choice(compound)()
         else:
@@ -109,6 +112,19 @@ class ShapedWriter(ShapedExpressions):
     def assign_new(self):
         text, val = self.expr()
         self.assign(self.fresh_name("y"), text, val)
+
+    def reassign(self):
+        """A name given a new value of its shape (reading its old one, often)."""
+        name, val = self.rng.choice(self.arrays())
+        if name in self.parameters and self.rng.random() < 0.5:
+            self.flag("parameter_rebound")
+        elif name in self.parameters:
+            return self.assign_new()
+        text = self.of_shape(val.shape)
+        if self.rng.random() < 0.5:
+            text = f"({name} * 0.5 + {text})"
+        self.assign(name, text, Val(val.shape))
+        self.flag("overwrite")
 
     def owned_array(self):
         """An array this function made and only one name holds (made here if need be)."""
@@ -256,6 +272,23 @@ class ShapedWriter(ShapedExpressions):
         self.bind(acc, Val(row_shape, "np" if not row_shape else "", owned=bool(row_shape)))
         self.flag("row_loop")
 
+    def index_loop(self):
+        """`for i in range(n)`: writes `y[i] = ...` into an array f made, reads `x[i]`."""
+        name, val = self.owned_array()
+        index = self.fresh_name("i")
+        self.emit(f"for {index} in range({self.rng.randint(1, val.shape[0])}):")
+        self.iterated.add(name)
+
+        def make():
+            self.indices.append((index, val.shape[0]))
+            self.statements(self.rng.randint(0, 1))
+            value = self.of_shape(val.shape[1:])
+            self.emit(f"{name}[{index}] {self.rng.choice(['=', '+=', '-='])} {value}")
+            self.indices.pop()
+        self.body(make)
+        self.iterated.discard(name)
+        self.flag("index_loop")
+
     def while_loop(self):
         counter = self.fresh_name("k")
         self.emit(f"{counter} = 0")
@@ -349,6 +382,7 @@ def generate(seed, mode=None):
         for suffix, val in leaves.items():
             writer.scopes[0][name + suffix] = val
     parameters = list(writer.scopes[0])
+    writer.parameters = set(parameters)
     writer.statements(rng.randint(2, 6))
     wrt = 0 if mode == "gradgrad" else rng.randrange(len(args))
     if mode == "grad" and len(args) > 2 and rng.random() < 0.25:
