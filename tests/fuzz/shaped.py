@@ -114,7 +114,7 @@ class ShapedExpressions:
         if shape == ():
             return f"np.sum({text})"
         other, _ = self.leaf(shape)
-        return f"(np.mean({text}) + {other})"
+        return f"(np.sum({text}) + {other})"
 
     # expressions ------------------------------------------------------------------------
     def expr(self, depth=0):
@@ -193,6 +193,8 @@ class ShapedExpressions:
     def reduce(self, text, val, depth):
         rng, ndim = self.rng, len(val.shape)
         fn = rng.choice(["sum", "sum", "mean", "max", "min", "prod", "std", "var"])
+        if 0 in val.shape:
+            fn = "sum"                  # the others have no value (or nan) for no elements
         if rng.random() < 0.25:
             return f"np.{fn}({text})", Val((), "np")
         axis = self.axis(ndim)
@@ -203,10 +205,6 @@ class ShapedExpressions:
             shape = tuple(1 if k in axes else n for k, n in enumerate(val.shape))
         else:
             shape = tuple(n for k, n in enumerate(val.shape) if k not in axes)
-        if fn in ("std", "var", "mean") and any(val.shape[k] == 0 for k in axes):
-            fn = "sum"
-        if fn in ("max", "min") and any(val.shape[k] == 0 for k in axes):
-            fn = "sum"
         self.flag("reduce_axis")
         keep_text = ", keepdims=True" if keep else ""
         return (f"np.{fn}({text}, axis={_axis_text(axis)}{keep_text})",
