@@ -24,6 +24,7 @@ import numpy as np
 from .generator import MODES, MODE_WEIGHTS, SCALAR_OUTPUT_MODES, Program
 from .shaped import ShapedExpressions, Val, names_in, slice_length
 
+STATEMENTS = (2, 6)              # how many statements f's body starts with (blocks add more)
 ARRAY_SHAPES = ((3,), (4,), (3, 4), (3, 1), (1, 4), (2, 3, 4), (4, 3), (3, 3), ())
 FRESH = re.compile(r"^(\(|np\.(sin|cos|tanh|exp|log|sqrt|arctan|maximum|minimum|clip|abs|"
                    r"where|sum|mean|max|min|prod|std|var|cumsum|cumprod|diff|sort|stack|"
@@ -383,7 +384,7 @@ def generate(seed, mode=None):
             writer.scopes[0][name + suffix] = val
     parameters = list(writer.scopes[0])
     writer.parameters = set(parameters)
-    writer.statements(rng.randint(2, 6))
+    writer.statements(rng.randint(*STATEMENTS))
     wrt = 0 if mode == "gradgrad" else rng.randrange(len(args))
     if mode == "grad" and len(args) > 2 and rng.random() < 0.25:
         wrt = tuple(sorted(rng.sample(range(len(args)), 2)))
