@@ -580,3 +580,24 @@ def test_a_float32_value_a_loop_tapes_for_its_shape_keeps_its_dtype(path):
     assert [g.dtype for g in gradient] == [np.float32, np.float32]
     np.testing.assert_allclose(gradient[0], np.full(3, 3.0))
     np.testing.assert_allclose(gradient[1], np.ones((3, 4)))
+
+
+def loop_sum_scales_an_element(a, x):
+    s = 0.0
+    for k in range(3):
+        s = s + np.sin(a * k)
+    w = x * 1.0
+    w[0] = w[0] * s
+    return w[0]
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_grad_of_grad_through_a_loop_and_an_element_write(path):
+    # the gradient saves w[0] on its tape before the write (`_tape.append(np.copy(w[0]))`);
+    # differentiated again in a only, that saved value's adjoint `pop_adjoint(_tape_bar)`
+    # was dead code and removed, so each pop_adjoint of the loop's values read the entry
+    # pushed for another one: grad of grad missed all but one iteration's term
+    x = np.array([0.5, -0.3, 0.8])
+    second = on_path(s2s_ad.grad(s2s_ad.grad(loop_sum_scales_an_element)), path)(0.7, x)
+    expected = -x[0] * sum(k * k * math.sin(0.7 * k) for k in range(3))
+    assert second == pytest.approx(expected, rel=1e-9)
