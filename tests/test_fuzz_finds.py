@@ -601,3 +601,27 @@ def test_grad_of_grad_through_a_loop_and_an_element_write(path):
     second = on_path(s2s_ad.grad(s2s_ad.grad(loop_sum_scales_an_element)), path)(0.7, x)
     expected = -x[0] * sum(k * k * math.sin(0.7 * k) for k in range(3))
     assert second == pytest.approx(expected, rel=1e-9)
+
+
+def flipped_and_number(q):
+    return np.flip(q, axis=0), math.cos(2.0)
+
+
+def reads_only_the_number_of_a_helpers_pair(a, x):
+    acc = 0.0
+    for r in x:
+        acc = acc + a
+    c = np.stack([np.log(1.0 + flipped_and_number(acc * np.ones(3))[1] ** 2) for r in x])
+    return math.atan(acc * acc) + np.sum(np.tanh(c))
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_grad_of_grad_of_a_helper_pair_read_by_index(path):
+    # the pair's adjoint was the scalar zero where nothing reached its array: the helper's
+    # vjp, specialised on the array, crashed on np.flip(0.0, 0)
+    x = np.array([0.5, -0.3, 0.8])
+    second = on_path(s2s_ad.grad(s2s_ad.grad(reads_only_the_number_of_a_helpers_pair)),
+                     path)(0.7, x)
+    u = 3 * 0.7                      # f = atan(u * u) + const, u = 3a
+    expected = 9 * (2 - 6 * u ** 4) / (1 + u ** 4) ** 2
+    assert second == pytest.approx(expected, rel=1e-7)
