@@ -78,6 +78,7 @@ class ShapedWriter(ShapedExpressions):
 
     def body(self, make):
         """An indented block: `make()` writes its statements in a new scope."""
+        before = {n: v.owned for n, v in self.visible().items()}
         self.indent += 1
         self.depth += 1
         self.scopes.append({})
@@ -85,6 +86,11 @@ class ShapedWriter(ShapedExpressions):
         self.scopes.pop()
         self.depth -= 1
         self.indent -= 1
+        for name, val in self.visible().items():
+            if val.owned and not before.get(name, True):
+                # made in this block only: where the block does not run (the other branch)
+                # the name still holds what it held, perhaps the caller's array
+                self.bind(name, Val(val.shape, val.scalar, owned=False))
 
     def statements(self, count):
         for _ in range(count):
