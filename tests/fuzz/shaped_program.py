@@ -289,8 +289,11 @@ class ShapedWriter(ShapedExpressions):
         def make():
             self.indices.append((index, val.shape[0]))
             self.statements(self.rng.randint(0, 1))
-            value = self.of_shape(val.shape[1:])
-            self.emit(f"{name}[{index}] {self.rng.choice(['=', '+=', '-='])} {value}")
+            if self.visible()[name].owned:      # (not when the body gave it a second name)
+                value = self.of_shape(val.shape[1:])
+                self.emit(f"{name}[{index}] {self.rng.choice(['=', '+=', '-='])} {value}")
+            else:
+                self.emit("pass")
             self.indices.pop()
         self.body(make)
         self.iterated.discard(name)
