@@ -13,6 +13,11 @@ specialised path and on the general one (S2S_AD_GENERAL=1), and returns an `Outc
 - skipped: the point sits at a kink (a branch test flips within the difference step: two
   step sizes disagree with each other);
 - invalid: the program itself fails or overflows at its arguments (not counted).
+
+Arguments may be dicts and tuples of arrays (directions and gradients are compared leaf
+by leaf) and float32: the oracle then differentiates f at the arguments widened to
+float64, the tolerances are those of float32, and a derivative must come back float32
+where numpy computes f in float32 (README's contract).
 """
 import importlib.util
 import os
