@@ -136,8 +136,12 @@ def _shape(x):
 def shape_of(x):
     """What the tape keeps of a value the backward sweep reads only for its shape. A list,
     tuple or dict (the adjoint of a list of tuples of arrays) may have none numpy can
-    take: the value itself is kept, in a list, which no shape is (placeholder)."""
-    if type(x) in (list, tuple, dict) or hasattr(type(x), "_fields"):
+    take: the value itself is kept, in a list, which no shape is (placeholder). So is a
+    float32 (or complex) value: the adjoints made from it take its dtype (unreduce's
+    float32 `g` of a float32 `x`), which a float64 stand-in would widen."""
+    if type(x) in (list, tuple, dict) or hasattr(type(x), "_fields") or \
+            isinstance(x, (np.ndarray, np.generic)) and x.dtype != np.float64 \
+            and x.dtype.kind in "fc":
         return [x]
     return _shape(x)
 
@@ -217,7 +221,8 @@ def broadcast_tangent(t, y):
 
 
 def zero_adjoint(x):
-    """The zero derivative for x: 0.0 for a Python scalar, float zeros otherwise, in x's
+    """The zero derivative for x: 0.0 for a Python scalar (np.float32(0.0) for an
+    np.float32), float zeros otherwise, in x's
     structure for a list, tuple or dict (zero_adjoint([1.0, 2.0]) -> [0.0, 0.0]; an array
     would not be the gradient of a list, and lists of arrays of different shapes have no
     np.shape)."""
@@ -227,6 +232,8 @@ def zero_adjoint(x):
         return _sequence_like(x, [zero_adjoint(item) for item in x])
     if isinstance(x, np.ndarray) or np.ndim(x) > 0:
         return np.zeros(np.shape(x), dtype=_float_dtype(x))
+    if isinstance(x, np.floating) and type(x) is not np.float64:
+        return type(x)(0.0)     # np.float32 x: a float32 zero, as match_adjoint gives
     return 0.0
 
 

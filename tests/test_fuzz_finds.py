@@ -530,3 +530,98 @@ def test_max_and_min_of_one_list(path):
     x = np.array([0.7, 0.2, 1.1])
     np.testing.assert_allclose(grad_on(path, spread_of_a_list)(x),
                                [2 * 0.7 * -1.0 + 1.0, 0.0, math.cos(1.1)], rtol=1e-12)
+
+
+# -- found by the wide generator (tests/fuzz/shaped_program.py) ----------------------------
+
+def scaled_float32_number(a, x):
+    return a * 2.0 + np.sum(np.sin(x))
+
+
+def float32_number_through_math(a, x):
+    return math.sin(a) + np.sum(x)
+
+
+def float32_number_unused(a, x):
+    return np.max(x, axis=-1)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f, expected", [(scaled_float32_number, 2.0),
+                                         (float32_number_through_math, math.cos(0.5)),
+                                         (float32_number_unused, 0.0)])
+def test_the_gradient_of_an_np_float32_number_is_float32(path, f, expected):
+    # the forward-mode gradient of number code folded the direction to the Python 1.0
+    # (`a * 2.0` gave the float 2.0), and a zero gradient was the float 0.0
+    args = (np.float32(0.5), np.linspace(-1.0, 1.0, 3).astype(np.float32))
+    gradient = grad_on(path, f)(*args)
+    assert type(gradient) is np.float32
+    assert gradient == pytest.approx(expected, rel=1e-6)
+    cotangent = on_path(s2s_ad.vjp(f, wrt=0), path)(*args, np.float32(1.0))
+    assert type(cotangent) is np.float32
+    assert cotangent == pytest.approx(expected, rel=1e-6)
+
+
+def float32_sum_added_in_a_while_loop(a, pair):
+    total = 0.5
+    k = 0
+    while k < 3:
+        total += np.sum(pair[0])
+        k += 1
+    return total + np.sum(pair[1])
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_a_float32_value_a_loop_tapes_for_its_shape_keeps_its_dtype(path):
+    # the tape kept only the shape of pair[0] (the backward sweep reads it to spread the
+    # sum's adjoint) and restored a float64 stand-in: the gradient came out float64
+    pair = (np.linspace(0.1, 0.3, 3).astype(np.float32), np.ones((3, 4), np.float32))
+    gradient = grad_on(path, float32_sum_added_in_a_while_loop, wrt=1)(np.float32(0.5), pair)
+    assert [g.dtype for g in gradient] == [np.float32, np.float32]
+    np.testing.assert_allclose(gradient[0], np.full(3, 3.0))
+    np.testing.assert_allclose(gradient[1], np.ones((3, 4)))
+
+
+def loop_sum_scales_an_element(a, x):
+    s = 0.0
+    for k in range(3):
+        s = s + np.sin(a * k)
+    w = x * 1.0
+    w[0] = w[0] * s
+    return w[0]
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_grad_of_grad_through_a_loop_and_an_element_write(path):
+    # the gradient saves w[0] on its tape before the write (`_tape.append(np.copy(w[0]))`);
+    # differentiated again in a only, that saved value's adjoint `pop_adjoint(_tape_bar)`
+    # was dead code and removed, so each pop_adjoint of the loop's values read the entry
+    # pushed for another one: grad of grad missed all but one iteration's term
+    x = np.array([0.5, -0.3, 0.8])
+    second = on_path(s2s_ad.grad(s2s_ad.grad(loop_sum_scales_an_element)), path)(0.7, x)
+    expected = -x[0] * sum(k * k * math.sin(0.7 * k) for k in range(3))
+    assert second == pytest.approx(expected, rel=1e-9)
+
+
+def flipped_and_number(q):
+    return np.flip(q, axis=0), math.cos(2.0)
+
+
+def reads_only_the_number_of_a_helpers_pair(a, x):
+    acc = 0.0
+    for r in x:
+        acc = acc + a
+    c = np.stack([np.log(1.0 + flipped_and_number(acc * np.ones(3))[1] ** 2) for r in x])
+    return math.atan(acc * acc) + np.sum(np.tanh(c))
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_grad_of_grad_of_a_helper_pair_read_by_index(path):
+    # the pair's adjoint was the scalar zero where nothing reached its array: the helper's
+    # vjp, specialised on the array, crashed on np.flip(0.0, 0)
+    x = np.array([0.5, -0.3, 0.8])
+    second = on_path(s2s_ad.grad(s2s_ad.grad(reads_only_the_number_of_a_helpers_pair)),
+                     path)(0.7, x)
+    u = 3 * 0.7                      # f = atan(u * u) + const, u = 3a
+    expected = 9 * (2 - 6 * u ** 4) / (1 + u ** 4) ** 2
+    assert second == pytest.approx(expected, rel=1e-7)

@@ -27,6 +27,7 @@ import gast
 import numpy as np
 
 from ..analyses.activity import analyse_activity
+from .. import runtime_flow
 from ..ir import build
 from ..ir.walk import names_stored, walk_tree
 from ..signature import Num
@@ -53,6 +54,17 @@ class _Direction(ForwardGenerator):
         if variable not in self._names:
             self._names[variable] = self.i.namer.tangent(variable, self.wrt)
         return self._names[variable]
+
+    def float32_kept(self, gradient):
+        """The gradient in an np.float32 input's dtype: the folded direction 1.0 and a
+        zero tangent 0.0 are Python floats, which numpy's arithmetic keeps when nothing
+        float32 meets them (`a * 2.0` gives the gradient 2.0), where reverse mode's
+        match_adjoint gives np.float32(2.0). `match_adjoint(g, a)` does the same here."""
+        kind = self.i.kinds.of(self.wrt) if self.i.kinds is not None else None
+        if not (isinstance(kind, Num) and kind.dtype == "float32"):
+            return gradient
+        match = self.i.bindings.name_for("match_adjoint", runtime_flow.match_adjoint)
+        return build.call(build.name(match), [gradient, build.name(self.wrt)])
 
     def zero_tangent(self, atom):
         # number code (analyses/number_code.py): every value carrying a derivative is a
@@ -89,7 +101,7 @@ def forward_gradient(inputs, wrt, outputs, registry, derive_jvp):
     results = []
     for d in directions:
         tangent = d.tangent_of(out_atom)
-        results.append(d.zero_tangent(out_atom) if is_zero(tangent) else tangent)
+        results.append(d.float32_kept(d.zero_tangent(out_atom) if is_zero(tangent) else tangent))
     return body, results
 
 

@@ -72,6 +72,11 @@ class HelperCallReverser:
             if whole is not None:
                 part = build.call(self.adj.helper(runtime_flow.take_adjoint),
                                   [build.clone(whole), build.const(k)])
+                # the whole's adjoint may still be the scalar zero (or hold 0.0 for an
+                # item nothing reached): the vjp, specialised on the item's kind, takes
+                # it shaped as the item (np.flip(0.0, 0) failed in a grad of grad)
+                part = build.call(self.adj.helper(runtime_flow.match_adjoint), [
+                    part, build.subscript(build.name(target), build.const(k))])
                 slot = part if slot is None else build.call(
                     self.adj.helper(runtime_flow.add_adjoints), [slot, part])
             if slot is None:

@@ -9,6 +9,8 @@ bookkeeping only emits what the gradient needs.
     y = t1_0 + 1.0      ->    (y removed: nothing reads it)
     ...                       ...
 """
+import re
+
 import gast
 
 from ..ir.walk import all_statements, names_loaded, walk_tree, without_statements
@@ -83,9 +85,19 @@ def _pops(value):
     """`x = _tape.pop()` must stay even when x is dead: the pop balances the tape. So must
     a pop inside the value, `x = placeholder(_tape.pop())` (a shape restore): dropping it
     alone leaves its push on the tape, and every later pop reads the entry pushed before
-    its own (a shape where an array was pushed)."""
-    return any(isinstance(n, gast.Call) and isinstance(n.func, gast.Attribute)
-               and n.func.attr == "pop" for n in walk_tree(value))
+    its own (a shape where an array was pushed). So must `x_bar = pop_adjoint(tape_bar)`
+    in a gradient differentiated again (the reverse of `_tape.append(x)`): the list
+    adjoint's entries are pushed by the reversed pops (push_adjoint), and one left
+    unpopped hands every later pop_adjoint the adjoint of another entry."""
+    return any(isinstance(n, gast.Call) and (
+        isinstance(n.func, gast.Attribute) and n.func.attr == "pop"
+        or isinstance(n.func, gast.Name) and _POP_ADJOINT.fullmatch(n.func.id))
+        for n in walk_tree(value))
+
+
+# the runtime's pop_adjoint under the name the bindings gave it (pop_adjoint, or
+# pop_adjoint_2 beside a user's function of that name)
+_POP_ADJOINT = re.compile(r"pop_adjoint(_\d+)?")
 
 
 def remove_unread_assignments(body, raising=None):

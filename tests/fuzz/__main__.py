@@ -1,9 +1,11 @@
-"""python -m tests.fuzz --n 20000 --seed S [--mode grad] [--minimise DIR]
+"""python -m tests.fuzz --n 20000 --seed S [--mode grad] [--wide] [--minimise DIR]
 
 Generates and checks `n` programs (seeds S, S+1, ...), then prints the outcomes per mode
 and the causes, largest first, each with the first seed that showed it. With
 `--minimise DIR`, the first program of each wrong, crash or rejected cause is shrunk and
-written to DIR as a standalone reproducer.
+written to DIR as a standalone reproducer. `--wide` draws the programs from
+shaped_program.py (arguments of many shapes, dicts, tuples, float32) instead of
+generator.py.
 """
 import argparse
 import collections
@@ -13,14 +15,15 @@ import tempfile
 import time
 import warnings
 
-from .generator import MODES, generate
+from . import generator, shaped_program
+from .generator import MODES
 from .minimise import minimise, write_reproducer
 from .runner import check
 
 STATUSES = ("ok", "wrong", "crash", "rejected", "skipped", "invalid")
 
 
-def run(n, seed, mode=None, progress=False):
+def run(n, seed, mode=None, progress=False, generate=generator.generate):
     """Check n programs; returns {(mode, status): count} and {(status, cause): [seeds]}."""
     counts = collections.Counter()
     causes = collections.defaultdict(list)
@@ -57,8 +60,12 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--mode", choices=MODES)
     parser.add_argument("--minimise", metavar="DIR")
+    parser.add_argument("--wide", action="store_true",
+                        help="shape-tracking programs (tests/fuzz/shaped_program.py)")
     options = parser.parse_args(argv)
-    counts, causes = run(options.n, options.seed, options.mode, progress=True)
+    generate = shaped_program.generate if options.wide else generator.generate
+    counts, causes = run(options.n, options.seed, options.mode, progress=True,
+                         generate=generate)
     print(summary(counts, causes))
     if options.minimise:
         os.makedirs(options.minimise, exist_ok=True)

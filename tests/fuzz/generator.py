@@ -38,6 +38,7 @@ class Program:
     args: tuple
     wrt: object                      # a position, or a tuple of positions (grad only)
     features: set = field(default_factory=set)
+    any_shape: bool = False          # outputs of any shape are fine (the wide generator's)
 
 
 class StatementWriter(ExpressionWriter):

@@ -108,8 +108,15 @@ def minimise(program, budget=400):
 
 
 def _literal(value):
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k!r}: {_literal(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, tuple):
+        return "(" + "".join(f"{_literal(v)}, " for v in value) + ")"
     if isinstance(value, np.ndarray):
-        return f"np.array({np.array2string(value, separator=', ', precision=17)})"
+        dtype = ", dtype=np.float32" if value.dtype == np.float32 else ""
+        return f"np.array({np.array2string(value, separator=', ', precision=17)}{dtype})"
+    if isinstance(value, np.floating):
+        return f"np.{type(value).__name__}({float(value)!r})"
     return repr(value)
 
 
