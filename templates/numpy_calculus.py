@@ -19,7 +19,7 @@ coordinate arrays are a clear error. period= (interp) is not a parameter: an err
 import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
-from s2s_ad.runtime import unbroadcast, unreduce
+from s2s_ad.runtime import unreduce
 from s2s_ad.runtime_calculus import (gradient_spacing_adjoints, gradient_tangents,
                                      interp_outside, interp_place, trapezoid_steps,
                                      ungradients, unit_trapezoid_steps,

@@ -8,7 +8,7 @@ source numpy2_arrays 3082045499
 source numpy2_linalg 4164953087
 source numpy_arithmetic 3310515530
 source numpy_bessel 1762698696
-source numpy_calculus 3747587521
+source numpy_calculus 3534424489
 source numpy_complex 3735347535
 source numpy_creation 3604925739
 source numpy_decompositions 3171783927
