@@ -7,7 +7,8 @@ once the user's code has imported scipy.special). Derivatives, with y the result
     jv(v, x) (jv(v-1, x) - jv(v+1, x)) / 2, the same for yv and yn (jn is jv)
     rgamma   -rgamma(x) digamma(x)        (1 / gamma)
     gammainc(a, x)   exp((a-1) log x - x - gammaln(a)) dx;  gammaincc minus that
-    betainc(a, b, x) exp((a-1) log x + (b-1) log(1-x) - betaln(a, b)) dx
+    betainc(a, b, x) exp((a-1) log x + (b-1) log(1-x) - betaln(a, b)) dx  (in x's float
+                     dtype: betaln of numbers is an np.float64, which would widen float32)
 
 The orders v, n and the shape parameters a, b are not differentiated
 (`undifferentiated`): differentiating through them is a located error, never a zero.
@@ -19,6 +20,7 @@ from scipy import special
 
 from s2s_ad.ad.template_dsl import adjoint, d, tangent, undifferentiated
 from s2s_ad.runtime import unbroadcast
+from s2s_ad.runtime_flow import float_dtype
 
 
 # ---- Bessel functions of the first kind --------------------------------------------------
@@ -143,13 +145,15 @@ def gammaincc_tangent(y, a, x):
 @adjoint(special.betainc)
 def betainc_adjoint(y, a, b, x):
     """d I_x(a, b) = x**(a-1) (1-x)**(b-1) / B(a, b) dx (a, b are not differentiated)"""
-    d[x] += unbroadcast(d[y] * np.exp((a - 1.0) * np.log(x) + (b - 1.0) * np.log1p(-x)
-                                      - special.betaln(a, b)), x)
+    d[x] += unbroadcast(d[y] * np.asarray(np.exp(
+        (a - 1.0) * np.log(x) + (b - 1.0) * np.log1p(-x) - special.betaln(a, b)),
+        dtype=float_dtype(x)), x)
     d[a] += undifferentiated(a)
     d[b] += undifferentiated(b)
 
 
 @tangent(special.betainc)
 def betainc_tangent(y, a, b, x):
-    d[y] = d[x] * np.exp((a - 1.0) * np.log(x) + (b - 1.0) * np.log1p(-x)
-                         - special.betaln(a, b))
+    d[y] = d[x] * np.asarray(np.exp(
+        (a - 1.0) * np.log(x) + (b - 1.0) * np.log1p(-x) - special.betaln(a, b)),
+        dtype=float_dtype(x))
