@@ -154,6 +154,10 @@ class CallMixin(FunctionValueMixin, HelperInlineMixin, ObjectCallMixin):
         if self._passes_local_function(expr):
             # apply(act, x), apply(lambda z: ..., x): the def is inlined into f
             return self._inline_helper(target, expr)
+        if self._writes_into_arguments(target):
+            # scale_(t) with `q *= 2.0` inside: the write changes f's t, which only f's
+            # own derivative can follow, so the def is inlined into f
+            return self._inline_helper(target, expr, "writes into an argument it is given")
         if any(isinstance(a, gast.Starred) for a in expr.args):
             shaped = self._shape_given_as_items(func, path, target, expr)
             if shaped is not None:

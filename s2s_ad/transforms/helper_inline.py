@@ -29,6 +29,7 @@ from ..ir.walk import walk_tree
 from ..frontend.fence import fence
 from ..frontend.parse import parse
 from ..frontend.resolve import resolve
+from ..analyses.argument_writes import parameters_written
 
 # modules whose functions are primitives or s2s_ad's own, never inlined
 _LIBRARIES = ("numpy", "scipy", "s2s_ad", "math")
@@ -45,7 +46,14 @@ class HelperInlineMixin:
             or isinstance(a, (gast.Name, gast.Call)) and self._partial_made_here(a) is not None
             for a in list(expr.args) + [k.value for k in expr.keywords])
 
-    def _inline_helper(self, target, expr):
+    def _writes_into_arguments(self, target):
+        """Is `target` a def of yours that writes into an array, list, dict or object it
+        is given (analyses/argument_writes.py)?"""
+        return inspect.isfunction(target) and not getattr(target, "__s2s_generated__", None) \
+            and not (getattr(target, "__module__", None) or "").startswith(_LIBRARIES) \
+            and bool(parameters_written(target))
+
+    def _inline_helper(self, target, expr, why="is given a function made inside f"):
         """The call `expr` of the def `target`, inlined (its value as an atom)."""
         if not inspect.isfunction(target) or getattr(target, "__s2s_generated__", None) \
                 or (getattr(target, "__module__", None) or "").startswith(_LIBRARIES):
@@ -60,14 +68,14 @@ class HelperInlineMixin:
             parsed = parse(target)
             resolution = resolve(parsed)
             fence(parsed, resolution=resolution)
-            self._check_free_names(parsed.tree, resolution, target, expr)
+            self._check_free_names(parsed.tree, resolution, target, expr, why=why)
             fdef = parsed.tree
             for node in walk_tree(fdef):
                 if hasattr(node, "lineno"):
                     gast.copy_location(node, expr)
             key = keys[target] = self.namer.fresh(target.__name__)
             self.nested[key] = fdef
-        return self._inline(key, expr)
+        return self._inline(key, expr, shared=_written_in_place(target))
 
     def _check_free_names(self, tree, resolution, target, expr, held=None,
                           why="is given a function made inside f"):
@@ -89,3 +97,17 @@ class HelperInlineMixin:
                     f"inlined into f, but the `{name}` it reads means something else "
                     f"in f", self.smap.locate(expr),
                     f"rename f's `{name}`, or define the function passed at module level")
+
+
+def _written_in_place(target):
+    """The parameters `target` writes into and never binds anew (no `q = ...`, no `q op= e`,
+    which for a number is a new binding): inlined, each names the caller's variable."""
+    written = parameters_written(target)
+    if not written:
+        return frozenset()
+    tree = parse(target).tree
+    bound = {n.id for n in walk_tree(tree) if isinstance(n, gast.Name)
+             and isinstance(n.ctx, gast.Store)}
+    bound |= {n.target.id for n in walk_tree(tree) if isinstance(n, gast.AugAssign)
+              and isinstance(n.target, gast.Name)}
+    return frozenset(written - bound)

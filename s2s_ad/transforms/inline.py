@@ -94,7 +94,7 @@ def lambda_as_def(name, lam, where):
 class InlineMixin:
     """`_inline(name, call)` for the normalizer: the call's value as an atom."""
 
-    def _inline(self, name, call, held=None):
+    def _inline(self, name, call, held=None, shared=()):
         """The call's value as an atom. With `held` (the nested defs of a helper that
         returns functions, transforms/returned_functions.py): each registered as a nested
         function of f reading the helper's variables under their fresh names, and the
@@ -110,9 +110,16 @@ class InlineMixin:
         local = set(params) | {n.id for n in walk_tree(fdef) if isinstance(n, gast.Name)
                                and isinstance(n.ctx, (gast.Store, gast.Param))}
         rename = {v: self.namer.fresh(v) for v in sorted(local)}
+        # a parameter in `shared` given a variable of f is that variable: the helper's
+        # writes into it are f's writes (`q[0] = v` in the helper is `t[0] = v` in f)
+        caller = {p: arg.id for p, arg in self._arguments_given(fdef, call).items()
+                  if p in shared and isinstance(arg, gast.Name) and arg.id in self.current
+                  and arg.id not in self.nested}
+        rename.update(caller)
         # the fresh names are values of f (`w_1.sum()` is a method of a value)
         self.res = dataclasses.replace(self.res, locals=self.res.locals | set(rename.values()))
-        bound = self._bind_call(fdef, rename, call, name)   # defaults read enclosing names
+        bound = self._bind_call(fdef, rename, call, name,  # defaults read enclosing names
+                                set(caller))
         for fn in [fdef] + [self._hold(fname, fd) for fname, fd in (held or {}).items()]:
             for node in walk_tree(fn):
                 if isinstance(node, gast.Name) and node.id in rename:
@@ -149,8 +156,17 @@ class InlineMixin:
         self.nested[name] = build.clone(fdef)
         return self.nested[name]
 
-    def _bind_call(self, fdef, rename, call, name):
-        """(fresh parameter, argument atom, level) for each parameter of the nested function."""
+    def _arguments_given(self, fdef, call):
+        """{parameter: the argument expression the call gives it} (positional and keyword)."""
+        a = fdef.args
+        positional = [p.id for p in a.posonlyargs + a.args]
+        given = dict(zip(positional, call.args))
+        given.update({k.arg: k.value for k in call.keywords if k.arg is not None})
+        return given
+
+    def _bind_call(self, fdef, rename, call, name, shared=frozenset()):
+        """(fresh parameter, argument atom, level) for each parameter of the nested
+        function, but those in `shared`, which name f's variable itself."""
         a = fdef.args
         if a.vararg or a.kwarg:
             raise UnsupportedSyntaxError(f"`{name}` takes *args/**kwargs", self.smap.locate(call),
@@ -173,6 +189,8 @@ class InlineMixin:
             given[kw.arg] = kw.value
         out = []
         for p in originals:
+            if p in shared:
+                continue
             expr = given.get(p, defaults.get(p))
             if expr is None:
                 raise UnsupportedSyntaxError(f"`{name}` is missing the argument `{p}`",

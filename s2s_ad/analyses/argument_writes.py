@@ -1,0 +1,269 @@
+"""Which parameters of one of your functions does it write into, in the caller's memory?
+
+A helper that changes an array (or a list, dict or object) it was passed changes the
+caller's value too. The caller's derivative must see that write, so such a helper is
+inlined where it is called (transforms/calls.py) instead of getting a derivative of its own
+(which would neither tell the caller nor find its argument as it was).
+
+    def scale_(q):                    ->  parameters_written(scale_) == {"q"}
+        q *= 2.0                           (in place when q is an array)
+    def fill(out, v):                 ->  {"out"}
+        row = out[0]; row[:] = v           (through a view of the parameter)
+    def safe(q):                      ->  set()
+        q = q.copy(); q[0] = 1.0           (the name holds a copy when it writes)
+    def g(q):                         ->  {"q"}: calls scale_(q)
+
+Read from the source only, along the order of the statements: a name may view a
+parameter when it is bound to the parameter, an index, attribute or view (`.T`,
+`reshape`, `np.asarray`, ...) of one, a container holding one, a loop's item over one, or
+the result of a builtin or one of your functions given one; a plain binding to anything
+else (a copy, arithmetic, most numpy calls) ends that for the statements after it, outside
+loops and branches, where bindings only add. Writes: index and attribute stores and `del`,
+augmented assignment (`q += v` writes into an array; for a number it is a new binding, which
+the caller's derivative then handles as a binding), a mutating method (`append`, `fill`,
+`sort`, ...), `out=`, numpy's writing functions and `ufunc.at`, and a call of one of your
+functions that writes into the parameter it is given (followed three calls deep; deeper,
+a call given a parameter counts as a write). A function whose source cannot be read
+writes nothing of its arguments as far as this analysis is concerned, so callers only
+look here for defs they can read (s2s_ad differentiates nothing else).
+"""
+import builtins
+import inspect
+
+import gast
+import numpy as np
+
+from ..frontend.parse import parse
+from ..ir.build import dotted_path
+from ..ir.walk import walk_tree
+
+# numpy functions whose result may share memory with their first argument
+_VIEWS = frozenset(id(f) for f in (
+    np.asarray, np.asanyarray, np.reshape, np.ravel, np.transpose, np.squeeze,
+    np.expand_dims, np.atleast_1d, np.atleast_2d, np.atleast_3d, np.broadcast_to,
+    np.diagonal, np.moveaxis, np.swapaxes, np.rollaxis, np.real, np.imag,
+    np.split, np.array_split, np.hsplit, np.vsplit, np.dsplit, np.broadcast_arrays,
+    np.flip, np.fliplr, np.flipud, np.rot90))
+_BUILTINS = frozenset(id(f) for f in vars(builtins).values())
+# numpy functions that write into their first argument
+_WRITERS = frozenset(id(f) for f in (np.copyto, np.put, np.place, np.putmask,
+                                     np.fill_diagonal, np.put_along_axis))
+# methods that change the value they are called on (arrays, lists, dicts, sets)
+_MUTATING = frozenset((
+    "append", "extend", "insert", "pop", "remove", "clear", "update", "setdefault",
+    "popitem", "add", "discard", "sort", "reverse", "fill", "resize", "put", "itemset",
+    "setfield", "partition", "byteswap", "setflags", "__setitem__", "__delitem__",
+    "__iadd__", "__isub__", "__imul__", "__itruediv__"))
+# array methods whose result may share memory with the array
+_VIEW_METHODS = frozenset(("reshape", "ravel", "view", "transpose", "squeeze", "swapaxes",
+                           "diagonal", "flatten_view", "__array__", "get", "values",
+                           "items", "keys"))
+_DEPTH = 3
+_COMPOUND = (gast.For, gast.AsyncFor, gast.While, gast.If, gast.With, gast.AsyncWith, gast.Try)
+
+
+def parameters_written(function, _depth=0, _active=None):
+    """The set of parameter names of `function` it may write into (see the module doc)."""
+    active = set() if _active is None else _active
+    code = getattr(function, "__code__", None)
+    if code is None or function in active:
+        return frozenset()
+    try:
+        tree = parse(function).tree
+    except Exception:
+        return frozenset()
+    scope = dict(function.__globals__)
+    scope.update(zip(code.co_freevars, [c.cell_contents for c in function.__closure__ or ()]))
+    a = tree.args
+    params = [p.id for p in a.posonlyargs + a.args + a.kwonlyargs]
+    params += [p.id for p in (a.vararg, a.kwarg) if p is not None]
+    reader = _Reader(scope, {p: {p} for p in params}, _depth, active | {function})
+    reader.block(tree.body, top=True)
+    return frozenset(reader.written)
+
+
+class _Reader:
+    """Walks statements keeping, for each name, the parameters it may view."""
+
+    def __init__(self, scope, views, depth, active):
+        self.scope, self.views, self.depth, self.active = scope, views, depth, active
+        self.written = set()
+
+    def block(self, stmts, top):
+        for stmt in stmts:
+            self.statement(stmt, top)
+
+    def statement(self, stmt, top):
+        compound = isinstance(stmt, _COMPOUND)
+        heads = [getattr(stmt, f, None) for f in ("test", "iter")] \
+            + [i.context_expr for i in getattr(stmt, "items", None) or []] if compound else [stmt]
+        for node in (n for head in heads if head is not None for n in walk_tree(head)):
+            if isinstance(node, gast.Call):
+                self.call(node)
+        if isinstance(stmt, gast.Assign):
+            for target in stmt.targets:
+                if isinstance(target, (gast.Tuple, gast.List)) \
+                        and isinstance(stmt.value, (gast.Tuple, gast.List)) \
+                        and len(target.elts) == len(stmt.value.elts) \
+                        and not any(isinstance(e, gast.Starred) for e in target.elts):
+                    pairs = [(t, self.viewed(v)) for t, v in zip(target.elts, stmt.value.elts)]
+                    for t, sources in pairs:
+                        self.bind(t, sources, top)
+                else:
+                    self.bind(target, self.viewed(stmt.value), top)
+        elif isinstance(stmt, gast.AugAssign):
+            self.write(stmt.target)
+        elif isinstance(stmt, gast.AnnAssign) and stmt.value is not None:
+            self.bind(stmt.target, self.viewed(stmt.value), top)
+        elif isinstance(stmt, gast.Delete):
+            for target in stmt.targets:
+                if not isinstance(target, gast.Name):
+                    self.write(target)
+        elif isinstance(stmt, (gast.For, gast.AsyncFor)):
+            for _ in range(2):              # what one iteration binds, the next one reads
+                self.bind(stmt.target, self.viewed(stmt.iter), False)
+                self.block(stmt.body, False)
+            self.block(stmt.orelse, False)
+        elif isinstance(stmt, gast.While):
+            for _ in range(2):
+                self.block(stmt.body, False)
+            self.block(stmt.orelse, False)
+        elif isinstance(stmt, (gast.With, gast.AsyncWith)):
+            for item in stmt.items:
+                if item.optional_vars is not None:
+                    self.bind(item.optional_vars, self.viewed(item.context_expr), False)
+            self.block(stmt.body, top)
+        else:
+            for field in ("body", "orelse", "finalbody"):
+                self.block(getattr(stmt, field, None) or [], False)
+            for handler in getattr(stmt, "handlers", None) or []:
+                self.block(handler.body, False)
+        for node in walk_tree(stmt) if not compound else ():
+            if isinstance(node, gast.NamedExpr) and isinstance(node.target, gast.Name):
+                self.bind(node.target, self.viewed(node.value), False)
+
+    def bind(self, target, sources, replace):
+        if isinstance(target, gast.Name):
+            if replace:
+                self.views[target.id] = set(sources)
+            else:
+                self.views.setdefault(target.id, set()).update(sources)
+        elif isinstance(target, (gast.Tuple, gast.List)):
+            for item in target.elts:
+                self.bind(item.value if isinstance(item, gast.Starred) else item, sources, False)
+        else:
+            self.write(target)              # `q[0] = v`, `q.attr = v`
+
+    def write(self, target):
+        base = target
+        while isinstance(base, (gast.Subscript, gast.Attribute, gast.Starred)):
+            base = base.value
+        if isinstance(base, gast.Name):
+            self.written |= self.views.get(base.id, set())
+
+    def viewed(self, expr):
+        """The parameters the value of `expr` may share memory with."""
+        if isinstance(expr, gast.Name):
+            return set(self.views.get(expr.id, ()))
+        if isinstance(expr, (gast.Subscript, gast.Attribute, gast.Starred)):
+            return self.viewed(expr.value)
+        if isinstance(expr, (gast.Tuple, gast.List, gast.Set)):
+            return set().union(*[self.viewed(e) for e in expr.elts])
+        if isinstance(expr, gast.Dict):
+            return set().union(*[self.viewed(e) for e in expr.values])
+        if isinstance(expr, gast.IfExp):
+            return self.viewed(expr.body) | self.viewed(expr.orelse)
+        if isinstance(expr, gast.BoolOp):
+            return set().union(*[self.viewed(e) for e in expr.values])
+        if isinstance(expr, gast.NamedExpr):
+            return self.viewed(expr.value)
+        if isinstance(expr, (gast.ListComp, gast.GeneratorExp, gast.DictComp)):
+            return set().union(*[self.viewed(g.iter) for g in expr.generators],
+                               self.viewed(getattr(expr, "elt", None) or expr.value))
+        if isinstance(expr, gast.Call):
+            return self._call_result(expr)
+        return set()
+
+    def _call_result(self, call):
+        given = set().union(*[self.viewed(a) for a in call.args],
+                            *[self.viewed(k.value) for k in call.keywords])
+        if not given:
+            return set()
+        func = call.func
+        if isinstance(func, gast.Attribute) and self._is_value(func.value):
+            # a method of a value: views for view methods, containers' reads
+            if func.attr in _VIEW_METHODS or not hasattr(np.ndarray, func.attr):
+                return self.viewed(func.value) | given
+            return set()
+        callee = self._lookup(func)
+        if callee is None:
+            return given
+        if id(callee) in _VIEWS or id(callee) in _BUILTINS:
+            return given
+        module = getattr(callee, "__module__", None) or ""
+        if module.startswith(("numpy", "scipy", "math")):
+            return set()
+        return given                      # one of your functions may return what it is given
+
+    def call(self, call):
+        """Record the writes a call makes into what it is given."""
+        func = call.func
+        for kw in call.keywords:
+            if kw.arg == "out":
+                self.write_value(kw.value)
+        if isinstance(func, gast.Attribute) and self._is_value(func.value):
+            if func.attr in _MUTATING:
+                self.write_value(func.value)
+            return
+        callee = self._lookup(func)
+        if callee is None:
+            return
+        if (id(callee) in _WRITERS or isinstance(getattr(func, "value", None), gast.Attribute)
+                and isinstance(self._lookup(func.value), np.ufunc) and func.attr == "at") \
+                and call.args:
+            self.write_value(call.args[0])
+            return
+        if not inspect.isfunction(callee) or callee in self.active:
+            return
+        if self.depth >= _DEPTH:
+            for arg in list(call.args) + [k.value for k in call.keywords]:
+                self.write_value(arg)
+            return
+        written = parameters_written(callee, self.depth + 1, self.active)
+        if not written:
+            return
+        try:
+            bound = inspect.signature(callee).bind_partial(*range(len(call.args)))
+            by_position = {i: name for name, i in bound.arguments.items()
+                           if isinstance(i, int)}
+        except (TypeError, ValueError):
+            by_position = {}
+        for i, arg in enumerate(call.args):
+            if isinstance(arg, gast.Starred) or by_position.get(i) in written \
+                    or by_position.get(i) is None:
+                self.write_value(arg)
+        for kw in call.keywords:
+            if kw.arg is None or kw.arg in written:
+                self.write_value(kw.value)
+
+    def write_value(self, expr):
+        self.written |= self.viewed(expr)
+
+    def _is_value(self, expr):
+        """Is `expr` (the receiver of a method) a value rather than a module or class?"""
+        while isinstance(expr, (gast.Attribute, gast.Subscript)):
+            expr = expr.value
+        return not isinstance(expr, gast.Name) or expr.id in self.views \
+            or expr.id not in self.scope and not hasattr(builtins, expr.id)
+
+    def _lookup(self, func):
+        path = dotted_path(func)
+        if path is None:
+            return None
+        head, *rest = path.split(".")
+        if head in self.views:
+            return None
+        obj = self.scope.get(head, getattr(builtins, head, None))
+        for attr in rest:
+            obj = getattr(obj, attr, None)
+        return obj
