@@ -186,3 +186,20 @@ def test_written_parameters_are_read_from_the_source():
     assert parameters_written(through_view) == {"out"}
     assert parameters_written(twice_nested) == {"q"}
     assert parameters_written(add_item) == {"items"}
+
+
+def count_down(q, n):
+    q[0] = q[0] * 0.5
+    return np.sum(q) if n == 0 else count_down(q, n - 1)
+
+
+def recursive_writer(x):
+    t = x * 1.0
+    return count_down(t, 2)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_recursive_writer_is_a_located_error(path):
+    with pytest.raises(UnsupportedSyntaxError) as info:
+        grad_on(path, recursive_writer)(X.copy())
+    assert "calls itself" in str(info.value) and "count_down" in str(info.value)

@@ -22,6 +22,7 @@ import linecache
 import os
 import tempfile
 
+_REGISTERED = set()     # the filenames of every generated source compiled in this process
 _DIRECTORY = []          # the directory found writable, once per process (or "" if none)
 
 
@@ -30,7 +31,14 @@ def register(name, text):
     digest = hashlib.sha256(text.encode()).hexdigest()[:16]
     filename = _on_disk(f"{name}_{digest}.py", text) or f"<s2s_ad {name} {digest}>"
     linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
+    _REGISTERED.add(filename)
     return filename
+
+
+def is_generated(function):
+    """Was `function` compiled from source s2s_ad generated in this process?"""
+    code = getattr(function, "__code__", None)
+    return code is not None and code.co_filename in _REGISTERED
 
 
 def source_directory():

@@ -30,6 +30,7 @@ from ..frontend.fence import fence
 from ..frontend.parse import parse
 from ..frontend.resolve import resolve
 from ..analyses.argument_writes import parameters_written
+from ..backend.sources import is_generated
 
 # modules whose functions are primitives or s2s_ad's own, never inlined
 _LIBRARIES = ("numpy", "scipy", "s2s_ad", "math")
@@ -50,6 +51,7 @@ class HelperInlineMixin:
         """Is `target` a def of yours that writes into an array, list, dict or object it
         is given (analyses/argument_writes.py)?"""
         return inspect.isfunction(target) and not getattr(target, "__s2s_generated__", None) \
+            and not is_generated(target) \
             and not (getattr(target, "__module__", None) or "").startswith(_LIBRARIES) \
             and bool(parameters_written(target))
 
@@ -75,6 +77,12 @@ class HelperInlineMixin:
                     gast.copy_location(node, expr)
             key = keys[target] = self.namer.fresh(target.__name__)
             self.nested[key] = fdef
+        if key in self._inlining:
+            raise UnsupportedSyntaxError(
+                f"`{target.__name__}` {why}, so it is inlined into f, and it calls itself "
+                "(recursion cannot be inlined)", self.smap.locate(expr),
+                "copy the argument in the function before writing into it "
+                "(`q = q.copy()`) and return what it computes")
         return self._inline(key, expr, shared=_written_in_place(target))
 
     def _check_free_names(self, tree, resolution, target, expr, held=None,
