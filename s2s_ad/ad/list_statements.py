@@ -33,6 +33,17 @@ class ListStatementReverser:
                 # what the write broadcast v to is summed back to v's shape
                 taken = build.call(self.adj.helper(runtime.unbroadcast),
                                    [taken, build.clone(value)])
+            if value.id == base:
+                # `y[i] = y`: y's adjoint at i is taken before it is cleared, then added
+                held = self.i.namer.fresh(f"{base}_bar")
+                out.append(build.assign(held, taken))
+                taken = build.name(held)
+                out.append(build.assign(self.adj.name_of(base), build.call(
+                    self.adj.helper(runtime_flow.clear_adjoint),
+                    [build.clone(y_bar), build.index_value(build.clone(index))])))
+                self.contribute(value.id, taken, out)
+                out.append(marker(RESTORE_ITEM, build.name(base), build.clone(index)))
+                return
             self.contribute(value.id, taken, out)
         cleared = build.call(self.adj.helper(runtime_flow.clear_adjoint),
                              [build.clone(y_bar), build.index_value(build.clone(index))])
