@@ -203,3 +203,19 @@ def test_recursive_writer_is_a_located_error(path):
     with pytest.raises(UnsupportedSyntaxError) as info:
         grad_on(path, recursive_writer)(X.copy())
     assert "calls itself" in str(info.value) and "count_down" in str(info.value)
+
+
+def grown_through_second_name(x):
+    acc = [x]
+    more = acc
+    more.append(np.sin(x) * 2.0)
+    return np.sum(acc[-1] * acc[0])
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_append_through_a_second_name_is_a_located_error(path):
+    # one list under two names: the append is seen through `acc` (was a wrong gradient)
+    with pytest.raises(UnsupportedSyntaxError) as info:
+        grad_on(path, grown_through_second_name)(X.copy())
+    text = str(info.value)
+    assert "same list" in text and "more.append(" in text and "list(more)" in text

@@ -82,6 +82,11 @@ def writes_through_aliases(levels, kinds=None, item_views=True):
             members[appended] = members.get(appended, set()) | items
             positions.pop(appended, None)
             affects(items, appended)
+            # `b = a; b.append(v)`: the one list grows, seen through a
+            for other in sorted(still_shared(appended, shared.get(appended, set()), k, path)
+                                - {appended}):
+                if _read_before_rebound(ordered, uses, k, other):
+                    found.append((stmt, appended, other, other in unknown))
             continue
         if not isinstance(stmt, gast.Assign):
             continue

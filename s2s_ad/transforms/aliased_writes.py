@@ -19,6 +19,7 @@ import re
 from ..errors import UnsupportedSyntaxError
 from ..ir import build
 from ..analyses.aliases import writes_through_aliases
+from ..ir.primitives import appended_list
 from .. import runtime_checks
 
 
@@ -65,14 +66,17 @@ def _error(levels, findings, user_names, portable=False):
     first = [f for f in findings if f[0] is findings[0][0]]
     stmt, written, other, _ = min(first, key=lambda f: (f[2] not in user_names, f[2]))
     in_place = levels.updated_in_place(stmt) is not None
+    grown = appended_list(stmt) is not None        # `b = a; b.append(v)`: one list
     seen = f"`{other}`"
     if other not in user_names and _RETURNED.match(other):
         seen = "the value returned before it"      # `return v` lowered to `result = v`
     return UnsupportedSyntaxError(
-        f"`{written}` holds the same numpy array as {seen} (an assignment, a view or a "
-        f"list holding it), so this write changes {seen} too, which is read later; "
+        f"`{written}` holds the same {'list' if grown else 'numpy array'} as {seen} (an "
+        f"assignment, a view or a list holding it), so this write changes {seen} too, "
+        f"which is read later; "
         f"s2s_ad follows values, not shared memory", located(levels, stmt, portable),
-        f"copy before writing: `{written} = {written}.copy()`"
+        f"copy before writing: `{written} = " + (f"list({written})`" if grown else
+                                                  f"{written}.copy()`")
         + (f"; for numbers, write the update as an assignment (`{written} = {written} "
            f"* ...` rather than `{written} *= ...`)" if in_place else ""))
 

@@ -21,6 +21,7 @@ module (f's own variables and nested functions must not shadow them); the check 
 located error. Used by `normalize` through CallMixin.
 """
 import inspect
+import sys
 
 import gast
 
@@ -53,6 +54,8 @@ class HelperInlineMixin:
         return inspect.isfunction(target) and not getattr(target, "__s2s_generated__", None) \
             and not is_generated(target) \
             and not (getattr(target, "__module__", None) or "").startswith(_LIBRARIES) \
+            and (getattr(target, "__module__", None) or "").split(".")[0] \
+            not in sys.stdlib_module_names \
             and bool(parameters_written(target))
 
     def _inline_helper(self, target, expr, why="is given a function made inside f"):
