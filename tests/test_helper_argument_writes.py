@@ -219,3 +219,49 @@ def test_append_through_a_second_name_is_a_located_error(path):
         grad_on(path, grown_through_second_name)(X.copy())
     text = str(info.value)
     assert "same list" in text and "more.append(" in text and "list(more)" in text
+
+
+def first_row(M):
+    return M[0]
+
+
+def same(a):
+    return a
+
+
+def write_into_returned_row(x):
+    M = x * 1.0
+    r = first_row(M)
+    r[0] = 5.0 * r[1]
+    return np.sum(M ** 2)
+
+
+def update_returned_array(x):
+    y = x * 2.0
+    z = same(y)
+    z *= 3.0
+    return np.sum(y * x)
+
+
+def returned_row_only_read(x):
+    M = x * 1.0
+    r = first_row(M)
+    return np.sum(r * M)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f", [write_into_returned_row, update_returned_array],
+                         ids=lambda f: f.__name__)
+def test_write_into_what_a_helper_returned_of_its_argument(f, path):
+    # the helper's result is (a view of) f's array: writing into it changes that array,
+    # which is read later: a located error, as the same write in f is (was a wrong gradient)
+    with pytest.raises(UnsupportedSyntaxError) as info:
+        grad_on(path, f)(np.array([[0.5, -0.3], [0.2, 0.9]]))
+    assert "holds the same numpy array" in str(info.value)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_returned_view_only_read(path):
+    x = np.array([[0.5, -0.3], [0.2, 0.9]])
+    np.testing.assert_allclose(grad_on(path, returned_row_only_read)(x),
+                               numeric_grad(returned_row_only_read, (x,), 0), rtol=1e-6)

@@ -25,11 +25,14 @@ tell (the general derivative: is x a vector or a matrix?) the finding is marked
 holding the array (`rows.append(row)`, `items = [z]`), and a loop's next iteration.
 """
 import bisect
+import inspect
 
 import gast
 import numpy as np
 
+from ..backend.sources import is_generated
 from ..ir.build import dotted_path
+from .argument_writes import parameters_returned
 from ..ir.primitives import appended_list
 from ..ir.walk import names_loaded, names_stored, walk_tree
 from ..signature import Items, Mapping, Num, SequenceOf
@@ -340,4 +343,12 @@ def _viewed(value, callees):
     if isinstance(value, gast.Call) and value.args and isinstance(value.args[0], gast.Name) \
             and callees.get(dotted_path(value.func)) in _VIEWS:
         return value.args[0].id
+    if isinstance(value, gast.Call):
+        # a def of yours returning (a view of) what it is given: `return M[0]`
+        callee = callees.get(dotted_path(value.func))
+        if inspect.isfunction(callee) and not (callee.__module__ or "").startswith(
+                ("numpy", "scipy", "s2s_ad")) and not is_generated(callee):
+            for i in parameters_returned(callee):
+                if i < len(value.args) and isinstance(value.args[i], gast.Name):
+                    return value.args[i].id
     return None

@@ -64,22 +64,37 @@ _COMPOUND = (gast.For, gast.AsyncFor, gast.While, gast.If, gast.With, gast.Async
 
 def parameters_written(function, _depth=0, _active=None):
     """The set of parameter names of `function` it may write into (see the module doc)."""
+    reader = _read(function, _depth, _active)
+    return frozenset(reader.written) if reader is not None else frozenset()
+
+
+def parameters_returned(function):
+    """The positions of the parameters whose memory the value `function` returns may
+    share (`return M[0]`, `return a`, `return p["W"]`), for the caller's alias analysis."""
+    reader = _read(function, 0, None)
+    if reader is None:
+        return ()
+    return tuple(i for i, p in enumerate(reader.parameters) if p in reader.returned)
+
+
+def _read(function, _depth, _active):
     active = set() if _active is None else _active
     code = getattr(function, "__code__", None)
     if code is None or function in active:
-        return frozenset()
+        return None
     try:
         tree = parse(function).tree
     except Exception:
-        return frozenset()
+        return None
     scope = dict(function.__globals__)
     scope.update(zip(code.co_freevars, [c.cell_contents for c in function.__closure__ or ()]))
     a = tree.args
     params = [p.id for p in a.posonlyargs + a.args + a.kwonlyargs]
     params += [p.id for p in (a.vararg, a.kwarg) if p is not None]
     reader = _Reader(scope, {p: {p} for p in params}, _depth, active | {function})
+    reader.parameters = [p.id for p in a.posonlyargs + a.args]
     reader.block(tree.body, top=True)
-    return frozenset(reader.written)
+    return reader
 
 
 class _Reader:
@@ -88,6 +103,7 @@ class _Reader:
     def __init__(self, scope, views, depth, active):
         self.scope, self.views, self.depth, self.active = scope, views, depth, active
         self.written = set()
+        self.returned = set()          # parameters the returned value may view
 
     def block(self, stmts, top):
         for stmt in stmts:
@@ -111,6 +127,8 @@ class _Reader:
                         self.bind(t, sources, top)
                 else:
                     self.bind(target, self.viewed(stmt.value), top)
+        elif isinstance(stmt, gast.Return) and stmt.value is not None:
+            self.returned |= self.viewed(stmt.value)
         elif isinstance(stmt, gast.AugAssign):
             self.write(stmt.target)
         elif isinstance(stmt, gast.AnnAssign) and stmt.value is not None:
