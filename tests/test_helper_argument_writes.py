@@ -265,3 +265,47 @@ def test_returned_view_only_read(path):
     x = np.array([[0.5, -0.3], [0.2, 0.9]])
     np.testing.assert_allclose(grad_on(path, returned_row_only_read)(x),
                                numeric_grad(returned_row_only_read, (x,), 0), rtol=1e-6)
+
+
+class Stepper:
+    def __init__(self, dt):
+        self.dt = dt
+
+    def step(self, u):
+        u[1:-1] += self.dt * (u[2:] - 2.0 * u[1:-1] + u[:-2])
+
+    @staticmethod
+    def clip_(w):
+        w[w > 1.0] = 1.0
+
+
+STEPPER = Stepper(0.1)
+
+
+def method_of_local_object(x):
+    s = Stepper(0.1)
+    u = x * 1.0
+    for _ in range(3):
+        s.step(u)
+    return np.sum(u ** 3)
+
+
+def method_of_module_object(x):
+    u = x * 1.0
+    STEPPER.step(u)
+    return np.sum(u ** 3)
+
+
+def static_method(x):
+    w = x * 2.0
+    Stepper.clip_(w)
+    return np.sum(w * x)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f", [method_of_local_object, method_of_module_object, static_method],
+                         ids=lambda f: f.__name__)
+def test_methods_writing_into_their_argument(f, path):
+    x = np.array([0.45, -0.3, 0.2, 0.9, 0.7])
+    np.testing.assert_allclose(grad_on(path, f)(x), numeric_grad(f, (x.copy(),), 0),
+                               rtol=1e-6, atol=1e-8)

@@ -154,6 +154,15 @@ class CallMixin(FunctionValueMixin, HelperInlineMixin, ObjectCallMixin):
         if self._passes_local_function(expr):
             # apply(act, x), apply(lambda z: ..., x): the def is inlined into f
             return self._inline_helper(target, expr)
+        if inspect.ismethod(target) and isinstance(expr.func, gast.Attribute) \
+                and self._writes_into_arguments(target.__func__):
+            # S.step(u) of a module-level object whose method writes into u:
+            # Stepper.step(S, u), inlined
+            method = build.with_location(build.call(
+                build.name(self._bound_name(target.__func__)),
+                [build.clone(expr.func.value)] + list(expr.args), expr.keywords), expr)
+            return self._inline_helper(target.__func__, method,
+                                       "writes into an argument it is given")
         if self._writes_into_arguments(target):
             # scale_(t) with `q *= 2.0` inside: the write changes f's t, which only f's
             # own derivative can follow, so the def is inlined into f

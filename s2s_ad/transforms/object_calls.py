@@ -236,6 +236,9 @@ class ObjectCallMixin:
         else:
             function, first = raw, [receiver] if how == "instance" else []
         call = self._function_call(function, first + list(expr.args), expr.keywords, expr)
+        if isinstance(call, gast.Call) and self._writes_into_arguments(function):
+            # s.step(u) whose method writes into u: inlined, so f's derivative sees it
+            return self._inline_helper(function, call, "writes into an argument it is given")
         return self._call(call) if isinstance(call, gast.Call) else call
 
     def _attribute_function_call(self, func, raw, expr):
