@@ -85,9 +85,10 @@ def writes_through_aliases(levels, kinds=None, item_views=True):
             members[appended] = members.get(appended, set()) | items
             positions.pop(appended, None)
             affects(items, appended)
-            # `b = a; b.append(v)`: the one list grows, seen through a
+            # `b = a; b.append(v)`: the one list grows, seen through a (in the user's
+            # code: a derivative's own tapes are popped in the order they were pushed)
             for other in sorted(still_shared(appended, shared.get(appended, set()), k, path)
-                                - {appended}):
+                                - {appended} if item_views else ()):
                 if _read_before_rebound(ordered, uses, k, other):
                     found.append((stmt, appended, other, other in unknown))
             continue
