@@ -28,7 +28,9 @@ writes nothing of its arguments as far as this analysis is concerned, so callers
 look here for defs they can read (s2s_ad differentiates nothing else).
 """
 import builtins
+import collections
 import inspect
+import weakref
 
 import gast
 import numpy as np
@@ -59,6 +61,9 @@ _VIEW_METHODS = frozenset(("reshape", "ravel", "view", "transpose", "squeeze", "
                            "diagonal", "flatten_view", "__array__", "get", "values",
                            "items", "keys"))
 _DEPTH = 3
+# each function's parsed source, read again for every call of it a derivative makes (only
+# read here, never changed)
+_TREES = weakref.WeakKeyDictionary()
 _COMPOUND = (gast.For, gast.AsyncFor, gast.While, gast.If, gast.With, gast.AsyncWith, gast.Try)
 
 
@@ -82,12 +87,15 @@ def _read(function, _depth, _active):
     code = getattr(function, "__code__", None)
     if code is None or function in active:
         return None
-    try:
-        tree = parse(function).tree
-    except Exception:
-        return None
-    scope = dict(function.__globals__)
-    scope.update(zip(code.co_freevars, [c.cell_contents for c in function.__closure__ or ()]))
+    tree = _TREES.get(function)
+    if tree is None:
+        try:
+            tree = _TREES[function] = parse(function).tree
+        except Exception:
+            return None
+    scope = collections.ChainMap(
+        dict(zip(code.co_freevars, [c.cell_contents for c in function.__closure__ or ()])),
+        function.__globals__)
     a = tree.args
     params = [p.id for p in a.posonlyargs + a.args + a.kwonlyargs]
     params += [p.id for p in (a.vararg, a.kwarg) if p is not None]
