@@ -178,6 +178,14 @@ def test_written_parameters_are_read_from_the_source():
             q = q.copy()
         q[0] = 1.0
 
+    def shuffled(q, rng):
+        rng.shuffle(q)
+
+    def shuffled_rows(q):
+        np.random.shuffle(q[0])
+
+    assert parameters_written(shuffled) == {"q"}
+    assert parameters_written(shuffled_rows) == {"q"}
     assert parameters_written(keeps) == set()
     assert parameters_written(copies_first) == set()
     assert parameters_written(loop_rows) == {"q"}

@@ -237,6 +237,8 @@ class _Reader:
         for kw in call.keywords:
             if kw.arg == "out":
                 self.write_value(kw.value)
+        if isinstance(func, gast.Attribute) and func.attr == "shuffle" and call.args:
+            self.write_value(call.args[0])          # rng.shuffle(q), np.random.shuffle(q)
         if isinstance(func, gast.Attribute) and self._is_value(func.value):
             if func.attr in _MUTATING:
                 self.write_value(func.value)
