@@ -60,6 +60,9 @@ class HelperAdjoint:
     wrt: tuple
     result_arity: object  # n when the helper returns an n-tuple, else None
     name: str             # its function name: vjp_helper, or vjp_helper_a_b for some params
+    # bwd_h of a split vjp (transforms/split_calls.py): called as bwd_h(pair[1], cotangent)
+    # for `pair = fwd_h(...)`, whose item 0 is the helper's value
+    split: bool = False
 
 
 @dataclass

@@ -1,0 +1,60 @@
+"""A helper's reverse derivative cut in two where its forward sweep ends.
+
+The vjp of a helper h runs h's forward sweep and then its backward sweep. Called from f's
+backward sweep, that forward sweep is work f's forward sweep has already done. Split, f
+calls the two halves where it would run them by hand:
+
+    def vjp_h(cotangent, x):         def fwd_h(x):                def bwd_h(saved, cotangent):
+        t = np.exp(x)          ->        t = np.exp(x)                t, x = saved
+        u = t * x                        u = t * x                    x_bar = cotangent * ...
+                                         return u, (t, x)             return x_bar
+        x_bar = cotangent * ...
+        return u, x_bar              (the vjp built with preserve_result: it returns h's value)
+
+`saved` holds the names the backward sweep reads that the forward sweep binds (or h's
+parameters), nothing more: h's tape, the intermediates its adjoints read. A name the
+forward sweep binds only on some paths starts as None in fwd_h, as it would be unread in
+bwd_h on the other paths. No split (None) when the value returned is not all computed by
+the end of the forward sweep.
+"""
+import gast
+
+from ..ir import build
+from ..ir.walk import walk_tree
+
+
+def split_pair(body, parameters, cotangent, saved):
+    """Body (forward, backward, returned (value, gradients)) of a helper's vjp ->
+    (fwd_h's statements, bwd_h's statements) or None. `saved`: the name of bwd_h's
+    parameter holding what fwd_h saved."""
+    returned = body.returned
+    if returned is None or not isinstance(returned.value, gast.Tuple) \
+            or len(returned.value.elts) != 2:
+        return None
+    value, gradients = returned.value.elts
+    forward_bound = _stored(body.forward)
+    known = forward_bound | set(parameters)
+    backward_bound = _stored(body.backward)
+    if (_loaded([value]) & backward_bound) - known:
+        return None               # the value is computed in the backward sweep
+    read = _loaded(list(body.backward) + [gradients])
+    live = sorted((read & known) - {cotangent})
+    top = set(parameters) | {s.targets[0].id for s in body.forward
+                             if isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.Name)}
+    unbound = [build.assign(n, build.const(None)) for n in live if n not in top]
+    fwd = unbound + list(body.forward) + [build.ret(build.tuple_([
+        value, build.tuple_([build.name(n) for n in live])]))]
+    unpack = [build.assign(gast.Tuple(elts=[build.name(n, store=True) for n in live],
+                                      ctx=gast.Store()), build.name(saved))] if live else []
+    bwd = unpack + list(body.backward) + [build.ret(gradients)]
+    return fwd, bwd
+
+
+def _stored(statements):
+    return {n.id for s in statements for n in walk_tree(s)
+            if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
+
+
+def _loaded(nodes):
+    return {n.id for s in nodes for n in walk_tree(s)
+            if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)}

@@ -1,0 +1,108 @@
+"""Reverse mode, before f's activity and tape: calls of helpers through their split vjps.
+
+A helper's vjp called whole in f's backward sweep runs the helper's forward sweep again
+(a model's layers, called in a loop, would compute each forward twice or more). Split
+(backend/split_pair.py), f's forward sweep calls fwd_h, which returns the value and what
+h's backward sweep needs; the backward sweep hands that to bwd_h:
+
+    u = h(x, w)          ->     u_pair = fwd_h(x, w)        (reversed: x_bar, w_bar =
+                                u = u_pair[0]                 bwd_h(u_pair[1], u_bar))
+
+`u_pair` is an ordinary variable of the levels form: in a loop it is overwritten, so the
+tape saves it like any other value the backward sweep reads (and restores the earlier
+iterations' in reverse order); the facts know it as a pair of h's value and an opaque
+tuple. The statements not rewritten are kept as the same nodes (the analyses' tables are
+keyed by them); the blocks holding a rewritten call are new.
+"""
+import copy
+import dataclasses
+import inspect
+
+import gast
+
+from ..ir import build
+from ..ir.primitives import attribute_read, identity, operation_of
+from ..signature import Items, Opaque
+from .. import runtime_flow, runtime_functions
+
+
+def split_helper_calls(levels, kinds, activity, registry, namer, bind, pair_of):
+    """-> (levels, kinds, {fwd_h: (bwd_h, wrt)}). `bind(name, obj)` names an object for
+    the generated code; `pair_of(helper, wrt, stmt)` a HelperDerivative or None."""
+    pairs, facts = {}, dict(kinds.facts) if kinds is not None else None
+    callees, levels_of = dict(levels.callees), dict(levels.levels)
+
+    def rewrite(stmts):
+        out, changed = [], False
+        for stmt in stmts:
+            if isinstance(stmt, (gast.If, gast.For, gast.While)):
+                body, body_changed = rewrite(stmt.body)
+                orelse, orelse_changed = rewrite(stmt.orelse)
+                if body_changed or orelse_changed:
+                    stmt = copy.copy(stmt)
+                    stmt.body, stmt.orelse = body, orelse
+                    changed = True
+                out.append(stmt)
+                continue
+            split = _split(stmt)
+            if split is None:
+                out.append(stmt)
+                continue
+            out.extend(split)
+            changed = True
+        return out, changed
+
+    def _split(stmt):
+        helper, wrt = _helper_call(stmt, levels, activity, registry)
+        if helper is None:
+            return None
+        derivative = pair_of(helper, wrt, stmt)
+        if derivative is None or derivative.result_arity:
+            return None
+        target = stmt.targets[0].id
+        name = bind(derivative.name, derivative.function)
+        callees[name] = derivative.function
+        pairs[derivative.function] = (derivative.backward, wrt)
+        pair = namer.fresh(f"{target}_pair")
+        levels_of[pair] = levels_of.get(target)
+        if facts is not None:
+            facts[pair] = Items(tuple, (kinds.of(target), Opaque(tuple)))
+        call = stmt.value
+        made = build.assign(pair, build.call(build.name(name), list(call.args),
+                                             [(k.arg, k.value) for k in call.keywords]))
+        read = build.assign(target, build.subscript(build.name(pair), build.const(0)))
+        return [gast.copy_location(made, stmt), gast.copy_location(read, stmt)]
+
+    body, changed = rewrite(levels.tree.body)
+    if not changed:
+        return levels, kinds, {}
+    tree = copy.copy(levels.tree)
+    tree.body = body
+    levels = dataclasses.replace(levels, tree=tree, callees=callees, levels=levels_of)
+    if kinds is not None:
+        kinds = dataclasses.replace(kinds, facts=facts)
+    return levels, kinds, pairs
+
+
+def _helper_call(stmt, levels, activity, registry):
+    """(helper, its active parameters) for `t = helper(...)` reversed by the helper's
+    vjp (as ad/reverse.py's _prepare_helpers decides), else (None, None)."""
+    if not (isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name)
+            and isinstance(stmt.value, gast.Call)):
+        return None, None
+    op = operation_of(stmt.value, levels.callees)
+    if not activity.is_active(stmt.targets[0].id) or not inspect.isfunction(op.primitive) \
+            or op.primitive in (identity, attribute_read, runtime_flow.pop_adjoint) \
+            or registry.reverse(op.primitive) is not None \
+            or registry.is_nondifferentiable(op.primitive) \
+            or getattr(op.primitive, "__module__", None) == runtime_functions.__name__:
+        return None, None
+    params = list(inspect.signature(op.primitive).parameters)
+    wrt = []
+    for position, atom in enumerate(op.args):
+        if isinstance(atom, gast.Name) and activity.is_active(atom.id) \
+                and position < len(params):
+            wrt.append(params[position])
+    wrt += [key for key, atom in op.keywords.items()
+            if isinstance(atom, gast.Name) and activity.is_active(atom.id)]
+    return (op.primitive, tuple(wrt)) if wrt else (None, None)
