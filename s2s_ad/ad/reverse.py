@@ -118,7 +118,8 @@ def reverse(inputs, wrt, seed):
     forward, walked, used = resolve_markers(forward, walked, tape, levels.numpy_name,
                                             shape_helpers,
                                             _item_helpers(inputs.bindings),
-                                            _mappings(inputs), _copies(inputs.kinds))
+                                            _mappings(inputs), _copies(inputs.kinds),
+                                            gradients)
     backward = seeded + walked
     if used or walker.counted:
         forward = walker.unbound_guards(forward) + [build.assign(tape, gast.List(elts=[],
