@@ -17,7 +17,9 @@ helper is still being derived: recursion; the split's conditions do not hold).
 import dataclasses
 from dataclasses import dataclass
 
-from .analyses.activity import reaches_output_without
+from .analyses.activity import analyse_activity, reaches_output_without
+from .analyses.shift_invariance import shift_cuts
+from .transforms.split_calls import split_helper_calls
 from .analyses.call_kinds import call_signature, functions_only, result_arity
 from .backend.derivative_def import derived_name
 from .derivation import Request
@@ -93,3 +95,30 @@ def helper_derivative(env, mode, helper, wrt, stmt):
         return HelperDerivative(derived.function, derived.function.__name__,
                                 derived.result_arity, derived.backward.function)
     return HelperDerivative(derived.function, name, derived.result_arity)
+
+
+def split_calls(env, activity, namer, bind, generated):
+    """f's calls of helpers through their split vjps (transforms/split_calls.py), unless f
+    is itself a generated derivative (differentiated again: grad of grad, hvp) or asks for
+    whole vjps (the twin of one). -> (levels, kinds, activity, env, {fwd_h: (bwd_h, wrt)})
+    with f's activity analysed again when a call was split."""
+    request, levels, kinds = env.request, env.levels, env.kinds
+    if request.whole or generated:
+        return levels, kinds, activity, env, {}
+    levels, kinds, pairs = split_helper_calls(
+        levels, kinds, activity, env.registry, namer, bind,
+        lambda helper, wrt, stmt: helper_derivative(env, "pair", helper, wrt, stmt))
+    if pairs:
+        activity = analyse_activity(levels, request.wrt, env.outputs, env.registry,
+                                    shift_cuts(levels, env.outputs, kinds))
+        env = dataclasses.replace(env, levels=levels, kinds=kinds)
+    return levels, kinds, activity, env, pairs
+
+
+def whole_twin(derive_for, request, cache):
+    """What differentiating f's derivative again reads when it calls split vjps: f's
+    derivative with every helper's vjp called whole, without in-place operations,
+    (function, source) (DerivativeCache.differentiable). `derive_for(request)` derives f."""
+    whole = derive_for(dataclasses.replace(request, whole=True))
+    twin = cache.differentiable(whole.function)
+    return twin, cache.derived_of(twin).source

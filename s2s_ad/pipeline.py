@@ -58,10 +58,9 @@ from .transforms.normalize import normalize, numpy_name_for
 from .transforms.python_floats import python_float_reads
 from .transforms.invariant_floats import hoist_invariant_floats
 from .ir.depth import recursion_room
-from .helper_derivatives import HelperEnv, helper_derivative
-from .transforms.split_calls import split_helper_calls
-from .backend.split_pair import split_pair
-from .derivation import Derived, Request
+from .helper_derivatives import HelperEnv, helper_derivative, split_calls, whole_twin
+from .backend.split_pair import pair_derived
+from .derivation import Derived, Request  # noqa: F401  (api reads Request here)
 from .refusals import (reject_called_arguments, reject_generator, reject_silent_zero,
                        reject_untracked_writes)
 from .transforms.held_methods import guard_held_methods
@@ -184,17 +183,8 @@ def _derive(func, request, registry, cache):
     env = HelperEnv(request, levels, kinds, outputs, registry, cache,
                     lambda helper, r: derive(helper, r, registry, cache),
                     lambda helper: _front(cache, helper)[0])
-    pairs = {}
-    if not request.whole and cache.derived_of(func) is None:
-        # helpers' vjps split where f's sweeps run them (a derivative differentiated
-        # again calls them whole: its twin, `plain`, is built so)
-        levels, kinds, pairs = split_helper_calls(
-            levels, kinds, activity, registry, namer, bindings.name_for,
-            lambda helper, wrt, stmt: helper_derivative(env, "pair", helper, wrt, stmt))
-        if pairs:
-            activity = analyse_activity(levels, request.wrt, outputs, registry,
-                                        shift_cuts(levels, outputs, kinds))
-            env = dataclasses.replace(env, levels=levels, kinds=kinds)
+    levels, kinds, activity, env, pairs = split_calls(env, activity, namer, bindings.name_for,
+                                                      cache.derived_of(func) is not None)
     # a helper's vjp runs its body again: the draws it makes are replayed from these
     levels, draw_states = replay_draws(levels, kinds, namer, bindings.name_for,
                                        lambda helper: _front(cache, helper)[0], set(pairs))
@@ -238,56 +228,18 @@ def _derive(func, request, registry, cache):
         source = to_source(tree)
         return load(source, name, func, bindings.names), source
     if request.pair:
-        return _pair(final, written, levels, namer, cotangent, request, func, bindings, cache)
+        return pair_derived(final, written, levels, namer, cotangent, request, func,
+                            bindings.names, cache)
     function, source = written(body)
     if pairs:
         # differentiated again, f's derivative is read with its helpers' vjps called whole
-        plain_twin = (lambda: _whole_twin(func, request, registry, cache))
+        plain_twin = (lambda: whole_twin(lambda r: derive(func, r, registry, cache), request,
+                                         cache))
     else:
         plain_twin = (lambda: written(plain_body)) if in_place else None
     derived = Derived(function, source, levels.tree, request, func,
                       dict(bindings.names), result_arity(levels), plain_twin)
     cache.put(func, request, derived)
-    return derived
-
-
-def _whole_twin(func, request, registry, cache):
-    """f's derivative with every helper's vjp called whole, without in-place operations:
-    (function, source), what differentiating it again reads (derivative_cache.py)."""
-    whole = derive(func, dataclasses.replace(request, whole=True), registry, cache)
-    twin = cache.differentiable(whole.function)
-    return twin, cache.derived_of(twin).source
-
-
-def _pair(body, written, levels, namer, cotangent, request, func, bindings, cache):
-    """A helper's vjp as fwd_h and bwd_h (backend/split_pair.py); the vjp whole (no
-    `backward`) when it cannot be cut."""
-    fname = derived_name(func, dataclasses.replace(request, preserve_result=False))
-    saved = namer.fresh("saved")
-    split = split_pair(body, levels.resolution.parameters, cotangent, saved)
-    if split is None:
-        function, source = written(body.statements())
-        derived = Derived(function, source, levels.tree, request, func,
-                          dict(bindings.names), result_arity(levels))
-        cache.put(func, request, derived)
-        return derived
-    fwd, bwd = split
-    fwd_name, bwd_name = (namer.fresh(fname.replace("vjp_", prefix, 1))
-                          for prefix in ("fwd_", "bwd_"))
-    bwd_tree = copy.copy(levels.tree)
-    bwd_tree.args = gast.arguments(args=[build.name(saved), build.name(cotangent)], posonlyargs=[],
-                                   vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
-                                   defaults=[])
-    for arg in bwd_tree.args.args:
-        arg.ctx = gast.Param()
-    backward_function, backward_source = written(bwd, bwd_name, None, bwd_tree)
-    function, source = written(fwd, fwd_name, None)
-    backward = Derived(backward_function, backward_source, levels.tree, request, func,
-                       dict(bindings.names), None)
-    derived = Derived(function, source, levels.tree, request, func, dict(bindings.names),
-                      result_arity(levels), backward=backward)
-    cache.put(func, request, derived)
-    cache.by_function[backward_function] = backward
     return derived
 
 

@@ -17,10 +17,49 @@ forward sweep binds only on some paths starts as None in fwd_h, as it would be u
 bwd_h on the other paths. No split (None) when the value returned is not all computed by
 the end of the forward sweep.
 """
+import copy
+import dataclasses
+
 import gast
 
+from ..analyses.call_kinds import result_arity
+from ..derivation import Derived
 from ..ir import build
 from ..ir.walk import walk_tree
+from .derivative_def import derived_name
+
+
+def pair_derived(body, written, levels, namer, cotangent, request, func, bindings, cache):
+    """A helper's vjp (request.pair) as fwd_h and bwd_h, each written and loaded by
+    `written(statements, name, extra parameter, def)` and cached; the Derived of fwd_h
+    holds bwd_h's as `backward`. The vjp whole (no `backward`) when it cannot be cut."""
+    fname = derived_name(func, dataclasses.replace(request, preserve_result=False))
+    saved = namer.fresh("saved")
+    split = split_pair(body, levels.resolution.parameters, cotangent, saved)
+    if split is None:
+        function, source = written(body.statements())
+        derived = Derived(function, source, levels.tree, request, func, dict(bindings),
+                          result_arity(levels))
+        cache.put(func, request, derived)
+        return derived
+    fwd, bwd = split
+    fwd_name, bwd_name = (namer.fresh(fname.replace("vjp_", prefix, 1))
+                          for prefix in ("fwd_", "bwd_"))
+    bwd_def = copy.copy(levels.tree)
+    bwd_def.args = gast.arguments(args=[build.name(saved), build.name(cotangent)],
+                                  posonlyargs=[], vararg=None, kwonlyargs=[], kw_defaults=[],
+                                  kwarg=None, defaults=[])
+    for arg in bwd_def.args.args:
+        arg.ctx = gast.Param()
+    backward_function, backward_source = written(bwd, bwd_name, None, bwd_def)
+    function, source = written(fwd, fwd_name, None)
+    backward = Derived(backward_function, backward_source, levels.tree, request, func,
+                       dict(bindings), None)
+    derived = Derived(function, source, levels.tree, request, func, dict(bindings),
+                      result_arity(levels), backward=backward)
+    cache.put(func, request, derived)
+    cache.by_function[backward_function] = backward
+    return derived
 
 
 def split_pair(body, parameters, cotangent, saved):

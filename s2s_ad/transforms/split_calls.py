@@ -21,9 +21,9 @@ import inspect
 import gast
 
 from ..ir import build
-from ..ir.primitives import attribute_read, identity, operation_of
+from ..analyses.call_kinds import differentiated_helper
+from ..ir.primitives import operation_of
 from ..signature import Items, Opaque
-from .. import runtime_flow, runtime_functions
 
 
 def split_helper_calls(levels, kinds, activity, registry, namer, bind, pair_of):
@@ -91,11 +91,7 @@ def _helper_call(stmt, levels, activity, registry):
             and isinstance(stmt.value, gast.Call)):
         return None, None
     op = operation_of(stmt.value, levels.callees)
-    if not activity.is_active(stmt.targets[0].id) or not inspect.isfunction(op.primitive) \
-            or op.primitive in (identity, attribute_read, runtime_flow.pop_adjoint) \
-            or registry.reverse(op.primitive) is not None \
-            or registry.is_nondifferentiable(op.primitive) \
-            or getattr(op.primitive, "__module__", None) == runtime_functions.__name__:
+    if not activity.is_active(stmt.targets[0].id) or not differentiated_helper(op, registry):
         return None, None
     params = list(inspect.signature(op.primitive).parameters)
     wrt = []
