@@ -197,8 +197,9 @@ def _derive(func, request, registry, cache):
 
     def derive_helper(helper, wrt, stmt):
         if helper in pairs:
-            backward, split_wrt = pairs[helper]
-            return HelperAdjoint(backward, split_wrt, 2, backward.__name__, split=True)
+            backward, split_wrt, arity = pairs[helper]
+            return HelperAdjoint(backward, split_wrt, (arity or 1) + 1, backward.__name__,
+                                 split=True)
         found = helper_derivative(env, "vjp", helper, wrt, stmt)
         return HelperAdjoint(found.function, wrt, found.result_arity, found.name)
 

@@ -23,10 +23,11 @@ class HelperCallReverser:
         active = active_params(op, self.ctx)
         vjp_name = self.i.bindings.name_for(helper.name, helper.function)
         if helper.split:
-            # `pair = fwd_h(x)`: the value's adjoint is the pair's item 0's
-            cotangent = self._cotangent(target, helper)
+            # `pair = fwd_h(x)`: the value's adjoint is item 0's (a tuple's, items 0..n-1)
+            items = self._cotangent(target, helper).elts[:-1]
+            cotangent = items[0] if len(items) == 1 else build.tuple_(items)
             call = build.call(build.name(vjp_name), [
-                build.subscript(build.name(target), build.const(1)), cotangent.elts[0]])
+                build.subscript(build.name(target), build.const(len(items))), cotangent])
         else:
             cotangent = self._cotangent(target, helper)
             call = build.call(build.name(vjp_name), [cotangent] + list(op.args),

@@ -35,7 +35,10 @@ def pair_derived(body, written, levels, namer, cotangent, request, func, binding
     holds bwd_h's as `backward`. The vjp whole (no `backward`) when it cannot be cut."""
     fname = derived_name(func, dataclasses.replace(request, preserve_result=False))
     saved = namer.fresh("saved")
-    split = split_pair(body, levels.resolution.parameters, cotangent, saved)
+    arity = result_arity(levels)
+    # a list returned would reach f as a tuple of its items: that vjp stays whole
+    split = None if arity and _returns_list(levels) else \
+        split_pair(body, levels.resolution.parameters, cotangent, saved, arity)
     if split is None:
         function, source = written(body.statements())
         derived = Derived(function, source, levels.tree, request, func, dict(bindings),
@@ -62,10 +65,11 @@ def pair_derived(body, written, levels, namer, cotangent, request, func, binding
     return derived
 
 
-def split_pair(body, parameters, cotangent, saved):
+def split_pair(body, parameters, cotangent, saved, arity=None):
     """Body (forward, backward, returned (value, gradients)) of a helper's vjp ->
     (fwd_h's statements, bwd_h's statements) or None. `saved`: the name of bwd_h's
-    parameter holding what fwd_h saved."""
+    parameter holding what fwd_h saved. A helper returning n-tuples (arity n): fwd_h
+    returns (v0, ..., v(n-1), saved)."""
     returned = body.returned
     if returned is None or not isinstance(returned.value, gast.Tuple) \
             or len(returned.value.elts) != 2:
@@ -81,12 +85,22 @@ def split_pair(body, parameters, cotangent, saved):
     top = set(parameters) | {s.targets[0].id for s in body.forward
                              if isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.Name)}
     unbound = [build.assign(n, build.const(None)) for n in live if n not in top]
-    fwd = unbound + list(body.forward) + [build.ret(build.tuple_([
-        value, build.tuple_([build.name(n) for n in live])]))]
+    values = [value] if not arity else list(value.elts) \
+        if isinstance(value, gast.Tuple) and len(value.elts) == arity \
+        else [build.subscript(build.clone(value), build.const(k)) for k in range(arity)]
+    fwd = unbound + list(body.forward) + [build.ret(build.tuple_(
+        values + [build.tuple_([build.name(n) for n in live])]))]
     unpack = [build.assign(gast.Tuple(elts=[build.name(n, store=True) for n in live],
                                       ctx=gast.Store()), build.name(saved))] if live else []
     bwd = unpack + list(body.backward) + [build.ret(gradients)]
     return fwd, bwd
+
+
+def _returns_list(levels):
+    ret = levels.tree.body[-1].value
+    return any(isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.Name)
+               and isinstance(ret, gast.Name) and s.targets[0].id == ret.id
+               and isinstance(s.value, gast.List) for s in levels.tree.body)
 
 
 def _stored(statements):

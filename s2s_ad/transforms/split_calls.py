@@ -7,6 +7,10 @@ h's backward sweep needs; the backward sweep hands that to bwd_h:
 
     u = h(x, w)          ->     u_pair = fwd_h(x, w)        (reversed: x_bar, w_bar =
                                 u = u_pair[0]                 bwd_h(u_pair[1], u_bar))
+    a = h2(x)            ->     a_pair = fwd_h2(x)          (h2 returns 2-tuples: fwd_h2
+                                a_0 = a_pair[0]              returns (v0, v1, saved),
+                                a_1 = a_pair[1]              bwd_h2(a_pair[2], (a_0_bar,
+                                a = (a_0, a_1)               a_1_bar)))
 
 `u_pair` is an ordinary variable of the levels form: in a loop it is overwritten, so the
 tape saves it like any other value the backward sweep reads (and restores the earlier
@@ -23,11 +27,11 @@ import gast
 from ..ir import build
 from ..analyses.call_kinds import differentiated_helper
 from ..ir.primitives import operation_of
-from ..signature import Items, Opaque
+from ..signature import UNKNOWN, Items, Opaque
 
 
 def split_helper_calls(levels, kinds, activity, registry, namer, bind, pair_of):
-    """-> (levels, kinds, {fwd_h: (bwd_h, wrt)}). `bind(name, obj)` names an object for
+    """-> (levels, kinds, {fwd_h: (bwd_h, wrt, n for a helper returning n-tuples)}). `bind(name, obj)` names an object for
     the generated code; `pair_of(helper, wrt, stmt)` a HelperDerivative or None."""
     pairs, facts = {}, dict(kinds.facts) if kinds is not None else None
     callees, levels_of = dict(levels.callees), dict(levels.levels)
@@ -57,21 +61,34 @@ def split_helper_calls(levels, kinds, activity, registry, namer, bind, pair_of):
         if helper is None:
             return None
         derivative = pair_of(helper, wrt, stmt)
-        if derivative is None or derivative.result_arity:
+        if derivative is None:
             return None
-        target = stmt.targets[0].id
+        target, arity = stmt.targets[0].id, derivative.result_arity
         name = bind(derivative.name, derivative.function)
         callees[name] = derivative.function
-        pairs[derivative.function] = (derivative.backward, wrt)
+        pairs[derivative.function] = (derivative.backward, wrt, arity)
         pair = namer.fresh(f"{target}_pair")
-        levels_of[pair] = levels_of.get(target)
+        # the value's items, then what bwd_h reads: (value, saved) or (v0, ..., saved)
+        items = [namer.fresh(f"{target}_{k}") for k in range(arity)] if arity else [target]
+        value_kinds = [kinds.of(target)] if kinds is not None else []
+        if kinds is not None and arity:
+            whole = kinds.of(target)
+            value_kinds = list(whole.items) if isinstance(whole, Items) \
+                and len(whole.items) == arity else [UNKNOWN] * arity
+        for item, kind in zip(items, value_kinds):
+            facts[item] = kind
         if facts is not None:
-            facts[pair] = Items(tuple, (kinds.of(target), Opaque(tuple)))
+            facts[pair] = Items(tuple, tuple(value_kinds) + (Opaque(tuple),))
+        for item in [pair] + items:
+            levels_of[item] = levels_of.get(target)
         call = stmt.value
-        made = build.assign(pair, build.call(build.name(name), list(call.args),
-                                             [(k.arg, k.value) for k in call.keywords]))
-        read = build.assign(target, build.subscript(build.name(pair), build.const(0)))
-        return [gast.copy_location(made, stmt), gast.copy_location(read, stmt)]
+        made = [build.assign(pair, build.call(build.name(name), list(call.args),
+                                              [(k.arg, k.value) for k in call.keywords]))]
+        made += [build.assign(item, build.subscript(build.name(pair), build.const(k)))
+                 for k, item in enumerate(items)]
+        if arity:
+            made.append(build.assign(target, build.tuple_([build.name(i) for i in items])))
+        return [gast.copy_location(m, stmt) for m in made]
 
     body, changed = rewrite(levels.tree.body)
     if not changed:
