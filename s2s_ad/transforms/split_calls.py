@@ -34,6 +34,7 @@ def split_helper_calls(levels, kinds, activity, registry, namer, bind, pair_of):
     """-> (levels, kinds, {fwd_h: (bwd_h, wrt, n for a helper returning n-tuples)}). `bind(name, obj)` names an object for
     the generated code; `pair_of(helper, wrt, stmt)` a HelperDerivative or None."""
     pairs, facts = {}, dict(kinds.facts) if kinds is not None else None
+    moved = {}                # id(a loop or branch) -> id(its copy holding a split call)
     callees, levels_of = dict(levels.callees), dict(levels.levels)
 
     def rewrite(stmts):
@@ -43,7 +44,9 @@ def split_helper_calls(levels, kinds, activity, registry, namer, bind, pair_of):
                 body, body_changed = rewrite(stmt.body)
                 orelse, orelse_changed = rewrite(stmt.orelse)
                 if body_changed or orelse_changed:
-                    stmt = copy.copy(stmt)
+                    copied = copy.copy(stmt)
+                    moved[id(stmt)] = id(copied)
+                    stmt = copied
                     stmt.body, stmt.orelse = body, orelse
                     changed = True
                 out.append(stmt)
@@ -97,7 +100,11 @@ def split_helper_calls(levels, kinds, activity, registry, namer, bind, pair_of):
     tree.body = body
     levels = dataclasses.replace(levels, tree=tree, callees=callees, levels=levels_of)
     if kinds is not None:
-        kinds = dataclasses.replace(kinds, facts=facts)
+        # the facts within one iteration of a loop are keyed by the loop (its copy here)
+        iterations = {moved.get(key, key): edges
+                      for key, edges in (kinds.iteration_classes or {}).items()}
+        kinds = dataclasses.replace(kinds, facts=facts, iteration_classes=iterations
+                                    if kinds.iteration_classes is not None else None)
     return levels, kinds, pairs
 
 
