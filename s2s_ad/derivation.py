@@ -23,6 +23,12 @@ class Request:
     signature: tuple = None   # ((parameter, kind), ...): specialised on these facts
     variant: int = 0          # the specialisation's number, for its name (grad_f_1)
     has_aux: bool = False     # f returns (loss, aux): differentiate loss, return aux too
+    # a helper's vjp split in two: fwd_h(args) -> (value, saved), bwd_h(saved, cotangent)
+    # (helper_derivatives.py, backend/split_pair.py)
+    pair: bool = False
+    # calls of helpers reversed by their whole vjps, never split (the twin of a
+    # derivative that is differentiated again: grad of grad, hvp)
+    whole: bool = False
     # trace(pass name, body before, body after) of stage 7's passes (tests/test_passes.py)
     trace: object = dataclasses.field(default=None, compare=False)
 
@@ -39,6 +45,7 @@ class Derived:
     # () -> (function, source) without the in-place schedule: what differentiating this
     # derivative again reads (None when the schedule changed nothing)
     plain: object = None
+    backward: object = None   # a pair's bwd_h (its Derived); `function` is then fwd_h
 
     @property
     def levels_source(self):

@@ -23,11 +23,10 @@ from .ad.reverse import HelperAdjoint, ReverseInputs, reverse
 from .ad.context import ExpansionContext
 from .ad.output_seed import output_seeder
 from .ad.tangents import is_zero
-from .analyses.activity import analyse_activity, reaches_output_without
+from .analyses.activity import analyse_activity
 from .analyses.shift_invariance import shift_cuts
 from .analyses.dataflow import analyse_dataflow
-from .analyses.call_kinds import (call_signature, functions_only, helper_results,
-                                  known_functions, result_arity)
+from .analyses.call_kinds import helper_results, known_functions, result_arity
 from .analyses.complex_values import complex_values_of
 from .analyses.kinds import analyse_kinds
 from .analyses.number_code import forward_gradient_applies
@@ -59,8 +58,9 @@ from .transforms.normalize import normalize, numpy_name_for
 from .transforms.python_floats import python_float_reads
 from .transforms.invariant_floats import hoist_invariant_floats
 from .ir.depth import recursion_room
-from .derivative_cache import ForwardReference
-from .derivation import Derived, Request
+from .helper_derivatives import HelperEnv, helper_derivative, split_calls, whole_twin
+from .backend.split_pair import pair_derived
+from .derivation import Derived, Request  # noqa: F401  (api reads Request here)
 from .refusals import (reject_called_arguments, reject_generator, reject_silent_zero,
                        reject_untracked_writes)
 from .transforms.held_methods import guard_held_methods
@@ -180,9 +180,14 @@ def _derive(func, request, registry, cache):
     if forward_gradient_applies(request, levels, kinds, activity, registry):
         return _derive_forward_gradient(checked, request, registry, cache)
     bindings = Bindings(namer, _user_object(levels.resolution))
+    env = HelperEnv(request, levels, kinds, outputs, registry, cache,
+                    lambda helper, r: derive(helper, r, registry, cache),
+                    lambda helper: _front(cache, helper)[0])
+    levels, kinds, activity, env, pairs = split_calls(env, activity, namer, bindings.name_for,
+                                                      cache.derived_of(func) is not None)
     # a helper's vjp runs its body again: the draws it makes are replayed from these
     levels, draw_states = replay_draws(levels, kinds, namer, bindings.name_for,
-                                       lambda helper: _front(cache, helper)[0])
+                                       lambda helper: _front(cache, helper)[0], set(pairs))
     shapes = analyse_shapes(levels, outputs if request.mode != "vjp" else ())
     import numpy
     bindings.name_for(levels.numpy_name, numpy, exact=True)
@@ -191,36 +196,12 @@ def _derive(func, request, registry, cache):
     cotangent = namer.fresh("cotangent") if request.mode == "vjp" else None
 
     def derive_helper(helper, wrt, stmt):
-        # a helper reading an argument only in a test has a zero derivative in it: the
-        # answer when the output depends on the arguments through other statements
-        zero_allowed = request.zero_allowed or reaches_output_without(
-            levels, request.wrt, outputs, registry, stmt.value)
-        helper_request = Request("vjp", wrt, single=len(wrt) == 1, helper=True,
-                                 zero_allowed=zero_allowed)
-        signature = call_signature(helper, stmt, levels, kinds)
-        if request.signature is None:
-            # the general derivative still knows a function passed by name (np.tanh)
-            signature = functions_only(signature)
-        if signature is not None:
-            # what the arguments are at this call site holds at every call from it
-            helper_request = dataclasses.replace(
-                helper_request, signature=signature,
-                variant=cache.variant(helper, helper_request, signature))
-        key = (helper, helper_request)
-        if key in cache.in_progress:
-            # recursion: the helper's derivative is still being built; refer to it (it is
-            # bound once it exists) and read its arity
-            return HelperAdjoint(cache.in_progress[key], wrt,
-                                 result_arity(_front(cache, helper)[0]),
-                                 derived_name(helper, helper_request))
-        cache.in_progress[key] = ForwardReference(derived_name(helper, helper_request))
-        try:
-            derived = derive(helper, helper_request, registry, cache)
-            cache.in_progress[key].bind(derived.function)
-        finally:
-            del cache.in_progress[key]
-        return HelperAdjoint(derived.function, wrt, derived.result_arity,
-                             derived_name(helper, helper_request))
+        if helper in pairs:
+            backward, split_wrt, arity = pairs[helper]
+            return HelperAdjoint(backward, split_wrt, (arity or 1) + 1, backward.__name__,
+                                 split=True)
+        found = helper_derivative(env, "vjp", helper, wrt, stmt)
+        return HelperAdjoint(found.function, wrt, found.result_arity, found.name)
 
     complex_names = complex_values_of(levels, request.helper, levels.tree.body[-1].value)
 
@@ -242,16 +223,23 @@ def _derive(func, request, registry, cache):
     plain, final = run_schedule(reverse_body(result, request, namer, aux), facts, REVERSE)
     plain_body, body, in_place = plain.statements(), final.statements(), final is not plain
 
-    def written(statements):
-        tree = derivative_def(levels.tree, fname,
-                              [derivative_docstring(func, request)] + statements, cotangent,
-                              last=not request.helper, markers=_context_markers(levels))
+    def written(statements, name=fname, extra=cotangent, tree=levels.tree):
+        tree = derivative_def(tree, name, [derivative_docstring(func, request)] + statements,
+                              extra, last=not request.helper, markers=_context_markers(levels))
         source = to_source(tree)
-        return load(source, fname, func, bindings.names), source
+        return load(source, name, func, bindings.names), source
+    if request.pair:
+        return pair_derived(final, written, levels, namer, cotangent, request, func,
+                            bindings.names, cache)
     function, source = written(body)
+    if pairs:
+        # differentiated again, f's derivative is read with its helpers' vjps called whole
+        plain_twin = (lambda: whole_twin(lambda r: derive(func, r, registry, cache), request,
+                                         cache))
+    else:
+        plain_twin = (lambda: written(plain_body)) if in_place else None
     derived = Derived(function, source, levels.tree, request, func,
-                      dict(bindings.names), result_arity(levels),
-                      (lambda: written(plain_body)) if in_place else None)
+                      dict(bindings.names), result_arity(levels), plain_twin)
     cache.put(func, request, derived)
     return derived
 
@@ -279,29 +267,13 @@ def _derive_forward(func, request, registry, cache):
     fname = namer.fresh(derived_name(func, request))
     tangent = namer.fresh("tangent")
 
+    env = HelperEnv(request, levels, kinds, outputs, registry, cache,
+                    lambda helper, r: derive(helper, r, registry, cache),
+                    lambda helper: _front(cache, helper)[0])
+
     def derive_jvp(helper, wrt, stmt):
-        helper_request = Request("jvp", wrt, single=len(wrt) == 1, helper=True)
-        signature = call_signature(helper, stmt, levels, kinds)
-        if request.signature is None:
-            # the general derivative still knows a function passed by name (np.tanh)
-            signature = functions_only(signature)
-        if signature is not None:
-            # what the arguments are at this call site holds at every call from it (the
-            # class of the layers a model's __call__ loops over, too)
-            helper_request = dataclasses.replace(
-                helper_request, signature=signature,
-                variant=cache.variant(helper, helper_request, signature))
-        key = (helper, helper_request)
-        name = derived_name(helper, helper_request)
-        if key in cache.in_progress:            # recursion: bound once it exists
-            return cache.in_progress[key], name
-        cache.in_progress[key] = ForwardReference(name)
-        try:
-            derived = derive(helper, helper_request, registry, cache)
-            cache.in_progress[key].bind(derived.function)
-        finally:
-            del cache.in_progress[key]
-        return derived.function, name
+        found = helper_derivative(env, "jvp", helper, wrt, stmt)
+        return found.function, found.name
 
     inputs = ReverseInputs(levels, activity, analyse_shapes(levels), analyse_dataflow(levels),
                            registry, namer, bindings, None, kinds=kinds,

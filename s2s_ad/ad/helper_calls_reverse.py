@@ -3,6 +3,7 @@ result's adjoint (item by item for a tuple it builds), with the random generator
 around it when the helper draws samples (transforms/random_replay.py).
 
     u = helper(x, w)       ->  x_bar, w_bar = vjp_helper(u_bar, x, w)
+    p = fwd_helper(x, w)   ->  x_bar, w_bar = bwd_helper(p[1], u_bar)   (split: u = p[0])
     z = sample(mu, rs)     ->  draw_now = rewind_random_states(draw_state)
                                mu_bar = vjp_sample(z_bar, mu, rs)
                                rewind_random_states(draw_now)
@@ -20,10 +21,17 @@ class HelperCallReverser:
     def _helper_call(self, op, target, helper, out):
         """t = helper(a, b)  ->  a_bar_1, b_bar_1 = vjp_helper(t_bar, a, b)."""
         active = active_params(op, self.ctx)
-        cotangent = self._cotangent(target, helper)
         vjp_name = self.i.bindings.name_for(helper.name, helper.function)
-        call = build.call(build.name(vjp_name), [cotangent] + list(op.args),
-                          list(op.keywords.items()))
+        if helper.split:
+            # `pair = fwd_h(x)`: the value's adjoint is item 0's (a tuple's, items 0..n-1)
+            items = self._cotangent(target, helper).elts[:-1]
+            cotangent = items[0] if len(items) == 1 else build.tuple_(items)
+            call = build.call(build.name(vjp_name), [
+                build.subscript(build.name(target), build.const(len(items))), cotangent])
+        else:
+            cotangent = self._cotangent(target, helper)
+            call = build.call(build.name(vjp_name), [cotangent] + list(op.args),
+                              list(op.keywords.items()))
         parts = []
         for _, var in active:
             self.uniform.flush(var, out)        # an array from here: the helper adds to it

@@ -18,10 +18,11 @@ from dataclasses import dataclass
 import gast
 
 from ..ir import build
-from ..ir.primitives import attribute_read, identity, operation_of
+from ..ir.primitives import operation_of
 from ..ir.walk import all_statements, names_stored, walk_tree
-from .. import runtime_flow, runtime_functions, runtime_mappings
+from .. import runtime_mappings
 from ..signature import Mapping, Num
+from ..analyses.call_kinds import differentiated_helper
 from .adjoint_facts import (containers, distinct_index_test, fixed_float_arrays, float_arrays,
                             integer_test)
 from .adjoints import Adjoints
@@ -60,6 +61,9 @@ class HelperAdjoint:
     wrt: tuple
     result_arity: object  # n when the helper returns an n-tuple, else None
     name: str             # its function name: vjp_helper, or vjp_helper_a_b for some params
+    # bwd_h of a split vjp (transforms/split_calls.py): called as bwd_h(pair[1], cotangent)
+    # for `pair = fwd_h(...)`, whose item 0 is the helper's value
+    split: bool = False
 
 
 @dataclass
@@ -115,7 +119,8 @@ def reverse(inputs, wrt, seed):
     forward, walked, used = resolve_markers(forward, walked, tape, levels.numpy_name,
                                             shape_helpers,
                                             _item_helpers(inputs.bindings),
-                                            _mappings(inputs), _copies(inputs.kinds))
+                                            _mappings(inputs), _copies(inputs.kinds),
+                                            gradients)
     backward = seeded + walked
     if used or walker.counted:
         forward = walker.unbound_guards(forward) + [build.assign(tape, gast.List(elts=[],
@@ -188,18 +193,13 @@ def _prepare_helpers(forward, inputs, ctx):
     """The adjoint of every user function called on active values, by the id of the
     calling statement: two calls may bind one name (`r = mul(a, b)` on one branch,
     `r = mul(b, a)` on the other) with different parameters active."""
-    import inspect
     helpers = {}
     for stmt in all_statements(forward):
         if not (isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name)):
             continue
         target = stmt.targets[0].id
         op = operation_of(stmt.value, inputs.levels.callees)
-        if not inputs.activity.is_active(target) or not inspect.isfunction(op.primitive) \
-                or op.primitive in (identity, attribute_read, runtime_flow.pop_adjoint) \
-                or inputs.registry.reverse(op.primitive) is not None \
-                or inputs.registry.is_nondifferentiable(op.primitive) \
-                or getattr(op.primitive, "__module__", None) == runtime_functions.__name__:
+        if not inputs.activity.is_active(target) or not differentiated_helper(op, inputs.registry):
             continue          # a run-time function's vjp: a located error, not a helper
         active = active_params(op, ctx)
         if active:

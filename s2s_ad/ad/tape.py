@@ -104,7 +104,7 @@ def _with_aliases(forward, needed, copies):
 
 
 def resolve_markers(forward, backward, tape_name, numpy_name, shape_helpers=None,
-                    bind=None, mappings=frozenset(), copies=None):
+                    bind=None, mappings=frozenset(), copies=None, returned=()):
     """Replace markers by tape pushes/pops where needed; returns (forward, backward, used).
 
     shape_helpers: (positions, shape_of name, placeholder name) — a value the backward
@@ -112,8 +112,10 @@ def resolve_markers(forward, backward, tape_name, numpy_name, shape_helpers=None
     bind(helper) names a runtime helper: an entry under a string key, or of one of
     `mappings` (names holding dicts), which the write may create, is saved and restored
     by runtime_mappings' helpers. copies(name): does the facts prove `name` a number or
-    a copy (never a view of the array it was read from)? None: nothing is proved."""
-    needed = names_read(backward)
+    a copy (never a view of the array it was read from)? None: nothing is proved.
+    returned: the expressions returned after the backward sweep (a parameter's gradient
+    shaped like the parameter reads its value as passed: restored, if rebound)."""
+    needed = names_read(backward) | names_read([gast.Expr(value=e) for e in returned])
     written_needed = _with_aliases(forward, needed, copies or (lambda name: False))
     shape_only = set()
     if shape_helpers is not None:

@@ -165,3 +165,16 @@ def result_arity(levels):
                     and isinstance(stmt.value, (gast.Tuple, gast.List)):
                 return len(stmt.value.elts)
     return None
+
+
+def differentiated_helper(op, registry):
+    """Is the operation `op` a call of one of the user's functions that reverse mode
+    differentiates through the function's own vjp (no template, not a run-time helper,
+    not a function whose derivative is zero)?"""
+    from .. import runtime_flow, runtime_functions
+    from ..ir.primitives import attribute_read, identity
+    return inspect.isfunction(op.primitive) \
+        and op.primitive not in (identity, attribute_read, runtime_flow.pop_adjoint) \
+        and registry.reverse(op.primitive) is None \
+        and not registry.is_nondifferentiable(op.primitive) \
+        and getattr(op.primitive, "__module__", None) != runtime_functions.__name__

@@ -33,15 +33,17 @@ _GLOBAL_GENERATOR = numpy.random.mtrand._rand
 _CONSTRUCTORS = (numpy.random.RandomState, numpy.random.default_rng, numpy.random.Generator)
 
 
-def replay_draws(levels, kinds, namer, bind, front):
+def replay_draws(levels, kinds, namer, bind, front, split=frozenset()):
     """`bind(name, obj)` names an object for generated code; `front(helper)` gives a
     helper's levels form (made once per derivation); `kinds` (the facts, or None) tells
-    which arguments are numbers or arrays, never generators."""
+    which arguments are numbers or arrays, never generators. `split`: the fwd_h of the
+    helpers called through their split vjps (transforms/split_calls.py): they run once,
+    in the forward sweep, so their draws need no replay."""
     found = {}                          # id(statement) -> (statement, sources)
     seen = {}
     for stmt in all_statements(levels.tree.body):
         helper, call = _helper_call(stmt, levels.callees)
-        if helper is None:
+        if helper is None or helper in split:
             continue
         # a function chosen when the code runs may draw: its states are kept in any case
         draws = [] if helper is call_function else _draws_of(helper, front, seen)

@@ -1,0 +1,124 @@
+"""The derivatives of the user's helpers a derivative calls, built through the pipeline.
+
+    helper_derivative(env, "vjp", Linear.forward, ("self", "x"), stmt)
+        -> HelperDerivative(vjp_Linear_forward_1, "vjp_Linear_forward_1", None, None)
+    helper_derivative(env, "pair", Linear.forward, ("self", "x"), stmt)
+        -> HelperDerivative(fwd_Linear_forward_1, "fwd_Linear_forward_1", None,
+                            bwd_Linear_forward_1)
+
+Each is specialised on what the arguments are at the calling statement (a new signature,
+a new variant) and cached in the DerivativeCache with the request. A recursive helper
+whose derivative is still being built is referred to by a ForwardReference, bound once it
+exists. A "pair" is the reverse derivative split in two (backend/split_pair.py):
+fwd_h(args) -> (value, saved) where f's forward sweep calls h, bwd_h(saved, cotangent)
+-> the arguments' cotangents in f's backward sweep; None when it cannot be split (the
+helper is still being derived: recursion; the split's conditions do not hold).
+"""
+import dataclasses
+from dataclasses import dataclass
+
+from .analyses.activity import analyse_activity, reaches_output_without
+from .analyses.shift_invariance import shift_cuts
+from .transforms.split_calls import split_helper_calls
+from .analyses.call_kinds import call_signature, functions_only, result_arity
+from .backend.derivative_def import derived_name
+from .derivation import Request
+from .derivative_cache import ForwardReference
+
+
+@dataclass(frozen=True)
+class HelperEnv:
+    """What deriving a helper called from f reads of f's derivation."""
+    request: object       # f's Request
+    levels: object        # f's levels form
+    kinds: object         # f's facts
+    outputs: list         # f's output names
+    registry: object
+    cache: object         # the DerivativeCache
+    derive: object        # pipeline.derive
+    front: object         # helper -> its levels form (made once per derivation)
+
+
+@dataclass(frozen=True)
+class HelperDerivative:
+    function: object      # vjp_h / jvp_h / fwd_h (or the ForwardReference to it)
+    name: str             # its name in generated code
+    result_arity: object  # n when the helper returns an n-tuple it builds, else None
+    backward: object = None   # bwd_h of a pair
+
+
+def helper_derivative(env, mode, helper, wrt, stmt):
+    """The derivative of `helper` w.r.t. its parameters `wrt` for the call `stmt` of f:
+    mode "vjp" (reverse), "jvp" (forward) or "pair" (reverse, split; None if it cannot)."""
+    request = env.request
+    helper_request = Request("jvp" if mode == "jvp" else "vjp", wrt, single=len(wrt) == 1,
+                             helper=True, pair=mode == "pair",
+                             preserve_result=mode == "pair", whole=request.whole)
+    if mode != "jvp":
+        # a helper reading an argument only in a test has a zero derivative in it: the
+        # answer when the output depends on the arguments through other statements
+        zero_allowed = request.zero_allowed or reaches_output_without(
+            env.levels, request.wrt, env.outputs, env.registry, stmt.value)
+        helper_request = dataclasses.replace(helper_request, zero_allowed=zero_allowed)
+    signature = call_signature(helper, stmt, env.levels, env.kinds)
+    if request.signature is None:
+        # the general derivative still knows a function passed by name (np.tanh)
+        signature = functions_only(signature)
+    if signature is not None:
+        # what the arguments are at this call site holds at every call from it (the class
+        # of the layers a model's __call__ loops over, too)
+        helper_request = dataclasses.replace(
+            helper_request, signature=signature,
+            variant=env.cache.variant(helper, dataclasses.replace(helper_request, pair=False,
+                                                                   preserve_result=False),
+                                      signature))
+    key = (helper, helper_request)
+    name = derived_name(helper, dataclasses.replace(helper_request, preserve_result=False))
+    cache = env.cache
+    if mode == "pair" and (key in cache.in_progress or (helper, dataclasses.replace(
+            helper_request, pair=False, preserve_result=False)) in cache.in_progress):
+        return None               # recursion: the helper's vjp, called whole
+    if key in cache.in_progress:
+        # recursion: the helper's derivative is still being built; refer to it (it is
+        # bound once it exists) and read its arity
+        return HelperDerivative(cache.in_progress[key], name,
+                                result_arity(env.front(helper)))
+    cache.in_progress[key] = ForwardReference(name)
+    try:
+        derived = env.derive(helper, helper_request)
+        cache.in_progress[key].bind(derived.function)
+    finally:
+        del cache.in_progress[key]
+    if mode == "pair":
+        if derived.backward is None:
+            return None
+        return HelperDerivative(derived.function, derived.function.__name__,
+                                derived.result_arity, derived.backward.function)
+    return HelperDerivative(derived.function, name, derived.result_arity)
+
+
+def split_calls(env, activity, namer, bind, generated):
+    """f's calls of helpers through their split vjps (transforms/split_calls.py), unless f
+    is itself a generated derivative (differentiated again: grad of grad, hvp) or asks for
+    whole vjps (the twin of one). -> (levels, kinds, activity, env, {fwd_h: (bwd_h, wrt)})
+    with f's activity analysed again when a call was split."""
+    request, levels, kinds = env.request, env.levels, env.kinds
+    if request.whole or generated:
+        return levels, kinds, activity, env, {}
+    levels, kinds, pairs = split_helper_calls(
+        levels, kinds, activity, env.registry, namer, bind,
+        lambda helper, wrt, stmt: helper_derivative(env, "pair", helper, wrt, stmt))
+    if pairs:
+        activity = analyse_activity(levels, request.wrt, env.outputs, env.registry,
+                                    shift_cuts(levels, env.outputs, kinds))
+        env = dataclasses.replace(env, levels=levels, kinds=kinds)
+    return levels, kinds, activity, env, pairs
+
+
+def whole_twin(derive_for, request, cache):
+    """What differentiating f's derivative again reads when it calls split vjps: f's
+    derivative with every helper's vjp called whole, without in-place operations,
+    (function, source) (DerivativeCache.differentiable). `derive_for(request)` derives f."""
+    whole = derive_for(dataclasses.replace(request, whole=True))
+    twin = cache.differentiable(whole.function)
+    return twin, cache.derived_of(twin).source
