@@ -1,0 +1,62 @@
+"""Programs the wide fuzzer (`python -m tests.fuzz --wide`) found, cut down by hand, each
+run on the specialised and the general derivative (tests/test_fuzz_finds.py holds the
+older finds).
+
+- `np.clip(helper(...)[0], lo, hi)` in a Hessian-vector product: the clip's adjoint
+  `1.0 * (y == a)` was folded to the comparison alone, a boolean adjoint that the helper's
+  forward-over-reverse derivative negated (numpy refuses `-` of booleans).
+- grad of grad through `helper(...)[1] @ x` whose gradient is the 0.0 of an unreached
+  branch: matmul_adjoint_a gave that 0.0 back, and its own adjoint multiplied the 0.0
+  standing for zeros with `@` (matmul refuses a number).
+"""
+import math
+
+import numpy as np
+import pytest
+
+import s2s_ad
+from derivative_paths import PATHS, hvp_on, on_path
+
+
+def min_of_a_written_copy(q0, q1):
+    w = q1.copy()
+    w[-2] = np.sum(q0) + 2.0
+    return 0.7 - np.min(w * q0), 0.0
+
+
+def clipped_helper_result(s, x):
+    c = np.array([math.sin(s * k + 0.2) for k in range(3)])
+    return np.clip(min_of_a_written_copy(0.7 * c, x)[0], -0.61, 0.67) + s ** 3
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_hvp_through_a_clipped_helper_result(path):
+    x = np.full((3, 1), 0.3)
+    got = hvp_on(path, clipped_helper_result, (0.4, x), 1.0)
+    # the clip is inside its bounds there: the helper's term is linear in c, whose second
+    # derivative in s is -0.7 * sum_k k^2 sin(0.4 k + 0.2) * (the min's weight)
+    grad = s2s_ad.grad(clipped_helper_result)
+    expected = (grad(0.4 + 1e-5, x) - grad(0.4 - 1e-5, x)) / 2e-5
+    assert float(got) == pytest.approx(expected, rel=1e-6)
+    assert np.asarray(got).dtype == np.float64
+
+
+def rows_and_differences(q0, q1):
+    return q1, np.diff(q1, axis=-1)
+
+
+def product_read_in_one_branch(a, x):
+    y = rows_and_differences(a, x * np.ones((3, 4)))[1] @ x
+    if a > 0.3:
+        z = x
+    else:
+        z = y
+    return np.sum(z) + a ** 3
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("a", [0.6, 0.1])
+def test_grad_of_grad_through_a_product_of_an_unreached_branch(path, a):
+    x = np.array([[-0.58], [0.18], [0.187]])
+    second = on_path(s2s_ad.grad(s2s_ad.grad(product_read_in_one_branch)), path)(a, x)
+    assert second == pytest.approx(6 * a, rel=1e-12)      # f's only term in a is a ** 3
