@@ -96,17 +96,13 @@ class _Folder(Transformer):
             # JAX's integer_pow does (f's own value too, where the forward sweep has it)
             self.changed = True
             return _integer_power(node.left, right)
-        if right == 1 and op in (gast.Pow, gast.Mult, gast.Div) \
-                and not isinstance(node.left, gast.Compare):
+        if right == 1 and op in (gast.Pow, gast.Mult, gast.Div):
             self.changed = True
             return node.left
-        if left == 1 and op is gast.Mult and not isinstance(node.right, gast.Compare):
-            # (not `1.0 * (y == a)`, a template's seed times a mask: the product is the
-            # float the adjoint must be, the comparison alone a bool that a later
-            # negation or a second derivative's arithmetic refuses)
+        if left == 1 and op is gast.Mult:
             self.changed = True
             return node.right
-        if left == -1 and op is gast.Mult and not isinstance(node.right, gast.Compare):
+        if left == -1 and op is gast.Mult:
             self.changed = True
             return gast.UnaryOp(op=gast.USub(), operand=node.right)
         if op in (gast.Add, gast.Sub) and not _pops(node):
