@@ -8,6 +8,8 @@ older finds).
 - grad of grad through `helper(...)[1] @ x` whose gradient is the 0.0 of an unreached
   branch: matmul_adjoint_a gave that 0.0 back, and its own adjoint multiplied the 0.0
   standing for zeros with `@` (matmul refuses a number).
+- jvp of `y = x + w; w[0] = ...` (x constant, in a helper or not): y's tangent was w's
+  tangent array itself, which the write then changed (a silent wrong tangent).
 """
 import math
 
@@ -15,7 +17,7 @@ import numpy as np
 import pytest
 
 import s2s_ad
-from derivative_paths import PATHS, hvp_on, on_path
+from derivative_paths import PATHS, hvp_on, jvp_on, on_path
 
 
 def min_of_a_written_copy(q0, q1):
@@ -60,3 +62,35 @@ def test_grad_of_grad_through_a_product_of_an_unreached_branch(path, a):
     x = np.array([[-0.58], [0.18], [0.187]])
     second = on_path(s2s_ad.grad(s2s_ad.grad(product_read_in_one_branch)), path)(a, x)
     assert second == pytest.approx(6 * a, rel=1e-12)      # f's only term in a is a ** 3
+
+
+def shifted_then_written(q, x):
+    w = q.copy()
+    y = x + w
+    w[0] = np.sum([w, w])
+    return y
+
+
+def written_after_a_sum_reads_it(a, x):
+    w = np.zeros(4)
+    w[0] -= a
+    return shifted_then_written(w, x) + (x + a * np.ones(4)) * 0.0
+
+
+def written_after_a_sum_reads_it_inline(a, x):
+    w = a * np.ones(4)
+    y = x + w
+    w[0] = 3.0
+    return y
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f, expected", [(written_after_a_sum_reads_it, [-1.0, 0.0, 0.0, 0.0]),
+                                         (written_after_a_sum_reads_it_inline, [1.0] * 4)])
+def test_jvp_of_a_sum_whose_operand_is_written_afterwards(path, f, expected):
+    # `y = x + w` with x constant: y's tangent was w's tangent array itself, and the later
+    # write `w[0] = ...` changed it
+    x = np.array([0.15, -1.07, 0.09, 0.35])
+    value, tangent = jvp_on(path, f, (0.3, x), 1.0)
+    np.testing.assert_allclose(value, f(0.3, x))
+    np.testing.assert_allclose(tangent, expected, rtol=1e-12)
