@@ -94,3 +94,15 @@ def test_jvp_of_a_sum_whose_operand_is_written_afterwards(path, f, expected):
     value, tangent = jvp_on(path, f, (0.3, x), 1.0)
     np.testing.assert_allclose(value, f(0.3, x))
     np.testing.assert_allclose(tangent, expected, rtol=1e-12)
+
+
+def clipped_float32(x):
+    return np.sum(np.clip(x, -0.5, 0.5) * x)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_the_gradient_of_a_float32_clip_is_float32(path):
+    x = np.array([0.2, -0.9, 0.7, 0.1], dtype=np.float32)
+    got = on_path(s2s_ad.grad(clipped_float32), path)(x)
+    assert got.dtype == np.float32
+    np.testing.assert_allclose(got, [0.4, -0.5, 0.5, 0.2], rtol=1e-6)
