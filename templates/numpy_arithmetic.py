@@ -184,9 +184,13 @@ def fmin_tangent(y, x1, x2):
 @adjoint(np.clip)
 def clip_adjoint(y, a, a_min=None, a_max=None):
     """d clip(a, lo, hi) = da where lo <= a <= hi, dlo where a < lo, dhi where a > hi"""
-    d[a] += unbroadcast(d[y] * (y == a), a)
-    d[a_min] += unbroadcast(d[y] * (a < a_min), a_min)
-    d[a_max] += unbroadcast(d[y] * (a > a_max), a_max)
+    # np.where against zeros of y's dtype, not d[y] times the mask: with the seed 1.0 for
+    # d[y] the product folds to the mask alone, a boolean adjoint (which a helper's
+    # derivative then negates), and 1.0 times it would be float64 for a float32 y
+    _zero = np.zeros_like(y)
+    d[a] += unbroadcast(np.where(y == a, d[y], _zero), a)
+    d[a_min] += unbroadcast(np.where(a < a_min, d[y], _zero), a_min)
+    d[a_max] += unbroadcast(np.where(a > a_max, d[y], _zero), a_max)
 
 
 @tangent(np.clip)

@@ -7,13 +7,15 @@ The product adjoints are bilinear. With phi(a, b) = <g, prod(a, b)> for prod = @
 np.inner or np.tensordot, prod_adjoint_a(g, a, b) = dphi/da does not depend on a, and
 <h, dphi/da> = <g, prod(h, b)>: so its adjoint is prod(h, b) for g and, for b, the
 gradient of <g, prod(h, b)>, which is prod_adjoint_b(g, h, b). Likewise for dphi/db.
+Where g was the 0.0 standing for an unreached adjoint, prod_adjoint_a gave that 0.0 back
+and h is 0.0 too: match_adjoint makes it zeros of a's shape before it meets b.
 """
 import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d
 from s2s_ad.runtime import broadcast_tangent, unbroadcast, unreduce, zero_adjoint
 from s2s_ad.runtime_shape import reshape_like
-from s2s_ad.runtime_flow import float_dtype
+from s2s_ad.runtime_flow import float_dtype, match_adjoint
 from s2s_ad.runtime_arrays import (linear_scan, logsumexp_weights, pad_linear, shifted, spread_weights,
                                    sum_weighted, unlayout_weights, unpad, unpad_end_values,
                                    unpad_values, weights_layout, weights_total)
@@ -28,56 +30,56 @@ from s2s_ad.runtime_linalg import (as_columns, dot_adjoint_a, dot_adjoint_b,
 @adjoint(matmul_adjoint_a)
 def matmul_adjoint_a_adjoint(out, g, a, b):
     """<h, dphi/da> = phi(h, b) = <g, h @ b>"""
-    d[g] += unbroadcast(np.matmul(d[out], b), g)
+    d[g] += unbroadcast(np.matmul(match_adjoint(d[out], a), b), g)
     d[b] += matmul_adjoint_b(g, d[out], b)
 
 
 @adjoint(matmul_adjoint_b)
 def matmul_adjoint_b_adjoint(out, g, a, b):
     """<h, dphi/db> = phi(a, h) = <g, a @ h>"""
-    d[g] += unbroadcast(np.matmul(a, d[out]), g)
+    d[g] += unbroadcast(np.matmul(a, match_adjoint(d[out], b)), g)
     d[a] += matmul_adjoint_a(g, a, d[out])
 
 
 @adjoint(dot_adjoint_a)
 def dot_adjoint_a_adjoint(out, g, a, b):
     """<h, dphi/da> = <g, dot(h, b)>"""
-    d[g] += np.dot(d[out], b)
+    d[g] += np.dot(match_adjoint(d[out], a), b)
     d[b] += dot_adjoint_b(g, d[out], b)
 
 
 @adjoint(dot_adjoint_b)
 def dot_adjoint_b_adjoint(out, g, a, b):
     """<h, dphi/db> = <g, dot(a, h)>"""
-    d[g] += np.dot(a, d[out])
+    d[g] += np.dot(a, match_adjoint(d[out], b))
     d[a] += dot_adjoint_a(g, a, d[out])
 
 
 @adjoint(inner_adjoint_a)
 def inner_adjoint_a_adjoint(out, g, a, b):
     """<h, dphi/da> = <g, inner(h, b)>"""
-    d[g] += np.inner(d[out], b)
+    d[g] += np.inner(match_adjoint(d[out], a), b)
     d[b] += inner_adjoint_b(g, d[out], b)
 
 
 @adjoint(inner_adjoint_b)
 def inner_adjoint_b_adjoint(out, g, a, b):
     """<h, dphi/db> = <g, inner(a, h)>"""
-    d[g] += np.inner(a, d[out])
+    d[g] += np.inner(a, match_adjoint(d[out], b))
     d[a] += inner_adjoint_a(g, a, d[out])
 
 
 @adjoint(tensordot_adjoint_a)
 def tensordot_adjoint_a_adjoint(out, g, a, b, axes=2):
     """<h, dphi/da> = <g, tensordot(h, b, axes)>"""
-    d[g] += np.tensordot(d[out], b, axes)
+    d[g] += np.tensordot(match_adjoint(d[out], a), b, axes)
     d[b] += tensordot_adjoint_b(g, d[out], b, axes)
 
 
 @adjoint(tensordot_adjoint_b)
 def tensordot_adjoint_b_adjoint(out, g, a, b, axes=2):
     """<h, dphi/db> = <g, tensordot(a, h, axes)>"""
-    d[g] += np.tensordot(a, d[out], axes)
+    d[g] += np.tensordot(a, match_adjoint(d[out], b), axes)
     d[a] += tensordot_adjoint_a(g, a, d[out], axes)
 
 

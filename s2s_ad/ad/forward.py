@@ -148,10 +148,27 @@ class ForwardGenerator:
                                                       right)))
         else:
             out.extend(self.template(stmt, op, target, name))
+            if self._aliases_a_written_tangent(out[-1].value, active):
+                # `y = q + w` with q constant: y's tangent is w's own array, which a later
+                # `w[0] = ...` writes into (y, a new array, keeps its value)
+                copy = self.i.bindings.name_for("copy_adjoint", _copy_adjoint())
+                out[-1].value = build.call(build.name(copy), [out[-1].value])
         if target in self.i.dataflow.subscripted and target in self.i.dataflow.accumulated:
             copy = self.i.bindings.name_for("copy_adjoint", _copy_adjoint())
             out.append(build.assign(name, build.call(build.name(copy), [build.name(name)])))
         return [self._concretize(s) for s in out]
+
+    def _aliases_a_written_tangent(self, value, operands):
+        """Is `value` the tangent of an operand whose array is written in place (or
+        broadcast_tangent of it, which is that array where nothing broadcasts)?"""
+        dataflow = self.i.dataflow
+        if isinstance(value, gast.Call) and isinstance(value.func, gast.Name) \
+                and value.func.id == "broadcast_tangent" and value.args:
+            value = value.args[0]
+        return isinstance(value, gast.Name) and any(
+            isinstance(a, gast.Name) and a.id in dataflow.subscripted
+            and a.id in dataflow.accumulated
+            and value.id == getattr(self.tangent_of(a), "id", None) for a in operands)
 
     def template(self, stmt, op, target, name):
         primitive = template_primitive(op, self.i.complex_names, self.i.registry)

@@ -255,6 +255,9 @@ def _cause(error):
     if frames:
         last = frames[-1]
         name = os.path.basename(last.filename)
+        # (a generated module's name ends in a hash of the source: without it, a shrunk
+        # program's crash is the same cause as the program's)
+        name = re.sub(r"_[0-9a-f]{16}\.py$", ".py", name)
         where = "generated code" if name.startswith("<") else f"{name}:{last.name}"
     message = str(error).strip().split("\n")[0]
     message = re.sub(r"`[^`]*`", "`…`", message)

@@ -126,7 +126,7 @@ class ShapedExpressions:
                   self.kinked, self.where]
         if val.shape:
             makers += [self.reduce, self.reduce, self.along_axis, self.reshape,
-                       self.sliced, self.indexed, self.joined, self.product]
+                       self.sliced, self.indexed, self.joined, self.product, self.idiom]
         else:
             makers += [self.math_call]
         helpers = [h for h, (params, _) in self.helpers.items()]
@@ -326,6 +326,51 @@ class ShapedExpressions:
         result = left.replace("j", "") + right.replace("j", "")
         return f"np.einsum('{left},{right}->{result}', {text}, {name})", \
             Val(out, "np" if not out else "")
+
+    def idiom(self, text, val, depth):
+        """What user code writes over an array: a layer norm, a stable softplus or
+        logaddexp loss, a norm along an axis, values sorted by take_along_axis, an einsum
+        with `...` over the last axis, a batch of transposed products."""
+        rng, shape = self.rng, val.shape
+        if 0 in shape:
+            return f"np.sum({text})", Val((), "np")
+        axis = self.axis(len(shape), allow_tuple=False)
+        choice = rng.randrange(6)
+        if choice == 0:
+            self.flag("layer_norm")
+            centred = f"({text} - np.mean({text}, axis={axis}, keepdims=True))"
+            if rng.random() < 0.5:
+                scale = f"np.sqrt(np.var({text}, axis={axis}, keepdims=True) + 0.1)"
+            else:
+                scale = f"np.sqrt(np.mean({centred} ** 2, axis={axis}, keepdims=True) + 0.1)"
+            return f"({centred} / {scale})", Val(shape)
+        if choice == 1:
+            other, oval = self.partner(shape, depth)
+            out = broadcast(shape, oval.shape)
+            if rng.random() < 0.5:
+                self.flag("logaddexp")
+                return f"np.logaddexp({text}, {other})", Val(out)
+            self.flag("stable_softplus")
+            return (f"(np.maximum({text}, 0.0) + np.log1p(np.exp(-np.abs({text}))))",
+                    Val(shape))
+        if choice == 2:
+            self.flag("norm_axis")
+            kept = tuple(n for k, n in enumerate(shape) if k != axis % len(shape))
+            return (f"np.linalg.norm(1.0 + {text} * {text}, axis={axis})",
+                    Val(kept, "np" if not kept else ""))
+        if choice == 3:
+            self.flag("take_along_axis")
+            return (f"np.take_along_axis({text}, np.argsort({text}, axis={axis}), "
+                    f"axis={axis})", Val(shape))
+        if choice == 4:
+            self.flag("einsum_ellipsis")
+            return f"np.einsum('...i,...i->...', {text}, np.cos({text}))", \
+                Val(shape[:-1], "np" if len(shape) == 1 else "")
+        if len(shape) < 2:
+            return self.product(text, val, depth)
+        self.flag("transposed_batch_matmul")        # (..., n, m)^T @ (..., n, m)
+        out = shape[:-2] + (shape[-1], shape[-1])
+        return f"(np.swapaxes({text}, -1, -2) @ np.sin({text}))", Val(out)
 
     def helper_call(self, name, depth):
         params, results = self.helpers[name]

@@ -1,0 +1,108 @@
+"""Programs the wide fuzzer (`python -m tests.fuzz --wide`) found, cut down by hand, each
+run on the specialised and the general derivative (tests/test_fuzz_finds.py holds the
+older finds).
+
+- `np.clip(helper(...)[0], lo, hi)` in a Hessian-vector product: the clip's adjoint
+  `1.0 * (y == a)` was folded to the comparison alone, a boolean adjoint that the helper's
+  forward-over-reverse derivative negated (numpy refuses `-` of booleans).
+- grad of grad through `helper(...)[1] @ x` whose gradient is the 0.0 of an unreached
+  branch: matmul_adjoint_a gave that 0.0 back, and its own adjoint multiplied the 0.0
+  standing for zeros with `@` (matmul refuses a number).
+- jvp of `y = x + w; w[0] = ...` (x constant, in a helper or not): y's tangent was w's
+  tangent array itself, which the write then changed (a silent wrong tangent).
+"""
+import math
+
+import numpy as np
+import pytest
+
+import s2s_ad
+from derivative_paths import PATHS, hvp_on, jvp_on, on_path
+
+
+def min_of_a_written_copy(q0, q1):
+    w = q1.copy()
+    w[-2] = np.sum(q0) + 2.0
+    return 0.7 - np.min(w * q0), 0.0
+
+
+def clipped_helper_result(s, x):
+    c = np.array([math.sin(s * k + 0.2) for k in range(3)])
+    return np.clip(min_of_a_written_copy(0.7 * c, x)[0], -0.61, 0.67) + s ** 3
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_hvp_through_a_clipped_helper_result(path):
+    x = np.full((3, 1), 0.3)
+    got = hvp_on(path, clipped_helper_result, (0.4, x), 1.0)
+    # the clip is inside its bounds there: the helper's term is linear in c, whose second
+    # derivative in s is -0.7 * sum_k k^2 sin(0.4 k + 0.2) * (the min's weight)
+    grad = s2s_ad.grad(clipped_helper_result)
+    expected = (grad(0.4 + 1e-5, x) - grad(0.4 - 1e-5, x)) / 2e-5
+    assert float(got) == pytest.approx(expected, rel=1e-6)
+    assert np.asarray(got).dtype == np.float64
+
+
+def rows_and_differences(q0, q1):
+    return q1, np.diff(q1, axis=-1)
+
+
+def product_read_in_one_branch(a, x):
+    y = rows_and_differences(a, x * np.ones((3, 4)))[1] @ x
+    if a > 0.3:
+        z = x
+    else:
+        z = y
+    return np.sum(z) + a ** 3
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("a", [0.6, 0.1])
+def test_grad_of_grad_through_a_product_of_an_unreached_branch(path, a):
+    x = np.array([[-0.58], [0.18], [0.187]])
+    second = on_path(s2s_ad.grad(s2s_ad.grad(product_read_in_one_branch)), path)(a, x)
+    assert second == pytest.approx(6 * a, rel=1e-12)      # f's only term in a is a ** 3
+
+
+def shifted_then_written(q, x):
+    w = q.copy()
+    y = x + w
+    w[0] = np.sum([w, w])
+    return y
+
+
+def written_after_a_sum_reads_it(a, x):
+    w = np.zeros(4)
+    w[0] -= a
+    return shifted_then_written(w, x) + (x + a * np.ones(4)) * 0.0
+
+
+def written_after_a_sum_reads_it_inline(a, x):
+    w = a * np.ones(4)
+    y = x + w
+    w[0] = 3.0
+    return y
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f, expected", [(written_after_a_sum_reads_it, [-1.0, 0.0, 0.0, 0.0]),
+                                         (written_after_a_sum_reads_it_inline, [1.0] * 4)])
+def test_jvp_of_a_sum_whose_operand_is_written_afterwards(path, f, expected):
+    # `y = x + w` with x constant: y's tangent was w's tangent array itself, and the later
+    # write `w[0] = ...` changed it
+    x = np.array([0.15, -1.07, 0.09, 0.35])
+    value, tangent = jvp_on(path, f, (0.3, x), 1.0)
+    np.testing.assert_allclose(value, f(0.3, x))
+    np.testing.assert_allclose(tangent, expected, rtol=1e-12)
+
+
+def clipped_float32(x):
+    return np.sum(np.clip(x, -0.5, 0.5) * x)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_the_gradient_of_a_float32_clip_is_float32(path):
+    x = np.array([0.2, -0.9, 0.7, 0.1], dtype=np.float32)
+    got = on_path(s2s_ad.grad(clipped_float32), path)(x)
+    assert got.dtype == np.float32
+    np.testing.assert_allclose(got, [0.4, -0.5, 0.5, 0.2], rtol=1e-6)
