@@ -245,7 +245,8 @@ def _derive(func, request, registry, cache):
     def written(statements):
         tree = derivative_def(levels.tree, fname,
                               [derivative_docstring(func, request)] + statements, cotangent,
-                              last=not request.helper, markers=_context_markers(levels))
+                              last=not request.helper, markers=_context_markers(levels),
+                              tape=result.tape)
         source = to_source(tree)
         return load(source, fname, func, bindings.names), source
     function, source = written(body)
@@ -371,7 +372,8 @@ def _context_markers(levels):
     (transforms/contexts.py)."""
     return tuple(levels.runtime_names.get(marker) for marker in (
         runtime_blocks.context_enter, runtime_blocks.context_exit, runtime_blocks.guard_enter,
-        runtime_blocks.guard_exit, runtime_blocks.finally_enter, runtime_blocks.finally_exit))
+        runtime_blocks.guard_exit, runtime_blocks.finally_enter, runtime_blocks.finally_exit,
+        runtime_blocks.body_completes))
 
 
 def _loaded(tree, fname, func, bindings, levels, request, cache):

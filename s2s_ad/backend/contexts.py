@@ -15,26 +15,37 @@ lists: the statements given are not changed.
 import gast
 
 from ..ir import build
+from .fallbacks import fallback_try, is_fallback_head
 
 
 def with_blocks(body, enter, exit_, guard_enter=None, guard_exit=None, finally_enter=None,
-                finally_exit=None):
+                finally_exit=None, completes=None, tape=None):
     """`body` with each marker pair made a `with` block (callee names `enter`, `exit_`),
     a `try` whose handler raises (`guard_enter`, `guard_exit`) or that `try`'s `finally`
-    block (`finally_enter`, `finally_exit`, right after the `try`'s end)."""
-    if enter is None and guard_enter is None:
+    block (`finally_enter`, `finally_exit`, right after the `try`'s end), and each
+    `if` on `completes(...)` a `try` with a fallback (backend/fallbacks.py; `tape`: the
+    tape's name, None when there is none)."""
+    if enter is None and guard_enter is None and completes is None:
         return body
     roles = {name: role for name, role in ((enter, "open"), (exit_, "close"),
                                             (guard_enter, "open"), (guard_exit, "close"),
                                             (finally_enter, "open"), (finally_exit, "close"))
              if name is not None}
-    return _rebuilt(body, roles, (guard_enter, finally_enter))
+    return _rebuilt(body, roles, (guard_enter, finally_enter, completes, tape))
 
 
 def _rebuilt(stmts, roles, guards):
     out = []
     stack = []                   # (head call, the list collecting the block's statements)
-    for stmt in stmts:
+    _, _, completes, tape = guards
+    heads = {k + 1 for k in range(len(stmts)) if is_fallback_head(stmts, k, completes)}
+    for k, stmt in enumerate(stmts):
+        if k + 1 in heads:
+            continue                     # written with its `if` below
+        if k in heads:
+            out.extend(fallback_try(stmts[k - 1], stmt, _rebuilt(stmt.body, roles, guards),
+                                    _rebuilt(stmt.orelse, roles, guards), tape))
+            continue
         role = roles.get(_marker_name(stmt))
         if role == "open":
             stack.append((stmt.value, out))
@@ -43,7 +54,7 @@ def _rebuilt(stmts, roles, guards):
         if role == "close":
             assert stack, "a block's end marker without its start"
             head, outer = stack.pop()
-            guard_enter, finally_enter = guards
+            guard_enter, finally_enter, _, _ = guards
             if head.func.id == finally_enter:
                 assert outer and isinstance(outer[-1], gast.Try), \
                     "a `finally` block not right after its `try`"

@@ -203,6 +203,20 @@ def try_raising(body, caught, exc):
                     finalbody=[])
 
 
+def try_setting_flag(body, caught, flag, undo):
+    """try: body / except caught: undo; flag = False / else: flag = True"""
+    handler = gast.ExceptHandler(type=caught, name=None,
+                                 body=list(undo) + [assign(flag, const(False))])
+    return gast.Try(body=list(body) or [gast.Pass()], handlers=[handler],
+                    orelse=[assign(flag, const(True))], finalbody=[])
+
+
+def delete_tail(list_name, start):
+    """del list_name[start:]"""
+    return gast.Delete(targets=[gast.Subscript(value=name(list_name), slice=slice_(start),
+                                               ctx=gast.Del())])
+
+
 def tuple_(elts):
     return gast.Tuple(elts=list(elts), ctx=gast.Load())
 

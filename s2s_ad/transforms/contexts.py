@@ -45,6 +45,7 @@ from ..errors import UnsupportedSyntaxError
 from ..ir import build
 from ..ir.build import dotted_path
 from .. import runtime_blocks
+from .fallbacks import FallbackMixin, caught_classes, is_fallback
 
 # the managers that change what is reported, never a value
 _VALUE_PRESERVING = {numpy.errstate: "np.errstate", numpy.printoptions: "np.printoptions",
@@ -116,13 +117,18 @@ class ContextMixin:
                                           [(k, build.clone(v)) for k, v in keywords]))
 
 
-class GuardMixin:
-    """`try` blocks whose handler raises."""
+class GuardMixin(FallbackMixin):
+    """`try` blocks whose handler raises (or computes a fallback: fallbacks.py)."""
 
     def _guarded_block(self, stmt):
         """False: a `return` inside the block is a flag by now (exits.py)."""
+        if is_fallback(stmt):
+            return self._fallback_block(stmt)
         enter = self._guard_head(stmt)
         self._flush(stmt, [])
+        if not enter and not stmt.finalbody:     # `except E: raise`: as if no `try`
+            self._block_statements(stmt.body + stmt.orelse)
+            return False
         self._flush(stmt, [build.expr_stmt(self._runtime_call(runtime_blocks.guard_enter, enter))])
         self._block_statements(stmt.body)
         self._flush(stmt, [build.expr_stmt(self._runtime_call(runtime_blocks.guard_exit, []))])
@@ -152,11 +158,10 @@ class GuardMixin:
                 "`try` with several `except` clauses cannot be differentiated",
                 self.smap.locate(stmt.handlers[1]), "catch one exception class and raise")
         handler = stmt.handlers[0]
-        if handler.type is not None and dotted_path(handler.type) is None:
-            raise UnsupportedSyntaxError(
-                "an `except` clause naming several exception classes", self.smap.locate(
-                    handler.type), "catch their common base class (or Exception)")
+        caught, paths = caught_classes(handler, self.smap)
         raised = handler.body[0] if len(handler.body) == 1 else None
+        if isinstance(raised, gast.Raise) and raised.exc is None:
+            return []     # `except E: raise` lets the exception leave as no `try` would
         exc = raised.exc if isinstance(raised, gast.Raise) else None
         call = exc if isinstance(exc, gast.Call) else None
         cls = call.func if call is not None else exc
@@ -167,10 +172,7 @@ class GuardMixin:
                 "with literal arguments: a handler that carries on computes from a run of "
                 "the `try` body cut short, which a derivative cannot follow",
                 self.smap.locate(handler), hint)
-        caught = build.dotted(dotted_path(handler.type)) if handler.type is not None \
-            else build.name("BaseException")
-        for path in [dotted_path(cls)] + ([dotted_path(handler.type)] if handler.type
-                                          is not None else []):
+        for path in [dotted_path(cls)] + paths:
             self._check_bound(path, handler)
         return [caught, build.dotted(dotted_path(cls))] + (
             [build.clone(a) for a in call.args] if call is not None else [])
