@@ -373,7 +373,7 @@ def _context_markers(levels):
     return tuple(levels.runtime_names.get(marker) for marker in (
         runtime_blocks.context_enter, runtime_blocks.context_exit, runtime_blocks.guard_enter,
         runtime_blocks.guard_exit, runtime_blocks.finally_enter, runtime_blocks.finally_exit,
-        runtime_blocks.body_completes))
+        runtime_blocks.body_completes, runtime_blocks.context_bound))
 
 
 def _loaded(tree, fname, func, bindings, levels, request, cache):

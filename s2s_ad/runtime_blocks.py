@@ -4,6 +4,7 @@ written with the blocks themselves (backend/contexts.py), so these run only in t
 form s2s_ad.normalize shows, where they do nothing.
 
     context_enter(np.errstate, divide="ignore")   ...   context_exit(np.errstate, divide="ignore")
+    context_enter(warnings.catch_warnings, record=True); w = context_bound()   ...
     guard_enter(LinAlgError, ValueError, "not SPD")   ...   guard_exit()
     finally_enter()   ...   finally_exit()
 """
@@ -15,6 +16,11 @@ def context_enter(factory, *args, **keywords):
 
 def context_exit(factory, *args, **keywords):
     """That `with` block ends."""
+
+
+def context_bound():
+    """The value `with factory(...) as name:` binds (here None: the derivative's `with`
+    binds the real one)."""
 
 
 def guard_enter(*handler):

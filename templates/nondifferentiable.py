@@ -35,7 +35,8 @@ nondifferentiable(runtime_flow.mapping_keys, runtime_flow.stop_gradient,
                   runtime_flow.extremum_index, runtime_flow.sorted_order,
                   runtime_mappings.saved_entry, runtime_mappings.restore_entry)
 
-nondifferentiable(runtime_blocks.body_completes)   # the test of a `try` with a fallback
+nondifferentiable(runtime_blocks.body_completes,   # the test of a `try` with a fallback
+                  runtime_blocks.context_bound)    # what `with ... as w` binds
 
 nondifferentiable(format)   # f-strings: text, no derivative
 

@@ -37,7 +37,7 @@ def derived_name(func, request):
     return base + "_" + "_".join(request.wrt)
 
 
-def derivative_def(original, fname, body, cotangent, last=True, markers=(None,) * 7,
+def derivative_def(original, fname, body, cotangent, last=True, markers=(None,) * 8,
                    tape=None):
     """The derivative's def: f's parameters, and the (co)tangent `cotangent` when there is
     one. The derivatives handed to users take it last, after f's arguments, as the user

@@ -188,9 +188,10 @@ def mapping(keys, values):
     return gast.Dict(keys=list(keys), values=list(values))
 
 
-def with_block(manager, body):
-    """with manager: body"""
-    return gast.With(items=[gast.withitem(context_expr=manager, optional_vars=None)],
+def with_block(manager, body, target=None):
+    """with manager: body   (with manager as target: body)"""
+    bound = name(target, store=True) if target is not None else None
+    return gast.With(items=[gast.withitem(context_expr=manager, optional_vars=bound)],
                      body=list(body) or [gast.Pass()], type_comment=None)
 
 

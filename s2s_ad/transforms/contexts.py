@@ -1,7 +1,7 @@
 """Normalizing `with` blocks whose context manager does not change values (used by
 `normalize`, mixed into its normalizer).
 
-Allowed managers (called with literal arguments, no `as` target): np.errstate (how
+Allowed managers (called with literal arguments): np.errstate (how
 floating-point errors are reported: ignored, warned, raised), np.printoptions, and
 warnings.catch_warnings (with warnings.simplefilter / filterwarnings inside). They change
 what is reported or printed, never a value, so the derivative runs the same statements
@@ -11,7 +11,9 @@ under the same manager: the block's statements stay in place between two marker 
         y = np.log(x)                  ->   y = np.log(x)
                                             context_exit(np.errstate, divide="ignore")
 
-and every analysis sees plain statements. The backward walk swaps the markers (the
+and every analysis sees plain statements. An `as w` target is bound right after the
+first marker, `w = context_bound()` (the derivative's `with` binds it: the list of warnings
+catch_warnings(record=True) records, say; only the forward sweep's `with` binds it). The backward walk swaps the markers (the
 backward sweep of the block runs under the same manager: log's adjoint divides by x),
 and the derivative's def is written with real `with` blocks again (backend/contexts.py).
 Any other manager (open, contextlib.suppress, which skips the rest of the block, a
@@ -70,8 +72,11 @@ class ContextMixin:
         """False: a `return` inside the block is a flag by now (exits.py)."""
         heads = [self._context_head(item, stmt) for item in stmt.items]
         self._flush(stmt, [])
-        for head in heads:
+        for head, item in zip(heads, stmt.items):
             self._flush(stmt, [self._context_marker(runtime_blocks.context_enter, head)])
+            if item.optional_vars is not None:
+                bound = self._runtime_call(runtime_blocks.context_bound, [])
+                self._flush(stmt, [self._bind(item.optional_vars.id, bound, 1)])
         self._block_statements(stmt.body)
         self._flush(stmt, [self._context_marker(runtime_blocks.context_exit, head)
                            for head in reversed(heads)])
@@ -95,10 +100,10 @@ class ContextMixin:
                 f"allowed are np.errstate, np.printoptions and warnings.catch_warnings",
                 self.smap.locate(item.context_expr),
                 "move the `with` outside the differentiated function")
-        if item.optional_vars is not None:
+        if item.optional_vars is not None and not isinstance(item.optional_vars, gast.Name):
             raise UnsupportedSyntaxError(
-                f"`with {what}(...) as ...`: the value it binds cannot be differentiated",
-                self.smap.locate(item.optional_vars), "drop the `as` target")
+                f"`with {what}(...) as ...` is supported binding one name",
+                self.smap.locate(item.optional_vars), "write `as w` and unpack w after")
         arguments = list(call.args) + [k.value for k in call.keywords]
         if any(isinstance(a, gast.Starred) for a in call.args) \
                 or any(k.arg is None for k in call.keywords) \
