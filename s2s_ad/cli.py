@@ -16,13 +16,16 @@ import shlex
 import sys
 import tempfile
 import traceback
+from inspect import Parameter
+
+VAR_KEYWORD = Parameter.VAR_KEYWORD
 
 from . import __version__, api
 from .derivative_registry import CACHE, dispatcher_of
 from .backend.emit import to_source
 from .backend.standalone import (MARKER, body, read_hash, seal, sealed, source_hash,
                                  standalone_module)
-from .cli_items import items_derivatives, parse_items
+from .cli_items import items_derivatives, keywords_function, parse_items
 from .cli_targets import CommandError, load_target, parse_wrt
 from .frontend.star_params import takes_star_args
 from .errors import ADError, APIUsageError
@@ -126,6 +129,10 @@ def _grad(args):
     deriveds, extra = [], []
     for func, wrt in targets:
         wrt = wrt if wrt is not None else default_wrt if default_wrt is not None else 0
+        if takes_star_args(func, (VAR_KEYWORD,)) and not takes_star_args(func):
+            # taking the keywords --signature names (cli_items.py)
+            func = keywords_function(func, args.command, args.signature,
+                                     lambda text: dict(_parsed_signature(func, text)))
         if takes_star_args(func):
             # one derivative per number of items (cli_items.py)
             if args.signature:
@@ -200,17 +207,14 @@ def _signatures(func, args):
     (string kinds such as "float64[N, D]", or float/int/bool) when any gives a fact."""
     import inspect
     from .signature import UNKNOWN, Attributes
-    from .signature_text import parse_kind, parse_signature
+    from .signature_text import parse_kind
     params = [p.name for p in inspect.signature(func).parameters.values()]
     if args.signature and args.command != "grad":
         raise APIUsageError("--signature specialises gradients: use it with s2s-ad grad")
     texts = args.signature or []
     found = []
     for text in texts:
-        try:
-            given = dict(parse_signature(text, lambda name: _class_named(func, name)))
-        except ValueError as exc:
-            raise APIUsageError(f"--signature {text!r}: {exc}") from None
+        given = dict(_parsed_signature(func, text))
         unknown = set(given) - set(params)
         if unknown:
             raise APIUsageError(f"--signature names {', '.join(sorted(unknown))}, which "
@@ -235,6 +239,14 @@ def _signatures(func, args):
     if not annotations:
         return []
     return [tuple((p, annotations.get(p, UNKNOWN)) for p in params)]
+
+
+def _parsed_signature(func, text):
+    from .signature_text import parse_signature
+    try:
+        return parse_signature(text, lambda name: _class_named(func, name))
+    except ValueError as exc:
+        raise APIUsageError(f"--signature {text!r}: {exc}") from None
 
 
 def _class_named(func, name):
