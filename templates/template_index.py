@@ -3,7 +3,7 @@ module's source, then which module registers which primitive (kind, module:qualn
 template module). Do not edit."""
 
 INDEX = """
-source nondifferentiable 2546435863
+source nondifferentiable 3332765177
 source numpy2_arrays 3082045499
 source numpy2_linalg 4164953087
 source numpy_arithmetic 3310515530
@@ -103,6 +103,8 @@ nondifferentiable numpy:uint8 nondifferentiable
 nondifferentiable numpy:zeros nondifferentiable
 nondifferentiable numpy:zeros_like nondifferentiable
 nondifferentiable s2s_ad.runtime_arrays:pad_mode_problem nondifferentiable
+nondifferentiable s2s_ad.runtime_blocks:body_completes nondifferentiable
+nondifferentiable s2s_ad.runtime_blocks:context_bound nondifferentiable
 nondifferentiable s2s_ad.runtime_creation:linspace_retstep_problem nondifferentiable
 nondifferentiable s2s_ad.runtime_flow:extremum_index nondifferentiable
 nondifferentiable s2s_ad.runtime_flow:mapping_keys nondifferentiable
