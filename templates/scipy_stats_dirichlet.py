@@ -10,7 +10,7 @@ With x the full point (runtime_simplex.simplex_point):
 
 Computed with x transposed, components last, so alpha broadcasts against every point (as
 scipy computes it); the derivative is made of functions with templates, so second order
-works.
+works. scipy squeezes a single point's result to a number: the tangent takes y's shape.
 """
 import numpy as np
 from scipy import special, stats
@@ -33,7 +33,7 @@ def dirichlet_logpdf_adjoint(y, x, alpha):
 @tangent(stats.dirichlet.logpdf)
 def dirichlet_logpdf_tangent(y, x, alpha):
     _xt = np.transpose(simplex_point(x, np.shape(alpha)[0]))
-    d[y] = np.transpose(np.sum(
+    d[y] = np.reshape(np.transpose(np.sum(
         np.transpose(simplex_extension(d[x], np.shape(alpha)[0])) * (alpha - 1.0) / _xt
         + d[alpha] * (np.log(_xt) - special.digamma(alpha) + special.digamma(np.sum(alpha))),
-        axis=-1))
+        axis=-1)), np.shape(y))
