@@ -62,7 +62,7 @@ from .ir.depth import recursion_room
 from .derivative_cache import ForwardReference
 from .derivation import Derived, Request
 from .refusals import (reject_called_arguments, reject_generator, reject_silent_zero,
-                       reject_untracked_writes)
+                       reject_unsupported_library_calls, reject_untracked_writes)
 from .transforms.held_methods import guard_held_methods
 
 
@@ -79,6 +79,7 @@ def front(func, functions=None):
     numpy_name = numpy_name_for(resolution, namer)
     levels = normalize(parsed, resolution, namer, numpy_name, functions or {})
     verify(levels.tree)
+    reject_unsupported_library_calls(levels)
     return levels, namer
 
 
