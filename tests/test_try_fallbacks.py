@@ -159,3 +159,44 @@ def test_what_the_rule_cannot_follow_is_located(f, words):
         s2s_ad.grad(f)(X3)
     text = str(info.value)
     assert words in text and "test_try_fallbacks.py" in text and "^" in text
+
+
+SOURCE = '''
+import warnings
+
+import numpy as np
+
+
+def loss(x):
+    k = np.outer(x, x)
+    try:
+        chol = np.linalg.cholesky(k)
+    except np.linalg.LinAlgError:
+        chol = np.linalg.cholesky(k + 0.1 * np.eye(3))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        y = np.sum(np.log(np.diag(chol)))
+    return y + 0.0 * len(caught)
+'''
+
+
+@pytest.mark.slow
+def test_cli_writes_a_standalone_gradient(tmp_path):
+    """the fallback `try` and `with ... as` written out, without s2s_ad's markers"""
+    import importlib.util
+    from gradcheck import numeric_grad
+    from test_cli import run
+    (tmp_path / "fallback_model.py").write_text(SOURCE)
+    out = run(tmp_path, "grad", "fallback_model.py:loss", "--signature", "x: float64[N]",
+              "-o", "g.py")
+    assert out.returncode == 0, out.stderr
+    text = (tmp_path / "g.py").read_text()
+    assert "except np.linalg.LinAlgError:" in text and "as caught:" in text
+    assert "body_completes" not in text and "context_bound" not in text
+    spec = importlib.util.spec_from_file_location("g_fallback", tmp_path / "g.py")
+    written = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(written)
+    namespace = {}
+    exec(compile(SOURCE, "fallback_model", "exec"), namespace)
+    np.testing.assert_allclose(written.grad_loss(X3), numeric_grad(namespace["loss"], (X3,), 0),
+                               rtol=1e-6)
