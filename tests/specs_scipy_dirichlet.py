@@ -1,4 +1,4 @@
-"""Spec rows for scipy.stats.dirichlet.logpdf (templates/scipy_stats_dirichlet.py) and the
+"""Spec rows for scipy.stats.dirichlet.logpdf and pdf (templates/scipy_stats_dirichlet.py) and the
 simplex helpers its derivatives use (runtime_simplex.py). Empty when scipy is not
 installed. scipy checks that x lies on the simplex, so the rows map their random input
 there with a softmax over the first axis (the components): for all K components, or K - 1
@@ -39,6 +39,14 @@ def dirichlet_both(z, a):
     return stats.dirichlet.logpdf(_on_simplex(z)[:-1], 0.5 + a * a)
 
 
+def dirichlet_pdf(z, a):
+    return stats.dirichlet.pdf(_on_simplex(z), 0.5 + a * a)
+
+
+def dirichlet_pdf_but_last(z):
+    return stats.dirichlet.pdf(_on_simplex(z)[:-1], ALPHA)
+
+
 def simplex_point_of(x):
     return simplex_point(x, 3)
 
@@ -56,6 +64,8 @@ SPECS = [] if stats is None else [
     Spec(stats.dirichlet.logpdf, dirichlet_x_but_last, [((3,),), ((3, 4),)], modes=MODES),
     Spec(stats.dirichlet.logpdf, dirichlet_alpha, [((3,),)], modes=MODES),
     Spec(stats.dirichlet.logpdf, dirichlet_both, [((3, 4), (3,)), ((3,), (3,))], modes=MODES),
+    Spec(stats.dirichlet.pdf, dirichlet_pdf, [((3, 4), (3,)), ((3,), (3,))], modes=MODES),
+    Spec(stats.dirichlet.pdf, dirichlet_pdf_but_last, [((3,),), ((3, 2),)], modes=MODES),
     Spec(simplex_point, simplex_point_of, [((2,),), ((2, 4),), ((3, 4),)], modes=MODES),
     Spec(simplex_extension, simplex_extension_of, [((2,),), ((2, 4),)], modes=MODES),
     Spec(simplex_adjoint, simplex_adjoint_of, [((3,),), ((3, 4),)], modes=MODES),

@@ -36,7 +36,8 @@ def dirichlet_loss(z):
     """a mixture weight vector through a softmax, K - 1 components and all K"""
     e = np.exp(z)
     p = e / np.sum(e)
-    return stats.dirichlet.logpdf(p[:-1], ALPHA) + 0.5 * stats.dirichlet.logpdf(p, ALPHA + z * z)
+    return stats.dirichlet.logpdf(p[:-1], ALPHA) + 0.5 * stats.dirichlet.logpdf(p, ALPHA + z * z) \
+        + stats.dirichlet.pdf(p, ALPHA + z)
 
 
 def wishart_normaliser(x):
