@@ -5,7 +5,7 @@ form s2s_ad.normalize shows, where they do nothing.
 
     context_enter(np.errstate, divide="ignore")   ...   context_exit(np.errstate, divide="ignore")
     context_enter(warnings.catch_warnings, record=True); w = context_bound()   ...
-    guard_enter(LinAlgError, ValueError, "not SPD")   ...   guard_exit()
+    guard_enter(1, LinAlgError, ValueError, "not SPD")   ...   guard_exit()
     finally_enter()   ...   finally_exit()
 """
 
@@ -24,7 +24,8 @@ def context_bound():
 
 
 def guard_enter(*handler):
-    """`try: ... except caught: raise raised(*args)` begins (handler: caught, raised, args)."""
+    """`try: ... except caught: raise raised(*args)` begins (handler: how many classes are
+    caught, those classes, raised, args)."""
 
 
 def guard_exit():

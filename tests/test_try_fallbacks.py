@@ -46,6 +46,14 @@ def with_else(x):
     return np.sum(y * x)
 
 
+def raises_for_several(x):
+    try:
+        y = np.linalg.solve(np.diag(x), x * x)
+    except (np.linalg.LinAlgError, ValueError) as err:
+        raise RuntimeError("singular")
+    return np.sum(np.sin(y) * x)
+
+
 def reraised(x):
     try:
         y = np.linalg.inv(np.diag(x))
@@ -65,6 +73,7 @@ X3 = np.array([1.0, 2.0, 3.0])
     (with_else, X3),                                # the handler
     (with_else, X3 + 5.0),                          # the body and its else
     (reraised, X3),
+    (raises_for_several, X3),
 ])
 def test_gradient_of_the_path_taken(f, x, path):
     check_against_differences(path, f, x, second_order=False)
@@ -90,6 +99,8 @@ def test_the_body_raising_late_puts_the_tape_back(path):
 def test_reraise_raises(path):
     with pytest.raises(np.linalg.LinAlgError):
         grad_on(path, reraised)(np.array([1.0, 0.0, 2.0]))
+    with pytest.raises(RuntimeError, match="singular"):
+        grad_on(path, raises_for_several)(np.array([1.0, 0.0, 2.0]))
 
 
 def reads_the_partial_value(x):

@@ -99,10 +99,12 @@ def _try_block(head, body):
     """try: body / except caught: raise raised(*args)   (no handler: its finally follows)"""
     if not head.args:
         return build.try_raising(body, None, None)
-    caught, raised, *args = head.args
+    count, *rest = head.args
+    classes, (raised, *args) = rest[:count.value], rest[count.value:]
+    caught = classes[0] if len(classes) == 1 else build.tuple_(classes)
     exc = build.call(build.clone(raised), [build.clone(a) for a in args]) if args \
         else build.clone(raised)
-    return build.try_raising(body, build.clone(caught), exc)
+    return build.try_raising(body, build.clone(caught), exc)  # caught: a tuple for several
 
 
 def _with_nested(stmt, roles, guards):

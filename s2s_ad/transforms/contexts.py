@@ -12,9 +12,9 @@ under the same manager: the block's statements stay in place between two marker 
                                             context_exit(np.errstate, divide="ignore")
 
 and every analysis sees plain statements. An `as w` target is bound right after the
-first marker, `w = context_bound()` (the derivative's `with` binds it: the list of warnings
-catch_warnings(record=True) records, say; only the forward sweep's `with` binds it). The backward walk swaps the markers (the
-backward sweep of the block runs under the same manager: log's adjoint divides by x),
+first marker, `w = context_bound()` (the derivative's `with` binds it: the list of
+warnings catch_warnings(record=True) records, say; only the forward sweep's `with` binds
+it). The backward walk swaps the markers (the backward sweep of the block runs under the same manager: log's adjoint divides by x),
 and the derivative's def is written with real `with` blocks again (backend/contexts.py).
 Any other manager (open, contextlib.suppress, which skips the rest of the block, a
 lock, your own) is a located error naming it.
@@ -23,19 +23,20 @@ lock, your own) is a located error naming it.
 kept the same way, in the forward sweep only (the backward sweep runs only when the
 body did not raise):
 
-    try:                                      guard_enter(LinAlgError, ValueError, "...")
+    try:                                      guard_enter(1, LinAlgError, ValueError, "...")
         L = np.linalg.cholesky(A)        ->   L = np.linalg.cholesky(A)
     except np.linalg.LinAlgError:             guard_exit()
         raise ValueError("not SPD")
 
-so the derivative raises what f raises. The rule: one `except` clause naming one
-exception class (or none), whose body is `raise E(literal, ...)` or `raise E`; an `else:`
+so the derivative raises what f raises. The rule: one `except` clause naming exception
+classes (or none), whose body is `raise E(literal, ...)` or `raise E` (a bare `raise` alone
+lets the exception leave: the body is kept as if there were no `try`); an `else:`
 block runs after the `try` (the handler never falls through); a `finally:` block (logging,
 or any code without return / break / continue, which frontend/fence.py rejects there: they
 would swallow the exception) runs after the body, as its own statements, and is kept as
 the `try`'s `finally` in the forward sweep, so it also runs when the body raises; not both
-`else` and `finally`. Anything else (a handler computing a fallback value, several
-handlers) is a located error saying what to write.
+`else` and `finally`. A handler computing a fallback value is an `if` on whether the body completed
+(fallbacks.py); several handlers are a located error saying what to write.
 """
 import contextlib
 import warnings
@@ -148,10 +149,10 @@ class GuardMixin(FallbackMixin):
         return False
 
     def _guard_head(self, stmt):
-        """[caught class, raised class, literal arguments...] of the marker."""
-        hint = ("keep `try` for validation whose handler raises (`except LinAlgError: "
-                "raise ValueError(\"...\")`); compute a fallback with np.where or an `if` "
-                "on a test instead")
+        """[how many classes are caught, the caught classes..., raised class, literal
+        arguments...] of the marker."""
+        hint = ("raise with literal arguments (`except LinAlgError: raise ValueError(\"...\")`)"
+                ", or compute a fallback value in the handler")
         if stmt.finalbody and stmt.orelse:
             raise UnsupportedSyntaxError(
                 "`try` with both `else` and `finally` cannot be differentiated",
@@ -163,7 +164,7 @@ class GuardMixin(FallbackMixin):
                 "`try` with several `except` clauses cannot be differentiated",
                 self.smap.locate(stmt.handlers[1]), "catch one exception class and raise")
         handler = stmt.handlers[0]
-        caught, paths = caught_classes(handler, self.smap)
+        caught, paths = caught_classes(handler, self.smap, separate=True)
         raised = handler.body[0] if len(handler.body) == 1 else None
         if isinstance(raised, gast.Raise) and raised.exc is None:
             return []     # `except E: raise` lets the exception leave as no `try` would
@@ -179,7 +180,7 @@ class GuardMixin(FallbackMixin):
                 self.smap.locate(handler), hint)
         for path in [dotted_path(cls)] + paths:
             self._check_bound(path, handler)
-        return [caught, build.dotted(dotted_path(cls))] + (
+        return [build.const(len(caught))] + caught + [build.dotted(dotted_path(cls))] + (
             [build.clone(a) for a in call.args] if call is not None else [])
 
 
