@@ -16,17 +16,14 @@ import shlex
 import sys
 import tempfile
 import traceback
-from inspect import Parameter
-
-VAR_KEYWORD = Parameter.VAR_KEYWORD
 
 from . import __version__, api
 from .derivative_registry import CACHE, dispatcher_of
 from .backend.emit import to_source
 from .backend.standalone import (MARKER, body, read_hash, seal, sealed, source_hash,
                                  standalone_module)
-from .cli_items import items_derivatives, keywords_function, parse_items
-from .cli_targets import CommandError, load_target, parse_wrt
+from .cli_items import items_derivatives, keywords_function, parse_items, takes_keywords
+from .cli_targets import CommandError, load_target, parse_wrt, parsed_signature
 from .frontend.star_params import takes_star_args
 from .errors import ADError, APIUsageError
 
@@ -129,10 +126,9 @@ def _grad(args):
     deriveds, extra = [], []
     for func, wrt in targets:
         wrt = wrt if wrt is not None else default_wrt if default_wrt is not None else 0
-        if takes_star_args(func, (VAR_KEYWORD,)) and not takes_star_args(func):
-            # taking the keywords --signature names (cli_items.py)
+        if takes_keywords(func):       # for the keywords --signature names (cli_items.py)
             func = keywords_function(func, args.command, args.signature,
-                                     lambda text: dict(_parsed_signature(func, text)))
+                                     lambda text: dict(parsed_signature(func, text)))
         if takes_star_args(func):
             # one derivative per number of items (cli_items.py)
             if args.signature:
@@ -214,7 +210,7 @@ def _signatures(func, args):
     texts = args.signature or []
     found = []
     for text in texts:
-        given = dict(_parsed_signature(func, text))
+        given = dict(parsed_signature(func, text))
         unknown = set(given) - set(params)
         if unknown:
             raise APIUsageError(f"--signature names {', '.join(sorted(unknown))}, which "
@@ -239,23 +235,6 @@ def _signatures(func, args):
     if not annotations:
         return []
     return [tuple((p, annotations.get(p, UNKNOWN)) for p in params)]
-
-
-def _parsed_signature(func, text):
-    from .signature_text import parse_signature
-    try:
-        return parse_signature(text, lambda name: _class_named(func, name))
-    except ValueError as exc:
-        raise APIUsageError(f"--signature {text!r}: {exc}") from None
-
-
-def _class_named(func, name):
-    """The class `name` (`Model`, `layers.Dense`) names in f's module, or None."""
-    head, *rest = name.split(".")
-    found = func.__globals__.get(head, getattr(__import__("builtins"), head, None))
-    for part in rest:
-        found = getattr(found, part, None)
-    return found
 
 
 def _specialised(func, general, signatures):

@@ -27,7 +27,7 @@ import inspect
 import re
 
 from .errors import APIUsageError, function_location
-from .frontend.star_params import fixed_arity, fixed_count, keyword_names
+from .frontend.star_params import fixed_arity, fixed_count, keyword_names, takes_star_args
 
 
 def parse_items(text):
@@ -85,6 +85,12 @@ def _choosing(func, command, star, counts, deriveds):
     lines.append(f'    raise TypeError(f"{name} was written for {written} items in *{star}, '
                  f'got {{{got}}}: regenerate it with --items")')
     return "\n".join(lines)
+
+
+def takes_keywords(func):
+    """Does func take **kwargs (and no *args, which --items serves)?"""
+    return takes_star_args(func, (inspect.Parameter.VAR_KEYWORD,)) \
+        and not takes_star_args(func)
 
 
 def keywords_function(func, command, signatures, parse):

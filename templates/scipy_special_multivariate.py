@@ -14,7 +14,9 @@ The derivative is made of functions with templates, so second order works.
 import numpy as np
 from scipy import special
 
-from s2s_ad.ad.template_dsl import adjoint, d, nondifferentiable, tangent
+# (`d` is not imported here: in these templates it is scipy's dimension parameter, and
+# `d[a]` still names a derivative; templates are parsed, never run)
+from s2s_ad.ad.template_dsl import adjoint, nondifferentiable, tangent
 
 
 @adjoint(special.multigammaln)
