@@ -22,8 +22,8 @@ from .derivative_registry import CACHE, dispatcher_of
 from .backend.emit import to_source
 from .backend.standalone import (MARKER, body, read_hash, seal, sealed, source_hash,
                                  standalone_module)
-from .cli_items import items_derivatives, parse_items
-from .cli_targets import CommandError, load_target, parse_wrt
+from .cli_items import items_derivatives, keywords_function, parse_items, takes_keywords
+from .cli_targets import CommandError, load_target, parse_wrt, parsed_signature
 from .frontend.star_params import takes_star_args
 from .errors import ADError, APIUsageError
 
@@ -126,6 +126,9 @@ def _grad(args):
     deriveds, extra = [], []
     for func, wrt in targets:
         wrt = wrt if wrt is not None else default_wrt if default_wrt is not None else 0
+        if takes_keywords(func):       # for the keywords --signature names (cli_items.py)
+            func = keywords_function(func, args.command, args.signature,
+                                     lambda text: dict(parsed_signature(func, text)))
         if takes_star_args(func):
             # one derivative per number of items (cli_items.py)
             if args.signature:
@@ -200,17 +203,14 @@ def _signatures(func, args):
     (string kinds such as "float64[N, D]", or float/int/bool) when any gives a fact."""
     import inspect
     from .signature import UNKNOWN, Attributes
-    from .signature_text import parse_kind, parse_signature
+    from .signature_text import parse_kind
     params = [p.name for p in inspect.signature(func).parameters.values()]
     if args.signature and args.command != "grad":
         raise APIUsageError("--signature specialises gradients: use it with s2s-ad grad")
     texts = args.signature or []
     found = []
     for text in texts:
-        try:
-            given = dict(parse_signature(text, lambda name: _class_named(func, name)))
-        except ValueError as exc:
-            raise APIUsageError(f"--signature {text!r}: {exc}") from None
+        given = dict(parsed_signature(func, text))
         unknown = set(given) - set(params)
         if unknown:
             raise APIUsageError(f"--signature names {', '.join(sorted(unknown))}, which "
@@ -235,15 +235,6 @@ def _signatures(func, args):
     if not annotations:
         return []
     return [tuple((p, annotations.get(p, UNKNOWN)) for p in params)]
-
-
-def _class_named(func, name):
-    """The class `name` (`Model`, `layers.Dense`) names in f's module, or None."""
-    head, *rest = name.split(".")
-    found = func.__globals__.get(head, getattr(__import__("builtins"), head, None))
-    for part in rest:
-        found = getattr(found, part, None)
-    return found
 
 
 def _specialised(func, general, signatures):

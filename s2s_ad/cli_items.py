@@ -14,13 +14,20 @@ choosing among them by the number of arguments it receives:
             return grad_total_2_items(*args, **kwargs)
         ...
         raise TypeError("grad_total was written for 2 or 3 items in *xs, got ...")
+
+A function taking `**kwargs` is written for the keywords `--signature` names beyond its
+parameters, each a keyword-only parameter of the derivative (called as f is called):
+
+    s2s-ad grad model.py:scaled --signature "x: float64[N], scale: float" -o g.py
+                                                    # def scaled(x, **opts)
+    def grad_scaled(x, *, scale): ...
 """
 import dataclasses
 import inspect
 import re
 
 from .errors import APIUsageError, function_location
-from .frontend.star_params import fixed_arity, fixed_count
+from .frontend.star_params import fixed_arity, fixed_count, keyword_names, takes_star_args
 
 
 def parse_items(text):
@@ -78,3 +85,41 @@ def _choosing(func, command, star, counts, deriveds):
     lines.append(f'    raise TypeError(f"{name} was written for {written} items in *{star}, '
                  f'got {{{got}}}: regenerate it with --items")')
     return "\n".join(lines)
+
+
+def takes_keywords(func):
+    """Does func take **kwargs (and no *args, which --items serves)?"""
+    return takes_star_args(func, (inspect.Parameter.VAR_KEYWORD,)) \
+        and not takes_star_args(func)
+
+
+def keywords_function(func, command, signatures, parse):
+    """`func`, which takes **kwargs, taking the keywords `signatures` (--signature texts)
+    name beyond its parameters (frontend/star_params.fixed_arity). parse(text): the
+    names a signature text gives kinds to."""
+    params = inspect.signature(func).parameters.values()
+    var = next(p.name for p in params if p.kind is p.VAR_KEYWORD)
+    named = [p.name for p in params if p.kind is not p.VAR_KEYWORD]
+    example = "--signature \"" + ", ".join([f"{n}: ..." for n in named] + ["scale: float"]) \
+        + "\""
+    if command != "grad" or not signatures:
+        raise APIUsageError(
+            f"{func.__qualname__} takes **{var}, whose derivative depends on the keywords a "
+            f"call gives: a written module cannot build one when it is called",
+            function_location(func),
+            f"write `s2s-ad grad` naming them with their kinds beside {func.__name__}'s "
+            f"parameters: {example} (only the parameters: calls giving no keywords)")
+    keys = [tuple(sorted(set(parse(text)) - set(named))) for text in signatures]
+    if len(set(keys)) != 1:
+        raise APIUsageError(
+            f"the --signature texts name different keywords of **{var}: "
+            f"{' and '.join(', '.join(k) or '(none)' for k in sorted(set(keys)))}",
+            function_location(func), "write one command per set of keywords")
+    renamed = {k: v for k, v in keyword_names(func, keys[0]).items() if k != v}
+    if renamed:
+        key = sorted(renamed)[0]
+        raise APIUsageError(
+            f"the keyword `{key}` of **{var} is also a name {func.__name__} reads, so its "
+            f"derivative's parameter would be `{renamed[key]}`, not `{key}`",
+            function_location(func), "give the key another name")
+    return fixed_arity(func, 0, keys[0])

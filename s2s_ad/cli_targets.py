@@ -162,3 +162,21 @@ def _syntax_error_text(exc, path):
     if filename != path:
         what = f"importing {path} failed: {what}"
     return f"{what}\n{location.render()}"
+
+
+def parsed_signature(func, text):
+    """[(name, kind)] of a --signature text for func (classes named in its module)."""
+    from .signature_text import parse_signature
+    try:
+        return parse_signature(text, lambda name: _class_named(func, name))
+    except ValueError as exc:
+        raise APIUsageError(f"--signature {text!r}: {exc}") from None
+
+
+def _class_named(func, name):
+    """The class `name` (`Model`, `layers.Dense`) names in f's module, or None."""
+    head, *rest = name.split(".")
+    found = func.__globals__.get(head, getattr(__import__("builtins"), head, None))
+    for part in rest:
+        found = getattr(found, part, None)
+    return found

@@ -62,7 +62,7 @@ from .helper_derivatives import HelperEnv, helper_derivative, split_calls, whole
 from .backend.split_pair import pair_derived
 from .derivation import Derived, Request  # noqa: F401  (api reads Request here)
 from .refusals import (reject_called_arguments, reject_generator, reject_silent_zero,
-                       reject_untracked_writes)
+                       reject_unsupported_library_calls, reject_untracked_writes)
 from .transforms.held_methods import guard_held_methods
 
 
@@ -79,6 +79,7 @@ def front(func, functions=None):
     numpy_name = numpy_name_for(resolution, namer)
     levels = normalize(parsed, resolution, namer, numpy_name, functions or {})
     verify(levels.tree)
+    reject_unsupported_library_calls(levels)
     return levels, namer
 
 
@@ -225,7 +226,8 @@ def _derive(func, request, registry, cache):
 
     def written(statements, name=fname, extra=cotangent, tree=levels.tree):
         tree = derivative_def(tree, name, [derivative_docstring(func, request)] + statements,
-                              extra, last=not request.helper, markers=_context_markers(levels))
+                              extra, last=not request.helper, markers=_context_markers(levels),
+                              tape=result.tape)
         source = to_source(tree)
         return load(source, name, func, bindings.names), source
     if request.pair:
@@ -343,7 +345,8 @@ def _context_markers(levels):
     (transforms/contexts.py)."""
     return tuple(levels.runtime_names.get(marker) for marker in (
         runtime_blocks.context_enter, runtime_blocks.context_exit, runtime_blocks.guard_enter,
-        runtime_blocks.guard_exit, runtime_blocks.finally_enter, runtime_blocks.finally_exit))
+        runtime_blocks.guard_exit, runtime_blocks.finally_enter, runtime_blocks.finally_exit,
+        runtime_blocks.body_completes, runtime_blocks.context_bound))
 
 
 def _loaded(tree, fname, func, bindings, levels, request, cache):

@@ -9,7 +9,8 @@ construct, what to write instead) or returns None; none changes its input.
 import gast
 
 from .analyses.activity import only_nondifferentiable_paths, writes_into_arguments
-from .errors import NonDifferentiableError, UnsupportedSyntaxError
+from .errors import MissingDerivativeError, NonDifferentiableError, UnsupportedSyntaxError
+from .ir.build import dotted_path
 from .ir.primitives import operation_of
 from .ir.walk import all_statements, walk_tree
 from .runtime_objects import defines_call
@@ -150,3 +151,30 @@ def held_methods_of_varied_objects(levels, activity, generated=False):
             f"(`{owner}.W`)")
         found.append((stmt, held, error, False))
     return found
+
+
+# library functions s2s_ad has no derivative for and must not follow into (their source is
+# the library's own machinery): module prefix -> why, what to do
+_UNSUPPORTED_LIBRARIES = {
+    "scipy.integrate": (
+        "scipy.integrate's solvers and quadratures (odeint, solve_ivp, quad) are not "
+        "supported: s2s_ad has no derivative rule for them and does not differentiate "
+        "through scipy's own code",
+        "write the integration as a loop of steps in your function (explicit Euler or "
+        "Runge-Kutta), which s2s_ad differentiates"),
+}
+
+
+def reject_unsupported_library_calls(levels):
+    """A call of a library function listed above: a located error at the call, instead of
+    one from inside the library's source."""
+    for stmt in all_statements(levels.tree.body):
+        for node in walk_tree(stmt):
+            path = dotted_path(node.func) if isinstance(node, gast.Call) else None
+            callee = levels.callees.get(path)
+            module = getattr(callee, "__module__", None) or ""
+            for prefix, (why, hint) in _UNSUPPORTED_LIBRARIES.items():
+                if module == prefix or module.startswith(prefix + "."):
+                    raise MissingDerivativeError(
+                        f"`{prefix}.{getattr(callee, '__name__', path)}`: {why}",
+                        levels.parsed.source_map.locate(stmt), hint)

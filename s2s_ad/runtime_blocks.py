@@ -4,7 +4,8 @@ written with the blocks themselves (backend/contexts.py), so these run only in t
 form s2s_ad.normalize shows, where they do nothing.
 
     context_enter(np.errstate, divide="ignore")   ...   context_exit(np.errstate, divide="ignore")
-    guard_enter(LinAlgError, ValueError, "not SPD")   ...   guard_exit()
+    context_enter(warnings.catch_warnings, record=True); w = context_bound()   ...
+    guard_enter(1, LinAlgError, ValueError, "not SPD")   ...   guard_exit()
     finally_enter()   ...   finally_exit()
 """
 
@@ -17,8 +18,14 @@ def context_exit(factory, *args, **keywords):
     """That `with` block ends."""
 
 
+def context_bound():
+    """The value `with factory(...) as name:` binds (here None: the derivative's `with`
+    binds the real one)."""
+
+
 def guard_enter(*handler):
-    """`try: ... except caught: raise raised(*args)` begins (handler: caught, raised, args)."""
+    """`try: ... except caught: raise raised(*args)` begins (handler: how many classes are
+    caught, those classes, raised, args)."""
 
 
 def guard_exit():
@@ -31,3 +38,10 @@ def finally_enter():
 
 def finally_exit():
     """That `finally` block ends."""
+
+
+def body_completes(*caught):
+    """`try: body / except caught: fallback` begins: the levels form runs `if completed:
+    body / else: fallback`; the derivative's def runs the body in a `try` catching `caught`
+    and sets the test to whether it completed (backend/fallbacks.py)."""
+    return True

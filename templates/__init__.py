@@ -37,6 +37,8 @@ MODULES = (
     "runtime_mappings",
     "runtime_adjoints",
     "runtime_adjoints_linalg",
+    "runtime_banded",
+    "runtime_simplex",
     "runtime_triangular",
     "runtime_helpers",
     "runtime_helpers_arrays",
@@ -58,8 +60,11 @@ if hasattr(_np, "cumulative_sum") and hasattr(_np, "unstack"):
 OPTIONAL_MODULES = (
     ("scipy_special", "scipy.special"),
     ("scipy_special_bessel_gamma", "scipy.special"),
+    ("scipy_special_multivariate", "scipy.special"),
     ("scipy_stats", "scipy.stats"),
     ("scipy_stats_gamma_beta", "scipy.stats"),
     ("scipy_stats_t_poisson", "scipy.stats"),
+    ("scipy_stats_dirichlet", "scipy.stats"),
     ("scipy_signal", "scipy.signal"),
+    ("scipy_linalg", "scipy.linalg"),
 )

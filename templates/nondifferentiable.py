@@ -2,8 +2,8 @@
 predicates and comparisons (their derivative is zero or undefined)."""
 import numpy as np
 
-from s2s_ad import (runtime_arrays, runtime_creation, runtime_flow, runtime_mappings,
-                    runtime_pieces, runtime_spread, runtime_statistics)
+from s2s_ad import (runtime_arrays, runtime_blocks, runtime_creation, runtime_flow,
+                    runtime_mappings, runtime_pieces, runtime_spread, runtime_statistics)
 from s2s_ad.ad.template_dsl import nondifferentiable
 
 nondifferentiable(  # constructors (np.full, np.full_like, np.linspace: numpy_creation.py)
@@ -34,6 +34,9 @@ nondifferentiable(  # integer and boolean scalar types called on a value (`np.in
 nondifferentiable(runtime_flow.mapping_keys, runtime_flow.stop_gradient,
                   runtime_flow.extremum_index, runtime_flow.sorted_order,
                   runtime_mappings.saved_entry, runtime_mappings.restore_entry)
+
+nondifferentiable(runtime_blocks.body_completes,   # the test of a `try` with a fallback
+                  runtime_blocks.context_bound)    # what `with ... as w` binds
 
 nondifferentiable(format)   # f-strings: text, no derivative
 

@@ -3,7 +3,7 @@ module's source, then which module registers which primitive (kind, module:qualn
 template module). Do not edit."""
 
 INDEX = """
-source nondifferentiable 2546435863
+source nondifferentiable 3332765177
 source numpy2_arrays 3082045499
 source numpy2_linalg 4164953087
 source numpy_arithmetic 3310515530
@@ -34,6 +34,7 @@ source operators 4021195466
 source python_math 2016104563
 source runtime_adjoints 1440817612
 source runtime_adjoints_linalg 2007760678
+source runtime_banded 799786415
 source runtime_calculus 3507173389
 source runtime_functions 2311047599
 source runtime_helpers 1747781204
@@ -41,6 +42,7 @@ source runtime_helpers_arrays 1411742494
 source runtime_helpers_pieces 3004516216
 source runtime_mappings 3962196716
 source runtime_polynomials 2875716503
+source runtime_simplex 1438136408
 source runtime_statistics 2695734659
 source runtime_triangular 1940974986
 nondifferentiable builtins:bool nondifferentiable
@@ -103,6 +105,8 @@ nondifferentiable numpy:uint8 nondifferentiable
 nondifferentiable numpy:zeros nondifferentiable
 nondifferentiable numpy:zeros_like nondifferentiable
 nondifferentiable s2s_ad.runtime_arrays:pad_mode_problem nondifferentiable
+nondifferentiable s2s_ad.runtime_blocks:body_completes nondifferentiable
+nondifferentiable s2s_ad.runtime_blocks:context_bound nondifferentiable
 nondifferentiable s2s_ad.runtime_creation:linspace_retstep_problem nondifferentiable
 nondifferentiable s2s_ad.runtime_flow:extremum_index nondifferentiable
 nondifferentiable s2s_ad.runtime_flow:mapping_keys nondifferentiable
@@ -803,6 +807,12 @@ adjoint s2s_ad.runtime_linalg:spread_trace runtime_adjoints_linalg
 adjoint s2s_ad.runtime_linalg:tensordot_adjoint_a runtime_adjoints_linalg
 adjoint s2s_ad.runtime_linalg:tensordot_adjoint_b runtime_adjoints_linalg
 adjoint s2s_ad.runtime_linalg:undiag runtime_adjoints_linalg
+adjoint s2s_ad.runtime_banded:band_of runtime_banded
+adjoint s2s_ad.runtime_banded:band_product runtime_banded
+adjoint s2s_ad.runtime_banded:transposed_band runtime_banded
+tangent s2s_ad.runtime_banded:band_of runtime_banded
+tangent s2s_ad.runtime_banded:band_product runtime_banded
+tangent s2s_ad.runtime_banded:transposed_band runtime_banded
 adjoint s2s_ad.runtime_calculus:as_columns_of runtime_calculus
 adjoint s2s_ad.runtime_calculus:gradient_spacing_adjoints runtime_calculus
 adjoint s2s_ad.runtime_calculus:trapezoid_steps runtime_calculus
@@ -958,6 +968,12 @@ nondifferentiable s2s_ad.runtime_polynomials:division_sizes runtime_polynomials
 tangent s2s_ad.runtime_polynomials:banded runtime_polynomials
 tangent s2s_ad.runtime_polynomials:poly_derivative runtime_polynomials
 tangent s2s_ad.runtime_polynomials:unbanded runtime_polynomials
+adjoint s2s_ad.runtime_simplex:simplex_adjoint runtime_simplex
+adjoint s2s_ad.runtime_simplex:simplex_extension runtime_simplex
+adjoint s2s_ad.runtime_simplex:simplex_point runtime_simplex
+tangent s2s_ad.runtime_simplex:simplex_adjoint runtime_simplex
+tangent s2s_ad.runtime_simplex:simplex_extension runtime_simplex
+tangent s2s_ad.runtime_simplex:simplex_point runtime_simplex
 adjoint s2s_ad.runtime_statistics:observations runtime_statistics
 adjoint s2s_ad.runtime_statistics:quantile_weights runtime_statistics
 adjoint s2s_ad.runtime_statistics:unobserve runtime_statistics

@@ -134,6 +134,8 @@ def all_specs():
     import specs_scipy_bessel_gamma
     import specs_scipy_signal
     import specs_scipy_distributions
+    import specs_scipy_linalg
+    import specs_scipy_dirichlet
     import specs_statistics
     import specs_zero_spread
     return SPECS + specs_elementwise.SPECS + specs_arrays.SPECS + specs_runtime.SPECS \
@@ -145,4 +147,5 @@ def all_specs():
         + specs_tensor_linalg.SPECS + specs_gathered.SPECS \
         + specs_series.SPECS + specs_roots_bessel.SPECS + specs_scipy_bessel_gamma.SPECS \
         + specs_scipy_signal.SPECS + specs_scipy_distributions.SPECS \
-        + specs_log_scans.SPECS
+        + specs_log_scans.SPECS + specs_scipy_linalg.SPECS \
+        + specs_scipy_dirichlet.SPECS

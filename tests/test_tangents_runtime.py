@@ -16,8 +16,8 @@ import zlib
 import numpy as np
 import pytest
 
-from s2s_ad import (runtime, runtime_arrays, runtime_bessel, runtime_checks, runtime_complex,
-                    runtime_sinc,
+from s2s_ad import (runtime, runtime_arrays, runtime_banded, runtime_bessel, runtime_checks,
+                    runtime_complex, runtime_simplex, runtime_sinc,
                     runtime_creation, runtime_draws, runtime_flow, runtime_linalg,
                     runtime_polynomials, runtime_shape, runtime_spread,
                     runtime_triangular)
@@ -429,7 +429,8 @@ def test_push_adjoint_tangent():
 # ---- completeness -----------------------------------------------------------------------
 MODULES = (runtime, runtime_flow, runtime_linalg, runtime_arrays, runtime_checks,
            runtime_creation, runtime_spread, runtime_complex, runtime_shape, runtime_draws,
-           runtime_bessel, runtime_polynomials, runtime_triangular, runtime_sinc)
+           runtime_bessel, runtime_polynomials, runtime_triangular, runtime_sinc,
+           runtime_banded, runtime_simplex)
 
 
 def _public_functions(module):

@@ -111,10 +111,35 @@ def suppresses(x):
     return np.sum(x)
 
 
-def binds_as(x):
-    with warnings.catch_warnings(record=True) as caught:
+def binds_a_tuple(x):
+    with np.errstate(divide="ignore") as (a, b):
         y = np.log(x)
-    return np.sum(y) + len(caught)
+    return np.sum(y)
+
+
+def counts_warnings(x):
+    """The warnings the forward sweep's `with ... as w` records choose the path."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        big = np.exp(np.floor(x * 1.1) * 800.0)     # overflows (a warning) once an x > 0.91
+    with np.errstate(over="ignore") as state:
+        if len(caught) > 0:
+            y = np.sum(np.tanh(x) * x)
+        else:
+            y = np.sum(np.sin(x) * x * big)
+    return y
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("x", [np.array([0.1, 0.3, 0.2]), np.array([0.1, 0.95, 0.2])])
+def test_as_binds_what_the_manager_gives(path, x):
+    check_against_differences(path, counts_warnings, x, second_order=False)
+    np.testing.assert_allclose(
+        grad_on(path, counts_warnings)(x),
+        np.tanh(x) + x / np.cosh(x) ** 2 if x[1] > 0.9
+        else np.sin(x) + x * np.cos(x),
+        rtol=1e-7)
+    assert "as caught:" in s2s_ad.derivative_source(grad_on(path, counts_warnings), x)
 
 
 def computed_argument(x, mode):
@@ -126,7 +151,7 @@ def computed_argument(x, mode):
 @pytest.mark.parametrize("f, words", [
     (opens_file, "`with open(...)` cannot be differentiated"),
     (suppresses, "contextlib.suppress skips the rest of the block"),
-    (binds_as, "the value it binds"),
+    (binds_a_tuple, "supported binding one name"),
     (computed_argument, "literal arguments"),
 ])
 def test_other_managers_are_located(f, words):

@@ -192,7 +192,11 @@ class BackwardWalker(ForwardInstrumentation):
                     break
                 depth -= 1
         filters = []
+        bound = self.i.levels.runtime_names.get(runtime_blocks.context_bound)
         for stmt in stmts[start + 1:end]:
+            if isinstance(stmt, gast.Assign) and isinstance(stmt.value, gast.Call) \
+                    and getattr(stmt.value.func, "id", None) == bound is not None:
+                continue            # `as w` (transforms/contexts.py), bound in the forward sweep
             call = stmt.value if isinstance(stmt, gast.Expr) else None
             if not (isinstance(call, gast.Call) and self.i.levels.callees.get(
                     build.dotted_path(call.func)) in (warnings.simplefilter,

@@ -46,7 +46,10 @@ _NUMPY |= {
 
 
 # scipy.special's Python-level functions with templates (its ufuncs are evaluated as ufuncs)
-_SCIPY_SPECIAL = frozenset({"logsumexp", "softmax", "log_softmax", "polygamma"})
+_SCIPY_SPECIAL = frozenset({"logsumexp", "softmax", "log_softmax", "polygamma", "multigammaln"})
+# scipy.linalg's solvers with templates (templates/scipy_linalg.py): the result has the
+# right-hand side's shape (stand-ins that make the system singular give no fact)
+_SCIPY_LINALG = frozenset({"solve_sylvester", "solve_banded"})
 # scipy.stats distributions' methods with templates (templates/scipy_stats.py) whose
 # result is their arguments broadcast against each other
 _SCIPY_STATS = {"norm": frozenset({"pdf", "logpdf", "cdf", "logcdf", "sf", "logsf"}),
@@ -83,4 +86,5 @@ def evaluable(primitive):
     return module.startswith("numpy") and name in _NUMPY \
         and getattr(np, primitive.__name__, None) is primitive \
         or getattr(np.linalg, name, None) is primitive \
-        or module.startswith("scipy.special") and name in _SCIPY_SPECIAL
+        or module.startswith("scipy.special") and name in _SCIPY_SPECIAL \
+        or module.startswith("scipy.linalg") and name in _SCIPY_LINALG

@@ -37,7 +37,8 @@ def derived_name(func, request):
     return base + "_" + "_".join(request.wrt)
 
 
-def derivative_def(original, fname, body, cotangent, last=True, markers=(None,) * 6):
+def derivative_def(original, fname, body, cotangent, last=True, markers=(None,) * 8,
+                   tape=None):
     """The derivative's def: f's parameters, and the (co)tangent `cotangent` when there is
     one. The derivatives handed to users take it last, after f's arguments, as the user
     calls them (jvp_f(x, w, tangent)); f's positional defaults are then left out (a
@@ -56,7 +57,7 @@ def derivative_def(original, fname, body, cotangent, last=True, markers=(None,) 
             args.args = [param] + args.posonlyargs + args.args
         args.posonlyargs = []
     return gast.FunctionDef(
-        name=fname, args=args, body=with_blocks(body, *markers), decorator_list=[], returns=None,
+        name=fname, args=args, body=with_blocks(body, *markers, tape=tape), decorator_list=[], returns=None,
         type_comment=None, type_params=[])
 
 

@@ -155,7 +155,8 @@ class _Module:
                 self.aliases.append(f"{name} = {_builtin_method_path(obj)}")
             elif obj in (runtime_blocks.context_enter, runtime_blocks.context_exit,
                          runtime_blocks.guard_enter, runtime_blocks.guard_exit,
-                         runtime_blocks.finally_enter, runtime_blocks.finally_exit):
+                         runtime_blocks.finally_enter, runtime_blocks.finally_exit,
+                         runtime_blocks.body_completes, runtime_blocks.context_bound):
                 continue      # made `with` / `try` blocks again (backend/contexts.py)
             elif getattr(obj, "__module__", None) in RUNTIME_MODULES:
                 self._copy_runtime(name, obj)

@@ -188,9 +188,10 @@ def mapping(keys, values):
     return gast.Dict(keys=list(keys), values=list(values))
 
 
-def with_block(manager, body):
-    """with manager: body"""
-    return gast.With(items=[gast.withitem(context_expr=manager, optional_vars=None)],
+def with_block(manager, body, target=None):
+    """with manager: body   (with manager as target: body)"""
+    bound = name(target, store=True) if target is not None else None
+    return gast.With(items=[gast.withitem(context_expr=manager, optional_vars=bound)],
                      body=list(body) or [gast.Pass()], type_comment=None)
 
 
@@ -201,6 +202,20 @@ def try_raising(body, caught, exc):
         gast.Raise(exc=exc, cause=None)])] if exc is not None else []
     return gast.Try(body=list(body) or [gast.Pass()], handlers=handlers, orelse=[],
                     finalbody=[])
+
+
+def try_setting_flag(body, caught, flag, undo):
+    """try: body / except caught: undo; flag = False / else: flag = True"""
+    handler = gast.ExceptHandler(type=caught, name=None,
+                                 body=list(undo) + [assign(flag, const(False))])
+    return gast.Try(body=list(body) or [gast.Pass()], handlers=[handler],
+                    orelse=[assign(flag, const(True))], finalbody=[])
+
+
+def delete_tail(list_name, start):
+    """del list_name[start:]"""
+    return gast.Delete(targets=[gast.Subscript(value=name(list_name), slice=slice_(start),
+                                               ctx=gast.Del())])
 
 
 def tuple_(elts):

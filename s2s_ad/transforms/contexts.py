@@ -1,7 +1,7 @@
 """Normalizing `with` blocks whose context manager does not change values (used by
 `normalize`, mixed into its normalizer).
 
-Allowed managers (called with literal arguments, no `as` target): np.errstate (how
+Allowed managers (called with literal arguments): np.errstate (how
 floating-point errors are reported: ignored, warned, raised), np.printoptions, and
 warnings.catch_warnings (with warnings.simplefilter / filterwarnings inside). They change
 what is reported or printed, never a value, so the derivative runs the same statements
@@ -11,8 +11,10 @@ under the same manager: the block's statements stay in place between two marker 
         y = np.log(x)                  ->   y = np.log(x)
                                             context_exit(np.errstate, divide="ignore")
 
-and every analysis sees plain statements. The backward walk swaps the markers (the
-backward sweep of the block runs under the same manager: log's adjoint divides by x),
+and every analysis sees plain statements. An `as w` target is bound right after the
+first marker, `w = context_bound()` (the derivative's `with` binds it: the list of
+warnings catch_warnings(record=True) records, say; only the forward sweep's `with` binds
+it). The backward walk swaps the markers (the backward sweep of the block runs under the same manager: log's adjoint divides by x),
 and the derivative's def is written with real `with` blocks again (backend/contexts.py).
 Any other manager (open, contextlib.suppress, which skips the rest of the block, a
 lock, your own) is a located error naming it.
@@ -21,19 +23,20 @@ lock, your own) is a located error naming it.
 kept the same way, in the forward sweep only (the backward sweep runs only when the
 body did not raise):
 
-    try:                                      guard_enter(LinAlgError, ValueError, "...")
+    try:                                      guard_enter(1, LinAlgError, ValueError, "...")
         L = np.linalg.cholesky(A)        ->   L = np.linalg.cholesky(A)
     except np.linalg.LinAlgError:             guard_exit()
         raise ValueError("not SPD")
 
-so the derivative raises what f raises. The rule: one `except` clause naming one
-exception class (or none), whose body is `raise E(literal, ...)` or `raise E`; an `else:`
+so the derivative raises what f raises. The rule: one `except` clause naming exception
+classes (or none), whose body is `raise E(literal, ...)` or `raise E` (a bare `raise` alone
+lets the exception leave: the body is kept as if there were no `try`); an `else:`
 block runs after the `try` (the handler never falls through); a `finally:` block (logging,
 or any code without return / break / continue, which frontend/fence.py rejects there: they
 would swallow the exception) runs after the body, as its own statements, and is kept as
 the `try`'s `finally` in the forward sweep, so it also runs when the body raises; not both
-`else` and `finally`. Anything else (a handler computing a fallback value, several
-handlers) is a located error saying what to write.
+`else` and `finally`. A handler computing a fallback value is an `if` on whether the body completed
+(fallbacks.py); several handlers are a located error saying what to write.
 """
 import contextlib
 import warnings
@@ -45,6 +48,7 @@ from ..errors import UnsupportedSyntaxError
 from ..ir import build
 from ..ir.build import dotted_path
 from .. import runtime_blocks
+from .fallbacks import FallbackMixin, caught_classes, is_fallback
 
 # the managers that change what is reported, never a value
 _VALUE_PRESERVING = {numpy.errstate: "np.errstate", numpy.printoptions: "np.printoptions",
@@ -69,8 +73,11 @@ class ContextMixin:
         """False: a `return` inside the block is a flag by now (exits.py)."""
         heads = [self._context_head(item, stmt) for item in stmt.items]
         self._flush(stmt, [])
-        for head in heads:
+        for head, item in zip(heads, stmt.items):
             self._flush(stmt, [self._context_marker(runtime_blocks.context_enter, head)])
+            if item.optional_vars is not None:
+                bound = self._runtime_call(runtime_blocks.context_bound, [])
+                self._flush(stmt, [self._bind(item.optional_vars.id, bound, 1)])
         self._block_statements(stmt.body)
         self._flush(stmt, [self._context_marker(runtime_blocks.context_exit, head)
                            for head in reversed(heads)])
@@ -94,10 +101,10 @@ class ContextMixin:
                 f"allowed are np.errstate, np.printoptions and warnings.catch_warnings",
                 self.smap.locate(item.context_expr),
                 "move the `with` outside the differentiated function")
-        if item.optional_vars is not None:
+        if item.optional_vars is not None and not isinstance(item.optional_vars, gast.Name):
             raise UnsupportedSyntaxError(
-                f"`with {what}(...) as ...`: the value it binds cannot be differentiated",
-                self.smap.locate(item.optional_vars), "drop the `as` target")
+                f"`with {what}(...) as ...` is supported binding one name",
+                self.smap.locate(item.optional_vars), "write `as w` and unpack w after")
         arguments = list(call.args) + [k.value for k in call.keywords]
         if any(isinstance(a, gast.Starred) for a in call.args) \
                 or any(k.arg is None for k in call.keywords) \
@@ -116,13 +123,18 @@ class ContextMixin:
                                           [(k, build.clone(v)) for k, v in keywords]))
 
 
-class GuardMixin:
-    """`try` blocks whose handler raises."""
+class GuardMixin(FallbackMixin):
+    """`try` blocks whose handler raises (or computes a fallback: fallbacks.py)."""
 
     def _guarded_block(self, stmt):
         """False: a `return` inside the block is a flag by now (exits.py)."""
+        if is_fallback(stmt):
+            return self._fallback_block(stmt)
         enter = self._guard_head(stmt)
         self._flush(stmt, [])
+        if not enter and not stmt.finalbody:     # `except E: raise`: as if no `try`
+            self._block_statements(stmt.body + stmt.orelse)
+            return False
         self._flush(stmt, [build.expr_stmt(self._runtime_call(runtime_blocks.guard_enter, enter))])
         self._block_statements(stmt.body)
         self._flush(stmt, [build.expr_stmt(self._runtime_call(runtime_blocks.guard_exit, []))])
@@ -137,10 +149,10 @@ class GuardMixin:
         return False
 
     def _guard_head(self, stmt):
-        """[caught class, raised class, literal arguments...] of the marker."""
-        hint = ("keep `try` for validation whose handler raises (`except LinAlgError: "
-                "raise ValueError(\"...\")`); compute a fallback with np.where or an `if` "
-                "on a test instead")
+        """[how many classes are caught, the caught classes..., raised class, literal
+        arguments...] of the marker."""
+        hint = ("raise with literal arguments (`except LinAlgError: raise ValueError(\"...\")`)"
+                ", or compute a fallback value in the handler")
         if stmt.finalbody and stmt.orelse:
             raise UnsupportedSyntaxError(
                 "`try` with both `else` and `finally` cannot be differentiated",
@@ -152,11 +164,10 @@ class GuardMixin:
                 "`try` with several `except` clauses cannot be differentiated",
                 self.smap.locate(stmt.handlers[1]), "catch one exception class and raise")
         handler = stmt.handlers[0]
-        if handler.type is not None and dotted_path(handler.type) is None:
-            raise UnsupportedSyntaxError(
-                "an `except` clause naming several exception classes", self.smap.locate(
-                    handler.type), "catch their common base class (or Exception)")
+        caught, paths = caught_classes(handler, self.smap, separate=True)
         raised = handler.body[0] if len(handler.body) == 1 else None
+        if isinstance(raised, gast.Raise) and raised.exc is None:
+            return []     # `except E: raise` lets the exception leave as no `try` would
         exc = raised.exc if isinstance(raised, gast.Raise) else None
         call = exc if isinstance(exc, gast.Call) else None
         cls = call.func if call is not None else exc
@@ -167,12 +178,9 @@ class GuardMixin:
                 "with literal arguments: a handler that carries on computes from a run of "
                 "the `try` body cut short, which a derivative cannot follow",
                 self.smap.locate(handler), hint)
-        caught = build.dotted(dotted_path(handler.type)) if handler.type is not None \
-            else build.name("BaseException")
-        for path in [dotted_path(cls)] + ([dotted_path(handler.type)] if handler.type
-                                          is not None else []):
+        for path in [dotted_path(cls)] + paths:
             self._check_bound(path, handler)
-        return [caught, build.dotted(dotted_path(cls))] + (
+        return [build.const(len(caught))] + caught + [build.dotted(dotted_path(cls))] + (
             [build.clone(a) for a in call.args] if call is not None else [])
 
 

@@ -22,6 +22,7 @@ from ..errors import UnsupportedSyntaxError
 from ..ir.build import dotted_path
 from ..ir import build
 from .. import runtime_flow
+from .fallbacks import is_fallback
 
 
 def assigned_in_compound(tree):
@@ -35,6 +36,10 @@ def assigned_in_compound(tree):
                     names.update(target_names(stmt.target))
                 visit(stmt.body, True)
                 visit(stmt.orelse, True)
+                continue
+            if isinstance(stmt, gast.Try) and is_fallback(stmt):
+                # an `if` on whether the body completed (transforms/fallbacks.py)
+                visit(stmt.body + stmt.handlers[0].body + stmt.orelse, True)
                 continue
             if isinstance(stmt, (gast.With, gast.Try)):
                 # its body runs where it stands (transforms/contexts.py): nested as the

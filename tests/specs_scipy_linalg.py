@@ -1,0 +1,76 @@
+"""Spec rows for scipy.linalg's solve_sylvester and solve_banded and scipy.special's
+multigammaln (templates/scipy_linalg.py, templates/scipy_special_multivariate.py), and the
+banded-matrix helpers their derivatives use (runtime_banded.py). Empty when scipy is not
+installed. The row functions add a multiple of the identity (of the main diagonal, for a
+band) to their random matrices, so that the systems are well conditioned; multigammaln's
+argument is mapped above (d - 1) / 2, where it is defined.
+
+scipy.special.gammasgn, the sign of gamma, is piecewise constant: it is registered as
+having no derivative (like np.sign), so it has no row here; tests/test_scipy_solvers.py
+checks that a function of it differentiates to the derivative of the rest."""
+import numpy as np
+
+from primitive_specs import UNARY, Spec
+from s2s_ad.runtime_banded import band_of, band_product, transposed_band
+
+try:
+    from scipy import linalg, special
+except ImportError:                     # pragma: no cover (CI installs scipy)
+    linalg = special = None
+
+MODES = ("reverse", "forward")
+
+
+def sylvester(a, b, q):
+    return linalg.solve_sylvester(a + 4.0 * np.eye(a.shape[0]), b + 3.0 * np.eye(b.shape[0]), q)
+
+
+def banded_tridiagonal(ab, b):
+    return linalg.solve_banded((1, 1), ab + np.array([[0.0], [5.0], [0.0]]), b)
+
+
+def banded_upper(ab, b):
+    """(l, u) = (0, 2): upper triangular with two superdiagonals"""
+    return linalg.solve_banded((0, 2), ab + np.array([[0.0], [0.0], [5.0]]), b)
+
+
+def banded_lower_wide(ab, b):
+    return linalg.solve_banded((2, 1), ab + np.array([[0.0], [5.0], [0.0], [0.0]]), b)
+
+
+def multigammaln_3(a):
+    return special.multigammaln(2.0 + 0.3 * a * a, 3)
+
+
+def multigammaln_keyword(a):
+    """`d` given by keyword, as scipy names it"""
+    return special.multigammaln(1.0 + 0.3 * a * a, d=1)
+
+
+def transposed_band_of(ab):
+    return transposed_band((1, 2), ab)
+
+
+def band_product_of(ab, x):
+    return band_product((2, 1), ab, x)
+
+
+def band_of_of(g, x):
+    return band_of((1, 2), g, x)
+
+
+SPECS = [] if linalg is None else [
+    Spec(linalg.solve_sylvester, sylvester,
+         [((3, 3), (2, 2), (3, 2)), ((1, 1), (1, 1), (1, 1)), ((4, 4), (4, 4), (4, 4))],
+         modes=MODES),
+    Spec(linalg.solve_banded, banded_tridiagonal, [((3, 5), (5,)), ((3, 4), (4, 3))],
+         modes=MODES),
+    Spec(linalg.solve_banded, banded_upper, [((3, 5), (5,)), ((3, 4), (4, 2))], modes=MODES),
+    Spec(linalg.solve_banded, banded_lower_wide, [((4, 5), (5, 2)), ((4, 1), (1,))],
+         modes=MODES),
+    Spec(special.multigammaln, multigammaln_3, UNARY + [((2, 1, 3),)], modes=MODES),
+    Spec(special.multigammaln, multigammaln_keyword, UNARY, modes=MODES),
+    Spec(transposed_band, transposed_band_of, [((4, 5),), ((4, 2),)], modes=MODES),
+    Spec(band_product, band_product_of, [((4, 5), (5,)), ((4, 5), (5, 3))], modes=MODES),
+    Spec(band_of, band_of_of, [((5,), (5,)), ((5, 3), (5, 3))], modes=MODES),
+]
