@@ -89,7 +89,7 @@ class Dispatcher:
         self._user_params = [n for n in self._names if n not in self.extra]
         self._wrt = tuple(wrt)
         self.entries = []            # (signature, function or None for the general one)
-        self._else = {}              # id(failure) -> _general_else's function (kept)
+        self._else = {}              # signature -> _general_else's function (kept)
         self.built = []              # Derived records of the specialisations, in order
         self._namespace = {}
 
@@ -280,18 +280,14 @@ class Dispatcher:
         construct the arguments' kinds reached (`global` in a model's `__call__`), where
         the general one's says only what it, knowing no classes, cannot follow. (The
         guards call it; `specialisation` still answers None: the general derivative.)"""
-        failure = self._failure(signature)
-        known = self._else.get(id(failure))
-        if known is not None:
-            return known
-
-        def general_else(*args, **kwargs):
-            try:
-                return self._checked_general(*args, **kwargs)
-            except ADError:
-                raise failure from None
-        self._else[id(failure)] = general_else
-        return general_else
+        if signature not in self._else:      # one function per signature: bound once
+            def general_else(*args, **kwargs):
+                try:
+                    return self._checked_general(*args, **kwargs)
+                except ADError as error:     # (the failure of the latest build)
+                    raise (self._failure(signature) or error) from None
+            self._else[signature] = general_else
+        return self._else[signature]
 
     def _forced_general(self):
         """S2S_AD_GENERAL=1 makes every call take the general derivative, except the

@@ -172,11 +172,11 @@ def _attribute(value, name):
 def _rebuild(like, leaves):
     """`like`'s structure with its leaves taken from the iterator `leaves` (None for an
     object's attributes that hold no numbers)."""
-    from .runtime import _sequence_like
+    from .runtime import sequence_like
     if isinstance(like, dict):
         return {key: _rebuild(item, leaves) for key, item in like.items()}
     if isinstance(like, (list, tuple)):
-        return _sequence_like(like, [_rebuild(item, leaves) for item in like])
+        return sequence_like(like, [_rebuild(item, leaves) for item in like])
     if is_object(like):
         return rebuilt(like, [_rebuild(item, leaves) for _, item in attributes(like)])
     return next(leaves) if zero_gradient(like) is not None else None

@@ -176,7 +176,7 @@ def zero_tangent(x, _depth=0):
     if type(x) in (tuple, list) and not _homogeneous(x) or hasattr(type(x), "_fields"):
         # a namedtuple (eigh's, slogdet's result) has per-field zeros even when numpy
         # could read its fields as one array
-        return _sequence_like(x, [zero_tangent(item, _depth) for item in x])
+        return sequence_like(x, [zero_tangent(item, _depth) for item in x])
     if isinstance(x, np.ndarray) or np.ndim(x) > 0:
         return np.zeros(np.shape(x), dtype=_float_dtype(x))
     # (objects that are no model, such as functions and classes, keep the number zero;
@@ -230,7 +230,7 @@ def zero_adjoint(x):
     if isinstance(x, dict):
         return {key: zero_adjoint(value) for key, value in x.items()}
     if isinstance(x, (list, tuple)):
-        return _sequence_like(x, [zero_adjoint(item) for item in x])
+        return sequence_like(x, [zero_adjoint(item) for item in x])
     if isinstance(x, np.ndarray) or np.ndim(x) > 0:
         return np.zeros(np.shape(x), dtype=_float_dtype(x))
     if isinstance(x, np.floating) and type(x) is not np.float64:
@@ -371,7 +371,7 @@ def unreduce_var(g, x, axis=None, ddof=0, keepdims=False):
     return _scalar_like((x - mean) * _expand(g * (2.0 / (count - ddof)), x, axis, keepdims), x)
 
 
-def _sequence_like(x, items):
+def sequence_like(x, items):
     """`items` in a sequence of x's type: a list, a tuple, or x's namedtuple class."""
     if isinstance(x, list):
         return items

@@ -24,7 +24,7 @@ to; these helpers give it the right shape the first time it needs one.
 """
 import numpy as np
 
-from .runtime import _float_dtype, _sequence_like, unbroadcast
+from .runtime import _float_dtype, sequence_like, unbroadcast
 from .runtime_objects import (attribute_adjoints, attributes, check_attribute, is_object,
                               object_gradient, rebuilt)
 
@@ -245,7 +245,7 @@ def match_adjoint(a, x):
             items = list(a)          # numpy read the list as an array: one row per item
         else:
             items = [a] * len(x)     # a zero standing for every item
-        return _sequence_like(x, [match_adjoint(p, q) for p, q in zip(items, x)])
+        return sequence_like(x, [match_adjoint(p, q) for p, q in zip(items, x)])
     if isinstance(x, np.ndarray) and isinstance(a, (list, tuple)) and x.ndim \
             and len(a) == len(x):
         # the items' adjoints of list(x): x's rows (an item's zero may be the number 0.0)
@@ -273,7 +273,7 @@ def float_gradient(g):
     if isinstance(g, (int, np.integer, np.bool_)):
         return float(g)
     if isinstance(g, (list, tuple)):
-        return _sequence_like(g, [float_gradient(item) for item in g])
+        return sequence_like(g, [float_gradient(item) for item in g])
     if isinstance(g, dict):
         return {key: float_gradient(value) for key, value in g.items()}
     return g

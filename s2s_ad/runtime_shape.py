@@ -13,7 +13,7 @@ their source:
 """
 import numpy as np
 
-from .runtime import _float_dtype, _scalar_like, _sequence_like
+from .runtime import _float_dtype, _scalar_like, sequence_like
 
 
 def reshape_like(g, x, order="C"):
@@ -56,7 +56,7 @@ def _pieces_like(pieces, arrays):
         if any(p is None for p in pieces):
             return np.zeros(np.shape(arrays))
         return np.reshape(np.array(pieces, dtype=float), np.shape(arrays))
-    return _sequence_like(arrays, [0.0 if p is None else p for p in pieces])
+    return sequence_like(arrays, [0.0 if p is None else p for p in pieces])
 
 
 def split_concatenated(g, arrays, axis=0):

@@ -30,8 +30,8 @@ import numpy as np
 
 from .runtime_objects import attributes, is_object
 
-_NUMERIC = frozenset("biuf")          # numpy dtype kinds s2s_ad specialises on
-_PYTHON_NUMBERS = {float: "float64", int: "int64", bool: "bool"}
+NUMERIC_KINDS = frozenset("biuf")     # numpy dtype kinds s2s_ad specialises on
+PYTHON_NUMBER_DTYPES = {float: "float64", int: "int64", bool: "bool"}   # (signature_text too)
 _MAX_ITEMS = 16                       # longer heterogeneous containers stay opaque
 _MAX_PAIR = 4                         # tuples of at most this many numbers make sequences
 _MAX_DEPTH = 3                        # objects inside objects deeper than this: opaque
@@ -47,7 +47,7 @@ class Num:
 
     @property
     def is_python(self):
-        return self.type in _PYTHON_NUMBERS
+        return self.type in PYTHON_NUMBER_DTYPES
 
 
 @dataclass(frozen=True)
@@ -100,15 +100,15 @@ _FUNCTION_TYPES = (types.FunctionType, types.BuiltinFunctionType, np.ufunc, type
 def kind_of(value, depth=0):
     """The kind of one argument value."""
     t = type(value)
-    if t in _PYTHON_NUMBERS:
-        return Num(t, _PYTHON_NUMBERS[t], ())
+    if t in PYTHON_NUMBER_DTYPES:
+        return Num(t, PYTHON_NUMBER_DTYPES[t], ())
     if t is np.ndarray:
         dtype = value.dtype
-        if dtype.kind not in _NUMERIC or not dtype.isnative or 0 in value.shape:
+        if dtype.kind not in NUMERIC_KINDS or not dtype.isnative or 0 in value.shape:
             return Opaque(t)
         return Num(t, dtype.name, tuple(1 if n == 1 else None for n in value.shape))
     if isinstance(value, np.generic) and type(value) is np.dtype(t).type \
-            and np.dtype(t).kind in _NUMERIC:
+            and np.dtype(t).kind in NUMERIC_KINDS:
         return Num(t, np.dtype(t).name, ())
     if t in (tuple, list):
         items = tuple(map(_item_kind, value))

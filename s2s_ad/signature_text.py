@@ -17,8 +17,8 @@ need to know.
 """
 import numpy as np
 
-from .signature import (_NUMERIC, _PYTHON_NUMBERS, UNKNOWN, Attributes, Items, Mapping,
-                        Num, SequenceOf)
+from .signature import (NUMERIC_KINDS, PYTHON_NUMBER_DTYPES, UNKNOWN, Attributes, Items,
+                        Mapping, Num, SequenceOf)
 
 
 def parse_signature(text, resolve=None):
@@ -46,7 +46,7 @@ def parse_kind(text, resolve=None):
     text = text.strip()
     if text in ("float", "int", "bool"):
         t = {"float": float, "int": int, "bool": bool}[text]
-        return Num(t, _PYTHON_NUMBERS[t], ())
+        return Num(t, PYTHON_NUMBER_DTYPES[t], ())
     if text == "any":
         return UNKNOWN
     if text.startswith("{"):
@@ -77,7 +77,7 @@ def parse_kind(text, resolve=None):
         raise ValueError(f"unknown kind {text!r}: use float, int, bool, a dtype such as "
                          f"float64 or float64[N, D], tuple[float, ...], {{'key': kind}}, "
                          f"ClassName(attribute: kind, ...) or any") from None
-    if dtype.kind not in _NUMERIC:
+    if dtype.kind not in NUMERIC_KINDS:
         raise ValueError(f"{head} is not a numeric dtype")
     if not bracket:
         return Num(dtype.type, dtype.name, ())

@@ -36,6 +36,7 @@ from .lengths import SymbolicLengths
 from .shape_values import Shape, axes_from_lengths
 from .shape_classes import ShapeClasses
 from .item_kinds import ItemKinds, join, public
+from .operand_kinds import OperandsAtCalls, OperandsNoted
 from .union_find import root_of
 from .stand_ins import (WORLDS, constant, global_value, integer_worlds, literal, result_kind,
                         same_value, stand_ins, unknown_int, UnknownInt, written_worlds)
@@ -44,7 +45,7 @@ _LOOP_ROUNDS = 6
 _PRODUCTS = (operator.matmul, np.matmul)       # (slice_shapes.unsized_result)
 
 @dataclass(frozen=True)
-class Kinds:
+class Kinds(OperandsAtCalls):
     """variable -> kind (UNKNOWN when not decided); `shape_class`: variable -> a variable
     it provably has the same shape as (an operand and the result of an elementwise
     operation whose axes agree: numpy broadcasting leaves no other possibility)."""
@@ -52,10 +53,8 @@ class Kinds:
     shape_class: dict = None
     iteration_classes: dict = None    # id(loop) -> shape edges within one iteration
     lengths: dict = None              # variable -> its symbolic lengths (lengths.py)
-    # id(statement calling a function) -> {operand: kind there}: what an operand is where
-    # the call runs, sharper than its fact when the name is bound again elsewhere (a
-    # derivative's temporary restored from its tape holds anything there)
-    at_calls: dict = None
+    at_calls: dict = None             # id(call statement) -> {operand: kind there}
+                                      # (operand_kinds.py)
 
     def same_lengths(self, a, b):
         """Do a and b provably have one shape, every axis's length decided and equal?"""
@@ -66,14 +65,6 @@ class Kinds:
         for every value it takes?"""
         shape = (self.lengths or {}).get(name)
         return isinstance(shape, Shape) and bool(shape) and None not in shape
-
-    def of_at(self, stmt, atom):
-        """The kind of operand `atom` of the call `stmt` makes, where it runs."""
-        if isinstance(atom, gast.Name) and self.at_calls is not None:
-            found = self.at_calls.get(id(stmt), {}).get(atom.id)
-            if found is not None:
-                return found
-        return self.of(atom)
 
     def same_shapes(self, names):
         """Do all these variables provably have one shape, and hold floats?"""
@@ -113,12 +104,12 @@ def analyse_kinds(levels, signature, helper_result=None):
     return _Analysis(levels, signature, helper_result).run()
 
 
-class _Analysis(ItemKinds, ShapeClasses, SymbolicLengths):
+class _Analysis(ItemKinds, ShapeClasses, SymbolicLengths, OperandsNoted):
     def __init__(self, levels, signature, helper_result):
         self.levels = levels
         self.helper_result = helper_result
         self.facts = {}
-        self.at_calls = {}                 # Kinds.at_calls
+        self._init_operands()
         self.env = {}                      # variable -> (kind, per-world stand-ins or None)
         for name in levels.resolution.parameters:
             kind = signature.get(name, UNKNOWN)
@@ -131,9 +122,7 @@ class _Analysis(ItemKinds, ShapeClasses, SymbolicLengths):
         lengths = self._lasting_lengths()
         return Kinds({name: public(kind) for name, kind in self.facts.items()},
                      _with_equal_lengths(self._shape_classes(counts), lengths),
-                     self._iteration_classes(counts), lengths,
-                     {key: {name: public(kind) for name, kind in operands.items()}
-                      for key, operands in self.at_calls.items()})
+                     self._iteration_classes(counts), lengths, self._operands_at_calls())
 
     def _bind(self, name, kind, worlds):
         self.env[name] = (kind, worlds)
@@ -178,15 +167,6 @@ class _Analysis(ItemKinds, ShapeClasses, SymbolicLengths):
         elif isinstance(stmt, gast.With):
             self._block(stmt.body)
 
-    def _note_operands(self, stmt):
-        """Kinds.at_calls for this call: its operand names' kinds here (joined over the
-        rounds a loop takes)."""
-        seen = self.at_calls.setdefault(id(stmt), {})
-        for arg in list(stmt.value.args) + [k.value for k in stmt.value.keywords]:
-            if isinstance(arg, gast.Name) and arg.id in self.env:
-                kind = self.env[arg.id][0]
-                seen[arg.id] = join(seen[arg.id], kind) if arg.id in seen else kind
-
     def _written(self, target, value):
         """y after `y[index] = v`: an array keeps its kind; a dict or list is written in
         each world (`d['b'] = x * 2.0` makes d['b'] an array, whatever it held before)."""
@@ -215,9 +195,7 @@ class _Analysis(ItemKinds, ShapeClasses, SymbolicLengths):
         for name, (kind, _) in list(self.env.items()):     # no fixed point: give up
             if before.get(name, (None,))[0] != kind:
                 self._bind(name, UNKNOWN, None)
-                for operands in self.at_calls.values():
-                    if name in operands:
-                        operands[name] = UNKNOWN
+                self._forget_operand(name)
         for name in set(self.sym) | set(sym_before):
             if self.sym.get(name) != sym_before.get(name):
                 self._sym_bind(name, None)
