@@ -101,7 +101,12 @@ class Renderer:
     def _quotient(self, poly, num, factors, array_den, c, scalar_num, scalar_den):
         expr = poly(num)
         for factor in factors:
-            expr = gast.BinOp(left=expr, op=gast.Div(), right=self._factor(factor))
+            held = self.holders.get(_key(factor))
+            if held is not None:            # a name holding coef * factor: / name, * coef
+                expr = gast.BinOp(left=expr, op=gast.Div(), right=build.name(held[0]))
+                c = c * held[1]
+                continue
+            expr = gast.BinOp(left=expr, op=gast.Div(), right=self._poly(factor))
         if array_den != rational.const(1):
             expr = gast.BinOp(left=expr, op=gast.Div(), right=poly(array_den))
         scalar = self._scalar_part(c, scalar_num, scalar_den)
@@ -122,14 +127,6 @@ class Renderer:
                 found.append(factor)
                 den = smaller
         return found, den
-
-    def _factor(self, factor):
-        held = self.holders.get(_key(factor))
-        if held is None:
-            return self._poly(factor)
-        name, c = held
-        expr = build.name(name)
-        return expr if c == 1 else gast.BinOp(left=expr, op=gast.Div(), right=_number(c))
 
     def _scalar_part(self, c, num_mono, den_mono):
         """c * num_mono / den_mono as an expression: None for 1, (e,) for 1 / e."""
