@@ -4,7 +4,8 @@ per-element scale (robust regression's loss), a quantile (pinball) loss of a lin
 written with np.maximum, a smooth-L1 loss written with np.abs and np.minimum, a binary
 focal loss (np.where picks each label's probability, a square of 1 - p_t) and an L2-
 regularised linear SVM with the squared hinge (np.maximum(0.0, ...) ** 2), and a
-Laplace negative log-likelihood with per-element location and scale (np.abs of y - mu).
+Laplace negative log-likelihood with per-element location and scale (np.abs of y - mu),
+and a robust polynomial fit by a smooth-L1 loss with a threshold (np.minimum of |r|).
 """
 import numpy as np
 
@@ -160,3 +161,31 @@ def make_laplace_nll(small=False):
     shape = (5, 4) if small else (1000, 2000)
     return rng.standard_normal(shape), 0.3 * rng.standard_normal(shape), \
         rng.standard_normal(shape)
+
+
+def smooth_l1_regression(w, X, y, beta):
+    """A robust polynomial fit: smooth-L1 (Huber-like) residual loss with a threshold beta,
+    written with np.minimum of the absolute residual."""
+    r = X @ w - y
+    d = np.abs(r)
+    m = np.minimum(d, beta)
+    return np.mean(m * (d - 0.5 * m)) / beta
+
+
+def smooth_l1_regression_grad(w, X, y, beta):
+    # the residuals clipped to [-beta, beta], over beta n, back through X; one array
+    g = X @ w
+    g -= y
+    np.clip(g, -beta, beta, out=g)
+    g *= 1.0 / (beta * len(y))
+    return g @ X
+
+
+def make_smooth_l1_regression(small=False):
+    rng = _rng(47)
+    n = 7 if small else 200000
+    t = np.linspace(-1.0, 1.0, n)
+    X = np.stack([np.ones(n), t, t * t], axis=1)
+    w_true = np.array([0.5, -1.0, 2.0])
+    y = X @ w_true + 0.3 * rng.standard_t(2, n)
+    return w_true + 0.1 * rng.standard_normal(3), X, y, 0.5

@@ -212,7 +212,8 @@ from user_elementwise import (  # noqa: E402
     student_t_nll, student_t_nll_grad, make_student_t, pinball_loss, pinball_loss_grad,
     make_pinball, smooth_l1, smooth_l1_grad, make_smooth_l1, focal_loss, focal_loss_grad,
     make_focal, squared_hinge_svm, squared_hinge_svm_grad, make_squared_hinge, laplace_nll,
-    laplace_nll_grad, make_laplace_nll)
+    laplace_nll_grad, make_laplace_nll, smooth_l1_regression, smooth_l1_regression_grad,
+    make_smooth_l1_regression)
 from user_arrays import (  # noqa: E402
     distillation_loss,
     distillation_loss_grad,
@@ -345,6 +346,8 @@ WORKLOADS = [
                  make_squared_hinge, 0, squared_hinge_svm_grad),
     UserWorkload("Laplace NLL elementwise (np.abs), 1000x2000", laplace_nll,
                  make_laplace_nll, (0, 1), laplace_nll_grad, tags=("memory",)),
+    UserWorkload("smooth-L1 fit with a threshold beta, 200000x3", smooth_l1_regression,
+                 make_smooth_l1_regression, 0, smooth_l1_regression_grad),
     UserWorkload("distillation soft-label CE at a temperature, 1024x64x100",
                  distillation_loss, make_distillation, 0, distillation_loss_grad),
     UserWorkload("Whittaker smoother, second differences by slices, n=10^5",

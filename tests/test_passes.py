@@ -104,6 +104,13 @@ def horner(x, a, coeffs):
     return p
 
 
+def cube_root_newton(p, t):
+    x = 1.0
+    for _ in range(4):
+        x = x - (x * x * x + p * x - t) / (3.0 * x * x + p)   # dx_dp named five times
+    return x
+
+
 def log_density(S, x):
     sign, logdet = np.linalg.slogdet(S)      # its adjoint reads inv(S): the solves share it
     return 0.5 * logdet + 0.5 * x @ np.linalg.solve(S, x)
@@ -129,6 +136,7 @@ CASES = {
     "unit factors": (damped, ("sigma",), (0.3, 2.0), "grad"),
     "shared calls": (sine_steps, ("a", "b"), (0.3, 2.0, 3), "grad"),
     "inline number temporaries": (horner, ("x", "a"), (0.7, 1.5, (1.0, 2.0)), "grad"),
+    "tangent forms": (cube_root_newton, ("p",), (2.0, 3.0), "grad"),
     "item loops": (horner, ("x", "a"), (0.7, 1.5, [1.0, 2.0]), "grad"),
     "gradients of items": (scaled_first, ("x",), (np.float64(2.0), [1.5, 2.5]), "grad"),
     "float gradients of floats": (tanh_scaled, ("x", "y"), (0.3, 0.7), "grad"),

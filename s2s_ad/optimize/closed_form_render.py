@@ -101,7 +101,12 @@ class Renderer:
     def _quotient(self, poly, num, factors, array_den, c, scalar_num, scalar_den):
         expr = poly(num)
         for factor in factors:
-            expr = gast.BinOp(left=expr, op=gast.Div(), right=self._factor(factor))
+            held = self.holders.get(_key(factor))
+            if held is not None:            # a name holding coef * factor: / name, * coef
+                expr = gast.BinOp(left=expr, op=gast.Div(), right=build.name(held[0]))
+                c = c * held[1]
+                continue
+            expr = gast.BinOp(left=expr, op=gast.Div(), right=self._poly(factor))
         if array_den != rational.const(1):
             expr = gast.BinOp(left=expr, op=gast.Div(), right=poly(array_den))
         scalar = self._scalar_part(c, scalar_num, scalar_den)
@@ -122,14 +127,6 @@ class Renderer:
                 found.append(factor)
                 den = smaller
         return found, den
-
-    def _factor(self, factor):
-        held = self.holders.get(_key(factor))
-        if held is None:
-            return self._poly(factor)
-        name, c = held
-        expr = build.name(name)
-        return expr if c == 1 else gast.BinOp(left=expr, op=gast.Div(), right=_number(c))
 
     def _scalar_part(self, c, num_mono, den_mono):
         """c * num_mono / den_mono as an expression: None for 1, (e,) for 1 / e."""
@@ -314,17 +311,22 @@ def agree(run_original, run_rewrite, atoms, points=3, seed=0):
     return True
 
 
-def rewrite_agrees(rational_defs, backward, interpreted, outputs, atoms, resolve, count):
+def rewrite_agrees(rational_defs, backward, interpreted, outputs, atoms, resolve, count,
+                   zeros=()):
     """Run the original statements (the forward definitions, then the interpreted
     backward ones) and the rewritten expressions in exact arithmetic at random points.
     outputs: [(statement index, "before" | "after", original expression, rewritten)];
     the helpers a closed form assumes away pass their value on, element counts are the
-    atom `count`."""
+    atom `count`; the calls whose ids are in `zeros` are kink shares proved zero
+    (optimize/kink_zeros.py: the atoms here are independent, so the relation between a
+    minimum and its operands that proves it cannot be sampled)."""
     def calls(node, ev):
         if isinstance(node, gast.Attribute):
             if node.attr == "size":
                 return counted[0]
             raise KeyError(node.attr)
+        if id(node) in zeros:
+            return 0
         helper = callee(node.func, resolve)
         if helper in (runtime.unbroadcast, runtime.unreduce):
             return ev(node.args[0])
@@ -347,7 +349,10 @@ def rewrite_agrees(rational_defs, backward, interpreted, outputs, atoms, resolve
             if index in interpreted:
                 value = evaluate(stmt.value, env, calls)
                 target = stmt.targets[0].id if isinstance(stmt, gast.Assign) else stmt.target.id
-                env[target] = env[target] + value if isinstance(stmt, gast.AugAssign) else value
+                if isinstance(stmt, gast.AugAssign):        # `+=` or `-=`
+                    value = env[target] + value if isinstance(stmt.op, gast.Add) \
+                        else env[target] - value
+                env[target] = value
             values += [evaluate(e, env, calls) for k, when, e, _ in outputs
                        if k == index and when == "after"]
         return values

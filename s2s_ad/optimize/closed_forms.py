@@ -36,6 +36,7 @@ from ..ir.naming import callee, output_check_call
 from ..ir.walk import names_loaded, walk_tree
 from . import rational
 from .closed_form_render import Renderer, rewrite_agrees
+from .kink_zeros import vanishing_share
 
 COUNT = "#count"        # the atom for reduced_count(<an array of the shape>, None)
 
@@ -119,6 +120,7 @@ class _Rewrite:
         self.touched = set()      # array atoms the interpreted code depends on
         self.defined_at = {}      # interpreted adjoint -> index of its last statement
         self.interpreted = []     # indices of the backward statements interpreted
+        self.vanished = set()     # ids of kink_share calls proved zero (kink_zeros.py)
         self.forward_names = {s.targets[0].id for s in self.forward}
         self.backward_names = {n.id for stmt in self.backward for n in walk_tree(stmt)
                                if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
@@ -214,6 +216,10 @@ class _Rewrite:
             if array:
                 raise _Opaque()
             return value, True
+        if vanishing_share(node, self.forward, self.resolve,
+                           lambda arg: self._rational(arg, True)[0], self.field):
+            self.vanished.add(id(node))
+            return (rational.const(0), rational.const(1)), True
         if helper is runtime.reduced_count and len(args) in (1, 2) \
                 and self._full_shape(args[0]) and (len(args) < 2 or _is_none(args[1])):
             return (rational.atom(COUNT), rational.const(1)), False
@@ -266,11 +272,12 @@ class _Rewrite:
             try:
                 if isinstance(stmt, gast.Assign) and self.is_adjoint(target):
                     self.adjoints[target] = self._rational(stmt.value, True)
-                elif isinstance(stmt, gast.AugAssign) and isinstance(stmt.op, gast.Add) \
+                elif isinstance(stmt, gast.AugAssign) and isinstance(stmt.op, (gast.Add, gast.Sub)) \
                         and target in self.adjoints:
                     value, array = self._rational(stmt.value, True)
                     old, was_array = self.adjoints[target]
-                    self.adjoints[target] = (self.field.add(old, value), array or was_array)
+                    combine = self.field.add if isinstance(stmt.op, gast.Add) else self.field.sub
+                    self.adjoints[target] = (combine(old, value), array or was_array)
                 else:
                     raise _Opaque()
                 self.defined_at[target] = index
@@ -382,7 +389,7 @@ class _Rewrite:
         return rewrite_agrees(
             [s for s in self.forward if s.targets[0].id not in self.atom_class],
             self.backward, self.interpreted, outputs, set(self.atom_class) | {COUNT},
-            self.resolve, COUNT)
+            self.resolve, COUNT, self.vanished)
 
 
 def _cost(renderer, expr):

@@ -17,7 +17,8 @@ re-derives a fact the generator should have had), so their order is the declared
     FORWARD: clean up to a fixed point, repeated pure calls made once, loops over a
              sequence's items
     FORWARD_GRADIENT (a gradient of number code in forward mode, ad/forward_gradient.py):
-             clean up, temporaries (tangents' too) back into their use, loops over a sequence's items, casts of a float argument's gradient that
+             clean up, temporaries (tangents' too) back into their use, tangents as short
+             linear forms, loops over a sequence's items, casts of a float argument's gradient that
              may be a numpy scalar or a list's int
 
 `run_schedule` returns the body before the first pass that writes into arrays (what a
@@ -55,6 +56,7 @@ from .where_sums import adjoints_masked_outward, merge_where_sums
 from .shared_calls import share_repeated_calls
 from .shared_inverses import share_inverses
 from .tape_batches import batch_loop_tapes
+from .tangent_forms import linear_tangent_forms
 from .temporaries import inline_temporaries
 from .zeros import drop_empty_comments, propagate_zeros
 
@@ -129,6 +131,13 @@ def number_temporaries(body, facts):
         return facts.namer.is_tangent(name) or facts.kinds.is_number(name)
     statements, changed = inline_temporaries(body.statements(), facts.pure_call, is_number)
     return Body.of(fold_constants(statements)[0] if changed else statements)
+
+
+def tangent_forms(body, facts):
+    """A forward-mode gradient's tangents of numbers as the short linear forms a person
+    writes (optimize/tangent_forms.py)."""
+    return Body.of(linear_tangent_forms(body.statements(), facts.namer.is_tangent,
+                                        facts.kinds.is_number)[0])
 
 
 def quotients(body, facts):
@@ -280,6 +289,7 @@ FORWARD_GRADIENT = (
     Pass("unit factors", unit_factors),
     Pass("shared calls", shared_calls),
     Pass("inline number temporaries", number_temporaries),
+    Pass("tangent forms", tangent_forms),
     Pass("item loops", item_loops),
     Pass("float gradients of floats", number_gradients),
     Pass("gradients of items", item_gradients),
