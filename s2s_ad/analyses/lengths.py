@@ -388,13 +388,28 @@ class SymbolicLengths:
 def _learnable_blocks(tree):
     """ids of the statement lists every statement of which runs, once the list is entered,
     when the function returns: its body (no early return) and loop bodies with no break,
-    continue or return in them."""
-    exits = (gast.Break, gast.Continue, gast.Return)
+    continue or return in them (at any depth). One walk over the statements."""
     blocks = set()
-    if not any(isinstance(n, gast.Return) for stmt in tree.body[:-1] for n in walk_tree(stmt)):
+
+    def exits(stmts):
+        """(a break, continue or return somewhere in `stmts`, a return there)."""
+        any_exit = returns = False
+        for stmt in stmts:
+            if isinstance(stmt, (gast.Break, gast.Continue, gast.Return)):
+                any_exit = True
+                returns = returns or isinstance(stmt, gast.Return)
+            for field in ("body", "orelse", "handlers", "finalbody"):
+                inner = getattr(stmt, field, None)
+                if not (isinstance(inner, list) and inner and isinstance(inner[0], gast.AST)):
+                    continue
+                inner_exit, inner_return = exits(inner)
+                if field == "body" and isinstance(stmt, (gast.For, gast.While)) \
+                        and not inner_exit:
+                    blocks.add(id(stmt.body))
+                any_exit, returns = any_exit or inner_exit, returns or inner_return
+        return any_exit, returns
+
+    if not exits(tree.body[:-1])[1]:
         blocks.add(id(tree.body))
-    for node in walk_tree(tree):
-        if isinstance(node, (gast.For, gast.While)) and not any(
-                isinstance(n, exits) for stmt in node.body for n in walk_tree(stmt)):
-            blocks.add(id(node.body))
+    exits(tree.body[-1:])
     return blocks
