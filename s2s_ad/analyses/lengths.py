@@ -30,7 +30,7 @@ import gast
 import numpy as np
 
 from ..ir.primitives import attribute_read, identity, operation_of
-from ..ir.walk import walk_tree
+from ..ir.walk import uninterrupted_blocks
 from ..signature import Num
 from .affine import Affine, Bounds
 from .shape_values import (Ints, Range, Shape, broadcast, join, matmul, mentions,
@@ -59,7 +59,7 @@ class SymbolicLengths:
         self._equal = {}                 # a slice's own length symbol -> what it equals
         self._opaque = {}                # that symbol -> (id(block), position) of its slice
         self._site = None                # (id(block), position) of the statement analysed
-        self._learnable = _learnable_blocks(self.levels.tree)
+        self._learnable = uninterrupted_blocks(self.levels.tree)
         for name in self.levels.resolution.parameters:
             kind = signature.get(name)
             if not isinstance(kind, Num) or kind.axes is None:
@@ -221,7 +221,7 @@ class SymbolicLengths:
         """numpy's broadcast of `shapes`; where an axis of a slice's own length (proved
         >= 2) meets one of a lasting length proved >= 2, numpy raises unless they are
         equal: learned, where every value of the slice reaches this statement (same block,
-        after it, no break, continue or early return: _learnable_blocks)."""
+        after it, no break, continue or early return: ir.walk.uninterrupted_blocks)."""
         result = broadcast(shapes, self.bounds)
         rank = len(result)
         for k in range(rank):
@@ -383,33 +383,3 @@ class SymbolicLengths:
         if not isinstance(bound, Affine) or not self.bounds.nonnegative(bound):
             return None                # (a bound that may be negative counts from the end)
         return bound
-
-
-def _learnable_blocks(tree):
-    """ids of the statement lists every statement of which runs, once the list is entered,
-    when the function returns: its body (no early return) and loop bodies with no break,
-    continue or return in them (at any depth). One walk over the statements."""
-    blocks = set()
-
-    def exits(stmts):
-        """(a break, continue or return somewhere in `stmts`, a return there)."""
-        any_exit = returns = False
-        for stmt in stmts:
-            if isinstance(stmt, (gast.Break, gast.Continue, gast.Return)):
-                any_exit = True
-                returns = returns or isinstance(stmt, gast.Return)
-            for field in ("body", "orelse", "handlers", "finalbody"):
-                inner = getattr(stmt, field, None)
-                if not (isinstance(inner, list) and inner and isinstance(inner[0], gast.AST)):
-                    continue
-                inner_exit, inner_return = exits(inner)
-                if field == "body" and isinstance(stmt, (gast.For, gast.While)) \
-                        and not inner_exit:
-                    blocks.add(id(stmt.body))
-                any_exit, returns = any_exit or inner_exit, returns or inner_return
-        return any_exit, returns
-
-    if not exits(tree.body[:-1])[1]:
-        blocks.add(id(tree.body))
-    exits(tree.body[-1:])
-    return blocks
