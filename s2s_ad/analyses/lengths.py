@@ -30,7 +30,7 @@ import gast
 import numpy as np
 
 from ..ir.primitives import attribute_read, identity, operation_of
-from ..ir.walk import walk_tree
+from ..ir.walk import uninterrupted_blocks
 from ..signature import Num
 from .affine import Affine, Bounds
 from .shape_values import (Ints, Range, Shape, broadcast, join, matmul, mentions,
@@ -59,7 +59,7 @@ class SymbolicLengths:
         self._equal = {}                 # a slice's own length symbol -> what it equals
         self._opaque = {}                # that symbol -> (id(block), position) of its slice
         self._site = None                # (id(block), position) of the statement analysed
-        self._learnable = _learnable_blocks(self.levels.tree)
+        self._learnable = uninterrupted_blocks(self.levels.tree)
         for name in self.levels.resolution.parameters:
             kind = signature.get(name)
             if not isinstance(kind, Num) or kind.axes is None:
@@ -221,7 +221,7 @@ class SymbolicLengths:
         """numpy's broadcast of `shapes`; where an axis of a slice's own length (proved
         >= 2) meets one of a lasting length proved >= 2, numpy raises unless they are
         equal: learned, where every value of the slice reaches this statement (same block,
-        after it, no break, continue or early return: _learnable_blocks)."""
+        after it, no break, continue or early return: ir.walk.uninterrupted_blocks)."""
         result = broadcast(shapes, self.bounds)
         rank = len(result)
         for k in range(rank):
@@ -383,18 +383,3 @@ class SymbolicLengths:
         if not isinstance(bound, Affine) or not self.bounds.nonnegative(bound):
             return None                # (a bound that may be negative counts from the end)
         return bound
-
-
-def _learnable_blocks(tree):
-    """ids of the statement lists every statement of which runs, once the list is entered,
-    when the function returns: its body (no early return) and loop bodies with no break,
-    continue or return in them."""
-    exits = (gast.Break, gast.Continue, gast.Return)
-    blocks = set()
-    if not any(isinstance(n, gast.Return) for stmt in tree.body[:-1] for n in walk_tree(stmt)):
-        blocks.add(id(tree.body))
-    for node in walk_tree(tree):
-        if isinstance(node, (gast.For, gast.While)) and not any(
-                isinstance(n, exits) for stmt in node.body for n in walk_tree(stmt)):
-            blocks.add(id(node.body))
-    return blocks

@@ -164,3 +164,31 @@ def with_copies_of(body, nodes):
                 out.append(clone(stmt))
         return out
     return block(body), copies
+
+
+def uninterrupted_blocks(tree):
+    """ids of the statement lists of a function every statement of which runs, once the
+    list is entered, when the function returns: its body (no early return) and loop bodies
+    with no break, continue or return in them (at any depth). One walk of the statements."""
+    blocks = set()
+
+    def exits(stmts):
+        """(a break, continue or return somewhere in `stmts`, a return there)."""
+        found = returns = False
+        for stmt in stmts:
+            found |= isinstance(stmt, (gast.Break, gast.Continue, gast.Return))
+            returns |= isinstance(stmt, gast.Return)
+            for field in ("body", "orelse", "handlers", "finalbody"):
+                inner = getattr(stmt, field, None)
+                if isinstance(inner, list) and inner and isinstance(inner[0], gast.AST):
+                    inner_found, inner_returns = exits(inner)
+                    if field == "body" and isinstance(stmt, (gast.For, gast.While)) \
+                            and not inner_found:
+                        blocks.add(id(stmt.body))
+                    found, returns = found or inner_found, returns or inner_returns
+        return found, returns
+
+    if not exits(tree.body[:-1])[1]:
+        blocks.add(id(tree.body))
+    exits(tree.body[-1:])
+    return blocks

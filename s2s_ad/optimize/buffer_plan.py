@@ -16,6 +16,7 @@ the value it reads; anything it does not cover raises NotScheduled, and the stat
 stays as it was.
 """
 import gast
+import numpy
 
 from ..ir import build
 from ..ir.walk import walk_tree
@@ -241,3 +242,20 @@ def _is_atom(node):
     if isinstance(node, gast.BinOp):
         return _is_atom(node.left) and _is_atom(node.right)
     return False
+
+
+_DTYPE_KEPT = {}
+
+
+def keeps_dtype(ufunc, dtype):
+    """Does `ufunc` on arrays of `dtype` give an array of `dtype` (so that it may write
+    into one with out=)? Probed once per pair."""
+    key = (ufunc, dtype)
+    if key not in _DTYPE_KEPT:
+        try:
+            with numpy.errstate(all="ignore"):           # arctanh(1.0) is inf: fine
+                probe = ufunc(*[numpy.ones(1, dtype=dtype)] * ufunc.nin)
+            _DTYPE_KEPT[key] = probe.dtype == numpy.dtype(dtype)
+        except Exception:
+            _DTYPE_KEPT[key] = False
+    return _DTYPE_KEPT[key]

@@ -37,7 +37,7 @@ from ..ir import build
 from ..ir.naming import callee
 from ..ir.walk import walk_tree
 from ..signature import Num
-from .buffer_plan import UFUNC_OF, NotScheduled, Plan
+from .buffer_plan import UFUNC_OF, NotScheduled, Plan, keeps_dtype
 
 _HARMLESS_ATTRIBUTES = {"size", "shape", "ndim", "dtype"}
 _REDUCTIONS = {numpy.sum, numpy.mean, numpy.max, numpy.min, numpy.prod}
@@ -144,7 +144,7 @@ class _Schedule:
             for other in classes[1:]:
                 cls = self._combine(cls, other)
             # only ufuncs that give an array of its operands' float dtype (not np.isnan)
-            if isinstance(cls, tuple) and _keeps_dtype(ufunc, cls[1]):
+            if isinstance(cls, tuple) and keeps_dtype(ufunc, cls[1]):
                 return cls
         return None
 
@@ -390,17 +390,3 @@ class _Row:
 def _dtype(cls):
     return cls.dtype if isinstance(cls, _Row) else cls[1]
 
-
-_DTYPE_KEPT = {}
-
-
-def _keeps_dtype(ufunc, dtype):
-    key = (ufunc, dtype)
-    if key not in _DTYPE_KEPT:
-        try:
-            with numpy.errstate(all="ignore"):           # arctanh(1.0) is inf: fine
-                probe = ufunc(*[numpy.ones(1, dtype=dtype)] * ufunc.nin)
-            _DTYPE_KEPT[key] = probe.dtype == numpy.dtype(dtype)
-        except Exception:
-            _DTYPE_KEPT[key] = False
-    return _DTYPE_KEPT[key]
