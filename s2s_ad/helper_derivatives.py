@@ -19,7 +19,8 @@ from dataclasses import dataclass
 
 from .analyses.activity import analyse_activity, reaches_output_without
 from .analyses.shift_invariance import shift_cuts
-from .transforms.split_calls import split_helper_calls
+from .transforms.random_replay import draws_of
+from .transforms.split_calls import split_helper_calls, worth_splitting
 from .analyses.call_kinds import call_signature, functions_only, result_arity
 from .backend.derivative_def import derived_name
 from .derivation import Request
@@ -76,8 +77,9 @@ def helper_derivative(env, mode, helper, wrt, stmt):
     name = derived_name(helper, dataclasses.replace(helper_request, preserve_result=False))
     cache = env.cache
     if mode == "pair" and (key in cache.in_progress or (helper, dataclasses.replace(
-            helper_request, pair=False, preserve_result=False)) in cache.in_progress):
-        return None               # recursion: the helper's vjp, called whole
+            helper_request, pair=False, preserve_result=False)) in cache.in_progress
+            or not _worth_splitting(env, helper)):
+        return None               # recursion, or cheap to run again: the vjp, called whole
     if key in cache.in_progress:
         # recursion: the helper's derivative is still being built; refer to it (it is
         # bound once it exists) and read its arity
@@ -95,6 +97,14 @@ def helper_derivative(env, mode, helper, wrt, stmt):
         return HelperDerivative(derived.function, derived.function.__name__,
                                 derived.result_arity, derived.backward.function)
     return HelperDerivative(derived.function, name, derived.result_arity)
+
+
+def _worth_splitting(env, helper):
+    try:
+        levels = env.front(helper)
+    except Exception:       # (read with the call's facts only, `self.forward(*args)`):
+        return True         # its derivative reports what is wrong
+    return worth_splitting(levels, draws_of(helper, env.front))
 
 
 def split_calls(env, activity, namer, bind, generated):

@@ -259,8 +259,7 @@ def test_helpers_are_specialised_on_their_call_sites_kinds():
         np.testing.assert_allclose(gb, numeric_grad(with_helpers, [X, w, b], 2), rtol=1e-6)
         assert np.shape(gb) == np.shape(b)
     source = s2s_ad.derivative_source(df, X, w, 0.3)
-    # (its vjp split in two: transforms/split_calls.py)
-    assert "bwd__affine_1(" in source or "bwd__affine_1_w_b(" in source
+    assert "vjp__affine_1(" in source or "vjp__affine_1_w_b(" in source
     # the helper's result kind is known in the caller: no unbroadcast after it
     assert "unbroadcast" not in source
 

@@ -17,10 +17,13 @@ from s2s_ad.derivative_registry import CACHE
 
 X = np.array([0.3, -0.2, 0.5])
 W = np.array([1.1, 0.7, -0.4])
+M = np.array([[0.9, 0.2, -0.3], [0.1, 1.2, 0.4], [-0.5, 0.3, 0.8]])
+# (each helper multiplies by M: one running only elementwise operations keeps its whole
+# vjp, cheaper to run again than to keep: test_cheap_helpers_keep_the_whole_vjp)
 
 
 def layer(x, w):
-    return np.tanh(x * w) + np.sin(x)
+    return np.tanh((x @ M) * w) + np.sin(x)
 
 
 def stacked(x, w):
@@ -30,7 +33,7 @@ def stacked(x, w):
 
 
 def two(x, w):
-    a = np.sin(x) * w
+    a = np.sin(x @ M) * w
     return a, a * x
 
 
@@ -54,9 +57,9 @@ def through_a_list(x):
 
 def branchy(x, c):
     if c > 0:
-        y = np.exp(x)
+        y = np.exp(x @ M)
     else:
-        y = np.tanh(x)
+        y = np.tanh(x @ M)
     return y * x
 
 
@@ -78,7 +81,7 @@ def recursive(x):
 
 
 def scaled(x, scale=2.0, shift=0.0):
-    return np.exp(x * scale) + shift
+    return np.exp((x @ M) * scale) + shift
 
 
 def by_keyword(x, w):
@@ -120,6 +123,22 @@ def test_the_backward_part_does_not_compute_the_forward_again():
     code = ["\n".join(line for line in text.splitlines() if "#" not in line)
             for text in _generated("bwd_layer")]     # (the provenance comments quote h)
     assert code and all("np.tanh(" not in text and "np.sin(" not in text for text in code)
+
+
+def sigmoid(z):
+    return 1.0 / (1.0 + np.exp(-z))
+
+
+def gates(x, w):
+    return np.sum(sigmoid(x * w) * sigmoid(x + w))
+
+
+def test_cheap_helpers_keep_the_whole_vjp():
+    f = fresh(gates)
+    df = s2s_ad.grad(f)
+    np.testing.assert_allclose(df(X, W), numeric_grad(gates, (X, W), 0), rtol=1e-6)
+    source = s2s_ad.derivative_source(df, X, W)
+    assert "vjp_sigmoid" in source and "fwd_" not in source
 
 
 def test_tuple_items_and_lists():

@@ -90,6 +90,11 @@ def _helper_call(stmt, callees):
     return primitive, stmt.value
 
 
+def draws_of(helper, front):
+    """Does `helper` (or a helper it calls) draw random samples? (front: as replay_draws')"""
+    return _draws_of(helper, front, {}) is not None
+
+
 def _draws_of(helper, front, seen):
     """None when `helper` draws nothing; else the module-level generators it draws from
     (a list, maybe empty), or a string saying which draw cannot be replayed."""

@@ -23,10 +23,12 @@ import dataclasses
 import inspect
 
 import gast
+import numpy
 
 from ..ir import build
 from ..analyses.call_kinds import differentiated_helper
 from ..ir.primitives import operation_of
+from ..ir.walk import walk_tree
 from ..signature import UNKNOWN, Items, Opaque
 
 
@@ -106,6 +108,33 @@ def split_helper_calls(levels, kinds, activity, registry, namer, bind, pair_of):
         kinds = dataclasses.replace(kinds, facts=facts, iteration_classes=iterations
                                     if kinds.iteration_classes is not None else None)
     return levels, kinds, pairs
+
+
+_COSTLY = {numpy.dot, numpy.matmul, numpy.einsum, numpy.tensordot, numpy.inner,
+           numpy.convolve, numpy.correlate}
+
+
+def worth_splitting(helper_levels, draws):
+    """Is a helper's forward sweep worth keeping rather than running again in its vjp?
+    Yes when it loops, calls another function of the user's, multiplies matrices or
+    calls np.linalg, or draws random samples (kept, nothing to replay). A straight run of
+    elementwise operations costs about what reading the values it would save costs (on
+    the small arrays of an LSTM's gates recomputing sigmoid was 20% faster than keeping
+    its three intermediates): its vjp stays whole."""
+    if draws:
+        return True
+    for node in walk_tree(helper_levels.tree):
+        if isinstance(node, (gast.For, gast.While)) or \
+                isinstance(node, gast.BinOp) and isinstance(node.op, gast.MatMult):
+            return True
+        if isinstance(node, gast.Call):
+            function = operation_of(node, helper_levels.callees).primitive
+            home = getattr(function, "__module__", None) or ""
+            if function in _COSTLY or home.startswith("numpy.linalg") or (
+                    inspect.isfunction(function) and home.split(".")[0] not in ("numpy",
+                                                                                  "s2s_ad")):
+                return True
+    return False
 
 
 def _helper_call(stmt, levels, activity, registry):
