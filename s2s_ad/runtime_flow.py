@@ -257,8 +257,10 @@ def match_adjoint(a, x):
         return np.asarray(a, dtype=_float_dtype(a, x))   # a 0-d array's: numpy made a number
     if not isinstance(x, np.ndarray) and isinstance(a, np.ndarray) and a.ndim == 0:
         return type(x)(a) if isinstance(x, np.floating) else float(a)   # np.float32 kept
-    if type(a) is float and isinstance(x, np.floating) and type(x) is not np.float64:
-        return type(x)(a)       # np.float32 x: its adjoint started as the Python 0.0
+    if isinstance(a, float) and isinstance(x, np.floating) and type(x) is not np.float64:
+        # np.float32 x: its adjoint started as the Python 0.0, or a float64 mask met it
+        # (np.where(c, 1.0, 0.0), the seed's share, summed through a helper's pair)
+        return type(x)(a)
     return a
 
 

@@ -10,6 +10,10 @@ older finds).
   standing for zeros with `@` (matmul refuses a number).
 - jvp of `y = x + w; w[0] = ...` (x constant, in a helper or not): y's tangent was w's
   tangent array itself, which the write then changed (a silent wrong tangent).
+- np.float32 numbers: np.clip's and np.where's adjoints of the seed are float64 masks;
+  the clip's now selects against zeros of its result's dtype, and a float64 number's
+  adjoint is narrowed to the np.float32 argument it is the gradient of (as a Python
+  float's already was).
 """
 import math
 
@@ -106,3 +110,22 @@ def test_the_gradient_of_a_float32_clip_is_float32(path):
     got = on_path(s2s_ad.grad(clipped_float32), path)(x)
     assert got.dtype == np.float32
     np.testing.assert_allclose(got, [0.4, -0.5, 0.5, 0.2], rtol=1e-6)
+
+
+def same_twice(q0, q1):
+    return q0, q0
+
+
+def float32_number_selected_through_a_helper(a, s):
+    u2, u3 = same_twice(same_twice(s, a)[0], a)
+    return np.where(s > 0.1, u3, 1.0)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("s, expected", [(0.08, 0.0), (0.3, 1.0)])
+def test_a_float32_number_selected_by_where_through_a_helper_keeps_float32(path, s, expected):
+    # the where's share of the seed, np.where(c, 1.0, 0.0), is float64; summed with the
+    # pair's other (float32) item it made the number's gradient an np.float64
+    got = on_path(s2s_ad.grad(float32_number_selected_through_a_helper, wrt=1), path)(
+        np.float32(-0.8), np.float32(s))
+    assert type(got) is np.float32 and got == expected

@@ -38,7 +38,8 @@ def test_wide_programs_cover_the_constructs_they_are_written_for():
                 "shape_ops", "concatenate_stack", "cumsum", "sort", "where",
                 "max_min_clip_abs", "math", "comprehension", "number_loop", "row_loop",
                 "while", "branch_on_sign", "helper_tuple", "dict_parameter",
-                "tuple_parameter", "float32"}
+                "tuple_parameter", "float32", "layer_norm", "logaddexp", "stable_softplus",
+                "norm_axis", "take_along_axis", "einsum_ellipsis", "transposed_batch_matmul"}
     assert expected <= features, sorted(expected - features)
 
 

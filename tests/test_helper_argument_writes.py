@@ -317,3 +317,42 @@ def test_methods_writing_into_their_argument(f, path):
     x = np.array([0.45, -0.3, 0.2, 0.9, 0.7])
     np.testing.assert_allclose(grad_on(path, f)(x), numeric_grad(f, (x.copy(),), 0),
                                rtol=1e-6, atol=1e-8)
+
+
+def euler(x0, steps):
+    # the states list starts with the argument; appending to it writes into no argument
+    x = x0
+    states = [x]
+    for _ in range(steps):
+        x = x + 0.1 * np.sin(x)
+        states.append(x)
+    return np.stack(states)
+
+
+def trajectory_loss(x):
+    return np.sum(euler(x, 4) ** 2)
+
+
+def test_containers_made_here_are_not_the_arguments():
+    def appends_to_copy(d, v):
+        e = d.copy()
+        e["w"] = v
+
+    def writes_through_copy(d):
+        e = d.copy()
+        e["w"][0] = 1.0
+
+    def row_of_list(rows):
+        for r in list(rows):
+            r[0] = 0.0
+
+    assert parameters_written(euler) == set()
+    assert parameters_written(appends_to_copy) == set()
+    assert parameters_written(writes_through_copy) == {"d"}
+    assert parameters_written(row_of_list) == {"rows"}
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_helper_appending_its_argument_to_a_list_is_not_inlined(path):
+    np.testing.assert_allclose(grad_on(path, trajectory_loss)(X.copy()),
+                               numeric_grad(trajectory_loss, (X.copy(),), 0), rtol=1e-6)

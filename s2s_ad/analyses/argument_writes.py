@@ -47,6 +47,8 @@ _VIEWS = frozenset(id(f) for f in (
     np.split, np.array_split, np.hsplit, np.vsplit, np.dsplit, np.broadcast_arrays,
     np.flip, np.fliplr, np.flipud, np.rot90))
 _BUILTINS = frozenset(id(f) for f in vars(builtins).values())
+_CONTAINERS = frozenset(id(f) for f in (list, tuple, dict, set, frozenset, sorted, reversed,
+                                        zip, enumerate, iter, map, filter))
 # numpy functions that write into their first argument
 _WRITERS = frozenset(id(f) for f in (np.copyto, np.put, np.place, np.putmask,
                                      np.fill_diagonal, np.put_along_axis))
@@ -99,19 +101,22 @@ def _read(function, _depth, _active):
     a = tree.args
     params = [p.id for p in a.posonlyargs + a.args + a.kwonlyargs]
     params += [p.id for p in (a.vararg, a.kwarg) if p is not None]
-    reader = _Reader(scope, {p: {p} for p in params}, _depth, active | {function})
+    reader = _Reader(scope, {p: {p: 0} for p in params}, _depth, active | {function})
     reader.parameters = [p.id for p in a.posonlyargs + a.args]
     reader.block(tree.body, top=True)
     return reader
 
 
 class _Reader:
-    """Walks statements keeping, for each name, the parameters it may view."""
+    """Walks statements keeping, for each name, the parameters its value may hold and how
+    deep: {parameter: 0} when the value is (a view of, an item of) the parameter's own
+    memory, {parameter: 1} for a list, tuple or dict made here holding it (`states = [x]`:
+    appending to it changes no argument), and so on."""
 
     def __init__(self, scope, views, depth, active):
         self.scope, self.views, self.depth, self.active = scope, views, depth, active
         self.written = set()
-        self.returned = set()          # parameters the returned value may view
+        self.returned = set()          # parameters the returned value may hold
 
     def block(self, stmts, top):
         for stmt in stmts:
@@ -136,18 +141,20 @@ class _Reader:
                 else:
                     self.bind(target, self.viewed(stmt.value), top)
         elif isinstance(stmt, gast.Return) and stmt.value is not None:
-            self.returned |= self.viewed(stmt.value)
+            self.returned |= set(self.viewed(stmt.value))
         elif isinstance(stmt, gast.AugAssign):
-            self.write(stmt.target)
+            # `q += v` changes the array q holds; `q[i] += v` writes into q
+            self.mutates(stmt.target.value if isinstance(stmt.target, (
+                gast.Subscript, gast.Attribute)) else stmt.target)
         elif isinstance(stmt, gast.AnnAssign) and stmt.value is not None:
             self.bind(stmt.target, self.viewed(stmt.value), top)
         elif isinstance(stmt, gast.Delete):
             for target in stmt.targets:
-                if not isinstance(target, gast.Name):
-                    self.write(target)
+                if isinstance(target, (gast.Subscript, gast.Attribute)):
+                    self.mutates(target.value)
         elif isinstance(stmt, (gast.For, gast.AsyncFor)):
             for _ in range(2):              # what one iteration binds, the next one reads
-                self.bind(stmt.target, self.viewed(stmt.iter), False)
+                self.bind(stmt.target, _item(self.viewed(stmt.iter)), False)
                 self.block(stmt.body, False)
             self.block(stmt.orelse, False)
         elif isinstance(stmt, gast.While):
@@ -170,65 +177,72 @@ class _Reader:
 
     def bind(self, target, sources, replace):
         if isinstance(target, gast.Name):
-            if replace:
-                self.views[target.id] = set(sources)
-            else:
-                self.views.setdefault(target.id, set()).update(sources)
+            held = {} if replace else self.views.get(target.id, {})
+            self.views[target.id] = _union(held, sources)
         elif isinstance(target, (gast.Tuple, gast.List)):
             for item in target.elts:
-                self.bind(item.value if isinstance(item, gast.Starred) else item, sources, False)
-        else:
-            self.write(target)              # `q[0] = v`, `q.attr = v`
+                self.bind(item.value if isinstance(item, gast.Starred) else item,
+                          _item(sources), False)
+        elif isinstance(target, (gast.Subscript, gast.Attribute)):
+            self.mutates(target.value)      # `q[0] = v`, `q.attr = v` change what q holds
 
-    def write(self, target):
-        base = target
-        while isinstance(base, (gast.Subscript, gast.Attribute, gast.Starred)):
-            base = base.value
-        if isinstance(base, gast.Name):
-            self.written |= self.views.get(base.id, set())
+    def mutates(self, expr):
+        """The object `expr` denotes is changed: a parameter it is (part of) is written."""
+        self.written |= {p for p, depth in self.viewed(expr).items() if depth == 0}
 
     def viewed(self, expr):
-        """The parameters the value of `expr` may share memory with."""
+        """{parameter: depth} of what the value of `expr` may hold (see the class doc)."""
         if isinstance(expr, gast.Name):
-            return set(self.views.get(expr.id, ()))
-        if isinstance(expr, (gast.Subscript, gast.Attribute, gast.Starred)):
+            return dict(self.views.get(expr.id, {}))
+        if isinstance(expr, (gast.Subscript, gast.Attribute)):
+            return _item(self.viewed(expr.value))
+        if isinstance(expr, gast.Starred):
             return self.viewed(expr.value)
         if isinstance(expr, (gast.Tuple, gast.List, gast.Set)):
-            return set().union(*[self.viewed(e) for e in expr.elts])
+            return _holding(_union(*[self.viewed(e) for e in expr.elts]))
         if isinstance(expr, gast.Dict):
-            return set().union(*[self.viewed(e) for e in expr.values])
+            return _holding(_union(*[self.viewed(e) for e in expr.values]))
         if isinstance(expr, gast.IfExp):
-            return self.viewed(expr.body) | self.viewed(expr.orelse)
+            return _union(self.viewed(expr.body), self.viewed(expr.orelse))
         if isinstance(expr, gast.BoolOp):
-            return set().union(*[self.viewed(e) for e in expr.values])
+            return _union(*[self.viewed(e) for e in expr.values])
         if isinstance(expr, gast.NamedExpr):
             return self.viewed(expr.value)
-        if isinstance(expr, (gast.ListComp, gast.GeneratorExp, gast.DictComp)):
-            return set().union(*[self.viewed(g.iter) for g in expr.generators],
-                               self.viewed(getattr(expr, "elt", None) or expr.value))
+        if isinstance(expr, (gast.ListComp, gast.GeneratorExp, gast.SetComp, gast.DictComp)):
+            items = [_item(self.viewed(g.iter)) for g in expr.generators]
+            parts = [expr.key, expr.value] if isinstance(expr, gast.DictComp) else [expr.elt]
+            return _holding(_union(*items, *[self.viewed(e) for e in parts]))
         if isinstance(expr, gast.Call):
             return self._call_result(expr)
-        return set()
+        return {}
 
     def _call_result(self, call):
-        given = set().union(*[self.viewed(a) for a in call.args],
-                            *[self.viewed(k.value) for k in call.keywords])
-        if not given:
-            return set()
+        given = _union(*[self.viewed(a) for a in call.args],
+                       *[self.viewed(k.value) for k in call.keywords])
         func = call.func
         if isinstance(func, gast.Attribute) and self._is_value(func.value):
-            # a method of a value: views for view methods, containers' reads
+            receiver = self.viewed(func.value)
+            if func.attr == "copy":        # an array's copy, or a dict's or list's (shallow)
+                return _holding(_item(receiver))
+            # view methods; a container's reads (`d.get(k)`, `d.values()`) and anything
+            # not an array method may return what the value holds
             if func.attr in _VIEW_METHODS or not hasattr(np.ndarray, func.attr):
-                return self.viewed(func.value) | given
-            return set()
+                return _union(receiver, given)
+            return {}
+        if not given:
+            return {}
         callee = self._lookup(func)
         if callee is None:
             return given
-        if id(callee) in _VIEWS or id(callee) in _BUILTINS:
+        if id(callee) in _VIEWS:
             return given
+        if id(callee) in _CONTAINERS:      # list(q), zip(p, q): new containers of the items
+            return _holding(_item(given))
+        if id(callee) in _BUILTINS:        # max(items), next(it): one of the items
+            return _item(given)
         module = getattr(callee, "__module__", None) or ""
         if module.startswith(("numpy", "scipy", "math")):
-            return set()
+            return {}
         return given                      # one of your functions may return what it is given
 
     def call(self, call):
@@ -236,12 +250,12 @@ class _Reader:
         func = call.func
         for kw in call.keywords:
             if kw.arg == "out":
-                self.write_value(kw.value)
+                self.mutates(kw.value)
         if isinstance(func, gast.Attribute) and func.attr == "shuffle" and call.args:
-            self.write_value(call.args[0])          # rng.shuffle(q), np.random.shuffle(q)
+            self.mutates(call.args[0])          # rng.shuffle(q), np.random.shuffle(q)
         if isinstance(func, gast.Attribute) and self._is_value(func.value):
             if func.attr in _MUTATING:
-                self.write_value(func.value)
+                self.mutates(func.value)
             return
         callee = self._lookup(func)
         if callee is None:
@@ -249,13 +263,13 @@ class _Reader:
         if (id(callee) in _WRITERS or isinstance(getattr(func, "value", None), gast.Attribute)
                 and isinstance(self._lookup(func.value), np.ufunc) and func.attr == "at") \
                 and call.args:
-            self.write_value(call.args[0])
+            self.mutates(call.args[0])
             return
         if not inspect.isfunction(callee) or callee in self.active:
             return
         if self.depth >= _DEPTH:
             for arg in list(call.args) + [k.value for k in call.keywords]:
-                self.write_value(arg)
+                self.mutates(arg)
             return
         written = parameters_written(callee, self.depth + 1, self.active)
         if not written:
@@ -269,13 +283,10 @@ class _Reader:
         for i, arg in enumerate(call.args):
             if isinstance(arg, gast.Starred) or by_position.get(i) in written \
                     or by_position.get(i) is None:
-                self.write_value(arg)
+                self.mutates(arg)
         for kw in call.keywords:
             if kw.arg is None or kw.arg in written:
-                self.write_value(kw.value)
-
-    def write_value(self, expr):
-        self.written |= self.viewed(expr)
+                self.mutates(kw.value)
 
     def _is_value(self, expr):
         """Is `expr` (the receiver of a method) a value rather than a module or class?"""
@@ -295,3 +306,23 @@ class _Reader:
         for attr in rest:
             obj = getattr(obj, attr, None)
         return obj
+
+
+def _union(*held):
+    """What any of several values may hold: the shallowest depth of each parameter."""
+    out = {}
+    for one in held:
+        for p, depth in one.items():
+            out[p] = min(depth, out.get(p, depth))
+    return out
+
+
+def _item(held):
+    """What an item (index, attribute, loop item) of a value holding `held` may hold: an
+    item of a parameter's memory is still the parameter's memory (depth 0)."""
+    return {p: max(depth - 1, 0) for p, depth in held.items()}
+
+
+def _holding(held):
+    """What a new container holding values that hold `held` holds: one level deeper."""
+    return {p: depth + 1 for p, depth in held.items()}

@@ -6,7 +6,9 @@ its operands: broadcasting pairs ((3, 1) with (1, 4), (4,) with (3, 4), 0-d arra
 scalars), reductions with `axis=` (ints, negative, tuples) and `keepdims`, slices with
 steps, negative bounds and empty results, integer and boolean indexing, `@` and einsum of
 matching shapes, cumulative and sorting functions along an axis, and the shape functions
-(concatenate, stack, reshape, transpose, swapaxes, expand_dims, squeeze).
+(concatenate, stack, reshape, transpose, swapaxes, expand_dims, squeeze), and what user
+code writes (`idiom`: layer norm, logaddexp, a stable softplus, np.linalg.norm along an
+axis, np.take_along_axis, einsum with `...`, a batch of transposed products).
 
     >>> w = ShapedExpressions(random.Random(0), set(), "np.float64")
     >>> w.scopes[0]["X"] = Val((3, 4))
