@@ -19,6 +19,8 @@ POINTS = np.array([[0.2, 0.1, 0.4, 0.3], [0.3, 0.6, 0.2, 0.3], [0.5, 0.3, 0.4, 0
 
 
 def _on_simplex(z):
+    # in float64 (float32 rows too): scipy checks that the components sum to 1 within 1e-9
+    z = z + np.zeros(np.shape(z))
     e = np.exp(z - np.max(z, axis=0))
     return e / np.sum(e, axis=0)
 

@@ -33,6 +33,23 @@ def in_a_loop(x):
     return total
 
 
+def saves_shapes(x):
+    """the body saves a value by its shape only (`_tape.append(shape_of(m))`): what is put
+    back is the value, never the helper"""
+    total = 0.0
+    for i in range(3):
+        try:
+            k = np.outer(x, x) * (i - 0.5) + 0.1 * np.eye(3)
+            m = k * x[0]
+            chol = np.linalg.cholesky(m)
+        except np.linalg.LinAlgError:
+            k = np.eye(3)
+            m = k * x[1]
+            chol = np.tanh(m)
+        total = total + np.sum(chol * x)
+    return total
+
+
 def with_else(x):
     a = np.diag(x * np.array([1.0, 0.0, 1.0]))      # singular unless x[0] > 5
     if x[0] > 5.0:
@@ -70,6 +87,7 @@ X3 = np.array([1.0, 2.0, 3.0])
     (log_det_jittered, X3),                         # the handler's path
     (log_det_jittered, X3 + 5.0),                   # the body's path
     (in_a_loop, np.array([0.7, -0.4, 0.9])),        # both, in one run
+    (saves_shapes, np.array([0.5, -0.3, 0.8])),
     (with_else, X3),                                # the handler
     (with_else, X3 + 5.0),                          # the body and its else
     (reraised, X3),

@@ -79,9 +79,14 @@ def _first_saved(body, tape):
         assert not isinstance(stmt, (gast.If, gast.For, gast.While, gast.Try, gast.With)), \
             "a nested block in a fallback `try` body (transforms/fallbacks.py keeps it flat)"
         if _is_push(stmt, tape):
-            for node in walk_tree(stmt.value.args[0]):
-                if isinstance(node, gast.Name) and node.id not in bound \
-                        and node.id not in saved:
+            # the value pushed (`_tape.append(h)`, `_tape.append(shape_of(h))`): h, never
+            # the helper or module a call reads (putting those back would make them locals)
+            pushed = stmt.value.args[0]
+            callees = {id(n.func) for n in walk_tree(pushed) if isinstance(n, gast.Call)}
+            callees |= {id(n.value) for n in walk_tree(pushed) if isinstance(n, gast.Attribute)}
+            for node in walk_tree(pushed):
+                if isinstance(node, gast.Name) and id(node) not in callees \
+                        and node.id not in bound and node.id not in saved:
                     saved.append(node.id)
         for node in walk_tree(stmt):
             if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
