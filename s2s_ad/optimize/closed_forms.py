@@ -272,8 +272,8 @@ class _Rewrite:
             try:
                 if isinstance(stmt, gast.Assign) and self.is_adjoint(target):
                     self.adjoints[target] = self._rational(stmt.value, True)
-                elif isinstance(stmt, gast.AugAssign) and isinstance(stmt.op, (gast.Add, gast.Sub)) \
-                        and target in self.adjoints:
+                elif isinstance(stmt, gast.AugAssign) and target in self.adjoints \
+                        and isinstance(stmt.op, (gast.Add, gast.Sub)):
                     value, array = self._rational(stmt.value, True)
                     old, was_array = self.adjoints[target]
                     combine = self.field.add if isinstance(stmt.op, gast.Add) else self.field.sub

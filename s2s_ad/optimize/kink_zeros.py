@@ -3,8 +3,8 @@
 The adjoint of `m = np.minimum(a, b)` sends g to a only where the minimum picks a
 (`kink_share(g, b, a, True)`: g where b > a, g / 2 at ties), and there m equals a. So
 if g, as a rational function of the forward values, is identically zero once m is
-replaced by a, the share is zero wherever it is not multiplied by zero: the statement
-adds nothing. A person writing a Huber or smooth-L1 gradient uses exactly this (the
+replaced by a, the share is zero everywhere (where it flows g is zero, elsewhere it does
+not flow): the statement adds nothing. A person writing a Huber or smooth-L1 gradient uses exactly this (the
 quadratic part's derivative d - m is zero where m = d):
 
     d = np.abs(t)                         d = np.abs(t)
