@@ -43,7 +43,7 @@ nondifferentiable(  # counts, seeds, checks, tie shares (piecewise constant), ze
     runtime_checks.check_broadcast, runtime_checks.check_matmul,
     runtime_checks.check_unshared, runtime_checks.check_not_method, runtime_objects.has_class,
     runtime.zero_tangent, runtime.zero_adjoint, runtime_flow.float_zeros,
-    runtime_flow.float_dtype, runtime_flow.sequence_position,
+    runtime_flow.float_dtype, runtime_flow.sequence_position, runtime.sequence_like,
     runtime.shape_of, runtime.placeholder, pad_widths,
     signal_widths, signal_widths_nd, weights_layout, runtime_creation.linspace_fractions, norm_power,
     runtime_linalg.einsum_operand_count, runtime_linalg.kron_layout)

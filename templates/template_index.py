@@ -6,7 +6,7 @@ INDEX = """
 source nondifferentiable 3332765177
 source numpy2_arrays 3082045499
 source numpy2_linalg 4164953087
-source numpy_arithmetic 3310515530
+source numpy_arithmetic 2494840597
 source numpy_bessel 1762698696
 source numpy_calculus 3534424489
 source numpy_complex 3735347535
@@ -33,11 +33,11 @@ source objects 570029641
 source operators 4021195466
 source python_math 2016104563
 source runtime_adjoints 1440817612
-source runtime_adjoints_linalg 2007760678
+source runtime_adjoints_linalg 878237823
 source runtime_banded 799786415
 source runtime_calculus 3507173389
 source runtime_functions 2311047599
-source runtime_helpers 1747781204
+source runtime_helpers 1667568692
 source runtime_helpers_arrays 1411742494
 source runtime_helpers_pieces 3004516216
 source runtime_mappings 3962196716
@@ -841,6 +841,7 @@ nondifferentiable builtins:slice runtime_helpers
 nondifferentiable s2s_ad.runtime:extremum_share runtime_helpers
 nondifferentiable s2s_ad.runtime:placeholder runtime_helpers
 nondifferentiable s2s_ad.runtime:reduced_count runtime_helpers
+nondifferentiable s2s_ad.runtime:sequence_like runtime_helpers
 nondifferentiable s2s_ad.runtime:shape_of runtime_helpers
 nondifferentiable s2s_ad.runtime:zero_adjoint runtime_helpers
 nondifferentiable s2s_ad.runtime:zero_tangent runtime_helpers
