@@ -60,8 +60,7 @@ _MUTATING = frozenset((
     "__iadd__", "__isub__", "__imul__", "__itruediv__"))
 # array methods whose result may share memory with the array
 _VIEW_METHODS = frozenset(("reshape", "ravel", "view", "transpose", "squeeze", "swapaxes",
-                           "diagonal", "flatten_view", "__array__", "get", "values",
-                           "items", "keys"))
+                           "diagonal", "__array__", "get", "values", "items", "keys"))
 _DEPTH = 3
 # each function's parsed source, read again for every call of it a derivative makes (only
 # read here, never changed)
@@ -84,17 +83,25 @@ def parameters_returned(function):
     return tuple(i for i, p in enumerate(reader.parameters) if p in reader.returned)
 
 
-def _read(function, _depth, _active):
-    active = set() if _active is None else _active
-    code = getattr(function, "__code__", None)
-    if code is None or function in active:
-        return None
+def parsed_tree(function):
+    """`function`'s parsed def (kept per function object; never changed), or None."""
     tree = _TREES.get(function)
     if tree is None:
         try:
             tree = _TREES[function] = parse(function).tree
         except Exception:
             return None
+    return tree
+
+
+def _read(function, _depth, _active):
+    active = set() if _active is None else _active
+    code = getattr(function, "__code__", None)
+    if code is None or function in active:
+        return None
+    tree = parsed_tree(function)
+    if tree is None:
+        return None
     scope = collections.ChainMap(
         dict(zip(code.co_freevars, [c.cell_contents for c in function.__closure__ or ()])),
         function.__globals__)

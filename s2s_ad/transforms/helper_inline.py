@@ -30,7 +30,7 @@ from ..ir.walk import walk_tree
 from ..frontend.fence import fence
 from ..frontend.parse import parse
 from ..frontend.resolve import resolve
-from ..analyses.argument_writes import parameters_written
+from ..analyses.argument_writes import parameters_written, parsed_tree
 from ..backend.sources import is_generated
 
 # modules whose functions are primitives or s2s_ad's own, never inlined
@@ -116,7 +116,7 @@ def _written_in_place(target):
     written = parameters_written(target)
     if not written:
         return frozenset()
-    tree = parse(target).tree
+    tree = parsed_tree(target)
     bound = {n.id for n in walk_tree(tree) if isinstance(n, gast.Name)
              and isinstance(n.ctx, gast.Store)}
     bound |= {n.target.id for n in walk_tree(tree) if isinstance(n, gast.AugAssign)
