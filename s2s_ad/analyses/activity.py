@@ -15,6 +15,7 @@ import gast
 
 from .effects import writes_no_argument
 
+from .tape_restores import tape_restores
 from ..ir.primitives import attribute_read, operation_of, names_in, COMPARE
 from ..ir.walk import all_statements, names_stored, walk_tree
 
@@ -81,7 +82,7 @@ def literal_dtype(node):
 def analyse_activity(levels, wrt, outputs, registry, constants=frozenset()):
     """`constants`: variables whose derivative provably never reaches the output (a max
     shifted out, analyses/shift_invariance.py): held constant, they carry none."""
-    statements = _assignments(levels.tree.body)
+    statements = _assignments(levels.tree.body, tape_restores(levels))
     varied = set(wrt)
     changed = True
     while changed:
@@ -107,7 +108,7 @@ def analyse_activity(levels, wrt, outputs, registry, constants=frozenset()):
         for target, value in reversed(statements):
             if target not in useful:
                 continue
-            names = value.reads if isinstance(value, _Flow) else \
+            names = value.needs if isinstance(value, _Flow) else \
                 [n.id for n in walk_tree(value) if isinstance(n, gast.Name)]
             for name in names:
                 if name not in useful:
@@ -117,16 +118,24 @@ def analyse_activity(levels, wrt, outputs, registry, constants=frozenset()):
 
 
 class _Flow:
-    """A value flowing into a variable without a primitive: `y[i] = v`, `items.append(v)`."""
+    """A value flowing into a variable without a primitive: `y[i] = v`, `items.append(v)`;
+    `needs`: what computing it reads, when more than where its value comes from."""
 
-    def __init__(self, reads):
+    def __init__(self, reads, needs=None):
         self.reads = reads
+        self.needs = reads if needs is None else needs
 
 
-def _assignments(body):
+def _assignments(body, restores=None):
+    """[(target, value or _Flow)]. In a derivative differentiated again, `v = tape.pop()`
+    gives back a value v held (tape_restores.py): it carries a derivative only where v
+    does, not wherever the tape does."""
     out = []
     for stmt in body:
-        if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Subscript):
+        restored = restores.restored(stmt) if restores is not None else None
+        if restored is not None:
+            out.append((restored, _Flow([restored], [restored, restores.tape])))
+        elif isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Subscript):
             base = stmt.targets[0].value.id
             out.append((base, _Flow([n.id for n in walk_tree(stmt.value)
                                      if isinstance(n, gast.Name)])))
@@ -140,7 +149,7 @@ def _assignments(body):
                         _Flow([n.id for a in stmt.value.args for n in walk_tree(a)
                                if isinstance(n, gast.Name)])))
         for field in ("body", "orelse"):
-            out.extend(_assignments(getattr(stmt, field, []) or []))
+            out.extend(_assignments(getattr(stmt, field, []) or [], restores))
     return out
 
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..signature import UNKNOWN, Attributes, Items, Mapping, Num, Opaque, SequenceOf
 from .slice_shapes import sliced_array
-from .stand_ins import WORLDS, literal, result_kind, stand_ins
+from .stand_ins import WORLDS, literal, result_kind, stand_ins, unknown_int
 
 
 @dataclass(frozen=True)
@@ -77,6 +77,8 @@ class ItemKinds:
 
     def _getitem_in_worlds(self, base, index):
         kind, worlds = self._atom(base)
+        if isinstance(kind, Opaque) and kind.type is range and self._is_int(index):
+            return Num(int, "int64", ()), unknown_int()   # r[k] of a range r: an int
         if isinstance(kind, (SequenceOf, Items)) and not isinstance(index, gast.Slice) \
                 and not isinstance(literal(index), int):
             # an item at an index known only at run time: any of them

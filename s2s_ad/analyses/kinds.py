@@ -37,6 +37,7 @@ from .shape_values import Shape, axes_from_lengths
 from .shape_classes import ShapeClasses
 from .item_kinds import ItemKinds, join, public
 from .operand_kinds import OperandsAtCalls, OperandsNoted
+from .tape_restores import tape_restores
 from .union_find import root_of
 from .stand_ins import (WORLDS, constant, global_value, integer_worlds, literal, result_kind,
                         same_value, stand_ins, unknown_int, UnknownInt, written_worlds)
@@ -111,6 +112,7 @@ class _Analysis(ItemKinds, ShapeClasses, SymbolicLengths, OperandsNoted):
         self.facts = {}
         self._init_operands()
         self.env = {}                      # variable -> (kind, per-world stand-ins or None)
+        self.restores = tape_restores(levels)  # a derivative differentiated again
         for name in levels.resolution.parameters:
             kind = signature.get(name, UNKNOWN)
             self._bind(name, kind, stand_ins(kind))
@@ -135,6 +137,8 @@ class _Analysis(ItemKinds, ShapeClasses, SymbolicLengths, OperandsNoted):
             self._statement(stmt)
 
     def _statement(self, stmt):
+        if self.restores is not None and self._restore(stmt):
+            return
         if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name):
             if isinstance(stmt.value, gast.Call):
                 self._note_operands(stmt)
@@ -166,6 +170,18 @@ class _Analysis(ItemKinds, ShapeClasses, SymbolicLengths, OperandsNoted):
             self._nested -= 1
         elif isinstance(stmt, gast.With):
             self._block(stmt.body)
+
+    def _restore(self, stmt):
+        """Is `stmt` a tape's restore (a value its name held: tape_restores.py) or a preamble?"""
+        if id(stmt) in self.restores.preamble:
+            return True
+        name = self.restores.restored(stmt)
+        if name is None:
+            return False
+        kind = self.facts.get(name, UNKNOWN)
+        self._bind(name, kind, stand_ins(kind))
+        self._sym_bind(name, None)
+        return True
 
     def _written(self, target, value):
         """y after `y[index] = v`: an array keeps its kind; a dict or list is written in
