@@ -24,6 +24,7 @@ from .transforms.split_calls import split_helper_calls, worth_splitting
 from .analyses.call_kinds import call_signature, functions_only, result_arity
 from .backend.derivative_def import derived_name
 from .derivation import Request
+from .errors import ADError, MissingDerivativeError
 from .derivative_cache import ForwardReference
 
 
@@ -89,6 +90,8 @@ def helper_derivative(env, mode, helper, wrt, stmt):
     try:
         derived = env.derive(helper, helper_request)
         cache.in_progress[key].bind(derived.function)
+    except ADError as exc:
+        raise _at_the_call(exc, helper, env, stmt) from None
     finally:
         del cache.in_progress[key]
     if mode == "pair":
@@ -97,6 +100,29 @@ def helper_derivative(env, mode, helper, wrt, stmt):
         return HelperDerivative(derived.function, derived.function.__name__,
                                 derived.result_arity, derived.backward.function)
     return HelperDerivative(derived.function, name, derived.result_arity)
+
+
+# libraries whose functions' source is their own machinery (validation, dispatch, LAPACK
+# wrappers): followed into where s2s_ad has no rule, an error there helps nobody
+_LIBRARIES = ("numpy", "scipy", "sklearn", "pandas", "statsmodels")
+
+
+def _at_the_call(exc, helper, env, stmt):
+    """An error from inside a library function's source, as one at the user's call of it
+    (`scipy.linalg.expm(A)`: no rule, and scipy's code writes through a view); any other
+    error as it is."""
+    module = getattr(helper, "__module__", None) or ""
+    if module.split(".")[0] not in _LIBRARIES:
+        return exc
+    public = module.split(".")[0] if module.split(".")[0] == "numpy" else \
+        ".".join(p for p in module.split(".") if not p.startswith("_"))
+    name = f"{public}.{getattr(helper, '__name__', '?')}"
+    return MissingDerivativeError(
+        f"no derivative is known for `{name}`, and its source (the library's own code) "
+        f"cannot be differentiated: {exc.message}",
+        env.levels.parsed.source_map.locate(stmt.value),
+        "register one with @s2s_ad.adjoint (and @s2s_ad.tangent for forward mode), or "
+        "write the computation with differentiable numpy operations")
 
 
 def _worth_splitting(env, helper):
