@@ -101,8 +101,9 @@ def fence(parsed, extra_allowed=(), resolution=None):
             if isinstance(node, gast.Lambda) and id(node) not in named_lambdas:
                 raise UnsupportedSyntaxError(
                     "a lambda is supported when assigned to a name and then called, passed "
-                    "to a def of yours, mapped (`map(lambda v: ..., xs)`) or given as `key=` "
-                    "of sorted / max / min",
+                    "to a def of yours, mapped (`map(lambda v: ..., xs)`), folded "
+                    "(`functools.reduce(lambda a, v: ..., xs)`) or given as `key=` of "
+                    "sorted / max / min",
                     smap.locate(node), "write `g = lambda x: ...` and call g(...)")
             if isinstance(node, gast.FunctionDef):
                 _check_signature(node, smap)
@@ -212,8 +213,12 @@ _APPLYING = {"map": ("args", 0), "sorted": ("key", None), "max": ("key", None),
 def _applied_lambdas(tree, resolution):
     """Lambdas passed to map (first argument) or as `key=` of sorted / max / min."""
     import builtins
+    import functools
     found = set()
     for node in walk_tree(tree):
+        if isinstance(node, gast.Call) and node.args and resolution is not None \
+                and _names(resolution, node.func, functools.reduce):
+            found.add(id(node.args[0]))       # functools.reduce(lambda a, v: ..., xs)
         if not isinstance(node, gast.Call) or not isinstance(node.func, gast.Name) \
                 or node.func.id not in _APPLYING:
             continue
@@ -226,6 +231,17 @@ def _applied_lambdas(tree, resolution):
             found.add(id(node.args[position]))
         found |= {id(k.value) for k in node.keywords if k.arg == where}
     return found
+
+
+def _names(resolution, func, target):
+    """Does the callee `func` (a name or dotted path of f's module) name `target`?"""
+    path = dotted_path(func)
+    if path is None or resolution.is_value(path.split(".")[0]):
+        return False
+    try:
+        return resolution.lookup(path) is target
+    except Exception:       # (a path the module does not define: not this one)
+        return False
 
 
 def _lambdas_given_to_defs(tree, resolution):

@@ -93,11 +93,21 @@ class ControlExpressionMixin:
             left = right
         return self._bool_op(gast.BoolOp(op=gast.And(), values=parts))
 
-    def _comprehension(self, expr, accumulate=False):
-        """[e for x in xs if c] -> a list built by appends; accumulate: a running sum."""
+    def _comprehension(self, expr, accumulate=False, start=None):
+        """[e for x in xs if c] -> a list built by appends; accumulate: a running sum (True)
+        or fold (`combine(total, e)` -> the next total's expression) from `start` (0 unless
+        given: functools.reduce's first item or initial value)."""
+        if accumulate is True:
+            accumulate = _added
         name = self._new_multi_temp("total" if accumulate else "items")
-        start = build.const(0) if accumulate else gast.List(elts=[], ctx=gast.Load())
-        self._pend(0, build.assign(name, start))
+        start_level = 0
+        if start is not None:
+            start, start_level = self._atom(start)
+        elif accumulate:
+            start = build.const(0)
+        else:
+            start = gast.List(elts=[], ctx=gast.Load())
+        self._pend(start_level, build.assign(name, start))
         saved = dict(self.current)
         # a comprehension in a loop's iterable (`for r in [[... for e in x], ...]`) must
         # not leave its own loop variable as the enclosing loop's
@@ -110,6 +120,7 @@ class ControlExpressionMixin:
                   if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
         level = 1 + max([self.levels.get(n.id, 0) for n in walk_tree(innermost)
                          if isinstance(n, gast.Name) and n.id not in stored], default=0)
+        level = max(level, start_level + 1)         # after the total's first value
         self._pend(level, innermost)
         self.levels[name] = level
         return build.name(name), level
@@ -136,9 +147,16 @@ class ControlExpressionMixin:
                 self._flush(elt, [self._comprehension_loops(rest, elt, name, accumulate)])
                 return
             if accumulate:
-                value = gast.BinOp(left=build.name(name), op=gast.Add(), right=elt)
+                value = accumulate(build.name(name), elt)
                 op, level = self._operation(build.with_location(value, elt))
-                self._flush(elt, [build.assign(name, op)])
+                if accumulate is _added:        # (the sum's adjoint reads no total)
+                    self._flush(elt, [build.assign(name, op)])
+                    return
+                # a fold step's adjoint reads the total it was given: computed into a
+                # level temporary, so the total is rebound by a copy after it
+                step = self.namer.level_temp(level)
+                self.levels[step] = level
+                self._flush(elt, [build.assign(step, op), build.assign(name, build.name(step))])
             else:
                 atom, _ = self._atom(elt)
                 method = build.attribute(build.name(name), "append")
@@ -165,3 +183,8 @@ class ControlExpressionMixin:
         if setup:
             return Sequence(setup + [loop])
         return loop
+
+
+def _added(total, elt):
+    """sum's step: total + e."""
+    return gast.BinOp(left=total, op=gast.Add(), right=elt)

@@ -10,6 +10,7 @@ normalize lowers as usual, so the derivative follows the value that was chosen:
     reversed(xs)           ->  xs[::-1]
     divmod(a, b)           ->  (a // b, a % b)
     map(f, xs, ys)         ->  [f(v, w) for v, w in zip(xs, ys)]
+    functools.reduce(f, xs)  ->  total = xs[0]; total = f(total, v) for v in xs[1:]
     zip(xs, ys, zs)        ->  [(u, v, w) for u, v, w in zip(xs, ys, zs)]
     enumerate(xs, 1)       ->  [(k, v) for k, v in enumerate(xs, 1)]
     {"a": x}, dict(a=x)    ->  make_mapping(("a",), (x,))      (runtime_mappings.py)
@@ -28,6 +29,7 @@ normalizer).
 """
 import builtins
 import dataclasses
+import functools
 import operator
 
 import gast
@@ -38,11 +40,12 @@ from ..ir import build
 from ..ir.build import dotted_path
 from ..ir.primitives import RANDOM_METHODS
 from ..ir.walk import walk_tree
-from .. import runtime_flow, runtime_mappings
+from .. import runtime_flow
 from .container_updates import ContainerUpdateMixin, located as _located
+from .mapping_displays import MappingDisplayMixin
 
 
-class PythonCallMixin(ContainerUpdateMixin):
+class PythonCallMixin(ContainerUpdateMixin, MappingDisplayMixin):
     """Builtins (max, min, sorted, reversed, divmod, map, zip) and methods of dicts, lists
     and random generators, lowered to operations normalize already knows."""
 
@@ -50,6 +53,8 @@ class PythonCallMixin(ContainerUpdateMixin):
         """(op, level) for a call of one of Python's builtins rewritten here, else None."""
         if not hasattr(expr, "lineno"):
             return None      # a call normalize writes itself (min of lengths for zip)
+        if target is functools.reduce:
+            return self._reduce(expr)
         rule = _BUILTIN_RULES.get(id(target)) if target is getattr(
             builtins, getattr(target, "__name__", ""), None) else None
         if rule is None:
@@ -195,6 +200,27 @@ class PythonCallMixin(ContainerUpdateMixin):
         return self._lower(_located(
             self._mapped(expr.args[0], expr.args[1:], expr), expr))
 
+    def _reduce(self, expr):
+        """functools.reduce(f, xs[, initial]) as a running fold: total = xs[0] (or
+        initial), then total = f(total, v) for v in xs[1:] (xs)."""
+        if not 2 <= len(expr.args) <= 3 or expr.keywords \
+                or any(isinstance(a, gast.Starred) for a in expr.args):
+            return None
+        function, seq = expr.args[0], self._held(expr.args[1])
+        items = seq
+        if len(expr.args) == 3:
+            start = expr.args[2]
+        else:
+            start = _located(build.subscript(build.clone(seq), build.const(0)), expr)
+            items = build.subscript(build.clone(seq), build.slice_(lower=build.const(1)))
+        item = self.namer.fresh("item")
+        self.res = dataclasses.replace(self.res, locals=self.res.locals | {item})
+        loop = gast.GeneratorExp(elt=_located(build.name(item), expr), generators=[
+            gast.comprehension(target=build.name(item, store=True), iter=items, ifs=[],
+                               is_async=0)])
+        return self._comprehension(_located(loop, expr), start=start, accumulate=lambda
+                                   total, elt: self._applied(function, [total, elt], expr))
+
     def _enumerate(self, expr):
         """enumerate(xs, start) as a value: [(k, v) for k, v in enumerate(xs, start)]."""
         if not 1 <= len(expr.args) <= 2 or any(k.arg != "start" for k in expr.keywords):
@@ -213,52 +239,6 @@ class PythonCallMixin(ContainerUpdateMixin):
                                 build.call(build.name("zip"), expr.args))
         return self._lower(_located(pairs, expr))
 
-    def _dict(self, expr):
-        """dict(a=x, b=y), dict({"a": x}, b=y), dict([("a", x)], b=y) and
-        dict(zip(keys, values)) as make_mapping; dict(d) as {k: d[k] for k in d}."""
-        if any(k.arg is None for k in expr.keywords):
-            return None
-        entries = _display_entries(expr.args[0]) if len(expr.args) == 1 else \
-            ([], []) if not expr.args else None
-        if entries is not None:
-            keys, values = entries
-            display = gast.Dict(keys=keys + [build.const(k.arg) for k in expr.keywords],
-                                values=values + [k.value for k in expr.keywords])
-            return self._mapping_display(_located(display, expr))
-        if len(expr.args) == 1 and not expr.keywords and isinstance(expr.args[0], gast.Name):
-            # a copy: make_mapping(keys, [d[k] for k in keys]), keys = mapping_keys(d)
-            base, key = expr.args[0], self.namer.fresh("key")
-            keys = self._held(self._runtime_call(runtime_flow.mapping_keys, [build.clone(base)]))
-            values = build.list_comp(build.subscript(build.clone(base), build.name(key)), key,
-                                     build.clone(keys))
-            return self._lower(_located(self._runtime_call(
-                runtime_mappings.make_mapping, [build.clone(keys), values]), expr))
-        if len(expr.args) == 1 and not expr.keywords and isinstance(expr.args[0], gast.Call) \
-                and len(expr.args[0].args) == 2 and not expr.args[0].keywords \
-                and self._names_builtin(expr.args[0].func, "zip"):
-            keys, values = expr.args[0].args
-            return self._lower(_located(self._runtime_call(
-                runtime_mappings.make_mapping, [keys, values]), expr))
-        return None
-
-    def _mapping_display(self, expr):
-        """{k1: v1, k2: v2} -> make_mapping((k1, k2), (v1, v2))."""
-        if any(k is None for k in expr.keys):
-            raise UnsupportedSyntaxError(
-                "`**` inside a dict display is not supported", self.smap.locate(expr),
-                "write the entries out, or update a copy: d = dict(base); d['k'] = v")
-        call = self._runtime_call(runtime_mappings.make_mapping, [
-            build.tuple_(expr.keys), build.tuple_(expr.values)])
-        return self._lower(_located(call, expr))
-
-    def _mapping_comprehension(self, expr):
-        """{k: v for ...} -> make_mapping([k for ...], [v for ...]) (the loop runs twice:
-        once for the keys, once for the values)."""
-        keys = gast.ListComp(elt=expr.key, generators=build.clone(expr.generators))
-        values = gast.ListComp(elt=expr.value, generators=build.clone(expr.generators))
-        call = self._runtime_call(runtime_mappings.make_mapping, [keys, values])
-        return self._lower(_located(call, expr))
-
     def _names_builtin(self, func, name):
         return isinstance(func, gast.Name) and func.id == name \
             and not self.res.is_value(name) and self.res.lookup(name) is getattr(builtins, name)
@@ -272,17 +252,7 @@ class PythonCallMixin(ContainerUpdateMixin):
         # global named `item.sum`)
         self.res = dataclasses.replace(self.res, locals=self.res.locals | set(names))
         if isinstance(function, gast.Lambda):
-            params = [a.id for a in function.args.args]
-            if len(params) != len(iterables) or function.args.vararg or function.args.kwarg:
-                raise UnsupportedSyntaxError(
-                    f"this lambda takes {len(params)} argument(s) but is given "
-                    f"{len(iterables)} at a time", self.smap.locate(function),
-                    "give the lambda one parameter per iterable")
-            elt = build.clone(function.body)
-            renamed = dict(zip(params, names))
-            for n in walk_tree(elt):
-                if isinstance(n, gast.Name) and n.id in renamed:
-                    n.id = renamed[n.id]
+            elt = self._applied(function, [build.name(n) for n in names], node)
         elif self._item_getter(function) is not None and len(iterables) == 1:
             # operator.itemgetter(0) (a key of sorted / max / min): v[0]
             picked = [build.subscript(build.name(names[0]), build.clone(i))
@@ -296,6 +266,30 @@ class PythonCallMixin(ContainerUpdateMixin):
         self._check_builtin("zip", node)
         return _located(build.list_comp(elt, names, build.call(build.name("zip"),
                                                                 list(iterables))), node)
+
+    def _applied(self, function, args, node):
+        """`function(*args)` as an expression; a lambda's body with its parameters
+        replaced by the arguments (names or literals)."""
+        if not isinstance(function, gast.Lambda):
+            return _located(build.call(build.clone(function), list(args)), node)
+        params = [a.id for a in function.args.args]
+        if len(params) != len(args) or function.args.vararg or function.args.kwarg:
+            raise UnsupportedSyntaxError(
+                f"this lambda takes {len(params)} argument(s) but is given "
+                f"{len(args)} at a time", self.smap.locate(function),
+                "give the lambda one parameter per value it is given")
+        body = build.clone(function.body)
+        given = dict(zip(params, args))
+        for n in walk_tree(body):
+            for field, value in gast.iter_fields(n):
+                if isinstance(value, gast.Name) and value.id in given:
+                    setattr(n, field, build.clone(given[value.id]))
+                elif isinstance(value, list):
+                    value[:] = [build.clone(given[v.id]) if isinstance(v, gast.Name)
+                                and v.id in given else v for v in value]
+        if isinstance(body, gast.Name) and body.id in given:
+            body = build.clone(given[body.id])
+        return body
 
     def _item_getter(self, function):
         """The index literals of `operator.itemgetter(i, ...)` written in place, else None."""
@@ -355,17 +349,6 @@ _BUILTIN_RULES = {
     id(builtins.divmod): PythonCallMixin._divmod,
     id(builtins.map): PythonCallMixin._map,
     id(builtins.zip): PythonCallMixin._zip,
-    id(builtins.dict): PythonCallMixin._dict,
+    id(builtins.dict): lambda self, expr: self._dict(expr),
     id(builtins.enumerate): PythonCallMixin._enumerate,
 }
-
-
-def _display_entries(node):
-    """(keys, values) of a dict display, or of a list / tuple display of (key, value)
-    pair displays; None for anything else."""
-    if isinstance(node, gast.Dict) and all(k is not None for k in node.keys):
-        return list(node.keys), list(node.values)
-    if isinstance(node, (gast.List, gast.Tuple)) and all(
-            isinstance(e, (gast.Tuple, gast.List)) and len(e.elts) == 2 for e in node.elts):
-        return [e.elts[0] for e in node.elts], [e.elts[1] for e in node.elts]
-    return None
