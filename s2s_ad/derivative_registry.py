@@ -6,6 +6,7 @@ runtime_functions.py read and record them.
     record(derived)                    derived_record(derived.function) is derived
     dispatcher_of(df)                  the Dispatcher behind a function grad handed out
     dispatching_function(target, ...)  a new dispatching function (dispatch.py), registered
+    specialised_derivative(f, request, args)  f's derivative for these arguments, built now
 
 The tables are weak-keyed on the functions: a derivative nobody holds is forgotten.
 """
@@ -19,6 +20,7 @@ from .calling_order import derivative_parameter
 from .dispatch import Dispatcher
 from .derivative_cache import DerivativeCache
 from .pipeline import derive
+from .signature import signature_of
 
 CACHE = DerivativeCache()
 _SOURCES = weakref.WeakKeyDictionary()       # generated function -> Derived
@@ -87,3 +89,18 @@ def dispatching_function(target, request, general, mode, inner=None, outline=Non
                             rebuild=rebuild)
     _DISPATCHERS[dispatcher.function] = dispatcher
     return dispatcher.function
+
+
+def specialised_derivative(function, request, args):
+    """`function`'s derivative for `request`, specialised on the kinds of `args` (one per
+    parameter, in order) and built now, with no general derivative: what s2s_ad's runtime
+    uses to differentiate, at the arguments it holds, a derivative it made (a gradient
+    called inside f, differentiated again), whose general form may not be buildable (the
+    classes of a model's layers are facts only of the arguments)."""
+    params = list(inspect.signature(function).parameters)
+    signature = tuple(zip(params, signature_of(list(args))))
+    request = dataclasses.replace(request, signature=signature,
+                                  variant=CACHE.variant(function, request, signature))
+    derived = derive(function, request, default_registry(), CACHE)
+    record(derived)
+    return derived.function

@@ -185,6 +185,9 @@ class Dispatcher:
             elif isinstance(obj, type):
                 base = obj.__name__ if obj.__module__ == "builtins" else \
                     f"{obj.__module__.split('.')[0]}_{obj.__name__}"
+                # a module named `<run_path>` (runpy), a class named in another script
+                base = base if base.isidentifier() else f"class_{obj.__name__}"
+                base = base if base.isidentifier() else "a_class"
             else:
                 base = getattr(obj, "__name__", "")
                 base = base if base.isidentifier() else "function"     # a lambda

@@ -11,6 +11,7 @@ that are not floating-point numbers or arrays get no derivative (0.0). A file wr
 the CLI that makes such a call needs s2s_ad installed when it runs (it imports s2s_ad.api
 then, and only then).
 """
+import inspect
 import numpy as np
 
 
@@ -194,7 +195,8 @@ def function_vjp_tangent(function, args, cotangent, arg_tangents, cotangent_tang
     if not positions:
         return result[first:]
     from s2s_ad import api
-    from s2s_ad.derivative_registry import dispatcher_of
+    from s2s_ad.derivation import Request
+    from s2s_ad.derivative_registry import dispatcher_of, specialised_derivative
     from s2s_ad.runtime_functions import _applier
     apply = _applier(function, args)
     vjp = api.vjp(apply, wrt=tuple(k + 1 for k in positions))
@@ -207,8 +209,19 @@ def function_vjp_tangent(function, args, cotangent, arg_tangents, cotangent_tang
                         f"{function!r} (too many specialisations)")
     along = tuple(_tangent_of(_item(arg_tangents, k), args[k]) for k in positions) \
         + (_tangent_of(cotangent_tangent, cotangent),)
-    wrt = tuple(k + 1 for k in positions) + (len(args) + 1,)
-    parts = api.jvp(vjp, wrt=wrt)(function, *args, cotangent, along)[1]
+    # its jvp specialised on these arguments too, built directly: the general one would
+    # not know the classes of a model's layers the vjp calls methods of
+    # (a generated vjp takes apply's parameters and its cotangent, in its own order)
+    given = dict(zip(inspect.signature(apply).parameters, (function, *args)))
+    params = list(inspect.signature(vjp).parameters)
+    cotangent_name = next(p for p in params if p not in given)
+    names = list(given)
+    wrt = tuple(names[k + 1] for k in positions) + (cotangent_name,)
+    values = [given[p] if p in given else cotangent for p in params]
+    jvp_of_vjp = specialised_derivative(vjp, Request("jvp", wrt, single=False), values)
+    tangent_name = next(p for p in inspect.signature(jvp_of_vjp).parameters
+                        if p not in params)
+    parts = jvp_of_vjp(**dict(zip(params, values)), **{tangent_name: along})[1]
     for k, part in zip(positions, parts):
         result[k] = part
     return result[first:]
