@@ -25,7 +25,7 @@ from typing import Callable, Optional
 from .ad.registry import default_registry
 from .bound import bound_derivative, bound_parts, given_source
 from .errors import APIUsageError
-from .calling_order import with_defaults
+from .calling_order import LaterGenerated, with_defaults, with_last_parameter
 from .derivative_registry import (CACHE, derived_record, dispatcher_of, dispatching_function,
                                   record)
 from .dispatch import Outline
@@ -182,8 +182,15 @@ def _public(f, mode, wrt, preserve_result, has_aux=False):
     # a derivative made by s2s_ad is differentiated through its generated function
     general = general_derivative(f)
     target = general if derived_record(general) is not None else f
-    if target is f and mode in ("grad", "value_and_grad"):
-        function = dispatching_function(f, request, None, mode, outline=_outline(f, request))
+    if target is f and mode in ("grad", "value_and_grad", "vjp"):
+        # the general derivative is built when a call needs it (most calls are served by
+        # the derivative built for their arguments' kinds)
+        outline = _outline(f, request)
+        function = dispatching_function(f, request, None, mode, outline=outline)
+        if mode == "vjp":
+            dispatcher = dispatcher_of(function)
+            function = with_defaults(function, LaterGenerated(
+                lambda: dispatcher.general.function, outline.name), f, mode, names, single)
         per_function[key] = per_function[fast_key] = function
         return function
     derived = derive(target, request, default_registry(), CACHE)
@@ -206,7 +213,10 @@ def _outline(f, request):
     name, func, doc = outline(f, request, default_registry(), CACHE)
     params = [p.replace(annotation=inspect.Parameter.empty)
               for p in inspect.signature(func).parameters.values()]
-    return Outline(name, params, func.__defaults__, func.__kwdefaults__, func.__module__,
+    defaults = func.__defaults__
+    if request.mode == "vjp":      # vjp_f(x, w, cotangent, *, k): backend/derivative_def.py
+        params, defaults = with_last_parameter(params, "cotangent"), None
+    return Outline(name, params, defaults, func.__kwdefaults__, func.__module__,
                    doc, request, func)
 
 

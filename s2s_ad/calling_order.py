@@ -25,6 +25,41 @@ def derivative_parameter(generated):
 _LAST = {"vjp": "cotangent", "jvp": "tangent", "hvp": "vector v"}
 
 
+class LaterGenerated:
+    """The general derivative behind a public vjp / hvp, built the first time code that
+    s2s_ad differentiates calls it (`resolve_generated`); until then only its name."""
+
+    def __init__(self, make, name):
+        self._make = make
+        self.__name__ = name
+
+    def function(self):
+        return self._make()
+
+
+def resolve_generated(target):
+    """The generated function behind a public derivative (`__s2s_generated__`), built
+    now if it was left for later; None for anything else."""
+    generated = getattr(target, "__s2s_generated__", None)
+    return generated.function() if isinstance(generated, LaterGenerated) else generated
+
+
+def with_last_parameter(params, base):
+    """The parameters (inspect.Parameter) of a derivative handed to users taking a
+    (co)tangent after f's positional parameters, named `base` unless f has that name:
+    positional defaults left out, keyword-only parameters kept."""
+    taken = {p.name for p in params}
+    name, k = base, 0
+    while name in taken:
+        k += 1
+        name = f"{base}_{k}"
+    positional = [p.replace(kind=p.POSITIONAL_OR_KEYWORD, default=p.empty) for p in params
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    keyword = [p for p in params if p.kind is p.KEYWORD_ONLY]
+    return positional + [inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD)] \
+        + keyword
+
+
 def with_defaults(function, generated, f, mode, names, single):
     """vf(*args, cotangent) / jf(*args, tangent) / hv(*args, v), calling `function` (the
     dispatcher or the generated derivative, which take every argument of f, then the

@@ -78,7 +78,8 @@ def dispatching_function(target, request, general, mode, inner=None, outline=Non
         record(derived)
         return derived
     build.failures = {}
-    extra = [derivative_parameter(general.function)] if mode in ("vjp", "jvp") else []
+    extra = [] if mode not in ("vjp", "jvp") else [_last_positional(outline.params)] \
+        if outline is not None else [derivative_parameter(general.function)]
 
     def rebuild():
         # the general derivative again, after a helper f calls was redefined
@@ -104,3 +105,8 @@ def specialised_derivative(function, request, args):
     derived = derive(function, request, default_registry(), CACHE)
     record(derived)
     return derived.function
+
+
+def _last_positional(params):
+    """The name of the last positional parameter among `params` (a (co)tangent)."""
+    return [p.name for p in params if p.kind is not p.KEYWORD_ONLY][-1]

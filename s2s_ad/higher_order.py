@@ -16,7 +16,7 @@ from typing import Callable, Optional, Union
 import numpy as np
 
 from .bound import bound_derivative, bound_parts
-from .calling_order import with_defaults
+from .calling_order import LaterGenerated, with_defaults, with_last_parameter
 from .errors import APIUsageError
 from .library_functions import library_function
 from .runtime_objects import attributes, is_object, rebuilt, zero_gradient
@@ -73,7 +73,9 @@ def hvp(f: Optional[Callable] = None, wrt: Wrt = 0) -> Callable:
         return per_arity(f, "hvp", lambda g: hvp(g, wrt), extra=1)
     from .ad.registry import default_registry
     from .api import general_derivative, grad
+    from .backend.derivative_def import derived_name
     from .derivative_registry import CACHE, dispatcher_of, dispatching_function, record
+    from .dispatch import Outline
     from .pipeline import Request, derive
     names, single = wrt_names(f, wrt)
     public_gradient = grad(f, wrt=names[0] if single else names)
@@ -81,15 +83,23 @@ def hvp(f: Optional[Callable] = None, wrt: Wrt = 0) -> Callable:
     # the jvp of the gradient, returning only the derivative: the gradient's own final
     # sums are then dead code and disappear from the generated function
     request = Request("jvp", names, False, single, tangent_only=True)
-    derived = derive(gradient, request, default_registry(), CACHE)
-    record(derived)
-    inner = derived.function
     gradients = dispatcher_of(public_gradient)
     if gradients is not None:
-        # each signature: the jvp of the gradient specialised on it
-        inner = dispatching_function(gradient, request, derived, "jvp", gradients)
-
-    return with_defaults(inner, derived.function, f, "hvp", names, single)
+        # each signature: the jvp of the gradient specialised on it; the general one is
+        # built when a call needs it
+        params = with_last_parameter(
+            [p.replace(annotation=p.empty)
+             for p in inspect.signature(gradient).parameters.values()], "tangent")
+        outline = Outline(derived_name(gradient, request), params, None,
+                          gradient.__kwdefaults__, gradient.__module__,
+                          f"Hessian-vector product of {f.__qualname__}", request, gradient)
+        inner = dispatching_function(gradient, request, None, "jvp", gradients, outline)
+        general = dispatcher_of(inner)
+        return with_defaults(inner, LaterGenerated(lambda: general.general.function,
+                                                   outline.name), f, "hvp", names, single)
+    derived = derive(gradient, request, default_registry(), CACHE)
+    record(derived)
+    return with_defaults(derived.function, derived.function, f, "hvp", names, single)
 
 
 def hessian(f: Optional[Callable] = None, wrt: Union[int, str] = 0) -> Callable:

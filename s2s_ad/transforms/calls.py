@@ -17,6 +17,7 @@ import inspect
 import gast
 import numpy
 
+from ..calling_order import resolve_generated
 from ..errors import UnsupportedSyntaxError
 from ..ir.build import dotted_path
 from ..ir import build
@@ -236,7 +237,7 @@ class CallMixin(FunctionValueMixin, HelperInlineMixin, ObjectCallMixin):
             call = self._runtime_call(target, expr.args)
             call.keywords = expr.keywords
             return self._call(call)
-        generated = getattr(target, "__s2s_generated__", None)
+        generated = resolve_generated(target)
         if generated is not None:
             # jf(x, w, tangent) -> jvp_f(x, w, tangent): the generated function, bound by
             # name; it takes every argument (f's defaults are filled in by jf only)
