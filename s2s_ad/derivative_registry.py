@@ -78,8 +78,10 @@ def dispatching_function(target, request, general, mode, inner=None, outline=Non
         record(derived)
         return derived
     build.failures = {}
-    extra = [] if mode not in ("vjp", "jvp") else [_last_positional(outline.params)] \
-        if outline is not None else [derivative_parameter(general.function)]
+    extra = []                  # a vjp's cotangent, a jvp's tangent: its last positional
+    if mode in ("vjp", "jvp"):
+        extra = [_last_positional(outline.params) if outline is not None
+                 else derivative_parameter(general.function)]
 
     def rebuild():
         # the general derivative again, after a helper f calls was redefined
