@@ -18,7 +18,7 @@ from .. import runtime_flow
 from ..analyses.union_find import root_of
 from ..ir.primitives import operation_of
 from ..ir.walk import all_statements, names_stored
-from ..runtime_objects import as_instance
+from ..runtime_objects import as_instance, copied
 from ..signature import Attributes, Items, Mapping, Num, Opaque, SequenceOf
 
 
@@ -34,6 +34,7 @@ def containers(forward, inputs, helpers):
         found = {name for name, kind in inputs.kinds.facts.items() if _is_container(kind)}
     for stmt in all_statements(forward):
         if id(stmt) not in helpers:
+            found |= _written_into_unknown(stmt, inputs.kinds)
             if isinstance(stmt, gast.Assign):
                 op = operation_of(stmt.value, inputs.levels.callees)
                 if op.primitive is as_instance and isinstance(op.args[0], gast.Name):
@@ -53,10 +54,11 @@ def containers(forward, inputs, helpers):
                 found.add(arg.id)
     found |= {name for name in _read_by_key(forward) if inputs.kinds is None
               or not isinstance(inputs.kinds.facts.get(name), Num)}
-    return frozenset(found | _copies_of_indexed(forward, inputs.kinds, found))
+    return frozenset(found | _copies_of_indexed(forward, inputs.kinds, found,
+                                                inputs.levels.callees))
 
 
-def _copies_of_indexed(forward, kinds, found):
+def _copies_of_indexed(forward, kinds, found, callees):
     """Without facts about them, `a = b` where a's items are read (`a[k]`, a branch taking
     the list it sorts): a may be a list, whose adjoint scatter_add builds as a list, and
     that adjoint is b's contribution; so both may be containers (`+` would fail on 0.0
@@ -64,11 +66,12 @@ def _copies_of_indexed(forward, kinds, found):
     def unknown(name):
         return kinds is None or not isinstance(kinds.of(name), Num)
     indexed = {node.value.id for stmt in all_statements(forward) for node in gast.walk(stmt)
-               if isinstance(node, gast.Subscript) and isinstance(node.value, gast.Name)
-               and isinstance(node.ctx, gast.Load)} | set(found)
-    copies = [(stmt.targets[0].id, stmt.value.id) for stmt in all_statements(forward)
+               if isinstance(node, gast.Subscript) and isinstance(node.value, gast.Name)} \
+        | set(found)
+    copies = [(stmt.targets[0].id, _copy_source(stmt.value, callees).id)
+              for stmt in all_statements(forward)
               if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1
-              and isinstance(stmt.targets[0], gast.Name) and isinstance(stmt.value, gast.Name)]
+              and isinstance(stmt.targets[0], gast.Name) and _copy_source(stmt.value, callees)]
     more, changed = set(), True
     while changed:
         changed = False
@@ -78,6 +81,31 @@ def _copies_of_indexed(forward, kinds, found):
                 more |= {target, source}
                 changed = True
     return more
+
+
+def _copy_source(value, callees):
+    """b for `a = b` and for `a = copied(b, deep)` (copy.copy(b); `A[i][j] = v`'s row,
+    transforms/mutation.py), else None."""
+    if isinstance(value, gast.Name):
+        return value
+    if isinstance(value, gast.Call) and value.args and isinstance(value.args[0], gast.Name) \
+            and operation_of(value, callees).primitive is copied:
+        return value.args[0]
+    return None
+
+
+def _written_into_unknown(stmt, kinds):
+    """{v} for `y[i] = v`, neither of a known kind: y may be a list of lists (a row put
+    back: `A[i] = row`), so v's adjoint, taken off y's, may be a list (`+` would
+    concatenate two, or fail on 0.0 plus a list)."""
+    if not (isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Subscript)
+            and isinstance(stmt.targets[0].value, gast.Name)
+            and isinstance(stmt.value, gast.Name)):
+        return set()
+    if kinds is not None and (isinstance(kinds.of(stmt.targets[0].value), Num)
+                              or isinstance(kinds.of(stmt.value), Num)):
+        return set()
+    return {stmt.value.id}
 
 
 # runtime helpers of derivatives -> the position of an argument that may be a list, tuple

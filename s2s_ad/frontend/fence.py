@@ -175,7 +175,10 @@ def _check_target(target, smap):
                                          smap.locate(target), "star at most one name")
         return
     if isinstance(target, gast.Subscript):
-        if not isinstance(target.value, gast.Name):
+        base = target.value
+        while isinstance(base, gast.Subscript):     # A[i][j] = v (transforms/mutation.py)
+            base = base.value
+        if not isinstance(base, gast.Name):
             raise UnsupportedSyntaxError(
                 "only writes into a named array (`y[i] = ...`) are supported",
                 smap.locate(target), "assign the array to a name first")

@@ -50,6 +50,8 @@ def assigned_in_compound(tree):
             for node in walk_tree(stmt):
                 if isinstance(node, gast.Subscript) and isinstance(node.ctx, gast.Store):
                     base = node.value
+                    while isinstance(base, gast.Subscript):     # A[i][j] = v
+                        base = base.value
                     if isinstance(base, gast.Name):
                         names.add(base.id)
                 elif isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) \

@@ -7,17 +7,20 @@
                                          y[...] = t2_0
     np.exp(x, out=y)  /  np.copyto(y, v)  /  y.fill(v)   ->   y[...] = np.exp(x) / v
     np.fill_diagonal(y, v)           ->  t1_0 = diagonal_index(y); y[t1_0] = v
+    A[i][j] = v                      ->  row = copied(A[i], False); row[j] = v; A[i] = row
 
 Used by `normalize` (mixed into its normalizer). A parameter written through is copied
 on entry (transforms/inputs.py), so the caller's arrays never change.
 """
+import dataclasses
+
 import gast
 import numpy
 
 from ..errors import UnsupportedSyntaxError
 from ..ir.build import dotted_path
 from ..ir import build
-from .. import runtime, runtime_flow, runtime_pieces
+from .. import runtime, runtime_flow, runtime_objects, runtime_pieces
 
 _WHOLE = gast.Constant(value=Ellipsis, kind=None)
 
@@ -50,6 +53,9 @@ class MutationMixin:
 
     def _index_write(self, target, value, origin, op=None):
         """y[idx] = v   and   y[idx] op= v   (the latter as a read, an op and a write)."""
+        if isinstance(target.value, gast.Subscript):
+            self._chained_write(target, value, origin, op)
+            return
         if not isinstance(target.value, gast.Name):
             raise UnsupportedSyntaxError("only writes into a named array are supported",
                                          self.smap.locate(target), "assign the array to a name")
@@ -67,6 +73,23 @@ class MutationMixin:
         atom, _ = self._atom(value)
         store = build.store_subscript(build.name(self.current[base]), index)
         self._flush(origin, [build.assign(store, atom)])
+
+    def _chained_write(self, target, value, origin, op):
+        """y[i][j] = v (or op=, or deeper): y[i] copied, written and put back, `row =
+        copied(y[i], False); row[j] = v; y[i] = row`: what numpy does for an array (y[i] is
+        a view it writes through) and Python for a list of lists, in values s2s_ad
+        follows (the copy is no second name for y's memory)."""
+        outer = target.value
+        row = self.namer.fresh("row")
+        self.res = dataclasses.replace(self.res, locals=self.res.locals | {row})
+        copy = self._runtime_call(runtime_objects.copied, [build.clone(outer),
+                                                           build.const(False)])
+        self._assign([build.name(row, store=True)], gast.copy_location(copy, origin), origin)
+        self._index_write(build.store_subscript(build.name(row), build.clone(target.slice)),
+                          value, origin, op)
+        self._index_write(build.store_subscript(build.clone(outer.value),
+                                                build.clone(outer.slice)),
+                          build.name(row), origin)
 
     def _append(self, call, origin):
         base = call.func.value.id
