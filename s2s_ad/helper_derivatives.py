@@ -15,6 +15,7 @@ fwd_h(args) -> (value, saved) where f's forward sweep calls h, bwd_h(saved, cota
 helper is still being derived: recursion; the split's conditions do not hold).
 """
 import dataclasses
+import inspect
 from dataclasses import dataclass
 
 from .analyses.activity import analyse_activity, reaches_output_without
@@ -22,6 +23,7 @@ from .analyses.shift_invariance import shift_cuts
 from .transforms.random_replay import draws_of
 from .transforms.split_calls import split_helper_calls, worth_splitting
 from .analyses.call_kinds import call_signature, functions_only, result_arity
+from .signature import UNKNOWN
 from .backend.derivative_def import derived_name
 from .derivation import Request
 from .errors import ADError, MissingDerivativeError
@@ -66,6 +68,7 @@ def helper_derivative(env, mode, helper, wrt, stmt):
     if request.signature is None:
         # the general derivative still knows a function passed by name (np.tanh)
         signature = functions_only(signature)
+    helper = _specialised_gradient(env, helper, signature)
     if signature is not None:
         # what the arguments are at this call site holds at every call from it (the class
         # of the layers a model's __call__ loops over, too)
@@ -100,6 +103,25 @@ def helper_derivative(env, mode, helper, wrt, stmt):
         return HelperDerivative(derived.function, derived.function.__name__,
                                 derived.result_arity, derived.backward.function)
     return HelperDerivative(derived.function, name, derived.result_arity)
+
+
+def _specialised_gradient(env, helper, signature):
+    """`s2s_ad.grad(loss)(model, x)` called in f is a call of loss's general gradient;
+    where the call's argument kinds are all known, its derivative is that of the
+    gradient specialised on them (it knows the classes of a model's layers, which the
+    general one refuses to call): else `helper` itself."""
+    record = env.cache.derived_of(helper)
+    if record is None or signature is None or record.request.signature is not None \
+            or record.request.mode not in ("grad", "value_and_grad") \
+            or any(kind == UNKNOWN for _, kind in signature):
+        return helper
+    params = inspect.signature(record.func).parameters
+    if [name for name, _ in signature] != list(params):
+        return helper
+    general = dataclasses.replace(record.request, trace=None)
+    specialised = dataclasses.replace(general, signature=signature, variant=env.cache.variant(
+        record.func, general, signature))
+    return env.derive(record.func, specialised).function
 
 
 # libraries whose functions' source is their own machinery (validation, dispatch, LAPACK

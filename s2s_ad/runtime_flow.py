@@ -236,6 +236,9 @@ def match_adjoint(a, x):
     if is_object(x) and (not isinstance(x, tuple) or isinstance(a, dict)):
         return object_gradient(a, x, match_adjoint)
     if isinstance(x, dict):
+        # an object's adjoint inside a derivative is the dict of its attributes: a gradient
+        # object given for it (a cotangent a helper's vjp returned) is read as that dict
+        a = attribute_adjoints(a)
         a = a if isinstance(a, dict) else {}
         return {key: match_adjoint(a.get(key, 0.0), value) for key, value in x.items()}
     if isinstance(x, (list, tuple)):

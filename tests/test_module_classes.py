@@ -282,3 +282,33 @@ def test_a_class_from_a_module_with_no_identifier_name_is_guarded():
     model = Script(RS.randn(3, 2))
     g = s2s_ad.grad(fresh(loss))(model, X, Y)
     assert type(g) is Script and g.W.shape == (3, 2)
+
+
+def first_layer_gradient_norm(model, x, y):
+    g = s2s_ad.grad(loss)(model, x, y)
+    first = g.layers[0]
+    return np.sum(first.W ** 2) + np.sum(first.b ** 2)
+
+
+@pytest.mark.parametrize("name", ["nested", "sequential"])
+def test_gradient_of_a_gradient_in_the_model_called_in_f(name):
+    # grad of grad in the model through a gradient called in f: the gradient called is
+    # the one specialised on the call's argument kinds (the general one cannot call the
+    # layers' methods: session 16, a located error)
+    model = MODELS[name]()
+    f = fresh(first_layer_gradient_norm)
+    g = s2s_ad.grad(f)(model, X, Y)
+    eps = 1e-6
+    for path, value in _leaves(model):
+        expected = np.zeros(np.shape(value))
+        for i in range(expected.size):
+            step = np.zeros(np.shape(value))
+            step.flat[i] = eps
+            _set(model, path, value + step)
+            up = first_layer_gradient_norm(model, X, Y)
+            _set(model, path, value - step)
+            down = first_layer_gradient_norm(model, X, Y)
+            _set(model, path, value)
+            expected.flat[i] = (up - down) / (2 * eps)
+        np.testing.assert_allclose(np.asarray(_get(g, path)), expected, rtol=1e-5,
+                                   atol=1e-7, err_msg=str(path))
