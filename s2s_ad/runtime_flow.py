@@ -116,7 +116,10 @@ def sequence_position(x, index):
 def take_adjoint(a, index):
     """A copy of a[index], or 0.0 while the adjoint `a` is still the scalar zero. For
     the value written by `y[index] = v` with a repeated integer index, only the last
-    write of each element stays in y, so the earlier ones get no adjoint."""
+    write of each element stays in y, so the earlier ones get no adjoint. A gradient
+    object given for an object's adjoint is read as the dict of its attributes."""
+    if isinstance(index, str) and is_object(a):
+        a = attribute_adjoints(a)
     if isinstance(a, dict):
         return copy_adjoint(a.get(index, 0.0))
     if isinstance(a, (np.ndarray, list, tuple)):
