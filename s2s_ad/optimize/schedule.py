@@ -12,7 +12,8 @@ re-derives a fact the generator should have had), so their order is the declared
              adjoints of an np.where summed as one np.where, closed forms (where shapes are proved), a specialisation's
              reads of forward temporaries, casts of a float argument's gradient that may
              be a numpy scalar and of gradients that may hold integers, and, last, a
-             specialisation's solves reading an inverse it computes anyway, and its
+             specialisation's solves reading an inverse it computes anyway, a cholesky
+             adjoint's products with L^T that cancel a solve's with inv(L)^T, and its
              arithmetic in buffers, batched tapes, item loops and list reads
     FORWARD: clean up to a fixed point, repeated pure calls made once, loops over a
              sequence's items
@@ -41,6 +42,7 @@ from ..ir.walk import walk_tree
 from .adjoint_copies import drop_adjoint_copies
 from .body import Body
 from .buffers import schedule_in_place
+from .cholesky_products import cancel_cholesky_products
 from .closed_forms import closed_form_adjoints
 from .dce import eliminate_dead_code, remove_dead_cycles, remove_unread_assignments
 from .float_gradients import float_gradients
@@ -256,6 +258,17 @@ def shared_inverses(body, facts):
     return Body.of(statements) if changed else body
 
 
+def cholesky_products(body, facts):
+    """A specialisation's cholesky adjoint takes a solve's share of L^T L_bar without the two
+    products with L^T and inv(L)^T that cancel (optimize/cholesky_products.py). On a copy."""
+    if not facts.specialised:
+        return body
+    statements, changed = cancel_cholesky_products(
+        body.copy().statements(), facts._callee, facts.levels.numpy_name,
+        facts.namer.fresh)
+    return Body.of(statements) if changed else body
+
+
 @dataclass(frozen=True)
 class Pass:
     name: str
@@ -276,6 +289,7 @@ REVERSE = (
     Pass("integer gradients", integer_gradients),
     # writes_arrays: a derivative of this derivative differentiates the solves themselves
     Pass("shared inverses", shared_inverses, writes_arrays=True),
+    Pass("cholesky products", cholesky_products, writes_arrays=True),
     Pass("in-place arithmetic", in_place_arithmetic, writes_arrays=True),
 )
 FORWARD = (
