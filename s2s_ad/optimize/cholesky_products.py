@@ -9,7 +9,8 @@ shared_inverses has made its solve against L^T a product with W^T (another n^2 k
 share of P is tril(-(L^T W^T) Z_bar Z^T) = tril(-Z_bar Z^T): exact, because W is the
 inverse of the triangle L is. So such a term joins P directly; so does the term
 undiag(v, L, 0) of np.diag(L)'s adjoint, as undiag(np.diagonal(L) * v, L, 0) (tril(L^T
-diag(v)) is diagonal). Only L_bar's other terms (a transposed solve's, ...) go through the
+diag(v)) is diagonal); a term unbroadcast(T, L) (a sum over leading axes, which the product
+with L^T commutes with) as unbroadcast(T', L). Only L_bar's other terms (a transposed solve's, ...) go through the
 product with L^T:
 
     solved = np.swapaxes(W, -1, -2) @ C              solved = np.swapaxes(W, -1, -2) @ C
@@ -34,6 +35,7 @@ import gast
 
 from ..ir import build
 from ..ir.walk import walk_tree
+from ..runtime import unbroadcast
 from ..runtime_linalg import undiag
 from ..runtime_triangular import lower_congruence, lower_inverse, lower_of_upper_product
 from .shared_inverses import _is_cholesky, _is_transpose, _store_counts
@@ -85,6 +87,16 @@ def _rewrite_site(statements, k, callee, numpy_name, fresh):
             scaled = gast.BinOp(left=build.call(f"{numpy_name}.diagonal", [build.name(l_name)]),
                                 op=gast.Mult(), right=term.args[0])
             return build.call(term.func, [scaled, term.args[1], term.args[2]])
+        if _calls(term, unbroadcast, callee) and len(term.args) == 2 \
+                and _is_name(term.args[1], l_name) and len(_split(term.args[0], 1)) == 1:
+            # a sum over leading axes: the product with L^T on the left commutes with it
+            (sign, inner), = _split(term.args[0], 1)
+            product = cancelled(inner, at)
+            if product is None:
+                return None
+            if sign < 0:
+                product = gast.UnaryOp(op=gast.USub(), operand=product)
+            return build.call(term.func, [product, term.args[1]])
         if not (isinstance(term, gast.BinOp) and isinstance(term.op, gast.MatMult)
                 and isinstance(term.left, gast.Name) and stores.get(term.left.id) == 1):
             return None
