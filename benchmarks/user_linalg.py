@@ -75,8 +75,9 @@ def multi_output_gp_nll(log_params, X, Y):
     """Independent outputs (the columns of Y) under one squared-exponential kernel, the
     textbook way: whiten the targets with the cholesky factor."""
     ell, sf2, sn2 = np.exp(log_params[0]), np.exp(2.0 * log_params[1]), np.exp(2.0 * log_params[2])
-    d = X[:, None, :] - X[None, :, :]
-    K = sf2 * np.exp(-0.5 * np.sum(d ** 2, axis=-1) / ell ** 2) + sn2 * np.eye(len(X))
+    sq = np.sum(X ** 2, axis=1)
+    sqdist = sq[:, None] + sq[None, :] - 2.0 * X @ X.T
+    K = sf2 * np.exp(-0.5 * sqdist / ell ** 2) + sn2 * np.eye(len(X))
     L = np.linalg.cholesky(K)
     V = np.linalg.solve(L, Y)
     return 0.5 * np.sum(V ** 2) + Y.shape[1] * np.sum(np.log(np.diag(L)))
