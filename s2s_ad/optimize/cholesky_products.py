@@ -144,7 +144,9 @@ def _rewrite_site(statements, k, callee, numpy_name, fresh):
         elif j in plan:
             for name, terms in ((g_name, plan[j][0]), (lt_name, plan[j][1])):
                 if terms:
-                    out.append(build.assign(name, _sum(terms, name if started[name] else None)))
+                    total = build.name(name) if started[name] else None
+                    out.append(build.assign(name, build.signed_sum(
+                        [(sign > 0, term) for sign, term in terms], total)))
                     started[name] = True
         else:
             out.append(stmt)
@@ -227,18 +229,6 @@ def _split(node, sign):
     if isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.USub):
         return _split(node.operand, -sign)
     return [(sign, node)]
-
-
-def _sum(terms, previous):
-    """The expression previous + s1 t1 + s2 t2 ... (previous a name, or None)."""
-    total = build.name(previous) if previous is not None else None
-    for sign, term in terms:
-        if total is None:
-            total = term if sign > 0 else gast.UnaryOp(op=gast.USub(), operand=term)
-        else:
-            total = gast.BinOp(left=total, op=gast.Add() if sign > 0 else gast.Sub(),
-                               right=term)
-    return total
 
 
 def _drop_unread(statements, products):
