@@ -77,6 +77,8 @@ def test_the_rule_on_final_code():
     "x = a + b\ny = x * 1.0\ny[0] = 2.0\nreturn y",
     "y = p * 1.0\nreturn y",                                           # p: a parameter
     "x = a + b\ny = x * 1.0\nreturn (x, y)",                           # two gradients, one array
+    "x = a + b\nt = x[1:]\ny = x * 1.0\nreturn (t, y)",                # ... through a view
+    "x = p[1:]\ny = x * 1.0\nreturn y",                                # a view of a parameter
     "x = a + b\ny = x * 2.0\nreturn y",                                # not a unit factor
 ])
 def test_the_copy_stays(source):

@@ -14,8 +14,9 @@ the copy (a pass over the array and a fresh allocation, page faults included) go
 Conditions, all from the specialisation's facts and the final statements: x is a float64
 or float32 array (times the float 1.0 it keeps its dtype and its values, -0.0 and nan
 included); x and y are each assigned once, at the top level, and never written into
-anywhere; x is no parameter (a returned y would share memory with an argument) and y and x
-are not both returned (two gradients would be one array).
+anywhere, also through a view; x is assigned arithmetic (a fresh array: no view of an
+argument, which a returned y would share memory with); x and y, or views of them, are not
+both returned (two results would be one array).
 """
 import gast
 import numpy
@@ -32,7 +33,10 @@ _WRITING = {"copyto", "put", "place", "putmask", "fill", "sort", "partition", "r
 def share_unit_copies(statements, kinds):
     """(statements, changed) for the final flattened body; kinds: the specialisation's
     facts (kinds.of(name) -> Num or None)."""
-    stores, written, returned = _writes(statements)
+    stores, written, returned, sources = _writes(statements)
+    fresh = {s.targets[0].id for s in statements if isinstance(s, gast.Assign)
+             and len(s.targets) == 1 and isinstance(s.targets[0], gast.Name)
+             and isinstance(s.value, (gast.BinOp, gast.UnaryOp))}
     changed, out = False, []
     for stmt in statements:
         source = _unit_copy(stmt)
@@ -40,10 +44,11 @@ def share_unit_copies(statements, kinds):
             target = stmt.targets[0].id
             kind = kinds.of(source)
             if isinstance(kind, Num) and kind.type is numpy.ndarray \
-                    and kind.dtype in ("float64", "float32") \
+                    and kind.dtype in ("float64", "float32") and source in fresh \
                     and stores.get(source) == 1 and stores.get(target) == 1 \
                     and not written & {source, target} \
-                    and not {source, target} <= returned:
+                    and not (_views(source, sources) & returned
+                             and _views(target, sources) & returned):
                 stmt = build.assign(target, build.name(source))
                 changed = True
         out.append(stmt)
@@ -104,7 +109,21 @@ def _writes(statements):
                 read = {n.id for n in walk_tree(value) if isinstance(n, gast.Name)}
                 grown |= not read <= written
                 written |= read
-    return stores, written, returned
+    return stores, written, returned, sources
+
+
+def _views(name, sources):
+    """name and the names that may view its array (assigned from it other than by
+    arithmetic, `v = name[1:]`, `v = np.transpose(name)`, and so on along such chains)."""
+    found, grown = {name}, True
+    while grown:
+        grown = False
+        for target, value in sources:
+            if target not in found and any(isinstance(n, gast.Name) and n.id in found
+                                           for n in walk_tree(value)):
+                found.add(target)
+                grown = True
+    return found
 
 
 def _base(node):
