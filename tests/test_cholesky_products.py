@@ -6,7 +6,13 @@ two solves, float32), what the specialised source holds, and the programs left a
 import numpy as np
 import pytest
 
+import ast
+
+import gast
+
 import s2s_ad
+from s2s_ad.optimize.cholesky_products import cancel_cholesky_products
+from s2s_ad.runtime_triangular import lower_congruence, lower_inverse, lower_of_upper_product
 
 from derivative_paths import PATHS
 from gradcheck import assert_grad_matches, numeric_grad
@@ -46,8 +52,8 @@ def two_solves(A, B, c):
 
 
 def rebound_rhs(A, B):
-    """The right-hand side's adjoint is bound again between the product and the term: the
-    pass must not read the new value (so here it keeps the products)."""
+    """A term of another shape (sum(L * L)'s adjoint) beside one that cancels: both sums
+    reach the cholesky adjoint."""
     L = np.linalg.cholesky(A @ A.T + 5.0 * np.eye(len(B)))
     Z = np.linalg.solve(L, B)
     return np.sum(Z * Z) + np.sum(L * L)
@@ -114,3 +120,45 @@ def test_float32_stays_float32():
     np.testing.assert_allclose(g, numeric_grad(cholesky_density32,
                                                (A.astype(float), X.astype(float)), 0),
                                rtol=2e-2, atol=2e-3)
+
+
+_OBJECTS = {"np.linalg.cholesky": np.linalg.cholesky, "np.swapaxes": np.swapaxes,
+            "lower_inverse": lower_inverse, "lower_congruence": lower_congruence,
+            "lower_of_upper_product": lower_of_upper_product}
+
+
+def _rewritten(source):
+    """The pass on hand-written final statements; None when it changes nothing."""
+    def callee(call):
+        return _OBJECTS.get(ast.unparse(gast.gast_to_ast(call.func)))
+    statements = gast.parse(source).body
+    return cancel_cholesky_products(statements, callee, "np", lambda hint: hint)[1]
+
+
+SITE = """L = np.linalg.cholesky(S)
+inv = lower_inverse(L)
+solved = np.swapaxes(inv, -1, -2) @ C
+{between}
+L_bar = -(solved @ H)
+m = lower_congruence(inv, lower_of_upper_product(np.swapaxes(L, -1, -2), L_bar))
+"""
+
+
+def test_the_rule_on_statements():
+    assert _rewritten(SITE.format(between="t = 1.0"))
+
+
+@pytest.mark.parametrize("between", ["C = C * 2.0", "C += 1.0", "C[0] = 1.0",
+                                     "np.multiply(C, 2.0, out=C)"])
+def test_a_right_hand_side_bound_again_keeps_the_product(between):
+    """The term would read C's new value where the product read the old one."""
+    assert not _rewritten(SITE.format(between=between))
+
+
+@pytest.mark.parametrize("source", [
+    SITE.format(between="t = 1.0").replace("inv = lower_inverse(L)", "inv = np.linalg.inv(L)"),
+    SITE.format(between="t = L_bar_0 + 1.0").replace("L_bar = -(", "L_bar_0 = L_bar = -("),
+    SITE.format(between="t = 1.0") + "u = L_bar * 2.0\n",      # L_bar read after the adjoint
+])
+def test_other_shapes_are_left_alone(source):
+    assert not _rewritten(source)

@@ -9,9 +9,9 @@ shared_inverses has made its solve against L^T a product with W^T (another n^2 k
 share of P is tril(-(L^T W^T) Z_bar Z^T) = tril(-Z_bar Z^T): exact, because W is the
 inverse of the triangle L is. So such a term joins P directly; so does the term
 undiag(v, L, 0) of np.diag(L)'s adjoint, as undiag(np.diagonal(L) * v, L, 0) (tril(L^T
-diag(v)) is diagonal); a term unbroadcast(T, L) (a sum over leading axes, which the product
-with L^T commutes with) as unbroadcast(T', L). Only L_bar's other terms (a transposed solve's, ...) go through the
-product with L^T:
+diag(v)) is diagonal); a term unbroadcast(T, L) (a sum over leading axes, which the
+product with L^T commutes with) as unbroadcast(T', L). Only L_bar's other terms (a
+transposed solve's, ...) go through the product with L^T:
 
     solved = np.swapaxes(W, -1, -2) @ C              solved = np.swapaxes(W, -1, -2) @ C
     L_bar = L_bar - solved @ H                         L_bar_lt = -(C @ H)
@@ -25,9 +25,10 @@ reads only its second argument's lower triangle, and tril(A) + tril(B) = tril(A 
 the terms need no tril of their own.
 
 Only the top level of the body is looked at: L (a cholesky's), W and each `solved` are
-assigned once there, nothing C reads is bound again before the term, L_bar is assigned only by the chain
-`L_bar = E`, `L_bar = L_bar +- T +- ...` (or `+=` / `-=`) at the top level and read
-nowhere but in that chain and the one cholesky adjoint. Anything else: unchanged.
+assigned once there, nothing C reads is bound again before the term, L_bar is assigned
+only by the chain `L_bar = E`, `L_bar = L_bar +- T +- ...` (or `+=` / `-=`) at the top
+level and read nowhere but in that chain and the one cholesky adjoint. Anything else:
+unchanged.
 """
 import copy
 
@@ -48,11 +49,14 @@ def cancel_cholesky_products(statements, callee, numpy_name, fresh):
     statements = list(statements)
     changed = False
     k = 0
-    while k < len(statements):          # a rewrite may drop statements before the site
+    while k < len(statements):
         rewritten = _rewrite_site(statements, k, callee, numpy_name, fresh)
         if rewritten is not None:
-            statements, changed = rewritten, True
-        k += 1
+            # statements before the site may have gone: look again from the start (a site
+            # rewritten no longer matches)
+            statements, changed, k = rewritten, True, 0
+        else:
+            k += 1
     return statements, changed
 
 
@@ -67,7 +71,7 @@ def _rewrite_site(statements, k, callee, numpy_name, fresh):
            if isinstance(s, gast.Assign) and len(s.targets) == 1
            and isinstance(s.targets[0], gast.Name)}
     w_def, l_name = top.get(w_name), _transposed_name(t_arg, callee)
-    if l_name is None or stores.get(w_name) != 1 or stores.get(l_name) != 1 \
+    if l_name is None or w_def is None or stores.get(w_name) != 1 or stores.get(l_name) != 1 \
             or not _is_cholesky(top.get(l_name), callee) \
             or not _calls(w_def.value, lower_inverse, callee, [l_name]):
         return None
@@ -107,16 +111,14 @@ def _rewrite_site(statements, k, callee, numpy_name, fresh):
                 and _is_name(value.left.args[0], w_name)):
             return None
         read = {n.id for n in walk_tree(value.right) if isinstance(n, gast.Name)}
-        if any(isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store) and n.id in read
-               or isinstance(n, gast.AugAssign) and getattr(n.target, "id", None) in read
-               for s in statements[position[id(solved)] + 1:at] for n in walk_tree(s)):
+        between = statements[position[id(solved)] + 1:at]
+        if _bound_or_written(between) & read:
             return None
         products.add(term.left.id)
         return gast.BinOp(left=copy.deepcopy(value.right), op=gast.MatMult(),
                           right=term.right)
 
-    lt_name, out, any_cancelled, any_left = fresh(f"{g_name}_lt"), [], False, False
-    plan = {}
+    out, any_cancelled, any_left, plan = [], False, False, {}
     for j in chain:
         kept, moved = [], []
         for sign, term in _terms(statements[j], g_name):
@@ -130,6 +132,7 @@ def _rewrite_site(statements, k, callee, numpy_name, fresh):
         any_left |= bool(kept)
     if not any_cancelled:
         return None
+    lt_name = fresh(f"{g_name}_lt")
     started = {g_name: False, lt_name: False}
     for j, stmt in enumerate(statements):
         if j == k:
@@ -151,6 +154,24 @@ def _rewrite_site(statements, k, callee, numpy_name, fresh):
         else:
             out.append(stmt)
     return _drop_unread(out, products)
+
+
+def _bound_or_written(statements):
+    """The names the statements bind or write into (`x = ...`, `x += ...`, `x[i] = ...`,
+    `x[i] += ...`, an out= argument)."""
+    names = set()
+    for node in (n for s in statements for n in walk_tree(s)):
+        if isinstance(node, gast.AugAssign):
+            node = node.target
+        elif isinstance(node, gast.keyword) and node.arg == "out":
+            node = node.value
+        elif not isinstance(getattr(node, "ctx", None), gast.Store):
+            continue
+        while isinstance(node, (gast.Subscript, gast.Attribute)):
+            node = node.value
+        if isinstance(node, gast.Name):
+            names.add(node.id)
+    return names
 
 
 def _congruence_site(stmt, callee):
