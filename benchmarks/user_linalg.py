@@ -1,7 +1,8 @@
 """Linear-algebra workloads written the way users write them (issue 13), each with a
 hand-written numpy gradient: a ridge fit's validation loss through np.linalg.solve of the
 normal equations (the gradient for the ridge strength), a Gaussian log-likelihood through
-slogdet and inv, and a Mahalanobis log-likelihood through cholesky and a solve."""
+slogdet and inv, a Mahalanobis log-likelihood through cholesky and a solve, and a GP with
+several outputs whose targets are whitened by the cholesky factor (one solve of a matrix)."""
 import math
 
 import numpy as np
@@ -67,3 +68,38 @@ def mahalanobis_loglik_cholesky(A, X):
     L = np.linalg.cholesky(S)
     Z = np.linalg.solve(L, X.T)
     return X.shape[0] * np.sum(np.log(np.diag(L))) + 0.5 * np.sum(Z * Z)
+
+
+# ---- a GP with several outputs sharing one kernel: cholesky, one solve of a matrix --------
+def multi_output_gp_nll(log_params, X, Y):
+    """Independent outputs (the columns of Y) under one squared-exponential kernel, the
+    textbook way: whiten the targets with the cholesky factor."""
+    ell, sf2, sn2 = np.exp(log_params[0]), np.exp(2.0 * log_params[1]), np.exp(2.0 * log_params[2])
+    sq = np.sum(X ** 2, axis=1)
+    sqdist = sq[:, None] + sq[None, :] - 2.0 * X @ X.T
+    K = sf2 * np.exp(-0.5 * sqdist / ell ** 2) + sn2 * np.eye(len(X))
+    L = np.linalg.cholesky(K)
+    V = np.linalg.solve(L, Y)
+    return 0.5 * np.sum(V ** 2) + Y.shape[1] * np.sum(np.log(np.diag(L)))
+
+
+def multi_output_gp_grad(log_params, X, Y):
+    """K_bar = 0.5 (k K^-1 - K^-1 Y Y^T K^-1), one inverse; then the kernel's parameters."""
+    ell = float(np.exp(log_params[0]))
+    sf2, sn2 = float(np.exp(2.0 * log_params[1])), float(np.exp(2.0 * log_params[2]))
+    sq = np.sum(X * X, axis=1)
+    sqdist = sq[:, None] + sq[None, :] - 2.0 * (X @ X.T)
+    Kse = sf2 * np.exp((-0.5 / ell ** 2) * sqdist)
+    P = np.linalg.inv(Kse + sn2 * np.eye(len(X)))
+    A = P @ Y
+    W = Y.shape[1] * P - A @ A.T
+    WK = W * Kse
+    return np.array([0.5 * np.sum(WK * sqdist) / ell ** 2, np.sum(WK), sn2 * np.trace(W)])
+
+
+def make_multi_output_gp(small=False):
+    n, d, k = (6, 2, 3) if small else (300, 3, 20)
+    rng = _rng(33)
+    X = rng.uniform(-2.0, 2.0, (n, d))
+    Y = np.sin(X @ rng.standard_normal((d, k))) + 0.1 * rng.standard_normal((n, k))
+    return (np.array([0.1, -0.2, np.log(0.2)]), X, Y)

@@ -187,6 +187,7 @@ from user_slices import (  # noqa: E402
 from user_linalg import (  # noqa: E402
     gaussian_loglik_grad, gaussian_loglik_inv, mahalanobis_loglik_cholesky, make_gaussian_loglik,
     make_ridge_validation, ridge_validation_loss, ridge_validation_loss_grad,
+    make_multi_output_gp, multi_output_gp_grad, multi_output_gp_nll,
 )
 from user_loops import (  # noqa: E402
     cooling_rod_grad,
@@ -306,6 +307,8 @@ WORKLOADS = [
                  make_gaussian_loglik, 0, gaussian_loglik_grad),
     UserWorkload("Gaussian log-likelihood, cholesky + solve, 500x150",
                  mahalanobis_loglik_cholesky, make_gaussian_loglik, 0, gaussian_loglik_grad),
+    UserWorkload("GP with 20 outputs, cholesky + solve of a matrix, N=300",
+                 multi_output_gp_nll, make_multi_output_gp, 0, multi_output_gp_grad),
     UserWorkload("RNN T=20 H=64 B=32 (zip)", rnn_loss, make_rnn_small, (0, 1, 2, 3), rnn_grad),
     UserWorkload("RNN T=100 H=256 B=32 (zip)", rnn_loss, make_rnn_large, (0, 1, 2, 3), rnn_grad),
     UserWorkload("LSTM T=20 H=32 B=16", lstm_loss, make_lstm, (0, 1, 2, 3), lstm_grad),

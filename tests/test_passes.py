@@ -116,6 +116,12 @@ def log_density(S, x):
     return 0.5 * logdet + 0.5 * x @ np.linalg.solve(S, x)
 
 
+def whitened(A, B):
+    L = np.linalg.cholesky(A @ A.T + np.eye(len(A)))   # B's solve: L^T inv(L)^T cancels
+    Z = np.linalg.solve(L, B)
+    return np.sum(Z * Z) + np.sum(np.log(np.diag(L)))
+
+
 X, W, b = np.ones((4, 3)), np.ones((3, 2)), np.ones(2)
 # pass -> (function, wrt, arguments to specialise on (None: the general derivative), mode)
 CASES = {
@@ -131,6 +137,7 @@ CASES = {
     "reused forward values": (doubled_square_and_max, ("x",), (np.arange(3.0),), "grad"),
     "integer gradients": (square, ("x",), None, "grad"),
     "shared inverses": (log_density, ("S",), (2.0 * np.eye(3), np.ones(3)), "grad"),
+    "cholesky products": (whitened, ("A",), (np.eye(3), np.ones((3, 2))), "grad"),
     "in-place arithmetic": (tanh_weighted, ("x",), (np.ones(5),), "grad"),
     # a gradient of number code, built in forward mode (ad/forward_gradient.py)
     "unit factors": (damped, ("sigma",), (0.3, 2.0), "grad"),

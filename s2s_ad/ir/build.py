@@ -67,6 +67,17 @@ def unaryop(op_name, operand):
     return gast.UnaryOp(op=getattr(gast, op_name)(), operand=operand)
 
 
+def signed_sum(terms, total=None):
+    """total + t1 - t2 ... for [(positive, t)] (total an expression or None: then the first
+    term starts the sum, negated when it is not positive); None for no terms at all."""
+    for positive, term in terms:
+        if total is None:
+            total = term if positive else gast.UnaryOp(op=gast.USub(), operand=term)
+        else:
+            total = gast.BinOp(left=total, op=gast.Add() if positive else gast.Sub(), right=term)
+    return total
+
+
 def call(func, args=(), keywords=()):
     if isinstance(func, str):
         func = dotted(func)

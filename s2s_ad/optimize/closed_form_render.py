@@ -144,7 +144,7 @@ class Renderer:
 
     def _poly(self, poly):
         terms = sorted(poly.items(), key=lambda t: (t[1] < 0, _mono_text(t[0])))
-        expr = None
+        signed = []
         for mono, coef in terms:
             magnitude = abs(coef)
             term = self._monomial(mono) if mono else None
@@ -152,12 +152,8 @@ class Renderer:
                 term = _number(magnitude)
             elif magnitude != 1:
                 term = gast.BinOp(left=_number(magnitude), op=gast.Mult(), right=term)
-            if expr is None:
-                expr = term if coef > 0 else gast.UnaryOp(op=gast.USub(), operand=term)
-            else:
-                expr = gast.BinOp(left=expr, op=gast.Add() if coef > 0 else gast.Sub(),
-                                  right=term)
-        return expr
+            signed.append((coef > 0, term))
+        return build.signed_sum(signed)
 
     def _nested(self, poly):
         """poly by Horner's scheme: the atom in most terms (at least two) taken out,

@@ -12,7 +12,8 @@ re-derives a fact the generator should have had), so their order is the declared
              adjoints of an np.where summed as one np.where, closed forms (where shapes are proved), a specialisation's
              reads of forward temporaries, casts of a float argument's gradient that may
              be a numpy scalar and of gradients that may hold integers, and, last, a
-             specialisation's solves reading an inverse it computes anyway, and its
+             specialisation's solves reading an inverse it computes anyway, a cholesky
+             adjoint's products with L^T that cancel a solve's with inv(L)^T, and its
              arithmetic in buffers, batched tapes, item loops and list reads
     FORWARD: clean up to a fixed point, repeated pure calls made once, loops over a
              sequence's items
@@ -41,6 +42,7 @@ from ..ir.walk import walk_tree
 from .adjoint_copies import drop_adjoint_copies
 from .body import Body
 from .buffers import schedule_in_place
+from .cholesky_products import cancel_cholesky_products
 from .closed_forms import closed_form_adjoints
 from .dce import eliminate_dead_code, remove_dead_cycles, remove_unread_assignments
 from .float_gradients import float_gradients
@@ -58,6 +60,7 @@ from .shared_inverses import share_inverses
 from .tape_batches import batch_loop_tapes
 from .tangent_forms import linear_tangent_forms
 from .temporaries import inline_temporaries
+from .unit_copies import share_unit_copies
 from .zeros import drop_empty_comments, propagate_zeros
 
 MAX_ROUNDS = 10
@@ -220,7 +223,8 @@ def in_place_arithmetic(body, facts):
     its loops' saves pushed as one tuple per iteration (tape_batches.py), its loops over a
     tuple's positions iterating the tuple (item_loops.py), float arrays a loop reads item
     by item read from a list (list_reads.py), adjoint copies nothing needs dropped
-    (adjoint_copies.py) and then sums accumulated in place again (inplace.py); `body`
+    (adjoint_copies.py), sums accumulated in place again (inplace.py) and, last, copies
+    `y = x * 1.0` of arrays nothing writes into dropped (unit_copies.py); `body`
     itself when nothing changed."""
     if not facts.specialised:
         return body
@@ -233,15 +237,17 @@ def in_place_arithmetic(body, facts):
                                               facts.namer.fresh)
     statements, copies = drop_adjoint_copies(statements, facts.namer.is_adjoint)
     changed = in_place or batched or direct or listed or copies
-    if not changed:
-        return body
-    # with the adjoint copies gone, a sum started from an adjoint the backward sweep owns
-    # (`u_bar = t8_0_bar` before a loop adding into u_bar) can be added to in place
-    body = Body.of(statements)
-    backward, accumulated = accumulate_in_place(
-        list(body.backward), list(body.forward),
-        [body.returned] if body.returned is not None else [])
-    return body.with_backward(backward) if accumulated else body
+    if changed:
+        # with the adjoint copies gone, a sum started from an adjoint the backward sweep
+        # owns (`u_bar = t8_0_bar` before a loop adding into u_bar) can be added to in place
+        body = Body.of(statements)
+        backward, accumulated = accumulate_in_place(
+            list(body.backward), list(body.forward),
+            [body.returned] if body.returned is not None else [])
+        body = body.with_backward(backward) if accumulated else body
+    # last: every write into an array is now written out, so `y = x * 1.0` can alias
+    statements, shared = share_unit_copies(body.copy().statements(), facts.kinds)
+    return Body.of(statements) if shared else body
 
 
 def shared_inverses(body, facts):
@@ -253,6 +259,17 @@ def shared_inverses(body, facts):
     statements, changed = share_inverses(
         body.copy().statements(), facts._callee, facts.kinds, facts.levels.numpy_name,
         facts.bindings.name_for, facts.namer.fresh)
+    return Body.of(statements) if changed else body
+
+
+def cholesky_products(body, facts):
+    """A specialisation's cholesky adjoint takes a solve's share of L^T L_bar without the two
+    products with L^T and inv(L)^T that cancel (optimize/cholesky_products.py). On a copy."""
+    if not facts.specialised:
+        return body
+    statements, changed = cancel_cholesky_products(
+        body.copy().statements(), facts._callee, facts.levels.numpy_name,
+        facts.namer.fresh)
     return Body.of(statements) if changed else body
 
 
@@ -276,6 +293,7 @@ REVERSE = (
     Pass("integer gradients", integer_gradients),
     # writes_arrays: a derivative of this derivative differentiates the solves themselves
     Pass("shared inverses", shared_inverses, writes_arrays=True),
+    Pass("cholesky products", cholesky_products, writes_arrays=True),
     Pass("in-place arithmetic", in_place_arithmetic, writes_arrays=True),
 )
 FORWARD = (

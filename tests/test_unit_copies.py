@@ -1,0 +1,102 @@
+"""`y = x * 1.0` of a float array nothing writes into becomes `y = x` in the final code
+(optimize/unit_copies.py): gradients against central differences on both derivative paths,
+what the specialised source holds, and the programs where the copy must stay (a write into
+either name, directly or through a view; an int array; a gradient that would share
+memory with an argument or with another gradient)."""
+import numpy as np
+import pytest
+
+import gast
+
+import s2s_ad
+from s2s_ad.optimize.unit_copies import share_unit_copies
+from s2s_ad.signature import Num
+
+from derivative_paths import PATHS
+from gradcheck import assert_grad_matches
+
+RNG = np.random.default_rng(1718)
+
+
+def whitened_norm(A, X):
+    """0.5 * sum(Z * Z): Z's adjoint is Z itself, read only (the cholesky's adjoint)."""
+    S = A @ A.T + np.eye(A.shape[0])
+    L = np.linalg.cholesky(S)
+    Z = np.linalg.solve(L, X.T)
+    return X.shape[0] * np.sum(np.log(np.diag(L))) + 0.5 * np.sum(Z * Z)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_gradient_against_differences(path):
+    args = [0.3 * RNG.standard_normal(s) for s in ((4, 4), (6, 4))]
+    assert_grad_matches(whitened_norm, args, wrt=(0, 1), path=path)
+
+
+def test_the_read_only_adjoint_is_the_forward_array():
+    args = [0.3 * RNG.standard_normal(s) for s in ((4, 4), (6, 4))]
+    df = s2s_ad.grad(whitened_norm, wrt=(0,))
+    df(*args)
+    src = s2s_ad.derivative_source(df, *args)
+    assert "Z_bar = Z\n" in src and "* 1.0" not in src
+    g = df(*args)
+    assert not np.shares_memory(g, args[0]) and not np.shares_memory(g, args[1])
+
+
+class _Kinds:
+    def __init__(self, kinds):
+        self.kinds = kinds
+
+    def of(self, name):
+        return self.kinds.get(name)
+
+
+F64 = Num(np.ndarray, "float64", (None,))
+
+
+def _run(source, kinds=None):
+    statements = gast.parse(source).body
+    kinds = _Kinds(kinds or {"x": F64, "t": F64})
+    return share_unit_copies(statements, kinds)
+
+
+def _copy_kept(source, kinds=None):
+    return not _run(source, kinds)[1]
+
+
+def test_the_rule_on_final_code():
+    out, changed = _run("x = a + b\ny = x * 1.0\nz = y @ w\nreturn z")
+    assert changed and isinstance(out[1].value, gast.Name) and out[1].value.id == "x"
+
+
+@pytest.mark.parametrize("source", [
+    "x = a + b\ny = x * 1.0\ny += c\nreturn y",                      # y written into
+    "x = a + b\ny = 1.0 * x\nnp.multiply(x, 2.0, out=x)\nreturn y",  # x written into
+    "x = a + b\ny = x * 1.0\nv = y[1:]\nv += 1.0\nreturn y",          # through a view
+    "x = a + b\ny = x * 1.0\nkink_share(g, a, b, True, into=y)\nreturn y",
+    "x = a + b\ny = x * 1.0\nnp.copyto(y, c)\nreturn y",
+    "x = a + b\ny = x * 1.0\ny[0] = 2.0\nreturn y",
+    "y = p * 1.0\nreturn y",                                           # p: a parameter
+    "x = a + b\ny = x * 1.0\nreturn (x, y)",                           # two gradients, one array
+    "x = a + b\nt = x[1:]\ny = x * 1.0\nreturn (t, y)",                # ... through a view
+    "x = p[1:]\ny = x * 1.0\nreturn y",                                # a view of a parameter
+    "x = a + b\ny = x * 2.0\nreturn y",                                # not a unit factor
+])
+def test_the_copy_stays(source):
+    assert _copy_kept(source, {"x": F64, "p": F64})
+
+
+def test_an_int_array_keeps_its_float_copy():
+    assert _copy_kept("x = a + b\ny = x * 1.0\nreturn y",
+                      {"x": Num(np.ndarray, "int64", (None,))})
+
+
+def scaled_copy32(x):
+    z = np.tanh(x)
+    return 0.5 * np.sum(z * z)
+
+
+def test_float32_stays_float32():
+    x = RNG.standard_normal(5).astype(np.float32)
+    g = s2s_ad.grad(scaled_copy32)(x)
+    assert g.dtype == np.float32
+    np.testing.assert_allclose(g, np.tanh(x) * (1 - np.tanh(x) ** 2), rtol=1e-5)
