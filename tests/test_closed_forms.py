@@ -1,5 +1,6 @@
 """Closed-form elementwise adjoints (optimize/closed_forms.py): used where every array has
 one shape, the general sweep otherwise; never a different gradient."""
+import ast
 import inspect
 
 import gast
@@ -206,3 +207,36 @@ def test_long_product_chains_are_left_to_the_general_sweep():
     got = df(x, y)
     for k in (0, 1):
         np.testing.assert_allclose(got[k], numeric_grad(chain, [x, y], k), rtol=1e-5, atol=1e-5)
+
+
+def test_ratio_is_a_constant_multiple_and_degrees_add_in_products():
+    x, y, one = rational.atom("x"), rational.atom("y"), rational.const(1)
+    xy, den = rational.mul(x, y), rational.add(one, x)
+    assert rational.ratio((rational.scale(xy, 2), den), (xy, den)) == 2
+    assert rational.ratio((xy, y), (x, one)) == 1                     # x y / y is x
+    assert rational.ratio((rational.mul(x, x), one), (xy, one)) is None
+    assert rational.ratio((xy, den), (xy, one)) is None
+    product = rational.mul(rational.add(x, one), rational.add(xy, y))
+    assert rational.degrees(product) == rational.plus(
+        rational.degrees(rational.add(x, one)), rational.degrees(rational.add(xy, y))) \
+        == (3, {"x": 2, "y": 1})
+
+
+def test_forward_names_multiplies_out_only_pairs_of_the_right_degrees(monkeypatch):
+    """value = 3 z y with z = x e among 40 forward values of other atoms: found as
+    3.0 * (z * y), and only pairs whose degrees match are multiplied out (every pair was:
+    seconds for a Runge-Kutta step's tangents)."""
+    from s2s_ad.ir import build
+    from s2s_ad.optimize.closed_form_names import through_forward_names
+    x, e, y = rational.atom("x"), rational.atom("e"), rational.atom("y")
+    names = {f"v{k}": r(rational.mul(rational.atom(f"a{k}"), rational.atom(f"b{k}")))
+             for k in range(39)}
+    names["z"] = r(rational.mul(x, e))
+    value = (rational.scale(rational.mul(rational.mul(x, e), y), 3), rational.const(1))
+    calls = []
+    real_mul = rational.mul
+    monkeypatch.setattr(rational, "mul", lambda a, b: calls.append(1) or real_mul(a, b))
+    found = through_forward_names(value, names, set(), build.name)
+    texts = {ast.unparse(gast.gast_to_ast(gast.Expression(body=f))) for f in found}
+    assert "3.0 * (z * y)" in texts
+    assert len(calls) < 200          # 3,400 when every pair was multiplied out

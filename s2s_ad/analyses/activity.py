@@ -164,15 +164,16 @@ def only_nondifferentiable_paths(levels, wrt, outputs, registry):
     from ..runtime_flow import stop_gradient
     statements = _assignments(levels.tree.body)
     found = []
+    # each statement's reads worked out once (operation_of and the registry look-ups cost
+    # more than the walk), and every argument started from at once: a name reached from
+    # any argument is reached from their union
     derivative_reads = _derivative_reads(registry)
+    if set(outputs) & _reach(_edges(statements, derivative_reads, levels), wrt, levels):
+        return []
+    all_edges = _edges(statements, _all_reads(stop_gradient), levels)
     for name in wrt:
-        if set(outputs) & _reach(statements, name, derivative_reads, levels):
-            return []
-    for name in wrt:
-        through_all = _reach(statements, name, _all_reads(stop_gradient), levels,
-                             control=True)
-        through_derivatives = _reach(statements, name, derivative_reads, levels)
-        if not set(outputs) & through_all or set(outputs) & through_derivatives:
+        through_all = _reach(all_edges, [name], levels, control=True)
+        if not set(outputs) & through_all:
             continue
         for target, value in statements:
             if isinstance(value, _Flow) or target not in through_all:
@@ -215,9 +216,8 @@ def reaches_output_without(levels, wrt, outputs, registry, cut):
     the statement whose value is `cut` (a call of a helper)?"""
     statements = [(target, value) for target, value in _assignments(levels.tree.body)
                   if value is not cut]
-    return any(set(outputs) & _reach(statements, name,
-                                     _derivative_reads(registry), levels)
-               for name in wrt)
+    return bool(set(outputs) & _reach(_edges(statements, _derivative_reads(registry), levels),
+                                      wrt, levels))
 
 
 def _all_reads(stop_gradient):
@@ -230,11 +230,18 @@ def _all_reads(stop_gradient):
     return reads
 
 
-def _reach(statements, start, reads_through, levels, control=False):
-    """Variables `start` flows into through the operands `reads_through(op)` names; with
-    `control`, also everything assigned under an if/while/for whose test or iterable it
-    reaches."""
-    reached, changed = {start}, True
+def _edges(statements, reads_through, levels):
+    """[(target, the names its value reads through `reads_through(op)`)], one per
+    statement of `_assignments`, in order."""
+    return [(target, value.reads if isinstance(value, _Flow)
+             else reads_through(operation_of(value, levels.callees)))
+            for target, value in statements]
+
+
+def _reach(edges, starts, levels, control=False):
+    """Variables the names `starts` flow into along `edges` (`_edges`); with `control`,
+    also everything assigned under an if/while/for whose test or iterable they reach."""
+    reached, changed = set(starts), True
     while changed:
         changed = False
         if control:
@@ -242,14 +249,8 @@ def _reach(statements, start, reads_through, levels, control=False):
                 if name not in reached:
                     reached.add(name)
                     changed = True
-        for target, value in statements:
-            if target in reached:
-                continue
-            if isinstance(value, _Flow):
-                reads = value.reads
-            else:
-                reads = reads_through(operation_of(value, levels.callees))
-            if any(r in reached for r in reads):
+        for target, reads in edges:
+            if target not in reached and any(r in reached for r in reads):
                 reached.add(target)
                 changed = True
     return reached

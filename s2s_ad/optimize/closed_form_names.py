@@ -40,9 +40,19 @@ def through_forward_names(value, names, scalar, atom_expr):
     atoms = sorted(set().union(*(rational.atoms_of(p) for p in value)) - set(scalar))
     others = [(w, names[w], build.name) for w in ordered] + \
         [(a, (rational.atom(a), rational.const(1)), atom_expr) for a in atoms]
-    for v in ordered:
+    # value == c * v * w needs num * vd * wd and vn * wn * den of equal degrees in every
+    # atom (rational.degrees): a pair whose degrees differ is skipped without multiplying
+    # v and w out (40 forward values: 3200 pairs, few of the right degrees)
+    num_degrees, den_degrees = rational.degrees(num), rational.degrees(den)
+    of = [(rational.degrees(wn), rational.degrees(wd)) if wn and wd else None
+          for _, (wn, wd), _ in others]
+    for k, v in enumerate(ordered):
         vn, vd = names[v]
-        for w, (wn, wd), written in others:
+        for (w, (wn, wd), written), w_degrees in zip(others, of):
+            if of[k] is None or w_degrees is None or rational.plus(
+                    num_degrees, of[k][1], w_degrees[1]) != rational.plus(
+                    den_degrees, of[k][0], w_degrees[0]):
+                continue
             c = rational.ratio(value, (rational.mul(vn, wn), rational.mul(vd, wd)))
             if c is not None:
                 found.append(_affine(0, c, build.binop(build.name(v), "Mult", written(w))))

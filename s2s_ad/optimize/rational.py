@@ -135,9 +135,37 @@ def primitive(a):
 MAX_TERMS, MAX_DEGREE = 40, 12
 
 
+def degrees(a):
+    """(total degree, {atom: degree}) of a nonzero polynomial. Both add up in a product
+    (the leading parts of nonzero factors multiply to a nonzero part), so two products
+    whose sums differ cannot be equal, nor one a constant multiple of the other."""
+    each, total = {}, 0
+    for mono in a:
+        total = max(total, sum(k for _, k in mono))
+        for name, k in mono:
+            if k > each.get(name, 0):
+                each[name] = k
+    return total, each
+
+
+def plus(*found):
+    """The degrees (`degrees`) of the product of polynomials of degrees `found`."""
+    each = {}
+    for _, part in found:
+        for name, k in part.items():
+            each[name] = each.get(name, 0) + k
+    return sum(t for t, _ in found), each
+
+
 def ratio(x, y):
     """c with x == c * y for a constant c, else None."""
     (a, b), (c, d) = x, y
+    if not (a and b and c and d):
+        return None
+    # x == k * y is a * d == k * c * b: equal degrees in every atom, checked before
+    # multiplying out (closed_form_names tries every pair of forward values; most differ)
+    if plus(degrees(a), degrees(d)) != plus(degrees(c), degrees(b)):
+        return None
     left, right = mul(a, d), mul(c, b)
     if not left or not right:
         return None
