@@ -160,9 +160,21 @@ class CallMixin(FunctionValueMixin, HelperInlineMixin, ObjectCallMixin):
             # Stepper.step(S, u), inlined
             method = build.with_location(build.call(
                 build.name(self._bound_name(target.__func__)),
-                [build.clone(expr.func.value)] + list(expr.args), expr.keywords), expr)
+                [build.clone(expr.func.value)] + list(expr.args),
+                [(k.arg, k.value) for k in expr.keywords]), expr)
             return self._inline_helper(target.__func__, method,
                                        "writes into an argument it is given")
+        if inspect.ismethod(target) and isinstance(expr.func, gast.Attribute) \
+                and inspect.isfunction(target.__func__) \
+                and not (target.__func__.__module__ or "").startswith(_LIBRARIES):
+            # model.loss(x) of a module-level object (or Cls.make(x) of a classmethod):
+            # Model.loss(model, x), the def differentiated like any helper (the bound
+            # method itself has no derivative)
+            name = self._bound_name(target.__func__)
+            method = build.with_location(build.call(
+                build.name(name), [build.clone(expr.func.value)] + list(expr.args),
+                [(k.arg, k.value) for k in expr.keywords]), expr)
+            return self._call_target(build.name(name), name, target.__func__, method)
         if self._writes_into_arguments(target):
             # scale_(t) with `q *= 2.0` inside: the write changes f's t, which only f's
             # own derivative can follow, so the def is inlined into f
