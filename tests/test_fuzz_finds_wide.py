@@ -129,3 +129,38 @@ def test_a_float32_number_selected_by_where_through_a_helper_keeps_float32(path,
     got = on_path(s2s_ad.grad(float32_number_selected_through_a_helper, wrt=1), path)(
         np.float32(-0.8), np.float32(s))
     assert type(got) is np.float32 and got == expected
+
+
+def scaled_then_overwritten(s, x, b):
+    w = x.copy()
+    for i in range(3):
+        w[i] -= s
+    w *= b
+    w = b * x + w[0] * 0.0 * s
+    return w
+
+
+def scaled_then_overwritten_unread(s, x, b):
+    w = x.copy()
+    for i in range(3):
+        w[i] -= s
+    w *= b
+    w = b * x
+    return w
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f", [scaled_then_overwritten, scaled_then_overwritten_unread])
+def test_vjp_through_a_product_whose_adjoint_is_still_zero(path, f):
+    # seed 17024057: `w *= b` (w (3, 1), b (1,)) after which w is overwritten unread:
+    # w's adjoint is the 0.0 standing for zeros, and its contribution `0.0 * b` kept b's
+    # shape (1,) (the unbroadcast to w's shape was dropped as the shapes are equal), so
+    # the index writes' take_adjoint indexed it out of bounds
+    x = np.array([[1.5], [0.5], [0.2]])
+    b = np.array([0.3])
+    u = np.array([[0.7], [-1.1], [0.4]])
+    vjp = on_path(s2s_ad.vjp(f, wrt=0), path)
+    got = vjp(0.47, x, b, u) if path == "specialised" else vjp(s=0.47, x=x, b=b, cotangent=u)
+    eps = 1e-6
+    expected = np.sum(u * (f(0.47 + eps, x, b) - f(0.47 - eps, x, b))) / (2 * eps)
+    assert abs(got - expected) < 1e-7
