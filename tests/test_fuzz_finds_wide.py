@@ -164,3 +164,30 @@ def test_vjp_through_a_product_whose_adjoint_is_still_zero(path, f):
     eps = 1e-6
     expected = np.sum(u * (f(0.47 + eps, x, b) - f(0.47 - eps, x, b))) / (2 * eps)
     assert abs(got - expected) < 1e-7
+
+
+
+def swapped_and_rooted(q0):
+    return np.swapaxes(q0, 0, -1), np.sqrt(1.0 + 4.0 * q0 * q0)
+
+
+def first_item_only_iterated(a, x):
+    acc = np.zeros(1)
+    u, v = swapped_and_rooted((np.cos(x) - a) * np.ones((3, 4)))
+    for row in u:                      # u's rows are never read: its adjoint is 0.0
+        acc[0] -= np.sum(swapped_and_rooted(acc * v)[1])
+    return np.sum(acc) + 0.3 * np.sum(np.tanh(v))
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_grad_of_grad_through_a_helper_item_whose_cotangent_is_zero(path):
+    # seed 17028047 (--wide gradgrad): the helper's vjp, differentiated again, read
+    # np.swapaxes(cotangent[0], 0, -1) where its caller passed 0.0 for the first item
+    # (a 0.0 has no axes to swap); it is given the item's shape first now
+    x = np.array([[0.31], [0.61], [0.15]])
+    gradgrad = on_path(s2s_ad.grad(s2s_ad.grad(first_item_only_iterated)), path)
+    got = gradgrad(-0.29, x) if path == "specialised" else gradgrad(a=-0.29, x=x)
+    first = s2s_ad.grad(first_item_only_iterated)
+    eps = 1e-6
+    expected = (first(-0.29 + eps, x) - first(-0.29 - eps, x)) / (2 * eps)
+    assert abs(got - expected) < 1e-5 * max(1.0, abs(expected))
