@@ -14,6 +14,11 @@ older finds).
   the clip's now selects against zeros of its result's dtype, and a float64 number's
   adjoint is narrowed to the np.float32 argument it is the gradient of (as a Python
   float's already was).
+- vjp of `w *= b` (w (3, 1), b (1,)) with w overwritten unread afterwards: the 0.0
+  standing for w's zero adjoint times b had b's shape (the unbroadcast to w's shape was
+  dropped as the shapes agree), which the index writes before it read out of bounds.
+- grad of grad through a helper returning (np.swapaxes(q, 0, -1), ...) whose first item
+  only drives a loop: its vjp swapped the axes of the 0.0 cotangent the caller passed.
 """
 import math
 
