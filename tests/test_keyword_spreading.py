@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import s2s_ad
-from derivative_paths import PATHS, check_against_differences, grad_on, hvp_on
+from derivative_paths import PATHS, check_against_differences, grad_on
 from gradcheck import numeric_grad
 from test_cli import run
 

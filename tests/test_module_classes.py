@@ -149,20 +149,26 @@ def test_gradient_of_a_module_model(name):
     f = fresh(loss)
     g = s2s_ad.grad(f)(model, X, Y)
     assert type(g) is type(model)
+    _assert_matches_differences(g, loss, model, atol=1e-8)
+
+
+def _assert_matches_differences(g, function, model, atol):
+    """g (a model-shaped gradient) against central differences of function(model, X, Y)
+    in each of the model's leaves."""
     eps = 1e-6
     for path, value in _leaves(model):
-        got = np.asarray(_get(g, path))
         expected = np.zeros(np.shape(value))
         for i in range(expected.size):
             step = np.zeros(np.shape(value))
             step.flat[i] = eps
             _set(model, path, value + step)
-            up = loss(model, X, Y)
+            up = function(model, X, Y)
             _set(model, path, value - step)
-            down = loss(model, X, Y)
+            down = function(model, X, Y)
             _set(model, path, value)
             expected.flat[i] = (up - down) / (2 * eps)
-        np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-8, err_msg=str(path))
+        np.testing.assert_allclose(np.asarray(_get(g, path)), expected, rtol=1e-5,
+                                   atol=atol, err_msg=str(path))
 
 
 @pytest.mark.parametrize("name", sorted(MODELS))
@@ -298,17 +304,4 @@ def test_gradient_of_a_gradient_in_the_model_called_in_f(name):
     model = MODELS[name]()
     f = fresh(first_layer_gradient_norm)
     g = s2s_ad.grad(f)(model, X, Y)
-    eps = 1e-6
-    for path, value in _leaves(model):
-        expected = np.zeros(np.shape(value))
-        for i in range(expected.size):
-            step = np.zeros(np.shape(value))
-            step.flat[i] = eps
-            _set(model, path, value + step)
-            up = first_layer_gradient_norm(model, X, Y)
-            _set(model, path, value - step)
-            down = first_layer_gradient_norm(model, X, Y)
-            _set(model, path, value)
-            expected.flat[i] = (up - down) / (2 * eps)
-        np.testing.assert_allclose(np.asarray(_get(g, path)), expected, rtol=1e-5,
-                                   atol=1e-7, err_msg=str(path))
+    _assert_matches_differences(g, first_layer_gradient_norm, model, atol=1e-7)
