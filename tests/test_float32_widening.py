@@ -99,6 +99,9 @@ def scalar_widens(a):
 def test_a_numpy_float32_number_stays_one(both_paths):
     g = s2s_ad.grad(fresh(scalar_widens))(np.float32(0.5))
     assert type(g) is np.float32 and g == np.float32(3.0)
+    # its derivative differentiated again (the cast of the gradient has one)
+    h = s2s_ad.hvp(fresh(scalar_widens))(np.float32(0.5), np.float32(1.0))
+    assert float(h) == pytest.approx(2.0)
 
 
 def stays_float32(x):

@@ -93,16 +93,18 @@ class BackwardWalker(ForwardInstrumentation):
     def _kept_dtype(self, name, grad):
         """A float32 argument's gradient cast back to float32 where the function holds
         wider floats too (adjoint_facts.narrow_dtype): `x_bar.astype(np.float32,
-        copy=False)` for an array (no copy when it is float32 already), `np.float32(...)`
-        for a numpy number."""
+        copy=False)` for an array (no copy when it is float32 already), match_adjoint's
+        cast for a numpy number (np.float32(g) would have no derivative of its own, for
+        a derivative of this one)."""
         dtype = narrow_dtype(self.i.kinds, name)
         if dtype is None:
             return grad
+        if self.i.kinds.of(name).type is not numpy.ndarray:
+            return build.call(self.adj.helper(runtime_flow.match_adjoint),
+                              [grad, build.name(name)])
         cast = build.attribute(build.name(self.i.levels.numpy_name), dtype)
-        if self.i.kinds.of(name).type is numpy.ndarray:
-            return build.call(build.attribute(grad, "astype"), [cast],
-                              [("copy", build.const(False))])
-        return build.call(cast, [grad])
+        return build.call(build.attribute(grad, "astype"), [cast],
+                          [("copy", build.const(False))])
 
     def _undecided(self, name):
         """Is nothing known of what `name` holds (the general derivative's arguments)?"""
