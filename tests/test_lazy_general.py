@@ -117,3 +117,28 @@ VJP = s2s_ad.vjp(_keyword_scaled)
 def test_code_calling_a_vjp_is_differentiated_through_the_general_one_built_then():
     from gradcheck import assert_grad_matches
     assert_grad_matches(uses_the_vjp, (np.linspace(-1.0, 1.0, 4), np.full(4, 0.7)))
+
+
+def _relu_layer(w, x):
+    return np.sum(np.maximum(0.0, x @ w - 0.1) ** 2)
+
+
+def test_runtime_helpers_are_analysed_once_per_process(monkeypatch):
+    """An hvp differentiates a gradient, which calls s2s_ad's runtime helpers: what they
+    return is worked out from their source once, not again for every later derivative
+    (it was two thirds of a second hvp's build)."""
+    from paths import fresh
+    from s2s_ad import pipeline
+    w, x = np.full((3, 2), 0.3), np.linspace(-1.0, 1.0, 12).reshape(4, 3)
+    first = s2s_ad.hvp(fresh(_relu_layer))(w, x, np.ones((3, 2)))
+    fronts = []
+    original = pipeline.front
+
+    def counted(func, functions=None):
+        fronts.append(func)
+        return original(func, functions)
+    monkeypatch.setattr(pipeline, "front", counted)
+    again = s2s_ad.hvp(fresh(_relu_layer))(w, x, np.ones((3, 2)))
+    np.testing.assert_allclose(again, first, rtol=1e-12)
+    assert fronts and not [f for f in fronts
+                           if (f.__module__ or "").startswith("s2s_ad.runtime")]
