@@ -82,8 +82,8 @@ def dispatching_function(target, request, general, mode, inner=None, outline=Non
     build.failures = {}
     extra = []                  # a vjp's cotangent, a jvp's tangent: its last positional
     if mode in ("vjp", "jvp"):
-        extra = [_last_positional(outline.params) if outline is not None
-                 else derivative_parameter(general.function)]
+        extra = [derivative_parameter(outline.params if outline is not None
+                                      else general.function)]
 
     def rebuild():
         # the general derivative again, after a helper f calls was redefined
@@ -109,8 +109,3 @@ def specialised_derivative(function, request, args):
     derived = derive(function, request, default_registry(), CACHE)
     record(derived)
     return derived.function
-
-
-def _last_positional(params):
-    """The name of the last positional parameter among `params` (a (co)tangent)."""
-    return [p.name for p in params if p.kind is not p.KEYWORD_ONLY][-1]
