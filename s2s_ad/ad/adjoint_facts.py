@@ -331,4 +331,6 @@ def _may_widen(kind):
         return _may_widen(kind.item)
     if isinstance(kind, (Mapping, Attributes)):
         return any(_may_widen(k) for _, k in kind.entries)
-    return isinstance(kind, Opaque)
+    # an object of no known kind may hold float64 values; a range, a dtype, a module not
+    return isinstance(kind, Opaque) and (kind.type is None or not issubclass(
+        kind.type, (range, numpy.dtype, type(numpy), str, bool, int)))
