@@ -17,6 +17,7 @@ from .. import runtime_mappings
 from ..analyses.union_find import root_of
 from ..ir import build
 from ..ir.walk import all_statements, walk_tree
+from .restore_liveness import live_restored_names
 
 SAVE, RESTORE = "__s2s_save__", "__s2s_restore__"
 SAVE_ITEM, RESTORE_ITEM = "__s2s_save_item__", "__s2s_restore_item__"
@@ -103,6 +104,25 @@ def _with_aliases(forward, needed, copies):
     return set(needed) | roots | {name for name in parent if root(name) in roots}
 
 
+def _whole_needed(forward, backward, returned, needed):
+    """The names whose whole-value save/restore pairs are kept: those a read of the
+    backward sweep (or of `returned`) can see restored (restore_liveness.py), not every
+    name read somewhere. A name also saved element by element, or a list whose appends
+    are undone, keeps the pairs whenever it is read: its element restores write into
+    whatever array the whole restores left bound."""
+    def restored(stmt):
+        kind, args = _marker_of(stmt)
+        return args[0].id if kind == RESTORE else None
+    live = live_restored_names(backward, returned, restored,
+                               lambda stmt: _marker_of(stmt)[0] is not None)
+    if live is None:
+        return needed
+    itemised = {args[0].id for stmt in all_statements(forward + backward)
+                for kind, args in [_marker_of(stmt)]
+                if kind in (SAVE_ITEM, RESTORE_ITEM, UNDO_APPEND)}
+    return live | (needed & itemised)
+
+
 def resolve_markers(forward, backward, tape_name, numpy_name, shape_helpers=None,
                     bind=None, mappings=frozenset(), copies=None, returned=()):
     """Replace markers by tape pushes/pops where needed; returns (forward, backward, used).
@@ -117,6 +137,7 @@ def resolve_markers(forward, backward, tape_name, numpy_name, shape_helpers=None
     shaped like the parameter reads its value as passed: restored, if rebound)."""
     needed = names_read(backward) | names_read([gast.Expr(value=e) for e in returned])
     written_needed = _with_aliases(forward, needed, copies or (lambda name: False))
+    whole_needed = _whole_needed(forward, backward, returned, needed)
     shape_only = set()
     if shape_helpers is not None:
         shape_only = shape_only_reads(list(all_statements(backward)), shape_helpers[0])
@@ -139,7 +160,7 @@ def resolve_markers(forward, backward, tape_name, numpy_name, shape_helpers=None
                 out.append(stmt)
                 continue
             if args[0].id not in (written_needed if kind in (SAVE_ITEM, RESTORE_ITEM)
-                                  else needed):
+                                  else whole_needed if kind in (SAVE, RESTORE) else needed):
                 continue
             if kind == UNDO_APPEND:
                 out.append(build.expr_stmt(build.call(build.attribute(args[0], "pop"))))
