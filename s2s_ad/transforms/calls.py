@@ -156,17 +156,20 @@ class CallMixin(FunctionValueMixin, HelperInlineMixin, ObjectCallMixin):
             # apply(act, x), apply(lambda z: ..., x): the def is inlined into f
             return self._inline_helper(target, expr)
         if inspect.ismethod(target) and isinstance(expr.func, gast.Attribute) \
-                and self._writes_into_arguments(target.__func__):
-            # S.step(u) of a module-level object whose method writes into u:
-            # Stepper.step(S, u), inlined
+                and inspect.isfunction(target.__func__) \
+                and not (target.__func__.__module__ or "").startswith(_LIBRARIES):
+            # model.loss(x) of a module-level object (or Cls.make(x) of a classmethod):
+            # Model.loss(model, x), the def differentiated like any helper (the bound
+            # method itself has no derivative); S.step(u) writing into u is inlined so
+            name = self._bound_name(target.__func__)
             method = build.with_location(build.call(
-                build.name(self._bound_name(target.__func__)),
-                [build.clone(expr.func.value)] + list(expr.args), expr.keywords), expr)
-            return self._inline_helper(target.__func__, method,
-                                       "writes into an argument it is given")
-        if self._writes_into_arguments(target):
+                build.name(name), [build.clone(expr.func.value)] + list(expr.args),
+                [(k.arg, k.value) for k in expr.keywords]), expr)
+            return self._call_target(build.name(name), name, target.__func__, method)
+        if self._writes_into_arguments(target) and not takes_variable_arguments(target):
             # scale_(t) with `q *= 2.0` inside: the write changes f's t, which only f's
-            # own derivative can follow, so the def is inlined into f
+            # own derivative can follow, so the def is inlined into f (one taking *args or
+            # **kwargs once the call has fixed them, below: its adapter is inlined)
             return self._inline_helper(target, expr, "writes into an argument it is given")
         if any(isinstance(a, gast.Starred) for a in expr.args):
             shaped = self._shape_given_as_items(func, path, target, expr)
