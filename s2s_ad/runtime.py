@@ -41,7 +41,9 @@ RUNTIME_MODULES = ("s2s_ad.runtime", "s2s_ad.runtime_flow", "s2s_ad.runtime_lina
 
 
 def unbroadcast(g, x):
-    """Sum `g` over the axes broadcasting added to `x`'s shape."""
+    """Sum `g` over the axes broadcasting added to `x`'s shape; a `g` smaller than x along
+    an axis (an adjoint that was a number, times operands broadcast against x) is spread
+    over it: the result always has x's shape."""
     if type(g) is np.ndarray and type(x) is np.ndarray and g.shape == x.shape:
         return g                                   # the usual case: nothing was broadcast
     shape = _shape(x)
@@ -59,6 +61,10 @@ def unbroadcast(g, x):
     kept = tuple(i for i, n in enumerate(shape) if n == 1 and np.shape(g)[i] != 1)
     if kept:
         g = np.sum(g, axis=kept, keepdims=True)
+    if np.shape(g) != shape:
+        # a number's product with an operand x broadcasts against (`c * s` of
+        # `np.sum(s * x)`, s (1, n), x (m, n)): spread over x, whose shape it has
+        g = np.broadcast_to(g, shape).copy()
     return g
 
 
