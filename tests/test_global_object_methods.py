@@ -98,3 +98,17 @@ def writes_through_a_helper_taking_kwargs(x):
 @pytest.mark.parametrize("path", PATHS)
 def test_a_helper_taking_kwargs_that_writes_into_its_argument(path):
     check_against_differences(path, writes_through_a_helper_taking_kwargs, X)
+
+
+def test_only_the_users_own_defs_are_followed():
+    # a method of a module-level object is followed only when it is the user's def:
+    # log.debug of a logging.Logger (standard library) or a function of an installed
+    # package is left to the call rules for library code (it was refused as a write)
+    import logging
+
+    from s2s_ad.transforms.helper_inline import is_users_def
+    assert is_users_def(Model.loss)
+    assert is_users_def(shift_rows_)
+    assert not is_users_def(logging.Logger.debug)
+    assert not is_users_def(pytest.approx)
+    assert not is_users_def(np.linalg.norm)

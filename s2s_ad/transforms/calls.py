@@ -29,7 +29,7 @@ from ..runtime_objects import constructible, defines_call, field_names, make_obj
 from . import desugar
 from .function_values import FunctionValueMixin
 from .generators import listed_generator
-from .helper_inline import _LIBRARIES, HelperInlineMixin
+from .helper_inline import _LIBRARIES, HelperInlineMixin, is_users_def
 from .object_calls import ObjectCallMixin
 from .array_syntax import (AXIS_CONCATENATORS, axis_concatenation, einsum_subscripts,
                            piecewise_parts, piecewise_terms)
@@ -156,9 +156,9 @@ class CallMixin(FunctionValueMixin, HelperInlineMixin, ObjectCallMixin):
             # apply(act, x), apply(lambda z: ..., x): the def is inlined into f
             return self._inline_helper(target, expr)
         if inspect.ismethod(target) and isinstance(expr.func, gast.Attribute) \
-                and inspect.isfunction(target.__func__) \
-                and not (target.__func__.__module__ or "").startswith(_LIBRARIES):
-            # model.loss(x) of a module-level object (or Cls.make(x) of a classmethod):
+                and is_users_def(target.__func__):
+            # model.loss(x) of a module-level object of your own class (or Cls.make(x)
+            # of a classmethod; never log.debug(...) of a logging.Logger):
             # Model.loss(model, x), the def differentiated like any helper (the bound
             # method itself has no derivative); S.step(u) writing into u is inlined so
             name = self._bound_name(target.__func__)
