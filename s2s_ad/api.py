@@ -182,12 +182,12 @@ def _public(f, mode, wrt, preserve_result, has_aux=False):
     # a derivative made by s2s_ad is differentiated through its generated function
     general = general_derivative(f)
     target = general if derived_record(general) is not None else f
-    if target is f and mode in ("grad", "value_and_grad", "vjp"):
+    if target is f and mode in ("grad", "value_and_grad", "vjp", "jvp"):
         # the general derivative is built when a call needs it (most calls are served by
         # the derivative built for their arguments' kinds)
         outline = _outline(f, request)
         function = dispatching_function(f, request, None, mode, outline=outline)
-        if mode == "vjp":
+        if mode in ("vjp", "jvp"):
             dispatcher = dispatcher_of(function)
             function = with_defaults(function, LaterGenerated(
                 lambda: dispatcher.general.function, outline.name), f, mode, names, single)
@@ -214,10 +214,14 @@ def _outline(f, request):
     params = [p.replace(annotation=inspect.Parameter.empty)
               for p in inspect.signature(func).parameters.values()]
     defaults = func.__defaults__
-    if request.mode == "vjp":      # vjp_f(x, w, cotangent, *, k): backend/derivative_def.py
-        params, defaults = with_last_parameter(params, "cotangent"), None
+    if request.mode in ("vjp", "jvp"):  # vjp_f(x, w, cotangent, *, k): derivative_def.py
+        params = with_last_parameter(params, _LAST_PARAMETER[request.mode])
+        defaults = None
     return Outline(name, params, defaults, func.__kwdefaults__, func.__module__,
                    doc, request, func)
+
+
+_LAST_PARAMETER = {"vjp": "cotangent", "jvp": "tangent"}
 
 
 def per_arity(f, mode, make, extra=0):

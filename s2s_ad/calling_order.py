@@ -16,10 +16,11 @@ from .signature import is_masked_array
 
 
 def derivative_parameter(generated):
-    """The (co)tangent parameter of a generated vjp / jvp: its last positional one."""
-    params = [p for p in inspect.signature(generated).parameters.values()
-              if p.kind is not p.KEYWORD_ONLY]
-    return params[-1].name
+    """The (co)tangent parameter of a generated vjp / jvp (a function, or its parameters,
+    inspect.Parameter, as with_last_parameter lays them out): its last positional one."""
+    params = generated if isinstance(generated, list) \
+        else inspect.signature(generated).parameters.values()
+    return [p.name for p in params if p.kind is not p.KEYWORD_ONLY][-1]
 
 
 _LAST = {"vjp": "cotangent", "jvp": "tangent", "hvp": "vector v"}

@@ -16,7 +16,7 @@ import os
 import weakref
 
 from .ad.registry import default_registry
-from .calling_order import derivative_parameter
+from .calling_order import LaterGenerated, derivative_parameter
 from .dispatch import Dispatcher
 from .derivative_cache import DerivativeCache
 from .pipeline import derive
@@ -52,19 +52,21 @@ def dispatcher_of(function):
 def dispatching_function(target, request, general, mode, inner=None, outline=None):
     """The dispatching function for `target`'s derivative (dispatch.py); `inner`: the
     dispatcher of the derivative `target` is the general form of (grad of grad);
-    `outline`: general is not built yet (built on demand, dispatch.Outline)."""
+    `outline`: general is not built yet (built on demand, dispatch.Outline). `target` may
+    be a calling_order.LaterGenerated (hvp: the general gradient, itself built only when
+    the general derivative of it is)."""
+    def target_now():
+        return target.function() if isinstance(target, LaterGenerated) else target
     if outline is not None:
         def general():
-            derived = derive(target, request, default_registry(), CACHE)
+            derived = derive(target_now(), request, default_registry(), CACHE)
             record(derived)
             return derived
     def build(signature, variant):
         specialised = dataclasses.replace(request, signature=signature, variant=variant)
-        function = target
-        if inner is not None:
-            function = inner.specialisation(signature)
-            if function is None:
-                return None
+        function = target_now() if inner is None else inner.specialisation(signature)
+        if function is None:
+            return None
         try:
             derived = derive(function, specialised, default_registry(), CACHE)
         except Exception as exc:
@@ -80,12 +82,12 @@ def dispatching_function(target, request, general, mode, inner=None, outline=Non
     build.failures = {}
     extra = []                  # a vjp's cotangent, a jvp's tangent: its last positional
     if mode in ("vjp", "jvp"):
-        extra = [_last_positional(outline.params) if outline is not None
-                 else derivative_parameter(general.function)]
+        extra = [derivative_parameter(outline.params if outline is not None
+                                      else general.function)]
 
     def rebuild():
         # the general derivative again, after a helper f calls was redefined
-        derived = derive(target, request, default_registry(), CACHE)
+        derived = derive(target_now(), request, default_registry(), CACHE)
         record(derived)
         return derived
     dispatcher = Dispatcher(general, build, extra, outline, wrt=request.wrt,
@@ -107,8 +109,3 @@ def specialised_derivative(function, request, args):
     derived = derive(function, request, default_registry(), CACHE)
     record(derived)
     return derived.function
-
-
-def _last_positional(params):
-    """The name of the last positional parameter among `params` (a (co)tangent)."""
-    return [p.name for p in params if p.kind is not p.KEYWORD_ONLY][-1]

@@ -73,30 +73,30 @@ def hvp(f: Optional[Callable] = None, wrt: Wrt = 0) -> Callable:
         return per_arity(f, "hvp", lambda g: hvp(g, wrt), extra=1)
     from .ad.registry import default_registry
     from .api import general_derivative, grad
-    from .backend.derivative_def import derived_name
     from .derivative_registry import CACHE, dispatcher_of, dispatching_function, record
     from .dispatch import Outline
     from .pipeline import Request, derive
     names, single = wrt_names(f, wrt)
     public_gradient = grad(f, wrt=names[0] if single else names)
-    gradient = general_derivative(public_gradient)
     # the jvp of the gradient, returning only the derivative: the gradient's own final
     # sums are then dead code and disappear from the generated function
     request = Request("jvp", names, False, single, tangent_only=True)
     gradients = dispatcher_of(public_gradient)
     if gradients is not None:
-        # each signature: the jvp of the gradient specialised on it; the general one is
-        # built when a call needs it
-        params = with_last_parameter(
-            [p.replace(annotation=p.empty)
-             for p in inspect.signature(gradient).parameters.values()], "tangent")
-        outline = Outline(derived_name(gradient, request), params, None,
-                          gradient.__kwdefaults__, gradient.__module__,
-                          f"Hessian-vector product of {f.__qualname__}", request, gradient)
+        # each signature: the jvp of the gradient specialised on it; the general one (of
+        # the general gradient, built then too) when a call needs it. The gradient's
+        # outline says what the general gradient's def will be.
+        of = gradients.outline
+        params = with_last_parameter([p.replace(annotation=p.empty) for p in of.params],
+                                     "tangent")
+        outline = Outline(f"jvp_{of.name}", params, None, of.kwdefaults, of.module,
+                          f"Hessian-vector product of {f.__qualname__}", request, f)
+        gradient = LaterGenerated(lambda: general_derivative(public_gradient), of.name)
         inner = dispatching_function(gradient, request, None, "jvp", gradients, outline)
         general = dispatcher_of(inner)
         return with_defaults(inner, LaterGenerated(lambda: general.general.function,
                                                    outline.name), f, "hvp", names, single)
+    gradient = general_derivative(public_gradient)
     derived = derive(gradient, request, default_registry(), CACHE)
     record(derived)
     return with_defaults(derived.function, derived.function, f, "hvp", names, single)

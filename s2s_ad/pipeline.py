@@ -131,20 +131,17 @@ def outline(func, request, registry, cache):
 
 
 def _checks(func, request, registry, cache, outline=False):
+    """f's levels form, facts and activity (stages 1-5), every check on f's source made:
+    of f's output too, except for a helper's jvp (whatever it returns has a tangent)."""
     levels, namer = _front(cache, func, known_functions(request.signature))
     func = levels.parsed.func           # the def a C-level wrapper (lru_cache) leads to
     aux = None
     if request.has_aux:
         levels, aux = split_aux(levels, namer)
     out_atom = levels.tree.body[-1].value
-    if isinstance(out_atom, gast.Constant) and out_atom.value is None:
-        raise APIUsageError(f"{func.__qualname__} returns None: there is nothing to "
-                            f"differentiate", function_location(func),
-                            "return the value to differentiate (e.g. `return loss`)")
-    if isinstance(out_atom, gast.Constant) and not isinstance(out_atom.value, (int, float)):
-        raise APIUsageError(f"{func.__qualname__} returns the constant "
-                            f"{out_atom.value!r}, not a number", function_location(func),
-                            "return the value to differentiate (e.g. `return loss`)")
+    forward_helper = request.helper and request.mode == "jvp"
+    if not forward_helper:
+        _reject_constant_output(func, out_atom)
     levels, kinds = _facts(levels, namer, request, cache)
     levels = guard_aliased_writes(levels, kinds, namer, _user_names(levels.parsed),
                                   generated=cache.derived_of(func) is not None)
@@ -154,13 +151,24 @@ def _checks(func, request, registry, cache, outline=False):
     # a derivative differentiated again may be piecewise constant in an argument (the
     # gradient of s(x) * y with s = sign(x), of 2 ** trips for a loop run while x < 10):
     # its zero is the answer
-    if not (cache.derived_of(func) is not None or request.zero_allowed):
+    if not (cache.derived_of(func) is not None or request.zero_allowed or forward_helper):
         reject_silent_zero(levels, request.wrt, outputs, registry)
     _reject_unfollowed(levels, request, activity, registry)
     if not outline:
         levels = guard_held_methods(levels, activity, namer,
                                     generated=cache.derived_of(func) is not None)
     return _Checked(levels, namer, func, aux, kinds, outputs, activity)
+
+
+def _reject_constant_output(func, out_atom):
+    if isinstance(out_atom, gast.Constant) and out_atom.value is None:
+        raise APIUsageError(f"{func.__qualname__} returns None: there is nothing to "
+                            f"differentiate", function_location(func),
+                            "return the value to differentiate (e.g. `return loss`)")
+    if isinstance(out_atom, gast.Constant) and not isinstance(out_atom.value, (int, float)):
+        raise APIUsageError(f"{func.__qualname__} returns the constant "
+                            f"{out_atom.value!r}, not a number", function_location(func),
+                            "return the value to differentiate (e.g. `return loss`)")
 
 
 def _reject_unfollowed(levels, request, activity, registry):
@@ -249,20 +257,10 @@ def _derive(func, request, registry, cache):
 def _derive_forward(func, request, registry, cache):
     """Forward mode: jvp_f(tangent, *params) -> (value, directional derivative)."""
     import numpy
-    levels, namer = _front(cache, func, known_functions(request.signature))
-    func = levels.parsed.func           # the def a C-level wrapper (lru_cache) leads to
-    levels, kinds = _facts(levels, namer, request, cache)
-    levels = guard_aliased_writes(levels, kinds, namer, _user_names(levels.parsed),
-                                  generated=cache.derived_of(func) is not None)
+    checked = _checks(func, request, registry, cache)
+    levels, namer, func, kinds = checked.levels, checked.namer, checked.func, checked.kinds
+    outputs, activity = checked.outputs, checked.activity
     out_atom = levels.tree.body[-1].value
-    outputs = [out_atom.id] if isinstance(out_atom, gast.Name) else []
-    activity = analyse_activity(levels, request.wrt, outputs, registry,
-                                shift_cuts(levels, outputs, kinds))
-    if not (request.helper or cache.derived_of(func) is not None or request.zero_allowed):
-        reject_silent_zero(levels, request.wrt, outputs, registry)     # as grad does
-    _reject_unfollowed(levels, request, activity, registry)     # as grad does
-    levels = guard_held_methods(levels, activity, namer,
-                                generated=cache.derived_of(func) is not None)
     bindings = Bindings(namer, _user_object(levels.resolution))
     bindings.name_for(levels.numpy_name, numpy, exact=True)
     bindings.bind_all(levels.runtime_names, levels.resolution.imported)

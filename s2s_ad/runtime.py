@@ -41,11 +41,13 @@ RUNTIME_MODULES = ("s2s_ad.runtime", "s2s_ad.runtime_flow", "s2s_ad.runtime_lina
 
 
 def unbroadcast(g, x):
-    """Sum `g` over the axes broadcasting added to `x`'s shape; a `g` smaller than x along
-    an axis (an adjoint that was a number, times operands broadcast against x) is spread
-    over it: the result always has x's shape."""
+    """Sum `g` over the axes broadcasting added to `x`'s shape, in x's dtype when x holds
+    narrower floats than g (float32 x of a float64 result: its gradient is float32); a `g`
+    smaller than x along an axis (an adjoint that was a number, times operands broadcast
+    against x) is spread over it: the result always has x's shape."""
     if type(g) is np.ndarray and type(x) is np.ndarray and g.shape == x.shape:
-        return g                                   # the usual case: nothing was broadcast
+        # the usual case: nothing was broadcast
+        return g if g.dtype == x.dtype else _narrowed(g, x)
     shape = _shape(x)
     g_shape = _shape(g)
     if g_shape == shape:
@@ -61,17 +63,28 @@ def unbroadcast(g, x):
     kept = tuple(i for i, n in enumerate(shape) if n == 1 and np.shape(g)[i] != 1)
     if kept:
         g = np.sum(g, axis=kept, keepdims=True)
+<<<<<<< HEAD
     if np.shape(g) != shape:
         # a number's product with an operand x broadcasts against (`c * s` of
         # `np.sum(s * x)`, s (1, n), x (m, n)): spread over x, whose shape it has
         g = np.broadcast_to(g, shape).copy()
     return g
+=======
+    return _narrowed(g, x) if type(x) is np.ndarray else g
+
+
+def _narrowed(g, x):
+    """g in x's dtype where x holds narrower real floats (a float32 value's cotangent is
+    float32, as in JAX); g otherwise."""
+    return g.astype(x.dtype) if x.dtype.kind == "f" and type(g) is np.ndarray and \
+        g.dtype.kind == "f" and g.dtype.itemsize > x.dtype.itemsize else g
+>>>>>>> main
 
 
 def unreduce(g, x, axis=None, keepdims=False):
     """Broadcast the adjoint `g` of a reduction over `axis` back to `x`'s shape."""
     shape = np.shape(x)
-    dtype = _float_dtype(g, x)       # before expand_dims makes a Python float an array
+    dtype = _adjoint_dtype(g, x)     # before expand_dims makes a Python float an array
     if axis is not None and not keepdims and np.ndim(g):
         # (a number, such as the scalar zero a loop's adjoint starts as, spreads as it is)
         g = np.expand_dims(g, _normalize_axes(axis, len(shape)))
@@ -87,6 +100,16 @@ def _float_dtype(*values):
         return np.result_type(*values, 1.0)
     except (TypeError, ValueError):
         return np.float64
+
+
+def _adjoint_dtype(g, x):
+    """The dtype of x's adjoint built from g: _float_dtype's, but x's own where x holds
+    real floats (a float32 array's adjoint stays float32 when g is a float64 number)."""
+    dtype = _float_dtype(g, x)
+    x_dtype = getattr(x, "dtype", None)
+    if x_dtype is not None and x_dtype.kind == "f" and np.dtype(dtype).kind == "f":
+        return x_dtype
+    return dtype
 
 
 def reduced_count(x, axis=None):
@@ -294,7 +317,7 @@ def _expand(g, x, axis, keepdims):
 def unreduce_extremum(g, x, y, axis=None, keepdims=False):
     """Adjoint of a max/min reduction: g lands where x attains y (ties share equally)."""
     hit = np.asarray(x) == _expand(y, x, axis, keepdims)
-    dtype = _float_dtype(g, x)                                               # float32 kept
+    dtype = _adjoint_dtype(g, x)                                             # float32 kept
     values = np.size(y)
     if np.count_nonzero(hit) == values and (values == 1 or np.all(np.equal(y, y))):
         # no nan: every reduced value is attained, so as many hits as values means one

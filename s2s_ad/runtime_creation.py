@@ -46,8 +46,11 @@ def through_cast(g, y, dtype):
     piecewise constant. An object array holds the Python numbers it was given, so it
     passes g on too. A dtype written in the source is decided when the derivative is
     built (analyses/activity.py); this is the runtime answer for one held in a variable."""
-    kind = np.asarray(y).dtype.kind
-    if dtype is None or kind in "fcO":
+    y_dtype = np.asarray(y).dtype
+    if dtype is not None and y_dtype.kind == "f" and isinstance(g, (np.ndarray, np.floating)) \
+            and g.dtype.kind == "f" and g.dtype != y_dtype:
+        return g.astype(y_dtype)        # x.astype(np.float32): its derivative is float32 too
+    if dtype is None or y_dtype.kind in "fcO":
         return g
     return np.zeros(np.shape(g)) if np.ndim(g) else 0.0
 

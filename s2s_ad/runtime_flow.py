@@ -24,7 +24,7 @@ to; these helpers give it the right shape the first time it needs one.
 """
 import numpy as np
 
-from .runtime import _float_dtype, sequence_like, unbroadcast
+from .runtime import _adjoint_dtype, _float_dtype, _narrowed, sequence_like, unbroadcast
 from .runtime_objects import (attribute_adjoints, attributes, check_attribute, is_object,
                               object_gradient, rebuilt)
 
@@ -258,16 +258,16 @@ def match_adjoint(a, x):
         return np.array([match_adjoint(item, row) for item, row in zip(a, x)],
                         dtype=_float_dtype(x))
     if isinstance(x, np.ndarray) and np.shape(a) != x.shape:
-        return np.zeros(x.shape, dtype=_float_dtype(a, x)) + a
+        return np.zeros(x.shape, dtype=_adjoint_dtype(a, x)) + a
     if isinstance(x, np.ndarray) and not isinstance(a, np.ndarray):
-        return np.asarray(a, dtype=_float_dtype(a, x))   # a 0-d array's: numpy made a number
+        return np.asarray(a, dtype=_adjoint_dtype(a, x))   # a 0-d array's: numpy made a number
     if not isinstance(x, np.ndarray) and isinstance(a, np.ndarray) and a.ndim == 0:
         return type(x)(a) if isinstance(x, np.floating) else float(a)   # np.float32 kept
     if isinstance(a, float) and isinstance(x, np.floating) and type(x) is not np.float64:
         # np.float32 x: its adjoint started as the Python 0.0, or a float64 mask met it
         # (np.where(c, 1.0, 0.0), the seed's share, summed through a helper's pair)
         return type(x)(a)
-    return a
+    return _narrowed(a, x) if isinstance(x, np.ndarray) else a     # float32 x: float32 a
 
 
 def float_gradient(g):

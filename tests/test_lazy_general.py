@@ -43,12 +43,19 @@ def test_arguments_no_guard_classifies_take_the_general_derivative(monkeypatch):
     assert dispatcher_of(df)._general is not None
 
 
-def test_errors_in_the_source_still_point_at_the_grad_call():
+@pytest.mark.parametrize("mode", ["grad", "jvp"])
+def test_errors_in_the_source_still_point_at_the_grad_call(mode):
     def returns_nothing(x):
         y = x * 2.0  # noqa: F841
 
-    with pytest.raises(s2s_ad.ADError):
-        s2s_ad.grad(returns_nothing)
+    def writes_a_global(x):
+        global LAST
+        LAST = x
+        return x * 2.0
+
+    for f in (returns_nothing, writes_a_global):
+        with pytest.raises(s2s_ad.ADError):
+            getattr(s2s_ad, mode)(f)
 
 
 def test_code_calling_the_gradient_is_differentiated_through_the_general_one():
@@ -69,10 +76,11 @@ def _keyword_scaled(x, w, *, scale=2.0):
     return scale * np.sum(np.logaddexp(0.0, x * w) ** 2)
 
 
-@pytest.mark.parametrize("mode", ["vjp", "hvp"])
+@pytest.mark.parametrize("mode", ["vjp", "hvp", "jvp"])
 def test_vjp_and_hvp_build_the_general_derivative_only_when_needed(mode):
     # (session 16: vjp(f) built the general vjp at once, hvp(f) the general jvp of the
-    # general gradient, 0.35 s for a small MLP, though calls use the specialisations)
+    # general gradient, 0.35 s for a small MLP, though calls use the specialisations;
+    # session 18: jvp(f) the general jvp)
     derivative = getattr(s2s_ad, mode)(_keyword_scaled)
     dispatcher = dispatcher_of(derivative)
     assert dispatcher is not None and dispatcher._general is None
@@ -81,6 +89,13 @@ def test_vjp_and_hvp_build_the_general_derivative_only_when_needed(mode):
     got = derivative(x, w, last, scale=3.0)
     assert dispatcher._general is None and len(dispatcher.built) == 1
     g = s2s_ad.grad(_keyword_scaled)
+    if mode == "jvp":
+        assert got[0] == pytest.approx(_keyword_scaled(x, w, scale=3.0))
+        assert got[1] == pytest.approx(np.sum(g(x, w, scale=3.0) * last), rel=1e-12)
+        general = s2s_ad.api.general_derivative(derivative)
+        np.testing.assert_allclose(general(x, w, last, scale=3.0), got, rtol=1e-12)
+        assert dispatcher._general is not None
+        return
     if mode == "vjp":
         np.testing.assert_allclose(got, g(x, w, scale=3.0), rtol=1e-12)
     else:
@@ -102,3 +117,28 @@ VJP = s2s_ad.vjp(_keyword_scaled)
 def test_code_calling_a_vjp_is_differentiated_through_the_general_one_built_then():
     from gradcheck import assert_grad_matches
     assert_grad_matches(uses_the_vjp, (np.linspace(-1.0, 1.0, 4), np.full(4, 0.7)))
+
+
+def _relu_layer(w, x):
+    return np.sum(np.maximum(0.0, x @ w - 0.1) ** 2)
+
+
+def test_runtime_helpers_are_analysed_once_per_process(monkeypatch):
+    """An hvp differentiates a gradient, which calls s2s_ad's runtime helpers: what they
+    return is worked out from their source once, not again for every later derivative
+    (it was two thirds of a second hvp's build)."""
+    from paths import fresh
+    from s2s_ad import pipeline
+    w, x = np.full((3, 2), 0.3), np.linspace(-1.0, 1.0, 12).reshape(4, 3)
+    first = s2s_ad.hvp(fresh(_relu_layer))(w, x, np.ones((3, 2)))
+    fronts = []
+    original = pipeline.front
+
+    def counted(func, functions=None):
+        fronts.append(func)
+        return original(func, functions)
+    monkeypatch.setattr(pipeline, "front", counted)
+    again = s2s_ad.hvp(fresh(_relu_layer))(w, x, np.ones((3, 2)))
+    np.testing.assert_allclose(again, first, rtol=1e-12)
+    assert fronts and not [f for f in fronts
+                           if (f.__module__ or "").startswith("s2s_ad.runtime")]

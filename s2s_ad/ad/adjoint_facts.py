@@ -8,6 +8,8 @@
     repeated_list(op, lists, kinds, active) xs of `n * xs` (not of `xs * x`, an array)
     distinct_index_test(levels, kinds)      index -> True for `(rows, labels)` with
                                             rows = np.arange(n): no element picked twice
+    narrow_dtype(kinds, "x")                "float32" for a float32 x of a function that
+                                            also holds wider floats (its gradient is cast)
 """
 import operator
 
@@ -302,3 +304,33 @@ def distinct_index_test(levels, kinds):
             found = found or part.id in ranges and kind.axes == (None,)
         return found
     return distinct
+
+
+_NARROW = ("float32", "float16")
+
+
+def narrow_dtype(kinds, name):
+    """The dtype ("float32", "float16") the gradient of argument `name` must be cast back
+    to, as a JAX cotangent keeps its primal's dtype: `name` holds narrow floats and some
+    value of the function may hold wider ones (numpy promoted `x * w` to float64 for a
+    float64 w, a global of unknown kind, np.float64(3.0)). None otherwise: a function of
+    float32 values and Python numbers computes float32 adjoints throughout."""
+    kind = kinds.of(name) if kinds is not None else None
+    if not isinstance(kind, Num) or kind.dtype not in _NARROW or kind.type is None:
+        return None
+    return kind.dtype if any(_may_widen(k) for k in kinds.facts.values()) else None
+
+
+def _may_widen(kind):
+    if isinstance(kind, Num):
+        return not kind.is_python and (kind.dtype is None or numpy.dtype(kind.dtype).kind
+                                       in "fc" and kind.dtype not in _NARROW)
+    if isinstance(kind, Items):
+        return any(_may_widen(k) for k in kind.items)
+    if isinstance(kind, SequenceOf):
+        return _may_widen(kind.item)
+    if isinstance(kind, (Mapping, Attributes)):
+        return any(_may_widen(k) for _, k in kind.entries)
+    # an object of no known kind may hold float64 values; a range, a dtype, a module not
+    return isinstance(kind, Opaque) and (kind.type is None or not issubclass(
+        kind.type, (range, numpy.dtype, type(numpy), str, bool, int)))

@@ -24,6 +24,7 @@ from ..ir.primitives import appended_list
 from ..ir.walk import all_statements, walk_tree
 from .. import runtime_blocks, runtime_flow
 from ..signature import UNKNOWN, Num
+from .adjoint_facts import narrow_dtype
 from .forward_sweep import ForwardInstrumentation
 from .tape import RESTORE_ITEM, marker, pop
 
@@ -87,7 +88,23 @@ class BackwardWalker(ForwardInstrumentation):
             # gradient numpy's arithmetic made a number
             return build.call(self.adj.helper(runtime_flow.match_adjoint),
                               [grad, build.name(name)])
-        return grad
+        return self._kept_dtype(name, grad)
+
+    def _kept_dtype(self, name, grad):
+        """A float32 argument's gradient cast back to float32 where the function holds
+        wider floats too (adjoint_facts.narrow_dtype): `x_bar.astype(np.float32,
+        copy=False)` for an array (no copy when it is float32 already), match_adjoint's
+        cast for a numpy number (np.float32(g) would have no derivative of its own, for
+        a derivative of this one)."""
+        dtype = narrow_dtype(self.i.kinds, name)
+        if dtype is None:
+            return grad
+        if self.i.kinds.of(name).type is not numpy.ndarray:
+            return build.call(self.adj.helper(runtime_flow.match_adjoint),
+                              [grad, build.name(name)])
+        cast = build.attribute(build.name(self.i.levels.numpy_name), dtype)
+        return build.call(build.attribute(grad, "astype"), [cast],
+                          [("copy", build.const(False))])
 
     def _undecided(self, name):
         """Is nothing known of what `name` holds (the general derivative's arguments)?"""

@@ -19,7 +19,7 @@ import numpy
 
 from ..analyses.activity import literal_dtype
 from ..ir import build
-from ..ir.build import number_literal
+from ..ir.build import dotted_path, number_literal
 from ..ir.walk import Transformer
 from . import template_dsl
 from .binding import BindingError, reject_undifferentiated
@@ -186,6 +186,8 @@ class TemplateSubstituter(Transformer):
             return None
         dtype = self.bound.get(node.args[2].id)
         written = literal_dtype(dtype)
+        if written is not None and written.kind == "f" and written.itemsize < 8:
+            return self._cast_to(self.visit(node.args[0]), dtype)
         if isinstance(dtype, gast.Constant) and dtype.value is None \
                 or written is not None and written.kind in "fcO":
             return self.visit(node.args[0])
@@ -194,6 +196,20 @@ class TemplateSubstituter(Transformer):
         if getattr(kind, "dtype", None) in ("float64", "float32", "float16"):
             return self.visit(node.args[0])
         return None
+
+
+    def _cast_to(self, derivative, dtype):
+        """The derivative through a conversion to float32 (float16) in that dtype too:
+        `np.asarray(g, dtype=np.float32)` (the template's own conversion of g, if it has
+        one, given that dtype instead of g's)."""
+        for keyword in getattr(derivative, "keywords", ()):
+            if keyword.arg == "dtype" and dotted_path(derivative.func) in (
+                    f"{self.ctx.i.levels.numpy_name}.asarray",
+                    f"{self.ctx.i.levels.numpy_name}.array"):
+                keyword.value = build.clone(dtype)
+                return derivative
+        return build.call(f"{self.ctx.i.levels.numpy_name}.asarray", [derivative],
+                          [("dtype", build.clone(dtype))])
 
 
 def _reads_derivative(node):

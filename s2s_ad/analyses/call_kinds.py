@@ -19,6 +19,9 @@ from ..signature import UNKNOWN, Attributes, Callee, Items, Mapping, SequenceOf,
 from .kinds import analyse_kinds
 
 
+_RUNTIME_RESULTS = {}    # (runtime helper, signature) -> (kind, shaped like): see below
+
+
 def helper_results(front, depth=0, active=(), memo=None):
     """helper_result for analyse_kinds: the kind a user function returns, from the
     analysis of its own levels form (helpers of helpers too, three calls deep; a
@@ -33,6 +36,9 @@ def helper_results(front, depth=0, active=(), memo=None):
         key = (function, tuple(signature.items()))
         if key in memo:
             return memo[key]
+        if depth == 0 and key in _RUNTIME_RESULTS:
+            memo[key], memo[("shaped",) + key] = _RUNTIME_RESULTS[key]
+            return memo[key]
         try:
             if function not in memo:
                 memo[function] = front(function)[0]
@@ -45,6 +51,11 @@ def helper_results(front, depth=0, active=(), memo=None):
         memo[key] = kinds.of(returned.value) if isinstance(returned, gast.Return) \
             and returned.value is not None else UNKNOWN
         memo[("shaped",) + key] = _shaped_like(levels, kinds, returned)
+        if depth == 0 and (getattr(function, "__module__", None) or "").startswith(
+                "s2s_ad.runtime"):
+            # s2s_ad's runtime helpers (a derivative differentiated again calls them) never
+            # change: their answers serve every later derivation of the process
+            _RUNTIME_RESULTS[key] = (memo[key], memo[("shaped",) + key])
         return memo[key]
 
     def shaped_like(function, signature):

@@ -33,8 +33,9 @@ _FLOAT_RESULTS = {
     numpy.arccosh, numpy.arctanh, numpy.true_divide, numpy.reciprocal, numpy.mean,
     numpy.var, numpy.std, numpy.hypot, numpy.logaddexp, numpy.logaddexp2, numpy.deg2rad,
     numpy.rad2deg, numpy.sinc, numpy.float_power, numpy.average, numpy.zeros,
-    numpy.ones, numpy.zeros_like, numpy.ones_like, float,
+    numpy.ones, numpy.zeros_like, numpy.ones_like, float, numpy.float32, numpy.float16,
 }
+_FLOAT_TYPES = (numpy.float64, numpy.float32, numpy.float16)
 _FLOAT_ARITHMETIC = (gast.Add, gast.Sub, gast.Mult, gast.Pow, gast.MatMult)
 
 
@@ -197,6 +198,8 @@ class _Proof:
         """`args`: whether each positional argument holds floats."""
         if any(k.arg == "dtype" for k in call.keywords):
             return False
+        if isinstance(call.func, gast.Attribute) and call.func.attr == "astype" and call.args:
+            return callee(call.args[0], self.resolve) in _FLOAT_TYPES    # a kept float32
         target = callee(call.func, self.resolve)
         if target in _FLOAT_RESULTS or (getattr(target, "__module__", None) == "math"
                                         and target not in _MATH_INTEGERS):

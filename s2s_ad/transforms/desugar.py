@@ -52,7 +52,11 @@ def method_call(receiver, method, args, keywords, node, smap):
             return "transpose", [receiver], keywords
         return method, [receiver] + list(args), keywords
     if method == "astype":
-        return "asarray", [receiver], [gast.keyword(arg="dtype", value=args[0])] + list(keywords)
+        # astype's copy=False copies only where the dtype differs: asarray's default (its
+        # own copy=False would refuse to copy)
+        kept = [k for k in keywords if not (k.arg == "copy" and isinstance(
+            k.value, gast.Constant) and k.value.value is False)]
+        return "asarray", [receiver], [gast.keyword(arg="dtype", value=args[0])] + kept
     if method in ("append", "extend", "insert", "pop") and not hasattr(np.ndarray, method):
         # a list's method on something not a name (d["h"].append(v)): lists are followed
         # through their names
