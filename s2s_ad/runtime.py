@@ -63,13 +63,10 @@ def unbroadcast(g, x):
     kept = tuple(i for i, n in enumerate(shape) if n == 1 and np.shape(g)[i] != 1)
     if kept:
         g = np.sum(g, axis=kept, keepdims=True)
-<<<<<<< HEAD
     if np.shape(g) != shape:
         # a number's product with an operand x broadcasts against (`c * s` of
         # `np.sum(s * x)`, s (1, n), x (m, n)): spread over x, whose shape it has
         g = np.broadcast_to(g, shape).copy()
-    return g
-=======
     return _narrowed(g, x) if type(x) is np.ndarray else g
 
 
@@ -78,7 +75,6 @@ def _narrowed(g, x):
     float32, as in JAX); g otherwise."""
     return g.astype(x.dtype) if x.dtype.kind == "f" and type(g) is np.ndarray and \
         g.dtype.kind == "f" and g.dtype.itemsize > x.dtype.itemsize else g
->>>>>>> main
 
 
 def unreduce(g, x, axis=None, keepdims=False):
