@@ -42,7 +42,9 @@ RUNTIME_MODULES = ("s2s_ad.runtime", "s2s_ad.runtime_flow", "s2s_ad.runtime_lina
 
 def unbroadcast(g, x):
     """Sum `g` over the axes broadcasting added to `x`'s shape, in x's dtype when x holds
-    narrower floats than g (float32 x of a float64 result: its gradient is float32)."""
+    narrower floats than g (float32 x of a float64 result: its gradient is float32); a `g`
+    smaller than x along an axis (an adjoint that was a number, times operands broadcast
+    against x) is spread over it: the result always has x's shape."""
     if type(g) is np.ndarray and type(x) is np.ndarray and g.shape == x.shape:
         # the usual case: nothing was broadcast
         return g if g.dtype == x.dtype else _narrowed(g, x)
@@ -61,6 +63,10 @@ def unbroadcast(g, x):
     kept = tuple(i for i, n in enumerate(shape) if n == 1 and np.shape(g)[i] != 1)
     if kept:
         g = np.sum(g, axis=kept, keepdims=True)
+    if np.shape(g) != shape:
+        # a number's product with an operand x broadcasts against (`c * s` of
+        # `np.sum(s * x)`, s (1, n), x (m, n)): spread over x, whose shape it has
+        g = np.broadcast_to(g, shape).copy()
     return _narrowed(g, x) if type(x) is np.ndarray else g
 
 

@@ -214,3 +214,31 @@ def test_a_product_check_takes_both_operands_from_one_source(both_paths):
     h = 1e-6
     expected = (g(0.5, x + h * x) - g(0.5, x - h * x)) / (2 * h)
     np.testing.assert_allclose(v, expected, rtol=1e-5, atol=1e-8)
+
+
+def unused_sum_in_a_loop(x, w, v):
+    total = 0.0
+    for row in x:
+        unused = row + v
+        total = total + np.sum(row * w)
+    return total
+
+
+def test_a_dead_statement_in_a_loop_stands_as_its_check(both_paths):
+    # inside a loop the unneeded `unused = row + v` stayed whole (the derivative computed
+    # it and never read it: an unused local pyflakes flags in a written file); its check
+    # stands in its place, as outside loops
+    import ast
+
+    from pyflakes import checker, messages
+    x, w, v = np.ones((3, 4)), np.linspace(0.5, 1.5, 4), np.ones(4)
+    derivative = s2s_ad.grad(fresh(unused_sum_in_a_loop), wrt=(1,))
+    source = s2s_ad.derivative_source(derivative, x, w, v)
+    assert "unused =" not in source and "check_broadcast" in source
+    found = checker.Checker(ast.parse(source)).messages
+    assert not [m for m in found if isinstance(m, messages.UnusedVariable)], found
+    assert np.allclose(derivative(x, w, v), np.sum(x, axis=0))
+    with pytest.raises(ValueError):
+        unused_sum_in_a_loop(x, w, np.ones(3))
+    with pytest.raises(ValueError):
+        derivative(x, w, np.ones(3))

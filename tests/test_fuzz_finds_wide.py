@@ -14,6 +14,11 @@ older finds).
   the clip's now selects against zeros of its result's dtype, and a float64 number's
   adjoint is narrowed to the np.float32 argument it is the gradient of (as a Python
   float's already was).
+- vjp of `w *= b` (w (3, 1), b (1,)) with w overwritten unread afterwards: the 0.0
+  standing for w's zero adjoint times b had b's shape (the unbroadcast to w's shape was
+  dropped as the shapes agree), which the index writes before it read out of bounds.
+- grad of grad through a helper returning (np.swapaxes(q, 0, -1), ...) whose first item
+  only drives a loop: its vjp swapped the axes of the 0.0 cotangent the caller passed.
 """
 import math
 
@@ -129,3 +134,65 @@ def test_a_float32_number_selected_by_where_through_a_helper_keeps_float32(path,
     got = on_path(s2s_ad.grad(float32_number_selected_through_a_helper, wrt=1), path)(
         np.float32(-0.8), np.float32(s))
     assert type(got) is np.float32 and got == expected
+
+
+def scaled_then_overwritten(s, x, b):
+    w = x.copy()
+    for i in range(3):
+        w[i] -= s
+    w *= b
+    w = b * x + w[0] * 0.0 * s
+    return w
+
+
+def scaled_then_overwritten_unread(s, x, b):
+    w = x.copy()
+    for i in range(3):
+        w[i] -= s
+    w *= b
+    w = b * x
+    return w
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f", [scaled_then_overwritten, scaled_then_overwritten_unread])
+def test_vjp_through_a_product_whose_adjoint_is_still_zero(path, f):
+    # seed 17024057: `w *= b` (w (3, 1), b (1,)) after which w is overwritten unread:
+    # w's adjoint is the 0.0 standing for zeros, and its contribution `0.0 * b` kept b's
+    # shape (1,) (the unbroadcast to w's shape was dropped as the shapes are equal), so
+    # the index writes' take_adjoint indexed it out of bounds
+    x = np.array([[1.5], [0.5], [0.2]])
+    b = np.array([0.3])
+    u = np.array([[0.7], [-1.1], [0.4]])
+    vjp = on_path(s2s_ad.vjp(f, wrt=0), path)
+    got = vjp(0.47, x, b, u) if path == "specialised" else vjp(s=0.47, x=x, b=b, cotangent=u)
+    eps = 1e-6
+    expected = np.sum(u * (f(0.47 + eps, x, b) - f(0.47 - eps, x, b))) / (2 * eps)
+    assert abs(got - expected) < 1e-7
+
+
+
+def swapped_and_rooted(q0):
+    return np.swapaxes(q0, 0, -1), np.sqrt(1.0 + 4.0 * q0 * q0)
+
+
+def first_item_only_iterated(a, x):
+    acc = np.zeros(1)
+    u, v = swapped_and_rooted((np.cos(x) - a) * np.ones((3, 4)))
+    for row in u:                      # u's rows are never read: its adjoint is 0.0
+        acc[0] -= np.sum(swapped_and_rooted(acc * v)[1])
+    return np.sum(acc) + 0.3 * np.sum(np.tanh(v))
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_grad_of_grad_through_a_helper_item_whose_cotangent_is_zero(path):
+    # seed 17028047 (--wide gradgrad): the helper's vjp, differentiated again, read
+    # np.swapaxes(cotangent[0], 0, -1) where its caller passed 0.0 for the first item
+    # (a 0.0 has no axes to swap); it is given the item's shape first now
+    x = np.array([[0.31], [0.61], [0.15]])
+    gradgrad = on_path(s2s_ad.grad(s2s_ad.grad(first_item_only_iterated)), path)
+    got = gradgrad(-0.29, x) if path == "specialised" else gradgrad(a=-0.29, x=x)
+    first = s2s_ad.grad(first_item_only_iterated)
+    eps = 1e-6
+    expected = (first(-0.29 + eps, x) - first(-0.29 - eps, x)) / (2 * eps)
+    assert abs(got - expected) < 1e-5 * max(1.0, abs(expected))

@@ -356,3 +356,40 @@ def test_containers_made_here_are_not_the_arguments():
 def test_helper_appending_its_argument_to_a_list_is_not_inlined(path):
     np.testing.assert_allclose(grad_on(path, trajectory_loss)(X.copy()),
                                numeric_grad(trajectory_loss, (X.copy(),), 0), rtol=1e-6)
+
+
+def normalise_augmented(v):
+    v -= np.mean(v)
+    v /= np.sqrt(np.mean(v ** 2) + 1.0)
+
+
+def normalise_through_an_index(v):
+    v[...] -= np.mean(v)
+    v[...] /= np.sqrt(np.mean(v ** 2) + 1.0)
+
+
+def normalised_by_augmented_helper(x):
+    y = x * 1.5 + 0.1
+    normalise_augmented(y)
+    return np.sum(y ** 3) + np.sum(np.sin(y))
+
+
+def normalised_by_index_helper(x):
+    y = x * 1.5 + 0.1
+    normalise_through_an_index(y)
+    return np.sum(y ** 3) + np.sum(np.sin(y))
+
+
+def test_an_augmented_write_into_a_helpers_argument_says_how_to_write_it():
+    # `v -= m` in a helper is a new binding when v is a number, so the helper's v is not
+    # the caller's y; for an array it writes into y: a located error, whose hint used to
+    # say only "copy before writing" (which drops the write the user wants)
+    with pytest.raises(UnsupportedSyntaxError) as info:
+        s2s_ad.grad(normalised_by_augmented_helper)(X)
+    assert "`v[...] *= ...`" in str(info.value) and "^" in str(info.value)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_the_write_through_an_index_the_hint_gives_is_differentiated(path):
+    check_against_differences(path, normalised_by_index_helper, X)
+    check_against_differences(path, normalised_by_index_helper, X.reshape(2, 2))

@@ -118,3 +118,28 @@ def test_cli_writes_a_standalone_gradient(tmp_path, monkeypatch):
     exec(compile(SOURCE, "kw_model", "exec"), namespace)
     np.testing.assert_allclose(written.grad_loss(X), numeric_grad(namespace["loss"], (X,), 0),
                                rtol=1e-6)
+
+
+def energy(x, k=2.0, **opts):
+    return np.sum(k * x ** 2 - opts.get("damp", 0.0) * np.abs(x) ** 3)
+
+
+def defaults_left_to_the_helper(x):
+    # energy(x) and energy(x, damp=...) leave k to its default: the adapter taking the
+    # keywords kept k's default in its signature only, and the derivative called it with
+    # k missing (a TypeError inside generated code)
+    return energy(x) + energy(x, damp=0.2) + energy(x, k=3.0, damp=0.1)
+
+
+def defaults_and_items(x, *rest, w=1.5):
+    return w * np.sum(x ** 3) + sum(np.sum(r * x) for r in rest)
+
+
+def defaults_with_no_items(x):
+    return defaults_and_items(x) + defaults_and_items(x, x ** 2)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f", [defaults_left_to_the_helper, defaults_with_no_items])
+def test_defaults_of_a_helper_taking_star_parameters(f, path):
+    check_against_differences(path, f, np.array([0.3, -0.5, 0.8]))

@@ -229,3 +229,40 @@ def test_cli_writes_a_standalone_gradient(tmp_path):
     exec(compile(SOURCE, "fallback_model", "exec"), namespace)
     np.testing.assert_allclose(written.grad_loss(X3), numeric_grad(namespace["loss"], (X3,), 0),
                                rtol=1e-6)
+
+
+def names_used_only_in_the_body(x):
+    # `chol` and `d` are read only in the body after it binds them: whatever a body cut
+    # short left in them is never read, so the handler need not bind them
+    k = np.outer(x, x) + (0.2 if x[0] > 0.0 else -0.2) * np.eye(3)   # PD when x[0] > 0
+    try:
+        chol = np.linalg.cholesky(k)
+        d = np.diag(chol)
+        step = np.sum(np.log(d)) + np.sum(chol * chol)
+    except np.linalg.LinAlgError:
+        step = np.sum(np.tanh(k))
+    return step * x[1]
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("x0", [0.4, -0.4])       # the body completes / the handler runs
+def test_a_name_read_only_after_the_body_binds_it_needs_no_handler_binding(path, x0):
+    check_against_differences(path, names_used_only_in_the_body, np.array([x0, -0.3, 0.7]),
+                              second_order=False)
+
+
+def reads_it_again_next_iteration(x):
+    y = x
+    for i in range(3):
+        try:
+            y = np.linalg.inv(np.diag(y)) @ x
+            s = np.sum(y)
+        except np.linalg.LinAlgError:
+            s = 0.0
+    return s
+
+
+def test_a_body_reading_its_previous_binding_still_needs_the_handler_to_bind_it():
+    with pytest.raises(s2s_ad.UnsupportedSyntaxError) as info:
+        s2s_ad.grad(reads_it_again_next_iteration)(X3)
+    assert "the handler does not bind `y`" in str(info.value)

@@ -286,7 +286,8 @@ class _Substituter(TemplateSubstituter):
         if isinstance(node.func, gast.Name) and node.func.id == "unbroadcast" \
                 and len(node.args) == 2 and isinstance(node.args[1], gast.Name) \
                 and node.args[1].id in self.bound:
-            if self._same_shape(node.args[1].id):
+            if self._same_shape(node.args[1].id) \
+                    and not self._zero_times_another_shape(node.args[1].id):
                 return self.visit(node.args[0])
             product = self._adjoint_times_operand(node.args[0])
             contribution = self.visit(node.args[0])
@@ -358,6 +359,15 @@ class _Substituter(TemplateSubstituter):
                 if other.id == self.t.result:
                     return build.name(self.result)
         return None
+
+    def _zero_times_another_shape(self, param):
+        """May the adjoint be the shapeless 0.0 of a loop or branch that never contributed,
+        while another operand is an array the facts do not shape like the result? Then
+        `g * b` is zeros of b's shape, not the result's (w1 (n, 1) *= b (1,) after w1 was
+        overwritten unread): unbroadcast gives them the operand's shape."""
+        return self.ctx.adjoint_may_be_scalar_zero and any(
+            not self.ctx.is_scalar(atom) and not self.ctx.same_shape(self.result, atom)
+            for p, atom in self.bound.items() if p != param)
 
     def _same_shape(self, param):
         """Is the result provably shaped like operand `param`? Either a known fact, or the

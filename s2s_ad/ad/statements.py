@@ -273,8 +273,9 @@ class StatementReverser(HelperCallReverser, ListStatementReverser, MaybeZeroAdjo
             self.ctx.elementwise = is_elementwise(op.primitive) and not op.keywords
             self.ctx.adjoint_may_be_scalar_zero = self.adjoint_may_be_zero(result_adjoint) \
                 and not self._seed_of_a_number(result_adjoint, target)
-            if isinstance(result_adjoint, gast.Name) and result_adjoint.id in self._maybe_zero \
-                    and op.primitive in _NEED_A_SHAPE:
+            if self.adjoint_may_be_zero(result_adjoint) and op.primitive in _NEED_A_SHAPE:
+                # (an adjoint that is no name, `cotangent[0]` of a helper's tuple, may be
+                # the 0.0 its caller passes for an item it did not use)
                 # a rearrangement keeps its operand's shape and dtype: the operand (read by
                 # the backward sweep anyway, or taped in the result's place) shows them
                 like = op.args[0].id if op.primitive in _SHAPE_KEEPING and op.args \

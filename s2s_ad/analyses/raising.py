@@ -155,12 +155,6 @@ class RaisingStatements:
         return not isinstance(stmt, gast.Assign) or any(
             self._verdict(node) is not None for node in walk_tree(stmt.value))
 
-    def is_domain_check(self, stmt):
-        """Is `stmt` the `if not low < x < high: math.f(x)` standing in for a math call?"""
-        return isinstance(stmt, gast.If) and len(stmt.body) == 1 and not stmt.orelse \
-            and isinstance(stmt.body[0], gast.Expr) and isinstance(stmt.body[0].value, gast.Call) \
-            and _math_range(self._callees.get(dotted_path(stmt.body[0].value.func))) is not None
-
     def is_check(self, stmt):
         """Is `stmt` a check this table stood in for a statement?"""
         return isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Call) \

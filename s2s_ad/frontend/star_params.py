@@ -104,13 +104,16 @@ def fixed_arity(function, n, keywords=()):
         return _ADAPTERS[key][1]
     renamed = keyword_names(function, keywords)
     forward = _forwarder(function, {v: k for k, v in renamed.items()})
-    adapter = types.FunctionType(forward.__code__, function.__globals__, function.__name__,
-                                 None, forward.__closure__)
     params = list(inspect.signature(function).parameters.values())
     star = next((p for p in params if p.kind is p.VAR_POSITIONAL), None)
     items = [inspect.Parameter(name, inspect.Parameter.POSITIONAL_ONLY)
              for name in item_names(star.name, n, {p.name for p in params})] \
         if star is not None else []
+    # with no items the fixed parameters keep their defaults (`energy(x)` of
+    # `def energy(x, k=2.0, **opts)`), in the adapter's signature and in its code alike
+    adapter = types.FunctionType(forward.__code__, function.__globals__, function.__name__,
+                                 None if items else function.__defaults__,
+                                 forward.__closure__)
     fixed = [p.replace(kind=p.POSITIONAL_ONLY, default=p.empty) if items else p
              for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     rest = [p for p in params if p.kind is p.KEYWORD_ONLY]

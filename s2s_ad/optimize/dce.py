@@ -134,15 +134,18 @@ def remove_dead_cycles(body, pure_call, raising=None):
     a tape push, a loop or branch head, an index write, a call kept for its effects), or
     when a needed value's assignment reads it. Only assignments whose calls are all
     pure (`pure_call`), that do not pop the tape and that cannot raise (`raising`) are
-    removed. Returns (body, changed)."""
-    definitions, needed, domain_checks = {}, set(), {}
+    removed; one that may raise and has a check (`raising.stand_in`) is replaced by it.
+    Returns (body, changed)."""
+    definitions, needed, checks = {}, set(), {}
     for stmt in all_statements(body):
         stand_in = raising.stand_in(stmt) if raising is not None \
             and _removable(stmt, pure_call) else None
-        if stand_in is not None and stand_in is not stmt and raising.is_domain_check(stand_in):
-            # a math call that may raise: when dead, its domain test stays in its place
-            domain_checks[id(stmt)] = stand_in
-            needed |= set(names_loaded(stand_in.test))
+        if stand_in is not None and stand_in is not stmt:
+            # a math call or a broadcast that may raise: when dead, its check stays in its
+            # place (`check_broadcast(t3_0, SCALE)` for `t4_0 = t3_0 * SCALE` in a loop,
+            # not the product nothing reads)
+            checks[id(stmt)] = stand_in
+            needed |= set(names_loaded(stand_in))
             stand_in = None
         if _removable(stmt, pure_call) and stand_in is None:
             target = stmt.target if isinstance(stmt, gast.AugAssign) else stmt.targets[0]
@@ -168,8 +171,8 @@ def remove_dead_cycles(body, pure_call, raising=None):
     dead = [s for name, stmts in definitions.items() if name not in needed for s in stmts]
     if not dead:
         return body, False
-    dead_ids = {id(s) for s in dead if id(s) not in domain_checks}
-    body = _replaced(body, {id(s): domain_checks[id(s)] for s in dead if id(s) in domain_checks})
+    dead_ids = {id(s) for s in dead if id(s) not in checks}
+    body = _replaced(body, {id(s): checks[id(s)] for s in dead if id(s) in checks})
     return without_statements(body, lambda stmt: id(stmt) in dead_ids), True
 
 

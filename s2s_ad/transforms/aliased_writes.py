@@ -78,7 +78,9 @@ def _error(levels, findings, user_names, portable=False):
         f"copy before writing: `{written} = " + (f"list({written})`" if grown else
                                                   f"{written}.copy()`")
         + (f"; for numbers, write the update as an assignment (`{written} = {written} "
-           f"* ...` rather than `{written} *= ...`)" if in_place else ""))
+           f"* ...` rather than `{written} *= ...`); to change the array both names hold "
+           f"(a helper of yours writing into the array it is given), write through an "
+           f"index: `{written}[...] *= ...`" if in_place else ""))
 
 
 def located(levels, stmt, portable):

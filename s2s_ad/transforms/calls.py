@@ -29,7 +29,7 @@ from ..runtime_objects import constructible, defines_call, field_names, make_obj
 from . import desugar
 from .function_values import FunctionValueMixin
 from .generators import listed_generator
-from .helper_inline import _LIBRARIES, HelperInlineMixin
+from .helper_inline import _LIBRARIES, HelperInlineMixin, is_users_def
 from .object_calls import ObjectCallMixin
 from .array_syntax import (AXIS_CONCATENATORS, axis_concatenation, einsum_subscripts,
                            piecewise_parts, piecewise_terms)
@@ -156,17 +156,20 @@ class CallMixin(FunctionValueMixin, HelperInlineMixin, ObjectCallMixin):
             # apply(act, x), apply(lambda z: ..., x): the def is inlined into f
             return self._inline_helper(target, expr)
         if inspect.ismethod(target) and isinstance(expr.func, gast.Attribute) \
-                and self._writes_into_arguments(target.__func__):
-            # S.step(u) of a module-level object whose method writes into u:
-            # Stepper.step(S, u), inlined
+                and is_users_def(target.__func__):
+            # model.loss(x) of a module-level object of your own class (or Cls.make(x)
+            # of a classmethod; never log.debug(...) of a logging.Logger):
+            # Model.loss(model, x), the def differentiated like any helper (the bound
+            # method itself has no derivative); S.step(u) writing into u is inlined so
+            name = self._bound_name(target.__func__)
             method = build.with_location(build.call(
-                build.name(self._bound_name(target.__func__)),
-                [build.clone(expr.func.value)] + list(expr.args), expr.keywords), expr)
-            return self._inline_helper(target.__func__, method,
-                                       "writes into an argument it is given")
-        if self._writes_into_arguments(target):
+                build.name(name), [build.clone(expr.func.value)] + list(expr.args),
+                [(k.arg, k.value) for k in expr.keywords]), expr)
+            return self._call_target(build.name(name), name, target.__func__, method)
+        if self._writes_into_arguments(target) and not takes_variable_arguments(target):
             # scale_(t) with `q *= 2.0` inside: the write changes f's t, which only f's
-            # own derivative can follow, so the def is inlined into f
+            # own derivative can follow, so the def is inlined into f (one taking *args or
+            # **kwargs once the call has fixed them, below: its adapter is inlined)
             return self._inline_helper(target, expr, "writes into an argument it is given")
         if any(isinstance(a, gast.Starred) for a in expr.args):
             shaped = self._shape_given_as_items(func, path, target, expr)

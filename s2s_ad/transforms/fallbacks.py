@@ -16,7 +16,9 @@ from it, putting back what the body saved on the tape when it raised
 What keeps this exact: the body holds only assignments to names (no index writes, calls
 for their effect or nested blocks, whose partial effects could not be taken back); the
 handler reads none of the names the body binds before binding them itself, and binds
-every one of them (after a body cut short they would hold a partial result). One handler
+every one of them read outside the body or before the body binds it (after a body cut
+short they would hold a partial result; a name the body binds and then reads, and nothing
+else reads, needs no binding in the handler). One handler
 (it may catch a tuple of classes, and bind `as e` when it does not read e); no `finally`.
 """
 import gast
@@ -115,12 +117,44 @@ class FallbackMixin:
                         hint)
             rebound |= {n.id for n in walk_tree(inner)
                         if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
-        missing = [n for n in bound if n not in rebound]
+        tree = getattr(getattr(self, "parsed", None), "tree", None)
+        missing = [n for n in bound if n not in rebound
+                   and not _read_only_in_body_after_binding(tree, stmt, n)]
         if missing:
             raise UnsupportedSyntaxError(
                 f"the handler does not bind `{missing[0]}`, which the `try` body binds: "
                 f"after a body cut short it would hold a partial result",
                 self.smap.locate(handler), f"assign `{missing[0]}` in the handler too")
+
+
+def _read_only_in_body_after_binding(tree, stmt, name):
+    """Is `name` read nowhere in the function `tree` but in the `try` body `stmt`, and there
+    only after the body binds it? Then what a body cut short left in it is never read, and
+    the handler need not bind it:
+
+        try:                                  L is read only after `L = ...` in the body:
+            L = np.linalg.cholesky(K)         the handler need not bind L
+            s = np.sum(L)
+        except np.linalg.LinAlgError:
+            s = 0.0
+
+    False when `stmt` is not in `tree` (a helper's `try` inlined into f)."""
+    if tree is None:
+        return False
+    inside = {id(n) for s in stmt.body for n in walk_tree(s)}
+    if id(stmt) not in {id(n) for n in walk_tree(tree)}:
+        return False
+    for node in walk_tree(tree):
+        if isinstance(node, gast.Name) and node.id == name and id(node) not in inside \
+                and not isinstance(node.ctx, gast.Store):
+            return False
+    for inner in stmt.body:
+        names = [n for n in walk_tree(inner) if isinstance(n, gast.Name) and n.id == name]
+        if any(isinstance(n.ctx, gast.Load) for n in names) or isinstance(inner, gast.AugAssign):
+            return False            # read before this body binds it (`L = g(L)`, AugAssign)
+        if names:
+            return True
+    return True
 
 
 def _assigned_names(stmt):

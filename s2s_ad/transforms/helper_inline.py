@@ -21,7 +21,10 @@ module (f's own variables and nested functions must not shadow them); the check 
 located error. Used by `normalize` through CallMixin.
 """
 import inspect
+import os
+import site
 import sys
+import sysconfig
 
 import gast
 
@@ -35,6 +38,26 @@ from ..backend.sources import is_generated
 
 # modules whose functions are primitives or s2s_ad's own, never inlined
 _LIBRARIES = ("numpy", "scipy", "s2s_ad", "math")
+# where installed packages live: a def there is a library's, not the user's
+_INSTALLED = tuple(os.path.realpath(p) + os.sep for p in {
+    *filter(None, (sysconfig.get_paths().get(k) for k in ("purelib", "platlib"))),
+    *getattr(site, "getsitepackages", lambda: [])()})
+
+
+def is_users_def(target):
+    """Is `target` a def of the user's own code: a Python function, not generated, from
+    neither numpy/scipy/math/s2s_ad, the standard library (`logging.Logger.debug`) nor an
+    installed package? Only such defs are followed into (inlined, or differentiated as
+    helpers when called as methods of a module-level object)."""
+    if not inspect.isfunction(target) or getattr(target, "__s2s_generated__", None) \
+            or is_generated(target):
+        return False
+    module = getattr(target, "__module__", None) or ""
+    if module.startswith(_LIBRARIES) or module.split(".")[0] in sys.stdlib_module_names:
+        return False
+    where = os.path.realpath(target.__code__.co_filename)
+    return not where.startswith(_INSTALLED) and not any(
+        f"{os.sep}{d}{os.sep}" in where for d in ("site-packages", "dist-packages"))
 
 
 class HelperInlineMixin:
@@ -51,12 +74,7 @@ class HelperInlineMixin:
     def _writes_into_arguments(self, target):
         """Is `target` a def of yours that writes into an array, list, dict or object it
         is given (analyses/argument_writes.py)?"""
-        return inspect.isfunction(target) and not getattr(target, "__s2s_generated__", None) \
-            and not is_generated(target) \
-            and not (getattr(target, "__module__", None) or "").startswith(_LIBRARIES) \
-            and (getattr(target, "__module__", None) or "").split(".")[0] \
-            not in sys.stdlib_module_names \
-            and bool(parameters_written(target))
+        return is_users_def(target) and bool(parameters_written(target))
 
     def _inline_helper(self, target, expr, why="is given a function made inside f"):
         """The call `expr` of the def `target`, inlined (its value as an atom)."""

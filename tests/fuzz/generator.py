@@ -309,6 +309,18 @@ def _helper(rng, name, helpers, features):
     return [f"def {name}({', '.join(params)}):"] + writer.lines, (kinds, out)
 
 
+def _holder(helpers):
+    """A class whose methods call the helpers, and one module-level object of it: f calls
+    `HOLDER.helper0(...)` as users call `model.loss(x)` on a model built once (reading an
+    attribute of it, and with defaults and **opts it is not given)."""
+    lines = ["class Holder:", "    def __init__(self, weight):", "        self.weight = weight"]
+    for name, (kinds, _) in helpers.items():
+        params = [f"p{k}" for k in range(len(kinds))]
+        lines += ["", f"    def {name}(self, {', '.join(params)}, scale=1.0, **opts):",
+                  f"        return self.weight * scale * {name}({', '.join(params)})"]
+    return lines + ["", "", "HOLDER = Holder(0.8)"]
+
+
 def generate(seed, mode=None):
     """The program for `seed` (its mode drawn from the seed unless given)."""
     rng = random.Random(seed)
@@ -319,6 +331,12 @@ def generate(seed, mode=None):
         lines, signature = _helper(rng, f"helper{k}", helpers, features)
         helpers[f"helper{k}"] = signature
         helper_lines += lines + ["", ""]
+    if helpers and random.Random(seed * 31 + 7).random() < 0.3:
+        # (its own draw, so the programs of other seeds stay as they were)
+        holder_lines = _holder(helpers)
+        helper_lines += holder_lines + ["", ""]
+        helpers.update({f"HOLDER.{name}": signature for name, signature in list(helpers.items())})
+        features.add("global_object_method")
     out_kind = "s" if mode in SCALAR_OUTPUT_MODES else rng.choice("svm")
     writer = StatementWriter(rng, helpers, features, out_kind)
     for name, kind in PARAMS:
