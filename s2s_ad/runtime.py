@@ -41,13 +41,10 @@ RUNTIME_MODULES = ("s2s_ad.runtime", "s2s_ad.runtime_flow", "s2s_ad.runtime_lina
 
 
 def unbroadcast(g, x):
-    """Sum `g` over the axes broadcasting added to `x`'s shape, in x's dtype when x holds
-    narrower floats than g (float32 x of a float64 result: its gradient is float32); a `g`
-    smaller than x along an axis (an adjoint that was a number, times operands broadcast
-    against x) is spread over it: the result always has x's shape."""
+    """g summed over the axes broadcasting added to x's shape (spread where g is smaller:
+    a number's adjoint times an operand), in x's dtype when x holds narrower floats."""
     if type(g) is np.ndarray and type(x) is np.ndarray and g.shape == x.shape:
-        # the usual case: nothing was broadcast
-        return g if g.dtype == x.dtype else _narrowed(g, x)
+        return g if g.dtype == x.dtype else _narrowed(g, x)    # the usual case
     shape = _shape(x)
     g_shape = _shape(g)
     if g_shape == shape:
@@ -63,9 +60,7 @@ def unbroadcast(g, x):
     kept = tuple(i for i, n in enumerate(shape) if n == 1 and np.shape(g)[i] != 1)
     if kept:
         g = np.sum(g, axis=kept, keepdims=True)
-    if np.shape(g) != shape:
-        # a number's product with an operand x broadcasts against (`c * s` of
-        # `np.sum(s * x)`, s (1, n), x (m, n)): spread over x, whose shape it has
+    if np.shape(g) != shape:     # `c * s` of `np.sum(s * x)`, s (1, n), x (m, n)
         g = np.broadcast_to(g, shape).copy()
     return _narrowed(g, x) if type(x) is np.ndarray else g
 
