@@ -305,3 +305,26 @@ def test_gradient_of_a_gradient_in_the_model_called_in_f(name):
     f = fresh(first_layer_gradient_norm)
     g = s2s_ad.grad(f)(model, X, Y)
     _assert_matches_differences(g, first_layer_gradient_norm, model, atol=1e-7)
+
+
+def test_what_a_layer_returns_through_module_call_is_known():
+    """`layer(x)` is Module.__call__(layer, x), whose `self.forward(*args)` is the layer's
+    class's forward only once that class is known: the facts analyse the call as the
+    derivation for those arguments normalizes it (session 18: the kind was unknown, so a
+    Sequential's loop lost x's kind and each Linear's vjp was built for `x: any`, with
+    the general runtime helpers)."""
+    from s2s_ad import pipeline
+    from s2s_ad.analyses.call_kinds import helper_results
+    from s2s_ad.derivative_cache import DerivativeCache
+    from s2s_ad.frontend.star_params import fixed_arity
+    from s2s_ad.signature import Num, signature_of
+    cache = DerivativeCache()
+    results = helper_results(lambda f, functions=None: pipeline._front(cache, f, functions))
+    layer, x = Linear(3, 4), RS.randn(5, 3)
+    kinds = dict(zip(("self", "args_0"), signature_of([layer, x])))
+    returned = results(fixed_arity(Module.__call__, 1), kinds)
+    assert returned == Num(np.ndarray, "float64", (None, None))
+    # and through a Sequential of several classes, to a gradient that is still right
+    model = Sequential(Linear(3, 4), Tanh(), Linear(4, 2))
+    g = s2s_ad.grad(fresh(loss))(model, X, Y)
+    _assert_matches_differences(g, loss, model, 1e-6)

@@ -25,7 +25,8 @@ _RUNTIME_RESULTS = {}    # (runtime helper, signature) -> (kind, shaped like): s
 def helper_results(front, depth=0, active=(), memo=None):
     """helper_result for analyse_kinds: the kind a user function returns, from the
     analysis of its own levels form (helpers of helpers too, three calls deep; a
-    recursive call is UNKNOWN). `front(function)` gives (levels form, namer); each
+    recursive call is UNKNOWN). `front(function, functions)` gives (levels form, namer)
+    for the functions and classes a signature's arguments hold (known_functions); each
     function's levels form and each (function, signature) answer is worked out once per
     derivative (a loop's fixed point asks again each round)."""
     memo = {} if memo is None else memo
@@ -40,9 +41,13 @@ def helper_results(front, depth=0, active=(), memo=None):
             memo[key], memo[("shaped",) + key] = _RUNTIME_RESULTS[key]
             return memo[key]
         try:
-            if function not in memo:
-                memo[function] = front(function)[0]
-            levels = memo[function]
+            # the functions and classes the arguments hold, as a derivation for this
+            # signature normalizes it (`self.forward(*args)` of a Linear is Linear.forward)
+            functions = known_functions(tuple(signature.items()))
+            levels_key = (function, tuple(sorted(functions.items())))
+            if levels_key not in memo:
+                memo[levels_key] = front(function, functions)[0]
+            levels = memo[levels_key]
         except Exception:            # not ours to report here: its derivative will
             return UNKNOWN
         kinds = analyse_kinds(levels, signature,
