@@ -12,7 +12,11 @@ seed, an argument or another adjoint).
 
 Accumulated values (redefined, loop-carried, written in place; see analyses.dataflow)
 and straight-line values that receive contributions inside a loop or branch keep one
-name, start from 0.0 and add (`x_bar = x_bar + e`); a definition resets them.
+name, start from 0.0 and add (`x_bar = x_bar + e`); a definition resets them. That zero
+stays symbolic (nothing written, `get` reads the literal 0.0) until something adds to the
+adjoint, which then assigns (`x_bar = e`), or until a branch, a loop or a write that reads
+it needs the number written (`materialize`); the walk joins it across branches and loops
+(backward_walk.py, loop_zeros.py).
 """
 import gast
 
@@ -75,6 +79,8 @@ class Adjoints:
 
     def get(self, variable):
         if self.accumulates(variable):
+            if variable in self._zeroed:        # reset, nothing added since: the zero
+                return build.const(0.0)
             return build.name(self.name_of(variable))
         node = self._current.get(variable)
         return build.clone(node) if node is not None else None
@@ -154,10 +160,10 @@ class Adjoints:
             return
         if self.accumulates(variable) or self.is_list(variable) or generic \
                 or variable in self._zeroed or (may_be_number and variable in self._current):
+            current = self.get(variable) if self.has(variable) else build.const(0.0)
             self._zeroed.discard(variable)
             call = build.call(self.helper(runtime_flow.scatter_add),
-                              [self.get(variable) if self.has(variable) else build.const(0.0),
-                               primal, build.index_value(index), expr])
+                              [current, primal, build.index_value(index), expr])
             out.append(build.assign(name, call))
             if not self.accumulates(variable):
                 self._current[variable] = build.name(name)
@@ -272,6 +278,7 @@ class Adjoints:
         """The adjoint of `variable` becomes `expr` (what an insert_grad_of block left)."""
         self._arrays.discard(variable)
         if self.accumulates(variable):
+            self._zeroed.discard(variable)
             out.append(build.assign(self.name_of(variable), expr))
             self._replaced.add(variable)
         else:
@@ -285,8 +292,24 @@ class Adjoints:
         if self.accumulates(variable):
             self._zeroed.add(variable)
 
-    def flush_reset(self, variable, out):
-        if variable in self._zeroed:
+    def set_zero(self, variable):
+        """An accumulated adjoint that is 0.0 from here, nothing written yet."""
+        self._arrays.discard(variable)
+        self._zeroed.add(variable)
+
+    def zeroed(self):
+        """The accumulated adjoints whose zero is not written (symbolic)."""
+        return frozenset(self._zeroed)
+
+    def keep_zeroed(self, variables):
+        """After a branch or loop: these zeros stay symbolic (the others were written)."""
+        self._zeroed = set(variables)
+
+    def materialize(self, variables, out):
+        """Write `x_bar = 0.0` for those of `variables` whose zero is symbolic: code that
+        may run with or without what follows (a loop body, one branch) or that updates the
+        adjoint by name reads it."""
+        for variable in sorted(set(variables) & self._zeroed):
             self._zeroed.discard(variable)
             out.append(build.assign(self.name_of(variable), build.const(0.0)))
 
@@ -306,7 +329,11 @@ class Adjoints:
                 continue
             name = self.name_of(variable)
             if variable not in self._current:
-                out.append(build.assign(name, self.initial_value(variable, primal_of(variable))))
+                value = self.initial_value(variable, primal_of(variable))
+                if isinstance(value, gast.Constant):
+                    self._zeroed.add(variable)      # (symbolic until needed, as a reset)
+                else:
+                    out.append(build.assign(name, value))
             else:
                 current = self._current[variable]
                 if variable not in self._owned:   # it may be updated in place from now on

@@ -26,6 +26,7 @@ from .. import runtime_blocks, runtime_flow
 from ..signature import UNKNOWN, Num
 from .adjoint_facts import narrow_dtype
 from .forward_sweep import ForwardInstrumentation
+from .loop_zeros import iteration_local
 from .tape import RESTORE_ITEM, marker, pop
 
 
@@ -55,6 +56,9 @@ class BackwardWalker(ForwardInstrumentation):
                 continue
             value = self.adj.owned_value(name, seed_value) if name == output else \
                 self.adj.initial_value(name, build.name(name))
+            if isinstance(value, gast.Constant) and value.value == 0.0:
+                self.adj.set_zero(name)     # written where first needed (adjoints.py)
+                continue
             out.append(build.assign(self.adj.name_of(name), value))
         if seed_value is not None and not self.adj.accumulates(output):
             self.stmts.contribute(output, seed_value, out)
@@ -257,21 +261,22 @@ class BackwardWalker(ForwardInstrumentation):
     def _compound(self, stmt):
         out = []
         self.adj.force(self._contributed_inside(stmt), build.name, out)
-        state = self.adj.snapshot()
         if isinstance(stmt, gast.If):
-            if stmt.body and isinstance(stmt.body[0], gast.Break):
-                return []
-            body = self.block(stmt.body)
-            self.adj.restore(state)
-            self.stmts.sums.next_branch()
-            orelse = self.block(stmt.orelse)
-            self.adj.restore(state)
-            if not body and not orelse:
-                return out
-            out.append(gast.If(test=build.clone(stmt.test), body=body or [gast.Pass()],
-                               orelse=orelse))
-            return out
+            return self._branches(stmt, out)
+        # a symbolic zero the body may add to is written before the loop, unless it is
+        # zero again at each backward iteration's start (loop_zeros.py)
+        local = iteration_local(stmt, self.i.levels.tree.body)
+        inside = {n.id for n in walk_tree(stmt) if isinstance(n, gast.Name)}
+        kept = self.adj.zeroed() & local
+        self.adj.materialize(inside - kept, out)
+        # (a value first forced to accumulate inside the body starts afresh each time)
+        carried = {name for name in inside - kept if self.adj.accumulates(name)}
+        state = self.adj.snapshot()
         body = self.block(stmt.body, loop=stmt)
+        if not kept <= self.adj.zeroed():
+            raise AssertionError(f"s2s_ad internal error: adjoints of {sorted(kept - self.adj.zeroed())} "
+                                 f"are not zero at the end of a backward iteration")
+        self.adj.materialize(carried, body)     # zero again for the next iteration
         self.adj.restore(state)
         if body and id(stmt) in self.repeated:
             read = {n.id for s in body for n in walk_tree(s)
@@ -298,6 +303,31 @@ class BackwardWalker(ForwardInstrumentation):
             loop = gast.For(target=build.name(stmt.target.id, store=True), iter=backwards,
                             body=body or [gast.Pass()], orelse=[], type_comment=None)
         out.append(build.with_location(loop, stmt))
+        return out
+
+    def _branches(self, stmt, out):
+        """An `if`: each branch walked from the same adjoints; a zero still symbolic at
+        the end of one branch but not the other is written at the end of that one."""
+        if stmt.body and isinstance(stmt.body[0], gast.Break):
+            return []
+        state = self.adj.snapshot()
+        body = self.block(stmt.body)
+        after_body = self.adj.zeroed()
+        self.adj.restore(state)
+        self.stmts.sums.next_branch()
+        orelse = self.block(stmt.orelse)
+        after_else = self.adj.zeroed()
+        self.adj.restore(state)
+        kept = after_body & after_else
+        self.adj.keep_zeroed(after_body)
+        self.adj.materialize(after_body - kept, body)
+        self.adj.keep_zeroed(after_else)
+        self.adj.materialize(after_else - kept, orelse)
+        self.adj.keep_zeroed(kept)
+        if not body and not orelse:
+            return out
+        out.append(gast.If(test=build.clone(stmt.test), body=body or [gast.Pass()],
+                           orelse=orelse))
         return out
 
     def _has_active(self, stmt):

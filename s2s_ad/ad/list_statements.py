@@ -25,6 +25,7 @@ class ListStatementReverser:
         """y[index] = v: v receives y_bar[index]; the overwritten elements' adjoint is 0."""
         target = stmt.targets[0]
         base, index, value = target.value.id, target.slice, stmt.value
+        self.adj.materialize({base}, out)       # cleared by name below
         y_bar = self.adj.get(base)
         if self.ctx.is_active_operand(value):
             taken = build.call(self.adj.helper(runtime_flow.take_adjoint),
@@ -98,6 +99,7 @@ class ListStatementReverser:
         """
         items = op.args[0].id
         if self.ctx.is_active_operand(op.args[0]):
+            self.adj.materialize({items}, out)
             pushed = build.call(self.adj.helper(runtime_flow.push_adjoint),
                                 [self.adj.get(items), build.name(items), result_adjoint])
             out.append(build.assign(self.adj.name_of(items), pushed))

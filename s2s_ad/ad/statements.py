@@ -191,8 +191,6 @@ class StatementReverser(HelperCallReverser, ListStatementReverser, MaybeZeroAdjo
         else:
             result_adjoint = self.adj.get(target)
         self._operation(stmt, op, target, result_adjoint, out)
-        if accumulated:
-            self.adj.flush_reset(target, out)
 
     def restore(self, stmt, out):
         """After reversing an overwritten variable's definition, bring back its old value."""
