@@ -50,6 +50,7 @@ class Adjoints:
         self._owned = set()
         self._forced = set()  # straight-line variables now accumulated (used in a loop/branch)
         self._zeroed = set()  # accumulated variables reset, whose zero is not yet written
+        self._held = {}       # variable -> the name its pre-reset adjoint is held under
 
     # ---- state ---------------------------------------------------------------------------
     def snapshot(self):
@@ -78,6 +79,20 @@ class Adjoints:
         return not isinstance(variable, tuple) and variable in self._flow.list_valued
 
     def get(self, variable):
+        """The adjoint's expression now; while a definition of `variable` is reversed
+        (`hold`), the adjoint it had before its reset."""
+        held = self._held.get(variable) if not isinstance(variable, tuple) else None
+        return build.name(held) if held is not None else self._value(variable)
+
+    def hold(self, variable, name):
+        """Reversing `variable = ...`: its adjoint was copied to `name`, then reset; the
+        template reads it there (None: no longer)."""
+        if name is None:
+            self._held.pop(variable, None)
+        else:
+            self._held[variable] = name
+
+    def _value(self, variable):
         if self.accumulates(variable):
             if variable in self._zeroed:        # reset, nothing added since: the zero
                 return build.const(0.0)
@@ -133,12 +148,12 @@ class Adjoints:
             return
         if self.is_list(variable) or self._structured(variable):
             helper = runtime_flow.add_lists if self.is_list(variable) else runtime_flow.add_adjoints
-            add = build.call(self.helper(helper), [self.get(variable), expr])
+            add = build.call(self.helper(helper), [self._value(variable), expr])
             out.append(build.assign(name, add))
         elif variable in self._owned:
             out.append(build.aug_add(name, expr))
         else:
-            out.append(build.assign(name, build.binop(self.get(variable), "Add", expr)))
+            out.append(build.assign(name, build.binop(self._value(variable), "Add", expr)))
             self._owned.add(variable)
         self._current[variable] = build.name(name)
 
@@ -160,7 +175,7 @@ class Adjoints:
             return
         if self.accumulates(variable) or self.is_list(variable) or generic \
                 or variable in self._zeroed or (may_be_number and variable in self._current):
-            current = self.get(variable) if self.has(variable) else build.const(0.0)
+            current = self._value(variable) if self.has(variable) else build.const(0.0)
             self._zeroed.discard(variable)
             call = build.call(self.helper(runtime_flow.scatter_add),
                               [current, primal, build.index_value(index), expr])
@@ -178,9 +193,9 @@ class Adjoints:
                 build.call(self.helper(runtime_flow.float_zeros), [primal])
             out.append(build.assign(name, zeros))
         elif variable not in self._owned:
-            copy = build.call(f"{self._np}.array", [self.get(variable)], [
+            copy = build.call(f"{self._np}.array", [self._value(variable)], [
                 ("dtype", build.name("complex"))]) if variable in self._complex else \
-                build.call(self.helper(runtime_flow.float_copy), [self.get(variable)])
+                build.call(self.helper(runtime_flow.float_copy), [self._value(variable)])
             out.append(build.assign(name, copy))
         if _is_basic_static_index(index) or self._distinct_index(index):
             target = build.store_subscript(build.name(name), index)

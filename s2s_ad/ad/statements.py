@@ -190,7 +190,12 @@ class StatementReverser(HelperCallReverser, ListStatementReverser, MaybeZeroAdjo
             result_adjoint = self.adj.get(target)
         else:
             result_adjoint = self.adj.get(target)
-        self._operation(stmt, op, target, result_adjoint, out)
+        if accumulated:
+            self.adj.hold(target, held)
+        try:
+            self._operation(stmt, op, target, result_adjoint, out)
+        finally:
+            self.adj.hold(target, None)
 
     def restore(self, stmt, out):
         """After reversing an overwritten variable's definition, bring back its old value."""
