@@ -224,7 +224,7 @@ def _derive(func, request, registry, cache):
     inputs = ReverseInputs(levels, activity, shapes, dataflow, registry, namer, bindings,
                            derive_helper, kinds, complex_names,
                            shape_tape=request.signature is not None, draw_states=draw_states,
-                           specialised=request.signature is not None)
+                           specialised=request.signature is not None, helper=request.helper)
     result = reverse(inputs, request.wrt, seed)
     facts = PassFacts(request, levels, namer, bindings, func.__globals__, kinds,
                       RaisingStatements(levels, kinds, bindings, activity), request.trace,

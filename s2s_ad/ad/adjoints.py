@@ -125,15 +125,17 @@ class Adjoints:
         name = self.name_of(variable)
         self._arrays.discard(variable)          # `x_bar + e` may broadcast to another shape
         if self.accumulates(variable):
-            if variable in self._zeroed:
-                self._zeroed.discard(variable)
+            zero = variable in self._zeroed
+            self._zeroed.discard(variable)
+            if self.is_list(variable) or self._structured(variable):
+                # (from the zero too: a list's adjoint becomes a list, an object's the
+                # dict of its attributes, as the sums after it and the scatters need)
+                helper = runtime_flow.add_lists if self.is_list(variable) \
+                    else runtime_flow.add_adjoints
+                current = build.const(0.0) if zero else build.name(name)
+                out.append(build.assign(name, build.call(self.helper(helper), [current, expr])))
+            elif zero:
                 out.append(build.assign(name, self._snapshot(self.owned_value(variable, expr))))
-            elif self.is_list(variable):
-                out.append(build.assign(name, build.call(self.helper(runtime_flow.add_lists),
-                                                         [build.name(name), expr])))
-            elif self._structured(variable):
-                out.append(build.assign(name, build.call(self.helper(runtime_flow.add_adjoints),
-                                                         [build.name(name), expr])))
             else:
                 out.append(build.assign(name, build.binop(build.name(name), "Add", expr)))
             return

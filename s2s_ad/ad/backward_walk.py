@@ -23,7 +23,7 @@ from ..ir import build
 from ..ir.primitives import appended_list
 from ..ir.walk import all_statements, walk_tree
 from .. import runtime_blocks, runtime_flow
-from ..signature import UNKNOWN, Num
+from ..signature import UNKNOWN, Attributes, Num
 from .adjoint_facts import narrow_dtype
 from .forward_sweep import ForwardInstrumentation
 from .loop_zeros import iteration_local
@@ -68,6 +68,8 @@ class BackwardWalker(ForwardInstrumentation):
         # an argument the output does not depend on (in a derivative differentiated again,
         # only through a loop's trip count) has no adjoint at all, not even a zero one
         grad = self.adj.get(name) if self.i.activity.is_active(name) else None
+        if self._kept_as_attributes(name):
+            return grad if grad is not None else build.const(0.0)
         if grad is None:
             from ..runtime import zero_adjoint
             helper = self.i.bindings.name_for("zero_adjoint", zero_adjoint)
@@ -93,6 +95,14 @@ class BackwardWalker(ForwardInstrumentation):
             return build.call(self.adj.helper(runtime_flow.match_adjoint),
                               [grad, build.name(name)])
         return self._kept_dtype(name, grad)
+
+    def _kept_as_attributes(self, name):
+        """Is `name` an object parameter (not a namedtuple) of a helper's vjp? Its adjoint
+        is returned as the attributes' adjoints accumulated (a dict, or 0.0): the caller
+        adds it into its own (runtime_objects.attribute_adjoints reads either), and only
+        the derivative the user called builds the gradient object, once."""
+        kind = self.i.kinds.of(name) if self.i.helper and self.i.kinds is not None else None
+        return isinstance(kind, Attributes) and not issubclass(kind.type, tuple)
 
     def _kept_dtype(self, name, grad):
         """A float32 argument's gradient cast back to float32 where the function holds

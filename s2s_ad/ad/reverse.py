@@ -53,6 +53,7 @@ class ReverseInputs:
     # id(a call that may draw random samples) -> the generators' states saved before it
     draw_states: dict = None
     specialised: bool = False  # built for a signature (else the general derivative)
+    helper: bool = False       # the vjp of a function f calls (its caller reads the result)
 
 
 @dataclass(frozen=True)
