@@ -273,21 +273,7 @@ class BackwardWalker(ForwardInstrumentation):
         self.adj.force(self._contributed_inside(stmt), build.name, out)
         if isinstance(stmt, gast.If):
             return self._branches(stmt, out)
-        # a symbolic zero the body may add to is written before the loop, unless it is
-        # zero again at each backward iteration's start (loop_zeros.py)
-        local = iteration_local(stmt, self.i.levels.tree.body)
-        inside = {n.id for n in walk_tree(stmt) if isinstance(n, gast.Name)}
-        kept = self.adj.zeroed() & local
-        self.adj.materialize(inside - kept, out)
-        # (a value first forced to accumulate inside the body starts afresh each time)
-        carried = {name for name in inside - kept if self.adj.accumulates(name)}
-        state = self.adj.snapshot()
-        body = self.block(stmt.body, loop=stmt)
-        if not kept <= self.adj.zeroed():
-            raise AssertionError(f"s2s_ad internal error: adjoints of {sorted(kept - self.adj.zeroed())} "
-                                 f"are not zero at the end of a backward iteration")
-        self.adj.materialize(carried, body)     # zero again for the next iteration
-        self.adj.restore(state)
+        body = self._loop_body(stmt, out, iteration_local(stmt, self.i.levels.tree.body))
         if body and id(stmt) in self.repeated:
             read = {n.id for s in body for n in walk_tree(s)
                     if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)}
@@ -314,6 +300,29 @@ class BackwardWalker(ForwardInstrumentation):
                             body=body or [gast.Pass()], orelse=[], type_comment=None)
         out.append(build.with_location(loop, stmt))
         return out
+
+    def _loop_body(self, stmt, out, local):
+        """The backward body of a loop. A symbolic zero the body may add to is written
+        before the loop, unless it is zero again at each backward iteration's start
+        (`local`: loop_zeros.py); a zero the body leaves symbolic is written at its end
+        for the next iteration. Should the body not leave a kept one zero after all,
+        the body is walked again with that zero written first (no code relies on it)."""
+        inside = {n.id for n in walk_tree(stmt) if isinstance(n, gast.Name)}
+        kept = self.adj.zeroed() & local
+        before, initial = len(out), self.adj.snapshot()
+        self.adj.materialize(inside - kept, out)
+        # (a value first forced to accumulate inside the body starts afresh each time)
+        carried = {name for name in inside - kept if self.adj.accumulates(name)}
+        state, walked = self.adj.snapshot(), len(self.iterations)
+        body = self.block(stmt.body, loop=stmt)
+        if not kept <= self.adj.zeroed():
+            self.adj.restore(initial)
+            del self.iterations[walked:]
+            del out[before:]
+            return self._loop_body(stmt, out, frozenset())
+        self.adj.materialize(carried, body)     # zero again for the next iteration
+        self.adj.restore(state)
+        return body
 
     def _branches(self, stmt, out):
         """An `if`: each branch walked from the same adjoints; a zero still symbolic at
