@@ -64,6 +64,7 @@ from .derivation import Derived, Request  # noqa: F401  (api reads Request here)
 from .refusals import (reject_called_arguments, reject_generator, reject_silent_zero,
                        reject_unsupported_library_calls, reject_untracked_writes)
 from .transforms.held_methods import guard_held_methods
+from .transforms.item_unrolling import unroll_item_loops
 
 
 def front(func, functions=None):
@@ -73,6 +74,7 @@ def front(func, functions=None):
     parsed = parse(func)
     parsed = inline_function_tables(generators_as_lists(parsed), set(dir(builtins)) | set(
         source_function(parsed.func).__globals__))
+    parsed = unroll_item_loops(parsed, functions)
     resolution = resolve(parsed)
     fence(parsed, resolution=resolution)
     namer = Namer(_user_names(parsed))

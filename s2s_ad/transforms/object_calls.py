@@ -67,10 +67,20 @@ class ObjectCallMixin:
         gives, when `func` names one of its items (call_kinds.known_functions): for
         `self.layers[k]`, or `layer` of `for layer in self.layers` (bound nowhere else),
         (Layer,) when all are Layers, (Dense, Tanh) for a list mixing them. None otherwise."""
-        stores = self._bindings_in_source()[1]
+        values, stores = self._bindings_in_source()
         source, key = None, None
+        def bound_once(node):
+            if isinstance(node, gast.Name) and stores.get(node.id) == 1 \
+                    and len(values.get(node.id, ())) == 1:
+                return values[node.id][0]
+            return None
+        if isinstance(bound_once(func), gast.Subscript):
+            # `layer_0 = layer_items[0]` after `layer_items = self.layers` (item_unrolling.py)
+            func = bound_once(func)
         if isinstance(func, gast.Subscript):
             source = func.value
+            if isinstance(bound_once(source), (gast.Attribute, gast.Name)):
+                source = bound_once(source)
             if isinstance(func.slice, gast.Constant) and type(func.slice.value) in (int, str):
                 key = func.slice.value          # self.layers[0], self.blocks["enc"]
         elif isinstance(func, gast.Name) and stores.get(func.id) == 1:

@@ -1,0 +1,135 @@
+"""A loop over a list or tuple of objects of several classes, unrolled: one copy of the body
+per item, each with its item's class known (the way tracing JAX, or Julia specialising on
+a tuple's types, sees a model's layers).
+
+    for layer in self.layers:          layer_0 = self.layers[0]      (Linear)
+        x = layer(x)            ->     x = layer_0(x)
+                                       layer_1 = self.layers[1]      (ReLU)
+                                       x = layer_1(x)
+                                       ...
+
+The specialisation's signature gives each item's class and the list's length (its
+dispatcher's guard checks both), so a call on the item is its class's method without a
+test of the class when the code runs, and each copy is differentiated for what flows
+into it (the first layer's input, the data, needs no adjoint). Only loops whose iterable
+is a parameter the function never rebinds or an attribute path of one, over at most
+MAX_ITEMS items, whose body neither rebinds the loop variable nor leaves the loop early
+(`break`, `continue`, `return`), and whose variable is not read after the loop; others
+keep the loop (object_calls.py then tests each item's class).
+
+Runs on the parsed function before resolve, on a copy: the input is not changed.
+"""
+import dataclasses
+
+import gast
+
+from ..ir import build
+from ..ir.build import dotted_path
+from ..ir.walk import walk_tree
+
+MAX_ITEMS = 8
+
+
+def unroll_item_loops(parsed, functions):
+    """`parsed` with each such loop unrolled; `functions`: call_kinds.known_functions of
+    the signature ({"self.layers[*].__classes__": (Linear, ReLU), "self.layers[0].__class__":
+    Linear, ...})."""
+    if not any(key.endswith("[*].__classes__") for key in functions or ()):
+        return parsed
+    stored = {n.id for n in walk_tree(parsed.tree)
+              if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
+    context = (functions, stored, _mentions(parsed.tree))
+    if not any(isinstance(node, gast.For) and _length(node, *context) is not None
+               for node in _own_nodes(parsed.tree)):
+        return parsed
+    tree = build.clone(parsed.tree)
+    context = (functions, stored, _mentions(tree))
+    used = {n.id for n in walk_tree(tree) if isinstance(n, gast.Name)}
+    tree.body = _unrolled_block(tree.body, context, used)
+    for node in _own_nodes(tree):
+        for field in ("body", "orelse"):
+            block = getattr(node, field, None)
+            if isinstance(block, list):
+                setattr(node, field, _unrolled_block(block, context, used))
+    return dataclasses.replace(parsed, tree=tree)
+
+
+def _unrolled_block(stmts, context, used):
+    out = []
+    for stmt in stmts:
+        n = _length(stmt, *context) if isinstance(stmt, gast.For) else None
+        if n is None:
+            out.append(stmt)
+            continue
+        name = stmt.target.id
+        items = _fresh(f"{name}_items", used)       # (evaluated once, as by the loop)
+        out.append(build.with_location(build.assign(items, build.clone(stmt.iter)), stmt))
+        for k in range(n):
+            item = _fresh(f"{name}_{k}", used)
+            out.append(build.with_location(build.assign(item, build.subscript(
+                build.name(items), build.const(k))), stmt))
+            for inner in stmt.body:
+                copy = build.clone(inner)
+                for node in walk_tree(copy):
+                    if isinstance(node, gast.Name) and node.id == name:
+                        node.id = item
+                out.append(copy)
+    return out
+
+
+def _length(loop, functions, stored, mentions):
+    """The number of items of the list `loop` iterates, when it is one to unroll: the
+    loop is the only place the function mentions its variable and its iterable (so
+    nothing appends to the list, or reads the variable after the loop)."""
+    path = dotted_path(loop.iter)
+    if path is None or path.split(".")[0] in stored \
+            or f"{path}[*].__classes__" not in functions \
+            or not isinstance(loop.target, gast.Name) or loop.orelse \
+            or mentions.get(path) != 1:
+        return None
+    inside = _mentions(loop)
+    if inside.get(loop.target.id) != mentions.get(loop.target.id):
+        return None
+    n = 0
+    while f"{path}[{n}].__class__" in functions:
+        n += 1
+    if not 0 < n <= MAX_ITEMS:
+        return None
+    for node in walk_tree(gast.Module(body=loop.body, type_ignores=[])):
+        if isinstance(node, (gast.Break, gast.Continue, gast.Return, gast.Yield,
+                             gast.FunctionDef, gast.Lambda)) \
+                or isinstance(node, gast.Name) and node.id == loop.target.id \
+                and not isinstance(node.ctx, gast.Load):
+            return None
+    return n
+
+
+def _mentions(tree):
+    """How often each name and each attribute path (`self.layers`) occurs in `tree`."""
+    counts = {}
+    for node in walk_tree(tree):
+        key = node.id if isinstance(node, gast.Name) else dotted_path(node) \
+            if isinstance(node, gast.Attribute) else None
+        if key is not None:
+            counts[key] = counts.get(key, 0) + 1
+    return counts
+
+
+def _fresh(name, used):
+    while name in used:
+        name += "_"
+    used.add(name)
+    return name
+
+
+def _own_nodes(fdef):
+    """The nodes of fdef's body outside the defs and lambdas nested in it."""
+    pending = list(fdef.body)
+    while pending:
+        node = pending.pop()
+        yield node
+        if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda,
+                             gast.ClassDef)):
+            continue
+        for child in gast.iter_child_nodes(node):
+            pending.append(child)
