@@ -56,6 +56,7 @@ from .quotients import read_quotients
 from .reuse import reuse_forward_values
 from .where_sums import adjoints_masked_outward, merge_where_sums
 from .shared_calls import share_repeated_calls
+from .sign_products import signs_as_copysign
 from .shared_inverses import share_inverses
 from .tape_batches import batch_loop_tapes
 from .tangent_forms import linear_tangent_forms
@@ -171,12 +172,19 @@ def where_sums(body, facts):
 
 def closed_forms(body, facts):
     """Closed-form adjoints of straight-line elementwise code where one shape is proved
-    (by a specialisation's facts, or by construction)."""
+    (by a specialisation's facts, or by construction); then, in a specialisation, the
+    adjoint of abs as np.copysign where the facts prove it equal."""
     same_shapes = facts.kinds.same_shapes if facts.specialised else None
     is_number = facts.kinds.is_number if facts.specialised else None
-    return Body.of(closed_form_adjoints(
+    statements = closed_form_adjoints(
         body.statements(), facts.namer.is_adjoint, facts.resolve, facts.pure_call,
-        facts.elementwise_call, same_shapes, facts.raising, is_number))
+        facts.elementwise_call, same_shapes, facts.raising, is_number)
+    if facts.specialised:
+        # with the adjoints in closed form, abs's `g * np.sign(x)` where g is proved
+        # nonnegative and zero with x: `np.copysign(g, x)` (optimize/sign_products.py)
+        statements = signs_as_copysign(statements, facts.kinds, facts.resolve,
+                                       facts.levels.numpy_name)[0]
+    return Body.of(statements)
 
 
 def reused_forward_values(body, facts):
