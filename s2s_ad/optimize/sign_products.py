@@ -13,7 +13,8 @@ element by element,
 (NaN gives NaN both ways; zeros of either sign are equal numbers). A Huber or smooth-L1
 loss written with `d = np.abs(r)` and `np.minimum(d, c)` has exactly such a g: the
 adjoint that reaches d is a nonnegative multiple of `np.minimum(|r|, c)` (c >= 0), zero
-where r is, as is `np.maximum(|r| - eps, 0.0) ** 2`'s or `|r| ** p`'s (p > 1):
+where r is, as is `np.maximum(|r| - eps, 0.0) ** 2`'s (through the kink's share, g times
+a mask) or `|r| ** p`'s (p > 1):
 
     d = np.abs(r)                               d = np.abs(r)
     m = np.minimum(d, 1.0)                      m = np.minimum(d, 1.0)
@@ -29,6 +30,7 @@ and counts, so g's dtype is x's.
 import gast
 import numpy
 
+from .. import runtime_pieces
 from ..ir import build
 from ..ir.naming import callee
 from ..ir.walk import walk_tree
@@ -178,6 +180,9 @@ class _Proof:
         if function in (numpy.absolute, numpy.fabs) and len(args) == 1:
             v = args[0][1] or (isinstance(node.args[0], gast.Name) and node.args[0].id == self.x)
             return True, v, v, args[0][3]
+        if function is runtime_pieces.kink_share and len(args) == 4:
+            # g times a mask of 0, 1/2 or 1 (np.where at ties): signs, zeros and NaN kept
+            return args[0]
         if function is numpy.square and len(args) == 1:
             return True, args[0][1], args[0][1], args[0][3]
         if function in (numpy.minimum, numpy.maximum) and len(args) == 2:
@@ -187,9 +192,11 @@ class _Proof:
             return na or nb, (va and lb) or (vb and la), la and lb, da or db
         return (False,) * 4
 
-    def _count(self, node):
+    def _count(self, node, depth=0):
         """A number >= 0 whatever the arrays hold: a constant > 0, an array's `.size`,
-        `len(...)`, or a product of them."""
+        `len(...)`, a product of them, or a name assigned one once."""
+        if isinstance(node, gast.Name) and node.id in self.definitions and depth < _MAX_DEPTH:
+            return self._count(self.definitions[node.id], depth + 1)
         if isinstance(node, gast.Constant):
             return type(node.value) in (int, float) and node.value > 0
         if isinstance(node, gast.Attribute):
@@ -197,5 +204,5 @@ class _Proof:
         if isinstance(node, gast.Call) and callee(node.func, self.resolve) is len:
             return True
         if isinstance(node, gast.BinOp) and isinstance(node.op, gast.Mult):
-            return self._count(node.left) and self._count(node.right)
+            return self._count(node.left, depth + 1) and self._count(node.right, depth + 1)
         return False
