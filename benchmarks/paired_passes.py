@@ -2,20 +2,22 @@
 
     python benchmarks/paired_passes.py WORD [WORD ...]          # workloads whose name has a word
     PASSES="cholesky products" python benchmarks/paired_passes.py cholesky
-    PASSES="" REWRITES=signs_as_copysign python benchmarks/paired_passes.py smooth
+    PASSES="" REWRITES=signs_as_copysign,closed_forms.whole_share python benchmarks/paired_passes.py smooth
     ROUNDS=21 python benchmarks/paired_passes.py GP
 
 For each workload the gradient is built twice from the same code: as the schedule runs now
 ("after") and with the named passes of optimize/schedule.REVERSE left out and unit copies
 (optimize/unit_copies.py) kept ("before"; PASSES="" leaves only unit copies out; REWRITES
 names the rewrites optimize/schedule.py calls inside its passes to leave out instead of
-unit copies, `share_unit_copies` by default). Both and
+unit copies, `share_unit_copies` by default, and `module.rule` a rule of an
+s2s_ad.optimize module made to prove nothing). Both and
 the hand-written gradient are called in interleaved rounds; each round's time per call is
 taken in CPU time (time.process_time: on a machine shared with other jobs, wall time
 counts the waits for a core) and in wall time, and the ratios to the hand-written gradient
 are medians of the per-round ratios. A diagnostic for benchmarks/USER_WORKLOADS.md, not
 the benchmark (run_user.py).
 """
+import importlib
 import os
 import sys
 import time
@@ -36,13 +38,17 @@ import user_workloads  # noqa: E402
 
 def built_without(wl, passes, rewrites=("share_unit_copies",)):
     """grad of a fresh copy of wl.f (the derivative cache is keyed by the function) built
-    without `passes` and without the rewrites named (functions optimize/schedule.py calls,
-    each `(statements, ...) -> (statements, changed)`)."""
-    kept = pipeline.REVERSE
-    kept_rewrites = {name: getattr(schedule, name) for name in rewrites}
-    pipeline.REVERSE = tuple(p for p in kept if p.name not in passes)
+    without `passes` and without the rewrites named: a function optimize/schedule.py calls,
+    `(statements, ...) -> (statements, changed)`, or `module.rule`, a predicate of an
+    s2s_ad.optimize module, made to answer False."""
+    kept, stubbed = pipeline.REVERSE, []
     for name in rewrites:
-        setattr(schedule, name, lambda statements, *args: (statements, False))
+        module, _, rule = name.rpartition(".")
+        owner = importlib.import_module(f"s2s_ad.optimize.{module}") if module else schedule
+        stubbed.append((owner, rule, getattr(owner, rule)))
+        setattr(owner, rule, (lambda *args: False) if module
+                else (lambda statements, *args: (statements, False)))
+    pipeline.REVERSE = tuple(p for p in kept if p.name not in passes)
     try:
         f = types.FunctionType(wl.f.__code__, wl.f.__globals__, wl.f.__name__,
                                wl.f.__defaults__, wl.f.__closure__)
@@ -51,8 +57,8 @@ def built_without(wl, passes, rewrites=("share_unit_copies",)):
         return df
     finally:
         pipeline.REVERSE = kept
-        for name, rewrite in kept_rewrites.items():
-            setattr(schedule, name, rewrite)
+        for owner, rule, function in stubbed:
+            setattr(owner, rule, function)
 
 
 def measure(wl, passes, rounds, rewrites=("share_unit_copies",)):
