@@ -32,7 +32,7 @@ _FLOAT_RESULTS = {
     numpy.arctan, numpy.arctan2, numpy.sinh, numpy.cosh, numpy.tanh, numpy.arcsinh,
     numpy.arccosh, numpy.arctanh, numpy.true_divide, numpy.reciprocal, numpy.mean,
     numpy.var, numpy.std, numpy.hypot, numpy.logaddexp, numpy.logaddexp2, numpy.deg2rad,
-    numpy.rad2deg, numpy.sinc, numpy.float_power, numpy.average, numpy.copysign, numpy.zeros,
+    numpy.rad2deg, numpy.sinc, numpy.float_power, numpy.average, numpy.zeros,
     numpy.ones, numpy.zeros_like, numpy.ones_like, float, numpy.float32, numpy.float16,
 }
 _FLOAT_TYPES = (numpy.float64, numpy.float32, numpy.float16)

@@ -172,19 +172,12 @@ def where_sums(body, facts):
 
 def closed_forms(body, facts):
     """Closed-form adjoints of straight-line elementwise code where one shape is proved
-    (by a specialisation's facts, or by construction); then, in a specialisation, the
-    adjoint of abs as np.copysign where the facts prove it equal."""
+    (by a specialisation's facts, or by construction)."""
     same_shapes = facts.kinds.same_shapes if facts.specialised else None
     is_number = facts.kinds.is_number if facts.specialised else None
-    statements = closed_form_adjoints(
+    return Body.of(closed_form_adjoints(
         body.statements(), facts.namer.is_adjoint, facts.resolve, facts.pure_call,
-        facts.elementwise_call, same_shapes, facts.raising, is_number)
-    if facts.specialised:
-        # with the adjoints in closed form, abs's `g * np.sign(x)` where g is proved
-        # nonnegative and zero with x: `np.copysign(g, x)` (optimize/sign_products.py)
-        statements = signs_as_copysign(statements, facts.kinds, facts.resolve,
-                                       facts.levels.numpy_name)[0]
-    return Body.of(statements)
+        facts.elementwise_call, same_shapes, facts.raising, is_number))
 
 
 def reused_forward_values(body, facts):
@@ -227,7 +220,8 @@ def item_gradients(body, facts):
 
 
 def in_place_arithmetic(body, facts):
-    """A specialisation's elementwise arithmetic in arrays nothing reads again (buffers.py),
+    """A specialisation's abs adjoints as np.copysign where proved equal (sign_products.py),
+    its elementwise arithmetic in arrays nothing reads again (buffers.py),
     its loops' saves pushed as one tuple per iteration (tape_batches.py), its loops over a
     tuple's positions iterating the tuple (item_loops.py), float arrays a loop reads item
     by item read from a list (list_reads.py), adjoint copies nothing needs dropped
@@ -236,15 +230,19 @@ def in_place_arithmetic(body, facts):
     itself when nothing changed."""
     if not facts.specialised:
         return body
+    # first abs's `g * np.sign(x)` as `np.copysign(g, x)` where the facts prove them equal
+    # (sign_products.py), so that copysign may write into g's array
+    statements, signs = signs_as_copysign(body.copy().statements(), facts.kinds,
+                                          facts.resolve, facts.levels.numpy_name)
     statements, in_place = schedule_in_place(
-        body.statements(), facts.kinds, facts.resolve, facts.levels.numpy_name,
+        statements, facts.kinds, facts.resolve, facts.levels.numpy_name,
         facts.namer.fresh, facts.generated_name)
     statements, batched = batch_loop_tapes(statements, facts.tape, facts.namer.fresh)
     statements, direct = iterate_items(statements, facts.kinds, facts.resolve, facts.tape)
     statements, listed = read_arrays_as_lists(statements, facts.kinds, facts.resolve,
                                               facts.namer.fresh)
     statements, copies = drop_adjoint_copies(statements, facts.namer.is_adjoint)
-    changed = in_place or batched or direct or listed or copies
+    changed = signs or in_place or batched or direct or listed or copies
     if changed:
         # with the adjoint copies gone, a sum started from an adjoint the backward sweep
         # owns (`u_bar = t8_0_bar` before a loop adding into u_bar) can be added to in place
