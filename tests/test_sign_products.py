@@ -141,3 +141,13 @@ def test_what_the_rules_prove(source, expected):
     changed = signs_as_copysign(_statements(source), _kinds(r=dtype, b="float64"),
                                 {"np": np, "len": len}.get, "np")[1]
     assert changed is (expected is True)
+
+
+def test_a_product_inside_a_call_is_rewritten():
+    source = ("def f(r):\n d = np.abs(r)\n m = np.minimum(d, 1.0)\n"
+              " return unbroadcast(m * np.sign(r), r)")
+    statements, changed = signs_as_copysign(_statements(source), _kinds(r="float64"),
+                                            {"np": np}.get, "np")
+    assert changed
+    call = statements[-1].value.args[0]
+    assert isinstance(call, gast.Call) and call.func.attr == "copysign"

@@ -50,11 +50,18 @@ def signs_as_copysign(statements, kinds, resolve, numpy_name):
     for stmt in statements:
         for node in walk_tree(stmt):
             for field, value in gast.iter_fields(node):
-                if isinstance(value, gast.BinOp):
-                    new = _rewritten(value, definitions, written, kinds, resolve, numpy_name)
-                    if new is not None:
+                slots = list(enumerate(value)) if isinstance(value, list) else [(None, value)]
+                for k, child in slots:
+                    if not isinstance(child, gast.BinOp):
+                        continue
+                    new = _rewritten(child, definitions, written, kinds, resolve, numpy_name)
+                    if new is None:
+                        continue
+                    if k is None:
                         setattr(node, field, new)
-                        changed = True
+                    else:
+                        value[k] = new
+                    changed = True
     return statements, changed
 
 
