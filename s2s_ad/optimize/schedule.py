@@ -233,7 +233,8 @@ def in_place_arithmetic(body, facts):
     # first abs's `g * np.sign(x)` as `np.copysign(g, x)` where the facts prove them equal
     # (sign_products.py), so that copysign may write into g's array
     statements, signs = signs_as_copysign(body.copy().statements(), facts.kinds,
-                                          facts.resolve, facts.levels.numpy_name)
+                                          facts.resolve, facts.levels.numpy_name,
+                                          facts.pure_call)
     statements, in_place = schedule_in_place(
         statements, facts.kinds, facts.resolve, facts.levels.numpy_name,
         facts.namer.fresh, facts.generated_name)

@@ -30,19 +30,33 @@ and counts, so g's dtype is x's.
 import gast
 import numpy
 
-from .. import runtime_pieces
+from .. import runtime, runtime_checks, runtime_flow, runtime_pieces
 from ..ir import build
 from ..ir.naming import callee
 from ..ir.walk import walk_tree
 from ..signature import Num
 
 _FLOATS = ("float64", "float32")
+# runtime helpers a specialised elementwise sweep calls that never write an operand (their
+# `into=`, which does, makes the pass give up: see _single_definitions)
+_READ_ONLY_HELPERS = {runtime.unbroadcast, runtime.unreduce, runtime.reduced_count,
+                      runtime.logistic, runtime_pieces.kink_share, runtime_pieces.where_negated,
+                      runtime_checks.check_broadcast, runtime_checks.check_matmul,
+                      runtime_flow.float_gradient}
+_BUILTINS = {len, float, abs, range}
 _MAX_DEPTH = 12
 
 
-def signs_as_copysign(statements, kinds, resolve, numpy_name):
+def signs_as_copysign(statements, kinds, resolve, numpy_name, pure_call):
     """(statements, changed): every `g * np.sign(x)` (either order) whose g the rules prove
-    (see the module docstring) written `np.copysign(g, x)`; `statements` is edited."""
+    (see the module docstring) written `np.copysign(g, x)`; `statements` is edited.
+    pure_call(call): numpy's and math's functions without `out=` (PassFacts.pure_call);
+    any other call but the runtime's that write into nothing (a method such as `x.sort()`,
+    a user's function) may change an array after it was read, and then nothing is proved."""
+    if not all(_harmless(node, resolve, pure_call) for stmt in statements
+               if not (build.is_blank_line(stmt) or build.is_comment(stmt))
+               for node in walk_tree(stmt) if isinstance(node, gast.Call)):
+        return statements, False
     definitions, written = _single_definitions(statements)
     if definitions is None:
         return statements, False
@@ -81,6 +95,12 @@ def _rewritten(node, definitions, written, kinds, resolve, numpy_name):
             return build.call(build.dotted(f"{numpy_name}.copysign"),
                               [build.clone(g), build.name(x)])
     return None
+
+
+def _harmless(call, resolve, pure_call):
+    """A call that writes into none of its operands."""
+    return pure_call(call) or callee(call.func, resolve) in _READ_ONLY_HELPERS \
+        or callee(call.func, resolve) in _BUILTINS
 
 
 def _is_float(kinds, name):
