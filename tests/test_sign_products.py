@@ -32,6 +32,13 @@ def capped_below(x):
     return np.sum(np.minimum(0.5, np.abs(x)) ** 2) * 2.0 / len(x)
 
 
+def huber_builtin_abs(x):
+    """The builtin abs of an array, and a threshold of 2.0."""
+    d = abs(x)
+    m = np.minimum(d, 2.0)
+    return np.mean(m * (d - 0.5 * m))
+
+
 # abs's adjoint here is not zero where x is (or its sign is not proved): np.sign stays
 def l1(x):
     return np.sum(np.abs(x))
@@ -48,7 +55,8 @@ def floored(x):
     return np.sum(np.maximum(np.abs(x), 1.0) ** 2)
 
 
-PROVED = [(smooth_l1, 2), (eps_insensitive, 1), (cubed_norm, 1), (capped_below, 1)]
+PROVED = [(smooth_l1, 2), (eps_insensitive, 1), (cubed_norm, 1), (capped_below, 1),
+          (huber_builtin_abs, 1)]
 KEPT = [(l1, (np.arange(-2.0, 3.0),)), (smooth_l1_beta, (np.arange(-2.0, 3.0), 0.7)),
         (floored, (np.arange(-2.0, 3.0),))]
 

@@ -204,7 +204,7 @@ class _Proof:
     def _call(self, node, depth):
         function = callee(node.func, self.resolve)
         args = [self.facts(a, depth + 1) for a in node.args]
-        if function in (numpy.absolute, numpy.fabs) and len(args) == 1:
+        if function in (numpy.absolute, numpy.fabs, abs) and len(args) == 1:
             v = args[0][1] or (isinstance(node.args[0], gast.Name) and node.args[0].id == self.x)
             return True, v, v, args[0][3]
         if function is runtime_pieces.kink_share and len(args) == 4:
@@ -221,14 +221,15 @@ class _Proof:
 
     def _count(self, node, depth=0):
         """A number >= 0 whatever the arrays hold: a constant > 0, an array's `.size`,
-        `len(...)`, a product of them, or a name assigned one once."""
+        `len(...)`, `reduced_count(...)`, a product of them, or a name assigned one once."""
         if isinstance(node, gast.Name) and node.id in self.definitions and depth < _MAX_DEPTH:
             return self._count(self.definitions[node.id], depth + 1)
         if isinstance(node, gast.Constant):
             return type(node.value) in (int, float) and node.value > 0
         if isinstance(node, gast.Attribute):
             return node.attr == "size"
-        if isinstance(node, gast.Call) and callee(node.func, self.resolve) is len:
+        if isinstance(node, gast.Call) and callee(node.func, self.resolve) in (
+                len, runtime.reduced_count):
             return True
         if isinstance(node, gast.BinOp) and isinstance(node.op, gast.Mult):
             return self._count(node.left, depth + 1) and self._count(node.right, depth + 1)
