@@ -2,8 +2,7 @@
 
     python benchmarks/paired_passes.py WORD [WORD ...]          # workloads whose name has a word
     PASSES="cholesky products" python benchmarks/paired_passes.py cholesky
-    PASSES="" REWRITES=signs_as_copysign,closed_forms.whole_share \
-        python benchmarks/paired_passes.py smooth
+    PASSES="" REWRITES=signs_as_copysign,closed_forms.whole_share python ... smooth
     ROUNDS=21 python benchmarks/paired_passes.py GP
 
 For each workload the gradient is built twice from the same code: as the schedule runs now
