@@ -25,7 +25,9 @@ The three properties are proved by structure over single assignments at the func
 top level (no loop carries them, nothing writes into their arrays); `_Proof` holds the
 rules. x must be proved float (a specialisation's facts): np.sign of integers is an
 integer, copysign's result a float. g then is too: the rules read only x, Python numbers
-and counts, so g's dtype is x's.
+and counts, so g's dtype is x's. optimize/schedule.py runs it first in the in-place step:
+only the final code changes, and a derivative of this derivative still differentiates
+np.sign.
 """
 import gast
 import numpy
