@@ -2,17 +2,22 @@
 
     python benchmarks/paired_passes.py WORD [WORD ...]          # workloads whose name has a word
     PASSES="cholesky products" python benchmarks/paired_passes.py cholesky
+    PASSES="" REWRITES=signs_as_copysign,closed_forms.whole_share python ... smooth
     ROUNDS=21 python benchmarks/paired_passes.py GP
 
 For each workload the gradient is built twice from the same code: as the schedule runs now
 ("after") and with the named passes of optimize/schedule.REVERSE left out and unit copies
-(optimize/unit_copies.py) kept ("before"; PASSES="" leaves only unit copies out). Both and
+(optimize/unit_copies.py) kept ("before"; PASSES="" leaves only unit copies out; REWRITES
+names the rewrites optimize/schedule.py calls inside its passes to leave out instead of
+unit copies, `share_unit_copies` by default, and `module.rule` a rule of an
+s2s_ad.optimize module made to prove nothing). Both and
 the hand-written gradient are called in interleaved rounds; each round's time per call is
 taken in CPU time (time.process_time: on a machine shared with other jobs, wall time
 counts the waits for a core) and in wall time, and the ratios to the hand-written gradient
 are medians of the per-round ratios. A diagnostic for benchmarks/USER_WORKLOADS.md, not
 the benchmark (run_user.py).
 """
+import importlib
 import os
 import sys
 import time
@@ -31,12 +36,19 @@ import s2s_ad.pipeline as pipeline  # noqa: E402
 import user_workloads  # noqa: E402
 
 
-def built_without(wl, passes):
+def built_without(wl, passes, rewrites=("share_unit_copies",)):
     """grad of a fresh copy of wl.f (the derivative cache is keyed by the function) built
-    without `passes` and without unit copies."""
-    kept, kept_copies = pipeline.REVERSE, schedule.share_unit_copies
+    without `passes` and without the rewrites named: a function optimize/schedule.py calls,
+    `(statements, ...) -> (statements, changed)`, or `module.rule`, a predicate of an
+    s2s_ad.optimize module, made to answer False."""
+    kept, stubbed = pipeline.REVERSE, []
+    for name in rewrites:
+        module, _, rule = name.rpartition(".")
+        owner = importlib.import_module(f"s2s_ad.optimize.{module}") if module else schedule
+        stubbed.append((owner, rule, getattr(owner, rule)))
+        setattr(owner, rule, (lambda *args: False) if module
+                else (lambda statements, *args: (statements, False)))
     pipeline.REVERSE = tuple(p for p in kept if p.name not in passes)
-    schedule.share_unit_copies = lambda statements, kinds: (statements, False)
     try:
         f = types.FunctionType(wl.f.__code__, wl.f.__globals__, wl.f.__name__,
                                wl.f.__defaults__, wl.f.__closure__)
@@ -44,14 +56,16 @@ def built_without(wl, passes):
         df(*wl.make())                        # built on the first call
         return df
     finally:
-        pipeline.REVERSE, schedule.share_unit_copies = kept, kept_copies
+        pipeline.REVERSE = kept
+        for owner, rule, function in stubbed:
+            setattr(owner, rule, function)
 
 
-def measure(wl, passes, rounds):
+def measure(wl, passes, rounds, rewrites=("share_unit_copies",)):
     args = wl.make()
     after = s2s_ad.grad(wl.f, wrt=wl.wrt)
     after(*args)
-    calls = {"before": built_without(wl, passes), "after": after, "hand": wl.hand}
+    calls = {"before": built_without(wl, passes, rewrites), "after": after, "hand": wl.hand}
     for a, b in zip(_flat(calls["before"](*args)), _flat(after(*args))):
         np.testing.assert_allclose(a, b, rtol=1e-9, atol=1e-12)
     start = time.perf_counter()
@@ -79,11 +93,13 @@ def _flat(g):
 
 def main(words):
     passes = {p for p in os.environ.get("PASSES", "cholesky products").split(",") if p}
+    rewrites = tuple(r for r in os.environ.get("REWRITES", "share_unit_copies").split(",")
+                     if r)
     rounds = int(os.environ.get("ROUNDS", "15"))
-    print(f"load average {os.getloadavg()[0]:.1f}; left out: {sorted(passes)} + unit copies")
+    print(f"load average {os.getloadavg()[0]:.1f}; left out: {sorted(passes)} + {rewrites}")
     for wl in user_workloads.WORKLOADS:
         if any(w.lower() in wl.name.lower() for w in words):
-            measure(wl, passes, rounds)
+            measure(wl, passes, rounds, rewrites)
     print(f"load average {os.getloadavg()[0]:.1f}")
 
 

@@ -5,7 +5,8 @@ written with np.maximum, a smooth-L1 loss written with np.abs and np.minimum, a 
 focal loss (np.where picks each label's probability, a square of 1 - p_t) and an L2-
 regularised linear SVM with the squared hinge (np.maximum(0.0, ...) ** 2), and a
 Laplace negative log-likelihood with per-element location and scale (np.abs of y - mu),
-and a robust polynomial fit by a smooth-L1 loss with a threshold (np.minimum of |r|).
+and a robust polynomial fit by a smooth-L1 loss with a threshold (np.minimum of |r|),
+and support-vector regression's squared epsilon-insensitive loss (np.maximum of |r| - eps).
 """
 import numpy as np
 
@@ -189,3 +190,25 @@ def make_smooth_l1_regression(small=False):
     w_true = np.array([0.5, -1.0, 2.0])
     y = X @ w_true + 0.3 * rng.standard_t(2, n)
     return w_true + 0.1 * rng.standard_normal(3), X, y, 0.5
+
+
+def svr_eps_insensitive(pred, target):
+    """Support-vector regression's squared epsilon-insensitive loss, a tube of half-width
+    0.1: residuals inside it cost nothing."""
+    excess = np.maximum(np.abs(pred - target) - 0.1, 0.0)
+    return np.mean(excess ** 2)
+
+
+def svr_eps_insensitive_grad(pred, target):
+    # 2 (r - clip(r, -eps, eps)) / n: the residual soft-thresholded; two arrays
+    g = pred - target
+    inside = np.clip(g, -0.1, 0.1)
+    g -= inside
+    g *= 2.0 / g.size
+    return g
+
+
+def make_svr_eps_insensitive(small=False):
+    rng = _rng(48)
+    shape = (6, 5) if small else (1000, 1000)
+    return 0.3 * rng.standard_normal(shape), 0.3 * rng.standard_normal(shape)

@@ -214,7 +214,8 @@ from user_elementwise import (  # noqa: E402
     make_pinball, smooth_l1, smooth_l1_grad, make_smooth_l1, focal_loss, focal_loss_grad,
     make_focal, squared_hinge_svm, squared_hinge_svm_grad, make_squared_hinge, laplace_nll,
     laplace_nll_grad, make_laplace_nll, smooth_l1_regression, smooth_l1_regression_grad,
-    make_smooth_l1_regression)
+    make_smooth_l1_regression, svr_eps_insensitive, svr_eps_insensitive_grad,
+    make_svr_eps_insensitive)
 from user_arrays import (  # noqa: E402
     distillation_loss,
     distillation_loss_grad,
@@ -351,6 +352,8 @@ WORKLOADS = [
                  make_laplace_nll, (0, 1), laplace_nll_grad, tags=("memory",)),
     UserWorkload("smooth-L1 fit with a threshold beta, 200000x3", smooth_l1_regression,
                  make_smooth_l1_regression, 0, smooth_l1_regression_grad),
+    UserWorkload("SVR squared epsilon-insensitive loss, 1000x1000", svr_eps_insensitive,
+                 make_svr_eps_insensitive, 0, svr_eps_insensitive_grad, tags=("memory",)),
     UserWorkload("distillation soft-label CE at a temperature, 1024x64x100",
                  distillation_loss, make_distillation, 0, distillation_loss_grad),
     UserWorkload("Whittaker smoother, second differences by slices, n=10^5",

@@ -308,14 +308,15 @@ def agree(run_original, run_rewrite, atoms, points=3, seed=0):
 
 
 def rewrite_agrees(rational_defs, backward, interpreted, outputs, atoms, resolve, count,
-                   zeros=()):
+                   zeros=(), whole=()):
     """Run the original statements (the forward definitions, then the interpreted
     backward ones) and the rewritten expressions in exact arithmetic at random points.
     outputs: [(statement index, "before" | "after", original expression, rewritten)];
     the helpers a closed form assumes away pass their value on, element counts are the
     atom `count`; the calls whose ids are in `zeros` are kink shares proved zero
     (optimize/kink_zeros.py: the atoms here are independent, so the relation between a
-    minimum and its operands that proves it cannot be sampled)."""
+    minimum and its operands that proves it cannot be sampled); those in `whole` kink
+    shares proved equal to their g (kink_zeros.whole_share), which pass it on."""
     def calls(node, ev):
         if isinstance(node, gast.Attribute):
             if node.attr == "size":
@@ -323,6 +324,8 @@ def rewrite_agrees(rational_defs, backward, interpreted, outputs, atoms, resolve
             raise KeyError(node.attr)
         if id(node) in zeros:
             return 0
+        if id(node) in whole:
+            return ev(node.args[0])
         helper = callee(node.func, resolve)
         if helper in (runtime.unbroadcast, runtime.unreduce):
             return ev(node.args[0])

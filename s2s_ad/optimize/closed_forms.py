@@ -36,7 +36,7 @@ from ..ir.naming import callee, output_check_call
 from ..ir.walk import names_loaded, walk_tree
 from . import rational
 from .closed_form_render import Renderer, rewrite_agrees
-from .kink_zeros import vanishing_share
+from .kink_zeros import vanishing_share, whole_share
 
 COUNT = "#count"        # the atom for reduced_count(<an array of the shape>, None)
 
@@ -121,6 +121,7 @@ class _Rewrite:
         self.defined_at = {}      # interpreted adjoint -> index of its last statement
         self.interpreted = []     # indices of the backward statements interpreted
         self.vanished = set()     # ids of kink_share calls proved zero (kink_zeros.py)
+        self.whole = set()        # ids of kink_share calls proved their g (kink_zeros.py)
         self.forward_names = {s.targets[0].id for s in self.forward}
         self.backward_names = {n.id for stmt in self.backward for n in walk_tree(stmt)
                                if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
@@ -220,6 +221,10 @@ class _Rewrite:
                            lambda arg: self._rational(arg, True)[0], self.field):
             self.vanished.add(id(node))
             return (rational.const(0), rational.const(1)), True
+        if whole_share(node, self.forward, self.resolve,
+                       lambda arg: self._rational(arg, True)[0], self.field):
+            self.whole.add(id(node))
+            return self._rational(args[0], True)[0], True
         if helper is runtime.reduced_count and len(args) in (1, 2) \
                 and self._full_shape(args[0]) and (len(args) < 2 or _is_none(args[1])):
             return (rational.atom(COUNT), rational.const(1)), False
@@ -389,7 +394,7 @@ class _Rewrite:
         return rewrite_agrees(
             [s for s in self.forward if s.targets[0].id not in self.atom_class],
             self.backward, self.interpreted, outputs, set(self.atom_class) | {COUNT},
-            self.resolve, COUNT, self.vanished)
+            self.resolve, COUNT, self.vanished, self.whole)
 
 
 def _cost(renderer, expr):

@@ -17,6 +17,12 @@ np.maximum's shares are the same with the operands in their written order: x1's 
 (`first`) flows where max(x1, x2) = x1 and min(x1, x2) = x2, x2's where max = x2 and
 min = x1. A forward value that is np.maximum or np.minimum of the share's two operands
 (in either order: both are symmetric) is replaced by the operand it equals there.
+
+The mirror image (`whole_share`): if g vanishes where the share does NOT flow, the share
+is g itself and the mask goes. A squared hinge `m = np.maximum(0.0, t)` with
+`np.mean(m ** 2)`: g = 2 m / n is zero where the maximum picks 0.0:
+
+    t_bar = kink_share(2.0 / n * m, 0.0, t, False)    ->    t_bar = 2.0 / n * m
 """
 import gast
 import numpy as np
@@ -31,13 +37,25 @@ def vanishing_share(value, forward, resolve, rational_of, field):
     zero? forward: the forward sweep's `name = ...` statements; rational_of(node): the
     rational value of a backward expression (raises where it is not covered); field: the
     rational.Field the values live in."""
+    return _vanishes(value, forward, resolve, rational_of, field, where_it_flows=True)
+
+
+def whole_share(value, forward, resolve, rational_of, field):
+    """Is `value` a kink_share equal to its g: g identically zero where the share does not
+    flow (the extremum is there the other operand; at ties, where g / 2 flows, both
+    operands are equal, so g is zero there too)? A squared hinge's `np.maximum(0.0, t)`
+    met by `g = 2 m / n`: zero where m = 0, so the share to t is g itself, no mask."""
+    return _vanishes(value, forward, resolve, rational_of, field, where_it_flows=False)
+
+
+def _vanishes(value, forward, resolve, rational_of, field, where_it_flows):
     if not (isinstance(value, gast.Call) and not value.keywords and len(value.args) == 4
             and callee(value.func, resolve) is runtime_pieces.kink_share):
         return False
     g, x1, x2, first = value.args
     if not (isinstance(first, gast.Constant) and type(first.value) is bool):
         return False
-    larger, smaller = (x1, x2) if first.value else (x2, x1)
+    larger, smaller = (x1, x2) if first.value == where_it_flows else (x2, x1)
     operands = {_key(x1), _key(x2)}
     replaced = {}
     for stmt in forward:

@@ -56,6 +56,7 @@ from .quotients import read_quotients
 from .reuse import reuse_forward_values
 from .where_sums import adjoints_masked_outward, merge_where_sums
 from .shared_calls import share_repeated_calls
+from .sign_products import signs_as_copysign
 from .shared_inverses import share_inverses
 from .tape_batches import batch_loop_tapes
 from .tangent_forms import linear_tangent_forms
@@ -219,7 +220,8 @@ def item_gradients(body, facts):
 
 
 def in_place_arithmetic(body, facts):
-    """A specialisation's elementwise arithmetic in arrays nothing reads again (buffers.py),
+    """A specialisation's abs adjoints as np.copysign where proved equal (sign_products.py),
+    its elementwise arithmetic in arrays nothing reads again (buffers.py),
     its loops' saves pushed as one tuple per iteration (tape_batches.py), its loops over a
     tuple's positions iterating the tuple (item_loops.py), float arrays a loop reads item
     by item read from a list (list_reads.py), adjoint copies nothing needs dropped
@@ -228,15 +230,20 @@ def in_place_arithmetic(body, facts):
     itself when nothing changed."""
     if not facts.specialised:
         return body
+    # first abs's `g * np.sign(x)` as `np.copysign(g, x)` where the facts prove them equal
+    # (sign_products.py), so that copysign may write into g's array
+    statements, signs = signs_as_copysign(body.copy().statements(), facts.kinds,
+                                          facts.resolve, facts.levels.numpy_name,
+                                          facts.pure_call)
     statements, in_place = schedule_in_place(
-        body.statements(), facts.kinds, facts.resolve, facts.levels.numpy_name,
+        statements, facts.kinds, facts.resolve, facts.levels.numpy_name,
         facts.namer.fresh, facts.generated_name)
     statements, batched = batch_loop_tapes(statements, facts.tape, facts.namer.fresh)
     statements, direct = iterate_items(statements, facts.kinds, facts.resolve, facts.tape)
     statements, listed = read_arrays_as_lists(statements, facts.kinds, facts.resolve,
                                               facts.namer.fresh)
     statements, copies = drop_adjoint_copies(statements, facts.namer.is_adjoint)
-    changed = in_place or batched or direct or listed or copies
+    changed = signs or in_place or batched or direct or listed or copies
     if changed:
         # with the adjoint copies gone, a sum started from an adjoint the backward sweep
         # owns (`u_bar = t8_0_bar` before a loop adding into u_bar) can be added to in place
