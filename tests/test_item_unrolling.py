@@ -171,3 +171,25 @@ def test_a_leaky_loop_variable_keeps_the_loop_and_the_gradient():
         return np.mean((m(x) - y) ** 2)
     g = s2s_ad.grad(leaky_loss)(model, X, Y)
     _assert_model_gradient(g, leaky_loss, model, X, Y)
+
+
+def test_what_a_model_returns_is_known_through_nested_module_calls():
+    """loss -> Module.__call__(Sequential) -> Sequential.forward -> Module.__call__(Linear)
+    -> Linear.forward: the facts follow the chain (Module.__call__ met again for other
+    kinds is no recursion), so the loss's own gradient needs no unbroadcast of the
+    model's output."""
+    from s2s_ad import pipeline
+    from s2s_ad.analyses.call_kinds import helper_results
+    from s2s_ad.derivative_cache import DerivativeCache
+    from s2s_ad.frontend.star_params import fixed_arity
+    from s2s_ad.signature import Num
+    model = Sequential(Linear(3, 4), Tanh(), Linear(4, 2))
+    cache = DerivativeCache()
+    results = helper_results(lambda f, functions=None: pipeline._front(cache, f, functions))
+    kinds = dict(zip(("self", "args_0"), signature_of([model, X])))
+    assert results(fixed_arity(Module.__call__, 1), kinds) == \
+        Num(np.ndarray, "float64", (None, None))
+    f = fresh(loss)
+    df = s2s_ad.grad(f)
+    source = s2s_ad.derivative_source(df, model, X, Y)
+    assert "unbroadcast" not in source and "reduced_count" not in source, source

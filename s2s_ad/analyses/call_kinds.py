@@ -22,19 +22,27 @@ from .kinds import analyse_kinds
 _RUNTIME_RESULTS = {}    # (runtime helper, signature) -> (kind, shaped like): see below
 
 
+# calls deep the facts follow helpers (a model: loss -> Module.__call__ -> Sequential.forward
+# -> Module.__call__ -> Linear.forward is four)
+MAX_DEPTH = 5
+
+
 def helper_results(front, depth=0, active=(), memo=None):
     """helper_result for analyse_kinds: the kind a user function returns, from the
-    analysis of its own levels form (helpers of helpers too, three calls deep; a
-    recursive call is UNKNOWN). `front(function, functions)` gives (levels form, namer)
-    for the functions and classes a signature's arguments hold (known_functions); each
-    function's levels form and each (function, signature) answer is worked out once per
-    derivative (a loop's fixed point asks again each round)."""
+    analysis of its own levels form (helpers of helpers too, MAX_DEPTH calls deep; a
+    call of a function for the kinds it is being analysed for is UNKNOWN). `front(function,
+    functions)` gives (levels form, namer) for the functions and classes a signature's
+    arguments hold (known_functions); each function's levels form and each (function,
+    signature) answer is worked out once per derivative (a loop's fixed point asks again
+    each round)."""
     memo = {} if memo is None else memo
 
     def result(function, signature):
-        if depth >= 3 or function in active:
-            return UNKNOWN
         key = (function, tuple(signature.items()))
+        if depth >= MAX_DEPTH or key in active:
+            # (a call of itself for the same kinds: recursion; `Module.__call__` of a
+            # Sequential calling `Module.__call__` of each layer is not)
+            return UNKNOWN
         if key in memo:
             return memo[key]
         if depth == 0 and key in _RUNTIME_RESULTS:
@@ -51,7 +59,7 @@ def helper_results(front, depth=0, active=(), memo=None):
         except Exception:            # not ours to report here: its derivative will
             return UNKNOWN
         kinds = analyse_kinds(levels, signature,
-                              helper_results(front, depth + 1, active + (function,), memo))
+                              helper_results(front, depth + 1, active + (key,), memo))
         returned = levels.tree.body[-1]
         memo[key] = kinds.of(returned.value) if isinstance(returned, gast.Return) \
             and returned.value is not None else UNKNOWN
