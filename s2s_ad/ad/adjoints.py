@@ -51,6 +51,7 @@ class Adjoints:
         self._forced = set()  # straight-line variables now accumulated (used in a loop/branch)
         self._zeroed = set()  # accumulated variables reset, whose zero is not yet written
         self._held = {}       # variable -> the name its pre-reset adjoint is held under
+        self._unchanged = {}  # ... when the adjoint's own name still holds it (see hold)
 
     # ---- state ---------------------------------------------------------------------------
     def snapshot(self):
@@ -84,13 +85,19 @@ class Adjoints:
         held = self._held.get(variable) if not isinstance(variable, tuple) else None
         return build.name(held) if held is not None else self._value(variable)
 
-    def hold(self, variable, name):
+    def hold(self, variable, name, unchanged=False):
         """Reversing `variable = ...`: its adjoint was copied to `name`, then reset; the
-        template reads it there (None: no longer)."""
+        template reads it there (None: no longer). `unchanged`: `name = x_bar` was written
+        from the adjoint's own name, which still holds that value (its reset is symbolic)
+        until x_bar is written again: a contribution of `name` to that zero (`x = x + e`
+        passes it back, now or from a later statement) leaves x_bar as it is, no `x_bar =
+        name`. Forgotten at any write of x_bar and where branches or loops begin."""
         if name is None:
             self._held.pop(variable, None)
         else:
             self._held[variable] = name
+            if unchanged:
+                self._unchanged[variable] = name
 
     def _value(self, variable):
         if self.accumulates(variable):
@@ -119,14 +126,21 @@ class Adjoints:
         return build.name(self._bindings.name_for(function.__name__, function))
 
     # ---- contributions -------------------------------------------------------------------
+    def forget_unchanged(self):
+        """A branch or loop begins: which names still hold an adjoint is not followed in."""
+        self._unchanged.clear()
+
     def contribute(self, variable, expr, out):
         # fold first: `1.0 * t1_1` is an alias of t1_1, not a fresh array we may update
         expr = fold_expression(expr)
+        unchanged = self._unchanged.pop(variable, None)
         name = self.name_of(variable)
         self._arrays.discard(variable)          # `x_bar + e` may broadcast to another shape
         if self.accumulates(variable):
             zero = variable in self._zeroed
             self._zeroed.discard(variable)
+            if zero and isinstance(expr, gast.Name) and expr.id == unchanged:
+                return              # x_bar still holds it: nothing to write
             if self.is_list(variable) or self._structured(variable):
                 # (from the zero too: a list's adjoint becomes a list, an object's the
                 # dict of its attributes, as the sums after it and the scatters need)
@@ -164,6 +178,7 @@ class Adjoints:
         `may_be_number`: x_bar may still be the number 0.0 standing for an adjoint nothing
         reached (scatter_add then makes the array)."""
         name = self.name_of(variable)
+        self._unchanged.pop(variable, None)
         generic = not isinstance(variable, tuple) and variable in self._flow.indexed_only \
             and variable not in self.fixed_arrays \
             or self.is_container(variable)        # the facts say: a float array / a list
@@ -294,6 +309,7 @@ class Adjoints:
     def replace(self, variable, expr, out):
         """The adjoint of `variable` becomes `expr` (what an insert_grad_of block left)."""
         self._arrays.discard(variable)
+        self._unchanged.pop(variable, None)
         if self.accumulates(variable):
             self._zeroed.discard(variable)
             out.append(build.assign(self.name_of(variable), expr))
@@ -328,6 +344,7 @@ class Adjoints:
         adjoint by name reads it."""
         for variable in sorted(set(variables) & self._zeroed):
             self._zeroed.discard(variable)
+            self._unchanged.pop(variable, None)
             out.append(build.assign(self.name_of(variable), build.const(0.0)))
 
     def initial_value(self, variable, primal):

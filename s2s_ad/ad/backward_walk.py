@@ -271,6 +271,7 @@ class BackwardWalker(ForwardInstrumentation):
     def _compound(self, stmt):
         out = []
         self.adj.force(self._contributed_inside(stmt), build.name, out)
+        self.adj.forget_unchanged()
         if isinstance(stmt, gast.If):
             return self._branches(stmt, out)
         body = self._loop_body(stmt, out, iteration_local(stmt, self.i.levels.tree.body))
@@ -310,6 +311,7 @@ class BackwardWalker(ForwardInstrumentation):
         inside = {n.id for n in walk_tree(stmt) if isinstance(n, gast.Name)}
         kept = self.adj.zeroed() & local
         before, initial = len(out), self.adj.snapshot()
+        initial_zeros = self.adj.zeroed()
         self.adj.materialize(inside - kept, out)
         # (a value first forced to accumulate inside the body starts afresh each time)
         carried = {name for name in inside - kept if self.adj.accumulates(name)}
@@ -320,8 +322,19 @@ class BackwardWalker(ForwardInstrumentation):
             del self.iterations[walked:]
             del out[before:]
             return self._loop_body(stmt, out, frozenset())
-        self.adj.materialize(carried, body)     # zero again for the next iteration
+        # a zero written before the loop that its backward body never names stays
+        # symbolic (the body reads and writes other adjoints only)
+        named = {n.id for s in body for n in walk_tree(s) if isinstance(n, gast.Name)}
+        idle = {v for v in (inside - kept) & initial_zeros
+                if self.adj.name_of(v) not in named}
+        self.adj.materialize(carried - idle, body)     # zero again for the next iteration
         self.adj.restore(state)
+        written = {self.adj.name_of(v) for v in idle}
+        out[before:] = [s for s in out[before:] if not (
+            isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.Name)
+            and s.targets[0].id in written)]
+        for variable in idle:
+            self.adj.set_zero(variable)
         return body
 
     def _branches(self, stmt, out):

@@ -176,7 +176,8 @@ class StatementReverser(HelperCallReverser, ListStatementReverser, MaybeZeroAdjo
                     and not self.sums.holds_array(target):
                 self._maybe_zero.add(held)
                 self._held_zero.add(held)
-            out.append(build.assign(held, self.adj.get(target)))
+            current = self.adj.get(target)
+            out.append(build.assign(held, current))
             result_adjoint = build.name(held)
             self.adj.reset(target)
             self.sums.reset(target)
@@ -191,7 +192,7 @@ class StatementReverser(HelperCallReverser, ListStatementReverser, MaybeZeroAdjo
         else:
             result_adjoint = self.adj.get(target)
         if accumulated:
-            self.adj.hold(target, held)
+            self.adj.hold(target, held, unchanged=isinstance(current, gast.Name))
         try:
             self._operation(stmt, op, target, result_adjoint, out)
         finally:

@@ -3,7 +3,8 @@
 A forward statement survives when its value is read later (by the backward sweep, a
 return, or another surviving statement); calls kept for their effects (`print(x)`) and
 asserts always survive. Backward statements are kept as generated: the adjoint
-bookkeeping only emits what the gradient needs.
+bookkeeping only emits what the gradient needs. `drop_empty_comments` removes provenance
+comments whose block turned out empty, and `if t: pass`.
 
     t1_0 = np.exp(x)          t1_0 = np.exp(x)
     y = t1_0 + 1.0      ->    (y removed: nothing reads it)
@@ -13,6 +14,7 @@ import re
 
 import gast
 
+from ..ir import build
 from ..ir.walk import all_statements, names_loaded, walk_tree, without_statements
 
 
@@ -196,3 +198,35 @@ def _removable(stmt, pure_call):
     augmented = isinstance(stmt, gast.AugAssign) and isinstance(stmt.target, gast.Name)
     return (plain or augmented) and not _pops(stmt.value) \
         and all(pure_call(c) for c in walk_tree(stmt.value) if isinstance(c, gast.Call))
+
+
+def drop_empty_comments(body):
+    """Remove `# grad of:` comments followed by nothing of their own."""
+    changed = [False]
+
+    def block(stmts):
+        out = []
+        for k, stmt in enumerate(stmts):
+            for field in ("body", "orelse"):
+                inner = getattr(stmt, field, None)
+                if inner:
+                    setattr(stmt, field, block(inner) or [gast.Pass()])
+            if isinstance(stmt, gast.If) and all(isinstance(s, gast.Pass)
+                                                 for s in stmt.body + stmt.orelse):
+                changed[0] = True       # `if t: pass` left by an emptied backward branch
+                continue
+            if _is_comment(stmt):
+                following = stmts[k + 1] if k + 1 < len(stmts) else None
+                if following is None or _is_comment(following) or build.is_blank_line(following) \
+                        or isinstance(following, gast.Return):
+                    changed[0] = True
+                    continue
+            out.append(stmt)
+        return out
+
+    return block(body), changed[0]
+
+
+def _is_comment(stmt):
+    return isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Call) \
+        and isinstance(stmt.value.func, gast.Name) and stmt.value.func.id == "__s2s_comment__"

@@ -6,7 +6,7 @@ runs `run_schedule(body, facts, REVERSE)` (or FORWARD). Every pass has one signa
 (optimize/pass_facts.py) of the derivative being built. Each pass keeps to what the generator left (it never
 re-derives a fact the generator should have had), so their order is the declared one:
 
-    REVERSE: clean up to a fixed point (folding, zeros, dead code), in-place sums in the
+    REVERSE: clean up to a fixed point (folding, dead code), in-place sums in the
              backward sweep, dead cycles, temporaries back into their use, quotients
              such as sinh(u) / cosh(u) read as one call (tanh(u)), the two branches'
              adjoints of an np.where summed as one np.where, closed forms (where shapes are proved), a specialisation's
@@ -44,7 +44,8 @@ from .body import Body
 from .buffers import schedule_in_place
 from .cholesky_products import cancel_cholesky_products
 from .closed_forms import closed_form_adjoints
-from .dce import eliminate_dead_code, remove_dead_cycles, remove_unread_assignments
+from .dce import (drop_empty_comments, eliminate_dead_code, remove_dead_cycles,
+                  remove_unread_assignments)
 from .float_gradients import float_gradients
 from .number_gradients import loose_lists, python_float_gradients
 from .fold import (constant_tangents, fold_constants,
@@ -62,15 +63,15 @@ from .tape_batches import batch_loop_tapes
 from .tangent_forms import linear_tangent_forms
 from .temporaries import inline_temporaries
 from .unit_copies import share_unit_copies
-from .zeros import drop_empty_comments, propagate_zeros
 
 MAX_ROUNDS = 10
 
 
 # ---- the passes ---------------------------------------------------------------------------
 def clean_up(body, facts):
-    """Folding, zero propagation and dead code (keeping what may raise) to a fixed point."""
-    passes = (fold_constants, propagate_zeros,
+    """Folding and dead code (keeping what may raise) to a fixed point. (Adjoint zeros
+    are symbolic while the backward sweep is generated: ad/adjoints.py.)"""
+    passes = (fold_constants,
               functools.partial(eliminate_dead_code, raising=facts.raising),
               functools.partial(remove_unread_assignments, raising=facts.raising),
               drop_empty_comments)
