@@ -192,3 +192,15 @@ def uninterrupted_blocks(tree):
         blocks.add(id(tree.body))
     exits(tree.body[-1:])
     return blocks
+
+
+def own_nodes(fdef):
+    """The nodes of fdef's body outside the defs, lambdas and classes nested in it (each
+    of those is yielded, its inside is not)."""
+    pending = list(fdef.body)
+    while pending:
+        node = pending.pop()
+        yield node
+        if not isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda,
+                                 gast.ClassDef)):
+            pending.extend(gast.iter_child_nodes(node))

@@ -20,7 +20,7 @@ import dataclasses
 import gast
 
 from ..ir import build
-from ..ir.walk import walk_tree
+from ..ir.walk import own_nodes, walk_tree
 
 
 def generators_as_lists(parsed):
@@ -53,21 +53,11 @@ def listed_generator(function):
         return False
 
 
-def _own_nodes(fdef):
-    """The nodes of fdef's body outside the defs and lambdas nested in it."""
-    pending = list(fdef.body)
-    while pending:
-        node = pending.pop()
-        yield node
-        if not isinstance(node, (gast.FunctionDef, gast.Lambda)):
-            pending.extend(gast.iter_child_nodes(node))
-
-
 def _eager(node):
     """Is `node` a generator def that a list can stand for (the module docstring)?"""
     if not isinstance(node, gast.FunctionDef):
         return False
-    own = list(_own_nodes(node))
+    own = list(own_nodes(node))
     yields = [n for n in own if isinstance(n, (gast.Yield, gast.YieldFrom))]
     statements = {id(n.value) for n in own if isinstance(n, gast.Expr)}
     return bool(yields) and all(isinstance(n, gast.Yield) and id(n) in statements

@@ -25,7 +25,7 @@ import gast
 
 from ..ir import build
 from ..ir.build import dotted_path
-from ..ir.walk import walk_tree
+from ..ir.walk import own_nodes, walk_tree
 
 MAX_ITEMS = 8
 
@@ -40,13 +40,13 @@ def unroll_item_loops(parsed, functions):
               if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
     context = (functions, stored, _mentions(parsed.tree))
     if not any(isinstance(node, gast.For) and _length(node, *context) is not None
-               for node in _own_nodes(parsed.tree)):
+               for node in own_nodes(parsed.tree)):
         return parsed
     tree = build.clone(parsed.tree)
     context = (functions, stored, _mentions(tree))
     used = {n.id for n in walk_tree(tree) if isinstance(n, gast.Name)}
     tree.body = _unrolled_block(tree.body, context, used)
-    for node in _own_nodes(tree):
+    for node in own_nodes(tree):
         for field in ("body", "orelse"):
             block = getattr(node, field, None)
             if isinstance(block, list):
@@ -120,16 +120,3 @@ def _fresh(name, used):
         name += "_"
     used.add(name)
     return name
-
-
-def _own_nodes(fdef):
-    """The nodes of fdef's body outside the defs and lambdas nested in it."""
-    pending = list(fdef.body)
-    while pending:
-        node = pending.pop()
-        yield node
-        if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda,
-                             gast.ClassDef)):
-            continue
-        for child in gast.iter_child_nodes(node):
-            pending.append(child)
