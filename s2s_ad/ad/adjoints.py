@@ -139,8 +139,11 @@ class Adjoints:
         if self.accumulates(variable):
             zero = variable in self._zeroed
             self._zeroed.discard(variable)
-            if zero and isinstance(expr, gast.Name) and expr.id == unchanged:
-                return              # x_bar still holds it: nothing to write
+            if zero and isinstance(expr, gast.Name) and expr.id == unchanged \
+                    and self.owned_value(variable, expr) is expr:
+                # x_bar still holds it: nothing to write (unless x_bar is updated in place
+                # later: then it is a copy, `name` being read by the template too)
+                return
             if self.is_list(variable) or self._structured(variable):
                 # (from the zero too: a list's adjoint becomes a list, an object's the
                 # dict of its attributes, as the sums after it and the scatters need)
