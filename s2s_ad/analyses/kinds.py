@@ -137,7 +137,12 @@ class _Analysis(ItemKinds, ShapeClasses, SymbolicLengths, OperandsNoted):
             self._statement(stmt)
 
     def _statement(self, stmt):
-        if self.restores is not None and self._restore(stmt):
+        skip, name = self.restores.skipped(stmt) if self.restores else (False, None)
+        if name is not None:       # a restore: the join of the kinds its name was given
+            kind = self.facts.get(name, UNKNOWN)
+            self._bind(name, kind, stand_ins(kind))
+            self._sym_bind(name, None)
+        if skip:
             return
         if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name):
             if isinstance(stmt.value, gast.Call):
@@ -170,18 +175,6 @@ class _Analysis(ItemKinds, ShapeClasses, SymbolicLengths, OperandsNoted):
             self._nested -= 1
         elif isinstance(stmt, gast.With):
             self._block(stmt.body)
-
-    def _restore(self, stmt):
-        """Is `stmt` a tape's restore (a value its name held: tape_restores.py) or a preamble?"""
-        if id(stmt) in self.restores.preamble:
-            return True
-        name = self.restores.restored(stmt)
-        if name is None:
-            return False
-        kind = self.facts.get(name, UNKNOWN)
-        self._bind(name, kind, stand_ins(kind))
-        self._sym_bind(name, None)
-        return True
 
     def _written(self, target, value):
         """y after `y[index] = v`: an array keeps its kind; a dict or list is written in

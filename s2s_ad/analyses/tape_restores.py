@@ -41,6 +41,13 @@ class TapeRestores:
             return stmt.targets[0].id
         return None
 
+    def skipped(self, stmt):
+        """(True, None) for a preamble, (True, name) for a restore of name, else (False, None)."""
+        if id(stmt) in self.preamble:
+            return True, None
+        name = self.restored(stmt)
+        return name is not None, name
+
 
 def tape_restores(levels):
     """The TapeRestores of `levels` when it is the levels form of a derivative s2s_ad
