@@ -176,3 +176,53 @@ def test_the_check_written_into_generated_code_names_the_file_without_its_direct
     general = s2s_ad.derivative_source(s2s_ad.grad(fresh(number_read_then_write)))
     assert os.path.dirname(os.path.abspath(__file__)) not in general
     assert f'File "{os.path.basename(__file__)}"' in general
+
+
+# ---- which writes a later read can see (found by random programs, seed 19000023) ---------
+def shared_on_the_other_branch(x):
+    y = x * 1.0
+    if np.sum(x) > 0:
+        z = y
+    else:
+        y *= 2.0                   # z is not y on this path: it is bound below
+        z = y + 1.0
+    return np.sum(z * z) + np.sum(y)
+
+
+def rebound_right_after_the_write(x):
+    y = x * 1.0
+    for i in range(3):
+        y *= 2.0                   # z held y, but is bound again before any read
+        z = y
+    return np.sum(z * z)
+
+
+def bound_on_some_iterations(x, n):
+    y = x * 1.0
+    for i in range(n):
+        y *= 2.0
+        if i % 2 == 0:
+            z = y
+    return np.sum(z * z)
+
+
+@pytest.mark.parametrize("f, arg", [
+    (shared_on_the_other_branch, np.array([0.5, 1.5, -1.0])),
+    (shared_on_the_other_branch, np.array([-0.5, 1.5, -3.0])),
+    (rebound_right_after_the_write, np.array([0.5, 1.5, -1.0])),
+    (rebound_right_after_the_write, 0.7)],
+    ids=lambda v: getattr(v, "__name__", ""))
+def test_a_write_no_later_read_sees_differentiates(both_paths, f, arg):
+    _every_mode(f, (arg,))
+
+
+def test_a_check_reads_a_name_a_run_has_not_bound_yet(both_paths):
+    # z is first bound after the first write: the run-time check must not read it unbound
+    # (the facts of the specialised path prove y an array: an error when it is built)
+    x = np.array([0.5, 1.5, -1.0])
+    if both_paths == "general":
+        assert np.allclose(s2s_ad.grad(fresh(bound_on_some_iterations))(x, 1), 8.0 * x)
+    assert s2s_ad.grad(fresh(bound_on_some_iterations))(0.5, 3) == pytest.approx(128 * 0.5)
+    with pytest.raises(UnsupportedSyntaxError) as error:
+        s2s_ad.grad(fresh(bound_on_some_iterations))(x, 3)
+    assert "`y` holds the same numpy array as `z`" in str(error.value)

@@ -57,7 +57,22 @@ def writes_through_aliases(levels, kinds=None, item_views=True):
     members = {}       # list name -> names of the arrays it holds
     positions = {}     # list or tuple literal never appended to -> its items' names
     fresh = {}         # name rebound in a branch -> (its path, the names kept, position)
+    born = {}          # (written, reader) -> paths of the statements that made them share
     found = []
+
+    def record(bound, path):
+        """The pairs `bound` is in now were made (again) at a statement at `path`."""
+        for written, readers in shared.items():
+            for reader in readers:
+                if bound in (written, reader):
+                    born.setdefault((written, reader), set()).add(path)
+
+    def meets(written, reader, path):
+        """May a run reach a write at `path` after a statement that made the two names
+        share? Not when every such statement is in the other branch of an if the write
+        is in (`if c: z = x` / `else: x *= 2`: on the else path z is not x)."""
+        paths = born.get((written, reader))
+        return paths is None or any(not _exclusive(p, path) for p in paths)
 
     def still_shared(written, others, k, path):
         """Of the names sharing `written` at a write, those that may see it: not those
@@ -89,8 +104,10 @@ def writes_through_aliases(levels, kinds=None, item_views=True):
             # code: a derivative's own tapes are popped in the order they were pushed)
             for other in sorted(still_shared(appended, shared.get(appended, set()), k, path)
                                 - {appended} if item_views else ()):
-                if _read_before_rebound(ordered, uses, k, other):
+                if _read_before_rebound(ordered, uses, k, other) \
+                        and meets(appended, other, path):
                     found.append((stmt, appended, other, other in unknown))
+            record(appended, path)
             continue
         if not isinstance(stmt, gast.Assign):
             continue
@@ -108,9 +125,11 @@ def writes_through_aliases(levels, kinds=None, item_views=True):
             found.extend((stmt, updated, other, other in unknown or updated in unknown
                           or not array)
                          for other in sorted(group)
-                         if _read_before_rebound(ordered, uses, k, other, next_item))
+                         if _read_before_rebound(ordered, uses, k, other, next_item)
+                         and meets(updated, other, path))
             shared[target.id] = (group | {updated}) - {target.id}
             affects({updated}, target.id)
+            record(target.id, path)
         elif isinstance(target, gast.Name):
             source = _viewed(stmt.value, levels.callees)
             # in a branch, t may still hold what it held: `t = v if c else u` leaves t
@@ -159,14 +178,25 @@ def writes_through_aliases(levels, kinds=None, item_views=True):
                         unknown.add(target.id)
                 shared[target.id] = set(together)
             shared[target.id] = (shared[target.id] | kept) - {target.id}
+            record(target.id, path)
         elif isinstance(target, gast.Subscript) and isinstance(target.value, gast.Name):
             written = target.value.id
             if not shared.get(written):
                 continue
             for other in sorted(still_shared(written, shared[written], k, path) - {written}):
-                if _read_before_rebound(ordered, uses, k, other):
+                if _read_before_rebound(ordered, uses, k, other) \
+                        and meets(written, other, path):
                     found.append((stmt, written, other, other in unknown))
     return _first_of_each(found)
+
+
+def _exclusive(first, second):
+    """Are two statement paths (from _in_order) in different branches of one run of an
+    if? (A loop's copies and its else follow each other: never exclusive.)"""
+    for a, b in zip(first, second):
+        if a != b:
+            return a[0] == b[0] and {a[1], b[1]} == {"body", "else"}
+    return False
 
 
 def _bound_between(ordered, start, end, name):
@@ -248,6 +278,7 @@ def _read_before_rebound(ordered, uses, k, name, next_item=None):
     not count (the next iteration's item, `_next_item_read`)."""
     events = uses.get(name, [])
     rebound_in = []
+    written_at = ordered[k][1]
     for position, what in events[bisect.bisect_right(events, (k, "~")):]:
         stmt, path = ordered[position]
         if any(path[:len(p)] == p for p in rebound_in) or (
@@ -255,6 +286,12 @@ def _read_before_rebound(ordered, uses, k, name, next_item=None):
             continue
         if what == "load":
             return True
+        if written_at[:len(path)] == path and not any(
+                isinstance(s, (gast.Break, gast.Continue, gast.Return))
+                for s, _ in ordered[k + 1:position]):
+            # rebound in the block that holds the write, after it, with no jump between:
+            # every run of the write goes on to the rebinding (`y *= 2; z = y` in a loop)
+            return False
         rebound_in.append(path)
         rebound_in.extend(_rebound_on_both_branches(rebound_in))
     return False

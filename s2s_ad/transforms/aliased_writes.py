@@ -16,10 +16,13 @@ import dataclasses
 import os
 import re
 
+import gast
+
 from ..errors import UnsupportedSyntaxError
 from ..ir import build
 from ..analyses.aliases import writes_through_aliases
 from ..ir.primitives import appended_list
+from ..ir.walk import names_stored, walk_tree
 from .. import runtime_checks
 
 
@@ -51,12 +54,39 @@ def guard_aliased_writes(levels, kinds, namer, user_names, generated=False):
         checks.setdefault(id(stmt), []).append(build.expr_stmt(build.call(
             build.name(name), [build.name(written), build.name(other), build.const(message)])))
     tree = copy.copy(levels.tree)
-    tree.body = build.with_statements_before(levels.tree.body, lambda stmt: [
-        build.with_location(check, stmt) for check in checks.get(id(stmt), [])])
+    tree.body = _unbound_as_none(levels.tree, findings) + build.with_statements_before(
+        levels.tree.body, lambda stmt: [
+            build.with_location(check, stmt) for check in checks.get(id(stmt), [])])
     callees = dict(levels.callees, **{name: runtime_checks.check_unshared})
     runtime_names = dict(levels.runtime_names)
     runtime_names[runtime_checks.check_unshared] = name
     return dataclasses.replace(levels, tree=tree, callees=callees, runtime_names=runtime_names)
+
+
+def _unbound_as_none(tree, findings):
+    """`other = None` first, for each name a check reads that a run may reach the write
+    without having bound (bound in an earlier iteration, or in a branch: `for ...: y *= 2;
+    if c: z = y`): the check then reads None, which shares nothing, where f's own run
+    has not bound it yet."""
+    names = set()
+    for stmt, _, other, _ in findings:
+        if not _bound_before(tree, stmt, other):
+            names.add(other)
+    return [build.with_location(build.assign(build.name(n, store=True), build.const(None)),
+                                tree.body[0]) for n in sorted(names)]
+
+
+def _bound_before(tree, stmt, name):
+    """Is `name` a parameter, or bound by a simple statement of the body's top level
+    before the top-level statement that holds `stmt`?"""
+    if name in {a.id for a in tree.args.args}:
+        return True
+    for top in tree.body:
+        if top is stmt or any(node is stmt for node in walk_tree(top)):
+            return False
+        if not isinstance(top, (gast.For, gast.While, gast.If)) and name in names_stored(top):
+            return True
+    return False
 
 
 def _error(levels, findings, user_names, portable=False):
