@@ -193,3 +193,37 @@ def test_what_a_model_returns_is_known_through_nested_module_calls():
     df = s2s_ad.grad(f)
     source = s2s_ad.derivative_source(df, model, X, Y)
     assert "unbroadcast" not in source and "reduced_count" not in source, source
+
+
+class Collect(Module):
+    """Every layer's output kept in a list (feature pyramids, skip connections)."""
+
+    def __init__(self, *layers):
+        self.layers = list(layers)
+
+    def forward(self, x):
+        outs = []
+        for layer in self.layers:
+            x = layer(x)
+            outs.append(x)
+        return outs
+
+
+def collected_loss(model, x):
+    return sum(np.sum(o * o) for o in model(x))
+
+
+def test_outputs_collected_in_a_list_are_no_alias_of_it():
+    """The list holds the first layer's output, which may view that layer's arrays: the
+    next layer's output may view its own layer's, but is no item of the list, so an
+    append to the list does not change it (this was a false "`outs` holds the same list
+    as `x_2`" error)."""
+    model = Collect(Linear(3, 4), Tanh(), Linear(4, 2))
+    g = s2s_ad.grad(fresh(collected_loss), wrt=(0, 1))(model, X)
+    _assert_model_gradient(g[0], collected_loss, model, X)
+    want = np.zeros_like(X)
+    for index in np.ndindex(X.shape):
+        d = np.zeros_like(X)
+        d[index] = 1e-6
+        want[index] = (collected_loss(model, X + d) - collected_loss(model, X - d)) / 2e-6
+    np.testing.assert_allclose(g[1], want, atol=1e-6)

@@ -58,6 +58,7 @@ def writes_through_aliases(levels, kinds=None, item_views=True):
     positions = {}     # list or tuple literal never appended to -> its items' names
     fresh = {}         # name rebound in a branch -> (its path, the names kept, position)
     born = {}          # (written, reader) -> paths of the statements that made them share
+    one_way = set()    # (written, reader): the reader is a list holding what is written
     found = []
 
     def record(bound, path):
@@ -85,12 +86,15 @@ def writes_through_aliases(levels, kinds=None, item_views=True):
             return others
         return {o for o in others if o not in kept or _bound_between(ordered, since, k, o)}
 
-    def affects(names, reader):
+    def affects(names, reader, holder=False):
         """A write into any of `names`, or into what they see, is seen through `reader`
-        (one way: a write through `reader` is not seen through them)."""
+        (one way: a write through `reader` is not seen through them). `holder`: the
+        reader is a list holding them, which a view of what it holds never sees."""
         for written in set(shared) | set(names):
             if written != reader and (written in names or shared.get(written, set()) & names):
-                shared.setdefault(written, set()).add(reader)
+                if holder and reader not in shared.setdefault(written, set()):
+                    one_way.add((written, reader))
+                shared[written].add(reader)
 
     for k, (stmt, path) in enumerate(ordered):
         appended = appended_list(stmt)
@@ -99,7 +103,7 @@ def writes_through_aliases(levels, kinds=None, item_views=True):
             items = {n.id for n in stmt.value.args if isinstance(n, gast.Name)}
             members[appended] = members.get(appended, set()) | items
             positions.pop(appended, None)
-            affects(items, appended)
+            affects(items, appended, holder=True)
             # `b = a; b.append(v)`: the one list grows, seen through a (in the user's
             # code: a derivative's own tapes are popped in the order they were pushed)
             for other in sorted(still_shared(appended, shared.get(appended, set()), k, path)
@@ -143,6 +147,7 @@ def writes_through_aliases(levels, kinds=None, item_views=True):
                 for group in shared.values():
                     group.discard(target.id)      # rebound: no longer the same array
             shared[target.id] = set()
+            one_way.difference_update({p for p in one_way if target.id in p})
             if not kept:
                 # in a branch, a name that may still hold a possible view of another
                 # path stays "may be a view" (checked at run time)
@@ -155,7 +160,7 @@ def writes_through_aliases(levels, kinds=None, item_views=True):
                                         for e in stmt.value.elts]
                 items = {e for e in positions[target.id] if e is not None}
                 members[target.id] = items
-                affects(items, target.id)
+                affects(items, target.id, holder=True)
             elif source is not None and isinstance(stmt.value, gast.Subscript) \
                     and source in members:
                 # an item taken from a list: one of its arrays (the one at a constant
@@ -173,10 +178,13 @@ def writes_through_aliases(levels, kinds=None, item_views=True):
                 if verdict != "copy":
                     # writes into x are seen through y (not when y is a number or a copy)
                     for name in together:
-                        shared.setdefault(name, set()).add(target.id)
+                        # (a list holding x does not see a write into y: y is no item)
+                        if (source, name) not in one_way:
+                            shared.setdefault(name, set()).add(target.id)
                     if verdict == "unknown" or together & unknown:
                         unknown.add(target.id)
                 shared[target.id] = set(together)
+                one_way.update((target.id, n) for n in together if (source, n) in one_way)
             shared[target.id] = (shared[target.id] | kept) - {target.id}
             record(target.id, path)
         elif isinstance(target, gast.Subscript) and isinstance(target.value, gast.Name):
