@@ -226,3 +226,25 @@ def test_a_check_reads_a_name_a_run_has_not_bound_yet(both_paths):
     with pytest.raises(UnsupportedSyntaxError) as error:
         s2s_ad.grad(fresh(bound_on_some_iterations))(x, 3)
     assert "`y` holds the same numpy array as `z`" in str(error.value)
+
+
+def stacked_then_written(x):
+    w = x * 1.0
+    c = np.stack([w for _ in range(2)])     # the comprehension's list holds w
+    w[0] = w[0] + np.sum(c * c)
+    return np.sum(np.sin(w))
+
+
+def test_a_list_holding_a_written_array_in_a_derivative_differentiated_again(both_paths):
+    """The gradient reads the comprehension's list in its backward sweep, after it has
+    restored w: differentiating it again is no aliasing error (seeds 18240009 gradgrad,
+    19110011 hvp --wide)."""
+    x, v = np.array([0.3, -0.2, 0.5]), np.array([1.0, 0.5, -1.0])
+    g = s2s_ad.grad(fresh(stacked_then_written))
+    want = (g(x + 1e-5 * v) - g(x - 1e-5 * v)) / 2e-5
+    np.testing.assert_allclose(s2s_ad.hvp(fresh(stacked_then_written))(x, v), want,
+                               rtol=1e-6, atol=1e-8)
+    scaled = lambda a: stacked_then_written(a * x)     # noqa: E731
+    twice = s2s_ad.grad(s2s_ad.grad(scaled))(0.4)
+    gs = s2s_ad.grad(lambda a: stacked_then_written(a * x))
+    assert twice == pytest.approx((gs(0.4 + 1e-5) - gs(0.4 - 1e-5)) / 2e-5, rel=1e-6)

@@ -24,7 +24,6 @@ tell (the general derivative: is x a vector or a matrix?) the finding is marked
 `unknown`: the derivative checks at run time whether y shares x's memory. So do lists
 holding the array (`rows.append(row)`, `items = [z]`), and a loop's next iteration.
 """
-import bisect
 import inspect
 
 import gast
@@ -34,7 +33,9 @@ from ..backend.sources import is_generated
 from ..ir.build import dotted_path
 from .argument_writes import parameters_returned
 from ..ir.primitives import appended_list
-from ..ir.walk import names_loaded, names_stored, walk_tree
+from ..ir.walk import walk_tree
+from .run_order import (bound_between, exclusive, in_branch, in_order, next_item_read,
+                        read_before_rebound, uses_of)
 from ..signature import Items, Mapping, Num, SequenceOf
 
 _VIEWS = {np.transpose, np.reshape, np.ravel, np.squeeze, np.expand_dims, np.swapaxes,
@@ -49,8 +50,8 @@ def writes_through_aliases(levels, kinds=None, item_views=True):
     is True when they do not tell whether the other name is a view. `item_views=False`
     (for derivatives s2s_ad generated, which restore what they overwrite before reading
     it again) leaves writes into x unseen through the items read out of it."""
-    ordered = _in_order(levels.tree.body)
-    uses = _uses(ordered, levels)
+    ordered = in_order(levels.tree.body)
+    uses = uses_of(ordered, levels)
     loops = {id(node): node for node in walk_tree(levels.tree) if isinstance(node, gast.For)}
     unknown = set()    # names that may or may not be views of what they were read from
     shared = {}        # name -> names whose reads see a write into the array it holds
@@ -71,9 +72,13 @@ def writes_through_aliases(levels, kinds=None, item_views=True):
     def meets(written, reader, path):
         """May a run reach a write at `path` after a statement that made the two names
         share? Not when every such statement is in the other branch of an if the write
-        is in (`if c: z = x` / `else: x *= 2`: on the else path z is not x)."""
+        is in (`if c: z = x` / `else: x *= 2`: on the else path z is not x). Nor, in a
+        derivative s2s_ad generated, a list holding the array: f's reads of its lists
+        were checked in f, and the backward sweep reads them after its restores."""
+        if not item_views and reader in members:
+            return False
         paths = born.get((written, reader))
-        return paths is None or any(not _exclusive(p, path) for p in paths)
+        return paths is None or any(not exclusive(p, path) for p in paths)
 
     def still_shared(written, others, k, path):
         """Of the names sharing `written` at a write, those that may see it: not those
@@ -84,7 +89,7 @@ def writes_through_aliases(levels, kinds=None, item_views=True):
         fresh_path, kept, since = fresh[written]
         if path[:len(fresh_path)] != fresh_path:
             return others
-        return {o for o in others if o not in kept or _bound_between(ordered, since, k, o)}
+        return {o for o in others if o not in kept or bound_between(ordered, since, k, o)}
 
     def affects(names, reader, holder=False):
         """A write into any of `names`, or into what they see, is seen through `reader`
@@ -92,9 +97,10 @@ def writes_through_aliases(levels, kinds=None, item_views=True):
         reader is a list holding them, which a view of what it holds never sees."""
         for written in set(shared) | set(names):
             if written != reader and (written in names or shared.get(written, set()) & names):
-                if holder and reader not in shared.setdefault(written, set()):
+                readers = shared.setdefault(written, set())
+                if holder and reader not in readers:
                     one_way.add((written, reader))
-                shared[written].add(reader)
+                readers.add(reader)
 
     for k, (stmt, path) in enumerate(ordered):
         appended = appended_list(stmt)
@@ -108,7 +114,7 @@ def writes_through_aliases(levels, kinds=None, item_views=True):
             # code: a derivative's own tapes are popped in the order they were pushed)
             for other in sorted(still_shared(appended, shared.get(appended, set()), k, path)
                                 - {appended} if item_views else ()):
-                if _read_before_rebound(ordered, uses, k, other) \
+                if read_before_rebound(ordered, uses, k, other) \
                         and meets(appended, other, path):
                     found.append((stmt, appended, other, other in unknown))
             record(appended, path)
@@ -125,11 +131,11 @@ def writes_through_aliases(levels, kinds=None, item_views=True):
             # derivative checks at run time
             array = _array(updated, kinds)
             group = still_shared(updated, shared.get(updated, set()), k, path) - {target.id}
-            next_item = _next_item_read(ordered[k][1], updated, loops)
+            next_item = next_item_read(ordered[k][1], updated, loops)
             found.extend((stmt, updated, other, other in unknown or updated in unknown
                           or not array)
                          for other in sorted(group)
-                         if _read_before_rebound(ordered, uses, k, other, next_item)
+                         if read_before_rebound(ordered, uses, k, other, next_item)
                          and meets(updated, other, path))
             shared[target.id] = (group | {updated}) - {target.id}
             affects({updated}, target.id)
@@ -138,12 +144,12 @@ def writes_through_aliases(levels, kinds=None, item_views=True):
             source = _viewed(stmt.value, levels.callees)
             # in a branch, t may still hold what it held: `t = v if c else u` leaves t
             # holding v on one path
-            kept = set(shared.get(target.id, set())) if _in_branch(path) else set()
+            kept = set(shared.get(target.id, set())) if in_branch(path) else set()
             if kept:
                 fresh[target.id] = (path, kept, k)
             else:
                 fresh.pop(target.id, None)
-            if not _in_branch(path):
+            if not in_branch(path):
                 for group in shared.values():
                     group.discard(target.id)      # rebound: no longer the same array
             shared[target.id] = set()
@@ -192,31 +198,10 @@ def writes_through_aliases(levels, kinds=None, item_views=True):
             if not shared.get(written):
                 continue
             for other in sorted(still_shared(written, shared[written], k, path) - {written}):
-                if _read_before_rebound(ordered, uses, k, other) \
+                if read_before_rebound(ordered, uses, k, other) \
                         and meets(written, other, path):
                     found.append((stmt, written, other, other in unknown))
     return _first_of_each(found)
-
-
-def _exclusive(first, second):
-    """Are two statement paths (from _in_order) in different branches of one run of an
-    if? (A loop's copies and its else follow each other: never exclusive.)"""
-    for a, b in zip(first, second):
-        if a != b:
-            return a[0] == b[0] and {a[1], b[1]} == {"body", "else"}
-    return False
-
-
-def _bound_between(ordered, start, end, name):
-    """Is `name` bound, updated or appended to by a statement strictly between positions
-    start and end of `ordered`?"""
-    return any(name in names_stored(stmt) or appended_list(stmt) == name
-               for stmt, _ in ordered[start + 1:end])
-
-
-def _in_branch(path):
-    """Is a statement at this path (from _in_order) inside a branch of an if?"""
-    return any(step[1] in ("body", "else") for step in path)
 
 
 def _item_names(index, items, held):
@@ -227,114 +212,6 @@ def _item_names(index, items, held):
         item = items[index.value]
         return {item} if item is not None else set()
     return held
-
-
-def _in_order(body):
-    """[(statement, path)] for the simple statements of `body` in an order they may run
-    in: a loop's body twice (what one iteration shares, the next may write into), then
-    both branches of an if. The path names the blocks a statement is in (each copy of a
-    loop body, each branch its own).
-
-    Only the second copy of a loop's body holds its inner loops twice (the first holds
-    each once): loops nested d deep give d + 1 copies of the innermost body, not 2**d,
-    and the second copy still follows one whole iteration with every order of the inner
-    loops'. Built from an explicit stack: nothing recurses on the nesting."""
-    ordered = []
-    stack = [(list(body), 0, (), True)]       # (statements, next one, path, loops twice)
-    while stack:
-        stmts, k, path, twice = stack.pop()
-        if k == len(stmts):
-            continue
-        stmt = stmts[k]
-        stack.append((stmts, k + 1, path, twice))
-        if isinstance(stmt, (gast.For, gast.While)):
-            blocks = [(stmt.body, (id(stmt), 0), False)]
-            if twice:
-                blocks.append((stmt.body, (id(stmt), 1), True))
-            blocks.append((stmt.orelse, (id(stmt), "else"), twice))
-        elif isinstance(stmt, gast.If):
-            blocks = [(stmt.body, (id(stmt), "body"), twice),
-                      (stmt.orelse, (id(stmt), "else"), twice)]
-        else:
-            ordered.append((stmt, path))
-            continue
-        for block, step, inner_twice in reversed(blocks):
-            stack.append((list(block), 0, path + (step,), inner_twice))
-    return ordered
-
-
-def _uses(ordered, levels):
-    """name -> [(position, 'load' or 'rebind')]: where `ordered` reads the name, or else
-    binds it anew (not an in-place update), in order."""
-    uses = {}
-    for k, (stmt, _) in enumerate(ordered):
-        loaded = names_loaded(stmt)
-        for name in loaded:
-            uses.setdefault(name, []).append((k, "load"))
-        if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name) \
-                and levels.updated_in_place(stmt) is None \
-                and stmt.targets[0].id not in loaded:
-            uses.setdefault(stmt.targets[0].id, []).append((k, "rebind"))
-    return uses
-
-
-def _read_before_rebound(ordered, uses, k, name, next_item=None):
-    """Is `name` read after statement k while it may still hold the same array? A
-    rebinding hides the reads after it in its own block (and blocks inside it) only:
-    a later read outside that block may follow a path that skipped the rebinding, unless
-    both branches of an if rebind it. `next_item`: (statement, path) of a read that does
-    not count (the next iteration's item, `_next_item_read`)."""
-    events = uses.get(name, [])
-    rebound_in = []
-    written_at = ordered[k][1]
-    for position, what in events[bisect.bisect_right(events, (k, "~")):]:
-        stmt, path = ordered[position]
-        if any(path[:len(p)] == p for p in rebound_in) or (
-                next_item is not None and stmt is next_item[0] and path == next_item[1]):
-            continue
-        if what == "load":
-            return True
-        if written_at[:len(path)] == path and not any(
-                isinstance(s, (gast.Break, gast.Continue, gast.Return))
-                for s, _ in ordered[k + 1:position]):
-            # rebound in the block that holds the write, after it, with no jump between:
-            # every run of the write goes on to the rebinding (`y *= 2; z = y` in a loop)
-            return False
-        rebound_in.append(path)
-        rebound_in.extend(_rebound_on_both_branches(rebound_in))
-    return False
-
-
-def _rebound_on_both_branches(paths):
-    """The enclosing paths of ifs rebinding a name in both their branches: after such an
-    if the name holds its new value whichever branch ran (`y = a if c else b` becomes
-    one assignment per branch)."""
-    found = []
-    for path in paths:
-        if path and path[-1][1] == "body":
-            enclosing = path[:-1]
-            if enclosing + ((path[-1][0], "else"),) in paths and enclosing not in paths:
-                found.append(enclosing)
-    return found
-
-
-def _next_item_read(write_path, updated, loops):
-    """(statement, path) of the next iteration's `r = x[index]` when the in-place update
-    of `updated` at `write_path` runs in the first copy of a loop over `index` whose body
-    starts by binding `updated` to an item: the next iteration reads another item, which
-    the write did not touch (an iteration after that, or another run of the loop, still
-    counts)."""
-    if not write_path or write_path[-1][1] != 0 or write_path[-1][0] not in loops:
-        return None
-    loop = loops[write_path[-1][0]]
-    first = loop.body[0] if loop.body else None
-    if isinstance(loop.target, gast.Name) and isinstance(first, gast.Assign) \
-            and isinstance(first.targets[0], gast.Name) and first.targets[0].id == updated \
-            and isinstance(first.value, gast.Subscript) \
-            and isinstance(first.value.slice, gast.Name) \
-            and first.value.slice.id == loop.target.id:
-        return first, write_path[:-1] + ((write_path[-1][0], 1),)
-    return None
 
 
 def _first_of_each(found):
