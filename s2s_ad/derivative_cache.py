@@ -46,6 +46,13 @@ class DerivativeCache:
             if outermost:
                 self._shared = None
 
+    def derivation_memo(self, name):
+        """A dict that lives as long as the derivation under way (one per `name`: the
+        helpers' derivatives of one derivation share it), or a fresh one outside one."""
+        if self._shared is None:
+            return {}
+        return self._shared.setdefault(("memo", name), {})
+
     def front(self, key, make):
         """make() (f's levels form and namer) once per derivation under way; one made
         outside a derivation (grad()'s checks of f) serves the first derivation after it

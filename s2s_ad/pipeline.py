@@ -363,7 +363,8 @@ def _facts(levels, namer, request, cache):
     """The kinds of every variable for the request's signature, and the levels form the
     specialisation computes (float64 numbers read from arrays as Python floats, float
     arithmetic a loop repeats on values it never changes done once before it)."""
-    results = helper_results(lambda helper, functions=None: _front(cache, helper, functions))
+    results = helper_results(lambda helper, functions=None: _front(cache, helper, functions),
+                             exact=cache.derivation_memo("helper kinds"))
 
     def analyse(form):
         return analyse_kinds(form, dict(request.signature or ()), results)

@@ -227,3 +227,39 @@ def test_outputs_collected_in_a_list_are_no_alias_of_it():
         d[index] = 1e-6
         want[index] = (collected_loss(model, X + d) - collected_loss(model, X - d)) / 2e-6
     np.testing.assert_allclose(g[1], want, atol=1e-6)
+
+
+def _countdown(x, n):
+    """Recursive: its kind depends on how deep the facts may follow it."""
+    if n <= 0:
+        return x
+    return _countdown(np.tanh(x), n - 1)
+
+
+def test_answers_no_limit_cut_short_are_shared_by_the_helpers_of_a_derivation():
+    """The kinds a helper returns, worked out once, serve every helper derivative of the
+    same derivation (each layer's vjp meets the model's calls again); an answer a depth
+    limit or recursion cut short depends on where it was asked, and is not shared."""
+    from s2s_ad import pipeline
+    from s2s_ad.analyses.call_kinds import helper_results
+    from s2s_ad.derivative_cache import DerivativeCache
+    from s2s_ad.frontend.star_params import fixed_arity
+    from s2s_ad.signature import Num
+    cache = DerivativeCache()
+    front = lambda f, functions=None: pipeline._front(cache, f, functions)   # noqa: E731
+    exact = {}
+    layer = Linear(3, 4)
+    kinds = dict(zip(("self", "args_0"), signature_of([layer, X])))
+    call = fixed_arity(Module.__call__, 1)
+    assert helper_results(front, exact=exact)(call, kinds) == \
+        Num(np.ndarray, "float64", (None, None))
+    assert (call, tuple(kinds.items())) in exact            # Linear.forward's too
+    assert any(key[0] is Linear.forward for key in exact)
+    # a second derivation's analysis reads it without working it out again
+    again = helper_results(lambda f, functions=None: pytest.fail("worked out again"),
+                           exact=exact)
+    assert again(call, kinds) == Num(np.ndarray, "float64", (None, None))
+    # recursion is cut short: its answer stays out
+    rec = dict(zip(("x", "n"), signature_of([X, 3])))
+    helper_results(front, exact=exact)(_countdown, rec)
+    assert (_countdown, tuple(rec.items())) not in exact

@@ -27,26 +27,38 @@ _RUNTIME_RESULTS = {}    # (runtime helper, signature) -> (kind, shaped like): s
 MAX_DEPTH = 5
 
 
-def helper_results(front, depth=0, active=(), memo=None):
+def helper_results(front, depth=0, active=(), memo=None, exact=None, _open=None):
     """helper_result for analyse_kinds: the kind a user function returns, from the
     analysis of its own levels form (helpers of helpers too, MAX_DEPTH calls deep; a
     call of a function for the kinds it is being analysed for is UNKNOWN). `front(function,
     functions)` gives (levels form, namer) for the functions and classes a signature's
     arguments hold (known_functions); each function's levels form and each (function,
     signature) answer is worked out once per derivative (a loop's fixed point asks again
-    each round)."""
+    each round). `exact`: a dict the answers no depth limit or recursion cut short go
+    into, and are read from, by every derivative it is given to (the helpers' of one
+    derivation: a model's layers are met again in each layer's own vjp); an answer that
+    was cut short depends on where it was asked, and stays in `memo`."""
     memo = {} if memo is None else memo
+    exact = {} if exact is None else exact
+    under_way = [] if _open is None else _open      # a flag per answer being worked out
+
+    def cut():
+        for flag in under_way:
+            flag[0] = True
 
     def result(function, signature):
         key = (function, tuple(signature.items()))
         if depth >= MAX_DEPTH or key in active:
             # (a call of itself for the same kinds: recursion; `Module.__call__` of a
             # Sequential calling `Module.__call__` of each layer is not)
+            cut()
             return UNKNOWN
         if key in memo:
+            if ("cut",) + key in memo:
+                cut()
             return memo[key]
-        if depth == 0 and key in _RUNTIME_RESULTS:
-            memo[key], memo[("shaped",) + key] = _RUNTIME_RESULTS[key]
+        if key in exact or depth == 0 and key in _RUNTIME_RESULTS:
+            memo[key], memo[("shaped",) + key] = exact.get(key) or _RUNTIME_RESULTS[key]
             return memo[key]
         try:
             # the functions and classes the arguments hold, as a derivation for this
@@ -58,17 +70,27 @@ def helper_results(front, depth=0, active=(), memo=None):
             levels = memo[levels_key]
         except Exception:            # not ours to report here: its derivative will
             return UNKNOWN
-        kinds = analyse_kinds(levels, signature,
-                              helper_results(front, depth + 1, active + (key,), memo))
+        flag = [False]
+        under_way.append(flag)
+        try:
+            kinds = analyse_kinds(levels, signature, helper_results(
+                front, depth + 1, active + (key,), memo, exact, under_way))
+        finally:
+            under_way.pop()
         returned = levels.tree.body[-1]
         memo[key] = kinds.of(returned.value) if isinstance(returned, gast.Return) \
             and returned.value is not None else UNKNOWN
         memo[("shaped",) + key] = _shaped_like(levels, kinds, returned)
+        if flag[0]:
+            memo[("cut",) + key] = True
+            cut()
+            return memo[key]
+        exact[key] = (memo[key], memo[("shaped",) + key])
         if depth == 0 and (getattr(function, "__module__", None) or "").startswith(
                 "s2s_ad.runtime"):
             # s2s_ad's runtime helpers (a derivative differentiated again calls them) never
             # change: their answers serve every later derivation of the process
-            _RUNTIME_RESULTS[key] = (memo[key], memo[("shaped",) + key])
+            _RUNTIME_RESULTS[key] = exact[key]
         return memo[key]
 
     def shaped_like(function, signature):
