@@ -1,6 +1,7 @@
 """Scalar fitting workloads of user_workloads.py: a pendulum integrated with math.sin, a
-Newton iteration for a root that depends on a parameter, and a running average over a
-list, each on Python floats with the gradient an expert writes by hand."""
+Newton iteration for a root that depends on a parameter, a running average over a list,
+and a decay fitted by a Cauchy loss to a list of (t, y, sigma) records, each on Python
+floats with the gradient an expert writes by hand."""
 import math
 
 import numpy as np
@@ -110,3 +111,36 @@ def make_running_average(small=False):
     n = 30 if small else 500
     rng = np.random.default_rng(13)
     return (0.8, 0.01, [float(v) for v in np.cumsum(rng.standard_normal(n)) * 0.1])
+
+
+# An exponential decay A exp(-k t) fitted by a robust Cauchy loss to measurements kept as a
+# list of (t, y, sigma) records, each with its own uncertainty.
+def decay_cauchy_fit(A, k, records):
+    """Sum of log(1 + r**2) over the records, r the residual in units of its sigma."""
+    loss = 0.0
+    for t, y, sigma in records:
+        r = (y - A * math.exp(-k * t)) / sigma
+        loss = loss + math.log1p(r * r)
+    return loss
+
+
+def decay_cauchy_fit_grad(A, k, records):
+    # d log1p(r^2) = 2 r / (1 + r^2) dr,  dr/dA = -e / sigma,  dr/dk = A t e / sigma
+    exp = math.exp
+    gA = gk = 0.0
+    for t, y, sigma in records:
+        e = exp(-k * t)
+        r = (y - A * e) / sigma
+        w = 2.0 * r / (1.0 + r * r) * e / sigma
+        gA -= w
+        gk += w * A * t
+    return gA, gk
+
+
+def make_decay_cauchy(small=False):
+    n = 20 if small else 400
+    rng = np.random.default_rng(61)
+    ts = np.sort(rng.uniform(0.0, 5.0, n))
+    sigmas = rng.uniform(0.05, 0.3, n)
+    ys = 2.0 * np.exp(-0.7 * ts) + sigmas * rng.standard_cauchy(n) * 0.5
+    return (1.8, 0.6, [(float(t), float(y), float(s)) for t, y, s in zip(ts, ys, sigmas)])

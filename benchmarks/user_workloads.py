@@ -99,6 +99,9 @@ from user_scalar_sims import (  # noqa: E402
     asian_softplus_grad,
     make_asian)
 from user_scalar_fits import (  # noqa: E402
+    decay_cauchy_fit,
+    decay_cauchy_fit_grad,
+    make_decay_cauchy,
     pendulum_misfit,
     pendulum_misfit_grad,
     make_pendulum,
@@ -271,6 +274,9 @@ WORKLOADS = [
                  fixed_point_fit, make_fixed_point, (0, 1), fixed_point_fit_grad, "scalar"),
     UserWorkload("Poisson NLL over a list of 500 (x, y) pairs", poisson_pairs_nll,
                  make_poisson_pairs, (0, 1), poisson_pairs_nll_grad, "scalar"),
+    UserWorkload("decay fit, Cauchy loss over a list of 400 (t, y, sigma) records",
+                 decay_cauchy_fit, make_decay_cauchy, (0, 1), decay_cauchy_fit_grad,
+                 "scalar"),
     UserWorkload("cooling rod, n=2000, 200 steps, rate parameters", cooling_rod_loss,
                  make_cooling_rod, (0, 1, 2), cooling_rod_grad),
     UserWorkload("reaction-diffusion, n=1000, 100 steps", reaction_diffusion_loss,

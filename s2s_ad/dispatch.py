@@ -20,6 +20,7 @@ the general derivative. S2S_AD_GENERAL=1 in the environment makes every call tak
 (tests/test_control_flow_suite.py checks the general derivative of every row too).
 """
 import inspect
+import operator
 import os
 import types
 from dataclasses import dataclass
@@ -29,8 +30,8 @@ import numpy as np
 from .backend.sources import register
 from .errors import ADError, APIUsageError, function_location
 from .freshness import helper_bindings
-from .signature import (ItemTypeCheck, guard, is_general, signature_of, sums_to_float,
-                        unsupported_argument)
+from .guard_checks import ItemTypeCheck, RecordCheck, sums_to_float
+from .signature import guard, is_general, signature_of, unsupported_argument
 
 MAX_SPECIALISATIONS = 8
 
@@ -108,7 +109,9 @@ class Dispatcher:
             return self._refresh(*args, **kwargs)
         self._refresh_path = refresh
         self._bound = {}
-        self._checkers = {}          # item type -> ItemTypeCheck
+        # item type -> ItemTypeCheck, ("records of", types) -> RecordCheck,
+        # ("item", j) -> the name of an operator.itemgetter(j)
+        self._checkers = {}
         self._helpers = helper_bindings(self.outline.func)
         self.function = None
         self._compile()
@@ -172,6 +175,13 @@ class Dispatcher:
         """The name the guard source uses for a type, dtype or derivative."""
         if obj == ("float items",):                 # one checker (signature.sums_to_float)
             return self._bind(sums_to_float)
+        if isinstance(obj, tuple) and obj[0] == "item":   # ("item", j): operator.itemgetter(j)
+            if obj not in self._checkers:
+                self._checkers[obj] = self._named(f"item_{obj[1]}", operator.itemgetter(obj[1]))
+            return self._checkers[obj]
+        if isinstance(obj, tuple) and obj[0] == "records of":  # (..., position types)
+            checker = self._checkers.setdefault(obj, RecordCheck(obj[1]))
+            return self._bind(checker)
         if isinstance(obj, tuple):                   # ("items of", item type): one checker
             checker = self._checkers.setdefault(obj[1], ItemTypeCheck(obj[1]))
             return self._bind(checker)

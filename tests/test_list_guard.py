@@ -3,15 +3,13 @@
 (their derivative is the same numbers, returned as floats) and nothing else: numpy
 scalars, arrays, complex numbers, None get a specialisation of their own or their own
 error, in any order of calls."""
-from fractions import Fraction
-
 import numpy as np
 import pytest
 
 import s2s_ad
 from derivative_paths import PATHS, grad_on
 from s2s_ad.derivative_registry import dispatcher_of
-from s2s_ad.signature import sums_to_float
+from s2s_ad.guard_checks import sums_to_float
 
 
 def horner(x, a, coeffs):

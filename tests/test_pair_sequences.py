@@ -1,7 +1,8 @@
 """A list (or tuple) of short tuples of numbers, the `pairs` of `for x, y in pairs`, is a
 sequence of pairs (signature.SequenceOf with an Items item), whatever its length: the
 facts know x and y are floats, so a gradient of number code over it is built in forward
-mode (no tape of the items), and the guard tests each pair's type, length and items."""
+mode (no tape of the items), and the guard tests each pair's type, length and items
+(tests/test_record_guards.py: how)."""
 import math
 
 import numpy as np
@@ -83,7 +84,7 @@ def test_other_items_take_their_own_derivative_in_any_order():
     for items in (as_ints, pairs, as_lists, as_arrays, as_tuple, mixed, pairs):
         np.testing.assert_allclose(df(0.3, 0.6, items), expected, rtol=1e-12)
     source = dispatcher_of(df).source()
-    assert "len(_v) == 2" in source
+    assert "countOf(map(len, pairs), 2) == len(pairs)" in source      # each one's length
 
 
 def test_pairs_through_a_weighted_sum_of_squares_second_order():

@@ -25,7 +25,7 @@ import gast
 
 from ..ir import build
 from ..ir.naming import callee
-from ..signature import Num, SequenceOf
+from ..signature import Num, loosely_guarded
 from .float_gradients import _MATH_INTEGERS, _Proof, _cast_gradients
 
 _ARITHMETIC = (gast.Add, gast.Sub, gast.Mult, gast.Div)
@@ -63,11 +63,10 @@ def python_float_gradients(body, request, params, resolve, kinds, cast_name):
 
 
 def loose_lists(request):
-    """Does the signature hold a list of floats f does not differentiate? Its guard lets
-    ints and bools in too (signature.sums_to_float), so the facts' float items prove no
-    returned gradient a float."""
-    return any(isinstance(kind, SequenceOf) and kind.container is list
-               and kind.item == _FLOAT and name not in request.wrt
+    """Does the signature hold a list of floats (or of tuples with float positions) f does
+    not differentiate? Its guard lets ints and bools in too (signature.loosely_guarded),
+    so the facts' float items prove no returned gradient a float."""
+    return any(loosely_guarded(kind, name in request.wrt)
                for name, kind in request.signature or ())
 
 
