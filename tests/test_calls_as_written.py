@@ -343,3 +343,43 @@ def test_loop_over_a_slice_of_the_parameter_list_that_may_be_empty(path, layers)
             return layers_between(moved, x)
         np.testing.assert_allclose(g[k][0], numeric_grad(along_w, (w,), 0), rtol=1e-6,
                                    atol=1e-8)
+
+
+# ---- unzipping: `xs, ys = zip(*pairs)` (was a RecursionError while normalizing) ---------
+def unzip_pairs(a, b):
+    pairs = list(zip(a, b))
+    xs, ys = zip(*pairs)
+    return sum(xi * yi for xi, yi in zip(xs, ys)) + np.sum(np.array(xs) ** 2)
+
+
+def unzip_built_records(t):
+    xs, ys, zs = zip(*[(t * i, t ** 2, np.sin(t + i)) for i in range(4)])
+    return sum(xs) * sum(ys) + sum(zs)
+
+
+def unzip_matrix_rows(M):
+    a, b = zip(*M)
+    return np.sum(np.array(a) * np.array(b) + np.array(a) ** 3)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f, args", [(unzip_pairs, (X, X[::-1] * 2.0)),
+                                     (unzip_built_records, (0.7,)),
+                                     (unzip_matrix_rows, (np.linspace(-1, 1, 6).reshape(3, 2),))],
+                         ids=["pairs", "records", "matrix_rows"])
+def test_unzipping_by_a_starred_zip(f, args, path):
+    np.testing.assert_allclose(grad_on(path, f)(*args), numeric_grad(f, args, 0), rtol=1e-6)
+    v = np.ones_like(args[0])
+    _, tangent = jvp_on(path, f, args, v)
+    np.testing.assert_allclose(tangent, np.sum(numeric_grad(f, args, 0) * v), rtol=1e-6)
+
+
+def test_a_loop_over_a_starred_zip_is_a_located_error():
+    def transposed_sum(pairs_of_x):
+        s = 0.0
+        for column in zip(*pairs_of_x):
+            s = s + sum(column)
+        return s
+    with pytest.raises(s2s_ad.ADError) as error:
+        s2s_ad.grad(transposed_sum)(X.reshape(3, 1))
+    assert "zip(*pairs_of_x)" in str(error.value) and "^" in str(error.value)

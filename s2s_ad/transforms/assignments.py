@@ -3,8 +3,11 @@ a function (used by `normalize`, mixed into its normalizer).
 
     a, (b, c) = t          ->  a = t[0]; t2 = t[1]; b = t2[0]; c = t2[1]
     first, *rest, last = t ->  first = t[0]; t1 = t[1:-1]; rest = list(t1); last = t[-1]
+    xs, ys = zip(*pairs)   ->  rows = pairs; xs = tuple(v[0] for v in rows); ys = ...
     g = ACTIVATIONS["tanh"] ->  (no statement: calls of g call that function)
 """
+import dataclasses
+
 import gast
 
 from ..errors import UnsupportedSyntaxError
@@ -18,6 +21,8 @@ class AssignmentMixin(ReturnedFunctionMixin):
 
     def _assign(self, targets, value, stmt):
         first, *others = targets
+        if not others and self._unzipped(first, value, stmt):
+            return
         if not others and self._assign_returned_functions(first, value, stmt):
             return      # flat, unflatten = flatten(params): returned_functions.py
         finals = []
@@ -50,6 +55,32 @@ class AssignmentMixin(ReturnedFunctionMixin):
         for target, item in getattr(self, "_deferred_writes", []):
             self._index_write(target, item, stmt)     # `a[0], a[1] = ...`
         self._deferred_writes = []
+
+    def _unzipped(self, target, value, stmt):
+        """`xs, ys = zip(*pairs)` -> rows = pairs; xs = tuple(v[0] for v in rows); ys =
+        tuple(v[1] for v in rows): the same values wherever the unpacking succeeds (each
+        item of pairs then holds at least as many values as there are targets, and zip's
+        k-th tuple is every item's k-th value). False for any other assignment."""
+        if not (isinstance(target, (gast.Tuple, gast.List)) and isinstance(value, gast.Call)
+                and self._names_builtin(value.func, "zip") and len(value.args) == 1
+                and isinstance(value.args[0], gast.Starred) and not value.keywords
+                and not any(isinstance(e, gast.Starred) for e in target.elts)):
+            return False
+        self._check_builtin("tuple", value)
+        rows, item = self.namer.fresh("rows"), self.namer.fresh("item")
+        self.res = dataclasses.replace(self.res, locals=self.res.locals | {rows, item})
+        self._assign([build.with_location(build.name(rows, store=True), value)],
+                     value.args[0].value, stmt)
+        for k, elt in enumerate(target.elts):
+            column = gast.GeneratorExp(
+                elt=build.subscript(build.name(item), build.const(k)), generators=[
+                    gast.comprehension(target=build.name(item, store=True),
+                                       iter=build.name(rows), ifs=[], is_async=0)])
+            call = build.call(build.name("tuple"), [column])
+            for node in gast.walk(call):
+                build.with_location(node, value)
+            self._assign([elt], call, stmt)
+        return True
 
     def _unpack(self, target, atom, level):
         """a, (b, c) = t  ->  a = t[0]; t2 = t[1]; b = t2[0]; c = t2[1]."""

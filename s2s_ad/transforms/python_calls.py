@@ -231,8 +231,9 @@ class PythonCallMixin(ContainerUpdateMixin, MappingDisplayMixin):
         return self._lower(_located(pairs, expr))
 
     def _zip(self, expr):
-        if not expr.args or expr.keywords:
-            return None
+        if not expr.args or expr.keywords or any(isinstance(a, gast.Starred)
+                                                 for a in expr.args):
+            return None         # (`zip(*rows)`: its iterables are not known here)
         names = [self.namer.fresh("item") for _ in expr.args]
         self._check_builtin("zip", expr)
         pairs = build.list_comp(build.tuple_([build.name(n) for n in names]), names,
