@@ -92,6 +92,18 @@ class Callee:
 
 
 UNKNOWN = Opaque(None)
+
+
+def named_tuple_length(kind):
+    """The number of fields of a value the facts know only as an instance of a named tuple
+    class (numpy's SlogdetResult, EighResult: every instance has exactly that many
+    items), else None."""
+    cls = kind.type if isinstance(kind, Opaque) else None
+    fields = getattr(cls, "_fields", None)
+    if isinstance(cls, type) and issubclass(cls, tuple) and isinstance(fields, tuple) \
+            and fields and all(isinstance(f, str) for f in fields):
+        return len(fields)
+    return None
 # type(np.sum): numpy's Python-level functions are callable dispatcher objects in numpy 2,
 # no FunctionType (np.sum held in a variable would go unclassified: the general derivative)
 _FUNCTION_TYPES = (types.FunctionType, types.BuiltinFunctionType, np.ufunc, type(np.sum))
