@@ -276,14 +276,15 @@ class StatementReverser(HelperCallReverser, ListStatementReverser, MaybeZeroAdjo
                                         "the value in a differentiable numpy expression"))
         whole = result_adjoint
         result_adjoint = self.items_adjoint(target, stmt, whole)
+        # a tuple of the items' adjoints is no scalar zero (its items are as the list
+        # scatter_add built, which was not taken for one either)
+        may_be_zero = result_adjoint is whole and self.adjoint_may_be_zero(result_adjoint)
         try:
             bound = bind_operands(template, op.args, op.keywords, op.primitive)
             self.ctx.elementwise = is_elementwise(op.primitive) and not op.keywords
-            self.ctx.adjoint_may_be_scalar_zero = self.adjoint_may_be_zero(result_adjoint) \
+            self.ctx.adjoint_may_be_scalar_zero = may_be_zero \
                 and not self._seed_of_a_number(result_adjoint, target)
-            # (a tuple of items' adjoints is no scalar zero; its items are as scatter_add's)
-            if self.adjoint_may_be_zero(result_adjoint) and op.primitive in _NEED_A_SHAPE \
-                    and result_adjoint is whole:
+            if may_be_zero and op.primitive in _NEED_A_SHAPE:
                 # (an adjoint that is no name, `cotangent[0]` of a helper's tuple, may be
                 # the 0.0 its caller passes for an item it did not use)
                 # a rearrangement keeps its operand's shape and dtype: the operand (read by
