@@ -101,8 +101,9 @@ def named_tuple_length(kind):
     cls = kind.type if isinstance(kind, Opaque) else None
     fields = getattr(cls, "_fields", None)
     if isinstance(cls, type) and issubclass(cls, tuple) and isinstance(fields, tuple) \
-            and fields and all(isinstance(f, str) for f in fields):
-        return len(fields)
+            and fields and all(isinstance(f, str) for f in fields) \
+            and cls.__getitem__ is tuple.__getitem__ and cls.__len__ is tuple.__len__:
+        return len(fields)      # (a class that reads its items some other way: not known)
     return None
 # type(np.sum): numpy's Python-level functions are callable dispatcher objects in numpy 2,
 # no FunctionType (np.sum held in a variable would go unclassified: the general derivative)
