@@ -92,6 +92,9 @@ class Callee:
 
 
 UNKNOWN = Opaque(None)
+# type(np.sum): numpy's Python-level functions are callable dispatcher objects in numpy 2,
+# no FunctionType (np.sum held in a variable would go unclassified: the general derivative)
+_FUNCTION_TYPES = (types.FunctionType, types.BuiltinFunctionType, np.ufunc, type(np.sum))
 
 
 def named_tuple_length(kind):
@@ -105,9 +108,6 @@ def named_tuple_length(kind):
             and cls.__getitem__ is tuple.__getitem__ and cls.__len__ is tuple.__len__:
         return len(fields)      # (a class that reads its items some other way: not known)
     return None
-# type(np.sum): numpy's Python-level functions are callable dispatcher objects in numpy 2,
-# no FunctionType (np.sum held in a variable would go unclassified: the general derivative)
-_FUNCTION_TYPES = (types.FunctionType, types.BuiltinFunctionType, np.ufunc, type(np.sum))
 
 
 def kind_of(value, depth=0):
