@@ -154,9 +154,6 @@ def _shape(x):
     return np.shape(x)
 
 
-_FLOAT64 = np.dtype(np.float64)
-
-
 def shape_of(x):
     """What the tape keeps of a value the backward sweep reads only for its shape. A list,
     tuple or dict (the adjoint of a list of tuples of arrays) may have none numpy can
@@ -168,7 +165,7 @@ def shape_of(x):
         # attribute raises inside; a dtype compared with a type converts it), as a loop
         # tapes one per step where the facts leave a shape open (a GRU's gate slices)
         dtype = x.dtype
-        if dtype is _FLOAT64 or dtype.kind not in "fc" or dtype == _FLOAT64:
+        if dtype.kind not in "fc" or dtype.type is np.float64 and dtype.isnative:
             return x.shape
         return [x]
     if type(x) in (list, tuple, dict) or hasattr(type(x), "_fields") or \
