@@ -2,7 +2,8 @@
 hand-written numpy gradient: a ridge fit's validation loss through np.linalg.solve of the
 normal equations (the gradient for the ridge strength), a Gaussian log-likelihood through
 slogdet and inv, a Mahalanobis log-likelihood through cholesky and a solve, and a GP with
-several outputs whose targets are whitened by the cholesky factor (one solve of a matrix)."""
+several outputs whose targets are whitened by the cholesky factor (one solve of a matrix),
+and a Bayesian linear regression's evidence through slogdet and solve."""
 import math
 
 import numpy as np
@@ -103,3 +104,33 @@ def make_multi_output_gp(small=False):
     X = rng.uniform(-2.0, 2.0, (n, d))
     Y = np.sin(X @ rng.standard_normal((d, k))) + 0.1 * rng.standard_normal((n, k))
     return (np.array([0.1, -0.2, np.log(0.2)]), X, Y)
+
+
+# ---- Bayesian linear regression: the negative log evidence of (prior scale, noise) --------
+def blr_evidence_nll(log_params, X, y):
+    """y ~ N(0, C), C = noise I + prior X X^T: the evidence a type-II fit maximises,
+    written with slogdet and solve as a textbook does."""
+    prior = np.exp(log_params[0])
+    noise = np.exp(log_params[1])
+    C = noise * np.eye(len(y)) + prior * (X @ X.T)
+    sign, logdet = np.linalg.slogdet(C)
+    return 0.5 * logdet + 0.5 * y @ np.linalg.solve(C, y) + 0.5 * len(y) * np.log(2 * np.pi)
+
+
+def blr_evidence_nll_grad(log_params, X, y):
+    """0.5 tr((C^-1 - a a^T) dC), a = C^-1 y; dC/dlog prior = prior X X^T, dC/dlog noise =
+    noise I."""
+    prior, noise = math.exp(log_params[0]), math.exp(log_params[1])
+    G = X @ X.T
+    W = np.linalg.inv(noise * np.eye(len(y)) + prior * G)
+    a = W @ y
+    W -= np.outer(a, a)
+    return np.array([0.5 * prior * np.sum(W * G), 0.5 * noise * np.trace(W)])
+
+
+def make_blr_evidence(small=False):
+    n, d = (8, 3) if small else (300, 20)
+    rng = _rng(57)
+    X = rng.standard_normal((n, d))
+    y = X @ (0.5 * rng.standard_normal(d)) + 0.3 * rng.standard_normal(n)
+    return np.array([-0.5, np.log(0.1)]), X, y

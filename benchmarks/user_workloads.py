@@ -191,6 +191,7 @@ from user_linalg import (  # noqa: E402
     gaussian_loglik_grad, gaussian_loglik_inv, mahalanobis_loglik_cholesky, make_gaussian_loglik,
     make_ridge_validation, ridge_validation_loss, ridge_validation_loss_grad,
     make_multi_output_gp, multi_output_gp_grad, multi_output_gp_nll,
+    blr_evidence_nll, blr_evidence_nll_grad, make_blr_evidence,
 )
 from user_loops import (  # noqa: E402
     cooling_rod_grad,
@@ -307,6 +308,8 @@ WORKLOADS = [
                  (0, 1, 2, 3), mlp_regression_grad),
     UserWorkload("GP NLL, cholesky + solve, N=200", gp_nll_cholesky, make_gp, 0, gp_nll_grad),
     UserWorkload("GP NLL, slogdet + solve, N=200", gp_nll_slogdet, make_gp, 0, gp_nll_grad),
+    UserWorkload("Bayesian linear regression evidence, slogdet + solve, 300x20",
+                 blr_evidence_nll, make_blr_evidence, 0, blr_evidence_nll_grad),
     UserWorkload("ridge validation loss, solve of normal equations, 1000x200",
                  ridge_validation_loss, make_ridge_validation, 0,
                  ridge_validation_loss_grad),

@@ -154,12 +154,23 @@ def _shape(x):
     return np.shape(x)
 
 
-def shape_of(x):
+def shape_of(x, _float64=np.dtype(np.float64)):
     """What the tape keeps of a value the backward sweep reads only for its shape. A list,
     tuple or dict (the adjoint of a list of tuples of arrays) may have none numpy can
     take: the value itself is kept, in a list, which no shape is (placeholder). So is a
     float32 (or complex) value: the adjoints made from it take its dtype (unreduce's
     float32 `g` of a float32 `x`), which a float64 stand-in would widen."""
+    if type(x) is np.ndarray:
+        # first, without the tests below (3 us for an array: hasattr of a missing
+        # attribute raises inside; a dtype compared with a type converts it), as a loop
+        # tapes one per step where the facts leave a shape open (a GRU's gate slices).
+        # (numpy's own float64 dtype, a default argument: it travels with this function
+        # into standalone files, as placeholder's dict does)
+        dtype = x.dtype
+        if dtype is _float64 or dtype.kind not in "fc" \
+                or dtype.type is np.float64 and dtype.isnative:
+            return x.shape
+        return [x]
     if type(x) in (list, tuple, dict) or hasattr(type(x), "_fields") or \
             isinstance(x, (np.ndarray, np.generic)) and x.dtype != np.float64 \
             and x.dtype.kind in "fc":

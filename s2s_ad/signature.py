@@ -98,6 +98,19 @@ _FLOAT = Num(float, "float64", ())
 _FUNCTION_TYPES = (types.FunctionType, types.BuiltinFunctionType, np.ufunc, type(np.sum))
 
 
+def named_tuple_length(kind):
+    """The number of fields of a value the facts know only as an instance of a named tuple
+    class (numpy's SlogdetResult, EighResult: every instance has exactly that many
+    items), else None."""
+    cls = kind.type if isinstance(kind, Opaque) else None
+    fields = getattr(cls, "_fields", None)
+    if isinstance(cls, type) and issubclass(cls, tuple) and isinstance(fields, tuple) \
+            and fields and all(isinstance(f, str) for f in fields) \
+            and cls.__getitem__ is tuple.__getitem__ and cls.__len__ is tuple.__len__:
+        return len(fields)      # (a class that reads its items some other way: not known)
+    return None
+
+
 def kind_of(value, depth=0):
     """The kind of one argument value."""
     t = type(value)

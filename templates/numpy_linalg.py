@@ -150,9 +150,11 @@ def det_tangent(y, a):
 @adjoint(np.linalg.slogdet)
 def slogdet_adjoint(y, a):
     """d log|det(A)| = trace(inv(A) dA), so A_bar = logabsdet_bar inv(A)^T (the sign: none)"""
-    # times ones like log|det(A)|: a number's adjoint (0.5 of `0.5 * logdet`) as an array
-    # of log|det(A)|'s dtype, so a float32 A keeps a float32 adjoint
-    d[a] += np.expand_dims(d[y][1] * np.ones_like(y[1]), (-2, -1)) \
+    # times ones of A's dtype and batch shape (log|det(A)|'s shape; its dtype for a float
+    # A): a number's adjoint (0.5 of `0.5 * logdet`) as an array, so a float32 A keeps a
+    # float32 adjoint. Read off A, not y: a derivative that needs no log|det(A)| but its
+    # adjoint does not compute it (ad/result_items.py)
+    d[a] += np.expand_dims(d[y][1] * np.ones_like(a, shape=np.shape(a)[:-2]), (-2, -1)) \
         * np.swapaxes(np.linalg.inv(a), -1, -2)
 
 

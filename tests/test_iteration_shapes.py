@@ -113,3 +113,19 @@ def test_rnn_like_on_both_paths(path):
     xs = np.random.default_rng(3).normal(size=(5, 3))
     np.testing.assert_allclose(grad_on(path, rnn_like)(W, xs),
                                numeric_grad(rnn_like, (W, xs), 0), rtol=1e-6, atol=1e-9)
+
+
+def test_what_a_shape_tape_keeps():
+    """shape_of (runtime.py, its arrays' path first): a float64 array's or a number's
+    shape, or the value itself, whole, when its dtype or structure matters (float32,
+    complex, a non-native byte order, containers, named tuples); the placeholder made
+    from what it kept has that shape and dtype."""
+    from s2s_ad.runtime import placeholder, shape_of
+    x = np.ones((3, 2))
+    assert shape_of(x) == (3, 2) and placeholder(shape_of(x)).shape == (3, 2)
+    assert shape_of(np.arange(4)) == (4,) and shape_of(np.ones(2, bool)) == (2,)
+    assert shape_of(1.0) == () and shape_of(np.float64(2.0)) == ()
+    for whole in (x.astype(np.float32), np.ones(2, complex), np.ones(2, ">f8"), [x], (x,),
+                  {"a": x}, np.linalg.slogdet(np.eye(2)), np.float32(1.0)):
+        kept = shape_of(whole)
+        assert type(kept) is list and kept[0] is whole and placeholder(kept) is whole

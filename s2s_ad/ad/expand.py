@@ -270,7 +270,14 @@ class _Substituter(TemplateSubstituter):
             if target[0] != self.t.result:
                 raise BindingError("a reverse template may only read d[result]")
             return build.clone(self.result_adjoint)
-        return self.generic_visit(node)
+        node = self.generic_visit(node)
+        # `d[y][k]` of a result whose items' adjoints are a tuple written now
+        # (ad/result_items.py): that item's expression
+        if isinstance(node.value, gast.Tuple) and isinstance(node.slice, gast.Constant) \
+                and type(node.slice.value) is int \
+                and -len(node.value.elts) <= node.slice.value < len(node.value.elts):
+            return node.value.elts[node.slice.value]
+        return node
 
     def visit_Call(self, node):
         folded = self.constant_math(node)

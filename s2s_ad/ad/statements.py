@@ -34,6 +34,7 @@ from .held_calls import held_calls
 from .helper_calls_reverse import HelperCallReverser
 from .list_statements import ListStatementReverser
 from .maybe_zero import MaybeZeroAdjoints
+from .result_items import ResultItems
 from .tape import RESTORE, marker
 from .block_seeds import block_seeds
 from .uniform import UniformAdjoints
@@ -60,7 +61,8 @@ def _no_number(name):
     return False
 
 
-class StatementReverser(HelperCallReverser, ListStatementReverser, MaybeZeroAdjoints):
+class StatementReverser(HelperCallReverser, ListStatementReverser, MaybeZeroAdjoints,
+                        ResultItems):
     def __init__(self, inputs, context, adjoints, helpers, first_defs=frozenset(),
                  repeated_ids=frozenset()):
         self.first_defs = first_defs
@@ -106,7 +108,7 @@ class StatementReverser(HelperCallReverser, ListStatementReverser, MaybeZeroAdjo
         op = operation_of(stmt.value, self.levels.callees)
         if is_conversion(op) and not self.adj.accumulates(op.args[0].id):
             return self.tuple_arity(op.args[0].id)     # list(s): s's items
-        return self.arity.get(variable)
+        return self.arity.get(variable) or self.result_arity(variable, stmt)
 
     def contribute(self, variable, value, out):
         """A whole-value contribution; a tuple's adjoint is kept item by item, unless it
@@ -272,12 +274,17 @@ class StatementReverser(HelperCallReverser, ListStatementReverser, MaybeZeroAdjo
                 f"no derivative is known for `{_describe(op)}`", self._locate(stmt),
                 missing_derivative_hint(op, "register one with @s2s_ad.adjoint, or wrap "
                                         "the value in a differentiable numpy expression"))
+        whole = result_adjoint
+        result_adjoint = self.items_adjoint(target, stmt, whole)
+        # a tuple of the items' adjoints is no scalar zero (its items are as the list
+        # scatter_add built, which was not taken for one either)
+        may_be_zero = result_adjoint is whole and self.adjoint_may_be_zero(result_adjoint)
         try:
             bound = bind_operands(template, op.args, op.keywords, op.primitive)
             self.ctx.elementwise = is_elementwise(op.primitive) and not op.keywords
-            self.ctx.adjoint_may_be_scalar_zero = self.adjoint_may_be_zero(result_adjoint) \
+            self.ctx.adjoint_may_be_scalar_zero = may_be_zero \
                 and not self._seed_of_a_number(result_adjoint, target)
-            if self.adjoint_may_be_zero(result_adjoint) and op.primitive in _NEED_A_SHAPE:
+            if may_be_zero and op.primitive in _NEED_A_SHAPE:
                 # (an adjoint that is no name, `cotangent[0]` of a helper's tuple, may be
                 # the 0.0 its caller passes for an item it did not use)
                 # a rearrangement keeps its operand's shape and dtype: the operand (read by

@@ -34,7 +34,7 @@ import numpy as np
 from ..ir.build import dotted_path
 from ..ir import build
 from ..ir.walk import all_statements, names_loaded, names_stored, walk_tree
-from ..signature import Items
+from ..signature import Items, named_tuple_length
 from .. import runtime_checks
 
 _ARITHMETIC = (gast.Add, gast.Sub, gast.Mult, gast.Div, gast.Pow, gast.FloorDiv, gast.Mod)
@@ -291,16 +291,16 @@ class RaisingStatements:
 
     def _safe_index(self, node):
         """A basic slice never raises; a constant index into a tuple or list whose length
-        the facts know does not either."""
+        the facts know (a named tuple's: its fields) does not either."""
         index = node.slice
         parts = index.elts if isinstance(index, gast.Tuple) else [index]
         if all(isinstance(p, gast.Slice) or (isinstance(p, gast.Constant) and p.value in
                                              (None, Ellipsis)) for p in parts):
             return all(not isinstance(p, gast.Slice) or _constant_bounds(p) for p in parts)
         kind = self._kinds.of(node.value) if self._kinds is not None else None
-        return isinstance(kind, Items) and isinstance(index, gast.Constant) \
-            and isinstance(index.value, int) and -len(kind.items) <= index.value < len(
-                kind.items)
+        length = len(kind.items) if isinstance(kind, Items) else named_tuple_length(kind)
+        return length is not None and isinstance(index, gast.Constant) \
+            and type(index.value) is int and -length <= index.value < length
 
 
 def _math_range(callee):
