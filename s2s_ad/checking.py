@@ -7,11 +7,14 @@
 
 Scalar-valued f: every element of each `wrt` argument is perturbed (a fixed random
 sample of at most `max_elements` of them for large arrays); a dict, list or tuple argument
-(`params["W"]`) element by element of each array or number it holds. Array-valued f: the vjp is
+(`params["W"]`) element by element of each array or number it holds, and an object of a
+class of yours (`model.W`, `model.layers[0].b`) by the numbers and arrays its attributes hold. Array-valued f: the vjp is
 checked by the inner-product test <v, J^T u> = d/de <u, f(x + e v)> for random u, v.
 With order=2 (scalar f), the first derivatives are checked, then for each `wrt` argument
 the Hessian-vector product along a random v against central differences of the gradient.
 """
+import copy
+import types
 from typing import Callable
 
 import numpy as np
@@ -53,7 +56,8 @@ def check_grads(f: Callable, *args, wrt: Wrt = 0, order: int = 1, eps: float = 1
                     worst = (excess, name, index, analytic, numeric)
         if worst is not None and worst[0] > 0:
             _, name, (path, index), analytic, numeric = worst
-            where = "".join(f"[{key!r}]" for key in path)
+            where = "".join(f".{key}" if isinstance(key, _Attribute) else f"[{key!r}]"
+                            for key in path)
             raise GradientCheckError(
                 f"largest discrepancy {abs(analytic - numeric):.3g} in argument {name!r}"
                 f"{where}{f' at index {index}' if index != () else ''}: s2s_ad gives "
@@ -135,21 +139,46 @@ def _elementwise(f, args, kwargs, k, g, eps, rng, max_elements):
             yield (path, index), float(derivative[index]), (values[0] - values[1]) / (2 * eps)
 
 
-def _leaf_paths(value, path=()):
-    """The key paths to the numbers and arrays inside dicts, lists and tuples."""
+class _Attribute(str):
+    """A step of a key path that names an object's attribute (not a dict's key)."""
+
+
+def _leaf_paths(value, path=(), seen=frozenset()):
+    """The key paths to the numbers and arrays inside dicts, lists, tuples and objects of
+    the user's classes (their attributes holding numbers, arrays or such containers)."""
     if isinstance(value, dict):
         for key in value:
-            yield from _leaf_paths(value[key], path + (key,))
+            yield from _leaf_paths(value[key], path + (key,), seen)
     elif isinstance(value, (list, tuple)):
         for position, item in enumerate(value):
-            yield from _leaf_paths(item, path + (position,))
+            yield from _leaf_paths(item, path + (position,), seen)
+    elif _is_object(value):
+        if id(value) in seen:
+            return                      # (an object holding itself, or its parent)
+        for name, item in vars(value).items():
+            if _is_object(item) or isinstance(item, (dict, list, tuple)) or _number(item):
+                yield from _leaf_paths(item, path + (_Attribute(name),),
+                                       seen | {id(value)})
     else:
         yield path
 
 
+def _is_object(value):
+    return hasattr(value, "__dict__") and not isinstance(
+        value, (np.ndarray, np.generic, type, types.ModuleType, types.FunctionType,
+                types.MethodType, types.BuiltinFunctionType))
+
+
+def _number(value):
+    """A number or a numeric array (an object's attribute s2s_ad gives a derivative)."""
+    if isinstance(value, np.ndarray):
+        return value.dtype.kind in "fiu"
+    return isinstance(value, (int, float, np.number)) and not isinstance(value, bool)
+
+
 def _get(value, path):
     for key in path:
-        value = value[key]
+        value = getattr(value, key) if isinstance(key, _Attribute) else value[key]
     return value
 
 
@@ -158,6 +187,10 @@ def _put(value, path, leaf):
     if not path:
         return leaf
     key, rest = path[0], path[1:]
+    if isinstance(key, _Attribute):
+        moved = copy.copy(value)
+        setattr(moved, key, _put(getattr(value, key), rest, leaf))
+        return moved
     if isinstance(value, dict):
         return {**value, key: _put(value[key], rest, leaf)}
     items = list(value)

@@ -114,3 +114,39 @@ def test_structured_arguments_and_outputs(both_paths):
     ws = [rng.standard_normal(3), (rng.standard_normal(3),)]
     with pytest.raises(s2s_ad.GradientCheckError, match=r"argument 'ws'\[1\]\[0\] at index"):
         s2s_ad.check_grads(list_model, ws, rng.standard_normal(3))
+
+
+class Dense:
+    def __init__(self, rng, wrong=False):
+        self.W = rng.standard_normal((3, 2))
+        self.name = "dense"                  # not a number: not perturbed
+        self.parts = [Bias(rng)]
+        self.wrong = wrong
+
+
+class Bias:
+    def __init__(self, rng):
+        self.b = rng.standard_normal(2)
+        self.scale = 0.5
+
+
+def object_model(layer, x):
+    z = x @ layer.W + layer.parts[0].b * layer.parts[0].scale
+    return np.sum(np.tanh(z)) + np.sum(wrong_square(layer.parts[0].b))
+
+
+def object_model_right(layer, x):
+    return np.sum(np.tanh(x @ layer.W + layer.parts[0].b * layer.parts[0].scale))
+
+
+def test_object_arguments_by_their_attributes():
+    """An object of the user's class is checked by the numbers and arrays its attributes
+    hold, nested objects and lists too (it was a TypeError from float(object)); the
+    discrepancy is named by its attribute path, and the caller's object is not changed."""
+    rng = np.random.default_rng(5)
+    layer, x = Dense(rng), rng.standard_normal((4, 3))
+    W = layer.W.copy()
+    s2s_ad.check_grads(object_model_right, layer, x, order=2)
+    with pytest.raises(s2s_ad.GradientCheckError, match=r"argument 'layer'\.parts\[0\]\.b at"):
+        s2s_ad.check_grads(object_model, layer, x)
+    np.testing.assert_array_equal(layer.W, W)
