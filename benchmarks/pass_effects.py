@@ -6,11 +6,12 @@
 
 The corpus (every source s2s_ad writes is recorded, helpers' and inner derivatives' too):
 the golden cases (tests/test_golden.py), the user workloads (benchmarks/user_workloads.py,
-run_user.py's list, built on their small arguments: a specialisation depends on ranks,
-length-1 axes and dtypes, not sizes), the user programs of tests/user_programs_s10/s11.py,
-the rows of tests/test_control_flow_suite.py (first seed), and fuzz programs
-(tests/fuzz: narrow and --wide, modes grad, jvp and hvp in turn, both paths as
-tests.fuzz checks them).
+run_user.py's list, on their small arguments: a specialisation depends on ranks, length-1
+axes and dtypes, not sizes), the user programs of tests/user_programs_s10/s11.py, the
+rows of tests/test_control_flow_suite.py (first seed), a grad and a jvp of each workload
+and row (without the jvps, FORWARD's item loops fire nowhere), and fuzz programs
+(tests/fuzz: narrow and --wide, modes grad, jvp and hvp in turn, both paths as tests.fuzz
+checks them).
 
 A unit is a pass of optimize/schedule.py's REVERSE, FORWARD or FORWARD_GRADIENT (left
 out of that schedule), or a rewrite schedule.py's passes call, `(statements, ...) ->
@@ -50,13 +51,14 @@ import s2s_ad.pipeline as pipeline  # noqa: E402
 from s2s_ad.derivative_registry import CACHE  # noqa: E402
 
 SCHEDULES = ("REVERSE", "FORWARD", "FORWARD_GRADIENT")
-# the rewrites schedule.py's passes call, each in its own module
+# the rewrites schedule.py's passes call that return (statements, changed), each in its
+# own module (float_gradients, python_float_gradients, constant_tangents and
+# closed_form_adjoints return statements: their passes are the units)
 REWRITES = ("signs_as_copysign", "schedule_in_place", "batch_loop_tapes", "iterate_items",
             "read_arrays_as_lists", "drop_adjoint_copies", "share_unit_copies",
             "accumulate_in_place", "inline_temporaries", "read_quotients", "merge_where_sums",
-            "adjoints_masked_outward", "float_gradients", "python_float_gradients",
-            "share_inverses", "cancel_cholesky_products", "share_repeated_calls",
-            "linear_tangent_forms", "constant_tangents", "unit_factors_of_numbers",
+            "adjoints_masked_outward", "share_inverses", "cancel_cholesky_products",
+            "share_repeated_calls", "linear_tangent_forms", "unit_factors_of_numbers",
             "remove_dead_cycles", "reuse_forward_values", "fold_constants",
             "eliminate_dead_code", "remove_unread_assignments", "drop_empty_comments")
 
@@ -68,6 +70,19 @@ def _fresh(f):
                               f.__closure__)
 
 
+def _jvp(f, make, wrt):
+    """A jvp along the first argument differentiated, where it is a float or an array."""
+    args = make(np.random.default_rng(0))
+    k = wrt[0] if isinstance(wrt, tuple) else wrt
+    if isinstance(args[k], np.ndarray):
+        tangent = np.ones_like(args[k])
+    elif isinstance(args[k], (float, np.floating)):
+        tangent = type(args[k])(1.0)
+    else:
+        return "skipped"        # a dict or a model: no tangent written here
+    return s2s_ad.jvp(_fresh(f), wrt=k)(*args, tangent)
+
+
 def corpus(n_fuzz):
     import test_golden
     for name in sorted(test_golden.CASES):
@@ -76,6 +91,9 @@ def corpus(n_fuzz):
     for wl in user_workloads.WORKLOADS:
         yield f"workload {wl.name}", (
             lambda wl=wl: s2s_ad.grad(_fresh(wl.f), wrt=wl.wrt)(*wl.make(small=True)))
+    for wl in user_workloads.WORKLOADS:         # forward mode too: FORWARD's passes
+        yield f"workload-jvp {wl.name}", (
+            lambda wl=wl: _jvp(wl.f, lambda rng: wl.make(small=True), wl.wrt))
     import user_programs_s10
     import user_programs_s11
     for program in user_programs_s10.PROGRAMS + user_programs_s11.PROGRAMS:
@@ -88,6 +106,8 @@ def corpus(n_fuzz):
         yield f"suite {k} {f.__name__}", (
             lambda f=f, make=make, wrt=wrt:
             s2s_ad.grad(_fresh(f), wrt=wrt)(*make(np.random.default_rng(0))))
+    for k, (f, make, wrt) in enumerate(suite.ROWS):     # forward mode too: FORWARD's passes
+        yield f"suite-jvp {k} {f.__name__}", (lambda f=f, make=make, wrt=wrt: _jvp(f, make, wrt))
     from tests.fuzz import generator, runner, shaped_program
     modes = ("grad", "jvp", "hvp")
     directory = tempfile.mkdtemp(prefix="s2s_ad_pass_effects_")
