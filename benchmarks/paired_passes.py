@@ -2,11 +2,13 @@
 
     python benchmarks/paired_passes.py WORD [WORD ...]          # workloads whose name has a word
     PASSES="cholesky products" python benchmarks/paired_passes.py cholesky
+    PASSES="FORWARD_GRADIENT: shared calls" REWRITES="" python ... Kepler
     PASSES="" REWRITES=signs_as_copysign,closed_forms.whole_share python ... smooth
     ROUNDS=21 python benchmarks/paired_passes.py GP
 
 For each workload the gradient is built twice from the same code: as the schedule runs now
-("after") and with the named passes of optimize/schedule.REVERSE left out and unit copies
+("after") and with the named passes of optimize/schedule.REVERSE (or, named
+`SCHEDULE: pass`, of FORWARD or FORWARD_GRADIENT) left out and unit copies
 (optimize/unit_copies.py) kept ("before"; PASSES="" leaves only unit copies out; REWRITES
 names the rewrites optimize/schedule.py calls inside its passes to leave out instead of
 unit copies, `share_unit_copies` by default, and `module.rule` a rule of an
@@ -35,20 +37,24 @@ import s2s_ad.optimize.schedule as schedule  # noqa: E402
 import s2s_ad.pipeline as pipeline  # noqa: E402
 import user_workloads  # noqa: E402
 
+SCHEDULES = ("REVERSE", "FORWARD", "FORWARD_GRADIENT")
+
 
 def built_without(wl, passes, rewrites=("share_unit_copies",)):
     """grad of a fresh copy of wl.f (the derivative cache is keyed by the function) built
     without `passes` and without the rewrites named: a function optimize/schedule.py calls,
     `(statements, ...) -> (statements, changed)`, or `module.rule`, a predicate of an
     s2s_ad.optimize module, made to answer False."""
-    kept, stubbed = pipeline.REVERSE, []
+    kept, stubbed = {attr: getattr(pipeline, attr) for attr in SCHEDULES}, []
     for name in rewrites:
         module, _, rule = name.rpartition(".")
         owner = importlib.import_module(f"s2s_ad.optimize.{module}") if module else schedule
         stubbed.append((owner, rule, getattr(owner, rule)))
         setattr(owner, rule, (lambda *args: False) if module
                 else (lambda statements, *args: (statements, False)))
-    pipeline.REVERSE = tuple(p for p in kept if p.name not in passes)
+    for attr, steps in kept.items():
+        setattr(pipeline, attr, tuple(p for p in steps if f"{attr}: {p.name}" not in passes
+                                      and (attr != "REVERSE" or p.name not in passes)))
     try:
         f = types.FunctionType(wl.f.__code__, wl.f.__globals__, wl.f.__name__,
                                wl.f.__defaults__, wl.f.__closure__)
@@ -56,7 +62,8 @@ def built_without(wl, passes, rewrites=("share_unit_copies",)):
         df(*wl.make())                        # built on the first call
         return df
     finally:
-        pipeline.REVERSE = kept
+        for attr, steps in kept.items():
+            setattr(pipeline, attr, steps)
         for owner, rule, function in stubbed:
             setattr(owner, rule, function)
 

@@ -38,16 +38,20 @@ class UniformAdjoints:
         self.views = set()              # pending adjoints that are arrays with axes of length 1
         self.maybe_zero = maybe_zero    # adjoint names that may hold a loop's shapeless 0.0
 
+    def _unreduce_args(self, value, operand=None):
+        """The arguments (g, v, axis, keepdims) of `value` when it is `unreduce(g, v, axis,
+        keepdims)` with v a name (`operand`, when given) and keepdims a literal bool."""
+        ok = isinstance(value, gast.Call) and isinstance(value.func, gast.Name) \
+            and self.i.bindings.names.get(value.func.id) is runtime.unreduce \
+            and len(value.args) == 4 and not value.keywords \
+            and isinstance(value.args[1], gast.Name) and operand in (None, value.args[1].id) \
+            and isinstance(value.args[3], gast.Constant) and type(value.args[3].value) is bool
+        return value.args if ok else None
+
     def spread_number(self, value, operand):
         """g when `value` is `unreduce(g, operand, None, False)`, else None."""
-        if not (isinstance(value, gast.Call) and isinstance(value.func, gast.Name)
-                and self.i.bindings.names.get(value.func.id) is runtime.unreduce
-                and len(value.args) == 4 and isinstance(value.args[1], gast.Name)
-                and value.args[1].id == operand
-                and isinstance(value.args[2], gast.Constant) and value.args[2].value is None
-                and isinstance(value.args[3], gast.Constant) and value.args[3].value is False):
-            return None
-        return value.args[0]
+        args = self._unreduce_args(value, operand)
+        return None if args is None or args[3].value or not build.is_none(args[2]) else args[0]
 
     def spread_view(self, value, operand):
         """When `value` is `unreduce(g, operand, axis, keepdims)` along axes written out,
@@ -55,12 +59,7 @@ class UniformAdjoints:
         length 1 (`np.expand_dims(g, 1)`; g itself with keepdims or over leading axes only),
         which broadcasts against the operand as the spread array would (`t4_0_bar * t4_0`
         is one pass, not a spread array and then a product). None otherwise."""
-        if not (isinstance(value, gast.Call) and isinstance(value.func, gast.Name)
-                and self.i.bindings.names.get(value.func.id) is runtime.unreduce
-                and len(value.args) == 4 and not value.keywords
-                and isinstance(value.args[1], gast.Name) and value.args[1].id == operand
-                and isinstance(value.args[3], gast.Constant)
-                and isinstance(value.args[3].value, bool)):
+        if self._unreduce_args(value, operand) is None:
             return None
         rank = len(self.i.kinds.axes(operand) or ())
         items = value.args[2].elts if isinstance(value.args[2], gast.Tuple) else [value.args[2]]
@@ -126,15 +125,9 @@ class UniformAdjoints:
         (`x_bar += mu_bar / n`), with no array of x's size built for it. None otherwise."""
         kind = self.i.kinds.of(variable) if self.i.kinds is not None else None
         current = self.adj.get(variable) if self.adj.has(variable) else None
-        if not (isinstance(value, gast.Call) and isinstance(value.func, gast.Name)
-                and self.i.bindings.names.get(value.func.id) is runtime.unreduce
-                and len(value.args) == 4 and not value.keywords
-                and isinstance(value.args[1], gast.Name)
-                and isinstance(value.args[3], gast.Constant)
-                and (value.args[3].value is True or value.args[3].value is False
-                     and isinstance(value.args[2], gast.Constant)
-                     and (value.args[2].value is None or type(value.args[2].value) is int
-                          and value.args[2].value == 0))) \
+        args = self._unreduce_args(value)
+        if args is None or not (args[3].value or build.is_none(args[2])
+                                or _literal_int(args[2]) == 0) \
                 or not self._is_array(variable) \
                 or getattr(kind, "dtype", None) not in ("float64", "float32") \
                 or self.adj.accumulates(variable) or variable in self.pending \
@@ -287,8 +280,7 @@ class UniformAdjoints:
         counts as its value's kind (a straight-line adjoint has its value's shape, unless
         it may be a loop's shapeless 0.0). defined: {name: value} of temporaries a
         template just assigned, followed into their values; `alike`: names of its shape."""
-        node = value
-        stack = [node]
+        stack = [value]
         defined = dict(defined or {})
         while stack:
             node = stack.pop()

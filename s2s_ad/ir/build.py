@@ -37,6 +37,11 @@ def number_literal(node):
     return None
 
 
+def is_none(node):
+    """Is node the literal None?"""
+    return isinstance(node, gast.Constant) and node.value is None
+
+
 def assign(target, value):
     if isinstance(target, str):
         target = name(target, store=True)

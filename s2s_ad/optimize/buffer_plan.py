@@ -73,14 +73,9 @@ class Plan:
             buffer = self._helper_buffer(node, cls, names_here)
             if buffer is None:      # a new array (logistic takes no out=): as written
                 return self._allocate(build.clone(node))
-            call = build.call(build.clone(node.func), [build.clone(a) for a in node.args],
-                              [("into", build.name(buffer))])
-            if not self.bound_target:
-                self.bound_target = True
-                self.statements.append(build.assign(self.target, call))
-                return self.target
-            self.statements.append(build.expr_stmt(call))
-            return buffer
+            return self._written(build.call(
+                build.clone(node.func), [build.clone(a) for a in node.args],
+                [("into", build.name(buffer))]), buffer)
         if cls is not None and not isinstance(cls, str) and cls != self.result_class \
                 and not _is_atom(node):
             return self._hoisted(node)     # an array broadcast against the result
@@ -134,14 +129,17 @@ class Plan:
         spare = self.free.get(cls)
         if spare and not self.s._spread(node):     # unreduce(...) takes no out=: allocate
             buffer = spare.pop(0)
-            call = self._ufunc_call(node, operands, buffer)
-            if not self.bound_target:
-                self.bound_target = True
-                self.statements.append(build.assign(self.target, call))
-                return self.target
-            self.statements.append(build.expr_stmt(call))
-            return buffer
+            return self._written(self._ufunc_call(node, operands, buffer), buffer)
         return self._allocate(_rebuilt(node, operands))
+
+    def _written(self, call, buffer):
+        """`call` writing into `buffer`: the statement's target names it, the first time."""
+        if not self.bound_target:
+            self.bound_target = True
+            self.statements.append(build.assign(self.target, call))
+            return self.target
+        self.statements.append(build.expr_stmt(call))
+        return buffer
 
     def _helper_buffer(self, node, cls, names_here):
         """The array a helper taking `into=` (kink_share, where_negated) may write its

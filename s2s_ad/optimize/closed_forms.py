@@ -99,10 +99,6 @@ def _split(body, pure_call, resolve):
     return forward, forward_checks, checks, backward, body[-1]
 
 
-def _reads(node):
-    return set(names_loaded(node))
-
-
 class _Rewrite:
     def __init__(self, parts, is_adjoint, resolve, elementwise_call, same_shapes, raising,
                  is_number):
@@ -190,8 +186,7 @@ class _Rewrite:
 
     def _name(self, ident, backward):
         if backward and ident in self.adjoints:
-            value, array = self.adjoints[ident]
-            return value, array
+            return self.adjoints[ident]
         if backward and (self.is_adjoint(ident) or ident in self.backward_names):
             raise _Opaque()                  # a value of the sweep this pass does not cover
         if ident not in self.values:
@@ -205,14 +200,13 @@ class _Rewrite:
     def _helper_call(self, node):
         """unbroadcast(a, x), unreduce(g, x, None, _), reduced_count(x, None): with every
         array of one shape, the first two pass their value on and the last is a number."""
-        helper = callee(node.func, self.resolve)
-        args = node.args
         if node.keywords:
             raise _Opaque()
+        helper, args = callee(node.func, self.resolve), node.args
         if helper is runtime.unbroadcast and len(args) == 2 and self._full_shape(args[1]):
             return self._rational(args[0], True)[0], True
         if helper is runtime.unreduce and len(args) in (2, 3, 4) and self._full_shape(args[1]) \
-                and (len(args) < 3 or _is_none(args[2])):
+                and (len(args) < 3 or build.is_none(args[2])):
             value, array = self._rational(args[0], True)
             if array:
                 raise _Opaque()
@@ -226,15 +220,14 @@ class _Rewrite:
             self.whole.add(id(node))
             return self._rational(args[0], True)[0], True
         if helper is runtime.reduced_count and len(args) in (1, 2) \
-                and self._full_shape(args[0]) and (len(args) < 2 or _is_none(args[1])):
+                and self._full_shape(args[0]) and (len(args) < 2 or build.is_none(args[1])):
             return (rational.atom(COUNT), rational.const(1)), False
         raise _Opaque()
 
     def _full_shape(self, node):
         """Does node have the arrays' shape (a value of them)?"""
-        if not isinstance(node, gast.Name) or node.id in self.adjoints:
-            return False
-        return self._name(node.id, True)[1]
+        return isinstance(node, gast.Name) and node.id not in self.adjoints \
+            and self._name(node.id, True)[1]
 
     # ---- the rewrite -----------------------------------------------------------------------
     def run(self):
@@ -253,8 +246,7 @@ class _Rewrite:
             renderer.atoms[COUNT] = build.call(build.name(count),
                                                [build.name(classes[0]), build.const(None)])
         elif classes and any(_is_size(n) for stmt in self.backward for n in walk_tree(stmt)):
-            renderer.atoms[COUNT] = gast.Attribute(value=build.name(classes[0]), attr="size",
-                                                   ctx=gast.Load())
+            renderer.atoms[COUNT] = build.attribute(build.name(classes[0]), "size")
         # the test: one array per shape class, and every argument or global read (one
         # could hold booleans; values numpy computes here are floats)
         inputs = [a for a in sorted(self.touched, key=self.order.index)
@@ -304,7 +296,7 @@ class _Rewrite:
             kept.append((index, stmt, closed))
             self.adjoints.pop(target, None)
         written = {(i, n) for i, n, _ in materialise}
-        for name in sorted(_reads(self.ret) & set(self.adjoints), key=lambda n: self.defined_at[n]):
+        for name in sorted(set(names_loaded(self.ret)) & set(self.adjoints), key=lambda n: self.defined_at[n]):
             if (self.defined_at[name], name) not in written:
                 materialise.append((self.defined_at[name], name, self.adjoints[name]))
         return kept, materialise
@@ -324,7 +316,7 @@ class _Rewrite:
         else:
             operands = []
         for k, arg in operands:
-            if _reads(arg) & set(self.adjoints):
+            if set(names_loaded(arg)) & set(self.adjoints):
                 try:
                     closed[k] = (arg, *self._rational(arg, True))
                 except _Opaque:
@@ -379,14 +371,14 @@ class _Rewrite:
     def _needed(self, fast_body):
         """Forward names the closed form, the checks and the return read."""
         definitions = {s.targets[0].id: s for s in self.forward}
-        pending = list(set().union(_reads(self.ret), *(_reads(c) for c in self.checks),
-                                   *(_reads(s) for s in fast_body)))
+        pending = list(set().union(names_loaded(self.ret), *map(names_loaded, self.checks),
+                                   *map(names_loaded, fast_body)))
         seen = set()
         while pending:
             name = pending.pop()
             if name in definitions and name not in seen:
                 seen.add(name)
-                pending.extend(_reads(definitions[name].value))
+                pending.extend(names_loaded(definitions[name].value))
         return seen
 
     def _exact(self, outputs):
@@ -399,10 +391,6 @@ class _Rewrite:
 
 def _cost(renderer, expr):
     return renderer.cost(expr) + sum(isinstance(n, gast.Call) for n in walk_tree(expr))
-
-
-def _is_none(node):
-    return isinstance(node, gast.Constant) and node.value is None
 
 
 def _is_size(node):
