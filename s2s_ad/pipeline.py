@@ -96,17 +96,19 @@ def derive(func, request, registry, cache):
         return _derive(func, request, registry, cache)
 
 
-def _front(cache, func, functions=None):
+def _front(cache, func, functions=None, read_only=False):
     """front(func, functions), run once per derivation under way (the checks, the facts
     of calls and the helpers' own derivatives each ask for f's or a helper's levels form;
-    grad()'s checks and the first call share one): each caller gets its own copy."""
+    grad()'s checks and the first call share one): each caller gets its own copy, except
+    a `read_only` one (grad()'s checks only read the tree, and cloning it was a tenth of
+    what they cost), which gets the shared levels form and its own namer."""
     key = ("front", func, tuple(sorted((functions or {}).items())))
     try:
         hash(key)
     except TypeError:
         return front(func, functions)
     levels, namer = cache.front(key, lambda: front(func, functions))
-    return levels.copy(), copy.deepcopy(namer)
+    return (levels if read_only else levels.copy()), copy.deepcopy(namer)
 
 
 @dataclass(frozen=True)
@@ -135,7 +137,9 @@ def outline(func, request, registry, cache):
 def _checks(func, request, registry, cache, outline=False):
     """f's levels form, facts and activity (stages 1-5), every check on f's source made:
     of f's output too, except for a helper's jvp (whatever it returns has a tangent)."""
-    levels, namer = _front(cache, func, known_functions(request.signature))
+    # the outline's stages read f's levels form without writing into it (split_aux and
+    # guard_aliased_writes make new trees; tests/test_stages_keep_inputs.py holds that)
+    levels, namer = _front(cache, func, known_functions(request.signature), read_only=outline)
     func = levels.parsed.func           # the def a C-level wrapper (lru_cache) leads to
     aux = None
     if request.has_aux:
