@@ -102,13 +102,25 @@ def _front(cache, func, functions=None, read_only=False):
     grad()'s checks and the first call share one): each caller gets its own copy, except
     a `read_only` one (grad()'s checks only read the tree, and cloning it was a tenth of
     what they cost), which gets the shared levels form and its own namer."""
+    levels, namer = _shared_front(cache, func, functions)
+    return (levels if read_only else levels.copy()), copy.deepcopy(namer)
+
+
+def _shared_front(cache, func, functions=None):
+    """(levels form, namer) of front(func, functions) as `cache` keeps it: for readers."""
     key = ("front", func, tuple(sorted((functions or {}).items())))
     try:
         hash(key)
     except TypeError:
         return front(func, functions)
-    levels, namer = cache.front(key, lambda: front(func, functions))
-    return (levels if read_only else levels.copy()), copy.deepcopy(namer)
+    return cache.front(key, lambda: front(func, functions))
+
+
+def _read_levels(cache):
+    """A helper's levels form, shared, for the stages that only read it (its kinds, arity,
+    draws, whether its split is worth it): each was given a copy of the tree and of the
+    namer it never wrote into (a model's first call made 40)."""
+    return lambda helper: _shared_front(cache, helper)[0]
 
 
 @dataclass(frozen=True)
@@ -197,12 +209,12 @@ def _derive(func, request, registry, cache):
     bindings = Bindings(namer, _user_object(levels.resolution))
     env = HelperEnv(request, levels, kinds, outputs, registry, cache,
                     lambda helper, r: derive(helper, r, registry, cache),
-                    lambda helper: _front(cache, helper)[0])
+                    _read_levels(cache))
     levels, kinds, activity, env, pairs = split_calls(env, activity, namer, bindings.name_for,
                                                       cache.derived_of(func) is not None)
     # a helper's vjp runs its body again: the draws it makes are replayed from these
     levels, draw_states = replay_draws(levels, kinds, namer, bindings.name_for,
-                                       lambda helper: _front(cache, helper)[0], set(pairs))
+                                       _read_levels(cache), set(pairs))
     shapes = analyse_shapes(levels, outputs if request.mode != "vjp" else ())
     import numpy
     bindings.name_for(levels.numpy_name, numpy, exact=True)
@@ -275,7 +287,7 @@ def _derive_forward(func, request, registry, cache):
 
     env = HelperEnv(request, levels, kinds, outputs, registry, cache,
                     lambda helper, r: derive(helper, r, registry, cache),
-                    lambda helper: _front(cache, helper)[0])
+                    _read_levels(cache))
 
     def derive_jvp(helper, wrt, stmt):
         found = helper_derivative(env, "jvp", helper, wrt, stmt)
@@ -367,7 +379,8 @@ def _facts(levels, namer, request, cache):
     """The kinds of every variable for the request's signature, and the levels form the
     specialisation computes (float64 numbers read from arrays as Python floats, float
     arithmetic a loop repeats on values it never changes done once before it)."""
-    results = helper_results(lambda helper, functions=None: _front(cache, helper, functions))
+    results = helper_results(lambda helper, functions=None: _shared_front(cache, helper,
+                                                                          functions))
 
     def analyse(form):
         return analyse_kinds(form, dict(request.signature or ()), results)
