@@ -97,17 +97,14 @@ def derive(func, request, registry, cache):
 
 
 def _front(cache, func, functions=None, read_only=False):
-    """front(func, functions), run once per derivation under way (the checks, the facts
-    of calls and the helpers' own derivatives each ask for f's or a helper's levels form;
-    grad()'s checks and the first call share one): each caller gets its own copy, except
-    a `read_only` one (grad()'s checks only read the tree, and cloning it was a tenth of
-    what they cost), which gets the shared levels form and its own namer."""
+    """front(func, functions), run once per derivation under way and shared (the checks,
+    the facts of calls, the helpers' derivatives; grad()'s checks and the first call):
+    each caller gets a copy, a `read_only` one (grad()'s checks) only its own namer."""
     levels, namer = _shared_front(cache, func, functions)
     return (levels if read_only else levels.copy()), copy.deepcopy(namer)
 
 
 def _shared_front(cache, func, functions=None):
-    """(levels form, namer) of front(func, functions) as `cache` keeps it: for readers."""
     key = ("front", func, tuple(sorted((functions or {}).items())))
     try:
         hash(key)
@@ -117,9 +114,8 @@ def _shared_front(cache, func, functions=None):
 
 
 def _read_levels(cache):
-    """A helper's levels form, shared, for the stages that only read it (its kinds, arity,
-    draws, whether its split is worth it): each was given a copy of the tree and of the
-    namer it never wrote into (a model's first call made 40)."""
+    """A helper's shared levels form, for stages that only read it (kinds, arity, draws,
+    split worth): copying tree and namer for each was 40 clones in a model's first call."""
     return lambda helper: _shared_front(cache, helper)[0]
 
 
@@ -149,8 +145,7 @@ def outline(func, request, registry, cache):
 def _checks(func, request, registry, cache, outline=False):
     """f's levels form, facts and activity (stages 1-5), every check on f's source made:
     of f's output too, except for a helper's jvp (whatever it returns has a tangent)."""
-    # the outline's stages read f's levels form without writing into it (split_aux and
-    # guard_aliased_writes make new trees; tests/test_stages_keep_inputs.py holds that)
+    # the outline only reads the shared form (tests/test_stages_keep_inputs.py holds that)
     levels, namer = _front(cache, func, known_functions(request.signature), read_only=outline)
     func = levels.parsed.func           # the def a C-level wrapper (lru_cache) leads to
     aux = None
