@@ -38,7 +38,7 @@ from .backend.load import load
 from . import runtime_blocks
 from .errors import APIUsageError, function_location
 from .frontend.fence import fence
-from .frontend.parse import parse
+from .frontend.parse import parse, visible_names
 from .frontend.resolve import resolve
 from .transforms.function_tables import inline_function_tables
 from .transforms.generators import generators_as_lists
@@ -46,7 +46,7 @@ from .frontend.star_params import source_function
 from .ir import build
 from .ir.grammar import verify
 from .ir.naming import Bindings, Namer
-from .ir.walk import names_stored, walk_tree
+from .ir.walk import names_stored
 from .optimize.body import Body
 from .optimize.float_literals import float_literals_beside_inputs
 from .optimize.pass_facts import PassFacts
@@ -77,7 +77,7 @@ def front(func, functions=None):
     parsed = unroll_item_loops(parsed, functions)
     resolution = resolve(parsed)
     fence(parsed, resolution=resolution)
-    namer = Namer(_user_names(parsed))
+    namer = Namer(visible_names(parsed))
     numpy_name = numpy_name_for(resolution, namer)
     levels = normalize(parsed, resolution, namer, numpy_name, functions or {})
     verify(levels.tree)
@@ -96,17 +96,27 @@ def derive(func, request, registry, cache):
         return _derive(func, request, registry, cache)
 
 
-def _front(cache, func, functions=None):
-    """front(func, functions), run once per derivation under way (the checks, the facts
-    of calls and the helpers' own derivatives each ask for f's or a helper's levels form;
-    grad()'s checks and the first call share one): each caller gets its own copy."""
+def _front(cache, func, functions=None, read_only=False):
+    """front(func, functions), run once per derivation under way and shared (the checks,
+    the facts of calls, the helpers' derivatives; grad()'s checks and the first call):
+    each caller gets a copy, a `read_only` one (grad()'s checks) only its own namer."""
+    levels, namer = _shared_front(cache, func, functions)
+    return (levels if read_only else levels.copy()), copy.deepcopy(namer)
+
+
+def _shared_front(cache, func, functions=None):
     key = ("front", func, tuple(sorted((functions or {}).items())))
     try:
         hash(key)
     except TypeError:
         return front(func, functions)
-    levels, namer = cache.front(key, lambda: front(func, functions))
-    return levels.copy(), copy.deepcopy(namer)
+    return cache.front(key, lambda: front(func, functions))
+
+
+def _read_levels(cache):
+    """A helper's shared levels form, for stages that only read it (kinds, arity, draws,
+    split worth): copying tree and namer for each was 40 clones in a model's first call."""
+    return lambda helper: _shared_front(cache, helper)[0]
 
 
 @dataclass(frozen=True)
@@ -135,7 +145,8 @@ def outline(func, request, registry, cache):
 def _checks(func, request, registry, cache, outline=False):
     """f's levels form, facts and activity (stages 1-5), every check on f's source made:
     of f's output too, except for a helper's jvp (whatever it returns has a tangent)."""
-    levels, namer = _front(cache, func, known_functions(request.signature))
+    # the outline only reads the shared form (tests/test_stages_keep_inputs.py holds that)
+    levels, namer = _front(cache, func, known_functions(request.signature), read_only=outline)
     func = levels.parsed.func           # the def a C-level wrapper (lru_cache) leads to
     aux = None
     if request.has_aux:
@@ -145,7 +156,7 @@ def _checks(func, request, registry, cache, outline=False):
     if not forward_helper:
         _reject_constant_output(func, out_atom)
     levels, kinds = _facts(levels, namer, request, cache)
-    levels = guard_aliased_writes(levels, kinds, namer, _user_names(levels.parsed),
+    levels = guard_aliased_writes(levels, kinds, namer, visible_names(levels.parsed),
                                   generated=cache.derived_of(func) is not None)
     outputs = [out_atom.id] if isinstance(out_atom, gast.Name) else []
     activity = analyse_activity(levels, request.wrt, outputs, registry,
@@ -193,12 +204,12 @@ def _derive(func, request, registry, cache):
     bindings = Bindings(namer, _user_object(levels.resolution))
     env = HelperEnv(request, levels, kinds, outputs, registry, cache,
                     lambda helper, r: derive(helper, r, registry, cache),
-                    lambda helper: _front(cache, helper)[0])
+                    _read_levels(cache))
     levels, kinds, activity, env, pairs = split_calls(env, activity, namer, bindings.name_for,
                                                       cache.derived_of(func) is not None)
     # a helper's vjp runs its body again: the draws it makes are replayed from these
     levels, draw_states = replay_draws(levels, kinds, namer, bindings.name_for,
-                                       lambda helper: _front(cache, helper)[0], set(pairs))
+                                       _read_levels(cache), set(pairs))
     shapes = analyse_shapes(levels, outputs if request.mode != "vjp" else ())
     import numpy
     bindings.name_for(levels.numpy_name, numpy, exact=True)
@@ -271,7 +282,7 @@ def _derive_forward(func, request, registry, cache):
 
     env = HelperEnv(request, levels, kinds, outputs, registry, cache,
                     lambda helper, r: derive(helper, r, registry, cache),
-                    lambda helper: _front(cache, helper)[0])
+                    _read_levels(cache))
 
     def derive_jvp(helper, wrt, stmt):
         found = helper_derivative(env, "jvp", helper, wrt, stmt)
@@ -363,7 +374,8 @@ def _facts(levels, namer, request, cache):
     """The kinds of every variable for the request's signature, and the levels form the
     specialisation computes (float64 numbers read from arrays as Python floats, float
     arithmetic a loop repeats on values it never changes done once before it)."""
-    results = helper_results(lambda helper, functions=None: _front(cache, helper, functions),
+    results = helper_results(lambda helper, functions=None: _shared_front(cache, helper,
+                                                                          functions),
                              exact=cache.derivation_memo("helper kinds"))
 
     def analyse(form):
@@ -383,14 +395,3 @@ def _user_object(resolution):
 def _unrebound(levels, wrt):
     """The differentiated parameters the function never assigns to."""
     return set(wrt) - set(names_stored(levels.tree))
-
-
-def _user_names(parsed):
-    # the def a C-level wrapper (lru_cache) leads to; f for f with fixed *args items
-    func = source_function(parsed.func)
-    names = {n.id for n in walk_tree(parsed.tree) if isinstance(n, gast.Name)}
-    names |= {parsed.tree.name}
-    names |= set(func.__code__.co_names) | set(func.__code__.co_varnames)
-    names |= set(func.__code__.co_freevars)
-    names |= set(func.__globals__)
-    return names | set(dir(builtins))

@@ -237,3 +237,20 @@ def test_learned_length_needs_the_broadcast_after_the_slice():
     assert tuple(kinds.lengths["r"]) == (length("xs.shape[1]"), None)
     late = facts(late_gate, np.ones((2, 5)), np.ones((3, 3)), np.ones((3, 2, 2)))
     assert tuple(late.lengths["z"]) == (length("xs.shape[1]"), None)
+
+
+def test_only_rebinding_a_loop_index_looks_for_the_values_that_read_it(monkeypatch):
+    """A value whose length reads a loop index (`@k@...`) is forgotten when k is bound
+    again; binding any other name looks at no value (that scan of every value at every
+    binding was quadratic in a function's length)."""
+    from s2s_ad.analyses import lengths
+    scanned = []
+    mentions = lengths.mentions
+    monkeypatch.setattr(lengths, "mentions",
+                        lambda value, prefix: scanned.append(prefix) or mentions(value, prefix))
+    rebound = lambda: [p for p in scanned if not p.startswith("@?")]   # noqa: E731
+    facts(slices, np.ones(6))        # no loop (an undecided slice's own symbol: "@?...")
+    assert rebound() == []
+    kinds = facts(conv_loop, np.ones(3), np.ones(8))
+    assert set(rebound()) == {"@k@"}
+    assert "k" not in kinds.lengths or kinds.lengths["k"] is None

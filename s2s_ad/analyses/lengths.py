@@ -59,6 +59,7 @@ class SymbolicLengths:
         self._equal = {}                 # a slice's own length symbol -> what it equals
         self._opaque = {}                # that symbol -> (id(block), position) of its slice
         self._site = None                # (id(block), position) of the statement analysed
+        self._indices = set()            # variables a loop index symbol was bound to
         self._learnable = uninterrupted_blocks(self.levels.tree)
         for name in self.levels.resolution.parameters:
             kind = signature.get(name)
@@ -82,10 +83,12 @@ class SymbolicLengths:
 
     def _sym_bind(self, name, value):
         """Bind `name`; values that read a loop index `name` held go (they were of the
-        index's former value)."""
-        prefix = "@" + name + "@"
-        for other in [o for o, v in self.sym.items() if mentions(v, prefix)]:
-            del self.sym[other]
+        index's former value). Only a loop index's symbol starts with "@name@": other names
+        skip the scan of every value (quadratic in a long function's statements)."""
+        if name in self._indices:
+            prefix = "@" + name + "@"
+            for other in [o for o, v in self.sym.items() if mentions(v, prefix)]:
+                del self.sym[other]
         value = substituted(value, self._equal)
         if value is None:
             self.sym.pop(name, None)
@@ -113,6 +116,7 @@ class SymbolicLengths:
         if isinstance(iterated, Range):
             start, stop = iterated
             symbol = f"@{target}@{id(loop)}"
+            self._indices.add(target)
             k = Affine.symbol(symbol)
             if start.is_constant:
                 self.bounds.lower[symbol] = start.const

@@ -8,6 +8,7 @@ The source map turns a node position (relative to the dedented source) back into
 file, line and column the user sees, for located errors.
 """
 import ast
+import builtins
 import inspect
 import linecache
 import os
@@ -19,7 +20,7 @@ import gast
 from ..ir.depth import MAX_DEPTH, recursion_room, tree_depth
 from ..ir.walk import walk_tree
 from ..errors import APIUsageError, SourceLocation, UnsupportedSyntaxError
-from .star_params import with_star_items
+from .star_params import source_function, with_star_items
 
 
 @dataclass(frozen=True)
@@ -272,3 +273,16 @@ def _lambda_as_def(module, func, smap):
 def _holds(node, spot):
     """Does `node`'s span hold the (line, column) `spot`?"""
     return (node.lineno, node.col_offset) <= spot < (node.end_lineno, node.end_col_offset)
+
+
+def visible_names(parsed):
+    """Every name the parsed function reads, binds or could see (its globals, builtins,
+    code object's names): what generated names must not take."""
+    # the def a C-level wrapper (lru_cache) leads to; f for f with fixed *args items
+    func = source_function(parsed.func)
+    names = {n.id for n in walk_tree(parsed.tree) if isinstance(n, gast.Name)}
+    names |= {parsed.tree.name}
+    names |= set(func.__code__.co_names) | set(func.__code__.co_varnames)
+    names |= set(func.__code__.co_freevars)
+    names |= set(func.__globals__)
+    return names | set(dir(builtins))
