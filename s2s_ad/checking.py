@@ -8,8 +8,9 @@
 Scalar-valued f: every element of each `wrt` argument is perturbed (a fixed random
 sample of at most `max_elements` of them for large arrays); a dict, list or tuple argument
 (`params["W"]`) element by element of each array or number it holds, and an object of a
-class of yours (`model.W`, `model.layers[0].b`) by the numbers and arrays its attributes hold. Array-valued f: the vjp is
-checked by the inner-product test <v, J^T u> = d/de <u, f(x + e v)> for random u, v.
+class of yours (`model.W`, `model.layers[0].b`) by the numbers and arrays its attributes
+hold. Array-valued f: the vjp is checked by the inner-product test
+<v, J^T u> = d/de <u, f(x + e v)> for random u, v.
 With order=2 (scalar f), the first derivatives are checked, then for each `wrt` argument
 the Hessian-vector product along a random v against central differences of the gradient.
 """

@@ -3,7 +3,7 @@ a function (used by `normalize`, mixed into its normalizer).
 
     a, (b, c) = t          ->  a = t[0]; t2 = t[1]; b = t2[0]; c = t2[1]
     first, *rest, last = t ->  first = t[0]; t1 = t[1:-1]; rest = list(t1); last = t[-1]
-    xs, ys = zip(*pairs)   ->  rows = pairs; xs = tuple(v[0] for v in rows); ys = ...
+    xs, ys = zip(*pairs)   ->  rows = pairs; xs = tuple([v[0] for v in rows]); ...
     g = ACTIVATIONS["tanh"] ->  (no statement: calls of g call that function)
 """
 import dataclasses
@@ -57,8 +57,8 @@ class AssignmentMixin(ReturnedFunctionMixin):
         self._deferred_writes = []
 
     def _unzipped(self, target, value, stmt):
-        """`xs, ys = zip(*pairs)` -> rows = pairs; xs = tuple(v[0] for v in rows); ys =
-        tuple(v[1] for v in rows): the same values wherever the unpacking succeeds (each
+        """`xs, ys = zip(*pairs)` -> rows = pairs; xs = tuple([v[0] for v in rows]); ys =
+        tuple([v[1] for v in rows]): the same values wherever the unpacking succeeds (each
         item of pairs then holds at least as many values as there are targets, and zip's
         k-th tuple is every item's k-th value). False for any other assignment."""
         if not (isinstance(target, (gast.Tuple, gast.List)) and isinstance(value, gast.Call)
@@ -72,10 +72,8 @@ class AssignmentMixin(ReturnedFunctionMixin):
         self._assign([build.with_location(build.name(rows, store=True), value)],
                      value.args[0].value, stmt)
         for k, elt in enumerate(target.elts):
-            column = gast.GeneratorExp(
-                elt=build.subscript(build.name(item), build.const(k)), generators=[
-                    gast.comprehension(target=build.name(item, store=True),
-                                       iter=build.name(rows), ifs=[], is_async=0)])
+            column = build.list_comp(build.subscript(build.name(item), build.const(k)),
+                                     item, build.name(rows))
             call = build.call(build.name("tuple"), [column])
             for node in gast.walk(call):
                 build.with_location(node, value)
