@@ -131,15 +131,53 @@ def _unbound(function, args):
     derivative here: the derivative of f refuses a method of an object that carries one
     (transforms/held_methods.py)."""
     import inspect
+    from s2s_ad.runtime_functions import _refuse_argument_writes
     if inspect.ismethod(function) and inspect.isfunction(function.__func__):
-        return function.__func__, (function.__self__,) + tuple(args), 1
-    if not inspect.isclass(function) \
+        unbound = function.__func__, (function.__self__,) + tuple(args), 1
+    elif not inspect.isclass(function) \
             and inspect.isfunction(getattr(type(function), "__call__", None)):
         # a callable object (a model called as model(x)): its class's __call__ with the
         # object first, which has an identity to specialise on (the object gets no
         # derivative here either)
-        return type(function).__call__, (function,) + tuple(args), 1
-    return function, tuple(args), 0
+        unbound = type(function).__call__, (function,) + tuple(args), 1
+    else:
+        unbound = function, tuple(args), 0
+    _refuse_argument_writes(*unbound)
+    return unbound
+
+
+def _refuse_argument_writes(function, args, first):
+    """A located error when `function` writes into an array, list, dict or object it is
+    given (`x *= 2.0` in a layer's forward): its derivative, derived on its own, cannot
+    tell the caller's derivative that the caller's value changed, and running it again
+    (as its vjp does) would write twice. The object a method is called on (`self.cache =
+    x`) is not checked: its attributes are not the caller's values being differentiated."""
+    import inspect
+    if not inspect.isfunction(function):
+        return
+    from s2s_ad.analyses.argument_writes import parameter_writes, write_refusal
+    writes = parameter_writes(function, type(args[0]) if first else None)
+    if not writes:
+        return
+    try:
+        given = inspect.signature(function).bind(*args).arguments
+    except TypeError:
+        return
+    for position, (name, value) in enumerate(given.items()):
+        kind = _changeable(value) if position >= first and name in writes else ""
+        if kind:
+            raise write_refusal(function, writes[name], kind)
+
+
+def _changeable(value):
+    """The name of what a write through `value` may change that the caller may hold (an
+    array, a list, dict or set, an object with attributes, one a tuple holds), else ""."""
+    if isinstance(value, tuple):
+        return next(filter(None, map(_changeable, value)), "")
+    if isinstance(value, (np.ndarray, list, dict, set, bytearray)):
+        return "array" if isinstance(value, np.ndarray) else type(value).__name__
+    return "object" if hasattr(value, "__dict__") and not (
+        inspect.isroutine(value) or inspect.isclass(value) or inspect.ismodule(value)) else ""
 
 
 def function_vjp(function, args, cotangent):
@@ -203,7 +241,10 @@ def function_vjp_tangent(function, args, cotangent, arg_tangents, cotangent_tang
     # the vjp specialised on the function's identity: it calls the function by name (the
     # general one would call function_vjp again)
     dispatcher = dispatcher_of(vjp)
-    vjp = dispatcher.specialisation(dispatcher.signature_for((function, *args, cotangent), {}))
+    signature = dispatcher.signature_for((function, *args, cotangent), {})
+    vjp = dispatcher.specialisation(signature)
+    if vjp is None and dispatcher._failure(signature) is not None:
+        raise dispatcher._failure(signature)    # the located error building it raised
     if vjp is None:
         raise TypeError("s2s_ad cannot specialise the derivative of the held function "
                         f"{function!r} (too many specialisations)")

@@ -65,13 +65,53 @@ _DEPTH = 3
 # each function's parsed source, read again for every call of it a derivative makes (only
 # read here, never changed)
 _TREES = weakref.WeakKeyDictionary()
+_WRITES = weakref.WeakKeyDictionary()    # function -> {owner: parameter_writes' answer}
 _COMPOUND = (gast.For, gast.AsyncFor, gast.While, gast.If, gast.With, gast.AsyncWith, gast.Try)
 
 
-def parameters_written(function, _depth=0, _active=None):
-    """The set of parameter names of `function` it may write into (see the module doc)."""
-    reader = _read(function, _depth, _active)
+def parameters_written(function, _depth=0, _active=None, owner=None):
+    """The set of parameter names of `function` it may write into (see the module doc).
+    With `owner`, the class of the object its first parameter holds (`self`), the methods
+    it calls on that object (`self.forward(*args)`) are followed as that class's."""
+    reader = _read(function, _depth, _active, owner)
     return frozenset(reader.written) if reader is not None else frozenset()
+
+
+def parameter_writes(function, owner=None):
+    """{parameter name: where `function`'s source first writes into it (a SourceLocation
+    of the statement)}, for `owner` as in parameters_written. Kept per function and
+    owner: a derivative asks on every call of a function chosen when the code runs."""
+    kept = _WRITES.setdefault(function, {}) if _keyable(function) else {}
+    if owner not in kept:
+        reader = _read(function, 0, None, owner)
+        kept[owner] = {} if reader is None else {p: reader.where[p] for p in sorted(reader.written)}
+    return kept[owner]
+
+
+def write_refusal(function, at, kind, called_at=None):
+    """The located error for a def that writes (at `at`) into the `kind` ("array", "list",
+    ...) its caller passes in, called where the caller's derivative cannot follow the
+    write: through a function or object chosen when the code runs, or as a method
+    differentiated on its own (a layer of a model). `called_at`: the call's location."""
+    from ..errors import UnsupportedSyntaxError
+    writer = at.function or function.__qualname__
+    via = "" if writer == function.__qualname__ else f" (through `{function.__qualname__}`)"
+    call = f" at line {called_at.lineno} (`{called_at.source_line.strip()}`)" \
+        if called_at is not None else " through a function or object chosen when the code runs"
+    return UnsupportedSyntaxError(
+        f"`{writer}` writes here into the {kind} its caller passes in{via}, and it is called"
+        f"{call} as a derivative of its own: that derivative cannot follow a write into "
+        f"the caller's value", at,
+        "copy before writing (`x = x * 2.0` rather than `x *= 2.0`, or `x = x.copy()` "
+        "first), or return the new value instead of writing into the argument")
+
+
+def _keyable(function):
+    try:
+        weakref.ref(function)
+        return True
+    except TypeError:
+        return False
 
 
 def parameters_returned(function):
@@ -85,23 +125,29 @@ def parameters_returned(function):
 
 def parsed_tree(function):
     """`function`'s parsed def (kept per function object; never changed), or None."""
-    tree = _TREES.get(function)
-    if tree is None:
+    parsed = _parsed(function)
+    return parsed.tree if parsed is not None else None
+
+
+def _parsed(function):
+    parsed = _TREES.get(function)
+    if parsed is None:
         try:
-            tree = _TREES[function] = parse(function).tree
+            parsed = _TREES[function] = parse(function)
         except Exception:
             return None
-    return tree
+    return parsed
 
 
-def _read(function, _depth, _active):
+def _read(function, _depth, _active, owner=None):
     active = set() if _active is None else _active
     code = getattr(function, "__code__", None)
     if code is None or function in active:
         return None
-    tree = parsed_tree(function)
-    if tree is None:
+    parsed = _parsed(function)
+    if parsed is None:
         return None
+    tree = parsed.tree
     scope = collections.ChainMap(
         dict(zip(code.co_freevars, [c.cell_contents for c in function.__closure__ or ()])),
         function.__globals__)
@@ -110,6 +156,9 @@ def _read(function, _depth, _active):
     params += [p.id for p in (a.vararg, a.kwarg) if p is not None]
     reader = _Reader(scope, {p: {p: 0} for p in params}, _depth, active | {function})
     reader.parameters = [p.id for p in a.posonlyargs + a.args]
+    reader.parsed = parsed
+    if owner is not None and reader.parameters:
+        reader.owner, reader.receiver = owner, reader.parameters[0]
     reader.block(tree.body, top=True)
     return reader
 
@@ -123,10 +172,14 @@ class _Reader:
     def __init__(self, scope, views, depth, active):
         self.scope, self.views, self.depth, self.active = scope, views, depth, active
         self.written = set()
+        self.where = {}                # parameter -> the statement first writing into it
         self.returned = set()          # parameters the returned value may hold
+        self.owner = self.receiver = None   # the class of the object `self` holds
+        self.statement_at = None
 
     def block(self, stmts, top):
         for stmt in stmts:
+            self.statement_at = stmt
             self.statement(stmt, top)
 
     def statement(self, stmt, top):
@@ -193,9 +246,15 @@ class _Reader:
         elif isinstance(target, (gast.Subscript, gast.Attribute)):
             self.mutates(target.value)      # `q[0] = v`, `q.attr = v` change what q holds
 
-    def mutates(self, expr):
-        """The object `expr` denotes is changed: a parameter it is (part of) is written."""
-        self.written |= {p for p, depth in self.viewed(expr).items() if depth == 0}
+    def mutates(self, expr, at=None):
+        """The object `expr` denotes is changed: a parameter it is (part of) is written
+        (by the statement read now, or `at`, where a function it calls writes)."""
+        for p, depth in self.viewed(expr).items():
+            if depth == 0:
+                self.written.add(p)
+                if p not in self.where:
+                    self.where[p] = at or self.parsed.source_map.locate(
+                        self.statement_at or expr)
 
     def viewed(self, expr):
         """{parameter: depth} of what the value of `expr` may hold (see the class doc)."""
@@ -260,6 +319,12 @@ class _Reader:
                 self.mutates(kw.value)
         if isinstance(func, gast.Attribute) and func.attr == "shuffle" and call.args:
             self.mutates(call.args[0])          # rng.shuffle(q), np.random.shuffle(q)
+        method = self._own_method(func)
+        if method is not None:
+            # self.forward(*args) of a known class: that class's def, self first
+            callee, first = method
+            self._calls_writer(callee, first + list(call.args), call.keywords)
+            return
         if isinstance(func, gast.Attribute) and self._is_value(func.value):
             if func.attr in _MUTATING:
                 self.mutates(func.value)
@@ -272,28 +337,50 @@ class _Reader:
                 and call.args:
             self.mutates(call.args[0])
             return
+        self._calls_writer(callee, list(call.args), call.keywords)
+
+    def _own_method(self, func):
+        """(def, [self] or []) for `self.m` of the owner class's def or staticmethod m,
+        while `self` still holds the object; else None."""
+        if self.owner is None or not isinstance(func, gast.Attribute) \
+                or not isinstance(func.value, gast.Name) or func.value.id != self.receiver \
+                or self.views.get(self.receiver) != {self.receiver: 0}:
+            return None
+        raw = inspect.getattr_static(self.owner, func.attr, None)
+        if inspect.isfunction(raw):
+            return raw, [func.value]
+        if isinstance(raw, staticmethod) and inspect.isfunction(raw.__func__):
+            return raw.__func__, []
+        return None
+
+    def _calls_writer(self, callee, args, keywords):
+        """The writes of a call of `callee` given the argument nodes `args`, `keywords`."""
         if not inspect.isfunction(callee) or callee in self.active:
             return
         if self.depth >= _DEPTH:
-            for arg in list(call.args) + [k.value for k in call.keywords]:
+            for arg in args + [k.value for k in keywords]:
                 self.mutates(arg)
             return
-        written = parameters_written(callee, self.depth + 1, self.active)
+        on_self = args and isinstance(args[0], gast.Name) and args[0].id == self.receiver
+        reader = _read(callee, self.depth + 1, self.active, self.owner if on_self else None)
+        written = reader.written if reader is not None else ()
         if not written:
             return
         try:
-            bound = inspect.signature(callee).bind_partial(*range(len(call.args)))
+            bound = inspect.signature(callee).bind_partial(*range(len(args)))
             by_position = {i: name for name, i in bound.arguments.items()
                            if isinstance(i, int)}
         except (TypeError, ValueError):
             by_position = {}
-        for i, arg in enumerate(call.args):
-            if isinstance(arg, gast.Starred) or by_position.get(i) in written \
-                    or by_position.get(i) is None:
-                self.mutates(arg)
-        for kw in call.keywords:
+        first = reader.where[sorted(written)[0]]
+        for i, arg in enumerate(args):
+            if isinstance(arg, gast.Starred) or by_position.get(i) is None:
+                self.mutates(arg, first)
+            elif by_position.get(i) in written:
+                self.mutates(arg, reader.where[by_position[i]])
+        for kw in keywords:
             if kw.arg is None or kw.arg in written:
-                self.mutates(kw.value)
+                self.mutates(kw.value, reader.where.get(kw.arg, first))
 
     def _is_value(self, expr):
         """Is `expr` (the receiver of a method) a value rather than a module or class?"""

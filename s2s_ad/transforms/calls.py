@@ -155,17 +155,28 @@ class CallMixin(FunctionValueMixin, HelperInlineMixin, ObjectCallMixin):
         if self._passes_local_function(expr):
             # apply(act, x), apply(lambda z: ..., x): the def is inlined into f
             return self._inline_helper(target, expr)
-        if inspect.ismethod(target) and isinstance(expr.func, gast.Attribute) \
+        held = not inspect.isclass(target) and defines_call(type(target)) \
+            and is_users_def(type(target).__call__)
+        if held or inspect.ismethod(target) and isinstance(expr.func, gast.Attribute) \
                 and is_users_def(target.__func__):
             # model.loss(x) of a module-level object of your own class (or Cls.make(x)
-            # of a classmethod; never log.debug(...) of a logging.Logger):
-            # Model.loss(model, x), the def differentiated like any helper (the bound
-            # method itself has no derivative); S.step(u) writing into u is inlined so
-            name = self._bound_name(target.__func__)
+            # of a classmethod; never log.debug(...) of a logging.Logger), act(x) of a
+            # module-level callable object: Model.loss(model, x), Act.__call__(act, x),
+            # the def differentiated like any helper (the bound method itself has no
+            # derivative); S.step(u) writing into u is inlined so
+            function = type(target).__call__ if held else target.__func__
+            name = self._bound_name(function)
+            receiver = expr.func if held else expr.func.value
             method = build.with_location(build.call(
-                build.name(name), [build.clone(expr.func.value)] + list(expr.args),
+                build.name(name), [build.clone(receiver)] + list(expr.args),
                 [(k.arg, k.value) for k in expr.keywords]), expr)
-            return self._call_target(build.name(name), name, target.__func__, method)
+            obj = target if held else target.__self__
+            if not inspect.isclass(obj) and self._writes_of_method(function, type(obj), expr,
+                                                                   True):
+                call = self._function_call(function, method.args, method.keywords, expr)
+                if isinstance(call, gast.Call):
+                    return self._inline_method(function, type(obj), call)
+            return self._call_target(build.name(name), name, function, method)
         if self._writes_into_arguments(target) and not takes_variable_arguments(target):
             # scale_(t) with `q *= 2.0` inside: the write changes f's t, which only f's
             # own derivative can follow, so the def is inlined into f (one taking *args or

@@ -76,8 +76,10 @@ class HelperInlineMixin:
         is given (analyses/argument_writes.py)?"""
         return is_users_def(target) and bool(parameters_written(target))
 
-    def _inline_helper(self, target, expr, why="is given a function made inside f"):
-        """The call `expr` of the def `target`, inlined (its value as an atom)."""
+    def _inline_helper(self, target, expr, why="is given a function made inside f",
+                       receiver_class=None):
+        """The call `expr` of the def `target`, inlined (its value as an atom); with
+        `receiver_class`, its first parameter holds an object of exactly that class."""
         if not inspect.isfunction(target) or getattr(target, "__s2s_generated__", None) \
                 or (getattr(target, "__module__", None) or "").startswith(_LIBRARIES):
             raise UnsupportedSyntaxError(
@@ -104,7 +106,8 @@ class HelperInlineMixin:
                 "(recursion cannot be inlined)", self.smap.locate(expr),
                 "copy the argument in the function before writing into it "
                 "(`q = q.copy()`) and return what it computes")
-        return self._inline(key, expr, shared=_written_in_place(target))
+        return self._inline(key, expr, shared=_written_in_place(target),
+                            receiver_class=receiver_class)
 
     def _check_free_names(self, tree, resolution, target, expr, held=None,
                           why="is given a function made inside f"):

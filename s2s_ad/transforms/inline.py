@@ -94,7 +94,7 @@ def lambda_as_def(name, lam, where):
 class InlineMixin:
     """`_inline(name, call)` for the normalizer: the call's value as an atom."""
 
-    def _inline(self, name, call, held=None, shared=()):
+    def _inline(self, name, call, held=None, shared=(), receiver_class=None):
         """The call's value as an atom. With `held` (the nested defs of a helper that
         returns functions, transforms/returned_functions.py): each registered as a nested
         function of f reading the helper's variables under their fresh names, and the
@@ -116,8 +116,12 @@ class InlineMixin:
                   if p in shared and isinstance(arg, gast.Name) and arg.id in self.current
                   and arg.id not in self.nested}
         rename.update(caller)
-        # the fresh names are values of f (`w_1.sum()` is a method of a value)
-        self.res = dataclasses.replace(self.res, locals=self.res.locals | set(rename.values()))
+        # the fresh names are values of f (`w_1.sum()` is a method of a value); an inlined
+        # method's object is of the class its call chose (its methods are that class's)
+        receivers = self.res.receivers if receiver_class is None or not params else \
+            {**self.res.receivers, rename[params[0]]: (receiver_class, "exact")}
+        self.res = dataclasses.replace(self.res, locals=self.res.locals | set(rename.values()),
+                                       receivers=receivers)
         bound = self._bind_call(fdef, rename, call, name,  # defaults read enclosing names
                                 set(caller))
         for fn in [fdef] + [self._hold(fname, fd) for fname, fd in (held or {}).items()]:

@@ -26,6 +26,7 @@ from .. import runtime_functions, runtime_objects
 from ..frontend.star_params import (fixed_arity, fixed_count, keyword_names, spread_keywords,
                                     takes_variable_arguments)
 from ..runtime_objects import constructible, defines_call
+from ..analyses.argument_writes import parameter_writes, write_refusal
 from .helper_inline import _LIBRARIES       # (functions taking *args there are primitives)
 
 
@@ -130,6 +131,8 @@ class ObjectCallMixin:
         dispatching guard holds the classes)."""
         call = None
         for cls in reversed(classes):
+            writes = self._writes_of_method(inspect.getattr_static(cls, attr), cls, expr,
+                                            inline=len(classes) == 1)
             receiver = build.clone(item)
             if len(classes) > 1:
                 receiver = self._runtime_call(runtime_objects.as_instance,
@@ -142,6 +145,10 @@ class ObjectCallMixin:
                     f"`.{attr}(...)` of an item of a list of objects takes a starred "
                     f"argument whose length is known only when the code runs",
                     self.smap.locate(expr), "pass the items one by one: f(xs[0], xs[1])")
+            if writes:
+                # one class whose method writes into its argument: inlined, so f's
+                # derivative follows the write (as for a def called by name)
+                return self._inline_method(inspect.getattr_static(cls, attr), cls, this)
             call = this if call is None else build.with_location(build.if_exp(
                 self._runtime_call(runtime_objects.has_class,
                                    [build.clone(item), self._class_name(cls)]),
@@ -149,6 +156,33 @@ class ObjectCallMixin:
         if isinstance(call, gast.Call):
             return self._call(call)
         return self._if_expression(call)
+
+    def _writes_of_method(self, function, owner, expr, inline):
+        """Does the method `function` of `owner`, called at `expr` on an object of that
+        class, write into an argument it is given (not into the object itself), itself or
+        through the methods it calls on the object (`self.forward(*args)`)? Then it is
+        inlined where it can be (`inline`: _inline_method), else the located error: a
+        derivative of its own would not tell f's derivative that f's value changed
+        (analyses/argument_writes.py)."""
+        if not inspect.isfunction(function):
+            return False
+        first = next(iter(inspect.signature(function).parameters), None)
+        writes = {p: at for p, at in parameter_writes(function, owner).items() if p != first}
+        if not writes:
+            return False
+        if inline:
+            return True
+        name = sorted(writes)[0]
+        raise write_refusal(function, writes[name], "value", self.smap.locate(expr))
+
+    def _inline_method(self, function, owner, call):
+        """The call `call` (the object first) of the method `function` of `owner`, inlined
+        (taken at the call's arity when it has *args), the object known as an `owner`
+        inside, so the methods it calls on the object are `owner`'s, inlined in turn when
+        they write into what they are given."""
+        target = self._of_arity(function, len(call.args), [k.arg for k in call.keywords])
+        return self._inline_helper(target, call, "writes into an argument it is given",
+                                   receiver_class=owner)
 
     def _class_name(self, cls):
         """A name the normalized code reads `cls` under (bound like a runtime helper)."""
@@ -246,8 +280,11 @@ class ObjectCallMixin:
         else:
             function, first = raw, [receiver] if how == "instance" else []
         call = self._function_call(function, first + list(expr.args), expr.keywords, expr)
-        if isinstance(call, gast.Call) and self._writes_into_arguments(function):
+        if isinstance(call, gast.Call) and first and how == "instance" and \
+                self._writes_of_method(function, owner, expr, True):
             # s.step(u) whose method writes into u: inlined, so f's derivative sees it
+            return self._inline_method(function, owner, call)
+        if isinstance(call, gast.Call) and self._writes_into_arguments(function):
             return self._inline_helper(function, call, "writes into an argument it is given")
         return self._call(call) if isinstance(call, gast.Call) else call
 
@@ -270,6 +307,9 @@ class ObjectCallMixin:
                 # Layer.__call__(self.l1, x), differentiated through l1's attributes
                 call = self._function_call(held.__call__, [build.clone(func)] + list(expr.args),
                                            expr.keywords, expr)
+                if isinstance(call, gast.Call) and self._writes_of_method(
+                        held.__call__, held, expr, True):
+                    return self._inline_method(held.__call__, held, call)
                 return self._call(call) if isinstance(call, gast.Call) else call
         if expr.keywords or any(isinstance(a, gast.Starred) for a in expr.args):
             raise UnsupportedSyntaxError(
