@@ -155,7 +155,8 @@ def _refuse_argument_writes(function, args, first):
     import inspect
     if not inspect.isfunction(function):
         return
-    from s2s_ad.analyses.argument_writes import parameter_writes, write_refusal
+    from s2s_ad.analyses.argument_writes import parameter_writes
+    from s2s_ad.refusals import write_refusal
     writes = parameter_writes(function, type(args[0]) if first else None)
     if not writes:
         return

@@ -88,24 +88,6 @@ def parameter_writes(function, owner=None):
     return kept[owner]
 
 
-def write_refusal(function, at, kind, called_at=None):
-    """The located error for a def that writes (at `at`) into the `kind` ("array", "list",
-    ...) its caller passes in, called where the caller's derivative cannot follow the
-    write: through a function or object chosen when the code runs, or as a method
-    differentiated on its own (a layer of a model). `called_at`: the call's location."""
-    from ..errors import UnsupportedSyntaxError
-    writer = at.function or function.__qualname__
-    via = "" if writer == function.__qualname__ else f" (through `{function.__qualname__}`)"
-    call = f" at line {called_at.lineno} (`{called_at.source_line.strip()}`)" \
-        if called_at is not None else " through a function or object chosen when the code runs"
-    return UnsupportedSyntaxError(
-        f"`{writer}` writes here into the {kind} its caller passes in{via}, and it is called"
-        f"{call} as a derivative of its own: that derivative cannot follow a write into "
-        f"the caller's value", at,
-        "copy before writing (`x = x * 2.0` rather than `x *= 2.0`, or `x = x.copy()` "
-        "first), or return the new value instead of writing into the argument")
-
-
 def _keyable(function):
     try:
         weakref.ref(function)

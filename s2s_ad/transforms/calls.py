@@ -171,8 +171,10 @@ class CallMixin(FunctionValueMixin, HelperInlineMixin, ObjectCallMixin):
                 build.name(name), [build.clone(receiver)] + list(expr.args),
                 [(k.arg, k.value) for k in expr.keywords]), expr)
             obj = target if held else target.__self__
-            if not inspect.isclass(obj) and self._writes_of_method(function, type(obj), expr,
-                                                                   True):
+            # a module-level callable object is inlined, its class known inside (a helper
+            # of its own would not know the class of the global it is given)
+            if held or not inspect.isclass(obj) and self._writes_of_method(
+                    function, type(obj), expr, True):
                 call = self._function_call(function, method.args, method.keywords, expr)
                 if isinstance(call, gast.Call):
                     return self._inline_method(function, type(obj), call)

@@ -26,7 +26,8 @@ from .. import runtime_functions, runtime_objects
 from ..frontend.star_params import (fixed_arity, fixed_count, keyword_names, spread_keywords,
                                     takes_variable_arguments)
 from ..runtime_objects import constructible, defines_call
-from ..analyses.argument_writes import parameter_writes, write_refusal
+from ..analyses.argument_writes import parameter_writes
+from ..refusals import write_refusal
 from .helper_inline import _LIBRARIES       # (functions taking *args there are primitives)
 
 
