@@ -6,6 +6,8 @@ construct, what to write instead) or returns None; none changes its input.
         return np.round(x) * 2.0  ->   NonDifferentiableError: the output depends on `x`
                                        only through this operation ... zero everywhere
 """
+import os
+
 import gast
 
 from .analyses.activity import only_nondifferentiable_paths, writes_into_arguments
@@ -187,7 +189,8 @@ def write_refusal(function, at, kind, called_at=None):
     differentiated on its own (a layer of a model). `called_at`: the call's location."""
     writer = at.function or function.__qualname__
     via = "" if writer == function.__qualname__ else f" (through `{function.__qualname__}`)"
-    call = f" at line {called_at.lineno} (`{called_at.source_line.strip()}`)" \
+    call = f" at {os.path.basename(called_at.filename)}:{called_at.lineno} " \
+        f"(`{called_at.source_line.strip()}`)" \
         if called_at is not None else " through a function or object chosen when the code runs"
     return UnsupportedSyntaxError(
         f"`{writer}` writes here into the {kind} its caller passes in{via}, and it is called"

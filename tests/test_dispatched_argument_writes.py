@@ -197,3 +197,28 @@ def test_parameter_writes_follows_methods_called_on_self_of_a_known_class():
     assert writes["args"].source_line.strip().startswith("x *= 2.0")
     assert writes["args"].function == "Doubling.forward"
     assert parameter_writes(Module.__call__, Sine) == {}
+
+
+class CountedNet:
+    def __init__(self, layers):
+        self.layers = layers
+
+    def forward(self, x):
+        n = len(self.layers)                           # (so the loop is not unrolled)
+        for layer in self.layers:
+            x = layer(x)
+        return np.sum(x * x) * n
+
+
+def counted_net(x, net):
+    return net.forward(x)
+
+
+def test_a_loop_over_layers_of_several_classes_one_writing_is_refused_at_the_write():
+    message = _refused(s2s_ad.grad(counted_net), X.copy(), CountedNet([Tanh(), Doubling()]))
+    assert "`Doubling.forward`" in message and "x *= 2.0" in message
+    assert "(`x = layer(x)`)" in message                # the call it is differentiated at
+    g = s2s_ad.grad(counted_net)(X.copy(), CountedNet([Sine(), Tanh()]))
+    np.testing.assert_allclose(
+        g, numeric_grad(lambda x: counted_net(x, CountedNet([Sine(), Tanh()])), (X.copy(),), 0),
+        rtol=1e-6, atol=1e-8)
