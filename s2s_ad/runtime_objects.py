@@ -191,6 +191,16 @@ def defines_call(cls):
     return isinstance(cls, type) and inspect.isfunction(getattr(cls, "__call__", None))
 
 
+def subclasses_of(owner):
+    """Every class deriving from `owner`, however indirectly."""
+    found, pending = [], list(owner.__subclasses__())
+    while pending:
+        sub = pending.pop()
+        found.append(sub)
+        pending.extend(sub.__subclasses__())
+    return found
+
+
 def has_class(value, cls):
     """Is `value` an instance of exactly `cls`? Picks the branch of an item of a list of
     objects mixing classes (`for layer in self.layers: x = layer(x)`)."""

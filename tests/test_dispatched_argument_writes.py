@@ -222,3 +222,53 @@ def test_a_loop_over_layers_of_several_classes_one_writing_is_refused_at_the_wri
     np.testing.assert_allclose(
         g, numeric_grad(lambda x: counted_net(x, CountedNet([Sine(), Tanh()])), (X.copy(),), 0),
         rtol=1e-6, atol=1e-8)
+
+
+class Linear(Module):
+    def __init__(self, n, m, seed):
+        self.W = np.random.default_rng(seed).normal(size=(n, m)) * 0.5
+        self.b = np.linspace(-0.2, 0.3, m)
+
+    def forward(self, x):
+        return x @ self.W + self.b
+
+
+class ReLUOut(Module):
+    def forward(self, x):
+        np.maximum(x, 0.0, out=x)                      # in place, as nn.ReLU(inplace=True)
+        return x
+
+
+class ReLUMasked(Module):
+    def forward(self, x):
+        x[x < 0] = 0.0
+        return x
+
+
+class Sequential(Module):
+    def __init__(self, *layers):
+        self.layers = list(layers)
+
+    def forward(self, x):
+        for layer in self.layers:
+            x = layer(x)
+        return x
+
+
+def regression_loss(model, X, y):
+    return np.mean((model(X)[:, 0] - y) ** 2)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("relu", [ReLUOut, ReLUMasked], ids=["out", "mask"])
+def test_an_in_place_relu_after_a_linear_layer_is_followed(relu, path):
+    # the write is into the linear layer's fresh output, which nothing reads again: the
+    # model's derivative follows it (Module.__call__ returns what forward returns, never
+    # the layer object itself, so the output is no view of the list of layers)
+    rng = np.random.default_rng(3)
+    X, y = rng.normal(size=(8, 3)), rng.normal(size=8)
+    model = Sequential(Linear(3, 5, 1), relu(), Linear(5, 1, 2))
+    g = grad_on(path, regression_loss, wrt=1)(model, X.copy(), y)
+    np.testing.assert_allclose(g, numeric_grad(regression_loss, (model, X.copy(), y), 1),
+                               rtol=1e-6, atol=1e-8)
+    s2s_ad.check_grads(regression_loss, model, X.copy(), y)

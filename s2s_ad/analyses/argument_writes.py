@@ -36,8 +36,10 @@ import gast
 import numpy as np
 
 from ..frontend.parse import parse
+from ..frontend.star_params import source_function
 from ..ir.build import dotted_path
 from ..ir.walk import walk_tree
+from ..runtime_objects import subclasses_of
 
 # numpy functions whose result may share memory with their first argument
 _VIEWS = frozenset(id(f) for f in (
@@ -86,6 +88,17 @@ def parameter_writes(function, owner=None):
         reader = _read(function, 0, None, owner)
         kept[owner] = {} if reader is None else {p: reader.where[p] for p in sorted(reader.written)}
     return kept[owner]
+
+
+def _defining_class(function):
+    """The module-level class whose body defines `function` (`Module` for
+    Module.__call__), else None."""
+    function = source_function(function)        # (a *args def taken at an arity: the def)
+    path = getattr(function, "__qualname__", "").split(".")
+    if len(path) != 2 or "<locals>" in path:
+        return None
+    cls = getattr(function, "__globals__", {}).get(path[0])
+    return cls if isinstance(cls, type) and cls.__dict__.get(path[1]) is function else None
 
 
 def _keyable(function):
@@ -139,8 +152,9 @@ def _read(function, _depth, _active, owner=None):
     reader = _Reader(scope, {p: {p: 0} for p in params}, _depth, active | {function})
     reader.parameters = [p.id for p in a.posonlyargs + a.args]
     reader.parsed = parsed
-    if owner is not None and reader.parameters:
-        reader.owner, reader.receiver = owner, reader.parameters[0]
+    home = _defining_class(function)
+    if (owner is not None or home is not None) and reader.parameters:
+        reader.owner, reader.home, reader.receiver = owner, home, reader.parameters[0]
     reader.block(tree.body, top=True)
     return reader
 
@@ -157,6 +171,7 @@ class _Reader:
         self.where = {}                # parameter -> the statement first writing into it
         self.returned = set()          # parameters the returned value may hold
         self.owner = self.receiver = None   # the class of the object `self` holds
+        self.home = None               # the class defining the method read
         self.statement_at = None
 
     def block(self, stmts, top):
@@ -268,6 +283,10 @@ class _Reader:
         given = _union(*[self.viewed(a) for a in call.args],
                        *[self.viewed(k.value) for k in call.keywords])
         func = call.func
+        methods = self._methods_on_self(func)
+        if methods is not None:
+            # self.forward(*args): what the methods of self's class return
+            return self._returned_by_methods(methods, call)
         if isinstance(func, gast.Attribute) and self._is_value(func.value):
             receiver = self.viewed(func.value)
             if func.attr == "copy":        # an array's copy, or a dict's or list's (shallow)
@@ -324,16 +343,61 @@ class _Reader:
     def _own_method(self, func):
         """(def, [self] or []) for `self.m` of the owner class's def or staticmethod m,
         while `self` still holds the object; else None."""
-        if self.owner is None or not isinstance(func, gast.Attribute) \
+        found = self._methods_on_self(func) if self.owner is not None else None
+        return (found[0][0], [func.value] if found[0][1] else []) if found else None
+
+    def _methods_on_self(self, func):
+        """[(def, takes self)] that `self.m(...)` may run while `self` still holds the
+        object: the owner's m; without an owner, m of the class defining the method read
+        and of each subclass overriding it (a class without m cannot run the call). None
+        when one is no def or staticmethod, or there is no such class."""
+        if self.receiver is None or not isinstance(func, gast.Attribute) \
                 or not isinstance(func.value, gast.Name) or func.value.id != self.receiver \
                 or self.views.get(self.receiver) != {self.receiver: 0}:
             return None
-        raw = inspect.getattr_static(self.owner, func.attr, None)
-        if inspect.isfunction(raw):
-            return raw, [func.value]
-        if isinstance(raw, staticmethod) and inspect.isfunction(raw.__func__):
-            return raw.__func__, []
-        return None
+        classes = [self.owner] if self.owner is not None else \
+            [self.home] + subclasses_of(self.home)
+        found = []
+        for cls in classes:
+            raw = inspect.getattr_static(cls, func.attr, None)
+            if raw is None or self.owner is None and cls is not self.home \
+                    and func.attr not in cls.__dict__:
+                continue                        # (inherited: already counted)
+            if inspect.isfunction(raw):
+                found.append((raw, True))
+            elif isinstance(raw, staticmethod) and inspect.isfunction(raw.__func__):
+                found.append((raw.__func__, False))
+            else:
+                return None
+        return found or None
+
+    def _returned_by_methods(self, methods, call):
+        """What `self.m(...)` may return, for the defs `methods` it may run: the values
+        given to the parameters each may return (`return x @ self.W` returns none)."""
+        out = {}
+        for callee, takes_self in methods:
+            args = ([call.func.value] if takes_self else []) + list(call.args)
+            given = [self.viewed(a) for a in args] + [self.viewed(k.value) for k in call.keywords]
+            reader = _read(callee, self.depth + 1, self.active,
+                           self.owner if takes_self else None) \
+                if self.depth < _DEPTH and callee not in self.active else None
+            if reader is None:
+                out = _union(out, *given)
+                continue
+            try:
+                bound = inspect.signature(callee).bind_partial(*range(len(args)))
+                by_position = {i: name for name, i in bound.arguments.items()
+                               if isinstance(i, int)}
+            except (TypeError, ValueError):
+                by_position = {}
+            for i, arg in enumerate(args):
+                name = by_position.get(i)
+                if isinstance(arg, gast.Starred) or name is None or name in reader.returned:
+                    out = _union(out, given[i])
+            for k, kw in enumerate(call.keywords):
+                if kw.arg is None or kw.arg in reader.returned:
+                    out = _union(out, given[len(args) + k])
+        return out
 
     def _calls_writer(self, callee, args, keywords):
         """The writes of a call of `callee` given the argument nodes `args`, `keywords`."""

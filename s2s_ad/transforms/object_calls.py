@@ -25,7 +25,7 @@ from ..ir.walk import walk_tree
 from .. import runtime_functions, runtime_objects
 from ..frontend.star_params import (fixed_arity, fixed_count, keyword_names, spread_keywords,
                                     takes_variable_arguments)
-from ..runtime_objects import constructible, defines_call
+from ..runtime_objects import constructible, defines_call, subclasses_of
 from ..analyses.argument_writes import parameter_writes
 from ..refusals import write_refusal
 from .helper_inline import _LIBRARIES       # (functions taking *args there are primitives)
@@ -246,7 +246,7 @@ class ObjectCallMixin:
         if not isinstance(raw, property) or not inspect.isfunction(raw.fget):
             return None
         if owner[1] != "exact" and any(expr.attr in sub.__dict__
-                                       for sub in _subclasses(owner[0])):
+                                       for sub in subclasses_of(owner[0])):
             return None
         return raw.fget
 
@@ -264,7 +264,7 @@ class ObjectCallMixin:
                 f"`{receiver.id}.{attr}(...)`: {owner.__qualname__} has no method `{attr}` "
                 f"s2s_ad can read", self.smap.locate(expr),
                 "call a method defined with def in the class, or a module-level function")
-        overriding = [sub.__qualname__ for sub in _subclasses(owner) if attr in sub.__dict__]
+        overriding = [sub.__qualname__ for sub in subclasses_of(owner) if attr in sub.__dict__]
         if how == "exact":        # the object's own class: no subclass to choose from
             how, overriding = "instance", []
         if overriding and not isinstance(raw, staticmethod):
@@ -320,13 +320,3 @@ class ObjectCallMixin:
         held = self._held(build.with_location(build.clone(func), expr))
         return self._call(build.with_location(self._runtime_call(
             runtime_functions.call_function, [held, build.tuple_(expr.args)]), expr))
-
-
-def _subclasses(owner):
-    """Every class deriving from `owner`, however indirectly."""
-    found, pending = [], list(owner.__subclasses__())
-    while pending:
-        sub = pending.pop()
-        found.append(sub)
-        pending.extend(sub.__subclasses__())
-    return found
