@@ -74,6 +74,15 @@ def parameters_written(function, _depth=0, _active=None):
     return frozenset(reader.written) if reader is not None else frozenset()
 
 
+def first_writes(function):
+    """{name: the first statement of `function`'s parsed def (parsed_tree) writing into
+    it}: for a parameter, the first write into its memory (`row[:] = v` after `row =
+    out[0]` for `out`), for another name the first write through that name. For errors
+    that point at the write (`q *= 2.0` in the helper) rather than at the call."""
+    reader = _read(function, 0, None)
+    return dict(reader.first_write) if reader is not None else {}
+
+
 def parameters_returned(function):
     """The positions of the parameters whose memory the value `function` returns may
     share (`return M[0]`, `return a`, `return p["W"]`), for the caller's alias analysis."""
@@ -124,12 +133,15 @@ class _Reader:
         self.scope, self.views, self.depth, self.active = scope, views, depth, active
         self.written = set()
         self.returned = set()          # parameters the returned value may hold
+        self.first_write = {}          # name -> the statement first writing into it
+        self._statement = None
 
     def block(self, stmts, top):
         for stmt in stmts:
             self.statement(stmt, top)
 
     def statement(self, stmt, top):
+        self._statement = stmt
         compound = isinstance(stmt, _COMPOUND)
         heads = [getattr(stmt, f, None) for f in ("test", "iter")] \
             + [i.context_expr for i in getattr(stmt, "items", None) or []] if compound else [stmt]
@@ -195,7 +207,14 @@ class _Reader:
 
     def mutates(self, expr):
         """The object `expr` denotes is changed: a parameter it is (part of) is written."""
-        self.written |= {p for p, depth in self.viewed(expr).items() if depth == 0}
+        found = {p for p, depth in self.viewed(expr).items() if depth == 0}
+        for p in found - self.written:
+            self.first_write[p] = self._statement
+        self.written |= found
+        while isinstance(expr, (gast.Subscript, gast.Attribute)):
+            expr = expr.value               # `row[0][1] = v` writes through `row`
+        if isinstance(expr, gast.Name):
+            self.first_write.setdefault(expr.id, self._statement)
 
     def viewed(self, expr):
         """{parameter: depth} of what the value of `expr` may hold (see the class doc)."""
