@@ -3,7 +3,7 @@ a function (used by `normalize`, mixed into its normalizer).
 
     a, (b, c) = t          ->  a = t[0]; t2 = t[1]; b = t2[0]; c = t2[1]
     first, *rest, last = t ->  first = t[0]; t1 = t[1:-1]; rest = list(t1); last = t[-1]
-    xs, ys = zip(*pairs)   ->  rows = pairs; check_unzipped(rows, 2)
+    xs, ys = zip(*pairs)   ->  rows = pairs; check_unzipped(pairs, 2)
                                xs = tuple([v[0] for v in rows]); ...
     g = ACTIVATIONS["tanh"] ->  (no statement: calls of g call that function)
 """
@@ -59,7 +59,7 @@ class AssignmentMixin(ReturnedFunctionMixin):
         self._deferred_writes = []
 
     def _unzipped(self, target, value, stmt):
-        """`xs, ys = zip(*pairs)` -> rows = pairs; check_unzipped(rows, 2); xs = tuple([v[0]
+        """`xs, ys = zip(*pairs)` -> rows = pairs; check_unzipped(pairs, 2); xs = tuple([v[0]
         for v in rows]); ys = tuple([v[1] for v in rows]): the same values wherever the
         unpacking succeeds (the check raises Python's ValueError where it does not: then
         zip does not give one column per target), zip's k-th tuple being every item's k-th
@@ -76,11 +76,10 @@ class AssignmentMixin(ReturnedFunctionMixin):
                      value.args[0].value, stmt)
         # Python raises when the rows do not give one column per target (no rows, rows of
         # 3 values for 2 names); transforms/unzip_checks.py settles this check from the
-        # facts where they know the rows (dropped, or a located error)
+        # facts where they know the rows (dropped, or a located error). After `rows =
+        # pairs` it reads `pairs`, whose kind the facts keep (a copy's they do not follow)
         copied = self.out[-1].value if self.out and isinstance(self.out[-1], gast.Assign) \
             and isinstance(self.out[-1].value, gast.Name) else None
-        # `rows = pairs`: the check reads `pairs`, whose kind the facts keep (a copy's
-        # they do not follow)
         check = self._runtime_call(runtime_checks.check_unzipped, [
             build.name(copied.id if copied is not None else self.current.get(rows, rows)),
             build.const(len(target.elts))])

@@ -7,10 +7,10 @@ zip gives as many columns as the shortest row has values (none for no rows), and
 raises ValueError unless that is one per target. The check reads every row's length;
 where the facts know them it is not needed, or needs only the number of rows:
 
-    rows: ((x, y), (u, v))       (tuple of 2 pairs)        dropped
-    rows: [(a, b, c) for ...]     (list of triples)         UnsupportedSyntaxError
-    rows: [(a, b) for ...]        (list of pairs)           check_unzipped(rows, 2, 2)
-    rows: an array, a list of unknown items                 check_unzipped(rows, 2)
+    rows = [(x, y), (u, v)]                 (2 pairs)       dropped
+    rows: tuple[tuple[float, float], ...]   (pairs)         check_unzipped(rows, 2, 2)
+    rows: tuple[tuple[float] * 3, ...], []  (triples, none) UnsupportedSyntaxError
+    rows: an array, a list built in a loop                  check_unzipped(rows, 2)
 
 `settle_unzip_checks(levels, kinds)` returns a levels form (the same one when no check
 changes; else a new one: the input is not modified).
