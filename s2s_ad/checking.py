@@ -145,8 +145,13 @@ class _Attribute(str):
 
 
 def _leaf_paths(value, path=(), seen=frozenset()):
-    """The key paths to the numbers and arrays inside dicts, lists, tuples and objects of
-    the user's classes (their attributes holding numbers, arrays or such containers)."""
+    """The key paths to the numbers and numeric arrays inside dicts, lists, tuples and
+    objects of the user's classes, at any depth. What holds no number (a string, None,
+    bytes, a bool, a function) is left out wherever it sits: it is neither perturbed nor
+    compared (its gradient is None).
+
+        {"W": W, "opts": {"alpha": 0.3, "mode": "fast"}, "tags": ["a", 1.0]}
+        ->  ("W",), ("opts", "alpha"), ("tags", 1)"""
     if isinstance(value, dict):
         for key in value:
             yield from _leaf_paths(value[key], path + (key,), seen)
@@ -157,10 +162,8 @@ def _leaf_paths(value, path=(), seen=frozenset()):
         if id(value) in seen:
             return                      # (an object holding itself, or its parent)
         for name, item in vars(value).items():
-            if _is_object(item) or isinstance(item, (dict, list, tuple)) or _number(item):
-                yield from _leaf_paths(item, path + (_Attribute(name),),
-                                       seen | {id(value)})
-    else:
+            yield from _leaf_paths(item, path + (_Attribute(name),), seen | {id(value)})
+    elif _number(value):
         yield path
 
 
@@ -171,7 +174,7 @@ def _is_object(value):
 
 
 def _number(value):
-    """A number or a numeric array (an object's attribute s2s_ad gives a derivative)."""
+    """A number or a numeric array: what s2s_ad gives a derivative (bools excepted)."""
     if isinstance(value, np.ndarray):
         return value.dtype.kind in "fiu"
     return isinstance(value, (int, float, np.number)) and not isinstance(value, bool)
@@ -232,5 +235,8 @@ def _moved(args, positions, directions, scale):
 
 
 def _inner(a, b):
-    """The sum of the elementwise products of a and b (any structure, the same in both)."""
-    return float(np.dot(_flat(a), _flat(b)))
+    """The sum of the elementwise products of a and b (any structure, the same in both),
+    over a's numeric leaves: b may hold None (or zeros) where a holds no number."""
+    return float(sum(np.sum(np.asarray(_get(a, path), dtype=float)
+                            * np.asarray(_get(b, path), dtype=float))
+                     for path in _leaf_paths(a)))

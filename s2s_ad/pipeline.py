@@ -52,6 +52,7 @@ from .optimize.float_literals import float_literals_beside_inputs
 from .optimize.pass_facts import PassFacts
 from .optimize.schedule import FORWARD, FORWARD_GRADIENT, REVERSE, reverse_body, run_schedule
 from .transforms.aliased_writes import guard_aliased_writes
+from .transforms.unzip_checks import settle_unzip_checks
 from .transforms.aux_output import split_aux
 from .transforms.random_replay import replay_draws
 from .transforms.normalize import normalize, numpy_name_for
@@ -156,7 +157,8 @@ def _checks(func, request, registry, cache, outline=False):
     if not forward_helper:
         _reject_constant_output(func, out_atom)
     levels, kinds = _facts(levels, namer, request, cache)
-    levels = guard_aliased_writes(levels, kinds, namer, visible_names(levels.parsed),
+    levels = guard_aliased_writes(settle_unzip_checks(levels, kinds), kinds, namer,
+                                  visible_names(levels.parsed),
                                   generated=cache.derived_of(func) is not None)
     outputs = [out_atom.id] if isinstance(out_atom, gast.Name) else []
     activity = analyse_activity(levels, request.wrt, outputs, registry,

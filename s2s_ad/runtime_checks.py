@@ -7,6 +7,10 @@ differentiated function (read from the generated gradient's docstring):
     check_unshared(v, w, message)     f writes into v while w, read later, may view it
     check_not_method(t, message)      t = m.act, called, is a function m holds, not a
                                       method (whose object's part would be lost)
+    check_unzipped(rows, 2)           `xs, ys = zip(*rows)` gets 2 columns, else
+                                      Python's ValueError
+    zip_length(rows)                  how many columns zip(*rows) gives (the trip
+                                      count of `for col in zip(*rows)`)
 """
 import numpy as np
 
@@ -132,6 +136,29 @@ def check_unshared(written, other, message):
     the old values: raise `message` (the located error, rendered) instead."""
     if isinstance(written, np.ndarray) and _shares(written, other):
         raise UnsupportedSyntaxError(message)
+
+
+def check_unzipped(rows, expected, width=None):
+    """Raise Python's ValueError for `a, b = zip(*rows)` (`expected` 2) when zip gives
+    another number of columns than `expected` (zip_length). `width`, when given, is every
+    row's length, known when the derivative was built (then only the number of rows is
+    read: no pass over them)."""
+    if width is not None:
+        width = width if len(rows) else 0
+    else:
+        width = zip_length(rows)
+    if width < expected:
+        raise ValueError(f"not enough values to unpack (expected {expected}, got {width})")
+    if width > expected:
+        raise ValueError(f"too many values to unpack (expected {expected})")
+
+
+def zip_length(rows):
+    """The number of tuples zip(*rows) gives: the shortest row's length, 0 for no rows
+    (an array's: its second axis's length, read without a pass over its rows)."""
+    if isinstance(rows, np.ndarray) and rows.ndim > 1:
+        return rows.shape[1] if len(rows) else 0
+    return min(map(len, rows), default=0)
 
 
 def _shares(array, other):

@@ -235,7 +235,8 @@ def add_lists(a, b):
 def match_adjoint(a, x):
     """The gradient for argument x from its adjoint a: the same structure and shapes as x
     (0.0 becomes zeros of x's shape; missing dict keys and list items become zeros; an
-    object's gradient is an object of its type, runtime_objects.object_gradient)."""
+    object's gradient is an object of its type, runtime_objects.object_gradient; a
+    string, None or a function, which has no derivative, gives None)."""
     if is_object(x) and (not isinstance(x, tuple) or isinstance(a, dict)):
         return object_gradient(a, x, match_adjoint)
     if isinstance(x, dict):
@@ -252,6 +253,10 @@ def match_adjoint(a, x):
         else:
             items = [a] * len(x)     # a zero standing for every item
         return sequence_like(x, [match_adjoint(p, q) for p, q in zip(items, x)])
+    if x is None or isinstance(x, (str, bytes)) or callable(x):
+        # what has no derivative (a string, None, a function) in a dict, list or tuple:
+        # None, as for an object's attribute (runtime_objects.zero_gradient)
+        return None
     if isinstance(x, np.ndarray) and isinstance(a, (list, tuple)) and x.ndim \
             and len(a) == len(x):
         # the items' adjoints of list(x): x's rows (an item's zero may be the number 0.0)

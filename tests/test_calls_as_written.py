@@ -372,14 +372,3 @@ def test_unzipping_by_a_starred_zip(f, args, path):
     v = np.ones_like(args[0])
     _, tangent = jvp_on(path, f, args, v)
     np.testing.assert_allclose(tangent, np.sum(numeric_grad(f, args, 0) * v), rtol=1e-6)
-
-
-def test_a_loop_over_a_starred_zip_is_a_located_error():
-    def transposed_sum(pairs_of_x):
-        s = 0.0
-        for column in zip(*pairs_of_x):
-            s = s + sum(column)
-        return s
-    with pytest.raises(s2s_ad.ADError) as error:
-        s2s_ad.grad(transposed_sum)(X.reshape(3, 1))
-    assert "zip(*pairs_of_x)" in str(error.value) and "^" in str(error.value)

@@ -150,3 +150,53 @@ def test_object_arguments_by_their_attributes():
     with pytest.raises(s2s_ad.GradientCheckError, match=r"argument 'layer'\.parts\[0\]\.b at"):
         s2s_ad.check_grads(object_model, layer, x)
     np.testing.assert_array_equal(layer.W, W)
+
+
+class Config:
+    """Numbers and arrays next to strings, None and functions at every depth."""
+
+    def __init__(self, rng):
+        self.w = rng.standard_normal(2)
+        self.opts = {"alpha": 0.3, "mode": "fast", "tags": ("a", None, 2.0),
+                     "inner": [{"beta": 1.5, "f": np.sin}, b"raw"]}
+        self.sub = Bias(rng)
+        self.sub.label = "bias"
+
+
+def config_loss(c):
+    return (c.opts["alpha"] * np.sum(c.w ** 2) + c.opts["tags"][2] * c.opts["inner"][0]["beta"]
+            + np.sum(c.sub.b * c.sub.scale))
+
+
+def config_loss_wrong(c):
+    return config_loss(c) + wrong_square(c.opts["alpha"])
+
+
+def dict_loss(d, x):
+    return d["alpha"] * np.sum(x ** 2) + d["pair"][1] * 2.0
+
+
+def test_non_numeric_leaves_are_skipped_at_every_depth(both_paths):
+    """A string, None, bytes or a function inside a dict, list, tuple or nested object is
+    neither perturbed nor compared (it was a bare ValueError from float("fast")); every
+    number is still checked, and a wrong derivative is named by its path."""
+    rng = np.random.default_rng(6)
+    c = Config(rng)
+    s2s_ad.check_grads(config_loss, c)
+    with pytest.raises(s2s_ad.GradientCheckError, match=r"argument 'c'\.opts\['alpha'\]:"):
+        s2s_ad.check_grads(config_loss_wrong, c)
+    d = {"alpha": 0.3, "mode": "fast", "pair": ["p", 0.7], "none": None}
+    s2s_ad.check_grads(dict_loss, d, rng.standard_normal(3), order=2)
+
+
+def test_gradient_of_what_has_no_derivative_is_none(both_paths):
+    """In a dict, list or tuple, a string, None or a function gets None as its gradient,
+    as an object's attribute does (README); numbers get theirs."""
+    d = {"alpha": 0.3, "mode": "fast", "pair": ["p", 0.7], "none": None, "f": np.sin}
+    g = s2s_ad.grad(dict_loss)(d, np.array([1.0, 2.0]))
+    assert g["mode"] is None and g["none"] is None and g["f"] is None
+    assert g["pair"][0] is None and g["pair"][1] == 2.0 and g["alpha"] == 5.0
+    c = s2s_ad.grad(config_loss)(Config(np.random.default_rng(1)))
+    assert c.opts["mode"] is None and c.opts["tags"][:2] == (None, None)
+    assert c.opts["inner"][0]["f"] is None and c.opts["inner"][1] is None
+    assert c.sub.label is None and c.opts["tags"][2] == 1.5

@@ -145,17 +145,19 @@ def whole_array_updated(x):
 
 
 @pytest.mark.parametrize("path", PATHS)
-@pytest.mark.parametrize("f, call", [(whole_array_updated, "s = scale(t)"),
-                                     (fill_row, "through_view(grid, np.cos(x))")],
+@pytest.mark.parametrize("f, write, name", [(whole_array_updated, "q *= 2.0", "`q`"),
+                                            (fill_row, "row[:] = v", "`row`")],
                          ids=["whole_array_update", "write_through_view"])
-def test_write_into_a_value_read_later_is_a_located_error(f, call, path):
+def test_write_into_a_value_read_later_is_a_located_error(f, write, name, path):
     # `q *= 2.0` changes f's t in place; the inlined helper's q is a new name for t (it
     # may be a number, where `*=` binds anew), so the write is refused, not mis-derived;
-    # a write through a view (`row = out[0]; row[:] = v`) is refused as it is in f itself
+    # a write through a view (`row = out[0]; row[:] = v`) is refused as it is in f itself.
+    # The error points at the write in the helper and says where f calls it
     with pytest.raises(UnsupportedSyntaxError) as info:
         grad_on(path, f)(X.copy())
     text = str(info.value)
-    assert call in text and "^" in text and "test_helper_argument_writes.py" in text
+    assert write in text and "^" in text and "test_helper_argument_writes.py" in text
+    assert text.startswith(name) and f"called from {f.__name__} at line" in text
 
 
 def test_written_parameters_are_read_from_the_source():

@@ -79,6 +79,15 @@ def parameters_written(function, _depth=0, _active=None, owner=None):
     return frozenset(reader.written) if reader is not None else frozenset()
 
 
+def first_writes(function):
+    """{name: the first statement of `function`'s parsed def (parsed_tree) writing into
+    it}: for a parameter, the first write into its memory (`row[:] = v` after `row =
+    out[0]` for `out`), for another name the first write through that name. For errors
+    that point at the write (`q *= 2.0` in the helper) rather than at the call."""
+    reader = _read(function, 0, None)
+    return dict(reader.first_write) if reader is not None else {}
+
+
 def parameter_writes(function, owner=None):
     """{parameter name: where `function`'s source first writes into it (a SourceLocation
     of the statement)}, for `owner` as in parameters_written. Kept per function and
@@ -172,14 +181,15 @@ class _Reader:
         self.returned = set()          # parameters the returned value may hold
         self.owner = self.receiver = None   # the class of the object `self` holds
         self.home = None               # the class defining the method read
+        self.first_write = {}          # name -> the statement first writing into it
         self.statement_at = None
 
     def block(self, stmts, top):
         for stmt in stmts:
-            self.statement_at = stmt
             self.statement(stmt, top)
 
     def statement(self, stmt, top):
+        self.statement_at = stmt
         compound = isinstance(stmt, _COMPOUND)
         heads = [getattr(stmt, f, None) for f in ("test", "iter")] \
             + [i.context_expr for i in getattr(stmt, "items", None) or []] if compound else [stmt]
@@ -252,6 +262,11 @@ class _Reader:
                 if p not in self.where:
                     self.where[p] = at or self.parsed.source_map.locate(
                         self.statement_at or expr)
+                self.first_write.setdefault(p, self.statement_at)
+        while isinstance(expr, (gast.Subscript, gast.Attribute)):
+            expr = expr.value               # `row[0][1] = v` writes through `row`
+        if isinstance(expr, gast.Name):
+            self.first_write.setdefault(expr.id, self.statement_at)
 
     def viewed(self, expr):
         """{parameter: depth} of what the value of `expr` may hold (see the class doc)."""

@@ -13,6 +13,7 @@ one when no check is needed), never writing into its input.
 """
 import copy
 import dataclasses
+import inspect
 import os
 import re
 
@@ -21,6 +22,8 @@ import gast
 from ..errors import UnsupportedSyntaxError
 from ..ir import build
 from ..analyses.aliases import writes_through_aliases
+from ..analyses.argument_writes import first_writes
+from ..frontend.parse import parse
 from ..ir.primitives import appended_list
 from ..ir.walk import names_stored, walk_tree
 from .. import runtime_checks
@@ -97,20 +100,41 @@ def _error(levels, findings, user_names, portable=False):
     stmt, written, other, _ = min(first, key=lambda f: (f[2] not in user_names, f[2]))
     in_place = levels.updated_in_place(stmt) is not None
     grown = appended_list(stmt) is not None        # `b = a; b.append(v)`: one list
+    location, called = located(levels, stmt, portable), ""
+    if written in levels.inlined:                  # a name of a def of yours, inlined
+        written, location, called = _in_helper(*levels.inlined[written], location, portable)
+    other = levels.inlined.get(other, (other,))[0]
     seen = f"`{other}`"
     if other not in user_names and _RETURNED.match(other):
         seen = "the value returned before it"      # `return v` lowered to `result = v`
     return UnsupportedSyntaxError(
-        f"`{written}` holds the same {'list' if grown else 'numpy array'} as {seen} (an "
-        f"assignment, a view or a list holding it), so this write changes {seen} too, "
+        f"`{written}`{called} holds the same {'list' if grown else 'numpy array'} as {seen} "
+        f"(an assignment, a view or a list holding it), so this write changes {seen} too, "
         f"which is read later; "
-        f"s2s_ad follows values, not shared memory", located(levels, stmt, portable),
+        f"s2s_ad follows values, not shared memory", location,
         f"copy before writing: `{written} = " + (f"list({written})`" if grown else
                                                   f"{written}.copy()`")
         + (f"; for numbers, write the update as an assignment (`{written} = {written} "
            f"* ...` rather than `{written} *= ...`); to change the array both names hold "
            f"(a helper of yours writing into the array it is given), write through an "
            f"index: `{written}[...] *= ...`" if in_place else ""))
+
+
+def _in_helper(name, helper, call, at_call, portable):
+    """(the name in the helper's source, where the helper first writes into it, what says
+    the call) for a write made by a def of yours inlined into f (its statements carry the
+    call's place): `x *= 2.0` in `double`, not `b = double(a)` with `x_1`."""
+    write = first_writes(helper).get(name)
+    location = at_call
+    if write is not None:
+        location = parse(helper).source_map.locate(write)
+        if portable:
+            location = dataclasses.replace(location,
+                                           filename=os.path.basename(location.filename))
+    params = inspect.signature(helper).parameters
+    return name, location, (f" ({'a parameter' if name in params else 'a variable'} of "
+                            f"`{helper.__name__}`, called from {call.function} at line "
+                            f"{call.lineno})")
 
 
 def located(levels, stmt, portable):

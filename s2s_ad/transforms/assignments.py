@@ -3,7 +3,8 @@ a function (used by `normalize`, mixed into its normalizer).
 
     a, (b, c) = t          ->  a = t[0]; t2 = t[1]; b = t2[0]; c = t2[1]
     first, *rest, last = t ->  first = t[0]; t1 = t[1:-1]; rest = list(t1); last = t[-1]
-    xs, ys = zip(*pairs)   ->  rows = pairs; xs = tuple([v[0] for v in rows]); ...
+    xs, ys = zip(*pairs)   ->  rows = pairs; check_unzipped(pairs, 2)
+                               xs = tuple([v[0] for v in rows]); ...
     g = ACTIVATIONS["tanh"] ->  (no statement: calls of g call that function)
 """
 import dataclasses
@@ -12,6 +13,7 @@ import gast
 
 from ..errors import UnsupportedSyntaxError
 from ..ir import build
+from .. import runtime_checks
 from .function_values import _NOT_STATIC
 from .returned_functions import ReturnedFunctionMixin
 
@@ -57,10 +59,11 @@ class AssignmentMixin(ReturnedFunctionMixin):
         self._deferred_writes = []
 
     def _unzipped(self, target, value, stmt):
-        """`xs, ys = zip(*pairs)` -> rows = pairs; xs = tuple([v[0] for v in rows]); ys =
-        tuple([v[1] for v in rows]): the same values wherever the unpacking succeeds (each
-        item of pairs then holds at least as many values as there are targets, and zip's
-        k-th tuple is every item's k-th value). False for any other assignment."""
+        """`xs, ys = zip(*pairs)` -> rows = pairs; check_unzipped(pairs, 2); xs = tuple([v[0]
+        for v in rows]); ys = tuple([v[1] for v in rows]): the same values wherever the
+        unpacking succeeds (the check raises Python's ValueError where it does not: then
+        zip does not give one column per target), zip's k-th tuple being every item's k-th
+        value. False for any other assignment."""
         if not (isinstance(target, (gast.Tuple, gast.List)) and isinstance(value, gast.Call)
                 and self._names_builtin(value.func, "zip") and len(value.args) == 1
                 and isinstance(value.args[0], gast.Starred) and not value.keywords
@@ -71,6 +74,18 @@ class AssignmentMixin(ReturnedFunctionMixin):
         self.res = dataclasses.replace(self.res, locals=self.res.locals | {rows, item})
         self._assign([build.with_location(build.name(rows, store=True), value)],
                      value.args[0].value, stmt)
+        # Python raises when the rows do not give one column per target (no rows, rows of
+        # 3 values for 2 names); transforms/unzip_checks.py settles this check from the
+        # facts where they know the rows (dropped, or a located error). After `rows =
+        # pairs` it reads `pairs`, whose kind the facts keep (a copy's they do not follow)
+        copied = self.out[-1].value if self.out and isinstance(self.out[-1], gast.Assign) \
+            and isinstance(self.out[-1].value, gast.Name) else None
+        check = self._runtime_call(runtime_checks.check_unzipped, [
+            build.name(copied.id if copied is not None else self.current.get(rows, rows)),
+            build.const(len(target.elts))])
+        for node in gast.walk(check):
+            build.with_location(node, value)
+        self._flush(stmt, [build.with_location(build.expr_stmt(check), value)])
         for k, elt in enumerate(target.elts):
             column = build.list_comp(build.subscript(build.name(item), build.const(k)),
                                      item, build.name(rows))

@@ -14,6 +14,7 @@ Expressions that carry control flow (`a if c else b`, `and`/`or`, comprehensions
 control_expressions.py's; `y[i] += v` becomes a read, an add and a write `y[i] = t`.
 """
 import builtins
+import dataclasses
 
 import gast
 
@@ -21,7 +22,7 @@ from ..ir.walk import walk_tree
 from ..errors import UnsupportedSyntaxError
 from ..ir.build import dotted_path
 from ..ir import build
-from .. import runtime_flow
+from .. import runtime_checks, runtime_flow
 from .fallbacks import is_fallback
 
 
@@ -174,6 +175,9 @@ class ControlFlowMixin:
             bind = [_assign(t, build.subscript(s, build.name(index)), origin)
                     for t, s in zip(target.elts, call.args)]
             return self._range_over(call.args, it), bind
+        if kind is builtins.zip and len(call.args) == 1 \
+                and isinstance(call.args[0], gast.Starred) and not call.keywords:
+            return self._columns(call, target, index, it, origin)
         if kind is builtins.reversed:
             seq = call.args[0]
             rng = self._range_over([seq], it, reverse=True)
@@ -205,6 +209,26 @@ class ControlFlowMixin:
             seq = atom
         return self._range_over([seq], it), [_assign(target, build.subscript(seq, build.name(index)),
                                                  origin)]
+
+    def _columns(self, call, target, index, it, origin):
+        """`for col in zip(*m)`: the columns of m's rows, as zip makes them (tuples, as
+        many as the shortest row has values; an array's: its columns' numbers):
+            rows = m; for index in range(zip_length(rows)):
+                col = tuple([item[index] for item in rows])"""
+        rows = call.args[0].value
+        if not isinstance(rows, gast.Name):
+            rows, _ = self._atom(rows)
+        item = self.namer.fresh("item")
+        self.res = dataclasses.replace(self.res, locals=self.res.locals | {item})
+        count = build.with_location(self._runtime_call(runtime_checks.zip_length,
+                                                       [build.clone(rows)]), it)
+        rng = build.with_location(build.call(build.name("range"), [count]), it)
+        column = build.call(build.name("tuple"), [build.list_comp(
+            build.subscript(build.name(item), build.name(index)), item, build.clone(rows))])
+        for node in walk_tree(column):
+            build.with_location(node, it)
+        self._check_builtin("tuple", call)
+        return self._atom(rng)[0], [_assign(target, column, origin)]
 
     def _range_over(self, seqs, it, reverse=False):
         """range(len(xs)) (or of the shortest of several) for a loop over `it`; the calls

@@ -10,6 +10,7 @@ the call runs, and calls spreading a sequence into arguments.
 
 Used by `normalize` through CallMixin.
 """
+import builtins
 import inspect
 import types
 
@@ -233,6 +234,12 @@ class FunctionValueMixin:
             if None not in counts.values():
                 return self._spread(expr, counts)
             return self._call_concatenated(expr)
+        if target is builtins.zip and len(stars) == len(expr.args) == 1:
+            raise UnsupportedSyntaxError(
+                "`zip(*m)` (m's columns) is differentiated where a loop or a comprehension "
+                "iterates it (`for col in zip(*m)`) or names unpack it (`a, b = zip(*m)`)",
+                self.smap.locate(expr), "for an array's columns write `m.T` (`list(m.T)`), else "
+                "make the list by iterating: `[col for col in zip(*m)]`")
         raise UnsupportedSyntaxError(
             "a starred argument `f(*xs)` is differentiated when f takes a fixed number "
             "of positional parameters (no defaults) or is a def of yours taking *args, "

@@ -100,6 +100,7 @@ class HelperInlineMixin:
                     gast.copy_location(node, expr)
             key = keys[target] = self.namer.fresh(target.__name__)
             self.nested[key] = fdef
+            self.__dict__.setdefault("helper_defs", {})[key] = target
         if key in self._inlining:
             raise UnsupportedSyntaxError(
                 f"`{target.__name__}` {why}, so it is inlined into f, and it calls itself "

@@ -124,6 +124,11 @@ class InlineMixin:
                                        receivers=receivers)
         bound = self._bind_call(fdef, rename, call, name,  # defaults read enclosing names
                                 set(caller))
+        helper = getattr(self, "helper_defs", {}).get(name)
+        if helper is not None:          # a def of yours: its names, for errors
+            where = self.smap.locate(call)
+            self.__dict__.setdefault("inlined", {}).update(
+                {rename[v]: (v, helper, where) for v in local if v not in caller})
         for fn in [fdef] + [self._hold(fname, fd) for fname, fd in (held or {}).items()]:
             for node in walk_tree(fn):
                 if isinstance(node, gast.Name) and node.id in rename:

@@ -57,6 +57,10 @@ class LevelsForm:
     # Keyed by where the binding is and what it binds, so that it holds for every copy
     # of the tree (stages copy before they change it)
     in_place: dict = dataclasses.field(default_factory=dict)
+    # the parameters of your defs inlined into f (transforms/helper_inline.py): fresh name
+    # -> (the parameter's own name, the def, where f calls it), so that an error about a
+    # write in the helper names `x` and points at the write, not at `x_1` and the call
+    inlined: dict = dataclasses.field(default_factory=dict)
 
     def updated_in_place(self, stmt):
         """The name the augmented assignment `stmt` binds anew updates in place (numpy
@@ -73,7 +77,8 @@ class LevelsForm:
         return dataclasses.replace(
             self, tree=tree, parsed=dataclasses.replace(self.parsed, tree=parsed_tree),
             callees=dict(self.callees), levels=dict(self.levels),
-            runtime_names=dict(self.runtime_names), in_place=dict(self.in_place))
+            runtime_names=dict(self.runtime_names), in_place=dict(self.in_place),
+            inlined=dict(self.inlined))
 
 
 def in_place_key(binding):
@@ -115,6 +120,8 @@ class _Normalizer(ExpressionMixin, ControlFlowMixin, ControlExpressionMixin, Mut
         self._loop_var = None
         self.nested = {}
         self._inlining = []
+        self.inlined = {}          # LevelsForm.inlined
+        self.helper_defs = {}      # the key of a def of yours inlined -> that def
         self.runtime_names = {}
         self._deferred_writes = []
         self._in_place_of = None   # while binding `y op= e`: the name y held before
@@ -150,7 +157,8 @@ class _Normalizer(ExpressionMixin, ControlFlowMixin, ControlExpressionMixin, Mut
         # located now: a binding takes its user statement's place when it is flushed
         in_place = {in_place_key(binding): name for binding, name in self._in_place}
         return LevelsForm(result, dict(self.callees), self.np, dict(self.levels),
-                          self.parsed, self.res, dict(self.runtime_names), in_place)
+                          self.parsed, self.res, dict(self.runtime_names), in_place,
+                          dict(self.inlined))
 
     # ---- statements -------------------------------------------------------------
     def _statement(self, stmt):
