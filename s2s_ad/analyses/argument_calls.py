@@ -1,0 +1,238 @@
+"""How the reader of analyses/argument_writes.py reads calls: what a call may return of
+what it is given (a view, an item, one of your functions' parameter it returns), and
+which of its arguments it writes into (a mutating method, `out=`, numpy's writing
+functions, one of your functions writing into its parameter, followed three calls deep;
+`self.forward(*args)` through the methods of self's class).
+
+    y = np.reshape(q, (2, 3))      ->  y may be q's memory (a view)
+    q.fill(0.0)                    ->  q is written
+    scale_(q)                      ->  q is written when scale_ writes into its parameter
+    h = self.forward(x)            ->  h may be x when a class's forward returns its x
+
+The mixin's class gives `viewed`, `mutates`, `views`, `depth`, `active`, `scope`,
+`owner`, `home`, `receiver` and `read_callee(callee, depth, owner)` (argument_writes._read).
+"""
+import builtins
+import inspect
+
+import gast
+import numpy as np
+
+from ..ir.build import dotted_path
+from ..runtime_objects import subclasses_of
+
+# numpy functions whose result may share memory with their first argument
+_VIEWS = frozenset(id(f) for f in (
+    np.asarray, np.asanyarray, np.reshape, np.ravel, np.transpose, np.squeeze,
+    np.expand_dims, np.atleast_1d, np.atleast_2d, np.atleast_3d, np.broadcast_to,
+    np.diagonal, np.moveaxis, np.swapaxes, np.rollaxis, np.real, np.imag,
+    np.split, np.array_split, np.hsplit, np.vsplit, np.dsplit, np.broadcast_arrays,
+    np.flip, np.fliplr, np.flipud, np.rot90))
+_BUILTINS = frozenset(id(f) for f in vars(builtins).values())
+_CONTAINERS = frozenset(id(f) for f in (list, tuple, dict, set, frozenset, sorted, reversed,
+                                        zip, enumerate, iter, map, filter))
+# numpy functions that write into their first argument
+_WRITERS = frozenset(id(f) for f in (np.copyto, np.put, np.place, np.putmask,
+                                     np.fill_diagonal, np.put_along_axis))
+# methods that change the value they are called on (arrays, lists, dicts, sets)
+_MUTATING = frozenset((
+    "append", "extend", "insert", "pop", "remove", "clear", "update", "setdefault",
+    "popitem", "add", "discard", "sort", "reverse", "fill", "resize", "put", "itemset",
+    "setfield", "partition", "byteswap", "setflags", "__setitem__", "__delitem__",
+    "__iadd__", "__isub__", "__imul__", "__itruediv__"))
+# array methods whose result may share memory with the array
+_VIEW_METHODS = frozenset(("reshape", "ravel", "view", "transpose", "squeeze", "swapaxes",
+                           "diagonal", "__array__", "get", "values", "items", "keys"))
+_DEPTH = 3
+
+
+class CallReading:
+    """Calls, for argument_writes._Reader."""
+
+    def _call_result(self, call):
+        given = either_held(*[self.viewed(a) for a in call.args],
+                       *[self.viewed(k.value) for k in call.keywords])
+        func = call.func
+        methods = self._methods_on_self(func)
+        if methods is not None:
+            # self.forward(*args): what the methods of self's class return
+            return self._returned_by_methods(methods, call)
+        if isinstance(func, gast.Attribute) and self._is_value(func.value):
+            receiver = self.viewed(func.value)
+            if func.attr == "copy":        # an array's copy, or a dict's or list's (shallow)
+                return container_held(item_held(receiver))
+            # view methods; a container's reads (`d.get(k)`, `d.values()`) and anything
+            # not an array method may return what the value holds
+            if func.attr in _VIEW_METHODS or not hasattr(np.ndarray, func.attr):
+                return either_held(receiver, given)
+            return {}
+        if not given:
+            return {}
+        callee = self._lookup(func)
+        if callee is None:
+            return given
+        if id(callee) in _VIEWS:
+            return given
+        if id(callee) in _CONTAINERS:      # list(q), zip(p, q): new containers of the items
+            return container_held(item_held(given))
+        if id(callee) in _BUILTINS:        # max(items), next(it): one of the items
+            return item_held(given)
+        module = getattr(callee, "__module__", None) or ""
+        if module.startswith(("numpy", "scipy", "math")):
+            return {}
+        return given                      # one of your functions may return what it is given
+
+    def call(self, call):
+        """Record the writes a call makes into what it is given."""
+        func = call.func
+        for kw in call.keywords:
+            if kw.arg == "out":
+                self.mutates(kw.value)
+        if isinstance(func, gast.Attribute) and func.attr == "shuffle" and call.args:
+            self.mutates(call.args[0])          # rng.shuffle(q), np.random.shuffle(q)
+        method = self._own_method(func)
+        if method is not None:
+            # self.forward(*args) of a known class: that class's def, self first
+            callee, first = method
+            self._calls_writer(callee, first + list(call.args), call.keywords)
+            return
+        if isinstance(func, gast.Attribute) and self._is_value(func.value):
+            if func.attr in _MUTATING:
+                self.mutates(func.value)
+            return
+        callee = self._lookup(func)
+        if callee is None:
+            return
+        if (id(callee) in _WRITERS or isinstance(getattr(func, "value", None), gast.Attribute)
+                and isinstance(self._lookup(func.value), np.ufunc) and func.attr == "at") \
+                and call.args:
+            self.mutates(call.args[0])
+            return
+        self._calls_writer(callee, list(call.args), call.keywords)
+
+    def _own_method(self, func):
+        """(def, [self] or []) for `self.m` of the owner class's def or staticmethod m,
+        while `self` still holds the object; else None."""
+        found = self._methods_on_self(func) if self.owner is not None else None
+        return (found[0][0], [func.value] if found[0][1] else []) if found else None
+
+    def _methods_on_self(self, func):
+        """[(def, takes self)] that `self.m(...)` may run while `self` still holds the
+        object: the owner's m; without an owner, m of the class defining the method read
+        and of each subclass overriding it (a class without m cannot run the call). None
+        when one is no def or staticmethod, or there is no such class."""
+        if self.receiver is None or not isinstance(func, gast.Attribute) \
+                or not isinstance(func.value, gast.Name) or func.value.id != self.receiver \
+                or self.views.get(self.receiver) != {self.receiver: 0}:
+            return None
+        classes = [self.owner] if self.owner is not None else \
+            [self.home] + subclasses_of(self.home)
+        found = []
+        for cls in classes:
+            raw = inspect.getattr_static(cls, func.attr, None)
+            if raw is None or self.owner is None and cls is not self.home \
+                    and func.attr not in cls.__dict__:
+                continue                        # (inherited: already counted)
+            if inspect.isfunction(raw):
+                found.append((raw, True))
+            elif isinstance(raw, staticmethod) and inspect.isfunction(raw.__func__):
+                found.append((raw.__func__, False))
+            else:
+                return None
+        return found or None
+
+    def _returned_by_methods(self, methods, call):
+        """What `self.m(...)` may return, for the defs `methods` it may run: the values
+        given to the parameters each may return (`return x @ self.W` returns none)."""
+        out = {}
+        for callee, takes_self in methods:
+            args = ([call.func.value] if takes_self else []) + list(call.args)
+            given = [self.viewed(a) for a in args] + [self.viewed(k.value) for k in call.keywords]
+            reader = self.read_callee(callee, self.depth + 1,
+                                      self.owner if takes_self else None) \
+                if self.depth < _DEPTH and callee not in self.active else None
+            if reader is None:
+                out = either_held(out, *given)
+                continue
+            try:
+                bound = inspect.signature(callee).bind_partial(*range(len(args)))
+                by_position = {i: name for name, i in bound.arguments.items()
+                               if isinstance(i, int)}
+            except (TypeError, ValueError):
+                by_position = {}
+            for i, arg in enumerate(args):
+                name = by_position.get(i)
+                if isinstance(arg, gast.Starred) or name is None or name in reader.returned:
+                    out = either_held(out, given[i])
+            for k, kw in enumerate(call.keywords):
+                if kw.arg is None or kw.arg in reader.returned:
+                    out = either_held(out, given[len(args) + k])
+        return out
+
+    def _calls_writer(self, callee, args, keywords):
+        """The writes of a call of `callee` given the argument nodes `args`, `keywords`."""
+        if not inspect.isfunction(callee) or callee in self.active:
+            return
+        if self.depth >= _DEPTH:
+            for arg in args + [k.value for k in keywords]:
+                self.mutates(arg)
+            return
+        on_self = args and isinstance(args[0], gast.Name) and args[0].id == self.receiver
+        reader = self.read_callee(callee, self.depth + 1, self.owner if on_self else None)
+        written = reader.written if reader is not None else ()
+        if not written:
+            return
+        try:
+            bound = inspect.signature(callee).bind_partial(*range(len(args)))
+            by_position = {i: name for name, i in bound.arguments.items()
+                           if isinstance(i, int)}
+        except (TypeError, ValueError):
+            by_position = {}
+        first = reader.where[sorted(written)[0]]
+        for i, arg in enumerate(args):
+            if isinstance(arg, gast.Starred) or by_position.get(i) is None:
+                self.mutates(arg, first)
+            elif by_position.get(i) in written:
+                self.mutates(arg, reader.where[by_position[i]])
+        for kw in keywords:
+            if kw.arg is None or kw.arg in written:
+                self.mutates(kw.value, reader.where.get(kw.arg, first))
+
+    def _is_value(self, expr):
+        """Is `expr` (the receiver of a method) a value rather than a module or class?"""
+        while isinstance(expr, (gast.Attribute, gast.Subscript)):
+            expr = expr.value
+        return not isinstance(expr, gast.Name) or expr.id in self.views \
+            or expr.id not in self.scope and not hasattr(builtins, expr.id)
+
+    def _lookup(self, func):
+        path = dotted_path(func)
+        if path is None:
+            return None
+        head, *rest = path.split(".")
+        if head in self.views:
+            return None
+        obj = self.scope.get(head, getattr(builtins, head, None))
+        for attr in rest:
+            obj = getattr(obj, attr, None)
+        return obj
+
+
+def either_held(*held):
+    """What any of several values may hold: the shallowest depth of each parameter."""
+    out = {}
+    for one in held:
+        for p, depth in one.items():
+            out[p] = min(depth, out.get(p, depth))
+    return out
+
+
+def item_held(held):
+    """What an item (index, attribute, loop item) of a value holding `held` may hold: an
+    item of a parameter's memory is still the parameter's memory (depth 0)."""
+    return {p: max(depth - 1, 0) for p, depth in held.items()}
+
+
+def container_held(held):
+    """What a new container holding values that hold `held` holds: one level deeper."""
+    return {p: depth + 1 for p, depth in held.items()}
