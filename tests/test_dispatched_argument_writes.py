@@ -13,13 +13,9 @@ from s2s_ad.analyses.argument_writes import parameter_writes, parameters_written
 from s2s_ad.errors import UnsupportedSyntaxError
 from derivative_paths import PATHS, check_against_differences, grad_on, hvp_on, jvp_on
 from gradcheck import numeric_grad
+from test_module_classes import Module, Sequential   # (PyTorch-style: __call__ runs forward)
 
 X = np.array([0.3, -0.7, 1.2])
-
-
-class Module:
-    def __call__(self, *args):
-        return self.forward(*args)
 
 
 class Doubling(Module):
@@ -242,16 +238,6 @@ class ReLUOut(Module):
 class ReLUMasked(Module):
     def forward(self, x):
         x[x < 0] = 0.0
-        return x
-
-
-class Sequential(Module):
-    def __init__(self, *layers):
-        self.layers = list(layers)
-
-    def forward(self, x):
-        for layer in self.layers:
-            x = layer(x)
         return x
 
 

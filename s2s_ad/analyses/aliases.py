@@ -36,7 +36,7 @@ from ..ir.primitives import appended_list
 from ..ir.walk import walk_tree
 from .run_order import (bound_between, exclusive, in_branch, in_order, next_item_read,
                         read_before_rebound, uses_of)
-from ..signature import Items, Mapping, Num, SequenceOf
+from ..signature import Attributes, Items, Mapping, Num, Opaque, SequenceOf
 
 _VIEWS = {np.transpose, np.reshape, np.ravel, np.squeeze, np.expand_dims, np.swapaxes,
           np.diagonal, np.broadcast_to, np.flip, np.fliplr, np.flipud, np.rot90, np.moveaxis,
@@ -141,7 +141,7 @@ def writes_through_aliases(levels, kinds=None, item_views=True):
             affects({updated}, target.id)
             record(target.id, path)
         elif isinstance(target, gast.Name):
-            source = _viewed(stmt.value, levels.callees)
+            source = _viewed(stmt.value, levels.callees, kinds)
             # in a branch, t may still hold what it held: `t = v if c else u` leaves t
             # holding v on one path
             kept = set(shared.get(target.id, set())) if in_branch(path) else set()
@@ -257,8 +257,10 @@ def _array(name, kinds):
     return isinstance(kind, Num) and kind.type is np.ndarray
 
 
-def _viewed(value, callees):
-    """The name whose array `value` may share: `x`, `x[...]`, `x.T`, np.reshape(x, ...)."""
+def _viewed(value, callees, kinds=None):
+    """The name whose array `value` may share: `x`, `x[...]`, `x.T`, np.reshape(x, ...),
+    an argument a def of yours returns (a method's, for the class the facts give the
+    object it is called on)."""
     if isinstance(value, gast.Name):
         return value.id
     if isinstance(value, gast.Subscript) and isinstance(value.value, gast.Name):
@@ -271,7 +273,12 @@ def _viewed(value, callees):
         callee = callees.get(dotted_path(value.func))
         if inspect.isfunction(callee) and not (callee.__module__ or "").startswith(
                 ("numpy", "scipy", "s2s_ad")) and not is_generated(callee):
-            for i in parameters_returned(callee):
+            first = value.args[0] if value.args else None
+            kind = kinds.of(first.id) if kinds is not None and isinstance(first, gast.Name) \
+                else None
+            owner = kind.type if isinstance(kind, (Attributes, Opaque)) \
+                and isinstance(kind.type, type) else None
+            for i in parameters_returned(callee, owner):
                 if i < len(value.args) and isinstance(value.args[i], gast.Name):
                     return value.args[i].id
     return None

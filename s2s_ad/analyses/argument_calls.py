@@ -154,12 +154,7 @@ class CallReading:
             if reader is None:
                 out = either_held(out, *given)
                 continue
-            try:
-                bound = inspect.signature(callee).bind_partial(*range(len(args)))
-                by_position = {i: name for name, i in bound.arguments.items()
-                               if isinstance(i, int)}
-            except (TypeError, ValueError):
-                by_position = {}
+            by_position = _parameters_by_position(callee, len(args))
             for i, arg in enumerate(args):
                 name = by_position.get(i)
                 if isinstance(arg, gast.Starred) or name is None or name in reader.returned:
@@ -182,12 +177,7 @@ class CallReading:
         written = reader.written if reader is not None else ()
         if not written:
             return
-        try:
-            bound = inspect.signature(callee).bind_partial(*range(len(args)))
-            by_position = {i: name for name, i in bound.arguments.items()
-                           if isinstance(i, int)}
-        except (TypeError, ValueError):
-            by_position = {}
+        by_position = _parameters_by_position(callee, len(args))
         first = reader.where[sorted(written)[0]]
         for i, arg in enumerate(args):
             if isinstance(arg, gast.Starred) or by_position.get(i) is None:
@@ -216,6 +206,15 @@ class CallReading:
         for attr in rest:
             obj = getattr(obj, attr, None)
         return obj
+
+
+def _parameters_by_position(callee, count):
+    """{position: the parameter of `callee` a call's positional argument there fills}."""
+    try:
+        bound = inspect.signature(callee).bind_partial(*range(count))
+    except (TypeError, ValueError):
+        return {}
+    return {i: name for name, i in bound.arguments.items() if isinstance(i, int)}
 
 
 def either_held(*held):

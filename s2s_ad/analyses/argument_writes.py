@@ -91,10 +91,12 @@ def _keyable(function):
         return False
 
 
-def parameters_returned(function):
+def parameters_returned(function, owner=None):
     """The positions of the parameters whose memory the value `function` returns may
-    share (`return M[0]`, `return a`, `return p["W"]`), for the caller's alias analysis."""
-    reader = _read(function, 0, None)
+    share (`return M[0]`, `return a`, `return p["W"]`), for the caller's alias analysis;
+    `owner` as in parameters_written (without it, `self.forward(...)` may run the forward
+    of any class deriving from the one defining `function`)."""
+    reader = _read(function, 0, None, owner)
     if reader is None:
         return ()
     return tuple(i for i, p in enumerate(reader.parameters) if p in reader.returned)
