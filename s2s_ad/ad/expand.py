@@ -321,6 +321,15 @@ class _Substituter(TemplateSubstituter):
             node.args = args
             node.func = self.visit(node.func)
             return node
+        if isinstance(node.func, gast.Name) and node.func.id == "as_columns" \
+                and len(node.args) == 3 and not node.keywords:
+            args = [self.visit(a) for a in node.args]
+            written = self.ctx.solve_columns(*args)
+            if written is not None:
+                return written
+            node.args = args
+            node.func = self.visit(node.func)
+            return node
         if isinstance(node.func, gast.Name) and node.func.id == "unreduce_var" \
                 and len(node.args) == 5 and not node.keywords:
             args = [self.visit(a) for a in node.args]

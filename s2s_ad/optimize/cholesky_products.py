@@ -10,7 +10,8 @@ share of P is tril(-(L^T W^T) Z_bar Z^T) = tril(-Z_bar Z^T): exact, because W is
 inverse of the triangle L is. So such a term joins P directly; so does the term
 undiag(v, L, 0) of np.diag(L)'s adjoint, as undiag(np.diagonal(L) * v, L, 0) (tril(L^T
 diag(v)) is diagonal); a term unbroadcast(T, L) (a sum over leading axes, which the
-product with L^T commutes with) as unbroadcast(T', L). Only L_bar's other terms (a
+product with L^T commutes with) as unbroadcast(T', L); a vector's term np.outer(-(W^T c),
+z) as np.outer(-c, z). Only L_bar's other terms (a
 transposed solve's, ...) go through the product with L^T:
 
     solved = np.swapaxes(W, -1, -2) @ C              solved = np.swapaxes(W, -1, -2) @ C
@@ -33,6 +34,7 @@ unchanged.
 import copy
 
 import gast
+import numpy
 
 from ..ir import build
 from ..ir.walk import walk_tree
@@ -101,10 +103,20 @@ def _rewrite_site(statements, k, callee, numpy_name, fresh):
             if sign < 0:
                 product = gast.UnaryOp(op=gast.USub(), operand=product)
             return build.call(term.func, [product, term.args[1]])
-        if not (isinstance(term, gast.BinOp) and isinstance(term.op, gast.MatMult)
-                and isinstance(term.left, gast.Name) and stores.get(term.left.id) == 1):
+        # (W^T C) @ H, or np.outer(W^T c, h) (a vector's solve, ad/context.py
+        # solve_columns): L^T outer(W^T c, h) = outer(c, h); either first factor may be
+        # negated, the sign kept on C (the smaller array)
+        is_outer = isinstance(term, gast.Call) and not term.keywords \
+            and callee(term) is numpy.outer and len(term.args) == 2
+        if not (is_outer or isinstance(term, gast.BinOp) and isinstance(term.op, gast.MatMult)):
             return None
-        solved = top.get(term.left.id)
+        first = term.args[0] if is_outer else term.left
+        negated = isinstance(first, gast.UnaryOp) and isinstance(first.op, gast.USub)
+        if negated:
+            first = first.operand
+        if not (isinstance(first, gast.Name) and stores.get(first.id) == 1):
+            return None
+        solved = top.get(first.id)
         value = solved.value if solved is not None else None
         if not (isinstance(value, gast.BinOp) and isinstance(value.op, gast.MatMult)
                 and isinstance(value.left, gast.Call) and _is_transpose(value.left, callee)
@@ -114,9 +126,13 @@ def _rewrite_site(statements, k, callee, numpy_name, fresh):
         between = statements[position[id(solved)] + 1:at]
         if _bound_or_written(between) & read:
             return None
-        products.add(term.left.id)
-        return gast.BinOp(left=copy.deepcopy(value.right), op=gast.MatMult(),
-                          right=term.right)
+        products.add(first.id)
+        factor = copy.deepcopy(value.right)
+        if negated:
+            factor = gast.UnaryOp(op=gast.USub(), operand=factor)
+        if is_outer:
+            return build.call(term.func, [factor, term.args[1]])
+        return gast.BinOp(left=factor, op=gast.MatMult(), right=term.right)
 
     out, any_cancelled, any_left, plan = [], False, False, {}
     for j in chain:
