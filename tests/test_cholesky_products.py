@@ -123,6 +123,7 @@ def test_float32_stays_float32():
 
 
 _OBJECTS = {"np.linalg.cholesky": np.linalg.cholesky, "np.swapaxes": np.swapaxes,
+            "np.outer": np.outer,
             "lower_inverse": lower_inverse, "lower_congruence": lower_congruence,
             "lower_of_upper_product": lower_of_upper_product}
 
@@ -146,6 +147,20 @@ m = lower_congruence(inv, lower_of_upper_product(np.swapaxes(L, -1, -2), L_bar))
 
 def test_the_rule_on_statements():
     assert _rewritten(SITE.format(between="t = 1.0"))
+
+
+def test_the_rule_on_a_vectors_outer_product():
+    """A vector's solve adds np.outer(-(W^T c), z) (ad/context.py solve_columns): its share
+    is np.outer(-c, z), the sign kept on the vector."""
+    source = SITE.format(between="t = 1.0").replace("L_bar = -(solved @ H)",
+                                                    "L_bar = np.outer(-solved, z)")
+    assert _rewritten(source)
+    statements = gast.parse(source).body
+    out = cancel_cholesky_products(statements, lambda call: _OBJECTS.get(
+        ast.unparse(gast.gast_to_ast(call.func))), "np", lambda hint: hint)[0]
+    text = ast.unparse(ast.fix_missing_locations(gast.gast_to_ast(gast.Module(
+        body=out, type_ignores=[]))))
+    assert "L_bar_lt = np.outer(-C, z)" in text and "solved" not in text
 
 
 @pytest.mark.parametrize("between", ["C = C * 2.0", "C += 1.0", "C[0] = 1.0",
