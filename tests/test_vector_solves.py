@@ -92,3 +92,21 @@ def test_hessian_vector_product_through_the_outer_product(path):
     h = 1e-5
     expected = (grad(y + h * v) - grad(y - h * v)) / (2 * h)
     np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6)
+
+
+def whitened_energy(A, B):
+    """Z's adjoint is Z itself (closed form), read by the solve's adjoint and the product."""
+    Z = np.linalg.solve(A @ A.T + 3.0 * np.eye(A.shape[0]), B)
+    return 0.5 * np.sum(Z * Z)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_whitened_energy_against_differences(path):
+    assert_grad_matches(whitened_energy, _args([(N, N), (N, 3)]), wrt=0, path=path)
+
+
+def test_an_adjoint_that_is_a_forward_value_is_read_as_it_is():
+    """A kept product or solve returns a new array and writes into none of its operands:
+    the closed form hands it Z, not a copy `Z * 1.0` (optimize/closed_forms.py)."""
+    src = _source(whitened_energy, _args([(N, N), (N, 3)]), wrt=0)
+    assert "closed form" in src and "* 1.0" not in src

@@ -10,6 +10,7 @@ identifier the user's code and globals use, so a generated name never shadows on
 """
 import math
 import re
+import types
 
 import gast
 import numpy
@@ -128,6 +129,22 @@ def callee(func, resolve):
         if owner is math or owner is numpy:
             return getattr(owner, func.attr, None)
     return None
+
+
+def dotted_callee(func, resolve):
+    """callee() through numpy's submodules too: `np.linalg.solve` -> numpy.linalg.solve."""
+    path = []
+    while isinstance(func, gast.Attribute):
+        path.append(func.attr)
+        func = func.value
+    if not isinstance(func, gast.Name):
+        return None
+    found = resolve(func.id)
+    for attr in reversed(path):
+        if not (isinstance(found, types.ModuleType) and found.__name__.split(".")[0] == "numpy"):
+            return None
+        found = getattr(found, attr, None)
+    return found
 
 
 def output_check_call(stmt, resolve):
