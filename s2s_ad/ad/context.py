@@ -126,16 +126,9 @@ class ExpansionContext:
         them: `g @ b.T` and `a.T @ g` for two matrices, `np.outer(g, b)` and `g @ a` for a
         matrix times a vector, `g * b` for a dot product (the helper covers batched and
         still-zero cases). None otherwise."""
-        kinds = self.i.kinds
-        if kinds is None or not all(isinstance(x, gast.Name) for x in (a, b)):
+        ranks = self._float_ranks(a, b)
+        if ranks is None or not set(ranks) <= {1, 2}:
             return None
-        ranks = []
-        for x in (a, b):
-            kind = kinds.of(x.id)
-            if getattr(kind, "type", None) is not numpy.ndarray or kind.axes is None \
-                    or len(kind.axes) not in (1, 2) or kind.dtype not in ("float64", "float32"):
-                return None
-            ranks.append(len(kind.axes))
         if ranks == [1, 1]:           # a dot product: g a number (0.0 too gives zeros)
             return gast.BinOp(left=g, op=gast.Mult(),
                               right=build.clone(b if which == "a" else a))
@@ -166,17 +159,21 @@ class ExpansionContext:
 
             _solved @ np.swapaxes(as_columns(alpha, K, alpha), -1, -2)  ->  np.outer(s, alpha)
         None otherwise."""
+        return v if self._float_ranks(a, x) in ([2, 1], [2, 2]) else None
+
+    def _float_ranks(self, *atoms):
+        """The ranks of atoms the facts say are float64/float32 arrays, else None."""
         kinds = self.i.kinds
-        if kinds is None or not all(isinstance(n, gast.Name) for n in (a, x)):
+        if kinds is None or not all(isinstance(x, gast.Name) for x in atoms):
             return None
         ranks = []
-        for name in (a, x):
-            kind = kinds.of(name.id)
+        for x in atoms:
+            kind = kinds.of(x.id)
             if getattr(kind, "type", None) is not numpy.ndarray or kind.axes is None \
                     or kind.dtype not in ("float64", "float32"):
                 return None
             ranks.append(len(kind.axes))
-        return v if ranks in ([2, 1], [2, 2]) else None
+        return ranks
 
     def var_adjoint(self, g, x, axis, ddof, keepdims):
         """`unreduce_var(g, x, axis, ddof, keepdims)` (np.var's adjoint) written out where

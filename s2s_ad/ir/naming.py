@@ -16,6 +16,7 @@ import gast
 import numpy
 
 from .. import runtime_checks
+from .build import dotted_path
 
 
 class Namer:
@@ -133,14 +134,12 @@ def callee(func, resolve):
 
 def dotted_callee(func, resolve):
     """callee() through numpy's submodules too: `np.linalg.solve` -> numpy.linalg.solve."""
-    path = []
-    while isinstance(func, gast.Attribute):
-        path.append(func.attr)
-        func = func.value
-    if not isinstance(func, gast.Name):
+    path = dotted_path(func)
+    if path is None:
         return None
-    found = resolve(func.id)
-    for attr in reversed(path):
+    first, *rest = path.split(".")
+    found = resolve(first)
+    for attr in rest:
         if not (isinstance(found, types.ModuleType) and found.__name__.split(".")[0] == "numpy"):
             return None
         found = getattr(found, attr, None)
