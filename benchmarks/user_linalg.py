@@ -3,8 +3,9 @@ hand-written numpy gradient: a ridge fit's validation loss through np.linalg.sol
 normal equations (the gradient for the ridge strength), a Gaussian log-likelihood through
 slogdet and inv, a Mahalanobis log-likelihood through cholesky and a solve, and a GP with
 several outputs whose targets are whitened by the cholesky factor (one solve of a matrix),
-a Bayesian linear regression's evidence through slogdet and solve, and a kernel ridge
-regression's validation error (one solve of a vector against the regularised kernel)."""
+a Bayesian linear regression's evidence through slogdet and solve, a kernel ridge
+regression's validation error (one solve of a vector against the regularised kernel), and
+an Ornstein-Uhlenbeck process's likelihood through cholesky and two triangular solves."""
 import math
 
 import numpy as np
@@ -178,3 +179,38 @@ def make_kernel_ridge(small=False):
     y = np.sin(X.sum(axis=1)) + 0.1 * rng.standard_normal(n)
     yv = np.sin(Xv.sum(axis=1)) + 0.1 * rng.standard_normal(m)
     return np.array([0.0, np.log(0.1)]), X, y, Xv, yv
+
+
+# ---- an Ornstein-Uhlenbeck process observed at irregular times: cholesky, two solves ------
+def ou_process_nll(log_params, t, y):
+    """Negative log-likelihood (up to a constant) of noisy observations of an OU process:
+    exponential covariance in |t_i - t_j|, the cholesky factor, alpha by the two
+    triangular solves."""
+    s2, tau, sn2 = np.exp(log_params[0]), np.exp(log_params[1]), np.exp(log_params[2])
+    lags = np.abs(t[:, None] - t[None, :])
+    C = s2 * np.exp(-lags / tau) + sn2 * np.eye(len(t))
+    L = np.linalg.cholesky(C)
+    alpha = np.linalg.solve(L.T, np.linalg.solve(L, y))
+    return 0.5 * y @ alpha + np.sum(np.log(np.diag(L)))
+
+
+def ou_process_nll_grad(log_params, t, y):
+    """0.5 tr((C^-1 - a a^T) dC): dC/dlog s2 = K, dC/dlog tau = K * lags / tau, dC/dlog sn2
+    = sn2 I (K the process's covariance)."""
+    s2, tau, sn2 = (math.exp(v) for v in log_params)
+    lags = np.abs(t[:, None] - t[None, :])
+    K = s2 * np.exp(lags * (-1.0 / tau))
+    W = np.linalg.inv(K + sn2 * np.eye(len(t)))
+    a = W @ y
+    W -= np.outer(a, a)
+    noise_share = 0.5 * sn2 * np.trace(W)
+    W *= K
+    return np.array([0.5 * np.sum(W), 0.5 * np.sum(W * lags) / tau, noise_share])
+
+
+def make_ou_process(small=False):
+    n = 7 if small else 250
+    rng = _rng(67)
+    t = np.sort(rng.uniform(0.0, 20.0, n))
+    y = np.sin(0.5 * t) + 0.2 * rng.standard_normal(n)
+    return np.array([0.0, np.log(2.0), np.log(0.05)]), t, y
