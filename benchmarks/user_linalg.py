@@ -3,7 +3,9 @@ hand-written numpy gradient: a ridge fit's validation loss through np.linalg.sol
 normal equations (the gradient for the ridge strength), a Gaussian log-likelihood through
 slogdet and inv, a Mahalanobis log-likelihood through cholesky and a solve, and a GP with
 several outputs whose targets are whitened by the cholesky factor (one solve of a matrix),
-and a Bayesian linear regression's evidence through slogdet and solve."""
+a Bayesian linear regression's evidence through slogdet and solve, a kernel ridge
+regression's validation error (one solve of a vector against the regularised kernel), and
+an Ornstein-Uhlenbeck process's likelihood through cholesky and two triangular solves."""
 import math
 
 import numpy as np
@@ -134,3 +136,81 @@ def make_blr_evidence(small=False):
     X = rng.standard_normal((n, d))
     y = X @ (0.5 * rng.standard_normal(d)) + 0.3 * rng.standard_normal(n)
     return np.array([-0.5, np.log(0.1)]), X, y
+
+
+# ---- kernel ridge regression: validation error as a function of (log length, log lambda) --
+def kernel_ridge_validation(log_params, X, y, Xv, yv):
+    """Fit on (X, y) with an RBF kernel, score on (Xv, yv): the loss a hyper-parameter
+    search descends, one solve of a vector against the regularised kernel matrix."""
+    ell = np.exp(log_params[0])
+    lam = np.exp(log_params[1])
+    K = np.exp(-0.5 * _sq_dists(X, X) / ell ** 2)
+    Kv = np.exp(-0.5 * _sq_dists(Xv, X) / ell ** 2)
+    alpha = np.linalg.solve(K + lam * np.eye(len(y)), y)
+    return np.mean((Kv @ alpha - yv) ** 2)
+
+
+def _sq_dists(A, B):
+    return np.sum(A ** 2, axis=1)[:, None] + np.sum(B ** 2, axis=1)[None, :] - 2.0 * A @ B.T
+
+
+def kernel_ridge_validation_grad(log_params, X, y, Xv, yv):
+    """With A = K + lam I, r = 2 (Kv alpha - yv) / m and s = A^-1 Kv^T r (A symmetric):
+    dL = r . dKv alpha - s . dA alpha; dK/dlog ell = K * D / ell^2 (D the squared
+    distances), dA/dlog lam = lam I. No matrix adjoint is formed: s^T (K*D) alpha."""
+    ell, lam = math.exp(log_params[0]), math.exp(log_params[1])
+    D, Dv = _sq_dists(X, X), _sq_dists(Xv, X)
+    K = np.exp((-0.5 / ell ** 2) * D)
+    Kv = np.exp((-0.5 / ell ** 2) * Dv)
+    A = K + lam * np.eye(len(y))
+    alpha = np.linalg.solve(A, y)
+    r = (Kv @ alpha - yv) * (2.0 / len(yv))
+    s = np.linalg.solve(A, Kv.T @ r)
+    K *= D
+    Kv *= Dv
+    d_ell = (r @ (Kv @ alpha) - s @ (K @ alpha)) / ell ** 2
+    return np.array([d_ell, -lam * (s @ alpha)])
+
+
+def make_kernel_ridge(small=False):
+    n, m, d = (9, 5, 2) if small else (400, 200, 3)
+    rng = _rng(61)
+    X, Xv = rng.uniform(-2.0, 2.0, (n, d)), rng.uniform(-2.0, 2.0, (m, d))
+    y = np.sin(X.sum(axis=1)) + 0.1 * rng.standard_normal(n)
+    yv = np.sin(Xv.sum(axis=1)) + 0.1 * rng.standard_normal(m)
+    return np.array([0.0, np.log(0.1)]), X, y, Xv, yv
+
+
+# ---- an Ornstein-Uhlenbeck process observed at irregular times: cholesky, two solves ------
+def ou_process_nll(log_params, t, y):
+    """Negative log-likelihood (up to a constant) of noisy observations of an OU process:
+    exponential covariance in |t_i - t_j|, the cholesky factor, alpha by the two
+    triangular solves."""
+    s2, tau, sn2 = np.exp(log_params[0]), np.exp(log_params[1]), np.exp(log_params[2])
+    lags = np.abs(t[:, None] - t[None, :])
+    C = s2 * np.exp(-lags / tau) + sn2 * np.eye(len(t))
+    L = np.linalg.cholesky(C)
+    alpha = np.linalg.solve(L.T, np.linalg.solve(L, y))
+    return 0.5 * y @ alpha + np.sum(np.log(np.diag(L)))
+
+
+def ou_process_nll_grad(log_params, t, y):
+    """0.5 tr((C^-1 - a a^T) dC): dC/dlog s2 = K, dC/dlog tau = K * lags / tau, dC/dlog sn2
+    = sn2 I (K the process's covariance)."""
+    s2, tau, sn2 = (math.exp(v) for v in log_params)
+    lags = np.abs(t[:, None] - t[None, :])
+    K = s2 * np.exp(lags * (-1.0 / tau))
+    W = np.linalg.inv(K + sn2 * np.eye(len(t)))
+    a = W @ y
+    W -= np.outer(a, a)
+    noise_share = 0.5 * sn2 * np.trace(W)
+    W *= K
+    return np.array([0.5 * np.sum(W), 0.5 * np.sum(W * lags) / tau, noise_share])
+
+
+def make_ou_process(small=False):
+    n = 7 if small else 250
+    rng = _rng(67)
+    t = np.sort(rng.uniform(0.0, 20.0, n))
+    y = np.sin(0.5 * t) + 0.2 * rng.standard_normal(n)
+    return np.array([0.0, np.log(2.0), np.log(0.05)]), t, y

@@ -192,6 +192,8 @@ from user_linalg import (  # noqa: E402
     make_ridge_validation, ridge_validation_loss, ridge_validation_loss_grad,
     make_multi_output_gp, multi_output_gp_grad, multi_output_gp_nll,
     blr_evidence_nll, blr_evidence_nll_grad, make_blr_evidence,
+    kernel_ridge_validation, kernel_ridge_validation_grad, make_kernel_ridge,
+    ou_process_nll, ou_process_nll_grad, make_ou_process,
 )
 from user_loops import (  # noqa: E402
     cooling_rod_grad,
@@ -310,6 +312,10 @@ WORKLOADS = [
     UserWorkload("GP NLL, slogdet + solve, N=200", gp_nll_slogdet, make_gp, 0, gp_nll_grad),
     UserWorkload("Bayesian linear regression evidence, slogdet + solve, 300x20",
                  blr_evidence_nll, make_blr_evidence, 0, blr_evidence_nll_grad),
+    UserWorkload("kernel ridge validation error, solve of a vector, 400 + 200 points",
+                 kernel_ridge_validation, make_kernel_ridge, 0, kernel_ridge_validation_grad),
+    UserWorkload("OU process NLL, cholesky + two solves of a vector, 250 times",
+                 ou_process_nll, make_ou_process, 0, ou_process_nll_grad),
     UserWorkload("ridge validation loss, solve of normal equations, 1000x200",
                  ridge_validation_loss, make_ridge_validation, 0,
                  ridge_validation_loss_grad),

@@ -219,12 +219,14 @@ def tensorsolve_tangent(y, a, b, axes=None):
 
 # ---- np.linalg: solve, matrix_power, cholesky --------------------------------------------
 # solve's b holds vectors or matrices (x = solve(a, b) tells which: as_columns); the
-# templates work on columns, and reshape_like gives the vector layout back
+# templates work on columns, and reshape_like gives the vector layout back. A_bar is the
+# adjoint of a in a @ X (X as columns): an outer product when the facts keep one vector as
+# it is (ad/context.py solve_columns); the sign goes on B_bar, the smaller array
 @adjoint(np.linalg.solve)
 def solve_adjoint(y, a, b):
     """d solve(A, B) = solve(A, dB - dA X), so B_bar = solve(A^T, X_bar), A_bar = -B_bar X^T"""
     _solved = np.linalg.solve(np.swapaxes(a, -1, -2), as_columns(d[y], a, y))
-    d[a] += unbroadcast(-(_solved @ np.swapaxes(as_columns(y, a, y), -1, -2)), a)
+    d[a] += matmul_adjoint_a(-_solved, a, as_columns(y, a, y))
     d[b] += unbroadcast(reshape_like(_solved, y), b)
 
 

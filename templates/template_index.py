@@ -14,7 +14,7 @@ source numpy_creation 3604925739
 source numpy_decompositions 3171783927
 source numpy_fft 33569230
 source numpy_least_squares 1092360876
-source numpy_linalg 561369335
+source numpy_linalg 3128297686
 source numpy_log_scans 3849235235
 source numpy_math 200508526
 source numpy_nan_reductions 1423768809

@@ -37,10 +37,18 @@ def whitened_residual(A, b):
 
 
 def both_triangles(A, y):
-    """The solve against L.T keeps its product with L^T; the one against L cancels."""
+    """The solve against L.T keeps its product with L^T (an outer product's with a vector
+    y); the one against L cancels."""
     L = np.linalg.cholesky(A @ A.T + 5.0 * np.eye(len(y)))
     alpha = np.linalg.solve(L.T, np.linalg.solve(L, y))
     return 0.5 * y @ alpha + np.sum(np.log(np.diag(L)))
+
+
+def both_triangles_matrix(A, Y):
+    """As both_triangles with several right-hand sides: the product with L^T stays."""
+    L = np.linalg.cholesky(A @ A.T + 5.0 * np.eye(len(Y)))
+    alpha = np.linalg.solve(L.T, np.linalg.solve(L, Y))
+    return 0.5 * np.sum(Y * alpha) + np.sum(np.log(np.diag(L)))
 
 
 def two_solves(A, B, c):
@@ -60,7 +68,8 @@ def rebound_rhs(A, B):
 
 
 PROGRAMS = [(mahalanobis, [(N, N), (7, N)]), (whitened_residual, [(N, N), (N,)]),
-            (both_triangles, [(N, N), (N,)]), (two_solves, [(N, N), (N, 3), (N,)]),
+            (both_triangles, [(N, N), (N,)]), (both_triangles_matrix, [(N, N), (N, 3)]),
+            (two_solves, [(N, N), (N, 3), (N,)]),
             (rebound_rhs, [(N, N), (N, 2)])]
 
 
@@ -96,10 +105,17 @@ def test_a_product_read_again_stays_and_its_term_cancels():
     assert src.count("np.swapaxes(inv, -1, -2) @") == 1       # b's adjoint reads it
 
 
-def test_a_transposed_solve_keeps_the_product_for_its_own_term():
-    src = _source(both_triangles, [(N, N), (N,)])
+def test_a_transposed_solve_of_a_matrix_keeps_the_product_for_its_own_term():
+    src = _source(both_triangles_matrix, [(N, N), (N, 3)], wrt=(0,))
     assert src.count("lower_of_upper_product(") == 1
     assert "_lt" in src                                      # the cancelled terms' sum
+
+
+def test_a_transposed_solve_of_a_vector_is_an_outer_product_with_l_transposed_times_it():
+    """L^T outer(x, s) = outer(L^T x, s): n^2 work, no product with L^T of n^3 / 2."""
+    src = _source(both_triangles, [(N, N), (N,)])
+    assert "lower_of_upper_product(" not in src
+    assert "np.outer(np.swapaxes(L, -1, -2) @ alpha, -" in src
 
 
 def test_two_solves_cancel_in_one_sum():
@@ -123,6 +139,7 @@ def test_float32_stays_float32():
 
 
 _OBJECTS = {"np.linalg.cholesky": np.linalg.cholesky, "np.swapaxes": np.swapaxes,
+            "np.outer": np.outer,
             "lower_inverse": lower_inverse, "lower_congruence": lower_congruence,
             "lower_of_upper_product": lower_of_upper_product}
 
@@ -146,6 +163,20 @@ m = lower_congruence(inv, lower_of_upper_product(np.swapaxes(L, -1, -2), L_bar))
 
 def test_the_rule_on_statements():
     assert _rewritten(SITE.format(between="t = 1.0"))
+
+
+def test_the_rule_on_a_vectors_outer_product():
+    """A vector's solve adds np.outer(-(W^T c), z) (ad/context.py solve_columns): its share
+    is np.outer(-c, z), the sign kept on the vector."""
+    source = SITE.format(between="t = 1.0").replace("L_bar = -(solved @ H)",
+                                                    "L_bar = np.outer(-solved, z)")
+    assert _rewritten(source)
+    statements = gast.parse(source).body
+    out = cancel_cholesky_products(statements, lambda call: _OBJECTS.get(
+        ast.unparse(gast.gast_to_ast(call.func))), "np", lambda hint: hint)[0]
+    text = ast.unparse(ast.fix_missing_locations(gast.gast_to_ast(gast.Module(
+        body=out, type_ignores=[]))))
+    assert "L_bar_lt = np.outer(-C, z)" in text and "solved" not in text
 
 
 @pytest.mark.parametrize("between", ["C = C * 2.0", "C += 1.0", "C[0] = 1.0",

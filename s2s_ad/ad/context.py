@@ -5,6 +5,7 @@ shapes (analyses/shapes.py, and analyses/kinds.py for a specialised derivative).
     ctx.same_shape("t2_0", x)            True when x is shaped like the result t2_0
     ctx.reduce_to_operand(g, "t2_0", b)  np.sum(g, axis=0) when b broadcast over axis 0
     ctx.dot_to_number(g * x, x, "t2_0", r)  np.dot(g, x) for a number r times a vector
+    ctx.solve_columns(g, K, alpha)       g when K is one float matrix, alpha a vector/matrix
 """
 import gast
 import numpy
@@ -125,16 +126,9 @@ class ExpansionContext:
         them: `g @ b.T` and `a.T @ g` for two matrices, `np.outer(g, b)` and `g @ a` for a
         matrix times a vector, `g * b` for a dot product (the helper covers batched and
         still-zero cases). None otherwise."""
-        kinds = self.i.kinds
-        if kinds is None or not all(isinstance(x, gast.Name) for x in (a, b)):
+        ranks = self._float_ranks(a, b)
+        if ranks is None or not set(ranks) <= {1, 2}:
             return None
-        ranks = []
-        for x in (a, b):
-            kind = kinds.of(x.id)
-            if getattr(kind, "type", None) is not numpy.ndarray or kind.axes is None \
-                    or len(kind.axes) not in (1, 2) or kind.dtype not in ("float64", "float32"):
-                return None
-            ranks.append(len(kind.axes))
         if ranks == [1, 1]:           # a dot product: g a number (0.0 too gives zeros)
             return gast.BinOp(left=g, op=gast.Mult(),
                               right=build.clone(b if which == "a" else a))
@@ -153,6 +147,33 @@ class ExpansionContext:
         if which == "a":                          # a (n,) @ b (n, k): b @ g
             return gast.BinOp(left=build.clone(b), op=gast.MatMult(), right=g)
         return gast.BinOp(left=g, op=gast.MatMult(), right=build.clone(a))   # a (m, n) @ b
+
+    def solve_columns(self, v, a, x):
+        """`as_columns(v, a, x)` (x = np.linalg.solve(a, b); templates/numpy_linalg.py)
+        written out where the facts say a is one float matrix and x a float vector or
+        matrix: v itself. For x a matrix that is the helper's own value; for x a vector v
+        stays a vector, which a solve against one matrix reads as one right-hand side and
+        the solve's adjoint turns into an outer product (matmul_adjoint_a of two vectors
+        is np.multiply.outer, written out `np.outer(g, b)` by matmul_adjoint), where the
+        helper's (n, 1) column took an (n, 1) @ (1, n) product:
+
+            _solved @ np.swapaxes(as_columns(alpha, K, alpha), -1, -2)  ->  np.outer(s, alpha)
+        None otherwise."""
+        return v if self._float_ranks(a, x) in ([2, 1], [2, 2]) else None
+
+    def _float_ranks(self, *atoms):
+        """The ranks of atoms the facts say are float64/float32 arrays, else None."""
+        kinds = self.i.kinds
+        if kinds is None or not all(isinstance(x, gast.Name) for x in atoms):
+            return None
+        ranks = []
+        for x in atoms:
+            kind = kinds.of(x.id)
+            if getattr(kind, "type", None) is not numpy.ndarray or kind.axes is None \
+                    or kind.dtype not in ("float64", "float32"):
+                return None
+            ranks.append(len(kind.axes))
+        return ranks
 
     def var_adjoint(self, g, x, axis, ddof, keepdims):
         """`unreduce_var(g, x, axis, ddof, keepdims)` (np.var's adjoint) written out where

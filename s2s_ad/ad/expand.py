@@ -311,20 +311,10 @@ class _Substituter(TemplateSubstituter):
             node.args[1] = self.visit(node.args[1])
             node.func = self.visit(node.func)
             return node
-        if isinstance(node.func, gast.Name) and node.func.id in (
-                "matmul_adjoint_a", "matmul_adjoint_b") and len(node.args) == 3 \
-                and not node.keywords:
+        writer = self._writer(node)
+        if writer is not None:
             args = [self.visit(a) for a in node.args]
-            written = self.ctx.matmul_adjoint(node.func.id[-1], *args)
-            if written is not None:
-                return written
-            node.args = args
-            node.func = self.visit(node.func)
-            return node
-        if isinstance(node.func, gast.Name) and node.func.id == "unreduce_var" \
-                and len(node.args) == 5 and not node.keywords:
-            args = [self.visit(a) for a in node.args]
-            written = self.ctx.var_adjoint(*args)
+            written = writer(*args)
             if written is not None:
                 return written
             node.args = args
@@ -336,6 +326,20 @@ class _Substituter(TemplateSubstituter):
             if count is not None:
                 return count
         return self.generic_visit(node)
+
+    def _writer(self, node):
+        """The context's writer of a runtime helper's call from the facts (ad/context.py:
+        matmul_adjoint_a/b, as_columns, unreduce_var), called with the substituted
+        arguments and answering None when the facts do not decide; None for other calls."""
+        func = node.func
+        if not isinstance(func, gast.Name) or node.keywords:
+            return None
+        arity, writer = {
+            "matmul_adjoint_a": (3, lambda *args: self.ctx.matmul_adjoint("a", *args)),
+            "matmul_adjoint_b": (3, lambda *args: self.ctx.matmul_adjoint("b", *args)),
+            "as_columns": (3, self.ctx.solve_columns),
+            "unreduce_var": (5, self.ctx.var_adjoint)}.get(func.id, (None, None))
+        return writer if arity == len(node.args) else None
 
     def _held_call(self, node):
         """`math.sin(E)` in a template where the user's code computed `s = math.sin(E)`

@@ -10,11 +10,13 @@ identifier the user's code and globals use, so a generated name never shadows on
 """
 import math
 import re
+import types
 
 import gast
 import numpy
 
 from .. import runtime_checks
+from .build import dotted_path
 
 
 class Namer:
@@ -128,6 +130,20 @@ def callee(func, resolve):
         if owner is math or owner is numpy:
             return getattr(owner, func.attr, None)
     return None
+
+
+def dotted_callee(func, resolve):
+    """callee() through numpy's submodules too: `np.linalg.solve` -> numpy.linalg.solve."""
+    path = dotted_path(func)
+    if path is None:
+        return None
+    first, *rest = path.split(".")
+    found = resolve(first)
+    for attr in rest:
+        if not (isinstance(found, types.ModuleType) and found.__name__.split(".")[0] == "numpy"):
+            return None
+        found = getattr(found, attr, None)
+    return found
 
 
 def output_check_call(stmt, resolve):

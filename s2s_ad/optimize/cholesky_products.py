@@ -10,7 +10,10 @@ share of P is tril(-(L^T W^T) Z_bar Z^T) = tril(-Z_bar Z^T): exact, because W is
 inverse of the triangle L is. So such a term joins P directly; so does the term
 undiag(v, L, 0) of np.diag(L)'s adjoint, as undiag(np.diagonal(L) * v, L, 0) (tril(L^T
 diag(v)) is diagonal); a term unbroadcast(T, L) (a sum over leading axes, which the
-product with L^T commutes with) as unbroadcast(T', L). Only L_bar's other terms (a
+product with L^T commutes with) as unbroadcast(T', L); a vector's term np.outer(-(W^T c),
+z) as np.outer(-c, z); the transposed outer product a solve of a vector against L^T
+adds, untranspose(t, None) with t = np.outer(u, v), as np.outer(L^T v, u) (n^2 work where
+the product with L^T takes n^3 / 2). Only L_bar's other terms (a
 transposed solve's, ...) go through the product with L^T:
 
     solved = np.swapaxes(W, -1, -2) @ C              solved = np.swapaxes(W, -1, -2) @ C
@@ -33,11 +36,13 @@ unchanged.
 import copy
 
 import gast
+import numpy
 
 from ..ir import build
 from ..ir.walk import walk_tree
 from ..runtime import unbroadcast
 from ..runtime_linalg import undiag
+from ..runtime_shape import untranspose
 from ..runtime_triangular import lower_congruence, lower_inverse, lower_of_upper_product
 from .shared_inverses import _is_cholesky, _is_transpose, _store_counts
 
@@ -80,6 +85,10 @@ def _rewrite_site(statements, k, callee, numpy_name, fresh):
         return None
 
     position = {id(s): j for j, s in enumerate(statements)}
+    loads = {}
+    for node in (n for s in statements for n in walk_tree(s)):
+        if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
+            loads[node.id] = loads.get(node.id, 0) + 1
     products = set()
 
     def cancelled(term, at):
@@ -101,10 +110,23 @@ def _rewrite_site(statements, k, callee, numpy_name, fresh):
             if sign < 0:
                 product = gast.UnaryOp(op=gast.USub(), operand=product)
             return build.call(term.func, [product, term.args[1]])
-        if not (isinstance(term, gast.BinOp) and isinstance(term.op, gast.MatMult)
-                and isinstance(term.left, gast.Name) and stores.get(term.left.id) == 1):
+        if _calls(term, untranspose, callee) and len(term.args) == 2 \
+                and build.is_none(term.args[1]) and isinstance(term.args[0], gast.Name):
+            return transposed_outer(term.args[0].id, at)
+        # (W^T C) @ H, or np.outer(W^T c, h) (a vector's solve, ad/context.py
+        # solve_columns): L^T outer(W^T c, h) = outer(c, h); either first factor may be
+        # negated, the sign kept on C (the smaller array)
+        is_outer = isinstance(term, gast.Call) and not term.keywords \
+            and callee(term) is numpy.outer and len(term.args) == 2
+        if not (is_outer or isinstance(term, gast.BinOp) and isinstance(term.op, gast.MatMult)):
             return None
-        solved = top.get(term.left.id)
+        first = term.args[0] if is_outer else term.left
+        negated = isinstance(first, gast.UnaryOp) and isinstance(first.op, gast.USub)
+        if negated:
+            first = first.operand
+        if not (isinstance(first, gast.Name) and stores.get(first.id) == 1):
+            return None
+        solved = top.get(first.id)
         value = solved.value if solved is not None else None
         if not (isinstance(value, gast.BinOp) and isinstance(value.op, gast.MatMult)
                 and isinstance(value.left, gast.Call) and _is_transpose(value.left, callee)
@@ -114,9 +136,33 @@ def _rewrite_site(statements, k, callee, numpy_name, fresh):
         between = statements[position[id(solved)] + 1:at]
         if _bound_or_written(between) & read:
             return None
-        products.add(term.left.id)
-        return gast.BinOp(left=copy.deepcopy(value.right), op=gast.MatMult(),
-                          right=term.right)
+        products.add(first.id)
+        factor = copy.deepcopy(value.right)
+        if negated:
+            factor = gast.UnaryOp(op=gast.USub(), operand=factor)
+        if is_outer:
+            return build.call(term.func, [factor, term.args[1]])
+        return gast.BinOp(left=factor, op=gast.MatMult(), right=term.right)
+
+    def transposed_outer(name, at):
+        """np.outer(L^T v, u) for a term untranspose(t, None), t = np.outer(u, v) assigned
+        once and read only there (the adjoint of L^T in a solve of a vector against it):
+        L^T outer(v, u) = outer(L^T v, u), n^2 work where the product with L^T took n^3 / 2;
+        u's and v's names not bound again in between. Else None."""
+        definition = top.get(name)
+        value = definition.value if definition is not None else None
+        if stores.get(name) != 1 or loads.get(name) != 1 or not (
+                isinstance(value, gast.Call) and not value.keywords
+                and callee(value) is numpy.outer and len(value.args) == 2):
+            return None
+        read = {n.id for n in walk_tree(value) if isinstance(n, gast.Name)}
+        if _bound_or_written(statements[position[id(definition)] + 1:at]) & read:
+            return None
+        products.add(name)
+        upper = build.call(f"{numpy_name}.swapaxes", [build.name(l_name), build.const(-1),
+                                                      build.const(-2)])
+        first = gast.BinOp(left=upper, op=gast.MatMult(), right=copy.deepcopy(value.args[1]))
+        return build.call(copy.deepcopy(value.func), [first, copy.deepcopy(value.args[0])])
 
     out, any_cancelled, any_left, plan = [], False, False, {}
     for j in chain:

@@ -28,11 +28,12 @@ right); with S2S_AD_STRICT_PASSES=1 (the test suite sets it) it raises instead.
 import os
 
 import gast
+import numpy
 
 from .. import runtime, runtime_checks
 from ..analyses.raising import forward_to_keep
 from ..ir import build
-from ..ir.naming import callee, output_check_call
+from ..ir.naming import callee, dotted_callee, output_check_call
 from ..ir.walk import names_loaded, walk_tree
 from . import rational
 from .closed_form_render import Renderer, rewrite_agrees
@@ -334,8 +335,12 @@ class _Rewrite:
         old_cost = sum(_cost(renderer, self.backward[k].value) for k in self.interpreted)
         for index, stmt, closed in kept:
             stmt = build.clone(stmt)
+            value = stmt.value
+            fresh = isinstance(value, gast.BinOp) and isinstance(value.op, gast.MatMult) \
+                or isinstance(value, gast.Call) \
+                and dotted_callee(value.func, self.resolve) in _FRESH_RESULTS
             for k, (arg, value, array) in sorted(closed.items(), key=lambda c: str(c[0])):
-                expr = self._render(renderer, value, array)
+                expr = self._render(renderer, value, array, own_array=not fresh)
                 if isinstance(k, str):
                     setattr(stmt.value, k, expr)
                 else:
@@ -356,12 +361,14 @@ class _Rewrite:
                                           self.forward_checks)
         return forward + checks + [build.blank_line()] + self.checks + fast_body + [self.ret]
 
-    def _render(self, renderer, value, array, earlier=()):
+    def _render(self, renderer, value, array, earlier=(), own_array=True):
+        """`own_array`: the expression must be an array of its own (not one of a kept
+        product's or solve's operands, which return a new array and write into none)."""
         if array != bool((rational.atoms_of(value[0]) | rational.atoms_of(value[1]))
                          - {COUNT} - self.numbers):
             raise _Opaque()          # e.g. an array of ones whose closed form is 1.0
         expr = renderer.render(value, earlier)[0]
-        if isinstance(expr, gast.Name):
+        if own_array and isinstance(expr, gast.Name):
             # a gradient must be an array of its own: not the caller's array, the returned
             # value or a view of an argument (W.T, W[:, 0]), where writing into one would
             # change the other; and floats (np.arange(3) holds integers)
@@ -387,6 +394,11 @@ class _Rewrite:
             [s for s in self.forward if s.targets[0].id not in self.atom_class],
             self.backward, self.interpreted, outputs, set(self.atom_class) | {COUNT},
             self.resolve, COUNT, self.vanished, self.whole)
+
+
+# kept calls whose result is a new array and which write into none of their operands:
+# an operand that is a forward name needs no copy (`solve(L^T, Z)`, not `Z * 1.0`)
+_FRESH_RESULTS = (numpy.linalg.solve, numpy.outer, numpy.dot, numpy.matmul)
 
 
 def _cost(renderer, expr):
