@@ -64,6 +64,7 @@ from .derivation import Derived, Request  # noqa: F401  (api reads Request here)
 from .refusals import (reject_called_arguments, reject_generator, reject_silent_zero,
                        reject_unsupported_library_calls, reject_untracked_writes)
 from .transforms.held_methods import guard_held_methods
+from .transforms.sequence_operands import guard_sequence_operations
 from .transforms.item_unrolling import unroll_item_loops
 
 
@@ -170,6 +171,7 @@ def _checks(func, request, registry, cache, outline=False):
     if not outline:
         levels = guard_held_methods(levels, activity, namer,
                                     generated=cache.derived_of(func) is not None)
+        levels = guard_sequence_operations(levels, kinds, activity, namer)
     return _Checked(levels, namer, func, aux, kinds, outputs, activity)
 
 

@@ -7,6 +7,8 @@ differentiated function (read from the generated gradient's docstring):
     check_unshared(v, w, message)     f writes into v while w, read later, may view it
     check_not_method(t, message)      t = m.act, called, is a function m holds, not a
                                       method (whose object's part would be lost)
+    check_not_sequences(a, b, adding, message)   a + b / a * b is numpy's arithmetic, not
+                                      a concatenation or repetition of lists
 """
 import numpy as np
 
@@ -160,4 +162,19 @@ def check_not_method(function, message, argument=False):
             and type(getattr(type(function), "__call__", None)) is type(check_not_method):
         # a callable object it holds (self.l1 of a model of layers): its __call__ reads
         # the object's own attributes, which carry the derivative too
+        raise UnsupportedSyntaxError(message)
+
+
+def check_not_sequences(a, b, adding, message):
+    """`a + b` (adding) or `a * b`, differentiated as numpy's elementwise arithmetic by a
+    derivative that did not know the operands' kinds, is not a concatenation of two
+    lists or tuples, nor a repetition of one by an integer: raise `message` (the located
+    error, rendered) when it is (transforms/sequence_operands.py)."""
+    sequences = (list, tuple)
+    if adding:
+        joined = isinstance(a, sequences) and isinstance(b, sequences)
+    else:
+        joined = isinstance(a, sequences) and isinstance(b, (int, np.integer)) \
+            or isinstance(b, sequences) and isinstance(a, (int, np.integer))
+    if joined:
         raise UnsupportedSyntaxError(message)

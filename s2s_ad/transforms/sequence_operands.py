@@ -1,0 +1,124 @@
+"""`a + b` and `a * n` where the derivative is built without knowing whether a and b are
+lists or tuples (the general derivative: f's arguments of unknown kind). On two lists
+`+` concatenates and `*` by an integer repeats, while the derivative, not knowing
+that, would differentiate an elementwise sum or product of arrays: a wrong gradient
+(`[a0] + [b0, b1]` would give a0 the sum of all three items' adjoints) or a crash. The
+specialised derivative knows (ad/adjoint_facts.is_sequence_operand); here a check before
+the statement raises the located error when the values turn out to be sequences.
+
+    def f(a, b):                 check_not_sequences(a, b, "<the located error>")
+        c = a + b          ->    c = a + b
+
+Only operands that may hold a list or tuple are checked: f's parameters, items and
+attributes read off values, results of calls that are no numpy function, and names
+assigned from those. Takes the levels form, its kinds and its activity; returns a levels
+form (the same one when nothing is checked), never writing into its input.
+"""
+import copy
+import dataclasses
+import operator
+
+import gast
+import numpy as np
+
+from ..ad.adjoint_facts import is_sequence_operand
+from ..analyses.dataflow import analyse_dataflow
+from ..errors import UnsupportedSyntaxError
+from ..ir import build
+from ..ir.primitives import operation_of
+from ..ir.walk import all_statements
+from ..signature import Num
+from .. import runtime_checks
+
+
+def guard_sequence_operations(levels, kinds, activity, namer):
+    found = _unknown_sequence_operations(levels, kinds, activity)
+    if not found:
+        return levels
+    from .aliased_writes import located
+    name = namer.fresh("check_not_sequences")
+    checks = {}
+    for stmt, operands, op in found:
+        what = "concatenates" if op is operator.add else "repeats"
+        error = UnsupportedSyntaxError(
+            f"`{'+' if op is operator.add else '*'}` here {what} lists or tuples when "
+            f"its operands are ones, and the derivative built without knowing their kinds "
+            f"(the general one, S2S_AD_GENERAL=1) differentiates an elementwise "
+            f"{'sum' if op is operator.add else 'product'} of arrays",
+            located(levels, stmt, portable=True),
+            "make them arrays (np.concatenate, np.tile), or call the derivative with "
+            "arguments whose kinds it can read (lists and tuples of numbers or arrays)")
+        checks[id(stmt)] = build.with_location(build.expr_stmt(build.call(
+            build.name(name), [build.clone(a) for a in operands]
+            + [build.const(op is operator.add), build.const(str(error))])), stmt)
+    tree = copy.copy(levels.tree)
+    tree.body = build.with_statements_before(
+        levels.tree.body, lambda stmt: [checks[id(stmt)]] if id(stmt) in checks else [])
+    callees = dict(levels.callees, **{name: runtime_checks.check_not_sequences})
+    runtime_names = dict(levels.runtime_names)
+    runtime_names[runtime_checks.check_not_sequences] = name
+    return dataclasses.replace(levels, tree=tree, callees=callees, runtime_names=runtime_names)
+
+
+def _unknown_sequence_operations(levels, kinds, activity):
+    """[(statement, its two operands, operator.add or operator.mul)] for `t = a + b` /
+    `t = a * b` carrying the derivative where both operands may be sequences (or one,
+    for `*`) and the facts decide neither."""
+    maybe = _maybe_sequences(levels)
+    dataflow = analyse_dataflow(levels)
+    found = []
+    for stmt in all_statements(levels.tree.body):
+        if not (isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name)
+                and isinstance(stmt.value, gast.BinOp)
+                and isinstance(stmt.value.op, (gast.Add, gast.Mult))
+                and stmt.targets[0].id in activity.varied):
+            continue
+        operands = [stmt.value.left, stmt.value.right]
+        if any(isinstance(kinds.of(a), Num) for a in operands):
+            continue     # a number or an array: numpy's arithmetic, whatever the other is
+        known = [is_sequence_operand(a, dataflow, kinds) for a in operands]
+        add = isinstance(stmt.value.op, gast.Add)
+        if all(known) if add else any(known):
+            continue     # differentiated as the concatenation or repetition it is
+        unknown = [isinstance(a, gast.Name) and a.id in maybe for a in operands]
+        if add and all(k or u for k, u in zip(known, unknown)) or not add and any(
+                u and _may_count(other, activity)
+                for u, other in zip(unknown, operands[::-1])):
+            found.append((stmt, operands, operator.add if add else operator.mul))
+    return found
+
+
+def _may_count(atom, activity):
+    """May `atom` be the integer a list is repeated by: an int literal, or a value no
+    derivative flows through (a differentiated value is a float or an array)?"""
+    if isinstance(atom, gast.Constant):
+        return type(atom.value) is int
+    return isinstance(atom, gast.Name) and atom.id not in activity.varied
+
+
+def _maybe_sequences(levels):
+    """Names that may hold a list or tuple the derivative does not know of: parameters,
+    `v[i]` and `v.w` reads, results of calls other than numpy's, and copies of those."""
+    names = set(levels.resolution.parameters)
+    statements = [s for s in all_statements(levels.tree.body)
+                  if isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.Name)]
+    changed = True
+    while changed:
+        changed = False
+        for stmt in statements:
+            target, value = stmt.targets[0].id, stmt.value
+            if target in names:
+                continue
+            if isinstance(value, (gast.Subscript, gast.Attribute)) \
+                    or isinstance(value, gast.Name) and value.id in names \
+                    or isinstance(value, gast.Call) and _not_numpy(value, levels):
+                names.add(target)
+                changed = True
+    return names
+
+
+def _not_numpy(call, levels):
+    primitive = operation_of(call, levels.callees).primitive
+    module = getattr(primitive, "__module__", None) or ""
+    return primitive is None or not (module.startswith("numpy") or isinstance(primitive, np.ufunc)
+                                     or primitive in (float, int, abs, len, sum, max, min))

@@ -1,0 +1,96 @@
+"""Programs written the way users write them that found wrong gradients or crashes in
+session 21, each checked against central differences on both derivative paths.
+
+Lists and tuples passed as arguments: `+` concatenates them and `*` by an integer
+repeats them. The specialised derivative knows they are sequences from the call's
+kinds (ad/adjoint_facts.is_sequence_operand); the general one cannot, and refuses with
+a located error when the values turn out to be sequences
+(transforms/sequence_operands.py), never an elementwise sum's gradient. A list argument
+that f appends to gets a list tangent (ad/forward.zero_tangent)."""
+import numpy as np
+import pytest
+
+import s2s_ad
+from derivative_paths import grad_on, jvp_on
+from gradcheck import numeric_grad
+
+W = np.array([1.0, 2.0, 3.0])
+
+
+def weighted_concatenation(a, b):
+    c = a + b
+    return np.sum(np.array(c) * W)
+
+
+def product_of_joined_tuples(t, u):
+    v = t + u
+    return v[0] * v[1] * v[2]
+
+
+def appended_to_list(x, items):
+    joined = items + [x, 2.0 * x]
+    return np.sum(np.array(joined) ** 2)
+
+
+def grows_its_argument(x, items):
+    items.append(x * x)
+    return np.sum(np.array(items) * np.arange(len(items)))
+
+
+def repeated_then_appended(x, items):
+    longer = items * 2
+    longer.append(x)
+    return np.sum(np.array(longer) ** 2)
+
+
+def _close(got, expected):
+    np.testing.assert_allclose(np.asarray(got, dtype=float), expected, rtol=1e-6, atol=1e-8)
+
+
+def test_concatenated_list_arguments_specialised():
+    # was [6.0], the sum of all three items' adjoints, on both paths
+    _close(s2s_ad.grad(weighted_concatenation)([1.5], [1.0, 2.0]), [1.0])
+    _close(s2s_ad.grad(weighted_concatenation, wrt=1)([1.5], [1.0, 2.0]), [2.0, 3.0])
+    _close(s2s_ad.jvp(weighted_concatenation)([1.5], [1.0, 2.0], [1.0])[1], 1.0)
+
+
+def test_concatenated_tuple_arguments_specialised():
+    g = s2s_ad.grad(product_of_joined_tuples)((1.5,), (1.0, 2.0))    # was (6.5,)
+    assert isinstance(g, tuple)
+    _close(g, [2.0])
+    _close(s2s_ad.grad(product_of_joined_tuples, wrt=1)((1.5,), (1.0, 2.0)), [3.0, 1.5])
+
+
+@pytest.mark.parametrize("path", ["specialised", "general"])
+def test_general_derivative_refuses_a_concatenation_it_cannot_see(path):
+    df = grad_on(path, weighted_concatenation)
+    if path == "specialised":
+        _close(df([1.5], [1.0, 2.0]), [1.0])
+        return
+    with pytest.raises(s2s_ad.errors.UnsupportedSyntaxError) as info:
+        df([1.5], [1.0, 2.0])
+    message = str(info.value)
+    assert "`+` here concatenates" in message and "test_user_programs_s21.py" in message
+    assert "c = a + b" in message and "^" in message
+    # arrays stay numpy's arithmetic on the general path: no refusal, right gradient
+    _close(df(np.array([1.5, 0.5, 1.0]), np.array([1.0, 2.0, 0.0])), W)
+
+
+@pytest.mark.parametrize("path", ["specialised", "general"])
+def test_list_argument_with_items_appended(path):
+    items = [1.0, 2.0]
+    expected = numeric_grad(lambda x: appended_to_list(x, items), (1.5,), 0)
+    if path == "specialised":
+        _close(grad_on(path, appended_to_list)(1.5, items), expected)
+        _close(jvp_on(path, appended_to_list, (1.5, items), 1.0)[1], expected)
+    else:
+        with pytest.raises(s2s_ad.errors.UnsupportedSyntaxError, match="concatenates"):
+            grad_on(path, appended_to_list)(1.5, items)
+
+
+@pytest.mark.parametrize("path", ["specialised", "general"])
+def test_jvp_of_an_argument_list_that_f_appends_to(path):
+    # the list's tangent was zero_tangent's array: `.append` on it raised AttributeError
+    _close(jvp_on(path, grows_its_argument, (1.5, [1.0, 2.0]), 1.0), (6.5, 6.0))
+    _close(jvp_on(path, repeated_then_appended, (1.5, [1.0, 2.0]), 1.0), (12.25, 3.0))
+    _close(grad_on(path, grows_its_argument)(1.5, [1.0, 2.0]), 6.0)
