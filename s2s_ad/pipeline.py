@@ -171,7 +171,8 @@ def _checks(func, request, registry, cache, outline=False):
     if not outline:
         levels = guard_held_methods(levels, activity, namer,
                                     generated=cache.derived_of(func) is not None)
-        levels = guard_sequence_operations(levels, kinds, activity, namer)
+        levels = guard_sequence_operations(levels, kinds, activity, namer,
+                                           generated=cache.derived_of(func) is not None)
     return _Checked(levels, namer, func, aux, kinds, outputs, activity)
 
 

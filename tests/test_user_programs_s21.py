@@ -3,7 +3,7 @@ session 21, each checked against central differences on both derivative paths.
 
 Lists and tuples passed as arguments: `+` concatenates them and `*` by an integer
 repeats them. The specialised derivative knows they are sequences from the call's
-kinds (ad/adjoint_facts.is_sequence_operand); the general one cannot, and refuses with
+kinds (analyses/dataflow.is_sequence_operand); the general one cannot, and refuses with
 a located error when the values turn out to be sequences
 (transforms/sequence_operands.py), never an elementwise sum's gradient. A list argument
 that f appends to gets a list tangent (ad/forward.zero_tangent)."""

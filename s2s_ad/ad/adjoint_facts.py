@@ -17,6 +17,7 @@ import gast
 import numpy
 
 from .. import runtime_flow
+from ..analyses.dataflow import is_list_or_tuple
 from ..analyses.union_find import root_of
 from ..ir.primitives import operation_of
 from ..ir.walk import all_statements, names_stored
@@ -244,22 +245,6 @@ def integer_test(kinds):
     return is_integer
 
 
-def is_sequence_operand(atom, dataflow, kinds):
-    """Is the operand `atom` a list or tuple, so that `+` and `*` concatenate and repeat
-    it: one the user built (dataflow.user_lists, a display), or one the facts prove a
-    list or tuple (a parameter called with one: `def f(a, b): c = a + b`)?"""
-    if dataflow.is_user_sequence(atom):
-        return True
-    return kinds is not None and isinstance(atom, gast.Name) and _is_list_or_tuple(
-        kinds.of(atom))
-
-
-def _is_list_or_tuple(kind):
-    if isinstance(kind, (Items, SequenceOf)):
-        return kind.container in (list, tuple)
-    return isinstance(kind, Opaque) and kind.type in (list, tuple)
-
-
 def repeated_list(op, user_lists, kinds, is_active):
     """The list operand of `n * xs` / `xs * n` (a list the user built, repeated), else
     None. numpy reads a list times an array or a float (`[1.0, 2.0] * x`) as an
@@ -272,7 +257,7 @@ def repeated_list(op, user_lists, kinds, is_active):
     for operand, other in (op.args, op.args[::-1]):
         if isinstance(operand, gast.Name) and (
                 operand.id in user_lists or kinds is not None
-                and _is_list_or_tuple(kinds.of(operand))) \
+                and is_list_or_tuple(kinds.of(operand))) \
                 and _is_count(other, kinds, is_active):
             return operand
     return None

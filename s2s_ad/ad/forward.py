@@ -27,7 +27,8 @@ from ..ir import build
 from ..ir.primitives import (missing_derivative_hint, appended_list, identity, is_conversion, operation_of,
                              popped_list)
 from .. import runtime, runtime_flow
-from .adjoint_facts import is_sequence_operand, repeated_list
+from ..analyses.dataflow import is_sequence_operand
+from .adjoint_facts import repeated_list
 from .binding import BindingError, bind_operands, reject_undifferentiated
 from .tangents import ZERO, expand_tangent, is_zero, zero_of
 

@@ -26,7 +26,8 @@ from ..analyses.complex_values import (raise_not_for_complex, takes_real_part,
                                        template_primitive)
 from ..analyses.shapes import is_elementwise
 from ..signature import UNKNOWN, Items, SequenceOf
-from .adjoint_facts import is_sequence_operand, repeated_list
+from ..analyses.dataflow import is_sequence_operand
+from .adjoint_facts import repeated_list
 from .carried_sums import SumAdjoints, carried_sums
 from .binding import BindingError, bind_operands
 from .expand import expand
