@@ -94,3 +94,45 @@ def test_jvp_of_an_argument_list_that_f_appends_to(path):
     _close(jvp_on(path, grows_its_argument, (1.5, [1.0, 2.0]), 1.0), (6.5, 6.0))
     _close(jvp_on(path, repeated_then_appended, (1.5, [1.0, 2.0]), 1.0), (12.25, 3.0))
     _close(grad_on(path, grows_its_argument)(1.5, [1.0, 2.0]), 6.0)
+
+
+def sum_twice_over(xs):
+    return sum(xs) * 2.0 + np.sum(np.asarray(xs) ** 2)
+
+
+def sum_and_squares(xs):
+    return sum(xs) + sum(v * v for v in xs)
+
+
+def product_with_the_sum(xs):
+    return sum(xs) * xs[0] + max(xs)
+
+
+@pytest.mark.parametrize("path", ["specialised", "general"])
+def test_builtin_sum_of_a_list_argument_with_other_contributions(path):
+    # the general derivative added sum()'s list of adjoints to the others with `+`,
+    # concatenating them: [1.0, 3.0, -2.0] for [3.0, 5.0, 0.0], silently
+    xs = [0.5, 1.5, -1.0]
+    for f in (sum_twice_over, sum_and_squares, product_with_the_sum):
+        expected = numeric_grad(lambda v: f(list(v)), (np.array(xs),), 0)
+        _close(grad_on(path, f)(list(xs)), expected)
+
+
+def tuple_grown_in_a_loop(x):
+    acc = ()
+    for i in range(3):
+        acc = acc + (x[i] * x[i + 1],)
+    return acc[0] * acc[1] + acc[2]
+
+
+@pytest.mark.parametrize("path", ["specialised", "general"])
+def test_hvp_of_a_tuple_grown_in_a_loop(path):
+    # the general derivative's check is not made again in its own derivative (whose tape
+    # pops look unknown): the Hessian-vector product is right, not refused
+    from derivative_paths import hvp_on
+    x, v = np.array([0.3, -1.2, 0.8, 0.5]), np.array([1.0, 0.5, -0.3, 0.2])
+    first = grad_on(path, tuple_grown_in_a_loop)
+    expected = (first(x + 1e-5 * v) - first(x - 1e-5 * v)) / 2e-5
+    _close(first(x), numeric_grad(tuple_grown_in_a_loop, (x,), 0))
+    np.testing.assert_allclose(hvp_on(path, tuple_grown_in_a_loop, (x,), v), expected,
+                               rtol=1e-6, atol=1e-8)
