@@ -7,8 +7,9 @@ differentiated function (read from the generated gradient's docstring):
     check_unshared(v, w, message)     f writes into v while w, read later, may view it
     check_not_method(t, message)      t = m.act, called, is a function m holds, not a
                                       method (whose object's part would be lost)
-    check_not_sequences(a, b, adding, message)   a + b / a * b is numpy's arithmetic, not
-                                      a concatenation or repetition of lists
+    check_not_sequences(a, b, op, message)   a + b / a * b is numpy's arithmetic, not a
+                                      concatenation or repetition of lists; np.copy(a)
+                                      is of no list or dict
 """
 import numpy as np
 
@@ -165,13 +166,16 @@ def check_not_method(function, message, argument=False):
         raise UnsupportedSyntaxError(message)
 
 
-def check_not_sequences(a, b, adding, message):
-    """`a + b` (adding) or `a * b`, differentiated as numpy's elementwise arithmetic by a
-    derivative that did not know the operands' kinds, is not a concatenation of two
-    lists or tuples, nor a repetition of one by an integer: raise `message` (the located
-    error, rendered) when it is (transforms/sequence_operands.py)."""
+def check_not_sequences(a, b, operation, message):
+    """`a + b` or `a * b` (operation "+" / "*"), differentiated as numpy's elementwise
+    arithmetic by a derivative that did not know the operands' kinds, is not a
+    concatenation of two lists or tuples, nor a repetition of one by an integer; `a`
+    copied as an array ("copy") is no dict, nor a list the copy grows (`b`). Raise `message` (the
+    located error, rendered) when it is (transforms/sequence_operands.py)."""
     sequences = (list, tuple)
-    if adding:
+    if operation == "copy":             # b: is the copy grown or rebound as a list?
+        joined = isinstance(a, dict) or isinstance(a, list) and b
+    elif operation == "+":
         joined = isinstance(a, sequences) and isinstance(b, sequences)
     else:
         joined = isinstance(a, sequences) and isinstance(b, (int, np.integer)) \

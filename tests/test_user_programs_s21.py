@@ -136,3 +136,47 @@ def test_hvp_of_a_tuple_grown_in_a_loop(path):
     _close(first(x), numeric_grad(tuple_grown_in_a_loop, (x,), 0))
     np.testing.assert_allclose(hvp_on(path, tuple_grown_in_a_loop, (x,), v), expected,
                                rtol=1e-6, atol=1e-8)
+
+
+def repeated_argument(xs):
+    r = xs * 2
+    return r[0] * r[3] + r[1]
+
+
+def test_list_argument_repeated_by_an_integer():
+    # its 2 was made 2.0 beside the differentiated argument: TypeError in the derivative
+    xs = [0.5, 1.5]
+    expected = numeric_grad(lambda v: repeated_argument(list(v)), (np.array(xs),), 0)
+    _close(s2s_ad.grad(repeated_argument)(list(xs)), expected)
+    _close(s2s_ad.jvp(repeated_argument)(list(xs), [1.0, -0.5])[1], expected @ [1.0, -0.5])
+
+
+def copied_dict(d):
+    e = d.copy()
+    e["a"] = e["a"] * 2.0
+    return e["a"] * d["a"] + e["b"]
+
+
+def copied_list_grown(xs):
+    c = xs.copy()
+    c.append(xs[0] * 2.0)
+    return c[0] * c[2] + c[1]
+
+
+def copied_list_written(xs):
+    c = xs.copy()
+    c[0] = c[1] * 3.0
+    return c[0] * xs[0] + c[1]
+
+
+@pytest.mark.parametrize("path", ["specialised", "general"])
+def test_copy_method_of_a_dict_or_list_argument(path):
+    # `.copy()` is read as np.copy before the receiver's kind is known: a dict's or a
+    # grown list's copy failed inside the derivative (IndexError, AttributeError); now a
+    # located error, and a list copy used as an array stays right
+    for f, arg in ((copied_dict, {"a": 0.5, "b": 1.5}), (copied_list_grown, [0.5, 1.5])):
+        with pytest.raises(s2s_ad.errors.UnsupportedSyntaxError) as info:
+            grad_on(path, f)(arg)
+        assert "`.copy()` here copies a list or dict" in str(info.value)
+        assert ".copy()" in str(info.value).split("\n")[2] and "^" in str(info.value)
+    _close(grad_on(path, copied_list_written)([0.5, 1.5]), [4.5, 2.5])

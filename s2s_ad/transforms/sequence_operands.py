@@ -17,17 +17,16 @@ form (the same one when nothing is checked), never writing into its input.
 """
 import copy
 import dataclasses
-import operator
 
 import gast
 import numpy as np
 
-from ..analyses.dataflow import analyse_dataflow, is_sequence_operand
+from ..analyses.dataflow import analyse_dataflow, is_list_or_tuple, is_sequence_operand
 from ..errors import UnsupportedSyntaxError
 from ..ir import build
 from ..ir.primitives import operation_of
 from ..ir.walk import all_statements
-from ..signature import Num
+from ..signature import Mapping, Num, Opaque
 from .. import runtime_checks
 
 
@@ -41,18 +40,15 @@ def guard_sequence_operations(levels, kinds, activity, namer, generated=False):
     name = namer.fresh("check_not_sequences")
     checks = {}
     for stmt, operands, op in found:
-        what = "concatenates" if op is operator.add else "repeats"
-        error = UnsupportedSyntaxError(
-            f"`{'+' if op is operator.add else '*'}` here {what} lists or tuples when "
-            f"its operands are ones, and the derivative built without knowing their kinds "
-            f"(the general one, S2S_AD_GENERAL=1) differentiates an elementwise "
-            f"{'sum' if op is operator.add else 'product'} of arrays",
-            located(levels, stmt, portable=True),
-            "make them arrays (np.concatenate, np.tile), or call the derivative with "
-            "arguments whose kinds it can read (lists and tuples of numbers or arrays)")
+        error = _error(levels, stmt, op, located)
+        kind = kinds.of(operands[0])
+        if op == "copy" and (is_list_or_tuple(kind) and operands[1].value
+                             or isinstance(kind, Mapping)
+                             or isinstance(kind, Opaque) and kind.type is dict):
+            raise error          # known when the derivative is built: refused now
         checks[id(stmt)] = build.with_location(build.expr_stmt(build.call(
             build.name(name), [build.clone(a) for a in operands]
-            + [build.const(op is operator.add), build.const(str(error))])), stmt)
+            + [build.const(op), build.const(str(error))])), stmt)
     tree = copy.copy(levels.tree)
     tree.body = build.with_statements_before(
         levels.tree.body, lambda stmt: [checks[id(stmt)]] if id(stmt) in checks else [])
@@ -62,31 +58,65 @@ def guard_sequence_operations(levels, kinds, activity, namer, generated=False):
     return dataclasses.replace(levels, tree=tree, callees=callees, runtime_names=runtime_names)
 
 
+def _error(levels, stmt, op, located):
+    if op == "copy":
+        return UnsupportedSyntaxError(
+            "`.copy()` here copies a list or dict, which s2s_ad reads as an array's copy "
+            "(np.copy)", located(levels, stmt, portable=True),
+            "copy it by its type: list(xs), dict(d)")
+    return UnsupportedSyntaxError(
+        f"`{op}` here {'concatenates' if op == '+' else 'repeats'} lists or tuples when "
+        f"its operands are ones, and the derivative built without knowing their kinds "
+        f"(the general one, S2S_AD_GENERAL=1) differentiates an elementwise "
+        f"{'sum' if op == '+' else 'product'} of arrays", located(levels, stmt, portable=True),
+        "make them arrays (np.concatenate, np.tile), or call the derivative with "
+        "arguments whose kinds it can read (lists and tuples of numbers or arrays)")
+
+
 def _unknown_sequence_operations(levels, kinds, activity):
-    """[(statement, its two operands, operator.add or operator.mul)] for `t = a + b` /
-    `t = a * b` carrying the derivative where both operands may be sequences (or one,
-    for `*`) and the facts decide neither."""
+    """[(statement, its operands, "+" / "*" / "copy")] for `t = a + b` / `t = a * b`
+    carrying the derivative where both operands may be sequences (or one, for `*`) and
+    the facts decide neither; and `t = np.copy(x)` of an x that may be a list or dict."""
     maybe = _maybe_sequences(levels)
     dataflow = analyse_dataflow(levels)
     found = []
+    rebound = [s.targets[0].id for s in all_statements(levels.tree.body)
+               if isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.Name)]
     for stmt in all_statements(levels.tree.body):
+        if isinstance(stmt, gast.Assign) and isinstance(stmt.value, gast.Call) \
+                and len(stmt.value.args) == 1 and isinstance(stmt.value.args[0], gast.Name) \
+                and stmt.value.args[0].id in maybe \
+                and not isinstance(kinds.of(stmt.value.args[0]), Num) \
+                and operation_of(stmt.value, levels.callees).primitive is np.copy:
+            # x.copy(), lowered to np.copy(x) before x's kind is known: a list's or a
+            # dict's would become an array (whatever carries a derivative)
+            # (a list copied and then used as numpy would use an array, `c[0] = v`, reads
+            # the same; grown, shrunk or rebound (`c.append`, `c.insert`) it is refused)
+            target = stmt.targets[0].id
+            grown = target in dataflow.list_valued or rebound.count(target) > 1
+            found.append((stmt, [stmt.value.args[0], build.const(grown)], "copy"))
+            continue
         if not (isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name)
                 and isinstance(stmt.value, gast.BinOp)
                 and isinstance(stmt.value.op, (gast.Add, gast.Mult))
                 and stmt.targets[0].id in activity.varied):
             continue
         operands = [stmt.value.left, stmt.value.right]
-        if any(isinstance(kinds.of(a), Num) for a in operands):
-            continue     # a number or an array: numpy's arithmetic, whatever the other is
         known = [is_sequence_operand(a, dataflow, kinds) for a in operands]
         add = isinstance(stmt.value.op, gast.Add)
+        if not add and any(isinstance(kinds.of(a), Num) for a in operands):
+            continue     # `2 * x`: checking every one would cost the general derivative
+                         # more than the rare repeated list argument (which then fails
+                         # in Python: its 2 is made 2.0 beside a differentiated input)
         if all(known) if add else any(known):
             continue     # differentiated as the concatenation or repetition it is
-        unknown = [isinstance(a, gast.Name) and a.id in maybe for a in operands]
+        # (a number or an array is no sequence: numpy's arithmetic, whatever the other is)
+        unknown = [isinstance(a, gast.Name) and a.id in maybe
+                   and not isinstance(kinds.of(a), Num) for a in operands]
         if add and all(k or u for k, u in zip(known, unknown)) or not add and any(
                 u and _may_count(other, activity)
                 for u, other in zip(unknown, operands[::-1])):
-            found.append((stmt, operands, operator.add if add else operator.mul))
+            found.append((stmt, operands, "+" if add else "*"))
     return found
 
 
