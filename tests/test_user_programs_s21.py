@@ -180,3 +180,26 @@ def test_copy_method_of_a_dict_or_list_argument(path):
         assert "`.copy()` here copies a list or dict" in str(info.value)
         assert ".copy()" in str(info.value).split("\n")[2] and "^" in str(info.value)
     _close(grad_on(path, copied_list_written)([0.5, 1.5]), [4.5, 2.5])
+
+
+def list_rebound_in_a_loop(a, x, M):
+    for i in range(2):
+        items = []
+        items.append(M[0, i])
+        held = items
+        acc = held * x[::1]
+    return acc[1]
+
+
+@pytest.mark.parametrize("path", ["specialised", "general"])
+def test_hvp_where_an_appended_list_is_not_bound_yet(path):
+    # (fuzz seed 21270001) the tangent of a list appended to starts as match_adjoint's
+    # zero: `held` is None before the loop, where list(zero_tangent(None)) raised
+    from derivative_paths import hvp_on
+    rng = np.random.default_rng(0)
+    x, M, V = rng.standard_normal(3), rng.standard_normal((3, 3)), rng.standard_normal((3, 3))
+    np.testing.assert_array_equal(
+        hvp_on(path, list_rebound_in_a_loop, (0.5, x, M), V, wrt=2), np.zeros((3, 3)))
+    expected = np.zeros((3, 3))
+    expected[0, 1] = x[1]
+    _close(grad_on(path, list_rebound_in_a_loop, wrt=2)(0.5, x, M), expected)

@@ -56,13 +56,14 @@ class ForwardGenerator:
         kind = self.i.kinds.of(atom) if self.i.kinds is not None else None
         if getattr(kind, "type", None) is float:
             return build.const(0.0)        # a Python float's: no call
-        helper = self.i.bindings.name_for("zero_tangent", runtime.zero_tangent)
-        zero = build.call(build.name(helper), [build.clone(atom)])
         if isinstance(atom, gast.Name) and atom.id in self.i.dataflow.list_valued:
-            # a list appended to or popped from: its tangent grows and shrinks with it,
-            # a list too (zero_tangent gives a list of numbers one array)
-            return build.call(build.name(self.i.bindings.name_for("list", list)), [zero])
-        return zero
+            # a list appended to or popped from: its tangent grows and shrinks with it, a
+            # list too (zero_tangent gives a list of numbers one array; match_adjoint
+            # zeros item by item, and leaves a value that is no list yet a number zero)
+            match = self.i.bindings.name_for("match_adjoint", runtime_flow.match_adjoint)
+            return build.call(build.name(match), [build.const(0.0), build.clone(atom)])
+        helper = self.i.bindings.name_for("zero_tangent", runtime.zero_tangent)
+        return build.call(build.name(helper), [build.clone(atom)])
 
     # ---- walk -------------------------------------------------------------------------------
     def block(self, stmts):
