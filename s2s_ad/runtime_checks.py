@@ -169,12 +169,15 @@ def check_not_method(function, message, argument=False):
 def check_not_sequences(a, b, operation, message):
     """`a + b` or `a * b` (operation "+" / "*"), differentiated as numpy's elementwise
     arithmetic by a derivative that did not know the operands' kinds, is not a
-    concatenation of two lists or tuples, nor a repetition of one by an integer; `a`
+    concatenation of two lists or tuples, nor a repetition of one by an integer (the
+    list `a` differentiated as repeated, "repeat": `b` is an integer); `a`
     copied as an array ("copy") is no dict, nor a list the copy grows (`b`). Raise `message` (the
     located error, rendered) when it is (transforms/sequence_operands.py)."""
     sequences = (list, tuple)
     if operation == "copy":             # b: is the copy grown or rebound as a list?
         joined = isinstance(a, dict) or isinstance(a, list) and b
+    elif operation == "repeat":         # a list a, repeated b times: b is an integer
+        joined = not isinstance(b, (int, np.integer))
     elif operation == "+":
         joined = isinstance(a, sequences) and isinstance(b, sequences)
     else:

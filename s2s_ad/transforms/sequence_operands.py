@@ -59,6 +59,12 @@ def guard_sequence_operations(levels, kinds, activity, namer, generated=False):
 
 
 def _error(levels, stmt, op, located):
+    if op == "repeat":
+        return UnsupportedSyntaxError(
+            "`*` here multiplies a list by a value the derivative does not know the kind "
+            "of (the general one, S2S_AD_GENERAL=1): it is differentiated as a repetition "
+            "of the list by an integer, and this one is not", located(levels, stmt, portable=True),
+            "make the list an array first: np.array(ys) * t")
     if op == "copy":
         return UnsupportedSyntaxError(
             "`.copy()` here copies a list or dict, which s2s_ad reads as an array's copy "
@@ -108,6 +114,13 @@ def _unknown_sequence_operations(levels, kinds, activity):
             continue     # `2 * x`: checking every one would cost the general derivative
                          # more than the rare repeated list argument (which then fails
                          # in Python: its 2 is made 2.0 beside a differentiated input)
+        if not add and any(known) and any(
+                k and isinstance(other, gast.Name) and _may_count(other, activity)
+                for k, other in zip(known, operands[::-1])):
+            # `ys * t`, ys a list: differentiated as a repetition since no derivative
+            # flows through t, which may as well be an array (numpy's product)
+            found.append((stmt, operands if known[0] else operands[::-1], "repeat"))
+            continue
         if all(known) if add else any(known):
             continue     # differentiated as the concatenation or repetition it is
         # (a number or an array is no sequence: numpy's arithmetic, whatever the other is)
