@@ -210,3 +210,18 @@ def test_list_times_an_array_in_a_loop(path):
     _close(grad_on(path, list_rebound_in_a_loop, wrt=2)(0.5, x, M), expected)
     np.testing.assert_array_equal(
         hvp_on(path, list_rebound_in_a_loop, (0.5, x, M), V, wrt=2), np.zeros((3, 3)))
+
+
+def rotated(xs):
+    r = xs[1:] + xs[:1]
+    return r[0] * 1.0 + r[1] * 2.0 + r[2] * 3.0
+
+
+def test_slices_of_a_list_argument_concatenated():
+    # a slice of a list argument is a list (analyses/item_kinds.py): `+` concatenates;
+    # it was refused as a concatenation of values of unknown kind
+    for xs in ([0.5, 1.5, -2.0], (0.5, 1.5, -2.0)):
+        g = s2s_ad.grad(rotated)(xs)
+        assert type(g) is type(xs)
+        _close(g, [3.0, 1.0, 2.0])
+        _close(s2s_ad.jvp(rotated)(xs, type(xs)([1.0, 0.0, 0.5]))[1], 4.0)
