@@ -1,23 +1,24 @@
-"""`a + b` and `a * n` where the derivative is built without knowing whether a and b are
-lists or tuples (the general derivative: f's arguments of unknown kind). On two lists
-`+` concatenates and `*` by an integer repeats, while the derivative, not knowing
-that, would differentiate an elementwise sum or product of arrays: a wrong gradient
-(`[a0] + [b0, b1]` would give a0 the sum of all three items' adjoints) or a crash. The
-specialised derivative knows (analyses/dataflow.is_sequence_operand); here a check before
-the statement raises the located error when the values turn out to be sequences.
+"""Operations whose meaning depends on whether a value is a list, where the derivative
+does not know it (the general derivative: f's arguments of unknown kind; or a value
+no fact decides). On two lists `+` concatenates and `*` by an integer repeats, while the
+derivative, not knowing that, differentiates an elementwise sum or product of arrays: a
+wrong gradient (`[a0] + [b0, b1]` would give a0 the sum of all three items' adjoints) or
+a crash. A list the user built times a value no derivative flows through is read as a
+repetition, which is wrong where that value is an array. `x.copy()` is read as np.copy
+before x's kind is known: a dict's, or a list's the copy then grows, fails. The
+specialised derivative knows the kinds (analyses/dataflow.is_sequence_operand); here a
+check before the statement raises the located error when the values turn out otherwise
+(or the error is raised now, when the facts already say so).
 
-    def f(a, b):                 check_not_sequences(a, b, "<the located error>")
+    def f(a, b):                 check_not_sequences(a, b, "+", "<the located error>")
         c = a + b          ->    c = a + b
 
 Only operands that may hold a list or tuple are checked: f's parameters, items and
 attributes read off values, results of calls that are no numpy function, and names
 assigned from those. Not in s2s_ad's own derivatives differentiated again. Takes the
-levels form, its kinds and its activity; returns a levels
-form (the same one when nothing is checked), never writing into its input.
+levels form, its kinds and its activity; returns a levels form (the same one when
+nothing is checked), never writing into its input.
 """
-import copy
-import dataclasses
-
 import gast
 import numpy as np
 
@@ -28,6 +29,7 @@ from ..ir.primitives import operation_of
 from ..ir.walk import all_statements
 from ..signature import Mapping, Num, Opaque
 from .. import runtime_checks
+from .held_methods import with_checks
 
 
 def guard_sequence_operations(levels, kinds, activity, namer, generated=False):
@@ -49,13 +51,7 @@ def guard_sequence_operations(levels, kinds, activity, namer, generated=False):
         checks[id(stmt)] = build.with_location(build.expr_stmt(build.call(
             build.name(name), [build.clone(a) for a in operands]
             + [build.const(op), build.const(str(error))])), stmt)
-    tree = copy.copy(levels.tree)
-    tree.body = build.with_statements_before(
-        levels.tree.body, lambda stmt: [checks[id(stmt)]] if id(stmt) in checks else [])
-    callees = dict(levels.callees, **{name: runtime_checks.check_not_sequences})
-    runtime_names = dict(levels.runtime_names)
-    runtime_names[runtime_checks.check_not_sequences] = name
-    return dataclasses.replace(levels, tree=tree, callees=callees, runtime_names=runtime_names)
+    return with_checks(levels, checks, name, runtime_checks.check_not_sequences)
 
 
 def _error(levels, stmt, op, located):
