@@ -25,7 +25,7 @@ from .ad.output_seed import output_seeder
 from .ad.tangents import is_zero
 from .analyses.activity import analyse_activity
 from .analyses.shift_invariance import shift_cuts
-from .analyses.dataflow import analyse_dataflow
+from .analyses.dataflow import analyse_dataflow, is_list_or_tuple
 from .analyses.call_kinds import helper_results, known_functions, result_arity
 from .analyses.complex_values import complex_values_of
 from .analyses.kinds import analyse_kinds
@@ -65,6 +65,7 @@ from .derivation import Derived, Request  # noqa: F401  (api reads Request here)
 from .refusals import (reject_called_arguments, reject_generator, reject_silent_zero,
                        reject_unsupported_library_calls, reject_untracked_writes)
 from .transforms.held_methods import guard_held_methods
+from .transforms.sequence_operands import guard_sequence_operations
 from .transforms.item_unrolling import unroll_item_loops
 
 
@@ -170,8 +171,9 @@ def _checks(func, request, registry, cache, outline=False):
         reject_silent_zero(levels, request.wrt, outputs, registry)
     _reject_unfollowed(levels, request, activity, registry)
     if not outline:
-        levels = guard_held_methods(levels, activity, namer,
-                                    generated=cache.derived_of(func) is not None)
+        generated = cache.derived_of(func) is not None
+        levels = guard_held_methods(levels, activity, namer, generated=generated)
+        levels = guard_sequence_operations(levels, kinds, activity, namer, generated)
     return _Checked(levels, namer, func, aux, kinds, outputs, activity)
 
 
@@ -232,8 +234,8 @@ def _derive(func, request, registry, cache):
     seed = output_seeder(request, levels, kinds, bindings, complex_names, cotangent)
 
     tree = copy.copy(levels.tree)       # float literals beside the arguments: a new body
-    tree.body = float_literals_beside_inputs(levels.tree.body,
-                                             _unrebound(levels, request.wrt), activity.is_active)
+    tree.body = float_literals_beside_inputs(
+        levels.tree.body, _unrebound(levels, request.wrt, kinds), activity.is_active)
     levels = dataclasses.replace(levels, tree=tree)
     dataflow = analyse_dataflow(levels)
     inputs = ReverseInputs(levels, activity, shapes, dataflow, registry, namer, bindings,
@@ -324,8 +326,8 @@ def _derive_forward_gradient(checked, request, registry, cache):
     import numpy
     levels, namer, func = checked.levels, checked.namer, checked.func
     tree = copy.copy(levels.tree)       # float literals beside the arguments: a new body
-    tree.body = float_literals_beside_inputs(levels.tree.body, _unrebound(levels, request.wrt),
-                                             checked.activity.is_active)
+    tree.body = float_literals_beside_inputs(
+        levels.tree.body, _unrebound(levels, request.wrt, checked.kinds), checked.activity.is_active)
     levels = dataclasses.replace(levels, tree=tree)
     bindings = Bindings(namer, _user_object(levels.resolution))
     bindings.name_for(levels.numpy_name, numpy, exact=True)
@@ -394,6 +396,7 @@ def _user_object(resolution):
     return lambda ident: None if resolution.is_value(ident) else resolution.lookup(ident)
 
 
-def _unrebound(levels, wrt):
-    """The differentiated parameters the function never assigns to."""
-    return set(wrt) - set(names_stored(levels.tree))
+def _unrebound(levels, wrt, kinds):
+    """The differentiated parameters never assigned to, but lists and tuples (`xs * 2`)."""
+    return {name for name in set(wrt) - set(names_stored(levels.tree))
+            if not is_list_or_tuple(kinds.of(name))}

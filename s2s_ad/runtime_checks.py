@@ -11,6 +11,9 @@ differentiated function (read from the generated gradient's docstring):
                                       Python's ValueError
     zip_length(rows)                  how many columns zip(*rows) gives (the trip
                                       count of `for col in zip(*rows)`)
+    check_not_sequences(a, b, op, message)   a + b / a * b is numpy's arithmetic, not a
+                                      concatenation or repetition of lists; np.copy(a)
+                                      is of no list or dict
 """
 import numpy as np
 
@@ -187,4 +190,25 @@ def check_not_method(function, message, argument=False):
             and type(getattr(type(function), "__call__", None)) is type(check_not_method):
         # a callable object it holds (self.l1 of a model of layers): its __call__ reads
         # the object's own attributes, which carry the derivative too
+        raise UnsupportedSyntaxError(message)
+
+
+def check_not_sequences(a, b, operation, message):
+    """`a + b` or `a * b` (operation "+" / "*"), differentiated as numpy's elementwise
+    arithmetic by a derivative that did not know the operands' kinds, is not a
+    concatenation of two lists or tuples, nor a repetition of one by an integer (the
+    list `a` differentiated as repeated, "repeat": `b` is an integer); `a`
+    copied as an array ("copy") is no dict, nor a list the copy grows (`b`). Raise `message` (the
+    located error, rendered) when it is (transforms/sequence_operands.py)."""
+    sequences = (list, tuple)
+    if operation == "copy":             # b: is the copy grown or rebound as a list?
+        joined = isinstance(a, dict) or isinstance(a, list) and b
+    elif operation == "repeat":         # a list a, repeated b times: b is an integer
+        joined = not isinstance(b, (int, np.integer))
+    elif operation == "+":
+        joined = isinstance(a, sequences) and isinstance(b, sequences)
+    else:
+        joined = isinstance(a, sequences) and isinstance(b, (int, np.integer)) \
+            or isinstance(b, sequences) and isinstance(a, (int, np.integer))
+    if joined:
         raise UnsupportedSyntaxError(message)

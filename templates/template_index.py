@@ -37,7 +37,7 @@ source runtime_adjoints_linalg 878237823
 source runtime_banded 799786415
 source runtime_calculus 3507173389
 source runtime_functions 2311047599
-source runtime_helpers 3682160575
+source runtime_helpers 1534293786
 source runtime_helpers_arrays 1411742494
 source runtime_helpers_pieces 3004516216
 source runtime_mappings 3962196716
@@ -852,6 +852,7 @@ nondifferentiable s2s_ad.runtime_arrays:weights_layout runtime_helpers
 nondifferentiable s2s_ad.runtime_checks:check_broadcast runtime_helpers
 nondifferentiable s2s_ad.runtime_checks:check_matmul runtime_helpers
 nondifferentiable s2s_ad.runtime_checks:check_not_method runtime_helpers
+nondifferentiable s2s_ad.runtime_checks:check_not_sequences runtime_helpers
 nondifferentiable s2s_ad.runtime_checks:check_scalar_output runtime_helpers
 nondifferentiable s2s_ad.runtime_checks:check_unshared runtime_helpers
 nondifferentiable s2s_ad.runtime_checks:check_unzipped runtime_helpers

@@ -17,6 +17,7 @@ import gast
 import numpy
 
 from .. import runtime_flow
+from ..analyses.dataflow import is_list_or_tuple
 from ..analyses.union_find import root_of
 from ..ir.primitives import operation_of
 from ..ir.walk import all_statements, names_stored
@@ -254,7 +255,9 @@ def repeated_list(op, user_lists, kinds, is_active):
     if op.primitive is not operator.mul:
         return None
     for operand, other in (op.args, op.args[::-1]):
-        if isinstance(operand, gast.Name) and operand.id in user_lists \
+        if isinstance(operand, gast.Name) and (
+                operand.id in user_lists or kinds is not None
+                and is_list_or_tuple(kinds.of(operand))) \
                 and _is_count(other, kinds, is_active):
             return operand
     return None

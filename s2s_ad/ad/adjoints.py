@@ -23,7 +23,11 @@ import gast
 from ..ir import build
 from ..ir.walk import walk_tree
 from ..optimize.fold import fold_expression
-from .. import runtime, runtime_flow
+from .. import runtime, runtime_flow, runtime_shape
+
+
+_LISTS_FOR_LISTS = (runtime_flow.spread_adjoint, runtime_flow.scatter_add,
+                    runtime_shape.split_array, runtime_flow.concatenation_part)
 
 
 class Adjoints:
@@ -66,11 +70,15 @@ class Adjoints:
         return not isinstance(variable, tuple) and (
             self._flow.is_accumulated(variable) or variable in self._forced)
 
-    def _structured(self, variable):
+    def _structured(self, variable, expr=None):
         """Maybe a list or dict of adjoints (a derivative differentiated again): `+` would
-        concatenate, add_adjoints adds item by item. So do containers' adjoints."""
+        concatenate, add_adjoints adds item by item. So do containers' adjoints, and
+        one a helper gives a list for a list (`sum(xs)`'s spread_adjoint, np.array(xs)'s
+        split_array) where the derivative does not know xs's kind."""
         return not isinstance(variable, tuple) and (
-            variable in self._flow.structured or variable in self._containers)
+            variable in self._flow.structured or variable in self._containers) \
+            or isinstance(expr, gast.Call) and isinstance(expr.func, gast.Name) \
+            and self._bindings.names.get(expr.func.id) in _LISTS_FOR_LISTS
 
     def is_container(self, variable):
         """May `variable` hold a list, tuple or dict (its adjoint mirrors it)?"""
@@ -144,7 +152,7 @@ class Adjoints:
                 # x_bar still holds it: nothing to write (unless x_bar is updated in place
                 # later: then it is a copy, `name` being read by the template too)
                 return
-            if self.is_list(variable) or self._structured(variable):
+            if self.is_list(variable) or self._structured(variable, expr):
                 # (from the zero too: a list's adjoint becomes a list, an object's the
                 # dict of its attributes, as the sums after it and the scatters need)
                 helper = runtime_flow.add_lists if self.is_list(variable) \
@@ -165,7 +173,7 @@ class Adjoints:
             if isinstance(expr, (gast.BinOp, gast.UnaryOp)):
                 self._owned.add(variable)
             return
-        if self.is_list(variable) or self._structured(variable):
+        if self.is_list(variable) or self._structured(variable, expr):
             helper = runtime_flow.add_lists if self.is_list(variable) else runtime_flow.add_adjoints
             add = build.call(self.helper(helper), [self._value(variable), expr])
             out.append(build.assign(name, add))

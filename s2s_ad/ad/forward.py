@@ -27,6 +27,7 @@ from ..ir import build
 from ..ir.primitives import (missing_derivative_hint, appended_list, identity, is_conversion, operation_of,
                              popped_list)
 from .. import runtime, runtime_flow
+from ..analyses.dataflow import is_sequence_operand
 from .adjoint_facts import repeated_list
 from .binding import BindingError, bind_operands, reject_undifferentiated
 from .tangents import ZERO, expand_tangent, is_zero, zero_of
@@ -55,6 +56,12 @@ class ForwardGenerator:
         kind = self.i.kinds.of(atom) if self.i.kinds is not None else None
         if getattr(kind, "type", None) is float:
             return build.const(0.0)        # a Python float's: no call
+        if isinstance(atom, gast.Name) and atom.id in self.i.dataflow.list_valued:
+            # a list appended to or popped from: its tangent grows and shrinks with it, a
+            # list too (zero_tangent gives a list of numbers one array; match_adjoint
+            # zeros item by item, and leaves a value that is no list yet a number zero)
+            match = self.i.bindings.name_for("match_adjoint", runtime_flow.match_adjoint)
+            return build.call(build.name(match), [build.const(0.0), build.clone(atom)])
         helper = self.i.bindings.name_for("zero_tangent", runtime.zero_tangent)
         return build.call(build.name(helper), [build.clone(atom)])
 
@@ -204,14 +211,15 @@ class ForwardGenerator:
     def _sequence_operation(self, op):
         """`a + b` of lists or tuples the user built, `n * xs` / `xs * n`."""
         if op.primitive is operator.add:
-            return all(self.i.dataflow.is_user_sequence(a) for a in op.args)
+            return all(is_sequence_operand(a, self.i.dataflow, self.i.kinds)
+                       for a in op.args)
         return repeated_list(op, self.i.dataflow.user_lists, self.i.kinds,
                              lambda atom: not is_zero(self.tangent_of(atom))) is not None
 
     def _sequence_tangent(self, atom):
         """A list/tuple operand's tangent (zeros item by item when it has none); a
         repetition count as it is."""
-        if not self.i.dataflow.is_user_sequence(atom):
+        if not is_sequence_operand(atom, self.i.dataflow, self.i.kinds):
             return build.clone(atom)
         tangent = self.tangent_of(atom)
         if not is_zero(tangent):

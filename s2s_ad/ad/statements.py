@@ -26,6 +26,7 @@ from ..analyses.complex_values import (raise_not_for_complex, takes_real_part,
                                        template_primitive)
 from ..analyses.shapes import is_elementwise
 from ..signature import UNKNOWN, Items, SequenceOf
+from ..analyses.dataflow import is_sequence_operand
 from .adjoint_facts import repeated_list
 from .carried_sums import SumAdjoints, carried_sums
 from .binding import BindingError, bind_operands
@@ -246,7 +247,7 @@ class StatementReverser(HelperCallReverser, ListStatementReverser, MaybeZeroAdjo
                 self.contribute(repeated.id, call, out)
             return
         if op.primitive is operator.add and all(
-                self.i.dataflow.is_user_sequence(a) for a in op.args):
+                is_sequence_operand(a, self.i.dataflow, self.i.kinds) for a in op.args):
             # ys = a + b concatenates lists: each part's adjoint is its slice of ys's
             for before, part in ((gast.Tuple(elts=[], ctx=gast.Load()), op.args[0]),
                                  (op.args[0], op.args[1])):

@@ -28,6 +28,7 @@ from .. import runtime_flow, runtime_shape
 from ..ir.build import dotted_path
 from ..ir.primitives import appended_list, popped_list
 from ..runtime_objects import attribute_of, attribute_tangent
+from ..signature import Items, Opaque, SequenceOf
 from ..ir.walk import names_loaded, walk_tree
 
 
@@ -57,6 +58,22 @@ class DataFlow:
     def is_overwritten(self, name):
         """Can a later statement or iteration overwrite this variable's value?"""
         return name in self.accumulated or name in self.in_loops
+
+
+def is_sequence_operand(atom, dataflow, kinds):
+    """Is the operand `atom` a list or tuple, so that `+` and `*` concatenate and repeat
+    it: one the user built (dataflow.user_lists, a display), or one the facts prove a
+    list or tuple (a parameter called with one: `def f(a, b): c = a + b`)?"""
+    if dataflow.is_user_sequence(atom):
+        return True
+    return kinds is not None and isinstance(atom, gast.Name) and is_list_or_tuple(
+        kinds.of(atom))
+
+
+def is_list_or_tuple(kind):
+    if isinstance(kind, (Items, SequenceOf)):
+        return kind.container in (list, tuple)
+    return isinstance(kind, Opaque) and kind.type in (list, tuple)
 
 
 def _defined_by(stmt):

@@ -91,6 +91,8 @@ class ItemKinds:
             for other in items[1:]:
                 item = join(item, other)
             return item, stand_ins(item)
+        if isinstance(kind, SequenceOf) and isinstance(index, gast.Slice):
+            return kind, None       # xs[1:] of a list: a list of such items, of some length
         position = literal(index)
         if isinstance(kind, SequenceOf) and type(position) is int:
             return kind.item, stand_ins(kind.item)     # ys[0] (past the end raises in f too)

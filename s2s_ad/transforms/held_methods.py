@@ -29,10 +29,16 @@ def guard_held_methods(levels, activity, namer, generated=False):
         build.name(name), [build.name(held), build.const(str(error))]
         + ([build.const(True)] if always else []))),
         stmt) for stmt, held, error, always in found}
+    return with_checks(levels, checks, name, runtime_checks.check_not_method)
+
+
+def with_checks(levels, checks, name, check):
+    """A new levels form with the statement checks[id(stmt)] before each such stmt, the
+    runtime `check` bound under `name` (also for transforms/sequence_operands.py)."""
     tree = copy.copy(levels.tree)
     tree.body = build.with_statements_before(
         levels.tree.body, lambda stmt: [checks[id(stmt)]] if id(stmt) in checks else [])
-    callees = dict(levels.callees, **{name: runtime_checks.check_not_method})
+    callees = dict(levels.callees, **{name: check})
     runtime_names = dict(levels.runtime_names)
-    runtime_names[runtime_checks.check_not_method] = name
+    runtime_names[check] = name
     return dataclasses.replace(levels, tree=tree, callees=callees, runtime_names=runtime_names)

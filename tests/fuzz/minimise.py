@@ -44,7 +44,9 @@ def _edits(tree):
         for field, value in ast.iter_fields(node):
             if isinstance(value, list) and value and isinstance(value[0], ast.stmt):
                 for i, stmt in enumerate(value):
-                    if not (isinstance(stmt, ast.Pass) and len(value) == 1):
+                    # (imports stay: the reproducer runs standalone)
+                    if not (isinstance(stmt, ast.Pass) and len(value) == 1
+                            or isinstance(stmt, (ast.Import, ast.ImportFrom))):
                         statements.append((n, field, i, "drop", None))
                     if isinstance(stmt, _COMPOUND):
                         statements.append((n, field, i, "inline", "body"))
