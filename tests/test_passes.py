@@ -74,12 +74,6 @@ def doubled_square_and_max(x):
     return np.sum(2.0 * x * x) + np.max(x)    # x's adjoint reads 2.0 * x again
 
 
-def damped(sigma, T):
-    v = sigma * math.sqrt(T)              # dv_dsigma = 1.0 * sqrt(T)
-    w = 1.0 - sigma                       # dw_dsigma = -1.0
-    return v * w
-
-
 def sine_steps(a, b, n):
     s = 0.0
     for _ in range(n):
@@ -140,7 +134,6 @@ CASES = {
     "cholesky products": (whitened, ("A",), (np.eye(3), np.ones((3, 2))), "grad"),
     "in-place arithmetic": (tanh_weighted, ("x",), (np.ones(5),), "grad"),
     # a gradient of number code, built in forward mode (ad/forward_gradient.py)
-    "unit factors": (damped, ("sigma",), (0.3, 2.0), "grad"),
     "shared calls": (sine_steps, ("a", "b"), (0.3, 2.0, 3), "grad"),
     "inline number temporaries": (horner, ("x", "a"), (0.7, 1.5, (1.0, 2.0)), "grad"),
     "tangent forms": (cube_root_newton, ("p",), (2.0, 3.0), "grad"),

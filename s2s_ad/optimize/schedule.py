@@ -33,7 +33,6 @@ import itertools
 from dataclasses import dataclass
 
 import gast
-import numpy
 
 from .. import runtime_flow, runtime_pieces
 from ..ir import build
@@ -48,8 +47,7 @@ from .dce import (drop_empty_comments, eliminate_dead_code, remove_dead_cycles,
                   remove_unread_assignments)
 from .float_gradients import float_gradients
 from .number_gradients import loose_lists, python_float_gradients
-from .fold import (constant_tangents, fold_constants,
-                   unit_factors_of_numbers)
+from .fold import fold_constants
 from .inplace import accumulate_in_place
 from .item_loops import iterate_items
 from .list_reads import read_arrays_as_lists
@@ -101,18 +99,6 @@ def temporaries(body, facts):
     statements, changed = inline_temporaries(body.statements(), facts.value_call,
                                              is_adjoint=facts.namer.is_adjoint)
     return Body.of(fold_constants(statements)[0] if changed else statements)
-
-
-def unit_factors(body, facts):
-    """A forward-mode gradient's tangents that are literals (`dt1_5_dalpha = -1.0`) read
-    as literals, and its `d = 1.0 * e` of a float number e as `d = e`."""
-    def is_float(name):
-        kind = facts.kinds.of(name)
-        return facts.namer.is_tangent(name) or (
-            isinstance(kind, Num) and kind.axes == () and kind.type is not None
-            and kind.type is not numpy.ndarray and kind.dtype in ("float64", "float32"))
-    statements = fold_constants(constant_tangents(body.statements(), facts.namer.is_tangent))[0]
-    return Body.of(unit_factors_of_numbers(statements, is_float)[0])
 
 
 def shared_calls(body, facts):
@@ -312,7 +298,6 @@ FORWARD = (
 FORWARD_GRADIENT = (
     Pass("clean up", clean_up),
     Pass("dead cycles", dead_cycles),
-    Pass("unit factors", unit_factors),
     Pass("shared calls", shared_calls),
     Pass("inline number temporaries", number_temporaries),
     Pass("tangent forms", tangent_forms),
