@@ -129,7 +129,8 @@ CASES = {
     "where sums": (huber, ("r",), (np.ones(3), 1.0), "grad"),
     "closed forms": (logistic, ("w",), (np.ones(3), X, np.ones(4)), "grad"),
     "reused forward values": (doubled_square_and_max, ("x",), (np.arange(3.0),), "grad"),
-    "integer gradients": (square, ("x",), None, "grad"),
+    "gradient types (integers)": (square, ("x",), None, "grad"),
+    "gradient types (floats)": (tanh_scaled, ("x", "y"), (0.3, 0.7), "grad"),
     "shared inverses": (log_density, ("S",), (2.0 * np.eye(3), np.ones(3)), "grad"),
     "cholesky products": (whitened, ("A",), (np.eye(3), np.ones((3, 2))), "grad"),
     "in-place arithmetic": (tanh_weighted, ("x",), (np.ones(5),), "grad"),
@@ -138,8 +139,7 @@ CASES = {
     "inline number temporaries": (horner, ("x", "a"), (0.7, 1.5, (1.0, 2.0)), "grad"),
     "tangent forms": (cube_root_newton, ("p",), (2.0, 3.0), "grad"),
     "item loops": (horner, ("x", "a"), (0.7, 1.5, [1.0, 2.0]), "grad"),
-    "gradients of items": (scaled_first, ("x",), (np.float64(2.0), [1.5, 2.5]), "grad"),
-    "float gradients of floats": (tanh_scaled, ("x", "y"), (0.3, 0.7), "grad"),
+    "gradient types (items)": (scaled_first, ("x",), (np.float64(2.0), [1.5, 2.5]), "grad"),
 }
 
 
