@@ -64,7 +64,7 @@ REWRITES = ("signs_as_copysign", "schedule_in_place", "batch_loop_tapes", "itera
             "accumulate_in_place", "inline_temporaries", "read_quotients", "merge_where_sums",
             "adjoints_masked_outward", "share_inverses", "cancel_cholesky_products",
             "share_repeated_calls", "linear_tangent_forms",
-            "remove_dead_cycles", "reuse_forward_values", "fold_constants",
+            "remove_dead_cycles", "fold_constants",
             "eliminate_dead_code", "remove_unread_assignments", "drop_empty_comments")
 
 

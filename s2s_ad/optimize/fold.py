@@ -43,6 +43,14 @@ def _python_number(node):
         and _python_number(node.left) and _python_number(node.right)
 
 
+def _literal_value(node):
+    """A number literal's value, or a string literal's (`'reduced' == 'r'` of a
+    template's mode argument), else None."""
+    if isinstance(node, gast.Constant) and type(node.value) is str:
+        return node.value
+    return number_literal(node)
+
+
 def _integer_power(base, exponent):
     """base ** 3 -> base * base * base; base ** 4 -> base * base * (base * base)."""
     def square():
@@ -132,12 +140,21 @@ class _Folder(Transformer):
     def visit_Compare(self, node):
         # `b - (b != 0)` in pow's templates: a literal exponent folds to b - 1
         self.generic_visit(node)
-        left = number_literal(node.left)
-        right = number_literal(node.comparators[0]) if len(node.comparators) == 1 else None
+        left = _literal_value(node.left)
+        right = _literal_value(node.comparators[0]) if len(node.comparators) == 1 else None
         op = type(node.ops[0])
         if left is not None and right is not None and op in _COMPARISONS:
             self.changed = True
             return build.literal(int(_COMPARISONS[op](left, right)))
+        return node
+
+    def visit_IfExp(self, node):
+        # a template's choice on a literal argument (`usv = y if True else
+        # np.linalg.svd(M)` for compute_uv=True): the branch taken
+        self.generic_visit(node)
+        if isinstance(node.test, gast.Constant) and type(node.test.value) in (bool, int):
+            self.changed = True
+            return node.body if node.test.value else node.orelse
         return node
 
     def visit_UnaryOp(self, node):

@@ -9,13 +9,13 @@ re-derives a fact the generator should have had), so their order is the declared
     REVERSE: clean up to a fixed point (folding, dead code), in-place sums in the
              backward sweep, dead cycles, temporaries back into their use, quotients
              such as sinh(u) / cosh(u) read as one call (tanh(u)), the two branches'
-             adjoints of an np.where summed as one np.where, closed forms (where shapes are proved), a specialisation's
-             reads of forward temporaries, the gradients' types (casts of a float
-             argument's gradient that may be a numpy scalar, and of gradients that may
-             hold integers), and, last, a
-             specialisation's solves reading an inverse it computes anyway, a cholesky
-             adjoint's products with L^T that cancel a solve's with inv(L)^T, and its
-             arithmetic in buffers, batched tapes, item loops and list reads
+             adjoints of an np.where summed as one np.where, closed forms (where
+             shapes are proved), the gradients' types (casts of a float argument's
+             gradient that may be a numpy scalar, and of gradients that may hold
+             integers), and, last, a specialisation's solves reading an inverse it
+             computes anyway, a cholesky adjoint's products with L^T that cancel a
+             solve's with inv(L)^T, and its arithmetic in buffers, batched tapes, item
+             loops and list reads
     FORWARD: clean up to a fixed point, repeated pure calls made once, loops over a
              sequence's items
     FORWARD_GRADIENT (a gradient of number code in forward mode, ad/forward_gradient.py):
@@ -54,7 +54,6 @@ from .inplace import accumulate_in_place
 from .item_loops import iterate_items
 from .list_reads import read_arrays_as_lists
 from .quotients import read_quotients
-from .reuse import reuse_forward_values
 from .where_sums import adjoints_masked_outward, merge_where_sums
 from .shared_calls import share_repeated_calls
 from .sign_products import signs_as_copysign
@@ -169,14 +168,6 @@ def closed_forms(body, facts):
         facts.elementwise_call, same_shapes, facts.raising, is_number))
 
 
-def reused_forward_values(body, facts):
-    """A specialisation's backward sweep reads a forward temporary instead of computing
-    the same arithmetic again (optimize/reuse.py)."""
-    if not facts.specialised:
-        return body
-    return Body.of(reuse_forward_values(body.statements(), facts.pure_call)[0])
-
-
 def gradient_types(body, facts, integers=True):
     """Casts of the returned gradients (not in a helper's adjoint: it is summed into its
     caller's): a specialisation's Python float argument's to a Python float where the code
@@ -284,7 +275,6 @@ REVERSE = (
     Pass("quotients", quotients),
     Pass("where sums", where_sums),
     Pass("closed forms", closed_forms),
-    Pass("reused forward values", reused_forward_values),
     Pass("gradient types", gradient_types),
     # writes_arrays: a derivative of this derivative differentiates the solves themselves
     Pass("shared inverses", shared_inverses, writes_arrays=True),
