@@ -57,8 +57,8 @@ from s2s_ad.derivative_registry import CACHE  # noqa: E402
 
 SCHEDULES = ("REVERSE", "FORWARD", "FORWARD_GRADIENT")
 # the rewrites schedule.py's passes call that return (statements, changed), each in its
-# own module (float_gradients, python_float_gradients and
-# closed_form_adjoints return statements: their passes are the units)
+# own module (float_gradients and closed_form_adjoints return statements: their passes
+# are the units)
 REWRITES = ("signs_as_copysign", "schedule_in_place", "batch_loop_tapes", "iterate_items",
             "read_arrays_as_lists", "drop_adjoint_copies", "share_unit_copies",
             "accumulate_in_place", "inline_temporaries", "read_quotients", "merge_where_sums",
