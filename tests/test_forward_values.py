@@ -5,8 +5,10 @@ import textwrap
 from types import SimpleNamespace
 
 import gast
+import numpy as np
 import pytest
 
+import s2s_ad
 from s2s_ad.ad.context import ExpansionContext
 from s2s_ad.backend.emit import to_source
 
@@ -43,3 +45,17 @@ def test_a_held_value_is_read(forward, expression, holder):
 ])
 def test_left_alone(forward, expression):
     assert _read(forward, expression) == to_source(gast.parse(expression).body[0].value).strip()
+
+
+def doubled_square_and_max(x):
+    return np.sum(2.0 * x * x) + np.max(x)
+
+
+def test_a_contribution_added_to_a_sum_reads_the_forward_value():
+    """x's adjoint from `2.0 * x * x` adds `x * 2.0`, which the forward sweep holds in t1_0
+    (ad/adjoints.py asks forward_value), and the gradient is right."""
+    x = np.array([0.5, -1.0, 2.0])
+    df = s2s_ad.grad(doubled_square_and_max)
+    source = s2s_ad.derivative_source(df, x)
+    assert "x * 2.0" not in source and source.count("t1_0") == 3, source
+    assert np.allclose(df(x), 4.0 * x + np.array([0.0, 0.0, 1.0]))
