@@ -3,6 +3,11 @@
     python benchmarks/pass_effects.py                 # the table (several minutes on 2 cores)
     python benchmarks/pass_effects.py --fuzz 60       # fewer fuzz programs (default 300)
     python benchmarks/pass_effects.py --json out.json # also the raw counts
+    python benchmarks/pass_effects.py --sources a.json  # only the corpus's sources (no units)
+    python benchmarks/pass_effects.py --compare a.json b.json   # the programs that differ
+
+`--sources` and `--compare` check that moving a rewrite into the generator leaves the
+corpus's output as it was: the sources of one commit against another's.
 
 The corpus (every source s2s_ad writes is recorded, helpers' and inner derivatives' too):
 the golden cases (tests/test_golden.py), the user workloads (benchmarks/user_workloads.py,
@@ -52,14 +57,14 @@ from s2s_ad.derivative_registry import CACHE  # noqa: E402
 
 SCHEDULES = ("REVERSE", "FORWARD", "FORWARD_GRADIENT")
 # the rewrites schedule.py's passes call that return (statements, changed), each in its
-# own module (float_gradients, python_float_gradients, constant_tangents and
-# closed_form_adjoints return statements: their passes are the units)
+# own module (float_gradients and closed_form_adjoints return statements: their passes
+# are the units)
 REWRITES = ("signs_as_copysign", "schedule_in_place", "batch_loop_tapes", "iterate_items",
             "read_arrays_as_lists", "drop_adjoint_copies", "share_unit_copies",
             "accumulate_in_place", "inline_temporaries", "read_quotients", "merge_where_sums",
             "adjoints_masked_outward", "share_inverses", "cancel_cholesky_products",
-            "share_repeated_calls", "linear_tangent_forms", "unit_factors_of_numbers",
-            "remove_dead_cycles", "reuse_forward_values", "fold_constants",
+            "share_repeated_calls", "linear_tangent_forms",
+            "remove_dead_cycles", "fold_constants",
             "eliminate_dead_code", "remove_unread_assignments", "drop_empty_comments")
 
 
@@ -240,13 +245,39 @@ def measure(n_fuzz, cap, progress=print):
     return len(programs), table
 
 
+def write_sources(n_fuzz, path):
+    """Every corpus program's recorded sources and outcome, as JSON."""
+    with open(path, "w") as out:
+        json.dump({name: run(build) for name, build in corpus(n_fuzz)}, out, indent=0)
+
+
+def compare(before_path, after_path):
+    """Print the programs whose sources or outcome differ, with a unified diff of each."""
+    import difflib
+    with open(before_path) as a, open(after_path) as b:
+        before, after = json.load(a), json.load(b)
+    differing = [name for name in before if before[name] != after.get(name)]
+    for name in differing:
+        print(f"==== {name}: {before[name][1]} -> {after.get(name, [[], 'missing'])[1]}")
+        old, new = before[name][0], after.get(name, [[]])[0]
+        print("".join(difflib.unified_diff("\n\n".join(old).splitlines(True),
+                                           "\n\n".join(new).splitlines(True), n=2)))
+    print(f"{len(differing)} of {len(before)} programs differ")
+
+
 def main():
     parser = argparse.ArgumentParser()
+    parser.add_argument("--sources", help="write the corpus's sources here and stop")
+    parser.add_argument("--compare", nargs=2, metavar=("BEFORE", "AFTER"))
     parser.add_argument("--fuzz", type=int, default=300)
     parser.add_argument("--cap", type=int, default=30,
                         help="stop rebuilding a unit's programs after this many changed")
     parser.add_argument("--json")
     parsed = parser.parse_args()
+    if parsed.compare:
+        return compare(*parsed.compare)
+    if parsed.sources:
+        return write_sources(parsed.fuzz, parsed.sources)
     n, table = measure(parsed.fuzz, parsed.cap, progress=lambda line: print(line, flush=True))
     print(f"\n{n} programs\n| unit | fires | output changes | broken without it | where |")
     print("|---|---|---|---|---|")

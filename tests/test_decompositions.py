@@ -178,3 +178,16 @@ def test_reverse_over_reverse_matches_differences_of_the_gradient(f, x, path):
     got = on_path(s2s_ad.vjp(gradient), path)(x, v)
     np.testing.assert_allclose(got, central_difference(s2s_ad.grad(f), x, v),
                                rtol=1e-5, atol=1e-7)
+
+
+@pytest.mark.parametrize("f, call", [(sign_invariant, "np.linalg.svd("),
+                                     (qr_loss, "np.linalg.qr(")])
+def test_a_templates_choice_on_a_literal_argument_is_made(f, call):
+    """svd's adjoint chooses on compute_uv, qr's on its mode: literal arguments, so the
+    folder keeps the branch taken (`usv = t1_0`, not `t1_0 if True else
+    np.linalg.svd(...)` computing nothing but its text)."""
+    x = RNG.standard_normal(12)
+    source = s2s_ad.derivative_source(s2s_ad.grad(f), x)
+    assert " if True else " not in source and "== 'r'" not in source, source
+    code = [line for line in source.splitlines() if not line.strip().startswith("#")]
+    assert sum(line.count(call) for line in code) == 1, source      # the forward sweep's

@@ -192,6 +192,25 @@ def test_golden_closed_form_and_loop():
                           s2s_ad.derivative_source(s2s_ad.grad(f, wrt), *args))
 
 
+def damped(sigma, T):
+    v = sigma * math.sqrt(T)
+    w = 1.0 - sigma
+    return v * w
+
+
+def test_literal_tangents_are_generated_as_literals():
+    """ad/forward_gradient.py knows the tangents that are literals while it writes them:
+    `dw_dsigma = -1.0` is never assigned (its use reads -1.0), and `1.0 * t1_0` of a
+    float is t1_0."""
+    df = s2s_ad.grad(damped)
+    source = s2s_ad.derivative_source(df, 0.3, 2.0)
+    assert "Forward mode" in source and "dw_dsigma" not in source, source
+    assert "dv_dsigma = t1_0\n" in source and "v * -1.0" in source, source
+    assert "1.0 *" not in source and "* 1.0" not in source, source
+    g = df(0.3, 2.0)
+    assert type(g) is float and g == pytest.approx(math.sqrt(2.0) * (1.0 - 2 * 0.3))
+
+
 def shifted_products(u):
     left = np.zeros(3)
     right = np.zeros(3)

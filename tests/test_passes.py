@@ -70,16 +70,6 @@ def tanh_weighted(x):
     return np.sum(np.tanh(x) * x ** 2)
 
 
-def doubled_square_and_max(x):
-    return np.sum(2.0 * x * x) + np.max(x)    # x's adjoint reads 2.0 * x again
-
-
-def damped(sigma, T):
-    v = sigma * math.sqrt(T)              # dv_dsigma = 1.0 * sqrt(T)
-    w = 1.0 - sigma                       # dw_dsigma = -1.0
-    return v * w
-
-
 def sine_steps(a, b, n):
     s = 0.0
     for _ in range(n):
@@ -134,19 +124,17 @@ CASES = {
     "quotients": (log_cosh, ("x",), (np.ones(3),), "grad"),
     "where sums": (huber, ("r",), (np.ones(3), 1.0), "grad"),
     "closed forms": (logistic, ("w",), (np.ones(3), X, np.ones(4)), "grad"),
-    "reused forward values": (doubled_square_and_max, ("x",), (np.arange(3.0),), "grad"),
-    "integer gradients": (square, ("x",), None, "grad"),
+    "gradient types (integers)": (square, ("x",), None, "grad"),
+    "gradient types (floats)": (tanh_scaled, ("x", "y"), (0.3, 0.7), "grad"),
     "shared inverses": (log_density, ("S",), (2.0 * np.eye(3), np.ones(3)), "grad"),
     "cholesky products": (whitened, ("A",), (np.eye(3), np.ones((3, 2))), "grad"),
     "in-place arithmetic": (tanh_weighted, ("x",), (np.ones(5),), "grad"),
     # a gradient of number code, built in forward mode (ad/forward_gradient.py)
-    "unit factors": (damped, ("sigma",), (0.3, 2.0), "grad"),
     "shared calls": (sine_steps, ("a", "b"), (0.3, 2.0, 3), "grad"),
     "inline number temporaries": (horner, ("x", "a"), (0.7, 1.5, (1.0, 2.0)), "grad"),
     "tangent forms": (cube_root_newton, ("p",), (2.0, 3.0), "grad"),
     "item loops": (horner, ("x", "a"), (0.7, 1.5, [1.0, 2.0]), "grad"),
-    "gradients of items": (scaled_first, ("x",), (np.float64(2.0), [1.5, 2.5]), "grad"),
-    "float gradients of floats": (tanh_scaled, ("x", "y"), (0.3, 0.7), "grad"),
+    "gradient types (items)": (scaled_first, ("x",), (np.float64(2.0), [1.5, 2.5]), "grad"),
 }
 
 

@@ -133,6 +133,10 @@ class Adjoints:
     def helper(self, function):
         return build.name(self._bindings.name_for(function.__name__, function))
 
+    # a contribution added to a sum reads a value the forward sweep holds (a first one
+    # would make the adjoint that array): a specialisation's ExpansionContext.forward_value
+    forward_value = staticmethod(lambda expr: expr)
+
     # ---- contributions -------------------------------------------------------------------
     def forget_unchanged(self):
         """A branch or loop begins: which names still hold an adjoint is not followed in."""
@@ -162,6 +166,7 @@ class Adjoints:
             elif zero:
                 out.append(build.assign(name, self._snapshot(self.owned_value(variable, expr))))
             else:
+                expr = self.forward_value(expr)
                 out.append(build.assign(name, build.binop(build.name(name), "Add", expr)))
             return
         if variable not in self._current:
@@ -178,9 +183,10 @@ class Adjoints:
             add = build.call(self.helper(helper), [self._value(variable), expr])
             out.append(build.assign(name, add))
         elif variable in self._owned:
-            out.append(build.aug_add(name, expr))
+            out.append(build.aug_add(name, self.forward_value(expr)))
         else:
-            out.append(build.assign(name, build.binop(self._value(variable), "Add", expr)))
+            out.append(build.assign(name, build.binop(self._value(variable), "Add",
+                                                      self.forward_value(expr))))
             self._owned.add(variable)
         self._current[variable] = build.name(name)
 

@@ -12,7 +12,7 @@ import numpy
 
 from ..ir import build
 from .held_calls import call_key
-from ..ir.walk import names_stored
+from ..ir.walk import assigned_at_most_once, names_stored, walk_tree
 
 
 class ExpansionContext:
@@ -20,6 +20,7 @@ class ExpansionContext:
 
     def __init__(self, inputs):
         self.i = inputs
+        self._held = None         # forward_value's table, made when first asked
 
     def fresh_name(self, temp):
         return self.i.namer.fresh(temp.lstrip("_"))
@@ -180,9 +181,9 @@ class ExpansionContext:
         the facts say x is a float array and axis, ddof and keepdims are literals:
         `(x - mean) * (g * (2.0 / (n - ddof)))`, g given back its reduced axis where
         broadcasting would not. The mean is written as a user's forward sweep has it (no
-        keepdims over the first axis or all of them), so optimize/reuse.py reads that
-        value instead of computing it again, and the arithmetic can go into buffers.
-        None otherwise."""
+        keepdims over the first axis or all of them), and read from the forward sweep
+        where the user computed it (`mu = np.mean(x, axis=-1, keepdims=True)`; and `x - mu`
+        too: forward_value), so the arithmetic can go into buffers. None otherwise."""
         kinds = self.i.kinds
         if kinds is None or self.adjoint_may_be_scalar_zero or not isinstance(x, gast.Name):
             return None
@@ -216,8 +217,31 @@ class ExpansionContext:
         if ddof_value:
             count = build.binop(count, "Sub", build.const(ddof_value))
         scale = build.binop(build.const(2.0), "Div", count)
-        return build.binop(build.binop(build.clone(x), "Sub", mean), "Mult",
-                           build.binop(spread, "Mult", scale))
+        centred = self.forward_value(build.binop(build.clone(x), "Sub", self.forward_value(mean)))
+        return build.binop(centred, "Mult", build.binop(spread, "Mult", scale))
+
+    def forward_value(self, expr):
+        """A name the forward sweep holds `expr`'s value in, else `expr`: one operation on
+        names and number literals (same operands, literal keywords and order, or operands
+        swapped for `+` and `*`, which IEEE arithmetic commutes exactly) that a top-level
+        statement of f assigns to a name bound once, where neither it nor the operands are
+        ever bound again or written into: the backward sweep reads that value. Only for
+        a part of a larger expression (a whole assigned value would alias the array)."""
+        if self._held is None:
+            body = self.i.levels.tree.body
+            unchanged = assigned_at_most_once(body) - _receivers(body)
+            self._held = {}, unchanged
+            # what a holder reads must be bound before it (or never: a parameter)
+            ready = unchanged - set(names_stored(self.i.levels.tree))
+            for stmt in body:
+                if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name) \
+                        and stmt.targets[0].id in unchanged:
+                    for key in _value_keys(stmt.value, ready):
+                        self._held[0].setdefault(key, stmt.targets[0].id)
+                    ready.add(stmt.targets[0].id)
+        held, unchanged = self._held        # in the backward sweep all are bound
+        name = next((held[k] for k in _value_keys(expr, unchanged) if k in held), None)
+        return build.name(name) if name is not None else expr
 
     def element_count(self, atom, axis):
         """`reduced_count(atom, axis)` written out from the facts: `y.size` for a full
@@ -281,3 +305,41 @@ class ExpansionContext:
 
 def _transposed(atom):
     return gast.Attribute(value=build.clone(atom), attr="T", ctx=gast.Load())
+
+
+def _value_keys(value, unchanged):
+    """The ways to say which operation `value` is (both operand orders for `+` and `*`),
+    or none when it is not one operation on unchanged names and number literals."""
+    if isinstance(value, gast.BinOp):
+        left, right = _atom_key(value.left, unchanged), _atom_key(value.right, unchanged)
+        if left is None or right is None:
+            return []
+        op = type(value.op).__name__
+        swapped = [(op, right, left)] if isinstance(value.op, (gast.Add, gast.Mult)) else []
+        return [(op, left, right)] + swapped
+    if isinstance(value, gast.Call) and value.args:
+        func = build.dotted_path(value.func)
+        args = [_atom_key(a, unchanged) for a in value.args]
+        keywords = sorted((k.arg, _atom_key(k.value, ())) for k in value.keywords)
+        if func is None or None in args or any(k is None or v is None for k, v in keywords):
+            return []
+        return [("call", func) + tuple(args) + tuple(keywords)]
+    return []
+
+
+def _atom_key(node, unchanged):
+    if isinstance(node, gast.Name):
+        return ("name", node.id) if node.id in unchanged else None
+    number = build.number_literal(node)
+    if number is not None:
+        return ("number", type(number).__name__, repr(number))
+    if isinstance(node, gast.Constant) and (node.value is None or type(node.value) is bool):
+        return ("constant", repr(node.value))
+    return None
+
+
+def _receivers(body):
+    """Names a method is called on (`x.sort()` may change x)."""
+    return {n.func.value.id for stmt in body for n in walk_tree(stmt)
+            if isinstance(n, gast.Call) and isinstance(n.func, gast.Attribute)
+            and isinstance(n.func.value, gast.Name)}

@@ -20,7 +20,16 @@ backward loop: control flow keeps its shape. The gradient is the output's tangen
 A statement's tangents are written before it when they do not read its result (so the
 result may overwrite an operand the tangents still read, and the clean-up passes can put
 temporaries back into their use); after it otherwise (`dy_dx = dx_dx * y` for y = exp(x)).
+
+The direction's own tangent is the literal 1.0, so some tangents are literals too, known
+here: one of a value f binds once, read only after it is bound, is not assigned but read
+as that literal (`t1_5 = 1.0 - alpha` has `dt1_5_dalpha = -1.0`, so `t2_0 = t1_5 * c`
+gets `dt2_0_dalpha = -1.0 * c`); and `1.0 * e` of a float number e is written `e`:
+
+    t1_0 = x * b                 dt1_0_dx = b            (not `dt1_0_dx = 1.0 * b`)
+    t1_5 = 1.0 - alpha           (no dt1_5_dalpha)
 """
+import collections
 import dataclasses
 
 import gast
@@ -29,7 +38,9 @@ import numpy as np
 from ..analyses.activity import analyse_activity
 from .. import runtime_flow
 from ..ir import build
+from ..ir.build import number_literal
 from ..ir.walk import names_stored, walk_tree
+from ..optimize.fold import fold_expression
 from ..signature import Num
 from .context import ExpansionContext
 from .forward import ForwardGenerator
@@ -40,15 +51,72 @@ class _Direction(ForwardGenerator):
     """The forward generator of one input's direction: tangents named `dv_dx`, and a
     zero tangent of a number is the literal 0.0 (the arithmetic keeps the dtype)."""
 
-    def __init__(self, inputs, wrt, derive_jvp, rebound):
+    def __init__(self, inputs, wrt, derive_jvp, rebound, bound_once):
         super().__init__(inputs, ExpansionContext(inputs), derive_jvp)
         self.wrt = wrt
         self.rebound = rebound      # does f assign to the input? then dx_dx is a variable
+        self.bound_once = bound_once    # the names f binds once (parameters: on entry)
+        self.literals = {}          # name -> its tangent, a float literal
+        self.read = set()           # the names whose tangents were read so far
 
     def tangent_of(self, atom):
         if isinstance(atom, gast.Name) and atom.id == self.wrt and not self.rebound:
             return build.const(1.0)     # the input's own direction: folded into its uses
+        if isinstance(atom, gast.Name):
+            if atom.id in self.literals:
+                return build.clone(self.literals[atom.id])
+            self.read.add(atom.id)
         return super().tangent_of(atom)
+
+    def assignment(self, stmt):
+        """The statement and its tangents (ForwardGenerator's), less a tangent that is a
+        float literal (kept in self.literals, read as it), with `1.0 * e` of a float
+        number e as e."""
+        made = super().assignment(stmt)
+        target = stmt.targets[0].id
+        for tangent in made[1:]:
+            if isinstance(tangent, gast.Assign) and isinstance(tangent.value, gast.BinOp):
+                tangent.value = self._without_unit_factor(tangent.value)
+        last = made[-1]
+        if len(made) != 2 or target not in self.bound_once or target in self.read \
+                or not isinstance(last, gast.Assign) \
+                or getattr(last.targets[0], "id", None) != self.tangent_name(target):
+            return made
+        literal = fold_expression(build.clone(last.value))
+        if not isinstance(number_literal(literal), float):
+            return made
+        # every read of the tangent follows this one binding (none came before it)
+        self.literals[target] = literal
+        return made[:1]
+
+    def _without_unit_factor(self, value):
+        """`1.0 * e` / `e * 1.0` (operands folded) -> e where e certainly is a float number: a
+        float times 1.0 is itself, dtype and all; else `value` as it is."""
+        if not isinstance(value.op, gast.Mult):
+            return value
+        left, right = (fold_expression(build.clone(n)) for n in (value.left, value.right))
+        for one, other in ((left, right), (right, left)):
+            if number_literal(one) == 1 and isinstance(one.value, float) \
+                    and self._float_number(other):
+                return other
+        return value
+
+    def _float_number(self, node):
+        """Does `node` certainly give a float number: a tangent or a float the facts
+        know, or a choice among such names, float literals and their products with float
+        literals (`1.0 if x > 0.0 else -1.0`)?"""
+        if isinstance(node, gast.Name):
+            kind = self.i.kinds.of(node.id) if self.i.kinds is not None else None
+            return self.i.namer.is_tangent(node.id) or (
+                isinstance(kind, Num) and kind.axes == () and kind.type is not None
+                and kind.type is not np.ndarray and kind.dtype in ("float64", "float32"))
+        if isinstance(node, gast.IfExp):
+            return all(self._float_number(n) for n in (node.body, node.orelse))
+        if isinstance(number_literal(node), float):
+            return True
+        return isinstance(node, gast.BinOp) and isinstance(node.op, gast.Mult) and any(
+            isinstance(number_literal(n), float) for n in (node.left, node.right)) and all(
+            self._float_number(n) for n in (node.left, node.right))
 
     def tangent_name(self, variable):
         if variable not in self._names:
@@ -82,10 +150,12 @@ def forward_gradient(inputs, wrt, outputs, registry, derive_jvp):
     levels = inputs.levels
     directions = []
     stored = names_stored(levels.tree)
+    bindings = collections.Counter(stored + list(levels.resolution.parameters))
+    once = {name for name, count in bindings.items() if count == 1}
     for name in wrt:
         activity = analyse_activity(levels, (name,), outputs, registry)
         directions.append(_Direction(dataclasses.replace(inputs, activity=activity), name,
-                                     derive_jvp, name in stored))
+                                     derive_jvp, name in stored, once))
     seeds = []
     for d in directions:
         if d.rebound:

@@ -88,6 +88,8 @@ def reverse(inputs, wrt, seed):
                         containers(forward, inputs, helpers), inputs.complex_names,
                         integer_test(inputs.kinds), float_arrays(inputs.kinds),
                         distinct_index_test(levels, inputs.kinds))
+    if inputs.specialised and inputs.kinds is not None:
+        adjoints.forward_value = ctx.forward_value
     if inputs.namer.is_taken("_tape"):
         tape = inputs.namer.fresh("tape")
     else:

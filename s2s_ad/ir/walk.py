@@ -204,3 +204,23 @@ def own_nodes(fdef):
         if not isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda,
                                  gast.ClassDef)):
             pending.extend(gast.iter_child_nodes(node))
+
+
+def assigned_at_most_once(body):
+    """Names bound at most once in the body (loop targets and `+=` count as bindings) and
+    never written into (`name[i] = v`, `name.attr = v`, `out=name`)."""
+    stores, written = {}, set()
+    for stmt in body:
+        for node in walk_tree(stmt):
+            if isinstance(node, gast.Name):
+                count = 1 if isinstance(node.ctx, gast.Store) else 0
+                stores[node.id] = stores.get(node.id, 0) + count
+            elif isinstance(node, (gast.Assign, gast.AugAssign)):
+                targets = node.targets if isinstance(node, gast.Assign) else [node.target]
+                for target in targets:
+                    if isinstance(target, (gast.Subscript, gast.Attribute)):
+                        written.update(n.id for n in walk_tree(target)
+                                       if isinstance(n, gast.Name))
+            elif isinstance(node, gast.keyword) and node.arg == "out":
+                written.update(n.id for n in walk_tree(node.value) if isinstance(n, gast.Name))
+    return {name for name, count in stores.items() if count <= 1} - written

@@ -14,7 +14,11 @@ expression goes through `float_gradient`, which costs a call only there:
         return x_bar                                 return float_gradient(x_bar)
 
     x1_bar = t1_1 + t2_0 * 2.0                   (proved: unchanged)
+
+A specialisation's Python float argument gets a Python float gradient first (the cast
+optimize/number_gradients.py decides, `float(x_bar)`), which holds floats in turn.
 """
+import itertools
 import math
 
 import gast
@@ -39,14 +43,19 @@ _FLOAT_TYPES = (numpy.float64, numpy.float32, numpy.float16)
 _FLOAT_ARITHMETIC = (gast.Add, gast.Sub, gast.Mult, gast.Pow, gast.MatMult)
 
 
-def float_gradients(body, request, params, resolve, cast_name, known_float=None):
+def float_gradients(body, request, params, resolve, cast_name, known_float=None,
+                    python_float=None, integers=True):
     """`body` with each returned gradient that may hold integers wrapped in
     `cast_name()(...)` (statements holding such a return are fresh copies; `body` is not
     changed). `request` says where the gradients are in the returned value; `params` are
     the generated function's parameters; `resolve(name)` gives what a free name denotes;
     `known_float(name)`, a specialisation's facts, says that a value of f holds floats
-    (then arithmetic on it gives a fresh float array)."""
-    proof = _Proof(body, params, resolve, known_float or (lambda name: False))
+    (then arithmetic on it gives a fresh float array). `python_float(k, gradient)`: the
+    k-th gradient (in wrt order) cast to a Python float, or None where it needs no such
+    cast (number_gradients.python_float_casts). `integers`: cast what may hold integers
+    (False: only the Python float casts)."""
+    proof = _Proof(body, params, resolve, known_float or (lambda name: False)) \
+        if integers else None
     out = []
     for stmt in body:
         if any(isinstance(node, gast.Return) and node.value is not None
@@ -54,14 +63,21 @@ def float_gradients(body, request, params, resolve, cast_name, known_float=None)
             stmt = build.clone(stmt)
             for node in walk_tree(stmt):
                 if isinstance(node, gast.Return) and node.value is not None:
-                    node.value = _cast_gradients(node.value, request, proof, cast_name)
+                    node.value = _cast_gradients(node.value, request, proof, cast_name,
+                                                 python_float)
         out.append(stmt)
     return out
 
 
-def _cast_gradients(value, request, proof, cast_name):
+def _cast_gradients(value, request, proof, cast_name, python_float):
+    position = itertools.count()
+
     def cast(gradient):
-        if proof.is_float(gradient):
+        k = next(position)
+        made = python_float(k, gradient) if python_float is not None else None
+        if made is not None:
+            return made                 # a Python float holds no integers
+        if proof is None or proof.is_float(gradient):
             return gradient
         return build.call(build.name(cast_name()), [gradient])
 

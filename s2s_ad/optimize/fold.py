@@ -43,6 +43,14 @@ def _python_number(node):
         and _python_number(node.left) and _python_number(node.right)
 
 
+def _literal_value(node):
+    """A number literal's value, or a string literal's (`'reduced' == 'r'` of a
+    template's mode argument), else None."""
+    if isinstance(node, gast.Constant) and type(node.value) is str:
+        return node.value
+    return number_literal(node)
+
+
 def _integer_power(base, exponent):
     """base ** 3 -> base * base * base; base ** 4 -> base * base * (base * base)."""
     def square():
@@ -132,12 +140,21 @@ class _Folder(Transformer):
     def visit_Compare(self, node):
         # `b - (b != 0)` in pow's templates: a literal exponent folds to b - 1
         self.generic_visit(node)
-        left = number_literal(node.left)
-        right = number_literal(node.comparators[0]) if len(node.comparators) == 1 else None
+        left = _literal_value(node.left)
+        right = _literal_value(node.comparators[0]) if len(node.comparators) == 1 else None
         op = type(node.ops[0])
         if left is not None and right is not None and op in _COMPARISONS:
             self.changed = True
             return build.literal(int(_COMPARISONS[op](left, right)))
+        return node
+
+    def visit_IfExp(self, node):
+        # a template's choice on a literal argument (`usv = y if True else
+        # np.linalg.svd(M)` for compute_uv=True): the branch taken
+        self.generic_visit(node)
+        if isinstance(node.test, gast.Constant) and type(node.test.value) in (bool, int):
+            self.changed = True
+            return node.body if node.test.value else node.orelse
         return node
 
     def visit_UnaryOp(self, node):
@@ -275,97 +292,3 @@ def _fuse_first_sums(body, folder):
             continue
         out.append(stmt)
     return out
-
-
-def unit_factors_of_numbers(body, is_float):
-    """`y = 1.0 * e` / `y = e * 1.0` -> `y = e` where e is a name is_float(name) says holds
-    a float number (a forward-mode gradient's tangent along its own input is the literal
-    1.0; on numbers the copy aliases nothing, and a float times 1.0 is itself, dtype and
-    all). Returns (body, changed), blocks edited in place."""
-    changed = False
-    for stmt in body:
-        if isinstance(stmt, (gast.If, gast.For, gast.While)):
-            changed |= unit_factors_of_numbers(stmt.body, is_float)[1]
-            changed |= unit_factors_of_numbers(stmt.orelse, is_float)[1]
-        elif isinstance(stmt, gast.Assign) and isinstance(stmt.value, gast.BinOp) \
-                and isinstance(stmt.value.op, gast.Mult):
-            for one, other in ((stmt.value.left, stmt.value.right),
-                               (stmt.value.right, stmt.value.left)):
-                if number_literal(one) == 1 and isinstance(one.value, float) \
-                        and _float_number(other, is_float):
-                    stmt.value = other
-                    changed = True
-                    break
-    return body, changed
-
-
-def _float_number(node, is_float):
-    """Does `node` certainly give a float number: a name is_float says so, or a choice
-    among such names, float literals and their products with float literals (np.sign
-    of a Python float written out, `1.0 if x > 0.0 else ...`)?"""
-    if isinstance(node, gast.Name):
-        return is_float(node.id)
-    if isinstance(node, gast.IfExp):
-        return all(_float_number(n, is_float) for n in (node.body, node.orelse))
-    if isinstance(number_literal(node), float):
-        return True
-    return isinstance(node, gast.BinOp) and isinstance(node.op, gast.Mult) and any(
-        isinstance(number_literal(n), float) for n in (node.left, node.right)) and all(
-        _float_number(n, is_float) for n in (node.left, node.right))
-
-
-def constant_tangents(body, is_tangent):
-    """A tangent assigned a number literal once in `body` (at any depth) and nowhere else
-    (`dt1_5_dalpha = -1.0` for t1_5 = 1.0 - alpha; `dr_db = 1.0` for r = a * x + b in a
-    loop) is read as that literal, which the folder then works into the arithmetic reading
-    it: every read of it follows its one assignment (the generated code defines a tangent
-    before reading it), so it reads that literal. Returns a new top-level list (the
-    statements reading it, and the blocks that held it, are edited in place). A copy of
-    such a tangent (`dr_db = dt3_0_db`) becomes one in turn."""
-    while True:
-        kept = _constant_tangents_once(body, is_tangent)
-        if kept is body:
-            return body
-        body = kept
-
-
-def _constant_tangents_once(body, is_tangent):
-    counts = {}
-    for stmt in body:
-        for node in walk_tree(stmt):
-            if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
-                counts[node.id] = counts.get(node.id, 0) + 1
-    literals = {}
-    for stmt in body:
-        for node in walk_tree(stmt):
-            if isinstance(node, gast.Assign) and len(node.targets) == 1 \
-                    and isinstance(node.targets[0], gast.Name) \
-                    and is_tangent(node.targets[0].id) and counts[node.targets[0].id] == 1 \
-                    and isinstance(number_literal(node.value), float):
-                literals[node.targets[0].id] = node
-    if not literals:
-        return body
-    kept = _without_statements(body, {id(s) for s in literals.values()})
-    for stmt in kept:
-        for holder in walk_tree(stmt):
-            for field, child in gast.iter_fields(holder):
-                if isinstance(child, gast.Name) and child.id in literals:
-                    setattr(holder, field, build.clone(literals[child.id].value))
-                elif isinstance(child, list):
-                    child[:] = [build.clone(literals[c.id].value)
-                                if isinstance(c, gast.Name) and c.id in literals else c
-                                for c in child]
-    return kept
-
-
-def _without_statements(block, dropped):
-    """`block` without the statements whose ids are in `dropped` (nested blocks edited in
-    place; one left empty holds `pass`)."""
-    kept = [stmt for stmt in block if id(stmt) not in dropped]
-    for stmt in kept:
-        for field in ("body", "orelse"):
-            inner = getattr(stmt, field, None)
-            if inner and isinstance(inner[0], gast.stmt):
-                setattr(stmt, field, _without_statements(inner, dropped) or
-                        ([gast.Pass()] if field == "body" else []))
-    return kept

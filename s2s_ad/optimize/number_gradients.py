@@ -26,7 +26,7 @@ import gast
 from ..ir import build
 from ..ir.naming import callee
 from ..signature import Num, loosely_guarded
-from .float_gradients import _MATH_INTEGERS, _Proof, _cast_gradients
+from .float_gradients import _MATH_INTEGERS, _Proof
 
 _ARITHMETIC = (gast.Add, gast.Sub, gast.Mult, gast.Div)
 _OF_NUMBERS = {builtins.abs, builtins.min, builtins.max}
@@ -39,27 +39,25 @@ _FLOAT = Num(float, "float64", ())
 _INT = Num(int, "int64", ())
 
 
-def python_float_gradients(body, request, params, resolve, kinds, cast_name):
-    """`body` with the returned gradients of the Python float parameters the signature
-    has that may not be Python floats wrapped in `cast_name()(...)`; statements holding
-    such a return are fresh copies (`body` is not changed). `kinds`: the facts, which
-    prove f's own values Python floats (a loop's item of a tuple of floats) or ints (a
-    step count: a float divided by it is a float)."""
+def python_float_casts(body, request, params, resolve, kinds, cast_name):
+    """float_gradients' `python_float`: (k, gradient) -> `cast_name()(gradient)` where
+    the k-th gradient (in wrt order) is of a Python float parameter the signature has and
+    may not be a Python float, else None; None when no such parameter is differentiated.
+    `kinds`: the facts, which prove f's own values Python floats (a loop's item of a tuple
+    of floats) or ints (a step count: a float divided by it is a float)."""
     float_params = {name for name, kind in request.signature or () if kind == _FLOAT}
-    wrt = list(request.wrt)
-    chosen = {k for k, name in enumerate(wrt) if name in float_params}
+    chosen = {k for k, name in enumerate(request.wrt) if name in float_params}
     if not chosen:
-        return body
+        return None
     proof = _PythonFloats(body, params, resolve, float_params,
                           lambda name: kinds.of(name) == _FLOAT,
                           lambda name: kinds.of(name) == _INT)
-    out = []
-    for stmt in body:
-        if any(isinstance(node, gast.Return) and node.value is not None
-               for node in gast.walk(stmt)):
-            stmt = _with_casts(stmt, request, proof, cast_name, chosen)
-        out.append(stmt)
-    return out
+
+    def cast(k, gradient):
+        if k not in chosen or proof.is_float(gradient):
+            return None
+        return build.call(build.name(cast_name()), [gradient])
+    return cast
 
 
 def loose_lists(request):
@@ -68,27 +66,6 @@ def loose_lists(request):
     so the facts' float items prove no returned gradient a float."""
     return any(loosely_guarded(kind, name in request.wrt)
                for name, kind in request.signature or ())
-
-
-def _with_casts(stmt, request, proof, cast_name, chosen):
-    stmt = build.clone(stmt)
-    for node in gast.walk(stmt):
-        if isinstance(node, gast.Return) and node.value is not None:
-            node.value = _cast_gradients(node.value, request, _Chosen(proof, chosen),
-                                         cast_name)
-    return stmt
-
-
-class _Chosen:
-    """The proof _cast_gradients asks, gradient by gradient in wrt order: a gradient of a
-    parameter not chosen needs no cast here."""
-
-    def __init__(self, proof, chosen):
-        self.proof, self.chosen, self.k = proof, chosen, -1
-
-    def is_float(self, gradient):
-        self.k += 1
-        return self.k not in self.chosen or self.proof.is_float(gradient)
 
 
 class _PythonFloats(_Proof):

@@ -24,8 +24,7 @@ import numpy as np
 
 from ..ir import build
 from ..ir.naming import callee
-from ..ir.walk import Transformer
-from .reuse import assigned_at_most_once
+from ..ir.walk import Transformer, assigned_at_most_once
 
 # (numerator's function, denominator's function) -> the function of their quotient
 _QUOTIENTS = {(np.sinh, np.cosh): np.tanh, (np.sin, np.cos): np.tan,

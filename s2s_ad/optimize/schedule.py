@@ -9,18 +9,20 @@ re-derives a fact the generator should have had), so their order is the declared
     REVERSE: clean up to a fixed point (folding, dead code), in-place sums in the
              backward sweep, dead cycles, temporaries back into their use, quotients
              such as sinh(u) / cosh(u) read as one call (tanh(u)), the two branches'
-             adjoints of an np.where summed as one np.where, closed forms (where shapes are proved), a specialisation's
-             reads of forward temporaries, casts of a float argument's gradient that may
-             be a numpy scalar and of gradients that may hold integers, and, last, a
-             specialisation's solves reading an inverse it computes anyway, a cholesky
-             adjoint's products with L^T that cancel a solve's with inv(L)^T, and its
-             arithmetic in buffers, batched tapes, item loops and list reads
+             adjoints of an np.where summed as one np.where, closed forms (where
+             shapes are proved), the gradients' types (casts of a float argument's
+             gradient that may be a numpy scalar, and of gradients that may hold
+             integers), and, last, a specialisation's solves reading an inverse it
+             computes anyway, a cholesky adjoint's products with L^T that cancel a
+             solve's with inv(L)^T, and its arithmetic in buffers, batched tapes, item
+             loops and list reads
     FORWARD: clean up to a fixed point, repeated pure calls made once, loops over a
              sequence's items
     FORWARD_GRADIENT (a gradient of number code in forward mode, ad/forward_gradient.py):
-             clean up, temporaries (tangents' too) back into their use, tangents as short
-             linear forms, loops over a sequence's items, casts of a float argument's gradient that
-             may be a numpy scalar or a list's int
+             clean up, dead cycles, repeated pure calls made once, temporaries (tangents'
+             too) back into their use, tangents as short linear forms, loops over a
+             sequence's items, the gradients' types (a float argument's gradient that may
+             be a numpy scalar or a list's int)
 
 `run_schedule` returns the body before the first pass that writes into arrays (what a
 derivative of this derivative differentiates) and the final one; `facts.trace(name,
@@ -33,7 +35,6 @@ import itertools
 from dataclasses import dataclass
 
 import gast
-import numpy
 
 from .. import runtime_flow, runtime_pieces
 from ..ir import build
@@ -47,14 +48,12 @@ from .closed_forms import closed_form_adjoints
 from .dce import (drop_empty_comments, eliminate_dead_code, remove_dead_cycles,
                   remove_unread_assignments)
 from .float_gradients import float_gradients
-from .number_gradients import loose_lists, python_float_gradients
-from .fold import (constant_tangents, fold_constants,
-                   unit_factors_of_numbers)
+from .number_gradients import loose_lists, python_float_casts
+from .fold import fold_constants
 from .inplace import accumulate_in_place
 from .item_loops import iterate_items
 from .list_reads import read_arrays_as_lists
 from .quotients import read_quotients
-from .reuse import reuse_forward_values
 from .where_sums import adjoints_masked_outward, merge_where_sums
 from .shared_calls import share_repeated_calls
 from .sign_products import signs_as_copysign
@@ -101,18 +100,6 @@ def temporaries(body, facts):
     statements, changed = inline_temporaries(body.statements(), facts.value_call,
                                              is_adjoint=facts.namer.is_adjoint)
     return Body.of(fold_constants(statements)[0] if changed else statements)
-
-
-def unit_factors(body, facts):
-    """A forward-mode gradient's tangents that are literals (`dt1_5_dalpha = -1.0`) read
-    as literals, and its `d = 1.0 * e` of a float number e as `d = e`."""
-    def is_float(name):
-        kind = facts.kinds.of(name)
-        return facts.namer.is_tangent(name) or (
-            isinstance(kind, Num) and kind.axes == () and kind.type is not None
-            and kind.type is not numpy.ndarray and kind.dtype in ("float64", "float32"))
-    statements = fold_constants(constant_tangents(body.statements(), facts.namer.is_tangent))[0]
-    return Body.of(unit_factors_of_numbers(statements, is_float)[0])
 
 
 def shared_calls(body, facts):
@@ -181,43 +168,35 @@ def closed_forms(body, facts):
         facts.elementwise_call, same_shapes, facts.raising, is_number))
 
 
-def reused_forward_values(body, facts):
-    """A specialisation's backward sweep reads a forward temporary instead of computing
-    the same arithmetic again (optimize/reuse.py)."""
-    if not facts.specialised:
+def gradient_types(body, facts, integers=True):
+    """Casts of the returned gradients (not in a helper's adjoint: it is summed into its
+    caller's): a specialisation's Python float argument's to a Python float where the code
+    does not prove it one (optimize/number_gradients.py), and, with `integers`, one that
+    may hold integers through float_gradient (optimize/float_gradients.py)."""
+    request = facts.request
+    if request.helper:
         return body
-    return Body.of(reuse_forward_values(body.statements(), facts.pure_call)[0])
-
-
-def integer_gradients(body, facts):
-    """A float cast of each returned gradient that may hold integers (not in a helper's
-    adjoint: it is summed into its caller's)."""
-    if facts.request.helper:
+    params = _param_names(facts.levels.tree)
+    python_float = None
+    if facts.specialised and request.mode in ("grad", "value_and_grad"):
+        python_float = python_float_casts(
+            body.statements(), request, params, facts.resolve, facts.kinds,
+            lambda: facts.bindings.name_for("float", builtins.float))
+    if python_float is None and not integers:
         return body
     known_float = _holds_floats(facts.kinds) if facts.specialised \
-        and not loose_lists(facts.request) else None
+        and not loose_lists(request) else None
     return Body.of(float_gradients(
-        body.statements(), facts.request, _param_names(facts.levels.tree), facts.resolve,
+        body.statements(), request, params, facts.resolve,
         lambda: facts.bindings.name_for("float_gradient", runtime_flow.float_gradient),
-        known_float))
+        known_float, python_float, integers))
 
 
-def number_gradients(body, facts):
-    """A Python float argument's returned gradient cast to a Python float where the code
-    does not prove it one (optimize/number_gradients.py)."""
-    if facts.request.helper or not facts.specialised \
-            or facts.request.mode not in ("grad", "value_and_grad"):
-        return body
-    return Body.of(python_float_gradients(
-        body.statements(), facts.request, _param_names(facts.levels.tree), facts.resolve,
-        facts.kinds, lambda: facts.bindings.name_for("float", builtins.float)))
-
-
-def item_gradients(body, facts):
-    """A forward-mode gradient's float casts where a returned gradient may be an int: only
-    where ints can reach it, through a list of floats whose guard lets ints in (every
-    other value carrying a derivative is a float computed from float seeds)."""
-    return integer_gradients(body, facts) if loose_lists(facts.request) else body
+def number_gradient_types(body, facts):
+    """gradient_types of a forward-mode gradient: integers only where they can reach a
+    returned gradient, through a list of floats whose guard lets ints in (every other
+    value carrying a derivative is a float computed from float seeds)."""
+    return gradient_types(body, facts, integers=loose_lists(facts.request))
 
 
 def in_place_arithmetic(body, facts):
@@ -296,9 +275,7 @@ REVERSE = (
     Pass("quotients", quotients),
     Pass("where sums", where_sums),
     Pass("closed forms", closed_forms),
-    Pass("reused forward values", reused_forward_values),
-    Pass("float gradients of floats", number_gradients),
-    Pass("integer gradients", integer_gradients),
+    Pass("gradient types", gradient_types),
     # writes_arrays: a derivative of this derivative differentiates the solves themselves
     Pass("shared inverses", shared_inverses, writes_arrays=True),
     Pass("cholesky products", cholesky_products, writes_arrays=True),
@@ -312,13 +289,11 @@ FORWARD = (
 FORWARD_GRADIENT = (
     Pass("clean up", clean_up),
     Pass("dead cycles", dead_cycles),
-    Pass("unit factors", unit_factors),
     Pass("shared calls", shared_calls),
     Pass("inline number temporaries", number_temporaries),
     Pass("tangent forms", tangent_forms),
     Pass("item loops", item_loops),
-    Pass("float gradients of floats", number_gradients),
-    Pass("gradients of items", item_gradients),
+    Pass("gradient types", number_gradient_types),
 )
 
 
