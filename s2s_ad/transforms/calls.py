@@ -177,7 +177,9 @@ class CallMixin(FunctionValueMixin, HelperInlineMixin, ObjectCallMixin):
                     function, type(obj), expr, True):
                 call = self._function_call(function, method.args, method.keywords, expr)
                 if isinstance(call, gast.Call):
-                    return self._inline_method(function, type(obj), call)
+                    return self._inline_method(function, type(obj), call, "is called on a "
+                                               "module-level object" if held else
+                                               "writes into an argument it is given")
             return self._call_target(build.name(name), name, function, method)
         if self._writes_into_arguments(target) and not takes_variable_arguments(target):
             # scale_(t) with `q *= 2.0` inside: the write changes f's t, which only f's

@@ -176,14 +176,13 @@ class ObjectCallMixin:
         name = sorted(writes)[0]
         raise write_refusal(function, writes[name], "value", self.smap.locate(expr))
 
-    def _inline_method(self, function, owner, call):
+    def _inline_method(self, function, owner, call, why="writes into an argument it is given"):
         """The call `call` (the object first) of the method `function` of `owner`, inlined
         (taken at the call's arity when it has *args), the object known as an `owner`
         inside, so the methods it calls on the object are `owner`'s, inlined in turn when
         they write into what they are given."""
         target = self._of_arity(function, len(call.args), [k.arg for k in call.keywords])
-        return self._inline_helper(target, call, "writes into an argument it is given",
-                                   receiver_class=owner)
+        return self._inline_helper(target, call, why, receiver_class=owner)
 
     def _class_name(self, cls):
         """A name the normalized code reads `cls` under (bound like a runtime helper)."""
