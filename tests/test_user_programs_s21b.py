@@ -1,0 +1,77 @@
+"""Programs written the way PyTorch/JAX users write them (session 21 review) that found
+something, each checked against central differences on both derivative paths.
+
+A model argument whose layers run through `Module.__call__` (`return
+self.forward(*args)`), one of them an in-place activation (`np.maximum(x, 0.0, out=x)`;
+`return x`): its Hessian-vector product differentiates the gradient's generated helper
+again, where the alias analysis read `self.forward(*args)` as returning `args` for
+every layer, also a Linear whose forward returns a new array, and refused the ReLU's
+write (a located error pointing into generated code). A starred argument is now
+returned only when a parameter it may fill is (analyses/argument_calls.py)."""
+import numpy as np
+import pytest
+
+from derivative_paths import PATHS, grad_on, hvp_on, jvp_on
+from gradcheck import numeric_grad
+
+
+class Module:
+    def __call__(self, *args):
+        return self.forward(*args)
+
+
+class Linear(Module):
+    def __init__(self, W, b):
+        self.W = W
+        self.b = b
+
+    def forward(self, x):
+        return x @ self.W + self.b
+
+
+class InplaceReLU(Module):
+    def forward(self, x):
+        np.maximum(x, 0.0, out=x)
+        return x
+
+
+class Sequential(Module):
+    def __init__(self, *layers):
+        self.layers = list(layers)
+
+    def forward(self, x):
+        for layer in self.layers:
+            x = layer(x)
+        return x
+
+
+def model_loss(x, model):
+    return np.sum(model(x) ** 2)
+
+
+RNG = np.random.default_rng(0)
+MODEL = Sequential(Linear(RNG.standard_normal((3, 4)), RNG.standard_normal(4)), InplaceReLU(),
+                   Linear(RNG.standard_normal((4, 2)), RNG.standard_normal(2)))
+X = RNG.standard_normal((5, 3))
+X_GIVEN = X.copy()
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_model_argument_with_in_place_relu_hvp(path):
+    # was: "`x_2` holds the same numpy array as `x`" at a line of the generated
+    # vjp_Sequential_forward_1_x (main before session 21 gave a wrong Hessian product)
+    expected = numeric_grad(model_loss, (X, MODEL), 0)
+    np.testing.assert_allclose(grad_on(path, model_loss)(X, MODEL), expected, rtol=1e-6,
+                               atol=1e-8)
+    v = np.linspace(-1.0, 1.0, X.size).reshape(X.shape)
+    value, tangent = jvp_on(path, model_loss, (X, MODEL), v)
+    np.testing.assert_allclose(tangent, np.sum(expected * v), rtol=1e-6)
+    eps = 1e-5
+
+    def gradient(x):
+        return grad_on("specialised", model_loss)(x, MODEL)
+    numeric = (gradient(X + eps * v) - gradient(X - eps * v)) / (2 * eps)
+    np.testing.assert_allclose(hvp_on(path, model_loss, (X, MODEL), v), numeric, rtol=1e-5,
+                               atol=1e-7)
+    assert np.linalg.norm(numeric) > 1e-2       # the product is not a zero passing by chance
+    np.testing.assert_array_equal(X, X_GIVEN)   # no derivative wrote into the argument
