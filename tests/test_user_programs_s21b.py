@@ -7,9 +7,19 @@ self.forward(*args)`), one of them an in-place activation (`np.maximum(x, 0.0, o
 again, where the alias analysis read `self.forward(*args)` as returning `args` for
 every layer, also a Linear whose forward returns a new array, and refused the ReLU's
 write (a located error pointing into generated code). A starred argument is now
-returned only when a parameter it may fill is (analyses/argument_calls.py)."""
+returned only when a parameter it may fill is (analyses/argument_calls.py).
+
+A function or layer chosen when the code runs (a model argument called through
+`call_function`, `fns[0](y)`) may return the array it is given (an identity layer):
+`z = model(y); z *= 2.0` then doubles y too. The derivative took z for a new array and
+gave a wrong gradient without an error (also before session 21); the alias analysis
+now counts z as possibly any array given (analyses/aliases.py), so the write is checked
+when the derivative runs: a located error when they share memory, the gradient when
+they do not."""
 import numpy as np
 import pytest
+
+import s2s_ad
 
 from derivative_paths import PATHS, grad_on, hvp_on, jvp_on
 from gradcheck import numeric_grad
@@ -75,3 +85,65 @@ def test_model_argument_with_in_place_relu_hvp(path):
                                atol=1e-7)
     assert np.linalg.norm(numeric) > 1e-2       # the product is not a zero passing by chance
     np.testing.assert_array_equal(X, X_GIVEN)   # no derivative wrote into the argument
+
+
+class Identity(Module):
+    def forward(self, x):
+        return x
+
+
+class Tanh(Module):
+    def forward(self, x):
+        return np.tanh(x)
+
+
+def ident(a):
+    return a
+
+
+def write_into_result(x, model):
+    y = x * 1.0
+    z = model(y)
+    z *= 2.0
+    return np.sum(y * z)
+
+
+def write_into_given(x, fn):
+    y = x * 1.0
+    z = fn(y)
+    y *= 3.0
+    return np.sum(np.sin(z) * y)
+
+
+def chosen_from_list(x, k):
+    fns = [ident, np.tanh]
+    y = x * 1.0
+    z = fns[k](y)
+    z *= 2.0
+    return np.sum(y * z)
+
+
+V = np.array([0.3, -0.7, 1.1])
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f, other", [(write_into_result, Identity()),
+                                      (write_into_result, ident),
+                                      (write_into_given, ident),
+                                      (write_into_given, Identity()),
+                                      (chosen_from_list, 0)])
+def test_write_through_what_a_function_chosen_at_run_time_returns(path, f, other):
+    # was a gradient half the right one (write_into_result), on both paths
+    with pytest.raises(s2s_ad.UnsupportedSyntaxError,
+                       match=r"holds the same numpy array(?s:.*)test_user_programs_s21b\.py"):
+        grad_on(path, f)(V, other)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f, other", [(write_into_result, Tanh()), (write_into_result, np.sin),
+                                      (write_into_given, np.tanh), (chosen_from_list, 1)])
+def test_write_into_a_new_array_a_function_chosen_at_run_time_returns(path, f, other):
+    expected = numeric_grad(f, (V, other), 0)
+    np.testing.assert_allclose(grad_on(path, f)(V, other), expected, rtol=1e-6, atol=1e-8)
+    _, tangent = jvp_on(path, f, (V, other), np.ones(3))
+    np.testing.assert_allclose(tangent, np.sum(expected), rtol=1e-6)
