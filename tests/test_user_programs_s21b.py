@@ -23,20 +23,7 @@ import s2s_ad
 
 from derivative_paths import PATHS, grad_on, hvp_on, jvp_on
 from gradcheck import numeric_grad
-
-
-class Module:
-    def __call__(self, *args):
-        return self.forward(*args)
-
-
-class Linear(Module):
-    def __init__(self, W, b):
-        self.W = W
-        self.b = b
-
-    def forward(self, x):
-        return x @ self.W + self.b
+from test_module_classes import Linear, Module, Sequential, Tanh
 
 
 class InplaceReLU(Module):
@@ -45,23 +32,12 @@ class InplaceReLU(Module):
         return x
 
 
-class Sequential(Module):
-    def __init__(self, *layers):
-        self.layers = list(layers)
-
-    def forward(self, x):
-        for layer in self.layers:
-            x = layer(x)
-        return x
-
-
 def model_loss(x, model):
     return np.sum(model(x) ** 2)
 
 
 RNG = np.random.default_rng(0)
-MODEL = Sequential(Linear(RNG.standard_normal((3, 4)), RNG.standard_normal(4)), InplaceReLU(),
-                   Linear(RNG.standard_normal((4, 2)), RNG.standard_normal(2)))
+MODEL = Sequential(Linear(3, 4), InplaceReLU(), Linear(4, 2))
 X = RNG.standard_normal((5, 3))
 X_GIVEN = X.copy()
 
@@ -90,11 +66,6 @@ def test_model_argument_with_in_place_relu_hvp(path):
 class Identity(Module):
     def forward(self, x):
         return x
-
-
-class Tanh(Module):
-    def forward(self, x):
-        return np.tanh(x)
 
 
 def ident(a):
