@@ -23,6 +23,8 @@ or the index is an integer or boolean array (numpy copies then). When the facts 
 tell (the general derivative: is x a vector or a matrix?) the finding is marked
 `unknown`: the derivative checks at run time whether y shares x's memory. So do lists
 holding the array (`rows.append(row)`, `items = [z]`), and a loop's next iteration.
+A call of a function chosen when the code runs (`z = model(y)`, an identity layer
+returning y itself) may be any array it is given: checked at run time.
 """
 import inspect
 
@@ -34,6 +36,7 @@ from ..ir.build import dotted_path
 from .argument_writes import parameters_returned
 from ..ir.primitives import appended_list
 from ..ir.walk import walk_tree
+from ..runtime_functions import call_function
 from .run_order import (bound_between, exclusive, in_branch, in_order, next_item_read,
                         read_before_rebound, uses_of)
 from ..signature import Attributes, Items, Mapping, Num, Opaque, SequenceOf
@@ -167,6 +170,15 @@ def writes_through_aliases(levels, kinds=None, item_views=True):
                 items = {e for e in positions[target.id] if e is not None}
                 members[target.id] = items
                 affects(items, target.id, holder=True)
+            elif _spread_arguments(stmt.value, levels.callees) in members:
+                # `z = model(y)` with model chosen at run time (an identity layer
+                # returns y itself): z may be any of the arrays it is given; whether it
+                # is, only the run can tell (a write into one, the other read later, is
+                # checked then)
+                held = members[_spread_arguments(stmt.value, levels.callees)]
+                shared[target.id] = set().union(*(shared.get(n, set()) for n in held)) | held
+                affects(held, target.id)
+                unknown.add(target.id)
             elif source is not None and isinstance(stmt.value, gast.Subscript) \
                     and source in members:
                 # an item taken from a list: one of its arrays (the one at a constant
@@ -255,6 +267,16 @@ def _array(name, kinds):
     """The facts say `name` holds a numpy array."""
     kind = kinds.of(name) if kinds is not None else None
     return isinstance(kind, Num) and kind.type is np.ndarray
+
+
+def _spread_arguments(value, callees):
+    """The name of the tuple of arguments `value` passes to a function chosen at run
+    time (`call_function(model, t2_0)`, a call the derivative cannot read), else None."""
+    if isinstance(value, gast.Call) and len(value.args) == 2 \
+            and isinstance(value.args[1], gast.Name) \
+            and callees.get(dotted_path(value.func)) is call_function:
+        return value.args[1].id
+    return None
 
 
 def _viewed(value, callees, kinds=None):

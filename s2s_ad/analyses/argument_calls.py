@@ -155,9 +155,13 @@ class CallReading:
                 out = either_held(out, *given)
                 continue
             by_position = _parameters_by_position(callee, len(args))
+            starred = next((i for i, a in enumerate(args) if isinstance(a, gast.Starred)),
+                           len(args))
             for i, arg in enumerate(args):
-                name = by_position.get(i)
-                if isinstance(arg, gast.Starred) or name is None or name in reader.returned:
+                # from a starred argument on, a value may fill any parameter from there
+                # (`self.forward(*args)`): returned if one of those is
+                names = [by_position.get(i)] if i < starred else _filled_from(callee, starred)
+                if None in names or reader.returned.intersection(names):
                     out = either_held(out, given[i])
             for k, kw in enumerate(call.keywords):
                 if kw.arg is None or kw.arg in reader.returned:
@@ -215,6 +219,19 @@ def _parameters_by_position(callee, count):
     except (TypeError, ValueError):
         return {}
     return {i: name for name, i in bound.arguments.items() if isinstance(i, int)}
+
+
+def _filled_from(callee, position):
+    """The parameters of `callee` a positional argument at `position` or later may fill
+    when the call spreads a starred value there: the positional ones from `position` on
+    and `*args` ([None] when the signature cannot be read)."""
+    try:
+        parameters = list(inspect.signature(callee).parameters.values())
+    except (TypeError, ValueError):
+        return [None]
+    positional = [p.name for p in parameters
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    return positional[position:] + [p.name for p in parameters if p.kind is p.VAR_POSITIONAL]
 
 
 def either_held(*held):
