@@ -157,7 +157,8 @@ def _refuse_argument_writes(function, args, first):
         return
     from s2s_ad.analyses.argument_writes import parameter_writes
     from s2s_ad.refusals import write_refusal
-    writes = parameter_writes(function, type(args[0]) if first else None)
+    writes = parameter_writes(function, type(args[0]) if first else None,
+                              getattr(args[0], "__dict__", None) if first else None)
     if not writes:
         return
     try:

@@ -258,3 +258,38 @@ def test_an_in_place_relu_after_a_linear_layer_is_followed(relu, path):
     np.testing.assert_allclose(g, numeric_grad(regression_loss, (model, X.copy(), y), 1),
                                rtol=1e-6, atol=1e-8)
     s2s_ad.check_grads(regression_loss, model, X.copy(), y)
+
+
+class ScaledSine(Module):
+    def __init__(self, act):
+        self.act = act                                 # an object the block holds
+
+    def forward(self, x):
+        return np.sin(self.act(x))
+
+
+def block_then_read(x, blk):
+    y = x * 1.0
+    z = blk(y)
+    return np.sum(z * y) + np.sum(y ** 3)              # y read after the block's call
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_a_block_whose_held_layer_writes_into_its_input_is_refused(path):
+    # ScaledSine.forward calls self.act(x), act a Scaling that does `x *= self.s`: the
+    # write reaches f's y, which f reads afterwards (was a silent wrong gradient on both
+    # paths: the held object's call was read as writing nothing)
+    message = _refused(grad_on(path, block_then_read), X.copy(), ScaledSine(Scaling()))
+    assert "x *= self.s" in message
+    g = grad_on(path, block_then_read)(X.copy(), ScaledSine(Tanh()))
+    np.testing.assert_allclose(
+        g, numeric_grad(lambda x: block_then_read(x, ScaledSine(Tanh())), (X.copy(),), 0),
+        rtol=1e-6, atol=1e-8)
+
+
+def test_parameter_writes_follows_an_object_self_holds():
+    blk = ScaledSine(Scaling())
+    writes = parameter_writes(Module.__call__, ScaledSine, vars(blk))
+    assert set(writes) == {"args"} and writes["args"].function == "Scaling.forward"
+    assert parameter_writes(Module.__call__, ScaledSine, vars(ScaledSine(Tanh()))) == {}
+    assert parameter_writes(Module.__call__, ScaledSine) == {}     # nothing known it holds

@@ -56,7 +56,12 @@ class CallReading:
         methods = self._methods_on_self(func)
         if methods is not None:
             # self.forward(*args): what the methods of self's class return
-            return self._returned_by_methods(methods, call)
+            return self._returned_by_methods(
+                [(f, self.owner if takes else None, self.held) for f, takes in methods], call)
+        held = self._held_callee(func)
+        if held is not None:
+            # self.fc(x), fc an object self holds: what its __call__ returns
+            return self._returned_by_methods([held], call)
         if isinstance(func, gast.Attribute) and self._is_value(func.value):
             receiver = self.viewed(func.value)
             if func.attr == "copy":        # an array's copy, or a dict's or list's (shallow)
@@ -96,6 +101,13 @@ class CallReading:
             callee, first = method
             self._calls_writer(callee, first + list(call.args), call.keywords)
             return
+        held = self._held_callee(func)
+        if held is not None:
+            # self.act(x), act an object (or a function) self holds: its __call__
+            callee, owner, inner = held
+            self._calls_writer(callee, ([func] if owner is not None else []) + list(call.args),
+                               call.keywords, (owner, inner))
+            return
         if isinstance(func, gast.Attribute) and self._is_value(func.value):
             if func.attr in _MUTATING:
                 self.mutates(func.value)
@@ -115,6 +127,17 @@ class CallReading:
         while `self` still holds the object; else None."""
         found = self._methods_on_self(func) if self.owner is not None else None
         return (found[0][0], [func.value] if found[0][1] else []) if found else None
+
+    def _held_callee(self, func):
+        """(def, its object's class or None, what that object holds) for `self.act` that
+        calls a function or callable object self holds (self's `held`: an object's own
+        attributes when the code runs, the classes the signature gives while generating);
+        else None."""
+        if self.receiver is None or not isinstance(func, gast.Attribute) \
+                or not isinstance(func.value, gast.Name) or func.value.id != self.receiver \
+                or self.views.get(self.receiver) != {self.receiver: 0}:
+            return None
+        return held_callee(self.held.get(func.attr))
 
     def _methods_on_self(self, func):
         """[(def, takes self)] that `self.m(...)` may run while `self` still holds the
@@ -142,15 +165,18 @@ class CallReading:
         return found or None
 
     def _returned_by_methods(self, methods, call):
-        """What `self.m(...)` may return, for the defs `methods` it may run: the values
+        """What `self.m(...)` may return, for the defs it may run, `methods`: (def, the
+        class of the object it takes first or None, what that object holds): the values
         given to the parameters each may return (`return x @ self.W` returns none)."""
         out = {}
-        for callee, takes_self in methods:
-            args = ([call.func.value] if takes_self else []) + list(call.args)
+        for callee, owner, held in methods:
+            # (a method of self's class takes self; a callable object self holds, itself)
+            first = [] if owner is None else [call.func.value] if owner is self.owner \
+                and held is self.held else [call.func]
+            args = first + list(call.args)
             given = [self.viewed(a) for a in args] + [self.viewed(k.value) for k in call.keywords]
-            reader = self.read_callee(callee, self.depth + 1,
-                                      self.owner if takes_self else None) \
-                if self.depth < _DEPTH and callee not in self.active else None
+            reader = self.read_callee(callee, self.depth + 1, owner, held) \
+                if self.depth < _DEPTH else None
             if reader is None:
                 out = either_held(out, *given)
                 continue
@@ -168,16 +194,18 @@ class CallReading:
                     out = either_held(out, given[len(args) + k])
         return out
 
-    def _calls_writer(self, callee, args, keywords):
-        """The writes of a call of `callee` given the argument nodes `args`, `keywords`."""
-        if not inspect.isfunction(callee) or callee in self.active:
+    def _calls_writer(self, callee, args, keywords, of_object=None):
+        """The writes of a call of `callee` given the argument nodes `args`, `keywords`
+        (`of_object`: (class, what it holds) of the object args[0] is, when known)."""
+        if not inspect.isfunction(callee):
             return
         if self.depth >= _DEPTH:
             for arg in args + [k.value for k in keywords]:
                 self.mutates(arg)
             return
         on_self = args and isinstance(args[0], gast.Name) and args[0].id == self.receiver
-        reader = self.read_callee(callee, self.depth + 1, self.owner if on_self else None)
+        owner, held = of_object or ((self.owner, self.held) if on_self else (None, None))
+        reader = self.read_callee(callee, self.depth + 1, owner, held)   # (None: recursion)
         written = reader.written if reader is not None else ()
         if not written:
             return
@@ -210,6 +238,32 @@ class CallReading:
         for attr in rest:
             obj = getattr(obj, attr, None)
         return obj
+
+
+def held_callee(value):
+    """(def, class or None, what the object holds) a call of `value` runs: a def itself; a
+    class (an object of it, nothing more known) or an object whose class has a def
+    __call__: that __call__, for that class. Else None."""
+    if inspect.isfunction(value):
+        return value, None, None
+    cls = value if isinstance(value, type) else type(value)
+    call = getattr(cls, "__call__", None)
+    if value is None or isinstance(value, type) and not inspect.isfunction(call) \
+            or not inspect.isfunction(call):
+        return None
+    return call, cls, None if isinstance(value, type) else getattr(value, "__dict__", None)
+
+
+def held_key(held, depth=0):
+    """A hashable summary of what `held` says calls of its entries run (a cache key)."""
+    if not held or depth > 2:
+        return ()
+    out = []
+    for name in sorted(k for k in held if isinstance(k, str)):
+        found = held_callee(held[name])
+        if found is not None:
+            out.append((name, found[0], found[1], held_key(found[2], depth + 1)))
+    return tuple(out)
 
 
 def _parameters_by_position(callee, count):

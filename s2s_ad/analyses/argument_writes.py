@@ -34,7 +34,7 @@ import gast
 
 from ..frontend.parse import parse
 from ..frontend.star_params import source_function
-from .argument_calls import CallReading, container_held, either_held, item_held
+from .argument_calls import CallReading, container_held, either_held, held_key, item_held
 from ..ir.walk import walk_tree
 
 # each function's parsed source, read again for every call of it a derivative makes (only
@@ -61,15 +61,19 @@ def first_writes(function):
     return dict(reader.first_write) if reader is not None else {}
 
 
-def parameter_writes(function, owner=None):
+def parameter_writes(function, owner=None, held=None):
     """{parameter name: where `function`'s source first writes into it (a SourceLocation
-    of the statement)}, for `owner` as in parameters_written. Kept per function and
-    owner: a derivative asks on every call of a function chosen when the code runs."""
+    of the statement)}, for `owner` as in parameters_written; `held`: what the object
+    `self` holds in its attributes ({name: a function, a class, or an object}), so a call
+    of one (`self.act(x)`, act an object whose method writes into x) is followed. Kept per
+    function and what it depends on: a derivative asks on every call of a function chosen
+    when the code runs."""
     kept = _WRITES.setdefault(function, {}) if _keyable(function) else {}
-    if owner not in kept:
-        reader = _read(function, 0, None, owner)
-        kept[owner] = {} if reader is None else {p: reader.where[p] for p in sorted(reader.written)}
-    return kept[owner]
+    key = (owner, held_key(held))
+    if key not in kept:
+        reader = _read(function, 0, None, owner, held)
+        kept[key] = {} if reader is None else {p: reader.where[p] for p in sorted(reader.written)}
+    return kept[key]
 
 
 def _defining_class(function):
@@ -118,10 +122,10 @@ def _parsed(function):
     return parsed
 
 
-def _read(function, _depth, _active, owner=None):
+def _read(function, _depth, _active, owner=None, held=None):
     active = set() if _active is None else _active
     code = getattr(function, "__code__", None)
-    if code is None or function in active:
+    if code is None or (function, owner) in active:      # (a def read for one class)
         return None
     parsed = _parsed(function)
     if parsed is None:
@@ -133,12 +137,13 @@ def _read(function, _depth, _active, owner=None):
     a = tree.args
     params = [p.id for p in a.posonlyargs + a.args + a.kwonlyargs]
     params += [p.id for p in (a.vararg, a.kwarg) if p is not None]
-    reader = _Reader(scope, {p: {p: 0} for p in params}, _depth, active | {function})
+    reader = _Reader(scope, {p: {p: 0} for p in params}, _depth, active | {(function, owner)})
     reader.parameters = [p.id for p in a.posonlyargs + a.args]
     reader.parsed = parsed
     home = _defining_class(function)
     if (owner is not None or home is not None) and reader.parameters:
         reader.owner, reader.home, reader.receiver = owner, home, reader.parameters[0]
+        reader.held = held or {}
     reader.block(tree.body, top=True)
     return reader
 
@@ -156,12 +161,13 @@ class _Reader(CallReading):
         self.returned = set()          # parameters the returned value may hold
         self.owner = self.receiver = None   # the class of the object `self` holds
         self.home = None               # the class defining the method read
+        self.held = {}                 # what that object holds (parameter_writes' held)
         self.first_write = {}          # name -> the statement first writing into it
         self.statement_at = None
 
-    def read_callee(self, callee, depth, owner):
+    def read_callee(self, callee, depth, owner, held=None):
         """The reader of a def a call reaches (None where it cannot be read)."""
-        return _read(callee, depth, self.active, owner)
+        return _read(callee, depth, self.active, owner, held)
 
     def block(self, stmts, top):
         for stmt in stmts:

@@ -174,7 +174,7 @@ class CallMixin(FunctionValueMixin, HelperInlineMixin, ObjectCallMixin):
             # a module-level callable object is inlined, its class known inside (a helper
             # of its own would not know the class of the global it is given)
             if held or not inspect.isclass(obj) and self._writes_of_method(
-                    function, type(obj), expr, True):
+                    function, type(obj), expr, True, getattr(obj, "__dict__", None)):
                 call = self._function_call(function, method.args, method.keywords, expr)
                 if isinstance(call, gast.Call):
                     return self._inline_method(function, type(obj), call, "is called on a "

@@ -158,7 +158,7 @@ class ObjectCallMixin:
             return self._call(call)
         return self._if_expression(call)
 
-    def _writes_of_method(self, function, owner, expr, inline):
+    def _writes_of_method(self, function, owner, expr, inline, held=None):
         """Does the method `function` of `owner`, called at `expr` on an object of that
         class, write into an argument it is given (not into the object itself), itself or
         through the methods it calls on the object (`self.forward(*args)`)? Then it is
@@ -168,13 +168,27 @@ class ObjectCallMixin:
         if not inspect.isfunction(function):
             return False
         first = next(iter(inspect.signature(function).parameters), None)
-        writes = {p: at for p, at in parameter_writes(function, owner).items() if p != first}
+        writes = {p: at for p, at in parameter_writes(function, owner, held).items()
+                  if p != first}
         if not writes:
             return False
         if inline:
             return True
         name = sorted(writes)[0]
         raise write_refusal(function, writes[name], "value", self.smap.locate(expr))
+
+    def _held_by(self, path):
+        """{attribute: the function, or the class standing for an object of it} the
+        signature says the object at `path` (`m`, `self.block`) holds, for the writes of
+        a call it makes (`self.act(x)`): analyses/argument_writes.parameter_writes."""
+        prefix, held = f"{path}.", {}
+        for key, value in self.known_functions.items():
+            rest = key[len(prefix):] if key.startswith(prefix) else ""
+            if rest.endswith(".__class__") and rest.count(".") == 1 and "[" not in rest:
+                held.setdefault(rest[:-len(".__class__")], value)
+            elif rest and "." not in rest and "[" not in rest and inspect.isfunction(value):
+                held[rest] = value
+        return held
 
     def _inline_method(self, function, owner, call, why="writes into an argument it is given"):
         """The call `call` (the object first) of the method `function` of `owner`, inlined
@@ -281,7 +295,7 @@ class ObjectCallMixin:
             function, first = raw, [receiver] if how == "instance" else []
         call = self._function_call(function, first + list(expr.args), expr.keywords, expr)
         if isinstance(call, gast.Call) and first and how == "instance" and \
-                self._writes_of_method(function, owner, expr, True):
+                self._writes_of_method(function, owner, expr, True, self._held_by(receiver.id)):
             # s.step(u) whose method writes into u: inlined, so f's derivative sees it
             return self._inline_method(function, owner, call)
         if isinstance(call, gast.Call) and self._writes_into_arguments(function):
@@ -308,7 +322,7 @@ class ObjectCallMixin:
                 call = self._function_call(held.__call__, [build.clone(func)] + list(expr.args),
                                            expr.keywords, expr)
                 if isinstance(call, gast.Call) and self._writes_of_method(
-                        held.__call__, held, expr, True):
+                        held.__call__, held, expr, True, self._held_by(path)):
                     return self._inline_method(held.__call__, held, call)
                 return self._call(call) if isinstance(call, gast.Call) else call
         if expr.keywords or any(isinstance(a, gast.Starred) for a in expr.args):
