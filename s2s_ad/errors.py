@@ -88,7 +88,7 @@ class ADError(Exception):
 
 
 class UnsupportedSyntaxError(ADError):
-    """A Python construct s2s_ad does not differentiate (yet)."""
+    """A Python construct that is not differentiated (yet)."""
 
 
 class MissingDerivativeError(ADError):
