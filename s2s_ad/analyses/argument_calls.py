@@ -248,8 +248,7 @@ def held_callee(value):
         return value, None, None
     cls = value if isinstance(value, type) else type(value)
     call = getattr(cls, "__call__", None)
-    if value is None or isinstance(value, type) and not inspect.isfunction(call) \
-            or not inspect.isfunction(call):
+    if value is None or not inspect.isfunction(call):
         return None
     return call, cls, None if isinstance(value, type) else getattr(value, "__dict__", None)
 

@@ -132,13 +132,13 @@ class ObjectCallMixin:
         dispatching guard holds the classes)."""
         call = None
         for cls in reversed(classes):
-            writes = self._writes_of_method(inspect.getattr_static(cls, attr), cls, expr,
-                                            inline=len(classes) == 1)
+            method = inspect.getattr_static(cls, attr)
+            writes = self._writes_of_method(method, cls, expr, inline=len(classes) == 1)
             receiver = build.clone(item)
             if len(classes) > 1:
                 receiver = self._runtime_call(runtime_objects.as_instance,
                                               [receiver, self._class_name(cls)])
-            this = self._function_call(inspect.getattr_static(cls, attr),
+            this = self._function_call(method,
                                        [receiver] + list(expr.args),
                                        [build.clone(k) for k in expr.keywords], expr)
             if not isinstance(this, gast.Call):
@@ -149,7 +149,7 @@ class ObjectCallMixin:
             if writes:
                 # one class whose method writes into its argument: inlined, so f's
                 # derivative follows the write (as for a def called by name)
-                return self._inline_method(inspect.getattr_static(cls, attr), cls, this)
+                return self._inline_method(method, cls, this)
             call = this if call is None else build.with_location(build.if_exp(
                 self._runtime_call(runtime_objects.has_class,
                                    [build.clone(item), self._class_name(cls)]),
