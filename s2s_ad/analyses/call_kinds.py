@@ -167,13 +167,13 @@ def known_functions(signature):
     def visit(path, kind, depth):
         if isinstance(kind, Callee):
             found[path] = kind.function
-        elif isinstance(kind, Attributes) and depth < 3:
+        elif isinstance(kind, Attributes) and depth < 4:
             # the object's exact class, an attribute's too (`self.l1(x)` of a callable
             # layer is Layer.__call__(self.l1, x))
             found[f"{path}.__class__"] = kind.type
             for attr, item in kind.entries:
                 visit(f"{path}.{attr}", item, depth + 1)
-        elif isinstance(kind, (Items, SequenceOf, Mapping)) and depth < 3:
+        elif isinstance(kind, (Items, SequenceOf, Mapping)) and depth < 4:
             # a list of layers all of one class (`self.layers`): {"self.layers[*].__class__":
             # Layer}, for `self.layers[k](x)` and `for layer in self.layers: layer(x)`; an
             # item by a literal index or key its own: {"self.blocks['enc'].__class__": L}
@@ -183,10 +183,14 @@ def known_functions(signature):
                 [k for k, _ in kind.entries] if isinstance(kind, Mapping) else []
             for key, item in zip(keys, items):
                 if isinstance(item, Attributes):
-                    found[f"{path}[{key!r}].__class__"] = item.type
+                    # and what it holds: "self.layers[0].fc.__class__", for a block's
+                    # method inlined on the item (transforms/inline.py _know_as)
+                    visit(f"{path}[{key!r}]", item, depth + 1)
             if items and all(isinstance(i, Attributes) for i in items):
                 classes = tuple(dict.fromkeys(item.type for item in items))
-                if len(classes) == 1:
+                if len(set(items)) == 1:
+                    visit(f"{path}[*]", items[0], depth + 1)
+                elif len(classes) == 1:
                     found[f"{path}[*].__class__"] = classes[0]
                 else:
                     # Dense, Tanh, Dense: `layer(x)` runs the __call__ of the item's class

@@ -26,7 +26,7 @@ import gast
 import numpy as np
 
 from ..ir.walk import names_stored
-from ..ir.primitives import attribute_read, operation_of
+from ..ir.primitives import attribute_read, identity, operation_of
 from ..signature import UNKNOWN, Items, Num, Opaque, SequenceOf
 from .object_kinds import PRIMITIVES as OBJECT_PRIMITIVES, object_result
 from .evaluable import evaluable
@@ -274,6 +274,10 @@ class _Analysis(ItemKinds, ShapeClasses, SymbolicLengths, OperandsNoted):
                 return Num(int, "int64", ()), unknown_int()
         if primitive is range:
             return Opaque(range), None
+        if primitive is identity:
+            # `self = blk` (an inlined method's receiver): the same value, whose kind has
+            # no stand-ins when it is an object (its attributes' kinds are the facts)
+            return self._atom(op.args[0])
         if primitive in OBJECT_PRIMITIVES:          # self.W, P(w, b): object_kinds.py
             return object_result(primitive, op, self._atom)
         if primitive is attribute_read and value.attr not in ("shape", "ndim", "size", "dtype"):

@@ -88,7 +88,9 @@ class HelperInlineMixin:
                 self.smap.locate(expr),
                 "call the nested function yourself, or define it at module level")
         keys = self.__dict__.setdefault("_helper_keys", {})
-        key = keys.get(target)
+        # a method inlined for each class of the object it runs on: Module.__call__ of a
+        # block calling Module.__call__ of the layer it holds is no recursion
+        key = keys.get((target, receiver_class))
         if key is None:
             parsed = parse(target)
             resolution = resolve(parsed)
@@ -98,7 +100,7 @@ class HelperInlineMixin:
             for node in walk_tree(fdef):
                 if hasattr(node, "lineno"):
                     gast.copy_location(node, expr)
-            key = keys[target] = self.namer.fresh(target.__name__)
+            key = keys[target, receiver_class] = self.namer.fresh(target.__name__)
             self.nested[key] = fdef
             self.__dict__.setdefault("helper_defs", {})[key] = target
         if key in self._inlining:

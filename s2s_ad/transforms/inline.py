@@ -122,6 +122,8 @@ class InlineMixin:
             {**self.res.receivers, rename[params[0]]: (receiver_class, "exact")}
         self.res = dataclasses.replace(self.res, locals=self.res.locals | set(rename.values()),
                                        receivers=receivers)
+        if receiver_class is not None and params:
+            self._know_as(call.args[0] if call.args else None, rename[params[0]])
         bound = self._bind_call(fdef, rename, call, name,  # defaults read enclosing names
                                 set(caller))
         helper = getattr(self, "helper_defs", {}).get(name)
@@ -159,6 +161,21 @@ class InlineMixin:
             return value if held is not None else self._atom(value)
         finally:
             self._inlining.pop()
+
+    def _know_as(self, given, name):
+        """What the signature says of the object `given` (an argument of f, an object it
+        holds, an item of a list it holds: the classes and functions their attributes
+        hold, "blk.fc.__class__") said of `name` too, the inlined method's `self`:
+        `self.fc(x)` in it is then Linear.__call__(self.fc, x), as `blk.fc(x)` is in f.
+        A new dict: the one given to the normalizer is kept."""
+        path = self._receiver_path(given) if given is not None else None
+        if path is None:
+            return
+        known = {name + key[len(path):]: value
+                 for key, value in self.known_functions.items()
+                 if key.startswith((path + ".", path + "["))}
+        if known:
+            self.known_functions = {**self.known_functions, **known}
 
     def _hold(self, name, fdef):
         """A copy of the nested def `fdef` registered as f's nested function `name`."""

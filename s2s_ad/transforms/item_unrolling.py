@@ -105,9 +105,13 @@ def _length(loop, functions, stored, mentions):
 
 
 def _mentions(tree):
-    """How often each name and each attribute path (`self.layers`) occurs in `tree`."""
+    """How often each name and each attribute path (`self.layers`) occurs in `tree`, a
+    parameter's own declaration not counted (`def loss(x, layers)`: `layers` is then a
+    list argument the loop alone reads)."""
     counts = {}
     for node in walk_tree(tree):
+        if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Param):
+            continue
         key = node.id if isinstance(node, gast.Name) else dotted_path(node) \
             if isinstance(node, gast.Attribute) else None
         if key is not None:

@@ -69,6 +69,38 @@ class ObjectCallMixin:
         gives, when `func` names one of its items (call_kinds.known_functions): for
         `self.layers[k]`, or `layer` of `for layer in self.layers` (bound nowhere else),
         (Layer,) when all are Layers, (Dense, Tanh) for a list mixing them. None otherwise."""
+        item = self._item_path(func)
+        if item is None:
+            return None
+        path, key = item
+        exact = self.known_functions.get(f"{path}[{key!r}].__class__") \
+            if key is not None else None
+        if exact is not None:
+            return (exact,)
+        one = self.known_functions.get(f"{path}[*].__class__")
+        return (one,) if one is not None else self.known_functions.get(f"{path}[*].__classes__")
+
+    def _receiver_path(self, given):
+        """The path the signature's facts name the object `given` by: "blk" for an
+        argument (or a name the facts were given under, an inlined method's self),
+        "blk.fc" for an object it holds, "model.layers[1]" / "model.layers[*]" for an item
+        of a list it holds (`as_instance(layer, Dense)` too); None when they name none."""
+        if isinstance(given, gast.Call) and given.args and \
+                self.callees.get(dotted_path(given.func)) is runtime_objects.as_instance:
+            given = given.args[0]
+        path = dotted_path(given) if isinstance(given, (gast.Name, gast.Attribute)) else None
+        if path is not None and any(key.startswith((path + ".", path + "["))
+                                    for key in self.known_functions):
+            return path
+        item = self._item_path(given)
+        if item is None:
+            return None
+        return f"{item[0]}[{item[1]!r}]" if item[1] is not None else f"{item[0]}[*]"
+
+    def _item_path(self, func):
+        """(the path of the list, the literal key or None) when `func` names an item of
+        a list or tuple an argument holds (`self.layers[k]`, `layer` of `for layer in
+        self.layers` bound nowhere else), else None."""
         values, stores = self._bindings_in_source()
         source, key = None, None
         def bound_once(node):
@@ -93,12 +125,7 @@ class ObjectCallMixin:
         if path is None or path.split(".")[0] in stores \
                 or path.split(".")[0] not in self.res.parameters:
             return None
-        exact = self.known_functions.get(f"{path}[{key!r}].__class__") \
-            if key is not None else None
-        if exact is not None:
-            return (exact,)
-        one = self.known_functions.get(f"{path}[*].__class__")
-        return (one,) if one is not None else self.known_functions.get(f"{path}[*].__classes__")
+        return path, key
 
     def _iterated_by(self, loop, name):
         """The sequence whose items `name` takes in `loop`: `for name in xs`, `for k, name
