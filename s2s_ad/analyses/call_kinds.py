@@ -188,10 +188,17 @@ def known_functions(signature):
                     visit(f"{path}[{key!r}]", item, depth + 1)
             if items and all(isinstance(i, Attributes) for i in items):
                 classes = tuple(dict.fromkeys(item.type for item in items))
-                if len(set(items)) == 1:
+                if isinstance(kind, SequenceOf):
                     visit(f"{path}[*]", items[0], depth + 1)
                 elif len(classes) == 1:
-                    found[f"{path}[*].__class__"] = classes[0]
+                    # what every item holds alike ("self.layers[*].fc.__class__": the
+                    # class of each block's fc); an attribute whose class differs from
+                    # item to item is left out (item_unrolling then unrolls the loop)
+                    held = [{k[len(f"{path}[{key!r}]"):]: v for k, v in found.items()
+                             if k.startswith(f"{path}[{key!r}].")} for key in keys]
+                    found.update({f"{path}[*]{suffix}": value
+                                  for suffix, value in held[0].items()
+                                  if all(h.get(suffix, held) == value for h in held[1:])})
                 else:
                     # Dense, Tanh, Dense: `layer(x)` runs the __call__ of the item's class
                     found[f"{path}[*].__classes__"] = classes

@@ -34,7 +34,7 @@ def unroll_item_loops(parsed, functions):
     """`parsed` with each such loop unrolled; `functions`: call_kinds.known_functions of
     the signature ({"self.layers[*].__classes__": (Linear, ReLU), "self.layers[0].__class__":
     Linear, ...})."""
-    if not any(key.endswith("[*].__classes__") for key in functions or ()):
+    if not any(key.endswith(("[*].__classes__", "].__class__")) for key in functions or ()):
         return parsed
     stored = {n.id for n in walk_tree(parsed.tree)
               if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
@@ -83,7 +83,7 @@ def _length(loop, functions, stored, mentions):
     nothing appends to the list, or reads the variable after the loop)."""
     path = dotted_path(loop.iter)
     if path is None or path.split(".")[0] in stored \
-            or f"{path}[*].__classes__" not in functions \
+            or not _varied(path, functions) \
             or not isinstance(loop.target, gast.Name) or loop.orelse \
             or mentions.get(path) != 1:
         return None
@@ -102,6 +102,23 @@ def _length(loop, functions, stored, mentions):
                 and not isinstance(node.ctx, gast.Load):
             return None
     return n
+
+
+def _varied(path, functions):
+    """Are the items of the list at `path` of several classes, or of one class holding
+    objects of different classes (blocks whose activations differ), so that no one class
+    per attribute stands for every item ("path[*].act.__class__" is missing)?"""
+    if f"{path}[*].__classes__" in functions:
+        return True
+    every = {key[len(path) + 3:] for key in functions if key.startswith(f"{path}[*].")}
+    k = 0
+    while f"{path}[{k}].__class__" in functions:
+        prefix = f"{path}[{k}]"
+        if any(key.startswith(prefix + ".") and key[len(prefix):] not in every
+               for key in functions):
+            return True
+        k += 1
+    return False
 
 
 def _mentions(tree):
