@@ -6,7 +6,8 @@ from .api import derivative_source, grad, jvp, normalize, value_and_grad, vjp
 from .ad.template_dsl import adjoint, d, nondifferentiable, tangent
 from .runtime_flow import insert_grad_of, stop_gradient
 from .errors import (ADError, APIUsageError, MissingDerivativeError, NonDifferentiableError,
-                     NonScalarOutputError, TemplateError, UnsupportedSyntaxError)
+                     NonScalarOutputError, SharedMemoryWriteError, TemplateError,
+                     UnsupportedSyntaxError)
 
 __version__ = "0.1.0"
 
@@ -33,5 +34,6 @@ __all__ = [
     "grad", "value_and_grad", "vjp", "jvp", "jacobian", "hvp", "hessian", "normalize", "derivative_source", "check_grads",
     "adjoint", "tangent", "nondifferentiable", "d", "stop_gradient", "insert_grad_of",
     "ADError", "APIUsageError", "MissingDerivativeError", "NonDifferentiableError",
-    "NonScalarOutputError", "TemplateError", "UnsupportedSyntaxError", "GradientCheckError",
+    "NonScalarOutputError", "SharedMemoryWriteError", "TemplateError", "UnsupportedSyntaxError",
+    "GradientCheckError",
 ]

@@ -18,6 +18,7 @@ import weakref
 from .ad.registry import default_registry
 from .calling_order import LaterGenerated, derivative_parameter
 from .dispatch import Dispatcher
+from .errors import SharedMemoryWriteError
 from .derivative_cache import DerivativeCache
 from .pipeline import derive
 from .signature import signature_of
@@ -69,6 +70,10 @@ def dispatching_function(target, request, general, mode, inner=None, outline=Non
             return None
         try:
             derived = derive(function, specialised, default_registry(), CACHE)
+        except SharedMemoryWriteError:
+            # the program writes through memory shared at these arguments: the general
+            # derivative would compute a wrong value or refuse when the code runs
+            raise
         except Exception as exc:
             # the general derivative is right for every argument: a specialisation that
             # cannot be built falls back to it (the test suite sees the error); a located

@@ -34,6 +34,10 @@ from .guard_checks import ItemTypeCheck, RecordCheck, sums_to_float
 from .signature import guard, is_general, signature_of, unsupported_argument
 
 MAX_SPECIALISATIONS = 8
+# the derivative of a function called through a variable (runtime_functions' appliers)
+# has no general form to fall back to: a model calling layers of twelve classes that way
+# needs twelve specialisations, not an error at the ninth
+MAX_APPLIER_SPECIALISATIONS = 64
 
 
 @dataclass(frozen=True)
@@ -126,7 +130,7 @@ class Dispatcher:
     # ---- the guard source ---------------------------------------------------------------
     def source(self):
         general = self._named("general", self._checked_general)   # names no parameter has
-        fallback = general if len(self.entries) >= MAX_SPECIALISATIONS else \
+        fallback = general if len(self.entries) >= self._limit() else \
             self._named("specialise", self._slow_path)
         entries = [(signature, self._bind(function) if function is not None else
                     self._bind(self._general_else(signature)) if self._failure(signature)
@@ -272,12 +276,12 @@ class Dispatcher:
                 return function
         function = None
         if not self._forced_general() and not is_general(
-                [k for _, k in signature]) and len(self.entries) < MAX_SPECIALISATIONS:
+                [k for _, k in signature]) and len(self.entries) < self._limit():
             derived = self._build(signature, len(self.built) + 1)
             if derived is not None:
                 self.built.append(derived)
                 function = derived.function
-        if len(self.entries) < MAX_SPECIALISATIONS:
+        if len(self.entries) < self._limit():
             self.entries.append((signature, function))
             self._compile()
         return function
@@ -301,6 +305,12 @@ class Dispatcher:
                     raise (self._failure(signature) or error) from None
             self._else[signature] = general_else
         return self._else[signature]
+
+    def _limit(self):
+        """How many specialisations the guard holds before calls take the general one."""
+        from .runtime_functions import is_applier
+        return MAX_APPLIER_SPECIALISATIONS if is_applier(self.outline.func) \
+            else MAX_SPECIALISATIONS
 
     def _forced_general(self):
         """S2S_AD_GENERAL=1 makes every call take the general derivative, except the

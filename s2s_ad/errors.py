@@ -91,6 +91,13 @@ class UnsupportedSyntaxError(ADError):
     """A Python construct that is not differentiated (yet)."""
 
 
+class SharedMemoryWriteError(UnsupportedSyntaxError):
+    """A write into an array (or list) that another name, or the caller, reads later: what
+    the program computes depends on memory shared in a way the derivative cannot follow.
+    It is a fact of the program at those arguments, so no other derivative of it (the
+    general one a failed specialisation falls back to) is tried."""
+
+
 class MissingDerivativeError(ADError):
     """A call whose derivative is needed but that has no template and no source."""
 

@@ -11,7 +11,8 @@ import os
 import gast
 
 from .analyses.activity import only_nondifferentiable_paths, writes_into_arguments
-from .errors import MissingDerivativeError, NonDifferentiableError, UnsupportedSyntaxError
+from .errors import (MissingDerivativeError, NonDifferentiableError, SharedMemoryWriteError,
+                     UnsupportedSyntaxError)
 from .ir.build import dotted_path
 from .ir.primitives import operation_of
 from .ir.walk import all_statements, walk_tree
@@ -192,7 +193,7 @@ def write_refusal(function, at, kind, called_at=None):
     call = f" at {os.path.basename(called_at.filename)}:{called_at.lineno} " \
         f"(`{called_at.source_line.strip()}`)" \
         if called_at is not None else " through a function or object chosen when the code runs"
-    return UnsupportedSyntaxError(
+    return SharedMemoryWriteError(
         f"`{writer}` writes here into the {kind} its caller passes in{via}, and it is called"
         f"{call}, so it is differentiated as a derivative of its own, which cannot follow a "
         f"write into the caller's value", at,

@@ -11,7 +11,7 @@ import pytest
 
 import s2s_ad
 from s2s_ad.errors import UnsupportedSyntaxError
-from derivative_paths import PATHS, grad_on, jvp_on
+from derivative_paths import grad_on, jvp_on
 from gradcheck import numeric_grad
 from test_module_classes import Module, Sequential   # (PyTorch-style: __call__ runs forward)
 
@@ -135,3 +135,30 @@ def test_a_block_writing_into_the_callers_array_read_later_is_refused():
 
     with pytest.raises(UnsupportedSyntaxError, match="holds the same numpy array"):
         s2s_ad.grad(f)(X.copy(), Holder())
+
+
+@pytest.mark.parametrize("raised, falls_back", [
+    (s2s_ad.SharedMemoryWriteError, False), (UnsupportedSyntaxError, True)])
+def test_a_shared_memory_refusal_is_not_answered_by_the_general_derivative(
+        monkeypatch, raised, falls_back):
+    """A specialisation whose build fails falls back to the general derivative, except
+    when it found a write through shared memory: that is a fact of the program at these
+    arguments, which the general derivative would get wrong or refuse later."""
+    from s2s_ad import derivative_registry
+    real = derivative_registry.derive
+
+    def derive(function, request, registry, cache):
+        if request.signature is not None:
+            raise raised("refused while specialising")
+        return real(function, request, registry, cache)
+    monkeypatch.delenv("S2S_AD_STRICT_PASSES", raising=False)
+    monkeypatch.setattr(derivative_registry, "derive", derive)
+
+    def f(x):
+        return np.sum(np.sin(x) * x)
+    df = s2s_ad.grad(f)
+    if falls_back:
+        np.testing.assert_allclose(df(X), np.cos(X) * X + np.sin(X), rtol=1e-12)
+    else:
+        with pytest.raises(s2s_ad.SharedMemoryWriteError, match="refused while"):
+            df(X)

@@ -19,7 +19,7 @@ import re
 
 import gast
 
-from ..errors import UnsupportedSyntaxError
+from ..errors import SharedMemoryWriteError
 from ..ir import build
 from ..analyses.aliases import writes_through_aliases
 from ..analyses.argument_writes import first_writes
@@ -107,7 +107,7 @@ def _error(levels, findings, user_names, portable=False):
     seen = f"`{other}`"
     if other not in user_names and _RETURNED.match(other):
         seen = "the value returned before it"      # `return v` lowered to `result = v`
-    return UnsupportedSyntaxError(
+    return SharedMemoryWriteError(
         f"`{written}`{called} holds the same {'list' if grown else 'numpy array'} as {seen} "
         f"(an assignment, a view or a list holding it), so this write changes {seen} too, "
         f"which is read later; "
