@@ -6,7 +6,6 @@ in a long session: every test's layers share Module.__call__)."""
 import numpy as np
 import pytest
 
-import s2s_ad
 from derivative_paths import PATHS, grad_on
 from test_module_classes import Module
 
