@@ -199,15 +199,21 @@ class FunctionValueMixin:
         the user's function, worked out once."""
         found = getattr(self, "_source_bindings", None)
         if found is None:
-            values, stores = {}, {}
-            for node in walk_tree(self.parsed.tree):
-                if isinstance(node, gast.Assign) and len(node.targets) == 1 \
-                        and isinstance(node.targets[0], gast.Name):
-                    values.setdefault(node.targets[0].id, []).append(node.value)
-                elif isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
-                    stores[node.id] = stores.get(node.id, 0) + 1
-            found = self._source_bindings = (values, stores)
+            found = self._source_bindings = _bindings(self.parsed.tree)
         return found
+
+    def _binding_of(self, name):
+        """(values of its plain assignments, how often it is stored, the def binding it)
+        for a name of f's source or of a def of yours inlined into f (whose names are
+        fresh: `kwargs_1 = {}` of `Module.__call__(self, *args, **kwargs)` inlined)."""
+        values, stores = self._bindings_in_source()
+        if name in stores:
+            return values.get(name, []), stores[name], self.parsed.tree
+        for tree in reversed(getattr(self, "_inlined_defs", ())):
+            values, stores = _bindings(tree)
+            if name in stores:
+                return values.get(name, []), stores[name], tree
+        return [], 0, self.parsed.tree
 
     def _spread_arguments(self, target, expr):
         """f(a, *xs): for an f taking a fixed number n of positional arguments, f(a, xs[0],
@@ -220,6 +226,10 @@ class FunctionValueMixin:
             params = list(inspect.signature(target).parameters.values())
         except (TypeError, ValueError):
             params = None
+        if any(k.arg is None for k in expr.keywords):
+            # `self.forward(*args, **kwargs)`: the keywords kwargs holds first, so the
+            # positional count left for args is known (an empty kwargs fills nothing)
+            expr = self._spread_keywords(expr)
         stars = [k for k, a in enumerate(expr.args) if isinstance(a, gast.Starred)]
         positional = None if params is None or any(
             p.kind in (p.VAR_POSITIONAL, p.KEYWORD_ONLY, p.VAR_KEYWORD) or
@@ -293,11 +303,10 @@ class FunctionValueMixin:
     def _mapping_keys(self, node):
         """The string keys of the dict `node` (see _spread_keywords), or None."""
         if isinstance(node, gast.Name) and self.res.is_value(node.id):
-            values, stores = self._bindings_in_source()
-            if len(values.get(node.id, [])) != 1 or stores.get(node.id) != 1 \
-                    or _written_through(self.parsed.tree, node.id):
+            values, stores, tree = self._binding_of(node.id)
+            if len(values) != 1 or stores != 1 or _written_through(tree, node.id):
                 return None
-            node = values[node.id][0]
+            node = values[0]
         if isinstance(node, gast.Dict) and all(
                 isinstance(k, gast.Constant) and isinstance(k.value, str) for k in node.keys):
             return [k.value for k in node.keys]
@@ -311,10 +320,10 @@ class FunctionValueMixin:
         """How many items the list or tuple display `node` (or the name bound once to
         one in f's source) holds; None when the source does not say."""
         if isinstance(node, gast.Name) and self.res.is_value(node.id):
-            values, stores = self._bindings_in_source()
-            if len(values.get(node.id, [])) != 1 or stores.get(node.id) != 1:
+            values, stores, _ = self._binding_of(node.id)
+            if len(values) != 1 or stores != 1:
                 return None
-            node = values[node.id][0]
+            node = values[0]
         if isinstance(node, (gast.List, gast.Tuple)) \
                 and not any(isinstance(e, gast.Starred) for e in node.elts):
             return len(node.elts)
@@ -349,6 +358,18 @@ def _shifted(wrt, held):
     if isinstance(wrt, gast.Tuple) and all(isinstance(e, gast.Constant) for e in wrt.elts):
         return build.tuple_([_shifted(e, held) for e in wrt.elts])
     return None
+
+
+def _bindings(tree):
+    """({name: [values of its plain assignments]}, {name: how often it is stored})."""
+    values, stores = {}, {}
+    for node in walk_tree(tree):
+        if isinstance(node, gast.Assign) and len(node.targets) == 1 \
+                and isinstance(node.targets[0], gast.Name):
+            values.setdefault(node.targets[0].id, []).append(node.value)
+        elif isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
+            stores[node.id] = stores.get(node.id, 0) + 1
+    return values, stores
 
 
 def _written_through(tree, name):

@@ -136,6 +136,8 @@ class InlineMixin:
                 if isinstance(node, gast.Name) and node.id in rename:
                     node.id = rename[node.id]
         fdef = lower_exits(fdef, self.namer)
+        # its bindings, read like f's own (the keys of a `**kwargs` it forwards)
+        self.__dict__.setdefault("_inlined_defs", []).append(fdef)
         for var in assigned_in_compound(fdef):
             # bound in a loop or branch (a loop's index): one name throughout, as f's own
             self.multi_def.add(var)
