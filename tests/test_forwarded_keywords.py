@@ -149,3 +149,35 @@ def test_gradient_in_the_input(name, path):
 @pytest.mark.parametrize("name", sorted(MODELS))
 def test_gradient_in_the_parameters(name):
     s2s_ad.check_grads(loss_of_params, copy.deepcopy(MODELS[name]), X.copy(), wrt=0)
+
+
+class Attention(Module):
+    def __init__(self, d, rs):
+        self.q, self.k, self.v = Linear(d, d, rs), Linear(d, d, rs), Linear(d, d, rs)
+
+    def forward(self, x):
+        q, k, v = self.q(x), self.k(x), self.v(x)
+        s = q @ k.T / np.sqrt(x.shape[-1])
+        p = np.exp(s - s.max(axis=-1, keepdims=True))
+        p /= p.sum(axis=-1, keepdims=True)
+        return p @ v
+
+
+class AttentionNet(Module):
+    def __init__(self, d, rs):
+        self.attn, self.norm, self.out = Attention(d, rs), LayerNorm(d), Linear(d, 1, rs)
+
+    def forward(self, x):
+        h = x + self.attn(x)
+        return self.out(self.norm(h))
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_modules_three_deep_are_read_for_writes(path):
+    """Net -> Attention -> Linear is six calls through `__call__` and `forward`: the run-time
+    check of the general derivative read the Linear calls as writing into x (a located
+    error at `q, k, v = ...`) when it followed three."""
+    model = AttentionNet(4, np.random.RandomState(5))
+    expected = numeric_grad(lambda x: loss(x, model), (X.copy(),), 0)
+    np.testing.assert_allclose(grad_on(path, loss)(X.copy(), model), expected,
+                               rtol=1e-6, atol=1e-9)

@@ -1,8 +1,9 @@
 """How the reader of analyses/argument_writes.py reads calls: what a call may return of
 what it is given (a view, an item, one of your functions' parameter it returns), and
 which of its arguments it writes into (a mutating method, `out=`, numpy's writing
-functions, one of your functions writing into its parameter, followed three calls deep;
-`self.forward(*args)` through the methods of self's class).
+functions, one of your functions writing into its parameter, followed six calls deep,
+so three modules nested as `Module.__call__` -> `forward`; deeper, every argument counts
+as written; `self.forward(*args)` through the methods of self's class).
 
     y = np.reshape(q, (2, 3))      ->  y may be q's memory (a view)
     q.fill(0.0)                    ->  q is written
@@ -43,7 +44,7 @@ _MUTATING = frozenset((
 # array methods whose result may share memory with the array
 _VIEW_METHODS = frozenset(("reshape", "ravel", "view", "transpose", "squeeze", "swapaxes",
                            "diagonal", "__array__", "get", "values", "items", "keys"))
-_DEPTH = 3
+_DEPTH = 6
 
 
 class CallReading:
