@@ -112,3 +112,36 @@ def test_only_the_users_own_defs_are_followed():
     assert not is_users_def(logging.Logger.debug)
     assert not is_users_def(pytest.approx)
     assert not is_users_def(np.linalg.norm)
+
+
+class Repeated:
+    """A callable object calling itself through self (recursion by __call__)."""
+
+    def __init__(self, w):
+        self.w = w
+
+    def __call__(self, x, n):
+        return x if n == 0 else self(np.tanh(self.w * x) + 0.1 * x, n - 1)
+
+
+REPEATED = Repeated(np.array([0.7, -1.1, 0.4, 1.3]))
+
+
+def through_a_global_object_calling_itself(x):
+    return np.sum(REPEATED(x, 3) ** 2)
+
+
+def through_an_argument_calling_itself(obj, x):
+    return np.sum(obj(x * 1.5, 2) * x)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_a_callable_object_that_calls_itself(path):
+    # (session 22) a module-level callable object is inlined into f, its class known
+    # inside; its `self(...)` is R.__call__(self, ...), whose name the inlining had bound
+    # without the function behind it: "no derivative is known for `call__(...)`". Now
+    # differentiated as a recursive helper, like recursion through a plain def
+    check_against_differences(path, through_a_global_object_calling_itself, X)
+    # self(...) in the __call__ of an object argument (the object is not differentiated)
+    check_against_differences(path, lambda x: through_an_argument_calling_itself(
+        REPEATED, x), X)
