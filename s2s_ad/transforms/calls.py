@@ -117,6 +117,10 @@ class CallMixin(FunctionValueMixin, HelperInlineMixin, ObjectCallMixin):
                 self.callees.setdefault(f"{self.np}.reshape", numpy.reshape)
                 self.callees.setdefault(f"{self.np}.ravel", numpy.ravel)
                 return self._operation(item)
+            if func.attr == "tolist" and not expr.args and not expr.keywords:
+                # x.tolist(): nested lists of Python numbers; its adjoint is x's shape
+                call = self._runtime_call(runtime_shape.array_tolist, [receiver])
+                return self._call(build.with_location(call, expr))
             fname, args, keywords = desugar.method_call(receiver, func.attr, expr.args,
                                                         expr.keywords, expr, self.smap)
             return self._numpy_call(fname, args, keywords, 0, expr)
