@@ -57,6 +57,7 @@ from .transforms.aux_output import split_aux
 from .transforms.random_replay import replay_draws
 from .transforms.normalize import normalize, numpy_name_for
 from .transforms.python_floats import python_float_reads
+from .transforms.container_copies import container_copies
 from .transforms.invariant_floats import hoist_invariant_floats
 from .ir.depth import recursion_room
 from .helper_derivatives import HelperEnv, helper_derivative, split_calls, whole_twin
@@ -384,7 +385,7 @@ def _facts(levels, namer, request, cache):
 
     def analyse(form):
         return analyse_kinds(form, dict(request.signature or ()), results)
-    kinds = analyse(levels)
+    levels, kinds = container_copies(levels, analyse(levels), namer, analyse)
     if request.signature is None:
         return levels, kinds
     levels, kinds = python_float_reads(levels, kinds, namer, analyse)
