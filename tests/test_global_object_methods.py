@@ -106,7 +106,7 @@ def test_only_the_users_own_defs_are_followed():
     # package is left to the call rules for library code (it was refused as a write)
     import logging
 
-    from s2s_ad.transforms.helper_inline import is_users_def
+    from s2s_ad.users_defs import is_users_def
     assert is_users_def(Model.loss)
     assert is_users_def(shift_rows_)
     assert not is_users_def(logging.Logger.debug)

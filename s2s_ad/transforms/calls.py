@@ -29,7 +29,8 @@ from ..runtime_objects import constructible, defines_call, field_names, make_obj
 from . import desugar
 from .function_values import FunctionValueMixin
 from .generators import listed_generator
-from .helper_inline import _LIBRARIES, HelperInlineMixin, is_users_def
+from .helper_inline import _LIBRARIES, HelperInlineMixin
+from ..users_defs import is_users_def
 from .object_calls import ObjectCallMixin
 from .array_syntax import (AXIS_CONCATENATORS, axis_concatenation, einsum_subscripts,
                            piecewise_parts, piecewise_terms)
