@@ -36,7 +36,6 @@ from .backend.emit import to_source
 from .backend.derivative_def import derivative_def, derivative_docstring, derived_name
 from .backend.load import load
 from . import runtime_blocks
-from .errors import APIUsageError, function_location
 from .frontend.fence import fence
 from .frontend.parse import parse, visible_names
 from .frontend.resolve import resolve
@@ -57,13 +56,14 @@ from .transforms.aux_output import split_aux
 from .transforms.random_replay import replay_draws
 from .transforms.normalize import normalize, numpy_name_for
 from .transforms.python_floats import python_float_reads
+from .transforms.container_copies import container_copies
 from .transforms.invariant_floats import hoist_invariant_floats
 from .ir.depth import recursion_room
 from .helper_derivatives import HelperEnv, helper_derivative, split_calls, whole_twin
 from .backend.split_pair import pair_derived
 from .derivation import Derived, Request  # noqa: F401  (api reads Request here)
-from .refusals import (reject_called_arguments, reject_generator, reject_silent_zero,
-                       reject_unsupported_library_calls, reject_untracked_writes)
+from .refusals import (reject_constant_output, reject_silent_zero, reject_unfollowed,
+                       reject_unsupported_library_calls)
 from .transforms.held_methods import guard_held_methods
 from .transforms.sequence_operands import guard_sequence_operations
 from .transforms.item_unrolling import unroll_item_loops
@@ -156,7 +156,7 @@ def _checks(func, request, registry, cache, outline=False):
     out_atom = levels.tree.body[-1].value
     forward_helper = request.helper and request.mode == "jvp"
     if not forward_helper:
-        _reject_constant_output(func, out_atom)
+        reject_constant_output(func, out_atom)
     levels, kinds = _facts(levels, namer, request, cache)
     levels = guard_aliased_writes(settle_unzip_checks(levels, kinds), kinds, namer,
                                   visible_names(levels.parsed),
@@ -169,32 +169,12 @@ def _checks(func, request, registry, cache, outline=False):
     # its zero is the answer
     if not (cache.derived_of(func) is not None or request.zero_allowed or forward_helper):
         reject_silent_zero(levels, request.wrt, outputs, registry)
-    _reject_unfollowed(levels, request, activity, registry)
+    reject_unfollowed(levels, request, activity, registry)
     if not outline:
         generated = cache.derived_of(func) is not None
         levels = guard_held_methods(levels, activity, namer, generated=generated)
         levels = guard_sequence_operations(levels, kinds, activity, namer, generated)
     return _Checked(levels, namer, func, aux, kinds, outputs, activity)
-
-
-def _reject_constant_output(func, out_atom):
-    if isinstance(out_atom, gast.Constant) and out_atom.value is None:
-        raise APIUsageError(f"{func.__qualname__} returns None: there is nothing to "
-                            f"differentiate", function_location(func),
-                            "return the value to differentiate (e.g. `return loss`)")
-    if isinstance(out_atom, gast.Constant) and not isinstance(out_atom.value, (int, float)):
-        raise APIUsageError(f"{func.__qualname__} returns the constant "
-                            f"{out_atom.value!r}, not a number", function_location(func),
-                            "return the value to differentiate (e.g. `return loss`)")
-
-
-def _reject_unfollowed(levels, request, activity, registry):
-    """Generators, called arguments, writes s2s_ad cannot follow: located errors (a called
-    argument may be an object with __call__; the general derivative raises when run)."""
-    reject_generator(levels, request)
-    if request.signature is not None:
-        reject_called_arguments(levels, request.wrt, known_functions(request.signature))
-    reject_untracked_writes(levels, activity, registry)
 
 
 def _derive(func, request, registry, cache):
@@ -384,7 +364,7 @@ def _facts(levels, namer, request, cache):
 
     def analyse(form):
         return analyse_kinds(form, dict(request.signature or ()), results)
-    kinds = analyse(levels)
+    levels, kinds = container_copies(levels, analyse(levels), namer, analyse)
     if request.signature is None:
         return levels, kinds
     levels, kinds = python_float_reads(levels, kinds, namer, analyse)

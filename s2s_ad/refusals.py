@@ -11,12 +11,34 @@ import os
 import gast
 
 from .analyses.activity import only_nondifferentiable_paths, writes_into_arguments
-from .errors import (MissingDerivativeError, NonDifferentiableError, SharedMemoryWriteError,
-                     UnsupportedSyntaxError)
+from .analyses.call_kinds import known_functions
+from .errors import (APIUsageError, MissingDerivativeError, NonDifferentiableError,
+                     SharedMemoryWriteError, UnsupportedSyntaxError, function_location)
 from .ir.build import dotted_path
 from .ir.primitives import operation_of
 from .ir.walk import all_statements, walk_tree
 from .runtime_objects import defines_call
+
+
+def reject_constant_output(func, out_atom):
+    """f returns None or a constant that is no number: nothing to differentiate."""
+    if isinstance(out_atom, gast.Constant) and out_atom.value is None:
+        raise APIUsageError(f"{func.__qualname__} returns None: there is nothing to "
+                            f"differentiate", function_location(func),
+                            "return the value to differentiate (e.g. `return loss`)")
+    if isinstance(out_atom, gast.Constant) and not isinstance(out_atom.value, (int, float)):
+        raise APIUsageError(f"{func.__qualname__} returns the constant "
+                            f"{out_atom.value!r}, not a number", function_location(func),
+                            "return the value to differentiate (e.g. `return loss`)")
+
+
+def reject_unfollowed(levels, request, activity, registry):
+    """Generators, called arguments, writes s2s_ad cannot follow: located errors (a called
+    argument may be an object with __call__; the general derivative raises when run)."""
+    reject_generator(levels, request)
+    if request.signature is not None:
+        reject_called_arguments(levels, request.wrt, known_functions(request.signature))
+    reject_untracked_writes(levels, activity, registry)
 
 
 def reject_called_arguments(levels, wrt, functions=None):

@@ -152,7 +152,7 @@ def _refuse_argument_writes(function, args, first):
     tell the caller's derivative that the caller's value changed, and running it again
     (as its vjp does) would write twice. The object a method is called on (`self.cache =
     x`) is not checked: its attributes are not the caller's values being differentiated."""
-    from s2s_ad.transforms.helper_inline import is_users_def
+    from s2s_ad.users_defs import is_users_def
     if not is_users_def(function):          # (a derivative s2s_ad made, a library's def)
         return
     from s2s_ad.analyses.argument_writes import parameter_writes

@@ -10,6 +10,7 @@ their source:
     split_array(g, obj)              np.array(list)'s: the items' adjoints
     untile(g, x, reps), unrepeat(g, x, repeats)   np.tile's and np.repeat's: sums
     outer_operand(a, b)              a with a length-1 axis per axis of b (ufunc.outer)
+    array_tolist(x)                  x.tolist() as normalize writes it (a primitive)
 """
 import numpy as np
 
@@ -21,6 +22,16 @@ def reshape_like(g, x, order="C"):
     if type(g) is float and not g:      # the scalar zero of a loop or branch: zero
         return 0.0
     return _scalar_like(np.reshape(g, np.shape(x), order=order), x)
+
+
+def array_tolist(x):
+    """`x.tolist()` of an array (normalize writes the method so; templates in
+    numpy_pieces.py): nested lists of Python numbers, one level per axis; a number for a
+    0-d array. A tangent that is a Python number (a 0-d array's) reads as one.
+
+        array_tolist(np.array([[1.0, 2.0]]))  ->  [[1.0, 2.0]]
+    """
+    return np.asarray(x).tolist()
 
 
 def outer_operand(a, b):

@@ -1,6 +1,7 @@
 """Cutting an array into pieces and joining pieces: np.split, np.array_split, np.hsplit,
 np.vsplit, np.dsplit; np.column_stack, np.dstack, np.append, np.block, np.row_stack;
-np.insert and np.delete.
+np.insert and np.delete; `x.tolist()` (runtime_shape.array_tolist), an array cut into
+nested lists of numbers.
 
 A split's result is a list of arrays, its adjoint a list of their adjoints (0.0 for a
 piece the loss does not use: match_adjoint fills those with zeros) joined back the way
@@ -11,7 +12,7 @@ same call, say where each adjoint goes.
 import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
-from s2s_ad.runtime_shape import split_concatenated
+from s2s_ad.runtime_shape import array_tolist, split_concatenated
 from s2s_ad.runtime_flow import match_adjoint
 from s2s_ad.runtime_pieces import split_block, split_column_stacked, split_dstacked, uninsert
 
@@ -151,3 +152,17 @@ def delete_adjoint(y, arr, obj, axis=None):
 def delete_tangent(y, arr, obj, axis=None):
     """delete is linear"""
     d[y] = np.delete(d[arr], obj, axis)
+
+
+# ---- x.tolist() -------------------------------------------------------------------------------
+@adjoint(array_tolist)
+def tolist_adjoint(y, x):
+    """y = x.tolist(), x's items as nested lists: x's adjoint is y's laid out as x (an
+    item the loss does not use: the 0.0 match_adjoint fills with zeros)"""
+    d[x] += match_adjoint(d[y], x)
+
+
+@tangent(array_tolist)
+def tolist_tangent(y, x):
+    """tolist is linear: the tangent's items as nested lists"""
+    d[y] = array_tolist(d[x])

@@ -19,7 +19,7 @@ source numpy_log_scans 3849235235
 source numpy_math 200508526
 source numpy_nan_reductions 1423768809
 source numpy_parts 1226588027
-source numpy_pieces 3142331670
+source numpy_pieces 467707404
 source numpy_polynomial_roots 4076732941
 source numpy_polynomials 1854607153
 source numpy_rearrange 354807500
@@ -452,6 +452,7 @@ adjoint numpy:hsplit numpy_pieces
 adjoint numpy:insert numpy_pieces
 adjoint numpy:split numpy_pieces
 adjoint numpy:vsplit numpy_pieces
+adjoint s2s_ad.runtime_shape:array_tolist numpy_pieces
 tangent numpy:append numpy_pieces
 tangent numpy:array_split numpy_pieces
 tangent numpy:block numpy_pieces
@@ -463,6 +464,7 @@ tangent numpy:hsplit numpy_pieces
 tangent numpy:insert numpy_pieces
 tangent numpy:split numpy_pieces
 tangent numpy:vsplit numpy_pieces
+tangent s2s_ad.runtime_shape:array_tolist numpy_pieces
 adjoint numpy:poly numpy_polynomial_roots
 adjoint numpy:polydiv numpy_polynomial_roots
 tangent numpy:poly numpy_polynomial_roots

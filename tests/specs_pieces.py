@@ -4,7 +4,8 @@ np.take, np.take_along_axis, np.split and its kin, np.moveaxis, np.rollaxis, np.
 np.flipud, np.rot90, np.column_stack, np.dstack, np.append, np.block, np.row_stack,
 np.meshgrid, np.broadcast_arrays, np.atleast_3d, np.insert, np.delete, np.select,
 np.choose, np.real, np.imag, np.conjugate, np.degrees, np.radians, np.nan_to_num,
-np.cumulative_sum, np.cumulative_prod, np.unstack. The runtime helpers' rows are in
+np.cumulative_sum, np.cumulative_prod, np.unstack; `x.tolist()` (runtime_shape.array_tolist,
+its items used unequally, some not at all). The runtime helpers' rows are in
 specs_runtime_pieces (appended).
 
 A split's pieces are used unequally (one squared, one unused), so every piece's adjoint
@@ -14,6 +15,7 @@ import numpy as np
 
 import specs_runtime_pieces
 from primitive_specs import POSITIVE, REAL, Spec
+from s2s_ad.runtime_shape import array_tolist
 
 BOTH = ("reverse", "forward")
 # a nan, infinities and finite values, repeated over any shape (np.nan_to_num's holes)
@@ -193,6 +195,22 @@ def broadcast_arrays_pair(a, b):
     return p * 2.0 + q ** 2
 
 
+# ---- x.tolist(): nested lists of Python floats ------------------------------------------------
+def tolist_vector(x):
+    v = x.tolist()
+    return v[0] * v[-1] + np.sin(v[len(v) // 2]) + np.array(v) ** 2
+
+
+def tolist_rows(x):
+    rows = x.tolist()
+    return rows[0][-1] * rows[-1][0] + sum(rows[-1]) ** 2 + np.sum(np.array(rows[0]) * x)
+
+
+def tolist_nested(x):
+    t = x.tolist()
+    return t[0][1][2] * t[-1][0][0] + sum(t[-1][-1]) ** 2
+
+
 # ---- insert and delete --------------------------------------------------------------------------
 def insert_row(x, v):
     return np.insert(x, 1, v, axis=0)
@@ -354,6 +372,9 @@ SPECS = [
     Spec(np.insert, insert_flat, [((3, 4), ()), ((3, 4), (3,)), ((4,), (3,))], modes=BOTH),
     Spec(np.insert, insert_slice, [((3, 4), (3, 1)), ((3, 4), ())], modes=BOTH),
     Spec(np.insert, insert_row, [((3, 4), ())], wrt=(0,), modes=BOTH),
+    Spec(array_tolist, tolist_vector, [((4,),), ((1,),), ((3,),)], modes=BOTH),
+    Spec(array_tolist, tolist_rows, [((3, 4),), ((2, 2),), ((2, 1),)], modes=BOTH),
+    Spec(array_tolist, tolist_nested, [((2, 3, 4),), ((2, 2, 3),)], modes=BOTH),
     Spec(np.delete, delete_flat, [((4,),), ((3, 4),)], modes=BOTH),
     Spec(np.delete, delete_row, [((3, 4),), ((3, 2, 2),)], modes=BOTH),
     Spec(np.delete, delete_every_other, [((4,),), ((3, 4),)], modes=BOTH),

@@ -106,9 +106,73 @@ def test_only_the_users_own_defs_are_followed():
     # package is left to the call rules for library code (it was refused as a write)
     import logging
 
-    from s2s_ad.transforms.helper_inline import is_users_def
+    from s2s_ad.users_defs import is_users_def
     assert is_users_def(Model.loss)
     assert is_users_def(shift_rows_)
     assert not is_users_def(logging.Logger.debug)
     assert not is_users_def(pytest.approx)
     assert not is_users_def(np.linalg.norm)
+
+
+class Repeated:
+    """A callable object calling itself through self (recursion by __call__)."""
+
+    def __init__(self, w):
+        self.w = w
+
+    def __call__(self, x, n):
+        return x if n == 0 else self(np.tanh(self.w * x) + 0.1 * x, n - 1)
+
+
+REPEATED = Repeated(np.array([0.7, -1.1, 0.4, 1.3]))
+
+
+def through_a_global_object_calling_itself(x):
+    return np.sum(REPEATED(x, 3) ** 2)
+
+
+def through_an_argument_calling_itself(obj, x):
+    return np.sum(obj(x * 1.5, 2) * x)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_a_callable_object_that_calls_itself(path):
+    # (session 22) a module-level callable object is inlined into f, its class known
+    # inside; its `self(...)` is R.__call__(self, ...), whose name the inlining had bound
+    # without the function behind it: "no derivative is known for `call__(...)`". Now
+    # differentiated as a recursive helper, like recursion through a plain def
+    check_against_differences(path, through_a_global_object_calling_itself, X)
+    # self(...) in the __call__ of an object argument (the object is not differentiated)
+    check_against_differences(path, lambda x: through_an_argument_calling_itself(
+        REPEATED, x), X)
+
+
+class Net:
+    def __init__(self, w):
+        self.w = w
+
+    def __call__(self, x, n):
+        return x if n == 0 else self(np.tanh(self.w * x), n - 1)
+
+    def run(self, x):
+        return np.sum(self(x, 3) ** 2)
+
+
+def method_of_an_argument_calling_itself(net, x):
+    return net.run(x) * 2.0
+
+
+def test_a_method_of_an_object_argument_recursing_through_call():
+    # self(...) inside a method called on an object argument: in x on both paths, and
+    # in the object itself (its w) on the specialised one, against central differences
+    from gradcheck import numeric_grad
+    from derivative_paths import grad_on
+    net, x = Net(np.array([0.7, -1.1, 0.5, 0.9])), X
+    expected = numeric_grad(method_of_an_argument_calling_itself, (net, x), 1)
+    for path in PATHS:
+        np.testing.assert_allclose(grad_on(path, method_of_an_argument_calling_itself, wrt=1)(
+            net, x), expected, rtol=1e-6, atol=1e-9)
+    by_w = numeric_grad(lambda w: method_of_an_argument_calling_itself(Net(w), x), (net.w,), 0)
+    assert np.abs(by_w).max() > 0.1
+    np.testing.assert_allclose(grad_on("specialised", method_of_an_argument_calling_itself)(
+        net, x).w, by_w, rtol=1e-6, atol=1e-9)

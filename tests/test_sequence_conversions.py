@@ -97,3 +97,38 @@ def test_a_ufunc_of_a_list_display_differentiates_its_array(both_paths, func):
     assert s2s_ad.grad(func)(0.7) == pytest.approx(want, abs=1e-6)
     _, tangent = s2s_ad.jvp(func)(0.7, 1.0)
     assert tangent == pytest.approx(want, abs=1e-6)
+
+
+def ode_parameters_listed(theta):
+    # read as a person writing the gradient by hand reads them: Python floats
+    a, b, c = theta.tolist()
+    y = 1.0
+    for _ in range(4):
+        y = y + 0.1 * (a * y - b * y * y + np.sin(c))
+    return y
+
+
+def rows_listed(X):
+    rows = X.tolist()
+    first, last = rows[0], rows[-1]
+    return first[1] * last[0] + sum(last) ** 2 + np.sum(np.array(first) * X[1])
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_tolist_of_an_array(path):
+    # (session 22) `x.tolist()` was refused ("the array method `.tolist()` is not
+    # supported"); its adjoint is the lists' adjoint laid out as x (runtime_shape.array_tolist)
+    from derivative_paths import check_against_differences
+    check_against_differences(path, ode_parameters_listed, np.array([0.8, 0.3, 0.4]))
+    check_against_differences(path, rows_listed, np.linspace(-1.0, 1.2, 6).reshape(2, 3))
+
+
+def test_tolist_keeps_the_arrays_dtype_and_reads_python_floats():
+    theta = np.array([0.8, 0.3, 0.4], dtype=np.float32)
+    g = s2s_ad.grad(ode_parameters_listed)(theta)
+    assert g.dtype == np.float32 and g.shape == (3,)
+    np.testing.assert_allclose(g, s2s_ad.grad(ode_parameters_listed)(theta.astype(float)),
+                               rtol=1e-5)
+    # the specialised derivative knows the items are Python floats: no shape checks
+    source = s2s_ad.derivative_source(s2s_ad.grad(ode_parameters_listed), theta)
+    assert "array_tolist(theta)" in source and "check_" not in source

@@ -172,9 +172,19 @@ def copied_list_written(xs):
 @pytest.mark.parametrize("path", ["specialised", "general"])
 def test_copy_method_of_a_dict_or_list_argument(path):
     # `.copy()` is read as np.copy before the receiver's kind is known: a dict's or a
-    # grown list's copy failed inside the derivative (IndexError, AttributeError); now a
-    # located error, and a list copy used as an array stays right
-    for f, arg in ((copied_dict, {"a": 0.5, "b": 1.5}), (copied_list_grown, [0.5, 1.5])):
+    # grown list's copy failed inside the derivative (IndexError, AttributeError). The
+    # general derivative gives a located error; the specialised one, knowing the kind,
+    # copies the container (session 22, transforms/container_copies.py); a list copy used
+    # as an array stays right
+    cases = ((copied_dict, {"a": 0.5, "b": 1.5}, {"a": 2.0, "b": 1.0}),
+             (copied_list_grown, [0.5, 1.5], [2.0, 1.0]))
+    for f, arg, expected in cases:
+        if path == "specialised":
+            gradient = grad_on(path, f)(arg)
+            assert type(gradient) is type(arg)
+            _close(list(gradient.values()) if isinstance(arg, dict) else gradient,
+                   list(expected.values()) if isinstance(arg, dict) else expected)
+            continue
         with pytest.raises(s2s_ad.errors.UnsupportedSyntaxError) as info:
             grad_on(path, f)(arg)
         assert "`.copy()` here copies a list or dict" in str(info.value)
@@ -225,3 +235,57 @@ def test_slices_of_a_list_argument_concatenated():
         assert type(g) is type(xs)
         _close(g, [3.0, 1.0, 2.0])
         _close(s2s_ad.jvp(rotated)(xs, type(xs)([1.0, 0.0, 0.5]))[1], 4.0)
+
+
+def list_times_three(a, x):
+    ps = a * 3
+    return np.sum(np.array(ps) ** 2 * x)
+
+
+def twice_a_list(a):
+    ps = 2 * a
+    return ps[0] * ps[3] + ps[1] ** 2
+
+
+@pytest.mark.parametrize("path", ["specialised", "general"])
+def test_list_argument_repeated_by_an_integer_on_both_paths(path):
+    # (session 22) the general derivative made the count 3 a 3.0 beside the
+    # differentiated list (TypeError in its primal) and multiplied the list's adjoint by
+    # it; it now raises the located error before the statement; the specialised one
+    # differentiates the repetition (checked here against central differences)
+    from derivative_paths import hvp_on
+    x = np.linspace(0.5, 1.5, 6)
+    cases = ((list_times_three, ([0.5, -1.5], x), "ps = a * 3"),
+             (twice_a_list, ([0.5, -1.5],), "ps = 2 * a"))
+    for f, args, line in cases:
+        if path == "general":
+            for make in (lambda: grad_on(path, f)(*args),
+                         lambda: jvp_on(path, f, args, [1.0, -0.5]),
+                         lambda: hvp_on(path, f, args, [1.0, -0.5])):
+                with pytest.raises(s2s_ad.errors.UnsupportedSyntaxError) as info:
+                    make()
+                text = str(info.value)
+                assert "`*` here repeats lists or tuples" in text and line in text \
+                    and "^" in text
+            continue
+        as_list = lambda v, f=f, args=args: f(list(v), *args[1:])      # noqa: E731
+        a = np.array(args[0])
+        expected = numeric_grad(as_list, (a,), 0)
+        assert np.abs(expected).max() > 0.1
+        _close(grad_on(path, f)(*args), expected)
+        value, tangent = jvp_on(path, f, args, [1.0, -0.5])
+        _close(value, f(*args))
+        _close(tangent, expected @ [1.0, -0.5])
+        v = np.array([1.0, -0.5])
+        first = lambda w: np.array(s2s_ad.grad(f)(list(w), *args[1:]))  # noqa: E731
+        _close(hvp_on(path, f, args, [1.0, -0.5]), (first(a + 1e-5 * v) - first(a - 1e-5 * v)) / 2e-5)
+
+
+def float_beside_a_parameter(a):
+    return np.sum(2 * a + a * 2.0)
+
+
+def test_an_integer_times_an_array_on_the_general_path_still_runs():
+    # the check before `2 * a` lets arrays and numbers through (numpy's product)
+    for a in (np.array([0.5, -1.5]), 0.5):
+        _close(grad_on("general", float_beside_a_parameter)(a), np.full(np.shape(a), 4.0))

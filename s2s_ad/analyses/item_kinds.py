@@ -6,13 +6,15 @@ join of two kinds:
     x: float64[n]              x[mask]      ->  unknown (a boolean mask: data-dependent)
     join(float64[n], float64[1])            ->  float64[?]
     join(Dense(W: float64[n,n]), Tanh())    ->  OneOf(Dense(...), Tanh())  (any, outside)
+    listed(float32[n, 3])                   ->  list[list[float, ...], ...]   (x.tolist())
 """
 from dataclasses import dataclass
 
 import gast
 import numpy as np
 
-from ..signature import UNKNOWN, Attributes, Items, Mapping, Num, Opaque, SequenceOf
+from ..signature import (PYTHON_NUMBER_DTYPES, UNKNOWN, Attributes, Items, Mapping, Num, Opaque,
+                         SequenceOf)
 from .slice_shapes import sliced_array
 from .stand_ins import WORLDS, literal, result_kind, stand_ins, unknown_int
 
@@ -43,6 +45,21 @@ def public(kind):
     if isinstance(kind, Attributes):
         return Attributes(kind.type, tuple((k, public(v)) for k, v in kind.entries))
     return kind
+
+
+def listed(kind):
+    """The kind of `x.tolist()` (runtime_shape.array_tolist) for an x of `kind`: one list
+    per axis around Python numbers of its dtype's kind (a float32's items are floats);
+    UNKNOWN when x's rank or dtype is not known."""
+    if not isinstance(kind, Num) or kind.axes is None or kind.dtype is None:
+        return UNKNOWN
+    number = {"f": float, "i": int, "u": int, "b": bool}.get(np.dtype(kind.dtype).kind)
+    if number is None:
+        return UNKNOWN
+    result = Num(number, PYTHON_NUMBER_DTYPES[number], ())
+    for _ in kind.axes:
+        result = SequenceOf(list, result)
+    return result
 
 
 def join(a, b):

@@ -27,6 +27,7 @@ import numpy as np
 
 from ..ir.walk import names_stored
 from ..ir.primitives import attribute_read, identity, operation_of
+from .. import runtime_shape
 from ..signature import UNKNOWN, Items, Num, Opaque, SequenceOf
 from .object_kinds import PRIMITIVES as OBJECT_PRIMITIVES, object_result
 from .evaluable import evaluable
@@ -35,7 +36,7 @@ from .slice_shapes import unsized_result
 from .lengths import SymbolicLengths
 from .shape_values import Shape, axes_from_lengths
 from .shape_classes import ShapeClasses
-from .item_kinds import ItemKinds, join, public
+from .item_kinds import ItemKinds, join, listed, public
 from .operand_kinds import OperandsAtCalls, OperandsNoted
 from .tape_restores import tape_restores
 from .union_find import root_of
@@ -278,6 +279,8 @@ class _Analysis(ItemKinds, ShapeClasses, SymbolicLengths, OperandsNoted):
             # `self = blk` (an inlined method's receiver): the same value, whose kind has
             # no stand-ins when it is an object (its attributes' kinds are the facts)
             return self._atom(op.args[0])
+        if primitive is runtime_shape.array_tolist:     # x.tolist(): nested lists
+            return listed(self._atom(op.args[0])[0]), None
         if primitive in OBJECT_PRIMITIVES:          # self.W, P(w, b): object_kinds.py
             return object_result(primitive, op, self._atom)
         if primitive is attribute_read and value.attr not in ("shape", "ndim", "size", "dtype"):

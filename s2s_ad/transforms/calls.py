@@ -29,7 +29,8 @@ from ..runtime_objects import constructible, defines_call, field_names, make_obj
 from . import desugar
 from .function_values import FunctionValueMixin
 from .generators import listed_generator
-from .helper_inline import _LIBRARIES, HelperInlineMixin, is_users_def
+from .helper_inline import _LIBRARIES, HelperInlineMixin
+from ..users_defs import is_users_def
 from .object_calls import ObjectCallMixin
 from .array_syntax import (AXIS_CONCATENATORS, axis_concatenation, einsum_subscripts,
                            piecewise_parts, piecewise_terms)
@@ -117,6 +118,10 @@ class CallMixin(FunctionValueMixin, HelperInlineMixin, ObjectCallMixin):
                 self.callees.setdefault(f"{self.np}.reshape", numpy.reshape)
                 self.callees.setdefault(f"{self.np}.ravel", numpy.ravel)
                 return self._operation(item)
+            if func.attr == "tolist" and not expr.args and not expr.keywords:
+                # x.tolist(): nested lists of Python numbers; its adjoint is x's shape
+                call = self._runtime_call(runtime_shape.array_tolist, [receiver])
+                return self._call(build.with_location(call, expr))
             fname, args, keywords = desugar.method_call(receiver, func.attr, expr.args,
                                                         expr.keywords, expr, self.smap)
             return self._numpy_call(fname, args, keywords, 0, expr)

@@ -256,7 +256,9 @@ class ControlFlowMixin:
                 else function.__name__
             name = function.__name__ if mine else self.namer.fresh(base)
             self.runtime_names[function] = name
-            self.callees[name] = function
+        # (a name _bound_name gave first, `act(x)` of a module-level callable object
+        # inlined, is called as well: Act.__call__ calling itself through self)
+        self.callees.setdefault(name, function)
         return build.call(build.name(name), args)
 
     def _new_multi_temp(self, base=None):

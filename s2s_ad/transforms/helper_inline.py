@@ -21,10 +21,6 @@ module (f's own variables and nested functions must not shadow them); the check 
 located error. Used by `normalize` through CallMixin.
 """
 import inspect
-import os
-import site
-import sys
-import sysconfig
 
 import gast
 
@@ -34,30 +30,8 @@ from ..frontend.fence import fence
 from ..frontend.parse import parse
 from ..frontend.resolve import resolve
 from ..analyses.argument_writes import parameters_written, parsed_tree
-from ..backend.sources import is_generated
-
-# modules whose functions are primitives or s2s_ad's own, never inlined
-_LIBRARIES = ("numpy", "scipy", "s2s_ad", "math")
-# where installed packages live: a def there is a library's, not the user's
-_INSTALLED = tuple(os.path.realpath(p) + os.sep for p in {
-    *filter(None, (sysconfig.get_paths().get(k) for k in ("purelib", "platlib"))),
-    *getattr(site, "getsitepackages", lambda: [])()})
-
-
-def is_users_def(target):
-    """Is `target` a def of the user's own code: a Python function, not generated, from
-    neither numpy/scipy/math/s2s_ad, the standard library (`logging.Logger.debug`) nor an
-    installed package? Only such defs are followed into (inlined, or differentiated as
-    helpers when called as methods of a module-level object)."""
-    if not inspect.isfunction(target) or getattr(target, "__s2s_generated__", None) \
-            or is_generated(target):
-        return False
-    module = getattr(target, "__module__", None) or ""
-    if module.startswith(_LIBRARIES) or module.split(".")[0] in sys.stdlib_module_names:
-        return False
-    where = os.path.realpath(target.__code__.co_filename)
-    return not where.startswith(_INSTALLED) and not any(
-        f"{os.sep}{d}{os.sep}" in where for d in ("site-packages", "dist-packages"))
+# (modules whose functions are primitives or s2s_ad's own, never inlined: users_defs.py)
+from ..users_defs import LIBRARIES as _LIBRARIES, is_users_def
 
 
 class HelperInlineMixin:

@@ -6,9 +6,9 @@ wrong gradient (`[a0] + [b0, b1]` would give a0 the sum of all three items' adjo
 a crash. A list the user built times a value no derivative flows through is read as a
 repetition, which is wrong where that value is an array. `x.copy()` is read as np.copy
 before x's kind is known: a dict's, or a list's the copy then grows, fails. The
-specialised derivative knows the kinds (analyses/dataflow.is_sequence_operand); here a
-check before the statement raises the located error when the values turn out otherwise
-(or the error is raised now, when the facts already say so).
+specialised derivative knows the kinds (analyses/dataflow.is_sequence_operand; a copy of
+what they prove a container is that container's, transforms/container_copies.py); here a
+check before the statement raises the located error when the values turn out otherwise.
 
     def f(a, b):                 check_not_sequences(a, b, "+", "<the located error>")
         c = a + b          ->    c = a + b
@@ -22,12 +22,12 @@ nothing is checked), never writing into its input.
 import gast
 import numpy as np
 
-from ..analyses.dataflow import analyse_dataflow, is_list_or_tuple, is_sequence_operand
+from ..analyses.dataflow import analyse_dataflow, is_sequence_operand
 from ..errors import UnsupportedSyntaxError
 from ..ir import build
 from ..ir.primitives import operation_of
 from ..ir.walk import all_statements
-from ..signature import Mapping, Num, Opaque
+from ..signature import Num
 from .. import runtime_checks
 from .held_methods import with_checks
 
@@ -42,12 +42,8 @@ def guard_sequence_operations(levels, kinds, activity, namer, generated=False):
     name = namer.fresh("check_not_sequences")
     checks = {}
     for stmt, operands, op in found:
+        # (a copy the facts prove a container's is one already: container_copies.py)
         error = _error(levels, stmt, op, located)
-        kind = kinds.of(operands[0])
-        if op == "copy" and (is_list_or_tuple(kind) and operands[1].value
-                             or isinstance(kind, Mapping)
-                             or isinstance(kind, Opaque) and kind.type is dict):
-            raise error          # known when the derivative is built: refused now
         checks[id(stmt)] = build.with_location(build.expr_stmt(build.call(
             build.name(name), [build.clone(a) for a in operands]
             + [build.const(op), build.const(str(error))])), stmt)
@@ -106,10 +102,13 @@ def _unknown_sequence_operations(levels, kinds, activity):
         operands = [stmt.value.left, stmt.value.right]
         known = [is_sequence_operand(a, dataflow, kinds) for a in operands]
         add = isinstance(stmt.value.op, gast.Add)
-        if not add and any(isinstance(kinds.of(a), Num) for a in operands):
-            continue     # `2 * x`: checking every one would cost the general derivative
-                         # more than the rare repeated list argument (which then fails
-                         # in Python: its 2 is made 2.0 beside a differentiated input)
+        if not add and any(isinstance(kinds.of(a), Num) and not (
+                _is_integer(a, kinds) and isinstance(other, gast.Name)
+                and other.id in activity.varied)
+                for a, other in zip(operands, operands[::-1])):
+            # `2.0 * x`: numpy's or Python's product whatever x is; `2 * xs` of a list
+            # no derivative flows through is computed as written (its 2 stays an int)
+            continue
         if not add and any(known) and any(
                 k and isinstance(other, gast.Name) and _may_count(other, activity)
                 for k, other in zip(known, operands[::-1])):
@@ -127,6 +126,15 @@ def _unknown_sequence_operations(levels, kinds, activity):
                 for u, other in zip(unknown, operands[::-1])):
             found.append((stmt, operands, "+" if add else "*"))
     return found
+
+
+def _is_integer(atom, kinds):
+    """Is `atom` an int literal or a value the facts prove an integer (a count)?"""
+    if isinstance(atom, gast.Constant):
+        return type(atom.value) is int
+    kind = kinds.of(atom)
+    return isinstance(kind, Num) and kind.dtype is not None and kind.axes == () \
+        and np.dtype(kind.dtype).kind in "iu"
 
 
 def _may_count(atom, activity):

@@ -1,0 +1,128 @@
+"""Contributions to an item of an adjoint, `x_bar[index] += e` (the adjoint of a read
+`y = x[index]`), for ad.adjoints.Adjoints (ARCHITECTURE §4): which form the addition takes
+given what is known of x's adjoint when it comes.
+
+    a float array's adjoint a loop accumulates:     w_bar[k] += g               (in place)
+    a float array's adjoint nothing reached yet:    z_bar = np.zeros_like(z)
+                                                    z_bar[0:3] += g
+    a list's, or an adjoint that may be the 0.0:    x_bar = scatter_add(x_bar, x, k, g)
+    an index that may pick an element twice:        x_bar = add_at(x_bar, i, g)
+
+A mixin: it reads and updates the Adjoints' own state (which adjoints are allocated by
+this code, accumulated, zeroed), which adjoints.py documents.
+"""
+import gast
+
+from ..ir import build
+from .. import runtime, runtime_flow
+
+
+class IndexedContributions:
+    """`contribute_at(variable, primal, index, expr, out)` for Adjoints."""
+
+    def contribute_at(self, variable, primal, index, expr, out, may_be_number=False):
+        """x_bar[index] += expr (allocating, or copying an alias of, x_bar first).
+        `may_be_number`: x_bar may still be the number 0.0 standing for an adjoint nothing
+        reached (scatter_add then makes the array)."""
+        name = self.name_of(variable)
+        self._unchanged.pop(variable, None)
+        generic = not isinstance(variable, tuple) and variable in self._flow.indexed_only \
+            and variable not in self.fixed_arrays \
+            or self.is_container(variable)        # the facts say: a float array / a list
+        if self._adds_in_place(variable, index, may_be_number):
+            # a float array's adjoint that a loop accumulates, allocated here as zeros_like
+            # or a copy: `w_bar[k] += g`, as by hand, where scatter_add would test and call
+            target = build.store_subscript(build.name(name), index)
+            out.append(gast.AugAssign(target=target, op=gast.Add(), value=expr))
+            return
+        if self._zeros_then_add(variable, primal, index, name, expr, out):
+            return
+        if self.accumulates(variable) or self.is_list(variable) or generic \
+                or variable in self._zeroed or (may_be_number and variable in self._current):
+            current = self._value(variable) if self.has(variable) else build.const(0.0)
+            self._zeroed.discard(variable)
+            call = build.call(self.helper(runtime_flow.scatter_add),
+                              [current, primal, build.index_value(index), expr])
+            out.append(build.assign(name, call))
+            if not self.accumulates(variable):
+                self._current[variable] = build.name(name)
+            return
+        if variable not in self._current and variable in self.fixed_arrays:
+            out.append(build.assign(name, self.initial_value(variable, build.name(variable))))
+        elif variable not in self._current:
+            # float_zeros keeps a float32 x's dtype (np.zeros(np.shape(x)) would not)
+            zeros = build.call(f"{self._np}.zeros", [build.call(f"{self._np}.shape", [primal])],
+                               [("dtype", build.name("complex"))]) \
+                if variable in self._complex else \
+                build.call(self.helper(runtime_flow.float_zeros), [primal])
+            out.append(build.assign(name, zeros))
+        elif variable not in self._owned:
+            copy = build.call(f"{self._np}.array", [self._value(variable)], [
+                ("dtype", build.name("complex"))]) if variable in self._complex else \
+                build.call(self.helper(runtime_flow.float_copy), [self._value(variable)])
+            out.append(build.assign(name, copy))
+        if _is_basic_static_index(index) or self._distinct_index(index):
+            target = build.store_subscript(build.name(name), index)
+            out.append(gast.AugAssign(target=target, op=gast.Add(), value=expr))
+        else:   # assigned (add_at returns its array) so forward mode sees the update
+            out.append(build.assign(name, build.call(self.helper(runtime.add_at),
+                                                     [build.name(name), build.index_value(index),
+                                                      expr])))
+        self._current[variable] = build.name(name)
+        self._owned.add(variable)
+
+    def _adds_in_place(self, variable, index, may_be_number):
+        """Can `x_bar[index] += e` accumulate into x's adjoint? x a float array of one
+        shape (fixed_arrays) whose adjoint a loop accumulates (forced: it starts as
+        zeros_like or as a copy this code made, never an alias nor the number 0.0), and
+        the index basic: slices, literals, integers (no repeated elements)."""
+        if isinstance(variable, tuple) or variable not in self._forced \
+                or variable not in self.fixed_arrays or may_be_number \
+                or variable in self._replaced or variable in self._zeroed:
+            return False
+        return self._basic_index(index)
+
+    def _zeros_then_add(self, variable, primal, index, name, expr, out):
+        """`z_bar = np.zeros_like(z)` then `z_bar[index] += e` for a float array (gates
+        sliced out of a loop's `z`) whose adjoint nothing reached yet, and `z_bar[index]
+        += e` for the contributions after it (until z is reset): what scatter_add(z_bar,
+        z, index, e) does, without its tests. False when it does not apply (the index may
+        repeat elements, z may be no float array, z_bar may be the 0.0 of no shape or an
+        array that is not ours)."""
+        if variable not in self._float_arrays or variable in self._complex \
+                or variable in self._replaced or self.is_list(variable) \
+                or self.is_container(variable) \
+                or not (isinstance(primal, gast.Name) and primal.id == variable) \
+                or not self._basic_index(index):
+            return False
+        fresh = variable in self._zeroed if self.accumulates(variable) \
+            else variable not in self._current
+        if fresh:
+            self._zeroed.discard(variable)
+            out.append(build.assign(name, build.call(f"{self._np}.zeros_like", [primal])))
+            self._arrays.add(variable)
+            if not self.accumulates(variable):
+                self._current[variable] = build.name(name)
+                self._owned.add(variable)
+        elif variable not in self._arrays:
+            return False
+        target = build.store_subscript(build.name(name), index)
+        out.append(gast.AugAssign(target=target, op=gast.Add(), value=expr))
+        return True
+
+    def _basic_index(self, index):
+        """Slices, literals and integers only: no element is picked twice."""
+        parts = index.elts if isinstance(index, gast.Tuple) else [index]
+        return all(isinstance(p, gast.Slice) or self._is_integer(p) for p in parts) \
+            and _is_basic_static_index(gast.Tuple(elts=[p for p in parts if not isinstance(
+                p, (gast.Slice, gast.Name))], ctx=gast.Load()))
+
+
+def _is_basic_static_index(index):
+    """Only literals, slices and Ellipsis: no repeated elements are possible."""
+    parts = index.elts if isinstance(index, gast.Tuple) else [index]
+    return all(isinstance(p, gast.Slice) or (isinstance(p, gast.Constant)
+               and (isinstance(p.value, int) or p.value is Ellipsis or p.value is None))
+               or (isinstance(p, gast.UnaryOp) and isinstance(p.operand, gast.Constant))
+               for p in parts)
+
