@@ -102,13 +102,10 @@ def _unknown_sequence_operations(levels, kinds, activity):
         operands = [stmt.value.left, stmt.value.right]
         known = [is_sequence_operand(a, dataflow, kinds) for a in operands]
         add = isinstance(stmt.value.op, gast.Add)
-        if not add and any(isinstance(kinds.of(a), Num) and not (
-                _is_integer(a, kinds) and isinstance(other, gast.Name)
-                and other.id in activity.varied)
-                for a, other in zip(operands, operands[::-1])):
-            # `2.0 * x`: numpy's or Python's product whatever x is; `2 * xs` of a list
-            # no derivative flows through is computed as written (its 2 stays an int)
-            continue
+        if not add and any(isinstance(kinds.of(a), Num) for a in operands):
+            continue     # `2 * x`: checking every one would cost the general derivative
+                         # more than the rare repeated list argument (which then fails
+                         # in Python: its 2 is made 2.0 beside a differentiated input)
         if not add and any(known) and any(
                 k and isinstance(other, gast.Name) and _may_count(other, activity)
                 for k, other in zip(known, operands[::-1])):
@@ -126,15 +123,6 @@ def _unknown_sequence_operations(levels, kinds, activity):
                 for u, other in zip(unknown, operands[::-1])):
             found.append((stmt, operands, "+" if add else "*"))
     return found
-
-
-def _is_integer(atom, kinds):
-    """Is `atom` an int literal or a value the facts prove an integer (a count)?"""
-    if isinstance(atom, gast.Constant):
-        return type(atom.value) is int
-    kind = kinds.of(atom)
-    return isinstance(kind, Num) and kind.dtype is not None and kind.axes == () \
-        and np.dtype(kind.dtype).kind in "iu"
 
 
 def _may_count(atom, activity):
