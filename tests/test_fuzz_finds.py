@@ -11,6 +11,8 @@
 - `y = M.T * 1.0; y[2] = 3.0`: folding `* 1.0` away made y a view of the argument M, and
   the gradient wrote into the caller's array (and came out wrong).
 - `s = (x[1] if ... else a); a -= ...` with a float `a`: the update rebinds a number.
+- A helper with a loop of its own, inlined in a loop's iterable (`for r in [a, h(x)]`): its
+  loop variable became the enclosing loop's (a NameError in generated code).
 """
 import math
 
@@ -625,3 +627,27 @@ def test_grad_of_grad_of_a_helper_pair_read_by_index(path):
     u = 3 * 0.7                      # f = atan(u * u) + const, u = 3a
     expected = 9 * (2 - 6 * u ** 4) / (1 + u ** 4) ** 2
     assert second == pytest.approx(expected, rel=1e-7)
+
+
+def _scaled_with_a_loop(p0, p1):
+    p1 *= p0
+    for i in range(2):
+        p0 = p0 * 1.5
+    return p0
+
+
+def helper_with_a_loop_in_an_iterable(a, x):
+    s = 0.0
+    for r in [a, _scaled_with_a_loop(x, 0.0)]:
+        s = s + np.sum(np.sin(r))
+    return s
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_a_helper_with_a_loop_inlined_in_a_loops_iterable(path):
+    """The inlined helper's own loop left its variable as the enclosing loop's (`for i in
+    ...: r = items[index]`: a NameError in generated code, seed 2250 of the general fuzz)."""
+    args = (0.4, np.array([0.3, -0.2, 0.7]))
+    np.testing.assert_allclose(grad_on(path, helper_with_a_loop_in_an_iterable, wrt=1)(*args),
+                               numeric_grad(helper_with_a_loop_in_an_iterable, args, 1),
+                               rtol=1e-6, atol=1e-9)

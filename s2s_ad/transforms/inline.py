@@ -152,6 +152,9 @@ class InlineMixin:
             self.levels[param] = level
             self._flush(call, [build.assign(param, atom)])
         self._inlining.append(name)
+        # a helper called in a loop's iterable (`for r in [a, helper(x)]`) must not leave
+        # its own loop's variable as the enclosing loop's
+        saved_loop_var = self._loop_var
         try:
             for stmt in fdef.body[:-1]:
                 self._statement(stmt)
@@ -163,6 +166,7 @@ class InlineMixin:
             return value if held is not None else self._atom(value)
         finally:
             self._inlining.pop()
+            self._loop_var = saved_loop_var
 
     def _know_as(self, given, name):
         """What the signature says of the object `given` (an argument of f, an object it
