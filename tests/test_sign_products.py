@@ -55,8 +55,18 @@ def floored(x):
     return np.sum(np.maximum(np.abs(x), 1.0) ** 2)
 
 
-PROVED = [(smooth_l1, 2), (eps_insensitive, 1), (cubed_norm, 1), (capped_below, 1),
-          (huber_builtin_abs, 1)]
+def huber_scaled(r):
+    """A Huber loss written with the threshold first, scaled by constants and a count: its
+    share to |r| is 3 min(|r|, 0.5) / n, so sign(r) times it is 3 clip(r, -0.5, 0.5) / n."""
+    d = np.abs(r)
+    m = np.minimum(0.5, d)
+    return 3.0 * np.sum(0.5 * m * m + 0.5 * (d - m)) / r.size
+
+
+PROVED = [(eps_insensitive, 1), (cubed_norm, 1), (capped_below, 1)]
+# g a positive multiple of np.minimum(|x|, c), c > 0: sign(x) g is that multiple of
+# np.clip(x, -c, c), and neither np.abs nor np.minimum is left to compute
+CLIPPED = [(smooth_l1, 2), (huber_builtin_abs, 1), (huber_scaled, 1)]
 KEPT = [(l1, (np.arange(-2.0, 3.0),)), (smooth_l1_beta, (np.arange(-2.0, 3.0), 0.7)),
         (floored, (np.arange(-2.0, 3.0),))]
 
@@ -86,6 +96,25 @@ def test_copysign_where_proved_agrees_with_differences(f, n, shape):
     np.testing.assert_allclose(got, numeric_grad(f, args, 0), rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(got, general, rtol=1e-13, atol=0.0)
     assert got.flat[0] == 0.0
+
+
+@pytest.mark.parametrize("shape", [(6,), (4, 5), (3, 1, 4)])
+@pytest.mark.parametrize("f, n", CLIPPED)
+def test_a_clipped_distance_times_its_sign_is_a_clip(f, n, shape):
+    args = _args(f, n, shape)
+    text = _source(f, args)
+    assert "np.clip(" in text and "sign(" not in text and "np.minimum(" not in text, text
+    got = s2s_ad.grad(f)(*args)
+    general = grad_on("general", f)(*args)
+    np.testing.assert_allclose(got, numeric_grad(f, args, 0), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(got, general, rtol=1e-13, atol=0.0)
+    assert got.flat[0] == 0.0
+
+
+def test_the_clip_writes_into_the_difference_it_reads():
+    args = _args(smooth_l1, 2, (4, 5))
+    text = _source(smooth_l1, args)
+    assert "np.clip(t1_0, -1.0, 1.0, out=t1_0)" in text and "np.abs(" not in text, text
 
 
 @pytest.mark.parametrize("f, args", KEPT)
@@ -163,7 +192,7 @@ def test_what_the_rules_prove(source, expected):
 
 
 def test_a_product_inside_a_call_is_rewritten():
-    source = ("def f(r):\n d = np.abs(r)\n m = np.minimum(d, 1.0)\n"
+    source = ("def f(r):\n d = np.abs(r)\n m = d * 2.0\n"
               " return unbroadcast(m * np.sign(r), r)")
     statements, changed = signs_as_copysign(_statements(source), _kinds(r="float64"),
                                             {"np": np, "unbroadcast": unbroadcast}.get,

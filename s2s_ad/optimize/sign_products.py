@@ -93,10 +93,55 @@ def _rewritten(node, definitions, written, kinds, resolve, numpy_name):
         if x in written or not _is_float(kinds, x):
             continue
         proof = _Proof(x, definitions, written, resolve)
+        clipped = _clipped(g, x, proof, numpy_name, 0)
+        if clipped is not None:
+            return clipped
         if proof.holds(g):
             return build.call(build.dotted(f"{numpy_name}.copysign"),
                               [build.clone(g), build.name(x)])
     return None
+
+
+def _clipped(g, x, proof, numpy_name, depth):
+    """g with its `np.minimum(np.abs(x), c)` (c a number > 0, either order; the abs
+    directly or through a name) written `np.clip(x, -c, c)`, when g is that minimum
+    multiplied or divided by counts and constants > 0 (names assigned once followed):
+    then `g * np.sign(x)` is that expression. None when g has another form.
+
+    sign(x) min(|x|, c) is x where |x| <= c and c sign(x) elsewhere: clip(x, -c, c), the
+    same numbers (NaN where x is; a zero where x is one; +-c at +-inf), and a positive
+    factor commutes with the sign (IEEE products and quotients are symmetric in sign)."""
+    if depth > _MAX_DEPTH:
+        return None
+    if isinstance(g, gast.Name) and g.id in proof.definitions:
+        return _clipped(proof.definitions[g.id], x, proof, numpy_name, depth + 1)
+    if isinstance(g, gast.BinOp) and isinstance(g.op, (gast.Mult, gast.Div)):
+        sides = [(g.left, g.right)] + ([(g.right, g.left)] if isinstance(g.op, gast.Mult)
+                                       else [])
+        for inner, factor in sides:
+            if not _positive(factor, proof, depth + 1):
+                continue
+            new = _clipped(inner, x, proof, numpy_name, depth + 1)
+            if new is not None:
+                return build.binop(new, type(g.op).__name__, build.clone(factor)) \
+                    if inner is g.left else build.binop(build.clone(factor), "Mult", new)
+        return None
+    if not (isinstance(g, gast.Call) and not g.keywords and len(g.args) == 2
+            and callee(g.func, proof.resolve) is numpy.minimum):
+        return None
+    for distance, bound in (g.args, reversed(g.args)):
+        c = bound.value if isinstance(bound, gast.Constant) else None
+        if type(c) in (int, float) and c > 0 and proof.is_abs_of_x(distance, depth + 1):
+            return build.call(build.dotted(f"{numpy_name}.clip"),
+                              [build.name(x), build.const(-c), build.const(c)])
+    return None
+
+
+def _positive(node, proof, depth):
+    """A count or constant > 0 (`_Proof._count`), or a quotient of two such."""
+    if isinstance(node, gast.BinOp) and isinstance(node.op, gast.Div) and depth < _MAX_DEPTH:
+        return _positive(node.left, proof, depth + 1) and _positive(node.right, proof, depth + 1)
+    return proof._count(node)
 
 
 def _harmless(call, resolve, pure_call):
@@ -220,6 +265,14 @@ class _Proof:
                 return na and nb, (va and (nb or vb)) or (vb and na), la or lb, da or db
             return na or nb, (va and lb) or (vb and la), la and lb, da or db
         return (False,) * 4
+
+    def is_abs_of_x(self, node, depth):
+        """`np.abs(x)` (np.absolute, np.fabs, the builtin abs), or a name assigned it once."""
+        if isinstance(node, gast.Name) and node.id in self.definitions and depth < _MAX_DEPTH:
+            return self.is_abs_of_x(self.definitions[node.id], depth + 1)
+        return isinstance(node, gast.Call) and not node.keywords and len(node.args) == 1 \
+            and callee(node.func, self.resolve) in (numpy.absolute, numpy.fabs, abs) \
+            and isinstance(node.args[0], gast.Name) and node.args[0].id == self.x
 
     def _count(self, node, depth=0):
         """A number >= 0 whatever the arrays hold: a constant > 0, an array's `.size`,
