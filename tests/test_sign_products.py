@@ -63,12 +63,26 @@ def huber_scaled(r):
     return 3.0 * np.sum(0.5 * m * m + 0.5 * (d - m)) / r.size
 
 
-PROVED = [(eps_insensitive, 1), (cubed_norm, 1), (capped_below, 1)]
-# g a positive multiple of np.minimum(|x|, c), c > 0: sign(x) g is that multiple of
-# np.clip(x, -c, c), and neither np.abs nor np.minimum is left to compute
-CLIPPED = [(smooth_l1, 2), (huber_builtin_abs, 1), (huber_scaled, 1)]
+def dead_zone(r):
+    """A penalty on what lies outside [-0.25, 0.25], written with the zero first, times a
+    mean: its share to |r| is 4 max(|r| - 0.25, 0) / n."""
+    e = np.maximum(0.0, np.abs(r) - 0.25)
+    return 2.0 * np.mean(e * e)
+
+
+def shifted_tube(r):
+    """np.maximum(|r| - 0.1, 0.5): a floor that is no zero, so no soft threshold."""
+    return np.sum(np.maximum(np.abs(r) - 0.1, 0.5) ** 2)
+
+
+PROVED = [(cubed_norm, 1), (capped_below, 1)]
+# g a positive multiple of np.minimum(|x|, c) or np.maximum(|x| - c, 0), c > 0: sign(x) g
+# is that multiple of np.clip(x, -c, c) or x - np.clip(x, -c, c), and neither np.abs nor
+# the kink is left to compute
+CLIPPED = [(smooth_l1, 2), (huber_builtin_abs, 1), (huber_scaled, 1), (eps_insensitive, 1),
+           (dead_zone, 1)]
 KEPT = [(l1, (np.arange(-2.0, 3.0),)), (smooth_l1_beta, (np.arange(-2.0, 3.0), 0.7)),
-        (floored, (np.arange(-2.0, 3.0),))]
+        (floored, (np.arange(-2.0, 3.0),)), (shifted_tube, (np.arange(-2.0, 3.0),))]
 
 
 def _args(f, n, shape, dtype=np.float64):
@@ -103,7 +117,8 @@ def test_copysign_where_proved_agrees_with_differences(f, n, shape):
 def test_a_clipped_distance_times_its_sign_is_a_clip(f, n, shape):
     args = _args(f, n, shape)
     text = _source(f, args)
-    assert "np.clip(" in text and "sign(" not in text and "np.minimum(" not in text, text
+    assert "np.clip(" in text and "sign(" not in text and "np.minimum(" not in text \
+        and "np.maximum(" not in text, text
     got = s2s_ad.grad(f)(*args)
     general = grad_on("general", f)(*args)
     np.testing.assert_allclose(got, numeric_grad(f, args, 0), rtol=1e-5, atol=1e-6)

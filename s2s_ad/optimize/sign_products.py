@@ -21,6 +21,16 @@ a mask) or `|r| ** p`'s (p > 1):
     d_bar = m / r.size                   ->     d_bar = m / r.size
     r_bar = d_bar * np.sign(r)                  r_bar = np.copysign(d_bar, r)
 
+Where g is a positive multiple of `np.minimum(|x|, c)` or `np.maximum(|x| - c, 0)` (c > 0
+a literal), the product needs neither the sign nor the abs nor the kink: it is that
+multiple of `np.clip(x, -c, c)` or of `x - np.clip(x, -c, c)`, the same numbers
+(`_clipped`), and the forward values only the adjoint read are then dropped:
+
+    t1_0 = pred - target                        t1_0 = pred - target
+    d = np.abs(t1_0)                     ->     t1_0_bar = np.clip(t1_0, -1.0, 1.0) / pred.size
+    m = np.minimum(d, 1.0)
+    t1_0_bar = m / pred.size * np.sign(t1_0)
+
 The three properties are proved by structure over single assignments at the function's
 top level (no loop carries them, nothing writes into their arrays); `_Proof` holds the
 rules. x must be proved float (a specialisation's facts): np.sign of integers is an
@@ -103,14 +113,20 @@ def _rewritten(node, definitions, written, kinds, resolve, numpy_name):
 
 
 def _clipped(g, x, proof, numpy_name, depth):
-    """g with its `np.minimum(np.abs(x), c)` (c a number > 0, either order; the abs
-    directly or through a name) written `np.clip(x, -c, c)`, when g is that minimum
-    multiplied or divided by counts and constants > 0 (names assigned once followed):
-    then `g * np.sign(x)` is that expression. None when g has another form.
+    """`g * np.sign(x)` without np.sign, np.abs or the kink, when g is one of
 
-    sign(x) min(|x|, c) is x where |x| <= c and c sign(x) elsewhere: clip(x, -c, c), the
-    same numbers (NaN where x is; a zero where x is one; +-c at +-inf), and a positive
-    factor commutes with the sign (IEEE products and quotients are symmetric in sign)."""
+        np.minimum(np.abs(x), c)          ->  np.clip(x, -c, c)
+        np.maximum(np.abs(x) - c, 0.0)    ->  x - np.clip(x, -c, c)
+
+    (c a number > 0, the operands in either order, the abs directly or through a name)
+    multiplied or divided by counts and constants > 0 (names assigned once followed);
+    None when g has another form.
+
+    sign(x) min(|x|, c) is x where |x| <= c and c sign(x) elsewhere: clip(x, -c, c); sign(x)
+    max(|x| - c, 0) is 0 where |x| <= c and x - c sign(x) elsewhere: x - clip(x, -c, c). The
+    numbers are the same (NaN where x is; a zero where x is one; +-c or +-inf at +-inf: |x| - c
+    and x - c sign(x) are one rounding of numbers of opposite signs), and a positive factor
+    commutes with the sign (IEEE products and quotients are symmetric in sign)."""
     if depth > _MAX_DEPTH:
         return None
     if isinstance(g, gast.Name) and g.id in proof.definitions:
@@ -126,14 +142,40 @@ def _clipped(g, x, proof, numpy_name, depth):
                 return build.binop(new, type(g.op).__name__, build.clone(factor)) \
                     if inner is g.left else build.binop(build.clone(factor), "Mult", new)
         return None
-    if not (isinstance(g, gast.Call) and not g.keywords and len(g.args) == 2
-            and callee(g.func, proof.resolve) is numpy.minimum):
+    function = callee(g.func, proof.resolve) if isinstance(g, gast.Call) else None
+    if function not in (numpy.minimum, numpy.maximum) or g.keywords or len(g.args) != 2:
         return None
-    for distance, bound in (g.args, reversed(g.args)):
-        c = bound.value if isinstance(bound, gast.Constant) else None
-        if type(c) in (int, float) and c > 0 and proof.is_abs_of_x(distance, depth + 1):
-            return build.call(build.dotted(f"{numpy_name}.clip"),
-                              [build.name(x), build.const(-c), build.const(c)])
+    for operand, bound in (g.args, reversed(g.args)):
+        if function is numpy.minimum:
+            c = _positive_constant(bound)
+            if c is not None and proof.is_abs_of_x(operand, depth + 1):
+                return _clip(x, c, numpy_name)
+        elif isinstance(bound, gast.Constant) and type(bound.value) in (int, float) \
+                and bound.value == 0:
+            c = _abs_minus(operand, proof, depth + 1)
+            if c is not None:
+                return build.binop(build.name(x), "Sub", _clip(x, c, numpy_name))
+    return None
+
+
+def _clip(x, c, numpy_name):
+    return build.call(build.dotted(f"{numpy_name}.clip"),
+                      [build.name(x), build.const(-c), build.const(c)])
+
+
+def _positive_constant(node):
+    """The value of a number literal > 0, else None."""
+    value = node.value if isinstance(node, gast.Constant) else None
+    return value if type(value) in (int, float) and value > 0 else None
+
+
+def _abs_minus(node, proof, depth):
+    """c for `np.abs(x) - c` (c a number > 0; through a name assigned it once), else None."""
+    if isinstance(node, gast.Name) and node.id in proof.definitions and depth < _MAX_DEPTH:
+        return _abs_minus(proof.definitions[node.id], proof, depth + 1)
+    if isinstance(node, gast.BinOp) and isinstance(node.op, gast.Sub) \
+            and proof.is_abs_of_x(node.left, depth + 1):
+        return _positive_constant(node.right)
     return None
 
 
