@@ -38,6 +38,7 @@ from ..ir.naming import callee
 from ..ir.walk import walk_tree
 from ..signature import Num
 from .buffer_plan import UFUNC_OF, NotScheduled, Plan, keeps_dtype
+from .product_operands import product_operands_named, unplanned_operands_inlined
 
 _HARMLESS_ATTRIBUTES = {"size", "shape", "ndim", "dtype"}
 _REDUCTIONS = {numpy.sum, numpy.mean, numpy.max, numpy.min, numpy.prod}
@@ -67,9 +68,15 @@ def schedule_in_place(body, kinds, resolve, numpy_name, fresh, generated):
     value in one statement (`z_1 = np.subtract(z, m, out=z)` at most). A user's variable
     may lend its array once nothing reads it any more, as `z -= m` does in a gradient
     written by hand (softmax's shifted logits and their exponentials share one array).
-    Returns (body,
-    changed)."""
-    return _Schedule(body, kinds, resolve, numpy_name, fresh, generated).run()
+    A product's elementwise operand is planned as an assignment of its own
+    (product_operands.py). Returns (body, changed)."""
+    schedule = _Schedule(body, kinds, resolve, numpy_name, fresh, generated)
+    split, named = product_operands_named(schedule, _allocates)
+    if not named:
+        return schedule.run()
+    planned = _Schedule(split, kinds, resolve, numpy_name, fresh,
+                        lambda name: name in named or generated(name)).run()[0]
+    return unplanned_operands_inlined(planned, named), True
 
 
 class _Schedule:
