@@ -159,6 +159,23 @@ def test_nan_and_float32_keep_sign_s_numbers():
     np.testing.assert_array_equal(got, want)          # NaN where x is NaN, 0 at +-0
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_the_clips_give_the_sign_products_numbers(dtype):
+    """Bit for bit, at NaN, +-0, +-inf, on the thresholds and between them."""
+    x = np.array([np.nan, 0.0, -0.0, 3.0, -0.25, np.inf, -np.inf, 1.0, -1.0, 0.1, -0.1,
+                  0.7, -1e-30], dtype=dtype)
+    t = np.zeros_like(x)
+    got = s2s_ad.grad(smooth_l1)(x, t)
+    want = np.sign(x) * (np.minimum(np.abs(x), dtype(1.0)) / x.size)
+    assert got.dtype == dtype
+    np.testing.assert_array_equal(got, want)
+    got = s2s_ad.grad(eps_insensitive)(x)
+    e = np.maximum(np.abs(x) - dtype(0.1), dtype(0.0))
+    want = np.sign(x) * (e * (dtype(2.0) / x.size))
+    assert got.dtype == dtype
+    np.testing.assert_array_equal(got, want)
+
+
 def _statements(source):
     return gast.parse(source).body[0].body
 
