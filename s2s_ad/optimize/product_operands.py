@@ -27,11 +27,15 @@ def product_operands_named(schedule, allocates):
         target = stmt.targets[0].id if isinstance(stmt, gast.Assign) and len(
             stmt.targets) == 1 and isinstance(stmt.targets[0], gast.Name) else None
         value = stmt.value if target is not None else None
+        # the right operand named first runs before the left one: only when the left
+        # calls nothing (a name, `X.T`), so that no order of effects changes
         sides = [side for side in ("left", "right")
                  if isinstance(value, gast.BinOp) and isinstance(value.op, gast.MatMult)
                  and schedule.generated(target)
                  and allocates(getattr(value, side), schedule)
-                 and isinstance(schedule.class_of(getattr(value, side)), tuple)]
+                 and isinstance(schedule.class_of(getattr(value, side)), tuple)
+                 and (side == "left" or not any(isinstance(n, gast.Call)
+                                                for n in gast.walk(value.left)))]
         if not sides:
             out.append(stmt)
             continue
