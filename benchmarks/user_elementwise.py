@@ -6,7 +6,8 @@ focal loss (np.where picks each label's probability, a square of 1 - p_t) and an
 regularised linear SVM with the squared hinge (np.maximum(0.0, ...) ** 2), and a
 Laplace negative log-likelihood with per-element location and scale (np.abs of y - mu),
 and a robust polynomial fit by a smooth-L1 loss with a threshold (np.minimum of |r|),
-and support-vector regression's squared epsilon-insensitive loss (np.maximum of |r| - eps).
+and support-vector regression's squared epsilon-insensitive loss (np.maximum of |r| - eps),
+and a Huber line fit written with the absolute residual capped by np.minimum.
 """
 import numpy as np
 
@@ -212,3 +213,29 @@ def make_svr_eps_insensitive(small=False):
     rng = _rng(48)
     shape = (6, 5) if small else (1000, 1000)
     return 0.3 * rng.standard_normal(shape), 0.3 * rng.standard_normal(shape)
+
+
+def huber_capped_fit(w, X, y):
+    """A linear model fitted by the Huber loss at the usual threshold 1.35, written with
+    the absolute residual capped by np.minimum (quadratic inside, linear outside)."""
+    a = np.abs(X @ w - y)
+    q = np.minimum(a, 1.35)
+    return np.mean(0.5 * q * q + 1.35 * (a - q))
+
+
+def huber_capped_fit_grad(w, X, y):
+    # psi(r) = clip(r, -1.35, 1.35), over n, back through X; one array of residuals
+    r = X @ w
+    r -= y
+    np.clip(r, -1.35, 1.35, out=r)
+    r *= 1.0 / len(y)
+    return r @ X
+
+
+def make_huber_capped_fit(small=False):
+    rng = _rng(49)
+    n, d = (9, 3) if small else (100000, 10)
+    X = rng.standard_normal((n, d))
+    w_true = rng.standard_normal(d)
+    y = X @ w_true + rng.standard_t(2, n)
+    return w_true + 0.2 * rng.standard_normal(d), X, y

@@ -187,3 +187,32 @@ def test_sign_is_never_written_into_its_operand(f, make, wrt):
     source = s2s_ad.derivative_source(s2s_ad.grad(f, wrt=wrt), *args)
     calls = re.findall(r"np\.sign\((\w+)(?:, out=(\w+))?\)", source)
     assert calls and all(out != operand for operand, out in calls)
+
+
+def huber_fit(w, X, y):
+    a = np.abs(X @ w - y)
+    q = np.minimum(a, 1.35)
+    return np.mean(0.5 * q * q + 1.35 * (a - q))
+
+
+def matrix_fit(W, X, Y):
+    """The product's elementwise operand on its right: X.T @ (2 E / n)."""
+    E = X @ W - Y
+    return np.mean(E * E)
+
+
+@pytest.mark.parametrize("f, shapes", [(huber_fit, ((3,), (40, 3), (40,))),
+                                       (matrix_fit, ((3, 2), (40, 3), (40, 2)))])
+def test_an_elementwise_operand_of_a_product_is_evaluated_in_place(f, shapes):
+    """A closed form's adjoint read by `@` (product_operands.py): named first, then
+    planned as any elementwise assignment, in the residual's own array."""
+    from tests.gradcheck import numeric_grad
+    rng = np.random.default_rng(5)
+    w, X, y = (2.0 * rng.standard_normal(shape) for shape in shapes)
+    source = s2s_ad.derivative_source(s2s_ad.grad(f), w, X, y)
+    assert "_operand = " in source and ", out=" in source, source
+    np.testing.assert_allclose(s2s_ad.grad(f)(w, X, y), numeric_grad(f, (w, X, y), 0),
+                               rtol=1e-6, atol=1e-8)
+    X0, y0 = X.copy(), y.copy()
+    s2s_ad.grad(f)(w, X, y)
+    assert np.array_equal(X, X0) and np.array_equal(y, y0)

@@ -74,7 +74,9 @@ def test_softplus_of_arrays_of_one_shape_is_one_straight_sweep():
 
 def test_logistic_regression_reads_like_the_hand_written_gradient():
     source = s2s_ad.derivative_source(s2s_ad.grad(P.logreg), *CASES[0][1][0])
-    assert "(p - y) / " in source and "@ X" in source and "matmul_adjoint" not in source
+    # p - y and its division in p's array (buffers.py), then the product
+    assert "np.subtract(p, y, out=p)" in source and "_operand @ X" in source \
+        and "matmul_adjoint" not in source
     assert "unbroadcast" not in source and "1.0 - y" not in source
 
 
@@ -240,3 +242,27 @@ def test_forward_names_multiplies_out_only_pairs_of_the_right_degrees(monkeypatc
     texts = {ast.unparse(gast.gast_to_ast(gast.Expression(body=f))) for f in found}
     assert "3.0 * (z * y)" in texts
     assert len(calls) < 200          # 3,400 when every pair was multiplied out
+
+
+def mean_by_len(w, X, y):
+    """A Huber loss averaged the way many users write it: a sum over len(y)."""
+    a = np.abs(X @ w - y)
+    q = np.minimum(a, 1.35)
+    return np.sum(0.5 * q * q + 1.35 * (a - q)) / len(y)
+
+
+def len_of_a_number(x, s):
+    """len of a float raises: the call is not pure, and f's TypeError stays."""
+    return np.sum(x * x) / len(s)
+
+
+def test_len_of_an_array_is_a_number_the_closed_form_reads():
+    """`len(y)` of an array of rank >= 1 has no effect (PassFacts.pure_call): the forward
+    sweep stays pure single assignments and the closed form applies, as with y.size."""
+    args = (vec(D), vec(N, D) * 2.0, vec(N) * 2.0)
+    source = s2s_ad.derivative_source(s2s_ad.grad(mean_by_len), *args)
+    assert "closed form" in source and "kink_share" not in source and "sign(" not in source
+    np.testing.assert_allclose(s2s_ad.grad(mean_by_len)(*args),
+                               numeric_grad(mean_by_len, args, 0), rtol=1e-5, atol=1e-7)
+    with pytest.raises(TypeError):
+        s2s_ad.grad(len_of_a_number)(vec(N), 2.0)

@@ -89,6 +89,35 @@ def test_a_loop_value_read_for_its_shape_is_not_computed_or_taped():
     assert not squares and "reduced_count(" in source
 
 
+def windows_summed(w, x, y):
+    """A sum of shifted windows in a loop, the way a user writes a valid correlation: after
+    the loop the facts know no dtype for `out` (nor for what is computed from it), and
+    np.mean's count of the squares is read off the residual the adjoint keeps anyway."""
+    n = len(x) - len(w) + 1
+    out = np.zeros(n)
+    for k in range(len(w)):
+        out = out + w[k] * x[k:k + n]
+    return np.mean((np.tanh(out) - y) ** 2)
+
+
+def test_a_count_is_read_off_a_value_of_unknown_dtype():
+    rng = np.random.default_rng(3)
+    w, x = rng.normal(size=3), rng.normal(size=12)
+    y = 0.3 * rng.normal(size=10)
+    df = s2s_ad.grad(windows_summed, wrt=(0, 1))
+    got = df(w, x, y)
+    for k in (0, 1):
+        np.testing.assert_allclose(got[k], numeric_grad(windows_summed, (w, x, y), k),
+                                   rtol=1e-6, atol=1e-9)
+    source = s2s_ad.derivative_source(df, w, x, y)
+    squares = re.findall(r"^\s*\w+ = (\w+) \* \1$", source, re.M)     # `t10_0 = t9_0 * t9_0`
+    assert not squares and "reduced_count(" in source, source
+    for path in PATHS:
+        general = grad_on(path, windows_summed, wrt=(0, 1))(w, x, y)
+        for a, b in zip(general, got):
+            np.testing.assert_allclose(a, b, rtol=1e-12, atol=0.0)
+
+
 @pytest.mark.parametrize("path", PATHS)
 @pytest.mark.parametrize("f", [growing_windows, shrinking_carried,
                                squared_before_the_value_it_matches, carried_state_loss,

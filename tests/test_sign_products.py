@@ -55,10 +55,34 @@ def floored(x):
     return np.sum(np.maximum(np.abs(x), 1.0) ** 2)
 
 
-PROVED = [(smooth_l1, 2), (eps_insensitive, 1), (cubed_norm, 1), (capped_below, 1),
-          (huber_builtin_abs, 1)]
+def huber_scaled(r):
+    """A Huber loss written with the threshold first, scaled by constants and a count: its
+    share to |r| is 3 min(|r|, 0.5) / n, so sign(r) times it is 3 clip(r, -0.5, 0.5) / n."""
+    d = np.abs(r)
+    m = np.minimum(0.5, d)
+    return 3.0 * np.sum(0.5 * m * m + 0.5 * (d - m)) / r.size
+
+
+def dead_zone(r):
+    """A penalty on what lies outside [-0.25, 0.25], written with the zero first, times a
+    mean: its share to |r| is 4 max(|r| - 0.25, 0) / n."""
+    e = np.maximum(0.0, np.abs(r) - 0.25)
+    return 2.0 * np.mean(e * e)
+
+
+def shifted_tube(r):
+    """np.maximum(|r| - 0.1, 0.5): a floor that is no zero, so no soft threshold."""
+    return np.sum(np.maximum(np.abs(r) - 0.1, 0.5) ** 2)
+
+
+PROVED = [(cubed_norm, 1), (capped_below, 1)]
+# g a positive multiple of np.minimum(|x|, c) or np.maximum(|x| - c, 0), c > 0: sign(x) g
+# is that multiple of np.clip(x, -c, c) or x - np.clip(x, -c, c), and neither np.abs nor
+# the kink is left to compute
+CLIPPED = [(smooth_l1, 2), (huber_builtin_abs, 1), (huber_scaled, 1), (eps_insensitive, 1),
+           (dead_zone, 1)]
 KEPT = [(l1, (np.arange(-2.0, 3.0),)), (smooth_l1_beta, (np.arange(-2.0, 3.0), 0.7)),
-        (floored, (np.arange(-2.0, 3.0),))]
+        (floored, (np.arange(-2.0, 3.0),)), (shifted_tube, (np.arange(-2.0, 3.0),))]
 
 
 def _args(f, n, shape, dtype=np.float64):
@@ -88,6 +112,26 @@ def test_copysign_where_proved_agrees_with_differences(f, n, shape):
     assert got.flat[0] == 0.0
 
 
+@pytest.mark.parametrize("shape", [(6,), (4, 5), (3, 1, 4)])
+@pytest.mark.parametrize("f, n", CLIPPED)
+def test_a_clipped_distance_times_its_sign_is_a_clip(f, n, shape):
+    args = _args(f, n, shape)
+    text = _source(f, args)
+    assert "np.clip(" in text and "sign(" not in text and "np.minimum(" not in text \
+        and "np.maximum(" not in text, text
+    got = s2s_ad.grad(f)(*args)
+    general = grad_on("general", f)(*args)
+    np.testing.assert_allclose(got, numeric_grad(f, args, 0), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(got, general, rtol=1e-13, atol=0.0)
+    assert got.flat[0] == 0.0
+
+
+def test_the_clip_writes_into_the_difference_it_reads():
+    args = _args(smooth_l1, 2, (4, 5))
+    text = _source(smooth_l1, args)
+    assert "np.clip(t1_0, -1.0, 1.0, out=t1_0)" in text and "np.abs(" not in text, text
+
+
 @pytest.mark.parametrize("f, args", KEPT)
 def test_sign_kept_where_not_proved(f, args):
     text = _source(f, args)
@@ -113,6 +157,23 @@ def test_nan_and_float32_keep_sign_s_numbers():
     want = np.sign(x - t) * (np.minimum(np.abs(x - t), np.float32(1.0)) / x.size)
     assert got.dtype == np.float32 and want.dtype == np.float32
     np.testing.assert_array_equal(got, want)          # NaN where x is NaN, 0 at +-0
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_the_clips_give_the_sign_products_numbers(dtype):
+    """Bit for bit, at NaN, +-0, +-inf, on the thresholds and between them."""
+    x = np.array([np.nan, 0.0, -0.0, 3.0, -0.25, np.inf, -np.inf, 1.0, -1.0, 0.1, -0.1,
+                  0.7, -1e-30], dtype=dtype)
+    t = np.zeros_like(x)
+    got = s2s_ad.grad(smooth_l1)(x, t)
+    want = np.sign(x) * (np.minimum(np.abs(x), dtype(1.0)) / x.size)
+    assert got.dtype == dtype
+    np.testing.assert_array_equal(got, want)
+    got = s2s_ad.grad(eps_insensitive)(x)
+    e = np.maximum(np.abs(x) - dtype(0.1), dtype(0.0))
+    want = np.sign(x) * (e * (dtype(2.0) / x.size))
+    assert got.dtype == dtype
+    np.testing.assert_array_equal(got, want)
 
 
 def _statements(source):
@@ -163,7 +224,7 @@ def test_what_the_rules_prove(source, expected):
 
 
 def test_a_product_inside_a_call_is_rewritten():
-    source = ("def f(r):\n d = np.abs(r)\n m = np.minimum(d, 1.0)\n"
+    source = ("def f(r):\n d = np.abs(r)\n m = d * 2.0\n"
               " return unbroadcast(m * np.sign(r), r)")
     statements, changed = signs_as_copysign(_statements(source), _kinds(r="float64"),
                                             {"np": np, "unbroadcast": unbroadcast}.get,

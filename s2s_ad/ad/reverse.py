@@ -112,12 +112,14 @@ def reverse(inputs, wrt, seed):
     if shape_helpers is not None and inputs.kinds is not None:
         stable = _stable_names(levels)
         same_dtype = _same_dtype(inputs.kinds)
+        counts = _count_helpers(inputs.bindings)
         shapes_read_within_iterations(walker.iterations, shape_helpers[0],
-                                      inputs.kinds.iteration_classes, stable, same_dtype)
+                                      inputs.kinds.iteration_classes, stable, same_dtype,
+                                      counts)
         shapes_read_off_kept_values(seeded + walked, shape_helpers[0],
                                     inputs.kinds.shape_class, stable,
                                     levels.resolution.parameters,
-                                    (levels.numpy_name, same_dtype))
+                                    (levels.numpy_name, same_dtype), counts)
     # the seed section reads final values only: it never needs anything from the tape
     forward, walked, used = resolve_markers(forward, walked, tape, levels.numpy_name,
                                             shape_helpers,
@@ -176,6 +178,13 @@ def _item_helpers(bindings):
     """bind(helper) -> its name: a dict entry an index write creates is saved and
     restored by runtime_mappings.saved_entry / restore_entry (it may not exist before)."""
     return lambda helper: bindings.name_for(helper.__name__, helper)
+
+
+def _count_helpers(bindings):
+    """The names reduced_count is bound to: it reads a shape and no dtype."""
+    from .. import runtime
+    return frozenset(name for name, obj in bindings.names.items()
+                     if obj is runtime.reduced_count)
 
 
 def _shape_helpers(bindings):

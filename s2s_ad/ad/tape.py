@@ -214,7 +214,7 @@ def pop(tape_name):
 
 
 def shapes_read_off_kept_values(stmts, positions, shape_class, stable, parameters,
-                                zeros_like):
+                                zeros_like, counts=frozenset()):
     """A specialisation's shape-only arguments (`unbroadcast(g, t7_0)`'s t7_0, see
     shape_only_reads) read off a value the facts prove of the same shape (kinds'
     shape_class) that `stmts` read as a value anyway, so that the forward sweep need not
@@ -222,8 +222,10 @@ def shapes_read_off_kept_values(stmts, positions, shape_class, stable, parameter
     `stable` names (parameters never rebound, names bound once at the top level) stand
     in for one another: their shapes are the same at every point of the backward sweep.
     `zeros_like`: (numpy's name, same_dtype(a, b)): `np.zeros_like(x)`'s x is read off
-    too, and every replacement has the same dtype (the helpers' results take it). Edits the calls in
-    `stmts` (the generator's own, new statements):
+    too, and every replacement has the same dtype (the helpers' results take it), but in
+    a call of a helper named in `counts` (reduced_count: a number of elements, whatever
+    the dtype; so also where the facts know no dtype). Edits the calls in `stmts` (the
+    generator's own, new statements):
 
         t16_0 = t15_0 * t15_0                      (dropped later: read for its shape only)
         t15_0_bar = 1.0 / reduced_count(t16_0, None) * 2.0 * t15_0
@@ -241,11 +243,12 @@ def shapes_read_off_kept_values(stmts, positions, shape_class, stable, parameter
             # of the same dtype: the helpers' results take the dtype of what they read
             # (reduced over an int index array, a float32 adjoint would become float64)
             kept = next((v for v in values if v in stable and shape_class.get(v, v) == root
-                         and same_dtype(v, name)), name)
+                         and (_counts(call, counts) or same_dtype(v, name))), name)
             call.args[k] = build.name(kept)
 
 
-def shapes_read_within_iterations(iterations, positions, edges_of, stable, same_dtype):
+def shapes_read_within_iterations(iterations, positions, edges_of, stable, same_dtype,
+                                  counts=frozenset()):
     """The same inside a loop, for the values of one iteration. In the backward sweep a
     name bound once in the body, at position j, holds in the chunk of the body's k-th
     statement the value that statement saw: the tape restores it only after chunk j,
@@ -281,10 +284,16 @@ def shapes_read_within_iterations(iterations, positions, edges_of, stable, same_
                     continue
                 root = root_of(parent, name)
                 kept = next((v for v in values if v != name and v in members
-                             and root_of(parent, v) == root and same_dtype(v, name)
+                             and root_of(parent, v) == root
+                             and (_counts(call, counts) or same_dtype(v, name))
                              and (v in stable or v in bound_at)), None)
                 if kept is not None:
                     call.args[k] = build.name(kept)
+
+
+def _counts(call, counts):
+    """Is `call` one of a helper that reads its argument's shape only (no dtype)?"""
+    return isinstance(call.func, gast.Name) and call.func.id in counts
 
 
 def _reads_dtype(call, numpy_name):

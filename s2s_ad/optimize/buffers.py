@@ -38,6 +38,7 @@ from ..ir.naming import callee
 from ..ir.walk import walk_tree
 from ..signature import Num
 from .buffer_plan import UFUNC_OF, NotScheduled, Plan, keeps_dtype
+from .product_operands import product_operands_named, unplanned_operands_inlined
 
 _HARMLESS_ATTRIBUTES = {"size", "shape", "ndim", "dtype"}
 _REDUCTIONS = {numpy.sum, numpy.mean, numpy.max, numpy.min, numpy.prod}
@@ -53,6 +54,8 @@ _SHAPE_CHECKS = (runtime_checks.check_broadcast, runtime_checks.check_matmul)
 # ufuncs given a free buffer or a new array, never their operand's: np.sign of 10^6 float64
 # takes 5.3 ms in place, 0.6 ms into another array (numpy 2.4; abs's adjoint met it)
 _SLOW_IN_PLACE = {numpy.sign}
+# np.clip(x, lo, hi) applies numpy's clip ufunc to its operands and takes its `out=`
+_CLIP = (getattr(numpy, "_core", None) or numpy.core).umath.clip
 _WEAK = "python number"        # a Python int or float: never changes an array's dtype
 
 
@@ -65,9 +68,15 @@ def schedule_in_place(body, kinds, resolve, numpy_name, fresh, generated):
     value in one statement (`z_1 = np.subtract(z, m, out=z)` at most). A user's variable
     may lend its array once nothing reads it any more, as `z -= m` does in a gradient
     written by hand (softmax's shifted logits and their exponentials share one array).
-    Returns (body,
-    changed)."""
-    return _Schedule(body, kinds, resolve, numpy_name, fresh, generated).run()
+    A product's elementwise operand is planned as an assignment of its own
+    (product_operands.py). Returns (body, changed)."""
+    schedule = _Schedule(body, kinds, resolve, numpy_name, fresh, generated)
+    split, named = product_operands_named(schedule, _allocates)
+    if not named:
+        return schedule.run()
+    planned = _Schedule(split, kinds, resolve, numpy_name, fresh,
+                        lambda name: name in named or generated(name)).run()[0]
+    return unplanned_operands_inlined(planned, named), True
 
 
 class _Schedule:
@@ -271,6 +280,8 @@ class _Schedule:
         if not isinstance(node, gast.Call) or node.keywords:
             return None
         function = callee(node.func, self.resolve)
+        if function is numpy.clip:
+            function = _CLIP
         if isinstance(function, numpy.ufunc) and function.nout == 1 \
                 and function.nin == len(node.args):
             return function

@@ -57,6 +57,13 @@ class PassFacts:
             return len(call.args) == 1 and not call.keywords and self.kinds is not None \
                 and isinstance(call.args[0], gast.Name) \
                 and isinstance(self.kinds.of(call.args[0].id), Num)
+        if callee is len:
+            # of an array of rank >= 1 (len of a number or a 0-d array raises)
+            kind = self.kinds.of(call.args[0].id) if self.kinds is not None and len(
+                call.args) == 1 and not call.keywords and isinstance(call.args[0], gast.Name) \
+                else None
+            return isinstance(kind, Num) and kind.type is numpy.ndarray \
+                and bool(getattr(kind, "axes", None))
         return isinstance(callee, numpy.ufunc) or home.startswith("numpy") or _of_math(callee)
 
     def number_call(self, call):

@@ -215,6 +215,9 @@ def in_place_arithmetic(body, facts):
     statements, signs = signs_as_copysign(body.copy().statements(), facts.kinds,
                                           facts.resolve, facts.levels.numpy_name,
                                           facts.pure_call)
+    if signs:
+        # a clipped form (`np.clip(x, -c, c)`) leaves the abs and minimum it replaced unread
+        statements = eliminate_dead_code(statements, raising=facts.raising)[0]
     statements, in_place = schedule_in_place(
         statements, facts.kinds, facts.resolve, facts.levels.numpy_name,
         facts.namer.fresh, facts.generated_name)

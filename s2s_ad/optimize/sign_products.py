@@ -21,6 +21,16 @@ a mask) or `|r| ** p`'s (p > 1):
     d_bar = m / r.size                   ->     d_bar = m / r.size
     r_bar = d_bar * np.sign(r)                  r_bar = np.copysign(d_bar, r)
 
+Where g is a positive multiple of `np.minimum(|x|, c)` or `np.maximum(|x| - c, 0)` (c > 0
+a literal), the product needs neither the sign nor the abs nor the kink: it is that
+multiple of `np.clip(x, -c, c)` or of `x - np.clip(x, -c, c)`, the same numbers
+(`_clipped`), and the forward values only the adjoint read are then dropped:
+
+    t1_0 = pred - target                        t1_0 = pred - target
+    d = np.abs(t1_0)                     ->     t1_0_bar = np.clip(t1_0, -1.0, 1.0) / pred.size
+    m = np.minimum(d, 1.0)
+    t1_0_bar = m / pred.size * np.sign(t1_0)
+
 The three properties are proved by structure over single assignments at the function's
 top level (no loop carries them, nothing writes into their arrays); `_Proof` holds the
 rules. x must be proved float (a specialisation's facts): np.sign of integers is an
@@ -93,10 +103,87 @@ def _rewritten(node, definitions, written, kinds, resolve, numpy_name):
         if x in written or not _is_float(kinds, x):
             continue
         proof = _Proof(x, definitions, written, resolve)
+        clipped = _clipped(g, x, proof, numpy_name, 0)
+        if clipped:           # (a node; benchmarks/paired_passes.py may make it False)
+            return clipped
         if proof.holds(g):
             return build.call(build.dotted(f"{numpy_name}.copysign"),
                               [build.clone(g), build.name(x)])
     return None
+
+
+def _clipped(g, x, proof, numpy_name, depth):
+    """`g * np.sign(x)` without np.sign, np.abs or the kink, when g is one of
+
+        np.minimum(np.abs(x), c)          ->  np.clip(x, -c, c)
+        np.maximum(np.abs(x) - c, 0.0)    ->  x - np.clip(x, -c, c)
+
+    (c a number > 0, the operands in either order, the abs directly or through a name)
+    multiplied or divided by counts and constants > 0 (names assigned once followed);
+    None when g has another form.
+
+    sign(x) min(|x|, c) is x where |x| <= c and c sign(x) elsewhere: clip(x, -c, c); sign(x)
+    max(|x| - c, 0) is 0 where |x| <= c and x - c sign(x) elsewhere: x - clip(x, -c, c). The
+    numbers are the same (NaN where x is; a zero where x is one; +-c or +-inf at +-inf: |x| - c
+    and x - c sign(x) are one rounding of numbers of opposite signs), and a positive factor
+    commutes with the sign (IEEE products and quotients are symmetric in sign)."""
+    if depth > _MAX_DEPTH:
+        return None
+    if isinstance(g, gast.Name) and g.id in proof.definitions:
+        return _clipped(proof.definitions[g.id], x, proof, numpy_name, depth + 1)
+    if isinstance(g, gast.BinOp) and isinstance(g.op, (gast.Mult, gast.Div)):
+        sides = [(g.left, g.right)] + ([(g.right, g.left)] if isinstance(g.op, gast.Mult)
+                                       else [])
+        for inner, factor in sides:
+            if not _positive(factor, proof, depth + 1):
+                continue
+            new = _clipped(inner, x, proof, numpy_name, depth + 1)
+            if new is not None:
+                return build.binop(new, type(g.op).__name__, build.clone(factor)) \
+                    if inner is g.left else build.binop(build.clone(factor), "Mult", new)
+        return None
+    function = callee(g.func, proof.resolve) if isinstance(g, gast.Call) else None
+    if function not in (numpy.minimum, numpy.maximum) or g.keywords or len(g.args) != 2:
+        return None
+    for operand, bound in (g.args, reversed(g.args)):
+        if function is numpy.minimum:
+            c = _positive_constant(bound)
+            if c is not None and proof.is_abs_of_x(operand, depth + 1):
+                return _clip(x, c, numpy_name)
+        elif isinstance(bound, gast.Constant) and type(bound.value) in (int, float) \
+                and bound.value == 0:
+            c = _abs_minus(operand, proof, depth + 1)
+            if c is not None:
+                return build.binop(build.name(x), "Sub", _clip(x, c, numpy_name))
+    return None
+
+
+def _clip(x, c, numpy_name):
+    return build.call(build.dotted(f"{numpy_name}.clip"),
+                      [build.name(x), build.const(-c), build.const(c)])
+
+
+def _positive_constant(node):
+    """The value of a number literal > 0, else None."""
+    value = node.value if isinstance(node, gast.Constant) else None
+    return value if type(value) in (int, float) and value > 0 else None
+
+
+def _abs_minus(node, proof, depth):
+    """c for `np.abs(x) - c` (c a number > 0; through a name assigned it once), else None."""
+    if isinstance(node, gast.Name) and node.id in proof.definitions and depth < _MAX_DEPTH:
+        return _abs_minus(proof.definitions[node.id], proof, depth + 1)
+    if isinstance(node, gast.BinOp) and isinstance(node.op, gast.Sub) \
+            and proof.is_abs_of_x(node.left, depth + 1):
+        return _positive_constant(node.right)
+    return None
+
+
+def _positive(node, proof, depth):
+    """A count or constant > 0 (`_Proof._count`), or a quotient of two such."""
+    if isinstance(node, gast.BinOp) and isinstance(node.op, gast.Div) and depth < _MAX_DEPTH:
+        return _positive(node.left, proof, depth + 1) and _positive(node.right, proof, depth + 1)
+    return proof._count(node)
 
 
 def _harmless(call, resolve, pure_call):
@@ -220,6 +307,14 @@ class _Proof:
                 return na and nb, (va and (nb or vb)) or (vb and na), la or lb, da or db
             return na or nb, (va and lb) or (vb and la), la and lb, da or db
         return (False,) * 4
+
+    def is_abs_of_x(self, node, depth):
+        """`np.abs(x)` (np.absolute, np.fabs, the builtin abs), or a name assigned it once."""
+        if isinstance(node, gast.Name) and node.id in self.definitions and depth < _MAX_DEPTH:
+            return self.is_abs_of_x(self.definitions[node.id], depth + 1)
+        return isinstance(node, gast.Call) and not node.keywords and len(node.args) == 1 \
+            and callee(node.func, self.resolve) in (numpy.absolute, numpy.fabs, abs) \
+            and isinstance(node.args[0], gast.Name) and node.args[0].id == self.x
 
     def _count(self, node, depth=0):
         """A number >= 0 whatever the arrays hold: a constant > 0, an array's `.size`,
