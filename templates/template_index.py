@@ -37,7 +37,7 @@ source runtime_adjoints_linalg 878237823
 source runtime_banded 799786415
 source runtime_calculus 3507173389
 source runtime_functions 2311047599
-source runtime_helpers 1534293786
+source runtime_helpers 634412015
 source runtime_helpers_arrays 1411742494
 source runtime_helpers_pieces 3004516216
 source runtime_mappings 3962196716
@@ -858,6 +858,7 @@ nondifferentiable s2s_ad.runtime_checks:check_not_sequences runtime_helpers
 nondifferentiable s2s_ad.runtime_checks:check_scalar_output runtime_helpers
 nondifferentiable s2s_ad.runtime_checks:check_unshared runtime_helpers
 nondifferentiable s2s_ad.runtime_checks:check_unzipped runtime_helpers
+nondifferentiable s2s_ad.runtime_checks:keyword_call_refused runtime_helpers
 nondifferentiable s2s_ad.runtime_checks:zip_length runtime_helpers
 nondifferentiable s2s_ad.runtime_creation:linspace_fractions runtime_helpers
 nondifferentiable s2s_ad.runtime_draws:random_states runtime_helpers

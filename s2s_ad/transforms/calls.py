@@ -11,8 +11,10 @@
 Used by `normalize` (mixed into its normalizer).
 """
 import copy
+import dataclasses
 import functools
 import inspect
+import os
 
 import gast
 import numpy
@@ -22,7 +24,8 @@ from ..errors import UnsupportedSyntaxError
 from ..ir.build import dotted_path
 from ..ir import build
 from ..runtime import RUNTIME_MODULES
-from .. import runtime_creation, runtime_functions, runtime_objects, runtime_pieces, runtime_shape
+from .. import (runtime_checks, runtime_creation, runtime_functions, runtime_objects,
+               runtime_pieces, runtime_shape)
 from ..frontend.star_params import (fixed_arity, fixed_count, keyword_names, spread_keywords,
                                     takes_variable_arguments)
 from ..runtime_objects import constructible, defines_call, field_names, make_object
@@ -86,9 +89,13 @@ class CallMixin(FunctionValueMixin, HelperInlineMixin, ObjectCallMixin):
                 what = f"`{func.id}` holds a function chosen when the code runs" \
                     if isinstance(func, gast.Name) else \
                     "this call's function is chosen when the code runs"
-                raise UnsupportedSyntaxError(
+                error = UnsupportedSyntaxError(
                     f"{what}: such a call is differentiated with positional arguments only",
                     self.smap.locate(expr), "pass the arguments by position: f(x, w)")
+                if any(isinstance(a, gast.Starred) for a in expr.args) \
+                        or any(k.arg is None for k in expr.keywords):
+                    raise error
+                return self._keyword_call_refused(func, expr, error)
             receiver = func.value
             held_classes = self._item_methods(receiver, func.attr) \
                 if isinstance(receiver, (gast.Name, gast.Subscript)) else None
@@ -145,6 +152,24 @@ class CallMixin(FunctionValueMixin, HelperInlineMixin, ObjectCallMixin):
                 or self.res.lookup(path) is not functools.partial:
             return None
         return func
+
+    def _keyword_call_refused(self, func, expr, error):
+        """`model(x, scale=2.0)` of a function or object known only when the code runs:
+        the located error raised when the derivative runs the call (keyword_call_refused),
+        then the call of it with every value it reads (never reached; the values keep
+        their dependence for the checks). A derivative built for the arguments' kinds,
+        which knows model's class, differentiates the call; grad() builds that one."""
+        location = error.location
+        if location is not None:          # (the message is written into generated code)
+            location = dataclasses.replace(location,
+                                           filename=os.path.basename(location.filename))
+        message = str(UnsupportedSyntaxError(error.message, location, error.hint))
+        self._flush(expr, [gast.Expr(value=self._runtime_call(
+            runtime_checks.keyword_call_refused, [build.const(message)]))])
+        held = self._held(func)
+        return self._call(build.with_location(self._runtime_call(
+            runtime_functions.call_function,
+            [held, build.tuple_(list(expr.args) + [k.value for k in expr.keywords])]), expr))
 
     def _call_target(self, func, path, target, expr):
         """The call `expr` of `target`, which the code names `path` (`func`)."""

@@ -231,6 +231,11 @@ class FunctionValueMixin:
             # positional count left for args is known (an empty kwargs fills nothing)
             expr = self._spread_keywords(expr)
         stars = [k for k, a in enumerate(expr.args) if isinstance(a, gast.Starred)]
+        counts = {k: self._display_length(expr.args[k].value) for k in stars}
+        if None not in counts.values() and params is not None:
+            # each starred value a tuple or list display of known length (`args =
+            # (args_0,)` of a *args def taken at an arity): its items, whatever f takes
+            return self._spread(expr, counts)
         positional = None if params is None or any(
             p.kind in (p.VAR_POSITIONAL, p.KEYWORD_ONLY, p.VAR_KEYWORD) or
             p.default is not p.empty for p in params) else len(params)
