@@ -232,9 +232,10 @@ class FunctionValueMixin:
             expr = self._spread_keywords(expr)
         stars = [k for k, a in enumerate(expr.args) if isinstance(a, gast.Starred)]
         counts = {k: self._display_length(expr.args[k].value) for k in stars}
-        if None not in counts.values() and params is not None:
+        if None not in counts.values() and _takes(target, len(expr.args) - len(stars)
+                                                  + sum(counts.values()), expr.keywords):
             # each starred value a tuple or list display of known length (`args =
-            # (args_0,)` of a *args def taken at an arity): its items, whatever f takes
+            # (args_0,)` of a *args def taken at an arity) that f takes: its items
             return self._spread(expr, counts)
         positional = None if params is None or any(
             p.kind in (p.VAR_POSITIONAL, p.KEYWORD_ONLY, p.VAR_KEYWORD) or
@@ -363,6 +364,15 @@ def _shifted(wrt, held):
     if isinstance(wrt, gast.Tuple) and all(isinstance(e, gast.Constant) for e in wrt.elts):
         return build.tuple_([_shifted(e, held) for e in wrt.elts])
     return None
+
+
+def _takes(target, count, keywords):
+    """Does `target` take `count` positional arguments and these keywords?"""
+    try:
+        inspect.signature(target).bind(*range(count), **{k.arg: None for k in keywords})
+    except (TypeError, ValueError):
+        return False
+    return True
 
 
 def _bindings(tree):
