@@ -1,0 +1,84 @@
+"""Programs written the way users write them that crashed or were refused in session 22,
+each checked against central differences on both derivative paths.
+
+`sorted(d)`, `max(d)` and `min(d)` of a dict go over its keys, as iterating over it does:
+only a dict parameter was read so, and a local `d = {...}` had its values sorted and then
+used as keys (a KeyError inside the derivative; transforms/python_calls._keys_if_mapping).
+A method called on an object made in the same expression, `Adder(k).apply(x)`, is called
+as on `a = Adder(k); a.apply(x)` (transforms/calls.py), where it was refused as an
+unknown array method."""
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+
+from derivative_paths import PATHS, check_against_differences
+
+X = np.array([0.3, -0.8, 1.1])
+
+
+def weighted_by_sorted_keys(x):
+    scores = {"b": x[0] * x[1], "a": x[2] ** 2, "c": np.sin(x[0])}
+    weights = {"a": 1.0, "b": 2.0, "c": 3.0}
+    return sum(scores[k] * weights[k] for k in sorted(scores))
+
+
+def largest_and_smallest_key(x):
+    scores = {"b": x[0] * x[1], "a": x[2] ** 2, "c": np.sin(x[0])}
+    return scores[max(scores)] * scores[min(scores)]
+
+
+def ranked_integer_keys(x):
+    by_step = {2: x[0] ** 2, 0: x[1] * x[2], 1: np.exp(x[2])}
+    total = 0.0
+    for rank, step in enumerate(sorted(by_step, reverse=True)):
+        total = total + (rank + 1.0) * by_step[step]
+    return total
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f", [weighted_by_sorted_keys, largest_and_smallest_key,
+                               ranked_integer_keys])
+def test_sorted_max_min_of_a_local_dict_go_over_its_keys(path, f):
+    # was KeyError: 0 / KeyError: <a value> inside the derivative (runtime_flow.sorted_order)
+    check_against_differences(path, f, X)
+
+
+class Adder:
+    def __init__(self, k):
+        self.k = k
+
+    def apply(self, x):
+        return x + self.k * x ** 2
+
+
+@dataclass
+class Affine:
+    a: float
+    b: np.ndarray
+
+    def at(self, x):
+        return self.a * x + self.b
+
+    def energy(self, x):
+        return np.sum(self.at(x) ** 2)
+
+
+def method_of_a_new_object(x):
+    return np.sum(Adder(3.0).apply(x))
+
+
+def method_of_an_object_built_from_x(x):
+    return np.sum(Adder(x[0] * 2.0).apply(x) ** 2)
+
+
+def methods_of_dataclasses_made_in_place(x):
+    return Affine(x[1], x ** 2).energy(x) + Affine(2.0, x).at(x[2])[0]
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f", [method_of_a_new_object, method_of_an_object_built_from_x,
+                               methods_of_dataclasses_made_in_place])
+def test_method_called_on_an_object_made_in_the_expression(path, f):
+    # was "the array method `.apply()` is not supported" (a located refusal)
+    check_against_differences(path, f, X)
