@@ -134,6 +134,17 @@ def _at_the_call(exc, helper, env, stmt):
     (`scipy.linalg.expm(A)`: no rule, and scipy's code writes through a view); any other
     error as it is."""
     module = getattr(helper, "__module__", None) or ""
+    if module.split(".")[0] == "s2s_ad":
+        # a helper of s2s_ad's own that a derivative calls (grad of grad of grad through
+        # np.prod: its adjoint's tangent helper has no derivative): what failed inside it
+        # is s2s_ad's code, which tells the user nothing
+        return MissingDerivativeError(
+            f"s2s_ad has no derivative of `{getattr(helper, '__name__', '?')}`, a helper "
+            f"of the derivative being differentiated again: a derivative of this order "
+            f"through the operation that calls it is not supported",
+            env.levels.parsed.source_map.locate(stmt.value),
+            "differentiate one order less through this operation, or write it with "
+            "elementwise numpy operations")
     if module.split(".")[0] not in _LIBRARIES:
         return exc
     public = module.split(".")[0] if module.split(".")[0] == "numpy" else \

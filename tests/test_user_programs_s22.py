@@ -12,7 +12,10 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
+import s2s_ad
+
 from derivative_paths import PATHS, check_against_differences
+from gradcheck import numeric_grad
 
 X = np.array([0.3, -0.8, 1.1])
 
@@ -108,3 +111,26 @@ def test_predicates_and_truncation_carry_no_derivative(path, f):
     # np.isclose / np.signbit / np.isposinf / np.isneginf had no forward-mode rule (jvp and
     # hvp refused them; grad did not need one), np.fix no rule at all
     check_against_differences(path, f, X)
+
+
+def product_energy(x):
+    return np.prod(x)
+
+
+def squared_gradient_of_a_product(x):
+    return np.sum(s2s_ad.grad(product_energy)(x) ** 2)
+
+
+def test_third_order_through_prod_is_refused_at_the_call_not_inside_s2s_ad():
+    # grad works (second order through np.prod); hvp needs the derivative of the tangent
+    # helper of np.prod's adjoint, which has none: the error named a `*args` parameter of
+    # s2s_ad/runtime.py (the source followed into s2s_ad's own code)
+    x = np.array([0.3, -0.5, 0.7])
+    np.testing.assert_allclose(s2s_ad.grad(squared_gradient_of_a_product)(x),
+                               numeric_grad(squared_gradient_of_a_product, (x,), 0),
+                               rtol=1e-6, atol=1e-8)
+    with pytest.raises(s2s_ad.MissingDerivativeError) as info:
+        s2s_ad.hvp(squared_gradient_of_a_product)(x, np.ones(3))
+    message = str(info.value)
+    assert "no derivative of `_prod_others_tangent`" in message and "^" in message
+    assert "runtime.py" not in message and "*args" not in message
