@@ -134,3 +134,22 @@ def test_third_order_through_prod_is_refused_at_the_call_not_inside_s2s_ad():
     message = str(info.value)
     assert "no derivative of `_prod_others_tangent`" in message and "^" in message
     assert "runtime.py" not in message and "*args" not in message
+
+
+def constant_table(x):
+    return np.array([1, 2]) * 0.5 + 1
+
+
+def constant_number(x):
+    scale = np.sum(np.ones(3))
+    return scale * 2.0
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_grad_of_an_array_output_that_does_not_depend_on_x_is_refused(path):
+    # grad returned zeros (silently) when the array output did not depend on x
+    from derivative_paths import grad_on
+    with pytest.raises(s2s_ad.NonScalarOutputError, match=r"shape \(2,\)"):
+        grad_on(path, constant_table)(X)
+    # a scalar output that does not depend on x has the zero gradient, as in JAX
+    np.testing.assert_array_equal(grad_on(path, constant_number)(X), np.zeros(3))

@@ -50,6 +50,10 @@ class BackwardWalker(ForwardInstrumentation):
         seed_stmts, seed_value = ([], None)
         if output and self.i.activity.is_active(output):
             seed_stmts, seed_value = seed(output)
+        elif output:
+            # an output that does not depend on the arguments gets zero gradients, but
+            # grad of an array-valued f still refuses it, as it does when it depends
+            seed_stmts, _ = seed(output)
         out.extend(seed_stmts)
         for name in sorted(self.i.dataflow.accumulated):
             if not self.i.activity.is_active(name):
