@@ -44,7 +44,7 @@ source runtime_mappings 3962196716
 source runtime_polynomials 2875716503
 source runtime_simplex 1438136408
 source runtime_statistics 2695734659
-source runtime_triangular 1940974986
+source runtime_triangular 1642042751
 nondifferentiable builtins:bool nondifferentiable
 nondifferentiable builtins:format nondifferentiable
 nondifferentiable builtins:int nondifferentiable
@@ -1005,8 +1005,13 @@ adjoint s2s_ad.runtime_linalg:inverse_and_solve runtime_triangular
 adjoint s2s_ad.runtime_triangular:lower_congruence runtime_triangular
 adjoint s2s_ad.runtime_triangular:lower_inverse runtime_triangular
 adjoint s2s_ad.runtime_triangular:lower_of_upper_product runtime_triangular
+adjoint s2s_ad.runtime_triangular:triangle_apply runtime_triangular
+adjoint s2s_ad.runtime_triangular:triangle_outer runtime_triangular
+nondifferentiable s2s_ad.runtime_triangular:flipped_trans runtime_triangular
 tangent s2s_ad.runtime_linalg:inverse_and_solve runtime_triangular
 tangent s2s_ad.runtime_triangular:lower_congruence runtime_triangular
 tangent s2s_ad.runtime_triangular:lower_inverse runtime_triangular
 tangent s2s_ad.runtime_triangular:lower_of_upper_product runtime_triangular
+tangent s2s_ad.runtime_triangular:triangle_apply runtime_triangular
+tangent s2s_ad.runtime_triangular:triangle_outer runtime_triangular
 """
