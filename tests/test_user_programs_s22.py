@@ -7,6 +7,7 @@ used as keys (a KeyError inside the derivative; transforms/python_calls._keys_if
 A method called on an object made in the same expression, `Adder(k).apply(x)`, is called
 as on `a = Adder(k); a.apply(x)` (transforms/calls.py), where it was refused as an
 unknown array method."""
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -153,3 +154,46 @@ def test_grad_of_an_array_output_that_does_not_depend_on_x_is_refused(path):
         grad_on(path, constant_table)(X)
     # a scalar output that does not depend on x has the zero gradient, as in JAX
     np.testing.assert_array_equal(grad_on(path, constant_number)(X), np.zeros(3))
+
+
+@dataclass
+class Dense:
+    W: np.ndarray
+    b: np.ndarray
+
+    def __call__(self, x):
+        return self.W @ x + self.b
+
+
+def dense_loss(model):
+    return np.sum(np.tanh(model(np.array([0.5, -1.0, 2.0]))) ** 2)
+
+
+def weights_loss(params):
+    return np.sum(params["w"] ** 2) * np.sum(params["layers"][1] ** 3)
+
+
+def test_a_tangent_unlike_its_argument_is_an_api_error_naming_it():
+    # a float tangent for a model failed inside the generated code (`0.5 @ x`), a dict's
+    # tangent without its key with KeyError
+    model = Dense(np.full((2, 3), 0.1), np.zeros(2))
+    jvp = s2s_ad.jvp(dense_loss)
+    for bad, said in [(0.5, "is a float, but `model` is a Dense"),
+                      (np.ones(3), "is an array of shape (3,), but `model` is a Dense")]:
+        with pytest.raises(s2s_ad.APIUsageError, match=re.escape("the tangent for `model` " + said)):
+            jvp(model, bad)
+    value, tangent = jvp(model, Dense(np.ones((2, 3)), np.ones(2)))
+    assert np.isclose(value, dense_loss(model))
+    assert np.isclose(jvp(model, {"W": np.ones((2, 3)), "b": np.ones(2)})[1], tangent)
+    params = {"w": np.ones(2), "layers": [np.ones(3), np.full(2, 0.5)]}
+    jvp = s2s_ad.jvp(weights_loss)
+    for bad, said in [({"w": np.ones(2)}, "`params` has no key 'layers'"),
+                      ({"w": np.ones(2), "layers": [np.ones(3)]},
+                       r"`params\['layers'\]` is a list of 1 items, but"),
+                      ({"w": np.ones(2), "layers": [np.ones(3), np.ones(3)]},
+                       r"`params\['layers'\]\[1\]` has shape \(3,\), but")]:
+        with pytest.raises(s2s_ad.APIUsageError, match=said):
+            jvp(params, bad)
+    good = {"w": np.ones(2), "layers": [np.zeros(3), np.ones(2)]}
+    np.testing.assert_allclose(jvp(params, good)[1], 4.0 * 0.25 + 2.0 * 3 * 0.25 * 2,
+                               rtol=1e-12)
