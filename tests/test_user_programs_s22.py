@@ -197,3 +197,20 @@ def test_a_tangent_unlike_its_argument_is_an_api_error_naming_it():
     good = {"w": np.ones(2), "layers": [np.zeros(3), np.ones(2)]}
     np.testing.assert_allclose(jvp(params, good)[1], 4.0 * 0.25 + 2.0 * 3 * 0.25 * 2,
                                rtol=1e-12)
+
+
+def gp_negative_log_marginal(log_scales):
+    from scipy.linalg import solve_triangular
+    t = np.linspace(0.0, 1.0, 4)
+    y = np.array([0.2, -0.1, 0.4, 0.3])
+    K = np.exp(log_scales[0]) * np.exp(-0.5 * (t[:, None] - t[None, :]) ** 2
+                                       / np.exp(2 * log_scales[1])) + 0.1 * np.eye(4)
+    L = np.linalg.cholesky(K)
+    alpha = solve_triangular(L.T, solve_triangular(L, y, lower=True), lower=False)
+    return 0.5 * y @ alpha + np.sum(np.log(np.diag(L)))
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_gaussian_process_through_triangular_solves(path):
+    # was "no derivative is known for `scipy.linalg.solve_triangular`"
+    check_against_differences(path, gp_negative_log_marginal, np.array([0.3, -0.5]))
