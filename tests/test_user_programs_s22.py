@@ -214,3 +214,46 @@ def gp_negative_log_marginal(log_scales):
 def test_gaussian_process_through_triangular_solves(path):
     # was "no derivative is known for `scipy.linalg.solve_triangular`"
     check_against_differences(path, gp_negative_log_marginal, np.array([0.3, -0.5]))
+
+
+def nested_sum_of_squares(x):
+    def total(*vals):
+        return sum(v ** 2 for v in vals)
+    return total(x[0], x[1], x[2]) + total(x[0] * x[1])
+
+
+def nested_weighted_items(x):
+    def weighted(w, *vals):
+        s = 0.0
+        for k, v in enumerate(vals):
+            s = s + w * (k + 1) * np.sin(v)
+        return s + len(vals)
+    return weighted(x[2], x[0], x[1]) * weighted(2.0)
+
+
+def nested_keywords(x):
+    def scaled(a, **options):
+        return a * options["b"] + options.get("c", 1.0) * a
+    return scaled(x[0], b=x[1]) + scaled(x[2], b=x[0], c=x[1])
+
+
+def nested_spread(x):
+    def total(*vals):
+        return sum(v ** 2 for v in vals)
+    return total(*x)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f", [nested_sum_of_squares, nested_weighted_items, nested_keywords])
+def test_nested_defs_with_star_parameters(path, f):
+    # were refused ("a `*args` parameter is differentiated for a given number of items,
+    # which only a call tells"), though the call inside f writes its items out
+    check_against_differences(path, f, X)
+
+
+def test_nested_star_parameters_given_a_spread_value_is_a_located_error():
+    with pytest.raises(s2s_ad.UnsupportedSyntaxError) as info:
+        s2s_ad.grad(nested_spread)(X)
+    message = str(info.value)
+    assert "given items spread from a value" in message and "return total(*x)" in message
+    assert "^" in message
