@@ -16,6 +16,7 @@ helper is still being derived: recursion; the split's conditions do not hold).
 """
 import dataclasses
 import inspect
+import os
 from dataclasses import dataclass
 
 from .analyses.activity import analyse_activity, reaches_output_without
@@ -127,6 +128,7 @@ def _specialised_gradient(env, helper, signature):
 # libraries whose functions' source is their own machinery (validation, dispatch, LAPACK
 # wrappers): followed into where s2s_ad has no rule, an error there helps nobody
 _LIBRARIES = ("numpy", "scipy", "sklearn", "pandas", "statsmodels")
+_PACKAGE = os.path.dirname(os.path.abspath(__file__))     # s2s_ad's own source
 
 
 def _at_the_call(exc, helper, env, stmt):
@@ -134,6 +136,18 @@ def _at_the_call(exc, helper, env, stmt):
     (`scipy.linalg.expm(A)`: no rule, and scipy's code writes through a view); any other
     error as it is."""
     module = getattr(helper, "__module__", None) or ""
+    where = env.levels.parsed.source_map.locate(stmt.value)
+    code = getattr(helper, "__code__", None)
+    if code is not None and os.path.dirname(os.path.abspath(code.co_filename)) == _PACKAGE \
+            and hasattr(helper, "__wrapped__"):
+        # s2s_ad.jacobian(e) / hessian(e) called in f: a wrapper (named as e) looping
+        # over jvps, whose source is s2s_ad's own
+        return MissingDerivativeError(
+            f"`{getattr(helper, '__qualname__', '?')}` here is s2s_ad.jacobian or "
+            f"s2s_ad.hessian of it, whose result cannot be differentiated again (grad, "
+            f"value_and_grad, vjp, jvp and hvp of a function can)", where,
+            "build it from s2s_ad.hvp / jvp calls in f (one per basis vector), or "
+            "differentiate the function itself one order more")
     if module.split(".")[0] == "s2s_ad":
         # a helper of s2s_ad's own that a derivative calls (grad of grad of grad through
         # np.prod: its adjoint's tangent helper has no derivative): what failed inside it
@@ -141,8 +155,7 @@ def _at_the_call(exc, helper, env, stmt):
         return MissingDerivativeError(
             f"s2s_ad has no derivative of `{getattr(helper, '__name__', '?')}`, a helper "
             f"of the derivative being differentiated again: a derivative of this order "
-            f"through the operation that calls it is not supported",
-            env.levels.parsed.source_map.locate(stmt.value),
+            f"through the operation that calls it is not supported", where,
             "differentiate one order less through this operation, or write it with "
             "elementwise numpy operations")
     if module.split(".")[0] not in _LIBRARIES:
@@ -153,7 +166,7 @@ def _at_the_call(exc, helper, env, stmt):
     return MissingDerivativeError(
         f"no derivative is known for `{name}`, and its source (the library's own code) "
         f"cannot be differentiated: {exc.message}",
-        env.levels.parsed.source_map.locate(stmt.value),
+        where,
         "register one with @s2s_ad.adjoint (and @s2s_ad.tangent for forward mode), or "
         "write the computation with differentiable numpy operations")
 

@@ -42,6 +42,8 @@ _LIBRARIES = ("numpy", "scipy", "s2s_ad", "math")
 _INSTALLED = tuple(os.path.realpath(p) + os.sep for p in {
     *filter(None, (sysconfig.get_paths().get(k) for k in ("purelib", "platlib"))),
     *getattr(site, "getsitepackages", lambda: [])()})
+# s2s_ad's own source: the wrappers jacobian / hessian return carry the user's f's module
+_OWN = os.path.dirname(os.path.dirname(os.path.realpath(__file__))) + os.sep
 
 
 def is_users_def(target):
@@ -56,7 +58,7 @@ def is_users_def(target):
     if module.startswith(_LIBRARIES) or module.split(".")[0] in sys.stdlib_module_names:
         return False
     where = os.path.realpath(target.__code__.co_filename)
-    return not where.startswith(_INSTALLED) and not any(
+    return not where.startswith(_INSTALLED + (_OWN,)) and not any(
         f"{os.sep}{d}{os.sep}" in where for d in ("site-packages", "dist-packages"))
 
 
