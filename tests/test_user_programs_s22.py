@@ -280,3 +280,37 @@ def test_differentiating_a_jacobian_or_hessian_taken_in_f_is_refused_at_the_call
     assert "`bumpy` here is s2s_ad.jacobian or s2s_ad.hessian of it" in message
     assert "test_user_programs_s22.py" in message and "^" in message
     assert "higher_order.py" not in message
+
+
+CHOLESKY_THEN_TRIANGULAR = '''
+import numpy as np
+from scipy.linalg import solve_triangular
+
+
+def loss(a, y):
+    L = np.linalg.cholesky(a @ a.T + np.eye(2))
+    return np.sum(solve_triangular(L, y, lower=True) ** 2)
+'''
+
+
+def test_cli_hvp_reads_a_template_module_bound_under_a_second_name(tmp_path):
+    # the gradient binds scipy.linalg as linalg_1 (numpy's linalg is `linalg`); the hvp
+    # file, a derivative of it, failed: "`linalg_1` is not defined in user_model"
+    import importlib
+    import subprocess
+    import sys
+    (tmp_path / "user_model.py").write_text(CHOLESKY_THEN_TRIANGULAR)
+    done = subprocess.run([sys.executable, "-m", "s2s_ad", "hvp", "user_model.py:loss", "-o",
+                           "hvp_user_model.py"], cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    sys.path.insert(0, str(tmp_path))
+    try:
+        model = importlib.import_module("user_model")
+        written = importlib.import_module("hvp_user_model")
+    finally:
+        sys.path.remove(str(tmp_path))
+    a, y = np.array([[1.0, 0.3], [0.2, 0.8]]), np.array([0.5, -1.0])
+    v = np.array([[0.3, 0.1], [-0.2, 0.5]])
+    first = s2s_ad.grad(model.loss)
+    expected = (first(a + 1e-5 * v, y) - first(a - 1e-5 * v, y)) / 2e-5
+    np.testing.assert_allclose(written.hvp_loss(a, y, v), expected, rtol=1e-5, atol=1e-7)
