@@ -16,7 +16,6 @@ helper is still being derived: recursion; the split's conditions do not hold).
 """
 import dataclasses
 import inspect
-import os
 from dataclasses import dataclass
 
 from .analyses.activity import analyse_activity, reaches_output_without
@@ -128,7 +127,6 @@ def _specialised_gradient(env, helper, signature):
 # libraries whose functions' source is their own machinery (validation, dispatch, LAPACK
 # wrappers): followed into where s2s_ad has no rule, an error there helps nobody
 _LIBRARIES = ("numpy", "scipy", "sklearn", "pandas", "statsmodels")
-_PACKAGE = os.path.dirname(os.path.abspath(__file__))     # s2s_ad's own source
 
 
 def _at_the_call(exc, helper, env, stmt):
@@ -137,15 +135,14 @@ def _at_the_call(exc, helper, env, stmt):
     error as it is."""
     module = getattr(helper, "__module__", None) or ""
     where = env.levels.parsed.source_map.locate(stmt.value)
-    code = getattr(helper, "__code__", None)
-    if code is not None and os.path.dirname(os.path.abspath(code.co_filename)) == _PACKAGE \
-            and hasattr(helper, "__wrapped__"):
+    transform = getattr(helper, "__s2s_transform__", None)
+    if transform is not None:
         # s2s_ad.jacobian(e) / hessian(e) called in f: a wrapper (named as e) looping
         # over jvps, whose source is s2s_ad's own
         return MissingDerivativeError(
-            f"`{getattr(helper, '__qualname__', '?')}` here is s2s_ad.jacobian or "
-            f"s2s_ad.hessian of it, whose result cannot be differentiated again (grad, "
-            f"value_and_grad, vjp, jvp and hvp of a function can)", where,
+            f"`{getattr(helper, '__qualname__', '?')}` here is s2s_ad.{transform} of it, "
+            f"whose result cannot be differentiated again (grad, value_and_grad, vjp, jvp "
+            f"and hvp of a function can)", where,
             "build it from s2s_ad.hvp / jvp calls in f (one per basis vector), or "
             "differentiate the function itself one order more")
     if module.split(".")[0] == "s2s_ad":

@@ -42,8 +42,6 @@ _LIBRARIES = ("numpy", "scipy", "s2s_ad", "math")
 _INSTALLED = tuple(os.path.realpath(p) + os.sep for p in {
     *filter(None, (sysconfig.get_paths().get(k) for k in ("purelib", "platlib"))),
     *getattr(site, "getsitepackages", lambda: [])()})
-# s2s_ad's own source: the wrappers jacobian / hessian return carry the user's f's module
-_OWN = os.path.dirname(os.path.dirname(os.path.realpath(__file__))) + os.sep
 
 
 def is_users_def(target):
@@ -52,13 +50,13 @@ def is_users_def(target):
     installed package? Only such defs are followed into (inlined, or differentiated as
     helpers when called as methods of a module-level object)."""
     if not inspect.isfunction(target) or getattr(target, "__s2s_generated__", None) \
-            or is_generated(target):
+            or is_generated(target) or getattr(target, "__s2s_transform__", None):
         return False
     module = getattr(target, "__module__", None) or ""
     if module.startswith(_LIBRARIES) or module.split(".")[0] in sys.stdlib_module_names:
         return False
     where = os.path.realpath(target.__code__.co_filename)
-    return not where.startswith(_INSTALLED + (_OWN,)) and not any(
+    return not where.startswith(_INSTALLED) and not any(
         f"{os.sep}{d}{os.sep}" in where for d in ("site-packages", "dist-packages"))
 
 
