@@ -119,7 +119,59 @@ def _check_tangent(tangent, bound, names, single, f, what="tangent"):
         raise APIUsageError(f"{mode} of {f.__qualname__} w.r.t. {', '.join(names)}: pass a "
                             f"tuple of {len(names)} {what.split()[-1]}s")
     for name, piece in zip(names, pieces):
-        value = bound.arguments[name]
-        if isinstance(value, (float, int, np.ndarray)) and np.shape(piece) != np.shape(value):
-            raise APIUsageError(f"the {what} for `{name}` has shape {np.shape(piece)}, but "
-                                f"`{name}` has shape {np.shape(value)}", function_location(f))
+        problem = _mismatch(bound.arguments[name], piece, name)
+        if problem is not None:
+            raise APIUsageError(f"the {what} for {problem}", function_location(f))
+
+
+def _mismatch(value, piece, path):
+    """Why `piece` cannot be the tangent of `value` at `path` (`p['w']`): an array's shape
+    differs, or a dict's, list's, tuple's or object's tangent is not one like it (an
+    object's is an object of its class); None when it can. (A float tangent for a model
+    failed inside the generated code, as `0.5 @ x`.) An object's tangent may also be a
+    dict of its attributes' tangents, a list's an array."""
+    if isinstance(value, (float, int, np.ndarray)):
+        if isinstance(piece, (dict, list, tuple)) or is_object(piece):
+            return f"`{path}` is {_described(piece)}, but `{path}` has shape " \
+                   f"{np.shape(value)}"
+        if np.shape(piece) != np.shape(value):
+            return f"`{path}` has shape {np.shape(piece)}, but `{path}` has shape " \
+                   f"{np.shape(value)}"
+        return None
+    if is_object(value):
+        if not isinstance(piece, (type(value), dict)):
+            return f"`{path}` is {_described(piece)}, but `{path}` is a " \
+                   f"{type(value).__name__} (its tangent is a {type(value).__name__} " \
+                   f"holding the tangents of its attributes)"
+        return None
+    if isinstance(value, dict):
+        if not isinstance(piece, dict):
+            return f"`{path}` is {_described(piece)}, but `{path}` is a dict (its " \
+                   f"tangent is a dict with the same keys)"
+        for key, item in value.items():
+            if key not in piece:
+                if isinstance(item, (float, np.ndarray, dict, list, tuple)):
+                    return f"`{path}` has no key {key!r}, which `{path}` has"
+                continue
+            problem = _mismatch(item, piece[key], f"{path}[{key!r}]")
+            if problem is not None:
+                return problem
+        return None
+    if isinstance(value, (list, tuple)) and not isinstance(piece, np.ndarray):
+        if not isinstance(piece, (list, tuple)) or len(piece) != len(value):
+            return f"`{path}` is {_described(piece)}, but `{path}` is " \
+                   f"{_described(value)} (its tangent is a sequence of its length)"
+        for k, (item, item_piece) in enumerate(zip(value, piece)):
+            problem = _mismatch(item, item_piece, f"{path}[{k}]")
+            if problem is not None:
+                return problem
+    return None
+
+
+def _described(value):
+    if isinstance(value, (list, tuple)):
+        return f"a {type(value).__name__} of {len(value)} items"
+    if isinstance(value, np.ndarray):
+        return f"an array of shape {value.shape}"
+    name = type(value).__name__
+    return f"{'an' if name[0] in 'aeiou' else 'a'} {name}"

@@ -134,6 +134,27 @@ def _at_the_call(exc, helper, env, stmt):
     (`scipy.linalg.expm(A)`: no rule, and scipy's code writes through a view); any other
     error as it is."""
     module = getattr(helper, "__module__", None) or ""
+    where = env.levels.parsed.source_map.locate(stmt.value)
+    transform = getattr(helper, "__s2s_transform__", None)
+    if transform is not None:
+        # s2s_ad.jacobian(e) / hessian(e) called in f: a wrapper (named as e) looping
+        # over jvps, whose source is s2s_ad's own
+        return MissingDerivativeError(
+            f"`{getattr(helper, '__qualname__', '?')}` here is s2s_ad.{transform} of it, "
+            f"whose result cannot be differentiated again (grad, value_and_grad, vjp, jvp "
+            f"and hvp of a function can)", where,
+            "build it from s2s_ad.hvp / jvp calls in f (one per basis vector), or "
+            "differentiate the function itself one order more")
+    if module.split(".")[0] == "s2s_ad":
+        # a helper of s2s_ad's own that a derivative calls (grad of grad of grad through
+        # np.prod: its adjoint's tangent helper has no derivative): what failed inside it
+        # is s2s_ad's code, which tells the user nothing
+        return MissingDerivativeError(
+            f"s2s_ad has no derivative of `{getattr(helper, '__name__', '?')}`, a helper "
+            f"of the derivative being differentiated again: a derivative of this order "
+            f"through the operation that calls it is not supported", where,
+            "differentiate one order less through this operation, or write it with "
+            "elementwise numpy operations")
     if module.split(".")[0] not in _LIBRARIES:
         return exc
     public = module.split(".")[0] if module.split(".")[0] == "numpy" else \
@@ -142,7 +163,7 @@ def _at_the_call(exc, helper, env, stmt):
     return MissingDerivativeError(
         f"no derivative is known for `{name}`, and its source (the library's own code) "
         f"cannot be differentiated: {exc.message}",
-        env.levels.parsed.source_map.locate(stmt.value),
+        where,
         "register one with @s2s_ad.adjoint (and @s2s_ad.tangent for forward mode), or "
         "write the computation with differentiable numpy operations")
 

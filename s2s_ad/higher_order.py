@@ -57,6 +57,7 @@ def jacobian(f: Optional[Callable] = None, wrt: Wrt = 0, mode: str = "forward") 
                 matrix = np.stack(rows, axis=0) if rows else np.zeros((0,) + in_shape)
             results.append(matrix.reshape(out_shape + in_shape))
         return results[0] if single else tuple(results)
+    jac.__s2s_transform__ = "jacobian"      # not the user's def (transforms/helper_inline)
     return jac
 
 
@@ -128,6 +129,7 @@ def hessian(f: Optional[Callable] = None, wrt: Union[int, str] = 0) -> Callable:
         if not shape:
             return float(columns[0])
         return np.stack(columns, axis=-1).reshape(shape + shape)
+    hess.__s2s_transform__ = "hessian"
     return hess
 
 

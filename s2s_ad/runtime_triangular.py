@@ -14,6 +14,12 @@ numpy only:
 
     lower_inverse(np.array([[2., 0.], [1., 4.]]))  ->  [[0.5, 0.], [-0.125, 0.25]]
 
+scipy.linalg.solve_triangular's derivatives (templates/scipy_linalg.py) read a's triangle:
+
+    triangle_apply(m, x, trans, lower, unit_diagonal)   op(T) @ x, T m's triangle
+    triangle_outer(g, x, trans, lower, unit_diagonal)   T's part of g x^T (x g^T transposed)
+    flipped_trans(trans)                                the solve with op(T)'s transpose
+
 The recursion is the blocked form of the textbook triangular inversion (the one LAPACK's
 trtri uses): its error is as small as substitution's, unlike inverting through a pivoted
 LU, which never sees that the matrix is triangular.
@@ -82,6 +88,38 @@ def lower_congruence(w, s):
     out[..., h:, :h] = np.swapaxes(w22, -1, -2) @ t21
     out[..., h:, h:] = np.tril(np.swapaxes(w22, -1, -2) @ (s22 @ w22))
     return out
+
+
+# ---- scipy.linalg.solve_triangular(a, b, trans, lower, unit_diagonal)'s derivatives -------
+# x solves op(T) x = b, T the triangle of a the solve reads and op the transpose when
+# `trans` asks for it; its diagonal's ones (unit_diagonal) are no entries of a
+def flipped_trans(trans):
+    """The `trans` of the solve with op(T)'s transpose: 1 for 0 / 'N', else 0 ('T', and
+    'C', which is 'T' for real matrices)."""
+    return 0 if trans in (1, 2, "T", "C") else 1
+
+
+def triangle_apply(m, x, trans=0, lower=False, unit_diagonal=False):
+    """op(T) @ x, T the triangle of m a solve with these options reads (without the
+    diagonal with unit_diagonal): dT x in the solve's tangent. Bilinear in m and x.
+
+        triangle_apply(np.ones((2, 2)), np.array([1., 2.]), 0, True)  ->  [1., 3.]"""
+    t = _triangle(m, lower, unit_diagonal)
+    return (np.swapaxes(t, -1, -2) if flipped_trans(trans) == 0 else t) @ x
+
+
+def triangle_outer(g, x, trans=0, lower=False, unit_diagonal=False):
+    """The triangle (as triangle_apply reads it) of g x^T (x g^T when trans transposes),
+    g and x vectors or matrices of columns: minus the solve's adjoint in a. Bilinear."""
+    g2, x2 = (np.expand_dims(v, -1) if np.ndim(v) == 1 else v for v in (g, x))
+    outer = x2 @ np.swapaxes(g2, -1, -2) if flipped_trans(trans) == 0 \
+        else g2 @ np.swapaxes(x2, -1, -2)
+    return _triangle(outer, lower, unit_diagonal)
+
+
+def _triangle(m, lower, unit_diagonal):
+    k = int(bool(unit_diagonal))
+    return np.tril(m, -k) if lower else np.triu(m, k)
 
 
 def _symmetric(s):

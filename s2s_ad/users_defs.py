@@ -29,7 +29,7 @@ def is_users_def(target):
     neither numpy/scipy/math/s2s_ad, the standard library (`logging.Logger.debug`) nor an
     installed package?"""
     if not inspect.isfunction(target) or getattr(target, "__s2s_generated__", None) \
-            or is_generated(target):
+            or is_generated(target) or getattr(target, "__s2s_transform__", None):
         return False
     module = getattr(target, "__module__", None) or ""
     if module.startswith(LIBRARIES) or module.split(".")[0] in sys.stdlib_module_names:

@@ -16,12 +16,13 @@ nondifferentiable(  # shapes and indices
 
 nondifferentiable(  # piecewise constant
     np.sign, np.heaviside, np.floor, np.ceil, np.round, np.around, np.rint, np.trunc,
-    np.floor_divide)
+    np.fix, np.floor_divide)
 
 nondifferentiable(  # predicates and comparisons
     np.isnan, np.isinf, np.isfinite, np.any, np.all, np.logical_and, np.logical_or,
     np.logical_not, np.logical_xor, np.equal, np.not_equal, np.less, np.less_equal,
-    np.greater, np.greater_equal)
+    np.greater, np.greater_equal, np.isclose, np.allclose, np.array_equal, np.array_equiv,
+    np.isposinf, np.isneginf, np.signbit, np.isin, np.isreal, np.iscomplex)
 
 nondifferentiable(len, range, int, bool, isinstance, round)  # builtins
 

@@ -9,11 +9,12 @@ symmetric matrix with s's lower triangle, whose adjoint folds a matrix Z onto th
 triangle: tril(Z) + triu(Z, 1)^T)."""
 import numpy as np
 
-from s2s_ad.ad.template_dsl import adjoint, d, tangent
+from s2s_ad.ad.template_dsl import adjoint, d, nondifferentiable, tangent
 from s2s_ad.runtime import unbroadcast
 from s2s_ad.runtime_linalg import as_columns, inverse_and_solve
 from s2s_ad.runtime_shape import reshape_like
-from s2s_ad.runtime_triangular import lower_congruence, lower_inverse, lower_of_upper_product
+from s2s_ad.runtime_triangular import (flipped_trans, lower_congruence, lower_inverse,
+                                       lower_of_upper_product, triangle_apply, triangle_outer)
 
 
 @adjoint(lower_inverse)
@@ -79,3 +80,33 @@ def inverse_and_solve_tangent(y, a, b):
     d[y] = (-(y[0] @ d[a] @ y[0]),
             reshape_like(y[0] @ (as_columns(d[b], a, y[1]) - d[a] @ as_columns(y[1], a, y[1])),
                          y[1]))
+
+
+# ---- solve_triangular's helpers: bilinear, each the other's adjoint ----------------------
+nondifferentiable(flipped_trans)
+
+
+@adjoint(triangle_apply)
+def triangle_apply_adjoint(y, m, x, trans=0, lower=False, unit_diagonal=False):
+    """y = op(T) x: m_bar = T's part of y_bar x^T (x y_bar^T transposed), x_bar = op(T)^T y_bar"""
+    d[m] += triangle_outer(d[y], x, trans, lower, unit_diagonal)
+    d[x] += triangle_apply(m, d[y], flipped_trans(trans), lower, unit_diagonal)
+
+
+@tangent(triangle_apply)
+def triangle_apply_tangent(y, m, x, trans=0, lower=False, unit_diagonal=False):
+    d[y] = triangle_apply(d[m], x, trans, lower, unit_diagonal) + triangle_apply(
+        m, d[x], trans, lower, unit_diagonal)
+
+
+@adjoint(triangle_outer)
+def triangle_outer_adjoint(y, g, x, trans=0, lower=False, unit_diagonal=False):
+    """y = T's part of g x^T: g_bar = P(y_bar) x, x_bar = P(y_bar)^T g (transposed: swapped)"""
+    d[g] += triangle_apply(d[y], x, trans, lower, unit_diagonal)
+    d[x] += triangle_apply(d[y], g, flipped_trans(trans), lower, unit_diagonal)
+
+
+@tangent(triangle_outer)
+def triangle_outer_tangent(y, g, x, trans=0, lower=False, unit_diagonal=False):
+    d[y] = triangle_outer(d[g], x, trans, lower, unit_diagonal) + triangle_outer(
+        g, d[x], trans, lower, unit_diagonal)

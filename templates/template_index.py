@@ -3,7 +3,7 @@ module's source, then which module registers which primitive (kind, module:qualn
 template module). Do not edit."""
 
 INDEX = """
-source nondifferentiable 3332765177
+source nondifferentiable 3318629429
 source numpy2_arrays 3082045499
 source numpy2_linalg 4164953087
 source numpy_arithmetic 2494840597
@@ -44,7 +44,7 @@ source runtime_mappings 3962196716
 source runtime_polynomials 2875716503
 source runtime_simplex 1438136408
 source runtime_statistics 2695734659
-source runtime_triangular 1940974986
+source runtime_triangular 1642042751
 nondifferentiable builtins:bool nondifferentiable
 nondifferentiable builtins:format nondifferentiable
 nondifferentiable builtins:int nondifferentiable
@@ -53,12 +53,15 @@ nondifferentiable builtins:len nondifferentiable
 nondifferentiable builtins:range nondifferentiable
 nondifferentiable builtins:round nondifferentiable
 nondifferentiable numpy:all nondifferentiable
+nondifferentiable numpy:allclose nondifferentiable
 nondifferentiable numpy:any nondifferentiable
 nondifferentiable numpy:arange nondifferentiable
 nondifferentiable numpy:argmax nondifferentiable
 nondifferentiable numpy:argmin nondifferentiable
 nondifferentiable numpy:argsort nondifferentiable
 nondifferentiable numpy:around nondifferentiable
+nondifferentiable numpy:array_equal nondifferentiable
+nondifferentiable numpy:array_equiv nondifferentiable
 nondifferentiable numpy:bool nondifferentiable
 nondifferentiable numpy:ceil nondifferentiable
 nondifferentiable numpy:count_nonzero nondifferentiable
@@ -67,6 +70,7 @@ nondifferentiable numpy:empty nondifferentiable
 nondifferentiable numpy:empty_like nondifferentiable
 nondifferentiable numpy:equal nondifferentiable
 nondifferentiable numpy:eye nondifferentiable
+nondifferentiable numpy:fix nondifferentiable
 nondifferentiable numpy:floor nondifferentiable
 nondifferentiable numpy:floor_divide nondifferentiable
 nondifferentiable numpy:greater nondifferentiable
@@ -77,9 +81,15 @@ nondifferentiable numpy:int16 nondifferentiable
 nondifferentiable numpy:int32 nondifferentiable
 nondifferentiable numpy:int64 nondifferentiable
 nondifferentiable numpy:int8 nondifferentiable
+nondifferentiable numpy:isclose nondifferentiable
+nondifferentiable numpy:iscomplex nondifferentiable
 nondifferentiable numpy:isfinite nondifferentiable
+nondifferentiable numpy:isin nondifferentiable
 nondifferentiable numpy:isinf nondifferentiable
 nondifferentiable numpy:isnan nondifferentiable
+nondifferentiable numpy:isneginf nondifferentiable
+nondifferentiable numpy:isposinf nondifferentiable
+nondifferentiable numpy:isreal nondifferentiable
 nondifferentiable numpy:less nondifferentiable
 nondifferentiable numpy:less_equal nondifferentiable
 nondifferentiable numpy:logical_and nondifferentiable
@@ -96,6 +106,7 @@ nondifferentiable numpy:round nondifferentiable
 nondifferentiable numpy:searchsorted nondifferentiable
 nondifferentiable numpy:shape nondifferentiable
 nondifferentiable numpy:sign nondifferentiable
+nondifferentiable numpy:signbit nondifferentiable
 nondifferentiable numpy:size nondifferentiable
 nondifferentiable numpy:trunc nondifferentiable
 nondifferentiable numpy:uint16 nondifferentiable
@@ -997,8 +1008,13 @@ adjoint s2s_ad.runtime_linalg:inverse_and_solve runtime_triangular
 adjoint s2s_ad.runtime_triangular:lower_congruence runtime_triangular
 adjoint s2s_ad.runtime_triangular:lower_inverse runtime_triangular
 adjoint s2s_ad.runtime_triangular:lower_of_upper_product runtime_triangular
+adjoint s2s_ad.runtime_triangular:triangle_apply runtime_triangular
+adjoint s2s_ad.runtime_triangular:triangle_outer runtime_triangular
+nondifferentiable s2s_ad.runtime_triangular:flipped_trans runtime_triangular
 tangent s2s_ad.runtime_linalg:inverse_and_solve runtime_triangular
 tangent s2s_ad.runtime_triangular:lower_congruence runtime_triangular
 tangent s2s_ad.runtime_triangular:lower_inverse runtime_triangular
 tangent s2s_ad.runtime_triangular:lower_of_upper_product runtime_triangular
+tangent s2s_ad.runtime_triangular:triangle_apply runtime_triangular
+tangent s2s_ad.runtime_triangular:triangle_outer runtime_triangular
 """

@@ -1,4 +1,4 @@
-"""Spec rows for scipy.linalg's solve_sylvester and solve_banded and scipy.special's
+"""Spec rows for scipy.linalg's solve_sylvester, solve_banded and solve_triangular, and
 multigammaln (templates/scipy_linalg.py, templates/scipy_special_multivariate.py), and the
 banded-matrix helpers their derivatives use (runtime_banded.py). Empty when scipy is not
 installed. The row functions add a multiple of the identity (of the main diagonal, for a
@@ -12,6 +12,7 @@ import numpy as np
 
 from primitive_specs import UNARY, Spec
 from s2s_ad.runtime_banded import band_of, band_product, transposed_band
+from s2s_ad.runtime_triangular import triangle_apply, triangle_outer
 
 try:
     from scipy import linalg, special
@@ -36,6 +37,28 @@ def banded_upper(ab, b):
 
 def banded_lower_wide(ab, b):
     return linalg.solve_banded((2, 1), ab + np.array([[0.0], [5.0], [0.0], [0.0]]), b)
+
+
+def triangular_lower(a, b):
+    return linalg.solve_triangular(a + 4.0 * np.eye(a.shape[0]), b, lower=True)
+
+
+def triangular_upper_transposed(a, b):
+    """trans='T' with a's upper triangle: the solve with its transpose"""
+    return linalg.solve_triangular(a + 4.0 * np.eye(a.shape[0]), b, trans="T")
+
+
+def triangular_unit_diagonal(a, b):
+    """a's diagonal not read (ones): its adjoint there is zero"""
+    return linalg.solve_triangular(0.3 * a, b, trans=1, lower=True, unit_diagonal=True)
+
+
+def triangle_apply_of(m, x):
+    return triangle_apply(m, x, "T", True, False)
+
+
+def triangle_outer_of(g, x):
+    return triangle_outer(g, x, 0, False, True)
 
 
 def multigammaln_3(a):
@@ -68,6 +91,14 @@ SPECS = [] if linalg is None else [
     Spec(linalg.solve_banded, banded_upper, [((3, 5), (5,)), ((3, 4), (4, 2))], modes=MODES),
     Spec(linalg.solve_banded, banded_lower_wide, [((4, 5), (5, 2)), ((4, 1), (1,))],
          modes=MODES),
+    Spec(linalg.solve_triangular, triangular_lower, [((3, 3), (3,)), ((1, 1), (1, 2)),
+                                                     ((4, 4), (4, 3))], modes=MODES),
+    Spec(linalg.solve_triangular, triangular_upper_transposed, [((3, 3), (3,)),
+                                                                ((3, 3), (3, 2))], modes=MODES),
+    Spec(linalg.solve_triangular, triangular_unit_diagonal, [((3, 3), (3,)), ((4, 4), (4, 2))],
+         modes=MODES),
+    Spec(triangle_apply, triangle_apply_of, [((3, 3), (3,)), ((3, 3), (3, 2))], modes=MODES),
+    Spec(triangle_outer, triangle_outer_of, [((3,), (3,)), ((3, 2), (3, 2))], modes=MODES),
     Spec(special.multigammaln, multigammaln_3, UNARY + [((2, 1, 3),)], modes=MODES),
     Spec(special.multigammaln, multigammaln_keyword, UNARY, modes=MODES),
     Spec(transposed_band, transposed_band_of, [((4, 5),), ((4, 2),)], modes=MODES),

@@ -47,9 +47,9 @@ class BackwardWalker(ForwardInstrumentation):
     def initialise(self, out_atom, seed):
         out = []
         output = out_atom.id if isinstance(out_atom, gast.Name) else None
-        seed_stmts, seed_value = ([], None)
-        if output and self.i.activity.is_active(output):
-            seed_stmts, seed_value = seed(output)
+        seed_stmts, seed_value = seed(output) if output else ([], None)
+        if output and not self.i.activity.is_active(output):
+            seed_value = None   # no adjoint; grad still checks that the output is a scalar
         out.extend(seed_stmts)
         for name in sorted(self.i.dataflow.accumulated):
             if not self.i.activity.is_active(name):

@@ -259,6 +259,11 @@ class _Module:
                     # complex MINUS_I of np.imag's adjoint, which folding keeps a name)
                     self._constant(name, constant)
                     continue
+                if isinstance(constant, types.ModuleType):
+                    # a template's module under a second name, read by a derivative of a
+                    # derivative (scipy.linalg as linalg_1 beside numpy's linalg)
+                    self._import_module(name, constant)
+                    continue
                 raise APIUsageError(f"`{name}` is not defined in {derived.func.__module__}")
             value = user_globals[name]
             if isinstance(value, types.ModuleType):

@@ -105,8 +105,6 @@ def fence(parsed, extra_allowed=(), resolution=None):
                     "(`functools.reduce(lambda a, v: ..., xs)`) or given as `key=` of "
                     "sorted / max / min",
                     smap.locate(node), "write `g = lambda x: ...` and call g(...)")
-            if isinstance(node, gast.FunctionDef):
-                _check_signature(node, smap)
             if isinstance(node, gast.Raise) and node.exc is None \
                     and id(node) not in reraising:
                 raise UnsupportedSyntaxError(

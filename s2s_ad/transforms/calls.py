@@ -105,6 +105,13 @@ class CallMixin(FunctionValueMixin, HelperInlineMixin, ObjectCallMixin):
             if isinstance(receiver, gast.Name) and self._receiver_class(receiver) \
                     and not hasattr(numpy.ndarray, func.attr):
                 return self._method_call(receiver, func.attr, expr)
+            made = self._constructed_class(receiver)
+            if made is not None and not hasattr(numpy.ndarray, func.attr):
+                # Adder(k).apply(x): the object held in a name, then its method called as
+                # on `a = Adder(k); a.apply(x)`
+                held = self._held(receiver)
+                self.constructed[held.id] = made
+                return self._method_call(held, func.attr, expr)
             lowered = self._value_method(expr)
             if lowered is not None:
                 return lowered

@@ -200,26 +200,41 @@ class InlineMixin:
         """(fresh parameter, argument atom, level) for each parameter of the nested
         function, but those in `shared`, which name f's variable itself."""
         a = fdef.args
-        if a.vararg or a.kwarg:
-            raise UnsupportedSyntaxError(f"`{name}` takes *args/**kwargs", self.smap.locate(call),
-                                         "name each parameter")
         originals = [p.id for p in a.posonlyargs + a.args + a.kwonlyargs]
         fresh = {p: rename[p] for p in originals}
         positional = originals[:len(a.posonlyargs + a.args)]
         defaults = dict(zip(positional[len(positional) - len(a.defaults):], a.defaults))
         defaults.update({p.id: d for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None})
         given = {}
-        if len(call.args) > len(positional):
+        if len(call.args) > len(positional) and not a.vararg:
             raise UnsupportedSyntaxError(f"too many arguments for `{name}`",
                                          self.smap.locate(call))
+        if any(isinstance(arg, gast.Starred) for arg in call.args) and a.vararg \
+                or any(kw.arg is None for kw in call.keywords) and a.kwarg:
+            raise UnsupportedSyntaxError(
+                f"`{name}` takes *args or **kwargs and is given items spread from a value "
+                f"here: its parameters are bound for the items the call writes out",
+                self.smap.locate(call), "write the items out: total(x[0], x[1])")
         for p, arg in zip(positional, call.args):
             given[p] = arg
+        extra = {}
         for kw in call.keywords:
-            if kw.arg not in fresh or kw.arg in given:
+            if (kw.arg not in fresh and not a.kwarg) or kw.arg in given:
                 raise UnsupportedSyntaxError(f"bad keyword argument `{kw.arg}` for `{name}`",
                                              self.smap.locate(call))
-            given[kw.arg] = kw.value
-        out = []
+            if kw.arg in fresh:
+                given[kw.arg] = kw.value
+            else:
+                extra[kw.arg] = kw.value
+        # `def total(*vals)`: vals is the tuple of the items past the named parameters,
+        # `def f(**opts)`: opts the dict of the keywords no parameter names (as a call binds)
+        starred = []
+        if a.vararg:
+            starred.append((rename[a.vararg.id], build.tuple_(list(call.args[len(positional):]))))
+        if a.kwarg:
+            starred.append((rename[a.kwarg.id], gast.copy_location(gast.Dict(
+                keys=[build.const(k) for k in extra], values=list(extra.values())), call)))
+        out = [(param, *self._atom(value)) for param, value in starred]
         for p in originals:
             if p in shared:
                 continue

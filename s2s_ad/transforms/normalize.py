@@ -119,6 +119,7 @@ class _Normalizer(ExpressionMixin, ControlFlowMixin, ControlExpressionMixin, Mut
         self.written_arrays = set()
         self._loop_var = None
         self.nested = {}
+        self.constructed = {}      # a name holding `C(...)` made in an expression -> C
         self._inlining = []
         self.inlined = {}          # LevelsForm.inlined
         self.helper_defs = {}      # the key of a def of yours inlined -> that def

@@ -41,6 +41,8 @@ class ObjectCallMixin:
         an object argument of the class the specialisation's signature gives ("exact"),
         whose methods are then differentiated like any helper, `m` included. None
         otherwise (a method of an object chosen when the code runs: refusals.py)."""
+        if receiver.id in self.constructed:
+            return self.constructed[receiver.id]
         found = self.res.receivers.get(receiver.id)
         values, stores = self._bindings_in_source()
         given = self.known_functions.get(f"{receiver.id}.__class__")
@@ -56,9 +58,16 @@ class ObjectCallMixin:
             # an object argument whose exact class the specialisation's signature gives
             return given, "exact"
         made = values.get(receiver.id, [])
-        if len(made) != 1 or stores.get(receiver.id) != 1 or not isinstance(made[0], gast.Call):
+        if len(made) != 1 or stores.get(receiver.id) != 1:
             return None
-        path = dotted_path(made[0].func)
+        return self._constructed_class(made[0])
+
+    def _constructed_class(self, value):
+        """(C, "instance") when `value` is a call `C(...)` of a class of yours that
+        differentiation can construct (runtime_objects.constructible), else None."""
+        if not isinstance(value, gast.Call):
+            return None
+        path = dotted_path(value.func)
         if path is None or self.res.is_value(path.split(".")[0]) or not self.res.has(path):
             return None
         cls = self.res.lookup(path)

@@ -150,7 +150,8 @@ class PythonCallMixin(ContainerUpdateMixin, MappingDisplayMixin):
             chosen = build.if_exp(build.compare(b, "Gt" if largest else "Lt", a),
                                   build.clone(b), build.clone(a))
             return self._lower(_located(chosen, expr))
-        seq = self._held(expr.args[0] if len(expr.args) == 1 else build.list_(expr.args))
+        seq = self._held(self._keys_if_mapping(expr.args[0], expr) if len(expr.args) == 1
+                         else build.list_(expr.args))
         keys = seq if "key" not in keywords else self._held(
             self._mapped(keywords["key"], [seq], expr))
         index = self._runtime_call(runtime_flow.extremum_index,
@@ -161,16 +162,7 @@ class PythonCallMixin(ContainerUpdateMixin, MappingDisplayMixin):
         keywords = {k.arg: k.value for k in expr.keywords}
         if len(expr.args) != 1 or set(keywords) - {"key", "reverse"}:
             return None
-        arg = expr.args[0]
-        if isinstance(arg, gast.Name) and arg.id in self.res.parameters:
-            # a dict argument sorts as its keys: sorted(d) is sorted(list(d))
-            for name in ("isinstance", "dict"):
-                self._check_builtin(name, expr)
-            arg = _located(build.if_exp(
-                build.call(build.name("isinstance"), [build.clone(arg), build.name("dict")]),
-                self._runtime_call(runtime_flow.mapping_keys, [build.clone(arg)]),
-                build.clone(arg)), expr)
-        seq = self._held(arg)
+        seq = self._held(self._keys_if_mapping(expr.args[0], expr))
         keys = seq if "key" not in keywords else self._held(
             self._mapped(keywords["key"], [seq], expr))
         order = self._runtime_call(runtime_flow.sorted_order,
@@ -178,6 +170,22 @@ class PythonCallMixin(ContainerUpdateMixin, MappingDisplayMixin):
         k = self.namer.fresh("k")
         chosen = build.list_comp(build.subscript(build.clone(seq), build.name(k)), k, order)
         return self._lower(_located(chosen, expr))
+
+    def _keys_if_mapping(self, arg, expr):
+        """sorted(d), max(d), min(d) of a dict go over its keys, as iterating over it does:
+        `mapping_keys(d) if isinstance(d, dict) else d`, for any value that may be a dict
+        (a parameter, a local `d = {...}`, an attribute); a list, tuple or comprehension
+        written out is one already. (Indexing d with the positions of the sorted keys read
+        its values instead, and then indexed d with them: a KeyError, or another value.)"""
+        if isinstance(arg, (gast.List, gast.Tuple, gast.ListComp, gast.GeneratorExp)):
+            return arg
+        for name in ("isinstance", "dict"):
+            self._check_builtin(name, expr)
+        held = self._held(arg)
+        return _located(build.if_exp(
+            build.call(build.name("isinstance"), [build.clone(held), build.name("dict")]),
+            self._runtime_call(runtime_flow.mapping_keys, [build.clone(held)]),
+            build.clone(held)), expr)
 
     def _reversed(self, expr):
         if len(expr.args) != 1 or expr.keywords:
