@@ -18,9 +18,12 @@ from ..errors import UnsupportedSyntaxError
 from ..ir.walk import walk_tree
 
 
-def check_assignment_expressions(tree, smap):
-    """Raise a located UnsupportedSyntaxError for the forms the module docstring names."""
-    for node in walk_tree(tree):
+def check_assignment_expressions(tree, smap, nodes):
+    """Raise a located UnsupportedSyntaxError for the forms the module docstring names.
+    `nodes`: the tree's, walked (fence's walk, shared by its checks)."""
+    if not any(isinstance(node, gast.NamedExpr) for node in nodes):
+        return                # without a `:=` none of them can be there
+    for node in nodes:
         if isinstance(node, gast.Lambda):
             for inner in walk_tree(node.body):
                 if isinstance(inner, gast.NamedExpr):

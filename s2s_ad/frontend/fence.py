@@ -56,13 +56,13 @@ _BY_NAME = {
 _ATTRIBUTES_BY_NAME = ("getattr", "setattr", "delattr")
 
 
-def _piecewise_lambdas(tree, resolution):
+def _piecewise_lambdas(nodes, resolution):
     """Lambdas written in np.piecewise's list of functions (normalize applies them to the
-    elements they cover: transforms/array_syntax.py)."""
+    elements they cover: transforms/array_syntax.py). `nodes`: the tree's, walked."""
     found = set()
     if resolution is None:
         return found
-    for node in walk_tree(tree):
+    for node in nodes:
         if not isinstance(node, gast.Call):
             continue
         path = dotted_path(node.func)
@@ -81,21 +81,24 @@ def fence(parsed, extra_allowed=(), resolution=None):
     eval, locals, getattr with a computed name ... are rejected only when they are."""
     tree = parsed.tree
     smap = parsed.source_map
+    # every check below reads the same nodes and writes none: one walk for all of them
+    # (each walking the tree again was most of what this stage cost)
+    nodes = list(walk_tree(tree))
     _check_signature(tree, smap)
     if resolution is not None:
-        _check_reads_by_name(tree, smap, resolution)
-    named_lambdas = {id(n.value) for n in walk_tree(tree) if isinstance(n, gast.Assign)
+        _check_reads_by_name(nodes, smap, resolution)
+    named_lambdas = {id(n.value) for n in nodes if isinstance(n, gast.Assign)
                      and isinstance(n.value, gast.Lambda) and len(n.targets) == 1
                      and isinstance(n.targets[0], gast.Name)}
-    named_lambdas |= _piecewise_lambdas(tree, resolution)
-    named_lambdas |= _applied_lambdas(tree, resolution)
-    named_lambdas |= _lambdas_given_to_defs(tree, resolution)
-    allowed_stars = _allowed_stars(tree)
+    named_lambdas |= _piecewise_lambdas(nodes, resolution)
+    named_lambdas |= _applied_lambdas(nodes, resolution)
+    named_lambdas |= _lambdas_given_to_defs(tree, nodes, resolution)
+    allowed_stars = _allowed_stars(nodes)
     # `except E: raise` (the handler's one statement) lets the exception leave
-    reraising = {id(h.body[0]) for h in walk_tree(tree) if isinstance(h, gast.ExceptHandler)
+    reraising = {id(h.body[0]) for h in nodes if isinstance(h, gast.ExceptHandler)
                  and len(h.body) == 1 and isinstance(h.body[0], gast.Raise)}
-    _check_undone_tape(tree, smap)
-    check_assignment_expressions(tree, smap)
+    _check_undone_tape(tree, nodes, smap)
+    check_assignment_expressions(tree, smap, nodes)
     for stmt in tree.body:
         for node in walk_tree(stmt):
             if isinstance(node, gast.Lambda) and id(node) not in named_lambdas:
@@ -136,11 +139,12 @@ def fence(parsed, extra_allowed=(), resolution=None):
     return tree
 
 
-def _check_reads_by_name(tree, smap, resolution):
+def _check_reads_by_name(nodes, smap, resolution):
     """eval, exec, locals, globals, vars, and getattr / setattr / delattr with a computed
-    attribute name on a value of the function: what they read cannot be followed."""
+    attribute name on a value of the function: what they read cannot be followed.
+    `nodes`: the tree's, walked."""
     import builtins
-    for node in walk_tree(tree):
+    for node in nodes:
         if not isinstance(node, gast.Call) or not isinstance(node.func, gast.Name):
             continue
         name = node.func.id
@@ -211,12 +215,13 @@ _APPLYING = {"map": ("args", 0), "sorted": ("key", None), "max": ("key", None),
              "min": ("key", None)}
 
 
-def _applied_lambdas(tree, resolution):
-    """Lambdas passed to map (first argument) or as `key=` of sorted / max / min."""
+def _applied_lambdas(nodes, resolution):
+    """Lambdas passed to map (first argument) or as `key=` of sorted / max / min, among
+    `nodes` (the tree's, walked)."""
     import builtins
     import functools
     found = set()
-    for node in walk_tree(tree):
+    for node in nodes:
         if isinstance(node, gast.Call) and node.args and resolution is not None \
                 and _names(resolution, node.func, functools.reduce):
             found.add(id(node.args[0]))       # functools.reduce(lambda a, v: ..., xs)
@@ -245,14 +250,14 @@ def _names(resolution, func, target):
         return False
 
 
-def _lambdas_given_to_defs(tree, resolution):
+def _lambdas_given_to_defs(tree, nodes, resolution):
     """Lambdas passed as arguments to a def of the user's (module-level or nested in f):
-    normalize inlines that def into f (transforms/helper_inline.py)."""
+    normalize inlines that def into f (transforms/helper_inline.py). `nodes`: the tree's,
+    walked."""
     import inspect
-    nested = {n.name for n in walk_tree(tree) if isinstance(n, gast.FunctionDef)
-              and n is not tree}
+    nested = {n.name for n in nodes if isinstance(n, gast.FunctionDef) and n is not tree}
     found = set()
-    for node in walk_tree(tree):
+    for node in nodes:
         if not isinstance(node, gast.Call):
             continue
         path = dotted_path(node.func)
@@ -270,11 +275,12 @@ def _lambdas_given_to_defs(tree, resolution):
     return found
 
 
-def _allowed_stars(tree):
+def _allowed_stars(nodes):
     """Starred names in assignment targets (`first, *rest = xs`) and starred call
-    arguments (`f(*xs)`): normalize lowers them to indexing."""
+    arguments (`f(*xs)`) among `nodes` (the tree's, walked): normalize lowers them to
+    indexing."""
     found = set()
-    for node in walk_tree(tree):
+    for node in nodes:
         if isinstance(node, gast.Assign):
             for target in node.targets:
                 if isinstance(target, (gast.Tuple, gast.List)):
@@ -284,15 +290,16 @@ def _allowed_stars(tree):
     return found
 
 
-def _check_undone_tape(tree, smap):
+def _check_undone_tape(tree, nodes, smap):
     """A derivative s2s_ad wrote, differentiated again (hvp, hessian, grad of grad), whose
-    `try` takes back the tape when the body raises (backend/fallbacks.py)."""
+    `try` takes back the tape when the body raises (backend/fallbacks.py). `nodes`: the
+    tree's, walked."""
     function = tree.body[0] if isinstance(tree, gast.Module) and tree.body else tree
     doc = function.body[0] if isinstance(function, gast.FunctionDef) else None
     if not (isinstance(doc, gast.Expr) and isinstance(doc.value, gast.Constant)
             and str(doc.value.value).endswith("Generated by s2s_ad.")):
         return
-    for node in walk_tree(tree):
+    for node in nodes:
         if isinstance(node, gast.Try) and _is_fallback_try(node):
             node = node.handlers[0]
             raise UnsupportedSyntaxError(

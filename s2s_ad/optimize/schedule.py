@@ -207,12 +207,12 @@ def in_place_arithmetic(body, facts):
     by item read from a list (list_reads.py), adjoint copies nothing needs dropped
     (adjoint_copies.py), sums accumulated in place again (inplace.py) and, last, copies
     `y = x * 1.0` of arrays nothing writes into dropped (unit_copies.py); `body`
-    itself when nothing changed."""
+    itself when nothing changed. Writes into `body` (run_schedule's copy, not `plain`)."""
     if not facts.specialised:
         return body
     # first abs's `g * np.sign(x)` as `np.copysign(g, x)` where the facts prove them equal
     # (sign_products.py), so that copysign may write into g's array
-    statements, signs = signs_as_copysign(body.copy().statements(), facts.kinds,
+    statements, signs = signs_as_copysign(body.statements(), facts.kinds,
                                           facts.resolve, facts.levels.numpy_name,
                                           facts.pure_call)
     if signs:
@@ -236,29 +236,31 @@ def in_place_arithmetic(body, facts):
             [body.returned] if body.returned is not None else [])
         body = body.with_backward(backward) if accumulated else body
     # last: every write into an array is now written out, so `y = x * 1.0` can alias
-    statements, shared = share_unit_copies(body.copy().statements(), facts.kinds)
+    statements, shared = share_unit_copies(body.statements(), facts.kinds)
     return Body.of(statements) if shared else body
 
 
 def shared_inverses(body, facts):
     """A specialisation's solves against a matrix whose inverse it computes anyway read that
-    inverse, computed once (optimize/shared_inverses.py). On a copy: `plain` (what a
-    derivative of this one differentiates) keeps its solves."""
+    inverse, computed once (optimize/shared_inverses.py). Writes into `body`, which
+    run_schedule copied: `plain` (what a derivative of this one differentiates) keeps its
+    solves."""
     if not facts.specialised:
         return body
     statements, changed = share_inverses(
-        body.copy().statements(), facts._callee, facts.kinds, facts.levels.numpy_name,
+        body.statements(), facts._callee, facts.kinds, facts.levels.numpy_name,
         facts.bindings.name_for, facts.namer.fresh)
     return Body.of(statements) if changed else body
 
 
 def cholesky_products(body, facts):
     """A specialisation's cholesky adjoint takes a solve's share of L^T L_bar without the two
-    products with L^T and inv(L)^T that cancel (optimize/cholesky_products.py). On a copy."""
+    products with L^T and inv(L)^T that cancel (optimize/cholesky_products.py). Writes into
+    `body` (run_schedule's copy, not `plain`)."""
     if not facts.specialised:
         return body
     statements, changed = cancel_cholesky_products(
-        body.copy().statements(), facts._callee, facts.levels.numpy_name,
+        body.statements(), facts._callee, facts.levels.numpy_name,
         facts.namer.fresh)
     return Body.of(statements) if changed else body
 
@@ -304,13 +306,13 @@ def run_schedule(body, facts, schedule):
     """(plain, final): the body after the passes up to the first that writes into arrays
     (what differentiating this derivative again reads), and after all of them."""
     # passes written over statement lists edit the statements they are given: the stage
-    # works on its own copy, so its input stays as it was (the passes that write arrays
-    # build new statements: `plain` is not changed by them)
+    # works on its own copy, so its input stays as it was; the passes that write arrays
+    # work on a second one, made once, so that `plain` is not changed by them
     body = body.copy()
     plain = None
     for step in schedule:
         if step.writes_arrays and plain is None:
-            plain = body
+            plain, body = body, body.copy()
         if facts.trace is None:
             body = step.run(body, facts)
             continue

@@ -76,7 +76,14 @@ def _unknown_sequence_operations(levels, kinds, activity):
     carrying the derivative where both operands may be sequences (or one, for `*`) and
     the facts decide neither; and `t = np.copy(x)` of an x that may be a list or dict."""
     maybe = _maybe_sequences(levels)
-    dataflow = analyse_dataflow(levels)
+    flows = []
+
+    def dataflow():
+        """analyse_dataflow(levels), made when a statement first needs it (where every
+        operand's kind is known, none does: a specialisation's usual case)."""
+        if not flows:
+            flows.append(analyse_dataflow(levels))
+        return flows[0]
     found = []
     rebound = [s.targets[0].id for s in all_statements(levels.tree.body)
                if isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.Name)]
@@ -91,7 +98,7 @@ def _unknown_sequence_operations(levels, kinds, activity):
             # (a list copied and then used as numpy would use an array, `c[0] = v`, reads
             # the same; grown, shrunk or rebound (`c.append`, `c.insert`) it is refused)
             target = stmt.targets[0].id
-            grown = target in dataflow.list_valued or rebound.count(target) > 1
+            grown = target in dataflow().list_valued or rebound.count(target) > 1
             found.append((stmt, [stmt.value.args[0], build.const(grown)], "copy"))
             continue
         if not (isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name)
@@ -100,12 +107,17 @@ def _unknown_sequence_operations(levels, kinds, activity):
                 and stmt.targets[0].id in activity.varied):
             continue
         operands = [stmt.value.left, stmt.value.right]
-        known = [is_sequence_operand(a, dataflow, kinds) for a in operands]
         add = isinstance(stmt.value.op, gast.Add)
         if not add and any(isinstance(kinds.of(a), Num) for a in operands):
             continue     # `2 * x`: checking every one would cost the general derivative
                          # more than the rare repeated list argument (which then fails
                          # in Python: its 2 is made 2.0 beside a differentiated input)
+        # (a number or an array is no sequence: numpy's arithmetic, whatever the other is)
+        unknown = [isinstance(a, gast.Name) and a.id in maybe
+                   and not isinstance(kinds.of(a), Num) for a in operands]
+        if add and not any(unknown):
+            continue     # found below only where an operand's kind is unknown
+        known = [is_sequence_operand(a, dataflow(), kinds) for a in operands]
         if not add and any(known) and any(
                 k and isinstance(other, gast.Name) and _may_count(other, activity)
                 for k, other in zip(known, operands[::-1])):
@@ -115,9 +127,6 @@ def _unknown_sequence_operations(levels, kinds, activity):
             continue
         if all(known) if add else any(known):
             continue     # differentiated as the concatenation or repetition it is
-        # (a number or an array is no sequence: numpy's arithmetic, whatever the other is)
-        unknown = [isinstance(a, gast.Name) and a.id in maybe
-                   and not isinstance(kinds.of(a), Num) for a in operands]
         if add and all(k or u for k, u in zip(known, unknown)) or not add and any(
                 u and _may_count(other, activity)
                 for u, other in zip(unknown, operands[::-1])):

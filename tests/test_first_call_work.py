@@ -1,0 +1,143 @@
+"""What building a derivative does once that it used to do several times (issue 13: the
+first call with a new signature). Counted, not timed: each test fails when the work comes
+back, and checks that the result is what it was.
+
+- fence's checks read one walk of f's tree (each walked it again: eight walks);
+- the assignment-expression checks do nothing on a tree without `:=`;
+- the clean-up schedule copies the body twice (once for itself, once before the passes that
+  write arrays: `plain` stays as it was), not once more in each of those passes;
+- a specialisation whose operands' kinds are known makes no dataflow analysis to look for
+  list concatenations (the general derivative still does, and still checks them).
+"""
+import gast
+import numpy as np
+import pytest
+
+import s2s_ad
+from s2s_ad import pipeline
+from s2s_ad.derivative_registry import CACHE
+from s2s_ad.frontend import assignment_expressions, fence as fence_module
+from s2s_ad.optimize import body as body_module
+from s2s_ad.transforms import sequence_operands
+from tests.derivative_paths import on_path
+
+
+def lambdas_and_loops(x, w):
+    g = lambda v: np.tanh(v) * w        # noqa: E731 (a named lambda fence lets through)
+    s = 0.0
+    for k in range(3):
+        s = s + np.sum(g(x * k))
+    return s + sum(map(lambda v: v * v, [1.0, 2.0])) * np.sum(x)
+
+
+def gp_like(A, y):
+    K = A @ A.T + np.eye(A.shape[0])
+    alpha = np.linalg.solve(K, y)
+    return y @ alpha + np.sum(np.linalg.inv(K)) + np.sum(np.abs(A) * 2.0)
+
+
+def adds_two_arguments(a, b):
+    c = a + b
+    return np.sum(c * c)
+
+
+@pytest.fixture
+def fresh(monkeypatch):
+    """Every derivative built again (nothing from the derivative cache)."""
+    monkeypatch.setattr(CACHE, "get", lambda func, request: None)
+
+
+def test_fence_walks_the_tree_once(monkeypatch, fresh):
+    roots = []
+    walk = fence_module.walk_tree
+    monkeypatch.setattr(fence_module, "walk_tree", lambda node: roots.append(node) or walk(node))
+    evaluation_order = []
+    in_order = assignment_expressions._in_evaluation_order
+    monkeypatch.setattr(assignment_expressions, "_in_evaluation_order",
+                        lambda node: evaluation_order.append(node) or in_order(node))
+    levels, _ = pipeline.front(lambdas_and_loops)
+    tree = levels.parsed.tree
+    # the main loop walks each statement of the body; the checks before it the whole tree
+    assert sum(root is tree for root in roots) == 1
+    assert not evaluation_order           # no `:=` anywhere: nothing to order
+    x, w = np.array([0.3, -0.5]), np.array([0.7, 1.1])
+    g = s2s_ad.grad(lambdas_and_loops, wrt=(0, 1))(x, w)
+    eps = 1e-6
+    for k, arg in enumerate((x, w)):
+        for i in range(arg.size):
+            hi, lo = [a.copy() for a in (x, w)], [a.copy() for a in (x, w)]
+            hi[k][i] += eps
+            lo[k][i] -= eps
+            numeric = (lambdas_and_loops(*hi) - lambdas_and_loops(*lo)) / (2 * eps)
+            assert g[k][i] == pytest.approx(numeric, rel=1e-6, abs=1e-8)
+
+
+def test_fence_still_refuses_what_it_refused():
+    def reads_before_binding(x):
+        n = 2.0
+        return np.sum(x) * (n + (n := 3.0))
+
+    def unnamed_lambda(x):
+        return (lambda v: v * 2.0)(x)
+    with pytest.raises(s2s_ad.UnsupportedSyntaxError, match="read before the `:=`"):
+        s2s_ad.grad(reads_before_binding)
+    with pytest.raises(s2s_ad.UnsupportedSyntaxError, match="a lambda is supported"):
+        s2s_ad.grad(unnamed_lambda)
+
+
+def test_the_passes_that_write_arrays_share_one_copy_and_keep_plain(monkeypatch, fresh):
+    copies = []
+    copy = body_module.Body.copy
+    monkeypatch.setattr(body_module.Body, "copy", lambda self: copies.append(self) or copy(self))
+    runs = []
+    run_schedule = pipeline.run_schedule
+
+    def recording(body, facts, schedule):
+        before = len(copies)
+        given = []
+        watched = tuple(
+            step if not step.writes_arrays or any(s.writes_arrays for s in schedule[:k])
+            else type(step)(step.name, lambda b, f, run=step.run: given.append(
+                [gast.dump(s) for s in b.statements()]) or run(b, f), True)
+            for k, step in enumerate(schedule))
+        plain, final = run_schedule(body, facts, watched)
+        runs.append((schedule, len(copies) - before, given, plain, final))
+        return plain, final
+    monkeypatch.setattr(pipeline, "run_schedule", recording)
+    rng = np.random.default_rng(0)
+    A, y = rng.normal(size=(4, 3)), rng.normal(size=4)
+    g = s2s_ad.grad(gp_like)(A, y)
+    reverse = [r for r in runs if r[0] is pipeline.REVERSE]
+    assert reverse
+    for _, copied, given, plain, final in reverse:
+        assert copied == 2
+        # plain is the body the first pass that writes arrays was given, as it was then
+        assert [gast.dump(s) for s in plain.statements()] == given[0]
+    assert any(r[3] is not r[4] and [gast.dump(s) for s in r[3].statements()]
+               != [gast.dump(s) for s in r[4].statements()] for r in reverse), \
+        "no pass that writes arrays changed anything: the test shows nothing"
+    eps = 1e-6
+    for i in np.ndindex(A.shape):
+        hi, lo = A.copy(), A.copy()
+        hi[i] += eps
+        lo[i] -= eps
+        numeric = (gp_like(hi, y) - gp_like(lo, y)) / (2 * eps)
+        assert g[i] == pytest.approx(numeric, rel=1e-5, abs=1e-7)
+
+
+@pytest.mark.parametrize("path", ["specialised", "general"])
+def test_sequence_checks_make_the_dataflow_only_when_a_kind_is_unknown(monkeypatch, fresh,
+                                                                        path):
+    made = []
+    analyse = sequence_operands.analyse_dataflow
+    monkeypatch.setattr(sequence_operands, "analyse_dataflow",
+                        lambda levels: made.append(levels) or analyse(levels))
+    a, b = np.array([0.5, -1.0]), np.array([2.0, 0.25])
+    ga = on_path(s2s_ad.grad(adds_two_arguments), path)(a, b)
+    np.testing.assert_allclose(ga, 2 * (a + b))
+    if path == "specialised":
+        assert not made                 # a and b are arrays: `a + b` is numpy's
+    else:
+        assert made                     # a and b may be lists: checked when run
+        with pytest.raises(s2s_ad.UnsupportedSyntaxError, match="concatenates lists"):
+            on_path(s2s_ad.grad(adds_two_arguments), path)([0.5], [2.0, 1.0])
