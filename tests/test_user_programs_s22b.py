@@ -1,0 +1,67 @@
+"""Programs written the way users write them, tried on session 22's changes (forwarding
+modules, nested in-place layers, SharedMemoryWriteError, .tolist(), dict copies), each a
+regression test of what the review found, on both derivative paths against central
+differences."""
+import numpy as np
+import pytest
+
+import s2s_ad
+from derivative_paths import PATHS, grad_on, jvp_on
+from gradcheck import numeric_grad
+
+
+class Module:
+    def __call__(self, *args, **kwargs):
+        return self.forward(*args, **kwargs)
+
+
+class ScaledTanh(Module):
+    """A forward with a parameter that has a default (`def forward(self, x, mask=None)`
+    in PyTorch code): `self.forward(*args, **kwargs)` was refused on every path ("a
+    starred argument is differentiated when f takes a fixed number of positional
+    parameters (no defaults)")."""
+    def forward(self, x, scale=1.5, shift=0.0):
+        return np.tanh(scale * x + shift)
+
+
+ACT = ScaledTanh()
+X = np.random.RandomState(22).randn(3, 4)
+
+
+def act_default(x):
+    return np.sum(ACT(x) ** 2)
+
+
+def act_positional(x):
+    return np.sum(ACT(x, 0.7) ** 2)
+
+
+def act_keyword(x):
+    return np.sum(ACT(x, shift=0.3) ** 2)
+
+
+def act_both(x):
+    return np.sum(ACT(x, 0.7, shift=-0.2) ** 2)
+
+
+def act_of_argument(x, act):
+    return np.sum(act(x) ** 2)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f", [act_default, act_positional, act_keyword, act_both])
+def test_forwarded_call_of_a_forward_with_defaults(f, path):
+    np.testing.assert_allclose(grad_on(path, f)(X), numeric_grad(f, (X,), 0),
+                               rtol=1e-6, atol=1e-8)
+    v = np.linspace(0.5, 1.5, X.size).reshape(X.shape)
+    value, tangent = jvp_on(path, f, (X,), v)
+    np.testing.assert_allclose(value, f(X))
+    np.testing.assert_allclose(tangent, np.sum(numeric_grad(f, (X,), 0) * v), rtol=1e-6)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_forwarded_call_of_an_argument_with_defaults(path):
+    act = ScaledTanh()
+    np.testing.assert_allclose(grad_on(path, act_of_argument)(X, act),
+                               numeric_grad(act_of_argument, (X, act), 0),
+                               rtol=1e-6, atol=1e-8)
