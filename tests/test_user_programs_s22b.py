@@ -65,3 +65,43 @@ def test_forwarded_call_of_an_argument_with_defaults(path):
     np.testing.assert_allclose(grad_on(path, act_of_argument)(X, act),
                                numeric_grad(act_of_argument, (X, act), 0),
                                rtol=1e-6, atol=1e-8)
+
+
+class Heat:
+    def __init__(self, k):
+        self.k = k
+
+    def step(self, u, dt):
+        u[1:-1] += dt * self.k * (u[2:] - 2 * u[1:-1] + u[:-2])
+
+
+def heat_steps(u0, k):
+    sim = Heat(k)
+    u = u0.copy()
+    for _ in range(4):
+        sim.step(u, 0.1)
+    return np.sum(u ** 2)
+
+
+def heat_twice(u0, k):
+    sim = Heat(k)
+    u = u0.copy()
+    sim.step(u, 0.1)
+    sim.step(u, 0.2)
+    return np.sum(u ** 2)
+
+
+U0 = np.random.RandomState(5).randn(7)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f", [heat_steps, heat_twice])
+def test_object_made_in_f_whose_method_writes_an_argument_more_than_once(f, path):
+    """An object made in f (`sim = Heat(k)`) whose method, writing into f's array, is
+    inlined twice or in a loop: the parts of its adjoint (dicts of its fields') added with
+    `+` on the general path, a TypeError in generated code ('dict' + 'dict'); the
+    constructed object's adjoint is structured now."""
+    expected = (f(U0, 0.5 + 1e-6) - f(U0, 0.5 - 1e-6)) / 2e-6
+    np.testing.assert_allclose(grad_on(path, f, wrt=1)(U0, 0.5), expected, rtol=1e-6)
+    np.testing.assert_allclose(grad_on(path, f)(U0, 0.5), numeric_grad(f, (U0, 0.5), 0),
+                               rtol=1e-6, atol=1e-8)
