@@ -105,3 +105,37 @@ def test_object_made_in_f_whose_method_writes_an_argument_more_than_once(f, path
     np.testing.assert_allclose(grad_on(path, f, wrt=1)(U0, 0.5), expected, rtol=1e-6)
     np.testing.assert_allclose(grad_on(path, f)(U0, 0.5), numeric_grad(f, (U0, 0.5), 0),
                                rtol=1e-6, atol=1e-8)
+
+
+PARAMS = {"enc": {"W": np.random.RandomState(7).randn(3, 3)},
+          "out": np.random.RandomState(8).randn(3)}
+XS = np.random.RandomState(9).randn(4, 3)
+
+
+def nested_copies(p, x):
+    q = p.copy()
+    q["enc"] = q["enc"].copy()
+    q["enc"]["W"] = q["enc"]["W"] * 0.5
+    return np.sum(np.tanh(x @ q["enc"]["W"]) @ p["out"])
+
+
+def test_copy_of_an_item_of_a_copied_dict():
+    """`q = p.copy(); q["enc"] = q["enc"].copy()` (an optimizer's update of nested
+    params): the item's copy is known a dict only once the first copy is one; it was
+    refused on the specialised path (`.copy()` ... read as an array's copy)."""
+    got = s2s_ad.grad(nested_copies)(PARAMS, XS)
+
+    def of_w(w):
+        return nested_copies({"enc": {"W": w}, "out": PARAMS["out"]}, XS)
+
+    def of_out(o):
+        return nested_copies({"enc": {"W": PARAMS["enc"]["W"]}, "out": o}, XS)
+    np.testing.assert_allclose(got["enc"]["W"], numeric_grad(of_w, (PARAMS["enc"]["W"],), 0),
+                               rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(got["out"], numeric_grad(of_out, (PARAMS["out"],), 0),
+                               rtol=1e-6, atol=1e-8)
+    v = {"enc": {"W": np.linspace(0.5, 1.5, 9).reshape(3, 3)}, "out": np.ones(3)}
+    value, tangent = s2s_ad.jvp(nested_copies)(PARAMS, XS, v)
+    np.testing.assert_allclose(value, nested_copies(PARAMS, XS))
+    np.testing.assert_allclose(tangent, np.sum(got["enc"]["W"] * v["enc"]["W"])
+                               + np.sum(got["out"]), rtol=1e-6)
