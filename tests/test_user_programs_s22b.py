@@ -139,3 +139,61 @@ def test_copy_of_an_item_of_a_copied_dict():
     np.testing.assert_allclose(value, nested_copies(PARAMS, XS))
     np.testing.assert_allclose(tangent, np.sum(got["enc"]["W"] * v["enc"]["W"])
                                + np.sum(got["out"]), rtol=1e-6)
+
+
+class Clip(Module):
+    def forward(self, x):
+        x[x < 0] = 0.0
+        return x
+
+
+class Half(Module):
+    def __init__(self):
+        self.W = np.eye(4) * 0.5 + 0.1
+
+    def forward(self, x):
+        return x @ self.W
+
+
+class Layers(Module):
+    def __init__(self, *layers):
+        self.layers = list(layers)
+
+    def forward(self, x):
+        for layer in self.layers:
+            x = layer(x)
+        return x
+
+
+def model_then_input(x, m):
+    y = m(x)
+    return np.sum(y ** 2) + np.sum(x)
+
+
+X4 = np.array([[-1.0, 2.0, -0.5, 0.3], [0.7, -0.2, 1.1, -1.3]])
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_a_list_of_layers_writing_into_the_callers_array_is_refused(path):
+    """`for layer in self.layers: x = layer(x)` whose first layer clips in place writes
+    into f's x, which f reads again: numpy's f sees the clipped x. The loop's calls were
+    not followed by the argument-write analysis, so the model got a derivative of its own:
+    a WRONG gradient on both paths (and the general one clipped the caller's x). Now the
+    write is found (each item's class, in the list's order) and refused. (It is refused
+    when the backward sweep reaches the layer's vjp, after the forward sweep clipped x:
+    /work/s22r-left/refused_after_forward_ran.py.)"""
+    from s2s_ad.errors import SharedMemoryWriteError
+    with pytest.raises(SharedMemoryWriteError):
+        grad_on(path, model_then_input)(X4.copy(), Layers(Clip(), Half()))
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_a_list_of_layers_clipping_a_fresh_array_is_differentiated(path):
+    """The same layers the other way round: the clip writes into Half's result, a fresh
+    array, so f's x is unchanged and the gradient is computed (not refused)."""
+    m = Layers(Half(), Clip(), Half())
+    x = X4.copy()
+    got = grad_on(path, model_then_input)(x, m)
+    np.testing.assert_array_equal(x, X4)
+    np.testing.assert_allclose(got, numeric_grad(lambda z: model_then_input(z.copy(), m),
+                                                 (X4,), 0), rtol=1e-6, atol=1e-8)
