@@ -8,11 +8,7 @@ import pytest
 import s2s_ad
 from derivative_paths import PATHS, grad_on, jvp_on
 from gradcheck import numeric_grad
-
-
-class Module:
-    def __call__(self, *args, **kwargs):
-        return self.forward(*args, **kwargs)
+from test_forwarded_keywords import Module, Sequential as Layers   # (forwarding __call__)
 
 
 class ScaledTanh(Module):
@@ -153,16 +149,6 @@ class Half(Module):
 
     def forward(self, x):
         return x @ self.W
-
-
-class Layers(Module):
-    def __init__(self, *layers):
-        self.layers = list(layers)
-
-    def forward(self, x):
-        for layer in self.layers:
-            x = layer(x)
-        return x
 
 
 def model_then_input(x, m):
