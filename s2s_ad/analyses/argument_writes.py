@@ -22,7 +22,7 @@ loops and branches, where bindings only add. Writes: index and attribute stores 
 augmented assignment (`q += v` writes into an array; for a number it is a new binding, which
 the caller's derivative then handles as a binding), a mutating method (`append`, `fill`,
 `sort`, ...), `out=`, numpy's writing functions and `ufunc.at`, and a call of one of your
-functions that writes into the parameter it is given (followed three calls deep; deeper,
+functions that writes into the parameter it is given (followed ten calls deep; deeper,
 a call given a parameter counts as a write). A function whose source cannot be read
 writes nothing of its arguments as far as this analysis is concerned, so callers only
 look here for defs they can read (s2s_ad differentiates nothing else).
