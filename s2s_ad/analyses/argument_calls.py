@@ -1,8 +1,8 @@
 """How the reader of analyses/argument_writes.py reads calls: what a call may return of
 what it is given (a view, an item, one of your functions' parameter it returns), and
 which of its arguments it writes into (a mutating method, `out=`, numpy's writing
-functions, one of your functions writing into its parameter, followed six calls deep,
-so three modules nested as `Module.__call__` -> `forward`; deeper, every argument counts
+functions, one of your functions writing into its parameter, followed ten calls deep,
+so five modules nested as `Module.__call__` -> `forward`; deeper, every argument counts
 as written; `self.forward(*args)` through the methods of self's class).
 
     y = np.reshape(q, (2, 3))      ->  y may be q's memory (a view)
@@ -44,7 +44,10 @@ _MUTATING = frozenset((
 # array methods whose result may share memory with the array
 _VIEW_METHODS = frozenset(("reshape", "ravel", "view", "transpose", "squeeze", "swapaxes",
                            "diagonal", "__array__", "get", "values", "items", "keys"))
-_DEPTH = 6
+_DEPTH = 10
+# a list or dict an object holds whose items are followed as layers (`for l in
+# self.layers`); a longer one (a table of numbers) is read as before, its calls unfollowed
+_HELD_ITEMS = 64
 
 
 class CallReading:
@@ -63,6 +66,10 @@ class CallReading:
         if held is not None:
             # self.fc(x), fc an object self holds: what its __call__ returns
             return self._returned_by_methods([held], call)
+        items = self._held_items_callees(func)
+        if items:
+            # layer(x) of `for layer in self.layers`: what that item's __call__ returns
+            return self._returned_by_methods(items, call)
         if isinstance(func, gast.Attribute) and self._is_value(func.value):
             receiver = self.viewed(func.value)
             if func.attr == "copy":        # an array's copy, or a dict's or list's (shallow)
@@ -109,6 +116,11 @@ class CallReading:
             self._calls_writer(callee, ([func] if owner is not None else []) + list(call.args),
                                call.keywords, (owner, inner))
             return
+        for callee, owner, inner in self._held_items_callees(func):
+            # `for layer in self.layers: x = layer(x)`, self.layers[k](x): each item's
+            # __call__ (a layer writing in place writes into the x the method was given)
+            self._calls_writer(callee, ([func] if owner is not None else []) + list(call.args),
+                               call.keywords, (owner, inner))
         if isinstance(func, gast.Attribute) and self._is_value(func.value):
             if func.attr in _MUTATING:
                 self.mutates(func.value)
@@ -139,6 +151,25 @@ class CallReading:
                 or self.views.get(self.receiver) != {self.receiver: 0}:
             return None
         return held_callee(self.held.get(func.attr))
+
+    def _held_items_callees(self, func):
+        """[(def, class or None, what it holds)] a call of `func` may run when it names an
+        item of a list, tuple or dict self holds: `self.layers[k]`, or a name a loop over
+        `self.layers` (`enumerate(...)`, `.values()`) binds (argument_writes' held_items)."""
+        if isinstance(func, gast.Name):
+            items = self.held_items.get(func.id, ())
+        else:
+            items = self.held_container(func.value) if isinstance(func, gast.Subscript) else ()
+        return [found for found in map(held_callee, items) if found is not None]
+
+    def held_container(self, expr):
+        """The items of the list, tuple or dict `self.attr` (`expr`) holds, while self
+        still holds the object; () otherwise or when not known."""
+        if self.receiver is None or not isinstance(expr, gast.Attribute) \
+                or not isinstance(expr.value, gast.Name) or expr.value.id != self.receiver \
+                or self.views.get(self.receiver) != {self.receiver: 0}:
+            return ()
+        return held_items(self.held.get(expr.attr))
 
     def _methods_on_self(self, func):
         """[(def, takes self)] that `self.m(...)` may run while `self` still holds the
@@ -241,12 +272,23 @@ class CallReading:
         return obj
 
 
+class Known:
+    """An object known while generating by its class and what the signature says it
+    holds (object_calls._held_by of a list's item: {"fc": Linear, ...})."""
+
+    def __init__(self, cls, held):
+        self.cls, self.held = cls, held
+
+
 def held_callee(value):
     """(def, class or None, what the object holds) a call of `value` runs: a def itself; a
-    class (an object of it, nothing more known) or an object whose class has a def
-    __call__: that __call__, for that class. Else None."""
+    class (an object of it, nothing more known), a Known object or an object whose class
+    has a def __call__: that __call__, for that class. Else None."""
     if inspect.isfunction(value):
         return value, None, None
+    if isinstance(value, Known):
+        call = getattr(value.cls, "__call__", None)
+        return (call, value.cls, value.held) if inspect.isfunction(call) else None
     cls = value if isinstance(value, type) else type(value)
     call = getattr(cls, "__call__", None)
     if value is None or not inspect.isfunction(call):
@@ -254,15 +296,27 @@ def held_callee(value):
     return call, cls, None if isinstance(value, type) else getattr(value, "__dict__", None)
 
 
-def held_key(held, depth=0):
-    """A hashable summary of what `held` says calls of its entries run (a cache key)."""
-    if not held or depth > 2:
+def held_items(value):
+    """The items of a list, tuple or dict's values `value` (at most _HELD_ITEMS), else ()."""
+    if isinstance(value, dict):
+        value = tuple(value.values())
+    if isinstance(value, (list, tuple)) and len(value) <= _HELD_ITEMS:
+        return tuple(value)
+    return ()
+
+
+def held_key(held, depth=0, limit=2):
+    """A hashable summary of what `held` says calls of its entries run (a cache key), to
+    `limit` objects deep."""
+    if not held or depth > limit:
         return ()
     out = []
     for name in sorted(k for k in held if isinstance(k, str)):
-        found = held_callee(held[name])
-        if found is not None:
-            out.append((name, found[0], found[1], held_key(found[2], depth + 1)))
+        # a list of layers: what calling each item runs (CallReading.held_container)
+        items = held_items(held[name]) or (held[name],)
+        for k, found in enumerate(map(held_callee, items)):
+            if found is not None:
+                out.append((name, k, found[0], found[1], held_key(found[2], depth + 1, limit)))
     return tuple(out)
 
 
@@ -272,7 +326,12 @@ def _parameters_by_position(callee, count):
         bound = inspect.signature(callee).bind_partial(*range(count))
     except (TypeError, ValueError):
         return {}
-    return {i: name for name, i in bound.arguments.items() if isinstance(i, int)}
+    out = {}
+    for name, i in bound.arguments.items():
+        # (a `*args` parameter takes the positions past the others: `layer(x)` of
+        # `def __call__(self, *args)` gives x to args, which forward returns or not)
+        out.update({j: name for j in i} if isinstance(i, tuple) else {i: name})
+    return out
 
 
 def _filled_from(callee, position):

@@ -22,7 +22,7 @@ loops and branches, where bindings only add. Writes: index and attribute stores 
 augmented assignment (`q += v` writes into an array; for a number it is a new binding, which
 the caller's derivative then handles as a binding), a mutating method (`append`, `fill`,
 `sort`, ...), `out=`, numpy's writing functions and `ufunc.at`, and a call of one of your
-functions that writes into the parameter it is given (followed three calls deep; deeper,
+functions that writes into the parameter it is given (followed ten calls deep; deeper,
 a call given a parameter counts as a write). A function whose source cannot be read
 writes nothing of its arguments as far as this analysis is concerned, so callers only
 look here for defs they can read (s2s_ad differentiates nothing else).
@@ -34,7 +34,9 @@ import gast
 
 from ..frontend.parse import parse
 from ..frontend.star_params import source_function
-from .argument_calls import CallReading, container_held, either_held, held_key, item_held
+from ..ir.build import dotted_path
+from .argument_calls import (_DEPTH, CallReading, container_held, either_held, held_key,
+                             item_held)
 from ..ir.walk import walk_tree
 
 # each function's parsed source, read again for every call of it a derivative makes (only
@@ -122,7 +124,7 @@ def _parsed(function):
     return parsed
 
 
-def _read(function, _depth, _active, owner=None, held=None):
+def _read(function, _depth, _active, owner=None, held=None, memo=None):
     active = set() if _active is None else _active
     code = getattr(function, "__code__", None)
     if code is None or (function, owner) in active:      # (a def read for one class)
@@ -140,6 +142,7 @@ def _read(function, _depth, _active, owner=None, held=None):
     reader = _Reader(scope, {p: {p: 0} for p in params}, _depth, active | {(function, owner)})
     reader.parameters = [p.id for p in a.posonlyargs + a.args]
     reader.parsed = parsed
+    reader.memo = {} if memo is None else memo
     home = _defining_class(function)
     if (owner is not None or home is not None) and reader.parameters:
         reader.owner, reader.home, reader.receiver = owner, home, reader.parameters[0]
@@ -162,12 +165,18 @@ class _Reader(CallReading):
         self.owner = self.receiver = None   # the class of the object `self` holds
         self.home = None               # the class defining the method read
         self.held = {}                 # what that object holds (parameter_writes' held)
+        self.held_items = {}           # loop name -> the items of self's list it takes
         self.first_write = {}          # name -> the statement first writing into it
         self.statement_at = None
 
     def read_callee(self, callee, depth, owner, held=None):
-        """The reader of a def a call reaches (None where it cannot be read)."""
-        return _read(callee, depth, self.active, owner, held)
+        """The reader of a def a call reaches (None where it cannot be read); read once
+        per reading of the outermost def for the same class, held objects' classes, depth
+        and callers (the blocks of a list of 16 alike are read once, not 16 times)."""
+        key = (callee, owner, held_key(held, limit=_DEPTH), depth, frozenset(self.active))
+        if key not in self.memo:
+            self.memo[key] = _read(callee, depth, self.active, owner, held, self.memo)
+        return self.memo[key]
 
     def block(self, stmts, top):
         for stmt in stmts:
@@ -204,6 +213,8 @@ class _Reader(CallReading):
             for target in stmt.targets:
                 if isinstance(target, (gast.Subscript, gast.Attribute)):
                     self.mutates(target.value)
+        elif isinstance(stmt, (gast.For, gast.AsyncFor)) and self.held_loop(stmt, top):
+            pass
         elif isinstance(stmt, (gast.For, gast.AsyncFor)):
             for _ in range(2):              # what one iteration binds, the next one reads
                 self.bind(stmt.target, item_held(self.viewed(stmt.iter)), False)
@@ -226,6 +237,32 @@ class _Reader(CallReading):
         for node in walk_tree(stmt) if not compound else ():
             if isinstance(node, gast.NamedExpr) and isinstance(node.target, gast.Name):
                 self.bind(node.target, self.viewed(node.value), False)
+
+    def held_loop(self, stmt, top):
+        """`for layer in self.layers: x = layer(x)` (`enumerate(self.layers)`,
+        `self.blocks.values()`) over the items self is known to hold, in their order: the
+        body read once per item, the loop's name holding that item, whose call runs its
+        class's __call__ (argument_calls._held_items_callees). A list of a Linear then an
+        in-place ReLU writes into a fresh x, one starting with the ReLU into the given x.
+        False (nothing read) for any other loop."""
+        target, iterable = stmt.target, stmt.iter
+        numbered = isinstance(iterable, gast.Call) and dotted_path(iterable.func) == "enumerate" \
+            and len(iterable.args) == 1 and isinstance(target, gast.Tuple) \
+            and len(target.elts) == 2
+        if numbered:
+            iterable, target = iterable.args[0], target.elts[1]
+        if isinstance(iterable, gast.Call) and isinstance(iterable.func, gast.Attribute) \
+                and iterable.func.attr == "values" and not iterable.args:
+            iterable = iterable.func.value
+        items = self.held_container(iterable)
+        if not items or not isinstance(target, gast.Name) or stmt.orelse or any(
+                isinstance(n, (gast.Break, gast.Continue)) for n in walk_tree(stmt)):
+            return False
+        for item in items:          # (each pass runs when the loop does: bindings replace)
+            self.bind(stmt.target, item_held(self.viewed(stmt.iter)), True)
+            self.held_items[target.id] = (item,)
+            self.block(stmt.body, top)
+        return True
 
     def bind(self, target, sources, replace):
         if isinstance(target, gast.Name):

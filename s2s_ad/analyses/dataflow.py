@@ -27,7 +27,7 @@ import gast
 from .. import runtime_flow, runtime_shape
 from ..ir.build import dotted_path
 from ..ir.primitives import appended_list, popped_list
-from ..runtime_objects import attribute_of, attribute_tangent
+from ..runtime_objects import attribute_of, attribute_tangent, make_object
 from ..signature import Items, Opaque, SequenceOf
 from ..ir.walk import names_loaded, walk_tree
 
@@ -195,7 +195,8 @@ def _structured(tree, callees):
     `+` would concatenate them."""
     builders = {runtime_flow.scatter_add, runtime_flow.add_adjoints, runtime_flow.add_lists,
                 runtime_flow.push_adjoint, runtime_flow.spread_adjoint, runtime_flow.copy_adjoint,
-                runtime_flow.take_adjoint, runtime_flow.match_adjoint, runtime_shape.split_array}
+                runtime_flow.take_adjoint, runtime_flow.match_adjoint, runtime_shape.split_array,
+                make_object}     # an object of your class: its adjoint is the dict of its fields'
     found = set()
     assigns = [n for n in walk_tree(tree)
                if isinstance(n, gast.Assign) and isinstance(n.targets[0], gast.Name)]

@@ -44,7 +44,9 @@ def container_copies(levels, kinds, namer, analyse):
     candidate = dataclasses.replace(levels, tree=tree,
                                     callees={**levels.callees, name: copied},
                                     runtime_names={**levels.runtime_names, copied: name})
-    return candidate, analyse(candidate)
+    # a copy of an item of a copied container (`q = p.copy(); e = q["enc"].copy()`) is
+    # known a container only by the kinds of the new form: again until none is left
+    return container_copies(candidate, analyse(candidate), namer, analyse)
 
 
 def _copies_a_container(stmt, levels, kinds):

@@ -27,6 +27,7 @@ from ..frontend.star_params import (fixed_arity, fixed_count, keyword_names, spr
                                     takes_variable_arguments)
 from ..runtime_objects import constructible, defines_call, subclasses_of
 from ..analyses.argument_writes import parameter_writes
+from ..analyses.argument_calls import Known
 from ..refusals import write_refusal
 from .helper_inline import _LIBRARIES       # (functions taking *args there are primitives)
 
@@ -222,6 +223,15 @@ class ObjectCallMixin:
             rest = key[len(prefix):] if key.startswith(prefix) else ""
             if rest.endswith(".__class__") and rest.count(".") == 1 and "[" not in rest:
                 held.setdefault(rest[:-len(".__class__")], value)
+            elif rest.endswith("].__class__") and rest.count(".") == 1 \
+                    and rest[rest.index("[") + 1:-len("].__class__")].isdigit():
+                # a list of layers: the class of each item, in order (`for l in self.layers`)
+                held.setdefault(rest[:rest.index("[")], {})[int(
+                    rest[rest.index("[") + 1:-len("].__class__")])] = value
+        for attr, value in list(held.items()):
+            if isinstance(value, dict):
+                held[attr] = [Known(value[k], self._held_by(f"{path}.{attr}[{k}]"))
+                              for k in sorted(value)]
             elif rest and "." not in rest and "[" not in rest and inspect.isfunction(value):
                 held[rest] = value
         return held
