@@ -243,14 +243,6 @@ class FunctionValueMixin:
         if positional is not None and len(stars) == 1:
             count = positional - (len(expr.args) - 1) - len(expr.keywords)
             return self._spread(expr, {stars[0]: count})
-        if params is not None and len(stars) == 1 and all(
-                p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params):
-            # `self.forward(*args)` of `def forward(self, x, mask=None)`: args spread by
-            # the length its display gives (a forwarding __call__'s inlined *args), when
-            # the parameters take that many; the rest keep their defaults
-            count = self._display_length(expr.args[stars[0]].value)
-            if count is not None and count + len(expr.args) - 1 <= len(params):
-                return self._spread(expr, {stars[0]: count})
         if takes_star_args(target) and not expr.keywords and not any(
                 p.kind in (p.KEYWORD_ONLY, p.VAR_KEYWORD) and p.default is p.empty
                 for p in params):
