@@ -6,6 +6,7 @@ from attribute name to that attribute's adjoint (a namedtuple's is its list of f
 adjoints, shared with `p[0]` reads); the gradient handed back has the object's own type:
 
     attribute_of(p, "w")            p.w (the primitive of an attribute read)
+    set_attribute(p, "n", v)        p.n = v, a state update run for its effect
     scatter_attribute(a, p, "w", g)  a with g added for attribute w      {"w": g}
     object_gradient(a, p)            P(w=g, b=0.0) for a dataclass P(w, b)
     make_object(P, (w, b))           P(w, b): a dataclass, a namedtuple or a plain class
@@ -89,6 +90,13 @@ def attributes(x):
 def attribute_of(x, name):
     """x.name: the primitive of an attribute read of an object."""
     return getattr(x, name)
+
+
+def set_attribute(x, name, value):
+    """x.name = value, run once in the forward sweep (a running mean, a call counter): the
+    written value is never read again by the differentiated code (analyses/state_updates.py
+    checks that), so it is a side effect, nondifferentiable, as Python runs it."""
+    setattr(x, name, value)
 
 
 def attribute_tangent(t, name):

@@ -37,7 +37,7 @@ source runtime_adjoints_linalg 878237823
 source runtime_banded 799786415
 source runtime_calculus 3507173389
 source runtime_functions 2311047599
-source runtime_helpers 1534293786
+source runtime_helpers 3375163876
 source runtime_helpers_arrays 1411742494
 source runtime_helpers_pieces 3004516216
 source runtime_mappings 3962196716
@@ -868,6 +868,7 @@ nondifferentiable s2s_ad.runtime_flow:sequence_position runtime_helpers
 nondifferentiable s2s_ad.runtime_linalg:einsum_operand_count runtime_helpers
 nondifferentiable s2s_ad.runtime_linalg:kron_layout runtime_helpers
 nondifferentiable s2s_ad.runtime_objects:has_class runtime_helpers
+nondifferentiable s2s_ad.runtime_objects:set_attribute runtime_helpers
 nondifferentiable s2s_ad.runtime_spread:norm_power runtime_helpers
 tangent s2s_ad.runtime:add_at runtime_helpers
 tangent s2s_ad.runtime:broadcast_tangent runtime_helpers

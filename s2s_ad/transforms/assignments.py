@@ -13,7 +13,7 @@ import gast
 
 from ..errors import UnsupportedSyntaxError
 from ..ir import build
-from .. import runtime_checks
+from .. import runtime_checks, runtime_objects
 from .function_values import _NOT_STATIC
 from .returned_functions import ReturnedFunctionMixin
 
@@ -57,6 +57,23 @@ class AssignmentMixin(ReturnedFunctionMixin):
         for target, item in getattr(self, "_deferred_writes", []):
             self._index_write(target, item, stmt)     # `a[0], a[1] = ...`
         self._deferred_writes = []
+
+    def _attribute_write(self, target, stmt):
+        """`obj.n = v` / `obj.n += v` (a running mean, a call counter) -> set_attribute(obj,
+        "n", v): run once where Python runs it, in the forward sweep, nondifferentiable
+        (analyses/state_updates.py refuses a write the differentiated code reads again)."""
+        value = stmt.value
+        if isinstance(stmt, gast.AugAssign):
+            read = gast.Attribute(value=target.value, attr=target.attr, ctx=gast.Load())
+            value = gast.copy_location(gast.BinOp(
+                left=gast.copy_location(read, target), op=stmt.op, right=value), stmt)
+        holder, _ = self._atom(target.value)
+        atom, _ = self._atom(value)
+        call = self._runtime_call(runtime_objects.set_attribute,
+                                  [holder, build.const(target.attr), atom])
+        for node in gast.walk(call):
+            build.with_location(node, target)
+        self._flush(stmt, [build.with_location(build.expr_stmt(call), target)])
 
     def _unzipped(self, target, value, stmt):
         """`xs, ys = zip(*pairs)` -> rows = pairs; check_unzipped(pairs, 2); xs = tuple([v[0]
