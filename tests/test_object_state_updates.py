@@ -126,6 +126,16 @@ def reads_back(x, c):
     return np.sum(c.forward(x) ** 2)
 
 
+def scaled(c, x):
+    return np.sum(c.w * x)
+
+
+def passes_back(x, c):
+    """The object goes to a call after the write: scaled's derivative would not see it."""
+    c.w = np.tanh(x[0])
+    return scaled(c, x)
+
+
 def state(obj):
     """The numbers and arrays an object (and the objects it holds) holds."""
     out = {}
@@ -222,6 +232,20 @@ def test_reading_the_written_attribute_back_is_a_located_error():
     text = str(info.value)
     assert "`.cache`" in text and "return np.sum(c.forward(x) ** 2)" in text
     assert __file__.replace(".pyc", ".py") in text
+
+
+def test_passing_the_written_object_to_a_call_is_a_located_error():
+    with pytest.raises(UnsupportedSyntaxError) as info:
+        s2s_ad.grad(passes_back)(X.copy(), Cached())
+    assert "`.w`" in str(info.value) and "return scaled(c, x)" in str(info.value)
+
+
+def test_vjp_runs_the_update_once():
+    obj = BatchNorm(3)
+    got = copy.deepcopy(obj)
+    g = s2s_ad.vjp(via_method)(X.copy(), got, 2.0)
+    np.testing.assert_allclose(g, 2.0 * differences(via_method, obj), rtol=1e-6, atol=1e-8)
+    assert_same_state(got, via_method, X, obj)
 
 
 def test_a_vjp_running_the_method_again_is_refused():
