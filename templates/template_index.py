@@ -37,7 +37,7 @@ source runtime_adjoints_linalg 878237823
 source runtime_banded 799786415
 source runtime_calculus 3507173389
 source runtime_functions 2311047599
-source runtime_helpers 3375163876
+source runtime_helpers 946767064
 source runtime_helpers_arrays 1411742494
 source runtime_helpers_pieces 3004516216
 source runtime_mappings 3962196716
@@ -867,6 +867,7 @@ nondifferentiable s2s_ad.runtime_flow:float_zeros runtime_helpers
 nondifferentiable s2s_ad.runtime_flow:sequence_position runtime_helpers
 nondifferentiable s2s_ad.runtime_linalg:einsum_operand_count runtime_helpers
 nondifferentiable s2s_ad.runtime_linalg:kron_layout runtime_helpers
+nondifferentiable s2s_ad.runtime_objects:check_not_array runtime_helpers
 nondifferentiable s2s_ad.runtime_objects:has_class runtime_helpers
 nondifferentiable s2s_ad.runtime_objects:set_attribute runtime_helpers
 nondifferentiable s2s_ad.runtime_spread:norm_power runtime_helpers

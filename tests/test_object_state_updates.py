@@ -240,6 +240,23 @@ def test_passing_the_written_object_to_a_call_is_a_located_error():
     assert "`.w`" in str(info.value) and "return scaled(c, x)" in str(info.value)
 
 
+def adds_in_place(x, m):
+    held = m.running_mean
+    m.running_mean += 1.0
+    return np.sum(held * x)
+
+
+def test_augmented_assignment_to_an_array_attribute_is_a_located_error():
+    """Python adds into the array `held` also names: s2s_ad would miss that change."""
+    for path in ("specialised", "general"):
+        obj = BatchNorm(3)
+        with pytest.raises(s2s_ad.errors.ADError) as info:
+            grad_on(path, adds_in_place)(X[0].copy(), obj)
+        assert "in place" in str(info.value)
+        assert "m.running_mean += 1.0" in str(info.value)
+        np.testing.assert_array_equal(obj.running_mean, np.zeros(3))
+
+
 def test_vjp_runs_the_update_once():
     obj = BatchNorm(3)
     got = copy.deepcopy(obj)
