@@ -34,7 +34,8 @@ def reject_state_read_back(levels, activity, request):
     two): its caller runs the function, then the vjp runs it again, so the state would be
     updated twice (a helper's jvp replaces the call, and the forward half of a split pair
     is the only run: those keep their writes)."""
-    writes = [e for e in _events(levels) if e[0] == "write"]
+    events = _events(levels)
+    writes = [e for e in events if e[0] == "write"]
     if not writes:
         return
     if request.helper and request.mode != "jvp" and not request.pair:
@@ -47,7 +48,7 @@ def reject_state_read_back(levels, activity, request):
             "update the state outside the function differentiated (after the call), or "
             "take the first-order derivative (grad, value_and_grad, jvp)")
     paths = _paths(levels)
-    for kind, order, loops, node, base, attr, target in _events(levels):
+    for kind, order, loops, node, base, attr, target in events:
         if kind == "write" or target not in activity.useful:
             continue
         for _, w_order, w_loops, _, w_base, w_attr, _ in writes:
