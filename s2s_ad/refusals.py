@@ -12,6 +12,7 @@ import gast
 
 from .analyses.activity import only_nondifferentiable_paths, writes_into_arguments
 from .analyses.call_kinds import known_functions
+from .analyses.state_updates import reject_state_read_back
 from .errors import (APIUsageError, MissingDerivativeError, NonDifferentiableError,
                      SharedMemoryWriteError, UnsupportedSyntaxError, function_location)
 from .ir.build import dotted_path
@@ -39,6 +40,7 @@ def reject_unfollowed(levels, request, activity, registry):
     if request.signature is not None:
         reject_called_arguments(levels, request.wrt, known_functions(request.signature))
     reject_untracked_writes(levels, activity, registry)
+    reject_state_read_back(levels, activity, request)
 
 
 def reject_called_arguments(levels, wrt, functions=None):
@@ -205,7 +207,7 @@ def reject_unsupported_library_calls(levels):
                         levels.parsed.source_map.locate(stmt), hint)
 
 
-def write_refusal(function, at, kind, called_at=None):
+def write_refusal(function, at, kind, called_at=None, state=False):
     """The located error for a def that writes (at `at`) into the `kind` ("array", "list",
     ...) its caller passes in, called where the caller's derivative cannot follow the
     write: through a function or object chosen when the code runs, or as a method
@@ -215,6 +217,14 @@ def write_refusal(function, at, kind, called_at=None):
     call = f" at {os.path.basename(called_at.filename)}:{called_at.lineno} " \
         f"(`{called_at.source_line.strip()}`)" \
         if called_at is not None else " through a function or object chosen when the code runs"
+    if state:
+        return UnsupportedSyntaxError(
+            f"`{writer}` updates here an attribute of the object it is called on{via} (state "
+            f"such as a counter), and it is called{call}, so its derivative, built on its own, "
+            f"runs it a second time: the update would happen twice", at,
+            "call it where the derivative knows the object's class (the derivative "
+            "specialised on the arguments, `self.layer(x)` of a class with `__call__`), or "
+            "update the state outside the differentiated function")
     return SharedMemoryWriteError(
         f"`{writer}` writes here into the {kind} its caller passes in{via}, and it is called"
         f"{call}, so it is differentiated as a derivative of its own, which cannot follow a "

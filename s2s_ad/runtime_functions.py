@@ -151,7 +151,8 @@ def _refuse_argument_writes(function, args, first):
     given (`x *= 2.0` in a layer's forward): its derivative, derived on its own, cannot
     tell the caller's derivative that the caller's value changed, and running it again
     (as its vjp does) would write twice. The object a method is called on (`self.cache =
-    x`) is not checked: its attributes are not the caller's values being differentiated."""
+    x`) is refused too: the call runs, then its vjp runs it again, so the object's state
+    would be updated twice."""
     from s2s_ad.users_defs import is_users_def
     if not is_users_def(function):          # (a derivative s2s_ad made, a library's def)
         return
@@ -166,6 +167,10 @@ def _refuse_argument_writes(function, args, first):
     except TypeError:
         return
     for position, (name, value) in enumerate(given.items()):
+        if position < first and name in writes:
+            # a state update of the object (`self.calls += 1`): the call runs, then its
+            # vjp runs it again, so it would happen twice
+            raise write_refusal(function, writes[name], "object", state=True)
         kind = _changeable(value) if position >= first and name in writes else ""
         if kind:
             raise write_refusal(function, writes[name], kind)

@@ -6,6 +6,8 @@ from attribute name to that attribute's adjoint (a namedtuple's is its list of f
 adjoints, shared with `p[0]` reads); the gradient handed back has the object's own type:
 
     attribute_of(p, "w")            p.w (the primitive of an attribute read)
+    set_attribute(p, "n", v)        p.n = v, a state update run for its effect
+    check_not_array(p.n, message)   before `p.n += v`: a number's, not an array's
     scatter_attribute(a, p, "w", g)  a with g added for attribute w      {"w": g}
     object_gradient(a, p)            P(w=g, b=0.0) for a dataclass P(w, b)
     make_object(P, (w, b))           P(w, b): a dataclass, a namedtuple or a plain class
@@ -89,6 +91,21 @@ def attributes(x):
 def attribute_of(x, name):
     """x.name: the primitive of an attribute read of an object."""
     return getattr(x, name)
+
+
+def set_attribute(x, name, value):
+    """x.name = value, run once in the forward sweep (a running mean, a call counter): the
+    written value is never read again by the differentiated code (analyses/state_updates.py
+    checks that), so it is a side effect, nondifferentiable, as Python runs it."""
+    setattr(x, name, value)
+
+
+def check_not_array(value, message):
+    """`obj.n += v` where obj.n holds a number (a counter), not an array: Python adds
+    into an array in place, changing it for every name holding it. Raise `message`
+    (the located error, rendered) for an array."""
+    if isinstance(value, np.ndarray):
+        raise APIUsageError(message)
 
 
 def attribute_tangent(t, name):

@@ -42,6 +42,7 @@ nondifferentiable(  # counts, seeds, checks, tie shares (piecewise constant), ze
     runtime.reduced_count, runtime.extremum_share, runtime_checks.check_scalar_output,
     runtime_checks.check_broadcast, runtime_checks.check_matmul,
     runtime_checks.check_unshared, runtime_checks.check_not_method, runtime_objects.has_class,
+    runtime_objects.set_attribute, runtime_objects.check_not_array,
     runtime_checks.check_unzipped, runtime_checks.zip_length, runtime_checks.check_not_sequences,
     runtime_checks.keyword_call_refused,
     runtime.zero_tangent, runtime.zero_adjoint, runtime_flow.float_zeros,

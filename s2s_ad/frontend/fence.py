@@ -186,9 +186,14 @@ def _check_target(target, smap):
                 smap.locate(target), "assign the array to a name first")
         return
     if isinstance(target, gast.Attribute):
+        base = target.value
+        while isinstance(base, gast.Attribute):     # self.bn.count += 1
+            base = base.value
+        if isinstance(base, gast.Name):
+            return      # a state update (analyses/state_updates.py refuses a read-back)
         raise UnsupportedSyntaxError(
-            "assigning to an attribute cannot be differentiated", smap.locate(target),
-            "keep values in local variables and return them")
+            "assigning to an attribute of a computed value cannot be differentiated",
+            smap.locate(target), "name the object first: `m = ...; m.n = v`")
     raise UnsupportedSyntaxError("this assignment target is not supported",
                                  smap.locate(target), "assign to a plain name")
 

@@ -13,7 +13,7 @@ import gast
 
 from ..errors import UnsupportedSyntaxError
 from ..ir import build
-from .. import runtime_checks
+from .. import runtime_checks, runtime_objects
 from .function_values import _NOT_STATIC
 from .returned_functions import ReturnedFunctionMixin
 
@@ -57,6 +57,40 @@ class AssignmentMixin(ReturnedFunctionMixin):
         for target, item in getattr(self, "_deferred_writes", []):
             self._index_write(target, item, stmt)     # `a[0], a[1] = ...`
         self._deferred_writes = []
+
+    def _attribute_write(self, target, stmt):
+        """`obj.n = v` / `obj.n += v` (a running mean, a call counter) -> set_attribute(obj,
+        "n", v): run once where Python runs it, in the forward sweep, nondifferentiable
+        (analyses/state_updates.py refuses a write the differentiated code reads again)."""
+        value = stmt.value
+        if isinstance(stmt, gast.AugAssign):
+            # `obj.n += v` is `obj.n = obj.n + v` for a number; on an array Python adds in
+            # place, into the array others may hold, which the derivative would not see
+            held = self.namer.fresh(target.attr)
+            self.res = dataclasses.replace(self.res, locals=self.res.locals | {held})
+            read = gast.Attribute(value=build.clone(target.value), attr=target.attr,
+                                  ctx=gast.Load())
+            self._statement(build.with_location(gast.Assign(
+                targets=[build.name(held, store=True)], value=read, type_comment=None),
+                target))
+            error = UnsupportedSyntaxError(
+                "augmented assignment to an attribute holding an array adds into that array "
+                "in place, which other names may hold: s2s_ad would not follow the change",
+                self.smap.locate(target),
+                "assign a new array: `obj.n = obj.n + v` rather than `obj.n += v`")
+            check = self._runtime_call(runtime_objects.check_not_array, [
+                build.name(self.current.get(held, held)), build.const(str(error))])
+            self._flush(stmt, [build.with_location(build.expr_stmt(check), target)])
+            value = gast.BinOp(left=build.name(held), op=stmt.op, right=value)
+            for node in gast.walk(value):
+                gast.copy_location(node, target)
+        holder, _ = self._atom(target.value)
+        atom, _ = self._atom(value)
+        call = self._runtime_call(runtime_objects.set_attribute,
+                                  [holder, build.const(target.attr), atom])
+        for node in gast.walk(call):
+            build.with_location(node, target)
+        self._flush(stmt, [build.with_location(build.expr_stmt(call), target)])
 
     def _unzipped(self, target, value, stmt):
         """`xs, ys = zip(*pairs)` -> rows = pairs; check_unzipped(pairs, 2); xs = tuple([v[0]

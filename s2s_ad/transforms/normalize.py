@@ -248,6 +248,11 @@ class _Normalizer(ExpressionMixin, ControlFlowMixin, ControlExpressionMixin, Mut
                 else self._atom(stmt.exc)[0]
             self._flush(stmt, [gast.Raise(exc=exc, cause=None)])
             return False
+        target = stmt.target if isinstance(stmt, gast.AugAssign) else \
+            stmt.targets[0] if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 else None
+        if isinstance(target, gast.Attribute):
+            self._attribute_write(target, stmt)       # self.calls += 1: a state update
+            return False
         if isinstance(stmt, gast.AugAssign) and isinstance(stmt.target, gast.Subscript):
             self._index_write(stmt.target, stmt.value, stmt, op=stmt.op)
             return False

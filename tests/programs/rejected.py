@@ -68,8 +68,8 @@ class Box:
 
 def attribute_write(x):
     box = Box()
-    box.value = x  # LINE attribute
-    return box.value
+    box.value = x       # (alone, a state update: tests/test_object_state_updates.py)
+    return box.value  # LINE attribute
 
 
 def unknown_callee(x):
