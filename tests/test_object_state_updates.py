@@ -242,12 +242,17 @@ def test_jvp_and_hvp_run_the_update_once(f):
     assert_same_state(got, f, X, obj)
 
 
-def test_hvp_of_a_network_runs_the_update_once():
+def test_hvp_of_a_network_is_refused_before_it_runs():
+    """Net.forward gets a vjp of its own (nothing makes it inlined into f), which hvp runs
+    again: a located error, the state untouched (grad updates it once)."""
     net = Net(3)
     got = copy.deepcopy(net)
-    hv = s2s_ad.hvp(net_loss)(X.copy(), got, V)
-    np.testing.assert_allclose(hv, derivative_differences(net_loss, net, X, V), rtol=1e-5,
-                               atol=1e-8)
+    with pytest.raises(UnsupportedSyntaxError, match="twice"):
+        s2s_ad.hvp(net_loss)(X.copy(), got, V)
+    assert got.bn.calls == 0 and got.act.calls == 0
+    got = copy.deepcopy(net)
+    np.testing.assert_allclose(s2s_ad.grad(net_loss)(X.copy(), got),
+                               differences(net_loss, net), rtol=1e-6, atol=1e-8)
     assert_same_state(got, net_loss, X, net)
 
 
