@@ -12,6 +12,8 @@ unsupported and what to write instead.
         ^^^^^
     Write instead: unroll the loop
 """
+import dataclasses
+import os
 from dataclasses import dataclass
 
 
@@ -24,6 +26,11 @@ class SourceLocation:
     source_line: str
     function: str = ""
     end_col: int = -1
+
+    def portable(self):
+        """This location with its file named by its base name: a message written into
+        generated code reads the same on every machine."""
+        return dataclasses.replace(self, filename=os.path.basename(self.filename))
 
     def render(self):
         where = f'  File "{self.filename}", line {self.lineno}, col {self.col + 1}'

@@ -14,7 +14,6 @@ one when no check is needed), never writing into its input.
 import copy
 import dataclasses
 import inspect
-import os
 import re
 
 import gast
@@ -129,8 +128,7 @@ def _in_helper(name, helper, call, at_call, portable):
     if write is not None:
         location = parse(helper).source_map.locate(write)
         if portable:
-            location = dataclasses.replace(location,
-                                           filename=os.path.basename(location.filename))
+            location = location.portable()
     params = inspect.signature(helper).parameters
     return name, location, (f" ({'a parameter' if name in params else 'a variable'} of "
                             f"`{helper.__name__}`, called from {call.function} at line "
@@ -142,6 +140,5 @@ def located(levels, stmt, portable):
     written into generated code reads the same on every machine)."""
     location = levels.parsed.source_map.locate(stmt)
     if portable and location is not None:
-        location = dataclasses.replace(location,
-                                       filename=os.path.basename(location.filename))
+        location = location.portable()
     return location

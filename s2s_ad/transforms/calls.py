@@ -11,10 +11,8 @@
 Used by `normalize` (mixed into its normalizer).
 """
 import copy
-import dataclasses
 import functools
 import inspect
-import os
 
 import gast
 import numpy
@@ -166,10 +164,7 @@ class CallMixin(FunctionValueMixin, HelperInlineMixin, ObjectCallMixin):
         then the call of it with every value it reads (never reached; the values keep
         their dependence for the checks). A derivative built for the arguments' kinds,
         which knows model's class, differentiates the call; grad() builds that one."""
-        location = error.location
-        if location is not None:          # (the message is written into generated code)
-            location = dataclasses.replace(location,
-                                           filename=os.path.basename(location.filename))
+        location = error.location.portable() if error.location is not None else None
         message = str(UnsupportedSyntaxError(error.message, location, error.hint))
         self._flush(expr, [gast.Expr(value=self._runtime_call(
             runtime_checks.keyword_call_refused, [build.const(message)]))])

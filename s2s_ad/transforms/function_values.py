@@ -209,8 +209,11 @@ class FunctionValueMixin:
         values, stores = self._bindings_in_source()
         if name in stores:
             return values.get(name, []), stores[name], self.parsed.tree
+        read = self.__dict__.setdefault("_inlined_bindings", {})   # id(def) -> bindings
         for tree in reversed(getattr(self, "_inlined_defs", ())):
-            values, stores = _bindings(tree)
+            if id(tree) not in read:
+                read[id(tree)] = _bindings(tree)
+            values, stores = read[id(tree)]
             if name in stores:
                 return values.get(name, []), stores[name], tree
         return [], 0, self.parsed.tree
