@@ -74,6 +74,10 @@ CASES = {
         Affine(W1, 0.1), ClipNegative(), Affine(W2, -0.2), InplaceRelu()]),
     "list holding a block": (layers_loss, lambda: [
         Affine(W2, 0.0), ResidualBlock(W1, ClipNegative())]),
+    # the Sequential's own forward writes into its argument (its first layer clips x in
+    # place): inlined into f, with its loop over the layers unrolled there
+    "Sequential starting with a clip": (block_loss, lambda: Sequential(
+        ClipNegative(), Affine(W1, 0.1), InplaceRelu(), Affine(W2, 0.0))),
 }
 
 
@@ -135,6 +139,27 @@ def test_a_block_writing_into_the_callers_array_read_later_is_refused():
 
     with pytest.raises(UnsupportedSyntaxError, match="holds the same numpy array"):
         s2s_ad.grad(f)(X.copy(), Holder())
+
+
+def test_a_model_clipping_the_callers_array_is_refused_before_it_runs():
+    """The Sequential's first layer clips f's own x, which f reads again: refused (s2s_ad
+    does not follow a write through memory two names share), and before the derivative
+    runs anything: the loop over the layers in the inlined forward is unrolled with each
+    layer's class known, so the write is found while building, not by the forward sweep
+    having clipped the caller's array already."""
+    def f(x, m):
+        return np.sum(m(x) ** 2) + np.sum(x)
+
+    x = X.copy()
+    model = Sequential(ClipNegative(), Affine(W1, 0.1))
+    with pytest.raises(s2s_ad.SharedMemoryWriteError):
+        s2s_ad.grad(f)(x, model)
+    np.testing.assert_array_equal(x, X)
+    df = s2s_ad.grad(block_loss)
+    model = Sequential(ClipNegative(), Affine(W1, 0.1), InplaceRelu())
+    df(X.copy(), model)
+    source = s2s_ad.derivative_source(df, X.copy(), model)
+    assert "call_function" not in source and "function_vjp" not in source, source
 
 
 @pytest.mark.parametrize("raised, falls_back", [

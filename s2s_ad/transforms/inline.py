@@ -22,6 +22,7 @@ from ..errors import UnsupportedSyntaxError
 from ..ir import build
 from .control import assigned_in_compound
 from .exits import lower_exits
+from .item_unrolling import unrolled_item_loops
 
 
 def collect_nested(tree, smap):
@@ -135,6 +136,9 @@ class InlineMixin:
             for node in walk_tree(fn):
                 if isinstance(node, gast.Name) and node.id in rename:
                     node.id = rename[node.id]
+        # its loops over a list of objects of known classes unrolled, as f's own are
+        # (`for layer in self.layers` of an inlined Sequential.forward)
+        fdef = unrolled_item_loops(fdef, self.known_functions, self._fresh_local)
         fdef = lower_exits(fdef, self.namer)
         # its bindings, read like f's own (the keys of a `**kwargs` it forwards)
         self.__dict__.setdefault("_inlined_defs", []).append(fdef)
@@ -167,6 +171,13 @@ class InlineMixin:
         finally:
             self._inlining.pop()
             self._loop_var = saved_loop_var
+
+    def _fresh_local(self, base):
+        """A fresh name from the namer, a value of f (a name an inlined def's unrolled loop
+        binds)."""
+        name = self.namer.fresh(base)
+        self.res = dataclasses.replace(self.res, locals=self.res.locals | {name})
+        return name
 
     def _know_as(self, given, name):
         """What the signature says of the object `given` (an argument of f, an object it

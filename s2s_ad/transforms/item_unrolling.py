@@ -34,27 +34,42 @@ def unroll_item_loops(parsed, functions):
     """`parsed` with each such loop unrolled; `functions`: call_kinds.known_functions of
     the signature ({"self.layers[*].__classes__": (Linear, ReLU), "self.layers[0].__class__":
     Linear, ...})."""
+    used = {n.id for n in walk_tree(parsed.tree) if isinstance(n, gast.Name)}
+
+    def fresh(name):
+        while name in used:
+            name += "_"
+        used.add(name)
+        return name
+    tree = unrolled_item_loops(parsed.tree, functions, fresh)
+    return parsed if tree is parsed.tree else dataclasses.replace(parsed, tree=tree)
+
+
+def unrolled_item_loops(tree, functions, fresh):
+    """A copy of the def `tree` with each such loop unrolled, the names it binds made by
+    `fresh` (a method inlined into f gives the normalizer's namer: its `self.layers` is
+    then named by the facts its object's were given under, inline._know_as); `tree`
+    itself when no loop is one to unroll."""
     if not any(key.endswith(("[*].__classes__", "].__class__")) for key in functions or ()):
-        return parsed
-    stored = {n.id for n in walk_tree(parsed.tree)
+        return tree
+    stored = {n.id for n in walk_tree(tree)
               if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
-    context = (functions, stored, _mentions(parsed.tree))
-    if not any(isinstance(node, gast.For) and _length(node, *context) is not None
-               for node in own_nodes(parsed.tree)):
-        return parsed
-    tree = build.clone(parsed.tree)
     context = (functions, stored, _mentions(tree))
-    used = {n.id for n in walk_tree(tree) if isinstance(n, gast.Name)}
-    tree.body = _unrolled_block(tree.body, context, used)
+    if not any(isinstance(node, gast.For) and _length(node, *context) is not None
+               for node in own_nodes(tree)):
+        return tree
+    tree = build.clone(tree)
+    context = (functions, stored, _mentions(tree))
+    tree.body = _unrolled_block(tree.body, context, fresh)
     for node in own_nodes(tree):
         for field in ("body", "orelse"):
             block = getattr(node, field, None)
             if isinstance(block, list):
-                setattr(node, field, _unrolled_block(block, context, used))
-    return dataclasses.replace(parsed, tree=tree)
+                setattr(node, field, _unrolled_block(block, context, fresh))
+    return tree
 
 
-def _unrolled_block(stmts, context, used):
+def _unrolled_block(stmts, context, fresh):
     out = []
     for stmt in stmts:
         n = _length(stmt, *context) if isinstance(stmt, gast.For) else None
@@ -62,10 +77,10 @@ def _unrolled_block(stmts, context, used):
             out.append(stmt)
             continue
         name = stmt.target.id
-        items = _fresh(f"{name}_items", used)       # (evaluated once, as by the loop)
+        items = fresh(f"{name}_items")       # (evaluated once, as by the loop)
         out.append(build.with_location(build.assign(items, build.clone(stmt.iter)), stmt))
         for k in range(n):
-            item = _fresh(f"{name}_{k}", used)
+            item = fresh(f"{name}_{k}")
             out.append(build.with_location(build.assign(item, build.subscript(
                 build.name(items), build.const(k))), stmt))
             for inner in stmt.body:
@@ -134,10 +149,3 @@ def _mentions(tree):
         if key is not None:
             counts[key] = counts.get(key, 0) + 1
     return counts
-
-
-def _fresh(name, used):
-    while name in used:
-        name += "_"
-    used.add(name)
-    return name

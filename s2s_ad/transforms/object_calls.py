@@ -99,8 +99,7 @@ class ObjectCallMixin:
                 self.callees.get(dotted_path(given.func)) is runtime_objects.as_instance:
             given = given.args[0]
         path = dotted_path(given) if isinstance(given, (gast.Name, gast.Attribute)) else None
-        if path is not None and any(key.startswith((path + ".", path + "["))
-                                    for key in self.known_functions):
+        if path is not None and self._named_by_facts(path):
             return path
         item = self._item_path(given)
         if item is None:
@@ -111,13 +110,12 @@ class ObjectCallMixin:
         """(the path of the list, the literal key or None) when `func` names an item of
         a list or tuple an argument holds (`self.layers[k]`, `layer` of `for layer in
         self.layers` bound nowhere else), else None."""
-        values, stores = self._bindings_in_source()
         source, key = None, None
         def bound_once(node):
-            if isinstance(node, gast.Name) and stores.get(node.id) == 1 \
-                    and len(values.get(node.id, ())) == 1:
-                return values[node.id][0]
-            return None
+            if not isinstance(node, gast.Name):
+                return None
+            values, stored, _ = self._binding_of(node.id)
+            return values[0] if stored == 1 and len(values) == 1 else None
         if isinstance(bound_once(func), gast.Subscript):
             # `layer_0 = layer_items[0]` after `layer_items = self.layers` (item_unrolling.py)
             func = bound_once(func)
@@ -127,15 +125,22 @@ class ObjectCallMixin:
                 source = bound_once(source)
             if isinstance(func.slice, gast.Constant) and type(func.slice.value) in (int, str):
                 key = func.slice.value          # self.layers[0], self.blocks["enc"]
-        elif isinstance(func, gast.Name) and stores.get(func.id) == 1:
-            source = next((self._iterated_by(node, func.id) for node in walk_tree(
-                self.parsed.tree) if isinstance(node, gast.For)
-                and self._iterated_by(node, func.id) is not None), None)
+        elif isinstance(func, gast.Name) and self._binding_of(func.id)[1] == 1:
+            tree = self._binding_of(func.id)[2]     # f, or the inlined def binding it
+            source = next((self._iterated_by(node, func.id) for node in walk_tree(tree)
+                           if isinstance(node, gast.For)
+                           and self._iterated_by(node, func.id) is not None), None)
         path = dotted_path(source) if source is not None else None
-        if path is None or path.split(".")[0] in stores \
-                or path.split(".")[0] not in self.res.parameters:
+        root = path.split(".")[0] if path is not None else None
+        if root is None or self._binding_of(root)[1] \
+                or root not in self.res.parameters and not self._named_by_facts(root):
             return None
         return path, key
+
+    def _named_by_facts(self, name):
+        """Do the signature's facts name objects `name` holds (an inlined method's self,
+        given its object's facts by inline._know_as)?"""
+        return any(key.startswith((name + ".", name + "[")) for key in self.known_functions)
 
     def _iterated_by(self, loop, name):
         """The sequence whose items `name` takes in `loop`: `for name in xs`, `for k, name
