@@ -116,6 +116,14 @@ class CallReading:
             self._calls_writer(callee, ([func] if owner is not None else []) + list(call.args),
                                call.keywords, (owner, inner))
             return
+        method = self._held_object_method(func)
+        if method is not None:
+            # self.norm.forward(h): the method of the class of an object self holds, with
+            # that object first (a state update there, `self.mean = ...`, writes into self)
+            callee, owner, inner = method
+            self._calls_writer(callee, [func.value] + list(call.args), call.keywords,
+                               (owner, inner))
+            return
         for callee, owner, inner in self._held_items_callees(func):
             # `for layer in self.layers: x = layer(x)`, self.layers[k](x): each item's
             # __call__ (a layer writing in place writes into the x the method was given)
@@ -151,6 +159,23 @@ class CallReading:
                 or self.views.get(self.receiver) != {self.receiver: 0}:
             return None
         return held_callee(self.held.get(func.attr))
+
+    def _held_object_method(self, func):
+        """(def, class, what the object holds) for `self.norm.forward` where self holds an
+        object (`norm`) whose class defines `forward` with def; else None."""
+        target = getattr(func, "value", None)
+        if not (isinstance(func, gast.Attribute) and isinstance(target, gast.Attribute)
+                and isinstance(target.value, gast.Name) and target.value.id == self.receiver
+                and self.views.get(self.receiver) == {self.receiver: 0}):
+            return None
+        value = self.held.get(target.attr)
+        if value is None or inspect.isfunction(value):
+            return None
+        cls, inner = (value.cls, value.held) if isinstance(value, Known) else \
+            (value, None) if isinstance(value, type) else \
+            (type(value), getattr(value, "__dict__", None))
+        raw = inspect.getattr_static(cls, func.attr, None)
+        return (raw, cls, inner) if inspect.isfunction(raw) else None
 
     def _held_items_callees(self, func):
         """[(def, class or None, what it holds)] a call of `func` may run when it names an

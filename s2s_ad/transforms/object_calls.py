@@ -376,6 +376,9 @@ class ObjectCallMixin:
                         held.__call__, held, expr, True, self._held_by(path)):
                     return self._inline_method(held.__call__, held, call)
                 return self._call(call) if isinstance(call, gast.Call) else call
+            method = self._held_object_method(func, expr) if raw is None else None
+            if method is not None:
+                return method
         if expr.keywords or any(isinstance(a, gast.Starred) for a in expr.args):
             raise UnsupportedSyntaxError(
                 f"`{path or func.attr}` holds a function chosen when the code runs: such a "
@@ -384,3 +387,25 @@ class ObjectCallMixin:
         held = self._held(build.with_location(build.clone(func), expr))
         return self._call(build.with_location(self._runtime_call(
             runtime_functions.call_function, [held, build.tuple_(expr.args)]), expr))
+
+    def _held_object_method(self, func, expr):
+        """`self.bn.forward(h)`, `net.enc.encode(x)`: a method (a def, or a static method)
+        of an object the signature gives the exact class of, called like the one on
+        `self`: `BatchNorm.forward(self.bn, h)`, differentiated through the object's
+        attributes, inlined when it writes into what it is given. None when the facts name
+        no class for the object or the class has no such def."""
+        owner = self.known_functions.get(f"{dotted_path(func.value)}.__class__")
+        raw = inspect.getattr_static(owner, func.attr, None) if isinstance(owner, type) \
+            else None
+        if isinstance(raw, staticmethod):
+            function, first = raw.__func__, []
+        elif inspect.isfunction(raw):
+            function, first = raw, [build.clone(func.value)]
+        else:
+            return None
+        call = self._function_call(function, first + list(expr.args), expr.keywords, expr)
+        if isinstance(call, gast.Call) and first and self._writes_of_method(
+                function, owner, expr, True, self._held_by(dotted_path(func.value))):
+            return self._inline_method(function, owner, call)
+        return self._call(call) if isinstance(call, gast.Call) else call
+

@@ -21,6 +21,7 @@ keyed by them); the blocks holding a rewritten call are new.
 import copy
 import dataclasses
 import inspect
+import warnings
 
 import gast
 import numpy
@@ -29,6 +30,7 @@ from ..ir import build
 from ..analyses.call_kinds import differentiated_helper
 from ..ir.primitives import operation_of
 from ..ir.walk import walk_tree
+from ..runtime_objects import set_attribute
 from ..signature import UNKNOWN, Items, Opaque
 
 
@@ -110,6 +112,7 @@ def split_helper_calls(levels, kinds, activity, registry, namer, bind, pair_of):
     return levels, kinds, pairs
 
 
+_EFFECTS = {print, warnings.warn, set_attribute}
 _COSTLY = {numpy.dot, numpy.matmul, numpy.einsum, numpy.tensordot, numpy.inner,
            numpy.convolve, numpy.correlate}
 
@@ -120,7 +123,9 @@ def worth_splitting(helper_levels, draws):
     calls np.linalg, or draws random samples (kept, nothing to replay). A straight run of
     elementwise operations costs about what reading the values it would save costs (on
     the small arrays of an LSTM's gates recomputing sigmoid was 20% faster than keeping
-    its three intermediates): its vjp stays whole."""
+    its three intermediates): its vjp stays whole. One with an effect (a state update
+    `self.calls += 1`, a print or a warning) is split too: its whole vjp would run the
+    effect a second time after the call ran it."""
     if draws:
         return True
     for node in walk_tree(helper_levels.tree):
@@ -130,7 +135,8 @@ def worth_splitting(helper_levels, draws):
         if isinstance(node, gast.Call):
             function = operation_of(node, helper_levels.callees).primitive
             home = getattr(function, "__module__", None) or ""
-            if function in _COSTLY or home.startswith("numpy.linalg") or (
+            if function in _COSTLY or function in _EFFECTS \
+                    or home.startswith("numpy.linalg") or (
                     inspect.isfunction(function) and home.split(".")[0] not in ("numpy",
                                                                                   "s2s_ad")):
                 return True
