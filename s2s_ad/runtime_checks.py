@@ -193,15 +193,6 @@ def check_not_method(function, message, argument=False):
         raise UnsupportedSyntaxError(message)
 
 
-def keyword_call_refused(message):
-    """Raise `message` (the located error, rendered): the general derivative reached a call
-    with keywords of a function it knows only when the code runs (`model(x, scale=2.0)`),
-    which it cannot differentiate. A derivative built for the arguments' kinds, knowing
-    the object's class or the function, differentiates it; grad() does not refuse f for
-    it (transforms/calls.py)."""
-    raise UnsupportedSyntaxError(message)
-
-
 def check_not_sequences(a, b, operation, message):
     """`a + b` or `a * b` (operation "+" / "*"), differentiated as numpy's elementwise
     arithmetic by a derivative that did not know the operands' kinds, is not a

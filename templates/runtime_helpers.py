@@ -16,7 +16,7 @@ helper pops the list.
 import numpy as np
 
 from s2s_ad import (runtime, runtime_checks, runtime_creation, runtime_draws, runtime_flow,
-                    runtime_linalg, runtime_objects)
+                    runtime_keywords, runtime_linalg, runtime_objects)
 from s2s_ad.runtime import _prod_others_tangent
 from s2s_ad.ad.template_dsl import d, nondifferentiable, tangent
 from s2s_ad.runtime import (add_at, broadcast_tangent, reverse_cumsum, unbroadcast, unreduce,
@@ -44,7 +44,7 @@ nondifferentiable(  # counts, seeds, checks, tie shares (piecewise constant), ze
     runtime_checks.check_unshared, runtime_checks.check_not_method, runtime_objects.has_class,
     runtime_objects.set_attribute, runtime_objects.check_not_array,
     runtime_checks.check_unzipped, runtime_checks.zip_length, runtime_checks.check_not_sequences,
-    runtime_checks.keyword_call_refused,
+    runtime_keywords.keyword_positions,
     runtime.zero_tangent, runtime.zero_adjoint, runtime_flow.float_zeros,
     runtime_flow.float_dtype, runtime_flow.sequence_position, runtime.sequence_like,
     runtime.shape_of, runtime.placeholder, pad_widths,

@@ -22,8 +22,8 @@ from ..errors import UnsupportedSyntaxError
 from ..ir.build import dotted_path
 from ..ir import build
 from ..runtime import RUNTIME_MODULES
-from .. import (runtime_checks, runtime_creation, runtime_functions, runtime_objects,
-               runtime_pieces, runtime_shape)
+from .. import (runtime_creation, runtime_functions, runtime_keywords,
+               runtime_objects, runtime_pieces, runtime_shape)
 from ..frontend.star_params import (fixed_arity, fixed_count, keyword_names, spread_keywords,
                                     takes_variable_arguments)
 from ..runtime_objects import constructible, defines_call, field_names, make_object
@@ -84,16 +84,16 @@ class CallMixin(FunctionValueMixin, HelperInlineMixin, ObjectCallMixin):
                     return self._call(build.with_location(self._runtime_call(
                         runtime_functions.call_function,
                         [held, build.tuple_(expr.args)]), expr))
-                what = f"`{func.id}` holds a function chosen when the code runs" \
-                    if isinstance(func, gast.Name) else \
-                    "this call's function is chosen when the code runs"
-                error = UnsupportedSyntaxError(
-                    f"{what}: such a call is differentiated with positional arguments only",
-                    self.smap.locate(expr), "pass the arguments by position: f(x, w)")
                 if any(isinstance(a, gast.Starred) for a in expr.args) \
                         or any(k.arg is None for k in expr.keywords):
-                    raise error
-                return self._keyword_call_refused(func, expr, error)
+                    what = f"`{func.id}` holds a function chosen when the code runs" \
+                        if isinstance(func, gast.Name) else \
+                        "this call's function is chosen when the code runs"
+                    raise UnsupportedSyntaxError(
+                        f"{what}: such a call is differentiated with its arguments written "
+                        f"out, not spread from a value", self.smap.locate(expr),
+                        "write the arguments out: f(x, w, scale=s)")
+                return self._keyword_call(func, expr)
             receiver = func.value
             held_classes = self._item_methods(receiver, func.attr) \
                 if isinstance(receiver, (gast.Name, gast.Subscript)) else None
@@ -158,20 +158,20 @@ class CallMixin(FunctionValueMixin, HelperInlineMixin, ObjectCallMixin):
             return None
         return func
 
-    def _keyword_call_refused(self, func, expr, error):
-        """`model(x, scale=2.0)` of a function or object known only when the code runs:
-        the located error raised when the derivative runs the call (keyword_call_refused),
-        then the call of it with every value it reads (never reached; the values keep
-        their dependence for the checks). A derivative built for the arguments' kinds,
-        which knows model's class, differentiates the call; grad() builds that one."""
-        location = error.location.portable() if error.location is not None else None
-        message = str(UnsupportedSyntaxError(error.message, location, error.hint))
-        self._flush(expr, [gast.Expr(value=self._runtime_call(
-            runtime_checks.keyword_call_refused, [build.const(message)]))])
+    def _keyword_call(self, func, expr):
+        """`act(x, beta=2.0)` of a function or object known only when the code runs: the
+        keywords put at their parameters' positions then, and the call made by position,
+        call_function(act, bound_arguments(act, (x,), ("beta",), (2.0,), "f.py:3")) (a
+        derivative built for the arguments' kinds, which knows act, calls it by name)."""
         held = self._held(func)
+        location = self.smap.locate(expr).portable()
+        bound = self._runtime_call(runtime_keywords.bound_arguments, [
+            held, build.tuple_(list(expr.args)),
+            build.tuple_([build.const(k.arg) for k in expr.keywords]),
+            build.tuple_([k.value for k in expr.keywords]),
+            build.const(f"{location.filename}:{location.lineno}")])
         return self._call(build.with_location(self._runtime_call(
-            runtime_functions.call_function,
-            [held, build.tuple_(list(expr.args) + [k.value for k in expr.keywords])]), expr))
+            runtime_functions.call_function, [held, bound]), expr))
 
     def _call_target(self, func, path, target, expr):
         """The call `expr` of `target`, which the code names `path` (`func`)."""

@@ -379,11 +379,14 @@ class ObjectCallMixin:
             method = self._held_object_method(func, expr) if raw is None else None
             if method is not None:
                 return method
-        if expr.keywords or any(isinstance(a, gast.Starred) for a in expr.args):
+        if any(isinstance(a, gast.Starred) for a in expr.args) \
+                or any(k.arg is None for k in expr.keywords):
             raise UnsupportedSyntaxError(
                 f"`{path or func.attr}` holds a function chosen when the code runs: such a "
-                f"call is differentiated with positional arguments only",
-                self.smap.locate(expr), "pass the arguments by position: f(x, w)")
+                f"call is differentiated with its arguments written out, not spread from a "
+                f"value", self.smap.locate(expr), "write the arguments out: f(x, w, scale=s)")
+        if expr.keywords:
+            return self._keyword_call(build.with_location(build.clone(func), expr), expr)
         held = self._held(build.with_location(build.clone(func), expr))
         return self._call(build.with_location(self._runtime_call(
             runtime_functions.call_function, [held, build.tuple_(expr.args)]), expr))
