@@ -14,6 +14,8 @@ call (`where`, its file and line).
 """
 import inspect
 
+import numpy as np
+
 
 def bound_arguments(function, args, names, values, where):
     """The positional arguments of function(*args, **dict(zip(names, values))), called at
@@ -57,17 +59,13 @@ def keyword_positions(function, count, names, where=None):
 def given_part(g, function, args, names):
     """The adjoints of the positional arguments `args` in the adjoint `g` of
     bound_arguments' tuple (g a list, or the scalar zero while nothing has been added)."""
-    if not isinstance(g, (list, tuple)):
-        return [g] * len(args)
-    return list(g[:len(args)])
+    return [_item(g, k) for k in range(len(args))]
 
 
 def keyword_part(g, function, args, names):
     """The adjoints of the keywords' values in the adjoint `g` of bound_arguments' tuple
     (g a list, or the scalar zero while nothing has been added)."""
-    if not isinstance(g, (list, tuple)):
-        return [g] * len(names)
-    return [g[k] for k in keyword_positions(function, len(args), names)]
+    return [_item(g, k) for k in keyword_positions(function, len(args), names)]
 
 
 def keyword_tangents(function, args, names, arg_tangents, value_tangents):
@@ -94,9 +92,12 @@ def given_scatter(g, function, args, names):
 
 
 def _item(values, k):
-    """The k-th of the tangents or adjoints of a tuple's items: 0.0 where they are zero
-    (the scalar zero, or zero_tangent of a tuple of numbers, an array of zeros)."""
-    return values[k] if isinstance(values, (list, tuple)) else 0.0
+    """The k-th of the tangents or adjoints of a tuple's items: a list's, or an array's
+    row (a tuple of numbers' adjoint or zero_tangent may be one array), 0.0 where they are
+    the scalar zero."""
+    if isinstance(values, (list, tuple)) or isinstance(values, np.ndarray) and values.ndim:
+        return values[k]
+    return 0.0
 
 
 def _positional(function):

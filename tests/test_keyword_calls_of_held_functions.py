@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import s2s_ad
-from derivative_paths import PATHS, check_against_differences, grad_on
+from derivative_paths import PATHS, check_against_differences, every_way, grad_on
 from gradcheck import numeric_grad
 
 X = np.linspace(-1.5, 1.2, 12).reshape(3, 4)
@@ -88,3 +88,15 @@ def test_a_keyword_only_parameter_is_a_clear_error(path):
     text = str(info.value)
     assert "`scale`" in text and "scaled_only" in text
     assert "test_keyword_calls_of_held_functions.py:" in text      # the call and the def
+
+
+def through_beta(name, b):
+    act = ACTS[name]
+    return np.sum(act(X, shift=0.2 * b, beta=b) ** 2)
+
+
+def test_every_derivative_in_the_keywords_value():
+    """grad, value_and_grad, jvp, vjp, hvp and grad of grad in b, which reaches the
+    function only through two keywords (the adjoint and tangent templates of
+    bound_arguments and of its linear helpers, first and second order)."""
+    every_way(through_beta, 0.8, before=("softplus",))

@@ -16,7 +16,7 @@ import operator
 import gast
 import numpy
 
-from .. import runtime_flow
+from .. import runtime_flow, runtime_keywords
 from ..analyses.dataflow import is_list_or_tuple
 from ..analyses.union_find import root_of
 from ..ir.primitives import operation_of
@@ -177,7 +177,8 @@ def _joined_sequence(op, kinds):
 _SEQUENCE_RESULTS = (numpy.split, numpy.array_split, numpy.hsplit, numpy.vsplit,
                      numpy.dsplit, numpy.linalg.eigh, numpy.linalg.eig, numpy.linalg.qr,
                      numpy.linalg.lstsq, numpy.linalg.slogdet, numpy.meshgrid,
-                     numpy.broadcast_arrays, numpy.polydiv) \
+                     numpy.broadcast_arrays, numpy.polydiv,
+                     runtime_keywords.bound_arguments) \
     + ((numpy.unstack,) if hasattr(numpy, "unstack") else ())
 
 
