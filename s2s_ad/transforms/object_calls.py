@@ -206,14 +206,17 @@ class ObjectCallMixin:
         through the methods it calls on the object (`self.forward(*args)`)? Then it is
         inlined where it can be (`inline`: _inline_method), else the located error: a
         derivative of its own would not tell f's derivative that f's value changed
-        (analyses/argument_writes.py)."""
+        (analyses/argument_writes.py). One updating the object's own state (`self.calls
+        += 1`, a BatchNorm's running mean, there or in what it calls) is inlined too where
+        it can be: its state update is then in f's forward sweep, run once by every
+        derivative of f (a vjp of its own would run it again under hvp)."""
         if not inspect.isfunction(function):
             return False
         first = next(iter(inspect.signature(function).parameters), None)
-        writes = {p: at for p, at in parameter_writes(function, owner, held).items()
-                  if p != first}
+        found = parameter_writes(function, owner, held)
+        writes = {p: at for p, at in found.items() if p != first}
         if not writes:
-            return False
+            return inline and first in found
         if inline:
             return True
         name = sorted(writes)[0]
