@@ -9,6 +9,9 @@ import pytest
 import s2s_ad
 from s2s_ad.optimize import schedule
 
+from derivative_paths import PATHS
+from gradcheck import assert_grad_matches
+
 
 def tanh_weighted(x):
     return np.sum(np.tanh(x) * x ** 2)
@@ -226,11 +229,9 @@ def central_slope_penalty(u, target, lam):
     return 0.5 * np.sum((u - target) ** 2) + lam * np.sum(g * g)
 
 
-@pytest.mark.parametrize("path", ["specialised", "general"])
+@pytest.mark.parametrize("path", PATHS)
 @pytest.mark.parametrize("shape", [(3, 7), (2, 3), (1, 4)])
 def test_slice_difference_gradient_against_differences(path, shape):
-    from derivative_paths import PATHS  # noqa: F401  (the paths' names)
-    from gradcheck import assert_grad_matches
     rng = np.random.default_rng(5)
     args = [rng.standard_normal(shape), rng.standard_normal(shape), 0.4]
     assert_grad_matches(central_slope_penalty, args, wrt=0, path=path)

@@ -33,8 +33,9 @@ follow cannot be seen through x.
 Conditions: x is a float64 or float32 array (float_copy keeps its dtype and values),
 assigned once, at the top level, by arithmetic (a fresh array, no view of an argument);
 the copy is a top-level statement after which neither x nor any name that may view x
-(assigned from it other than by arithmetic, along chains) is read or returned; and x was
-never handed to a call whose result is dropped (`_tape.append(x)` may keep it).
+(assigned from it other than by arithmetic, along chains) is read or returned; and nothing
+else may keep x's array for a later read: a call whose result is dropped (`_tape.append(x)`),
+an item or attribute store, a list added to.
 """
 import gast
 import numpy
