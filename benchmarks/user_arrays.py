@@ -1,7 +1,9 @@
 """Array workloads of shapes the specialised gradients were tuned on, written fresh
 (user_workloads.py): a distillation loss (soft-label cross-entropy at a temperature, the
-row max shifted out with keepdims) and a Whittaker smoother (a second-difference penalty
-written with three slices of one signal). Each with the gradient an expert writes.
+row max shifted out with keepdims), a Whittaker smoother (a second-difference penalty
+written with three slices of one signal) and a quadratic (Tikhonov) image denoiser, a data
+term beside penalties on the differences of neighbouring pixels along both axes. Each with
+the gradient an expert writes.
 """
 import numpy as np
 
@@ -57,3 +59,31 @@ def make_whittaker(small=False):
     t = np.linspace(0.0, 6.0, n)
     y = np.sin(t) + 0.3 * rng.standard_normal(n)
     return y + 0.1 * rng.standard_normal(n), y, 50.0
+
+
+def tikhonov_denoise(u, noisy, weight):
+    gx = u[:, 1:] - u[:, :-1]
+    gy = u[1:, :] - u[:-1, :]
+    return 0.5 * np.sum((u - noisy) ** 2) + 0.5 * weight * (np.sum(gx ** 2) + np.sum(gy ** 2))
+
+
+def tikhonov_denoise_grad(u, noisy, weight):
+    g = u - noisy
+    gx = u[:, 1:] - u[:, :-1]
+    gx *= weight
+    g[:, 1:] += gx
+    g[:, :-1] -= gx
+    gy = u[1:, :] - u[:-1, :]
+    gy *= weight
+    g[1:, :] += gy
+    g[:-1, :] -= gy
+    return g
+
+
+def make_tikhonov(small=False):
+    rng = np.random.default_rng(43)
+    n = 6 if small else 512
+    x = np.linspace(0.0, 3.0, n)
+    clean = np.sin(x)[:, None] * np.cos(x)[None, :]
+    noisy = clean + 0.2 * rng.standard_normal((n, n))
+    return noisy.copy(), noisy, 4.0

@@ -228,7 +228,10 @@ from user_arrays import (  # noqa: E402
     make_distillation,
     whittaker_grad,
     whittaker_objective,
-    make_whittaker)
+    make_whittaker,
+    tikhonov_denoise,
+    tikhonov_denoise_grad,
+    make_tikhonov)
 from user_layers import (  # noqa: E402
     gelu_mlp, gelu_mlp_grad, make_gelu_mlp, make_rms_norm, rms_norm_regression,
     rms_norm_regression_grad)
@@ -375,6 +378,8 @@ WORKLOADS = [
                  distillation_loss, make_distillation, 0, distillation_loss_grad),
     UserWorkload("Whittaker smoother, second differences by slices, n=10^5",
                  whittaker_objective, make_whittaker, 0, whittaker_grad),
+    UserWorkload("Tikhonov image denoising, differences along both axes, 512x512",
+                 tikhonov_denoise, make_tikhonov, 0, tikhonov_denoise_grad),
     UserWorkload("conv2d by slices, 3x3 filter over 256x256", conv2d_slices_loss, make_conv2d,
                  (0, 1), conv2d_slices_grad),
     UserWorkload("heat equation on a ring, np.roll stencil, 50 steps n=2*10^4",

@@ -9,6 +9,9 @@ import pytest
 import s2s_ad
 from s2s_ad.optimize import schedule
 
+from derivative_paths import PATHS
+from gradcheck import assert_grad_matches
+
 
 def tanh_weighted(x):
     return np.sum(np.tanh(x) * x ** 2)
@@ -216,3 +219,50 @@ def test_an_elementwise_operand_of_a_product_is_evaluated_in_place(f, shapes):
     X0, y0 = X.copy(), y.copy()
     s2s_ad.grad(f)(w, X, y)
     assert np.array_equal(X, X0) and np.array_equal(y, y0)
+
+
+# ---- a slice's difference, whose length is no fact, is a buffer too ----------------------
+def central_slope_penalty(u, target, lam):
+    """Differences two apart along the last axis: `g`'s axes are no fact (its length may
+    be 1), yet it is an array, and its adjoint `(g + g) * lam` may be written into it."""
+    g = u[:, 2:] - u[:, :-2]
+    return 0.5 * np.sum((u - target) ** 2) + lam * np.sum(g * g)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("shape", [(3, 7), (2, 3), (1, 4)])
+def test_slice_difference_gradient_against_differences(path, shape):
+    rng = np.random.default_rng(5)
+    args = [rng.standard_normal(shape), rng.standard_normal(shape), 0.4]
+    assert_grad_matches(central_slope_penalty, args, wrt=0, path=path)
+
+
+def test_slice_difference_takes_its_own_adjoint():
+    rng = np.random.default_rng(6)
+    args = [rng.standard_normal((4, 9)), rng.standard_normal((4, 9)), 0.4]
+    kept = [a.copy() for a in args[:2]]
+    df = s2s_ad.grad(central_slope_penalty)
+    got = df(*args)
+    source = s2s_ad.derivative_source(df, *args)
+    assert "g_bar = np.add(g, g, out=g)" in source and "g_bar *= lam" in source, source
+    assert all(np.array_equal(a, k) for a, k in zip(args, kept))
+    assert not np.shares_memory(got, args[0]) and not np.shares_memory(got, args[1])
+    g = args[0][:, 2:] - args[0][:, :-2]
+    want = args[0] - args[1]
+    want[:, 2:] += 0.8 * g
+    want[:, :-2] -= 0.8 * g
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
+def test_a_slice_of_an_argument_is_never_a_buffer():
+    """`t = u[1:]` is a view of the argument: arithmetic reading it takes a new array."""
+    def f(u, lam):
+        t = u[1:]
+        return lam * np.sum(t * t)
+    u = np.random.default_rng(7).standard_normal(8)
+    kept = u.copy()
+    df = s2s_ad.grad(f)
+    got = df(u, 0.5)
+    assert "out=t" not in s2s_ad.derivative_source(df, u, 0.5)
+    assert np.array_equal(u, kept)
+    np.testing.assert_allclose(got, np.concatenate([[0.0], u[1:]]), rtol=1e-12)

@@ -102,3 +102,74 @@ def test_float32_stays_float32():
     g = s2s_ad.grad(scaled_copy32)(x)
     assert g.dtype == np.float32
     np.testing.assert_allclose(g, np.tanh(x) * (1 - np.tanh(x) ** 2), rtol=1e-5)
+
+
+# ---- `y = float_copy(x)` at x's last read is `y = x` ------------------------------------
+def smoothed_fit(u, target, lam):
+    """A data term beside a first-difference penalty along the last axis: u's adjoint is
+    the residual `u - target`, then each slice's share of the differences is added in."""
+    du = u[..., 1:] - u[..., :-1]
+    return 0.5 * np.sum((u - target) ** 2) + lam * np.sum(du * du)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("shape", [(7,), (3, 6)])
+def test_slice_penalty_gradient_against_differences(path, shape):
+    args = [RNG.standard_normal(shape), RNG.standard_normal(shape), 0.7]
+    assert_grad_matches(smoothed_fit, args, wrt=0, path=path)
+
+
+def test_the_residual_takes_the_slices_shares_in_its_own_array():
+    args = [RNG.standard_normal((3, 6)), RNG.standard_normal((3, 6)), 0.7]
+    df = s2s_ad.grad(smoothed_fit)
+    g = df(*args)
+    src = s2s_ad.derivative_source(df, *args)
+    assert "float_copy" not in src and "u_bar = t" in src, src
+    assert not np.shares_memory(g, args[0]) and not np.shares_memory(g, args[1])
+    du = np.diff(args[0], axis=-1)
+    want = args[0] - args[1]
+    want[..., 1:] += 2 * 0.7 * du
+    want[..., :-1] -= 2 * 0.7 * du
+    np.testing.assert_allclose(g, want, rtol=1e-12)
+    g32 = df(*[a.astype(np.float32) for a in args[:2]], 0.7)
+    assert g32.dtype == np.float32
+
+
+def _resolve(name):
+    from s2s_ad import runtime_flow
+    return runtime_flow.float_copy if name == "float_copy" else None
+
+
+def _copy_run(source, kinds=None):
+    statements = gast.parse(source).body
+    return share_unit_copies(statements, _Kinds(kinds or {"x": F64}), _resolve)
+
+
+def test_the_last_read_rule_on_final_code():
+    out, changed = _copy_run("x = a - b\ny = float_copy(x)\ny[1:] += c\nreturn y")
+    assert changed and isinstance(out[1].value, gast.Name) and out[1].value.id == "x"
+
+
+@pytest.mark.parametrize("source", [
+    "x = a - b\ny = float_copy(x)\ny[1:] += c\nreturn (x, y)",        # x read after
+    "x = a - b\ny = float_copy(x)\ny[1:] += c\nz = x * 2.0\nreturn y",
+    "x = a - b\nv = x[1:]\ny = float_copy(x)\ny[1:] += c\nreturn v @ y",  # a view read after
+    "x = a - b\n_tape.append(x)\ny = float_copy(x)\ny += c\nreturn y",   # a tape keeps x
+    "x = a - b\ns[0] = x\ny = float_copy(x)\ny += c\nreturn s",          # an item keeps x
+    "x = a - b\nxs += [x]\ny = float_copy(x)\ny += c\nreturn xs",        # a list keeps x
+    "x = p[1:]\ny = float_copy(x)\ny += c\nreturn y",                     # a view of p
+    "x = a - b\nx = x + c\ny = float_copy(x)\ny += c\nreturn y",          # x assigned twice
+    "x = a - b\ny = other_copy(x)\ny += c\nreturn y",                     # not float_copy
+])
+def test_the_float_copy_stays(source):
+    assert not _copy_run(source, {"x": F64, "p": F64})[1]
+
+
+def test_an_int_array_keeps_its_float_copy_at_its_last_read():
+    assert not _copy_run("x = a - b\ny = float_copy(x)\ny += c\nreturn y",
+                         {"x": Num(np.ndarray, "int64", (None,))})[1]
+
+
+def test_without_resolve_the_float_copy_stays():
+    statements = gast.parse("x = a - b\ny = float_copy(x)\ny += c\nreturn y").body
+    assert not share_unit_copies(statements, _Kinds({"x": F64}))[1]

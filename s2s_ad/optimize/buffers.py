@@ -222,7 +222,10 @@ class _Schedule:
                 return _WEAK
             return kind.dtype if kind.type is not None and kind.type is not numpy.ndarray \
                 else None
-        if kind.type is numpy.ndarray and kind.axes and kind.dtype in ("float64", "float32"):
+        if kind.type is numpy.ndarray and kind.dtype in ("float64", "float32") \
+                and (kind.axes or kind.axes is None and ident in self.once):
+            # axes None (`u[1:, :] - u[:-1, :]`, lengths no fact): still an array, whose
+            # class meets numbers and its shape class only, nothing that may broadcast
             return ((self.kinds.shape_class or {}).get(ident, ident), kind.dtype)
         return None
 

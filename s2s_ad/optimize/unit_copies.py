@@ -1,5 +1,5 @@
 """Stage 7 (specialised reverse mode, final code): `y = x * 1.0` on a float array that
-nothing writes into is `y = x`.
+nothing writes into is `y = x`; `y = float_copy(x)` at x's last read is `y = x`.
 
 Folding keeps `x * 1.0` on arrays (optimize/fold.py): it makes a new array, and `y = x`
 would alias x, so a later write into y would reach x. Once the in-place schedule has run
@@ -17,10 +17,30 @@ included); x and y are each assigned once, at the top level, and never written i
 anywhere, also through a view; x is assigned arithmetic (a fresh array: no view of an
 argument, which a returned y would share memory with); x and y, or views of them, are not
 both returned (two results would be one array).
+
+The same final code has a second kind of copy: `y = float_copy(x)`, written where a slice's
+adjoint is added into an adjoint that was an alias of a forward array (a data term
+`0.5 * np.sum((X - Y) ** 2)` beside a penalty on `X[:, 2:] - 2 * X[:, 1:-1] + X[:, :-2]`:
+X's adjoint is the residual `X - Y` itself, then each slice's share is added into it).
+When x is read nowhere after the copy, y may take x's array: the writes into y that
+follow cannot be seen through x.
+
+    t1_3 = X - Y                                              t1_3 = X - Y
+    ...                                                       ...
+    X_bar = float_copy(t1_3)                          ->      X_bar = t1_3
+    X_bar[:, :-2] += d2_bar                                   X_bar[:, :-2] += d2_bar
+
+Conditions: x is a float64 or float32 array (float_copy keeps its dtype and values),
+assigned once, at the top level, by arithmetic (a fresh array, no view of an argument);
+the copy is a top-level statement after which neither x nor any name that may view x
+(assigned from it other than by arithmetic, along chains) is read or returned; and nothing
+else may keep x's array for a later read: a call whose result is dropped (`_tape.append(x)`),
+an item or attribute store, a list added to.
 """
 import gast
 import numpy
 
+from .. import runtime_flow
 from ..ir import build
 from ..ir.walk import walk_tree
 from ..signature import Num
@@ -30,9 +50,10 @@ _WRITING = {"copyto", "put", "place", "putmask", "fill", "sort", "partition", "r
             "setfield", "itemset", "put_along_axis", "fill_diagonal", "at"}
 
 
-def share_unit_copies(statements, kinds):
+def share_unit_copies(statements, kinds, resolve=None):
     """(statements, changed) for the final flattened body; kinds: the specialisation's
-    facts (kinds.of(name) -> Num or None)."""
+    facts (kinds.of(name) -> Num or None); resolve(name) -> the object a name of the
+    derivative is bound to (without it, float_copy's rule is not applied)."""
     stores, written, returned, sources = _writes(statements)
     fresh = {s.targets[0].id for s in statements if isinstance(s, gast.Assign)
              and len(s.targets) == 1 and isinstance(s.targets[0], gast.Name)
@@ -52,7 +73,67 @@ def share_unit_copies(statements, kinds):
                 stmt = build.assign(target, build.name(source))
                 changed = True
         out.append(stmt)
+    if resolve is None:
+        return out, changed
+    out, moved = _copies_at_last_read(out, kinds, resolve, fresh, stores, sources)
+    return out, changed or moved
+
+
+def _copies_at_last_read(statements, kinds, resolve, fresh, stores, sources):
+    """`y = float_copy(x)` -> `y = x` where x is read nowhere after (the module docstring's
+    second rule). Returns (statements, changed)."""
+    kept = _kept_elsewhere(statements)
+    out, changed = list(statements), False
+    for k, stmt in enumerate(statements):
+        source = _float_copy(stmt)
+        if source is None or resolve(stmt.value.func.id) is not runtime_flow.float_copy:
+            continue
+        kind = kinds.of(source)
+        if not (isinstance(kind, Num) and kind.type is numpy.ndarray
+                and kind.dtype in ("float64", "float32") and source in fresh
+                and stores.get(source) == 1 and source not in kept):
+            continue
+        # the names that may hold x's array, other than through this copy's target
+        others = [(t, v) for t, v in sources if v is not stmt.value]
+        holders = _views(source, others)
+        later = {n.id for s in statements[k + 1:] for n in walk_tree(s)
+                 if isinstance(n, gast.Name)}
+        if holders & later:
+            continue
+        out[k] = build.assign(stmt.targets[0].id, build.name(source))
+        changed = True
     return out, changed
+
+
+def _float_copy(stmt):
+    """x for a top-level `y = h(x)` (x and y names, h a name: the caller tests that h is
+    float_copy); else None."""
+    if not (isinstance(stmt, gast.Assign) and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], gast.Name) and isinstance(stmt.value, gast.Call)
+            and isinstance(stmt.value.func, gast.Name)
+            and len(stmt.value.args) == 1 and not stmt.value.keywords
+            and isinstance(stmt.value.args[0], gast.Name)):
+        return None
+    return stmt.value.args[0].id
+
+
+def _kept_elsewhere(statements):
+    """Names whose array something other than a name may keep for a later read: handed to
+    a call whose result is dropped (`_tape.append(x)`), stored into an item or attribute
+    (`saved[k] = x`), or put into a list added to one (`xs += [x]`)."""
+    kept = set()
+    for node in (n for s in statements for n in walk_tree(s)):
+        if isinstance(node, gast.Expr):
+            held = node.value
+        elif isinstance(node, gast.Assign) and not all(_plain_target(t) for t in node.targets):
+            held = node.value
+        elif isinstance(node, gast.AugAssign):
+            held = gast.Tuple(elts=[n for n in walk_tree(node.value) if isinstance(
+                n, (gast.List, gast.Tuple, gast.Set, gast.Dict))], ctx=gast.Load())
+        else:
+            continue
+        kept.update(n.id for n in walk_tree(held) if isinstance(n, gast.Name))
+    return kept
 
 
 def _unit_copy(stmt):
@@ -110,6 +191,12 @@ def _writes(statements):
                 grown |= not read <= written
                 written |= read
     return stores, written, returned, sources
+
+
+def _plain_target(target):
+    """A name, or a tuple of plain targets (`a, (b, c) = ...`)."""
+    return isinstance(target, gast.Name) or isinstance(target, gast.Tuple) \
+        and all(_plain_target(e) for e in target.elts)
 
 
 def _views(name, sources):
