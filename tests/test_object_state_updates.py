@@ -339,3 +339,48 @@ def loss(x, m):
         sys.path.remove(str(tmp_path))
     np.testing.assert_allclose(g, differences(direct, obj), rtol=1e-6, atol=1e-8)
     assert_same_state(got, direct, X, obj)
+
+
+class SwitchedNorm(Module):
+    """PyTorch's BatchNorm: batch statistics (and their running means updated) while
+    training, the running means read when not."""
+
+    def __init__(self, d):
+        self.running_mean = np.zeros(d)
+        self.running_var = np.ones(d)
+        self.training = True
+
+    def forward(self, x):
+        if self.training:
+            mu = x.mean(axis=0)
+            var = x.var(axis=0)
+            self.running_mean = 0.9 * self.running_mean + 0.1 * mu
+            self.running_var = 0.9 * self.running_var + 0.1 * var
+        else:
+            mu, var = self.running_mean, self.running_var
+        return (x - mu) / np.sqrt(var + 1e-5)
+
+
+class SwitchedNet(Module):
+    def __init__(self, d):
+        self.layers = [Linear(d, d), SwitchedNorm(d), Counted()]
+
+    def forward(self, x):
+        for layer in self.layers:
+            x = layer(x)
+        return x
+
+
+@pytest.mark.parametrize("training", [True, False])
+def test_reading_the_state_on_the_other_arm_of_a_branch(training):
+    """The read of `.running_mean` is on the arm the write is not on: it never follows
+    the write (a false rejection before), in training and in evaluation."""
+    net = SwitchedNet(3)
+    net.layers[1].training = training
+    got = copy.deepcopy(net)
+    g = s2s_ad.grad(net_loss)(X.copy(), got)
+    np.testing.assert_allclose(g, differences(net_loss, net), rtol=1e-6, atol=1e-8)
+    assert_same_state(got, net_loss, X, net)
+    hv = s2s_ad.hvp(net_loss)(X.copy(), copy.deepcopy(net), V)
+    np.testing.assert_allclose(hv, derivative_differences(net_loss, net, X, V),
+                               rtol=1e-5, atol=1e-8)

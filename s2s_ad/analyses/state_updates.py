@@ -34,7 +34,7 @@ def reject_state_read_back(levels, activity, request):
     two): its caller runs the function, then the vjp runs it again, so the state would be
     updated twice (a helper's jvp replaces the call, and the forward half of a split pair
     is the only run: those keep their writes)."""
-    events = _events(levels)
+    events, arms = _events(levels)
     writes = [e for e in events if e[0] == "write"]
     if not writes:
         return
@@ -51,8 +51,11 @@ def reject_state_read_back(levels, activity, request):
     for kind, order, loops, node, base, attr, target in events:
         if kind == "write" or target not in activity.useful:
             continue
-        for _, w_order, w_loops, _, w_base, w_attr, _ in writes:
-            if not (order > w_order or set(loops) & set(w_loops)):
+        for _, w_order, w_loops, w_node, w_base, w_attr, _ in writes:
+            # after the write: later and not on another arm of a branch (`if training:
+            # update, else: read the running mean`), or in a loop around both
+            if not (order > w_order and not _exclusive(arms[id(node)], arms[id(w_node)])
+                    or set(loops) & set(w_loops)):
                 continue
             held, written = paths.get(base, _UNKNOWN), paths.get(w_base, _UNKNOWN)
             if kind == "read" and attr == w_attr and _same(held, written):
@@ -80,14 +83,23 @@ def _overlap(a, b):
     return a[:n] == b[:n]
 
 
-def _events(levels):
-    """(kind, order, enclosing loops, node, object name, attribute, target) in program
-    order: "write" for set_attribute, "read" for `t = obj.n`, "call" for each object name
-    given to a call (target: the name its result is bound to)."""
-    found = []
+def _exclusive(arms, other):
+    """Are two statements on different arms of one branch (one never runs after the other
+    but by a loop around them)?"""
+    taken = dict(arms)
+    return any(branch in taken and taken[branch] != arm for branch, arm in other)
 
-    def visit(body, loops):
+
+def _events(levels):
+    """([(kind, order, enclosing loops, node, object name, attribute, target)] in program
+    order: "write" for set_attribute, "read" for `t = obj.n`, "call" for each object name
+    given to a call (target: the name its result is bound to)], {id(statement): the
+    (id(if), arm) pairs of the branches it is in})."""
+    found, arms = [], {}
+
+    def visit(body, loops, within=()):
         for stmt in body:
+            arms[id(stmt)] = within
             value = stmt.value if isinstance(stmt, (gast.Assign, gast.Expr)) else None
             target = stmt.targets[0].id if isinstance(stmt, gast.Assign) \
                 and isinstance(stmt.targets[0], gast.Name) else None
@@ -109,10 +121,11 @@ def _events(levels):
             for field in ("body", "orelse", "handlers", "finalbody"):
                 block = getattr(stmt, field, None)
                 if isinstance(block, list):
-                    visit(block, inner)
+                    visit(block, inner, within + ((id(stmt), field),)
+                          if isinstance(stmt, gast.If) else within)
 
     visit(levels.tree.body, ())
-    return found
+    return found, arms
 
 
 def _paths(levels):
