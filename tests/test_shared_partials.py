@@ -74,28 +74,28 @@ def _lines(f, args, wrt):
 
 
 def test_a_partial_two_directions_read_is_bound_once():
-    # ll's partial w.r.t. z, k - n e^z / (1 + e^z), is written once, not in each of the
-    # three directions' tangents
+    # ll's partial w.r.t. z, k - n e^z / (1 + e^z), is written once (`dll_dz`), not in
+    # each of the three directions' tangents
     lines = _lines(*CASES["binomial counts, three directions"])
-    bound = [line for line in lines if line.startswith("ll_z = ")]
+    bound = [line for line in lines if line.startswith("dll_dz = ")]
     assert len(bound) == 1, "\n".join(lines)
     assert sum("math.log1p" in line or "math.exp" in line for line in lines
                if line.startswith("dll_")) == 0, "\n".join(lines)
     tangents = [line for line in lines if line.startswith(("dll_dw0 =", "dll_dw1 =",
                                                            "dll_dw2 =")) and "0.0" not in line]
-    assert len(tangents) == 3 and all("ll_z" in line for line in tangents), "\n".join(lines)
+    assert len(tangents) == 3 and all("dll_dz" in line for line in tangents), "\n".join(lines)
 
 
 def test_a_quotient_partial_is_one_division():
     # log1p(r^2)'s partial 2 r / (1 + r^2): one division for both directions
     lines = _lines(*CASES["Cauchy line"])
     assert sum(line.count("/ (1.0 +") for line in lines) == 1, "\n".join(lines)
-    assert any(line.startswith("s_r = ") for line in lines), "\n".join(lines)
+    assert any(line.startswith("ds_dr = ") for line in lines), "\n".join(lines)
 
 
 def test_per_direction_tangents_stay_where_they_are_cheaper():
     lines = _lines(*CASES["sine feedback"])
-    assert not any(line.startswith(("s_t1_1 =", "s_s =")) for line in lines), \
+    assert not any(line.startswith(("ds_dt1_1 =", "ds_ds =")) for line in lines), \
         "\n".join(lines)
     tangent = [line for line in lines if line.startswith("ds_da = ") and "0.0" not in line]
     assert len(tangent) == 1 and tangent[0].count("ds_da") == 2, "\n".join(lines)
@@ -104,4 +104,4 @@ def test_per_direction_tangents_stay_where_they_are_cheaper():
 def test_one_direction_keeps_its_template_tangents():
     # one differentiated input: nothing to share
     lines = _lines(cauchy_line, (1.7, 1.2, PTS), (0,))
-    assert not any(line.startswith("s_r = ") for line in lines), "\n".join(lines)
+    assert not any(line.startswith("ds_dr = ") for line in lines), "\n".join(lines)

@@ -13,9 +13,9 @@ ADIFOR does for Fortran). Poisson's log-likelihood over pairs, directions a and 
 
     eta = a + b * x                            eta = a + b * x
     t5_1 = math.exp(eta)                       t5_1 = math.exp(eta)
-    dll_da = dll_da + y - t5_1          ->     ll_eta = y - t5_1
-    dll_db = dll_db + y * deta_db              dll_da = dll_da + ll_eta
-        - deta_db * t5_1                       dll_db = dll_db + ll_eta * x
+    dll_da = dll_da + y - t5_1          ->     dll_deta = y - t5_1
+    dll_db = dll_db + y * deta_db              dll_da = dll_da + dll_deta
+        - deta_db * t5_1                       dll_db = dll_db + dll_deta * x
 
 Only for number code (forward_gradient's domain: every value a number, so a partial is a
 number and products commute), only where a partial is an expression two directions read
@@ -62,20 +62,30 @@ def statement_runs(stmts):
 
 
 class _Partial(ForwardGenerator):
-    """The templates expanded with one name's tangent 1.0 and every other operand's zero:
-    the partial derivative of a levels statement's result with respect to that name."""
+    """The templates expanded with the given tangents (`seeds`: name -> expression) and
+    every other operand's zero: with one name's 1.0, the partial derivative of a levels
+    statement's result with respect to that name."""
 
-    def __init__(self, inputs, context, derive_jvp, seed):
+    def __init__(self, inputs, context, derive_jvp, seeds):
         super().__init__(inputs, context, derive_jvp)
-        self.seed = seed
+        self.seeds = seeds
 
     def tangent_of(self, atom):
-        if isinstance(atom, gast.Name) and atom.id == self.seed:
-            return build.const(1.0)
+        if isinstance(atom, gast.Name) and atom.id in self.seeds:
+            return build.clone(self.seeds[atom.id])
         return zero_of(atom)
 
     def zero_tangent(self, atom):
         return zero_of(atom)
+
+    def expanded(self, stmt, op):
+        """The template's tangent expression (None: zero), or False where the template
+        writes statements of its own."""
+        made = self.template(stmt, op, stmt.targets[0].id, "_partial")
+        if len(made) != 1:
+            return False
+        value = made[0].value
+        return None if is_zero(value) else value
 
 
 def shared_statement(run, directions, loads, namer):
@@ -85,16 +95,15 @@ def shared_statement(run, directions, loads, namer):
         return None
     final = run[-1].targets[0].id
     inner = {s.targets[0].id for s in run[:-1]}
-    if final in inner or any(loads[t] != 1 for t in inner):
-        return None
-    partials, locals_ = {}, []
+    here = load_counts(gast.Module(body=list(run), type_ignores=[]))
+    if final in inner or any(loads[t] != 1 or here[t] != 1 for t in inner):
+        return None             # a temporary read elsewhere needs its own tangents
+    partials = {}
     for stmt in run:
         target = stmt.targets[0].id
         local = _local_partials(stmt, directions, partials)
         if local is None:
             return None
-        locals_.append((target, {n: _unit_factors_out(e, directions[0])
-                                 for n, e in local.items()}))
         acc = {}
         for name, expr in local.items():
             chains = partials[name].items() if name in partials else ((name, None),)
@@ -123,11 +132,13 @@ def shared_statement(run, directions, loads, namer):
         if not terms:
             return None
         shared_exprs.append(_sum(terms))
-    if _cost(shared_exprs) >= _cost(_per_direction(locals_, partials, directions)):
+    if _cost(shared_exprs) >= _cost(_per_direction(run, partials, directions)):
         return None             # the templates' tangents, direction by direction, are cheaper
     out = list(run[:-1])
     for leaf in shared:
-        name = namer.fresh(f"{final}_{leaf}")
+        # named as the derivative it is (`dll_deta`): a tangent to the passes that
+        # write tangents as short linear forms (optimize/tangent_forms.py)
+        name = namer.tangent(final, leaf)
         out.append(build.assign(name, leaves[leaf]))
         leaves[leaf] = build.name(name)
     for d in directions:
@@ -138,19 +149,30 @@ def shared_statement(run, directions, loads, namer):
     return out + [run[-1]]
 
 
-def _per_direction(locals_, partials, directions):
+def _per_direction(run, partials, directions):
     """The tangent expressions the templates write for the run, direction by direction
-    (for their cost): each statement's local partials times its operands' tangents."""
+    (for their cost): each template expanded with its operands' tangents in that
+    direction (a stand-in name each, 1.0 for the direction's own input)."""
     exprs = []
     for d in directions:
-        for target, local in locals_:
-            if not d.i.activity.is_active(target):
+        for stmt in run:
+            if not d.i.activity.is_active(stmt.targets[0].id):
                 continue
-            terms = [_mul(build.clone(e), _tangent_stand_in(d, n)) for n, e in local.items()
-                     if (any(d in _carriers(leaf, directions) for leaf in partials[n])
-                         if n in partials else d in _carriers(n, directions))]
-            if terms:
-                exprs.append(_sum(terms))
+            op = operation_of(stmt.value, d.i.levels.callees)
+            seeds = {}
+            for a in list(op.args) + list(op.keywords.values()):
+                for n in walk_tree(a):
+                    if isinstance(n, gast.Name) and (
+                            any(d in _carriers(leaf, directions) for leaf in partials[n.id])
+                            if n.id in partials else d in _carriers(n.id, directions)):
+                        seeds[n.id] = _tangent_stand_in(d, n.id)
+            if op.primitive is identity:
+                exprs.extend(seeds.values())
+                continue
+            value = _Partial(d.i, d.ctx, d.derive_jvp, seeds).expanded(stmt, op) \
+                if seeds else None
+            if value:
+                exprs.append(value)
     return exprs
 
 
@@ -214,16 +236,11 @@ def _local_partials(stmt, directions, partials):
     if d is None:
         return {}
     for name in names:
-        gen = _Partial(d.i, d.ctx, d.derive_jvp, name)
-        made = gen.template(stmt, op, stmt.targets[0].id, "_partial")
-        if len(made) != 1:
+        value = _Partial(d.i, d.ctx, d.derive_jvp, {name: build.const(1.0)}).expanded(stmt, op)
+        if value is False or value is not None and any(is_zero(n) for n in walk_tree(value)):
             return None
-        value = made[0].value
-        if is_zero(value):
-            continue
-        if any(is_zero(n) for n in walk_tree(value)):
-            return None
-        local[name] = value
+        if value is not None:
+            local[name] = value
     return local
 
 
