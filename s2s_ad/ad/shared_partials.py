@@ -11,16 +11,21 @@ expression read by two directions or more, and writes each direction's tangent a
 sum of those partials times the leaves' tangents (statement-level preaccumulation, as
 ADIFOR does for Fortran). Poisson's log-likelihood over pairs, directions a and b:
 
+    deta_db = x                                deta_db = x
     eta = a + b * x                            eta = a + b * x
-    t5_1 = math.exp(eta)                       t5_1 = math.exp(eta)
-    dll_da = dll_da + y - t5_1          ->     dll_deta = y - t5_1
-    dll_db = dll_db + y * deta_db              dll_da = dll_da + dll_deta
-        - deta_db * t5_1                       dll_db = dll_db + dll_deta * x
+    t5_1 = math.exp(eta)                ->     dll_deta = y - math.exp(eta)
+    dll_da = dll_da + y - t5_1                 dll_da = dll_da + dll_deta
+    dll_db = dll_db + y * deta_db              dll_db = dll_db + dll_deta * deta_db
+        - deta_db * t5_1
+
+(the final code, after the clean-up passes). Where the templates' own tangents,
+direction by direction, cost no more (`s = sin(a b + s)`: `(dt1_1_da + ds_da) * cos_t2_0`
+against two partials times two tangents), they stay: both are costed.
 
 Only for number code (forward_gradient's domain: every value a number, so a partial is a
-number and products commute), only where a partial is an expression two directions read
-(otherwise the per-direction tangents are as short), and only where every template of
-the statement expands to one expression; anything else keeps the per-direction tangents.
+number and products commute), only where a partial is an expression two directions read,
+and only where every template of the statement expands to one expression and every
+temporary is read in the statement alone; anything else keeps the per-direction tangents.
 The numbers are those of the chain rule grouped differently (one rounding apart).
 """
 import collections
