@@ -39,6 +39,18 @@ def cauchy_line(m, c, pts):
     return s
 
 
+def asymmetric_fit(a, b, pts):
+    """Residuals of a exp(b x) weighted differently on each side: a partial per branch."""
+    loss = 0.0
+    for x, y in pts:
+        r = y - a * math.exp(b * x)
+        if r > 0.0:
+            loss = loss + math.log(1.0 + r * r)
+        else:
+            loss = loss + 0.25 * r * r * r * r
+    return loss
+
+
 def sine_feedback(a, b, n):
     """s = sin(a b + s): both partials are the one cosine; the per-direction tangents
     (one add, one product each) are cheaper than partials times tangents."""
@@ -57,6 +69,7 @@ CASES = {
     "binomial counts, three directions": (logistic_counts_nll, (0.1, 0.5, -0.2, ROWS), (0, 1, 2)),
     "gamma rate, log of an exp": (gamma_rate_fit, (0.2, 0.6, OBS), (0, 1)),
     "Cauchy line": (cauchy_line, (1.7, 1.2, PTS), (0, 1)),
+    "asymmetric fit, a partial per branch": (asymmetric_fit, (0.9, 0.35, PTS), (0, 1)),
     "sine feedback": (sine_feedback, (0.8, 0.6, 12), (0, 1)),
 }
 
@@ -91,6 +104,12 @@ def test_a_quotient_partial_is_one_division():
     lines = _lines(*CASES["Cauchy line"])
     assert sum(line.count("/ (1.0 +") for line in lines) == 1, "\n".join(lines)
     assert any(line.startswith("ds_dr = ") for line in lines), "\n".join(lines)
+
+
+def test_each_branch_binds_its_own_partial():
+    lines = _lines(*CASES["asymmetric fit, a partial per branch"])
+    bound = [line for line in lines if line.startswith(("dloss_dr =", "dloss_dr_1 ="))]
+    assert len(bound) == 2, "\n".join(lines)
 
 
 def test_per_direction_tangents_stay_where_they_are_cheaper():
