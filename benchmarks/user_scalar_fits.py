@@ -144,3 +144,38 @@ def make_decay_cauchy(small=False):
     sigmas = rng.uniform(0.05, 0.3, n)
     ys = 2.0 * np.exp(-0.7 * ts) + sigmas * rng.standard_cauchy(n) * 0.5
     return (1.8, 0.6, [(float(t), float(y), float(s)) for t, y, s in zip(ts, ys, sigmas)])
+
+
+# Logistic regression on grouped counts (k successes of n trials at covariates u, v), as a
+# list of (u, v, k, n) records, three weights: each record's log-likelihood reads the
+# linear predictor once, so its partial is the one expression every weight's derivative
+# shares (session 23).
+def grouped_logistic_nll(w0, w1, w2, groups):
+    """Binomial negative log-likelihood with logit w0 + w1 u + w2 v."""
+    nll = 0.0
+    for u, v, k, n in groups:
+        z = w0 + w1 * u + w2 * v
+        nll = nll + n * math.log1p(math.exp(z)) - k * z
+    return nll
+
+
+def grouped_logistic_nll_grad(w0, w1, w2, groups):
+    # d/dz [n log(1 + e^z) - k z] = n sigmoid(z) - k, times (1, u, v)
+    exp = math.exp
+    g0 = g1 = g2 = 0.0
+    for u, v, k, n in groups:
+        r = n / (1.0 + exp(-(w0 + w1 * u + w2 * v))) - k
+        g0 += r
+        g1 += r * u
+        g2 += r * v
+    return g0, g1, g2
+
+
+def make_grouped_logistic(small=False):
+    m = 25 if small else 400
+    rng = np.random.default_rng(67)
+    u, v = rng.normal(0.0, 1.0, m), rng.uniform(-1.0, 1.0, m)
+    n = rng.integers(1, 30, m)
+    k = rng.binomial(n, 1.0 / (1.0 + np.exp(-(0.3 + 0.8 * u - 0.5 * v))))
+    return (0.1, 0.5, -0.2, [(float(a), float(b), float(c), float(d))
+                             for a, b, c, d in zip(u, v, k, n)])

@@ -110,7 +110,10 @@ from user_scalar_fits import (  # noqa: E402
     make_cubic_roots,
     running_average_errors,
     running_average_errors_grad,
-    make_running_average)
+    make_running_average,
+    grouped_logistic_nll,
+    grouped_logistic_nll_grad,
+    make_grouped_logistic)
 from user_scalar_models import (  # noqa: E402
     logistic_growth_sse,
     logistic_growth_sse_grad,
@@ -283,6 +286,9 @@ WORKLOADS = [
     UserWorkload("decay fit, Cauchy loss over a list of 400 (t, y, sigma) records",
                  decay_cauchy_fit, make_decay_cauchy, (0, 1), decay_cauchy_fit_grad,
                  "scalar"),
+    UserWorkload("grouped logistic NLL, 3 weights over a list of 400 (u, v, k, n) records",
+                 grouped_logistic_nll, make_grouped_logistic, (0, 1, 2),
+                 grouped_logistic_nll_grad, "scalar"),
     UserWorkload("cooling rod, n=2000, 200 steps, rate parameters", cooling_rod_loss,
                  make_cooling_rod, (0, 1, 2), cooling_rod_grad),
     UserWorkload("reaction-diffusion, n=1000, 100 steps", reaction_diffusion_loss,

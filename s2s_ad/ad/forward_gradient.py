@@ -44,6 +44,7 @@ from ..optimize.fold import fold_expression
 from ..signature import Num
 from .context import ExpansionContext
 from .forward import ForwardGenerator
+from .shared_partials import load_counts, shared_statement, statement_runs
 from .tangents import is_zero
 
 
@@ -166,7 +167,8 @@ def forward_gradient(inputs, wrt, outputs, registry, derive_jvp):
                 # iteration reads a zero tangent
                 seeds.append(build.assign(d.tangent_name(name), d.zero_tangent(
                     build.name(name))))
-    body = seeds + _block(levels.tree.body[:-1], directions, levels.parsed.source_map)
+    body = seeds + _block(levels.tree.body[:-1], directions, levels.parsed.source_map,
+                          load_counts(levels.tree))
     out_atom = levels.tree.body[-1].value
     results = []
     for d in directions:
@@ -175,33 +177,53 @@ def forward_gradient(inputs, wrt, outputs, registry, derive_jvp):
     return body, results
 
 
-def _block(stmts, directions, source_map):
+def _block(stmts, directions, source_map, loads):
     out, last_line = [], None
-    for stmt in stmts:
-        if isinstance(stmt, gast.Assign) and getattr(stmt, "lineno", None) is not None \
-                and stmt.lineno != last_line and isinstance(stmt.targets[0], gast.Name) \
-                and any(d.i.activity.is_active(stmt.targets[0].id) for d in directions):
-            # provenance, as the backward sweep's `# grad of:` lines
-            out.append(build.comment(f"with derivatives: {source_map.line_text(stmt)}"))
-            last_line = stmt.lineno
-        elif not isinstance(stmt, gast.Assign):
+    for run in statement_runs(stmts):
+        stmt = run[0]
+        named = isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name)
+        # one source statement's levels statements: its partials shared by the
+        # directions where that saves work (ad/shared_partials.py)
+        shared = shared_statement(run, directions, loads, directions[0].i.namer) \
+            if named and getattr(stmt, "lineno", None) is not None else None
+        if shared is not None:
+            if stmt.lineno != last_line:
+                out.append(_provenance(stmt, source_map))
+                last_line = stmt.lineno
+            out.extend(shared)
+            continue
+        if named:
+            for s in run:
+                if getattr(s, "lineno", None) is not None and s.lineno != last_line \
+                        and any(d.i.activity.is_active(s.targets[0].id) for d in directions):
+                    out.append(_provenance(s, source_map))
+                    last_line = s.lineno
+                out.extend(_assignment(s, directions))
+            continue
+        if not isinstance(stmt, gast.Assign):
             last_line = None
         if isinstance(stmt, gast.If):
             out.append(gast.If(test=stmt.test,
-                               body=_block(stmt.body, directions, source_map) or [gast.Pass()],
-                               orelse=_block(stmt.orelse, directions, source_map)))
+                               body=_block(stmt.body, directions, source_map, loads)
+                               or [gast.Pass()],
+                               orelse=_block(stmt.orelse, directions, source_map, loads)))
         elif isinstance(stmt, gast.For):
             out.append(gast.For(target=stmt.target, iter=stmt.iter,
-                                body=_block(stmt.body, directions, source_map), orelse=[],
-                                type_comment=None))
+                                body=_block(stmt.body, directions, source_map, loads),
+                                orelse=[], type_comment=None))
         elif isinstance(stmt, gast.While):
             out.append(gast.While(test=stmt.test,
-                                  body=_block(stmt.body, directions, source_map), orelse=[]))
-        elif isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name):
-            out.extend(_assignment(stmt, directions))
+                                  body=_block(stmt.body, directions, source_map, loads),
+                                  orelse=[]))
         else:
             out.append(stmt)        # number_code: nothing here carries a derivative
     return out
+
+
+def _provenance(stmt, source_map):
+    """The source line a statement's tangents come from, as the backward sweep's `# grad
+    of:` lines."""
+    return build.comment(f"with derivatives: {source_map.line_text(stmt)}")
 
 
 def _assignment(stmt, directions):

@@ -1,0 +1,126 @@
+"""A forward-mode gradient of number code computes a source statement's partials once for
+all directions (ad/shared_partials.py): where a partial is an expression read by two
+directions or more, it is bound once and each direction's tangent reads it; where the
+templates' tangents, direction by direction, cost no more, they stay. Gradients agree
+with central differences on both derivative paths, whatever the grouping."""
+import math
+
+import pytest
+
+import s2s_ad
+from derivative_paths import PATHS
+from gradcheck import assert_grad_matches
+
+
+def logistic_counts_nll(w0, w1, w2, rows):
+    """Binomial log-likelihood of k successes out of n at logit w0 + w1 u + w2 v."""
+    ll = 0.0
+    for u, v, k, n in rows:
+        z = w0 + w1 * u + w2 * v
+        ll = ll + k * z - n * math.log1p(math.exp(z))
+    return -ll
+
+
+def gamma_rate_fit(a, b, obs):
+    """Exponential-family fit: sum of log(mu) + y / mu with mu = exp(a + b t)."""
+    total = 0.0
+    for t, y in obs:
+        mu = math.exp(a + b * t)
+        total = total + math.log(mu) + y / mu
+    return total
+
+
+def cauchy_line(m, c, pts):
+    """Cauchy loss of a line through points, residuals scaled by a width."""
+    s = 0.0
+    for x, y in pts:
+        r = (y - m * x - c) / 0.4
+        s = s + math.log1p(r * r)
+    return s
+
+
+def asymmetric_fit(a, b, pts):
+    """Residuals of a exp(b x) weighted differently on each side: a partial per branch."""
+    loss = 0.0
+    for x, y in pts:
+        r = y - a * math.exp(b * x)
+        if r > 0.0:
+            loss = loss + math.log(1.0 + r * r)
+        else:
+            loss = loss + 0.25 * r * r * r * r
+    return loss
+
+
+def sine_feedback(a, b, n):
+    """s = sin(a b + s): both partials are the one cosine; the per-direction tangents
+    (one add, one product each) are cheaper than partials times tangents."""
+    s = 0.0
+    for _ in range(n):
+        s = math.sin(a * b + s)
+    return s
+
+
+ROWS = [(0.3, -1.2, 3.0, 10.0), (1.1, 0.4, 7.0, 9.0), (-0.7, 0.9, 1.0, 6.0),
+        (0.0, 2.0, 5.0, 5.0), (2.2, -0.3, 0.0, 4.0)]
+OBS = [(0.1, 1.3), (0.7, 2.9), (1.4, 4.1), (2.0, 9.5), (2.5, 12.0)]
+PTS = [(0.0, 1.1), (1.0, 2.9), (2.0, 5.2), (3.0, 6.8), (4.0, 9.5), (5.0, 30.0)]
+
+CASES = {
+    "binomial counts, three directions": (logistic_counts_nll, (0.1, 0.5, -0.2, ROWS), (0, 1, 2)),
+    "gamma rate, log of an exp": (gamma_rate_fit, (0.2, 0.6, OBS), (0, 1)),
+    "Cauchy line": (cauchy_line, (1.7, 1.2, PTS), (0, 1)),
+    "asymmetric fit, a partial per branch": (asymmetric_fit, (0.9, 0.35, PTS), (0, 1)),
+    "sine feedback": (sine_feedback, (0.8, 0.6, 12), (0, 1)),
+}
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_gradients_agree_with_central_differences(name, path):
+    f, args, wrt = CASES[name]
+    assert_grad_matches(f, args, wrt=wrt, path=path, rtol=1e-6, atol=1e-7)
+
+
+def _lines(f, args, wrt):
+    source = s2s_ad.derivative_source(s2s_ad.grad(f, wrt), *args)
+    return [line.strip() for line in source.splitlines()]
+
+
+def test_a_partial_two_directions_read_is_bound_once():
+    # ll's partial w.r.t. z, k - n e^z / (1 + e^z), is written once (`dll_dz`), not in
+    # each of the three directions' tangents
+    lines = _lines(*CASES["binomial counts, three directions"])
+    bound = [line for line in lines if line.startswith("dll_dz = ")]
+    assert len(bound) == 1, "\n".join(lines)
+    assert sum("math.log1p" in line or "math.exp" in line for line in lines
+               if line.startswith("dll_")) == 0, "\n".join(lines)
+    tangents = [line for line in lines if line.startswith(("dll_dw0 =", "dll_dw1 =",
+                                                           "dll_dw2 =")) and "0.0" not in line]
+    assert len(tangents) == 3 and all("dll_dz" in line for line in tangents), "\n".join(lines)
+
+
+def test_a_quotient_partial_is_one_division():
+    # log1p(r^2)'s partial 2 r / (1 + r^2): one division for both directions
+    lines = _lines(*CASES["Cauchy line"])
+    assert sum(line.count("/ (1.0 +") for line in lines) == 1, "\n".join(lines)
+    assert any(line.startswith("ds_dr = ") for line in lines), "\n".join(lines)
+
+
+def test_each_branch_binds_its_own_partial():
+    lines = _lines(*CASES["asymmetric fit, a partial per branch"])
+    bound = [line for line in lines if line.startswith(("dloss_dr =", "dloss_dr_1 ="))]
+    assert len(bound) == 2, "\n".join(lines)
+
+
+def test_per_direction_tangents_stay_where_they_are_cheaper():
+    lines = _lines(*CASES["sine feedback"])
+    assert not any(line.startswith(("ds_dt1_1 =", "ds_ds =")) for line in lines), \
+        "\n".join(lines)
+    tangent = [line for line in lines if line.startswith("ds_da = ") and "0.0" not in line]
+    assert len(tangent) == 1 and tangent[0].count("ds_da") == 2, "\n".join(lines)
+
+
+def test_one_direction_keeps_its_template_tangents():
+    # one differentiated input: nothing to share
+    lines = _lines(cauchy_line, (1.7, 1.2, PTS), (0,))
+    assert not any(line.startswith("ds_dr = ") for line in lines), "\n".join(lines)
