@@ -10,6 +10,7 @@ numpy only:
     lower_of_upper_product(u, b)   tril(triu(u) @ b), the blocks above the diagonal skipped
     lower_congruence(w, s)         tril(tril(w)^T S tril(w)), S symmetric with s's lower
                                    triangle: the lower half of a symmetric product
+    lower_gram(w, scale)           the same for S = diag(scale): 4 of 8 half-size products
 (cholesky's adjoint is phi(W^T S W), W = inv(L), S from tril(L^T L_bar): these three)
 
     lower_inverse(np.array([[2., 0.], [1., 4.]]))  ->  [[0.5, 0.], [-0.125, 0.25]]
@@ -87,6 +88,32 @@ def lower_congruence(w, s):
                                + np.swapaxes(w21, -1, -2) @ t21)
     out[..., h:, :h] = np.swapaxes(w22, -1, -2) @ t21
     out[..., h:, h:] = np.tril(np.swapaxes(w22, -1, -2) @ (s22 @ w22))
+    return out
+
+
+def lower_gram(w, scale):
+    """tril(tril(w)^T diag(scale) tril(w)) for square or stacked w (..., n, n) and scale
+    (..., n):
+    lower_congruence(w, S) for a diagonal S, as cholesky's adjoint has it when L_bar's
+    terms are np.diag(L)'s and symmetric low-rank ones (optimize/cholesky_products.py).
+    With halves, 4 of 8 half-size products (the diagonal blocks recursively):
+
+        lower_gram(np.array([[1., 0.], [2., 3.]]), np.array([1., 2.]))  ->  [[9., 0.], [12., 18.]]
+    """
+    n = np.shape(w)[-1]
+    d = np.asarray(scale)
+    if n < _BLOCKED:
+        wl = np.tril(w)
+        return np.tril(np.swapaxes(wl, -1, -2) @ (d[..., :, None] * wl))
+    h = n // 2
+    w21, w22 = w[..., h:, :h], np.tril(w[..., h:, h:])
+    scaled = d[..., h:, None] * w21                       # diag(d2) W21
+    out = np.zeros(np.broadcast_shapes(np.shape(w), np.shape(d)[:-1] + (n, n)),
+                   dtype=np.result_type(w, d))
+    out[..., :h, :h] = lower_gram(w[..., :h, :h], d[..., :h]) \
+        + np.tril(np.swapaxes(w21, -1, -2) @ scaled)
+    out[..., h:, :h] = np.swapaxes(w22, -1, -2) @ scaled
+    out[..., h:, h:] = lower_gram(w22, d[..., h:])
     return out
 
 

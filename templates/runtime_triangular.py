@@ -13,8 +13,9 @@ from s2s_ad.ad.template_dsl import adjoint, d, nondifferentiable, tangent
 from s2s_ad.runtime import unbroadcast
 from s2s_ad.runtime_linalg import as_columns, inverse_and_solve
 from s2s_ad.runtime_shape import reshape_like
-from s2s_ad.runtime_triangular import (flipped_trans, lower_congruence, lower_inverse,
-                                       lower_of_upper_product, triangle_apply, triangle_outer)
+from s2s_ad.runtime_triangular import (flipped_trans, lower_congruence, lower_gram,
+                                       lower_inverse, lower_of_upper_product, triangle_apply,
+                                       triangle_outer)
 
 
 @adjoint(lower_inverse)
@@ -60,6 +61,24 @@ def lower_congruence_tangent(y, w, s):
     _sym = np.tril(s) + np.swapaxes(np.tril(s, -1), -1, -2)
     _x = np.swapaxes(np.tril(d[w]), -1, -2) @ _sym @ np.tril(w)
     d[y] = np.tril(_x + np.swapaxes(_x, -1, -2)) + lower_congruence(w, d[s])
+
+
+
+@adjoint(lower_gram)
+def lower_gram_adjoint(y, w, scale):
+    """G = tril(y_bar): w_bar = tril(diag(scale) tril(w) (G + G^T)), scale_bar_k = (W G W^T)_kk"""
+    _g = np.tril(d[y])
+    _wl = np.tril(w)
+    d[w] += unbroadcast(np.tril(np.expand_dims(scale, -1) * (_wl @ (_g + np.swapaxes(_g, -1, -2)))),
+                        w)
+    d[scale] += unbroadcast(np.sum((_wl @ _g) * _wl, axis=-1), scale)
+
+
+@tangent(lower_gram)
+def lower_gram_tangent(y, w, scale):
+    """dy = tril(X + X^T) + lower_gram(w, dscale), X = tril(dw)^T diag(scale) tril(w)"""
+    _x = np.swapaxes(np.tril(d[w]), -1, -2) @ (np.expand_dims(scale, -1) * np.tril(w))
+    d[y] = np.tril(_x + np.swapaxes(_x, -1, -2)) + lower_gram(w, d[scale])
 
 
 # ---- runtime_linalg.inverse_and_solve: (inv(a), solve(a, b)), the shared-inverses pass's --

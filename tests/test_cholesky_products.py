@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import ast
+import re
 
 import gast
 
@@ -67,10 +68,24 @@ def rebound_rhs(A, B):
     return np.sum(Z * Z) + np.sum(L * L)
 
 
+def quadratic_and_logdet(A, y):
+    """z = L^-1 y, 0.5 z^T z + log det: one rank-one term np.outer(-z, z), its own mirror."""
+    L = np.linalg.cholesky(A @ A.T + 5.0 * np.eye(len(y)))
+    z = np.linalg.solve(L, y)
+    return 0.5 * z @ z + 2.0 * np.sum(np.log(np.diag(L)))
+
+
+def logdet_only(A):
+    """np.diag(L)'s term alone: a diagonal, lower_gram without outer products."""
+    L = np.linalg.cholesky(A @ A.T + 5.0 * np.eye(len(A)))
+    return np.sum(np.log(np.diag(L)) * np.arange(1.0, len(A) + 1.0))
+
+
 PROGRAMS = [(mahalanobis, [(N, N), (7, N)]), (whitened_residual, [(N, N), (N,)]),
             (both_triangles, [(N, N), (N,)]), (both_triangles_matrix, [(N, N), (N, 3)]),
             (two_solves, [(N, N), (N, 3), (N,)]),
-            (rebound_rhs, [(N, N), (N, 2)])]
+            (rebound_rhs, [(N, N), (N, 2)]), (quadratic_and_logdet, [(N, N), (N,)]),
+            (logdet_only, [(N, N)])]
 
 
 def _args(shapes):
@@ -112,10 +127,29 @@ def test_a_transposed_solve_of_a_matrix_keeps_the_product_for_its_own_term():
 
 
 def test_a_transposed_solve_of_a_vector_is_an_outer_product_with_l_transposed_times_it():
-    """L^T outer(x, s) = outer(L^T x, s): n^2 work, no product with L^T of n^3 / 2."""
+    """L^T outer(x, s) = outer(L^T x, s): n^2 work, no product with L^T of n^3 / 2; and
+    L^T alpha is the solve's right-hand side (alpha = W^T c). With np.diag(L)'s term the
+    terms are a diagonal and a mirrored pair (optimize/cholesky_low_rank.py): a
+    lower_gram and two outer products of vectors, alpha itself one of their factors."""
     src = _source(both_triangles, [(N, N), (N,)])
-    assert "lower_of_upper_product(" not in src
-    assert "np.outer(np.swapaxes(L, -1, -2) @ alpha, -" in src
+    assert "lower_of_upper_product(" not in src and "lower_congruence(" not in src
+    assert "np.swapaxes(L, -1, -2) @" not in src
+    assert "lower_gram(inv, np.diagonal(L) * " in src
+    assert "np.tril(np.outer(inv_t, alpha) + np.outer(alpha, inv_t))" in src
+
+
+def test_a_diagonal_and_rank_one_terms_take_no_congruence():
+    src = _source(quadratic_and_logdet, [(N, N), (N,)], wrt=(0,))
+    assert "lower_congruence(" not in src and "lower_gram(inv, " in src
+    assert re.search(r"- np\.tril\(np\.outer\((\w+), \1\)\)", src), src   # W^T z, held
+    src = _source(logdet_only, [(N, N)], wrt=(0,))
+    assert "lower_congruence(" not in src and "np.outer" not in src
+    assert "m = lower_gram(inv, np.diagonal(L) * " in src
+
+
+def test_an_unpaired_outer_product_keeps_the_congruence():
+    src = _source(two_solves, [(N, N), (N, 3), (N,)])
+    assert "lower_congruence(" in src and "lower_gram(" not in src
 
 
 def test_two_solves_cancel_in_one_sum():
