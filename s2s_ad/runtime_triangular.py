@@ -11,6 +11,7 @@ numpy only:
     lower_congruence(w, s)         tril(tril(w)^T S tril(w)), S symmetric with s's lower
                                    triangle: the lower half of a symmetric product
     lower_gram(w, scale)           the same for S = diag(scale): 4 of 8 half-size products
+    lower_gram_update(w, scale, z, c)      for S = diag(scale) + c Z Z^T (few columns: low rank)
 (cholesky's adjoint is phi(W^T S W), W = inv(L), S from tril(L^T L_bar): these three)
 
     lower_inverse(np.array([[2., 0.], [1., 4.]]))  ->  [[0.5, 0.], [-0.125, 0.25]]
@@ -115,6 +116,26 @@ def lower_gram(w, scale):
     out[..., h:, :h] = np.swapaxes(w22, -1, -2) @ scaled
     out[..., h:, h:] = lower_gram(w22, d[..., h:])
     return out
+
+
+
+def lower_gram_update(w, scale, z, c):
+    """tril(tril(w)^T (diag(scale) + c Z Z^T) tril(w)) for w (..., n, n), scale (..., n),
+    z (..., n, k) and a number c: cholesky's adjoint with np.diag(L)'s term and a solve of a
+    matrix Z (optimize/cholesky_low_rank.py). For few columns (k < 3n / 4) lower_gram plus
+    U U^T with U = tril(w)^T Z (3 n^2 k flops); else S written out and lower_congruence
+    (n^2 k + 5 n^3 / 2): the same numbers up to rounding.
+
+        lower_gram_update(np.eye(2), np.ones(2), np.array([[1.], [2.]]), -1.0)
+        ->  [[0., 0.], [-2., -3.]]
+    """
+    n, k = np.shape(w)[-1], np.shape(z)[-1]
+    if 4 * k < 3 * n:
+        u = np.swapaxes(np.tril(w), -1, -2) @ z
+        return lower_gram(w, scale) + c * np.tril(u @ np.swapaxes(u, -1, -2))
+    s = c * (z @ np.swapaxes(z, -1, -2))
+    s[..., np.arange(n), np.arange(n)] += scale
+    return lower_congruence(w, s)
 
 
 # ---- scipy.linalg.solve_triangular(a, b, trans, lower, unit_diagonal)'s derivatives -------

@@ -44,7 +44,7 @@ SOURCES = {
     'runtime_polynomials': 2875716503,
     'runtime_simplex': 1438136408,
     'runtime_statistics': 2695734659,
-    'runtime_triangular': 3501274046,
+    'runtime_triangular': 790970496,
 }
 
 MODULES_FOR = {
@@ -459,6 +459,7 @@ MODULES_FOR = {
     ('adjoint', 's2s_ad.runtime_statistics:unobserve'): ('runtime_statistics',),
     ('adjoint', 's2s_ad.runtime_triangular:lower_congruence'): ('runtime_triangular',),
     ('adjoint', 's2s_ad.runtime_triangular:lower_gram'): ('runtime_triangular',),
+    ('adjoint', 's2s_ad.runtime_triangular:lower_gram_update'): ('runtime_triangular',),
     ('adjoint', 's2s_ad.runtime_triangular:lower_inverse'): ('runtime_triangular',),
     ('adjoint', 's2s_ad.runtime_triangular:lower_of_upper_product'): ('runtime_triangular',),
     ('adjoint', 's2s_ad.runtime_triangular:triangle_apply'): ('runtime_triangular',),
@@ -1021,6 +1022,7 @@ MODULES_FOR = {
     ('tangent', 's2s_ad.runtime_statistics:unobserve'): ('runtime_statistics',),
     ('tangent', 's2s_ad.runtime_triangular:lower_congruence'): ('runtime_triangular',),
     ('tangent', 's2s_ad.runtime_triangular:lower_gram'): ('runtime_triangular',),
+    ('tangent', 's2s_ad.runtime_triangular:lower_gram_update'): ('runtime_triangular',),
     ('tangent', 's2s_ad.runtime_triangular:lower_inverse'): ('runtime_triangular',),
     ('tangent', 's2s_ad.runtime_triangular:lower_of_upper_product'): ('runtime_triangular',),
     ('tangent', 's2s_ad.runtime_triangular:triangle_apply'): ('runtime_triangular',),

@@ -85,7 +85,8 @@ PROGRAMS = [(mahalanobis, [(N, N), (7, N)]), (whitened_residual, [(N, N), (N,)])
             (both_triangles, [(N, N), (N,)]), (both_triangles_matrix, [(N, N), (N, 3)]),
             (two_solves, [(N, N), (N, 3), (N,)]),
             (rebound_rhs, [(N, N), (N, 2)]), (quadratic_and_logdet, [(N, N), (N,)]),
-            (logdet_only, [(N, N)])]
+            (logdet_only, [(N, N)]),
+            (mahalanobis, [(N, N), (1, N)])]     # one column: lower_gram_update's low rank
 
 
 def _args(shapes):
@@ -111,7 +112,9 @@ def test_every_term_cancels_no_product_with_the_factors_transpose():
     src = _source(mahalanobis, [(N, N), (7, N)], wrt=(0,))     # X a constant
     assert "lower_of_upper_product(" not in src
     assert "np.swapaxes(inv, -1, -2) @" not in src          # no W^T Z_bar
-    assert "np.diagonal(L) *" in src and "lower_congruence(" in src
+    assert "np.diagonal(L) *" in src and "lower_congruence(" not in src
+    # np.diag(L)'s term and -Z Z^T: one helper, low rank for few columns of Z
+    assert "lower_gram_update(inv, np.diagonal(L) * " in src and ", Z, -1.0)" in src
 
 
 def test_a_product_read_again_stays_and_its_term_cancels():

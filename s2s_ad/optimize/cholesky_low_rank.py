@@ -32,7 +32,7 @@ from ..ir import build
 from ..ir.walk import walk_tree
 from ..runtime_linalg import undiag
 from ..runtime_shape import reshape_like
-from ..runtime_triangular import lower_gram
+from ..runtime_triangular import lower_gram, lower_gram_update
 from .shared_inverses import _is_transpose
 
 
@@ -43,7 +43,7 @@ def low_rank_congruence(terms, context):
     name_for, fresh, bound_or_written)."""
     (statements, k, w_name, l_name, top, callee, numpy_name, name_for, fresh,
      bound_or_written) = context
-    diagonal, pairs = [], []
+    diagonal, pairs, grams = [], [], []
     for sign, term, at in terms:
         names = {n.id for n in walk_tree(term) if isinstance(n, gast.Name)}
         if bound_or_written(statements[at + 1:k]) & names:
@@ -51,13 +51,17 @@ def low_rank_congruence(terms, context):
         if isinstance(term, gast.Call) and callee(term) is undiag:
             diagonal.append((sign > 0, term.args[0]))
             continue
+        gram = _gram_factor(term, callee)
+        if gram is not None:
+            grams.append((sign, gram))
+            continue
         if not (isinstance(term, gast.Call) and callee(term) is numpy.outer
                 and len(term.args) == 2 and not term.keywords):
             return None
         (s1, u), (s2, v) = (_unsigned(a, top, callee) for a in term.args)
         pairs.append((sign * s1 * s2, u, v))
     pairs = _mirrored(pairs)
-    if pairs is None or not diagonal and not pairs:
+    if pairs is None or not diagonal and not pairs or len(grams) > 1 or grams and not diagonal:
         return None
     out, products = [], {}
 
@@ -91,9 +95,15 @@ def low_rank_congruence(terms, context):
     if negative:                        # gram - tril(a + b), not gram + tril(-(a + b))
         parts = [(True, part) for _, part in parts]
     low_rank = build.call(f"{numpy_name}.tril", [build.signed_sum(parts)]) if parts else None
-    if diagonal:
+    if grams:
+        (sign, z), = grams
+        gram = build.call(build.name(name_for("lower_gram_update", lower_gram_update)),
+                          [build.name(w_name), build.signed_sum(diagonal), build.clone(z),
+                           build.const(float(sign))])
+    elif diagonal:
         gram = build.call(build.name(name_for("lower_gram", lower_gram)),
                           [build.name(w_name), build.signed_sum(diagonal)])
+    if diagonal:
         low_rank = gram if low_rank is None else gast.BinOp(
             left=gram, op=gast.Sub() if negative else gast.Add(), right=low_rank)
     elif negative:
@@ -115,6 +125,21 @@ def _unsigned(node, top, callee):
                 and len(value.args) == 2 and isinstance(value.args[0], gast.Name):
             node = value.args[0]
     return sign, node
+
+
+def _gram_factor(term, callee):
+    """Z for a term Z @ Z.T (np.transpose(Z), np.swapaxes(Z, -1, -2)) of a name Z, else None."""
+    if not (isinstance(term, gast.BinOp) and isinstance(term.op, gast.MatMult)
+            and isinstance(term.left, gast.Name)):
+        return None
+    right = term.right
+    if isinstance(right, gast.Attribute) and right.attr == "T":
+        inner = right.value
+    elif isinstance(right, gast.Call) and _is_transpose(right, callee):
+        inner = right.args[0]
+    else:
+        return None
+    return term.left if isinstance(inner, gast.Name) and inner.id == term.left.id else None
 
 
 def _mirrored(pairs):
