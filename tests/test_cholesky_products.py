@@ -75,6 +75,14 @@ def quadratic_and_logdet(A, y):
     return 0.5 * z @ z + 2.0 * np.sum(np.log(np.diag(L)))
 
 
+def dot_quadratic(A, y):
+    """As quadratic_and_logdet with np.dot: z's adjoint is written `(z + z) * 0.5` (np.dot
+    of vectors is their matmul, ad/expand.py), which the rank-one term reads as z."""
+    L = np.linalg.cholesky(A @ A.T + 5.0 * np.eye(len(y)))
+    z = np.linalg.solve(L, y)
+    return 0.5 * np.dot(z, z) + np.sum(np.log(np.diag(L)))
+
+
 def logdet_only(A):
     """np.diag(L)'s term alone: a diagonal, lower_gram without outer products."""
     L = np.linalg.cholesky(A @ A.T + 5.0 * np.eye(len(A)))
@@ -85,7 +93,7 @@ PROGRAMS = [(mahalanobis, [(N, N), (7, N)]), (whitened_residual, [(N, N), (N,)])
             (both_triangles, [(N, N), (N,)]), (both_triangles_matrix, [(N, N), (N, 3)]),
             (two_solves, [(N, N), (N, 3), (N,)]),
             (rebound_rhs, [(N, N), (N, 2)]), (quadratic_and_logdet, [(N, N), (N,)]),
-            (logdet_only, [(N, N)]),
+            (logdet_only, [(N, N)]), (dot_quadratic, [(N, N), (N,)]),
             (mahalanobis, [(N, N), (1, N)])]     # one column: lower_gram_update's low rank
 
 
@@ -145,6 +153,9 @@ def test_a_diagonal_and_rank_one_terms_take_no_congruence():
     src = _source(quadratic_and_logdet, [(N, N), (N,)], wrt=(0,))
     assert "lower_congruence(" not in src and "lower_gram(inv, " in src
     assert re.search(r"- np\.tril\(np\.outer\((\w+), \1\)\)", src), src   # W^T z, held
+    src = _source(dot_quadratic, [(N, N), (N,)], wrt=(0,))
+    assert "lower_congruence(" not in src and "dot_adjoint" not in src
+    assert re.search(r"- np\.tril\(np\.outer\((\w+), \1\)\)", src), src
     src = _source(logdet_only, [(N, N)], wrt=(0,))
     assert "lower_congruence(" not in src and "np.outer" not in src
     assert "m = lower_gram(inv, np.diagonal(L) * " in src

@@ -58,7 +58,7 @@ def low_rank_congruence(terms, context):
         if not (isinstance(term, gast.Call) and callee(term) is numpy.outer
                 and len(term.args) == 2 and not term.keywords):
             return None
-        (s1, u), (s2, v) = (_unsigned(a, top, callee) for a in term.args)
+        (s1, u), (s2, v) = (_multiple(a, top, callee, statements) for a in term.args)
         pairs.append((sign * s1 * s2, u, v))
     pairs = _mirrored(pairs)
     if pairs is None or not diagonal and not pairs or len(grams) > 1 or grams and not diagonal:
@@ -90,6 +90,8 @@ def low_rank_congruence(terms, context):
             outer = gast.BinOp(left=outer, op=gast.Add(),
                                right=build.call(f"{numpy_name}.outer", [build.clone(pv),
                                                                         build.clone(pu)]))
+        if abs(sign) != 1:
+            outer = gast.BinOp(left=build.const(abs(sign)), op=gast.Mult(), right=outer)
         parts.append((sign > 0, outer))
     negative = bool(parts) and not any(positive for positive, _ in parts)
     if negative:                        # gram - tril(a + b), not gram + tril(-(a + b))
@@ -113,18 +115,40 @@ def low_rank_congruence(terms, context):
     return out
 
 
-def _unsigned(node, top, callee):
-    """(sign, x) for an operand of np.outer: -x -> (-1, x); a name bound to
-    reshape_like(x, y) -> x (np.outer flattens its operands)."""
-    sign = 1
-    while isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.USub):
-        sign, node = -sign, node.operand
-    if isinstance(node, gast.Name) and node.id in top:
-        value = top[node.id].value
-        if isinstance(value, gast.Call) and callee(value) is reshape_like \
-                and len(value.args) == 2 and isinstance(value.args[0], gast.Name):
-            node = value.args[0]
-    return sign, node
+def _multiple(node, top, callee, statements):
+    """(c, x) for an operand of np.outer that is c times x, c a number: -x -> (-1, x);
+    a name bound once to reshape_like(x, y) -> x (np.outer flattens its operands); to
+    `x + x`, `k * x` or `x * k` (k a literal) -> that multiple of what x is (a quadratic
+    form's adjoint: `z_bar = (z + z) * 0.5` is z). Else (1, node)."""
+    if isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.USub):
+        c, x = _multiple(node.operand, top, callee, statements)
+        return -c, x
+    c, x = _followed(node, top, callee, statements)
+    # a name reached through definitions holds its value at the congruence too: bound once
+    if x is node or isinstance(x, gast.Name) and _stores(x.id, statements) <= 1:
+        return c, x
+    return 1, node
+
+
+def _followed(node, top, callee, statements):
+    """_multiple's (c, x) through node's definition (node itself when it is no multiple)."""
+    value = top[node.id].value if isinstance(node, gast.Name) and node.id in top \
+        and _once(node.id, statements) else node
+    if isinstance(value, gast.Call) and callee(value) is reshape_like \
+            and len(value.args) == 2 and isinstance(value.args[0], gast.Name):
+        return _multiple(value.args[0], top, callee, statements)
+    if isinstance(value, gast.BinOp) and isinstance(value.op, gast.Add):
+        (c1, x1), (c2, x2) = (_multiple(v, top, callee, statements)
+                              for v in (value.left, value.right))
+        if gast.dump(x1) == gast.dump(x2):
+            return c1 + c2, x1
+    if isinstance(value, gast.BinOp) and isinstance(value.op, gast.Mult):
+        for k, other in ((value.left, value.right), (value.right, value.left)):
+            number = build.number_literal(k)
+            if isinstance(number, (int, float)) and not isinstance(number, bool):
+                c, x = _multiple(other, top, callee, statements)
+                return c * number, x
+    return 1, node
 
 
 def _gram_factor(term, callee):
@@ -171,5 +195,9 @@ def _index(stmt, statements):
 
 
 def _once(name, statements):
+    return _stores(name, statements) == 1
+
+
+def _stores(name, statements):
     return sum(1 for s in statements for n in walk_tree(s) if isinstance(n, gast.Name)
-               and n.id == name and isinstance(n.ctx, gast.Store)) == 1
+               and n.id == name and isinstance(n.ctx, gast.Store))
