@@ -12,6 +12,7 @@ numpy only:
                                    triangle: the lower half of a symmetric product
     lower_gram(w, scale)           the same for S = diag(scale): 4 of 8 half-size products
     lower_gram_update(w, scale, z, c)      for S = diag(scale) + c Z Z^T (few columns: low rank)
+    halved_diagonal(m)             a copy of m with its diagonal halved (phi's last step)
 (cholesky's adjoint is phi(W^T S W), W = inv(L), S from tril(L^T L_bar): these three)
 
     lower_inverse(np.array([[2., 0.], [1., 4.]]))  ->  [[0.5, 0.], [-0.125, 0.25]]
@@ -136,6 +137,21 @@ def lower_gram_update(w, scale, z, c):
     s = c * (z @ np.swapaxes(z, -1, -2))
     s[..., np.arange(n), np.arange(n)] += scale
     return lower_congruence(w, s)
+
+
+
+def halved_diagonal(m):
+    """A new array: m with its diagonal halved (for square or stacked m; a number, a zero
+    standing for an array, as it is), phi's last step in cholesky's adjoint: one pass over m
+    where `m - m * (0.5 * np.eye(n))` took three and an identity.
+
+        halved_diagonal(np.array([[2., 0.], [4., 6.]]))  ->  [[1., 0.], [4., 3.]]
+    """
+    out = m * 1.0                       # a copy; float32 stays float32
+    if np.ndim(out) >= 2:
+        n = np.shape(out)[-1]
+        out[..., np.arange(n), np.arange(n)] *= 0.5
+    return out
 
 
 # ---- scipy.linalg.solve_triangular(a, b, trans, lower, unit_diagonal)'s derivatives -------

@@ -13,9 +13,9 @@ from s2s_ad.ad.template_dsl import adjoint, d, nondifferentiable, tangent
 from s2s_ad.runtime import unbroadcast
 from s2s_ad.runtime_linalg import as_columns, inverse_and_solve
 from s2s_ad.runtime_shape import reshape_like
-from s2s_ad.runtime_triangular import (flipped_trans, lower_congruence, lower_gram,
-                                       lower_gram_update, lower_inverse, lower_of_upper_product,
-                                       triangle_apply, triangle_outer)
+from s2s_ad.runtime_triangular import (flipped_trans, halved_diagonal, lower_congruence,
+                                       lower_gram, lower_gram_update, lower_inverse,
+                                       lower_of_upper_product, triangle_apply, triangle_outer)
 
 
 @adjoint(lower_inverse)
@@ -108,6 +108,18 @@ def lower_gram_update_tangent(y, w, scale, z, c):
     _dzz = d[z] @ np.swapaxes(z, -1, -2)
     _ds = np.expand_dims(d[scale], -1) * _eye + d[c] * _zz + c * (_dzz + np.swapaxes(_dzz, -1, -2))
     d[y] = np.tril(_x + np.swapaxes(_x, -1, -2)) + lower_congruence(w, _ds)
+
+
+
+@adjoint(halved_diagonal)
+def halved_diagonal_adjoint(y, m):
+    """linear and self-adjoint"""
+    d[m] += halved_diagonal(d[y])
+
+
+@tangent(halved_diagonal)
+def halved_diagonal_tangent(y, m):
+    d[y] = halved_diagonal(d[m])
 
 
 # ---- runtime_linalg.inverse_and_solve: (inv(a), solve(a, b)), the shared-inverses pass's --

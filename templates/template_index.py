@@ -14,7 +14,7 @@ SOURCES = {
     'numpy_decompositions': 3171783927,
     'numpy_fft': 33569230,
     'numpy_least_squares': 1092360876,
-    'numpy_linalg': 3128297686,
+    'numpy_linalg': 1156681209,
     'numpy_log_scans': 3849235235,
     'numpy_math': 200508526,
     'numpy_nan_reductions': 1423768809,
@@ -44,7 +44,7 @@ SOURCES = {
     'runtime_polynomials': 2875716503,
     'runtime_simplex': 1438136408,
     'runtime_statistics': 2695734659,
-    'runtime_triangular': 790970496,
+    'runtime_triangular': 3031611906,
 }
 
 MODULES_FOR = {
@@ -457,6 +457,7 @@ MODULES_FOR = {
     ('adjoint', 's2s_ad.runtime_statistics:observations'): ('runtime_statistics',),
     ('adjoint', 's2s_ad.runtime_statistics:quantile_weights'): ('runtime_statistics',),
     ('adjoint', 's2s_ad.runtime_statistics:unobserve'): ('runtime_statistics',),
+    ('adjoint', 's2s_ad.runtime_triangular:halved_diagonal'): ('runtime_triangular',),
     ('adjoint', 's2s_ad.runtime_triangular:lower_congruence'): ('runtime_triangular',),
     ('adjoint', 's2s_ad.runtime_triangular:lower_gram'): ('runtime_triangular',),
     ('adjoint', 's2s_ad.runtime_triangular:lower_gram_update'): ('runtime_triangular',),
@@ -1020,6 +1021,7 @@ MODULES_FOR = {
     ('tangent', 's2s_ad.runtime_statistics:observations'): ('runtime_statistics',),
     ('tangent', 's2s_ad.runtime_statistics:quantile_weights'): ('runtime_statistics',),
     ('tangent', 's2s_ad.runtime_statistics:unobserve'): ('runtime_statistics',),
+    ('tangent', 's2s_ad.runtime_triangular:halved_diagonal'): ('runtime_triangular',),
     ('tangent', 's2s_ad.runtime_triangular:lower_congruence'): ('runtime_triangular',),
     ('tangent', 's2s_ad.runtime_triangular:lower_gram'): ('runtime_triangular',),
     ('tangent', 's2s_ad.runtime_triangular:lower_gram_update'): ('runtime_triangular',),

@@ -9,7 +9,8 @@ from s2s_ad.runtime_linalg import (as_columns, dot_adjoint_a, dot_adjoint_b,
                                    matmul_adjoint_a, matmul_adjoint_b, place_diagonal,
                                    spread_trace, tensordot_adjoint_a, tensordot_adjoint_b,
                                    inverse_and_solve, undiag)
-from s2s_ad.runtime_triangular import (lower_congruence, lower_gram, lower_gram_update,
+from s2s_ad.runtime_triangular import (halved_diagonal, lower_congruence, lower_gram,
+                                       lower_gram_update,
                                        lower_inverse, lower_of_upper_product)
 
 
@@ -189,6 +190,10 @@ def use_lower_congruence(w, s):
     return lower_congruence(w, s)
 
 
+def use_halved_diagonal(m):
+    return halved_diagonal(m)
+
+
 def use_lower_gram(w, scale):
     return lower_gram(w, scale)
 
@@ -261,6 +266,7 @@ SPECS = [
     Spec(lower_congruence, use_lower_congruence,
          [((3, 3), (3, 3)), ((2, 4, 4), (2, 4, 4)), ((70, 70), (70, 70)),
           ((2, 70, 70), (2, 70, 70)), ((3, 3), (2, 3, 3))]),
+    Spec(halved_diagonal, use_halved_diagonal, [((3, 3),), ((2, 4, 4),), ((1, 1),)]),
     # 70: in halves; a scale per matrix of a stack, one scale for a stack, stacked scales
     Spec(lower_gram, use_lower_gram,
          [((3, 3), (3,)), ((2, 4, 4), (2, 4)), ((70, 70), (70,)), ((2, 70, 70), (70,)),
