@@ -147,6 +147,9 @@ def test_a_transposed_solve_of_a_vector_is_an_outer_product_with_l_transposed_ti
     assert "np.swapaxes(L, -1, -2) @" not in src
     assert "lower_gram(inv, np.diagonal(L) * " in src
     assert "np.tril(np.outer(inv_t, alpha) + np.outer(alpha, inv_t))" in src
+    # y a constant: the reshape of the solve's adjoint nothing reads any more is gone too
+    src = _source(both_triangles, [(N, N), (N,)], wrt=(0,))
+    assert "reshape_like(" not in src and "lower_gram(" in src
 
 
 def test_a_diagonal_and_rank_one_terms_take_no_congruence():

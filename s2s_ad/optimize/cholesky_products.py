@@ -42,7 +42,7 @@ from ..ir import build
 from ..ir.walk import walk_tree
 from ..runtime import unbroadcast
 from ..runtime_linalg import undiag
-from ..runtime_shape import untranspose
+from ..runtime_shape import reshape_like, untranspose
 from ..runtime_triangular import lower_congruence, lower_inverse, lower_of_upper_product
 from .cholesky_low_rank import low_rank_congruence
 from .shared_inverses import _is_cholesky, _is_transpose, _store_counts
@@ -203,7 +203,11 @@ def _rewrite_site(statements, k, callee, numpy_name, fresh, name_for):
             gone = set(chain) | {k}
             out = [s for j, s in enumerate(statements) if j not in gone or j == k]
             at = next(j for j, s in enumerate(out) if s is statements[k])
-            return _drop_unread(out[:at] + replacement + out[at + 1:], products)
+            # a reshape of a solve's adjoint only the chain read (np.outer's operand): unread
+            reshaped = {n.id for j in chain for _, term in plan[j][1] for n in walk_tree(term)
+                        if isinstance(n, gast.Name) and n.id in top and stores.get(n.id) == 1
+                        and _calls(top[n.id].value, reshape_like, callee)}
+            return _drop_unread(out[:at] + replacement + out[at + 1:], products | reshaped)
     lt_name = fresh(f"{g_name}_lt")
     started = {g_name: False, lt_name: False}
     for j, stmt in enumerate(statements):
@@ -327,9 +331,13 @@ def _split(node, sign):
 def _drop_unread(statements, products):
     """Without the assignments of the products W^T @ C (named in `products`, each assigned
     once) that nothing reads any more."""
-    read = {n.id for s in statements for n in walk_tree(s)
-            if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)}
-    return [s for s in statements
-            if not (isinstance(s, gast.Assign) and len(s.targets) == 1
-                    and isinstance(s.targets[0], gast.Name)
-                    and s.targets[0].id in products and s.targets[0].id not in read)]
+    while True:         # a product dropped may leave another unread (W^T reshape_like(x))
+        read = {n.id for s in statements for n in walk_tree(s)
+                if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)}
+        kept = [s for s in statements
+                if not (isinstance(s, gast.Assign) and len(s.targets) == 1
+                        and isinstance(s.targets[0], gast.Name)
+                        and s.targets[0].id in products and s.targets[0].id not in read)]
+        if len(kept) == len(statements):
+            return kept
+        statements = kept
