@@ -18,6 +18,7 @@ operand's shape comes from (the broadcast sources), so it seldom makes the deriv
 compute a value it would not have:
 
     y = x * 2.0; v = w + 1.0; u = y + v       check_broadcast(x, w)   (x, w arguments)
+    t = X @ P; u = t * X   (u alone reads t)    check_broadcast(product_like(X, P), X)
 
 An operation the derivative follows (active) is left to its own derivative, which
 raises as f does (the adjoint of `inv(B)` reads the inverse). What cannot raise is
@@ -27,6 +28,7 @@ reads. Only statements assigning a variable of f's levels form count; the adjoin
 the generator writes never does.
 """
 import math
+from collections import Counter
 
 import gast
 import numpy as np
@@ -67,7 +69,7 @@ class RaisingStatements:
         self._shapes = set()            # names bound to `x.shape`
         self._items = {}                # names bound once to a tuple or list display
         self._products = {}             # names bound once to `a @ b` of names never rebound
-        self._reads = {}                # name -> how many times f's statements read it
+        self._reads = Counter(names_loaded(levels.tree))     # name -> reads in f's code
         self._sources = self._broadcast_sources(levels.tree)
         self._check_names = set()
 
@@ -189,11 +191,6 @@ class RaisingStatements:
             for name in names_stored(own) if own is not None else ():
                 stored[name] = stored.get(name, 0) + 1
         sources = self._sources = {}
-        for stmt in all_statements(tree.body):
-            heads = [stmt.iter] if isinstance(stmt, gast.For) else [stmt.test] \
-                if isinstance(stmt, (gast.If, gast.While)) else [stmt]
-            for name in (n for h in heads for n in names_loaded(h)):
-                self._reads[name] = self._reads.get(name, 0) + 1
         for stmt in all_statements(tree.body):
             if not isinstance(stmt, gast.Assign) or len(stmt.targets) != 1 \
                     or not isinstance(stmt.targets[0], gast.Name) \

@@ -71,6 +71,7 @@ def low_rank_congruence(terms, context):
         if key not in products:
             held = next((name for name, stmt in top.items() if _is_w_t_product(
                 stmt.value, w_name, key, callee) and _once(name, statements)
+                and _index(stmt, statements) < k
                 and not bound_or_written(statements[_index(stmt, statements) + 1:k])
                 & {n.id for n in walk_tree(stmt.value) if isinstance(n, gast.Name)}), None)
             if held is None:
