@@ -4,8 +4,9 @@ normal equations (the gradient for the ridge strength), a Gaussian log-likelihoo
 slogdet and inv, a Mahalanobis log-likelihood through cholesky and a solve, and a GP with
 several outputs whose targets are whitened by the cholesky factor (one solve of a matrix),
 a Bayesian linear regression's evidence through slogdet and solve, a kernel ridge
-regression's validation error (one solve of a vector against the regularised kernel), and
-an Ornstein-Uhlenbeck process's likelihood through cholesky and two triangular solves."""
+regression's validation error (one solve of a vector against the regularised kernel),
+an Ornstein-Uhlenbeck process's likelihood through cholesky and two triangular solves, and
+a linear mixed model's marginal likelihood through cholesky and one solve of the residual."""
 import math
 
 import numpy as np
@@ -214,3 +215,43 @@ def make_ou_process(small=False):
     t = np.sort(rng.uniform(0.0, 20.0, n))
     y = np.sin(0.5 * t) + 0.2 * rng.standard_normal(n)
     return np.array([0.0, np.log(2.0), np.log(0.05)]), t, y
+
+
+# ---- a linear mixed model (random intercepts): cholesky, one solve of the residual --------
+def mixed_model_nll(params, X, G, y):
+    """Marginal NLL of y = X beta + G b + e, b ~ N(0, sb2 I), e ~ N(0, se2 I), G the
+    observations' group indicators: params = (log sb2, log se2, beta...). The covariance's
+    cholesky factor whitens the residual; its diagonal gives half the log-determinant."""
+    sb2, se2 = np.exp(params[0]), np.exp(params[1])
+    beta = params[2:]
+    C = sb2 * (G @ G.T) + se2 * np.eye(len(y))
+    L = np.linalg.cholesky(C)
+    z = np.linalg.solve(L, y - X @ beta)
+    return 0.5 * np.dot(z, z) + np.sum(np.log(np.diag(L)))
+
+
+def mixed_model_nll_grad(params, X, G, y):
+    """0.5 tr((C^-1 - a a^T) dC) for the variances (dC = sb2 G G^T, se2 I in the log
+    scale), -X^T a for beta; a = C^-1 r, one inverse."""
+    sb2, se2 = math.exp(params[0]), math.exp(params[1])
+    GG = G @ G.T
+    W = np.linalg.inv(sb2 * GG + se2 * np.eye(len(y)))
+    a = W @ (y - X @ params[2:])
+    W -= np.outer(a, a)
+    out = np.empty_like(params)
+    out[0] = 0.5 * sb2 * np.sum(W * GG)
+    out[1] = 0.5 * se2 * np.trace(W)
+    out[2:] = -(X.T @ a)
+    return out
+
+
+def make_mixed_model(small=False):
+    n, q, p = (9, 3, 2) if small else (240, 12, 4)
+    rng = _rng(71)
+    groups = rng.integers(0, q, n)
+    G = np.zeros((n, q))
+    G[np.arange(n), groups] = 1.0
+    X = np.column_stack([np.ones(n), rng.standard_normal((n, p - 1))])
+    y = X @ rng.standard_normal(p) + G @ (0.7 * rng.standard_normal(q)) \
+        + 0.3 * rng.standard_normal(n)
+    return np.concatenate([[np.log(0.4), np.log(0.1)], 0.1 * rng.standard_normal(p)]), X, G, y

@@ -197,6 +197,7 @@ from user_linalg import (  # noqa: E402
     blr_evidence_nll, blr_evidence_nll_grad, make_blr_evidence,
     kernel_ridge_validation, kernel_ridge_validation_grad, make_kernel_ridge,
     ou_process_nll, ou_process_nll_grad, make_ou_process,
+    mixed_model_nll, mixed_model_nll_grad, make_mixed_model,
 )
 from user_loops import (  # noqa: E402
     cooling_rod_grad,
@@ -325,6 +326,8 @@ WORKLOADS = [
                  kernel_ridge_validation, make_kernel_ridge, 0, kernel_ridge_validation_grad),
     UserWorkload("OU process NLL, cholesky + two solves of a vector, 250 times",
                  ou_process_nll, make_ou_process, 0, ou_process_nll_grad),
+    UserWorkload("linear mixed model NLL, cholesky + one solve of a vector, 240 obs",
+                 mixed_model_nll, make_mixed_model, 0, mixed_model_nll_grad),
     UserWorkload("ridge validation loss, solve of normal equations, 1000x200",
                  ridge_validation_loss, make_ridge_validation, 0,
                  ridge_validation_loss_grad),

@@ -132,6 +132,19 @@ def check_matmul(a, b):
         np.matmul(a, b)
 
 
+def product_like(a, b):
+    """An array of the shape `a @ b` has (a read-only view of one zero, no product
+    computed), for check_broadcast of an elementwise step on a product the derivative
+    does not need; numpy's own error when `a @ b` raises.
+
+        product_like(np.ones((5, 3)), np.ones((3, 3))).shape  ->  (5, 3)"""
+    check_matmul(a, b)
+    shape_a, shape_b = np.shape(a), np.shape(b)
+    shape = np.broadcast_shapes(shape_a[:-2], shape_b[:-2]) + shape_a[-2:-1] \
+        + (shape_b[-1:] if len(shape_b) > 1 else ())
+    return np.broadcast_to(np.zeros((), dtype=np.result_type(a, b)), shape)
+
+
 def check_unshared(written, other, message):
     """f writes into `written` and reads `other` after the write; whether `other` is a
     view of it (`other = written[0]` of a matrix, not of a vector) was not known when the

@@ -10,6 +10,9 @@ numpy only:
     lower_of_upper_product(u, b)   tril(triu(u) @ b), the blocks above the diagonal skipped
     lower_congruence(w, s)         tril(tril(w)^T S tril(w)), S symmetric with s's lower
                                    triangle: the lower half of a symmetric product
+    lower_gram(w, scale)           the same for S = diag(scale): 4 of 8 half-size products
+    lower_gram_update(w, scale, z, c)      for S = diag(scale) + c Z Z^T (few columns: low rank)
+    halved_diagonal(m)             a copy of m with its diagonal halved (phi's last step)
 (cholesky's adjoint is phi(W^T S W), W = inv(L), S from tril(L^T L_bar): these three)
 
     lower_inverse(np.array([[2., 0.], [1., 4.]]))  ->  [[0.5, 0.], [-0.125, 0.25]]
@@ -87,6 +90,67 @@ def lower_congruence(w, s):
                                + np.swapaxes(w21, -1, -2) @ t21)
     out[..., h:, :h] = np.swapaxes(w22, -1, -2) @ t21
     out[..., h:, h:] = np.tril(np.swapaxes(w22, -1, -2) @ (s22 @ w22))
+    return out
+
+
+def lower_gram(w, scale):
+    """tril(tril(w)^T diag(scale) tril(w)) for square or stacked w (..., n, n) and scale
+    (..., n):
+    lower_congruence(w, S) for a diagonal S, as cholesky's adjoint has it when L_bar's
+    terms are np.diag(L)'s and symmetric low-rank ones (optimize/cholesky_products.py).
+    With halves, 4 of 8 half-size products (the diagonal blocks recursively):
+
+        lower_gram(np.array([[1., 0.], [2., 3.]]), np.array([1., 2.]))  ->  [[9., 0.], [12., 18.]]
+    """
+    n = np.shape(w)[-1]
+    d = np.asarray(scale)
+    if n < _BLOCKED:
+        wl = np.tril(w)
+        return np.tril(np.swapaxes(wl, -1, -2) @ (d[..., :, None] * wl))
+    h = n // 2
+    w21, w22 = w[..., h:, :h], np.tril(w[..., h:, h:])
+    scaled = d[..., h:, None] * w21                       # diag(d2) W21
+    out = np.zeros(np.broadcast_shapes(np.shape(w), np.shape(d)[:-1] + (n, n)),
+                   dtype=np.result_type(w, d))
+    out[..., :h, :h] = lower_gram(w[..., :h, :h], d[..., :h]) \
+        + np.tril(np.swapaxes(w21, -1, -2) @ scaled)
+    out[..., h:, :h] = np.swapaxes(w22, -1, -2) @ scaled
+    out[..., h:, h:] = lower_gram(w22, d[..., h:])
+    return out
+
+
+
+def lower_gram_update(w, scale, z, c):
+    """tril(tril(w)^T (diag(scale) + c Z Z^T) tril(w)) for w (..., n, n), scale (..., n),
+    z (..., n, k) and a number c: cholesky's adjoint with np.diag(L)'s term and a solve of a
+    matrix Z (optimize/cholesky_low_rank.py). For few columns (k < 3n / 4) lower_gram plus
+    U U^T with U = tril(w)^T Z (3 n^2 k flops); else S written out and lower_congruence
+    (n^2 k + 5 n^3 / 2): the same numbers up to rounding.
+
+        lower_gram_update(np.eye(2), np.ones(2), np.array([[1.], [2.]]), -1.0)
+        ->  [[0., 0.], [-2., -3.]]
+    """
+    n, k = np.shape(w)[-1], np.shape(z)[-1]
+    if 4 * k < 3 * n:
+        u = np.swapaxes(np.tril(w), -1, -2) @ z
+        return lower_gram(w, scale) + c * np.tril(u @ np.swapaxes(u, -1, -2))
+    s = c * (z @ np.swapaxes(z, -1, -2))
+    s[..., np.arange(n), np.arange(n)] += scale
+    return lower_congruence(w, s)
+
+
+
+def halved_diagonal(m):
+    """A new array: m with its diagonal halved (for square or stacked m; a number, a zero
+    standing for an array, as it is), phi's last step in cholesky's adjoint: one pass over m
+    where `m - m * (0.5 * np.eye(n))` took three and an identity.
+
+        halved_diagonal(np.array([[2., 0.], [4., 6.]]))  ->  [[1., 0.], [4., 3.]]
+    """
+    out = m * 1.0                       # a copy; float32 stays float32
+    if np.ndim(out) >= 2:
+        n = np.shape(out)[-1]
+        out[..., np.arange(n), np.arange(n)] *= 0.5
     return out
 
 

@@ -5,7 +5,8 @@ import numpy as np
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
 from s2s_ad.runtime import unbroadcast, zero_tangent
 from s2s_ad.runtime_shape import reshape_like
-from s2s_ad.runtime_triangular import lower_congruence, lower_inverse, lower_of_upper_product
+from s2s_ad.runtime_triangular import (halved_diagonal, lower_congruence, lower_inverse,
+                                       lower_of_upper_product)
 from s2s_ad.runtime_linalg import (as_columns, dot_adjoint_a, dot_adjoint_b,
                                    einsum_operand_adjoint, einsum_operand_count,
                                    matmul_adjoint_a, matmul_adjoint_b,
@@ -266,7 +267,7 @@ def cholesky_adjoint(y, a):
     """A_bar = phi(inv(L)^T P inv(L)), P symmetric with tril(L^T L_bar) as lower triangle"""
     _inv = lower_inverse(y)
     _m = lower_congruence(_inv, lower_of_upper_product(np.swapaxes(y, -1, -2), d[y]))
-    d[a] += _m - _m * (0.5 * np.eye(np.shape(y)[-1], dtype=y.dtype))     # float32 kept
+    d[a] += halved_diagonal(_m)
 
 
 @tangent(np.linalg.cholesky)

@@ -40,7 +40,7 @@ from s2s_ad.runtime_linalg import (matmul_adjoint_a, matmul_adjoint_b, as_column
 nondifferentiable(slice)
 nondifferentiable(  # counts, seeds, checks, tie shares (piecewise constant), zeros, shapes
     runtime.reduced_count, runtime.extremum_share, runtime_checks.check_scalar_output,
-    runtime_checks.check_broadcast, runtime_checks.check_matmul,
+    runtime_checks.check_broadcast, runtime_checks.check_matmul, runtime_checks.product_like,
     runtime_checks.check_unshared, runtime_checks.check_not_method, runtime_objects.has_class,
     runtime_objects.set_attribute, runtime_objects.check_not_array,
     runtime_checks.check_unzipped, runtime_checks.zip_length, runtime_checks.check_not_sequences,

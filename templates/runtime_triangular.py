@@ -13,7 +13,8 @@ from s2s_ad.ad.template_dsl import adjoint, d, nondifferentiable, tangent
 from s2s_ad.runtime import unbroadcast
 from s2s_ad.runtime_linalg import as_columns, inverse_and_solve
 from s2s_ad.runtime_shape import reshape_like
-from s2s_ad.runtime_triangular import (flipped_trans, lower_congruence, lower_inverse,
+from s2s_ad.runtime_triangular import (flipped_trans, halved_diagonal, lower_congruence,
+                                       lower_gram, lower_gram_update, lower_inverse,
                                        lower_of_upper_product, triangle_apply, triangle_outer)
 
 
@@ -60,6 +61,65 @@ def lower_congruence_tangent(y, w, s):
     _sym = np.tril(s) + np.swapaxes(np.tril(s, -1), -1, -2)
     _x = np.swapaxes(np.tril(d[w]), -1, -2) @ _sym @ np.tril(w)
     d[y] = np.tril(_x + np.swapaxes(_x, -1, -2)) + lower_congruence(w, d[s])
+
+
+
+@adjoint(lower_gram)
+def lower_gram_adjoint(y, w, scale):
+    """G = tril(y_bar): w_bar = tril(diag(scale) tril(w) (G + G^T)), scale_bar_k = (W G W^T)_kk"""
+    _g = np.tril(d[y])
+    _wl = np.tril(w)
+    d[w] += unbroadcast(np.tril(np.expand_dims(scale, -1) * (_wl @ (_g + np.swapaxes(_g, -1, -2)))),
+                        w)
+    d[scale] += unbroadcast(np.sum((_wl @ _g) * _wl, axis=-1), scale)
+
+
+@tangent(lower_gram)
+def lower_gram_tangent(y, w, scale):
+    """dy = tril(X + X^T) + lower_gram(w, dscale), X = tril(dw)^T diag(scale) tril(w)"""
+    _x = np.swapaxes(np.tril(d[w]), -1, -2) @ (np.expand_dims(scale, -1) * np.tril(w))
+    d[y] = np.tril(_x + np.swapaxes(_x, -1, -2)) + lower_gram(w, d[scale])
+
+
+
+@adjoint(lower_gram_update)
+def lower_gram_update_adjoint(y, w, scale, z, c):
+    """S = diag(scale) + c Z Z^T, G = tril(y_bar), H = tril(w) G tril(w)^T: w_bar =
+    tril(S tril(w) (G + G^T)), scale_bar = diag(H), z_bar = c (H + H^T) Z, c_bar = <H, Z Z^T>"""
+    _g = np.tril(d[y])
+    _wl = np.tril(w)
+    _zz = z @ np.swapaxes(z, -1, -2)
+    _s = c * _zz + np.expand_dims(scale, -1) * np.eye(np.shape(w)[-1], dtype=_zz.dtype)
+    d[w] += unbroadcast(np.tril(_s @ _wl @ (_g + np.swapaxes(_g, -1, -2))), w)
+    _h = _wl @ _g @ np.swapaxes(_wl, -1, -2)
+    d[scale] += unbroadcast(np.diagonal(_h, 0, -2, -1), scale)
+    d[z] += unbroadcast(c * ((_h + np.swapaxes(_h, -1, -2)) @ z), z)
+    d[c] += np.sum(_h * _zz)
+
+
+@tangent(lower_gram_update)
+def lower_gram_update_tangent(y, w, scale, z, c):
+    """dy = tril(X + X^T) + lower_congruence(w, dS), X = tril(dw)^T S tril(w),
+    dS = diag(dscale) + dc Z Z^T + c (dZ Z^T + Z dZ^T)"""
+    _zz = z @ np.swapaxes(z, -1, -2)
+    _eye = np.eye(np.shape(w)[-1], dtype=_zz.dtype)
+    _s = c * _zz + np.expand_dims(scale, -1) * _eye
+    _x = np.swapaxes(np.tril(d[w]), -1, -2) @ _s @ np.tril(w)
+    _dzz = d[z] @ np.swapaxes(z, -1, -2)
+    _ds = np.expand_dims(d[scale], -1) * _eye + d[c] * _zz + c * (_dzz + np.swapaxes(_dzz, -1, -2))
+    d[y] = np.tril(_x + np.swapaxes(_x, -1, -2)) + lower_congruence(w, _ds)
+
+
+
+@adjoint(halved_diagonal)
+def halved_diagonal_adjoint(y, m):
+    """linear and self-adjoint"""
+    d[m] += halved_diagonal(d[y])
+
+
+@tangent(halved_diagonal)
+def halved_diagonal_tangent(y, m):
+    d[y] = halved_diagonal(d[m])
 
 
 # ---- runtime_linalg.inverse_and_solve: (inv(a), solve(a, b)), the shared-inverses pass's --

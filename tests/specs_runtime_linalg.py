@@ -9,7 +9,9 @@ from s2s_ad.runtime_linalg import (as_columns, dot_adjoint_a, dot_adjoint_b,
                                    matmul_adjoint_a, matmul_adjoint_b, place_diagonal,
                                    spread_trace, tensordot_adjoint_a, tensordot_adjoint_b,
                                    inverse_and_solve, undiag)
-from s2s_ad.runtime_triangular import lower_congruence, lower_inverse, lower_of_upper_product
+from s2s_ad.runtime_triangular import (halved_diagonal, lower_congruence, lower_gram,
+                                       lower_gram_update,
+                                       lower_inverse, lower_of_upper_product)
 
 
 # ---- products ----------------------------------------------------------------------------
@@ -188,6 +190,22 @@ def use_lower_congruence(w, s):
     return lower_congruence(w, s)
 
 
+def use_halved_diagonal(m):
+    return halved_diagonal(m)
+
+
+def use_lower_gram(w, scale):
+    return lower_gram(w, scale)
+
+
+def use_lower_gram_update(w, scale, z):
+    return lower_gram_update(w, scale, z, -1.5)
+
+
+def use_lower_gram_update_c(w, scale, z, c):
+    return lower_gram_update(w, scale, z, c)
+
+
 # (g, a, b) shapes: g has the shape of a @ b
 MATMUL_ADJOINT = [((3, 5), (3, 4), (4, 5)), ((5,), (4,), (4, 5)), ((3,), (3, 4), (4,)),
                   ((), (4,), (4,)), ((2, 3, 5), (2, 3, 4), (4, 5)),
@@ -248,6 +266,16 @@ SPECS = [
     Spec(lower_congruence, use_lower_congruence,
          [((3, 3), (3, 3)), ((2, 4, 4), (2, 4, 4)), ((70, 70), (70, 70)),
           ((2, 70, 70), (2, 70, 70)), ((3, 3), (2, 3, 3))]),
+    Spec(halved_diagonal, use_halved_diagonal, [((3, 3),), ((2, 4, 4),), ((1, 1),)]),
+    # 70: in halves; a scale per matrix of a stack, one scale for a stack, stacked scales
+    Spec(lower_gram, use_lower_gram,
+         [((3, 3), (3,)), ((2, 4, 4), (2, 4)), ((70, 70), (70,)), ((2, 70, 70), (70,)),
+          ((3, 3), (2, 3)), ((1, 1), (1,))]),
+    # few columns (low rank) and many (S written out); 70: in halves; stacked
+    Spec(lower_gram_update, use_lower_gram_update,
+         [((4, 4), (4,), (4, 1)), ((3, 3), (3,), (3, 5)), ((70, 70), (70,), (70, 3)),
+          ((2, 4, 4), (2, 4), (2, 4, 2)), ((2, 4, 4), (4,), (4, 6))]),
+    Spec(lower_gram_update, use_lower_gram_update_c, [((4, 4), (4,), (4, 2), ())]),
     Spec(linear_scan, use_linear_scan, [((3, 4), (3, 4)), ((3, 1), (3, 4)), ((), (3, 4))]),
     Spec(linear_scan, use_linear_scan_reverse, [((3, 4), (3, 4)), ((1, 4), (3, 4)),
                                                 ((3, 4), (4,))]),

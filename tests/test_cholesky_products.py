@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import ast
+import re
 
 import gast
 
@@ -67,10 +68,33 @@ def rebound_rhs(A, B):
     return np.sum(Z * Z) + np.sum(L * L)
 
 
+def quadratic_and_logdet(A, y):
+    """z = L^-1 y, 0.5 z^T z + log det: one rank-one term np.outer(-z, z), its own mirror."""
+    L = np.linalg.cholesky(A @ A.T + 5.0 * np.eye(len(y)))
+    z = np.linalg.solve(L, y)
+    return 0.5 * z @ z + 2.0 * np.sum(np.log(np.diag(L)))
+
+
+def dot_quadratic(A, y):
+    """As quadratic_and_logdet with np.dot: z's adjoint is written `(z + z) * 0.5` (np.dot
+    of vectors is their matmul, ad/expand.py), which the rank-one term reads as z."""
+    L = np.linalg.cholesky(A @ A.T + 5.0 * np.eye(len(y)))
+    z = np.linalg.solve(L, y)
+    return 0.5 * np.dot(z, z) + np.sum(np.log(np.diag(L)))
+
+
+def logdet_only(A):
+    """np.diag(L)'s term alone: a diagonal, lower_gram without outer products."""
+    L = np.linalg.cholesky(A @ A.T + 5.0 * np.eye(len(A)))
+    return np.sum(np.log(np.diag(L)) * np.arange(1.0, len(A) + 1.0))
+
+
 PROGRAMS = [(mahalanobis, [(N, N), (7, N)]), (whitened_residual, [(N, N), (N,)]),
             (both_triangles, [(N, N), (N,)]), (both_triangles_matrix, [(N, N), (N, 3)]),
             (two_solves, [(N, N), (N, 3), (N,)]),
-            (rebound_rhs, [(N, N), (N, 2)])]
+            (rebound_rhs, [(N, N), (N, 2)]), (quadratic_and_logdet, [(N, N), (N,)]),
+            (logdet_only, [(N, N)]), (dot_quadratic, [(N, N), (N,)]),
+            (mahalanobis, [(N, N), (1, N)])]     # one column: lower_gram_update's low rank
 
 
 def _args(shapes):
@@ -96,7 +120,9 @@ def test_every_term_cancels_no_product_with_the_factors_transpose():
     src = _source(mahalanobis, [(N, N), (7, N)], wrt=(0,))     # X a constant
     assert "lower_of_upper_product(" not in src
     assert "np.swapaxes(inv, -1, -2) @" not in src          # no W^T Z_bar
-    assert "np.diagonal(L) *" in src and "lower_congruence(" in src
+    assert "np.diagonal(L) *" in src and "lower_congruence(" not in src
+    # np.diag(L)'s term and -Z Z^T: one helper, low rank for few columns of Z
+    assert "lower_gram_update(inv, np.diagonal(L) * " in src and ", Z, -1.0)" in src
 
 
 def test_a_product_read_again_stays_and_its_term_cancels():
@@ -112,10 +138,35 @@ def test_a_transposed_solve_of_a_matrix_keeps_the_product_for_its_own_term():
 
 
 def test_a_transposed_solve_of_a_vector_is_an_outer_product_with_l_transposed_times_it():
-    """L^T outer(x, s) = outer(L^T x, s): n^2 work, no product with L^T of n^3 / 2."""
+    """L^T outer(x, s) = outer(L^T x, s): n^2 work, no product with L^T of n^3 / 2; and
+    L^T alpha is the solve's right-hand side (alpha = W^T c). With np.diag(L)'s term the
+    terms are a diagonal and a mirrored pair (optimize/cholesky_low_rank.py): a
+    lower_gram and two outer products of vectors, alpha itself one of their factors."""
     src = _source(both_triangles, [(N, N), (N,)])
-    assert "lower_of_upper_product(" not in src
-    assert "np.outer(np.swapaxes(L, -1, -2) @ alpha, -" in src
+    assert "lower_of_upper_product(" not in src and "lower_congruence(" not in src
+    assert "np.swapaxes(L, -1, -2) @" not in src
+    assert "lower_gram(inv, np.diagonal(L) * " in src
+    assert "np.tril(np.outer(inv_t, alpha) + np.outer(alpha, inv_t))" in src
+    # y a constant: the reshape of the solve's adjoint nothing reads any more is gone too
+    src = _source(both_triangles, [(N, N), (N,)], wrt=(0,))
+    assert "reshape_like(" not in src and "lower_gram(" in src
+
+
+def test_a_diagonal_and_rank_one_terms_take_no_congruence():
+    src = _source(quadratic_and_logdet, [(N, N), (N,)], wrt=(0,))
+    assert "lower_congruence(" not in src and "lower_gram(inv, " in src
+    assert re.search(r"- np\.tril\(np\.outer\((\w+), \1\)\)", src), src   # W^T z, held
+    src = _source(dot_quadratic, [(N, N), (N,)], wrt=(0,))
+    assert "lower_congruence(" not in src and "dot_adjoint" not in src
+    assert re.search(r"- np\.tril\(np\.outer\((\w+), \1\)\)", src), src
+    src = _source(logdet_only, [(N, N)], wrt=(0,))
+    assert "lower_congruence(" not in src and "np.outer" not in src
+    assert "m = lower_gram(inv, np.diagonal(L) * " in src
+
+
+def test_an_unpaired_outer_product_keeps_the_congruence():
+    src = _source(two_solves, [(N, N), (N, 3), (N,)])
+    assert "lower_congruence(" in src and "lower_gram(" not in src
 
 
 def test_two_solves_cancel_in_one_sum():

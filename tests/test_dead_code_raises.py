@@ -242,3 +242,26 @@ def test_a_dead_statement_in_a_loop_stands_as_its_check(both_paths):
         unused_sum_in_a_loop(x, w, np.ones(3))
     with pytest.raises(ValueError):
         derivative(x, w, np.ones(3))
+
+
+def quadratic_form_of_rows(P, X):
+    return 0.5 * np.sum((X @ P) * X)
+
+
+@pytest.mark.parametrize("P, X", [(np.ones((3, 3)), np.ones((4, 2))),    # X @ P raises
+                                  (np.ones((3, 2)), np.ones((4, 3)))],   # (4, 2) * (4, 3)
+                         ids=["product", "broadcast"])
+def test_a_product_only_a_check_reads_is_not_computed(both_paths, P, X):
+    """`np.sum((X @ P) * X)`'s gradient in P is X^T (0.5 X): the product's value is read by
+    the broadcasting check alone, which reads `product_like(X, P)` (its shape, nothing
+    multiplied) instead, and still raises where f does."""
+    rng = np.random.default_rng(3)
+    P0, X0 = rng.standard_normal((3, 3)), rng.standard_normal((5, 3))
+    derivative = s2s_ad.grad(fresh(quadratic_form_of_rows))
+    if both_paths == "specialised":
+        source = _code(s2s_ad.derivative_source(derivative, P0, X0))
+        assert "X @ P" not in source and "product_like(X, P)" in source, source
+    np.testing.assert_allclose(derivative(P0, X0), 0.5 * X0.T @ X0, rtol=1e-12)
+    for fn in (quadratic_form_of_rows, derivative):
+        with pytest.raises(ValueError):
+            fn(P, X)

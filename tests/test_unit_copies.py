@@ -38,8 +38,10 @@ def test_the_read_only_adjoint_is_the_forward_array():
     df(*args)
     src = s2s_ad.derivative_source(df, *args)
     # Z's adjoint is Z itself (`Z_bar = Z`), or the closed form reads Z where it would
-    # read Z_bar (`Z @ Z.T`): never a copy `Z * 1.0`
-    assert ("Z_bar = Z\n" in src or "Z @ Z.T" in src) and "* 1.0" not in src
+    # read Z_bar (`Z @ Z.T`, or the cholesky adjoint's `lower_gram_update(..., Z, -1.0)`):
+    # never a copy `Z * 1.0`
+    assert ("Z_bar = Z\n" in src or "Z @ Z.T" in src or ", Z, -1.0)" in src) \
+        and "* 1.0" not in src
     g = df(*args)
     assert not np.shares_memory(g, args[0]) and not np.shares_memory(g, args[1])
 

@@ -329,7 +329,7 @@ class _Substituter(TemplateSubstituter):
 
     def _writer(self, node):
         """The context's writer of a runtime helper's call from the facts (ad/context.py:
-        matmul_adjoint_a/b, as_columns, unreduce_var), called with the substituted
+        matmul_adjoint_a/b and dot_adjoint_a/b, as_columns, unreduce_var), called with the substituted
         arguments and answering None when the facts do not decide; None for other calls."""
         func = node.func
         if not isinstance(func, gast.Name) or node.keywords:
@@ -337,6 +337,9 @@ class _Substituter(TemplateSubstituter):
         arity, writer = {
             "matmul_adjoint_a": (3, lambda *args: self.ctx.matmul_adjoint("a", *args)),
             "matmul_adjoint_b": (3, lambda *args: self.ctx.matmul_adjoint("b", *args)),
+            # np.dot of vectors and matrices is their matmul: the same writer
+            "dot_adjoint_a": (3, lambda *args: self.ctx.matmul_adjoint("a", *args)),
+            "dot_adjoint_b": (3, lambda *args: self.ctx.matmul_adjoint("b", *args)),
             "as_columns": (3, self.ctx.solve_columns),
             "unreduce_var": (5, self.ctx.var_adjoint)}.get(func.id, (None, None))
         return writer if arity == len(node.args) else None

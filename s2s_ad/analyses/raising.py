@@ -18,6 +18,7 @@ operand's shape comes from (the broadcast sources), so it seldom makes the deriv
 compute a value it would not have:
 
     y = x * 2.0; v = w + 1.0; u = y + v       check_broadcast(x, w)   (x, w arguments)
+    t = X @ P; u = t * X   (u alone reads t)    check_broadcast(product_like(X, P), X)
 
 An operation the derivative follows (active) is left to its own derivative, which
 raises as f does (the adjoint of `inv(B)` reads the inverse). What cannot raise is
@@ -27,6 +28,7 @@ reads. Only statements assigning a variable of f's levels form count; the adjoin
 the generator writes never does.
 """
 import math
+from collections import Counter
 
 import gast
 import numpy as np
@@ -66,6 +68,8 @@ class RaisingStatements:
         self._activity = activity
         self._shapes = set()            # names bound to `x.shape`
         self._items = {}                # names bound once to a tuple or list display
+        self._products = {}             # names bound once to `a @ b` of names never rebound
+        self._reads = Counter(names_loaded(levels.tree))     # name -> reads in f's code
         self._sources = self._broadcast_sources(levels.tree)
         self._check_names = set()
 
@@ -126,7 +130,20 @@ class RaisingStatements:
         names = matmul_operands if helper is runtime_checks.check_matmul else operands
         name = self._bindings.name_for(helper.__name__, helper)
         self._check_names.add(name)
-        return build.expr_stmt(build.call(build.name(name), [build.name(n) for n in names]))
+        own = {o.id for o in _operands(node) if isinstance(o, gast.Name)}
+        return build.expr_stmt(build.call(build.name(name), [
+            self._shape_source(n) if helper is runtime_checks.check_broadcast and n in own
+            else build.name(n) for n in names]))
+
+    def _shape_source(self, name):
+        """`name`, or for a product `t = X @ P` that only the checked step reads, the
+        array of its shape that `product_like(X, P)` makes without multiplying: the check
+        of `t * X` then reads X and P, and the product goes (`np.sum((X @ P) * X)`)."""
+        if name not in self._products or self._reads.get(name) != 1:
+            return build.name(name)
+        helper = runtime_checks.product_like
+        return build.call(build.name(self._bindings.name_for(helper.__name__, helper)),
+                          [build.name(n) for n in self._products[name]])
 
     def _sources_of(self, node):
         """The names whose shapes `node`'s is the broadcast of (() for a number), or None
@@ -184,6 +201,11 @@ class RaisingStatements:
                 self._shapes.add(stmt.targets[0].id)
             if isinstance(stmt.value, (gast.Tuple, gast.List)):
                 self._items[stmt.targets[0].id] = stmt.value.elts
+            product = _operands(stmt.value) if isinstance(stmt.value, gast.BinOp) \
+                and isinstance(stmt.value.op, gast.MatMult) else ()
+            if product and all(isinstance(o, gast.Name) and stored.get(o.id, 0) == (
+                    0 if o.id in self._parameters else 1) for o in product):
+                self._products[stmt.targets[0].id] = [o.id for o in product]
             operands = () if self._makes_a_number(stmt.value) \
                 else self._elementwise_operands(stmt.value)
             if operands is None or not all(isinstance(o, (gast.Name, gast.Constant))
@@ -312,7 +334,9 @@ def checked_names(check):
     """The names a stand-in reads as operands (a check's arguments, a domain test's x)."""
     if isinstance(check, gast.If):
         return names_loaded(check.test)
-    return [n for a in check.value.args for n in names_loaded(a)]
+    return [n for a in check.value.args
+            for n in names_loaded(gast.Tuple(elts=a.args, ctx=gast.Load())
+                                  if isinstance(a, gast.Call) else a)]   # not its helper
 
 
 def _operands(node):

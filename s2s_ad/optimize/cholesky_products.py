@@ -42,20 +42,23 @@ from ..ir import build
 from ..ir.walk import walk_tree
 from ..runtime import unbroadcast
 from ..runtime_linalg import undiag
-from ..runtime_shape import untranspose
+from ..runtime_shape import reshape_like, untranspose
 from ..runtime_triangular import lower_congruence, lower_inverse, lower_of_upper_product
+from .cholesky_low_rank import low_rank_congruence
 from .shared_inverses import _is_cholesky, _is_transpose, _store_counts
 
 
-def cancel_cholesky_products(statements, callee, numpy_name, fresh):
+def cancel_cholesky_products(statements, callee, numpy_name, fresh, name_for=None):
     """(statements, changed) for a flattened body (forward, blank line, backward, return).
     callee(call): the object a call names; numpy_name: what the code calls numpy;
-    fresh(hint): a new name."""
+    fresh(hint): a new name; name_for(hint, helper): the code's name for a runtime helper
+    (when given, a diagonal and mirrored rank-one terms take optimize/cholesky_low_rank.py's
+    form)."""
     statements = list(statements)
     changed = False
     k = 0
     while k < len(statements):
-        rewritten = _rewrite_site(statements, k, callee, numpy_name, fresh)
+        rewritten = _rewrite_site(statements, k, callee, numpy_name, fresh, name_for)
         if rewritten is not None:
             # statements before the site may have gone: look again from the start (a site
             # rewritten no longer matches)
@@ -65,7 +68,7 @@ def cancel_cholesky_products(statements, callee, numpy_name, fresh):
     return statements, changed
 
 
-def _rewrite_site(statements, k, callee, numpy_name, fresh):
+def _rewrite_site(statements, k, callee, numpy_name, fresh, name_for):
     stmt = statements[k]
     site = _congruence_site(stmt, callee)
     if site is None:
@@ -159,10 +162,23 @@ def _rewrite_site(statements, k, callee, numpy_name, fresh):
         if _bound_or_written(statements[position[id(definition)] + 1:at]) & read:
             return None
         products.add(name)
+        return build.call(copy.deepcopy(value.func), [
+            solved_against_l_t(value.args[1], at), copy.deepcopy(value.args[0])])
+
+    def solved_against_l_t(v, at):
+        """L^T v: C when v = W^T C (a solve against L^T that shared_inverses made a product;
+        L^T W^T = I), C's names not bound again before `at`; else the product written out."""
+        value = top[v.id].value if isinstance(v, gast.Name) and stores.get(v.id) == 1 \
+            and v.id in top else None
+        if isinstance(value, gast.BinOp) and isinstance(value.op, gast.MatMult) \
+                and isinstance(value.left, gast.Call) and _is_transpose(value.left, callee) \
+                and _is_name(value.left.args[0], w_name) and not _bound_or_written(
+                    statements[position[id(top[v.id])] + 1:at]) & {
+                        n.id for n in walk_tree(value.right) if isinstance(n, gast.Name)}:
+            return copy.deepcopy(value.right)
         upper = build.call(f"{numpy_name}.swapaxes", [build.name(l_name), build.const(-1),
                                                       build.const(-2)])
-        first = gast.BinOp(left=upper, op=gast.MatMult(), right=copy.deepcopy(value.args[1]))
-        return build.call(copy.deepcopy(value.func), [first, copy.deepcopy(value.args[0])])
+        return gast.BinOp(left=upper, op=gast.MatMult(), right=copy.deepcopy(v))
 
     out, any_cancelled, any_left, plan = [], False, False, {}
     for j in chain:
@@ -178,6 +194,20 @@ def _rewrite_site(statements, k, callee, numpy_name, fresh):
         any_left |= bool(kept)
     if not any_cancelled:
         return None
+    if not any_left and name_for is not None:
+        replacement = low_rank_congruence(
+            [(sign, term, j) for j in chain for sign, term in plan[j][1]],
+            (statements, k, w_name, l_name, top, callee, numpy_name, name_for, fresh,
+             _bound_or_written))
+        if replacement is not None:
+            gone = set(chain) | {k}
+            out = [s for j, s in enumerate(statements) if j not in gone or j == k]
+            at = next(j for j, s in enumerate(out) if s is statements[k])
+            # a reshape of a solve's adjoint only the chain read (np.outer's operand): unread
+            reshaped = {n.id for j in chain for _, term in plan[j][1] for n in walk_tree(term)
+                        if isinstance(n, gast.Name) and n.id in top and stores.get(n.id) == 1
+                        and _calls(top[n.id].value, reshape_like, callee)}
+            return _drop_unread(out[:at] + replacement + out[at + 1:], products | reshaped)
     lt_name = fresh(f"{g_name}_lt")
     started = {g_name: False, lt_name: False}
     for j, stmt in enumerate(statements):
@@ -301,9 +331,13 @@ def _split(node, sign):
 def _drop_unread(statements, products):
     """Without the assignments of the products W^T @ C (named in `products`, each assigned
     once) that nothing reads any more."""
-    read = {n.id for s in statements for n in walk_tree(s)
-            if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)}
-    return [s for s in statements
-            if not (isinstance(s, gast.Assign) and len(s.targets) == 1
-                    and isinstance(s.targets[0], gast.Name)
-                    and s.targets[0].id in products and s.targets[0].id not in read)]
+    while True:         # a product dropped may leave another unread (W^T reshape_like(x))
+        read = {n.id for s in statements for n in walk_tree(s)
+                if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)}
+        kept = [s for s in statements
+                if not (isinstance(s, gast.Assign) and len(s.targets) == 1
+                        and isinstance(s.targets[0], gast.Name)
+                        and s.targets[0].id in products and s.targets[0].id not in read)]
+        if len(kept) == len(statements):
+            return kept
+        statements = kept

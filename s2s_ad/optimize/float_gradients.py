@@ -247,7 +247,7 @@ _ADJOINT_FIRST = {
 _FRESH_LIKE_FIRST = {numpy.sum, numpy.cumsum, numpy.prod, numpy.dot, numpy.matmul,
                      numpy.outer, numpy.tensordot}
 # runtime helpers whose result holds floats whatever they are given
-_FLOAT_HELPERS = {"zero_adjoint", "float_gradient", "float_zeros", "float_copy"}
+_FLOAT_HELPERS = {"zero_adjoint", "float_gradient", "float_zeros", "float_copy", "halved_diagonal"}
 _MATH_INTEGERS = {getattr(math, n) for n in ("floor", "ceil", "trunc", "factorial", "gcd",
                                              "isqrt", "comb", "perm", "lcm")
                   if hasattr(math, n)}

@@ -262,7 +262,7 @@ def cholesky_products(body, facts):
         return body
     statements, changed = cancel_cholesky_products(
         body.statements(), facts._callee, facts.levels.numpy_name,
-        facts.namer.fresh)
+        facts.namer.fresh, facts.bindings.name_for)
     return Body.of(statements) if changed else body
 
 

@@ -54,6 +54,7 @@ _FLOATS = ("float64", "float32")
 _READ_ONLY_HELPERS = {runtime.unbroadcast, runtime.unreduce, runtime.reduced_count,
                       runtime.logistic, runtime_pieces.kink_share, runtime_pieces.where_negated,
                       runtime_checks.check_broadcast, runtime_checks.check_matmul,
+                      runtime_checks.product_like,
                       runtime_flow.float_gradient}
 _BUILTINS = {len, float, abs, range}
 _MAX_DEPTH = 12
