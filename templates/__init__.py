@@ -67,4 +67,5 @@ OPTIONAL_MODULES = (
     ("scipy_stats_dirichlet", "scipy.stats"),
     ("scipy_signal", "scipy.signal"),
     ("scipy_linalg", "scipy.linalg"),
+    ("scipy_cholesky", "scipy.linalg"),
 )
