@@ -7,6 +7,9 @@ as parameters after its own, for `s2s_ad.grad(inner)(x)` called in f:
             return np.sin(z) * c            grad(inner)(x)  ->  grad(inner_lifted)(x, c)
         return s2s_ad.grad(inner)(x)
 
+A lambda works the same way, named (`g = lambda z: ...`) or written as the transform's
+argument (`s2s_ad.jacobian(lambda z: np.tanh(M @ z))(x)`, as JAX users write it).
+
 Python's inner reads c when it runs, so passing c's value where grad(inner) is called
 gives the same function of z; and f's derivative then flows through c as through any
 argument of a gradient called in f (the gradient is generated code, differentiable
@@ -29,7 +32,7 @@ def lifted(func, fdef, outer, line):
     the nested def `fdef` of `func` (its code object: among func's constants, made on
     `line`), when it reads only f's variables among the enclosing ones (`outer(name)`:
     is it one?) and takes plain parameters without defaults; else None."""
-    code = _code_of(func.__code__, fdef.name, line)
+    code = code_of(func.__code__, fdef.name, line)
     a = fdef.args
     if code is None or a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs or a.defaults \
             or fdef.decorator_list or not all(outer(v) for v in code.co_freevars):
@@ -39,28 +42,47 @@ def lifted(func, fdef, outer, line):
     if hit is not None and hit[0] is func.__code__:
         return hit[1], list(code.co_freevars)
     tree = build.clone(fdef)
+    # a lambda (code named `<lambda>`) gets a name its source can be written with
+    tree.name = fdef.name if fdef.name.isidentifier() else "anonymous"
     for v in code.co_freevars:
         param = build.name(v)
         param.ctx = gast.Param()
         tree.args.args.append(param)
     module = gast.gast_to_ast(gast.Module(body=[tree], type_ignores=[]))
     source = ast.unparse(ast.fix_missing_locations(module)) + "\n"
-    name = f"{fdef.name}_of_{func.__name__}"
+    name = f"{tree.name}_of_{func.__name__}"
     compiled = compile(source, register(name, source), "exec")
     made = next(c for c in compiled.co_consts if isinstance(c, types.CodeType))
-    function = types.FunctionType(made, func.__globals__, fdef.name)
+    function = types.FunctionType(made, func.__globals__, tree.name)
     function.__qualname__ = f"{func.__qualname__}.<locals>.{fdef.name}"
     _LIFTED[key] = (func.__code__, function)
     return function, list(code.co_freevars)
 
 
-def _code_of(code, name, line):
-    """The code object of the nested def `name` made on `line`, among code's constants."""
-    pending = list(code.co_consts)
+def given_def(arg, nested, current):
+    """The nested function an argument of a derivative maker names: a nested def or named
+    lambda (not rebound in f: `current`), or a lambda written there, as a def named
+    `<lambda>` (the name of its code object). None for anything else."""
+    if isinstance(arg, gast.Lambda):
+        from .inline import lambda_as_def
+        return lambda_as_def("<lambda>", arg, arg)
+    if isinstance(arg, gast.Name) and arg.id in nested and arg.id not in current \
+            and isinstance(nested[arg.id], gast.FunctionDef):
+        return nested[arg.id]
+    return None
+
+
+def code_of(code, name, line):
+    """The code object of the nested def `name` made on `line`, among code's constants;
+    for a named lambda (`name = lambda ...`, whose code is `<lambda>`) the one lambda made
+    on that line (None when there are several: which is which is not known)."""
+    pending, lambdas = list(code.co_consts), []
     while pending:
         item = pending.pop()
         if isinstance(item, types.CodeType):
             if item.co_name == name and item.co_firstlineno == line:
                 return item
+            if item.co_name == "<lambda>" and item.co_firstlineno == line:
+                lambdas.append(item)
             pending.extend(item.co_consts)
-    return None
+    return lambdas[0] if len(lambdas) == 1 else None
