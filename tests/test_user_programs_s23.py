@@ -43,3 +43,57 @@ X9 = RNG.standard_normal(9) * 0.5
                          ids=lambda f: f.__name__)
 def test_scipy_cholesky_and_expm_in_a_loss(f, path):
     check_against_differences(path, f, X9)
+
+
+# ---- functions made in f given to s2s_ad's transforms (JAX's `jax.grad(lambda y: ...)`) --
+import s2s_ad  # noqa: E402
+
+W = np.arange(6.0).reshape(2, 3) / 5
+
+
+def energy(y):
+    return np.sum(np.sin(y) * y ** 2)
+
+
+def lambda_written_there(x):
+    """the lambda is the transform's argument, reading a global"""
+    return np.sum(s2s_ad.grad(lambda y: np.sum(np.tanh(W @ y)))(x) ** 2)
+
+
+def lambda_reading_f(x):
+    """the lambda reads f's variable c: f's derivative flows through c too"""
+    c = np.cos(x)
+    return np.sum(s2s_ad.grad(lambda y: np.sum(np.tanh(W @ (y * c))))(x) ** 2)
+
+
+def named_lambda(x):
+    g = lambda y: np.sum(y ** 3 * x[0])          # noqa: E731 (as users write it)
+    value, gradient = s2s_ad.value_and_grad(g)(x)
+    return value + np.sum(gradient * x)
+
+
+def jacobian_of_lambda(x):
+    return np.sum(s2s_ad.jacobian(lambda y: np.tanh(W @ y))(x) ** 2)
+
+
+def trace_of_hessian(x):
+    return np.trace(s2s_ad.hessian(energy)(x)) + np.sum(x ** 2)
+
+
+def hessian_of_nested_def(x):
+    c = 0.5 + x[0] ** 2
+
+    def inner(y):
+        return np.sum(np.cos(y) * c)
+    return np.sum(s2s_ad.hessian(inner)(x) ** 2)
+
+
+X3 = np.array([0.3, -0.2, 0.5])
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f", [lambda_written_there, lambda_reading_f, named_lambda,
+                               jacobian_of_lambda, trace_of_hessian, hessian_of_nested_def],
+                         ids=lambda f: f.__name__)
+def test_functions_made_in_f_given_to_transforms(f, path):
+    check_against_differences(path, f, X3)
