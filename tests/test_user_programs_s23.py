@@ -97,3 +97,46 @@ X3 = np.array([0.3, -0.2, 0.5])
                          ids=lambda f: f.__name__)
 def test_functions_made_in_f_given_to_transforms(f, path):
     check_against_differences(path, f, X3)
+
+
+# ---- a nested def calling itself (a module-level one always could) -----------------------
+def nested_recursion(x):
+    def rec(y, n):
+        if n == 0:
+            return y
+        return rec(np.sin(y), n - 1)
+    return np.sum(rec(x, 3))
+
+
+def nested_recursion_reading_f(x):
+    """rec reads f's `scale`, computed from x: the derivative flows through it too"""
+    scale = 0.5 + x[0] ** 2
+
+    def rec(y, n):
+        if n <= 0:
+            return np.sum(y)
+        return rec(np.tanh(y * scale), n - 1) + np.sum(y ** 2)
+    return rec(x, n=2)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f", [nested_recursion, nested_recursion_reading_f],
+                         ids=lambda f: f.__name__)
+def test_nested_def_calling_itself(f, path):
+    check_against_differences(path, f, X3)
+
+
+def nested_recursion_with_default(x):
+    def rec(y, n=3):
+        if n == 0:
+            return y
+        return rec(np.sin(y), n - 1)
+    return np.sum(rec(x))
+
+
+def test_nested_recursion_with_a_default_is_a_located_error():
+    with pytest.raises(s2s_ad.UnsupportedSyntaxError) as info:
+        s2s_ad.grad(nested_recursion_with_default)(X3)
+    text = str(info.value)
+    assert "`rec` calls itself" in text and "plain parameters" in text \
+        and "test_user_programs_s23.py" in text and "^" in text

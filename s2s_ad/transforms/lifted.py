@@ -7,7 +7,10 @@ as parameters after its own, for `s2s_ad.grad(inner)(x)` called in f:
             return np.sin(z) * c            grad(inner)(x)  ->  grad(inner_lifted)(x, c)
         return s2s_ad.grad(inner)(x)
 
-A lambda works the same way, named (`g = lambda z: ...`) or written as the transform's
+A nested def calling itself is lifted too, called like a module-level recursive helper
+(transforms/inline.py): `rec(y, n)` reading f's `c` is `rec(y, n, c=c)`, its own calls pass
+c on, and it reaches itself through a closure cell (`def rec_maker(): def rec...; return
+rec`). A lambda works the same way, named (`g = lambda z: ...`) or written as the transform's
 argument (`s2s_ad.jacobian(lambda z: np.tanh(M @ z))(x)`, as JAX users write it).
 
 Python's inner reads c when it runs, so passing c's value where grad(inner) is called
@@ -34,29 +37,56 @@ def lifted(func, fdef, outer, line):
     is it one?) and takes plain parameters without defaults; else None."""
     code = code_of(func.__code__, fdef.name, line)
     a = fdef.args
+    # a def calling itself reads its own name from f: it is the lifted function
+    extra = [v for v in code.co_freevars if v != fdef.name] if code is not None else []
     if code is None or a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs or a.defaults \
-            or fdef.decorator_list or not all(outer(v) for v in code.co_freevars):
+            or fdef.decorator_list or not all(outer(v) for v in extra):
         return None
     key = (func.__code__, fdef.name, line)
     hit = _LIFTED.get(key)
     if hit is not None and hit[0] is func.__code__:
-        return hit[1], list(code.co_freevars)
+        return hit[1], extra
     tree = build.clone(fdef)
     # a lambda (code named `<lambda>`) gets a name its source can be written with
     tree.name = fdef.name if fdef.name.isidentifier() else "anonymous"
-    for v in code.co_freevars:
+    for v in extra:
         param = build.name(v)
         param.ctx = gast.Param()
         tree.args.args.append(param)
+    recursive = fdef.name in code.co_freevars
+    if recursive:
+        _pass_on(tree, extra)
+        tree = _made_by_maker(tree)
     module = gast.gast_to_ast(gast.Module(body=[tree], type_ignores=[]))
     source = ast.unparse(ast.fix_missing_locations(module)) + "\n"
     name = f"{tree.name}_of_{func.__name__}"
     compiled = compile(source, register(name, source), "exec")
     made = next(c for c in compiled.co_consts if isinstance(c, types.CodeType))
     function = types.FunctionType(made, func.__globals__, tree.name)
-    function.__qualname__ = f"{func.__qualname__}.<locals>.{fdef.name}"
+    if recursive:
+        function = function()
+    else:
+        function.__qualname__ = f"{func.__qualname__}.<locals>.{fdef.name}"
     _LIFTED[key] = (func.__code__, function)
-    return function, list(code.co_freevars)
+    return function, extra
+
+
+def _pass_on(tree, extra):
+    """A recursive def's calls of itself pass on f's variables it takes, by name."""
+    for node in gast.walk(tree):
+        if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) \
+                and node.func.id == tree.name:
+            node.keywords += [gast.keyword(arg=v, value=build.name(v)) for v in extra]
+
+
+def _made_by_maker(tree):
+    """`def rec_maker(): def rec(...): ...; return rec`: rec calls itself through its
+    closure cell, as in f (not through a global of the user's module)."""
+    result = gast.Return(value=build.name(tree.name))
+    return gast.FunctionDef(name=f"{tree.name}_maker", args=gast.arguments(
+        args=[], posonlyargs=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
+        defaults=[]), body=[tree, result], decorator_list=[], returns=None,
+        type_comment=None, type_params=[])
 
 
 def given_def(arg, nested, current):
