@@ -104,7 +104,7 @@ def _all_derived(deriveds, cache):
             return
         seen.add(id(derived.function))
         for obj in derived.bindings.values():
-            dep = cache.derived_of(obj)
+            dep = _generated_behind(obj, cache)
             if dep is not None:
                 visit(dep)
         order.append(derived)
@@ -112,6 +112,25 @@ def _all_derived(deriveds, cache):
     for derived in deriveds:
         visit(derived)
     return order
+
+
+def _generated_behind(obj, cache):
+    """The Derived record of a generated function; for a public function s2s_ad made
+    (`s2s_ad.grad(energy)(x)` called in f binds grad_energy), the general derivative
+    behind it, which takes the same parameters: the module defines grad_energy as that
+    (the user's module has no such name to import). None for anything else."""
+    dep = cache.derived_of(obj)
+    from ..derivative_registry import dispatcher_of
+    dispatcher = dispatcher_of(obj) if dep is None and callable(obj) else None
+    if dispatcher is None:
+        return dep
+    general = dispatcher.general.function
+    try:
+        same = list(inspect.signature(general).parameters) \
+            == list(inspect.signature(obj).parameters)
+    except (TypeError, ValueError):
+        same = False
+    return cache.derived_of(general) if same else None
 
 
 class _Module:
@@ -139,7 +158,7 @@ class _Module:
             return
         self.claim(function_name, derived.function)
         for name, obj in sorted(derived.bindings.items()):
-            dep = cache.derived_of(obj)
+            dep = _generated_behind(obj, cache)
             if dep is not None:
                 if name != dep.function.__name__:
                     self.claim(name, dep.function)
@@ -264,6 +283,14 @@ class _Module:
                     # derivative (scipy.linalg as linalg_1 beside numpy's linalg)
                     self._import_module(name, constant)
                     continue
+                own = dict(zip(derived.func.__code__.co_freevars, derived.func.__closure__ or ()))
+                if name in own:
+                    # a nested def calling itself, lifted (transforms/lifted.py)
+                    raise APIUsageError(
+                        f"the derivative calls `{name}`, a function nested in "
+                        f"{derived.func.__qualname__.split('.<locals>')[0]} that calls "
+                        f"itself, which a module written by s2s-ad cannot import; make "
+                        f"`{name}` a module-level function")
                 raise APIUsageError(f"`{name}` is not defined in {derived.func.__module__}")
             value = user_globals[name]
             if isinstance(value, types.ModuleType):

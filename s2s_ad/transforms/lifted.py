@@ -65,8 +65,7 @@ def lifted(func, fdef, outer, line):
     function = types.FunctionType(made, func.__globals__, tree.name)
     if recursive:
         function = function()
-    else:
-        function.__qualname__ = f"{func.__qualname__}.<locals>.{fdef.name}"
+    function.__qualname__ = f"{func.__qualname__}.<locals>.{fdef.name}"
     _LIFTED[key] = (func.__code__, function)
     return function, extra
 
