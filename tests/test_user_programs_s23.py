@@ -140,3 +140,19 @@ def test_nested_recursion_with_a_default_is_a_located_error():
     text = str(info.value)
     assert "`rec` calls itself" in text and "plain parameters" in text \
         and "test_user_programs_s23.py" in text and "^" in text
+
+
+# ---- third order through np.prod (hvp of a function calling grad of a product) ------------
+def product(y):
+    return np.prod(y)
+
+
+def squared_gradient_of_product(x):
+    return np.sum(s2s_ad.grad(product)(x) ** 2) + np.sum(np.prod(x.reshape(2, 2), axis=1))
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("x", [np.array([0.3, -0.5, 0.8, 1.2]), np.array([0.3, 0.0, 0.8, 1.2])],
+                         ids=["no_zero", "a_zero"])
+def test_third_order_through_prod(x, path):
+    check_against_differences(path, squared_gradient_of_product, x)
