@@ -1,7 +1,8 @@
 """s2s-ad on a function that calls a derivative s2s_ad makes (`s2s_ad.grad(energy)(x)`,
 jvp, a nested def or lambda given to grad): the written module defines that derivative as
 its general one (it imported `grad_energy` from the user's module, which has none: an
-ImportError when the file was imported). A nested def calling itself is a clear error."""
+ImportError when the file was imported). A nested def calling itself is a clear error. A
+property read by a method is bound by its getter."""
 import importlib
 import subprocess
 import sys
@@ -39,6 +40,27 @@ def lambda_in_f(x: "float64[3]"):
     return np.sum(s2s_ad.grad(lambda y: np.sum(np.tanh(W @ (y * c))))(x) ** 2)
 
 
+class Poly:
+    def __init__(self, coeffs):
+        self.coeffs = coeffs
+
+    @property
+    def degree(self):
+        return len(self.coeffs) - 1
+
+    def __call__(self, t):
+        out = 0.0
+        for k in range(self.degree + 1):
+            out = out + self.coeffs[k] * t ** k
+        return out
+
+
+def property_in_f(x: "float64[3]"):
+    """a property read in a method: the module takes its getter (it took `__func__`,
+    which a property has not: an AttributeError when the file was imported)"""
+    return np.sum(Poly(x)(np.linspace(0.0, 1.0, 5)) ** 2)
+
+
 def recursion_in_f(x: "float64[3]"):
     def rec(y, n):
         if n == 0:
@@ -56,7 +78,7 @@ def _write(tmp_path, name):
         cwd=tmp_path, capture_output=True, text=True)
 
 
-@pytest.mark.parametrize("name", ["grad_in_f", "jvp_in_f", "lambda_in_f"])
+@pytest.mark.parametrize("name", ["grad_in_f", "jvp_in_f", "lambda_in_f", "property_in_f"])
 def test_written_module_defines_the_derivative_called_in_f(tmp_path, monkeypatch, name):
     out = _write(tmp_path, name)
     assert out.returncode == 0, out.stderr

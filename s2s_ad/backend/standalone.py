@@ -217,10 +217,11 @@ class _Module:
             top = owner_path.split(".")[0]
             self.claim(top, getattr(sys.modules.get(module), top, None))
             self.imports[top] = f"from {module} import {top}"
+            held = _attribute_path(sys.modules.get(module), owner_path).__dict__.get(attr)
+            # a property's getter (`self.degree`), a staticmethod's / classmethod's function
             self.aliases.append(f"{name} = {owner_path}.__dict__[{attr!r}]" + (
-                ".__func__" if not inspect.isfunction(
-                    _attribute_path(sys.modules.get(module), owner_path).__dict__.get(attr))
-                else ""))
+                ".fget" if isinstance(held, property) else
+                ".__func__" if not inspect.isfunction(held) else ""))
             return
         self.imports[name] = f"from {module} import {real}" + (
             f" as {name}" if real != name else "")
