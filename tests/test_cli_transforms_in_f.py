@@ -58,7 +58,8 @@ class Poly:
 def property_in_f(x: "float64[3]"):
     """a property read in a method: the module takes its getter (it took `__func__`,
     which a property has not: an AttributeError when the file was imported)"""
-    return np.sum(Poly(x)(np.linspace(0.0, 1.0, 5)) ** 2)
+    p = Poly(x)
+    return np.sum(p(np.linspace(0.0, 1.0, 5)) ** 2)
 
 
 def recursion_in_f(x: "float64[3]"):
