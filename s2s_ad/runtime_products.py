@@ -22,16 +22,12 @@ def _prod_others_second(g, x, u, v, axis=None, keepdims=False):
     x = np.asarray(x, dtype=_float_dtype(x))
     u = np.broadcast_to(np.asarray(u, dtype=_float_dtype(u)), x.shape)
     v = np.broadcast_to(np.asarray(v, dtype=_float_dtype(v)), x.shape)
+    # the reduced axes moved last and flattened into one: a product along it per row
     axes = tuple(range(x.ndim)) if axis is None else _normalize_axes(axis, x.ndim)
-    rest = [a for a in range(x.ndim) if a not in axes]
-    order = rest + list(axes)
-
-    def flat(a):
-        moved = np.transpose(a, order)
-        return moved.reshape(moved.shape[:len(rest)] + (-1,)), moved.shape
-
-    fx, moved_shape = flat(x)
-    fu, fv = flat(u)[0], flat(v)[0]
+    last = tuple(range(x.ndim - len(axes), x.ndim))
+    moved_shape = np.moveaxis(x, axes, last).shape
+    fx, fu, fv = (np.moveaxis(a, axes, last).reshape(moved_shape[:x.ndim - len(axes)] + (-1,))
+                  for a in (x, u, v))
     n = fx.shape[-1]
     # [value, s, t, st] terms of the prefix (before) and suffix (after) products
     before = [np.ones_like(fx)] + [np.zeros_like(fx) for _ in range(3)]
@@ -46,5 +42,5 @@ def _prod_others_second(g, x, u, v, axis=None, keepdims=False):
             scan[0][..., k] = b * xj
     second = before[0] * after[3] + before[1] * after[2] + before[2] * after[1] \
         + before[3] * after[0]
-    others = np.transpose(second.reshape(moved_shape), np.argsort(order))
+    others = np.moveaxis(second.reshape(moved_shape), last, axes)
     return _scalar_like(_expand(g, x, axis, keepdims) * others, x)
