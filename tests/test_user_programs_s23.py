@@ -156,3 +156,28 @@ def squared_gradient_of_product(x):
                          ids=["no_zero", "a_zero"])
 def test_third_order_through_prod(x, path):
     check_against_differences(path, squared_gradient_of_product, x)
+
+
+# ---- an object called as soon as it is made (`Poly(c)(t)`, as `p = Poly(c); p(t)`) -------
+class Poly:
+    def __init__(self, coeffs):
+        self.coeffs = coeffs
+
+    @property
+    def degree(self):
+        return len(self.coeffs) - 1
+
+    def __call__(self, t):
+        out = 0.0
+        for k in range(self.degree + 1):
+            out = out + self.coeffs[k] * t ** k
+        return out
+
+
+def call_of_constructed_object(x):
+    return np.sum(Poly(x)(np.linspace(0.0, 1.0, 5)) ** 2)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_object_called_as_soon_as_made(path):
+    check_against_differences(path, call_of_constructed_object, X3)
