@@ -1,7 +1,8 @@
 """s2s-ad on a function that calls a derivative s2s_ad makes (`s2s_ad.grad(energy)(x)`,
 jvp, a nested def or lambda given to grad): the written module defines that derivative as
 its general one (it imported `grad_energy` from the user's module, which has none: an
-ImportError when the file was imported). A nested def calling itself is a clear error. A
+ImportError when the file was imported). A nested def calling itself and s2s_ad.hessian
+called in f are clear errors. A
 property read by a method is bound by its getter."""
 import importlib
 import subprocess
@@ -59,6 +60,10 @@ def property_in_f(x: "float64[3]"):
     return np.sum(s(np.linspace(0.0, 1.0, 3)) ** 2)
 
 
+def hessian_in_f(x: "float64[3]"):
+    return np.trace(s2s_ad.hessian(energy)(x))
+
+
 def recursion_in_f(x: "float64[3]"):
     def rec(y, n):
         if n == 0:
@@ -95,3 +100,10 @@ def test_nested_recursion_is_a_clear_error(tmp_path):
     assert out.returncode != 0
     assert "`rec`, a function nested in recursion_in_f that calls itself" in out.stderr \
         and "module-level" in out.stderr
+
+
+def test_hessian_in_f_is_a_clear_error(tmp_path):
+    """(it said the name `energy_1` would denote two different things)"""
+    out = _write(tmp_path, "hessian_in_f")
+    assert out.returncode != 0
+    assert "calls s2s_ad.hessian(`energy`)" in out.stderr and "in process" in out.stderr

@@ -116,9 +116,8 @@ def _all_derived(deriveds, cache):
 
 def _generated_behind(obj, cache):
     """The Derived record of a generated function; for a public function s2s_ad made
-    (`s2s_ad.grad(energy)(x)` called in f binds grad_energy), the general derivative
-    behind it, which takes the same parameters: the module defines grad_energy as that
-    (the user's module has no such name to import). None for anything else."""
+    (`s2s_ad.grad(energy)(x)` in f binds grad_energy, which the user's module has not),
+    the general derivative behind it, of the same parameters. None for anything else."""
     dep = cache.derived_of(obj)
     from ..derivative_registry import dispatcher_of
     dispatcher = dispatcher_of(obj) if dep is None and callable(obj) else None
@@ -203,6 +202,11 @@ class _Module:
     def _import_object(self, name, obj, derived):
         module = getattr(obj, "__module__", None)
         real = getattr(obj, "__name__", None)
+        if getattr(obj, "__s2s_transform__", None):     # (named as the function it is not)
+            raise APIUsageError(
+                f"the derivative of {derived.func.__name__} calls s2s_ad.{obj.__s2s_transform__}"
+                f"(`{real}`), which a module written by s2s-ad cannot hold: differentiate "
+                f"it in process, or call s2s_ad.hvp / jvp in a loop of yours")
         if not module or not real:
             code = derived.func.__code__
             raise APIUsageError(
@@ -284,14 +288,12 @@ class _Module:
                     # derivative (scipy.linalg as linalg_1 beside numpy's linalg)
                     self._import_module(name, constant)
                     continue
-                own = dict(zip(derived.func.__code__.co_freevars, derived.func.__closure__ or ()))
-                if name in own:
-                    # a nested def calling itself, lifted (transforms/lifted.py)
+                if name in derived.func.__code__.co_freevars:     # lifted: transforms/lifted
                     raise APIUsageError(
                         f"the derivative calls `{name}`, a function nested in "
-                        f"{derived.func.__qualname__.split('.<locals>')[0]} that calls "
-                        f"itself, which a module written by s2s-ad cannot import; make "
-                        f"`{name}` a module-level function")
+                        f"{derived.func.__qualname__.split('.<locals>')[0]} that calls itself, "
+                        f"which a module written by s2s-ad cannot import; make `{name}` a "
+                        f"module-level function")
                 raise APIUsageError(f"`{name}` is not defined in {derived.func.__module__}")
             value = user_globals[name]
             if isinstance(value, types.ModuleType):
