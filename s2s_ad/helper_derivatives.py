@@ -55,6 +55,7 @@ def helper_derivative(env, mode, helper, wrt, stmt):
     """The derivative of `helper` w.r.t. its parameters `wrt` for the call `stmt` of f:
     mode "vjp" (reverse), "jvp" (forward) or "pair" (reverse, split; None if it cannot)."""
     request = env.request
+    helper = _twin_of(helper)
     helper_request = Request("jvp" if mode == "jvp" else "vjp", wrt, single=len(wrt) == 1,
                              helper=True, pair=mode == "pair",
                              preserve_result=mode == "pair", whole=request.whole)
@@ -103,6 +104,19 @@ def helper_derivative(env, mode, helper, wrt, stmt):
         return HelperDerivative(derived.function, derived.function.__name__,
                                 derived.result_arity, derived.backward.function)
     return HelperDerivative(derived.function, name, derived.result_arity)
+
+
+def _twin_of(helper):
+    """s2s_ad.hessian(e) / jacobian(e) called in f: the def of generated source doing what
+    the wrapper does (transform_twins.py), made once; else (or when e's parameters are not
+    plain) `helper` itself."""
+    make = getattr(helper, "__s2s_twin__", None)
+    if make is None:
+        return helper
+    made = getattr(helper, "__s2s_twin_made__", None)
+    if made is None:
+        made = helper.__s2s_twin_made__ = make() or helper
+    return made
 
 
 def _specialised_gradient(env, helper, signature):

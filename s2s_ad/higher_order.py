@@ -20,6 +20,7 @@ from .calling_order import LaterGenerated, with_defaults, with_last_parameter
 from .errors import APIUsageError
 from .library_functions import library_function
 from .runtime_objects import attributes, is_object, rebuilt, zero_gradient
+from .transform_twins import twin
 from .wrt import Wrt, wrt_names
 
 
@@ -58,6 +59,8 @@ def jacobian(f: Optional[Callable] = None, wrt: Wrt = 0, mode: str = "forward") 
             results.append(matrix.reshape(out_shape + in_shape))
         return results[0] if single else tuple(results)
     jac.__s2s_transform__ = "jacobian"      # not the user's def (transforms/helper_inline)
+    if mode == "forward" and single:        # what grad of a function calling it derives
+        jac.__s2s_twin__ = functools.partial(twin, "jacobian", f, names[0], jvp(f, wrt=names[0]))
     return jac
 
 
@@ -130,6 +133,7 @@ def hessian(f: Optional[Callable] = None, wrt: Union[int, str] = 0) -> Callable:
             return float(columns[0])
         return np.stack(columns, axis=-1).reshape(shape + shape)
     hess.__s2s_transform__ = "hessian"
+    hess.__s2s_twin__ = functools.partial(twin, "hessian", f, name, product)
     return hess
 
 

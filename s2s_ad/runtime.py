@@ -37,7 +37,8 @@ RUNTIME_MODULES = ("s2s_ad.runtime", "s2s_ad.runtime_flow", "s2s_ad.runtime_lina
                    "s2s_ad.runtime_shape", "s2s_ad.runtime_draws", "s2s_ad.runtime_bessel",
                    "s2s_ad.runtime_polynomials", "s2s_ad.runtime_triangular",
                    "s2s_ad.runtime_blocks", "s2s_ad.runtime_sinc", "s2s_ad.runtime_banded",
-                   "s2s_ad.runtime_simplex", "s2s_ad.runtime_keywords")
+                   "s2s_ad.runtime_simplex", "s2s_ad.runtime_keywords",
+                   "s2s_ad.runtime_products")
 
 
 def unbroadcast(g, x):

@@ -46,6 +46,7 @@ MODULES = (
     "runtime_statistics",
     "runtime_calculus",
     "runtime_polynomials",
+    "runtime_products",
     "objects",
 )
 # numpy 2's array-API names (np.vecdot, np.linalg.svdvals, ...) where numpy has them
@@ -67,4 +68,5 @@ OPTIONAL_MODULES = (
     ("scipy_stats_dirichlet", "scipy.stats"),
     ("scipy_signal", "scipy.signal"),
     ("scipy_linalg", "scipy.linalg"),
+    ("scipy_cholesky", "scipy.linalg"),
 )

@@ -130,6 +130,7 @@ def all_specs():
     import specs_pieces
     import specs_roots_bessel
     import specs_runtime
+    import specs_runtime_products
     import specs_scipy_special
     import specs_scipy_bessel_gamma
     import specs_scipy_signal
@@ -148,4 +149,4 @@ def all_specs():
         + specs_series.SPECS + specs_roots_bessel.SPECS + specs_scipy_bessel_gamma.SPECS \
         + specs_scipy_signal.SPECS + specs_scipy_distributions.SPECS \
         + specs_log_scans.SPECS + specs_scipy_linalg.SPECS \
-        + specs_scipy_dirichlet.SPECS
+        + specs_scipy_dirichlet.SPECS + specs_runtime_products.SPECS

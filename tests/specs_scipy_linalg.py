@@ -1,5 +1,6 @@
-"""Spec rows for scipy.linalg's solve_sylvester, solve_banded and solve_triangular, and
-multigammaln (templates/scipy_linalg.py, templates/scipy_special_multivariate.py), and the
+"""Spec rows for scipy.linalg's solve_sylvester, solve_banded, solve_triangular, cho_factor,
+cho_solve and expm, and multigammaln (templates/scipy_linalg.py, templates/scipy_cholesky.py,
+templates/scipy_special_multivariate.py), and the
 banded-matrix helpers their derivatives use (runtime_banded.py). Empty when scipy is not
 installed. The row functions add a multiple of the identity (of the main diagonal, for a
 band) to their random matrices, so that the systems are well conditioned; multigammaln's
@@ -82,6 +83,28 @@ def band_of_of(g, x):
     return band_of((1, 2), g, x)
 
 
+def cho_factor_upper(a):
+    """a's upper triangle read (the lower one comes back as it is, its derivative too)"""
+    return linalg.cho_factor(a + 5.0 * np.eye(a.shape[0]))[0]
+
+
+def cho_factor_lower(a):
+    return linalg.cho_factor(a + 5.0 * np.eye(a.shape[0]), lower=True)[0]
+
+
+def cho_solve_upper(c, b):
+    """c's strictly lower part is not read: its adjoint there is zero"""
+    return linalg.cho_solve((c + 3.0 * np.eye(c.shape[0]), False), b)
+
+
+def cho_solve_lower(c, b):
+    return linalg.cho_solve((c + 3.0 * np.eye(c.shape[0]), True), b)
+
+
+def expm_of(a):
+    return linalg.expm(0.5 * a)
+
+
 SPECS = [] if linalg is None else [
     Spec(linalg.solve_sylvester, sylvester,
          [((3, 3), (2, 2), (3, 2)), ((1, 1), (1, 1), (1, 1)), ((4, 4), (4, 4), (4, 4))],
@@ -104,4 +127,10 @@ SPECS = [] if linalg is None else [
     Spec(transposed_band, transposed_band_of, [((4, 5),), ((4, 2),)], modes=MODES),
     Spec(band_product, band_product_of, [((4, 5), (5,)), ((4, 5), (5, 3))], modes=MODES),
     Spec(band_of, band_of_of, [((5,), (5,)), ((5, 3), (5, 3))], modes=MODES),
+    Spec(linalg.cho_factor, cho_factor_upper, [((3, 3),), ((1, 1),), ((4, 4),)], modes=MODES),
+    Spec(linalg.cho_factor, cho_factor_lower, [((3, 3),), ((4, 4),)], modes=MODES),
+    Spec(linalg.cho_solve, cho_solve_upper, [((3, 3), (3,)), ((1, 1), (1, 2)),
+                                             ((4, 4), (4, 3))], modes=MODES),
+    Spec(linalg.cho_solve, cho_solve_lower, [((3, 3), (3,)), ((4, 4), (4, 2))], modes=MODES),
+    Spec(linalg.expm, expm_of, [((1, 1),), ((3, 3),), ((2, 3, 3),)], modes=MODES),
 ]

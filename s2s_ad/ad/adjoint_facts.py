@@ -12,6 +12,7 @@
                                             also holds wider floats (its gradient is cast)
 """
 import operator
+import sys
 
 import gast
 import numpy
@@ -191,7 +192,14 @@ def _returns_sequence(op):
     if op.primitive is numpy.linalg.qr:
         mode = op.keywords.get("mode")
         return not (isinstance(mode, gast.Constant) and mode.value in ("r", "raw"))
-    return any(op.primitive is f for f in _SEQUENCE_RESULTS)
+    return any(op.primitive is f for f in _SEQUENCE_RESULTS + _scipy_sequence_results())
+
+
+def _scipy_sequence_results():
+    """scipy's functions with templates that return tuples (cho_factor's (c, lower)), once
+    the user's code has imported scipy.linalg (never imported here: scipy is optional)."""
+    linalg = sys.modules.get("scipy.linalg")
+    return () if linalg is None else (linalg.cho_factor,)
 
 
 def _is_container(kind):

@@ -104,7 +104,7 @@ def _all_derived(deriveds, cache):
             return
         seen.add(id(derived.function))
         for obj in derived.bindings.values():
-            dep = cache.derived_of(obj)
+            dep = _generated_behind(obj, cache)
             if dep is not None:
                 visit(dep)
         order.append(derived)
@@ -112,6 +112,24 @@ def _all_derived(deriveds, cache):
     for derived in deriveds:
         visit(derived)
     return order
+
+
+def _generated_behind(obj, cache):
+    """The Derived record of a generated function; for a public function s2s_ad made
+    (`s2s_ad.grad(energy)(x)` in f binds grad_energy, which the user's module has not),
+    the general derivative behind it, of the same parameters. None for anything else."""
+    dep = cache.derived_of(obj)
+    from ..derivative_registry import dispatcher_of
+    dispatcher = dispatcher_of(obj) if dep is None and callable(obj) else None
+    if dispatcher is None:
+        return dep
+    general = dispatcher.general.function
+    try:
+        same = list(inspect.signature(general).parameters) \
+            == list(inspect.signature(obj).parameters)
+    except (TypeError, ValueError):
+        same = False
+    return cache.derived_of(general) if same else None
 
 
 class _Module:
@@ -139,7 +157,7 @@ class _Module:
             return
         self.claim(function_name, derived.function)
         for name, obj in sorted(derived.bindings.items()):
-            dep = cache.derived_of(obj)
+            dep = _generated_behind(obj, cache)
             if dep is not None:
                 if name != dep.function.__name__:
                     self.claim(name, dep.function)
@@ -184,6 +202,11 @@ class _Module:
     def _import_object(self, name, obj, derived):
         module = getattr(obj, "__module__", None)
         real = getattr(obj, "__name__", None)
+        if getattr(obj, "__s2s_transform__", None):     # (named as the function it is not)
+            raise APIUsageError(
+                f"the derivative of {derived.func.__name__} calls s2s_ad.{obj.__s2s_transform__}"
+                f"(`{real}`), which a module written by s2s-ad cannot hold: differentiate "
+                f"it in process, or call s2s_ad.hvp / jvp in a loop of yours")
         if not module or not real:
             code = derived.func.__code__
             raise APIUsageError(
@@ -198,10 +221,11 @@ class _Module:
             top = owner_path.split(".")[0]
             self.claim(top, getattr(sys.modules.get(module), top, None))
             self.imports[top] = f"from {module} import {top}"
+            held = _attribute_path(sys.modules.get(module), owner_path).__dict__.get(attr)
+            # a property's getter (`self.degree`), a staticmethod's / classmethod's function
             self.aliases.append(f"{name} = {owner_path}.__dict__[{attr!r}]" + (
-                ".__func__" if not inspect.isfunction(
-                    _attribute_path(sys.modules.get(module), owner_path).__dict__.get(attr))
-                else ""))
+                ".fget" if isinstance(held, property) else
+                ".__func__" if not inspect.isfunction(held) else ""))
             return
         self.imports[name] = f"from {module} import {real}" + (
             f" as {name}" if real != name else "")
@@ -264,6 +288,12 @@ class _Module:
                     # derivative (scipy.linalg as linalg_1 beside numpy's linalg)
                     self._import_module(name, constant)
                     continue
+                if name in derived.func.__code__.co_freevars:     # lifted: transforms/lifted
+                    raise APIUsageError(
+                        f"the derivative calls `{name}`, a function nested in "
+                        f"{derived.func.__qualname__.split('.<locals>')[0]} that calls itself, "
+                        f"which a module written by s2s-ad cannot import; make `{name}` a "
+                        f"module-level function")
                 raise APIUsageError(f"`{name}` is not defined in {derived.func.__module__}")
             value = user_globals[name]
             if isinstance(value, types.ModuleType):

@@ -93,6 +93,7 @@ def fence(parsed, extra_allowed=(), resolution=None):
     named_lambdas |= _piecewise_lambdas(nodes, resolution)
     named_lambdas |= _applied_lambdas(nodes, resolution)
     named_lambdas |= _lambdas_given_to_defs(tree, nodes, resolution)
+    named_lambdas |= _lambdas_given_to_transforms(nodes, resolution)
     allowed_stars = _allowed_stars(nodes)
     # `except E: raise` (the handler's one statement) lets the exception leave
     reraising = {id(h.body[0]) for h in nodes if isinstance(h, gast.ExceptHandler)
@@ -241,6 +242,27 @@ def _applied_lambdas(nodes, resolution):
         if where == "args" and len(node.args) > position:
             found.add(id(node.args[position]))
         found |= {id(k.value) for k in node.keywords if k.arg == where}
+    return found
+
+
+def _lambdas_given_to_transforms(nodes, resolution):
+    """Lambdas differentiated where they are written, `s2s_ad.grad(lambda y: ...)(x)`
+    (any derivative maker of s2s_ad, called at once): transforms/lifted.py makes them
+    module-level functions, as it does nested defs given to one."""
+    found = set()
+    for node in nodes:
+        if resolution is None or not isinstance(node, gast.Call) \
+                or not isinstance(node.func, gast.Call):
+            continue
+        maker = node.func
+        if len(maker.args) != 1 or not isinstance(maker.args[0], gast.Lambda):
+            continue
+        path = dotted_path(maker.func)
+        if path is None or resolution.is_value(path.split(".")[0]) or not resolution.has(path):
+            continue
+        if getattr(resolution.lookup(path), "__module__", None) in (
+                "s2s_ad.api", "s2s_ad.higher_order"):
+            found.add(id(maker.args[0]))
     return found
 
 

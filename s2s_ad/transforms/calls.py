@@ -63,7 +63,14 @@ class CallMixin(FunctionValueMixin, HelperInlineMixin, ObjectCallMixin):
             return self._call_with(build.dotted(path), expr.args, expr.keywords, 0)
         if path is None or self.res.is_value(path.split(".")[0]):
             if not isinstance(func, gast.Attribute):
-                owner = self._receiver_class(func) if isinstance(func, gast.Name) else None
+                owner = self._receiver_class(func) if isinstance(func, gast.Name) else \
+                    self._constructed_class(func) if isinstance(func, gast.Call) else None
+                if owner is not None and isinstance(func, gast.Call) and defines_call(owner[0]):
+                    # Poly(c)(t): the object held in a name, as on `p = Poly(c); p(t)`
+                    func = self._held(func)
+                    self.constructed[func.id] = owner
+                    expr = build.with_location(build.call(func, expr.args, [
+                        (k.arg, k.value) for k in expr.keywords]), expr)
                 if owner is not None and owner[1] != "class" and defines_call(owner[0]):
                     # model(x) of an object whose class says what calling it runs:
                     # Model.__call__(model, x), differentiated through model's attributes

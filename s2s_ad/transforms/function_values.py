@@ -105,21 +105,17 @@ class FunctionValueMixin:
         as parameters after its own (transforms/lifted.py), called with their values
         here. The derivative is evaluated once, as for a module-level function. None for
         another call."""
+        from .lifted import given_def, lifted
         maker = expr.func
         if not (isinstance(maker, gast.Call) and len(maker.args) == 1
-                and isinstance(maker.args[0], gast.Name)
-                and maker.args[0].id in self.nested and maker.args[0].id not in self.current
                 and all(isinstance(k.value, gast.Constant) for k in maker.keywords)
                 and not any(isinstance(a, gast.Starred) for a in expr.args)):
             return None
+        fdef = given_def(maker.args[0], self.nested, self.current)
         path = dotted_path(maker.func)
-        if path is None or self.res.is_value(path.split(".")[0]) or getattr(
+        if fdef is None or path is None or self.res.is_value(path.split(".")[0]) or getattr(
                 self.res.lookup(path), "__module__", None) not in _DERIVATIVE_MAKERS:
             return None
-        fdef = self.nested[maker.args[0].id]
-        if not isinstance(fdef, gast.FunctionDef):
-            return None
-        from .lifted import lifted
         found = lifted(self.parsed.func, fdef, self.res.is_value,
                        self.smap.first_line + fdef.lineno - 1)
         if found is None:
@@ -178,21 +174,15 @@ class FunctionValueMixin:
         if not isinstance(fdef, gast.FunctionDef) or fdef.args.defaults \
                 or any(d is not None for d in fdef.args.kw_defaults):
             return None
-        line = self.smap.first_line + fdef.lineno - 1
+        from .lifted import code_of
         func = getattr(self.parsed.func, "__code__", None)
-        codes = list(func.co_consts) if func is not None else []
-        while codes:
-            code = codes.pop()
-            if not isinstance(code, types.CodeType):
-                continue
-            if code.co_name == name and code.co_firstlineno == line:
-                if code.co_freevars:
-                    return None
-                made = types.FunctionType(code, self.parsed.func.__globals__, name)
-                made.__qualname__ = code.co_qualname if hasattr(code, "co_qualname") else name
-                return made
-            codes.extend(code.co_consts)
-        return None
+        code = None if func is None else code_of(func, name,
+                                                 self.smap.first_line + fdef.lineno - 1)
+        if code is None or code.co_freevars:
+            return None
+        made = types.FunctionType(code, self.parsed.func.__globals__, name)
+        made.__qualname__ = code.co_qualname if hasattr(code, "co_qualname") else name
+        return made
 
     def _bindings_in_source(self):
         """({name: [values of its plain assignments]}, {name: how often it is stored}) of

@@ -84,6 +84,11 @@ def _as_function(stmt):
     return None
 
 
+def _calls_itself(fdef):
+    return any(isinstance(n, gast.Call) and isinstance(n.func, gast.Name)
+               and n.func.id == fdef.name for n in walk_tree(fdef))
+
+
 def lambda_as_def(name, lam, where):
     """`lambda z: e` -> `def name(z): return e`, located at `where`."""
     body = build.with_location(gast.Return(value=lam.body), where)
@@ -100,10 +105,15 @@ class InlineMixin:
         returns functions, transforms/returned_functions.py): each registered as a nested
         function of f reading the helper's variables under their fresh names, and the
         returned expression given back unlowered (its functions are no values)."""
-        if name in self._inlining:
-            raise UnsupportedSyntaxError(f"the nested function `{name}` calls itself",
-                                         self.smap.locate(call),
-                                         "make it a module-level function (recursion works there)")
+        if name in self._inlining or held is None and _calls_itself(self.nested[name]):
+            lifted_call = self._recursion_lifted(name, call)
+            if lifted_call is not None:
+                return lifted_call
+            raise UnsupportedSyntaxError(
+                f"the nested function `{name}` calls itself, and is differentiated as a "
+                f"module-level function only with plain parameters (no defaults, `*args`, "
+                f"`**kwargs` or keyword-only ones)", self.smap.locate(call),
+                "give it plain parameters, or make it a module-level function")
         fdef = build.clone(self.nested[name])
         params = [a.id for a in fdef.args.posonlyargs + fdef.args.args + fdef.args.kwonlyargs]
         # the parameters of lambdas inside are renamed with the names they shadow, so a
@@ -178,6 +188,26 @@ class InlineMixin:
         name = self.namer.fresh(base)
         self.res = dataclasses.replace(self.res, locals=self.res.locals | {name})
         return name
+
+    def _recursion_lifted(self, name, call):
+        """A nested def of f calling itself, called: its lifted function (transforms/
+        lifted.py: f's variables it reads as parameters by name) called with them, as a
+        module-level recursive helper is; None when it cannot be lifted."""
+        from .lifted import lifted
+        fdef = self.nested[name]
+        found = lifted(self.parsed.func, fdef, self.res.is_value,
+                       self.smap.first_line + fdef.lineno - 1) \
+            if isinstance(fdef, gast.FunctionDef) and hasattr(self.parsed.func, "__code__") \
+            else None
+        if found is None:
+            return None
+        function, extra = found
+        bound = self._bound_name(function)
+        target = build.with_location(build.call(
+            build.name(bound), list(call.args),
+            [(k.arg, k.value) for k in call.keywords] + [(v, build.name(v)) for v in extra]),
+            call)
+        return self._call_target(build.name(bound), bound, function, target)
 
     def _know_as(self, given, name):
         """What the signature says of the object `given` (an argument of f, an object it
