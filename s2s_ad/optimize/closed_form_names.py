@@ -49,7 +49,11 @@ def through_forward_names(value, names, scalar, atom_expr):
     for k, v in enumerate(ordered):
         vn, vd = names[v]
         for (w, (wn, wd), written), w_degrees in zip(others, of):
-            if of[k] is None or w_degrees is None or rational.plus(
+            if of[k] is None or w_degrees is None:
+                continue
+            # the total degrees first (three additions): most pairs differ there already
+            if num_degrees[0] + of[k][1][0] + w_degrees[1][0] != \
+                    den_degrees[0] + of[k][0][0] + w_degrees[0][0] or rational.plus(
                     num_degrees, of[k][1], w_degrees[1]) != rational.plus(
                     den_degrees, of[k][0], w_degrees[0]):
                 continue
