@@ -7,8 +7,13 @@ back, and checks that the result is what it was.
 - the clean-up schedule copies the body twice (once for itself, once before the passes that
   write arrays: `plain` stays as it was), not once more in each of those passes;
 - a specialisation whose operands' kinds are known makes no dataflow analysis to look for
-  list concatenations (the general derivative still does, and still checks them).
+  list concatenations (the general derivative still does, and still checks them);
+- the tangent forms' renderer writes each form once (dividing out a factor no forward
+  name holds wrote the same two expressions again), and multiplies out the degrees of a
+  pair of forward names only when their total degrees can match.
 """
+import math
+
 import gast
 import numpy as np
 import pytest
@@ -17,7 +22,7 @@ import s2s_ad
 from s2s_ad import pipeline
 from s2s_ad.derivative_registry import CACHE
 from s2s_ad.frontend import assignment_expressions, fence as fence_module
-from s2s_ad.optimize import body as body_module
+from s2s_ad.optimize import body as body_module, closed_form_names, closed_form_render
 from s2s_ad.transforms import sequence_operands
 from tests.derivative_paths import on_path
 
@@ -141,3 +146,64 @@ def test_sequence_checks_make_the_dataflow_only_when_a_kind_is_unknown(monkeypat
         assert made                     # a and b may be lists: checked when run
         with pytest.raises(s2s_ad.UnsupportedSyntaxError, match="concatenates lists"):
             on_path(s2s_ad.grad(adds_two_arguments), path)([0.5], [2.0, 1.0])
+
+
+def rk4_decay(k, a, ys):
+    """RK4 of y' = -k y + a sin t: the forward-mode gradient's tangents are long sums."""
+    y, t, h, loss = 1.0, 0.0, 0.1, 0.0
+    for obs in ys:
+        k1 = -k * y + a * math.sin(t)
+        k2 = -k * (y + 0.5 * h * k1) + a * math.sin(t + 0.5 * h)
+        k3 = -k * (y + 0.5 * h * k2) + a * math.sin(t + 0.5 * h)
+        k4 = -k * (y + h * k3) + a * math.sin(t + h)
+        y = y + h / 6.0 * (k1 + 2.0 * k2 + 2.0 * k3 + k4)
+        t = t + h
+        loss = loss + (y - obs) * (y - obs)
+    return loss
+
+
+def test_tangent_forms_write_each_form_once(monkeypatch, fresh):
+    written, renders = [], []
+    write = closed_form_render.Renderer._write
+
+    def recording(self, num, den, sign, divide_out):
+        out = write(self, num, den, sign, divide_out)
+        if out is not None:
+            written[-1].append([gast.dump(e) for e in out])
+        return out
+    render = closed_form_render.Renderer.render
+
+    def rendering(self, value, earlier=()):
+        written.append([])
+        renders.append(self)
+        return render(self, value, earlier)
+    monkeypatch.setattr(closed_form_render.Renderer, "_write", recording)
+    monkeypatch.setattr(closed_form_render.Renderer, "render", rendering)
+    totals = []
+    plus = closed_form_names.rational.plus
+
+    class Counted:          # the module closed_form_names reads, with plus watched
+        def __getattr__(self, name):
+            return getattr(closed_form_names.rational.__wrapped__, name)
+
+        @staticmethod
+        def plus(*found):
+            totals.append(sum(t for t, _ in found))
+            return plus(*found)
+    counted = Counted()
+    counted.__wrapped__ = closed_form_names.rational
+    monkeypatch.setattr(closed_form_names, "rational", counted)
+    ys = [0.9, 0.8, 0.75, 0.7]
+    g = s2s_ad.grad(rk4_decay, wrt=(0, 1))(0.7, 0.3, ys)
+    assert len(renders) >= 8          # the tangent forms ran: the test shows something
+    for lists in written:             # no form written twice in one render
+        assert len(lists) == len({tuple(x) for x in lists})
+    # plus is asked only of pairs whose total degrees agree (left and right in turn)
+    assert totals and all(a == b for a, b in zip(totals[::2], totals[1::2]))
+    eps = 1e-6
+    for k in range(2):
+        hi, lo = [0.7, 0.3], [0.7, 0.3]
+        hi[k] += eps
+        lo[k] -= eps
+        numeric = (rk4_decay(*hi, ys) - rk4_decay(*lo, ys)) / (2 * eps)
+        assert g[k] == pytest.approx(numeric, rel=1e-6, abs=1e-9)
