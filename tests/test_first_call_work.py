@@ -10,9 +10,12 @@ back, and checks that the result is what it was.
   list concatenations (the general derivative still does, and still checks them);
 - the tangent forms' renderer writes each form once (dividing out a factor no forward
   name holds wrote the same two expressions again), and multiplies out the degrees of a
-  pair of forward names only when their total degrees can match.
+  pair of forward names only when their total degrees can match;
+- activity reads each statement's operation once (not on every round of its fixed
+  points), and a forward-mode gradient's directions share one reading of the statements.
 """
 import math
+import types
 
 import gast
 import numpy as np
@@ -21,6 +24,7 @@ import pytest
 import s2s_ad
 from s2s_ad import pipeline
 from s2s_ad.derivative_registry import CACHE
+from s2s_ad.analyses import activity as activity_module
 from s2s_ad.frontend import assignment_expressions, fence as fence_module
 from s2s_ad.optimize import body as body_module, closed_form_names, closed_form_render
 from s2s_ad.transforms import sequence_operands
@@ -162,6 +166,11 @@ def rk4_decay(k, a, ys):
     return loss
 
 
+def _new_rk4():
+    """rk4_decay as a function object of its own: nothing built for another is reused."""
+    return types.FunctionType(rk4_decay.__code__, rk4_decay.__globals__, "rk4_decay")
+
+
 def test_tangent_forms_write_each_form_once(monkeypatch, fresh):
     written, renders = [], []
     write = closed_form_render.Renderer._write
@@ -194,12 +203,47 @@ def test_tangent_forms_write_each_form_once(monkeypatch, fresh):
     counted.__wrapped__ = closed_form_names.rational
     monkeypatch.setattr(closed_form_names, "rational", counted)
     ys = [0.9, 0.8, 0.75, 0.7]
-    g = s2s_ad.grad(rk4_decay, wrt=(0, 1))(0.7, 0.3, ys)
+    g = s2s_ad.grad(_new_rk4(), wrt=(0, 1))(0.7, 0.3, ys)
     assert len(renders) >= 8          # the tangent forms ran: the test shows something
     for lists in written:             # no form written twice in one render
         assert len(lists) == len({tuple(x) for x in lists})
     # plus is asked only of pairs whose total degrees agree (left and right in turn)
     assert totals and all(a == b for a, b in zip(totals[::2], totals[1::2]))
+    eps = 1e-6
+    for k in range(2):
+        hi, lo = [0.7, 0.3], [0.7, 0.3]
+        hi[k] += eps
+        lo[k] -= eps
+        numeric = (rk4_decay(*hi, ys) - rk4_decay(*lo, ys)) / (2 * eps)
+        assert g[k] == pytest.approx(numeric, rel=1e-6, abs=1e-9)
+
+
+def test_activity_reads_each_operation_once(monkeypatch, fresh):
+    calls, runs = [], []
+    activities = activity_module.activities
+
+    def counted(levels, wrts, *rest, **kw):
+        calls.append([])
+        runs.append(len(wrts))
+        try:
+            return activities(levels, wrts, *rest, **kw)
+        finally:
+            calls.append(None)    # the silent-zero check's reading is not activity's
+    operation_of = activity_module.operation_of
+    monkeypatch.setattr(activity_module, "activities", counted)
+    monkeypatch.setattr(activity_module, "operation_of",
+                        lambda value, callees: (calls[-1].append(id(value))
+                                                if calls and calls[-1] is not None else None)
+                        or operation_of(value, callees))
+    from s2s_ad.ad import forward_gradient as forward_module
+    monkeypatch.setattr(forward_module, "activities", counted)
+    ys = [0.9, 0.8, 0.75, 0.7]
+    g = s2s_ad.grad(_new_rk4(), wrt=(0, 1))(0.7, 0.3, ys)
+    assert 2 in runs                  # the forward-mode gradient's two directions at once
+    calls = [c for c in calls if c is not None]
+    assert any(len(c) > 10 for c in calls)   # a loop: the fixed points took several rounds
+    for ids in calls:
+        assert len(ids) == len(set(ids))
     eps = 1e-6
     for k in range(2):
         hi, lo = [0.7, 0.3], [0.7, 0.3]

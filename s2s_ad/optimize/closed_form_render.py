@@ -62,7 +62,8 @@ class Renderer:
                         options.append((self.cost(expr), nested, expr))
         cheapest = min(o[:2] for o in options)
         # equal costs: the first in the order of the text (deterministic)
-        best = min((o for o in options if o[:2] == cheapest), key=lambda o: _text(o[2]))
+        ties = [o for o in options if o[:2] == cheapest]
+        best = ties[0] if len(ties) == 1 else min(ties, key=lambda o: _text(o[2]))
         return best[2], best[0]
 
     def _write(self, num, den, sign, divide_out):
