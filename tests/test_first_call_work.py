@@ -12,7 +12,10 @@ back, and checks that the result is what it was.
   name holds wrote the same two expressions again), and multiplies out the degrees of a
   pair of forward names only when their total degrees can match;
 - activity reads each statement's operation once (not on every round of its fixed
-  points), and a forward-mode gradient's directions share one reading of the statements.
+  points), and a forward-mode gradient's directions share one reading of the statements;
+- hoisting loop-invariant floats walks nothing in a body without a loop, the max/min shift
+  cuts walk for stored names only when a max or min is there, and dead cycles ask once
+  per statement whether it is removable.
 """
 import math
 import types
@@ -24,10 +27,10 @@ import pytest
 import s2s_ad
 from s2s_ad import pipeline
 from s2s_ad.derivative_registry import CACHE
-from s2s_ad.analyses import activity as activity_module
+from s2s_ad.analyses import activity as activity_module, shift_invariance
 from s2s_ad.frontend import assignment_expressions, fence as fence_module
-from s2s_ad.optimize import body as body_module, closed_form_names, closed_form_render
-from s2s_ad.transforms import sequence_operands
+from s2s_ad.optimize import body as body_module, closed_form_names, closed_form_render, dce
+from s2s_ad.transforms import invariant_floats, sequence_operands
 from tests.derivative_paths import on_path
 
 
@@ -166,9 +169,13 @@ def rk4_decay(k, a, ys):
     return loss
 
 
+def _new(f):
+    """f as a function object of its own: nothing built for another test is reused."""
+    return types.FunctionType(f.__code__, f.__globals__, f.__name__)
+
+
 def _new_rk4():
-    """rk4_decay as a function object of its own: nothing built for another is reused."""
-    return types.FunctionType(rk4_decay.__code__, rk4_decay.__globals__, "rk4_decay")
+    return _new(rk4_decay)
 
 
 def test_tangent_forms_write_each_form_once(monkeypatch, fresh):
@@ -251,3 +258,41 @@ def test_activity_reads_each_operation_once(monkeypatch, fresh):
         lo[k] -= eps
         numeric = (rk4_decay(*hi, ys) - rk4_decay(*lo, ys)) / (2 * eps)
         assert g[k] == pytest.approx(numeric, rel=1e-6, abs=1e-9)
+
+
+def log_sum_exp(z):
+    m = np.max(z)
+    return m + np.log(np.sum(np.exp(z - m)))
+
+
+def test_walks_only_where_a_loop_or_a_max_is(monkeypatch, fresh):
+    walked = {"hoist": [], "shift": []}
+    for module, key in ((invariant_floats, "hoist"), (shift_invariance, "shift")):
+        stored = module.names_stored
+        monkeypatch.setattr(module, "names_stored",
+                            lambda node, key=key, stored=stored:
+                            walked[key].append(node) or stored(node))
+    removable, per_call = dce._removable, []
+    cycles = dce.remove_dead_cycles
+
+    def counting_cycles(body, pure_call, raising=None):
+        per_call.append([])
+        return cycles(body, pure_call, raising)
+    monkeypatch.setattr(dce, "remove_dead_cycles", counting_cycles)
+    monkeypatch.setattr(dce, "_removable", lambda stmt, pure: (
+        per_call[-1].append(id(stmt)) if per_call else None) or removable(stmt, pure))
+    from s2s_ad.optimize import schedule
+    monkeypatch.setattr(schedule, "remove_dead_cycles", counting_cycles)
+    a, b = np.array([0.5, -1.0]), np.array([2.0, 0.25])
+    np.testing.assert_allclose(s2s_ad.grad(_new(adds_two_arguments))(a, b), 2 * (a + b))
+    assert not walked["hoist"] and not walked["shift"]   # no loop, no max
+    assert per_call and all(len(ids) == len(set(ids)) for ids in per_call)
+    assert any(ids for ids in per_call)
+    z = np.array([0.3, 2.0, -1.0])
+    g = s2s_ad.grad(_new(log_sum_exp))(z)
+    np.testing.assert_allclose(g, np.exp(z) / np.sum(np.exp(z)), rtol=1e-12)
+    assert walked["shift"]                                # a max: its cut is looked for
+    walked["hoist"].clear()
+    ys = [0.9, 0.8]
+    s2s_ad.grad(_new_rk4(), wrt=(0, 1))(0.7, 0.3, ys)
+    assert walked["hoist"]                                # a loop: looked into
