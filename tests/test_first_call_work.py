@@ -7,8 +7,19 @@ back, and checks that the result is what it was.
 - the clean-up schedule copies the body twice (once for itself, once before the passes that
   write arrays: `plain` stays as it was), not once more in each of those passes;
 - a specialisation whose operands' kinds are known makes no dataflow analysis to look for
-  list concatenations (the general derivative still does, and still checks them).
+  list concatenations (the general derivative still does, and still checks them);
+- the tangent forms' renderer writes each form once (dividing out a factor no forward
+  name holds wrote the same two expressions again), and multiplies out the degrees of a
+  pair of forward names only when their total degrees can match;
+- activity reads each statement's operation once (not on every round of its fixed
+  points), and a forward-mode gradient's directions share one reading of the statements;
+- hoisting loop-invariant floats walks nothing in a body without a loop, the max/min shift
+  cuts walk for stored names only when a max or min is there, and dead cycles ask once
+  per statement whether it is removable.
 """
+import math
+import types
+
 import gast
 import numpy as np
 import pytest
@@ -16,9 +27,10 @@ import pytest
 import s2s_ad
 from s2s_ad import pipeline
 from s2s_ad.derivative_registry import CACHE
+from s2s_ad.analyses import activity as activity_module, shift_invariance
 from s2s_ad.frontend import assignment_expressions, fence as fence_module
-from s2s_ad.optimize import body as body_module
-from s2s_ad.transforms import sequence_operands
+from s2s_ad.optimize import body as body_module, closed_form_names, closed_form_render, dce
+from s2s_ad.transforms import invariant_floats, sequence_operands
 from tests.derivative_paths import on_path
 
 
@@ -141,3 +153,143 @@ def test_sequence_checks_make_the_dataflow_only_when_a_kind_is_unknown(monkeypat
         assert made                     # a and b may be lists: checked when run
         with pytest.raises(s2s_ad.UnsupportedSyntaxError, match="concatenates lists"):
             on_path(s2s_ad.grad(adds_two_arguments), path)([0.5], [2.0, 1.0])
+
+
+def heun_decay(k, a, ys):
+    """Heun's method for y' = a cos t - k y: the forward-mode gradient's tangents are long
+    sums."""
+    y, t, h, loss = 1.0, 0.0, 0.1, 0.0
+    for obs in ys:
+        slope = a * math.cos(t) - k * y
+        guess = y + h * slope
+        y = y + 0.5 * h * (slope + a * math.cos(t + h) - k * guess)
+        t = t + h
+        loss = loss + (y - obs) * (y - obs)
+    return loss
+
+
+def _heun_gradient_checked(g, ys):
+    eps = 1e-6
+    for k in range(2):
+        hi, lo = [0.7, 0.3], [0.7, 0.3]
+        hi[k] += eps
+        lo[k] -= eps
+        numeric = (heun_decay(*hi, ys) - heun_decay(*lo, ys)) / (2 * eps)
+        assert g[k] == pytest.approx(numeric, rel=1e-6, abs=1e-9)
+
+
+def _new(f):
+    """f as a function object of its own: nothing built for another test is reused."""
+    return types.FunctionType(f.__code__, f.__globals__, f.__name__)
+
+
+def _new_heun():
+    return _new(heun_decay)
+
+
+def test_tangent_forms_write_each_form_once(monkeypatch, fresh):
+    written, renders = [], []
+    write = closed_form_render.Renderer._write
+
+    def recording(self, num, den, sign, divide_out):
+        out = write(self, num, den, sign, divide_out)
+        if out is not None:
+            written[-1].append([gast.dump(e) for e in out])
+        return out
+    render = closed_form_render.Renderer.render
+
+    def rendering(self, value, earlier=()):
+        written.append([])
+        renders.append(self)
+        return render(self, value, earlier)
+    monkeypatch.setattr(closed_form_render.Renderer, "_write", recording)
+    monkeypatch.setattr(closed_form_render.Renderer, "render", rendering)
+    totals = []
+    plus = closed_form_names.rational.plus
+
+    class Counted:          # the module closed_form_names reads, with plus watched
+        def __getattr__(self, name):
+            return getattr(closed_form_names.rational.__wrapped__, name)
+
+        @staticmethod
+        def plus(*found):
+            totals.append(sum(t for t, _ in found))
+            return plus(*found)
+    counted = Counted()
+    counted.__wrapped__ = closed_form_names.rational
+    monkeypatch.setattr(closed_form_names, "rational", counted)
+    ys = [0.9, 0.8, 0.75, 0.7]
+    g = s2s_ad.grad(_new_heun(), wrt=(0, 1))(0.7, 0.3, ys)
+    assert len(renders) >= 8          # the tangent forms ran: the test shows something
+    for lists in written:             # no form written twice in one render
+        assert len(lists) == len({tuple(x) for x in lists})
+    # plus is asked only of pairs whose total degrees agree (left and right in turn)
+    assert totals and all(a == b for a, b in zip(totals[::2], totals[1::2]))
+    _heun_gradient_checked(g, ys)
+
+
+def test_activity_reads_each_operation_once(monkeypatch, fresh):
+    calls, runs = [], []
+    activities = activity_module.activities
+
+    def counted(levels, wrts, *rest, **kw):
+        calls.append([])
+        runs.append(len(wrts))
+        try:
+            return activities(levels, wrts, *rest, **kw)
+        finally:
+            calls.append(None)    # the silent-zero check's reading is not activity's
+    operation_of = activity_module.operation_of
+    monkeypatch.setattr(activity_module, "activities", counted)
+    monkeypatch.setattr(activity_module, "operation_of",
+                        lambda value, callees: (calls[-1].append(id(value))
+                                                if calls and calls[-1] is not None else None)
+                        or operation_of(value, callees))
+    from s2s_ad.ad import forward_gradient as forward_module
+    monkeypatch.setattr(forward_module, "activities", counted)
+    ys = [0.9, 0.8, 0.75, 0.7]
+    g = s2s_ad.grad(_new_heun(), wrt=(0, 1))(0.7, 0.3, ys)
+    assert 2 in runs                  # the forward-mode gradient's two directions at once
+    calls = [c for c in calls if c is not None]
+    assert any(len(c) > 10 for c in calls)   # a loop: the fixed points took several rounds
+    for ids in calls:
+        assert len(ids) == len(set(ids))
+    _heun_gradient_checked(g, ys)
+
+
+def log_sum_exp(z):
+    m = np.max(z)
+    return m + np.log(np.sum(np.exp(z - m)))
+
+
+def test_walks_only_where_a_loop_or_a_max_is(monkeypatch, fresh):
+    walked = {"hoist": [], "shift": []}
+    for module, key in ((invariant_floats, "hoist"), (shift_invariance, "shift")):
+        stored = module.names_stored
+        monkeypatch.setattr(module, "names_stored",
+                            lambda node, key=key, stored=stored:
+                            walked[key].append(node) or stored(node))
+    removable, per_call = dce._removable, []
+    cycles = dce.remove_dead_cycles
+
+    def counting_cycles(body, pure_call, raising=None):
+        per_call.append([])
+        return cycles(body, pure_call, raising)
+    monkeypatch.setattr(dce, "remove_dead_cycles", counting_cycles)
+    monkeypatch.setattr(dce, "_removable", lambda stmt, pure: (
+        per_call[-1].append(id(stmt)) if per_call else None) or removable(stmt, pure))
+    from s2s_ad.optimize import schedule
+    monkeypatch.setattr(schedule, "remove_dead_cycles", counting_cycles)
+    a, b = np.array([0.5, -1.0]), np.array([2.0, 0.25])
+    np.testing.assert_allclose(s2s_ad.grad(_new(adds_two_arguments))(a, b), 2 * (a + b))
+    assert not walked["hoist"] and not walked["shift"]   # no loop, no max
+    assert per_call and all(len(ids) == len(set(ids)) for ids in per_call)
+    assert any(ids for ids in per_call)
+    z = np.array([0.3, 2.0, -1.0])
+    g = s2s_ad.grad(_new(log_sum_exp))(z)
+    np.testing.assert_allclose(g, np.exp(z) / np.sum(np.exp(z)), rtol=1e-12)
+    assert walked["shift"]                                # a max: its cut is looked for
+    walked["hoist"].clear()
+    ys = [0.9, 0.8]
+    s2s_ad.grad(_new_heun(), wrt=(0, 1))(0.7, 0.3, ys)
+    assert walked["hoist"]                                # a loop: looked into

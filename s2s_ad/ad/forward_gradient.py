@@ -35,7 +35,7 @@ import dataclasses
 import gast
 import numpy as np
 
-from ..analyses.activity import analyse_activity
+from ..analyses.activity import activities
 from .. import runtime_flow
 from ..ir import build
 from ..ir.build import number_literal
@@ -153,8 +153,8 @@ def forward_gradient(inputs, wrt, outputs, registry, derive_jvp):
     stored = names_stored(levels.tree)
     bindings = collections.Counter(stored + list(levels.resolution.parameters))
     once = {name for name, count in bindings.items() if count == 1}
-    for name in wrt:
-        activity = analyse_activity(levels, (name,), outputs, registry)
+    for name, activity in zip(wrt, activities(levels, [(name,) for name in wrt], outputs,
+                                              registry)):
         directions.append(_Direction(dataclasses.replace(inputs, activity=activity), name,
                                      derive_jvp, name in stored, once))
     seeds = []

@@ -82,39 +82,63 @@ def literal_dtype(node):
 def analyse_activity(levels, wrt, outputs, registry, constants=frozenset()):
     """`constants`: variables whose derivative provably never reaches the output (a max
     shifted out, analyses/shift_invariance.py): held constant, they carry none."""
+    return activities(levels, [wrt], outputs, registry, constants)[0]
+
+
+def activities(levels, wrts, outputs, registry, constants=frozenset()):
+    """analyse_activity for each of `wrts` (a forward-mode gradient's directions) from one
+    reading of the statements: each statement's reads and needs are worked out when first
+    asked for and kept, not again on every round of the fixed points below (operation_of
+    and the registry's look-ups cost more than a round), and the useful set, which does
+    not depend on wrt, is computed once."""
     statements = _assignments(levels.tree.body, tape_restores(levels))
-    varied = set(wrt)
-    changed = True
-    while changed:
-        changed = False
-        for target, value in statements:
-            if target in varied or target in constants:
-                continue
+    carried, needs = {}, {}
+
+    def reads_of(k):            # None: the statement's value never carries a derivative
+        if k not in carried:
+            value = statements[k][1]
             if isinstance(value, _Flow):
-                reads = value.reads
+                carried[k] = value.reads
             else:
                 op = operation_of(value, levels.callees)
-                if not carries_derivative(op, registry):
-                    continue
-                reads = [n for a in op.args for n in names_in(a)] + \
-                        [n for v in op.keywords.values() for n in names_in(v)]
-            if any(r in varied for r in reads):
-                varied.add(target)
-                changed = True
+                carried[k] = [n for a in op.args for n in names_in(a)] + \
+                    [n for v in op.keywords.values() for n in names_in(v)] \
+                    if carries_derivative(op, registry) else None
+        return carried[k]
+
+    def needs_of(k):
+        if k not in needs:
+            value = statements[k][1]
+            needs[k] = value.needs if isinstance(value, _Flow) else \
+                [n.id for n in walk_tree(value) if isinstance(n, gast.Name)]
+        return needs[k]
     useful = set(outputs)
     changed = True
     while changed:
         changed = False
-        for target, value in reversed(statements):
-            if target not in useful:
+        for k in range(len(statements) - 1, -1, -1):
+            if statements[k][0] not in useful:
                 continue
-            names = value.needs if isinstance(value, _Flow) else \
-                [n.id for n in walk_tree(value) if isinstance(n, gast.Name)]
-            for name in names:
+            for name in needs_of(k):
                 if name not in useful:
                     useful.add(name)
                     changed = True
-    return Activity(frozenset(varied), frozenset(useful))
+    useful = frozenset(useful)
+    found = []
+    for wrt in wrts:
+        varied = set(wrt)
+        changed = True
+        while changed:
+            changed = False
+            for k, (target, _) in enumerate(statements):
+                if target in varied or target in constants:
+                    continue
+                reads = reads_of(k)
+                if reads is not None and any(r in varied for r in reads):
+                    varied.add(target)
+                    changed = True
+        found.append(Activity(frozenset(varied), useful))
+    return found
 
 
 class _Flow:

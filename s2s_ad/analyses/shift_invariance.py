@@ -47,11 +47,14 @@ def shift_cuts(levels, outputs, kinds):
     body = levels.tree.body
     if not outputs or not body or not isinstance(body[-1], gast.Return):
         return frozenset()
-    stores = names_stored(levels.tree)
+    stores = None           # walked for only when a max or min is found (most have none)
     cuts = set()
     for index, stmt in enumerate(body):
         seed = _seed(stmt, levels, kinds)
-        if seed is None or stores.count(stmt.targets[0].id) != 1:
+        if seed is None:
+            continue
+        stores = names_stored(levels.tree) if stores is None else stores
+        if stores.count(stmt.targets[0].id) != 1:
             continue
         name = stmt.targets[0].id
         if _output_free_of(body[index + 1:], {name: seed}, outputs, levels, kinds):

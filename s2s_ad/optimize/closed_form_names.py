@@ -26,9 +26,20 @@ def through_forward_names(value, names, scalar, atom_expr):
     rest = (rational.add(num, rational.const(-constant)), den)
     found = []
     ordered = sorted(names)
+    # rest == c * v ** power needs equal degrees (rational.ratio): checked from v's own
+    # degrees (a power's are that multiple of them) before v * v is multiplied out
+    rest_degrees = (rational.degrees(rest[0]), rational.degrees(rest[1])) \
+        if rest[0] and rest[1] else None
     for v in ordered:
         vn, vd = names[v]
+        v_degrees = (rational.degrees(vn), rational.degrees(vd)) if vn and vd else None
         for power in (1, 2):
+            if rest_degrees is None or v_degrees is None or \
+                    rest_degrees[0][0] + v_degrees[1][0] * power != \
+                    v_degrees[0][0] * power + rest_degrees[1][0] or rational.plus(
+                    rest_degrees[0], _times(v_degrees[1], power)) != rational.plus(
+                    _times(v_degrees[0], power), rest_degrees[1]):
+                continue            # ratio would find none
             c = rational.ratio(rest, (vn, vd) if power == 1 else
                                (rational.mul(vn, vn), rational.mul(vd, vd)))
             if c is not None:
@@ -49,7 +60,11 @@ def through_forward_names(value, names, scalar, atom_expr):
     for k, v in enumerate(ordered):
         vn, vd = names[v]
         for (w, (wn, wd), written), w_degrees in zip(others, of):
-            if of[k] is None or w_degrees is None or rational.plus(
+            if of[k] is None or w_degrees is None:
+                continue
+            # the total degrees first (three additions): most pairs differ there already
+            if num_degrees[0] + of[k][1][0] + w_degrees[1][0] != \
+                    den_degrees[0] + of[k][0][0] + w_degrees[0][0] or rational.plus(
                     num_degrees, of[k][1], w_degrees[1]) != rational.plus(
                     den_degrees, of[k][0], w_degrees[0]):
                 continue
@@ -57,6 +72,12 @@ def through_forward_names(value, names, scalar, atom_expr):
             if c is not None:
                 found.append(_affine(0, c, build.binop(build.name(v), "Mult", written(w))))
     return found
+
+
+def _times(found, k):
+    """The degrees (rational.degrees) of the k-th power of a polynomial of degrees `found`."""
+    total, each = found
+    return total * k, {name: d * k for name, d in each.items()}
 
 
 def _affine(constant, c, term):

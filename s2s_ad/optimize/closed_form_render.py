@@ -57,26 +57,31 @@ class Renderer:
             value, self.names, self.scalar, self._atom)]
         for sign in (1, -1):
             for divide_out in (True, False):
-                for nested, expr in enumerate(self._write(num, den, sign, divide_out)):
+                for nested, expr in enumerate(self._write(num, den, sign, divide_out) or ()):
                     if expr is not None:
                         options.append((self.cost(expr), nested, expr))
         cheapest = min(o[:2] for o in options)
         # equal costs: the first in the order of the text (deterministic)
-        best = min((o for o in options if o[:2] == cheapest), key=lambda o: _text(o[2]))
+        ties = [o for o in options if o[:2] == cheapest]
+        best = ties[0] if len(ties) == 1 else min(ties, key=lambda o: _text(o[2]))
         return best[2], best[0]
 
     def _write(self, num, den, sign, divide_out):
         """num / den with the polynomial part's sign chosen (the scalar part absorbs it),
         dividing registered factors out through forward names or not: two expressions,
-        the polynomials written as sums of monomials, and nested (Horner's scheme)."""
+        the polynomials written as sums of monomials, and nested (Horner's scheme). None
+        when `divide_out` finds nothing to divide out: it would write what render gets
+        without it (written twice, that was a third of render's time)."""
         scalar_den = tuple((n, k) for n, k in rational.primitive(den)[1] if n in self.scalar)
         array_den = {rational.mono_div(m, scalar_den): c for m, c in den.items()}
+        factors, array_den = self._known_factors(array_den)
+        if divide_out and not any(self.inverses.get(_key(f)) is not None for f in factors):
+            return None
         content, num_mono, rest = rational.primitive(num)
         scalar_num = tuple((n, k) for n, k in num_mono if n in self.scalar)
         array_mono = rational.mono_div(num_mono, scalar_num)
         num = rational.scale({rational.mono_mul(m, array_mono): c for m, c in rest.items()},
                              sign)
-        factors, array_den = self._known_factors(array_den)
         if divide_out:
             for factor in list(factors):
                 held = self.inverses.get(_key(factor))

@@ -140,8 +140,8 @@ def remove_dead_cycles(body, pure_call, raising=None):
     Returns (body, changed)."""
     definitions, needed, checks = {}, set(), {}
     for stmt in all_statements(body):
-        stand_in = raising.stand_in(stmt) if raising is not None \
-            and _removable(stmt, pure_call) else None
+        removable = _removable(stmt, pure_call)      # walks the value: once, not twice
+        stand_in = raising.stand_in(stmt) if raising is not None and removable else None
         if stand_in is not None and stand_in is not stmt:
             # a math call or a broadcast that may raise: when dead, its check stays in its
             # place (`check_broadcast(t3_0, SCALE)` for `t4_0 = t3_0 * SCALE` in a loop,
@@ -149,7 +149,7 @@ def remove_dead_cycles(body, pure_call, raising=None):
             checks[id(stmt)] = stand_in
             needed |= set(names_loaded(stand_in))
             stand_in = None
-        if _removable(stmt, pure_call) and stand_in is None:
+        if removable and stand_in is None:
             target = stmt.target if isinstance(stmt, gast.AugAssign) else stmt.targets[0]
             definitions.setdefault(target.id, []).append(stmt)
             continue

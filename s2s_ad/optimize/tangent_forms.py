@@ -85,18 +85,17 @@ def _atoms(value):
 
 def _shorter(expr, defs, is_tangent, is_number):
     """A cheaper expression of the same value, or None."""
-    field = rational.Field()
+    names = {n: v for n, (v, _) in defs.items()}
+    renderer = Renderer(rational.Field(), names, {}, set())
+    cost = renderer.cost(expr)
+    if not cost:                # a name or a number: nothing is shorter
+        return None
     try:
-        value = _rational(expr, defs, is_tangent, is_number, field)
+        value = _rational(expr, defs, is_tangent, is_number, renderer.field)
+        new, new_cost = renderer.render(value)
     except (_Outside, ZeroDivisionError, rational.TooComplex):
         return None
-    names = {n: v for n, (v, _) in defs.items()}
-    renderer = Renderer(field, names, {}, set())
-    try:
-        new, new_cost = renderer.render(value)
-    except (ZeroDivisionError, rational.TooComplex):
-        return None
-    if new_cost >= renderer.cost(expr):
+    if new_cost >= cost:
         return None
     used = [(n, e) for n, (_, e) in defs.items()]
     atoms = set().union(*(_reads(e) for _, e in used), _reads(expr)) - set(defs)

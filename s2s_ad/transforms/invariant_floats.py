@@ -40,6 +40,8 @@ _ARITHMETIC = (gast.Add, gast.Sub, gast.Mult)
 
 def hoist_invariant_floats(levels, kinds, analyse):
     body = levels.tree.body
+    if not any(isinstance(stmt, gast.For) for stmt in body):
+        return levels, kinds        # only loops of the body itself are looked into
     stores = {}
     for stmt in body:
         for name in names_stored(stmt):
