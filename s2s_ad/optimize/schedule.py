@@ -61,7 +61,6 @@ from .shared_inverses import share_inverses
 from .tape_batches import batch_loop_tapes
 from .tangent_forms import linear_tangent_forms
 from .temporaries import inline_temporaries
-from .unit_copies import share_unit_copies
 
 MAX_ROUNDS = 10
 
@@ -205,8 +204,7 @@ def in_place_arithmetic(body, facts):
     its loops' saves pushed as one tuple per iteration (tape_batches.py), its loops over a
     tuple's positions iterating the tuple (item_loops.py), float arrays a loop reads item
     by item read from a list (list_reads.py), adjoint copies nothing needs dropped
-    (adjoint_copies.py), sums accumulated in place again (inplace.py) and, last, copies
-    `y = x * 1.0` of arrays nothing writes into dropped (unit_copies.py); `body`
+    (adjoint_copies.py) and sums accumulated in place again (inplace.py); `body`
     itself when nothing changed. Writes into `body` (run_schedule's copy, not `plain`)."""
     if not facts.specialised:
         return body
@@ -226,18 +224,15 @@ def in_place_arithmetic(body, facts):
     statements, listed = read_arrays_as_lists(statements, facts.kinds, facts.resolve,
                                               facts.namer.fresh)
     statements, copies = drop_adjoint_copies(statements, facts.namer.is_adjoint)
-    changed = signs or in_place or batched or direct or listed or copies
-    if changed:
-        # with the adjoint copies gone, a sum started from an adjoint the backward sweep
-        # owns (`u_bar = t8_0_bar` before a loop adding into u_bar) can be added to in place
-        body = Body.of(statements)
-        backward, accumulated = accumulate_in_place(
-            list(body.backward), list(body.forward),
-            [body.returned] if body.returned is not None else [])
-        body = body.with_backward(backward) if accumulated else body
-    # last: every write into an array is now written out, so `y = x * 1.0` can alias
-    statements, shared = share_unit_copies(body.statements(), facts.kinds)
-    return Body.of(statements) if shared else body
+    if not (signs or in_place or batched or direct or listed or copies):
+        return body
+    # with the adjoint copies gone, a sum started from an adjoint the backward sweep owns
+    # (`u_bar = t8_0_bar` before a loop adding into u_bar) can be added to in place
+    body = Body.of(statements)
+    backward, accumulated = accumulate_in_place(
+        list(body.backward), list(body.forward),
+        [body.returned] if body.returned is not None else [])
+    return body.with_backward(backward) if accumulated else body
 
 
 def shared_inverses(body, facts):
