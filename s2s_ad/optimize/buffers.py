@@ -83,7 +83,7 @@ class _Schedule(ArrayClasses):
         added = Counter(s.target.id for s in body if isinstance(s, gast.AugAssign)
                         and isinstance(s.target, gast.Name))
         for stmt in body:
-            target = _assigned_name(stmt)
+            target = build.assigned_name(stmt)
             if target in self.kinds.facts or target in self.classes:
                 continue
             if target in self.once or target in added and stores[target] == 1 + added[target]:
@@ -120,7 +120,7 @@ class _Schedule(ArrayClasses):
                     allowed.update(id(p) for p in parts)
         candidates = set()
         for stmt in self.body:
-            target = _assigned_name(stmt)
+            target = build.assigned_name(stmt)
             if target in self.once and \
                     isinstance(self.name_class(target), tuple) and _allocates(stmt.value, self):
                 candidates.add(target)
@@ -150,7 +150,7 @@ class _Schedule(ArrayClasses):
         return (out, True) if changed else (self.body, False)
 
     def _statement(self, index, stmt):
-        target = _assigned_name(stmt)
+        target = build.assigned_name(stmt)
         # a user's variable is assigned its value in one step, as the user wrote it
         # (checked below, once the plan is made)
         if target is None or not isinstance(self.class_of(stmt.value), tuple) \
@@ -185,9 +185,3 @@ def _allocates(value, schedule):
         schedule.ufunc(value) is not None or schedule.spread(value) \
         or schedule.fresh_helper(value)
 
-
-def _assigned_name(stmt):
-    if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 \
-            and isinstance(stmt.targets[0], gast.Name):
-        return stmt.targets[0].id
-    return None

@@ -73,8 +73,7 @@ def _rewrite_site(statements, k, callee, numpy_name, fresh):
     w_name, t_arg, g_name = site
     stores = _store_counts(statements)
     top = {s.targets[0].id: s for s in statements
-           if isinstance(s, gast.Assign) and len(s.targets) == 1
-           and isinstance(s.targets[0], gast.Name)}
+           if build.assigned_name(s) is not None}
     w_def, l_name = top.get(w_name), _transposed_name(t_arg, callee)
     if l_name is None or w_def is None or stores.get(w_name) != 1 or stores.get(l_name) != 1 \
             or not _is_cholesky(top.get(l_name), callee) \
@@ -304,6 +303,4 @@ def _drop_unread(statements, products):
     read = {n.id for s in statements for n in walk_tree(s)
             if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)}
     return [s for s in statements
-            if not (isinstance(s, gast.Assign) and len(s.targets) == 1
-                    and isinstance(s.targets[0], gast.Name)
-                    and s.targets[0].id in products and s.targets[0].id not in read)]
+            if build.assigned_name(s) not in products or s.targets[0].id in read]

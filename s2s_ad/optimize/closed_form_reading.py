@@ -46,8 +46,7 @@ def straight_line_parts(body, pure_call, resolve):
     forward = [s for s in forward if not any(s is c for c in forward_checks)]
     assigned = set()
     for stmt in forward:
-        if not (isinstance(stmt, gast.Assign) and len(stmt.targets) == 1
-                and isinstance(stmt.targets[0], gast.Name)) or stmt.targets[0].id in assigned \
+        if build.assigned_name(stmt) in (None, *assigned) \
                 or any(isinstance(n, gast.Call) and not pure_call(n) for n in walk_tree(stmt)):
             return None
         assigned.add(stmt.targets[0].id)

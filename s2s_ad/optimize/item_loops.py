@@ -138,8 +138,7 @@ def _item_parts(loop, item, kind, loads, reread):
 
 def _reads_part(stmt, item):
     """Is `stmt` `x = item[k]`, k a literal position?"""
-    return isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 \
-        and isinstance(stmt.targets[0], gast.Name) and isinstance(stmt.value, gast.Subscript) \
+    return build.assigned_name(stmt) is not None and isinstance(stmt.value, gast.Subscript) \
         and isinstance(stmt.value.value, gast.Name) and stmt.value.value.id == item \
         and type(build.number_literal(stmt.value.slice)) is int
 
@@ -158,8 +157,7 @@ def _single_definitions(body):
             if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
                 counts[node.id] = counts.get(node.id, 0) + 1
     for stmt in body:
-        if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 \
-                and isinstance(stmt.targets[0], gast.Name) and counts[stmt.targets[0].id] == 1:
+        if build.assigned_name(stmt) is not None and counts[stmt.targets[0].id] == 1:
             values[stmt.targets[0].id] = stmt.value
     return values
 

@@ -39,7 +39,7 @@ import gast
 from .. import runtime_flow, runtime_pieces
 from ..ir import build
 from ..signature import Num
-from ..ir.walk import walk_tree
+from ..ir.walk import names_stored
 from .adjoint_copies import drop_adjoint_copies
 from .body import Body
 from .buffers import schedule_in_place
@@ -329,7 +329,8 @@ def reverse_body(result, request, namer, aux=None):
         request.preserve_result else []
     values += [build.name(aux)] if aux is not None else []
     for k, value in enumerate(values):
-        if isinstance(value, gast.Name) and value.id in _stored_names(result.backward):
+        if isinstance(value, gast.Name) \
+                and any(value.id in names_stored(s) for s in result.backward):
             # the backward sweep restores the variable to earlier values: keep the result
             kept = namer.fresh(f"{value.id}_value")
             forward.append(build.assign(kept, build.clone(value)))
@@ -342,11 +343,6 @@ def reverse_body(result, request, namer, aux=None):
     else:
         returned = grad_value
     return Body(tuple(forward), tuple(result.backward), build.ret(returned))
-
-
-def _stored_names(statements):
-    return {n.id for stmt in statements for n in walk_tree(stmt)
-            if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
 
 
 def _holds_floats(kinds):
