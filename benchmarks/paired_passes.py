@@ -3,7 +3,7 @@
     python benchmarks/paired_passes.py WORD [WORD ...]          # workloads whose name has a word
     PASSES="cholesky products" python benchmarks/paired_passes.py cholesky
     PASSES="FORWARD_GRADIENT: shared calls" REWRITES="" python ... Kepler
-    PASSES="" REWRITES=signs_as_copysign,closed_forms.whole_share python ... smooth
+    PASSES="" REWRITES=signs_as_copysign,closed_form_reading.whole_share python ... smooth
     ROUNDS=21 python benchmarks/paired_passes.py GP
 
 For each workload the gradient is built twice from the same code: as the schedule runs now
