@@ -145,6 +145,12 @@ def names_loaded(node):
             and isinstance(n.ctx, gast.Load)]
 
 
+def every_call(node, test):
+    """Does test(call) hold for every call under `node` (itself included)? With a pass's
+    pure_call: may the expression be evaluated again, moved or dropped?"""
+    return all(test(n) for n in walk_tree(node) if isinstance(n, gast.Call))
+
+
 def names_stored(node):
     """The names a statement (or a whole function body) binds, in walk order."""
     return [n.id for n in walk_tree(node) if isinstance(n, gast.Name)

@@ -22,7 +22,7 @@ import gast
 from .. import runtime, runtime_checks
 from ..ir import build
 from ..ir.naming import callee, output_check_call
-from ..ir.walk import names_loaded, walk_tree
+from ..ir.walk import every_call, names_loaded, walk_tree
 from . import rational
 from .kink_zeros import vanishing_share, whole_share
 
@@ -47,7 +47,7 @@ def straight_line_parts(body, pure_call, resolve):
     assigned = set()
     for stmt in forward:
         if build.assigned_name(stmt) in (None, *assigned) \
-                or any(isinstance(n, gast.Call) and not pure_call(n) for n in walk_tree(stmt)):
+                or not every_call(stmt, pure_call):
             return None
         assigned.add(stmt.targets[0].id)
     checks, backward = [], []

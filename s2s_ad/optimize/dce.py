@@ -15,7 +15,8 @@ import re
 import gast
 
 from ..ir import build
-from ..ir.walk import all_statements, names_loaded, walk_tree, without_statements
+from ..ir.walk import (all_statements, every_call, names_loaded, walk_tree,
+                       without_statements)
 
 
 def eliminate_dead_code(body, raising=None):
@@ -196,7 +197,7 @@ def _removable(stmt, pure_call):
     plain = build.assigned_name(stmt) is not None
     augmented = isinstance(stmt, gast.AugAssign) and isinstance(stmt.target, gast.Name)
     return (plain or augmented) and not _pops(stmt.value) \
-        and all(pure_call(c) for c in walk_tree(stmt.value) if isinstance(c, gast.Call))
+        and every_call(stmt.value, pure_call)
 
 
 def drop_empty_comments(body):

@@ -22,7 +22,7 @@ statements (a body of n statements costs O(n), not O(n**2)).
 import gast
 
 from ..ir import build
-from ..ir.walk import names_stored, walk_tree
+from ..ir.walk import every_call, names_stored, walk_tree
 
 # how far ahead a call's repeats are looked for: the ones tangent templates make sit in
 # the next few statements, and a bounded scan keeps a long straight-line body linear
@@ -97,7 +97,7 @@ def _calls(value, pure_call):
         if isinstance(node, _CONDITIONAL):
             continue
         if isinstance(node, gast.Call):
-            if not all(pure_call(c) for c in walk_tree(node) if isinstance(c, gast.Call)):
+            if not every_call(node, pure_call):
                 continue
             found.append(node)
         todo.extend(gast.iter_child_nodes(node))

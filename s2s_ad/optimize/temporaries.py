@@ -24,7 +24,7 @@ import re
 import gast
 
 from ..ir import build
-from ..ir.walk import all_statements, walk_tree
+from ..ir.walk import all_statements, every_call, walk_tree
 
 _TEMPORARY = re.compile(r"t\d+_\d+(_bar)?$")
 # a forward-mode gradient's tangent of a temporary (ad/forward_gradient.py): `dt1_0_dx`,
@@ -58,7 +58,7 @@ def inline_temporaries(body, pure_call, is_number=None, is_adjoint=lambda name: 
             name = _single_use_temporary(stmt, stores, loads)
             past_adjoints = is_adjoint if block is body else (lambda name: False)
             user = _user(block, k, name, pure_call, past_adjoints) if name is not None \
-                and _pure(stmt.value, pure_call) else None
+                and every_call(stmt.value, pure_call) else None
             copies = is_number is not None and is_number(name)
             if user is not None and _inline_into(user, name, stmt.value, copies):
                 del block[k]
@@ -67,10 +67,6 @@ def inline_temporaries(body, pure_call, is_number=None, is_adjoint=lambda name: 
                 continue
             k += 1
     return body, changed
-
-
-def _pure(value, pure_call):
-    return all(pure_call(c) for c in walk_tree(value) if isinstance(c, gast.Call))
 
 
 def _user(block, k, name, pure_call, is_adjoint):
@@ -87,12 +83,12 @@ def _user(block, k, name, pure_call, is_adjoint):
             base = stmt.target.value if isinstance(stmt.target, gast.Subscript) \
                 else stmt.target
             if isinstance(base, gast.Name) and is_adjoint(base.id) and base.id not in read \
-                    and _pure(stmt.value, pure_call) and _pure(stmt.target, pure_call):
+                    and every_call(stmt.value, pure_call) and every_call(stmt.target, pure_call):
                 continue
             return None
         if not (isinstance(stmt, gast.Assign) and len(stmt.targets) == 1
                 and isinstance(stmt.targets[0], gast.Name)
-                and stmt.targets[0].id not in read and _pure(stmt.value, pure_call)):
+                and stmt.targets[0].id not in read and every_call(stmt.value, pure_call)):
             return None
     return None
 
