@@ -145,6 +145,18 @@ def names_loaded(node):
             and isinstance(n.ctx, gast.Load)]
 
 
+def name_counts(statements):
+    """({name: times read}, {name: times bound or deleted}) over `statements` (a list of
+    nodes), from one walk: what a pass asks before it moves, inlines or drops a name."""
+    loads, stores = {}, {}
+    for stmt in statements:
+        for node in walk_tree(stmt):
+            if isinstance(node, gast.Name):
+                table = loads if isinstance(node.ctx, gast.Load) else stores
+                table[node.id] = table.get(node.id, 0) + 1
+    return loads, stores
+
+
 def every_call(node, test):
     """Does test(call) hold for every call under `node` (itself included)? With a pass's
     pure_call: may the expression be evaluated again, moved or dropped?"""

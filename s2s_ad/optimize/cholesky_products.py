@@ -39,7 +39,7 @@ import gast
 import numpy
 
 from ..ir import build
-from ..ir.walk import walk_tree
+from ..ir.walk import name_counts, walk_tree
 from ..runtime import unbroadcast
 from ..runtime_linalg import undiag
 from ..runtime_shape import untranspose
@@ -84,10 +84,7 @@ def _rewrite_site(statements, k, callee, numpy_name, fresh):
         return None
 
     position = {id(s): j for j, s in enumerate(statements)}
-    loads = {}
-    for node in (n for s in statements for n in walk_tree(s)):
-        if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
-            loads[node.id] = loads.get(node.id, 0) + 1
+    loads = name_counts(statements)[0]
     products = set()
 
     def cancelled(term, at):

@@ -24,7 +24,7 @@ import re
 import gast
 
 from ..ir import build
-from ..ir.walk import all_statements, every_call, walk_tree
+from ..ir.walk import all_statements, every_call, name_counts, walk_tree
 
 _TEMPORARY = re.compile(r"t\d+_\d+(_bar)?$")
 # a forward-mode gradient's tangent of a temporary (ad/forward_gradient.py): `dt1_0_dx`,
@@ -43,11 +43,7 @@ def inline_temporaries(body, pure_call, is_number=None, is_adjoint=lambda name: 
     adjoint written in place is an array the backward sweep allocated, which nothing reads
     before it is complete (in a loop, an adjoint carried between iterations is read while
     others still add into it). Returns (body, changed)."""
-    stores, loads = {}, {}
-    for node in walk_tree(gast.Module(body=body, type_ignores=[])):
-        if isinstance(node, gast.Name):
-            table = loads if isinstance(node.ctx, gast.Load) else stores
-            table[node.id] = table.get(node.id, 0) + 1
+    loads, stores = name_counts(body)
     changed = False
     for block in [body] + [getattr(s, f) for s in all_statements(body)
                            for f in ("body", "orelse")

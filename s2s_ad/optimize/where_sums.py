@@ -36,7 +36,7 @@ import gast
 
 from ..ir import build
 from ..ir.naming import callee
-from ..ir.walk import Transformer, walk_tree
+from ..ir.walk import Transformer, name_counts, walk_tree
 from .fold import fold_expression
 
 
@@ -55,12 +55,7 @@ def _merge_once(body, resolve):
     split = next((k for k, stmt in enumerate(body) if build.is_blank_line(stmt)), None)
     if split is None:
         return body, False
-    loads, stores = {}, {}
-    for stmt in body:
-        for node in walk_tree(stmt):
-            if isinstance(node, gast.Name):
-                table = loads if isinstance(node.ctx, gast.Load) else stores
-                table[node.id] = table.get(node.id, 0) + 1
+    loads, stores = name_counts(body)
     backward = list(body[split + 1:])
     changed = False
     names = None                # each statement's names, read once when first needed
