@@ -210,9 +210,7 @@ def _first_read(stmts):
     for stmt in stmts:
         if _is_comment(stmt):
             continue
-        if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 \
-                and isinstance(stmt.targets[0], gast.Name) \
-                and isinstance(stmt.value, gast.Subscript) \
+        if build.assigned_name(stmt) is not None and isinstance(stmt.value, gast.Subscript) \
                 and _sequence_key(stmt.value.value) is not None \
                 and isinstance(stmt.value.slice, gast.Name):
             return stmt.value.slice.id, stmt.targets[0].id, _sequence_key(stmt.value.value)
@@ -289,8 +287,7 @@ def _without_unread(forward, backward):
         loads = {n.id for stmt in forward + backward for n in walk_tree(stmt)
                  if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)}
         kept = [s for s in forward if not (
-            isinstance(s, gast.Assign) and len(s.targets) == 1
-            and isinstance(s.targets[0], gast.Name) and s.targets[0].id not in loads
+            build.assigned_name(s) is not None and s.targets[0].id not in loads
             and (_is_call_of(s.value, "range") or _is_call_of(s.value, "len")))]
         if len(kept) == len(forward):
             return forward, backward

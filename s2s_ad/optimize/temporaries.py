@@ -82,9 +82,7 @@ def _user(block, k, name, pure_call, is_adjoint):
                     and every_call(stmt.value, pure_call) and every_call(stmt.target, pure_call):
                 continue
             return None
-        if not (isinstance(stmt, gast.Assign) and len(stmt.targets) == 1
-                and isinstance(stmt.targets[0], gast.Name)
-                and stmt.targets[0].id not in read and every_call(stmt.value, pure_call)):
+        if build.assigned_name(stmt) in (None, *read) or not every_call(stmt.value, pure_call):
             return None
     return None
 
