@@ -3,16 +3,15 @@
     python benchmarks/paired_passes.py WORD [WORD ...]          # workloads whose name has a word
     PASSES="cholesky products" python benchmarks/paired_passes.py cholesky
     PASSES="FORWARD_GRADIENT: shared calls" REWRITES="" python ... Kepler
-    PASSES="" REWRITES=signs_as_copysign,closed_forms.whole_share python ... smooth
+    PASSES="" REWRITES=signs_as_copysign,closed_form_reading.whole_share python ... smooth
     ROUNDS=21 python benchmarks/paired_passes.py GP
 
 For each workload the gradient is built twice from the same code: as the schedule runs now
 ("after") and with the named passes of optimize/schedule.REVERSE (or, named
-`SCHEDULE: pass`, of FORWARD or FORWARD_GRADIENT) left out and unit copies
-(optimize/unit_copies.py) kept ("before"; PASSES="" leaves only unit copies out; REWRITES
-names the rewrites optimize/schedule.py calls inside its passes to leave out instead of
-unit copies, `share_unit_copies` by default, and `module.rule` a rule of an
-s2s_ad.optimize module made to prove nothing). Both and
+`SCHEDULE: pass`, of FORWARD or FORWARD_GRADIENT) left out ("before"; REWRITES names
+the rewrites optimize/schedule.py calls inside its passes to leave out as well, none by
+default, and `module.rule` a rule of an s2s_ad.optimize module made to prove nothing).
+Both and
 the hand-written gradient are called in interleaved rounds; each round's time per call is
 taken in CPU time (time.process_time: on a machine shared with other jobs, wall time
 counts the waits for a core) and in wall time, and the ratios to the hand-written gradient
@@ -40,7 +39,7 @@ import user_workloads  # noqa: E402
 SCHEDULES = ("REVERSE", "FORWARD", "FORWARD_GRADIENT")
 
 
-def built_without(wl, passes, rewrites=("share_unit_copies",)):
+def built_without(wl, passes, rewrites=()):
     """grad of a fresh copy of wl.f (the derivative cache is keyed by the function) built
     without `passes` and without the rewrites named: a function optimize/schedule.py calls,
     `(statements, ...) -> (statements, changed)`, or `module.rule`, a predicate of an
@@ -68,7 +67,7 @@ def built_without(wl, passes, rewrites=("share_unit_copies",)):
             setattr(owner, rule, function)
 
 
-def measure(wl, passes, rounds, rewrites=("share_unit_copies",)):
+def measure(wl, passes, rounds, rewrites=()):
     args = wl.make()
     after = s2s_ad.grad(wl.f, wrt=wl.wrt)
     after(*args)
@@ -100,7 +99,7 @@ def _flat(g):
 
 def main(words):
     passes = {p for p in os.environ.get("PASSES", "cholesky products").split(",") if p}
-    rewrites = tuple(r for r in os.environ.get("REWRITES", "share_unit_copies").split(",")
+    rewrites = tuple(r for r in os.environ.get("REWRITES", "").split(",")
                      if r)
     rounds = int(os.environ.get("ROUNDS", "15"))
     print(f"load average {os.getloadavg()[0]:.1f}; left out: {sorted(passes)} + {rewrites}")

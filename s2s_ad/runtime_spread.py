@@ -20,7 +20,8 @@ of y), never an extra pass over x.
 """
 import numpy as np
 
-from .runtime import _expand, _float_dtype, _scalar_like, unreduce_extremum
+from .runtime import _expand, _float_dtype, _scalar_like
+from .runtime_reductions import unreduce_extremum
 
 try:  # inside the package the error is an s2s_ad.ADError; standalone it is a ValueError
     from .errors import MissingDerivativeError

@@ -11,7 +11,8 @@ axis=None) change nothing.
 import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
-from s2s_ad.runtime import broadcast_tangent, reverse_cumsum
+from s2s_ad.runtime import broadcast_tangent
+from s2s_ad.runtime_reductions import reverse_cumsum
 from s2s_ad.runtime_shape import reshape_like
 from s2s_ad.runtime_arrays import linear_scan, shifted
 from s2s_ad.runtime_flow import match_adjoint

@@ -16,7 +16,8 @@ derivatives follow. Ties of nanmax/nanmin share the derivative equally, as for n
 import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
-from s2s_ad.runtime import reverse_cumsum, unreduce, unreduce_extremum, unreduce_prod
+from s2s_ad.runtime import unreduce
+from s2s_ad.runtime_reductions import reverse_cumsum, unreduce_extremum, unreduce_prod
 from s2s_ad.runtime_shape import reshape_like
 from s2s_ad.runtime_arrays import linear_scan, shifted
 from s2s_ad.runtime_flow import float_dtype

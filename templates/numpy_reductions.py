@@ -8,8 +8,9 @@ registered. Keywords a template does not list (out=, where=, initial=) are error
 import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
-from s2s_ad.runtime import (extremum_share, reduced_count, reverse_cumsum, unreduce,
-                            unreduce_extremum, unreduce_prod, unreduce_var)
+from s2s_ad.runtime import extremum_share, reduced_count, unreduce
+from s2s_ad.runtime_reductions import (reverse_cumsum, unreduce_extremum, unreduce_prod,
+                                       unreduce_var)
 from s2s_ad.runtime_shape import reshape_like
 from s2s_ad.runtime_spread import unreduce_norm, unreduce_std
 from s2s_ad.runtime_pieces import along_axis_index, running_source

@@ -20,9 +20,10 @@ goes back on the list, its own adjoint on the list's adjoint).
 import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d
-from s2s_ad.runtime import (_prod_others_tangent, add_at, broadcast_tangent, extremum_share,
-                            reduced_count, reverse_cumsum, unbroadcast, unreduce,
-                            unreduce_extremum, unreduce_prod, unreduce_var)
+from s2s_ad.runtime import (add_at, broadcast_tangent, extremum_share, reduced_count, unbroadcast,
+                            unreduce)
+from s2s_ad.runtime_reductions import (_prod_others_tangent, reverse_cumsum, unreduce_extremum,
+                                       unreduce_prod, unreduce_var)
 from s2s_ad.runtime_shape import (reshape_like, split_array, split_concatenated, split_hstacked,
                                   split_vstacked, unrepeat, unstack, untile, untranspose)
 from s2s_ad.runtime_spread import (norm_power, norm_reciprocal, spread_reciprocal,

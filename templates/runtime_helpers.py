@@ -17,10 +17,10 @@ import numpy as np
 
 from s2s_ad import (runtime, runtime_checks, runtime_creation, runtime_draws, runtime_flow,
                     runtime_keywords, runtime_linalg, runtime_objects)
-from s2s_ad.runtime import _prod_others_tangent
 from s2s_ad.ad.template_dsl import d, nondifferentiable, tangent
-from s2s_ad.runtime import (add_at, broadcast_tangent, reverse_cumsum, unbroadcast, unreduce,
-                            unreduce_extremum, unreduce_prod, unreduce_var)
+from s2s_ad.runtime import add_at, broadcast_tangent, unbroadcast, unreduce
+from s2s_ad.runtime_reductions import (_prod_others_tangent, reverse_cumsum, unreduce_extremum,
+                                       unreduce_prod, unreduce_var)
 from s2s_ad.runtime_shape import (reshape_like, split_array, split_concatenated, split_hstacked,
                                   split_vstacked, unrepeat, unstack, untile, untranspose)
 from s2s_ad.runtime_spread import norm_power, norm_reciprocal, unreduce_norm

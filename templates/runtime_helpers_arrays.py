@@ -3,7 +3,8 @@ weights of np.average) and runtime_spread.py (np.std), split from runtime_helper
 whose docstring says what these templates are for; and both templates of runtime.py's
 logistic, the derivative of np.logaddexp."""
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
-from s2s_ad.runtime import logistic, unbroadcast, unreduce, unreduce_var
+from s2s_ad.runtime import logistic, unbroadcast, unreduce
+from s2s_ad.runtime_reductions import unreduce_var
 from s2s_ad.runtime_arrays import (linear_scan, logsumexp_weights, pad_linear, shifted,
                                    spread_weights, sum_weighted, unlayout_weights, unpad,
                                    unpad_end_values, unpad_values, weights_total)

@@ -13,7 +13,8 @@ derivative meets _prod_others_second, which has no template: a located error.
 import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
-from s2s_ad.runtime import _prod_others_tangent, unbroadcast, unreduce
+from s2s_ad.runtime import unbroadcast, unreduce
+from s2s_ad.runtime_reductions import _prod_others_tangent
 from s2s_ad.runtime_products import _prod_others_second
 
 

@@ -8,8 +8,9 @@ import numpy as np
 
 import specs_runtime_linalg
 from primitive_specs import NONZERO, POSITIVE, REAL, Spec, UNARY as UNARY_SHAPES
-from s2s_ad.runtime import (add_at, broadcast_tangent, logistic, reverse_cumsum, unbroadcast,
-                            unreduce, unreduce_extremum, unreduce_prod, unreduce_var)
+from s2s_ad.runtime import add_at, broadcast_tangent, logistic, unbroadcast, unreduce
+from s2s_ad.runtime_reductions import (reverse_cumsum, unreduce_extremum, unreduce_prod,
+                                       unreduce_var)
 from s2s_ad.runtime_shape import (reshape_like, split_array, split_concatenated, split_hstacked,
                                   split_vstacked, unrepeat, unstack, untile, untranspose)
 from s2s_ad.runtime_spread import unreduce_norm

@@ -1,11 +1,11 @@
-"""Spec rows for runtime._prod_others_tangent (templates/runtime_products.py): np.prod's
+"""Spec rows for runtime_reductions._prod_others_tangent (templates/runtime_products.py): np.prod's
 second-order helper, whose templates give third derivatives through np.prod. Each row
 reduces like the prod it serves: all axes, one axis, keepdims, several axes, and an x
 with a zero factor (the helpers never divide by x)."""
 import numpy as np
 
 from primitive_specs import Spec
-from s2s_ad.runtime import _prod_others_tangent
+from s2s_ad.runtime_reductions import _prod_others_tangent
 
 MODES = ("reverse", "forward")
 

@@ -50,3 +50,16 @@ def test_the_reverse_stage_leaves_the_levels_form_as_it_was():
     assert recorded
     for derived in recorded:             # the levels form as it was after the derivative
         assert derived.levels_source == before
+
+
+MAX_LINES = 400          # one stage per module, each readable in one sitting
+
+
+def test_every_module_is_at_most_400_lines():
+    """The house rule, checked: a module that grows past it is split by what its parts are
+    (templates/template_index.py is generated, not read)."""
+    roots = (PACKAGE, PACKAGE.parent / "templates")
+    long = {str(path.relative_to(PACKAGE.parent)): n for root in roots
+            for path in sorted(root.rglob("*.py")) if path.name != "template_index.py"
+            for n in [len(path.read_text().splitlines())] if n > MAX_LINES}
+    assert not long, f"modules over {MAX_LINES} lines: {long}"

@@ -1,9 +1,8 @@
-"""Array gradients without passes a hand-written one does not make (issue 13, speed):
-a shared scale such as a mean's 1 / N is one factor of the one array expression
-(optimize/fold.py), `1.0 / t * x` is `x / t`, `a + -b` is `a - b`, an array a reduction
-reads may take a later result in place (optimize/buffers.py), and a whole-array max's
-adjoint is g at one place of zeros (runtime.unreduce_extremum). Each keeps the numbers
-right on both derivative paths, float32 stays float32, and broadcasting shapes reduce."""
+"""Array gradients without passes a hand-written one does not make (issue 13, speed): a
+shared scale such as a mean's 1 / N is one factor of the one array expression (optimize/
+fold.py), `1.0 / t * x` is `x / t`, `a + -b` is `a - b`, an array a reduction reads may take
+a later result in place (optimize/buffers.py), a whole-array max's adjoint is g at one place
+of zeros (runtime_reductions.unreduce_extremum); on both derivative paths, in float32 too."""
 
 import numpy as np
 import pytest
@@ -12,7 +11,8 @@ import s2s_ad
 from golden_files import assert_matches_golden
 from derivative_paths import PATHS, grad_on
 from gradcheck import numeric_grad
-from s2s_ad.runtime import _FEW, logistic, unreduce_extremum
+from s2s_ad.runtime import _FEW, logistic
+from s2s_ad.runtime_reductions import unreduce_extremum
 
 RNG = np.random.default_rng(13)
 

@@ -1,6 +1,6 @@
 """A full reduction's adjoint is one number spread over an array: specialised gradients keep
 it a number until an array of that shape is needed (ad/uniform.py), and a max/min
-reduction's adjoint skips counting ties when there are none (runtime.unreduce_extremum).
+reduction's adjoint skips counting ties if none (runtime_reductions.unreduce_extremum).
 Each source check holds the generated text of a small function; each is also checked
 against finite differences on both derivative paths, in float64 and float32 and with
 broadcasting shapes."""
@@ -12,7 +12,7 @@ from golden_files import assert_matches_golden
 from derivative_paths import PATHS, grad_on
 from gradcheck import assert_grad_matches, numeric_grad
 from paths import fresh
-from s2s_ad.runtime import unreduce_extremum
+from s2s_ad.runtime_reductions import unreduce_extremum
 
 RNG = np.random.default_rng(13)
 

@@ -36,6 +36,7 @@ from .slice_shapes import unsized_result
 from .lengths import SymbolicLengths
 from .shape_values import Shape, axes_from_lengths
 from .shape_classes import ShapeClasses
+from .helper_kinds import HelperKinds
 from .item_kinds import ItemKinds, join, listed, public
 from .operand_kinds import OperandsAtCalls, OperandsNoted
 from .tape_restores import tape_restores
@@ -106,7 +107,7 @@ def analyse_kinds(levels, signature, helper_result=None):
     return _Analysis(levels, signature, helper_result).run()
 
 
-class _Analysis(ItemKinds, ShapeClasses, SymbolicLengths, OperandsNoted):
+class _Analysis(ItemKinds, ShapeClasses, SymbolicLengths, OperandsNoted, HelperKinds):
     def __init__(self, levels, signature, helper_result):
         self.levels = levels
         self.helper_result = helper_result
@@ -329,41 +330,6 @@ class _Analysis(ItemKinds, ShapeClasses, SymbolicLengths, OperandsNoted):
         return kind, integer_worlds(kind, worlds, primitive,
                                      [w for _, w in args + list(keywords.values())])
 
-    def _helper(self, function, op):
-        """A user function's result, from its own analysis with the operands' kinds."""
-        bound = self._helper_signature(function, op)
-        if bound is None:
-            return UNKNOWN, None
-        kind = self.helper_result(function, bound[0])
-        return kind, stand_ins(kind)
-
-    def _helper_shaped_like(self, function, op):
-        """The operand whose shape a user function's result provably has (call_kinds'
-        shaped_like, asked after _helper), or None."""
-        bound = self._helper_signature(function, op)
-        shaped_like = getattr(self.helper_result, "shaped_like", None)
-        if bound is None or shaped_like is None:
-            return None
-        parameter = shaped_like(function, bound[0])
-        return bound[1].get(parameter) if parameter is not None else None
-
-    def _helper_signature(self, function, op):
-        """(parameter -> kind, parameter -> operand) of a call of a user function, or None
-        when its operands do not bind."""
-        try:
-            parameters = inspect.signature(function).parameters
-            bound = inspect.signature(function).bind(*op.args, **op.keywords)
-        except (TypeError, ValueError):
-            return None
-        signature = {}
-        for name, parameter in parameters.items():
-            if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
-                return None
-            if name in bound.arguments:
-                signature[name] = self._atom(bound.arguments[name])[0]
-            else:
-                signature[name] = constant(parameter.default)[0]
-        return signature, dict(bound.arguments)
 
 def _with_equal_lengths(classes, lengths):
     """Shape classes joined where the lengths (lengths.py) of every value two variables

@@ -48,6 +48,14 @@ def assign(target, value):
     return gast.Assign(targets=[target], value=value, type_comment=None)
 
 
+def assigned_name(stmt):
+    """The name `name = value` binds (one target, a plain name), else None."""
+    if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 \
+            and isinstance(stmt.targets[0], gast.Name):
+        return stmt.targets[0].id
+    return None
+
+
 def assign_tuple(targets, value):
     elts = [name(t, store=True) for t in targets]
     return gast.Assign(targets=[gast.Tuple(elts=elts, ctx=gast.Store())], value=value,

@@ -145,6 +145,24 @@ def names_loaded(node):
             and isinstance(n.ctx, gast.Load)]
 
 
+def name_counts(statements):
+    """({name: times read}, {name: times bound or deleted}) over `statements` (a list of
+    nodes), from one walk: what a pass asks before it moves, inlines or drops a name."""
+    loads, stores = {}, {}
+    for stmt in statements:
+        for node in walk_tree(stmt):
+            if isinstance(node, gast.Name):
+                table = loads if isinstance(node.ctx, gast.Load) else stores
+                table[node.id] = table.get(node.id, 0) + 1
+    return loads, stores
+
+
+def every_call(node, test):
+    """Does test(call) hold for every call under `node` (itself included)? With a pass's
+    pure_call: may the expression be evaluated again, moved or dropped?"""
+    return all(test(n) for n in walk_tree(node) if isinstance(n, gast.Call))
+
+
 def names_stored(node):
     """The names a statement (or a whole function body) binds, in walk order."""
     return [n.id for n in walk_tree(node) if isinstance(n, gast.Name)

@@ -62,9 +62,7 @@ def _literal_seeds(stmts, is_adjoint, counts, names):
     `2.0 * t9_0`, optimize/fold.py), and the binding goes."""
     seeds = {}
     for k, stmt in enumerate(stmts):
-        if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 \
-                and isinstance(stmt.targets[0], gast.Name) \
-                and isinstance(stmt.value, gast.Constant) and type(stmt.value.value) is float \
+        if build.assigned_name(stmt) is not None and isinstance(stmt.value, gast.Constant) and type(stmt.value.value) is float \
                 and is_adjoint(stmt.targets[0].id) \
                 and counts.get(stmt.targets[0].id, (0, 0))[0] == 1:
             name = stmt.targets[0].id
@@ -123,8 +121,7 @@ def _is_blank(stmt):
 
 def _copy_of(stmt, is_adjoint):
     """(a, b) for an adjoint copy `a = b`, else None."""
-    if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 \
-            and isinstance(stmt.targets[0], gast.Name) and isinstance(stmt.value, gast.Name) \
+    if build.assigned_name(stmt) is not None and isinstance(stmt.value, gast.Name) \
             and is_adjoint(stmt.targets[0].id) and is_adjoint(stmt.value.id):
         return stmt.targets[0].id, stmt.value.id
     return None

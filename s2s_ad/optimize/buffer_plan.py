@@ -101,7 +101,7 @@ class Plan:
              or isinstance(operand, gast.Name) and operand.id in self.dying
              and operand.id not in self.taken
              and self.reads[operand.id] == names_here[operand.id]
-             and self.s._name_class(operand.id) == cls]
+             and self.s.name_class(operand.id) == cls]
         for ident, count in names_here.items():
             self.reads[ident] -= count
         if owned:
@@ -127,7 +127,7 @@ class Plan:
             self.statements.append(self._in_place(node, operands, k, buffer))
             return buffer
         spare = self.free.get(cls)
-        if spare and not self.s._spread(node):     # unreduce(...) takes no out=: allocate
+        if spare and not self.s.spread(node):     # unreduce(...) takes no out=: allocate
             buffer = spare.pop(0)
             return self._written(self._ufunc_call(node, operands, buffer), buffer)
         return self._allocate(_rebuilt(node, operands))
@@ -152,7 +152,7 @@ class Plan:
         for operand in node.args if into_operand else ():
             if isinstance(operand, gast.Name) and operand.id in self.dying \
                     and operand.id not in self.taken and self.reads[operand.id] == 0 \
-                    and self.s._name_class(operand.id) == cls:
+                    and self.s.name_class(operand.id) == cls:
                 self.taken.add(operand.id)
                 return operand.id
         spare = self.free.get(cls)

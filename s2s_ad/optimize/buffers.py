@@ -27,36 +27,19 @@ multiplication commute exactly), so no value changes. A statement is rewritten o
 that saves an allocation; anything else is left as it was.
 """
 from collections import Counter
-from dataclasses import dataclass
 
 import gast
-import numpy
 
-from .. import runtime, runtime_checks, runtime_pieces
+from .. import runtime_checks
 from ..ir import build
 from ..ir.naming import callee
 from ..ir.walk import walk_tree
-from ..signature import Num
-from .buffer_plan import UFUNC_OF, NotScheduled, Plan, keeps_dtype
+from .array_classes import ArrayClasses
+from .buffer_plan import NotScheduled, Plan
 from .product_operands import product_operands_named, unplanned_operands_inlined
 
 _HARMLESS_ATTRIBUTES = {"size", "shape", "ndim", "dtype"}
-_REDUCTIONS = {numpy.sum, numpy.mean, numpy.max, numpy.min, numpy.prod}
-# runtime helpers whose result is always a new float array of the shape and dtype of an
-# elementwise operation on their first k operands (given float arrays and numbers there,
-# numbers or flags after): a buffer like arithmetic's. helper -> k
-_FRESH_HELPERS = {runtime.logistic: 1, runtime_pieces.kink_share: 3,
-                  runtime_pieces.where_negated: 1}
-# those of them that take `into=` (an array of their result's class to write into) ->
-# may it be one of their operands' (they read all operands before writing)?
-_OUT_HELPERS = {runtime_pieces.kink_share: True, runtime_pieces.where_negated: False}
 _SHAPE_CHECKS = (runtime_checks.check_broadcast, runtime_checks.check_matmul)
-# ufuncs given a free buffer or a new array, never their operand's: np.sign of 10^6 float64
-# takes 5.3 ms in place, 0.6 ms into another array (numpy 2.4; abs's adjoint met it)
-_SLOW_IN_PLACE = {numpy.sign}
-# np.clip(x, lo, hi) applies numpy's clip ufunc to its operands and takes its `out=`
-_CLIP = (getattr(numpy, "_core", None) or numpy.core).umath.clip
-_WEAK = "python number"        # a Python int or float: never changes an array's dtype
 
 
 def schedule_in_place(body, kinds, resolve, numpy_name, fresh, generated):
@@ -79,12 +62,11 @@ def schedule_in_place(body, kinds, resolve, numpy_name, fresh, generated):
     return unplanned_operands_inlined(planned, named), True
 
 
-class _Schedule:
+class _Schedule(ArrayClasses):
     def __init__(self, body, kinds, resolve, numpy_name, fresh, generated):
-        self.body, self.kinds, self.resolve = body, kinds, resolve
+        super().__init__(kinds, resolve)
+        self.body = body
         self.numpy_name, self.fresh, self.generated = numpy_name, fresh, generated
-        self.classes = {}         # generated name -> its class, from its one assignment
-        self._class_memo = {}     # id(node) -> (class, node: kept alive so ids stay unique)
         stores, self.last_read = {}, {}
         for index, stmt in enumerate(body):
             if self._shape_check(stmt):
@@ -101,7 +83,7 @@ class _Schedule:
         added = Counter(s.target.id for s in body if isinstance(s, gast.AugAssign)
                         and isinstance(s.target, gast.Name))
         for stmt in body:
-            target = _assigned_name(stmt)
+            target = build.assigned_name(stmt)
             if target in self.kinds.facts or target in self.classes:
                 continue
             if target in self.once or target in added and stores[target] == 1 + added[target]:
@@ -116,180 +98,6 @@ class _Schedule:
         return isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Call) \
             and callee(stmt.value.func, self.resolve) in _SHAPE_CHECKS
 
-    # ---- facts ------------------------------------------------------------------------
-    def class_of(self, node):
-        """(shape class, dtype) of a float array, _WEAK or a dtype name for a number, or
-        None when the facts do not say."""
-        key = id(node)
-        if key not in self._class_memo:         # each node once: deep expressions
-            self._class_memo[key] = (self._class_of(node), node)
-        return self._class_memo[key][0]
-
-    def _class_of(self, node):
-        if isinstance(node, gast.Constant):
-            return _WEAK if type(node.value) in (int, float) else None
-        if isinstance(node, gast.Name):
-            return self._name_class(node.id)
-        if isinstance(node, gast.Attribute) and node.attr in ("size", "ndim") \
-                and isinstance(node.value, gast.Name) or _is_length(node):
-            return _WEAK                                        # a Python int
-        if isinstance(node, gast.UnaryOp) and isinstance(node.op, (gast.USub, gast.UAdd)):
-            return self.class_of(node.operand)
-        if isinstance(node, gast.BinOp) and type(node.op) in UFUNC_OF:
-            return self._combine(self.class_of(node.left), self.class_of(node.right))
-        if self._spread(node):
-            return self.class_of(node.args[1])
-        if self.fresh_helper(node):
-            cls = self.class_of(node.args[0])
-            for operand in node.args[1:_FRESH_HELPERS[callee(node.func, self.resolve)]]:
-                cls = self._combine(cls, self.class_of(operand))
-            return cls if isinstance(cls, tuple) else None
-        if self._reduction(node):
-            return self._kept_reduction(node)
-        ufunc = self._ufunc(node)
-        if ufunc is not None:
-            classes = [self.class_of(a) for a in node.args]
-            cls = classes[0] if classes else None
-            for other in classes[1:]:
-                cls = self._combine(cls, other)
-            # only ufuncs that give an array of its operands' float dtype (not np.isnan)
-            if isinstance(cls, tuple) and keeps_dtype(ufunc, cls[1]):
-                return cls
-        return None
-
-    def _kept_reduction(self, node):
-        """`np.sum(a, axis=k, keepdims=True)` of a float array a: a _Row (a's axes with
-        axis k of length 1), else None."""
-        keywords = {k.arg: k.value for k in node.keywords}
-        axis = build.number_literal(keywords.get("axis", build.const(None)))
-        keepdims = keywords.get("keepdims")
-        cls = self.class_of(node.args[0]) if len(node.args) == 1 else None
-        axes = self._axes(cls)
-        if type(axis) is not int or not (isinstance(keepdims, gast.Constant)
-                                         and keepdims.value is True) \
-                or axes is None or not -len(axes) <= axis < len(axes):
-            return None
-        kept = list(axes)
-        kept[axis] = 1
-        return _Row(tuple(kept), cls[1] if isinstance(cls, tuple) else cls.dtype)
-
-    def _axes(self, cls):
-        """The axes (1 or None for any other length) of a class's arrays, or None."""
-        if isinstance(cls, _Row):
-            return cls.axes
-        if isinstance(cls, tuple):
-            return self.kinds.axes(cls[0])
-        return None
-
-    def _combine(self, a, b):
-        """The class of an elementwise operation on operands of classes a and b: a float
-        array's class also when the other operand is an array that broadcasts against it
-        without growing it (a row of means against its matrix), never when the result
-        would be larger than either."""
-        if a is None or b is None:
-            return None
-        if a == b:
-            return a
-        if not isinstance(a, (tuple, _Row)):
-            a, b = b, a
-        if not isinstance(a, (tuple, _Row)):
-            return _WEAK if a == b == _WEAK else None
-        if not isinstance(b, (tuple, _Row)):              # an array and a number
-            if b == _WEAK or numpy.promote_types(b, _dtype(a)) == numpy.dtype(_dtype(a)):
-                return a
-            return None
-        for big, small in ((a, b), (b, a)):
-            if isinstance(big, tuple) and self._broadcasts_into(small, big):
-                return big
-        return None
-
-    def _broadcasts_into(self, small, big):
-        small_axes, big_axes = self._axes(small), self._axes(big)
-        if small_axes is None or big_axes is None or len(small_axes) > len(big_axes) \
-                or numpy.promote_types(_dtype(small), _dtype(big)) != numpy.dtype(_dtype(big)):
-            return False
-        pairs = zip(reversed(small_axes), reversed(big_axes))
-        return all(s == 1 or s is None and b is None for s, b in pairs)
-
-    def _name_class(self, ident):
-        if ident in self.classes:
-            return self.classes[ident]
-        kind = self.kinds.of(ident)
-        if not isinstance(kind, Num) or kind.dtype is None:
-            return None
-        if kind.axes == ():
-            if kind.type in (int, float):
-                return _WEAK
-            return kind.dtype if kind.type is not None and kind.type is not numpy.ndarray \
-                else None
-        if kind.type is numpy.ndarray and kind.dtype in ("float64", "float32") \
-                and (kind.axes or kind.axes is None and ident in self.once):
-            # axes None (`u[1:, :] - u[:-1, :]`, lengths no fact): still an array, whose
-            # class meets numbers and its shape class only, nothing that may broadcast
-            return ((self.kinds.shape_class or {}).get(ident, ident), kind.dtype)
-        return None
-
-    def _spread(self, node):
-        """`unreduce(g, x, None, False)` with g a Python number: a reduction's seed spread
-        over x, a new array of x's shape and dtype (runtime.unreduce)."""
-        return isinstance(node, gast.Call) and not node.keywords and len(node.args) >= 2 \
-            and callee(node.func, self.resolve) is runtime.unreduce \
-            and all(isinstance(a, gast.Constant) and a.value in (None, False)
-                    for a in node.args[2:]) \
-            and self.class_of(node.args[0]) == _WEAK
-
-    def fresh_helper(self, node):
-        """`logistic(z, 0.0)`, `kink_share(g, 1.0, d, True)`, `where_negated(g, c)`: a
-        helper of _FRESH_HELPERS on names and numbers (its first k operands, one of them a
-        name), numbers, flags or a mask that fits in the first operand after them."""
-        if not (isinstance(node, gast.Call) and not node.keywords and node.args):
-            return False
-        k = _FRESH_HELPERS.get(callee(node.func, self.resolve))
-        if k is None or len(node.args) < k:
-            return False
-        operands, rest = node.args[:k], node.args[k:]
-        return any(isinstance(a, gast.Name) for a in operands) \
-            and all(isinstance(a, gast.Name) or self.class_of(a) == _WEAK for a in operands) \
-            and all(self.class_of(a) == _WEAK or isinstance(a, gast.Constant)
-                    and type(a.value) is bool or self._mask_within(a, operands[0])
-                    for a in rest)
-
-    def _mask_within(self, node, array):
-        """Is `node` a boolean array (where_negated's mask) that broadcasts into `array`'s
-        class without growing it?"""
-        kind = self.kinds.of(node.id) if isinstance(node, gast.Name) else None
-        axes = self._axes(self.class_of(array))
-        if not (isinstance(kind, Num) and kind.dtype == "bool" and kind.axes is not None
-                and axes is not None and len(kind.axes) <= len(axes)):
-            return False
-        pairs = zip(reversed(kind.axes), reversed(axes))
-        return all(s == 1 or s is None and b is None for s, b in pairs)
-
-    def takes_out(self, node):
-        """_OUT_HELPERS's entry for `node`'s callee (None: it takes no `into=`)."""
-        return _OUT_HELPERS.get(callee(node.func, self.resolve))
-
-    def slow_in_place(self, node):
-        return self._ufunc(node) in _SLOW_IN_PLACE     # (its operand is no buffer for it)
-
-    def _reduction(self, node):
-        """A numpy reduction (`np.sum(t, axis=1)`): it reads its array and returns a new
-        one, keeping no reference, so the array may serve as a buffer after it."""
-        return isinstance(node, gast.Call) and callee(node.func, self.resolve) in _REDUCTIONS \
-            and all(k.arg in ("axis", "keepdims") for k in node.keywords)
-
-    def _ufunc(self, node):
-        """The numpy ufunc a call without keywords applies elementwise, else None."""
-        if not isinstance(node, gast.Call) or node.keywords:
-            return None
-        function = callee(node.func, self.resolve)
-        if function is numpy.clip:
-            function = _CLIP
-        if isinstance(function, numpy.ufunc) and function.nout == 1 \
-                and function.nin == len(node.args):
-            return function
-        return None
-
     def _buffers(self):
         """Names whose array nothing but this function's arithmetic can see."""
         allowed = set()           # ids of Name nodes read where no reference is kept
@@ -299,10 +107,10 @@ class _Schedule:
                 continue
             for node in walk_tree(stmt):
                 if isinstance(node, (gast.BinOp, gast.UnaryOp, gast.Compare)) or \
-                        self._ufunc(node) is not None:
+                        self.ufunc(node) is not None:
                     allowed.update(id(c) for c in gast.iter_child_nodes(node)
                                    if isinstance(c, gast.Name))
-                elif self._reduction(node) or self.fresh_helper(node):   # no reference kept
+                elif self.reduction(node) or self.fresh_helper(node):   # no reference kept
                     allowed.update(id(a) for a in node.args if isinstance(a, gast.Name))
                 elif isinstance(node, gast.Attribute) and node.attr in _HARMLESS_ATTRIBUTES:
                     allowed.add(id(node.value))
@@ -312,9 +120,9 @@ class _Schedule:
                     allowed.update(id(p) for p in parts)
         candidates = set()
         for stmt in self.body:
-            target = _assigned_name(stmt)
+            target = build.assigned_name(stmt)
             if target in self.once and \
-                    isinstance(self._name_class(target), tuple) and _allocates(stmt.value, self):
+                    isinstance(self.name_class(target), tuple) and _allocates(stmt.value, self):
                 candidates.add(target)
         for stmt in self.body:
             for node in walk_tree(stmt):
@@ -337,12 +145,12 @@ class _Schedule:
                 changed = True
             for name in sorted(self.buffers - self.used):
                 if self.last_read.get(name) == index:
-                    self.free.setdefault(self._name_class(name), []).append(name)
+                    self.free.setdefault(self.name_class(name), []).append(name)
                     self.used.add(name)
         return (out, True) if changed else (self.body, False)
 
     def _statement(self, index, stmt):
-        target = _assigned_name(stmt)
+        target = build.assigned_name(stmt)
         # a user's variable is assigned its value in one step, as the user wrote it
         # (checked below, once the plan is made)
         if target is None or not isinstance(self.class_of(stmt.value), tuple) \
@@ -374,33 +182,6 @@ class _Schedule:
 def _allocates(value, schedule):
     """Is `value` a new array (arithmetic or a ufunc on an array)?"""
     return isinstance(value, (gast.BinOp, gast.UnaryOp)) or \
-        schedule._ufunc(value) is not None or schedule._spread(value) \
+        schedule.ufunc(value) is not None or schedule.spread(value) \
         or schedule.fresh_helper(value)
-
-
-def _assigned_name(stmt):
-    if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 \
-            and isinstance(stmt.targets[0], gast.Name):
-        return stmt.targets[0].id
-    return None
-
-
-def _is_length(node):
-    """`x.shape[-1]`: a Python int."""
-    return isinstance(node, gast.Subscript) and build.number_literal(node.slice) is not None \
-        and isinstance(node.value, gast.Attribute) and node.value.attr == "shape" \
-        and isinstance(node.value.value, gast.Name)
-
-
-@dataclass(frozen=True)
-class _Row:
-    """The class of an array a reduction kept the axes of (`np.sum(g, axis=1,
-    keepdims=True)`): its axes and dtype. It is never a buffer; arithmetic reads it where
-    it broadcasts against an array of a class."""
-    axes: tuple
-    dtype: str
-
-
-def _dtype(cls):
-    return cls.dtype if isinstance(cls, _Row) else cls[1]
 

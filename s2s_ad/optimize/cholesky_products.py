@@ -39,7 +39,7 @@ import gast
 import numpy
 
 from ..ir import build
-from ..ir.walk import walk_tree
+from ..ir.walk import name_counts, walk_tree
 from ..runtime import unbroadcast
 from ..runtime_linalg import undiag
 from ..runtime_shape import reshape_like, untranspose
@@ -76,8 +76,7 @@ def _rewrite_site(statements, k, callee, numpy_name, fresh, name_for):
     w_name, t_arg, g_name = site
     stores = _store_counts(statements)
     top = {s.targets[0].id: s for s in statements
-           if isinstance(s, gast.Assign) and len(s.targets) == 1
-           and isinstance(s.targets[0], gast.Name)}
+           if build.assigned_name(s) is not None}
     w_def, l_name = top.get(w_name), _transposed_name(t_arg, callee)
     if l_name is None or w_def is None or stores.get(w_name) != 1 or stores.get(l_name) != 1 \
             or not _is_cholesky(top.get(l_name), callee) \
@@ -88,10 +87,7 @@ def _rewrite_site(statements, k, callee, numpy_name, fresh, name_for):
         return None
 
     position = {id(s): j for j, s in enumerate(statements)}
-    loads = {}
-    for node in (n for s in statements for n in walk_tree(s)):
-        if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
-            loads[node.id] = loads.get(node.id, 0) + 1
+    loads = name_counts(statements)[0]
     products = set()
 
     def cancelled(term, at):
@@ -335,9 +331,7 @@ def _drop_unread(statements, products):
         read = {n.id for s in statements for n in walk_tree(s)
                 if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)}
         kept = [s for s in statements
-                if not (isinstance(s, gast.Assign) and len(s.targets) == 1
-                        and isinstance(s.targets[0], gast.Name)
-                        and s.targets[0].id in products and s.targets[0].id not in read)]
+                if build.assigned_name(s) not in products or s.targets[0].id in read]
         if len(kept) == len(statements):
             return kept
         statements = kept

@@ -15,7 +15,8 @@ import re
 import gast
 
 from ..ir import build
-from ..ir.walk import all_statements, names_loaded, walk_tree, without_statements
+from ..ir.walk import (all_statements, every_call, names_loaded, walk_tree,
+                       without_statements)
 
 
 def eliminate_dead_code(body, raising=None):
@@ -193,11 +194,10 @@ def _replaced(body, table):
 
 def _removable(stmt, pure_call):
     """`x = e` and `x += e` (generated code adds in place only into arrays it owns)."""
-    plain = isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 \
-        and isinstance(stmt.targets[0], gast.Name)
+    plain = build.assigned_name(stmt) is not None
     augmented = isinstance(stmt, gast.AugAssign) and isinstance(stmt.target, gast.Name)
     return (plain or augmented) and not _pops(stmt.value) \
-        and all(pure_call(c) for c in walk_tree(stmt.value) if isinstance(c, gast.Call))
+        and every_call(stmt.value, pure_call)
 
 
 def drop_empty_comments(body):

@@ -33,8 +33,7 @@ def float_literals_beside_inputs(body, inputs, is_active):
             if any(a is not b for a, b in zip(inner + orelse, stmt.body + stmt.orelse)):
                 stmt = copy.copy(stmt)
                 stmt.body, stmt.orelse = inner, orelse
-        elif isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 \
-                and isinstance(stmt.targets[0], gast.Name) and is_active(stmt.targets[0].id) \
+        elif build.assigned_name(stmt) is not None and is_active(stmt.targets[0].id) \
                 and isinstance(stmt.value, gast.BinOp):
             node = stmt.value
             sides = ("left", "right") if isinstance(node.op, _ARITHMETIC) else \

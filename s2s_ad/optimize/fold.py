@@ -277,9 +277,8 @@ def _fuse_first_sums(body, folder):
     for stmt in body:
         previous = out[-1] if out else None
         if isinstance(stmt, gast.AugAssign) and isinstance(stmt.op, gast.Add) \
-                and isinstance(stmt.target, gast.Name) and isinstance(previous, gast.Assign) \
-                and len(previous.targets) == 1 and isinstance(previous.targets[0], gast.Name) \
-                and previous.targets[0].id == stmt.target.id \
+                and isinstance(stmt.target, gast.Name) \
+                and build.assigned_name(previous) == stmt.target.id \
                 and not any(isinstance(n, gast.Name) and n.id == stmt.target.id
                             for n in walk_tree(stmt.value)) \
                 and not _pops(previous.value) and not _pops(stmt.value):

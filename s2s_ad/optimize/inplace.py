@@ -25,6 +25,7 @@ only accumulates while the value keeps its shape, so `+=` never needs to grow N.
 """
 import gast
 
+from ..ir import build
 from ..ir.walk import walk_tree
 
 _OPERATOR_PARENTS = (gast.BinOp, gast.UnaryOp, gast.Compare, gast.BoolOp)
@@ -57,10 +58,9 @@ def accumulate_in_place(body, before=(), after=()):
 def _accumulated_name(stmt):
     """N for `N = N + e` or `N = N - e` (e not reading N; folding writes `N += -e` as the
     latter), else None."""
-    if not (isinstance(stmt, gast.Assign) and len(stmt.targets) == 1
-            and isinstance(stmt.targets[0], gast.Name)):
+    name, value = build.assigned_name(stmt), getattr(stmt, "value", None)
+    if name is None:
         return None
-    name, value = stmt.targets[0].id, stmt.value
     if isinstance(value, gast.BinOp) and isinstance(value.op, (gast.Add, gast.Sub)) \
             and isinstance(value.left, gast.Name) and value.left.id == name \
             and not any(isinstance(n, gast.Name) and n.id == name
@@ -71,8 +71,7 @@ def _accumulated_name(stmt):
 
 def _is_zero_assignment(stmt):
     """`N = 0.0`, or `N = np.zeros_like(x)` (a new array: the facts knew x's shape)."""
-    if not (isinstance(stmt, gast.Assign) and len(stmt.targets) == 1
-            and isinstance(stmt.targets[0], gast.Name)):
+    if build.assigned_name(stmt) is None:
         return False
     value = stmt.value
     if isinstance(value, gast.Call):
@@ -93,10 +92,10 @@ def _owned_copies(module, before, after):
     made = {}                     # top-level name -> its defining statement, in order
     owned, top = {}, {id(stmt) for stmt in module.body}
     for stmt in before + module.body:
-        if not (isinstance(stmt, gast.Assign) and len(stmt.targets) == 1
-                and isinstance(stmt.targets[0], gast.Name)):
+        target = build.assigned_name(stmt)
+        if target is None:
             continue
-        target, value = stmt.targets[0].id, stmt.value
+        value = stmt.value
         if isinstance(value, gast.Name) and value.id in made and stores[value.id] == 1 \
                 and loads.get(value.id) == 1 and _fresh(made[value.id], made, stores, loads) \
                 or id(stmt) in top and isinstance(value, (gast.BinOp, gast.UnaryOp)):

@@ -138,8 +138,7 @@ def _item_parts(loop, item, kind, loads, reread):
 
 def _reads_part(stmt, item):
     """Is `stmt` `x = item[k]`, k a literal position?"""
-    return isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 \
-        and isinstance(stmt.targets[0], gast.Name) and isinstance(stmt.value, gast.Subscript) \
+    return build.assigned_name(stmt) is not None and isinstance(stmt.value, gast.Subscript) \
         and isinstance(stmt.value.value, gast.Name) and stmt.value.value.id == item \
         and type(build.number_literal(stmt.value.slice)) is int
 
@@ -158,8 +157,7 @@ def _single_definitions(body):
             if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
                 counts[node.id] = counts.get(node.id, 0) + 1
     for stmt in body:
-        if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 \
-                and isinstance(stmt.targets[0], gast.Name) and counts[stmt.targets[0].id] == 1:
+        if build.assigned_name(stmt) is not None and counts[stmt.targets[0].id] == 1:
             values[stmt.targets[0].id] = stmt.value
     return values
 
@@ -212,9 +210,7 @@ def _first_read(stmts):
     for stmt in stmts:
         if _is_comment(stmt):
             continue
-        if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 \
-                and isinstance(stmt.targets[0], gast.Name) \
-                and isinstance(stmt.value, gast.Subscript) \
+        if build.assigned_name(stmt) is not None and isinstance(stmt.value, gast.Subscript) \
                 and _sequence_key(stmt.value.value) is not None \
                 and isinstance(stmt.value.slice, gast.Name):
             return stmt.value.slice.id, stmt.targets[0].id, _sequence_key(stmt.value.value)
@@ -291,8 +287,7 @@ def _without_unread(forward, backward):
         loads = {n.id for stmt in forward + backward for n in walk_tree(stmt)
                  if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)}
         kept = [s for s in forward if not (
-            isinstance(s, gast.Assign) and len(s.targets) == 1
-            and isinstance(s.targets[0], gast.Name) and s.targets[0].id not in loads
+            build.assigned_name(s) is not None and s.targets[0].id not in loads
             and (_is_call_of(s.value, "range") or _is_call_of(s.value, "len")))]
         if len(kept) == len(forward):
             return forward, backward

@@ -41,8 +41,7 @@ def read_quotients(body, resolve):
     once = assigned_at_most_once(body)
     divisors = {}                   # forward name -> (its function, the operand's name)
     for stmt in body[:split]:
-        if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 \
-                and isinstance(stmt.targets[0], gast.Name) and stmt.targets[0].id in once:
+        if build.assigned_name(stmt) in once:
             operand = _single_name_call(stmt.value, resolve, once)
             if operand is not None:
                 divisors[stmt.targets[0].id] = operand

@@ -39,7 +39,7 @@ import gast
 from .. import runtime_flow, runtime_pieces
 from ..ir import build
 from ..signature import Num
-from ..ir.walk import walk_tree
+from ..ir.walk import names_stored
 from .adjoint_copies import drop_adjoint_copies
 from .body import Body
 from .buffers import schedule_in_place
@@ -60,8 +60,8 @@ from .sign_products import signs_as_copysign
 from .shared_inverses import share_inverses
 from .tape_batches import batch_loop_tapes
 from .tangent_forms import linear_tangent_forms
-from .temporaries import inline_temporaries
 from .unit_copies import share_unit_copies
+from .temporaries import inline_temporaries
 
 MAX_ROUNDS = 10
 
@@ -205,8 +205,7 @@ def in_place_arithmetic(body, facts):
     its loops' saves pushed as one tuple per iteration (tape_batches.py), its loops over a
     tuple's positions iterating the tuple (item_loops.py), float arrays a loop reads item
     by item read from a list (list_reads.py), adjoint copies nothing needs dropped
-    (adjoint_copies.py), sums accumulated in place again (inplace.py) and, last, copies
-    `y = x * 1.0` of arrays nothing writes into dropped (unit_copies.py); `body`
+    (adjoint_copies.py) and sums accumulated in place again (inplace.py); `body`
     itself when nothing changed. Writes into `body` (run_schedule's copy, not `plain`)."""
     if not facts.specialised:
         return body
@@ -335,7 +334,8 @@ def reverse_body(result, request, namer, aux=None):
         request.preserve_result else []
     values += [build.name(aux)] if aux is not None else []
     for k, value in enumerate(values):
-        if isinstance(value, gast.Name) and value.id in _stored_names(result.backward):
+        if isinstance(value, gast.Name) \
+                and any(value.id in names_stored(s) for s in result.backward):
             # the backward sweep restores the variable to earlier values: keep the result
             kept = namer.fresh(f"{value.id}_value")
             forward.append(build.assign(kept, build.clone(value)))
@@ -348,11 +348,6 @@ def reverse_body(result, request, namer, aux=None):
     else:
         returned = grad_value
     return Body(tuple(forward), tuple(result.backward), build.ret(returned))
-
-
-def _stored_names(statements):
-    return {n.id for stmt in statements for n in walk_tree(stmt)
-            if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
 
 
 def _holds_floats(kinds):

@@ -22,7 +22,7 @@ statements (a body of n statements costs O(n), not O(n**2)).
 import gast
 
 from ..ir import build
-from ..ir.walk import walk_tree
+from ..ir.walk import every_call, names_stored, walk_tree
 
 # how far ahead a call's repeats are looked for: the ones tangent templates make sit in
 # the next few statements, and a bounded scan keeps a long straight-line body linear
@@ -73,7 +73,7 @@ class _Seen:
     def stores(self, stmt):
         found = self._stores.get(id(stmt))
         if found is None:
-            found = self._stores[id(stmt)] = (stmt, _stored(stmt))
+            found = self._stores[id(stmt)] = (stmt, set(names_stored(stmt)))
         return found[1]
 
     def forget(self, stmt):
@@ -97,7 +97,7 @@ def _calls(value, pure_call):
         if isinstance(node, _CONDITIONAL):
             continue
         if isinstance(node, gast.Call):
-            if not all(pure_call(c) for c in walk_tree(node) if isinstance(c, gast.Call)):
+            if not every_call(node, pure_call):
                 continue
             found.append(node)
         todo.extend(gast.iter_child_nodes(node))
@@ -153,11 +153,6 @@ def _share(block, k, call, fresh, seen):
         _replace(block[j], node, build.name(name))
         seen.forget(block[j])
     return True
-
-
-def _stored(stmt):
-    return {n.id for n in walk_tree(stmt) if isinstance(n, gast.Name)
-            and isinstance(n.ctx, gast.Store)}
 
 
 def _touches(stmts, name):

@@ -186,14 +186,13 @@ def _backward_start(statements):
 
 def _whole(stmt, node, stores):
     """Is `stmt` the assignment `P = node` of a name P written nowhere else?"""
-    return isinstance(stmt, gast.Assign) and stmt.value is node and len(stmt.targets) == 1 \
-        and isinstance(stmt.targets[0], gast.Name) and stores.get(stmt.targets[0].id) == 1
+    return build.assigned_name(stmt) is not None and stmt.value is node \
+        and stores.get(stmt.targets[0].id) == 1
 
 
 def _plain_solve(stmt, sites, k):
     """Is statement k `x = np.linalg.solve(M, b)`, M itself (not its transpose)?"""
-    return isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 \
-        and isinstance(stmt.targets[0], gast.Name) \
+    return build.assigned_name(stmt) is not None \
         and any(j == k and node is stmt.value and what == "solve" and not flipped
                 for j, node, what, (_, flipped) in sites)
 

@@ -205,8 +205,7 @@ def _single_definitions(statements):
     into a name once bound to another name's array (`a = b` or a view `a = b[1:]`)."""
     stores, definitions, written, bound = {}, {}, set(), {}
     for stmt in statements:
-        if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 \
-                and isinstance(stmt.targets[0], gast.Name):
+        if build.assigned_name(stmt) is not None:
             definitions[stmt.targets[0].id] = stmt.value
         for node in walk_tree(stmt):
             if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):

@@ -27,6 +27,7 @@ the same numbers up to rounding, often fewer digits lost (no `dx - (dx + ...)`).
 """
 import gast
 
+from ..ir import build
 from ..ir.walk import names_stored, walk_tree
 from . import rational
 from .closed_form_render import Renderer, agree, evaluate
@@ -50,8 +51,7 @@ def linear_tangent_forms(statements, is_tangent, is_number):
 def _block(statements, is_tangent, is_number, changed):
     defs = {}           # name -> (rational value, its expression): polynomials of this block
     for stmt in statements:
-        single = isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 \
-            and isinstance(stmt.targets[0], gast.Name)
+        single = build.assigned_name(stmt) is not None
         if single and is_tangent(stmt.targets[0].id):
             new = _shorter(stmt.value, defs, is_tangent, is_number)
             if new is not None:

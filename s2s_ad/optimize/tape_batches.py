@@ -90,8 +90,7 @@ def _pushed(stmt, tape):
 
 def _popped(stmt, tape):
     """v for `v = tape.pop()`, else None."""
-    if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 \
-            and isinstance(stmt.targets[0], gast.Name) \
+    if build.assigned_name(stmt) is not None \
             and _is_tape_call(stmt.value, tape, "pop") and not stmt.value.args:
         return stmt.targets[0].id
     return None

@@ -24,7 +24,7 @@ import re
 import gast
 
 from ..ir import build
-from ..ir.walk import all_statements, walk_tree
+from ..ir.walk import all_statements, every_call, name_counts, walk_tree
 
 _TEMPORARY = re.compile(r"t\d+_\d+(_bar)?$")
 # a forward-mode gradient's tangent of a temporary (ad/forward_gradient.py): `dt1_0_dx`,
@@ -43,11 +43,7 @@ def inline_temporaries(body, pure_call, is_number=None, is_adjoint=lambda name: 
     adjoint written in place is an array the backward sweep allocated, which nothing reads
     before it is complete (in a loop, an adjoint carried between iterations is read while
     others still add into it). Returns (body, changed)."""
-    stores, loads = {}, {}
-    for node in walk_tree(gast.Module(body=body, type_ignores=[])):
-        if isinstance(node, gast.Name):
-            table = loads if isinstance(node.ctx, gast.Load) else stores
-            table[node.id] = table.get(node.id, 0) + 1
+    loads, stores = name_counts(body)
     changed = False
     for block in [body] + [getattr(s, f) for s in all_statements(body)
                            for f in ("body", "orelse")
@@ -58,7 +54,7 @@ def inline_temporaries(body, pure_call, is_number=None, is_adjoint=lambda name: 
             name = _single_use_temporary(stmt, stores, loads)
             past_adjoints = is_adjoint if block is body else (lambda name: False)
             user = _user(block, k, name, pure_call, past_adjoints) if name is not None \
-                and _pure(stmt.value, pure_call) else None
+                and every_call(stmt.value, pure_call) else None
             copies = is_number is not None and is_number(name)
             if user is not None and _inline_into(user, name, stmt.value, copies):
                 del block[k]
@@ -67,10 +63,6 @@ def inline_temporaries(body, pure_call, is_number=None, is_adjoint=lambda name: 
                 continue
             k += 1
     return body, changed
-
-
-def _pure(value, pure_call):
-    return all(pure_call(c) for c in walk_tree(value) if isinstance(c, gast.Call))
 
 
 def _user(block, k, name, pure_call, is_adjoint):
@@ -87,12 +79,10 @@ def _user(block, k, name, pure_call, is_adjoint):
             base = stmt.target.value if isinstance(stmt.target, gast.Subscript) \
                 else stmt.target
             if isinstance(base, gast.Name) and is_adjoint(base.id) and base.id not in read \
-                    and _pure(stmt.value, pure_call) and _pure(stmt.target, pure_call):
+                    and every_call(stmt.value, pure_call) and every_call(stmt.target, pure_call):
                 continue
             return None
-        if not (isinstance(stmt, gast.Assign) and len(stmt.targets) == 1
-                and isinstance(stmt.targets[0], gast.Name)
-                and stmt.targets[0].id not in read and _pure(stmt.value, pure_call)):
+        if build.assigned_name(stmt) in (None, *read) or not every_call(stmt.value, pure_call):
             return None
     return None
 

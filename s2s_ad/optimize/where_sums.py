@@ -36,7 +36,7 @@ import gast
 
 from ..ir import build
 from ..ir.naming import callee
-from ..ir.walk import Transformer, walk_tree
+from ..ir.walk import Transformer, name_counts, walk_tree
 from .fold import fold_expression
 
 
@@ -55,17 +55,12 @@ def _merge_once(body, resolve):
     split = next((k for k, stmt in enumerate(body) if build.is_blank_line(stmt)), None)
     if split is None:
         return body, False
-    loads, stores = {}, {}
-    for stmt in body:
-        for node in walk_tree(stmt):
-            if isinstance(node, gast.Name):
-                table = loads if isinstance(node.ctx, gast.Load) else stores
-                table[node.id] = table.get(node.id, 0) + 1
+    loads, stores = name_counts(body)
     backward = list(body[split + 1:])
     changed = False
     names = None                # each statement's names, read once when first needed
     for i, first in enumerate(backward):
-        target = _assigned(first)
+        target = build.assigned_name(first)
         # (the np.where test first: a long body has none, and stays one pass)
         if target is None:
             continue
@@ -118,20 +113,13 @@ def _merged_within(value, resolve):
     return build.call(build.clone(left[2]), [left[0][0], branches[0], branches[1]])
 
 
-def _assigned(stmt):
-    if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 \
-            and isinstance(stmt.targets[0], gast.Name):
-        return stmt.targets[0].id
-    return None
-
-
 def _increment(stmt, target):
     """(e, subtracted) of `target += e` or `target = target + e` (False), `target -= e` or
     `target = target - e` (True: `1.0 - p` in a branch), target not read in e; else None."""
     if isinstance(stmt, gast.AugAssign) and isinstance(stmt.op, (gast.Add, gast.Sub)) \
             and isinstance(stmt.target, gast.Name) and stmt.target.id == target:
         value, op = stmt.value, stmt.op
-    elif _assigned(stmt) == target and isinstance(stmt.value, gast.BinOp) \
+    elif build.assigned_name(stmt) == target and isinstance(stmt.value, gast.BinOp) \
             and isinstance(stmt.value.op, (gast.Add, gast.Sub)) \
             and isinstance(stmt.value.left, gast.Name) and stmt.value.left.id == target:
         value, op = stmt.value.right, stmt.value.op
@@ -158,7 +146,7 @@ def _through_temporary(value, before, loads, stores):
     if not isinstance(head, gast.Name) or loads.get(head.id) != 1 \
             or stores.get(head.id) != 1:
         return value, None
-    index = next((k for k, s in enumerate(before) if _assigned(s) == head.id), None)
+    index = next((k for k, s in enumerate(before) if build.assigned_name(s) == head.id), None)
     if index is None:
         return value, None
     definition = before[index].value

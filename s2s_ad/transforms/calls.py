@@ -28,6 +28,7 @@ from ..frontend.star_params import (fixed_arity, fixed_count, keyword_names, spr
                                     takes_variable_arguments)
 from ..runtime_objects import constructible, defines_call, field_names, make_object
 from . import desugar
+from .argument_spreads import ArgumentSpreadMixin
 from .function_values import FunctionValueMixin
 from .generators import listed_generator
 from .helper_inline import _LIBRARIES, HelperInlineMixin
@@ -38,7 +39,7 @@ from .array_syntax import (AXIS_CONCATENATORS, axis_concatenation, einsum_subscr
 
 
 
-class CallMixin(FunctionValueMixin, HelperInlineMixin, ObjectCallMixin):
+class CallMixin(FunctionValueMixin, ArgumentSpreadMixin, HelperInlineMixin, ObjectCallMixin):
     """Lowering of call expressions to one primitive operation over atoms."""
 
     def _call(self, expr):
