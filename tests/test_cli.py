@@ -14,7 +14,7 @@ import pytest
 
 import s2s_ad
 from gradcheck import numeric_grad
-from s2s_ad.backend.standalone import _number_source
+from s2s_ad.backend.number_source import number_source
 
 PROJECT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cli_project")
 NUMPY_HOME = os.path.dirname(os.path.dirname(np.__file__))
@@ -251,13 +251,13 @@ def _import_from(path):
     np.float16(-2.5), np.int8(-3), np.uint64(2 ** 64 - 1), np.bool_(True),
     np.complex64(1 + 2j), np.float64(-np.inf)], ids=repr)
 def test_a_number_is_written_so_that_it_reads_back_exactly(value):
-    text = _number_source(value, "np")
+    text = number_source(value, "np")
     back = eval(text, {"np": np})
     assert type(back) is type(value) and repr(back) == repr(value), text   # -0.0 too
 
 
 def test_nan_and_numbers_without_an_exact_literal():
-    assert math.isnan(eval(_number_source(float("nan"), "np")))
-    assert _number_source(np.longdouble(1) / 3, "np") is None or \
+    assert math.isnan(eval(number_source(float("nan"), "np")))
+    assert number_source(np.longdouble(1) / 3, "np") is None or \
         np.finfo(np.longdouble).bits == 64
-    assert _number_source("2.0", "np") is None and _number_source(np.array(2.0), "np") is None
+    assert number_source("2.0", "np") is None and number_source(np.array(2.0), "np") is None

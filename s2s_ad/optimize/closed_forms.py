@@ -31,7 +31,6 @@ import gast
 import numpy
 
 from .. import runtime
-from ..analyses.raising import forward_to_keep
 from ..ir import build
 from ..ir.naming import dotted_callee
 from ..ir.walk import names_loaded, walk_tree
@@ -176,3 +175,44 @@ _FRESH_RESULTS = (numpy.linalg.solve, numpy.outer, numpy.dot, numpy.matmul)
 def _cost(renderer, expr):
     return renderer.cost(expr) + sum(isinstance(n, gast.Call) for n in walk_tree(expr))
 
+
+def forward_to_keep(forward, wanted, raising, checks=()):
+    """Of a straight-line forward sweep (single assignments), the statements defining the
+    `wanted` names, those of f that may raise, and what they read; a statement a check can
+    stand in for gives its check instead. Returns (statements in order, checks), the
+    checks (after `checks`, those already there) to run once the statements have."""
+    definitions = {s.targets[0].id: s for s in forward}
+    needed, stand_ins = set(wanted), []
+    for check in checks:
+        if gast.dump(check) not in map(gast.dump, stand_ins):
+            stand_ins.append(check)
+    for stmt in forward:
+        name = stmt.targets[0].id
+        stand_in = raising.stand_in(stmt) if raising is not None and name not in needed \
+            else None
+        if stand_in is not None and stand_in is not stmt and any(
+                n not in definitions and n not in raising.parameters
+                for n in checked_names(stand_in)):
+            stand_in = stmt     # its check reads a value a pass moved into its one use
+        if stand_in is stmt:
+            needed.add(name)
+        elif stand_in is not None and gast.dump(stand_in) not in map(gast.dump, stand_ins):
+            stand_ins.append(stand_in)
+    pending = list(needed) + [n.id for c in stand_ins for n in walk_tree(c)
+                              if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)]
+    while pending:
+        name = pending.pop()
+        needed.add(name)
+        for node in walk_tree(definitions[name].value) if name in definitions else ():
+            if isinstance(node, gast.Name) and node.id not in needed:
+                pending.append(node.id)
+    return [s for s in forward if s.targets[0].id in needed], stand_ins
+
+
+def checked_names(check):
+    """The names a stand-in reads as operands (a check's arguments, a domain test's x)."""
+    if isinstance(check, gast.If):
+        return names_loaded(check.test)
+    return [n for a in check.value.args
+            for n in names_loaded(gast.Tuple(elts=a.args, ctx=gast.Load())
+                                  if isinstance(a, gast.Call) else a)]   # not its helper

@@ -22,8 +22,8 @@ from ..errors import UnsupportedSyntaxError
 from ..ir.build import dotted_path
 from ..ir import build
 from ..runtime import RUNTIME_MODULES
-from .. import (runtime_creation, runtime_functions, runtime_keywords,
-               runtime_objects, runtime_pieces, runtime_shape)
+from .. import (runtime_creation, runtime_functions, runtime_objects, runtime_pieces,
+               runtime_shape)
 from ..frontend.star_params import (fixed_arity, fixed_count, keyword_names, spread_keywords,
                                     takes_variable_arguments)
 from ..runtime_objects import constructible, defines_call, field_names, make_object
@@ -165,21 +165,6 @@ class CallMixin(FunctionValueMixin, ArgumentSpreadMixin, HelperInlineMixin, Obje
                 or self.res.lookup(path) is not functools.partial:
             return None
         return func
-
-    def _keyword_call(self, func, expr):
-        """`act(x, beta=2.0)` of a function or object known only when the code runs: the
-        keywords put at their parameters' positions then, and the call made by position,
-        call_function(act, bound_arguments(act, (x,), ("beta",), (2.0,), "f.py:3")) (a
-        derivative built for the arguments' kinds, which knows act, calls it by name)."""
-        held = self._held(func)
-        location = self.smap.locate(expr).portable()
-        bound = self._runtime_call(runtime_keywords.bound_arguments, [
-            held, build.tuple_(list(expr.args)),
-            build.tuple_([build.const(k.arg) for k in expr.keywords]),
-            build.tuple_([k.value for k in expr.keywords]),
-            build.const(f"{location.filename}:{location.lineno}")])
-        return self._call(build.with_location(self._runtime_call(
-            runtime_functions.call_function, [held, bound]), expr))
 
     def _call_target(self, func, path, target, expr):
         """The call `expr` of `target`, which the code names `path` (`func`)."""

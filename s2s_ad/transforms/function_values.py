@@ -6,6 +6,8 @@ the call runs (calls spreading a sequence into arguments: argument_spreads.py).
     s2s_ad.grad(h)(x)                        ->  t1_0 = grad_h(x)        (evaluated once)
     acts[name](x)                            ->  t1_0 = acts[name]; t2_0 = (x,)
                                                  t3_0 = call_function(t1_0, t2_0)
+    acts[name](x, beta=2.0)                  ->  (the keywords put at their positions then:
+                                                 bound_arguments, runtime_keywords.py)
 
 Used by `normalize` through CallMixin.
 """
@@ -13,6 +15,7 @@ import types
 
 import gast
 
+from .. import runtime_functions, runtime_keywords
 from ..ir import build
 from ..ir.build import dotted_path
 from ..ir.walk import walk_tree
@@ -40,6 +43,21 @@ class FunctionValueMixin:
             return None
         name = self._bound_name(found)
         return build.name(name), name, found
+
+    def _keyword_call(self, func, expr):
+        """`act(x, beta=2.0)` of a function or object known only when the code runs: the
+        keywords put at their parameters' positions then, and the call made by position,
+        call_function(act, bound_arguments(act, (x,), ("beta",), (2.0,), "f.py:3")) (a
+        derivative built for the arguments' kinds, which knows act, calls it by name)."""
+        held = self._held(func)
+        location = self.smap.locate(expr).portable()
+        bound = self._runtime_call(runtime_keywords.bound_arguments, [
+            held, build.tuple_(list(expr.args)),
+            build.tuple_([build.const(k.arg) for k in expr.keywords]),
+            build.tuple_([k.value for k in expr.keywords]),
+            build.const(f"{location.filename}:{location.lineno}")])
+        return self._call(build.with_location(self._runtime_call(
+            runtime_functions.call_function, [held, bound]), expr))
 
     def _bound_name(self, obj):
         """The name generated code calls `obj` by (bound like a runtime helper)."""
