@@ -1,7 +1,7 @@
 """The second derivative of the "other factors" products np.prod's derivatives use, for a
 third derivative through np.prod (hvp of a function calling grad of a product).
 
-With P_i = prod_{j != i} x_j (runtime.unreduce_prod) and its derivative along u,
+With P_i = prod_{j != i} x_j (runtime_reductions.unreduce_prod) and its derivative along u,
 runtime_reductions._prod_others_tangent, the next one along u and v is
 
     S_i = sum over k != m, both != i, of u_k v_m prod_{j not in {i, k, m}} x_j

@@ -1,4 +1,4 @@
-"""Templates of np.prod's second-order helper runtime._prod_others_tangent, for a third
+"""Templates of np.prod's second-order helper runtime_reductions._prod_others_tangent, for a third
 derivative through np.prod (`s2s_ad.hvp` of a function calling `s2s_ad.grad` of a
 product). With P = unreduce_prod's "other factors" product of x, Q(x, u) its derivative
 along u and S(x, u, v) the next one (runtime_products._prod_others_second), and E the

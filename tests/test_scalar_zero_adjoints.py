@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from s2s_ad import runtime as R
+from s2s_ad import runtime_reductions as RR
 from s2s_ad import runtime_shape as S
 from s2s_ad import runtime_arrays as A
 from s2s_ad import runtime_linalg as L
@@ -14,7 +15,7 @@ X = np.arange(6.0).reshape(2, 3) + 1.0
 V = np.arange(3.0) + 1.0
 
 CALLS = [
-    (R.reverse_cumsum, (X, None)), (R.reverse_cumsum, (X, 0)), (S.reshape_like, (X,)),
+    (RR.reverse_cumsum, (X, None)), (RR.reverse_cumsum, (X, 0)), (S.reshape_like, (X,)),
     (S.split_concatenated, ([X, X], 0)), (S.split_hstacked, ([X, X],)),
     (S.split_vstacked, ([X, X],)), (S.unstack, ([X, X], 0)), (S.split_array, ([V, V],)),
     (S.split_array, (X,)), (S.untile, (X, (2, 1))), (S.unrepeat, (X, 2, None)),

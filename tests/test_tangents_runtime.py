@@ -17,15 +17,16 @@ import numpy as np
 import pytest
 
 from s2s_ad import (runtime, runtime_arrays, runtime_banded, runtime_bessel, runtime_checks,
-                    runtime_complex, runtime_simplex, runtime_sinc,
+                    runtime_complex, runtime_keywords, runtime_products, runtime_simplex,
+                    runtime_sinc,
                     runtime_creation, runtime_draws, runtime_flow, runtime_linalg,
-                    runtime_polynomials, runtime_shape, runtime_spread,
+                    runtime_polynomials, runtime_reductions, runtime_shape, runtime_spread,
                     runtime_triangular)
 from s2s_ad.ad.registry import default_registry
 
 from test_tangents_arrays import check_along, run_template
 
-R, F, L = runtime, runtime_flow, runtime_linalg
+R, F, L, RR = runtime, runtime_flow, runtime_linalg, runtime_reductions
 
 
 def _x(shape, key, low=None):
@@ -90,14 +91,14 @@ def test_unreduce_extremum_tangent(primitive, shape, kwargs):
     axis, keepdims = kwargs.get("axis"), kwargs.get("keepdims", False)
     x = _x(shape, "x")
     g = _x(np.shape(primitive(x, **kwargs)), "g")
-    check_subsets(R.unreduce_extremum,
+    check_subsets(RR.unreduce_extremum,
                   lambda g, x: [g, x, primitive(x, axis=axis, keepdims=keepdims), axis,
                                 keepdims], [g, x])
 
 
 def test_unreduce_extremum_tangent_with_ties():
     x = np.array([[3.0, 1.0, 3.0], [2.0, 2.0, 2.0]])
-    check_along(R.unreduce_extremum, lambda g: [g, x, np.max(x, axis=1), 1, False],
+    check_along(RR.unreduce_extremum, lambda g: [g, x, np.max(x, axis=1), 1, False],
                 [_x((2,), "g")])
 
 
@@ -106,27 +107,27 @@ def test_unreduce_prod_tangent(shape, kwargs):
     axis, keepdims = kwargs.get("axis"), kwargs.get("keepdims", False)
     x = _x(shape, "x", low=0.5)
     g = _x(np.shape(np.prod(x, **kwargs)), "g")
-    check_subsets(R.unreduce_prod,
+    check_subsets(RR.unreduce_prod,
                   lambda g, x: [g, x, np.prod(x, axis=axis, keepdims=keepdims), axis, keepdims],
                   [g, x])
 
 
 def test_unreduce_prod_tangent_in_g_with_zeros():
     x = np.array([[1.5, 0.0, -2.0], [0.0, 0.0, 1.0], [0.5, 2.0, 3.0]])
-    check_along(R.unreduce_prod, lambda g: [g, x, np.prod(x, axis=1), 1, False],
+    check_along(RR.unreduce_prod, lambda g: [g, x, np.prod(x, axis=1), 1, False],
                 [_x((3,), "g")])
 
 
 def test_unreduce_prod_tangent_in_x_with_zeros():
     x = np.array([1.5, 0.0, -2.0, 0.7])
-    check_along(R.unreduce_prod, lambda g, x: [g, x, np.prod(x), None, False], [1.3, x])
+    check_along(RR.unreduce_prod, lambda g, x: [g, x, np.prod(x), None, False], [1.3, x])
 
 
 @pytest.mark.parametrize("shape, axis", [((3, 4), None), ((3, 4), 0), ((3, 4), -1),
                                          ((2, 3, 4), 1), ((4,), None)], ids=_id)
 def test_reverse_cumsum_tangent(shape, axis):
     x = _x(shape, "x")
-    check_along(R.reverse_cumsum, lambda g: [g, x, axis], [_x(np.shape(np.cumsum(x, axis)),
+    check_along(RR.reverse_cumsum, lambda g: [g, x, axis], [_x(np.shape(np.cumsum(x, axis)),
                                                                "g")])
 
 
@@ -136,7 +137,7 @@ def test_unreduce_var_tangent(shape, kwargs, ddof):
     axis, keepdims = kwargs.get("axis"), kwargs.get("keepdims", False)
     x = _x(shape, "x")
     g = _x(np.shape(np.var(x, **kwargs)), "g")
-    check_subsets(R.unreduce_var, lambda g, x: [g, x, axis, ddof, keepdims], [g, x])
+    check_subsets(RR.unreduce_var, lambda g, x: [g, x, axis, ddof, keepdims], [g, x])
 
 
 NORMS = [((4,), {}), ((4,), {"ord": 2}), ((4,), {"ord": 3}), ((4,), {"ord": 1.5}),
@@ -430,7 +431,8 @@ def test_push_adjoint_tangent():
 MODULES = (runtime, runtime_flow, runtime_linalg, runtime_arrays, runtime_checks,
            runtime_creation, runtime_spread, runtime_complex, runtime_shape, runtime_draws,
            runtime_bessel, runtime_polynomials, runtime_triangular, runtime_sinc,
-           runtime_banded, runtime_simplex)
+           runtime_banded, runtime_simplex, runtime_reductions, runtime_keywords,
+           runtime_products)
 
 
 def _public_functions(module):
