@@ -42,7 +42,7 @@ SOURCES = {
     'runtime_helpers_pieces': 3004516216,
     'runtime_mappings': 3962196716,
     'runtime_polynomials': 2875716503,
-    'runtime_products': 2477745729,
+    'runtime_products': 2226661902,
     'runtime_simplex': 1438136408,
     'runtime_statistics': 2695734659,
     'runtime_triangular': 3031611906,
