@@ -105,7 +105,10 @@ class InlineMixin:
         returns functions, transforms/returned_functions.py): each registered as a nested
         function of f reading the helper's variables under their fresh names, and the
         returned expression given back unlowered (its functions are no values)."""
-        if name in self._inlining or held is None and _calls_itself(self.nested[name]):
+        # (a def of yours inlined, a method `helper0` calling the module's `helper0`,
+        # reads its names in its own module: no call of itself)
+        if name in self._inlining or held is None and _calls_itself(self.nested[name]) \
+                and name not in getattr(self, "helper_defs", {}):
             lifted_call = self._recursion_lifted(name, call)
             if lifted_call is not None:
                 return lifted_call
