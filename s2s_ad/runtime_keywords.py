@@ -21,11 +21,16 @@ def bound_arguments(function, args, names, values, where):
     """The positional arguments of function(*args, **dict(zip(names, values))), called at
     `where`."""
     positions = keyword_positions(function, len(args), names, where)
-    out = list(args)
-    for k, p in enumerate(_positional(function)[len(args):max(positions, default=-1) + 1]):
-        given = len(args) + k
-        out.append(values[positions.index(given)] if given in positions else p.default)
-    return tuple(out)
+    defaults = [p.default for p in _positional(function)]
+    return tuple(_placed(list(args), values, positions, lambda k: defaults[k]))
+
+
+def _placed(given, values, positions, between):
+    """`given`, then for each later position up to the last keyword's: the value of the
+    keyword placed there, else `between(position)` (a default, or a zero tangent)."""
+    for k in range(len(given), max(positions, default=-1) + 1):
+        given.append(_item(values, positions.index(k)) if k in positions else between(k))
+    return given
 
 
 def keyword_positions(function, count, names, where=None):
@@ -71,12 +76,8 @@ def keyword_part(g, function, args, names):
 def keyword_tangents(function, args, names, arg_tangents, value_tangents):
     """The tangent of bound_arguments' tuple: the arguments' and the keywords' tangents at
     their positions, zero at the defaults filled in between."""
-    positions = keyword_positions(function, len(args), names)
-    out = [_item(arg_tangents, k) for k in range(len(args))]
-    for given in range(len(args), max(positions, default=-1) + 1):
-        out.append(_item(value_tangents, positions.index(given)) if given in positions
-                   else 0.0)
-    return out
+    return _placed([_item(arg_tangents, k) for k in range(len(args))], value_tangents,
+                   keyword_positions(function, len(args), names), lambda k: 0.0)
 
 
 def keyword_scatter(g, function, args, names):
