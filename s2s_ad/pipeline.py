@@ -21,7 +21,7 @@ from .ad.forward import ForwardGenerator
 from .ad.forward_gradient import forward_gradient
 from .ad.reverse import HelperAdjoint, ReverseInputs, reverse
 from .ad.context import ExpansionContext
-from .ad.output_seed import output_seeder
+from .ad.output_seed import output_seeder, refuse_proven_array_output
 from .ad.tangents import is_zero
 from .analyses.activity import analyse_activity
 from .analyses.shift_invariance import shift_cuts
@@ -223,6 +223,7 @@ def _derive(func, request, registry, cache):
                            shape_tape=request.signature is not None, draw_states=draw_states,
                            specialised=request.signature is not None, helper=request.helper)
     result = reverse(inputs, request.wrt, seed)
+    refuse_proven_array_output(levels, request, kinds)
     facts = PassFacts(request, levels, namer, bindings, func.__globals__, kinds,
                       RaisingStatements(levels, kinds, bindings, activity), request.trace,
                       result.tape)

@@ -134,6 +134,18 @@ def test_non_scalar_output_names_the_function_file_and_line():
     assert f"doubles (rejected.py:{_def_line(rejected.doubles)})" in str(info.value)
 
 
+def test_an_output_the_signature_proves_an_array_is_refused_at_its_return():
+    # the commonest slip (grad of an elementwise function): a caret under the return
+    # statement when the derivative is built, not only the def's line when it runs
+    with pytest.raises(s2s_ad.NonScalarOutputError) as info:
+        s2s_ad.grad(rejected.doubles)(np.ones((2, 3)))
+    assert info.value.lineno == _line_of("doubles-return")
+    assert "return x * 2.0" in str(info.value) and "^^^" in str(info.value)
+    assert "array of 2 dimensions" in str(info.value) and "vjp" in str(info.value)
+    # a float argument gives a float output: no error, the derivative is 2
+    assert s2s_ad.grad(rejected.doubles)(1.5) == 2.0
+
+
 @pytest.mark.parametrize("func, words", [
     (rejected.loss_and_aux, "returns a tuple; return the scalar alone"),
 ])

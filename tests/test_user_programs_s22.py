@@ -157,7 +157,8 @@ def constant_number(x):
 def test_grad_of_an_array_output_that_does_not_depend_on_x_is_refused(path):
     # grad returned zeros (silently) when the array output did not depend on x
     from derivative_paths import grad_on
-    with pytest.raises(s2s_ad.NonScalarOutputError, match=r"shape \(2,\)"):
+    # (specialised: when built, at the return; general: when run, with its shape)
+    with pytest.raises(s2s_ad.NonScalarOutputError, match=r"shape \(2,\)|array of 1 dim"):
         grad_on(path, constant_table)(X)
     # a scalar output that does not depend on x has the zero gradient, as in JAX
     np.testing.assert_array_equal(grad_on(path, constant_number)(X), np.zeros(3))

@@ -9,9 +9,12 @@ ad.reverse.reverse calls once for the returned value:
     vjp (the user's)                  ->  [cotangent = check_cotangent(cotangent, y)], cotangent
     vjp of a helper                   ->  [], cotangent   (its caller passes the right shape)
 """
+import os
+
 import gast
 
 from ..analyses.shapes import scalar_output_leaves
+from ..errors import NonScalarOutputError
 from ..ir import build
 from .. import runtime_checks
 
@@ -52,3 +55,23 @@ def output_seeder(request, levels, kinds, bindings, complex_names, cotangent):
         guard = gast.If(test=test, body=[call], orelse=[])
         return [guard], build.const(1.0)
     return seed
+
+
+def refuse_proven_array_output(levels, request, kinds):
+    """grad of a function the facts prove returns an array (a signature gave its rank): the
+    located error at its return statement, when the derivative is built (called after the
+    backward walk, so a missing derivative inside f is named first). Where the facts do
+    not decide, the generated check of output_seeder raises when the code runs."""
+    ret = levels.tree.body[-1]
+    if request.mode == "vjp" or request.signature is None \
+            or not isinstance(ret.value, gast.Name) or not kinds.axes(ret.value.id):
+        return
+    func = levels.parsed.func
+    rank = len(kinds.axes(ret.value.id))
+    where = f"{os.path.basename(func.__code__.co_filename)}:{func.__code__.co_firstlineno}"
+    raise NonScalarOutputError(
+        f"grad needs a function with a real scalar output, but {func.__qualname__} "
+        f"({where}) returns an array of {rank} dimension{'s' if rank > 1 else ''} here",
+        levels.parsed.source_map.locate(ret),
+        "use s2s_ad.vjp(f) (or jacobian) for array outputs, or reduce the output to a "
+        "scalar (e.g. np.sum)")

@@ -189,7 +189,7 @@ def counts_positives(x):
 
 
 def doubles(x):
-    return x * 2.0
+    return x * 2.0  # LINE doubles-return
 
 
 def _broken(x):
