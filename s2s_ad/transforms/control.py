@@ -64,6 +64,13 @@ def assigned_in_compound(tree):
     return names
 
 
+def _makes_an_iterator(function):
+    """Does calling `function` give a one-pass iterator (no len, no indexing): the
+    functions of itertools, filter, iter, map?"""
+    return function in (builtins.filter, builtins.iter, builtins.map) \
+        or getattr(function, "__module__", None) == "itertools"
+
+
 def target_names(target):
     return [n.id for n in walk_tree(target) if isinstance(n, gast.Name)]
 
@@ -135,12 +142,34 @@ class ControlFlowMixin:
                 node.id = names[node.id]
         return iterable
 
+    def _listed_iterator(self, targets, value):
+        """`pairs = itertools.combinations(...)` read by a later `for i, j in pairs`: the
+        loop indexes what it iterates, so the name holds the iterator's items as a list
+        (as the loop would see them); kept as it is where `next(pairs)` reads it."""
+        if not (isinstance(value, gast.Call) and len(targets) == 1
+                and isinstance(targets[0], gast.Name)
+                and _makes_an_iterator(self._called(value))):
+            return value
+        name = targets[0].id
+        if any(isinstance(n, gast.Call) and isinstance(n.func, gast.Name) and n.func.id == "next"
+               and any(isinstance(a, gast.Name) and a.id == name for a in n.args)
+               for n in walk_tree(self.parsed.tree)):
+            return value
+        self._check_builtin("list", value)
+        return build.with_location(build.call(build.name("list"), [value]), value)
+
+    def _called(self, call):
+        """The function a call names (through the module's bindings), or None."""
+        path = dotted_path(call.func) if isinstance(call, gast.Call) else None
+        if not path or self.res.is_value(path.split(".")[0]):
+            return None
+        return self.res.lookup(path)
+
     def _iteration(self, it, target, origin, reads=None):
         """(range atom, statements binding `target` from the loop index) for `for target in it`.
         `reads`: (the expressions a comprehension's loop runs, its variable's own name)."""
         call = it if isinstance(it, gast.Call) else None
-        kind = self.res.lookup(dotted_path(call.func)) if call and dotted_path(call.func) \
-            and not self.res.is_value(dotted_path(call.func).split(".")[0]) else None
+        kind = self._called(call)
         if kind is builtins.range and isinstance(target, gast.Name):
             rng, _ = self._atom(it)
             self._loop_var = target.id
@@ -204,6 +233,11 @@ class ControlFlowMixin:
                         _assign(target.elts[1], build.subscript(mapping, build.clone(key)), origin)]
             return self._range_over([keys], it), bind
         seq = it
+        if _makes_an_iterator(kind):
+            # itertools.combinations(...), filter(...): an iterator, which the loop's index
+            # cannot read; its items as a list, as the loop would see them one by one
+            self._check_builtin("list", call)
+            it = build.with_location(build.call(build.name("list"), [it]), it)
         if not isinstance(it, gast.Name):
             atom, _ = self._atom(it)
             seq = atom

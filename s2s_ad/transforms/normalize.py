@@ -288,7 +288,7 @@ class _Normalizer(ExpressionMixin, ControlFlowMixin, ControlExpressionMixin, Mut
                         and stmt.targets[0].id == holder.id):
                     self._assign(stmt.targets, build.name(holder.id), stmt)
                 return False
-            self._assign(stmt.targets, stmt.value, stmt)
+            self._assign(stmt.targets, self._listed_iterator(stmt.targets, stmt.value), stmt)
             return False
         raise UnsupportedSyntaxError(f"`{type(stmt).__name__}` statements are not supported",
                                      self.smap.locate(stmt))
