@@ -15,7 +15,7 @@ import dataclasses
 import gast
 
 from .analyses.number_code import reverse_forced
-from .freshness import helper_bindings, still_bound
+from .freshness import helper_bindings, note_rebound, still_bound
 from .ir.walk import walk_tree
 
 
@@ -85,6 +85,7 @@ class DerivativeCache:
         key = (func, request, reverse_forced())
         hit = self._entries.get(key)
         if hit is not None and not still_bound(self._helpers.get(key, ())):
+            note_rebound(self._helpers[key])
             del self._entries[key]
             return None
         return hit

@@ -15,6 +15,14 @@ them costs no parse:
 
 Only functions of the user's (not numpy's, scipy's or s2s_ad's) are followed, through the
 names each one's code reads, its nested functions and lambdas included.
+
+A module-level number is a fact (its value) until its name is rebound while a derivative
+depended on it (`T = T * 0.99` between calls, an annealed temperature): from then on
+(note_rebound) it is a number of its type read when the code runs, and the binding holds
+while the name holds a number of that type, so the next `T` builds nothing again:
+
+    still_bound(((g, "T", 1.0),))              False once g["T"] = 0.99
+    note_rebound(...); helper_bindings(f)  ->  ((g, "T", NumberOfType(float)),)
 """
 import inspect
 import types
@@ -39,14 +47,48 @@ def helper_bindings(func):
             if _user_function(value):
                 found.append((namespace, name, value))
                 todo.append(value)
-            elif type(value) in (int, float):
-                found.append((namespace, name, value))      # a number the facts read
+            elif type(value) in (int, float):               # a number the facts read
+                found.append((namespace, name, NumberOfType(type(value))
+                              if is_varying(namespace, name) else value))
     return tuple(found)
 
 
 def still_bound(bindings):
-    """Does every name still denote the function it did?"""
-    return all(namespace.get(name) is value for namespace, name, value in bindings)
+    """Does every name still denote the function (or number) it did?"""
+    return all(_holds(namespace.get(name), value) for namespace, name, value in bindings)
+
+
+class NumberOfType:
+    """What a varying module-level number's binding holds to: a number of this type."""
+    __slots__ = ("type",)
+
+    def __init__(self, number_type):
+        self.type = number_type
+
+
+# (module name, global name) of the numbers rebound while a derivative read them: for every
+# derivative built afterwards they are values of the run, not facts (the process's history
+# decides which, as a JIT's deoptimisation does; the code for each history is the same)
+_VARYING = set()
+
+
+def is_varying(namespace, name):
+    """Is the module-level number `name` of `namespace` read when the code runs?"""
+    return (namespace.get("__name__"), name) in _VARYING
+
+
+def note_rebound(bindings):
+    """The numbers of `bindings` whose names now hold another number of the same type
+    become varying (a name that now holds a function or an array is not: its derivative
+    is simply built again)."""
+    for namespace, name, value in bindings:
+        now = namespace.get(name)
+        if type(value) in (int, float) and now is not value and type(now) is type(value):
+            _VARYING.add((namespace.get("__name__"), name))
+
+
+def _holds(current, bound):
+    return type(current) is bound.type if type(bound) is NumberOfType else current is bound
 
 
 def _names(code):

@@ -28,6 +28,7 @@ import numpy as np
 from ..ir.walk import names_stored
 from ..ir.primitives import attribute_read, identity, operation_of
 from .. import runtime_shape
+from ..freshness import is_varying
 from ..signature import UNKNOWN, Items, Num, Opaque, SequenceOf
 from .object_kinds import PRIMITIVES as OBJECT_PRIMITIVES, object_result
 from .evaluable import evaluable
@@ -243,9 +244,10 @@ class _Analysis(ItemKinds, ShapeClasses, SymbolicLengths, OperandsNoted, HelperK
             if self.levels.resolution.is_value(atom.id):
                 return UNKNOWN, None            # not bound on this path (yet)
             resolution = self.levels.resolution
-            return global_value(resolution.lookup(atom.id),
-                                resolution.kind(atom.id) == "global"
-                                and atom.id not in resolution.imported)
+            module_global = resolution.kind(atom.id) == "global" \
+                and atom.id not in resolution.imported
+            return global_value(resolution.lookup(atom.id), module_global,
+                                module_global and is_varying(resolution.globals, atom.id))
         if isinstance(atom, gast.Constant):
             return constant(atom.value)
         value = literal(atom)

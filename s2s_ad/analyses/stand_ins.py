@@ -64,13 +64,17 @@ def constant(value):
     return kind, tuple(value for _ in WORLDS)
 
 
-def global_value(value, module_global=False):
+def global_value(value, module_global=False, varying=False):
     """A global or closure value: functions, modules and types are taken as they are. A
     Python number a module-level name holds (`EPS = 1e-8`, `SQRT_2_OVER_PI`) is the
     number it is: the dispatcher tests that the name still holds it (freshness.py) and
-    builds the derivative again when it does not. Closure numbers and arrays may change
-    without a test, so they are no facts."""
+    builds the derivative again when it does not; once the name has been rebound
+    (`varying`), it is a number of its type, read when the code runs. Closure numbers
+    and arrays may change without a test, so they are no facts."""
     if module_global and type(value) in (int, float):
+        if varying:
+            kind = Num(type(value), "float64" if type(value) is float else "int64", ())
+            return kind, stand_ins(kind)
         return constant(value)
     if isinstance(value, (bool, int, float, complex, np.ndarray, np.generic, list, tuple,
                           dict)):
