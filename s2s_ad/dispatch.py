@@ -29,7 +29,8 @@ import numpy as np
 
 from .backend.sources import register
 from .errors import ADError, APIUsageError, function_location
-from .freshness import NumberOfType, helper_bindings, note_rebound
+from .freshness import (ArrayOfKind, NumberOfType, arrays_guarded, helper_bindings,
+                        note_rebound, still_bound)
 from .guard_checks import ItemTypeCheck, RecordCheck, sums_to_float
 from .signature import guard, is_general, signature_of, unsupported_argument
 
@@ -150,6 +151,9 @@ class Dispatcher:
     def _refresh(self, *args, **kwargs):
         """A helper of f's was redefined: forget the derivatives built from the old one
         and take the call again (the cache builds them anew, freshness.py)."""
+        if still_bound(self._helpers):
+            # only arrays of the same kinds rebound (a new batch): they are the ones seen now
+            return self.function(*args, **kwargs)
         old = list(self.built) + [value for _, _, value in self._helpers]
         note_rebound(self._helpers)     # a number rebound: read when the code runs from now on
         self._helpers = helper_bindings(self.outline.func)
@@ -278,7 +282,8 @@ class Dispatcher:
         function = None
         if not self._forced_general() and not is_general(
                 [k for _, k in signature]) and len(self.entries) < self._limit():
-            derived = self._build(signature, len(self.built) + 1)
+            with arrays_guarded(self._helpers):
+                derived = self._build(signature, len(self.built) + 1)
             if derived is not None:
                 self.built.append(derived)
                 function = derived.function
@@ -338,6 +343,8 @@ def _stale_test(namespace, name, value, named, bind):
     that the name no longer holds a number of its type: `type(helpers['T']) is not float`."""
     if type(value) is NumberOfType:
         return f"type({namespace}[{name!r}]) is not {bind(value.type)}"
+    if type(value) is ArrayOfKind:      # the array last seen there; else its kind is tested
+        return f"{namespace}[{name!r}] is not {named(name + '_seen', value)}.value"
     return f"{namespace}[{name!r}] is not {named(name, value)}"
 
 

@@ -23,9 +23,20 @@ while the name holds a number of that type, so the next `T` builds nothing again
 
     still_bound(((g, "T", 1.0),))              False once g["T"] = 0.99
     note_rebound(...); helper_bindings(f)  ->  ((g, "T", NumberOfType(float)),)
+
+A module-level array (data `X, y` a loss reads) is a fact by its kind (dtype, rank, which
+axes have length 1, as an argument's), in the specialisations a dispatcher builds while
+it guards the name (arrays_guarded): its binding holds while the name holds an array of
+that kind, so a new batch of the same kind (`X = batches[i]`) builds nothing again:
+
+    helper_bindings(loss)  ->  ((g, "X", ArrayOfKind(Num(ndarray, 'float64', (None, None)))),)
 """
+import contextlib
+import contextvars
 import inspect
 import types
+
+import numpy as np
 
 _LIBRARIES = ("numpy", "scipy", "s2s_ad", "math", "builtins", "functools")
 
@@ -50,7 +61,71 @@ def helper_bindings(func):
             elif type(value) in (int, float):               # a number the facts read
                 found.append((namespace, name, NumberOfType(type(value))
                               if is_varying(namespace, name) else value))
+            elif type(value) is np.ndarray and value.dtype.kind in "biuf":
+                found.append((namespace, name, ArrayOfKind(value)))
     return tuple(found)
+
+
+class ArrayOfKind:
+    """What a module-level array's binding holds to: an array of `kind`; `value` is the
+    array last seen there (the guard's quick test is its identity; a new array of the
+    same kind takes its place when still_bound sees it)."""
+    __slots__ = ("kind", "value")
+
+    def __init__(self, value):
+        from .signature import kind_of
+        self.kind, self.value = kind_of(value), value
+
+    def holds(self, current):
+        if current is self.value:
+            return True
+        if type(current) is np.ndarray and current.dtype.kind in "biuf":
+            from .signature import kind_of
+            if kind_of(current) == self.kind:
+                self.value = current
+                return True
+        return False
+
+
+# the (id of the namespace, name) of the module-level arrays the dispatcher building a
+# specialisation guards: only those are facts (a derivative built elsewhere, the general
+# one or a written module, reads them when it runs)
+_GUARDED = contextvars.ContextVar("s2s_ad_guarded_arrays", default=frozenset())
+
+
+@contextlib.contextmanager
+def arrays_guarded(bindings):
+    """While building a specialisation whose dispatcher tests `bindings`."""
+    token = _GUARDED.set(frozenset((id(namespace), name) for namespace, name, value in bindings
+                                   if type(value) is ArrayOfKind))
+    try:
+        yield
+    finally:
+        _GUARDED.reset(token)
+
+
+def is_guarded_array(namespace, name):
+    """Is the module-level array `name` of `namespace` (a module's globals dict) a fact?"""
+    return (id(namespace), name) in _GUARDED.get()
+
+
+def guarded_arrays_read(levels):
+    """[(name, kind)] of the guarded module-level arrays `levels` reads, in name order."""
+    if not _GUARDED.get():
+        return []
+    from .ir.walk import walk_tree
+    from .signature import Num, kind_of
+    resolution = levels.resolution
+    live = getattr(resolution.globals, "live", resolution.globals)
+    found = {}
+    for node in walk_tree(levels.tree):
+        if type(node).__name__ == "Name" and node.id not in found \
+                and not resolution.is_value(node.id) and resolution.kind(node.id) == "global" \
+                and node.id not in resolution.imported and is_guarded_array(live, node.id):
+            kind = kind_of(live[node.id])
+            if isinstance(kind, Num):
+                found[node.id] = kind
+    return sorted(found.items())
 
 
 def still_bound(bindings):
@@ -88,7 +163,11 @@ def note_rebound(bindings):
 
 
 def _holds(current, bound):
-    return type(current) is bound.type if type(bound) is NumberOfType else current is bound
+    if type(bound) is NumberOfType:
+        return type(current) is bound.type
+    if type(bound) is ArrayOfKind:
+        return bound.holds(current)
+    return current is bound
 
 
 def _names(code):

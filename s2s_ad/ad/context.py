@@ -10,6 +10,7 @@ shapes (analyses/shapes.py, and analyses/kinds.py for a specialised derivative).
 import gast
 import numpy
 
+from ..freshness import guarded_arrays_read
 from ..ir import build
 from .held_calls import call_key
 from ..ir.walk import assigned_at_most_once, names_stored, walk_tree
@@ -284,8 +285,10 @@ class ExpansionContext:
             touched = set(names_stored(self.i.levels.tree))
             if self.i.dataflow is not None:
                 touched |= set(self.i.dataflow.subscripted)
-            self._unchanged = [p for p in self.i.levels.resolution.parameters
-                               if p not in touched]
+            # (and the module-level arrays the guard tests: alive all through too)
+            inputs = list(self.i.levels.resolution.parameters) + \
+                [name for name, _ in guarded_arrays_read(self.i.levels)]
+            self._unchanged = [p for p in inputs if p not in touched]
         kind = self.i.kinds.of(name)
         for p in self._unchanged:
             if classes.get(p, p) == root and not same_dtype or classes.get(p, p) == root \

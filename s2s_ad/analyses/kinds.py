@@ -28,7 +28,7 @@ import numpy as np
 from ..ir.walk import names_stored
 from ..ir.primitives import attribute_read, identity, operation_of
 from .. import runtime_shape
-from ..freshness import is_varying
+from ..freshness import guarded_arrays_read, is_guarded_array, is_varying
 from ..signature import UNKNOWN, Items, Num, Opaque, SequenceOf
 from .object_kinds import PRIMITIVES as OBJECT_PRIMITIVES, object_result
 from .evaluable import evaluable
@@ -118,6 +118,8 @@ class _Analysis(ItemKinds, ShapeClasses, SymbolicLengths, OperandsNoted, HelperK
         self.restores = tape_restores(levels)  # a derivative differentiated again
         for name in levels.resolution.parameters:
             kind = signature.get(name, UNKNOWN)
+            self._bind(name, kind, stand_ins(kind))
+        for name, kind in guarded_arrays_read(levels):   # data a module holds, guarded
             self._bind(name, kind, stand_ins(kind))
         self._init_lengths(signature)
 
@@ -246,8 +248,10 @@ class _Analysis(ItemKinds, ShapeClasses, SymbolicLengths, OperandsNoted, HelperK
             resolution = self.levels.resolution
             module_global = resolution.kind(atom.id) == "global" \
                 and atom.id not in resolution.imported
+            live = getattr(resolution.globals, "live", resolution.globals)
             return global_value(resolution.lookup(atom.id), module_global,
-                                module_global and is_varying(resolution.globals, atom.id))
+                                module_global and is_varying(live, atom.id),
+                                module_global and is_guarded_array(live, atom.id))
         if isinstance(atom, gast.Constant):
             return constant(atom.value)
         value = literal(atom)

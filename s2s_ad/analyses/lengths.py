@@ -30,6 +30,7 @@ import gast
 import numpy as np
 
 from ..ir.primitives import attribute_read, identity, operation_of
+from ..freshness import guarded_arrays_read
 from ..ir.walk import uninterrupted_blocks
 from ..signature import Num
 from .affine import Affine, Bounds
@@ -62,24 +63,30 @@ class SymbolicLengths:
         self._indices = set()            # variables a loop index symbol was bound to
         self._learnable = uninterrupted_blocks(self.levels.tree)
         for name in self.levels.resolution.parameters:
-            kind = signature.get(name)
-            if not isinstance(kind, Num) or kind.axes is None:
-                continue
-            if kind.type is np.ndarray:
-                axes = []
-                for k, a in enumerate(kind.axes):
-                    if a == 1:
-                        axes.append(Affine.constant(1))
-                    else:                 # an axis of any other length: 0 is no signature's
-                        symbol = f"{name}.shape[{k}]"
-                        self.bounds.lower[symbol] = 2
-                        axes.append(Affine.symbol(symbol))
-                self._sym_bind(name, Shape(axes))
-            elif kind.axes == () and kind.dtype is not None \
-                    and np.dtype(kind.dtype).kind in "iu" and kind.type is not bool:
-                self._sym_bind(name, Affine.symbol(name))
-            elif kind.axes == ():
-                self._sym_bind(name, Shape())
+            self._sym_input(name, signature.get(name))
+        for name, kind in guarded_arrays_read(self.levels):
+            self._sym_input(name, kind)       # a module-level array the guard tests
+
+    def _sym_input(self, name, kind):
+        """Symbols for the lengths of a value that comes in: a parameter of `kind`, or a
+        module-level array the dispatcher guards (`X.shape[0]` reads it when it runs)."""
+        if not isinstance(kind, Num) or kind.axes is None:
+            return
+        if kind.type is np.ndarray:
+            axes = []
+            for k, a in enumerate(kind.axes):
+                if a == 1:
+                    axes.append(Affine.constant(1))
+                else:                 # an axis of any other length: 0 is no signature's
+                    symbol = f"{name}.shape[{k}]"
+                    self.bounds.lower[symbol] = 2
+                    axes.append(Affine.symbol(symbol))
+            self._sym_bind(name, Shape(axes))
+        elif kind.axes == () and kind.dtype is not None \
+                and np.dtype(kind.dtype).kind in "iu" and kind.type is not bool:
+            self._sym_bind(name, Affine.symbol(name))
+        elif kind.axes == ():
+            self._sym_bind(name, Shape())
 
     def _sym_bind(self, name, value):
         """Bind `name`; values that read a loop index `name` held go (they were of the

@@ -64,13 +64,19 @@ def constant(value):
     return kind, tuple(value for _ in WORLDS)
 
 
-def global_value(value, module_global=False, varying=False):
+def global_value(value, module_global=False, varying=False, guarded=False):
     """A global or closure value: functions, modules and types are taken as they are. A
     Python number a module-level name holds (`EPS = 1e-8`, `SQRT_2_OVER_PI`) is the
     number it is: the dispatcher tests that the name still holds it (freshness.py) and
     builds the derivative again when it does not; once the name has been rebound
     (`varying`), it is a number of its type, read when the code runs. Closure numbers
-    and arrays may change without a test, so they are no facts."""
+    and arrays may change without a test, so they are no facts; a module-level array the
+    dispatcher building this derivative tests (`guarded`, freshness.py) is one by its kind."""
+    if guarded and type(value) is np.ndarray:
+        from ..signature import kind_of
+        kind = kind_of(value)
+        if isinstance(kind, Num):           # (an empty array is no fact: Opaque)
+            return kind, stand_ins(kind)
     if module_global and type(value) in (int, float):
         if varying:
             kind = Num(type(value), "float64" if type(value) is float else "int64", ())

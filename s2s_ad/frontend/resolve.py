@@ -192,6 +192,11 @@ class _ReadOnlyGlobals(dict):
     def keys(self):
         return self._live.keys()
 
+    @property
+    def live(self):
+        """The module's globals dict itself."""
+        return self._live
+
     def __setitem__(self, key, value):
         raise TypeError("s2s_ad never writes into user globals")
 
