@@ -7,7 +7,6 @@ specialised path and on the general one; lists changed in place, mixed, or holdi
 numpy scalars, arrays or records of another length get what f and the derivative built
 for their own kinds give."""
 import math
-import sys
 
 import numpy as np
 import pytest
@@ -16,23 +15,12 @@ import s2s_ad
 from s2s_ad.derivative_registry import dispatcher_of
 from s2s_ad.derivation import Request
 from s2s_ad.guard_checks import RecordsDiffer
+from test_guard_decisions import routed as routed_first
 
 
 def routed(df, *args):
-    """(the name of the derivative that gave the result, the result): the last one
-    called (one that met a record of another kind ran first and gave the call on)."""
-    called = []
-
-    def profile(frame, event, arg):
-        if event == "call":
-            called.append(frame.f_code.co_name)
-    sys.setprofile(profile)
-    try:
-        result = df(*args)
-    finally:
-        sys.setprofile(None)
-    names = {derived.function.__name__ for derived in dispatcher_of(df).built}
-    return next((name for name in reversed(called) if name in names), None), result
+    """The derivative that gave the result: the last one called."""
+    return routed_first(df, *args, last=True)
 
 
 def poisson(a, b, pairs):
