@@ -209,3 +209,30 @@ def test_only_the_dispatchers_builds_test_records():
     """A CLI file's guard has no handler for RecordsDiffer: its requests do not ask."""
     assert Request("grad", ("a",)).checks_records is False
     assert issubclass(RecordsDiffer, Exception)
+
+
+
+@pytest.mark.parametrize("line", ["o.last = x", "t = o.last", "t = pairs[0][0]",
+                                  "t = helper(x)", "seen.append(x)"])
+def test_the_stage_declines_a_body_with_an_effect_or_another_read(line):
+    import gast
+    from s2s_ad.ad.unpacked_records import records_checked_in_loops
+    from s2s_ad.signature import Items, Num, SequenceOf
+    FLOAT = Num(float, "float64", ())
+    code = f"def d(a, pairs, o, seen):\n    s = 0.0\n    for x, y in pairs:\n" \
+        f"        {line}\n        s = s + math.exp(a * x) * y\n    return s\n"
+    body = gast.parse(code).body[0].body
+    signature = (("a", FLOAT), ("pairs", SequenceOf(list, Items(tuple, (FLOAT, FLOAT)))))
+    request = Request("grad", ("a",), signature=signature, checks_records=True)
+    bound = {"math": math}
+
+    def name_for(suggested, obj):
+        bound[suggested] = obj
+        return suggested
+    params = ["a", "pairs", "o", "seen"]
+    plain = gast.parse(code.replace(f"        {line}\n", "")).body[0].body
+    assert records_checked_in_loops(plain, request, params, bound, {}, name_for)[1] == \
+        ("pairs",)
+    same, checked = records_checked_in_loops(body, request, params, bound,
+                                             {"helper": lambda v: v}, name_for)
+    assert checked == () and same is body

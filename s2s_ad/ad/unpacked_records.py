@@ -105,6 +105,7 @@ def _without_effects(body, params, names, user_globals):
             return names[ident]
         return user_globals.get(ident, getattr(builtins, ident, None))
 
+    called = set()                   # the `math.f` of calls (a walk meets a call first)
     for node in _walk_all(body):
         if isinstance(node, gast.Call):
             func = node.func
@@ -112,11 +113,14 @@ def _without_effects(body, params, names, user_globals):
                 if func.id not in _MARKERS and not any(
                         resolve(func.id) is b for b in _PURE_BUILTINS):
                     return False
-            elif not (isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name)
-                      and resolve(func.value.id) is math):
+            elif isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name) \
+                    and resolve(func.value.id) is math:
+                called.add(id(func))
+            else:
                 return False
         elif isinstance(node, gast.Attribute):
-            continue                 # only as a call's `math.f` (tested at the call)
+            if id(node) not in called:   # any other attribute, read or written
+                return False
         elif not isinstance(node, _STATEMENTS + _EXPRESSIONS):
             return False
     return True
