@@ -236,3 +236,16 @@ def test_the_stage_declines_a_body_with_an_effect_or_another_read(line):
     same, checked = records_checked_in_loops(body, request, params, bound,
                                              {"helper": lambda v: v}, name_for)
     assert checked == () and same is body
+
+
+def test_value_and_grad_tests_the_records_too():
+    vg = s2s_ad.value_and_grad(poisson, (0, 1))
+    pairs = make_pairs(20)
+    value, grads = vg(0.3, 0.4, pairs)
+    assert value == pytest.approx(poisson(0.3, 0.4, pairs), rel=1e-12)
+    assert grads == pytest.approx(poisson_by_hand(0.3, 0.4, pairs), rel=1e-12)
+    assert "type(pairs) is list:" in dispatcher_of(vg).source()
+    pairs[7] = (np.float64(pairs[7][0]), pairs[7][1])
+    value, grads = vg(0.3, 0.4, pairs)
+    assert grads == pytest.approx(poisson_by_hand(0.3, 0.4, pairs), rel=1e-9)
+    assert len(dispatcher_of(vg).built) == 2
