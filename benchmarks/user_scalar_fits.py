@@ -179,3 +179,41 @@ def make_grouped_logistic(small=False):
     k = rng.binomial(n, 1.0 / (1.0 + np.exp(-(0.3 + 0.8 * u - 0.5 * v))))
     return (0.1, 0.5, -0.2, [(float(a), float(b), float(c), float(d))
                              for a, b, c, d in zip(u, v, k, n)])
+
+
+# list of (x, y) pairs, a mean and a log-scale each linear in x: four parameters read
+# from each pair unpacked by the loop (session 24: its records tested where the loop
+# unpacks them, the guard only that it is a list).
+def heteroscedastic_nll(m0, m1, s0, s1, points):
+    """Gaussian negative log-likelihood whose mean and log standard deviation are both
+    linear in x."""
+    nll = 0.0
+    for x, y in points:
+        log_sd = s0 + s1 * x
+        z = (y - (m0 + m1 * x)) * math.exp(-log_sd)
+        nll = nll + log_sd + 0.5 * z * z
+    return nll
+
+
+def heteroscedastic_nll_grad(m0, m1, s0, s1, points):
+    # z = (y - mu) / sd: d/dmu = -z / sd, d/dlog_sd = 1 - z^2
+    exp = math.exp
+    g0 = g1 = g2 = g3 = 0.0
+    for x, y in points:
+        inv_sd = exp(-(s0 + s1 * x))
+        z = (y - m0 - m1 * x) * inv_sd
+        a = z * inv_sd
+        c = 1.0 - z * z
+        g0 -= a
+        g1 -= a * x
+        g2 += c
+        g3 += c * x
+    return g0, g1, g2, g3
+
+
+def make_heteroscedastic(small=False):
+    m = 30 if small else 400
+    rng = np.random.default_rng(71)
+    x = rng.uniform(-2.0, 2.0, m)
+    y = 0.5 + 1.2 * x + np.exp(-0.7 + 0.3 * x) * rng.standard_normal(m)
+    return (0.3, 1.0, -0.5, 0.2, [(float(a), float(b)) for a, b in zip(x, y)])

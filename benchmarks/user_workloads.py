@@ -113,7 +113,10 @@ from user_scalar_fits import (  # noqa: E402
     make_running_average,
     grouped_logistic_nll,
     grouped_logistic_nll_grad,
-    make_grouped_logistic)
+    make_grouped_logistic,
+    heteroscedastic_nll,
+    heteroscedastic_nll_grad,
+    make_heteroscedastic)
 from user_scalar_models import (  # noqa: E402
     logistic_growth_sse,
     logistic_growth_sse_grad,
@@ -290,6 +293,9 @@ WORKLOADS = [
     UserWorkload("grouped logistic NLL, 3 weights over a list of 400 (u, v, k, n) records",
                  grouped_logistic_nll, make_grouped_logistic, (0, 1, 2),
                  grouped_logistic_nll_grad, "scalar"),
+    UserWorkload("heteroscedastic Gaussian NLL, mean and log-sd linear, list of 400 (x, y)",
+                 heteroscedastic_nll, make_heteroscedastic, (0, 1, 2, 3),
+                 heteroscedastic_nll_grad, "scalar"),
     UserWorkload("cooling rod, n=2000, 200 steps, rate parameters", cooling_rod_loss,
                  make_cooling_rod, (0, 1, 2), cooling_rod_grad),
     UserWorkload("reaction-diffusion, n=1000, 100 steps", reaction_diffusion_loss,

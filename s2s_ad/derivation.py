@@ -22,6 +22,9 @@ class Request:
     tangent_only: bool = False  # jvp returning just the derivative (hvp: the gradient dies)
     signature: tuple = None   # ((parameter, kind), ...): specialised on these facts
     variant: int = 0          # the specialisation's number, for its name (grad_f_1)
+    # the dispatcher's build: a list of records may be tested where a loop unpacks them,
+    # the guard then tests only that it is a list (ad/unpacked_records.py)
+    checks_records: bool = False
     has_aux: bool = False     # f returns (loss, aux): differentiate loss, return aux too
     # a helper's vjp split in two: fwd_h(args) -> (value, saved), bwd_h(saved, cotangent)
     # (helper_derivatives.py, backend/split_pair.py)
@@ -46,6 +49,8 @@ class Derived:
     # derivative again reads (None when the schedule changed nothing)
     plain: object = None
     backward: object = None   # a pair's bwd_h (its Derived); `function` is then fwd_h
+    # parameters whose records the derivative tests itself where it unpacks them
+    records_checked: tuple = ()
 
     @property
     def levels_source(self):

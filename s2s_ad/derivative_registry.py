@@ -64,7 +64,8 @@ def dispatching_function(target, request, general, mode, inner=None, outline=Non
             record(derived)
             return derived
     def build(signature, variant):
-        specialised = dataclasses.replace(request, signature=signature, variant=variant)
+        specialised = dataclasses.replace(request, signature=signature, variant=variant,
+                                          checks_records=True)
         function = target_now() if inner is None else inner.specialisation(signature)
         if function is None:
             return None

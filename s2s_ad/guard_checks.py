@@ -66,3 +66,10 @@ class RecordCheck:
             self.last = value
             return True
         return False
+
+
+class RecordsDiffer(Exception):
+    """Raised by a derivative that tests the records of a list where its loop unpacks
+    them (ad/unpacked_records.py) on meeting one of another kind, before reading it: its
+    dispatcher takes the call on to the next guard. Never reaches the user: a derivative
+    whose signature matches the arguments finds no such record."""

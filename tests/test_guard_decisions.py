@@ -32,8 +32,10 @@ def horner_grad(x, a, coeffs):
     return dp_dx, dp_da
 
 
-def routed(df, *args):
-    """(the name of the derivative the guards called for `args`, the result)."""
+def routed(df, *args, last=False):
+    """(the name of the derivative the guards called for `args`, the result); `last`: the
+    last one called (one that met a record of another kind, ad/unpacked_records.py, ran
+    first and gave the call on)."""
     called = []
 
     def profile(frame, event, arg):
@@ -45,7 +47,8 @@ def routed(df, *args):
     finally:
         sys.setprofile(None)
     names = {function.__name__ for function in _built(df)}   # one built by this call too
-    return next((name for name in called if name in names), None), result
+    return next((name for name in (called[::-1] if last else called) if name in names),
+                None), result
 
 
 def _built(df):

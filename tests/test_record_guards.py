@@ -21,9 +21,12 @@ Point = namedtuple("Point", "x y w")
 
 
 def weighted_fit(a, b, points):
-    """Weighted squared error of a line through (x, y, w) triples."""
+    """Weighted squared error of a line through (x, y, w) triples, read by index (a loop
+    that unpacks them, `for x, y, w in points`, tests the records itself and its guard
+    tests only the list: tests/test_unpacked_records.py)."""
     total = 0.0
-    for x, y, w in points:
+    for p in points:
+        x, y, w = p[0], p[1], p[2]
         r = a * x + b - y
         total = total + w * r * r
     return total

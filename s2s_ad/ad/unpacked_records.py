@@ -1,0 +1,187 @@
+"""Records a number loop unpacks, their kinds tested where the loop unpacks them.
+
+A derivative built for `pairs: list[tuple[float, float], ...]` must not run on a list
+holding anything else, and a list can change between calls: its dispatcher's guard tested
+every record on every call, in four passes over the list (the records' types, their
+lengths, each position's items), about half the hand-written gradient's time for 500
+pairs. When the derivative reads the list only as `for x, y in pairs:` (and `len(pairs)`),
+the facts it depends on are the kinds of the values each iteration unpacks, and the loop
+is the one place they are read: tested there, the guard needs only `type(pairs) is list`.
+
+    for x, y in pairs:                     for x, y in pairs:
+        eta = a + b * x            ->          if type(x) is not float and type(x) is not int
+        ...                                            and type(x) is not bool or ...:
+                                                   raise RecordsDiffer
+                                               eta = a + b * x
+                                               ...
+
+A record that differs raises `guard_checks.RecordsDiffer` before anything reads it, and
+the dispatcher (dispatch.guard_source) takes the call on to its next guard. That repeats
+no effect only because the derivative has none up to that point: the stage applies only
+where every statement of the body is assignments to local names of arithmetic, math
+functions and a few pure builtins, branches and loops (no subscripts, attributes, other
+calls, try blocks, nested functions); otherwise the body is returned as it is and the
+guard tests every record as before. Each position's test is the guard's: a float
+position of a list f does not differentiate lets ints and bools in (signature's
+loosely_guarded), any other position its exact type. A record of another length raises
+f's own ValueError where it is unpacked, as f does (the general derivative, which indexes
+the records, would not). Only lists f does not differentiate (a differentiated list's
+gradient mirrors its records' containers), only number records (a flat list of floats is
+summed in C by its guard, cheaper than a test per item), only when the request asks
+(`Request.checks_records`: the dispatcher's builds, not a CLI file, whose guard has no
+handler). The stage writes new statements; it never changes the body it is given.
+"""
+import builtins
+import copy
+import math
+
+import gast
+
+from ..guard_checks import RecordsDiffer
+from ..ir import build
+from ..ir.walk import walk_tree
+from ..signature import Items, Num, SequenceOf, loosely_guarded
+
+_FLOAT = Num(float, "float64", ())
+_PURE_BUILTINS = (abs, min, max, float, int, bool, len, range, round, pow, divmod)
+_MARKERS = frozenset({"__s2s_comment__", "__s2s_blank__"})
+_STATEMENTS = (gast.Assign, gast.AugAssign, gast.If, gast.For, gast.While, gast.Expr,
+               gast.Pass, gast.Break, gast.Continue, gast.Return)
+_EXPRESSIONS = (gast.Name, gast.Constant, gast.BinOp, gast.UnaryOp, gast.BoolOp,
+                gast.Compare, gast.IfExp, gast.Tuple, gast.Call, gast.keyword,
+                gast.operator, gast.unaryop, gast.boolop, gast.cmpop, gast.expr_context)
+
+
+def records_checked_in_loops(body, request, params, names, user_globals, name_for):
+    """(body with the tests, the parameters whose records it tests) for the statements
+    `body` of a specialisation for `request`; `params` its parameter names, `names` the
+    objects it binds by name, `name_for(suggested, obj)` binds one more. The body
+    unchanged and () where the stage does not apply."""
+    if not request.checks_records or request.signature is None:
+        return body, ()
+    records = {p: kind.item.items for p, kind in request.signature
+               if p not in request.wrt and _number_records(kind)}
+    if not records or not _without_effects(body, set(params), names, user_globals):
+        return body, ()
+    loops = {}
+    for node in _walk_all(body):
+        if isinstance(node, gast.For) and isinstance(node.iter, gast.Name) \
+                and node.iter.id in records:
+            loops[id(node)] = node
+    checked = tuple(p for p in records
+                    if _read_by_unpacking_only(body, p, len(records[p]), loops))
+    if not checked:
+        return body, ()
+    kinds = dict(request.signature)
+    tests = {p: _position_tests(kinds[p], name_for) for p in checked}
+    differ = name_for("RecordsDiffer", RecordsDiffer)
+    return _with_tests(body, tests, differ, name_for("type", type)), checked
+
+
+def _number_records(kind):
+    """A list of tuples of a few numbers (each position one kind)."""
+    return isinstance(kind, SequenceOf) and kind.container is list \
+        and isinstance(kind.item, Items) and kind.item.container is tuple \
+        and bool(kind.item.items) \
+        and all(isinstance(k, Num) and k.axes == () and k.type is not None
+                for k in kind.item.items)
+
+
+def _walk_all(body):
+    for stmt in body:
+        yield from walk_tree(stmt)
+
+
+def _without_effects(body, params, names, user_globals):
+    """Is every statement of `body` free of effects (and of reads that could have one)?"""
+    stored = {n.id for n in _walk_all(body)
+              if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
+    local = stored | params
+
+    def resolve(ident):
+        if ident in local:
+            return None              # a local callable: not known to be pure
+        if ident in names:
+            return names[ident]
+        return user_globals.get(ident, getattr(builtins, ident, None))
+
+    called = set()                   # the `math.f` of calls (a walk meets a call first)
+    for node in _walk_all(body):
+        if isinstance(node, gast.Call):
+            func = node.func
+            if isinstance(func, gast.Name):
+                if func.id not in _MARKERS and not any(
+                        resolve(func.id) is b for b in _PURE_BUILTINS):
+                    return False
+            elif isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name) \
+                    and resolve(func.value.id) is math:
+                called.add(id(func))
+            else:
+                return False
+        elif isinstance(node, gast.Attribute):
+            if id(node) not in called:   # any other attribute, read or written
+                return False
+        elif not isinstance(node, _STATEMENTS + _EXPRESSIONS):
+            return False
+    return True
+
+
+def _read_by_unpacking_only(body, param, length, loops):
+    """Is `param` read only as the iterable of `for n1, ..., nk in param:` (k = the
+    records' length, k names) and by `len(param)`, and never bound?"""
+    allowed = set()
+    for node in _walk_all(body):
+        if id(node) in loops and node.iter.id == param:
+            target = node.target
+            if not (isinstance(target, gast.Tuple) and len(target.elts) == length
+                    and all(isinstance(e, gast.Name) for e in target.elts)
+                    and len({e.id for e in target.elts}) == length
+                    and param not in {e.id for e in target.elts}):
+                return False
+            allowed.add(id(node.iter))
+        elif isinstance(node, gast.Call) and isinstance(node.func, gast.Name) \
+                and node.func.id == "len" and len(node.args) == 1 \
+                and isinstance(node.args[0], gast.Name):
+            allowed.add(id(node.args[0]))
+    return all(id(n) in allowed for n in _walk_all(body)
+               if isinstance(n, gast.Name) and n.id == param)
+
+
+def _position_tests(kind, name_for):
+    """For each position of the records: the names of the types its item may have (the
+    guard's)."""
+    loose = loosely_guarded(kind, False)
+    return [[name_for(t.__name__, t) for t in
+             ((float, int, bool) if loose and k == _FLOAT else (k.type,))]
+            for k in kind.item.items]
+
+
+def _with_tests(body, tests, differ, type_):
+    """A copy of `body` whose loops over a tested parameter start with the test."""
+    out = []
+    for stmt in body:
+        if isinstance(stmt, gast.For) and isinstance(stmt.iter, gast.Name) \
+                and stmt.iter.id in tests:
+            stmt = copy.copy(stmt)
+            check = build.if_stmt(_differs(stmt.target.elts, tests[stmt.iter.id], type_),
+                                  [gast.Raise(exc=build.name(differ), cause=None)])
+            stmt.body = [check] + _with_tests(stmt.body, tests, differ, type_)
+            stmt.orelse = _with_tests(stmt.orelse, tests, differ, type_)
+        elif isinstance(stmt, (gast.If, gast.For, gast.While)):
+            stmt = copy.copy(stmt)
+            stmt.body = _with_tests(stmt.body, tests, differ, type_)
+            stmt.orelse = _with_tests(stmt.orelse, tests, differ, type_)
+        out.append(stmt)
+    return out
+
+
+def _differs(targets, position_types, type_):
+    """`type(x) is not float and type(x) is not int ... or type(y) is not float ...`"""
+    alternatives = []
+    for target, types in zip(targets, position_types):
+        tests = [build.compare(build.call(build.name(type_), [build.name(target.id)]),
+                               "IsNot", build.name(t)) for t in types]
+        alternatives.append(tests[0] if len(tests) == 1 else
+                            gast.BoolOp(op=gast.And(), values=tests))
+    return alternatives[0] if len(alternatives) == 1 else \
+        gast.BoolOp(op=gast.Or(), values=alternatives)
