@@ -42,6 +42,7 @@ class Adjoints(IndexedContributions):
         # variable -> (the block that made its adjoint by np.zeros_like, the windows
         # written into those zeros since): indexed_contributions._still_zero
         self._windows = {}
+        self._negations = set()   # adjoint names bound to `-e` (windows: kept `+=`, `-= e`)
         # is this atom an integer (analyses/kinds.py)? Then x[k] picks one element
         self._is_integer = is_integer or (lambda atom: False)
         # does this index pick no element twice (adjoint_facts.distinct_index_test)?
@@ -198,6 +199,8 @@ class Adjoints(IndexedContributions):
             self._current[variable] = build.name(name)
             if isinstance(expr, (gast.BinOp, gast.UnaryOp)):
                 self._owned.add(variable)
+            if isinstance(expr, gast.UnaryOp) and isinstance(expr.op, gast.USub):
+                self._negations.add(name)
             return
         if self.is_list(variable) or self._structured(variable, expr):
             helper = runtime_flow.add_lists if self.is_list(variable) else runtime_flow.add_adjoints

@@ -113,7 +113,8 @@ class IndexedContributions:
         target = build.store_subscript(build.name(name), index)
         # a window of zeros: `z_bar[index] = e` is `+= e` without reading the zeros back
         # (an augmented subscript reads, adds and writes the window)
-        if self._still_zero(variable, index):
+        zeros = self._still_zero(variable, index)
+        if zeros and not self._negation(expr):
             out.append(build.assign(target, expr))
         else:
             out.append(gast.AugAssign(target=target, op=gast.Add(), value=expr))
@@ -124,15 +125,20 @@ class IndexedContributions:
         straight run of statements (loops and branches forget the windows), only windows
         have been written into it since (nothing else added to x_bar: every other
         contribution forgets them), and `index` provably overlaps none of them
-        (disjoint_windows). Records `index` as written."""
+        (disjoint_windows). Records `index` as written either way."""
         written = self._windows.get(variable)
         if written is None or variable not in self._arrays:
             self._windows.pop(variable, None)
             return False
-        if not all(disjoint_windows(index, other, self._int_value) for other in written):
-            return False
-        written.append(index)
-        return True
+        apart = all(disjoint_windows(index, other, self._int_value) for other in written)
+        written.append(index)         # added into or assigned, it holds no zeros now
+        return apart
+
+    def _negation(self, expr):
+        """`-e`, or a name bound to it: `+= -e` becomes `-= e` (optimize/), in place, where
+        assigning would make an array for -e."""
+        return isinstance(expr, gast.UnaryOp) and isinstance(expr.op, gast.USub) \
+            or isinstance(expr, gast.Name) and expr.id in self._negations
 
     def _basic_index(self, index):
         """Slices, literals and integers only: no element is picked twice."""
