@@ -177,6 +177,7 @@ from user_models import (  # noqa: E402  (the workloads, by group)
     log_cosh_loss,
     log_cosh_loss_grad,
     make_log_cosh)
+from user_recurrent import make_mgu, mgu_grad, mgu_loss  # noqa: E402
 from user_slices import (  # noqa: E402
     conv2d_slices_grad,
     conv2d_slices_loss,
@@ -405,6 +406,8 @@ WORKLOADS = [
                  make_laplacian_smoothing, 0, laplacian_smoothing_grad),
     UserWorkload("GRU T=20 H=32 B=16, gates sliced from one product", gru_loss, make_gru,
                  (0, 1, 2, 3), gru_grad),
+    UserWorkload("minimal gated unit T=30 H=24 B=16, logistic helper by np.tanh, loss every step",
+                 mgu_loss, make_mgu, (0, 1, 2, 3, 4), mgu_grad),
     UserWorkload("RMSNorm (D,) weight + linear, 256x512->64", rms_norm_regression,
                  make_rms_norm, (0, 1, 2), rms_norm_regression_grad),
     UserWorkload("PyTorch-style Sequential(Linear, ReLU, Linear) model, 256x64x128x10",

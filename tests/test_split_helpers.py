@@ -18,8 +18,8 @@ from s2s_ad.derivative_registry import CACHE
 X = np.array([0.3, -0.2, 0.5])
 W = np.array([1.1, 0.7, -0.4])
 M = np.array([[0.9, 0.2, -0.3], [0.1, 1.2, 0.4], [-0.5, 0.3, 0.8]])
-# (each helper multiplies by M: one running only elementwise operations keeps its whole
-# vjp, cheaper to run again than to keep: test_cheap_helpers_keep_the_whole_vjp)
+# (each helper multiplies by M: one running only arithmetic keeps its whole vjp, cheaper
+# to run again than to keep: test_cheap_helpers_keep_the_whole_vjp)
 
 
 def layer(x, w):
@@ -133,12 +133,33 @@ def gates(x, w):
     return np.sum(sigmoid(x * w) * sigmoid(x + w))
 
 
+def ramp(z):
+    return np.maximum(z, 0.0) * 0.5 + z * z
+
+
+def ramps(x, w):
+    return np.sum(ramp(x * w) * ramp(x + w))
+
+
 def test_cheap_helpers_keep_the_whole_vjp():
-    f = fresh(gates)
+    f = fresh(ramps)
     df = s2s_ad.grad(f)
-    np.testing.assert_allclose(df(X, W), numeric_grad(gates, (X, W), 0), rtol=1e-6)
+    np.testing.assert_allclose(df(X, W), numeric_grad(ramps, (X, W), 0), rtol=1e-6)
     source = s2s_ad.derivative_source(df, X, W)
-    assert "vjp_sigmoid" in source and "fwd_" not in source
+    assert "vjp_ramp" in source and "fwd_" not in source
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_transcendental_helpers_keep_their_forward(path):
+    """sigmoid's np.exp is not run again in the backward sweep: fwd_sigmoid keeps it."""
+    f = fresh(gates)
+    for wrt in (0, 1):
+        np.testing.assert_allclose(grad_on(path, f, wrt)(X, W),
+                                   numeric_grad(gates, (X, W), wrt), rtol=1e-6)
+    df = s2s_ad.grad(f)
+    source = s2s_ad.derivative_source(df, X, W)
+    assert "fwd_sigmoid" in source and "bwd_sigmoid" in source
+    assert "vjp_sigmoid" not in source
 
 
 def test_tuple_items_and_lists():

@@ -35,8 +35,14 @@ _LISTS_FOR_LISTS = (runtime_flow.spread_adjoint, runtime_flow.scatter_add,
 class Adjoints(IndexedContributions):
     def __init__(self, namer, bindings, numpy_name, dataflow, fixed_arrays=frozenset(),
                  containers=frozenset(), complex_names=frozenset(), is_integer=None,
-                 float_arrays=frozenset(), distinct_index=None):
+                 float_arrays=frozenset(), distinct_index=None, int_value=None):
         self._namer = namer
+        # an integer atom's value as an affine expression of lengths (analyses/lengths.py)
+        self._int_value = int_value or (lambda atom: None)
+        # variable -> (the block that made its adjoint by np.zeros_like, the windows
+        # written into those zeros since): indexed_contributions._still_zero
+        self._windows = {}
+        self._negations = set()   # adjoint names bound to `-e` (windows: kept `+=`, `-= e`)
         # is this atom an integer (analyses/kinds.py)? Then x[k] picks one element
         self._is_integer = is_integer or (lambda atom: False)
         # does this index pick no element twice (adjoint_facts.distinct_index_test)?
@@ -65,6 +71,7 @@ class Adjoints(IndexedContributions):
             set(self._arrays)
 
     def restore(self, state):
+        self._windows.clear()
         self._current, self._owned, self._forced, self._zeroed, self._arrays = (
             dict(state[0]), set(state[1]), set(state[2]), set(state[3]), set(state[4]))
 
@@ -102,6 +109,7 @@ class Adjoints(IndexedContributions):
         until x_bar is written again: a contribution of `name` to that zero (`x = x + e`
         passes it back, now or from a later statement) leaves x_bar as it is, no `x_bar =
         name`. Forgotten at any write of x_bar and where branches or loops begin."""
+        self._windows.pop(variable, None)
         if name is None:
             self._held.pop(variable, None)
         else:
@@ -143,6 +151,17 @@ class Adjoints(IndexedContributions):
     def forget_unchanged(self):
         """A branch or loop begins: which names still hold an adjoint is not followed in."""
         self._unchanged.clear()
+        self._windows.clear()
+
+    def apart(self, walk, stmt):
+        """walk(stmt) for a loop, a branch or a write by index, which no window of zeros
+        (indexed_contributions._still_zero) is known across: one written inside is not
+        one after it (the loop may run no time, the branch not be taken)."""
+        self._windows.clear()
+        try:
+            return walk(stmt)
+        finally:
+            self._windows.clear()
 
     def contribute(self, variable, expr, out):
         # fold first: `1.0 * t1_1` is an alias of t1_1, not a fresh array we may update
@@ -150,6 +169,7 @@ class Adjoints(IndexedContributions):
         unchanged = self._unchanged.pop(variable, None)
         name = self.name_of(variable)
         self._arrays.discard(variable)          # `x_bar + e` may broadcast to another shape
+        self._windows.pop(variable, None)
         if self.accumulates(variable):
             zero = variable in self._zeroed
             self._zeroed.discard(variable)
@@ -179,6 +199,8 @@ class Adjoints(IndexedContributions):
             self._current[variable] = build.name(name)
             if isinstance(expr, (gast.BinOp, gast.UnaryOp)):
                 self._owned.add(variable)
+            if isinstance(expr, gast.UnaryOp) and isinstance(expr.op, gast.USub):
+                self._negations.add(name)
             return
         if self.is_list(variable) or self._structured(variable, expr):
             helper = runtime_flow.add_lists if self.is_list(variable) else runtime_flow.add_adjoints
@@ -231,6 +253,7 @@ class Adjoints(IndexedContributions):
     def replace(self, variable, expr, out):
         """The adjoint of `variable` becomes `expr` (what an insert_grad_of block left)."""
         self._arrays.discard(variable)
+        self._windows.pop(variable, None)
         self._unchanged.pop(variable, None)
         if self.accumulates(variable):
             self._zeroed.discard(variable)
@@ -244,12 +267,14 @@ class Adjoints(IndexedContributions):
     def reset(self, variable):
         """The value is being redefined: its earlier versions start with no adjoint."""
         self._arrays.discard(variable)
+        self._windows.pop(variable, None)
         if self.accumulates(variable):
             self._zeroed.add(variable)
 
     def set_zero(self, variable):
         """An accumulated adjoint that is 0.0 from here, nothing written yet."""
         self._arrays.discard(variable)
+        self._windows.pop(variable, None)
         self._zeroed.add(variable)
 
     def zeroed(self):
@@ -281,6 +306,7 @@ class Adjoints(IndexedContributions):
     def force(self, variables, primal_of, out):
         """Straight-line values about to receive contributions inside a loop or branch."""
         for variable in sorted(variables):
+            self._windows.pop(variable, None)
             if self.accumulates(variable):
                 continue
             name = self.name_of(variable)

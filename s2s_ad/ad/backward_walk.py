@@ -167,10 +167,10 @@ class BackwardWalker(ForwardInstrumentation):
         return out
 
     def statement(self, stmt):
-        built = []
-        if not (isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name)):
-            self.stmts.uniform.flush_all(built)   # loops, branches, writes: arrays from here
-        return built + self._statement(stmt)
+        if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name):
+            return self._statement(stmt)
+        self.stmts.uniform.flush_all(built := [])   # loops, branches, writes: arrays from here
+        return built + self.adj.apart(self._statement, stmt)     # (ad/windows.py)
 
     def _statement(self, stmt):
         out = []

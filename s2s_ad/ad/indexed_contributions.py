@@ -4,7 +4,7 @@ given what is known of x's adjoint when it comes.
 
     a float array's adjoint a loop accumulates:     w_bar[k] += g               (in place)
     a float array's adjoint nothing reached yet:    z_bar = np.zeros_like(z)
-                                                    z_bar[0:3] += g
+                                                    z_bar[0:3] = g
     a list's, or an adjoint that may be the 0.0:    x_bar = scatter_add(x_bar, x, k, g)
     an index that may pick an element twice:        x_bar = add_at(x_bar, i, g)
 
@@ -15,6 +15,7 @@ import gast
 
 from ..ir import build
 from .. import runtime, runtime_flow
+from .windows import disjoint_windows
 
 
 class IndexedContributions:
@@ -32,11 +33,13 @@ class IndexedContributions:
         if self._adds_in_place(variable, index, may_be_number):
             # a float array's adjoint that a loop accumulates, allocated here as zeros_like
             # or a copy: `w_bar[k] += g`, as by hand, where scatter_add would test and call
+            self._windows.pop(variable, None)
             target = build.store_subscript(build.name(name), index)
             out.append(gast.AugAssign(target=target, op=gast.Add(), value=expr))
             return
         if self._zeros_then_add(variable, primal, index, name, expr, out):
             return
+        self._windows.pop(variable, None)         # x_bar changes other than by a window
         if self.accumulates(variable) or self.is_list(variable) or generic \
                 or variable in self._zeroed or (may_be_number and variable in self._current):
             current = self._value(variable) if self.has(variable) else build.const(0.0)
@@ -83,7 +86,7 @@ class IndexedContributions:
         return self._basic_index(index)
 
     def _zeros_then_add(self, variable, primal, index, name, expr, out):
-        """`z_bar = np.zeros_like(z)` then `z_bar[index] += e` for a float array (gates
+        """`z_bar = np.zeros_like(z)` then `z_bar[index] = e` for a float array (gates
         sliced out of a loop's `z`) whose adjoint nothing reached yet, and `z_bar[index]
         += e` for the contributions after it (until z is reset): what scatter_add(z_bar,
         z, index, e) does, without its tests. False when it does not apply (the index may
@@ -101,14 +104,41 @@ class IndexedContributions:
             self._zeroed.discard(variable)
             out.append(build.assign(name, build.call(f"{self._np}.zeros_like", [primal])))
             self._arrays.add(variable)
+            self._windows[variable] = []
             if not self.accumulates(variable):
                 self._current[variable] = build.name(name)
                 self._owned.add(variable)
         elif variable not in self._arrays:
             return False
         target = build.store_subscript(build.name(name), index)
-        out.append(gast.AugAssign(target=target, op=gast.Add(), value=expr))
+        # a window of zeros: `z_bar[index] = e` is `+= e` without reading the zeros back
+        # (an augmented subscript reads, adds and writes the window)
+        zeros = self._still_zero(variable, index)
+        if zeros and not self._negation(expr):
+            out.append(build.assign(target, expr))
+        else:
+            out.append(gast.AugAssign(target=target, op=gast.Add(), value=expr))
         return True
+
+    def _still_zero(self, variable, index):
+        """Is x_bar[index] all zeros? True when x_bar was made by np.zeros_like in this
+        straight run of statements (loops and branches forget the windows), only windows
+        have been written into it since (nothing else added to x_bar: every other
+        contribution forgets them), and `index` provably overlaps none of them
+        (disjoint_windows). Records `index` as written either way."""
+        written = self._windows.get(variable)
+        if written is None or variable not in self._arrays:
+            self._windows.pop(variable, None)
+            return False
+        apart = all(disjoint_windows(index, other, self._int_value) for other in written)
+        written.append(index)         # added into or assigned, it holds no zeros now
+        return apart
+
+    def _negation(self, expr):
+        """`-e`, or a name bound to it: `+= -e` becomes `-= e` (optimize/), in place, where
+        assigning would make an array for -e."""
+        return isinstance(expr, gast.UnaryOp) and isinstance(expr.op, gast.USub) \
+            or isinstance(expr, gast.Name) and expr.id in self._negations
 
     def _basic_index(self, index):
         """Slices, literals and integers only: no element is picked twice."""

@@ -26,6 +26,7 @@ from ..analyses.call_kinds import differentiated_helper
 from .adjoint_facts import (containers, distinct_index_test, fixed_float_arrays, float_arrays,
                             integer_test)
 from .adjoints import Adjoints
+from .windows import integer_values
 from .context import ExpansionContext
 from .backward_walk import BackwardWalker
 from .recompute import recomputed_reads
@@ -87,7 +88,8 @@ def reverse(inputs, wrt, seed):
                         fixed_float_arrays(levels, inputs.kinds),
                         containers(forward, inputs, helpers), inputs.complex_names,
                         integer_test(inputs.kinds), float_arrays(inputs.kinds),
-                        distinct_index_test(levels, inputs.kinds))
+                        distinct_index_test(levels, inputs.kinds),
+                        integer_values(inputs.kinds))
     if inputs.specialised and inputs.kinds is not None:
         adjoints.forward_value = ctx.forward_value
     if inputs.namer.is_taken("_tape"):

@@ -122,6 +122,8 @@ class _Proof:
             for target in node.targets:
                 if isinstance(target, gast.Name):
                     self.definitions.setdefault(target.id, []).append(node.value)
+                elif isinstance(target, gast.Subscript):
+                    continue     # `x[i] = v` writes into x, whose dtype stays (as `+=`)
                 else:                                   # unpacking: not followed
                     for name in walk_tree(target):
                         if isinstance(name, gast.Name):
