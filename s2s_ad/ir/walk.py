@@ -107,6 +107,41 @@ class Transformer(gast.NodeTransformer):
         return node
 
 
+class CopyingTransformer(Transformer):
+    """A Transformer that never writes into the tree it is given: a node one of whose
+    children a visitor replaced is a shallow copy holding the new child, every other node
+    is shared. A stage that rewrites expressions this way leaves its input as it was
+    without copying the whole tree first. Its visitors return one node (never None or a
+    list).
+
+        CopyingTransformer subclass folding `y * 1.0` on `g = y * 1.0 + z`
+        -> a new BinOp `y + z` (and its new parent); `g`'s old tree unchanged"""
+
+    def generic_visit(self, node):
+        fields = _CHILD_FIELDS.get(node.__class__)
+        if fields is None:
+            fields = _child_fields(node.__class__)
+        changes = None
+        for name in fields:
+            old_value = getattr(node, name, None)
+            if isinstance(old_value, list):
+                new_value = [self.visit(v) if isinstance(v, AST) else v for v in old_value]
+                if any(a is not b for a, b in zip(new_value, old_value)):
+                    changes = changes or {}
+                    changes[name] = new_value
+            elif isinstance(old_value, AST):
+                new_node = self.visit(old_value)
+                if new_node is not old_value:
+                    changes = changes or {}
+                    changes[name] = new_node
+        if changes is None:
+            return node
+        node = copy.copy(node)
+        for name, value in changes.items():
+            setattr(node, name, value)
+        return node
+
+
 _VISITOR_NAMES = {}           # node class -> "visit_" + its name
 
 

@@ -32,7 +32,7 @@ import gast
 
 from ..ir import build
 from ..ir.walk import names_loaded, names_stored, walk_tree, with_copies_of
-from .fold import fold_expression
+from .fold import fold_expression, fold_operands
 
 
 def drop_adjoint_copies(body, is_adjoint):
@@ -100,7 +100,7 @@ def _folded(expr, whole_value):
     `1.0 * t` to `t` would make the adjoint share t's array, see optimize/fold.py)."""
     folded = fold_expression(expr)
     if whole_value and not isinstance(folded, (gast.BinOp, gast.UnaryOp, gast.Constant)):
-        return expr
+        return fold_operands(expr)
     return folded
 
 
