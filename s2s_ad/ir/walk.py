@@ -145,6 +145,12 @@ class CopyingTransformer(Transformer):
 _VISITOR_NAMES = {}           # node class -> "visit_" + its name
 
 
+def same_nodes(new, old):
+    """Whether two lists hold the same nodes (by identity) in the same order: a rewrite
+    that builds new nodes keeps the statement holding a block it did not change."""
+    return len(new) == len(old) and all(a is b for a, b in zip(new, old))
+
+
 def all_statements(body):
     """Each statement of `body`, then (depth first) those of its nested blocks. From an
     explicit stack: nothing here recurses on how deep blocks nest."""

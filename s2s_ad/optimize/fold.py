@@ -16,7 +16,7 @@ import operator
 
 import gast
 
-from ..ir.walk import CopyingTransformer, walk_tree
+from ..ir.walk import CopyingTransformer, same_nodes, walk_tree
 from ..ir import build
 from ..ir.build import number_literal
 
@@ -252,7 +252,7 @@ def _fold_block(body, folder):
     for stmt in body:
         if isinstance(stmt, (gast.If, gast.For, gast.While)):
             inner, other = _fold_block(stmt.body, folder), _fold_block(stmt.orelse, folder)
-            if _differ(inner, stmt.body) or _differ(other, stmt.orelse):
+            if not (same_nodes(inner, stmt.body) and same_nodes(other, stmt.orelse)):
                 stmt = copy.copy(stmt)
                 stmt.body, stmt.orelse = inner, other
             out.append(stmt)
@@ -280,10 +280,6 @@ def _fold_block(body, folder):
             folder.changed = True
         out.append(stmt)
     return _fuse_first_sums(out, folder)
-
-
-def _differ(new, old):
-    return len(new) != len(old) or any(a is not b for a, b in zip(new, old))
 
 
 def _pops(node):

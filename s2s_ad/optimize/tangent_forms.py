@@ -25,10 +25,12 @@ Only where every name read is a number the facts prove (or a tangent), only arit
 when both forms agree in exact arithmetic at random points (closed_form_render.agree):
 the same numbers up to rounding, often fewer digits lost (no `dx - (dx + ...)`).
 """
+import copy
+
 import gast
 
 from ..ir import build
-from ..ir.walk import names_stored, walk_tree
+from ..ir.walk import names_stored, same_nodes, walk_tree
 from . import rational
 from .closed_form_render import Renderer, agree, evaluate
 
@@ -41,24 +43,25 @@ class _Outside(Exception):
 
 def linear_tangent_forms(statements, is_tangent, is_number):
     """The statements with each tangent assignment `dv_dx = <arithmetic>` written in a
-    shorter form where one is found (edits the statements it is given, as the other
-    passes over statement lists do). Returns (statements, changed)."""
+    shorter form where one is found. Returns (new statements, changed); `statements` and
+    its nodes are not written into (a statement rewritten is a new one, a loop or branch
+    holding one a shallow copy with its new block)."""
     changed = [False]
-    _block(statements, is_tangent, is_number, changed)
-    return statements, changed[0]
+    return _block(statements, is_tangent, is_number, changed), changed[0]
 
 
 def _block(statements, is_tangent, is_number, changed):
     defs = {}           # name -> (rational value, its expression): polynomials of this block
+    out = []
     for stmt in statements:
         single = build.assigned_name(stmt) is not None
         if single and is_tangent(stmt.targets[0].id):
             new = _shorter(stmt.value, defs, is_tangent, is_number)
             if new is not None:
-                stmt.value = new
+                stmt = gast.Assign(targets=stmt.targets, value=new, type_comment=None)
                 changed[0] = True
-        for block in _blocks(stmt):
-            _block(block, is_tangent, is_number, changed)
+        stmt = _with_blocks(stmt, lambda block: _block(block, is_tangent, is_number, changed))
+        out.append(stmt)
         stored = set(names_stored(stmt))
         for name in [n for n, (value, _) in defs.items()
                      if n in stored or _atoms(value) & stored]:
@@ -71,12 +74,27 @@ def _block(statements, is_tangent, is_number, changed):
                 continue
             if value[1] == rational.const(1) and name not in _atoms(value):
                 defs[name] = (value, stmt.value)
+    return out
 
 
-def _blocks(stmt):
-    return [getattr(stmt, field) for field in ("body", "orelse", "finalbody")
-            if isinstance(getattr(stmt, field, None), list)] + \
-        [h.body for h in getattr(stmt, "handlers", ())]
+def _with_blocks(stmt, rewrite):
+    """stmt, or a shallow copy of it whose blocks (an except handler's too) are
+    rewrite(block) where one of them changed."""
+    fields = [f for f in ("body", "orelse", "finalbody")
+              if isinstance(getattr(stmt, f, None), list)]
+    if not fields:
+        return stmt
+    new = {f: rewrite(getattr(stmt, f)) for f in fields}
+    handlers = [_with_blocks(h, rewrite) for h in getattr(stmt, "handlers", ())]
+    if all(same_nodes(new[f], getattr(stmt, f)) for f in fields) \
+            and same_nodes(handlers, getattr(stmt, "handlers", [])):
+        return stmt
+    stmt = copy.copy(stmt)
+    for f in fields:
+        setattr(stmt, f, new[f])
+    if handlers:
+        stmt.handlers = handlers
+    return stmt
 
 
 def _atoms(value):
