@@ -167,17 +167,35 @@ def all_statements(body):
 
 def without_statements(body, drop):
     """`body` without the statements (nested ones too) for which `drop(stmt)` is true; a
-    block left empty becomes `pass`. Compound statements are kept and edited in place."""
-    out = []
-    for stmt in body:
-        if drop(stmt):
-            continue
-        for field in ("body", "orelse"):
-            inner = getattr(stmt, field, None)
-            if inner and isinstance(inner, list) and isinstance(inner[0], gast.stmt):
-                setattr(stmt, field, without_statements(inner, drop) or [gast.Pass()])
-        out.append(stmt)
-    return out
+    block left empty becomes `pass`. A compound statement holding a dropped one is a
+    shallow copy (the statements given are not written into)."""
+    def block(stmts):
+        return (without_statements(stmts, drop) or [gast.Pass()]) if stmts else stmts
+    return [with_blocks(stmt, block) for stmt in body if not drop(stmt)]
+
+
+def with_blocks(stmt, rewrite):
+    """stmt, or a shallow copy of it whose blocks (body, orelse, finalbody and each except
+    handler's body) are rewrite(block), where one of them changed: how a rewrite that
+    builds new statements leaves the compound statements it was given as they were.
+
+        with_blocks(for x in xs: [a, b], drop_b)  ->  a new For with [a]; the old one
+        still holds [a, b]; with_blocks(y = f(x), ...) -> the same statement"""
+    fields = [f for f in ("body", "orelse", "finalbody")
+              if isinstance(getattr(stmt, f, None), list)]
+    if not fields:
+        return stmt
+    new = {f: rewrite(getattr(stmt, f)) for f in fields}
+    handlers = [with_blocks(h, rewrite) for h in getattr(stmt, "handlers", ())]
+    if all(same_nodes(new[f], getattr(stmt, f)) for f in fields) \
+            and same_nodes(handlers, getattr(stmt, "handlers", [])):
+        return stmt
+    stmt = copy.copy(stmt)
+    for f in fields:
+        setattr(stmt, f, new[f])
+    if handlers:
+        stmt.handlers = handlers
+    return stmt
 
 
 def names_loaded(node):

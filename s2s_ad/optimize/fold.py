@@ -16,7 +16,7 @@ import operator
 
 import gast
 
-from ..ir.walk import CopyingTransformer, same_nodes, walk_tree
+from ..ir.walk import CopyingTransformer, walk_tree, with_blocks
 from ..ir import build
 from ..ir.build import number_literal
 
@@ -251,11 +251,7 @@ def _fold_block(body, folder):
     out = []
     for stmt in body:
         if isinstance(stmt, (gast.If, gast.For, gast.While)):
-            inner, other = _fold_block(stmt.body, folder), _fold_block(stmt.orelse, folder)
-            if not (same_nodes(inner, stmt.body) and same_nodes(other, stmt.orelse)):
-                stmt = copy.copy(stmt)
-                stmt.body, stmt.orelse = inner, other
-            out.append(stmt)
+            out.append(with_blocks(stmt, lambda block: _fold_block(block, folder)))
             continue
         if isinstance(stmt, gast.Assign) and isinstance(stmt.value, gast.BinOp):
             before = stmt.value

@@ -25,12 +25,10 @@ Only where every name read is a number the facts prove (or a tangent), only arit
 when both forms agree in exact arithmetic at random points (closed_form_render.agree):
 the same numbers up to rounding, often fewer digits lost (no `dx - (dx + ...)`).
 """
-import copy
-
 import gast
 
 from ..ir import build
-from ..ir.walk import names_stored, same_nodes, walk_tree
+from ..ir.walk import names_stored, walk_tree, with_blocks
 from . import rational
 from .closed_form_render import Renderer, agree, evaluate
 
@@ -60,7 +58,7 @@ def _block(statements, is_tangent, is_number, changed):
             if new is not None:
                 stmt = gast.Assign(targets=stmt.targets, value=new, type_comment=None)
                 changed[0] = True
-        stmt = _with_blocks(stmt, lambda block: _block(block, is_tangent, is_number, changed))
+        stmt = with_blocks(stmt, lambda block: _block(block, is_tangent, is_number, changed))
         out.append(stmt)
         stored = set(names_stored(stmt))
         for name in [n for n, (value, _) in defs.items()
@@ -75,26 +73,6 @@ def _block(statements, is_tangent, is_number, changed):
             if value[1] == rational.const(1) and name not in _atoms(value):
                 defs[name] = (value, stmt.value)
     return out
-
-
-def _with_blocks(stmt, rewrite):
-    """stmt, or a shallow copy of it whose blocks (an except handler's too) are
-    rewrite(block) where one of them changed."""
-    fields = [f for f in ("body", "orelse", "finalbody")
-              if isinstance(getattr(stmt, f, None), list)]
-    if not fields:
-        return stmt
-    new = {f: rewrite(getattr(stmt, f)) for f in fields}
-    handlers = [_with_blocks(h, rewrite) for h in getattr(stmt, "handlers", ())]
-    if all(same_nodes(new[f], getattr(stmt, f)) for f in fields) \
-            and same_nodes(handlers, getattr(stmt, "handlers", [])):
-        return stmt
-    stmt = copy.copy(stmt)
-    for f in fields:
-        setattr(stmt, f, new[f])
-    if handlers:
-        stmt.handlers = handlers
-    return stmt
 
 
 def _atoms(value):
