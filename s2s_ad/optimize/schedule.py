@@ -235,8 +235,8 @@ def in_place_arithmetic(body, facts):
             list(body.backward), list(body.forward),
             [body.returned] if body.returned is not None else [])
         body = body.with_backward(backward) if accumulated else body
-    # last: every write into an array is now written out, so `y = x * 1.0` can alias, and
-    # so can `y = float_copy(x)` at x's last read
+    # last: every write into an array is now written out, so `y = float_copy(x)` at x's
+    # last read can alias
     statements, shared = share_unit_copies(body.statements(), facts.kinds, facts.resolve)
     return Body.of(statements) if shared else body
 
