@@ -26,12 +26,11 @@ as much as an operation. In a block of the backward sweep:
 Only adjoints (`x_bar`, `x_bar_1`) are touched, never a user's variable. Final code only,
 like the other rewrites of the in-place schedule; statements it changes are copies.
 """
-import copy
 
 import gast
 
 from ..ir import build
-from ..ir.walk import names_loaded, names_stored, walk_tree, with_copies_of
+from ..ir.walk import names_loaded, names_stored, walk_tree, with_blocks, with_copies_of
 from .fold import fold_expression, fold_operands
 
 
@@ -153,12 +152,9 @@ def _block(stmts, is_adjoint, counts, names):
     out, changed = [], False
     for stmt in stmts:
         if isinstance(stmt, (gast.If, gast.For, gast.While)):
-            body, a = _block(stmt.body, is_adjoint, counts, names)
-            orelse, b = _block(stmt.orelse, is_adjoint, counts, names)
-            if a or b:
-                stmt = copy.copy(stmt)
-                stmt.body, stmt.orelse = body, orelse
-                changed = True
+            new = with_blocks(stmt, lambda block: _block(block, is_adjoint, counts, names)[0])
+            changed |= new is not stmt
+            stmt = new
         out.append(stmt)
     while True:
         step = _no_op_back_copy(out, is_adjoint, counts, names) or \
