@@ -1,7 +1,8 @@
 """Each pass of stage 7's schedule (optimize/schedule.py) on a small program: its body
-before and after the pass, held byte for byte in tests/golden/passes/, and a check that
+before and after the pass, held byte for byte in tests/golden/passes/, a check that
 the pass changes something there (a pass that changes nothing anywhere has no place in
-the schedule).
+the schedule), and a check that no pass writes into the body it is given (run_schedule
+makes no copy).
 
 Regenerate after an intended change with
     S2S_AD_UPDATE_GOLDEN=1 python -m pytest tests/test_passes.py
