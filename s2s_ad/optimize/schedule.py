@@ -3,9 +3,10 @@
 pipeline.py builds the body (`reverse_body` for reverse mode, `Body.of` for a jvp) and
 runs `run_schedule(body, facts, REVERSE)` (or FORWARD). Every pass has one signature,
 `(body, facts) -> body`: an optimize.body.Body in, a new Body out (the one given is not
-written into), `facts` the PassFacts
-(optimize/pass_facts.py) of the derivative being built. Each pass keeps to what the generator left (it never
-re-derives a fact the generator should have had), so their order is the declared one:
+written into: statements a pass does not change are shared, those it changes are new),
+`facts` the PassFacts (optimize/pass_facts.py) of the derivative being built. Each pass
+keeps to what the generator left (it never re-derives a fact the generator should have
+had), so their order is the declared one:
 
     REVERSE: clean up to a fixed point (folding, dead code), in-place sums in the
              backward sweep, dead cycles, temporaries back into their use, quotients
