@@ -1,15 +1,18 @@
 """Each pass of stage 7's schedule (optimize/schedule.py) on a small program: its body
-before and after the pass, held byte for byte in tests/golden/passes/, and a check that
+before and after the pass, held byte for byte in tests/golden/passes/, a check that
 the pass changes something there (a pass that changes nothing anywhere has no place in
-the schedule).
+the schedule), and a check that no pass writes into the body it is given (run_schedule
+makes no copy).
 
 Regenerate after an intended change with
     S2S_AD_UPDATE_GOLDEN=1 python -m pytest tests/test_passes.py
 and read the diff of tests/golden/passes/ before committing it.
 """
+import functools
 import math
 import os
 
+import gast
 import numpy as np
 import pytest
 
@@ -17,6 +20,8 @@ from s2s_ad.ad.registry import default_registry
 from s2s_ad.backend.emit import to_source
 from s2s_ad.derivative_cache import DerivativeCache
 from s2s_ad.ir import build
+from s2s_ad import pipeline
+from s2s_ad.optimize import schedule
 from s2s_ad.optimize.schedule import FORWARD, FORWARD_GRADIENT, REVERSE
 from s2s_ad.pipeline import Request, derive
 from s2s_ad.signature import signature_of
@@ -174,3 +179,28 @@ def test_pass_before_and_after(name):
             fh.write(text)
     with open(path) as fh:
         assert text == fh.read(), f"the pass's output changed: diff against {path}"
+
+
+def _checked(body, facts, run, name, seen):
+    """Runs the pass; records in `seen` its name and whether the body it was given reads
+    differently afterwards."""
+    before = [gast.dump(s) for s in body.statements()]
+    after = run(body, facts)
+    seen[name] = seen.get(name, False) or [gast.dump(s) for s in body.statements()] != before
+    return after
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_pass_leaves_its_input_as_it_was(name, monkeypatch):
+    """A stage never writes into its input: run_schedule makes no copy, so every pass, on
+    its own case, must hand back a new body and leave the one it was given as it was
+    (every statement's gast.dump before and after the pass)."""
+    seen = {}
+    for attr in ("REVERSE", "FORWARD", "FORWARD_GRADIENT"):
+        watched = tuple(schedule.Pass(p.name, functools.partial(
+            _checked, run=p.run, name=p.name, seen=seen), p.writes_arrays)
+            for p in getattr(schedule, attr))
+        monkeypatch.setattr(pipeline, attr, watched)
+    traced(name)
+    assert name.split(" (")[0] in seen, "the pass did not run on its case"
+    assert [step for step, wrote in seen.items() if wrote] == []

@@ -232,3 +232,16 @@ def test_a_product_inside_a_call_is_rewritten():
     assert changed
     call = statements[-1].value.args[0]
     assert isinstance(call, gast.Call) and call.func.attr == "copysign"
+
+
+def test_the_statements_given_are_not_written_into():
+    """The rewrite builds new statements: the ones it was given read as before."""
+    source = ("def f(r):\n d = np.abs(r)\n m = d * 2.0\n"
+              " return unbroadcast(m * np.sign(r), r)")
+    given = _statements(source)
+    before = [gast.dump(s) for s in given]
+    statements, changed = signs_as_copysign(given, _kinds(r="float64"),
+                                            {"np": np, "unbroadcast": unbroadcast}.get,
+                                            "np", _pure)
+    assert changed and statements[-1].value.args[0].func.attr == "copysign"
+    assert [gast.dump(s) for s in given] == before

@@ -107,7 +107,48 @@ class Transformer(gast.NodeTransformer):
         return node
 
 
+class CopyingTransformer(Transformer):
+    """A Transformer that never writes into the tree it is given: a node one of whose
+    children a visitor replaced is a shallow copy holding the new child, every other node
+    is shared. A stage that rewrites expressions this way leaves its input as it was
+    without copying the whole tree first. Its visitors return one node (never None or a
+    list).
+
+        CopyingTransformer subclass folding `y * 1.0` on `g = y * 1.0 + z`
+        -> a new BinOp `y + z` (and its new parent); `g`'s old tree unchanged"""
+
+    def generic_visit(self, node):
+        fields = _CHILD_FIELDS.get(node.__class__)
+        if fields is None:
+            fields = _child_fields(node.__class__)
+        changes = None
+        for name in fields:
+            old_value = getattr(node, name, None)
+            if isinstance(old_value, list):
+                new_value = [self.visit(v) if isinstance(v, AST) else v for v in old_value]
+                if any(a is not b for a, b in zip(new_value, old_value)):
+                    changes = changes or {}
+                    changes[name] = new_value
+            elif isinstance(old_value, AST):
+                new_node = self.visit(old_value)
+                if new_node is not old_value:
+                    changes = changes or {}
+                    changes[name] = new_node
+        if changes is None:
+            return node
+        node = copy.copy(node)
+        for name, value in changes.items():
+            setattr(node, name, value)
+        return node
+
+
 _VISITOR_NAMES = {}           # node class -> "visit_" + its name
+
+
+def same_nodes(new, old):
+    """Whether two lists hold the same nodes (by identity) in the same order: a rewrite
+    that builds new nodes keeps the statement holding a block it did not change."""
+    return len(new) == len(old) and all(a is b for a, b in zip(new, old))
 
 
 def all_statements(body):
@@ -126,17 +167,35 @@ def all_statements(body):
 
 def without_statements(body, drop):
     """`body` without the statements (nested ones too) for which `drop(stmt)` is true; a
-    block left empty becomes `pass`. Compound statements are kept and edited in place."""
-    out = []
-    for stmt in body:
-        if drop(stmt):
-            continue
-        for field in ("body", "orelse"):
-            inner = getattr(stmt, field, None)
-            if inner and isinstance(inner, list) and isinstance(inner[0], gast.stmt):
-                setattr(stmt, field, without_statements(inner, drop) or [gast.Pass()])
-        out.append(stmt)
-    return out
+    block left empty becomes `pass`. A compound statement holding a dropped one is a
+    shallow copy (the statements given are not written into)."""
+    def block(stmts):
+        return (without_statements(stmts, drop) or [gast.Pass()]) if stmts else stmts
+    return [with_blocks(stmt, block) for stmt in body if not drop(stmt)]
+
+
+def with_blocks(stmt, rewrite):
+    """stmt, or a shallow copy of it whose blocks (body, orelse, finalbody and each except
+    handler's body) are rewrite(block), where one of them changed: how a rewrite that
+    builds new statements leaves the compound statements it was given as they were.
+
+        with_blocks(for x in xs: [a, b], drop_b)  ->  a new For with [a]; the old one
+        still holds [a, b]; with_blocks(y = f(x), ...) -> the same statement"""
+    fields = [f for f in ("body", "orelse", "finalbody")
+              if isinstance(getattr(stmt, f, None), list)]
+    if not fields:
+        return stmt
+    new = {f: rewrite(getattr(stmt, f)) for f in fields}
+    handlers = [with_blocks(h, rewrite) for h in getattr(stmt, "handlers", ())]
+    if all(same_nodes(new[f], getattr(stmt, f)) for f in fields) \
+            and same_nodes(handlers, getattr(stmt, "handlers", [])):
+        return stmt
+    stmt = copy.copy(stmt)
+    for f in fields:
+        setattr(stmt, f, new[f])
+    if handlers:
+        stmt.handlers = handlers
+    return stmt
 
 
 def names_loaded(node):

@@ -26,13 +26,12 @@ as much as an operation. In a block of the backward sweep:
 Only adjoints (`x_bar`, `x_bar_1`) are touched, never a user's variable. Final code only,
 like the other rewrites of the in-place schedule; statements it changes are copies.
 """
-import copy
 
 import gast
 
 from ..ir import build
-from ..ir.walk import names_loaded, names_stored, walk_tree, with_copies_of
-from .fold import fold_expression
+from ..ir.walk import names_loaded, names_stored, walk_tree, with_blocks, with_copies_of
+from .fold import fold_expression, fold_operands
 
 
 def drop_adjoint_copies(body, is_adjoint):
@@ -100,7 +99,7 @@ def _folded(expr, whole_value):
     `1.0 * t` to `t` would make the adjoint share t's array, see optimize/fold.py)."""
     folded = fold_expression(expr)
     if whole_value and not isinstance(folded, (gast.BinOp, gast.UnaryOp, gast.Constant)):
-        return expr
+        return fold_operands(expr)
     return folded
 
 
@@ -153,12 +152,9 @@ def _block(stmts, is_adjoint, counts, names):
     out, changed = [], False
     for stmt in stmts:
         if isinstance(stmt, (gast.If, gast.For, gast.While)):
-            body, a = _block(stmt.body, is_adjoint, counts, names)
-            orelse, b = _block(stmt.orelse, is_adjoint, counts, names)
-            if a or b:
-                stmt = copy.copy(stmt)
-                stmt.body, stmt.orelse = body, orelse
-                changed = True
+            new = with_blocks(stmt, lambda block: _block(block, is_adjoint, counts, names)[0])
+            changed |= new is not stmt
+            stmt = new
         out.append(stmt)
     while True:
         step = _no_op_back_copy(out, is_adjoint, counts, names) or \

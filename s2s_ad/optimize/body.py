@@ -39,10 +39,5 @@ class Body:
         tail = [self.returned] if self.returned is not None else []
         return list(self.forward) + middle + list(self.backward) + tail
 
-    def copy(self):
-        """A Body of fresh nodes (the passes edit the statements they are given)."""
-        forward, backward, returned = build.clone((self.forward, self.backward, self.returned))
-        return replace(self, forward=forward, backward=backward, returned=returned)
-
     def with_backward(self, backward):
         return replace(self, backward=tuple(backward))

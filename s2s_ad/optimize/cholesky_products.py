@@ -214,7 +214,10 @@ def _rewrite_site(statements, k, callee, numpy_name, fresh, name_for):
             total = reads[0]
             for extra in reads[1:]:
                 total = gast.BinOp(left=total, op=gast.Add(), right=extra)
-            stmt.value.args[1] = total
+            value = copy.copy(stmt.value)           # the statement given stays as it was
+            value.args = [value.args[0], total] + value.args[2:]
+            stmt = copy.copy(stmt)
+            stmt.value = value
             out.append(stmt)
         elif j in plan:
             for name, terms in ((g_name, plan[j][0]), (lt_name, plan[j][1])):

@@ -15,7 +15,7 @@ import re
 import gast
 
 from ..ir import build
-from ..ir.walk import (all_statements, every_call, names_loaded, walk_tree,
+from ..ir.walk import (all_statements, every_call, names_loaded, walk_tree, with_blocks,
                        without_statements)
 
 
@@ -181,15 +181,8 @@ def remove_dead_cycles(body, pure_call, raising=None):
 
 def _replaced(body, table):
     """`body` with the statements whose ids `table` holds replaced (nested ones too)."""
-    out = []
-    for stmt in body:
-        stmt = table.get(id(stmt), stmt)
-        for field in ("body", "orelse"):
-            inner = getattr(stmt, field, None)
-            if inner and isinstance(inner, list) and isinstance(inner[0], gast.stmt):
-                setattr(stmt, field, _replaced(inner, table))
-        out.append(stmt)
-    return out
+    return [with_blocks(table.get(id(stmt), stmt), lambda block: _replaced(block, table))
+            for stmt in body]
 
 
 def _removable(stmt, pure_call):
@@ -207,10 +200,8 @@ def drop_empty_comments(body):
     def block(stmts):
         out = []
         for k, stmt in enumerate(stmts):
-            for field in ("body", "orelse"):
-                inner = getattr(stmt, field, None)
-                if inner:
-                    setattr(stmt, field, block(inner) or [gast.Pass()])
+            stmt = with_blocks(stmt, lambda inner: (block(inner) or [gast.Pass()])
+                               if inner else inner)
             if isinstance(stmt, gast.If) and all(isinstance(s, gast.Pass)
                                                  for s in stmt.body + stmt.orelse):
                 changed[0] = True       # `if t: pass` left by an emptied backward branch

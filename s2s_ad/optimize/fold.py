@@ -10,12 +10,13 @@
 Only identities that hold for numpy arrays and Python numbers alike (no `x * 0 -> 0`:
 that would change an array's shape).
 """
+import copy
 import math
 import operator
 
 import gast
 
-from ..ir.walk import Transformer, walk_tree
+from ..ir.walk import CopyingTransformer, walk_tree, with_blocks
 from ..ir import build
 from ..ir.build import number_literal
 
@@ -58,12 +59,14 @@ def _integer_power(base, exponent):
     return build.binop(square(), "Mult", build.clone(base) if exponent == 3 else square())
 
 
-class _Folder(Transformer):
+class _Folder(CopyingTransformer):
+    """Folds an expression into new nodes (the tree it is given stays as it was)."""
+
     def __init__(self):
         self.changed = False
 
     def visit_BinOp(self, node):
-        self.generic_visit(node)
+        node = self.generic_visit(node)
         left, right = number_literal(node.left), number_literal(node.right)
         op = type(node.op)
         if left is not None and right is not None and op in _FOLDABLE:
@@ -131,15 +134,15 @@ class _Folder(Transformer):
             # smaller result (`-r_bar @ X`: the gradient, not the residuals)
             self.changed = True
             if _negated(node.left):
-                node.left = node.left.operand
+                node = gast.BinOp(left=node.left.operand, op=node.op, right=node.right)
             else:
-                node.right = node.right.operand
+                node = gast.BinOp(left=node.left, op=node.op, right=node.right.operand)
             return self.visit_UnaryOp(gast.UnaryOp(op=gast.USub(), operand=node))
         return node
 
     def visit_Compare(self, node):
         # `b - (b != 0)` in pow's templates: a literal exponent folds to b - 1
-        self.generic_visit(node)
+        node = self.generic_visit(node)
         left = _literal_value(node.left)
         right = _literal_value(node.comparators[0]) if len(node.comparators) == 1 else None
         op = type(node.ops[0])
@@ -151,14 +154,14 @@ class _Folder(Transformer):
     def visit_IfExp(self, node):
         # a template's choice on a literal argument (`usv = y if True else
         # np.linalg.svd(M)` for compute_uv=True): the branch taken
-        self.generic_visit(node)
+        node = self.generic_visit(node)
         if isinstance(node.test, gast.Constant) and type(node.test.value) in (bool, int):
             self.changed = True
             return node.body if node.test.value else node.orelse
         return node
 
     def visit_UnaryOp(self, node):
-        self.generic_visit(node)
+        node = self.generic_visit(node)
         inner = node.operand
         if isinstance(node.op, gast.USub) and isinstance(inner, gast.UnaryOp) \
                 and isinstance(inner.op, gast.USub):
@@ -223,12 +226,20 @@ def _negated(node):
 
 
 def fold_expression(node):
-    """The folded form of one expression (used before deciding if an adjoint aliases)."""
+    """The folded form of one expression (used before deciding if an adjoint aliases);
+    `node` itself is not written into."""
     return _Folder().visit(node)
 
 
+def fold_operands(node):
+    """`node` with its operands folded and itself as it is (`x * (y * 1.0)` -> `x * y`,
+    `x * 1.0` stays): a whole value that folds to an alias keeps its arithmetic."""
+    return _Folder().generic_visit(node)
+
+
 def fold_constants(body):
-    """Returns (new body, changed). A statement's whole right-hand side is folded only to
+    """Returns (new body, changed); `body` and its statements are not written into (a
+    statement that folds is a new one, sharing the nodes that did not change). A statement's whole right-hand side is folded only to
     arithmetic, which makes a new array: `y = x * 1.0` or `y = x.T * 1.0` does, and `y = x`
     or `y = np.transpose(x)` (a view; so may any call be) would alias x, so that a later
     `y[0] = ...` would write into x."""
@@ -240,18 +251,20 @@ def _fold_block(body, folder):
     out = []
     for stmt in body:
         if isinstance(stmt, (gast.If, gast.For, gast.While)):
-            stmt.body = _fold_block(stmt.body, folder)
-            stmt.orelse = _fold_block(stmt.orelse, folder)
-            out.append(stmt)
+            out.append(with_blocks(stmt, lambda block: _fold_block(block, folder)))
             continue
         if isinstance(stmt, gast.Assign) and isinstance(stmt.value, gast.BinOp):
             before = stmt.value
-            stmt.value.left = folder.visit(stmt.value.left)
-            stmt.value.right = folder.visit(stmt.value.right)
-            folded = _Folder().visit(stmt.value)
+            left, right = folder.visit(before.left), folder.visit(before.right)
+            value = before if left is before.left and right is before.right \
+                else gast.BinOp(left=left, op=before.op, right=right)
+            folded = _Folder().visit(value)
             if isinstance(folded, (gast.BinOp, gast.UnaryOp, gast.Constant)):
-                stmt.value = folded
-                folder.changed |= folded is not before
+                folder.changed |= folded is not value
+                value = folded
+            if value is not before:
+                stmt = copy.copy(stmt)
+                stmt.value = value
             out.append(stmt)
             continue
         stmt = folder.visit(stmt)
@@ -259,7 +272,7 @@ def _fold_block(body, folder):
                 and isinstance(stmt.value, gast.UnaryOp) and isinstance(stmt.value.op, gast.USub):
             # x_bar[1:] += -(g * 2.0) -> x_bar[1:] -= g * 2.0: no array for the negation
             # (a + (-b) is a - b in IEEE arithmetic)
-            stmt.op, stmt.value = gast.Sub(), stmt.value.operand
+            stmt = gast.AugAssign(target=stmt.target, op=gast.Sub(), value=stmt.value.operand)
             folder.changed = True
         out.append(stmt)
     return _fuse_first_sums(out, folder)
@@ -283,6 +296,7 @@ def _fuse_first_sums(body, folder):
                             for n in walk_tree(stmt.value)) \
                 and not _pops(previous.value) and not _pops(stmt.value):
             first = previous.value
+            out[-1] = previous = copy.copy(previous)      # the input's statement stays
             if isinstance(first, gast.UnaryOp) and isinstance(first.op, gast.USub):
                 previous.value = gast.BinOp(left=stmt.value, op=gast.Sub(), right=first.operand)
             else:

@@ -26,33 +26,34 @@ only accumulates while the value keeps its shape, so `+=` never needs to grow N.
 import gast
 
 from ..ir import build
-from ..ir.walk import walk_tree
+from ..ir.walk import walk_tree, with_blocks
 
 _OPERATOR_PARENTS = (gast.BinOp, gast.UnaryOp, gast.Compare, gast.BoolOp)
 
 
 def accumulate_in_place(body, before=(), after=()):
-    """Returns (new body, changed). `before`, `after`: the statements around body (the
+    """Returns (new body, changed); `body` is not written into (a loop or branch holding a
+    rewritten sum is a shallow copy). `before`, `after`: the statements around body (the
     forward sweep; the final return), read only to see where the arrays body starts from
     were made and who else reads them."""
     module = gast.Module(body=body, type_ignores=[])
     candidates = _candidates(module, list(before), list(after))
     if not candidates:
         return body, False
-    changed = False
-    for parent in walk_tree(module):
-        for field in ("body", "orelse"):
-            stmts = getattr(parent, field, None)
-            if not isinstance(stmts, list):
-                continue
-            for k, stmt in enumerate(stmts):
-                target = _accumulated_name(stmt)
-                if target in candidates:
-                    stmts[k] = gast.AugAssign(target=stmt.targets[0], op=type(stmt.value.op)(),
-                                              value=stmt.value.right)
-                    gast.copy_location(stmts[k], stmt)
-                    changed = True
-    return module.body, changed
+    changed = [False]
+
+    def block(stmts):
+        out = []
+        for stmt in stmts:
+            if _accumulated_name(stmt) in candidates:
+                new = gast.AugAssign(target=stmt.targets[0], op=type(stmt.value.op)(),
+                                     value=stmt.value.right)
+                stmt = gast.copy_location(new, stmt)
+                changed[0] = True
+            out.append(with_blocks(stmt, block))
+        return out
+    body = block(body)
+    return body, changed[0]
 
 
 def _accumulated_name(stmt):

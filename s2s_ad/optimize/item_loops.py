@@ -33,7 +33,7 @@ import numpy
 
 from ..ir import build
 from ..ir.build import dotted_path
-from ..ir.walk import walk_tree, with_copies_of
+from ..ir.walk import name_counts, walk_tree, with_copies_of
 from ..signature import Items, SequenceOf
 
 _NON_WRITING = {len, range, reversed, float, int, abs, min, max, sum, isinstance, type}
@@ -83,11 +83,7 @@ def _plans(body, kinds, resolve, tape):
                and (_first_read(s.body) or (None,))[0] == s.target.id for s in forward):
         return []                     # no loop reads an item by its position: no walks
     definitions = _single_definitions(body)
-    loads = {}
-    for stmt in body:
-        for node in walk_tree(stmt):
-            if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
-                loads[node.id] = loads.get(node.id, 0) + 1
+    loads = name_counts(body)[0]
     lists_fixed = None          # decided once, when a list's loop asks
     plans = []
     for loop in [s for s in forward if isinstance(s, gast.For)]:

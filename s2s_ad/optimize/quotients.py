@@ -24,7 +24,7 @@ import numpy as np
 
 from ..ir import build
 from ..ir.naming import callee
-from ..ir.walk import Transformer, assigned_at_most_once
+from ..ir.walk import CopyingTransformer, assigned_at_most_once
 
 # (numerator's function, denominator's function) -> the function of their quotient
 _QUOTIENTS = {(np.sinh, np.cosh): np.tanh, (np.sin, np.cos): np.tan,
@@ -34,7 +34,7 @@ _QUOTIENTS = {(np.sinh, np.cosh): np.tanh, (np.sin, np.cos): np.tan,
 def read_quotients(body, resolve):
     """(body, changed): body (a flattened statement list, forward sweep, blank line,
     backward sweep) with the quotients above read as one call. resolve(name): what a
-    name of the generated code denotes."""
+    name of the generated code denotes. `body` is not written into."""
     split = next((k for k, stmt in enumerate(body) if build.is_blank_line(stmt)), None)
     if split is None:
         return body, False
@@ -48,7 +48,7 @@ def read_quotients(body, resolve):
     if not divisors:
         return body, False
     rewrite = _Quotients(divisors, resolve, once)
-    backward = [rewrite.visit(build.clone(stmt)) for stmt in body[split:]]
+    backward = [rewrite.visit(stmt) for stmt in body[split:]]
     return (body[:split] + backward, True) if rewrite.changed else (body, False)
 
 
@@ -63,13 +63,15 @@ def _single_name_call(node, resolve, once):
     return None
 
 
-class _Quotients(Transformer):
+class _Quotients(CopyingTransformer):
+    """The quotients read as one call in new nodes (the statements given stay as they were)."""
+
     def __init__(self, divisors, resolve, once):
         self.divisors, self.resolve, self.once = divisors, resolve, once
         self.changed = False
 
     def visit_BinOp(self, node):
-        self.generic_visit(node)
+        node = self.generic_visit(node)
         if isinstance(node.op, gast.Mult) and isinstance(node.left, gast.BinOp) \
                 and isinstance(node.left.op, gast.Div):
             quotient = self._quotient(node.right, node.left.right)      # a / v * f(u)

@@ -2,9 +2,11 @@
 
 pipeline.py builds the body (`reverse_body` for reverse mode, `Body.of` for a jvp) and
 runs `run_schedule(body, facts, REVERSE)` (or FORWARD). Every pass has one signature,
-`(body, facts) -> body`: an optimize.body.Body in, a new Body out, `facts` the PassFacts
-(optimize/pass_facts.py) of the derivative being built. Each pass keeps to what the generator left (it never
-re-derives a fact the generator should have had), so their order is the declared one:
+`(body, facts) -> body`: an optimize.body.Body in, a new Body out (the one given is not
+written into: statements a pass does not change are shared, those it changes are new),
+`facts` the PassFacts (optimize/pass_facts.py) of the derivative being built. Each pass
+keeps to what the generator left (it never re-derives a fact the generator should have
+had), so their order is the declared one:
 
     REVERSE: clean up to a fixed point (folding, dead code), in-place sums in the
              backward sweep, dead cycles, temporaries back into their use, quotients
@@ -206,7 +208,7 @@ def in_place_arithmetic(body, facts):
     tuple's positions iterating the tuple (item_loops.py), float arrays a loop reads item
     by item read from a list (list_reads.py), adjoint copies nothing needs dropped
     (adjoint_copies.py) and sums accumulated in place again (inplace.py); `body`
-    itself when nothing changed. Writes into `body` (run_schedule's copy, not `plain`)."""
+    itself when nothing changed."""
     if not facts.specialised:
         return body
     # first abs's `g * np.sign(x)` as `np.copysign(g, x)` where the facts prove them equal
@@ -234,17 +236,16 @@ def in_place_arithmetic(body, facts):
             list(body.backward), list(body.forward),
             [body.returned] if body.returned is not None else [])
         body = body.with_backward(backward) if accumulated else body
-    # last: every write into an array is now written out, so `y = x * 1.0` can alias, and
-    # so can `y = float_copy(x)` at x's last read
+    # last: every write into an array is now written out, so `y = float_copy(x)` at x's
+    # last read can alias
     statements, shared = share_unit_copies(body.statements(), facts.kinds, facts.resolve)
     return Body.of(statements) if shared else body
 
 
 def shared_inverses(body, facts):
     """A specialisation's solves against a matrix whose inverse it computes anyway read that
-    inverse, computed once (optimize/shared_inverses.py). Writes into `body`, which
-    run_schedule copied: `plain` (what a derivative of this one differentiates) keeps its
-    solves."""
+    inverse, computed once (optimize/shared_inverses.py); `plain` (what a derivative of
+    this one differentiates) keeps its solves."""
     if not facts.specialised:
         return body
     statements, changed = share_inverses(
@@ -255,8 +256,7 @@ def shared_inverses(body, facts):
 
 def cholesky_products(body, facts):
     """A specialisation's cholesky adjoint takes a solve's share of L^T L_bar without the two
-    products with L^T and inv(L)^T that cancel (optimize/cholesky_products.py). Writes into
-    `body` (run_schedule's copy, not `plain`)."""
+    products with L^T and inv(L)^T that cancel (optimize/cholesky_products.py)."""
     if not facts.specialised:
         return body
     statements, changed = cancel_cholesky_products(
@@ -304,21 +304,19 @@ FORWARD_GRADIENT = (
 
 def run_schedule(body, facts, schedule):
     """(plain, final): the body after the passes up to the first that writes into arrays
-    (what differentiating this derivative again reads), and after all of them."""
-    # passes written over statement lists edit the statements they are given: the stage
-    # works on its own copy, so its input stays as it was; the passes that write arrays
-    # work on a second one, made once, so that `plain` is not changed by them
-    body = body.copy()
+    (what differentiating this derivative again reads), and after all of them. No pass
+    writes into the body it is given (each returns a new one, sharing the statements it
+    did not change; tests/test_passes.py checks every pass's input after the pass), so
+    neither does the stage, and no copy is made: `plain` is the body the first pass that
+    writes arrays was given."""
     plain = None
     for step in schedule:
         if step.writes_arrays and plain is None:
-            plain, body = body, body.copy()
-        if facts.trace is None:
-            body = step.run(body, facts)
-            continue
-        before = body           # traced, each pass gets its own copy too
-        body = step.run(body.copy(), facts)
-        facts.trace(step.name, before, body)
+            plain = body
+        after = step.run(body, facts)
+        if facts.trace is not None:
+            facts.trace(step.name, body, after)
+        body = after
     return (plain if plain is not None else body), body
 
 

@@ -33,13 +33,20 @@ _CONDITIONAL = (gast.IfExp, gast.BoolOp, gast.Lambda, gast.ListComp, gast.Genera
 
 
 def share_repeated_calls(body, pure_call, fresh):
-    """(body, changed), every block of `body` edited in place. pure_call(call): a call
-    without effects; fresh(hint): a new name."""
+    """(new body, changed). pure_call(call): a call without effects; fresh(hint): a new
+    name. The pass edits a copy it makes at its entry (it moves calls between the
+    statements of every block): `body` and its statements stay as they were."""
+    body = build.clone(body)
+    return body, _share_in_block(body, pure_call, fresh)
+
+
+def _share_in_block(body, pure_call, fresh):
+    """Whether a call was shared; every block of `body` edited in place."""
     changed = False
     for stmt in body:
         for field in ("body", "orelse"):
             if isinstance(stmt, (gast.If, gast.For, gast.While)):
-                changed |= share_repeated_calls(getattr(stmt, field), pure_call, fresh)[1]
+                changed |= _share_in_block(getattr(stmt, field), pure_call, fresh)
     seen = _Seen()
     k = 0
     while k < len(body):
@@ -52,7 +59,7 @@ def share_repeated_calls(body, pure_call, fresh):
                 k += 1
         else:
             k += 1
-    return body, changed
+    return changed
 
 
 class _Seen:

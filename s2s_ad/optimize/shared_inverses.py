@@ -31,7 +31,7 @@ import gast
 import numpy
 
 from ..ir import build
-from ..ir.walk import walk_tree
+from ..ir.walk import CopyingTransformer, walk_tree
 from ..runtime_linalg import inverse_and_solve
 from ..runtime_triangular import lower_inverse
 from ..signature import Num
@@ -197,7 +197,8 @@ def _plain_solve(stmt, sites, k):
                 for j, node, what, (_, flipped) in sites)
 
 
-class _Replace(gast.NodeTransformer):
+class _Replace(CopyingTransformer):
+    """The sites replaced in new nodes (the statements given stay as they were)."""
     def __init__(self, replaced):
         self.replaced = replaced
 

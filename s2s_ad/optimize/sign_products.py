@@ -45,7 +45,7 @@ import numpy
 from .. import runtime, runtime_checks, runtime_flow, runtime_pieces
 from ..ir import build
 from ..ir.naming import callee
-from ..ir.walk import walk_tree
+from ..ir.walk import CopyingTransformer, walk_tree
 from ..signature import Num
 
 _FLOATS = ("float64", "float32")
@@ -62,7 +62,7 @@ _MAX_DEPTH = 12
 
 def signs_as_copysign(statements, kinds, resolve, numpy_name, pure_call):
     """(statements, changed): every `g * np.sign(x)` (either order) whose g the rules prove
-    (see the module docstring) written `np.copysign(g, x)`; `statements` is edited.
+    (see the module docstring) written `np.copysign(g, x)`, in new statements (`statements` is not written into).
     pure_call(call): numpy's and math's functions without `out=` (PassFacts.pure_call);
     any other call but the runtime's that write into nothing (a method such as `x.sort()`,
     a user's function) may change an array after it was read, and then nothing is proved."""
@@ -73,23 +73,23 @@ def signs_as_copysign(statements, kinds, resolve, numpy_name, pure_call):
     definitions, written = _single_definitions(statements)
     if definitions is None:
         return statements, False
-    changed = False
-    for stmt in statements:
-        for node in walk_tree(stmt):
-            for field, value in gast.iter_fields(node):
-                slots = list(enumerate(value)) if isinstance(value, list) else [(None, value)]
-                for k, child in slots:
-                    if not isinstance(child, gast.BinOp):
-                        continue
-                    new = _rewritten(child, definitions, written, kinds, resolve, numpy_name)
-                    if new is None:
-                        continue
-                    if k is None:
-                        setattr(node, field, new)
-                    else:
-                        value[k] = new
-                    changed = True
-    return statements, changed
+    rewrite = _Copysigns(definitions, written, kinds, resolve, numpy_name)
+    out = [rewrite.visit(stmt) for stmt in statements]
+    return (out, True) if rewrite.changed else (statements, False)
+
+
+class _Copysigns(CopyingTransformer):
+    """The products rewritten in new nodes, outermost first (a g holding another product
+    is looked at too); the statements given stay as they were."""
+    def __init__(self, *facts):
+        self.facts, self.changed = facts, False
+
+    def visit_BinOp(self, node):
+        new = _rewritten(node, *self.facts)
+        if new is None:
+            return self.generic_visit(node)
+        self.changed = True
+        return self.generic_visit(new)
 
 
 def _rewritten(node, definitions, written, kinds, resolve, numpy_name):

@@ -28,7 +28,7 @@ the same numbers up to rounding, often fewer digits lost (no `dx - (dx + ...)`).
 import gast
 
 from ..ir import build
-from ..ir.walk import names_stored, walk_tree
+from ..ir.walk import names_stored, walk_tree, with_blocks
 from . import rational
 from .closed_form_render import Renderer, agree, evaluate
 
@@ -41,24 +41,25 @@ class _Outside(Exception):
 
 def linear_tangent_forms(statements, is_tangent, is_number):
     """The statements with each tangent assignment `dv_dx = <arithmetic>` written in a
-    shorter form where one is found (edits the statements it is given, as the other
-    passes over statement lists do). Returns (statements, changed)."""
+    shorter form where one is found. Returns (new statements, changed); `statements` and
+    its nodes are not written into (a statement rewritten is a new one, a loop or branch
+    holding one a shallow copy with its new block)."""
     changed = [False]
-    _block(statements, is_tangent, is_number, changed)
-    return statements, changed[0]
+    return _block(statements, is_tangent, is_number, changed), changed[0]
 
 
 def _block(statements, is_tangent, is_number, changed):
     defs = {}           # name -> (rational value, its expression): polynomials of this block
+    out = []
     for stmt in statements:
         single = build.assigned_name(stmt) is not None
         if single and is_tangent(stmt.targets[0].id):
             new = _shorter(stmt.value, defs, is_tangent, is_number)
             if new is not None:
-                stmt.value = new
+                stmt = gast.Assign(targets=stmt.targets, value=new, type_comment=None)
                 changed[0] = True
-        for block in _blocks(stmt):
-            _block(block, is_tangent, is_number, changed)
+        stmt = with_blocks(stmt, lambda block: _block(block, is_tangent, is_number, changed))
+        out.append(stmt)
         stored = set(names_stored(stmt))
         for name in [n for n, (value, _) in defs.items()
                      if n in stored or _atoms(value) & stored]:
@@ -71,12 +72,7 @@ def _block(statements, is_tangent, is_number, changed):
                 continue
             if value[1] == rational.const(1) and name not in _atoms(value):
                 defs[name] = (value, stmt.value)
-
-
-def _blocks(stmt):
-    return [getattr(stmt, field) for field in ("body", "orelse", "finalbody")
-            if isinstance(getattr(stmt, field, None), list)] + \
-        [h.body for h in getattr(stmt, "handlers", ())]
+    return out
 
 
 def _atoms(value):

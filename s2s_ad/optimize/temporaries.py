@@ -35,14 +35,17 @@ _CONDITIONAL = (gast.IfExp, gast.BoolOp, gast.Lambda, gast.ListComp, gast.Genera
 
 
 def inline_temporaries(body, pure_call, is_number=None, is_adjoint=lambda name: False):
-    """body with single-use temporaries inlined (in place, every block). pure_call(call)
+    """body with single-use temporaries inlined (every block). pure_call(call)
     tells a call without effects (numpy, math): only values whose calls all are move.
     is_number(name): the temporary holds a number (a copy `y = t` of it may take its
     value: nothing can alias a number). At the top level (straight-line code), a value
     also moves past `x_bar[i] += v` into an adjoint (`is_adjoint`) it does not read: an
     adjoint written in place is an array the backward sweep allocated, which nothing reads
     before it is complete (in a loop, an adjoint carried between iterations is read while
-    others still add into it). Returns (body, changed)."""
+    others still add into it). Returns (new body, changed): the pass edits a copy it
+    makes at its entry (it moves values between statements of every block), `body` and
+    its statements stay as they were."""
+    body = build.clone(body)
     loads, stores = name_counts(body)
     changed = False
     for block in [body] + [getattr(s, f) for s in all_statements(body)

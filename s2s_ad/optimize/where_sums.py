@@ -36,7 +36,7 @@ import gast
 
 from ..ir import build
 from ..ir.naming import callee
-from ..ir.walk import Transformer, name_counts, walk_tree
+from ..ir.walk import Transformer, name_counts, walk_tree, with_blocks
 from .fold import fold_expression
 
 
@@ -293,13 +293,9 @@ def adjoints_masked_outward(body, resolve, is_adjoint, negated=None):
         out, changed = [], False
         for stmt in stmts:
             if isinstance(stmt, (gast.If, gast.For, gast.While)):
-                inner, inner_changed = block(stmt.body)
-                other, other_changed = block(stmt.orelse)
-                if inner_changed or other_changed:
-                    stmt = build.clone(stmt)
-                    stmt.body, stmt.orelse = inner, other
-                    changed = True
-                out.append(stmt)
+                new = with_blocks(stmt, lambda inner: block(inner)[0])
+                changed |= new is not stmt
+                out.append(new)
                 continue
             target = stmt.targets[0] if isinstance(stmt, gast.Assign) \
                 and len(stmt.targets) == 1 else stmt.target \
