@@ -123,13 +123,11 @@ def through_doubled(w):
 
 
 def test_a_helper_deleted_since_is_a_located_error_not_a_key_error():
-    global _doubled
     df = s2s_ad.grad(through_doubled)
     np.testing.assert_allclose(df(W), 4 * W)
-    kept = _doubled
-    del _doubled
+    kept = globals().pop("_doubled")         # `del _doubled` in a notebook
     try:
         with pytest.raises(s2s_ad.UnsupportedSyntaxError, match="`_doubled` is not defined"):
             df(W)
     finally:
-        _doubled = kept
+        globals()["_doubled"] = kept
