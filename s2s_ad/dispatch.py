@@ -346,7 +346,7 @@ def _stale_test(namespace, name, value, named, bind):
     # dropped when that derivative was rebuilt) is a change, not a KeyError in the guard
     if type(value) is NumberOfType:
         return f"type({namespace}.get({name!r})) is not {bind(value.type)}"
-    if type(value) is ArrayOfKind:      # the array last seen there; else its kind is tested
+    if isinstance(value, ArrayOfKind):  # the array last seen there; else its kind is tested
         return f"{namespace}.get({name!r}) is not {named(name + '_seen', value)}.value"
     return f"{namespace}.get({name!r}) is not {named(name, value)}"
 
