@@ -340,10 +340,8 @@ class Dispatcher:
 
 def _stale_test(namespace, name, value, named, bind):
     """The guard's test that a helper or module-level number f's derivatives were built
-    from has changed: `helpers.get('act') is not act`; for a varying number (freshness.py),
-    that the name no longer holds a number of its type: `type(helpers.get('T')) is not float`."""
-    # .get: a name deleted since (`del T` in a notebook, or a name a derivative f calls
-    # dropped when that derivative was rebuilt) is a change, not a KeyError in the guard
+    from has changed (a deleted name too): `helpers.get('act') is not act`; for a varying
+    number (freshness.py), `type(helpers.get('T')) is not float`."""
     if type(value) is NumberOfType:
         return f"type({namespace}.get({name!r})) is not {bind(value.type)}"
     if isinstance(value, ArrayOfKind):  # the array last seen there; else its kind is tested
