@@ -340,13 +340,13 @@ class Dispatcher:
 
 def _stale_test(namespace, name, value, named, bind):
     """The guard's test that a helper or module-level number f's derivatives were built
-    from has changed: `helpers['act'] is not act`; for a varying number (freshness.py),
-    that the name no longer holds a number of its type: `type(helpers['T']) is not float`."""
+    from has changed (a deleted name too): `helpers.get('act') is not act`; for a varying
+    number (freshness.py), `type(helpers.get('T')) is not float`."""
     if type(value) is NumberOfType:
-        return f"type({namespace}[{name!r}]) is not {bind(value.type)}"
-    if type(value) is ArrayOfKind:      # the array last seen there; else its kind is tested
-        return f"{namespace}[{name!r}] is not {named(name + '_seen', value)}.value"
-    return f"{namespace}[{name!r}] is not {named(name, value)}"
+        return f"type({namespace}.get({name!r})) is not {bind(value.type)}"
+    if isinstance(value, ArrayOfKind):  # the array last seen there; else its kind is tested
+        return f"{namespace}.get({name!r}) is not {named(name + '_seen', value)}.value"
+    return f"{namespace}.get({name!r}) is not {named(name, value)}"
 
 
 def guard_source(name, doc, params, entries, fallback, bind, wrt=None, stale=None):

@@ -30,6 +30,10 @@ it guards the name (arrays_guarded): its binding holds while the name holds an a
 that kind, so a new batch of the same kind (`X = batches[i]`) builds nothing again:
 
     helper_bindings(loss)  ->  ((g, "X", ArrayOfKind(Num(ndarray, 'float64', (None, None)))),)
+
+A name that goes back to a kind it held before (full batches and a last one of one row,
+alternately) is read when the code runs from then on (AnyArray: no fact, any real array
+holds), as a rebound number is.
 """
 import contextlib
 import contextvars
@@ -62,7 +66,8 @@ def helper_bindings(func):
                 found.append((namespace, name, NumberOfType(type(value))
                               if is_varying(namespace, name) else value))
             elif type(value) is np.ndarray and value.dtype.kind in "biuf":
-                found.append((namespace, name, ArrayOfKind(value)))
+                found.append((namespace, name, AnyArray(value) if is_varying(namespace, name)
+                              else ArrayOfKind(value)))
     return tuple(found)
 
 
@@ -84,6 +89,21 @@ class ArrayOfKind:
             if kind_of(current) == self.kind:
                 self.value = current
                 return True
+        return False
+
+
+class AnyArray(ArrayOfKind):
+    """A module-level array whose kind keeps changing (note_rebound): read when the code
+    runs, no fact (arrays_guarded leaves it out); its binding holds while the name holds
+    a real array of any kind."""
+    __slots__ = ()
+
+    def holds(self, current):
+        if current is self.value:
+            return True
+        if type(current) is np.ndarray and current.dtype.kind in "biuf":
+            self.value = current
+            return True
         return False
 
 
@@ -154,18 +174,42 @@ def is_varying(namespace, name):
 
 def note_rebound(bindings):
     """The numbers of `bindings` whose names now hold another number of the same type
-    become varying (a name that now holds a function or an array is not: its derivative
-    is simply built again)."""
+    become varying (a name that now holds a function is not: its derivative is simply
+    built again); so do the arrays whose names go back to a kind they held before."""
     for namespace, name, value in bindings:
         now = namespace.get(name)
         if type(value) in (int, float) and now is not value and type(now) is type(value):
             _VARYING.add((namespace.get("__name__"), name))
+        elif type(value) is ArrayOfKind and type(now) is np.ndarray \
+                and now.dtype.kind in "biuf":
+            _note_kind_change(namespace.get("__name__"), name, value.kind, now)
+
+
+# (module name, global name) -> the changes of kind (old, new) its arrays made: a name
+# that goes back to a kind it had left (a batch of one row between full batches, train
+# and test sets of two dtypes, also through a third kind) is read when the code runs
+# from then on; each change of kind rebuilt every derivative of f (~25 ms a call where
+# the derivative takes microseconds)
+_KIND_CHANGES = {}
+
+
+def _note_kind_change(module, name, old, array):
+    from .signature import kind_of
+    new = kind_of(array)
+    if new == old:
+        return
+    changes = _KIND_CHANGES.setdefault((module, name), set())
+    if (old, new) in changes:           # the dispatcher and the cache both note it
+        return
+    if any(new in change for change in changes):
+        _VARYING.add((module, name))
+    changes.add((old, new))
 
 
 def _holds(current, bound):
     if type(bound) is NumberOfType:
         return type(current) is bound.type
-    if type(bound) is ArrayOfKind:
+    if isinstance(bound, ArrayOfKind):
         return bound.holds(current)
     return current is bound
 

@@ -80,3 +80,68 @@ def test_an_iterator_read_by_next_is_not_listed():
 
     with pytest.raises(s2s_ad.MissingDerivativeError, match="next"):
         s2s_ad.grad(head_and_rest)(X)
+
+
+def consumed_by_two_loops(x):
+    it = iter(range(len(x)))
+    e = 0.0
+    for i in it:
+        e = e + x[i] ** 2
+        if i >= 1:
+            break
+    for i in it:        # takes up after the break: items 2, 3
+        e = e + 10.0 * x[i] ** 3
+    return e
+
+
+def pairs_by_zip(x):
+    it = iter(range(len(x)))
+    e = 0.0
+    for a, b in zip(it, it):     # (0, 1), (2, 3)
+        e = e + x[a] * x[b]
+    return e
+
+
+def made_outside_the_outer_loop(x):
+    pairs = itertools.combinations(range(len(x)), 2)
+    e = 0.0
+    for r in range(2):
+        for i, j in pairs:      # exhausted after the first pass
+            e = e + x[i] * x[j] * (r + 1)
+    return e
+
+
+def counted_until_break(x):
+    e = 0.0
+    for i in itertools.count():
+        if i >= 3:
+            break
+        e = e + x[i] ** 3
+    return e
+
+
+@pytest.mark.parametrize("f", [consumed_by_two_loops, pairs_by_zip, made_outside_the_outer_loop],
+                         ids=lambda f: f.__name__)
+def test_an_iterator_read_again_after_a_pass_is_a_located_error(f):
+    # its items as a list would be read again from the start: a wrong gradient before
+    with pytest.raises(s2s_ad.UnsupportedSyntaxError, match="one-pass iterator") as caught:
+        s2s_ad.grad(f)(X)
+    assert caught.value.lineno is not None and "^" in str(caught.value)
+
+
+def test_an_endless_iterator_is_a_located_error():
+    # listing itertools.count() took all the memory there was
+    with pytest.raises(s2s_ad.UnsupportedSyntaxError, match="endless iterator `itertools.count"):
+        s2s_ad.grad(counted_until_break)(X)
+
+
+def test_an_iterator_made_in_the_loop_that_reads_it_is_listed():
+    def fresh_each_pass(x):
+        e = 0.0
+        for r in range(2):
+            pairs = itertools.combinations(range(len(x)), 2)
+            e = e + sum(x[i] * x[j] * (r + 1) for i, j in pairs)
+        return e
+
+    np.testing.assert_allclose(s2s_ad.grad(fresh_each_pass)(X), _differences(fresh_each_pass, X),
+                               rtol=1e-6, atol=1e-8)

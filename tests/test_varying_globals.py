@@ -50,7 +50,7 @@ def test_a_rebound_number_is_read_at_run_time_after_one_rebuild():
         built.append(len(dispatcher_of(df).built))
     # built once more at the first new value, never again (it used to be 1 per value)
     assert built[1:] == built[1:2] * 5, built
-    assert "type(helpers['TEMPERATURE']) is not float" in inspect.getsource(df)
+    assert "type(helpers.get('TEMPERATURE')) is not float" in inspect.getsource(df)
 
 
 def test_a_rebound_loop_count_and_temperature_together():
@@ -84,3 +84,50 @@ def test_a_number_rebound_to_an_array_is_built_for_the_array():
     np.testing.assert_allclose(df(W), numeric_grad(scaled, (W,), 0), rtol=1e-6)
     TEMPERATURE = 3.0
     np.testing.assert_allclose(df(W), numeric_grad(scaled, (W,), 0), rtol=1e-6)
+
+
+GAIN = 1.0
+
+
+def gained(w):
+    return np.sum(w ** 2) * GAIN
+
+
+inner_gradient = s2s_ad.grad(gained)
+
+
+def squared_gradient(w):
+    return np.sum(inner_gradient(w) ** 2)
+
+
+def test_grad_of_a_grad_whose_number_is_rebound():
+    """The outer guard tests the names the inner dispatcher binds; rebuilding the inner
+    derivative drops its name of the number, which raised KeyError in the outer guard."""
+    global GAIN
+    outer = s2s_ad.grad(squared_gradient)
+    try:
+        for step in range(4):
+            GAIN = 0.9 ** (step + 1)
+            np.testing.assert_allclose(inner_gradient(W), 2 * GAIN * W, rtol=1e-12)
+            np.testing.assert_allclose(outer(W), 8 * GAIN ** 2 * W, rtol=1e-12)
+    finally:
+        GAIN = 1.0
+
+
+def _doubled(z):
+    return z * 2.0
+
+
+def through_doubled(w):
+    return np.sum(_doubled(w) * w)
+
+
+def test_a_helper_deleted_since_is_a_located_error_not_a_key_error():
+    df = s2s_ad.grad(through_doubled)
+    np.testing.assert_allclose(df(W), 4 * W)
+    kept = globals().pop("_doubled")         # `del _doubled` in a notebook
+    try:
+        with pytest.raises(s2s_ad.UnsupportedSyntaxError, match="`_doubled` is not defined"):
+            df(W)
+    finally:
+        globals()["_doubled"] = kept

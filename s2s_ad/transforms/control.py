@@ -24,6 +24,7 @@ from ..ir.build import dotted_path
 from ..ir import build
 from .. import runtime_checks, runtime_flow
 from .fallbacks import is_fallback
+from .iterator_items import check_endless, check_read_once
 
 
 def assigned_in_compound(tree):
@@ -155,6 +156,10 @@ class ControlFlowMixin:
                and any(isinstance(a, gast.Name) and a.id == name for a in n.args)
                for n in walk_tree(self.parsed.tree)):
             return value
+        # listed only where the list reads as the iterator would (iterator_items.py)
+        check_endless(self._called(value), value, self.smap.locate)
+        check_read_once(self.parsed.tree, name, value,
+                        lambda v: _makes_an_iterator(self._called(v)), self.smap.locate)
         self._check_builtin("list", value)
         return build.with_location(build.call(build.name("list"), [value]), value)
 
@@ -236,6 +241,7 @@ class ControlFlowMixin:
         if _makes_an_iterator(kind):
             # itertools.combinations(...), filter(...): an iterator, which the loop's index
             # cannot read; its items as a list, as the loop would see them one by one
+            check_endless(kind, call, self.smap.locate)
             self._check_builtin("list", call)
             it = build.with_location(build.call(build.name("list"), [it]), it)
         if not isinstance(it, gast.Name):
