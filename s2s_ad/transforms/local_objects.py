@@ -89,11 +89,15 @@ def _replaced(tree, index, stmt, func, fresh, smap):
             for s in tree.body[:index] for n in walk_tree(s)):
         return None
     after = tree.body[index + 1:]
-    called = {n.func.attr for s in after for n in walk_tree(s) if isinstance(n, gast.Call)
-              and isinstance(n.func, gast.Attribute) and isinstance(n.func.value, gast.Name)
-              and n.func.value.id == name}
+    where = {"__init__": stmt}
+    for s in after:
+        for n in walk_tree(s):
+            if isinstance(n, gast.Call) and isinstance(n.func, gast.Attribute) \
+                    and isinstance(n.func.value, gast.Name) and n.func.value.id == name:
+                where.setdefault(n.func.attr, n)         # its first call in f
+    called = set(where) - {"__init__"}
     try:
-        plan = class_plan(cls, stmt.value.func, func.__globals__, fresh, stmt, called)
+        plan = class_plan(cls, stmt.value.func, func.__globals__, fresh, where, called)
     except Unplanned:
         return None
     try:

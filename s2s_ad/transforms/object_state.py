@@ -64,8 +64,9 @@ class ClassPlan:
 def class_plan(cls, class_expr, globals_, fresh, where, called):
     """The plan of `cls` (an object of it made by `class_expr(...)` in f, whose globals
     are `globals_`, and its methods `called` there): raises Unplanned when it does not
-    apply. `fresh(base)` names the nested defs; `where`: the node their statements are
-    located at (errors and comments point at f's line)."""
+    apply. `fresh(base)` names the nested defs; `where`: {method: the node its statements
+    are located at} (errors and comments point at f's line that calls it), "__init__" the
+    constructor's."""
     if not isinstance(cls, type) or cls.__module__ == "builtins" or issubclass(cls, tuple) \
             or "__slots__" in dir(cls) or inspect.getattr_static(cls, "__getattr__", None) \
             or any(inspect.getattr_static(cls, n) is not inspect.getattr_static(object, n)
@@ -108,7 +109,8 @@ def class_plan(cls, class_expr, globals_, fresh, where, called):
     if init:
         init.reads = set()               # __init__ starts the state: nothing comes in
         init.writes = set(state)
-    made.defs = [_nested_def(made, name, where) for name in methods]
+    made.defs = [_nested_def(made, name, where.get(name, where["__init__"]))
+                 for name in methods]
     return made
 
 
