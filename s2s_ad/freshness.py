@@ -26,6 +26,27 @@ def helper_bindings(func):
     """((globals dict, name, function or number), ...) for every user function and every
     int or float f reads by a global name, directly or through the helpers it reads (in a
     deterministic order). A number is a fact of the specialisation (analyses/stand_ins)."""
+    return tuple((namespace, name, value) for namespace, name, value in _global_reads(func)
+                 if _user_function(value) or type(value) in (int, float))
+
+
+def object_bindings(func):
+    """((globals dict, name, object, its kind), ...) for every object of a class of yours
+    f (or a helper it reads) reads by a global name (`model = Sequential(...)`): its kind
+    (what its attributes hold, the classes of the layers it holds) is a fact of the
+    derivative (analyses/stand_ins.global_value), so a derivative is used only while the
+    name holds the object and the object still has that kind (a layer rebound, an array
+    of another rank: built again)."""
+    from .analyses.stand_ins import global_object_kind
+    found = []
+    for namespace, name, value in _global_reads(func):
+        kind = global_object_kind(value)
+        if kind is not None:
+            found.append((namespace, name, value, kind))
+    return tuple(found)
+
+
+def _global_reads(func):
     found, seen, todo = [], set(), [func]
     while todo:
         current = todo.pop()
@@ -36,16 +57,19 @@ def helper_bindings(func):
         seen.add(id(current))
         for name in sorted(_names(code)):
             value = namespace.get(name)
+            found.append((namespace, name, value))
             if _user_function(value):
-                found.append((namespace, name, value))
                 todo.append(value)
-            elif type(value) in (int, float):
-                found.append((namespace, name, value))      # a number the facts read
-    return tuple(found)
+    return found
 
 
-def still_bound(bindings):
-    """Does every name still denote the function it did?"""
+def still_bound(bindings, objects=()):
+    """Does every name still denote the function it did (and the object, of its kind)?"""
+    if objects:
+        from .signature import kind_of
+        if not all(namespace.get(name) is value and kind_of(value) == kind
+                   for namespace, name, value, kind in objects):
+            return False
     return all(namespace.get(name) is value for namespace, name, value in bindings)
 
 

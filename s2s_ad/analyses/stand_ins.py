@@ -11,12 +11,14 @@ differently in each world, so nothing it decides looks like a fact:
                                                        ->  (Num(ndarray, 'float64', (None, 1)), ...)
 """
 import operator
+import types
 
 import gast
 import numpy as np
 
 from ..ir.primitives import attribute_read, identity
-from ..signature import UNKNOWN, Items, Mapping, Num, Opaque
+from ..runtime_objects import is_object
+from ..signature import UNKNOWN, Attributes, Items, Mapping, Num, Opaque, kind_of
 
 WORLDS = (2, 3, 5)
 # integer operations that keep a length >= 2 a length >= 2 (others lose the world values)
@@ -68,14 +70,29 @@ def global_value(value, module_global=False):
     """A global or closure value: functions, modules and types are taken as they are. A
     Python number a module-level name holds (`EPS = 1e-8`, `SQRT_2_OVER_PI`) is the
     number it is: the dispatcher tests that the name still holds it (freshness.py) and
-    builds the derivative again when it does not. Closure numbers and arrays may change
-    without a test, so they are no facts."""
+    builds the derivative again when it does not. So is the kind of an object of a class
+    of yours a module-level name holds (`model = Sequential(...)`: the classes of its
+    layers), which the dispatcher tests at each call (freshness.object_bindings).
+    Closure numbers and arrays may change without a test, so they are no facts."""
     if module_global and type(value) in (int, float):
         return constant(value)
+    kind = global_object_kind(value) if module_global else None
+    if kind is not None:
+        # `model = Sequential(...)` at module level: what it holds (its layers' classes)
+        # is a fact, which the dispatcher tests at each call (freshness.object_bindings)
+        return kind, None
     if isinstance(value, (bool, int, float, complex, np.ndarray, np.generic, list, tuple,
                           dict)):
         return UNKNOWN, None
     return constant(value)
+
+
+def global_object_kind(value):
+    """The kind of an object of a user class a module-level name holds, else None."""
+    if not is_object(value) or isinstance(value, types.ModuleType):
+        return None
+    kind = kind_of(value)
+    return kind if isinstance(kind, Attributes) else None
 
 
 def stand_ins(kind):
