@@ -8,6 +8,7 @@ import pytest
 import s2s_ad
 from s2s_ad.errors import UnsupportedSyntaxError
 from derivative_paths import PATHS, check_against_differences
+from local_object_classes import Nesterov
 
 
 class Momentum:
@@ -89,10 +90,12 @@ def test_object_made_in_f_updating_its_state(f, path):
     check_against_differences(path, f, X3)
 
 
-def test_the_state_is_local_values_in_the_normalized_form():
-    text = s2s_ad.normalize(momentum_descent)
+@pytest.mark.parametrize("f, state", [(momentum_descent, "opt_m"), (adam_descent, "opt_t"),
+                                      (counted_mean, "c_calls")], ids=lambda v: str(v)[:20])
+def test_the_state_is_local_values_in_the_normalized_form(f, state):
+    text = s2s_ad.normalize(f)
     assert "call_function" not in text and "set_attribute" not in text
-    assert "opt_m" in text
+    assert state in text
 
 
 def escaping(x):
@@ -111,3 +114,18 @@ def test_an_object_leaving_f_is_the_located_error():
     text = str(info.value)
     assert "`opt` is a Momentum made in f whose method `step` updates its attributes" in text
     assert "return keep(opt, w)" in text and "test_local_objects.py" in text
+
+
+def nesterov_descent(x):
+    """the class imported from another module; a method given a lambda of f's"""
+    opt = Nesterov(x, mu=0.5)
+    w = np.zeros(3)
+    for _ in range(2):
+        w = opt.step(w, lambda u: np.sin(u) - x)
+    return np.sum(w * np.cos(x))
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_a_class_of_another_module(path):
+    check_against_differences(path, nesterov_descent, X3)
+    assert "opt_v" in s2s_ad.normalize(nesterov_descent)

@@ -97,12 +97,12 @@ def _replaced(tree, index, stmt, func, fresh, smap):
                 where.setdefault(n.func.attr, n)         # its first call in f
     called = set(where) - {"__init__"}
     try:
-        plan = class_plan(cls, stmt.value.func, func.__globals__, fresh, where, called)
+        plan = class_plan(cls, stmt.value.func, fresh, where, called)
     except Unplanned:
         return None
     try:
         self_uses(after, name)
-        _check_free_names(plan, tree)
+        _check_free_names(plan, tree, _scope(func))
         local = {a: fresh(f"{name}_{a}") for a in plan.state}
         new = rewrite_block(after, name, local, plan, lambda: fresh(f"{name}_result"))
     except Unplanned as left:
@@ -119,27 +119,41 @@ def _class_named(expr, func, tree):
     if any(isinstance(n, gast.Name) and n.id == head and not isinstance(n.ctx, gast.Load)
            for n in walk_tree(tree)):
         return None
-    scope = dict(vars(builtins))
-    scope.update(func.__globals__)
-    if func.__closure__:
-        scope.update(inspect.getclosurevars(func).nonlocals)
-    value = scope.get(head)
+    value = _scope(func).get(head)
     for attr in rest:
         value = getattr(value, attr, None)
     return value
 
 
-def _check_free_names(plan, tree):
-    """The methods' global names must mean in f what they mean in their module: none is
-    a variable of f."""
+def _scope(func):
+    """{name: what it means in f} for the names f reads from outside."""
+    scope = dict(vars(builtins))
+    scope.update(func.__globals__)
+    if func.__closure__:
+        scope.update(inspect.getclosurevars(func).nonlocals)
+    return scope
+
+
+def _check_free_names(plan, tree, scope):
+    """The methods' free names (read in their module: the class may be another module's)
+    must mean the same in f, where their nested defs are inlined: none is a variable of f,
+    each names there the object it names in the method's module."""
     bound = {n.id for n in walk_tree(tree) if isinstance(n, gast.Name)
              and not isinstance(n.ctx, gast.Load)}
-    for fdef in plan.defs:
+    made = {m.name for m in plan.methods.values()}
+    head = dotted_path(plan.class_expr).split(".")[0]
+    for method, fdef in zip(plan.methods.values(), plan.defs):
         own = {n.id for n in walk_tree(fdef) if isinstance(n, gast.Name)
-               and not isinstance(n.ctx, gast.Load)}
-        if any(isinstance(n, gast.Name) and n.id in bound and n.id not in own
-               for n in walk_tree(fdef)):
-            raise Unplanned()
+               and not isinstance(n.ctx, gast.Load)} | made | {head}
+        for n in walk_tree(fdef):
+            if not isinstance(n, gast.Name) or n.id in own:
+                continue
+            meant = method.module.get(n.id, getattr(builtins, n.id, _MISSING))
+            if n.id in bound or scope.get(n.id, _MISSING) is not meant:
+                raise Unplanned()
+
+
+_MISSING = object()
 
 
 def _construction(stmt, plan, local):

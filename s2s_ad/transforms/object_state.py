@@ -35,8 +35,9 @@ class MethodPlan:
     """A method as a nested def: its name in f, the attributes it takes (`reads`, in the
     state's order) and returns after its result (`writes`)."""
 
-    def __init__(self, name, tree, self_name):
+    def __init__(self, name, tree, self_name, module):
         self.name, self.tree, self.self_name = name, tree, self_name
+        self.module = module             # the globals its free names are read in
         self.reads, self.writes, self.calls = set(), set(), set()
 
 
@@ -61,9 +62,9 @@ class ClassPlan:
         return build.attribute(build.clone(self.class_expr), attr)
 
 
-def class_plan(cls, class_expr, globals_, fresh, where, called):
-    """The plan of `cls` (an object of it made by `class_expr(...)` in f, whose globals
-    are `globals_`, and its methods `called` there): raises Unplanned when it does not
+def class_plan(cls, class_expr, fresh, where, called):
+    """The plan of `cls` (an object of it made by `class_expr(...)` in f, and its methods
+    `called` there): raises Unplanned when it does not
     apply. `fresh(base)` names the nested defs; `where`: {method: the node its statements
     are located at} (errors and comments point at f's line that calls it), "__init__" the
     constructor's."""
@@ -83,11 +84,12 @@ def class_plan(cls, class_expr, globals_, fresh, where, called):
         if fn is None and attr == "__init__":
             methods[attr] = None
             continue
-        tree = _method_tree(fn, globals_)
+        tree = _method_tree(fn)
         self_name = tree.args.args[0].id if tree.args.args else None
         if self_name is None or tree.args.posonlyargs:
             raise Unplanned()
-        plan = methods[attr] = MethodPlan(fresh(f"{cls.__name__}_{attr}"), tree, self_name)
+        plan = methods[attr] = MethodPlan(fresh(f"{cls.__name__}_{attr}"), tree, self_name,
+                                          fn.__globals__)
         for kind, name, _ in self_uses(tree.body, self_name):
             getattr(plan, {"read": "reads", "write": "writes", "call": "calls"}[kind]).add(name)
         todo.extend(plan.calls)
@@ -114,10 +116,10 @@ def class_plan(cls, class_expr, globals_, fresh, where, called):
     return made
 
 
-def _method_tree(fn, globals_):
-    """A fresh FunctionDef of the method `fn`, when it is a plain def of f's module whose
-    free names are globals (no closure, hence no super())."""
-    if not inspect.isfunction(fn) or fn.__globals__ is not globals_ or fn.__closure__ \
+def _method_tree(fn):
+    """A fresh FunctionDef of the method `fn`, when it is a plain def whose free names are
+    globals (no closure, hence no super()); local_objects checks they mean the same in f."""
+    if not inspect.isfunction(fn) or fn.__closure__ \
             or "super" in fn.__code__.co_names:
         raise Unplanned()
     try:
