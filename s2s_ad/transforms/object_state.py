@@ -25,6 +25,7 @@ import inspect
 
 import gast
 
+from ..analyses.argument_writes import parameter_writes
 from ..frontend.parse import parse
 from ..ir import build
 from ..ir.walk import walk_tree
@@ -85,6 +86,10 @@ def class_plan(cls, class_expr, fresh, where, called):
             methods[attr] = None
             continue
         tree = _method_tree(fn)
+        if set(parameter_writes(fn, cls)) - {next(iter(inspect.signature(fn).parameters))}:
+            # it writes into an argument it is given (`u[1:-1] += ...`): inlined by
+            # normalize as a method of a known class, the write then f's own
+            raise Unplanned()
         self_name = tree.args.args[0].id if tree.args.args else None
         if self_name is None or tree.args.posonlyargs:
             raise Unplanned()
