@@ -17,9 +17,9 @@ methods it calls on `self` too):
 
 `class_plan(cls, ...)` returns that plan (the nested defs and, per method, which
 attributes go in and out), or raises `Unplanned` when the class is outside what this
-covers (a method reached through super(), a property, a static method, a method of
-another module, `self` handed on): f is then left as it is. Read only: the class's
-methods are parsed afresh, and the trees returned are new.
+covers (a method reached through super(), a property, a static method, a method
+writing into an argument it is given, `self` handed on): f is then left as it is. Read
+only: the class's methods are parsed afresh, and the trees returned are new.
 """
 import inspect
 
@@ -65,8 +65,7 @@ class ClassPlan:
 
 def class_plan(cls, class_expr, fresh, where, called):
     """The plan of `cls` (an object of it made by `class_expr(...)` in f, and its methods
-    `called` there): raises Unplanned when it does not
-    apply. `fresh(base)` names the nested defs; `where`: {method: the node its statements
+    `called` there): raises Unplanned when it does not apply. `fresh(base)` names the nested defs; `where`: {method: the node its statements
     are located at} (errors and comments point at f's line that calls it), "__init__" the
     constructor's."""
     if not isinstance(cls, type) or cls.__module__ == "builtins" or issubclass(cls, tuple) \
