@@ -81,11 +81,31 @@ def counted_mean(x):
     return c.mean() * c.calls
 
 
+class Decay:
+    rate = 0.5                            # a class attribute read through self
+
+    def __init__(self, v):
+        self.v = v
+
+    def run(self, k):
+        while self.v.sum() > 0.1 and k > 0:    # the state read in a while test
+            self.v = self.v * self.rate
+            k -= 1                             # a parameter bound anew, not written into
+        return self.v
+
+
+def decayed(x):
+    d = Decay(x * x + 1.0)
+    out = d.run(3)
+    d.v = d.v + x                              # written in f
+    return np.sum(out * d.v)
+
+
 X3 = np.array([0.5, -1.0, 2.0])
 
 
 @pytest.mark.parametrize("path", PATHS)
-@pytest.mark.parametrize("f", [momentum_descent, adam_descent, counted_mean],
+@pytest.mark.parametrize("f", [momentum_descent, adam_descent, counted_mean, decayed],
                          ids=lambda f: f.__name__)
 def test_object_made_in_f_updating_its_state(f, path):
     check_against_differences(path, f, X3)

@@ -52,6 +52,12 @@ def self_uses(body, obj):
                     and parents[id(parent)].func is parent:
                 found.append(("call", parent.attr, parents[id(parent)]))
             else:
+                held = parents.get(id(parent))
+                if isinstance(held, gast.Subscript) and held.value is parent \
+                        and not isinstance(held.ctx, gast.Load):
+                    # `self.hist[0] = v`: a write into the array the object holds, which
+                    # other names may hold too (normalize's own handling of objects)
+                    raise Unplanned()
                 found.append(("read", parent.attr, parent))
     return found
 

@@ -25,10 +25,10 @@ import inspect
 
 import gast
 
-from ..analyses.argument_writes import parameter_writes
 from ..frontend.parse import parse
 from ..ir import build
 from ..ir.walk import walk_tree
+from .helper_inline import _written_in_place
 from .object_rewrite import Unplanned, rewrite_block, self_uses
 
 
@@ -85,7 +85,7 @@ def class_plan(cls, class_expr, fresh, where, called):
             methods[attr] = None
             continue
         tree = _method_tree(fn)
-        if set(parameter_writes(fn, cls)) - {next(iter(inspect.signature(fn).parameters))}:
+        if set(_written_in_place(fn)) - {next(iter(inspect.signature(fn).parameters))}:
             # it writes into an argument it is given (`u[1:-1] += ...`): inlined by
             # normalize as a method of a known class, the write then f's own
             raise Unplanned()
