@@ -2,6 +2,8 @@
 two moments, a step counter): their attributes are local values of f (transforms/
 local_objects.py), differentiated on both derivative paths, to second order, against
 central differences. An object whose state would leave f is the located error."""
+import inspect
+
 import numpy as np
 import pytest
 
@@ -152,27 +154,10 @@ def test_a_class_of_another_module(path):
     assert "opt_v" in s2s_ad.normalize(nesterov_descent)
 
 
-CLI_MODEL = '''
-import numpy as np
-
-
-class Momentum:
-    def __init__(self, lr):
-        self.lr = lr
-        self.m = 0.0
-
-    def step(self, w, g):
-        self.m = 0.9 * self.m + g
-        return w - self.lr * self.m
-
-
-def f(x: "float64[3]"):
-    opt = Momentum(0.1)
-    w = np.zeros(3)
-    for _ in range(3):
-        w = opt.step(w, 2.0 * (w - x))
-    return np.sum(w ** 2 * x)
-'''
+# f as a module of its own: the class and the function above, f taking a signature
+CLI_MODEL = "import numpy as np\n\n\n" + inspect.getsource(Momentum) + "\n\n" \
+    + inspect.getsource(momentum_descent).replace("def momentum_descent(x):",
+                                                  'def f(x: "float64[3]"):')
 
 
 def test_the_cli_writes_it_standalone(tmp_path, monkeypatch):
