@@ -15,7 +15,7 @@ import dataclasses
 import gast
 
 from .analyses.number_code import reverse_forced
-from .freshness import helper_bindings, note_rebound, still_bound
+from .freshness import helper_bindings, note_rebound, object_bindings, still_bound
 from .ir.walk import walk_tree
 
 
@@ -84,8 +84,8 @@ class DerivativeCache:
         been redefined since (freshness.py): then it is forgotten, to be built again."""
         key = (func, request, reverse_forced())
         hit = self._entries.get(key)
-        if hit is not None and not still_bound(self._helpers.get(key, ())):
-            note_rebound(self._helpers[key])
+        if hit is not None and not still_bound(*self._helpers.get(key, ((), ()))):
+            note_rebound(self._helpers[key][0])
             del self._entries[key]
             return None
         return hit
@@ -93,7 +93,7 @@ class DerivativeCache:
     def put(self, func, request, derived):
         key = (func, request, reverse_forced())
         self._entries[key] = derived
-        self._helpers[key] = helper_bindings(func)
+        self._helpers[key] = helper_bindings(func), object_bindings(func)
         self.by_function[derived.function] = derived
 
     def derived_of(self, function):

@@ -49,6 +49,36 @@ def helper_bindings(func):
     """((globals dict, name, function or number), ...) for every user function and every
     int or float f reads by a global name, directly or through the helpers it reads (in a
     deterministic order). A number is a fact of the specialisation (analyses/stand_ins)."""
+    found = []
+    for namespace, name, value in _global_reads(func):
+        if _user_function(value):
+            found.append((namespace, name, value))
+        elif type(value) in (int, float):               # a number the facts read
+            found.append((namespace, name, NumberOfType(type(value))
+                          if is_varying(namespace, name) else value))
+        elif type(value) is np.ndarray and value.dtype.kind in "biuf":
+            found.append((namespace, name, AnyArray(value) if is_varying(namespace, name)
+                          else ArrayOfKind(value)))
+    return tuple(found)
+
+
+def object_bindings(func):
+    """((globals dict, name, object, its kind), ...) for every object of a class of yours
+    f (or a helper it reads) reads by a global name (`model = Sequential(...)`): its kind
+    (what its attributes hold, the classes of the layers it holds) is a fact of the
+    derivative (analyses/stand_ins.global_value), so a derivative is used only while the
+    name holds the object and the object still has that kind (a layer rebound, an array
+    of another rank: built again)."""
+    from .analyses.stand_ins import global_object_kind
+    found = []
+    for namespace, name, value in _global_reads(func):
+        kind = global_object_kind(value)
+        if kind is not None:
+            found.append((namespace, name, value, kind))
+    return tuple(found)
+
+
+def _global_reads(func):
     found, seen, todo = [], set(), [func]
     while todo:
         current = todo.pop()
@@ -59,16 +89,10 @@ def helper_bindings(func):
         seen.add(id(current))
         for name in sorted(_names(code)):
             value = namespace.get(name)
+            found.append((namespace, name, value))
             if _user_function(value):
-                found.append((namespace, name, value))
                 todo.append(value)
-            elif type(value) in (int, float):               # a number the facts read
-                found.append((namespace, name, NumberOfType(type(value))
-                              if is_varying(namespace, name) else value))
-            elif type(value) is np.ndarray and value.dtype.kind in "biuf":
-                found.append((namespace, name, AnyArray(value) if is_varying(namespace, name)
-                              else ArrayOfKind(value)))
-    return tuple(found)
+    return found
 
 
 class ArrayOfKind:
@@ -148,8 +172,14 @@ def guarded_arrays_read(levels):
     return sorted(found.items())
 
 
-def still_bound(bindings):
-    """Does every name still denote the function (or number) it did?"""
+def still_bound(bindings, objects=()):
+    """Does every name still denote the function (or number, or array of its kind) it did
+    (and the object, of its kind)?"""
+    if objects:
+        from .signature import kind_of
+        if not all(namespace.get(name) is value and kind_of(value) == kind
+                   for namespace, name, value, kind in objects):
+            return False
     return all(_holds(namespace.get(name), value) for namespace, name, value in bindings)
 
 
@@ -226,3 +256,14 @@ def _user_function(value):
     return inspect.isfunction(value) \
         and not (getattr(value, "__module__", None) or "").split(".")[0] in _LIBRARIES \
         and not hasattr(value, "__s2s_generated__")
+
+
+def stale_test(namespace, name, value, named, bind):
+    """The guard's test that a helper or module-level number f's derivatives were built
+    from has changed (a deleted name too): `helpers.get('act') is not act`; for a varying
+    number (freshness.py), `type(helpers.get('T')) is not float`."""
+    if type(value) is NumberOfType:
+        return f"type({namespace}.get({name!r})) is not {bind(value.type)}"
+    if isinstance(value, ArrayOfKind):  # the array last seen there; else its kind is tested
+        return f"{namespace}.get({name!r}) is not {named(name + '_seen', value)}.value"
+    return f"{namespace}.get({name!r}) is not {named(name, value)}"

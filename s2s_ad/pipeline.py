@@ -41,6 +41,7 @@ from .frontend.fence import fence
 from .frontend.parse import parse, visible_names
 from .frontend.resolve import resolve
 from .transforms.function_tables import inline_function_tables
+from .transforms.local_objects import replace_local_objects
 from .transforms.generators import generators_as_lists
 from .frontend.star_params import source_function
 from .ir import build
@@ -75,8 +76,9 @@ def front(func, functions=None):
     `functions`: {parameter: the function it holds} from a signature (calls of the
     parameter are calls of that function)."""
     parsed = parse(func)
-    parsed = inline_function_tables(generators_as_lists(parsed), set(dir(builtins)) | set(
-        source_function(parsed.func).__globals__))
+    taken = set(dir(builtins)) | set(source_function(parsed.func).__globals__)
+    parsed = replace_local_objects(inline_function_tables(generators_as_lists(parsed), taken),
+                                   taken)
     parsed = unroll_item_loops(parsed, functions)
     resolution = resolve(parsed)
     fence(parsed, resolution=resolution)

@@ -101,8 +101,24 @@ def _item(values, k):
     return 0.0
 
 
-def _positional(function):
-    """The parameters a position can fill (a bound method's without its object)."""
+def _positional(function, _known={}):
+    """The parameters a position can fill (a bound method's without its object). Read
+    once per def (a backward sweep asks at every call), by its code object (a lambda made
+    anew at each call of f has the same one), kept beside the rest inspect reads them from
+    (defaults, a __signature__ or __wrapped__ set on it) and read again when any of these
+    is another object. (A default argument: a standalone module copies functions.)"""
+    plain = function.__func__ if inspect.ismethod(function) else function
+    if not inspect.isfunction(plain):
+        return _read_positional(function)
+    stamp = (plain.__defaults__, plain.__kwdefaults__, plain.__dict__.get("__signature__"),
+             plain.__dict__.get("__wrapped__"), plain is not function)
+    known = _known.get(plain.__code__)
+    if known is None or any(a is not b for a, b in zip(known[0], stamp)):
+        known = _known[plain.__code__] = (stamp, _read_positional(function))
+    return known[1]
+
+
+def _read_positional(function):
     try:
         parameters = inspect.signature(function).parameters.values()
     except (TypeError, ValueError):

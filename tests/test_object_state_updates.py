@@ -384,3 +384,44 @@ def test_reading_the_state_on_the_other_arm_of_a_branch(training):
     hv = s2s_ad.hvp(net_loss)(X.copy(), copy.deepcopy(net), V)
     np.testing.assert_allclose(hv, derivative_differences(net_loss, net, X, V),
                                rtol=1e-5, atol=1e-8)
+
+
+class Tallied:
+    def __init__(self):
+        self.calls = 0
+        self.W = np.linspace(0.5, 1.5, 3)
+        self.acc = np.zeros(3)
+
+    def forward(self, x):
+        self.calls += 1
+        return np.tanh(x * self.W)
+
+    def accumulate(self, x):
+        self.acc += x
+        return np.tanh(x * self.W)
+
+
+def counted_loss(x, m):
+    return np.sum(m.forward(x) ** 2)
+
+
+def accumulated_loss(x, m):
+    return np.sum(m.accumulate(x) ** 2)
+
+
+def test_a_counter_the_signature_says_is_an_int_has_no_array_check():
+    """`self.calls += 1` adds in place only into an array; the facts say calls is an int,
+    so the check (and its long message) is not in the derivative."""
+    df = s2s_ad.grad(counted_loss)
+    m, x = Tallied(), X[0].copy()
+    g = df(x, m)
+    assert m.calls == 1
+    np.testing.assert_allclose(g, numeric_grad(lambda v: counted_loss(v, Tallied()), (x,), 0),
+                               rtol=1e-6, atol=1e-8)
+    assert "check_not_array" not in s2s_ad.derivative_source(df, x, m)
+
+
+def test_an_attribute_holding_an_array_added_into_is_still_refused():
+    with pytest.raises(Exception) as info:
+        s2s_ad.grad(accumulated_loss)(X[0].copy(), Tallied())
+    assert "augmented assignment to an attribute holding an array" in str(info.value)

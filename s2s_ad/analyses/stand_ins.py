@@ -11,12 +11,14 @@ differently in each world, so nothing it decides looks like a fact:
                                                        ->  (Num(ndarray, 'float64', (None, 1)), ...)
 """
 import operator
+import types
 
 import gast
 import numpy as np
 
 from ..ir.primitives import attribute_read, identity
-from ..signature import UNKNOWN, Items, Mapping, Num, Opaque
+from ..runtime_objects import is_object
+from ..signature import UNKNOWN, Attributes, Items, Mapping, Num, Opaque, kind_of
 
 WORLDS = (2, 3, 5)
 # integer operations that keep a length >= 2 a length >= 2 (others lose the world values)
@@ -69,9 +71,12 @@ def global_value(value, module_global=False, varying=False, guarded=False):
     Python number a module-level name holds (`EPS = 1e-8`, `SQRT_2_OVER_PI`) is the
     number it is: the dispatcher tests that the name still holds it (freshness.py) and
     builds the derivative again when it does not; once the name has been rebound
-    (`varying`), it is a number of its type, read when the code runs. Closure numbers
-    and arrays may change without a test, so they are no facts; a module-level array the
-    dispatcher building this derivative tests (`guarded`, freshness.py) is one by its kind."""
+    (`varying`), it is a number of its type, read when the code runs. So is the kind of
+    an object of a class of yours a module-level name holds (`model = Sequential(...)`:
+    the classes of its layers), which the dispatcher tests at each call
+    (freshness.object_bindings). Closure numbers and arrays may change without a test, so
+    they are no facts; a module-level array the dispatcher building this derivative tests
+    (`guarded`, freshness.py) is one by its kind."""
     if guarded and type(value) is np.ndarray:
         from ..signature import kind_of
         kind = kind_of(value)
@@ -82,10 +87,23 @@ def global_value(value, module_global=False, varying=False, guarded=False):
             kind = Num(type(value), "float64" if type(value) is float else "int64", ())
             return kind, stand_ins(kind)
         return constant(value)
+    kind = global_object_kind(value) if module_global else None
+    if kind is not None:
+        # `model = Sequential(...)` at module level: what it holds (its layers' classes)
+        # is a fact, which the dispatcher tests at each call (freshness.object_bindings)
+        return kind, None
     if isinstance(value, (bool, int, float, complex, np.ndarray, np.generic, list, tuple,
                           dict)):
         return UNKNOWN, None
     return constant(value)
+
+
+def global_object_kind(value):
+    """The kind of an object of a user class a module-level name holds, else None."""
+    if not is_object(value) or isinstance(value, types.ModuleType):
+        return None
+    kind = kind_of(value)
+    return kind if isinstance(kind, Attributes) else None
 
 
 def stand_ins(kind):

@@ -12,6 +12,10 @@ where the facts know them it is not needed, or needs only the number of rows:
     rows: tuple[tuple[float] * 3, ...], []  (triples, none) UnsupportedSyntaxError
     rows: an array, a list built in a loop                  check_unzipped(rows, 2)
 
+The same stage drops `check_not_array(p.n, message)` (written before `p.n += v`, which
+on an array would add in place) where the facts say p.n is a number (`self.calls += 1`
+of an object whose signature gives `calls` as an int): the check could never raise.
+
 `settle_unzip_checks(levels, kinds)` returns a levels form (the same one when no check
 changes; else a new one: the input is not modified).
 """
@@ -19,18 +23,19 @@ import copy
 import dataclasses
 
 import gast
+import numpy as np
 
 from ..errors import UnsupportedSyntaxError
 from ..ir import build
-from ..signature import Items, SequenceOf, named_tuple_length
-from .. import runtime_checks
+from ..signature import Items, Num, SequenceOf, named_tuple_length
+from .. import runtime_checks, runtime_objects
 
 
 def settle_unzip_checks(levels, kinds):
     """`levels` with each unzipping check the facts decide dropped or reduced to the
     number of rows; an UnsupportedSyntaxError where they prove the unpacking raises."""
     names = {name for name, callee in levels.callees.items()
-             if callee is runtime_checks.check_unzipped}
+             if callee in (runtime_checks.check_unzipped, runtime_objects.check_not_array)}
     if not names:
         return levels
     changed = []
@@ -43,7 +48,9 @@ def settle_unzip_checks(levels, kinds):
                 new.body, new.orelse = settled(stmt.body), settled(stmt.orelse)
                 stmt = new
             elif _is_check(stmt, names):
-                new = _settled(stmt, kinds, levels)
+                new = _number_settled(stmt, kinds) if levels.callees[
+                    stmt.value.func.id] is runtime_objects.check_not_array \
+                    else _settled(stmt, kinds, levels)
                 changed.append(new is not stmt)
                 if new is None:
                     continue
@@ -62,6 +69,16 @@ def _is_check(stmt, names):
     return isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Call) \
         and isinstance(stmt.value.func, gast.Name) and stmt.value.func.id in names \
         and len(stmt.value.args) == 2
+
+
+def _number_settled(stmt, kinds):
+    """None when the facts say the value checked is a number (no array to add into in
+    place), else the check itself."""
+    kind = kinds.of(stmt.value.args[0])
+    if isinstance(kind, Num) and kind.type is not None and kind.axes == () \
+            and not issubclass(kind.type, np.ndarray):
+        return None
+    return stmt
 
 
 def _settled(stmt, kinds, levels):
