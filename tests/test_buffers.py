@@ -174,6 +174,18 @@ def test_a_user_variable_is_built_in_an_array_of_its_own_and_assigned_once():
     assert "s = np.divide(1.0, s_part, out=s_part)" in source, source
 
 
+def test_no_second_array_is_named_for_a_user_variable():
+    """`K = sf2 * E + sn2 * I` needs two arrays for its two products whatever the plan:
+    named, the second would live to the end of the function (an expression's temporary is
+    freed at once), so K stays one statement."""
+    def kernel_logdet(sf2, sn2, E):
+        K = sf2 * E + sn2 * np.eye(len(E))
+        return np.linalg.slogdet(K)[1]
+    E = np.exp(-np.subtract.outer(np.arange(5.0), np.arange(5.0)) ** 2)
+    source = s2s_ad.derivative_source(s2s_ad.grad(kernel_logdet, wrt=(0, 1)), 1.5, 0.3, E)
+    assert "K_part" not in source and "K = sf2 * E + sn2 * " in source, source
+
+
 @pytest.mark.parametrize("path", PATHS)
 def test_a_user_variable_built_in_parts_against_differences(path):
     rng = np.random.default_rng(5)

@@ -189,7 +189,9 @@ class _Schedule(ArrayClasses):
         in a fresh name's, the variable assigned once, by the last step: the sigmoid
         `p = 1.0 / (1.0 + t2_0)` takes one array where it took two, and p still holds
         nothing but its value. None when the last step is not one ufunc writing into
-        the target.
+        the target, or a step binds another name (a second operand's array, a row): a
+        name holds its array to the end of the function, where the expression's
+        temporary was freed at once (`K = sf2 * E + sn2 * I` would keep an N x N more).
 
             p = 1.0 + t2_0                      p_part = 1.0 + t2_0
             np.divide(1.0, p, out=p)     ->     p = np.divide(1.0, p_part, out=p_part)
@@ -205,6 +207,8 @@ class _Schedule(ArrayClasses):
                 for k in last.value.keywords):
             call = build.clone(last.value)
         else:
+            return None
+        if any(build.assigned_name(s) not in (None, target) for s in statements):
             return None
         part = self.fresh(f"{target}_part")
         steps = [_renamed(build.clone(s), target, part) for s in statements[:-1]]
