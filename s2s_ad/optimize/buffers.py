@@ -29,6 +29,7 @@ that saves an allocation; anything else is left as it was.
 from collections import Counter
 
 import gast
+import numpy
 
 from .. import runtime_checks
 from ..ir import build
@@ -202,7 +203,8 @@ class _Schedule(ArrayClasses):
             func = build.dotted(f"{self.numpy_name}.{UFUNC_OF[type(last.op)]}")
             call = build.call(func, [build.name(target), build.clone(last.value)],
                               [("out", build.name(target))])
-        elif isinstance(last, gast.Expr) and isinstance(last.value, gast.Call) and any(
+        elif isinstance(last, gast.Expr) and isinstance(last.value, gast.Call) \
+                and isinstance(callee(last.value.func, self.resolve), numpy.ufunc) and any(
                 k.arg == "out" and isinstance(k.value, gast.Name) and k.value.id == target
                 for k in last.value.keywords):
             call = build.clone(last.value)
