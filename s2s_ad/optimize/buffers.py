@@ -49,7 +49,8 @@ def schedule_in_place(body, kinds, resolve, numpy_name, fresh, generated):
     name of the generated code denotes; numpy_name: the name numpy is bound to there;
     fresh(base): a new name; generated(name): is it a name s2s_ad made (a temporary or
     an adjoint)? Only those are built step by step: a user's variable is assigned its
-    value in one statement (`z_1 = np.subtract(z, m, out=z)` at most). A user's variable
+    value in one statement (`z_1 = np.subtract(z, m, out=z)` at most; its steps before
+    that go into a fresh name's array, `p = np.divide(1.0, p_part, out=p_part)`). A user's variable
     may lend its array once nothing reads it any more, as `z -= m` does in a gradient
     written by hand (softmax's shifted logits and their exponentials share one array).
     A product's elementwise operand is planned as an assignment of its own
