@@ -5,8 +5,9 @@ elementwise term of Poisson matrix factorisation), and a categorical negative
 log-likelihood with the row maximum shifted out by hand and the label's logit picked by
 integer indexing (no keepdims: `m[:, None]`); a multi-label binary cross-entropy on logits
 written with np.logaddexp (a bias broadcast over the batch) and a ridge regression's mean
-squared error plus an L2 penalty (a mean's 1 / N beside a second term). Each with the
-gradient an expert writes.
+squared error plus an L2 penalty (a mean's 1 / N beside a second term); a weighted Brier
+score of per-pixel probabilities, the sigmoid written out as `1.0 / (1.0 + np.exp(-z))`.
+Each with the gradient an expert writes.
 """
 import numpy as np
 
@@ -92,3 +93,29 @@ def make_ridge(small=False):
     n, d = (6, 3) if small else (2000, 50)
     X = rng.standard_normal((n, d))
     return rng.standard_normal(d), X, X @ rng.standard_normal(d) + rng.standard_normal(n), 0.1
+
+
+def weighted_brier(z, y, weights):
+    p = 1.0 / (1.0 + np.exp(-z))
+    return np.mean(weights * (p - y) ** 2)
+
+
+def weighted_brier_grad(z, y, weights):
+    # dp/dz = p (1 - p): two arrays
+    p = np.exp(-z)
+    p += 1.0
+    np.divide(1.0, p, out=p)
+    g = p - y
+    g *= weights
+    g *= p
+    np.subtract(1.0, p, out=p)
+    g *= p
+    g *= 2.0 / z.size
+    return g
+
+
+def make_weighted_brier(small=False):
+    rng = _rng(35)
+    shape = (4, 5) if small else (1000, 1000)
+    return (2.0 * rng.standard_normal(shape), (rng.random(shape) < 0.4).astype(np.float64),
+            rng.uniform(0.5, 2.0, shape))

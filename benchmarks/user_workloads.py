@@ -222,7 +222,10 @@ from user_losses import (  # noqa: E402
     make_multilabel_bce,
     ridge_mse,
     ridge_mse_grad,
-    make_ridge)
+    make_ridge,
+    weighted_brier,
+    weighted_brier_grad,
+    make_weighted_brier)
 from user_elementwise import (  # noqa: E402
     student_t_nll, student_t_nll_grad, make_student_t, pinball_loss, pinball_loss_grad,
     make_pinball, smooth_l1, smooth_l1_grad, make_smooth_l1, focal_loss, focal_loss_grad,
@@ -380,6 +383,8 @@ WORKLOADS = [
                  make_smooth_l1, 0, smooth_l1_grad, tags=("memory",)),
     UserWorkload("binary focal loss (np.where, gamma=2), 1000x1000", focal_loss, make_focal,
                  0, focal_loss_grad, tags=("memory",)),
+    UserWorkload("weighted Brier score, sigmoid written out, 1000x1000", weighted_brier,
+                 make_weighted_brier, 0, weighted_brier_grad, tags=("memory",)),
     UserWorkload("squared-hinge linear SVM + L2, 20000x50", squared_hinge_svm,
                  make_squared_hinge, 0, squared_hinge_svm_grad),
     UserWorkload("Laplace NLL elementwise (np.abs), 1000x2000", laplace_nll,

@@ -4,7 +4,7 @@ import operator
 
 import numpy as np
 
-from s2s_ad.ad.template_dsl import adjoint, d, nondifferentiable, tangent
+from s2s_ad.ad.template_dsl import adjoint, d, is_one, nondifferentiable, tangent
 from s2s_ad.runtime import broadcast_tangent, unbroadcast
 from s2s_ad.runtime_linalg import matmul_adjoint_a, matmul_adjoint_b
 
@@ -45,13 +45,16 @@ def mul_tangent(y, a, b):
 
 @adjoint(operator.truediv)
 def truediv_adjoint(y, a, b):
+    """d(a/b) = da / b - (a/b) db / b; for a written 1, y / b is y * y: b is not read,
+    so the forward sweep need not keep it (a sigmoid's 1 + exp(-z))"""
     d[a] += unbroadcast(d[y] / b, a)
-    d[b] += -unbroadcast(d[y] * y, b) / b     # b is constant along the summed axes
+    # b is constant along the summed axes
+    d[b] += -unbroadcast(d[y] * y * y, b) if is_one(a) else -unbroadcast(d[y] * y, b) / b
 
 
 @tangent(operator.truediv)
 def truediv_tangent(y, a, b):
-    d[y] = (d[a] - y * d[b]) / b
+    d[y] = -(y * y * d[b]) if is_one(a) else (d[a] - y * d[b]) / b
 
 
 @adjoint(operator.pow)

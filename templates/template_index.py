@@ -30,7 +30,7 @@ SOURCES = {
     'numpy_sinc': 325159406,
     'numpy_statistics': 1656705311,
     'objects': 570029641,
-    'operators': 4021195466,
+    'operators': 414922392,
     'python_math': 2016104563,
     'runtime_adjoints': 4067531102,
     'runtime_adjoints_linalg': 878237823,

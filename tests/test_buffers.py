@@ -44,6 +44,11 @@ def l1_of_sines(x):
     return np.sum(d * d * x)
 
 
+def scaled_shifted(x, gamma, beta):
+    y = x * gamma + beta
+    return np.sum(np.tanh(y))
+
+
 CASES = [
     (tanh_weighted, lambda rng: (rng.standard_normal(1000),), 0),
     (gaussian_nll, lambda rng: (rng.standard_normal((40, 30)), 0.3 * rng.standard_normal(
@@ -51,6 +56,8 @@ CASES = [
     (log_cosh, lambda rng: (rng.standard_normal((4, 5, 6)), rng.standard_normal((4, 5, 6))), 0),
     (sigmoid_blend, lambda rng: (rng.standard_normal(500), rng.standard_normal(500)), (0, 1)),
     (softplus_loss, lambda rng: (rng.standard_normal(500), rng.random(500)), 0),
+    (scaled_shifted, lambda rng: (rng.standard_normal((30, 20)), rng.standard_normal(20),
+                                  rng.standard_normal(20)), (0, 1, 2)),
     (weighted_l1, lambda rng: (rng.standard_normal(500), rng.standard_normal(500),
                                rng.random(500)), (0, 1)),
     (l1_of_sines, lambda rng: (np.concatenate([rng.standard_normal(499), [0.0]]),), 0),
@@ -151,6 +158,39 @@ def test_user_variables_take_one_statement():
     source = s2s_ad.derivative_source(s2s_ad.grad(f), x)
     body = [line.strip() for line in source.splitlines()]
     assert sum(line.startswith("u =") or line.startswith("u ") for line in body) == 1
+
+
+def test_a_user_variable_is_built_in_an_array_of_its_own_and_assigned_once():
+    """`y = x * gamma + beta` (layer norm's scale and shift) and the sigmoid's
+    `p = 1.0 / (1.0 + e)` each took two arrays; the steps now go into one array of
+    s2s_ad's, and the user's variable is bound by the last step alone."""
+    rng = np.random.default_rng(4)
+    args = (rng.standard_normal((30, 20)), rng.standard_normal(20), rng.standard_normal(20))
+    source = s2s_ad.derivative_source(s2s_ad.grad(scaled_shifted, wrt=(0, 1, 2)), *args)
+    assert "y_part = x * gamma\n    y = np.add(y_part, beta, out=y_part)\n" in source, source
+    body = [line.strip() for line in source.splitlines()]
+    assert sum(line.startswith("y =") or line.startswith("y ") for line in body) == 1
+    source = s2s_ad.derivative_source(s2s_ad.grad(sigmoid_blend, wrt=(0, 1)), *args[1:])
+    assert "s = np.divide(1.0, s_part, out=s_part)" in source, source
+
+
+def test_no_second_array_is_named_for_a_user_variable():
+    """`K = sf2 * E + sn2 * I` needs two arrays for its two products whatever the plan:
+    named, the second would live to the end of the function (an expression's temporary is
+    freed at once), so K stays one statement."""
+    def kernel_logdet(sf2, sn2, E):
+        K = sf2 * E + sn2 * np.eye(len(E))
+        return np.linalg.slogdet(K)[1]
+    E = np.exp(-np.subtract.outer(np.arange(5.0), np.arange(5.0)) ** 2)
+    source = s2s_ad.derivative_source(s2s_ad.grad(kernel_logdet, wrt=(0, 1)), 1.5, 0.3, E)
+    assert "K_part" not in source and "K = sf2 * E + sn2 * " in source, source
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_a_user_variable_built_in_parts_against_differences(path):
+    rng = np.random.default_rng(5)
+    args = (rng.standard_normal((3, 4)), rng.standard_normal(4), rng.standard_normal((3, 1)))
+    assert_grad_matches(scaled_shifted, args, wrt=(0, 1, 2), path=path)
 
 
 def test_float32_stays_float32_in_place():

@@ -122,13 +122,19 @@ class TemplateSubstituter(Transformer):
         return node
 
     def _activity_test(self, test):
-        """`active(x)` (template_dsl.active) of an operand: is it active here? Else None."""
+        """`active(x)` (template_dsl.active) of an operand: is it active here? `is_one(x)`
+        (template_dsl.is_one): is it the literal 1 here? Else None (not such a test)."""
         if not (isinstance(test, gast.Call) and isinstance(test.func, gast.Name)
-                and self.t.namespace.get(test.func.id) is template_dsl.active
                 and len(test.args) == 1 and isinstance(test.args[0], gast.Name)
                 and test.args[0].id in self.bound):
             return None
-        return self.ctx.is_active_operand(self.bound[test.args[0].id])
+        predicate = self.t.namespace.get(test.func.id)
+        operand = self.bound[test.args[0].id]
+        if predicate is template_dsl.active:
+            return self.ctx.is_active_operand(operand)
+        if predicate is template_dsl.is_one:
+            return number_literal(operand) == 1
+        return None
 
     def constant_math(self, node):
         """`math.log(base)` (or `np.negative(shift)`) of a template whose operands are all

@@ -89,6 +89,16 @@ def active(operand) -> bool:
     raise RuntimeError("templates are expanded by s2s_ad, not called")
 
 
+def is_one(operand) -> bool:
+    """In a template, `a if is_one(x) else b`: decided when the template is expanded, by
+    whether operand x is written as the number 1 (or 1.0) in the statement being
+    differentiated. A fact of the source, known before the code runs: the adjoint of
+    `1.0 / u` (the sigmoid's `1.0 / (1.0 + np.exp(-z))`) can then read the result alone,
+    `-g * y * y` for `-g * y / u`, so u is not kept for the backward sweep and a
+    multiplication replaces a division. Templates are parsed, never executed."""
+    raise RuntimeError("templates are expanded by s2s_ad, not called")
+
+
 def nondifferentiable(*primitives: Callable) -> tuple:
     """Declare primitives whose outputs carry no derivative (argmax, floor, shape, ...)."""
     _REGISTRATIONS.append(("nondifferentiable", primitives, None))

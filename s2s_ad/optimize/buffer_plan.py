@@ -95,7 +95,8 @@ class Plan:
         # statement, and values read here for the last time
         # (an intermediate result of another class, a row this operation broadcasts,
         # cannot hold the result)
-        owned = [] if self.s.slow_in_place(node) else \
+        # (unreduce(...) takes no out=: it never writes into an operand's array)
+        owned = [] if self.s.slow_in_place(node) or self.s.spread(node) else \
             [k for k, operand in enumerate(operands)
              if isinstance(operand, str) and self.classes.get(operand) == cls
              or isinstance(operand, gast.Name) and operand.id in self.dying

@@ -29,13 +29,14 @@ that saves an allocation; anything else is left as it was.
 from collections import Counter
 
 import gast
+import numpy
 
 from .. import runtime_checks
 from ..ir import build
 from ..ir.naming import callee
 from ..ir.walk import walk_tree
 from .array_classes import ArrayClasses
-from .buffer_plan import NotScheduled, Plan
+from .buffer_plan import UFUNC_OF, NotScheduled, Plan
 from .product_operands import product_operands_named, unplanned_operands_inlined
 
 _HARMLESS_ATTRIBUTES = {"size", "shape", "ndim", "dtype"}
@@ -48,7 +49,8 @@ def schedule_in_place(body, kinds, resolve, numpy_name, fresh, generated):
     name of the generated code denotes; numpy_name: the name numpy is bound to there;
     fresh(base): a new name; generated(name): is it a name s2s_ad made (a temporary or
     an adjoint)? Only those are built step by step: a user's variable is assigned its
-    value in one statement (`z_1 = np.subtract(z, m, out=z)` at most). A user's variable
+    value in one statement (`z_1 = np.subtract(z, m, out=z)` at most; its steps before
+    that go into a fresh name's array, `p = np.divide(1.0, p_part, out=p_part)`). A user's variable
     may lend its array once nothing reads it any more, as `z -= m` does in a gradient
     written by hand (softmax's shifted logits and their exponentials share one array).
     A product's elementwise operand is planned as an assignment of its own
@@ -171,12 +173,56 @@ class _Schedule(ArrayClasses):
             return None                       # nothing saved: the expression reads better
         statements = plan.statements
         if not self.generated(target) and (len(statements) != 1 or result != target):
-            return None
+            # built step by step in an array of s2s_ad's, the user's variable bound by
+            # the last step alone
+            statements = self._bound_by_last_step(statements, target) \
+                if result == target else None
+            if statements is None:
+                return None
         if result != target:
             statements.append(build.assign(target, build.name(result)))
         # the target holds the statement's value from now on, whatever array it is
         self.free, self.used = plan.free, self.used | (plan.taken - {target})
         return [build.with_location(s, stmt) for s in statements]
+
+
+    def _bound_by_last_step(self, statements, target):
+        """A plan's steps building a user's variable in its own array, renamed to build it
+        in a fresh name's, the variable assigned once, by the last step: the sigmoid
+        `p = 1.0 / (1.0 + t2_0)` takes one array where it took two, and p still holds
+        nothing but its value. None when the last step is not one ufunc writing into
+        the target, or a step binds another name (a second operand's array, a row): a
+        name holds its array to the end of the function, where the expression's
+        temporary was freed at once (`K = sf2 * E + sn2 * I` would keep an N x N more).
+
+            p = 1.0 + t2_0                      p_part = 1.0 + t2_0
+            np.divide(1.0, p, out=p)     ->     p = np.divide(1.0, p_part, out=p_part)
+        """
+        last = statements[-1]
+        if isinstance(last, gast.AugAssign) and isinstance(last.target, gast.Name) \
+                and last.target.id == target and type(last.op) in UFUNC_OF:
+            func = build.dotted(f"{self.numpy_name}.{UFUNC_OF[type(last.op)]}")
+            call = build.call(func, [build.name(target), build.clone(last.value)],
+                              [("out", build.name(target))])
+        elif isinstance(last, gast.Expr) and isinstance(last.value, gast.Call) \
+                and isinstance(callee(last.value.func, self.resolve), numpy.ufunc) and any(
+                k.arg == "out" and isinstance(k.value, gast.Name) and k.value.id == target
+                for k in last.value.keywords):
+            call = build.clone(last.value)
+        else:
+            return None
+        if any(build.assigned_name(s) not in (None, target) for s in statements):
+            return None
+        part = self.fresh(f"{target}_part")
+        steps = [_renamed(build.clone(s), target, part) for s in statements[:-1]]
+        return steps + [build.assign(target, _renamed(call, target, part))]
+
+
+def _renamed(node, old, new):
+    for n in walk_tree(node):
+        if isinstance(n, gast.Name) and n.id == old:
+            n.id = new
+    return node
 
 
 def _allocates(value, schedule):
