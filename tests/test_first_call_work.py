@@ -15,7 +15,10 @@ back, and checks that the result is what it was.
   points), and a forward-mode gradient's directions share one reading of the statements;
 - hoisting loop-invariant floats walks nothing in a body without a loop, the max/min shift
   cuts walk for stored names only when a max or min is there, and dead cycles ask once
-  per statement whether it is removable.
+  per statement whether it is removable;
+- grad()'s silent-zero check reads the parameters templates declare without a derivative
+  from the template index: grad() imports no adjoint template module and parses no
+  template (the derivative parses those it expands, when a call builds it).
 """
 import math
 import types
@@ -293,3 +296,40 @@ def test_walks_only_where_a_loop_or_a_max_is(monkeypatch, fresh):
     ys = [0.9, 0.8]
     s2s_ad.grad(_new_heun(), wrt=(0, 1))(0.7, 0.3, ys)
     assert walked["hoist"]                                # a loop: looked into
+
+
+def softplus_fit(w, x, y):
+    z = x @ w
+    return np.sum(np.logaddexp(0.0, z) - y * z) + 0.5 * np.sum(np.tanh(w) ** 2)
+
+
+def rounds_only(x):
+    return np.sum(np.round(x) * 2.0)
+
+
+def test_grad_checks_read_constant_parameters_from_the_index(monkeypatch):
+    from s2s_ad import api, derivative_registry
+    from s2s_ad.ad import registry as registry_module
+    base = registry_module.default_registry()
+    assert base._index is not None          # the committed index describes the templates
+    # a registry of its own: every template registered, none parsed yet (as in a new process)
+    fresh_registry = registry_module.Registry(base._module_names, (), base._index)
+    for module in (api, derivative_registry):
+        monkeypatch.setattr(module, "default_registry", lambda: fresh_registry)
+    parsed = []
+    parse = registry_module.Registry._parse
+    monkeypatch.setattr(registry_module.Registry, "_parse", lambda self, kind, function: (
+        parsed.append((self, kind, function.__name__)) or parse(self, kind, function)))
+    df = s2s_ad.grad(_new(softplus_fit))
+    assert not [p for p in parsed if p[0] is fresh_registry]    # grad() parsed none
+    with pytest.raises(s2s_ad.NonDifferentiableError, match="only through this operation"):
+        s2s_ad.grad(_new(rounds_only))      # the silent zero is still refused at grad()
+    assert not [p for p in parsed if p[0] is fresh_registry]
+    rng = np.random.default_rng(3)
+    w, x, y = rng.normal(size=3), rng.normal(size=(5, 3)), rng.normal(size=5)
+    g = df(w, x, y)
+    assert ("adjoint", "logaddexp") in {(k, n.split("_")[0]) for r, k, n in parsed
+                                        if r is fresh_registry}   # the derivative parses
+    z = x @ w
+    expected = x.T @ (1.0 / (1.0 + np.exp(-z)) - y) + np.tanh(w) * (1.0 - np.tanh(w) ** 2)
+    np.testing.assert_allclose(g, expected, rtol=1e-10)
