@@ -20,7 +20,11 @@ back, and checks that the result is what it was.
   from the template index: grad() imports no adjoint template module and parses no
   template (the derivative parses those it expands, when a call builds it);
 - reading arrays a loop reads item by item from lists looks for the names the body binds
-  in one walk of each statement, not one per array.
+  in one walk of each statement, not one per array;
+- the passes that rewrite what one primitive's adjoint writes count or collect nothing in
+  a body without it: unit copies without `x * 1.0` or float_copy among the top-level
+  statements, copysign without an np.sign call, where sums and shared inverses before a
+  site is met.
 """
 import math
 import types
@@ -35,7 +39,8 @@ from s2s_ad.derivative_registry import CACHE
 from s2s_ad.analyses import activity as activity_module, shift_invariance
 from s2s_ad.frontend import assignment_expressions, fence as fence_module
 from s2s_ad.optimize import (body as body_module, closed_form_names, closed_form_render, dce,
-                             list_reads)
+                             list_reads, shared_inverses, sign_products, unit_copies,
+                             where_sums)
 from s2s_ad.transforms import invariant_floats, sequence_operands
 from tests.derivative_paths import on_path
 
@@ -372,3 +377,33 @@ def test_list_reads_walk_each_statement_for_bound_names_once(monkeypatch, fresh)
     assert walks and max(walks.values()) <= 2       # _collect's walk and the bound names'
     r = w[0] * xs + w[1] - ys - zs
     np.testing.assert_allclose(g, [np.sum(2 * r * xs), np.sum(2 * r)], rtol=1e-12)
+
+
+def abs_weighted(x, w):
+    return np.sum(np.abs(x) * w) + np.sum(x * w)
+
+
+def test_passes_for_one_primitive_collect_nothing_without_it(monkeypatch, fresh):
+    asked = []
+    for module, name in ((unit_copies, "_writes"), (unit_copies, "_kept_elsewhere"),
+                         (sign_products, "_single_definitions"), (where_sums, "name_counts"),
+                         (shared_inverses, "_store_counts")):
+        counted = getattr(module, name)
+        monkeypatch.setattr(module, name, lambda *a, name=name, counted=counted: (
+            asked.append(name) or counted(*a)))
+    a, b = np.array([0.5, -1.0]), np.array([2.0, 0.25])
+    np.testing.assert_allclose(s2s_ad.grad(_new(adds_two_arguments))(a, b), 2 * (a + b))
+    assert not asked
+    x, w = np.array([0.5, -1.5, 2.0]), np.array([1.0, 2.0, -3.0])
+    np.testing.assert_allclose(s2s_ad.grad(_new(abs_weighted))(x, w), np.sign(x) * w + w)
+    assert "_single_definitions" in asked     # an np.sign: looked at
+    asked.clear()
+    rng = np.random.default_rng(1)
+    A, y = rng.normal(size=(4, 3)), rng.normal(size=4)
+    g = s2s_ad.grad(_new(gp_like))(A, y)
+    assert "_store_counts" in asked           # inverses and solves: counted
+    i = (1, 2)
+    hi, lo = A.copy(), A.copy()
+    hi[i] += 1e-6
+    lo[i] -= 1e-6
+    assert g[i] == pytest.approx((gp_like(hi, y) - gp_like(lo, y)) / 2e-6, rel=1e-5, abs=1e-7)

@@ -53,7 +53,14 @@ _WRITING = {"copyto", "put", "place", "putmask", "fill", "sort", "partition", "r
 def share_unit_copies(statements, kinds, resolve=None):
     """(statements, changed) for the final flattened body; kinds: the specialisation's
     facts (kinds.of(name) -> Num or None); resolve(name) -> the object a name of the
-    derivative is bound to (without it, float_copy's rule is not applied)."""
+    derivative is bound to (without it, float_copy's rule is not applied). Both rules
+    rewrite top-level statements only: without a unit copy or a float_copy among them
+    the body is not walked at all (most derivatives have neither)."""
+    copies = resolve is not None and any(
+        _float_copy(s) is not None and resolve(s.value.func.id) is runtime_flow.float_copy
+        for s in statements)
+    if not copies and not any(_unit_copy(s) is not None for s in statements):
+        return statements, False
     stores, written, returned, sources = _writes(statements)
     fresh = {s.targets[0].id for s in statements if isinstance(s, gast.Assign)
              and len(s.targets) == 1 and isinstance(s.targets[0], gast.Name)
@@ -73,7 +80,7 @@ def share_unit_copies(statements, kinds, resolve=None):
                 stmt = build.assign(target, build.name(source))
                 changed = True
         out.append(stmt)
-    if resolve is None:
+    if not copies:
         return out, changed
     out, moved = _copies_at_last_read(out, kinds, resolve, fresh, stores, sources)
     return out, changed or moved
