@@ -24,7 +24,10 @@ back, and checks that the result is what it was.
 - the passes that rewrite what one primitive's adjoint writes count or collect nothing in
   a body without it: unit copies without `x * 1.0` or float_copy among the top-level
   statements, copysign without an np.sign call, where sums and shared inverses before a
-  site is met.
+  site is met;
+- the check for writes through a second name of an array (grad()'s and the
+  specialisation's) orders no statements and reads no uses in a body that writes into no
+  item, updates nothing in place and grows no list.
 """
 import math
 import types
@@ -36,7 +39,7 @@ import pytest
 import s2s_ad
 from s2s_ad import pipeline
 from s2s_ad.derivative_registry import CACHE
-from s2s_ad.analyses import activity as activity_module, shift_invariance
+from s2s_ad.analyses import activity as activity_module, aliases, shift_invariance
 from s2s_ad.frontend import assignment_expressions, fence as fence_module
 from s2s_ad.optimize import (body as body_module, closed_form_names, closed_form_render, dce,
                              list_reads, shared_inverses, sign_products, unit_copies,
@@ -407,3 +410,22 @@ def test_passes_for_one_primitive_collect_nothing_without_it(monkeypatch, fresh)
     hi[i] += 1e-6
     lo[i] -= 1e-6
     assert g[i] == pytest.approx((gp_like(hi, y) - gp_like(lo, y)) / 2e-6, rel=1e-5, abs=1e-7)
+
+
+def scaled_first(x, w):
+    y = x * w
+    y[0] = 2.0 * y[0]
+    return np.sum(y * x)
+
+
+def test_aliased_writes_read_nothing_without_a_write(monkeypatch, fresh):
+    ordered = []
+    in_order = aliases.in_order
+    monkeypatch.setattr(aliases, "in_order", lambda body: ordered.append(body) or in_order(body))
+    a, b = np.array([0.5, -1.0]), np.array([2.0, 0.25])
+    np.testing.assert_allclose(s2s_ad.grad(_new(adds_two_arguments))(a, b), 2 * (a + b))
+    assert not ordered
+    x, w = np.array([0.5, -1.5, 2.0]), np.array([1.0, 2.0, -3.0])
+    g = s2s_ad.grad(_new(scaled_first))(x, w)
+    assert ordered                          # an item written: looked for its aliases
+    np.testing.assert_allclose(g, 2 * x * w * np.array([2.0, 1.0, 1.0]))
