@@ -126,6 +126,7 @@ def test_an_index_whose_sources_differ_from_the_modules_is_not_used():
     stale = TemplateIndex([], dict(index.sources, numpy_math=index.sources["numpy_math"] + 1))
     assert not stale.describes(MODULES, templates_directory())
     unrecorded = TemplateIndex([], {m: c for m, c in index.sources.items() if m != "objects"})
+    assert not unrecorded.describes(MODULES, templates_directory())
 
 
 def test_built_in_templates_are_read_off_their_code_as_inspect_reads_them():
