@@ -15,7 +15,19 @@ back, and checks that the result is what it was.
   points), and a forward-mode gradient's directions share one reading of the statements;
 - hoisting loop-invariant floats walks nothing in a body without a loop, the max/min shift
   cuts walk for stored names only when a max or min is there, and dead cycles ask once
-  per statement whether it is removable.
+  per statement whether it is removable;
+- grad()'s silent-zero check reads the parameters templates declare without a derivative
+  from the template index: grad() imports no adjoint template module and parses no
+  template (the derivative parses those it expands, when a call builds it);
+- reading arrays a loop reads item by item from lists looks for the names the body binds
+  in one walk of each statement, not one per array;
+- the passes that rewrite what one primitive's adjoint writes count or collect nothing in
+  a body without it: unit copies without `x * 1.0` or float_copy among the top-level
+  statements, copysign without an np.sign call, where sums and shared inverses before a
+  site is met;
+- the check for writes through a second name of an array (grad()'s and the
+  specialisation's) orders no statements and reads no uses in a body that writes into no
+  item, updates nothing in place and grows no list.
 """
 import math
 import types
@@ -27,9 +39,10 @@ import pytest
 import s2s_ad
 from s2s_ad import pipeline
 from s2s_ad.derivative_registry import CACHE
-from s2s_ad.analyses import activity as activity_module, shift_invariance
+from s2s_ad.analyses import activity as activity_module, aliases, shift_invariance
 from s2s_ad.frontend import assignment_expressions, fence as fence_module
-from s2s_ad.optimize import closed_form_names, closed_form_render, dce
+from s2s_ad.optimize import (closed_form_names, closed_form_render, dce, list_reads,
+                             shared_inverses, sign_products, unit_copies, where_sums)
 from s2s_ad.transforms import invariant_floats, sequence_operands
 from tests.derivative_paths import on_path
 
@@ -290,3 +303,125 @@ def test_walks_only_where_a_loop_or_a_max_is(monkeypatch, fresh):
     ys = [0.9, 0.8]
     s2s_ad.grad(_new_heun(), wrt=(0, 1))(0.7, 0.3, ys)
     assert walked["hoist"]                                # a loop: looked into
+
+
+def softplus_fit(w, x, y):
+    z = x @ w
+    return np.sum(np.logaddexp(0.0, z) - y * z) + 0.5 * np.sum(np.tanh(w) ** 2)
+
+
+def rounds_only(x):
+    return np.sum(np.round(x) * 2.0)
+
+
+def test_grad_checks_read_constant_parameters_from_the_index(monkeypatch):
+    from s2s_ad import api, derivative_registry
+    from s2s_ad.ad import registry as registry_module
+    base = registry_module.default_registry()
+    assert base._index is not None          # the committed index describes the templates
+    # a registry of its own: every template registered, none parsed yet (as in a new process)
+    fresh_registry = registry_module.Registry(base._module_names, (), base._index)
+    for module in (api, derivative_registry):
+        monkeypatch.setattr(module, "default_registry", lambda: fresh_registry)
+    parsed = []
+    parse = registry_module.Registry._parse
+    monkeypatch.setattr(registry_module.Registry, "_parse", lambda self, kind, function: (
+        parsed.append((self, kind, function.__name__)) or parse(self, kind, function)))
+    df = s2s_ad.grad(_new(softplus_fit))
+    assert not [p for p in parsed if p[0] is fresh_registry]    # grad() parsed none
+    with pytest.raises(s2s_ad.NonDifferentiableError, match="only through this operation"):
+        s2s_ad.grad(_new(rounds_only))      # the silent zero is still refused at grad()
+    assert not [p for p in parsed if p[0] is fresh_registry]
+    rng = np.random.default_rng(3)
+    w, x, y = rng.normal(size=3), rng.normal(size=(5, 3)), rng.normal(size=5)
+    g = df(w, x, y)
+    assert ("adjoint", "logaddexp") in {(k, n.split("_")[0]) for r, k, n in parsed
+                                        if r is fresh_registry}   # the derivative parses
+    z = x @ w
+    expected = x.T @ (1.0 / (1.0 + np.exp(-z)) - y) + np.tanh(w) * (1.0 - np.tanh(w) ** 2)
+    np.testing.assert_allclose(g, expected, rtol=1e-10)
+
+
+def two_series(w, xs, ys, zs):
+    s = 0.0
+    for t in range(len(xs)):
+        r = w[0] * xs[t] + w[1] - ys[t] - zs[t]
+        s = s + r * r
+    return s
+
+
+def test_list_reads_walk_each_statement_for_bound_names_once(monkeypatch, fresh):
+    walks, given = {}, []
+    read = list_reads.read_arrays_as_lists
+
+    def reading(body, *rest):
+        given.append({id(stmt) for stmt in body})
+        out = read(body, *rest)
+        given.pop()
+        return out
+    for name in ("walk_tree", "names_stored"):
+        walker = getattr(list_reads, name, None)
+        monkeypatch.setattr(list_reads, name, lambda node, walker=walker: (
+            walks.__setitem__(id(node), walks.get(id(node), 0) + 1)
+            if given and id(node) in given[-1] else None) or walker(node), raising=False)
+    monkeypatch.setattr(list_reads, "read_arrays_as_lists", reading)
+    from s2s_ad.optimize import schedule
+    monkeypatch.setattr(schedule, "read_arrays_as_lists", reading)
+    xs, ys, zs = np.array([0.5, 1.5, -1.0]), np.array([1.0, 2.0, 0.5]), np.array([0.1, 0.2, 0.3])
+    df = s2s_ad.grad(_new(two_series))
+    w = np.array([0.7, -0.2])
+    g = df(w, xs, ys, zs)
+    source = s2s_ad.derivative_source(df, w, xs, ys, zs)
+    assert "ys_items" in source and "zs_items" in source     # both read as lists
+    assert walks and max(walks.values()) <= 2       # _collect's walk and the bound names'
+    r = w[0] * xs + w[1] - ys - zs
+    np.testing.assert_allclose(g, [np.sum(2 * r * xs), np.sum(2 * r)], rtol=1e-12)
+
+
+def abs_weighted(x, w):
+    return np.sum(np.abs(x) * w) + np.sum(x * w)
+
+
+def test_passes_for_one_primitive_collect_nothing_without_it(monkeypatch, fresh):
+    asked = []
+    for module, name in ((unit_copies, "_bindings"), (unit_copies, "_kept_elsewhere"),
+                         (sign_products, "_single_definitions"), (where_sums, "name_counts"),
+                         (shared_inverses, "_store_counts")):
+        counted = getattr(module, name)
+        monkeypatch.setattr(module, name, lambda *a, name=name, counted=counted: (
+            asked.append(name) or counted(*a)))
+    a, b = np.array([0.5, -1.0]), np.array([2.0, 0.25])
+    np.testing.assert_allclose(s2s_ad.grad(_new(adds_two_arguments))(a, b), 2 * (a + b))
+    assert not asked
+    x, w = np.array([0.5, -1.5, 2.0]), np.array([1.0, 2.0, -3.0])
+    np.testing.assert_allclose(s2s_ad.grad(_new(abs_weighted))(x, w), np.sign(x) * w + w)
+    assert "_single_definitions" in asked     # an np.sign: looked at
+    asked.clear()
+    rng = np.random.default_rng(1)
+    A, y = rng.normal(size=(4, 3)), rng.normal(size=4)
+    g = s2s_ad.grad(_new(gp_like))(A, y)
+    assert "_store_counts" in asked           # inverses and solves: counted
+    i = (1, 2)
+    hi, lo = A.copy(), A.copy()
+    hi[i] += 1e-6
+    lo[i] -= 1e-6
+    assert g[i] == pytest.approx((gp_like(hi, y) - gp_like(lo, y)) / 2e-6, rel=1e-5, abs=1e-7)
+
+
+def scaled_first(x, w):
+    y = x * w
+    y[0] = 2.0 * y[0]
+    return np.sum(y * x)
+
+
+def test_aliased_writes_read_nothing_without_a_write(monkeypatch, fresh):
+    ordered = []
+    in_order = aliases.in_order
+    monkeypatch.setattr(aliases, "in_order", lambda body: ordered.append(body) or in_order(body))
+    a, b = np.array([0.5, -1.0]), np.array([2.0, 0.25])
+    np.testing.assert_allclose(s2s_ad.grad(_new(adds_two_arguments))(a, b), 2 * (a + b))
+    assert not ordered
+    x, w = np.array([0.5, -1.5, 2.0]), np.array([1.0, 2.0, -3.0])
+    g = s2s_ad.grad(_new(scaled_first))(x, w)
+    assert ordered                          # an item written: looked for its aliases
+    np.testing.assert_allclose(g, 2 * x * w * np.array([2.0, 1.0, 1.0]))

@@ -126,6 +126,7 @@ def test_an_index_whose_sources_differ_from_the_modules_is_not_used():
     stale = TemplateIndex([], dict(index.sources, numpy_math=index.sources["numpy_math"] + 1))
     assert not stale.describes(MODULES, templates_directory())
     unrecorded = TemplateIndex([], {m: c for m, c in index.sources.items() if m != "objects"})
+    assert not unrecorded.describes(MODULES, templates_directory())
 
 
 def test_built_in_templates_are_read_off_their_code_as_inspect_reads_them():
@@ -149,3 +150,21 @@ def test_built_in_templates_are_read_off_their_code_as_inspect_reads_them():
         expected = {p.name: p.default for p in inspect.signature(function).parameters.values()
                     if p.default is not inspect.Parameter.empty}
         assert registry._defaults(function) == expected, function.__name__
+
+
+def test_the_index_answers_constant_parameters_without_importing_a_template_module():
+    """grad()'s silent-zero check reads them from here (registry.constant_parameters):
+    None where only the template itself can tell."""
+    import numpy as np
+    index = TemplateIndex([("adjoint", "numpy:tanh", "numpy_math"),
+                           ("adjoint", "numpy:sinc", "numpy_sinc"),
+                           ("adjoint", "numpy:sinc", "numpy_math")],
+                          constants={"numpy:tanh": ("x",)})
+    assert index.constant_parameters(np.tanh) == frozenset({"x"})
+    assert index.constant_parameters(np.sinc) is None        # two modules register it
+    assert index.constant_parameters(np.sinh) is None        # numpy's, not indexed
+    assert index.constant_parameters(len) == frozenset()     # no built-in template
+    assert "CONSTANT_PARAMETERS = {\n    'numpy:tanh': ('x',),\n}" in module_text(index)
+    committed = TemplateIndex.read()
+    assert committed.constant_parameters(np.tanh) == frozenset()
+    assert committed.constant_parameters(np.logaddexp) == frozenset()

@@ -102,7 +102,12 @@ class Registry:
         derivative (`d[v] += undifferentiated(v)`: scipy.special.iv's order): an argument
         reaching the output only through them would get a silent zero. (A parameter a
         template merely does not write may still carry the derivative another way, as
-        call_function's function does through its vjp.) Empty without a template."""
+        call_function's function does through its vjp.) Empty without a template. A
+        built-in template not imported yet is answered by the index (grad()'s silent-zero
+        check asks of every operation of f: no template module imported, none parsed)."""
+        indexed = self._indexed_constants(primitive)
+        if indexed is not None:
+            return indexed
         try:
             template = self.reverse(primitive)
         except TemplateError:
@@ -110,6 +115,24 @@ class Registry:
         if template is None:
             return frozenset()
         return undifferentiated_parameters(template)
+
+    def _indexed_constants(self, primitive):
+        """The constant parameters the index records for `primitive`'s built-in adjoint
+        template (not parsed yet, its module perhaps not imported), or None when the
+        template is to be read itself: no index, every module imported, a template parsed
+        already, or one the index does not describe (yours, an optional module's)."""
+        if self._index is None or self._loaded:
+            return None
+        if self._optional:
+            self._load_optional()
+        self._take_registrations()
+        entry = _lookup(self._reverse, primitive)
+        if entry is not None and not (
+                isinstance(entry, tuple) and entry[1].__module__ in {
+                    f"{_PACKAGE}.{m}" for m in self._index.modules_for("adjoint", primitive)
+                    or ()}):
+            return None
+        return self._index.constant_parameters(primitive)
 
     def is_nondifferentiable(self, primitive):
         self._refresh("nondifferentiable", primitive)
@@ -148,6 +171,11 @@ class Registry:
                         importlib.import_module(name)
         if self._optional:
             self._load_optional()
+        self._take_registrations()
+
+    def _take_registrations(self):
+        """The templates registered since the last look (built-in and the user's alike)
+        into the tables, each parsed when first looked up."""
         if template_dsl.registration_count() == self._seen:
             return
         fresh = template_dsl.registrations_since(self._seen)

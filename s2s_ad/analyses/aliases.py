@@ -35,7 +35,7 @@ from ..backend.sources import is_generated
 from ..ir.build import dotted_path
 from .argument_writes import parameters_returned
 from ..ir.primitives import appended_list
-from ..ir.walk import walk_tree
+from ..ir.walk import all_statements, walk_tree
 from ..runtime_functions import call_function
 from .run_order import (bound_between, exclusive, in_branch, in_order, next_item_read,
                         read_before_rebound, uses_of)
@@ -52,7 +52,11 @@ def writes_through_aliases(levels, kinds=None, item_views=True):
     `kinds` (analyses.kinds) tells which item reads are views, numbers or copies; unknown
     is True when they do not tell whether the other name is a view. `item_views=False`
     (for derivatives s2s_ad generated, which restore what they overwrite before reading
-    it again) leaves writes into x unseen through the items read out of it."""
+    it again) leaves writes into x unseen through the items read out of it. A body that
+    writes into no item, updates nothing in place and grows no list has nothing to find:
+    its statements are not ordered, nor its names' uses read."""
+    if not any(_may_write(stmt, levels) for stmt in all_statements(levels.tree.body)):
+        return []
     ordered = in_order(levels.tree.body)
     uses = uses_of(ordered, levels)
     loops = {id(node): node for node in walk_tree(levels.tree) if isinstance(node, gast.For)}
@@ -224,6 +228,16 @@ def _item_names(index, items, held):
         item = items[index.value]
         return {item} if item is not None else set()
     return held
+
+
+def _may_write(stmt, levels):
+    """Is `stmt` one of the statements writes_through_aliases reports: a list grown, an
+    augmented assignment updating an array in place, a write into an item?"""
+    if appended_list(stmt) is not None:
+        return True
+    return isinstance(stmt, gast.Assign) and (
+        isinstance(stmt.targets[0], gast.Subscript)
+        or levels.updated_in_place(stmt) is not None)
 
 
 def _first_of_each(found):

@@ -21,7 +21,7 @@ IndexError both ways. Final code only, like the other rewrites of the in-place s
 import gast
 
 from ..ir import build
-from ..ir.walk import walk_tree, with_copies_of
+from ..ir.walk import names_stored, walk_tree, with_copies_of
 from ..signature import Num
 
 _FLOAT_DTYPES = ("float64", "float32")
@@ -42,8 +42,10 @@ def read_arrays_as_lists(body, kinds, resolve, fresh):
         return body, False
     reads, other = {}, set()
     _collect(body, frozenset(), reads, other, candidates)
-    chosen = sorted(name for name in reads if name not in other and name in candidates
-                    and not _bound_in(body, name))
+    chosen = [name for name in reads if name not in other and name in candidates]
+    if chosen:      # the names the body binds, from one walk (not one walk per array)
+        bound = {name for stmt in body for name in names_stored(stmt)}
+        chosen = sorted(name for name in chosen if name not in bound)
     if not chosen:
         return body, False
     lists = {name: fresh(f"{name}_items") for name in chosen}
@@ -109,11 +111,6 @@ def _uses(node, loop_targets, reads, other, candidates):
             allowed.add(id(n.args[0]))
         elif isinstance(n, gast.Name) and n.id in candidates and id(n) not in allowed:
             other.add(n.id)
-
-
-def _bound_in(body, name):
-    return any(isinstance(n, gast.Name) and n.id == name and isinstance(n.ctx, gast.Store)
-               for stmt in body for n in walk_tree(stmt))
 
 
 class _Rewrite(gast.NodeTransformer):

@@ -63,11 +63,17 @@ def share_inverses(statements, callee, kinds, numpy_name, bound, fresh):
 def _share_one(statements, callee, is_matrix, numpy_name, bound, fresh, done):
     """(statements, M) with the first matrix M not in `done` whose inverse can be shared
     rewritten; None when there is none."""
-    stores = _store_counts(statements)
+    counted = []            # the names' store counts, walked for once a site is met
+
+    def stores_of():
+        if not counted:
+            counted.append(_store_counts(statements))
+        return counted[0]
     top = {s.targets[0].id: s for s in statements
            if isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.Name)}
 
     def single(name):
+        stores = stores_of()
         return stores.get(name, 0) == 0 or stores.get(name) == 1 and name in top
 
     def matrix_of(node):
@@ -101,7 +107,7 @@ def _share_one(statements, callee, is_matrix, numpy_name, bound, fresh, done):
             sites = [s for s in sites if s[2] != "lower"]
             if not any(what == "inv" for _, _, what, _ in sites):
                 continue
-        return _rewrite(statements, matrix, sites, numpy_name, bound, fresh, stores,
+        return _rewrite(statements, matrix, sites, numpy_name, bound, fresh, stores_of(),
                         _backward_start(statements)), matrix
     return None
 

@@ -66,9 +66,12 @@ def signs_as_copysign(statements, kinds, resolve, numpy_name, pure_call):
     pure_call(call): numpy's and math's functions without `out=` (PassFacts.pure_call);
     any other call but the runtime's that write into nothing (a method such as `x.sort()`,
     a user's function) may change an array after it was read, and then nothing is proved."""
-    if not all(_harmless(node, resolve, pure_call) for stmt in statements
-               if not (build.is_blank_line(stmt) or build.is_comment(stmt))
-               for node in walk_tree(stmt) if isinstance(node, gast.Call)):
+    calls = [node for stmt in statements
+             if not (build.is_blank_line(stmt) or build.is_comment(stmt))
+             for node in walk_tree(stmt) if isinstance(node, gast.Call)]
+    # without an np.sign call (no abs differentiated) nothing is looked for
+    if not any(callee(call.func, resolve) is numpy.sign for call in calls) \
+            or not all(_harmless(call, resolve, pure_call) for call in calls):
         return statements, False
     definitions, written = _single_definitions(statements)
     if definitions is None:

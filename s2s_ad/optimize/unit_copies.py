@@ -36,7 +36,11 @@ from ..signature import Num
 def share_unit_copies(statements, kinds, resolve):
     """(new statements, changed) for the final flattened body; kinds: the specialisation's
     facts (kinds.of(name) -> Num or None); resolve(name) -> the object a name of the
-    derivative is bound to."""
+    derivative is bound to. Without a float_copy among the top-level statements the body
+    is not walked at all (most derivatives have none)."""
+    if not any(_float_copy(s) is not None and resolve(s.value.func.id) is runtime_flow.float_copy
+               for s in statements):
+        return statements, False
     stores, sources = _bindings(statements)
     fresh = {s.targets[0].id for s in statements if isinstance(s, gast.Assign)
              and len(s.targets) == 1 and isinstance(s.targets[0], gast.Name)

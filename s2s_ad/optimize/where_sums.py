@@ -55,10 +55,10 @@ def _merge_once(body, resolve):
     split = next((k for k, stmt in enumerate(body) if build.is_blank_line(stmt)), None)
     if split is None:
         return body, False
-    loads, stores = name_counts(body)
     backward = list(body[split + 1:])
     changed = False
     names = None                # each statement's names, read once when first needed
+    counts = None               # (loads, stores) of the body: counted when first needed
     for i, first in enumerate(backward):
         target = build.assigned_name(first)
         # (the np.where test first: a long body has none, and stays one pass)
@@ -77,7 +77,8 @@ def _merge_once(body, resolve):
         increment = _increment(backward[j], target) if j is not None else None
         if increment is None:
             continue
-        added, temporary = _through_temporary(increment[0], backward[:j], loads, stores)
+        counts = counts or name_counts(body)
+        added, temporary = _through_temporary(increment[0], backward[:j], *counts)
         left, right = _without_where(first.value, resolve), _without_where(added, resolve)
         if left is None or right is None or not _complementary(left[0], right[0]):
             continue
