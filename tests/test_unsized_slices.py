@@ -121,7 +121,8 @@ def test_gate_adjoints_fill_one_array():
     source = s2s_ad.derivative_source(df, *args)
     assert "scatter_add" not in source
     assert "z_bar = np.zeros_like(z)" in source
-    assert "z_bar[:, H:t" in source and "z_bar[:, :H] += " in source
+    # (the gates' slices, proved disjoint, are assigned into the fresh zeros: ad/windows.py)
+    assert "z_bar[:, H:t" in source and "z_bar[:, :H] = " in source
 
 
 def test_slice_differences_start_from_zeros_like():
