@@ -125,7 +125,7 @@ def kind_of(value, depth=0):
             and np.dtype(t).kind in NUMERIC_KINDS:
         return Num(t, np.dtype(t).name, ())
     if t in (tuple, list):
-        items = tuple(_item_kind(v, depth) for v in value)
+        items = tuple(map(_item_kind, value))
         if items and all(k == items[0] for k in items) and _plain_item(items[0]):
             return SequenceOf(t, items[0])
         if len(items) > _MAX_ITEMS:
@@ -134,8 +134,7 @@ def kind_of(value, depth=0):
     if isinstance(value, _FUNCTION_TYPES):
         return Callee(value)
     if t is dict and len(value) <= _MAX_ITEMS and all(type(k) is str for k in value):
-        # (the depth carried through: a dict of objects holding that dict ends)
-        return Mapping(tuple((k, kind_of(v, depth)) for k, v in value.items()))
+        return Mapping(tuple((k, kind_of(v)) for k, v in value.items()))
     if depth < _MAX_DEPTH and is_object(value):
         pairs = attributes(value)
         if len(pairs) <= _MAX_ITEMS and all(k.isidentifier() for k, _ in pairs):
@@ -143,12 +142,12 @@ def kind_of(value, depth=0):
     return Opaque(t)
 
 
-def _item_kind(value, depth=0):
+def _item_kind(value):
     """The kind of an item of a tuple or list: a short tuple is looked into item by item
     (a list of (x, y) pairs is a sequence of pairs, not of tuples of any length)."""
     if type(value) is tuple and len(value) <= _MAX_PAIR:
-        return Items(tuple, tuple(kind_of(v, depth) for v in value))
-    return kind_of(value, depth)
+        return Items(tuple, tuple(kind_of(v) for v in value))
+    return kind_of(value)
 
 
 def _plain_item(kind):
