@@ -135,11 +135,25 @@ def kind_of(value, depth=0):
         return Callee(value)
     if t is dict and len(value) <= _MAX_ITEMS and all(type(k) is str for k in value):
         return Mapping(tuple((k, kind_of(v)) for k, v in value.items()))
-    if depth < _MAX_DEPTH and is_object(value):
+    if depth < _MAX_DEPTH and is_object(value) and not library_class(t):
         pairs = attributes(value)
         if len(pairs) <= _MAX_ITEMS and all(k.isidentifier() for k, _ in pairs):
             return Attributes(t, tuple((k, kind_of(v, depth + 1)) for k, v in pairs))
     return Opaque(t)
+
+
+# the top-level packages whose classes are no user's (besides the standard library's)
+_LIBRARY_PACKAGES = ("numpy", "scipy", "s2s_ad", "pandas", "torch", "jax", "sklearn")
+
+
+def library_class(cls):
+    """A class of the standard library's or of a library's (logging.Logger, whose objects
+    reach every logger through their manager), not types.SimpleNamespace: what its
+    objects hold is no fact of a derivative (their kind is their type only)."""
+    if cls is types.SimpleNamespace:
+        return False
+    package = (getattr(cls, "__module__", None) or "").split(".")[0]
+    return package in sys.stdlib_module_names or package in _LIBRARY_PACKAGES
 
 
 def _item_kind(value):

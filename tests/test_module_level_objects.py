@@ -69,3 +69,29 @@ def test_a_layer_rebound_between_calls_gets_its_own_derivative():
     finally:
         model.layers[1:] = [kept, model.layers[2]]
     np.testing.assert_allclose(df(X.copy()), first, rtol=1e-12)
+
+
+class _LoggingModel:
+    """A model of yours holding a logger (whose manager reaches every logger)."""
+
+    def __init__(self):
+        import logging
+        self.W = np.linspace(-1.0, 1.0, 6).reshape(3, 2)
+        self.log = logging.getLogger("s2s_ad.tests.logging_model")
+
+    def __call__(self, x):
+        return x @ self.W
+
+
+LOGGING_MODEL = _LoggingModel()
+
+
+def _logging_model_loss(x):
+    return np.sum(LOGGING_MODEL(x) ** 2)
+
+
+def test_a_module_level_model_holding_a_logger():
+    # the logger's kind is its type only: reading what it holds recursed without end
+    x = np.linspace(0.5, 2.0, 12).reshape(4, 3)
+    want = 2 * (x @ LOGGING_MODEL.W) @ LOGGING_MODEL.W.T
+    np.testing.assert_allclose(s2s_ad.grad(_logging_model_loss)(x), want, rtol=1e-12)

@@ -11,7 +11,6 @@ differently in each world, so nothing it decides looks like a fact:
                                                        ->  (Num(ndarray, 'float64', (None, 1)), ...)
 """
 import operator
-import sys
 import types
 
 import gast
@@ -19,7 +18,7 @@ import numpy as np
 
 from ..ir.primitives import attribute_read, identity
 from ..runtime_objects import is_object
-from ..signature import UNKNOWN, Attributes, Items, Mapping, Num, Opaque, kind_of
+from ..signature import UNKNOWN, Attributes, Items, Mapping, Num, Opaque, kind_of, library_class
 
 WORLDS = (2, 3, 5)
 # integer operations that keep a length >= 2 a length >= 2 (others lose the world values)
@@ -99,18 +98,13 @@ def global_value(value, module_global=False, varying=False, guarded=False):
     return constant(value)
 
 
-# the top-level packages whose classes are no user's (besides the standard library's)
-_LIBRARY_PACKAGES = ("numpy", "scipy", "s2s_ad", "pandas", "torch", "jax", "sklearn")
-
-
 def global_object_kind(value):
     """The kind of an object of a user class a module-level name holds, else None (an
     object of the standard library's or a library's class, `log = logging.getLogger()`,
     is none: what it holds is no fact of a derivative)."""
     if not is_object(value) or isinstance(value, types.ModuleType):
         return None
-    package = (getattr(type(value), "__module__", None) or "").split(".")[0]
-    if package in sys.stdlib_module_names or package in _LIBRARY_PACKAGES:
+    if library_class(type(value)):
         return None
     kind = kind_of(value)
     return kind if isinstance(kind, Attributes) else None
