@@ -157,13 +157,15 @@ def guarded_arrays_read(levels):
     """[(name, kind)] of the guarded module-level arrays `levels` reads, in name order."""
     if not _GUARDED.get():
         return []
+    import gast
+
     from .ir.walk import walk_tree
     from .signature import Num, kind_of
     resolution = levels.resolution
     live = getattr(resolution.globals, "live", resolution.globals)
     found = {}
     for node in walk_tree(levels.tree):
-        if type(node).__name__ == "Name" and node.id not in found \
+        if isinstance(node, gast.Name) and node.id not in found \
                 and not resolution.is_value(node.id) and resolution.kind(node.id) == "global" \
                 and node.id not in resolution.imported and is_guarded_array(live, node.id):
             kind = kind_of(live[node.id])

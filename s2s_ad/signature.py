@@ -111,8 +111,11 @@ def named_tuple_length(kind):
     return None
 
 
-def kind_of(value, depth=0):
-    """The kind of one argument value."""
+def kind_of(value, depth=0, within=()):
+    """The kind of one argument value. `depth` counts the objects looked into above it
+    (a list restarts it: a Sequential's layers are each looked into); `within` holds
+    their ids, so an object reaching itself (through a dict or list it holds) is opaque
+    there instead of recursing without end."""
     t = type(value)
     if t in PYTHON_NUMBER_DTYPES:
         return Num(t, PYTHON_NUMBER_DTYPES[t], ())
@@ -125,7 +128,7 @@ def kind_of(value, depth=0):
             and np.dtype(t).kind in NUMERIC_KINDS:
         return Num(t, np.dtype(t).name, ())
     if t in (tuple, list):
-        items = tuple(map(_item_kind, value))
+        items = tuple(_item_kind(v, within) for v in value)
         if items and all(k == items[0] for k in items) and _plain_item(items[0]):
             return SequenceOf(t, items[0])
         if len(items) > _MAX_ITEMS:
@@ -134,11 +137,13 @@ def kind_of(value, depth=0):
     if isinstance(value, _FUNCTION_TYPES):
         return Callee(value)
     if t is dict and len(value) <= _MAX_ITEMS and all(type(k) is str for k in value):
-        return Mapping(tuple((k, kind_of(v)) for k, v in value.items()))
-    if depth < _MAX_DEPTH and is_object(value) and not library_class(t):
+        return Mapping(tuple((k, kind_of(v, 0, within)) for k, v in value.items()))
+    if depth < _MAX_DEPTH and is_object(value) and not library_class(t) \
+            and id(value) not in within:
         pairs = attributes(value)
+        inside = within + (id(value),)
         if len(pairs) <= _MAX_ITEMS and all(k.isidentifier() for k, _ in pairs):
-            return Attributes(t, tuple((k, kind_of(v, depth + 1)) for k, v in pairs))
+            return Attributes(t, tuple((k, kind_of(v, depth + 1, inside)) for k, v in pairs))
     return Opaque(t)
 
 
@@ -156,12 +161,12 @@ def library_class(cls):
     return package in sys.stdlib_module_names or package in _LIBRARY_PACKAGES
 
 
-def _item_kind(value):
+def _item_kind(value, within=()):
     """The kind of an item of a tuple or list: a short tuple is looked into item by item
     (a list of (x, y) pairs is a sequence of pairs, not of tuples of any length)."""
     if type(value) is tuple and len(value) <= _MAX_PAIR:
-        return Items(tuple, tuple(kind_of(v) for v in value))
-    return kind_of(value)
+        return Items(tuple, tuple(kind_of(v, 0, within) for v in value))
+    return kind_of(value, 0, within)
 
 
 def _plain_item(kind):
@@ -367,7 +372,7 @@ def is_masked_array(value):
     return ma is not None and isinstance(value, ma.MaskedArray)
 
 
-def _unsupported(value, depth=0):
+def _unsupported(value, depth=0, within=()):
     if is_masked_array(value):
         return ("is a masked array (numpy.ma), whose mask the derivative would ignore",
                 "pass x.filled(value) or x.compressed(), or the mask as a second argument")
@@ -375,12 +380,17 @@ def _unsupported(value, depth=0):
             isinstance(value, np.ndarray) and value.dtype.kind == "c"):
         return ("holds complex numbers, and s2s_ad differentiates real-valued functions",
                 "pass the real and imaginary parts as two real arrays")
+    # (objects looked into as kind_of does: a library's object, such as a logging.Logger
+    # reaching every logger, is not; an object reaching itself is looked into once)
     if type(value) in (tuple, list) or isinstance(value, tuple):
-        return next((why for why in map(_unsupported, value) if why is not None), None)
-    if type(value) is dict:
-        return next((why for why in map(_unsupported, value.values()) if why is not None),
-                    None)
-    if is_object(value) and depth < _MAX_DEPTH:
-        return next((why for why in (_unsupported(v, depth + 1) for _, v in attributes(value))
+        return next((why for why in (_unsupported(v, 0, within) for v in value)
                      if why is not None), None)
+    if type(value) is dict:
+        return next((why for why in (_unsupported(v, 0, within) for v in value.values())
+                     if why is not None), None)
+    if is_object(value) and depth < _MAX_DEPTH and not library_class(type(value)) \
+            and id(value) not in within:
+        inside = within + (id(value),)
+        return next((why for why in (_unsupported(v, depth + 1, inside)
+                                     for _, v in attributes(value)) if why is not None), None)
     return None

@@ -11,6 +11,7 @@ import s2s_ad
 from s2s_ad.errors import SharedMemoryWriteError
 from derivative_paths import check_against_differences, grad_on
 from gradcheck import numeric_grad
+from paths import fresh
 from test_module_classes import Linear, Module, Sequential
 
 
@@ -95,3 +96,35 @@ def test_a_module_level_model_holding_a_logger():
     x = np.linspace(0.5, 2.0, 12).reshape(4, 3)
     want = 2 * (x @ LOGGING_MODEL.W) @ LOGGING_MODEL.W.T
     np.testing.assert_allclose(s2s_ad.grad(_logging_model_loss)(x), want, rtol=1e-12)
+
+
+def _loss_of_a_model_argument(x, model):
+    return np.sum(model(x) ** 2)
+
+
+def test_a_model_argument_holding_a_logger(both_paths):
+    # the argument check (complex numbers, masked arrays) looked into the logger and from
+    # there into every logger's dict without end: a library's object is not looked into
+    x = np.linspace(0.5, 2.0, 12).reshape(4, 3)
+    model = _LoggingModel()
+    want = 2 * (x @ model.W) @ model.W.T
+    df = s2s_ad.grad(fresh(_loss_of_a_model_argument))
+    np.testing.assert_allclose(df(x, model), want, rtol=1e-12)
+
+
+class _Cyclic:
+    """An object of yours that reaches itself through a dict it holds."""
+
+    def __init__(self):
+        self.scale = 3.0
+        self.registry = {"me": self}
+
+
+def _scaled_sine(x, o):
+    return np.sum(np.sin(x) * o.scale)
+
+
+def test_an_argument_reaching_itself_through_a_dict(both_paths):
+    x = np.linspace(0.5, 2.0, 5)
+    df = s2s_ad.grad(fresh(_scaled_sine))
+    np.testing.assert_allclose(df(x, _Cyclic()), 3.0 * np.cos(x), rtol=1e-12)
