@@ -263,6 +263,8 @@ class CallReading:
         on_self = args and isinstance(args[0], gast.Name) and args[0].id == self.receiver
         owner, held = of_object or ((self.owner, self.held) if on_self else (None, None))
         reader = self.read_callee(callee, self.depth + 1, owner, held)   # (None: recursion)
+        if reader is not None:
+            self.module_arrays |= reader.module_arrays      # (one of its module's arrays)
         written = reader.written if reader is not None else ()
         if not written:
             return
@@ -282,7 +284,8 @@ class CallReading:
         while isinstance(expr, (gast.Attribute, gast.Subscript)):
             expr = expr.value
         return not isinstance(expr, gast.Name) or expr.id in self.views \
-            or expr.id not in self.scope and not hasattr(builtins, expr.id)
+            or expr.id not in self.scope and not hasattr(builtins, expr.id) \
+            or isinstance(self.scope.get(expr.id), np.ndarray)     # a module's array
 
     def _lookup(self, func):
         path = dotted_path(func)

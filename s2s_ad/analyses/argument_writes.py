@@ -31,6 +31,7 @@ import collections
 import weakref
 
 import gast
+import numpy
 
 from ..frontend.parse import parse
 from ..frontend.star_params import source_function
@@ -95,6 +96,15 @@ def _keyable(function):
         return True
     except TypeError:
         return False
+
+
+def module_arrays_written(function):
+    """Does `function` (or one of your functions it calls) write into an array it reads
+    from its module or closure (`def bump(): X[:] = X + 1`)? A caller reading that array
+    must see the write where the call runs, so the helper is inlined like one writing
+    into its arguments."""
+    reader = _read(function, 0, None)
+    return reader is not None and bool(reader.module_arrays)
 
 
 def parameters_returned(function, owner=None):
@@ -162,6 +172,7 @@ class _Reader(CallReading):
         self.written = set()
         self.where = {}                # parameter -> the statement first writing into it
         self.returned = set()          # parameters the returned value may hold
+        self.module_arrays = set()     # module-level (or closure) arrays it writes into
         self.owner = self.receiver = None   # the class of the object `self` holds
         self.home = None               # the class defining the method read
         self.held = {}                 # what that object holds (parameter_writes' held)
@@ -289,6 +300,9 @@ class _Reader(CallReading):
             expr = expr.value               # `row[0][1] = v` writes through `row`
         if isinstance(expr, gast.Name):
             self.first_write.setdefault(expr.id, self.statement_at)
+            if expr.id not in self.views \
+                    and isinstance(self.scope.get(expr.id), numpy.ndarray):
+                self.module_arrays.add(expr.id)     # `X[:] = X + 1` of a module's X
 
     def viewed(self, expr):
         """{parameter: depth} of what the value of `expr` may hold (see the class doc)."""

@@ -23,46 +23,8 @@ from ..errors import UnsupportedSyntaxError
 from ..ir.build import dotted_path
 from ..ir import build
 from .. import runtime_checks, runtime_flow
-from .fallbacks import is_fallback
+from .unrenamed import assigned_in_compound  # noqa: F401  (normalize, inline)
 from .iterator_items import check_endless, check_read_once
-
-
-def assigned_in_compound(tree):
-    """Names (re)bound inside if/for/while, index-written or appended to: never renamed."""
-    names = set()
-
-    def visit(stmts, nested):
-        for stmt in stmts:
-            if isinstance(stmt, (gast.If, gast.For, gast.While)):
-                if isinstance(stmt, gast.For):
-                    names.update(target_names(stmt.target))
-                visit(stmt.body, True)
-                visit(stmt.orelse, True)
-                continue
-            if isinstance(stmt, gast.Try) and is_fallback(stmt):
-                # an `if` on whether the body completed (transforms/fallbacks.py)
-                visit(stmt.body + stmt.handlers[0].body + stmt.orelse, True)
-                continue
-            if isinstance(stmt, (gast.With, gast.Try)):
-                # its body runs where it stands (transforms/contexts.py): nested as the
-                # block is
-                visit(stmt.body + getattr(stmt, "orelse", []) + getattr(stmt, "finalbody", []),
-                      nested)
-                continue
-            for node in walk_tree(stmt):
-                if isinstance(node, gast.Subscript) and isinstance(node.ctx, gast.Store):
-                    base = node.value
-                    while isinstance(base, gast.Subscript):     # A[i][j] = v
-                        base = base.value
-                    if isinstance(base, gast.Name):
-                        names.add(base.id)
-                elif isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) \
-                        and node.func.attr == "append" and isinstance(node.func.value, gast.Name):
-                    names.add(node.func.value.id)
-                elif nested and isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
-                    names.add(node.id)
-    visit(tree.body, False)
-    return names
 
 
 def _makes_an_iterator(function):

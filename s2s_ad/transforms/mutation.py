@@ -129,7 +129,8 @@ class MutationMixin:
         keywords = {k.arg: k.value for k in call.keywords}
         func = call.func
         if isinstance(func, gast.Attribute) and func.attr == "fill" \
-                and isinstance(func.value, gast.Name) and self.res.is_value(func.value.id) \
+                and isinstance(func.value, gast.Name) \
+                and (self.res.is_value(func.value.id) or func.value.id in self.current) \
                 and len(call.args) == 1 and not keywords:
             return self._whole(func.value, call), call.args[0]
         found = self._numpy_function(call)

@@ -320,6 +320,11 @@ class _Normalizer(ExpressionMixin, ControlFlowMixin, ControlExpressionMixin, Mut
         for stmt in expand_sequences(ordered + list(finals)):
             self.out.append(_located(stmt, origin))
         self._pending = []
+        if any(not _binds_names_only(stmt) for stmt in finals):
+            # a write through an index or attribute, or a call run for its effect, may
+            # change what an earlier operation read, through any alias (an inlined
+            # helper's parameter): no earlier value is reused after it
+            self._available.clear()
 
     def _flush_pending_only(self):
         ordered = [stmt for _, _, stmt in sorted(self._pending, key=lambda item: item[:2])]
@@ -328,6 +333,14 @@ class _Normalizer(ExpressionMixin, ControlFlowMixin, ControlExpressionMixin, Mut
 
     def _pend(self, level, stmt):
         self._pending.append((level, len(self._pending), stmt))
+
+
+def _binds_names_only(stmt):
+    """`name = value` or `a, b = value`: a statement that changes no array in place."""
+    return isinstance(stmt, gast.Assign) and all(
+        isinstance(t, gast.Name) or (isinstance(t, gast.Tuple)
+                                     and all(isinstance(e, gast.Name) for e in t.elts))
+        for t in stmt.targets)
 
 
 def _located(stmt, origin):

@@ -1,0 +1,108 @@
+"""Writes that change an array f reads later, made where f cannot see them by its names:
+by a helper writing into a module-level array (`def bump(): X[:] = X + 1`, `X.fill(v)`,
+`np.add(X, 1, out=X)`, two calls deep), and by a helper writing into the array f passes
+it (`fill_in(buf)`), which an operation computed before the write must not stand for
+after it. Each gave a wrong gradient on both paths: the helper ran as an opaque call, or
+`X * w` after the write reused the value computed before it."""
+import numpy as np
+import pytest
+
+import s2s_ad
+from paths import fresh
+
+X = np.linspace(0.1, 1.0, 5)
+_X0 = X.copy()
+
+
+def _bump_by_index():
+    X[:] = X + 1.0
+
+
+def _bump_by_fill():
+    X.fill(0.5)
+
+
+def _bump_by_out():
+    np.add(X, 1.0, out=X)
+
+
+def _bump_slice():
+    X[1:3] *= 2.0
+
+
+def _bump_two_deep():
+    _bump_slice()
+
+
+
+
+def _by_index(w):
+    a = np.sum(np.sin(X * w))
+    _bump_by_index()
+    return a + np.sum(np.cos(X * w))
+
+
+def _by_fill(w):
+    a = np.sum(np.sin(X * w))
+    _bump_by_fill()
+    return a + np.sum(np.cos(X * w))
+
+
+def _by_out(w):
+    a = np.sum(np.sin(X * w))
+    _bump_by_out()
+    return a + np.sum(np.cos(X * w))
+
+
+def _two_deep(w):
+    a = np.sum(np.sin(X * w))
+    _bump_two_deep()
+    return a + np.sum(np.cos(X * w))
+
+
+def _central(f, w, h=1e-6):
+    X[:] = _X0
+    up = f(w + h)
+    X[:] = _X0
+    down = f(w - h)
+    X[:] = _X0
+    return (up - down) / (2 * h)
+
+
+@pytest.mark.parametrize("f", [_by_index, _by_fill, _by_out, _two_deep],
+                         ids=["index", "fill", "out", "two-deep"])
+def test_a_helper_writing_into_a_module_array(both_paths, f):
+    want = _central(f, 0.7)
+    try:
+        got = s2s_ad.grad(fresh(f))(0.7)
+    finally:
+        X[:] = _X0
+    assert got == pytest.approx(want, rel=1e-6, abs=1e-8)
+
+
+def _add_one(a):
+    a[:] = a + 1.0
+
+
+def _local_copy_filled_by_a_helper(w, Y):
+    Y = Y.copy()
+    a = np.sum(np.sin(Y * w))
+    _add_one(Y)                         # Y * w below is another value than above
+    return a + np.sum(np.cos(Y * w))
+
+
+def _local_buffer_filled_twice(w, Y):
+    buf = np.zeros_like(Y)
+    buf[:] = Y * w
+    first = np.sum(buf * buf)
+    _add_one(buf)
+    return first + np.sum(np.tanh(buf * w))
+
+
+@pytest.mark.parametrize("f", [_local_copy_filled_by_a_helper, _local_buffer_filled_twice])
+def test_a_value_computed_before_a_helper_write_is_not_reused_after_it(both_paths, f):
+    Y = np.array([0.5, 0.2, 0.9, 0.1])
+    h = 1e-6
+    want = (f(0.7 + h, Y) - f(0.7 - h, Y)) / (2 * h)
+    assert s2s_ad.grad(fresh(f))(0.7, Y) == pytest.approx(want, rel=1e-6)
+    np.testing.assert_array_equal(Y, [0.5, 0.2, 0.9, 0.1])
