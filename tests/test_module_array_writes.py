@@ -8,6 +8,8 @@ import numpy as np
 import pytest
 
 import s2s_ad
+from s2s_ad.errors import UnsupportedSyntaxError
+from gradcheck import numeric_grad
 from paths import fresh
 
 X = np.linspace(0.1, 1.0, 5)
@@ -106,3 +108,57 @@ def test_a_value_computed_before_a_helper_write_is_not_reused_after_it(both_path
     want = (f(0.7 + h, Y) - f(0.7 - h, Y)) / (2 * h)
     assert s2s_ad.grad(fresh(f))(0.7, Y) == pytest.approx(want, rel=1e-6)
     np.testing.assert_array_equal(Y, [0.5, 0.2, 0.9, 0.1])
+
+
+def _dict_of_parameters_updated_in_place(W, X):
+    params = {"W": W}
+    for _ in range(3):
+        g = X.T @ (X @ params["W"])
+        params["W"] -= 0.1 * g          # numpy writes into W itself
+    return np.sum(params["W"] ** 2) + np.sum(W ** 2)
+
+
+def _list_item_written_by_index(w, Y):
+    Z = Y * w
+    parts = [Z, Z * 2.0]
+    s = np.sum(parts[0] ** 2)
+    parts[0][1, 1] = 5.0 * w            # writes into Z
+    return s + np.sum(Z ** 2)
+
+
+@pytest.mark.parametrize("f, args", [
+    (_dict_of_parameters_updated_in_place, (np.array([0.3, -0.2, 0.5]),
+                                            np.linspace(-1.0, 1.0, 12).reshape(4, 3))),
+    (_list_item_written_by_index, (0.7, np.array([[0.5, 0.2, 0.9], [0.1, 0.4, 0.3]]))),
+], ids=["dict", "list"])
+def test_an_update_of_an_array_a_container_holds_is_refused(both_paths, f, args):
+    # `c[k] op= v` and `c[k][j] = v` write into the array c[k] holds, another name's too:
+    # refused where it is read after the write (a located error), never a wrong gradient
+    with pytest.raises(UnsupportedSyntaxError, match="holds the same numpy array"):
+        s2s_ad.grad(fresh(f))(*args)
+
+
+def _dict_of_copies_updated_in_place(W, X):
+    params = {"W": W * 1.0, "b": 0.5}
+    for _ in range(3):
+        g = X.T @ (X @ params["W"] + params["b"])
+        params["W"] -= 0.1 * g
+        params["b"] -= 0.05 * float(np.sum(g))
+    return np.sum(params["W"] ** 2) + params["b"] ** 2
+
+
+def _matrix_row_updated(w, Y):
+    M = Y * w
+    M[0] += M[1] * w                    # an array's own item: follows values right
+    M[1][2] = w ** 2
+    return np.sum(np.sin(M))
+
+
+@pytest.mark.parametrize("f, args", [
+    (_dict_of_copies_updated_in_place, (np.array([0.3, -0.2, 0.5]),
+                                        np.linspace(-1.0, 1.0, 12).reshape(4, 3))),
+    (_matrix_row_updated, (0.7, np.array([[0.5, 0.2, 0.9], [0.1, 0.4, 0.3]]))),
+], ids=["dict-of-copies", "matrix"])
+def test_item_updates_nothing_else_holds_are_differentiated(both_paths, f, args):
+    got = s2s_ad.grad(fresh(f))(*args)
+    np.testing.assert_allclose(got, numeric_grad(f, args, 0), rtol=1e-6, atol=1e-8)

@@ -37,6 +37,7 @@ from .argument_writes import parameters_returned
 from ..ir.primitives import appended_list
 from ..ir.walk import all_statements, walk_tree
 from ..runtime_functions import call_function
+from ..runtime_mappings import make_mapping
 from .run_order import (bound_between, exclusive, in_branch, in_order, next_item_read,
                         read_before_rebound, uses_of)
 from ..signature import Attributes, Items, Mapping, Num, Opaque, SequenceOf
@@ -167,11 +168,13 @@ def writes_through_aliases(levels, kinds=None, item_views=True):
                 unknown.discard(target.id)
             members.pop(target.id, None)
             positions.pop(target.id, None)
-            if isinstance(stmt.value, (gast.List, gast.Tuple)):
+            literal = _literal_items(stmt.value, levels.callees, positions)
+            if literal is not None:
                 # a write into an item is seen through the list, not the other way round
-                positions[target.id] = [e.id if isinstance(e, gast.Name) else None
-                                        for e in stmt.value.elts]
-                items = {e for e in positions[target.id] if e is not None}
+                positions[target.id] = literal
+                items = {e for e in (positions[target.id].values()
+                                     if isinstance(positions[target.id], dict)
+                                     else positions[target.id]) if e is not None}
                 members[target.id] = items
                 affects(items, target.id, holder=True)
             elif _spread_arguments(stmt.value, levels.callees) in members:
@@ -211,6 +214,15 @@ def writes_through_aliases(levels, kinds=None, item_views=True):
             record(target.id, path)
         elif isinstance(target, gast.Subscript) and isinstance(target.value, gast.Name):
             written = target.value.id
+            item = levels.updated_item(stmt)
+            if item is not None and written in members and not _number(item, kinds):
+                # `c[k] op= v`, `c[k][j] = v` of a list or dict c: numpy writes into the
+                # array c[k] holds, which the names holding it see
+                group = still_shared(item, shared.get(item, set()), k, path) - {written, item}
+                found.extend((stmt, item, other, other in unknown or not _array(item, kinds))
+                             for other in sorted(group)
+                             if read_before_rebound(ordered, uses, k, other)
+                             and meets(item, other, path))
             if not shared.get(written):
                 continue
             for other in sorted(still_shared(written, shared[written], k, path) - {written}):
@@ -220,9 +232,37 @@ def writes_through_aliases(levels, kinds=None, item_views=True):
     return _first_of_each(found)
 
 
+def _literal_items(value, callees, positions):
+    """The names a list, tuple or dict literal holds: [name or None] by position, or
+    {key: name or None} for a dict (`make_mapping(('W', 'b'), t2_0)`, t2_0 = (W, b), as
+    normalize writes `{"W": W, "b": b}`; `positions`: the tuples' items so far); None
+    for any other value."""
+    if isinstance(value, (gast.List, gast.Tuple)):
+        return [e.id if isinstance(e, gast.Name) else None for e in value.elts]
+    if not (isinstance(value, gast.Call) and callees.get(dotted_path(value.func))
+            is make_mapping and len(value.args) == 2
+            and isinstance(value.args[0], gast.Tuple)):
+        return None
+    keys, values = value.args[0].elts, value.args[1]
+    if isinstance(values, gast.Name) and isinstance(positions.get(values.id), list):
+        names = positions[values.id]
+    elif isinstance(values, gast.Tuple):
+        names = [v.id if isinstance(v, gast.Name) else None for v in values.elts]
+    else:
+        return None
+    if all(isinstance(k, gast.Constant) for k in keys):
+        return {k.value: n for k, n in zip(keys, names)}
+    return names
+
+
 def _item_names(index, items, held):
     """The names an item `index` of a list may be: the one at a constant index of a
-    literal (`items`), else any it holds."""
+    literal (`items`; a constant key of a dict literal), else any it holds."""
+    if isinstance(items, dict):
+        if isinstance(index, gast.Constant) and index.value in items:
+            item = items[index.value]
+            return {item} if item is not None else set()
+        return held
     if items is not None and isinstance(index, gast.Constant) \
             and isinstance(index.value, int) and -len(items) <= index.value < len(items):
         item = items[index.value]

@@ -11,6 +11,7 @@ vector (`w = v[0]`) shares nothing with v, so the check passes and the derivativ
 Takes the levels form and the facts (analyses.kinds); returns a levels form (the same
 one when no check is needed), never writing into its input.
 """
+import ast
 import copy
 import dataclasses
 import inspect
@@ -100,6 +101,16 @@ def _error(levels, findings, user_names, portable=False):
     in_place = levels.updated_in_place(stmt) is not None
     grown = appended_list(stmt) is not None        # `b = a; b.append(v)`: one list
     location, called = located(levels, stmt, portable), ""
+    if written == levels.updated_item(stmt):       # `c[k] op= v`: c[k]'s own array
+        container = stmt.targets[0].value.id
+        written = levels.inlined.get(container, (container,))[0] + \
+            ast.unparse(gast.gast_to_ast(stmt.targets[0].slice)).join("[]")
+        return SharedMemoryWriteError(
+            f"`{written}` holds the same numpy array as `{other}` (a list or dict holding "
+            f"it), so this write changes `{other}` too, which is read later; s2s_ad follows "
+            f"values, not shared memory", location,
+            f"put a copy in the container (`{other}.copy()`), or write the update as an "
+            f"assignment: `{written} = {written} + ...`")
     if written in levels.inlined:                  # a name of a def of yours, inlined
         written, location, called = _in_helper(*levels.inlined[written], location, portable)
     other = levels.inlined.get(other, (other,))[0]

@@ -51,8 +51,10 @@ class MutationMixin:
             context_expr=head, optional_vars=build.name(adjoint, store=True))],
             body=body, type_comment=None)])
 
-    def _index_write(self, target, value, origin, op=None):
-        """y[idx] = v   and   y[idx] op= v   (the latter as a read, an op and a write)."""
+    def _index_write(self, target, value, origin, op=None, item=None):
+        """y[idx] = v   and   y[idx] op= v   (the latter as a read, an op and a write).
+        `item`: the name holding what y[idx] held, which the write updates in place (the
+        write-back of `y[i][j] = v`)."""
         if isinstance(target.value, gast.Subscript):
             self._chained_write(target, value, origin, op)
             return
@@ -70,9 +72,15 @@ class MutationMixin:
                                                   build.clone(index)))
             value = gast.BinOp(left=old, op=op, right=value)
             gast.copy_location(value, origin)
+            # numpy does `y[i] op= v` in the array y[i] holds: when y is a list or dict,
+            # another name's (analyses/aliases.py reads LevelsForm.updated_item)
+            item = old.id if isinstance(old, gast.Name) else None
         atom, _ = self._atom(value)
         store = build.store_subscript(build.name(self.current[base]), index)
-        self._flush(origin, [build.assign(store, atom)])
+        write = build.with_location(build.assign(store, atom), origin)
+        if item is not None:
+            self._in_place.append((write, item))
+        self._flush(origin, [write])
 
     def _chained_write(self, target, value, origin, op):
         """y[i][j] = v (or op=, or deeper): y[i] copied, written and put back, `row =
@@ -82,14 +90,15 @@ class MutationMixin:
         outer = target.value
         row = self.namer.fresh("row")
         self.res = dataclasses.replace(self.res, locals=self.res.locals | {row})
-        copy = self._runtime_call(runtime_objects.copied, [build.clone(outer),
-                                                           build.const(False)])
+        held, _ = self._atom(build.clone(outer))
+        copy = self._runtime_call(runtime_objects.copied, [held, build.const(False)])
         self._assign([build.name(row, store=True)], gast.copy_location(copy, origin), origin)
         self._index_write(build.store_subscript(build.name(row), build.clone(target.slice)),
                           value, origin, op)
         self._index_write(build.store_subscript(build.clone(outer.value),
                                                 build.clone(outer.slice)),
-                          build.name(row), origin)
+                          build.name(row), origin,
+                          item=held.id if isinstance(held, gast.Name) else None)
 
     def _append(self, call, origin):
         base = call.func.value.id

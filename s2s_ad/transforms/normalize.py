@@ -69,6 +69,15 @@ class LevelsForm:
             return None
         return self.in_place.get(in_place_key(stmt))
 
+    def updated_item(self, stmt):
+        """For the item store `c[k] = t` standing for `c[k] op= v` or `c[k][j] = v`: the
+        name holding what c[k] held before, whose own array numpy writes into (an array
+        of a list or dict c is another name's too), else None."""
+        if not (isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Subscript)
+                and isinstance(stmt.targets[0].value, gast.Name)):
+            return None
+        return self.in_place.get(in_place_key(stmt))
+
     def copy(self):
         """A copy a stage may change without changing this one: both trees cloned
         together (a node kept from the parsed tree stays shared with it), the tables
@@ -82,9 +91,11 @@ class LevelsForm:
 
 
 def in_place_key(binding):
-    """A binding's place and target: what LevelsForm.in_place is keyed by."""
+    """A binding's place and target (for an item store, the container's name): what
+    LevelsForm.in_place is keyed by."""
+    target = binding.targets[0]
     return (getattr(binding, "lineno", None), getattr(binding, "col_offset", None),
-            binding.targets[0].id)
+            target.id if isinstance(target, gast.Name) else ("item", target.value.id))
 
 
 def numpy_name_for(resolution, namer):
