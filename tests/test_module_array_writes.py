@@ -126,11 +126,28 @@ def _list_item_written_by_index(w, Y):
     return s + np.sum(Z ** 2)
 
 
+def _dict_filled_then_updated(w, Y):
+    Z = Y * w
+    d = {}
+    d["z"] = Z
+    d["z"] += 1.0                       # writes into Z
+    return np.sum(Z ** 2)
+
+
+def _repeated_list_updated(w, Y):
+    Z = Y * w
+    lst = [Z] * 2
+    lst[1] *= 2.0                       # lst[0] is the same array
+    return np.sum(lst[0] ** 2)
+
+
 @pytest.mark.parametrize("f, args", [
+    (_dict_filled_then_updated, (0.7, np.array([[0.5, 0.2, 0.9], [0.1, 0.4, 0.3]]))),
+    (_repeated_list_updated, (0.7, np.array([[0.5, 0.2, 0.9], [0.1, 0.4, 0.3]]))),
     (_dict_of_parameters_updated_in_place, (np.array([0.3, -0.2, 0.5]),
                                             np.linspace(-1.0, 1.0, 12).reshape(4, 3))),
     (_list_item_written_by_index, (0.7, np.array([[0.5, 0.2, 0.9], [0.1, 0.4, 0.3]]))),
-], ids=["dict", "list"])
+], ids=["dict-filled", "repeated-list", "dict", "list"])
 def test_an_update_of_an_array_a_container_holds_is_refused(both_paths, f, args):
     # `c[k] op= v` and `c[k][j] = v` write into the array c[k] holds, another name's too:
     # refused where it is read after the write (a located error), never a wrong gradient

@@ -37,7 +37,7 @@ from .argument_writes import parameters_returned
 from ..ir.primitives import appended_list
 from ..ir.walk import all_statements, walk_tree
 from ..runtime_functions import call_function
-from ..runtime_mappings import make_mapping
+from .container_items import item_names, literal_items, put_item, repeated_list
 from .run_order import (bound_between, exclusive, in_branch, in_order, next_item_read,
                         read_before_rebound, uses_of)
 from ..signature import Attributes, Items, Mapping, Num, Opaque, SequenceOf
@@ -65,6 +65,7 @@ def writes_through_aliases(levels, kinds=None, item_views=True):
     shared = {}        # name -> names whose reads see a write into the array it holds
     members = {}       # list name -> names of the arrays it holds
     positions = {}     # list or tuple literal never appended to -> its items' names
+    doubled = set()    # lists or dicts holding one array at two places or more
     fresh = {}         # name rebound in a branch -> (its path, the names kept, position)
     born = {}          # (written, reader) -> paths of the statements that made them share
     one_way = set()    # (written, reader): the reader is a list holding what is written
@@ -168,13 +169,22 @@ def writes_through_aliases(levels, kinds=None, item_views=True):
                 unknown.discard(target.id)
             members.pop(target.id, None)
             positions.pop(target.id, None)
-            literal = _literal_items(stmt.value, levels.callees, positions)
-            if literal is not None:
+            literal = literal_items(stmt.value, levels.callees, positions)
+            repeated = repeated_list(stmt.value, members)
+            doubled.discard(target.id)
+            if repeated is not None:
+                # `[z] * 2`, `a + b` of lists: the same arrays, at places not followed
+                members[target.id] = set(repeated)
+                doubled.add(target.id)
+                affects(repeated, target.id, holder=True)
+            elif literal is not None:
                 # a write into an item is seen through the list, not the other way round
                 positions[target.id] = literal
-                items = {e for e in (positions[target.id].values()
-                                     if isinstance(positions[target.id], dict)
-                                     else positions[target.id]) if e is not None}
+                held = [e for e in (literal.values() if isinstance(literal, dict)
+                                    else literal) if e is not None]
+                items = set(held)
+                if len(items) < len(held):
+                    doubled.add(target.id)          # `[z, z]`: one array at two places
                 members[target.id] = items
                 affects(items, target.id, holder=True)
             elif _spread_arguments(stmt.value, levels.callees) in members:
@@ -190,7 +200,7 @@ def writes_through_aliases(levels, kinds=None, item_views=True):
                     and source in members:
                 # an item taken from a list: one of its arrays (the one at a constant
                 # index of a literal), seen through the list
-                held = _item_names(stmt.value.slice, positions.get(source), members[source])
+                held = item_names(stmt.value.slice, positions.get(source), members[source])
                 shared[target.id] = set().union(*(shared.get(n, set()) for n in held)) \
                     | held | {source}
                 affects(held, target.id)
@@ -219,10 +229,22 @@ def writes_through_aliases(levels, kinds=None, item_views=True):
                 # `c[k] op= v`, `c[k][j] = v` of a list or dict c: numpy writes into the
                 # array c[k] holds, which the names holding it see
                 group = still_shared(item, shared.get(item, set()), k, path) - {written, item}
+                if written in doubled:
+                    group.add(written)      # `[z] * 2`: its other places hold that array
                 found.extend((stmt, item, other, other in unknown or not _array(item, kinds))
                              for other in sorted(group)
                              if read_before_rebound(ordered, uses, k, other)
                              and meets(item, other, path))
+            if written in members and isinstance(stmt.value, gast.Name) \
+                    and item is None and not in_branch(path):
+                # `d["z"] = z`, `items[0] = z`: the list or dict holds z's array from here
+                put_item(positions, written, target.slice, stmt.value.id)
+                members[written] = members[written] | {stmt.value.id}
+                affects({stmt.value.id}, written, holder=True)
+            elif written in members and isinstance(stmt.value, gast.Name):
+                positions.pop(written, None)        # (in a branch: which item, unknown)
+                members[written] = members[written] | {stmt.value.id}
+                affects({stmt.value.id}, written, holder=True)
             if not shared.get(written):
                 continue
             for other in sorted(still_shared(written, shared[written], k, path) - {written}):
@@ -230,44 +252,6 @@ def writes_through_aliases(levels, kinds=None, item_views=True):
                         and meets(written, other, path):
                     found.append((stmt, written, other, other in unknown))
     return _first_of_each(found)
-
-
-def _literal_items(value, callees, positions):
-    """The names a list, tuple or dict literal holds: [name or None] by position, or
-    {key: name or None} for a dict (`make_mapping(('W', 'b'), t2_0)`, t2_0 = (W, b), as
-    normalize writes `{"W": W, "b": b}`; `positions`: the tuples' items so far); None
-    for any other value."""
-    if isinstance(value, (gast.List, gast.Tuple)):
-        return [e.id if isinstance(e, gast.Name) else None for e in value.elts]
-    if not (isinstance(value, gast.Call) and callees.get(dotted_path(value.func))
-            is make_mapping and len(value.args) == 2
-            and isinstance(value.args[0], gast.Tuple)):
-        return None
-    keys, values = value.args[0].elts, value.args[1]
-    if isinstance(values, gast.Name) and isinstance(positions.get(values.id), list):
-        names = positions[values.id]
-    elif isinstance(values, gast.Tuple):
-        names = [v.id if isinstance(v, gast.Name) else None for v in values.elts]
-    else:
-        return None
-    if all(isinstance(k, gast.Constant) for k in keys):
-        return {k.value: n for k, n in zip(keys, names)}
-    return names
-
-
-def _item_names(index, items, held):
-    """The names an item `index` of a list may be: the one at a constant index of a
-    literal (`items`; a constant key of a dict literal), else any it holds."""
-    if isinstance(items, dict):
-        if isinstance(index, gast.Constant) and index.value in items:
-            item = items[index.value]
-            return {item} if item is not None else set()
-        return held
-    if items is not None and isinstance(index, gast.Constant) \
-            and isinstance(index.value, int) and -len(items) <= index.value < len(items):
-        item = items[index.value]
-        return {item} if item is not None else set()
-    return held
 
 
 def _may_write(stmt, levels):
