@@ -47,9 +47,10 @@ def test_values_dtype_and_no_warnings(n, dtype):
 
 
 def test_small_arrays_enter_no_errstate(monkeypatch):
-    """The cheap path is taken: a small float array never enters np.errstate (fails with
-    the errstate path for every size); a large one still does."""
+    """The cheap path is taken: a small float array neither enters np.errstate nor calls
+    np.logaddexp (fails with either of the earlier forms); a large one enters errstate."""
     entered = []
+    monkeypatch.setattr(np, "logaddexp", lambda *a, **k: entered.append("logaddexp"))
     errstate = np.errstate
 
     class Counting:
@@ -105,7 +106,7 @@ def test_softplus_gradients_against_differences(path, n):
     for wrt in (0, 1):
         np.testing.assert_allclose(grad_on(path, softplus_of_difference, wrt)(a, b),
                                    numeric_grad(softplus_of_difference, (a, b), wrt),
-                                   rtol=1e-6, atol=1e-8)
+                                   rtol=1e-6, atol=1e-7)
 
 
 def test_float32_softplus_gradient_stays_float32():
