@@ -89,3 +89,16 @@ def test_the_trace_is_taken():
     for f, B in ((one_by_one, rng.standard_normal((3, 4))),
                  (written_into, rng.standard_normal((3, 3)))):
         assert "np.trace(" not in source_of(f, 0.3, B)
+
+
+def test_second_order():
+    """np.trace has its own templates: grad of the gradient agrees with differences."""
+    rng = np.random.default_rng(15)
+    A, y = rng.standard_normal((5, 2)), rng.standard_normal(5)
+    first = s2s_ad.grad(gp_like)
+    np.testing.assert_allclose(s2s_ad.hessian(gp_like)(-0.3, A, y),
+                               numeric_grad(lambda s: first(s, A, y), (-0.3,), 0), rtol=1e-6)
+    B = rng.standard_normal((3, 3))
+    first = s2s_ad.grad(scaled_identity)
+    np.testing.assert_allclose(s2s_ad.hvp(scaled_identity)(0.7, B, 1.0),
+                               numeric_grad(lambda s: first(s, B), (0.7,), 0), rtol=1e-6)
