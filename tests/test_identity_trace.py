@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import s2s_ad
-from derivative_paths import PATHS, grad_on
+from derivative_paths import PATHS, grad_on, grads_against_differences
 from gradcheck import numeric_grad
 
 
@@ -42,23 +42,17 @@ def float32_eye(s, B):
     return np.sum(np.sin(B - s * np.eye(B.shape[0], dtype=np.float32)))
 
 
-def check(path, f, args, wrt):
-    for k in wrt:
-        np.testing.assert_allclose(grad_on(path, f, k)(*args), numeric_grad(f, args, k),
-                                   rtol=1e-6, atol=1e-8)
-
-
 @pytest.mark.parametrize("path", PATHS)
 def test_gradients(path):
     rng = np.random.default_rng(12)
     A, y = rng.standard_normal((6, 3)), rng.standard_normal(6)
-    check(path, gp_like, (-0.5, A, y), (0, 1))
-    check(path, scaled_identity, (0.7, rng.standard_normal((4, 4))), (0, 1))
-    check(path, one_by_one, (0.7, rng.standard_normal((3, 4))), (0, 1))
-    check(path, one_by_one, (0.7, rng.standard_normal((1, 1))), (0, 1))
-    check(path, batched, (0.3, rng.standard_normal((2, 3, 3))), (0, 1))
-    check(path, batched, (0.3, rng.standard_normal((3, 3))), (0, 1))
-    check(path, written_into, (0.3, rng.standard_normal((3, 3))), (0, 1))
+    grads_against_differences(path, gp_like, (-0.5, A, y), (0, 1))
+    grads_against_differences(path, scaled_identity, (0.7, rng.standard_normal((4, 4))), (0, 1))
+    grads_against_differences(path, one_by_one, (0.7, rng.standard_normal((3, 4))), (0, 1))
+    grads_against_differences(path, one_by_one, (0.7, rng.standard_normal((1, 1))), (0, 1))
+    grads_against_differences(path, batched, (0.3, rng.standard_normal((2, 3, 3))), (0, 1))
+    grads_against_differences(path, batched, (0.3, rng.standard_normal((3, 3))), (0, 1))
+    grads_against_differences(path, written_into, (0.3, rng.standard_normal((3, 3))), (0, 1))
 
 
 def test_float32_kept():
