@@ -13,6 +13,9 @@ parameter's gradient) gets the array, built where it is needed:
     t3_0 = t2_0 - t2_1      ->    (nothing: t2_0 gets 1.0 / n, t2_1 gets -(1.0 / n))
     t2_0 = np.logaddexp(0.0, z)   z_bar = 1.0 / n * np.exp(z - t2_0) - 1.0 / n * y
     t2_1 = y * z
+
+A reduction along some axes leaves a view instead (`np.expand_dims(g, (2,))`, the reduced
+axes of length 1); it goes on through elementwise statements as view_adjoints.py decides.
 """
 import gast
 import numpy as np
