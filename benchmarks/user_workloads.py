@@ -242,7 +242,13 @@ from user_arrays import (  # noqa: E402
     make_whittaker,
     tikhonov_denoise,
     tikhonov_denoise_grad,
-    make_tikhonov)
+    make_tikhonov,
+    conv2d_batch_relu_loss,
+    conv2d_batch_relu_grad,
+    make_conv2d_batch,
+    diag_gmm_nll,
+    diag_gmm_nll_grad,
+    make_diag_gmm)
 from user_layers import (  # noqa: E402
     gelu_mlp, gelu_mlp_grad, make_gelu_mlp, make_rms_norm, rms_norm_regression,
     rms_norm_regression_grad)
@@ -401,6 +407,10 @@ WORKLOADS = [
                  whittaker_objective, make_whittaker, 0, whittaker_grad),
     UserWorkload("Tikhonov image denoising, differences along both axes, 512x512",
                  tikhonov_denoise, make_tikhonov, 0, tikhonov_denoise_grad),
+    UserWorkload("conv2d by slices, 5x5 filter + bias over 16 images 64x64, ReLU",
+                 conv2d_batch_relu_loss, make_conv2d_batch, (0, 1), conv2d_batch_relu_grad),
+    UserWorkload("diagonal Gaussian mixture NLL, logsumexp over K=8, 2000x4",
+                 diag_gmm_nll, make_diag_gmm, (0, 1, 2), diag_gmm_nll_grad),
     UserWorkload("conv2d by slices, 3x3 filter over 256x256", conv2d_slices_loss, make_conv2d,
                  (0, 1), conv2d_slices_grad),
     UserWorkload("heat equation on a ring, np.roll stencil, 50 steps n=2*10^4",

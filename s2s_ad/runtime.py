@@ -270,35 +270,44 @@ def zero_adjoint(x):
     return 0.0
 
 
-_FEW = 256        # below this many elements, logistic spends its time calling numpy
+_FEW = 4096       # below this many elements, a Python-level np.errstate costs more than a pass
+_EXP_LIMIT = {np.dtype(np.float64): 709.0, np.dtype(np.float32): 88.0}   # below log(max)
 
 
 def logistic(x, shift=0.0):
     """1 / (1 + exp(shift - x)), the logistic function of x - shift, without overflow
     warnings; the small side keeps its relative precision (a number from e = exp(-|x -
-    shift|) <= 1 as e / (1 + e); an array down to the smallest normal number, then 0.0).
-    A number for numbers, float32 kept: the derivative of np.logaddexp(a, b)
-    in a is logistic(a, b), which needs neither the sum's value nor the several exps and
-    logs np.logaddexp costs (a shift of 0.0, the usual softplus, costs no subtraction).
+    shift|) <= 1 as e / (1 + e); an array down to the smallest normal number, then 0.0 or
+    a subnormal below it). A number for numbers, float32 kept: the derivative of
+    np.logaddexp(a, b) in a is logistic(a, b), which needs neither the sum's value nor the
+    several exps and logs np.logaddexp costs (a shift of 0.0, the usual softplus, costs no
+    subtraction).
 
-        logistic(0.0) -> 0.5    logistic(np.array([-800.0, 800.0])) -> [0.0, 1.0]"""
+        logistic(0.0) -> 0.5    logistic(np.array([-40.0, 40.0])) -> [4.25e-18, 1.0]"""
     if not (type(shift) in (int, float) and shift == 0):
         x = np.subtract(x, shift)
-    if type(x) is not np.ndarray or x.size < _FEW:
-        if np.ndim(x) == 0:
-            e = np.exp(-np.abs(x))
-            ratio = 1.0 / (1.0 + e)
-            return _scalar_like(ratio if x >= 0 else e * ratio, x)
-        # three numpy calls instead of eight: np.logaddexp's cost per element does not
-        # matter yet, each call's own overhead does
-        return np.exp(x - np.logaddexp(0.0, x))
-    # four passes in one array, 1 / (1 + exp(-x)): exp(-x) overflows to inf only where
-    # the logistic is below the smallest normal number (x < -708 in float64, -87 in
-    # float32), and 1 / inf gives the 0.0 it rounds to there; everywhere else the small
-    # side keeps its relative precision too
-    e = np.negative(x, dtype=_float_dtype(x))
-    with np.errstate(over="ignore"):
+    limit = _EXP_LIMIT.get(x.dtype) if type(x) is np.ndarray and x.ndim and x.size < _FEW \
+        else None
+    if limit is not None:
+        # a small float array (the usual case, checked first): a pass capping exp's
+        # argument (the logistic there is a subnormal, 1 / (1 + exp(limit)), where 0.0
+        # would be) costs less than the Python-level np.errstate, which entering and
+        # leaving costs as much as ~3000 elements
+        e = np.negative(x)
+        np.minimum(e, limit, out=e)
         np.exp(e, out=e)
+    elif np.ndim(x) == 0:
+        e = np.exp(-np.abs(x))
+        ratio = 1.0 / (1.0 + e)
+        return _scalar_like(ratio if x >= 0 else e * ratio, x)
+    else:
+        # passes in one array, 1 / (1 + exp(-x)): exp(-x) overflows to inf only where the
+        # logistic is below the smallest normal number (x < -708 in float64, -87 in
+        # float32), and 1 / inf gives the 0.0 it rounds to there; everywhere else the
+        # small side keeps its relative precision too
+        e = np.negative(x, dtype=_float_dtype(x))
+        with np.errstate(over="ignore"):
+            np.exp(e, out=e)
     e += 1.0
     return np.divide(1.0, e, out=e)
 

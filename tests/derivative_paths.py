@@ -47,6 +47,16 @@ def central_difference(f, x, v, eps=1e-6):
     return (np.asarray(f(x + eps * v)) - np.asarray(f(x - eps * v))) / (2 * eps)
 
 
+def grads_against_differences(path, f, args, wrt, rtol=1e-6, atol=1e-8):
+    """grad of f in each argument of `wrt` at args on `path` against central differences,
+    of the argument's shape."""
+    from gradcheck import numeric_grad
+    for k in wrt:
+        got = grad_on(path, f, k)(*args)
+        assert np.shape(got) == np.shape(args[k])
+        np.testing.assert_allclose(got, numeric_grad(f, args, k), rtol=rtol, atol=atol)
+
+
 def check_against_differences(path, f, x, second_order=True):
     """grad, jvp (along a fixed direction) and hvp of f at the array x on `path` against
     central differences."""

@@ -12,6 +12,7 @@ import numpy
 
 from ..freshness import guarded_arrays_read
 from ..ir import build
+from ..ir.primitives import operation_of
 from .held_calls import call_key
 from ..ir.walk import assigned_at_most_once, names_stored, walk_tree
 
@@ -22,6 +23,7 @@ class ExpansionContext:
     def __init__(self, inputs):
         self.i = inputs
         self._held = None         # forward_value's table, made when first asked
+        self._identity_names = None     # _identities' set, made when first asked
 
     def fresh_name(self, temp):
         return self.i.namer.fresh(temp.lstrip("_"))
@@ -102,6 +104,9 @@ class ExpansionContext:
                 or not (isinstance(contribution, gast.BinOp)
                         and isinstance(contribution.op, gast.Mult)):
             return None
+        traced = self._trace_of_identity(contribution, other, result)
+        if traced is not None:
+            return traced
         result_axes, kind = self._axes(result), kinds.of(other.id)
         if getattr(kind, "type", None) is not numpy.ndarray \
                 or kind.dtype not in ("float64", "float32"):
@@ -116,6 +121,31 @@ class ExpansionContext:
             return None
         return build.call(self.i.levels.numpy_name + ".dot",
                           [contribution.left, contribution.right])
+
+    def _trace_of_identity(self, contribution, other, result):
+        """`np.trace(g)` for the contribution `g * E` to a number times an identity matrix
+        E (`sn2 * np.eye(n)`, a kernel matrix's noise) where both are matrices of no axis
+        of length 1, so E has the result's shape: the diagonal's sum, where `np.sum(g *
+        E)` builds an n x n product and keeps E for the backward sweep. None otherwise."""
+        sides = [contribution.left, contribution.right]
+        g = [s for s in sides if not (isinstance(s, gast.Name) and s.id == other.id)]
+        if len(g) != 1 or self._axes(result) != (None, None) \
+                or self._axes(other.id) != (None, None) or other.id not in self._identities():
+            return None
+        return build.call(self.i.levels.numpy_name + ".trace", [g[0]])
+
+    def _identities(self):
+        """Names bound once, at the top level, to `np.eye(n)` or `np.identity(n)` (one
+        argument: square, ones on the main diagonal) and never written into."""
+        if self._identity_names is None:
+            body = self.i.levels.tree.body
+            once = assigned_at_most_once(body)
+            self._identity_names = {
+                stmt.targets[0].id for stmt in body
+                if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1
+                and isinstance(stmt.targets[0], gast.Name) and stmt.targets[0].id in once
+                and _is_identity_call(stmt.value, self.i.levels.callees)}
+        return self._identity_names
 
     def _real_number(self, atom):
         """Is `atom` a float number (Python or numpy, not complex, not a 0-d array)?"""
@@ -346,3 +376,9 @@ def _receivers(body):
     return {n.func.value.id for stmt in body for n in walk_tree(stmt)
             if isinstance(n, gast.Call) and isinstance(n.func, gast.Attribute)
             and isinstance(n.func.value, gast.Name)}
+
+
+def _is_identity_call(value, callees):
+    op = operation_of(value, callees) if isinstance(value, gast.Call) else None
+    return op is not None and op.primitive in (numpy.eye, numpy.identity) \
+        and len(op.args) == 1 and not set(op.keywords) - {"dtype"}

@@ -323,7 +323,7 @@ class StatementReverser(HelperCallReverser, ListStatementReverser, MaybeZeroAdjo
                 if index is None and number is None else None
             if view is not None and id(stmt) in self.first_defs \
                     and self.uniform.eligible(operand.id):
-                self.uniform.hold(operand.id, view, view=True)
+                self.uniform.hold(operand.id, view[0], view=view[1])
                 continue
             if index is not None:
                 self.uniform.flush(operand.id, out)

@@ -13,6 +13,9 @@ parameter's gradient) gets the array, built where it is needed:
     t3_0 = t2_0 - t2_1      ->    (nothing: t2_0 gets 1.0 / n, t2_1 gets -(1.0 / n))
     t2_0 = np.logaddexp(0.0, z)   z_bar = 1.0 / n * np.exp(z - t2_0) - 1.0 / n * y
     t2_1 = y * z
+
+A reduction along some axes leaves a view instead (`np.expand_dims(g, (2,))`, the reduced
+axes of length 1); it goes on through elementwise statements as view_adjoints.py decides.
 """
 import gast
 import numpy as np
@@ -24,6 +27,7 @@ from ..ir.walk import walk_tree
 from .. import runtime, runtime_pieces
 from .binding import BindingError, bind_operands
 from .expand import expand
+from .view_adjoints import literal_int, spread_view, view_step
 
 
 class UniformAdjoints:
@@ -35,7 +39,8 @@ class UniformAdjoints:
         self.adj = adjoints
         self.ctx = context
         self.pending = {}
-        self.views = set()              # pending adjoints that are arrays with axes of length 1
+        self.views = {}                 # pending adjoints that are arrays with axes of length 1:
+        #                                 variable -> those axes (view_adjoints.py)
         self.maybe_zero = maybe_zero    # adjoint names that may hold a loop's shapeless 0.0
 
     def _unreduce_args(self, value, operand=None):
@@ -54,25 +59,9 @@ class UniformAdjoints:
         return None if args is None or args[3].value or not build.is_none(args[2]) else args[0]
 
     def spread_view(self, value, operand):
-        """When `value` is `unreduce(g, operand, axis, keepdims)` along axes written out,
-        over an operand whose rank the facts know: g with the reduced axes put back as
-        length 1 (`np.expand_dims(g, 1)`; g itself with keepdims or over leading axes only),
-        which broadcasts against the operand as the spread array would (`t4_0_bar * t4_0`
-        is one pass, not a spread array and then a product). None otherwise."""
-        if self._unreduce_args(value, operand) is None:
-            return None
-        rank = len(self.i.kinds.axes(operand) or ())
-        items = value.args[2].elts if isinstance(value.args[2], gast.Tuple) else [value.args[2]]
-        axes = [_literal_int(item) for item in items]
-        if not rank or None in axes or not all(-rank <= a < rank for a in axes):
-            return None
-        axes = sorted({a % rank for a in axes})
-        if value.args[3].value or axes == list(range(len(axes))):
-            # kept axes, or only leading ones reduced: numpy broadcasting puts missing axes
-            # first, so g broadcasts as it is (np.sum(x, axis=0) of a vector: its number)
-            return value.args[0]
-        return build.call(build.attribute(build.name(self.i.levels.numpy_name), "expand_dims"),
-                          [value.args[0], build.literal(tuple(axes))])
+        """(the view, its axes) of `unreduce(g, operand, axis, keepdims)`, or None
+        (view_adjoints.py)."""
+        return spread_view(self, value, operand)
 
     def eligible(self, variable, within_block=False):
         """A float array defined once at the top level (or a parameter never rebound nor
@@ -91,15 +80,16 @@ class UniformAdjoints:
             and variable not in flow.subscripted and variable not in flow.list_valued \
             and variable not in flow.structured
 
-    def hold(self, variable, number, view=False):
+    def hold(self, variable, number, view=None):
+        """view: the axes of length 1 when `number` is a view (an array)."""
         self.pending[variable] = number
-        if view:
-            self.views.add(variable)
+        if view is not None:
+            self.views[variable] = view
 
     def flush(self, variable, out):
         """Build the array now: the adjoint is needed as one."""
         number = self.pending.pop(variable, None)
-        self.views.discard(variable)
+        self.views.pop(variable, None)
         if number is not None:
             self.adj.contribute(variable, self.spread(number, variable), out)
 
@@ -114,7 +104,7 @@ class UniformAdjoints:
                 or self.aliases_a_written_array(value) or not self.keeps_dtype(value, variable):
             return None
         del self.pending[variable]
-        self.views.discard(variable)
+        self.views.pop(variable, None)
         return build.binop(value, "Add", build.clone(number))
 
     def spread_into(self, variable, value):
@@ -127,7 +117,7 @@ class UniformAdjoints:
         current = self.adj.get(variable) if self.adj.has(variable) else None
         args = self._unreduce_args(value)
         if args is None or not (args[3].value or build.is_none(args[2])
-                                or _literal_int(args[2]) == 0) \
+                                or literal_int(args[2]) == 0) \
                 or not self._is_array(variable) \
                 or getattr(kind, "dtype", None) not in ("float64", "float32") \
                 or self.adj.accumulates(variable) or variable in self.pending \
@@ -188,7 +178,15 @@ class UniformAdjoints:
                 return False
             if any(operand.id == planned and spread for planned, _, spread in plan):
                 return False                    # `t + t`: two numbers, one operand
-            if self.shaped_like(value, axes, defined=defined, variable=target, alike=alike):
+            # a view goes on as a view where it can (view_adjoints.py), before a factor of
+            # the target's shape makes it an array (`unbroadcast(view, t4_1)`)
+            step = view_step(self, target, operand.id, value, number) \
+                if target in self.views and not unknown and not any(
+                    operand.id == planned for planned, _, _ in plan) else None
+            if step is not None and self.keeps_dtype(value, operand.id):
+                plan.append((operand.id, step[1], self.views[target] if step[0] == "view"
+                             else False))
+            elif self.shaped_like(value, axes, defined=defined, variable=target, alike=alike):
                 if not (self.keeps_dtype(value, operand.id) or unknown):
                     return False
                 plan.append((operand.id, value, False))
@@ -209,11 +207,11 @@ class UniformAdjoints:
             if aliased(plan):
                 return False
         del self.pending[target]
-        self.views.discard(target)
+        self.views.pop(target, None)
         out.extend(expansion.statements)
         for operand, value, spread in plan:
-            if spread:
-                self.hold(operand, value)
+            if spread is not False:
+                self.hold(operand, value, view=None if spread is True else spread)
             else:
                 contribute(operand, value, out)
         return True
@@ -384,11 +382,3 @@ def _sums_per_operand(plan):
         else:
             merged[earlier] = (operand, build.binop(merged[earlier][1], "Add", value), False)
     return merged
-
-
-def _literal_int(node):
-    """The int a node spells out (`1`, `-1`), or None."""
-    if isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.USub):
-        inner = _literal_int(node.operand)
-        return None if inner is None else -inner
-    return node.value if isinstance(node, gast.Constant) and type(node.value) is int else None

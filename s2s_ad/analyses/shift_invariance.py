@@ -175,7 +175,8 @@ def _reduced(fact, op, rank):
 
 
 def _indexed(fact, index, rank):
-    """m[:, None]: full slices keep an axis, None inserts one c does not vary on."""
+    """m[:, None]: full slices keep an axis, None inserts one c does not vary on; an
+    integer drops one it does not vary on (`m[:, 0]` of a max with keepdims)."""
     items = index.elts if isinstance(index, gast.Tuple) else [index]
     varies, source = [], list(fact.varies)
     for item in items:
@@ -184,6 +185,8 @@ def _indexed(fact, index, rank):
         elif isinstance(item, gast.Slice) and item.lower is None and item.upper is None \
                 and item.step is None and source:
             varies.append(source.pop(0))
+        elif _int_literal(item) and source and not source[0]:
+            source.pop(0)       # m[:, 0]: an axis c does not vary on, c the same at any index
         else:
             return False
     varies = tuple(varies + source)
@@ -231,3 +234,10 @@ def _rank(atom, kinds):
 def _names_read(node):
     return [n.id for n in walk_tree(node) if isinstance(n, gast.Name)
             and not isinstance(n.ctx, gast.Store)]
+
+
+def _int_literal(node):
+    """Is node an int written out (`0`, `-1`)?"""
+    if isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.USub):
+        node = node.operand
+    return isinstance(node, gast.Constant) and type(node.value) is int
