@@ -16,8 +16,8 @@ paid once per signature), and rewrites the guards:
         return specialise(x, w)
 
 Arguments with no facts at all (every kind opaque) and signatures past the eighth get
-the general derivative. S2S_AD_GENERAL=1 in the environment makes every call take it
-(tests/test_control_flow_suite.py checks the general derivative of every row too).
+the general derivative (S2S_AD_GENERAL=1: every call, as tests/test_control_flow_suite.py
+does). A float argument not differentiated may be known > 0 (sign_facts.py).
 """
 import inspect
 import operator
@@ -33,11 +33,11 @@ from .freshness import (arrays_guarded, helper_bindings, note_rebound, object_bi
                         stale_test, still_bound)
 from .guard_checks import ItemTypeCheck, RecordCheck, RecordsDiffer, sums_to_float
 from .signature import guard, is_general, signature_of, unsupported_argument
+from .sign_facts import settled, with_signs
 
 MAX_SPECIALISATIONS = 8
-# the derivative of a function called through a variable (runtime_functions' appliers)
-# has no general form to fall back to: a model calling layers of twelve classes that way
-# needs twelve specialisations, not an error at the ninth
+# the derivative of a function called through a variable (runtime_functions' appliers) has
+# no general form: a model calling layers of twelve classes so needs twelve, not an error
 MAX_APPLIER_SPECIALISATIONS = 64
 
 
@@ -96,6 +96,7 @@ class Dispatcher:
         self._wrt = tuple(wrt)
         self.entries = []            # (signature, function or None for the general one)
         self._else = {}              # signature -> _general_else's function (kept)
+        self._signless = set()       # parameters whose signs varied (sign_facts.py)
         self.built = []              # Derived records of the specialisations, in order
         self._namespace = {}
 
@@ -309,10 +310,9 @@ class Dispatcher:
 
     def _general_else(self, signature):
         """For a signature whose derivative could not be built (`_failure`): the general
-        derivative, raising the failure's error should it fail too. That error names the
-        construct the arguments' kinds reached (`global` in a model's `__call__`), where
-        the general one's says only what it, knowing no classes, cannot follow. (The
-        guards call it; `specialisation` still answers None: the general derivative.)"""
+        derivative, raising the failure's error should it fail too (it names the construct
+        the arguments' kinds reached, `global` in a model's `__call__`, where the general
+        one's cannot). (`specialisation` still answers None: the general derivative.)"""
         if signature not in self._else:      # one function per signature: bound once
             def general_else(*args, **kwargs):
                 try:
@@ -325,8 +325,7 @@ class Dispatcher:
     def _limit(self):
         """How many specialisations the guard holds before calls take the general one."""
         from .runtime_functions import is_applier
-        return MAX_APPLIER_SPECIALISATIONS if is_applier(self.outline.func) \
-            else MAX_SPECIALISATIONS
+        return (MAX_APPLIER_SPECIALISATIONS if is_applier(self.outline.func) else MAX_SPECIALISATIONS)
 
     def _forced_general(self):
         """S2S_AD_GENERAL=1 makes every call take the general derivative, except the
@@ -342,9 +341,12 @@ class Dispatcher:
         return self._signature([bound.arguments[n] for n in self._names])
 
     def _signature(self, values):
-        """The signature of f's arguments among `values` (one per parameter)."""
+        """The signature of f's arguments among `values` (one per parameter), sign facts
+        of floats not differentiated settled (sign_facts.py)."""
         mine = [v for n, v in zip(self._names, values) if n not in self.extra]
-        return tuple(zip(self._user_params, signature_of(mine)))
+        eligible = set(self._user_params) - set(self._wrt or self._user_params) - self._signless
+        return settled(with_signs(tuple(zip(self._user_params, signature_of(mine))), mine,
+                                  eligible), [known for known, _ in self.entries], self._signless)
 
 
 def guard_source(name, doc, params, entries, fallback, bind, wrt=None, stale=None):

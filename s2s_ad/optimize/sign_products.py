@@ -21,9 +21,9 @@ a mask) or `|r| ** p`'s (p > 1):
     d_bar = m / r.size                   ->     d_bar = m / r.size
     r_bar = d_bar * np.sign(r)                  r_bar = np.copysign(d_bar, r)
 
-Where g is a positive multiple of `np.minimum(|x|, c)` or `np.maximum(|x| - c, 0)` (c > 0
-a literal), the product needs neither the sign nor the abs nor the kink: it is that
-multiple of `np.clip(x, -c, c)` or of `x - np.clip(x, -c, c)`, the same numbers
+Where g is a positive multiple of `np.minimum(|x|, c)` or `np.maximum(|x| - c, 0)` (c > 0:
+a literal, or a float parameter the dispatcher guards > 0, sign_facts.py), the product
+needs neither the sign nor the abs nor the kink: it is that multiple of `np.clip(x, -c, c)` or of `x - np.clip(x, -c, c)`, the same numbers
 (`_clipped`), and the forward values only the adjoint read are then dropped:
 
     t1_0 = pred - target                        t1_0 = pred - target
@@ -60,9 +60,10 @@ _BUILTINS = {len, float, abs, range}
 _MAX_DEPTH = 12
 
 
-def signs_as_copysign(statements, kinds, resolve, numpy_name, pure_call):
+def signs_as_copysign(statements, kinds, resolve, numpy_name, pure_call, positive=()):
     """(statements, changed): every `g * np.sign(x)` (either order) whose g the rules prove
     (see the module docstring) written `np.copysign(g, x)`, in new statements (`statements` is not written into).
+    positive: parameters known > 0 (Request.positive); one the statements assign is not.
     pure_call(call): numpy's and math's functions without `out=` (PassFacts.pure_call);
     any other call but the runtime's that write into nothing (a method such as `x.sort()`,
     a user's function) may change an array after it was read, and then nothing is proved."""
@@ -76,7 +77,10 @@ def signs_as_copysign(statements, kinds, resolve, numpy_name, pure_call):
     definitions, written = _single_definitions(statements)
     if definitions is None:
         return statements, False
-    rewrite = _Copysigns(definitions, written, kinds, resolve, numpy_name)
+    stored = {node.id for stmt in statements for node in walk_tree(stmt)
+              if isinstance(node, gast.Name) and not isinstance(node.ctx, gast.Load)}
+    rewrite = _Copysigns(definitions, written, kinds, resolve, numpy_name,
+                         frozenset(positive) - stored)
     out = [rewrite.visit(stmt) for stmt in statements]
     return (out, True) if rewrite.changed else (statements, False)
 
@@ -95,7 +99,7 @@ class _Copysigns(CopyingTransformer):
         return self.generic_visit(new)
 
 
-def _rewritten(node, definitions, written, kinds, resolve, numpy_name):
+def _rewritten(node, definitions, written, kinds, resolve, numpy_name, positive):
     if not isinstance(node.op, gast.Mult):
         return None
     for sign, g in ((node.right, node.left), (node.left, node.right)):
@@ -106,7 +110,7 @@ def _rewritten(node, definitions, written, kinds, resolve, numpy_name):
         x = sign.args[0].id
         if x in written or not _is_float(kinds, x):
             continue
-        proof = _Proof(x, definitions, written, resolve)
+        proof = _Proof(x, definitions, written, resolve, positive)
         clipped = _clipped(g, x, proof, numpy_name, 0)
         if clipped:           # (a node; benchmarks/paired_passes.py may make it False)
             return clipped
@@ -151,7 +155,7 @@ def _clipped(g, x, proof, numpy_name, depth):
         return None
     for operand, bound in (g.args, reversed(g.args)):
         if function is numpy.minimum:
-            c = _positive_constant(bound)
+            c = _positive_bound(bound, proof)
             if c is not None and proof.is_abs_of_x(operand, depth + 1):
                 return _clip(x, c, numpy_name)
         elif isinstance(bound, gast.Constant) and type(bound.value) in (int, float) \
@@ -163,23 +167,25 @@ def _clipped(g, x, proof, numpy_name, depth):
 
 
 def _clip(x, c, numpy_name):
-    return build.call(build.dotted(f"{numpy_name}.clip"),
-                      [build.name(x), build.const(-c), build.const(c)])
+    low = build.const(-c.value) if isinstance(c, gast.Constant) else build.unaryop("USub", c)
+    return build.call(build.dotted(f"{numpy_name}.clip"), [build.name(x), low, build.clone(c)])
 
 
-def _positive_constant(node):
-    """The value of a number literal > 0, else None."""
+def _positive_bound(node, proof):
+    """A number literal > 0 or a parameter known > 0 (cloned), else None."""
+    if isinstance(node, gast.Name) and node.id in proof.positive:
+        return build.name(node.id)
     value = node.value if isinstance(node, gast.Constant) else None
-    return value if type(value) in (int, float) and value > 0 else None
+    return build.const(value) if type(value) in (int, float) and value > 0 else None
 
 
 def _abs_minus(node, proof, depth):
-    """c for `np.abs(x) - c` (c a number > 0; through a name assigned it once), else None."""
+    """c for `np.abs(x) - c` (c > 0: `_positive_bound`; through a name assigned it once)."""
     if isinstance(node, gast.Name) and node.id in proof.definitions and depth < _MAX_DEPTH:
         return _abs_minus(proof.definitions[node.id], proof, depth + 1)
     if isinstance(node, gast.BinOp) and isinstance(node.op, gast.Sub) \
             and proof.is_abs_of_x(node.left, depth + 1):
-        return _positive_constant(node.right)
+        return _positive_bound(node.right, proof)
     return None
 
 
@@ -236,8 +242,9 @@ class _Proof:
     N: g >= 0; V: g == 0 where x == 0; L: g <= 0 where x == 0 (V implies L);
     D: g is NaN where x is NaN. `holds(g)`: N, V and D."""
 
-    def __init__(self, x, definitions, written, resolve):
+    def __init__(self, x, definitions, written, resolve, positive=frozenset()):
         self.x, self.definitions, self.written, self.resolve = x, definitions, written, resolve
+        self.positive = positive        # parameters known > 0 that nothing assigns
 
     def holds(self, node):
         n, v, _, d = self.facts(node, 0)
@@ -326,6 +333,8 @@ class _Proof:
             return self._count(self.definitions[node.id], depth + 1)
         if isinstance(node, gast.Constant):
             return type(node.value) in (int, float) and node.value > 0
+        if isinstance(node, gast.Name) and node.id in self.positive:
+            return True
         if isinstance(node, gast.Attribute):
             return node.attr == "size"
         if isinstance(node, gast.Call) and callee(node.func, self.resolve) in (
