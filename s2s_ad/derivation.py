@@ -52,6 +52,7 @@ class Derived:
     backward: object = None   # a pair's bwd_h (its Derived); `function` is then fwd_h
     # parameters whose records the derivative tests itself where it unpacks them
     records_checked: tuple = ()
+    signs_read: tuple = ()    # the request's sign facts its code relies on (sign_facts.py)
 
     @property
     def levels_source(self):

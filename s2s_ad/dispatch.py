@@ -33,7 +33,7 @@ from .freshness import (arrays_guarded, helper_bindings, note_rebound, object_bi
                         stale_test, still_bound)
 from .guard_checks import ItemTypeCheck, RecordCheck, RecordsDiffer, sums_to_float
 from .signature import guard, is_general, signature_of, unsupported_argument
-from .sign_facts import settled, with_signs
+from .sign_facts import accepts, kept, settled, with_signs
 
 MAX_SPECIALISATIONS = 8
 # the derivative of a function called through a variable (runtime_functions' appliers) has
@@ -256,8 +256,7 @@ class Dispatcher:
             function = self._general_else(signature)
         return (function or self.general.function)(*args, **kwargs)
 
-    def _values(self, args, kwargs):
-        """The value of each parameter in a call."""
+    def _values(self, args, kwargs):       # the value of each parameter in a call
         values = list(args) + [kwargs[n] for n in self._names[len(args):] if n in kwargs]
         if len(values) != len(self._names):      # defaults or keywords: bind as Python does
             bound = inspect.signature(self.function).bind(*args, **kwargs)
@@ -286,9 +285,10 @@ class Dispatcher:
                                 f"{why}", function_location(self.outline.func), hint)
 
     def specialisation(self, signature):
-        """The derivative for `signature` (None: the general one), built if new."""
+        """The derivative for `signature` (None: the general one), built if new; guarded
+        by the sign facts its code relies on only (sign_facts.py)."""
         for known, function in self.entries:
-            if known == signature:
+            if accepts(known, signature):      # (as its guard: sign facts it has not, kept)
                 return function
         function = None
         if not self._forced_general() and not is_general(
@@ -297,7 +297,7 @@ class Dispatcher:
                 derived = self._build(signature, len(self.built) + 1)
             if derived is not None:
                 self.built.append(derived)
-                function = derived.function
+                function, signature = derived.function, kept(signature, derived.signs_read)
         if len(self.entries) < self._limit():
             self.entries.append((signature, function))
             self._compile()

@@ -55,15 +55,30 @@ def split(signature):
 
 def settled(signature, known, signless):
     """`signature` without the sign facts of the parameters in `signless`, to which this
-    adds those whose sign facts alone tell it from a signature in `known` (built before):
-    their signs vary between calls, and from now on are no fact (`signless` is the
-    dispatcher's own set, updated here)."""
+    adds those a signature in `known` (guarding a derivative built before) has and
+    `signature`, the same kinds otherwise, has not: their signs vary between calls, and
+    from now on are no fact (`signless` is the dispatcher's own set, updated here)."""
     plain, mine = split(signature)
     for other in known:
         other_plain, theirs = split(other)
         if other_plain == plain:
-            signless |= set(theirs) ^ set(mine)
+            signless |= set(theirs) - set(mine)
     return without_signs(signature, signless)
+
+
+def accepts(known, signature):
+    """Does the guard of `known` let a call of `signature` in (the same kinds, and every
+    sign fact `known` has)?"""
+    plain, theirs = split(known)
+    other_plain, mine = split(signature)
+    return plain == other_plain and set(theirs) <= set(mine)
+
+
+def kept(signature, read):
+    """`signature` with the sign facts of only the parameters in `read` (those the
+    derivative built for it relies on): the rest are not guarded, so a call with
+    another sign there takes the same derivative."""
+    return without_signs(signature, {name for name in split(signature)[1] if name not in read})
 
 
 def without_signs(signature, names):

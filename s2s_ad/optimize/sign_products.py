@@ -60,10 +60,12 @@ _BUILTINS = {len, float, abs, range}
 _MAX_DEPTH = 12
 
 
-def signs_as_copysign(statements, kinds, resolve, numpy_name, pure_call, positive=()):
+def signs_as_copysign(statements, kinds, resolve, numpy_name, pure_call, positive=(),
+                      read=None):
     """(statements, changed): every `g * np.sign(x)` (either order) whose g the rules prove
     (see the module docstring) written `np.copysign(g, x)`, in new statements (`statements` is not written into).
-    positive: parameters known > 0 (Request.positive); one the statements assign is not.
+    positive: parameters known > 0 (Request.positive; one the statements assign is not);
+    `read`, a set, receives those a rewrite made relied on (PassFacts.signs_read).
     pure_call(call): numpy's and math's functions without `out=` (PassFacts.pure_call);
     any other call but the runtime's that write into nothing (a method such as `x.sort()`,
     a user's function) may change an array after it was read, and then nothing is proved."""
@@ -82,6 +84,8 @@ def signs_as_copysign(statements, kinds, resolve, numpy_name, pure_call, positiv
     rewrite = _Copysigns(definitions, written, kinds, resolve, numpy_name,
                          frozenset(positive) - stored)
     out = [rewrite.visit(stmt) for stmt in statements]
+    if read is not None:
+        read |= rewrite.read
     return (out, True) if rewrite.changed else (statements, False)
 
 
@@ -89,17 +93,17 @@ class _Copysigns(CopyingTransformer):
     """The products rewritten in new nodes, outermost first (a g holding another product
     is looked at too); the statements given stay as they were."""
     def __init__(self, *facts):
-        self.facts, self.changed = facts, False
+        self.facts, self.changed, self.read = facts, False, set()
 
     def visit_BinOp(self, node):
-        new = _rewritten(node, *self.facts)
+        new = _rewritten(node, *self.facts, self.read)
         if new is None:
             return self.generic_visit(node)
         self.changed = True
         return self.generic_visit(new)
 
 
-def _rewritten(node, definitions, written, kinds, resolve, numpy_name, positive):
+def _rewritten(node, definitions, written, kinds, resolve, numpy_name, positive, read):
     if not isinstance(node.op, gast.Mult):
         return None
     for sign, g in ((node.right, node.left), (node.left, node.right)):
@@ -113,8 +117,11 @@ def _rewritten(node, definitions, written, kinds, resolve, numpy_name, positive)
         proof = _Proof(x, definitions, written, resolve, positive)
         clipped = _clipped(g, x, proof, numpy_name, 0)
         if clipped:           # (a node; benchmarks/paired_passes.py may make it False)
+            read |= proof.read
             return clipped
+        proof.read = set()    # (only the facts of the proof that holds)
         if proof.holds(g):
+            read |= proof.read
             return build.call(build.dotted(f"{numpy_name}.copysign"),
                               [build.clone(g), build.name(x)])
     return None
@@ -155,8 +162,8 @@ def _clipped(g, x, proof, numpy_name, depth):
         return None
     for operand, bound in (g.args, reversed(g.args)):
         if function is numpy.minimum:
-            c = _positive_bound(bound, proof)
-            if c is not None and proof.is_abs_of_x(operand, depth + 1):
+            c = proof.is_abs_of_x(operand, depth + 1) and _positive_bound(bound, proof)
+            if c:
                 return _clip(x, c, numpy_name)
         elif isinstance(bound, gast.Constant) and type(bound.value) in (int, float) \
                 and bound.value == 0:
@@ -174,6 +181,7 @@ def _clip(x, c, numpy_name):
 def _positive_bound(node, proof):
     """A number literal > 0 or a parameter known > 0 (cloned), else None."""
     if isinstance(node, gast.Name) and node.id in proof.positive:
+        proof.read.add(node.id)
         return build.name(node.id)
     value = node.value if isinstance(node, gast.Constant) else None
     return build.const(value) if type(value) in (int, float) and value > 0 else None
@@ -245,6 +253,7 @@ class _Proof:
     def __init__(self, x, definitions, written, resolve, positive=frozenset()):
         self.x, self.definitions, self.written, self.resolve = x, definitions, written, resolve
         self.positive = positive        # parameters known > 0 that nothing assigns
+        self.read = set()               # those the proof relied on
 
     def holds(self, node):
         n, v, _, d = self.facts(node, 0)
@@ -334,6 +343,7 @@ class _Proof:
         if isinstance(node, gast.Constant):
             return type(node.value) in (int, float) and node.value > 0
         if isinstance(node, gast.Name) and node.id in self.positive:
+            self.read.add(node.id)
             return True
         if isinstance(node, gast.Attribute):
             return node.attr == "size"
