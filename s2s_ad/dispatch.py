@@ -33,7 +33,7 @@ from .freshness import (arrays_guarded, helper_bindings, note_rebound, object_bi
                         stale_test, still_bound)
 from .guard_checks import ItemTypeCheck, RecordCheck, RecordsDiffer, sums_to_float
 from .signature import guard, is_general, signature_of, unsupported_argument
-from .sign_facts import accepts, kept, settled, with_signs
+from .sign_facts import accepts, kept, settled, with_signs, without_signs
 
 MAX_SPECIALISATIONS = 8
 # the derivative of a function called through a variable (runtime_functions' appliers) has
@@ -115,9 +115,7 @@ class Dispatcher:
             return self._refresh(*args, **kwargs)
         self._refresh_path = refresh
         self._bound = {}
-        # item type -> ItemTypeCheck, ("records of", types) -> RecordCheck,
-        # ("item", j) -> the name of an operator.itemgetter(j)
-        self._checkers = {}
+        self._checkers = {}   # item type / ("records of", types) / ("item", j) -> its checker
         self._helpers = helper_bindings(self.outline.func)
         self._objects = object_bindings(self.outline.func)
         self.function = None
@@ -290,6 +288,7 @@ class Dispatcher:
         for known, function in self.entries:
             if accepts(known, signature):      # (as its guard: sign facts it has not, kept)
                 return function
+        signature = settled(signature, [known for known, _ in self.entries], self._signless)
         function = None
         if not self._forced_general() and not is_general(
                 [k for _, k in signature]) and len(self.entries) < self._limit():
@@ -305,7 +304,7 @@ class Dispatcher:
 
     def _failure(self, signature):
         """The located error building the derivative for `signature` raised, else None."""
-        failure = getattr(self._build, "failures", {}).get(signature)
+        failure = getattr(self._build, "failures", {}).get(without_signs(signature, self._signless))
         return failure if isinstance(failure, ADError) else None
 
     def _general_else(self, signature):
@@ -325,7 +324,8 @@ class Dispatcher:
     def _limit(self):
         """How many specialisations the guard holds before calls take the general one."""
         from .runtime_functions import is_applier
-        return (MAX_APPLIER_SPECIALISATIONS if is_applier(self.outline.func) else MAX_SPECIALISATIONS)
+        return MAX_APPLIER_SPECIALISATIONS if is_applier(self.outline.func) \
+            else MAX_SPECIALISATIONS
 
     def _forced_general(self):
         """S2S_AD_GENERAL=1 makes every call take the general derivative, except the
@@ -341,12 +341,11 @@ class Dispatcher:
         return self._signature([bound.arguments[n] for n in self._names])
 
     def _signature(self, values):
-        """The signature of f's arguments among `values` (one per parameter), sign facts
-        of floats not differentiated settled (sign_facts.py)."""
+        """The signature of f's arguments among `values` (one per parameter), with the sign
+        facts of the floats not differentiated (sign_facts.py)."""
         mine = [v for n, v in zip(self._names, values) if n not in self.extra]
-        eligible = set(self._user_params) - set(self._wrt or self._user_params) - self._signless
-        return settled(with_signs(tuple(zip(self._user_params, signature_of(mine))), mine,
-                                  eligible), [known for known, _ in self.entries], self._signless)
+        eligible = set(self._user_params) - set(self._wrt or self._user_params)
+        return with_signs(tuple(zip(self._user_params, signature_of(mine))), mine, eligible)
 
 
 def guard_source(name, doc, params, entries, fallback, bind, wrt=None, stale=None):

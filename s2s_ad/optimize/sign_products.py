@@ -23,8 +23,9 @@ a mask) or `|r| ** p`'s (p > 1):
 
 Where g is a positive multiple of `np.minimum(|x|, c)` or `np.maximum(|x| - c, 0)` (c > 0:
 a literal, or a float parameter the dispatcher guards > 0, sign_facts.py), the product
-needs neither the sign nor the abs nor the kink: it is that multiple of `np.clip(x, -c, c)` or of `x - np.clip(x, -c, c)`, the same numbers
-(`_clipped`), and the forward values only the adjoint read are then dropped:
+needs neither the sign nor the abs nor the kink: it is that multiple of `np.clip(x, -c, c)`
+or of `x - np.clip(x, -c, c)`, the same numbers (`_clipped`), and the forward values only
+the adjoint read are then dropped:
 
     t1_0 = pred - target                        t1_0 = pred - target
     d = np.abs(t1_0)                     ->     t1_0_bar = np.clip(t1_0, -1.0, 1.0) / pred.size
