@@ -205,3 +205,19 @@ def test_the_signature_rules():
     assert settled(positive, [plain], fresh_set) == positive and not fresh_set
     assert "beta > 0.0" in __import__("s2s_ad.signature").signature.guard(
         PLUS, "beta", lambda obj: getattr(obj, "__name__", "t"))
+
+
+def test_second_derivatives_through_a_guarded_sign(both_paths):
+    """hvp differentiates the gradient again: the gradient's code differentiated is the one
+    without the in-place schedule (no clip), right for every sign of beta."""
+    from derivative_paths import hvp_on
+    w, X, y = _fit_data()
+    v = np.array([0.3, -1.0, 0.5])
+    f = fresh(smooth_l1_fit)
+    for beta in [0.7, -0.5, 1.9]:
+        args = (w, X, y, beta)
+        h = 1e-5
+        plus = numeric_grad(smooth_l1_fit, (w + h * v, X, y, beta), 0)
+        minus = numeric_grad(smooth_l1_fit, (w - h * v, X, y, beta), 0)
+        np.testing.assert_allclose(hvp_on(both_paths, f, args, v), (plus - minus) / (2 * h),
+                                   rtol=1e-3, atol=1e-4)
