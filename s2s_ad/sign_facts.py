@@ -2,8 +2,8 @@
 
 Some derivatives take a simpler form when a float argument is positive: the adjoint of
 a smooth-L1 or Huber loss written `np.minimum(np.abs(r), beta)` is `np.clip(r, -beta,
-beta)` only where beta >= 0 (for beta < 0 the minimum is beta everywhere and the
-gradient 0). A number's value is no kind (one derivative serves every float), so the
+beta)` only where beta >= 0 (for beta < 0 the minimum is beta everywhere, and what
+reaches r is the sign of r times the adjoint of |r|). A number's value is no kind (one derivative serves every float), so the
 dispatcher adds the fact itself: a float argument f is not differentiated with respect
 to (a threshold, a quantile, a temperature: what users pass the same value of call after
 call) that is > 0 at the call gets the kind `PositiveNum`, whose guard adds `x > 0.0` to
@@ -16,7 +16,11 @@ call) that is > 0 at the call gets the kind `PositiveNum`, whose guard adds `x >
 A non-positive (or NaN) value gets the plain kind, which holds for every float. The
 derivative is built from the plain signature plus the names known positive
 (`split`: derivation.Request.positive), so every analysis sees the kinds it always saw
-and only a rule that asks (optimize/sign_products.py) reads the fact.
+and only a rule that asks (optimize/sign_products.py) reads the fact. The facts are taken
+on demand: the rules record the ones their rewrites relied on (PassFacts.signs_read ->
+Derived.signs_read), and the dispatcher guards only those (`kept`): a positive float no
+rule reads (a step size, a weight) adds no test to the guard, and a call with another
+sign there takes the same derivative. Looking a call up mirrors the guards (`accepts`).
 
 No rebuild storm: a signature that differs from one built before only in these facts
 (the sign of a parameter changed between calls) makes those parameters' signs no fact
