@@ -50,6 +50,13 @@ def pinball_where(w, X, y, tau):
     return np.mean(np.where(d >= 0.0, tau * d, (tau - 1.0) * d))
 
 
+def torch_smooth_l1(w, X, y, beta):
+    """PyTorch's definition: quadratic over beta inside, |r| - beta / 2 outside (no clip is
+    the same numbers there: beta * (1 / (n beta)) need not round to 1 / n)."""
+    d = np.abs(X @ w - y)
+    return np.mean(np.where(d < beta, 0.5 * d ** 2 / beta, d - 0.5 * beta))
+
+
 def huber_scalar_if(a, b, xs, ys, delta):
     """The kink written as a Python `if` on a float."""
     total = 0.0
@@ -164,8 +171,8 @@ def test_a_differentiated_threshold_is_no_fact(both_paths):
     assert "> 0.0" not in s2s_ad.derivative_source(df)
 
 
-@pytest.mark.parametrize("f", [pinball_maximum, pinball_where])
-def test_pinball_forms_for_every_quantile(f, both_paths):
+@pytest.mark.parametrize("f", [pinball_maximum, pinball_where, torch_smooth_l1])
+def test_other_forms_for_every_sign(f, both_paths):
     w, X, y = _fit_data()
     df = s2s_ad.grad(fresh(f))
     for tau in [0.8, 0.1, -0.3, 1.5, 0.5]:
