@@ -304,7 +304,8 @@ class Dispatcher:
 
     def _failure(self, signature):
         """The located error building the derivative for `signature` raised, else None."""
-        failure = getattr(self._build, "failures", {}).get(without_signs(signature, self._signless))
+        failures = getattr(self._build, "failures", {})
+        failure = failures.get(without_signs(signature, self._signless))
         return failure if isinstance(failure, ADError) else None
 
     def _general_else(self, signature):

@@ -228,3 +228,17 @@ def test_second_derivatives_through_a_guarded_sign(both_paths):
         minus = numeric_grad(smooth_l1_fit, (w - h * v, X, y, beta), 0)
         np.testing.assert_allclose(hvp_on(both_paths, f, args, v), (plus - minus) / (2 * h),
                                    rtol=1e-3, atol=1e-4)
+
+
+def test_float32_huber_where_keeps_its_where():
+    """In float32 `delta / n` rounds once in double and again to float32, clip's bound
+    once to float32 and then the quotient: not the same numbers, so the where stays."""
+    w, X, y = (a.astype(np.float32) for a in _fit_data())
+    df = s2s_ad.grad(fresh(huber_where))
+    for delta in [0.7, -0.5]:
+        g = df(w, X, y, delta)
+        assert g.dtype == np.float32
+        want = numeric_grad(huber_where, (w.astype(float), X.astype(float), y.astype(float),
+                                          delta), 0)
+        np.testing.assert_allclose(g, want, rtol=1e-3, atol=1e-4)
+    assert "np.clip(" not in s2s_ad.derivative_source(df, w, X, y, 0.7)

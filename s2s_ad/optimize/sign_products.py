@@ -123,21 +123,23 @@ def _where_clipped(node, definitions, written, kinds, resolve, numpy_name, posit
         np.where(|x| <= c, x op k, c op k * np.sign(x))   ->   np.clip(x, -c, c) op k
 
     (op `*` or `/`, or no k; the mask `|x| <= c`, `|x| < c` or reversed, through names
-    assigned once; c > 0: SignProof.positive_bound). Inside the mask both are x op k;
-    outside it x is beyond +-c and sign(x) (c op k) is clip's +-c op k (a sign commutes
-    with a product or quotient); NaN gives NaN both ways."""
+    assigned once; c > 0: SignProof.positive_bound; k a count or a constant). Inside the
+    mask both are x op k; outside it x is beyond +-c and sign(x) (c op k) is clip's +-c op
+    k (a sign commutes with a product or quotient); NaN gives NaN both ways. x float64:
+    c op k is then one rounding both ways (float32 would round c op k twice)."""
     if not (isinstance(node.func, (gast.Name, gast.Attribute)) and len(node.args) == 3
             and not node.keywords and callee(node.func, resolve) is numpy.where):
         return None
     mask, inside, outside = (definitions.get(a.id, a) if isinstance(a, gast.Name) else a
                              for a in node.args)
     for x, scaled in _sign_factors(outside, resolve):
-        if x in written or not _is_float(kinds, x):
+        if x in written or not _is_float(kinds, x) or kinds.of(x).dtype != "float64":
             continue
         proof = SignProof(x, definitions, written, resolve, positive)
         c = _mask_bound(mask, proof)
         op = type(inside.op).__name__ if isinstance(inside, gast.BinOp) and isinstance(
-            inside.op, (gast.Mult, gast.Div)) and _same(inside.left, build.name(x)) else None
+            inside.op, (gast.Mult, gast.Div)) and _same(inside.left, build.name(x)) \
+            and proof._count(inside.right) else None
         if c is None or not (_same(inside, build.name(x)) and _same(scaled, c) or op and _same(
                 scaled, build.binop(c, op, inside.right))):
             continue
