@@ -69,6 +69,12 @@ def huber_scalar_if(a, b, xs, ys, delta):
     return total
 
 
+def two_thresholds(r, s, lo, hi):
+    """Dead zones of two half-widths (copysign needs each >= 0: zero where r, s are)."""
+    return np.mean(np.maximum(np.abs(r) - lo, 0.0) ** 2) \
+        + np.mean(np.maximum(np.abs(s) - hi, 0.0) ** 2)
+
+
 def reassigned(r, beta):
     """beta rebound inside f: its sign at the call says nothing of the threshold's."""
     beta = beta - 1.0
@@ -124,6 +130,23 @@ def test_a_sign_changing_between_calls_builds_at_most_once_more():
     assert len(dispatcher.built) == 2
     guards = s2s_ad.derivative_source(df).split("\ndef ")[0]
     assert guards.count("beta > 0.0") == 1, guards
+
+
+def test_two_flapping_signs_build_three_derivatives_not_four():
+    """Each sign pattern of two thresholds in turn: the second pattern makes hi's sign no
+    fact, the third lo's, and the fourth takes the derivative without facts."""
+    r, s = np.array([0.0, 0.05, -0.3, 1.2, -2.0, 0.5]), np.array([0.3, -0.01, 2.0, -1.1])
+    df = s2s_ad.grad(fresh(two_thresholds), wrt=(0, 1))
+    df(r, s, 0.4, 0.2)
+    guards = s2s_ad.derivative_source(df).split("\ndef ")[0]
+    assert "lo > 0.0" in guards and "hi > 0.0" in guards, guards
+    for lo, hi in [(0.4, 0.2), (0.4, -0.2), (-0.4, 0.2), (-0.4, -0.2), (0.3, 0.1), (-0.1, 0.5)]:
+        args = (r, s, lo, hi)
+        got = df(*args)
+        for k in (0, 1):
+            np.testing.assert_allclose(got[k], numeric_grad(two_thresholds, args, k),
+                                       rtol=1e-5, atol=1e-6)
+    assert len(dispatcher_of(df).built) == 3
 
 
 def test_the_first_call_negative_builds_one_derivative_for_every_sign():
