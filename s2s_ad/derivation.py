@@ -22,6 +22,7 @@ class Request:
     tangent_only: bool = False  # jvp returning just the derivative (hvp: the gradient dies)
     signature: tuple = None   # ((parameter, kind), ...): specialised on these facts
     variant: int = 0          # the specialisation's number, for its name (grad_f_1)
+    positive: tuple = ()      # parameters (Python floats) known > 0 (sign_facts.py)
     # the dispatcher's build: a list of records may be tested where a loop unpacks them,
     # the guard then tests only that it is a list (ad/unpacked_records.py)
     checks_records: bool = False
@@ -51,6 +52,7 @@ class Derived:
     backward: object = None   # a pair's bwd_h (its Derived); `function` is then fwd_h
     # parameters whose records the derivative tests itself where it unpacks them
     records_checked: tuple = ()
+    signs_read: tuple = ()    # the request's sign facts its code relies on (sign_facts.py)
 
     @property
     def levels_source(self):

@@ -22,6 +22,7 @@ from .errors import SharedMemoryWriteError
 from .derivative_cache import DerivativeCache
 from .pipeline import derive
 from .signature import signature_of
+from .sign_facts import split
 
 CACHE = DerivativeCache()
 _SOURCES = weakref.WeakKeyDictionary()       # generated function -> Derived
@@ -64,8 +65,9 @@ def dispatching_function(target, request, general, mode, inner=None, outline=Non
             record(derived)
             return derived
     def build(signature, variant):
-        specialised = dataclasses.replace(request, signature=signature, variant=variant,
-                                          checks_records=True)
+        plain, positive = split(signature)      # (the dispatcher's sign facts)
+        specialised = dataclasses.replace(request, signature=plain, variant=variant,
+                                          checks_records=True, positive=positive)
         function = target_now() if inner is None else inner.specialisation(signature)
         if function is None:
             return None

@@ -16,8 +16,8 @@ paid once per signature), and rewrites the guards:
         return specialise(x, w)
 
 Arguments with no facts at all (every kind opaque) and signatures past the eighth get
-the general derivative. S2S_AD_GENERAL=1 in the environment makes every call take it
-(tests/test_control_flow_suite.py checks the general derivative of every row too).
+the general derivative (S2S_AD_GENERAL=1: every call, as tests/test_control_flow_suite.py
+does). A float argument not differentiated may be known > 0 (sign_facts.py).
 """
 import inspect
 import operator
@@ -33,11 +33,11 @@ from .freshness import (arrays_guarded, helper_bindings, note_rebound, object_bi
                         stale_test, still_bound)
 from .guard_checks import ItemTypeCheck, RecordCheck, RecordsDiffer, sums_to_float
 from .signature import guard, is_general, signature_of, unsupported_argument
+from .sign_facts import accepts, kept, settled, with_signs, without_signs
 
 MAX_SPECIALISATIONS = 8
-# the derivative of a function called through a variable (runtime_functions' appliers)
-# has no general form to fall back to: a model calling layers of twelve classes that way
-# needs twelve specialisations, not an error at the ninth
+# the derivative of a function called through a variable (runtime_functions' appliers) has
+# no general form: a model calling layers of twelve classes so needs twelve, not an error
 MAX_APPLIER_SPECIALISATIONS = 64
 
 
@@ -96,6 +96,7 @@ class Dispatcher:
         self._wrt = tuple(wrt)
         self.entries = []            # (signature, function or None for the general one)
         self._else = {}              # signature -> _general_else's function (kept)
+        self._signless = set()       # parameters whose signs varied (sign_facts.py)
         self.built = []              # Derived records of the specialisations, in order
         self._namespace = {}
 
@@ -114,9 +115,7 @@ class Dispatcher:
             return self._refresh(*args, **kwargs)
         self._refresh_path = refresh
         self._bound = {}
-        # item type -> ItemTypeCheck, ("records of", types) -> RecordCheck,
-        # ("item", j) -> the name of an operator.itemgetter(j)
-        self._checkers = {}
+        self._checkers = {}   # item type / ("records of", types) / ("item", j) -> its checker
         self._helpers = helper_bindings(self.outline.func)
         self._objects = object_bindings(self.outline.func)
         self.function = None
@@ -255,8 +254,7 @@ class Dispatcher:
             function = self._general_else(signature)
         return (function or self.general.function)(*args, **kwargs)
 
-    def _values(self, args, kwargs):
-        """The value of each parameter in a call."""
+    def _values(self, args, kwargs):       # the value of each parameter in a call
         values = list(args) + [kwargs[n] for n in self._names[len(args):] if n in kwargs]
         if len(values) != len(self._names):      # defaults or keywords: bind as Python does
             bound = inspect.signature(self.function).bind(*args, **kwargs)
@@ -285,10 +283,12 @@ class Dispatcher:
                                 f"{why}", function_location(self.outline.func), hint)
 
     def specialisation(self, signature):
-        """The derivative for `signature` (None: the general one), built if new."""
+        """The derivative for `signature` (None: the general one), built if new; guarded
+        by the sign facts its code relies on only (sign_facts.py)."""
         for known, function in self.entries:
-            if known == signature:
+            if accepts(known, signature):      # (as its guard: sign facts it has not, kept)
                 return function
+        signature = settled(signature, [known for known, _ in self.entries], self._signless)
         function = None
         if not self._forced_general() and not is_general(
                 [k for _, k in signature]) and len(self.entries) < self._limit():
@@ -296,7 +296,7 @@ class Dispatcher:
                 derived = self._build(signature, len(self.built) + 1)
             if derived is not None:
                 self.built.append(derived)
-                function = derived.function
+                function, signature = derived.function, kept(signature, derived.signs_read)
         if len(self.entries) < self._limit():
             self.entries.append((signature, function))
             self._compile()
@@ -304,15 +304,15 @@ class Dispatcher:
 
     def _failure(self, signature):
         """The located error building the derivative for `signature` raised, else None."""
-        failure = getattr(self._build, "failures", {}).get(signature)
+        failures = getattr(self._build, "failures", {})
+        failure = failures.get(without_signs(signature, self._signless))
         return failure if isinstance(failure, ADError) else None
 
     def _general_else(self, signature):
         """For a signature whose derivative could not be built (`_failure`): the general
-        derivative, raising the failure's error should it fail too. That error names the
-        construct the arguments' kinds reached (`global` in a model's `__call__`), where
-        the general one's says only what it, knowing no classes, cannot follow. (The
-        guards call it; `specialisation` still answers None: the general derivative.)"""
+        derivative, raising the failure's error should it fail too (it names the construct
+        the arguments' kinds reached, `global` in a model's `__call__`, where the general
+        one's cannot). (`specialisation` still answers None: the general derivative.)"""
         if signature not in self._else:      # one function per signature: bound once
             def general_else(*args, **kwargs):
                 try:
@@ -342,9 +342,11 @@ class Dispatcher:
         return self._signature([bound.arguments[n] for n in self._names])
 
     def _signature(self, values):
-        """The signature of f's arguments among `values` (one per parameter)."""
+        """The signature of f's arguments among `values` (one per parameter), with the sign
+        facts of the floats not differentiated (sign_facts.py)."""
         mine = [v for n, v in zip(self._names, values) if n not in self.extra]
-        return tuple(zip(self._user_params, signature_of(mine)))
+        eligible = set(self._user_params) - set(self._wrt or self._user_params)
+        return with_signs(tuple(zip(self._user_params, signature_of(mine))), mine, eligible)
 
 
 def guard_source(name, doc, params, entries, fallback, bind, wrt=None, stale=None):

@@ -234,7 +234,8 @@ def _derive(func, request, registry, cache):
     plain_body, body, in_place = plain.statements(), final.statements(), final is not plain
 
     def written(statements, name=fname, extra=cotangent, tree=levels.tree):
-        tree = derivative_def(tree, name, [derivative_docstring(func, request)] + statements,
+        tree = derivative_def(tree, name, [derivative_docstring(
+            func, request, () if statements is plain_body else facts.signs_read)] + statements,
                               extra, last=not request.helper, markers=_context_markers(levels),
                               tape=result.tape)
         source = to_source(tree)
@@ -249,8 +250,8 @@ def _derive(func, request, registry, cache):
                                          cache))
     else:
         plain_twin = (lambda: written(plain_body)) if in_place else None
-    derived = Derived(function, source, levels.tree, request, func,
-                      dict(bindings.names), result_arity(levels), plain_twin)
+    derived = Derived(function, source, levels.tree, request, func, dict(bindings.names),
+                      result_arity(levels), plain_twin, signs_read=tuple(sorted(facts.signs_read)))
     cache.put(func, request, derived)
     return derived
 

@@ -49,6 +49,9 @@ class Num:
     def is_python(self):
         return self.type in PYTHON_NUMBER_DTYPES
 
+    def value_tests(self, expr):
+        return []               # (a fact about the value: sign_facts.PositiveNum)
+
 
 @dataclass(frozen=True)
 class Items:
@@ -248,7 +251,7 @@ def guard(kind, expr, bind, shape="_s", differentiated=True):
             else:
                 tests.extend(f"{shape}[{k}] {'==' if a == 1 else '!='} 1"
                              for k, a in enumerate(kind.axes))
-        return " and ".join(tests)
+        return " and ".join(tests + kind.value_tests(expr))
     if isinstance(kind, SequenceOf):
         if kind.container is tuple and isinstance(kind.item, Num) and kind.item.axes == ():
             # a tuple cannot change: the last one whose items passed is remembered

@@ -152,9 +152,16 @@ def test_huber_adjoint_is_one_where():
     df = s2s_ad.grad(huber)
     source = s2s_ad.derivative_source(df, r, 1.0)
     code = [line for line in source.splitlines() if not line.strip().startswith("#")]
+    # delta > 0, guarded (sign_facts.py): the where of the two branches is the clip itself
+    assert sum(line.count("np.where(") for line in code) == 0
+    assert "np.clip(r, -delta, delta" in source and not any("+=" in line for line in code)
+    np.testing.assert_allclose(df(r, 1.0), np.clip(r, -1.0, 1.0) / r.size, rtol=1e-14)
+    # a threshold not known positive: one where
+    source = s2s_ad.derivative_source(df, r, -1.0)
+    code = [line for line in source.splitlines() if not line.strip().startswith("#")]
     assert sum(line.count("np.where(") for line in code) == 1
     assert not any("+=" in line for line in code)
-    np.testing.assert_allclose(df(r, 1.0), np.clip(r, -1.0, 1.0) / r.size, rtol=1e-14)
+    np.testing.assert_allclose(df(r, -1.0), -np.sign(r) / r.size, rtol=1e-14)
 
 
 def test_where_branch_not_taken_gives_no_nan():

@@ -104,6 +104,11 @@ def test_a_mean_through_where_needs_no_array_of_its_seed_nor_the_where_itself():
     # the count is read off the same-shaped parameter y, so the where's value (needed
     # only for the loss) is never computed, and its adjoint stays the number 1/n
     assert "y.size" in source and "unreduce" not in source and "reduced_count" not in source
+    # delta > 0, a fact the guard tests (sign_facts.py): the where is the residual clipped
+    code = [line for line in source.splitlines() if not line.strip().startswith("#")]
+    assert "np.clip(r, -delta, delta" in source and "np.where(" not in "".join(code), source
+    df(w, X, y, -0.7)
+    source = s2s_ad.derivative_source(df, w, X, y, -0.7)
     code = [line for line in source.splitlines() if not line.strip().startswith("#")]
     # (the two branches' adjoints are one np.where: optimize/where_sums.py)
     assert sum(line.count("np.where(") for line in code) == 1

@@ -8,7 +8,7 @@ calls they may move, merge or drop.
 import builtins
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import gast
 import numpy
@@ -33,6 +33,9 @@ class PassFacts:
     raising: object = None    # analyses.raising: f's statements that may raise
     trace: object = None      # trace(pass name, body before, body after), for tests
     tape: str = "_tape"       # the name of the derivative's tape list
+    # the parameters of request.positive whose sign a pass's rewrite relied on, filled as
+    # the passes run: the facts the dispatcher keeps guarding (sign_facts.py)
+    signs_read: set = field(default_factory=set)
 
     def resolve(self, name):
         """What a free name of the generated code denotes: a binding, a user global, a

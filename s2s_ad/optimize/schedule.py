@@ -215,7 +215,8 @@ def in_place_arithmetic(body, facts):
     # (sign_products.py), so that copysign may write into g's array
     statements, signs = signs_as_copysign(body.statements(), facts.kinds,
                                           facts.resolve, facts.levels.numpy_name,
-                                          facts.pure_call)
+                                          facts.pure_call, facts.request.positive,
+                                          facts.signs_read)
     if signs:
         # a clipped form (`np.clip(x, -c, c)`) leaves the abs and minimum it replaced unread
         statements = eliminate_dead_code(statements, raising=facts.raising)[0]

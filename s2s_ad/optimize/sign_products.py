@@ -21,10 +21,11 @@ a mask) or `|r| ** p`'s (p > 1):
     d_bar = m / r.size                   ->     d_bar = m / r.size
     r_bar = d_bar * np.sign(r)                  r_bar = np.copysign(d_bar, r)
 
-Where g is a positive multiple of `np.minimum(|x|, c)` or `np.maximum(|x| - c, 0)` (c > 0
-a literal), the product needs neither the sign nor the abs nor the kink: it is that
-multiple of `np.clip(x, -c, c)` or of `x - np.clip(x, -c, c)`, the same numbers
-(`_clipped`), and the forward values only the adjoint read are then dropped:
+Where g is a positive multiple of `np.minimum(|x|, c)` or `np.maximum(|x| - c, 0)` (c > 0:
+a literal, or a float parameter the dispatcher guards > 0, sign_facts.py), the product
+needs neither the sign nor the abs nor the kink: it is that multiple of `np.clip(x, -c, c)`
+or of `x - np.clip(x, -c, c)`, the same numbers (`_clipped`), and the forward values only
+the adjoint read are then dropped:
 
     t1_0 = pred - target                        t1_0 = pred - target
     d = np.abs(t1_0)                     ->     t1_0_bar = np.clip(t1_0, -1.0, 1.0) / pred.size
@@ -32,8 +33,14 @@ multiple of `np.clip(x, -c, c)` or of `x - np.clip(x, -c, c)`, the same numbers
     t1_0_bar = m / pred.size * np.sign(t1_0)
 
 The three properties are proved by structure over single assignments at the function's
-top level (no loop carries them, nothing writes into their arrays); `_Proof` holds the
-rules. x must be proved float (a specialisation's facts): np.sign of integers is an
+top level (no loop carries them, nothing writes into their arrays); SignProof
+(sign_proofs.py) holds the rules. A Huber loss written with np.where, its adjoint a where
+of the two branches' adjoints, is the clip too where c > 0 (`_where_clipped`):
+
+    r_bar = np.where(a <= delta, r / n, delta / n * np.sign(r))   ->
+    r_bar = np.clip(r, -delta, delta) / n        (a = np.abs(r); delta: float > 0, guarded)
+
+x must be proved float (a specialisation's facts): np.sign of integers is an
 integer, copysign's result a float. g then is too: the rules read only x, Python numbers
 and counts, so g's dtype is x's. optimize/schedule.py runs it first in the in-place step:
 only the final code changes, and a derivative of this derivative still differentiates
@@ -47,6 +54,7 @@ from ..ir import build
 from ..ir.naming import callee
 from ..ir.walk import CopyingTransformer, walk_tree
 from ..signature import Num
+from .sign_proofs import MAX_DEPTH as _MAX_DEPTH, SignProof
 
 _FLOATS = ("float64", "float32")
 # runtime helpers a specialised elementwise sweep calls that never write an operand (their
@@ -57,12 +65,14 @@ _READ_ONLY_HELPERS = {runtime.unbroadcast, runtime.unreduce, runtime.reduced_cou
                       runtime_checks.product_like,
                       runtime_flow.float_gradient}
 _BUILTINS = {len, float, abs, range}
-_MAX_DEPTH = 12
 
 
-def signs_as_copysign(statements, kinds, resolve, numpy_name, pure_call):
+def signs_as_copysign(statements, kinds, resolve, numpy_name, pure_call, positive=(),
+                      read=None):
     """(statements, changed): every `g * np.sign(x)` (either order) whose g the rules prove
     (see the module docstring) written `np.copysign(g, x)`, in new statements (`statements` is not written into).
+    positive: parameters known > 0 (Request.positive; one the statements assign is not);
+    `read`, a set, receives those a rewrite made relied on (PassFacts.signs_read).
     pure_call(call): numpy's and math's functions without `out=` (PassFacts.pure_call);
     any other call but the runtime's that write into nothing (a method such as `x.sort()`,
     a user's function) may change an array after it was read, and then nothing is proved."""
@@ -76,8 +86,13 @@ def signs_as_copysign(statements, kinds, resolve, numpy_name, pure_call):
     definitions, written = _single_definitions(statements)
     if definitions is None:
         return statements, False
-    rewrite = _Copysigns(definitions, written, kinds, resolve, numpy_name)
+    stored = {node.id for stmt in statements for node in walk_tree(stmt)
+              if isinstance(node, gast.Name) and not isinstance(node.ctx, gast.Load)}
+    rewrite = _Copysigns(definitions, written, kinds, resolve, numpy_name,
+                         frozenset(positive) - stored)
     out = [rewrite.visit(stmt) for stmt in statements]
+    if read is not None:
+        read |= rewrite.read
     return (out, True) if rewrite.changed else (statements, False)
 
 
@@ -85,32 +100,93 @@ class _Copysigns(CopyingTransformer):
     """The products rewritten in new nodes, outermost first (a g holding another product
     is looked at too); the statements given stay as they were."""
     def __init__(self, *facts):
-        self.facts, self.changed = facts, False
+        self.facts, self.changed, self.read = facts, False, set()
 
     def visit_BinOp(self, node):
-        new = _rewritten(node, *self.facts)
+        new = _rewritten(node, *self.facts, self.read)
         if new is None:
             return self.generic_visit(node)
         self.changed = True
         return self.generic_visit(new)
 
+    def visit_Call(self, node):
+        new = _where_clipped(node, *self.facts, self.read)
+        if new is None:
+            return self.generic_visit(node)
+        self.changed = True
+        return new
 
-def _rewritten(node, definitions, written, kinds, resolve, numpy_name):
-    if not isinstance(node.op, gast.Mult):
+
+def _where_clipped(node, definitions, written, kinds, resolve, numpy_name, positive, read):
+    """np.where's adjoint in a Huber loss written with np.where, without the sign:
+
+        np.where(|x| <= c, x op k, c op k * np.sign(x))   ->   np.clip(x, -c, c) op k
+
+    (op `*` or `/`, or no k; the mask `|x| <= c`, `|x| < c` or reversed, through names
+    assigned once; c > 0: SignProof.positive_bound; k a count or a constant). Inside the
+    mask both are x op k; outside it x is beyond +-c and sign(x) (c op k) is clip's +-c op
+    k (a sign commutes with a product or quotient); NaN gives NaN both ways. x float64:
+    c op k is then one rounding both ways (float32 would round c op k twice)."""
+    if not (isinstance(node.func, (gast.Name, gast.Attribute)) and len(node.args) == 3
+            and not node.keywords and callee(node.func, resolve) is numpy.where):
         return None
-    for sign, g in ((node.right, node.left), (node.left, node.right)):
-        if not (isinstance(sign, gast.Call) and len(sign.args) == 1 and not sign.keywords
-                and callee(sign.func, resolve) is numpy.sign
-                and isinstance(sign.args[0], gast.Name)):
+    mask, inside, outside = (definitions.get(a.id, a) if isinstance(a, gast.Name) else a
+                             for a in node.args)
+    for x, scaled in _sign_factors(outside, resolve):
+        if x in written or not _is_float(kinds, x) or kinds.of(x).dtype != "float64":
             continue
-        x = sign.args[0].id
+        proof = SignProof(x, definitions, written, resolve, positive)
+        c = _mask_bound(mask, proof)
+        op = type(inside.op).__name__ if isinstance(inside, gast.BinOp) and isinstance(
+            inside.op, (gast.Mult, gast.Div)) and _same(inside.left, build.name(x)) \
+            and proof._count(inside.right) else None
+        if c is None or not (_same(inside, build.name(x)) and _same(scaled, c) or op and _same(
+                scaled, build.binop(c, op, inside.right))):
+            continue
+        read |= proof.read
+        clip = _clip(x, c, numpy_name)
+        return build.binop(clip, op, build.clone(inside.right)) if op else clip
+    return None
+
+
+def _sign_factors(node, resolve):
+    """(x, g) for a product `g * np.sign(x)` (either order) of a name x."""
+    if not (isinstance(node, gast.BinOp) and isinstance(node.op, gast.Mult)):
+        return
+    for sign, g in ((node.right, node.left), (node.left, node.right)):
+        if isinstance(sign, gast.Call) and len(sign.args) == 1 and not sign.keywords \
+                and callee(sign.func, resolve) is numpy.sign \
+                and isinstance(sign.args[0], gast.Name):
+            yield sign.args[0].id, g
+
+
+def _mask_bound(mask, proof):
+    """c for the mask `np.abs(x) <= c` (`<`, or reversed: `c >= np.abs(x)`), else None."""
+    if not (isinstance(mask, gast.Compare) and len(mask.ops) == 1):
+        return None
+    left, op, right = mask.left, type(mask.ops[0]), mask.comparators[0]
+    if op in (gast.GtE, gast.Gt):
+        left, right, op = right, left, gast.LtE
+    return proof.positive_bound(right) if op in (gast.LtE, gast.Lt) \
+        and proof.is_abs_of_x(left, 0) else None
+
+
+def _same(a, b):
+    return gast.dump(a) == gast.dump(b)
+
+
+def _rewritten(node, definitions, written, kinds, resolve, numpy_name, positive, read):
+    for x, g in _sign_factors(node, resolve):
         if x in written or not _is_float(kinds, x):
             continue
-        proof = _Proof(x, definitions, written, resolve)
+        proof = SignProof(x, definitions, written, resolve, positive)
         clipped = _clipped(g, x, proof, numpy_name, 0)
         if clipped:           # (a node; benchmarks/paired_passes.py may make it False)
+            read |= proof.read
             return clipped
+        proof.read = set()    # (only the facts of the proof that holds)
         if proof.holds(g):
+            read |= proof.read
             return build.call(build.dotted(f"{numpy_name}.copysign"),
                               [build.clone(g), build.name(x)])
     return None
@@ -151,8 +227,8 @@ def _clipped(g, x, proof, numpy_name, depth):
         return None
     for operand, bound in (g.args, reversed(g.args)):
         if function is numpy.minimum:
-            c = _positive_constant(bound)
-            if c is not None and proof.is_abs_of_x(operand, depth + 1):
+            c = proof.is_abs_of_x(operand, depth + 1) and proof.positive_bound(bound)
+            if c:
                 return _clip(x, c, numpy_name)
         elif isinstance(bound, gast.Constant) and type(bound.value) in (int, float) \
                 and bound.value == 0:
@@ -163,28 +239,22 @@ def _clipped(g, x, proof, numpy_name, depth):
 
 
 def _clip(x, c, numpy_name):
-    return build.call(build.dotted(f"{numpy_name}.clip"),
-                      [build.name(x), build.const(-c), build.const(c)])
-
-
-def _positive_constant(node):
-    """The value of a number literal > 0, else None."""
-    value = node.value if isinstance(node, gast.Constant) else None
-    return value if type(value) in (int, float) and value > 0 else None
+    low = build.const(-c.value) if isinstance(c, gast.Constant) else build.unaryop("USub", c)
+    return build.call(build.dotted(f"{numpy_name}.clip"), [build.name(x), low, build.clone(c)])
 
 
 def _abs_minus(node, proof, depth):
-    """c for `np.abs(x) - c` (c a number > 0; through a name assigned it once), else None."""
+    """c for `np.abs(x) - c` (c > 0: SignProof.positive_bound; through a name assigned it once)."""
     if isinstance(node, gast.Name) and node.id in proof.definitions and depth < _MAX_DEPTH:
         return _abs_minus(proof.definitions[node.id], proof, depth + 1)
     if isinstance(node, gast.BinOp) and isinstance(node.op, gast.Sub) \
             and proof.is_abs_of_x(node.left, depth + 1):
-        return _positive_constant(node.right)
+        return proof.positive_bound(node.right)
     return None
 
 
 def _positive(node, proof, depth):
-    """A count or constant > 0 (`_Proof._count`), or a quotient of two such."""
+    """A count or constant > 0 (`SignProof._count`), or a quotient of two such."""
     if isinstance(node, gast.BinOp) and isinstance(node.op, gast.Div) and depth < _MAX_DEPTH:
         return _positive(node.left, proof, depth + 1) and _positive(node.right, proof, depth + 1)
     return proof._count(node)
@@ -229,108 +299,3 @@ def _single_definitions(statements):
         return None, None
     written |= {n for n, count in stores.items() if count > 1}
     return {n: v for n, v in definitions.items() if n not in written}, written
-
-
-class _Proof:
-    """Three properties of an expression g, relative to x, each allowing NaN anywhere:
-    N: g >= 0; V: g == 0 where x == 0; L: g <= 0 where x == 0 (V implies L);
-    D: g is NaN where x is NaN. `holds(g)`: N, V and D."""
-
-    def __init__(self, x, definitions, written, resolve):
-        self.x, self.definitions, self.written, self.resolve = x, definitions, written, resolve
-
-    def holds(self, node):
-        n, v, _, d = self.facts(node, 0)
-        return n and v and d
-
-    def facts(self, node, depth):
-        """(N, V, L, D) of node; all False where no rule covers it."""
-        none = (False, False, False, False)
-        if depth > _MAX_DEPTH:
-            return none
-        if isinstance(node, gast.Constant) and type(node.value) in (int, float):
-            c = node.value
-            return c >= 0, c == 0, c <= 0, False
-        if self._count(node):
-            return True, False, False, False
-        if isinstance(node, gast.Name):
-            if node.id == self.x:
-                return False, True, True, True
-            value = self.definitions.get(node.id)
-            return none if value is None else self.facts(value, depth + 1)
-        if isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.USub):
-            n, v, _, d = self.facts(node.operand, depth + 1)
-            return False, v, n or v, d
-        if isinstance(node, gast.BinOp):
-            return self._binop(node, depth)
-        if isinstance(node, gast.Call) and not node.keywords:
-            return self._call(node, depth)
-        return none
-
-    def _binop(self, node, depth):
-        a = self.facts(node.left, depth + 1)
-        op = type(node.op)
-        if op is gast.Div:
-            # by a count (`r.size`, `len(r)`) or a constant > 0: signs and zeros kept (a
-            # count of 0 gives inf or NaN, which the conditions allow)
-            return a if self._count(node.right) else (False,) * 4
-        if op is gast.Pow:
-            p = node.right.value if isinstance(node.right, gast.Constant) \
-                and type(node.right.value) in (int, float) else None
-            if p is None or p <= 0:
-                return (False,) * 4
-            even = float(p).is_integer() and int(p) % 2 == 0
-            return a[0] or even, a[1], a[1], a[3]
-        b = self.facts(node.right, depth + 1)
-        d = a[3] or b[3]
-        if op is gast.Mult:
-            v = a[1] or b[1]
-            return a[0] and b[0], v, v or (a[2] and b[0]) or (b[2] and a[0]), d
-        if op is gast.Add:
-            return a[0] and b[0], a[1] and b[1], a[2] and b[2], d
-        if op is gast.Sub:
-            nonpositive = isinstance(node.right, gast.Constant) and b[2]
-            return a[0] and nonpositive, a[1] and b[1], a[2] and b[0], d
-        return (False,) * 4
-
-    def _call(self, node, depth):
-        function = callee(node.func, self.resolve)
-        args = [self.facts(a, depth + 1) for a in node.args]
-        if function in (numpy.absolute, numpy.fabs, abs) and len(args) == 1:
-            v = args[0][1] or (isinstance(node.args[0], gast.Name) and node.args[0].id == self.x)
-            return True, v, v, args[0][3]
-        if function is runtime_pieces.kink_share and len(args) == 4:
-            # g times a mask of 0, 1/2 or 1 (np.where at ties): signs, zeros and NaN kept
-            return args[0]
-        if function is numpy.square and len(args) == 1:
-            return True, args[0][1], args[0][1], args[0][3]
-        if function in (numpy.minimum, numpy.maximum) and len(args) == 2:
-            (na, va, la, da), (nb, vb, lb, db) = args
-            if function is numpy.minimum:      # both propagate NaN
-                return na and nb, (va and (nb or vb)) or (vb and na), la or lb, da or db
-            return na or nb, (va and lb) or (vb and la), la and lb, da or db
-        return (False,) * 4
-
-    def is_abs_of_x(self, node, depth):
-        """`np.abs(x)` (np.absolute, np.fabs, the builtin abs), or a name assigned it once."""
-        if isinstance(node, gast.Name) and node.id in self.definitions and depth < _MAX_DEPTH:
-            return self.is_abs_of_x(self.definitions[node.id], depth + 1)
-        return isinstance(node, gast.Call) and not node.keywords and len(node.args) == 1 \
-            and callee(node.func, self.resolve) in (numpy.absolute, numpy.fabs, abs) \
-            and isinstance(node.args[0], gast.Name) and node.args[0].id == self.x
-
-    def _count(self, node, depth=0):
-        """A number >= 0 whatever the arrays hold: a constant > 0, an array's `.size`,
-        `len(...)`, `reduced_count(...)`, a product of them, or a name assigned one once."""
-        if isinstance(node, gast.Name) and node.id in self.definitions and depth < _MAX_DEPTH:
-            return self._count(self.definitions[node.id], depth + 1)
-        if isinstance(node, gast.Constant):
-            return type(node.value) in (int, float) and node.value > 0
-        if isinstance(node, gast.Attribute):
-            return node.attr == "size"
-        if isinstance(node, gast.Call) and callee(node.func, self.resolve) in (
-                len, runtime.reduced_count):
-            return True
-        if isinstance(node, gast.BinOp) and isinstance(node.op, gast.Mult):
-            return self._count(node.left, depth + 1) and self._count(node.right, depth + 1)
-        return False
