@@ -179,3 +179,33 @@ def _matrix_row_updated(w, Y):
 def test_item_updates_nothing_else_holds_are_differentiated(both_paths, f, args):
     got = s2s_ad.grad(fresh(f))(*args)
     np.testing.assert_allclose(got, numeric_grad(f, args, 0), rtol=1e-6, atol=1e-8)
+
+
+class _Momentum:
+    def __init__(self, lr, beta=0.9):
+        self.lr, self.beta, self.m = lr, beta, 0.0
+
+    def step(self, w, g):
+        self.m *= self.beta             # a number at first, then the array `+=` made
+        self.m += g
+        return w - self.lr * self.m
+
+
+def _meta_loss(lr, w0, X, y):
+    opt = _Momentum(lr)
+    w = w0
+    for _ in range(5):
+        g = 2 * X.T @ (X @ w - y) / len(y)
+        w = opt.step(w, g)
+    return np.mean((X @ w - y) ** 2)
+
+
+def test_an_optimizer_updating_its_state_in_place_in_a_loop(both_paths):
+    # `self.m *= b` in the loop's next step writes into the array the last step's
+    # `self.m += g` left: no other name reads it after, so nothing to refuse (it was
+    # refused: the update's binding did not count as giving m its new value)
+    rng = np.random.default_rng(1)
+    X, y, w0 = rng.normal(size=(20, 3)), rng.normal(size=20), np.zeros(3)
+    want = numeric_grad(_meta_loss, (0.1, w0, X, y), 0)
+    got = s2s_ad.grad(fresh(_meta_loss))(0.1, w0, X, y)
+    assert got == pytest.approx(float(want), rel=1e-6)

@@ -59,7 +59,7 @@ def writes_through_aliases(levels, kinds=None, item_views=True):
     if not any(_may_write(stmt, levels) for stmt in all_statements(levels.tree.body)):
         return []
     ordered = in_order(levels.tree.body)
-    uses = uses_of(ordered, levels)
+    uses = uses_of(ordered)
     loops = {id(node): node for node in walk_tree(levels.tree) if isinstance(node, gast.For)}
     unknown = set()    # names that may or may not be views of what they were read from
     shared = {}        # name -> names whose reads see a write into the array it holds

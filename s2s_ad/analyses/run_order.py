@@ -53,16 +53,17 @@ def in_order(body):
     return ordered
 
 
-def uses_of(ordered, levels):
+def uses_of(ordered):
     """name -> [(position, 'load' or 'rebind')]: where `ordered` reads the name, or else
-    binds it anew (not an in-place update), in order."""
+    binds it anew, in order. The binding of an in-place update (`m_2 = m_1 * b` for
+    `self.m *= b`) is a rebinding of its target too: the target gets the value numpy
+    leaves in the array, which is what s2s_ad computes for it."""
     uses = {}
     for k, (stmt, _) in enumerate(ordered):
         loaded = names_loaded(stmt)
         for name in loaded:
             uses.setdefault(name, []).append((k, "load"))
         if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name) \
-                and levels.updated_in_place(stmt) is None \
                 and stmt.targets[0].id not in loaded:
             uses.setdefault(stmt.targets[0].id, []).append((k, "rebind"))
     return uses
