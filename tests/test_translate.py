@@ -98,3 +98,4 @@ def test_generated_derivatives_read_back_as_gast_reads_them():
         want = gast.parse(source)
         assert_same_tree(parse_gast(source), want)
         assert_same_tree(to_ast(want), gast.gast_to_ast(want))
+

@@ -318,3 +318,30 @@ def assigned_at_most_once(body):
             elif isinstance(node, gast.keyword) and node.arg == "out":
                 written.update(n.id for n in walk_tree(node.value) if isinstance(n, gast.Name))
     return {name for name, count in stores.items() if count <= 1} - written
+
+
+def dump_key(node):
+    """A key two trees share exactly when gast.dump(node) gives them the same text (the
+    node classes, the fields it shows, the reprs of their values), built as nested tuples
+    at a fraction of the cost of formatting that text: what common subexpressions and
+    repeated calls are recognised by. As gast.dump, a field that is missing, None or an
+    empty list is left out, except a Constant's (or MatchSingleton's) value."""
+    if isinstance(node, AST):
+        cls = node.__class__
+        key = [cls.__name__]
+        shown = isinstance(node, _SHOW_NONE)
+        for name in node._fields:
+            value = getattr(node, name, _ABSENT)
+            if value is _ABSENT or value is None and getattr(cls, name, 42) is None:
+                continue
+            if not shown and (value is None or value == []):
+                continue
+            key.append((name, dump_key(value)))
+        return tuple(key)
+    if isinstance(node, list):
+        return ("[",) + tuple(dump_key(item) for item in node)   # no node class is "["
+    return repr(node)
+
+
+_ABSENT = object()
+_SHOW_NONE = (gast.Constant, getattr(gast, "MatchSingleton", gast.Constant))
