@@ -155,14 +155,20 @@ def all_statements(body):
     """Each statement of `body`, then (depth first) those of its nested blocks. From an
     explicit stack: nothing here recurses on how deep blocks nest."""
     stack = [iter(body)]
+    push, pop = stack.append, stack.pop
     while stack:
-        stmt = next(stack[-1], None)
-        if stmt is None:
-            stack.pop()
-            continue
-        yield stmt
-        nested = [getattr(stmt, field, None) or [] for field in ("body", "orelse")]
-        stack.extend(iter(block) for block in reversed(nested) if isinstance(block, list))
+        for stmt in stack[-1]:
+            yield stmt
+            # read after the yield: a caller may change the blocks of what it was given
+            inner, orelse = getattr(stmt, "body", None), getattr(stmt, "orelse", None)
+            if inner or orelse:
+                if orelse and isinstance(orelse, list):
+                    push(iter(orelse))
+                if inner and isinstance(inner, list):
+                    push(iter(inner))
+                break       # into the nested blocks; this block's iterator resumes after
+        else:
+            pop()
 
 
 def without_statements(body, drop):
