@@ -73,3 +73,17 @@ def test_tree_depth_counts_levels_and_names_the_innermost_located_node():
     # Module > Assign > UnaryOp > UnaryOp > BinOp > BinOp > Subscript > Name > Load
     assert depth == 9
     assert isinstance(deepest, ast.Name) and deepest.id == "c"
+
+
+def test_name_queries_are_the_walk_filtered():
+    from s2s_ad.ir.walk import name_counts, names_loaded, names_stored
+    tree = gast.parse(SOURCE + "\ndef g(a: List[T], *b: int) -> T:\n    del a\n"
+                      "    c = [v for v in b if (w := v)]\n    return c[w]\n")
+    walked = [n for n in walk_tree(tree) if isinstance(n, gast.Name)]
+    assert names_loaded(tree) == [n.id for n in walked if isinstance(n.ctx, gast.Load)]
+    assert names_stored(tree) == [n.id for n in walked if isinstance(n.ctx, gast.Store)]
+    assert "T" in names_loaded(tree) and "w" in names_stored(tree)
+    loads, stores = name_counts(tree.body)
+    assert sum(loads.values()) == sum(isinstance(n.ctx, gast.Load) for n in walked)
+    assert sum(stores.values()) == len(walked) - sum(loads.values())
+    assert stores["a"] == 3 and loads["List"] == 1   # f's `a = 1`, g's parameter, `del a`

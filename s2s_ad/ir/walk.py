@@ -206,8 +206,7 @@ def with_blocks(stmt, rewrite):
 
 def names_loaded(node):
     """The names an expression or statement reads, in walk order (repeats kept)."""
-    return [n.id for n in walk_tree(node) if isinstance(n, gast.Name)
-            and isinstance(n.ctx, gast.Load)]
+    return [n.id for n in _names(node) if isinstance(n.ctx, gast.Load)]
 
 
 def name_counts(statements):
@@ -215,10 +214,9 @@ def name_counts(statements):
     nodes), from one walk: what a pass asks before it moves, inlines or drops a name."""
     loads, stores = {}, {}
     for stmt in statements:
-        for node in walk_tree(stmt):
-            if isinstance(node, gast.Name):
-                table = loads if isinstance(node.ctx, gast.Load) else stores
-                table[node.id] = table.get(node.id, 0) + 1
+        for node in _names(stmt):
+            table = loads if isinstance(node.ctx, gast.Load) else stores
+            table[node.id] = table.get(node.id, 0) + 1
     return loads, stores
 
 
@@ -230,8 +228,37 @@ def every_call(node, test):
 
 def names_stored(node):
     """The names a statement (or a whole function body) binds, in walk order."""
-    return [n.id for n in walk_tree(node) if isinstance(n, gast.Name)
-            and isinstance(n.ctx, gast.Store)]
+    return [n.id for n in _names(node) if isinstance(n.ctx, gast.Store)]
+
+
+def _names(node):
+    """The Name nodes walk_tree(node) yields, in its order: the same walk, yielding
+    only names and not entering a name's context (a leaf): a third of the steps and of
+    the values handed back (the name queries above were a sixth of all walking)."""
+    todo = [node]
+    push = todo.append
+    fields_of = _CHILD_FIELDS.get
+    for node in todo:
+        cls = node.__class__
+        if cls is _NAME:
+            annotation = getattr(node, "annotation", None)
+            if isinstance(annotation, AST):
+                push(annotation)
+            yield node
+            continue
+        fields = fields_of(cls)
+        if fields is None:
+            fields = _child_fields(cls)
+        for name in fields:
+            field = getattr(node, name, None)
+            if field is None:
+                continue
+            if isinstance(field, AST):
+                push(field)
+            elif isinstance(field, list):
+                for item in field:
+                    if isinstance(item, AST):
+                        push(item)
 
 
 def with_copies_of(body, nodes):
