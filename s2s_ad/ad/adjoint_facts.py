@@ -21,7 +21,7 @@ from .. import runtime_flow, runtime_keywords
 from ..analyses.dataflow import is_list_or_tuple
 from ..analyses.union_find import root_of
 from ..ir.primitives import operation_of
-from ..ir.walk import all_statements, names_stored
+from ..ir.walk import all_statements, names_stored, walk_tree
 from ..runtime_objects import as_instance, copied
 from ..signature import Attributes, Items, Mapping, Num, Opaque, SequenceOf
 
@@ -69,7 +69,7 @@ def _copies_of_indexed(forward, kinds, found, callees):
     plus a list)."""
     def unknown(name):
         return kinds is None or not isinstance(kinds.of(name), Num)
-    indexed = {node.value.id for stmt in all_statements(forward) for node in gast.walk(stmt)
+    indexed = {node.value.id for stmt in all_statements(forward) for node in walk_tree(stmt)
                if isinstance(node, gast.Subscript) and isinstance(node.value, gast.Name)} \
         | set(found)
     copies = [(stmt.targets[0].id, _copy_source(stmt.value, callees).id)

@@ -22,7 +22,7 @@ import operator
 import gast
 
 from ..ir.primitives import operation_of
-from ..ir.walk import all_statements
+from ..ir.walk import all_statements, walk_tree
 
 
 def carried_sums(body, callees):
@@ -81,10 +81,10 @@ def _add_chain(stmt, name, single, callees, depth=0):
 
 def _names_bound(stmt):
     if isinstance(stmt, gast.Assign):
-        return [n.id for t in stmt.targets for n in gast.walk(t)
+        return [n.id for t in stmt.targets for n in walk_tree(t)
                 if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)]
     if isinstance(stmt, gast.For):
-        return [n.id for n in gast.walk(stmt.target) if isinstance(n, gast.Name)]
+        return [n.id for n in walk_tree(stmt.target) if isinstance(n, gast.Name)]
     if isinstance(stmt, gast.With):
         return [item.optional_vars.id for item in stmt.items
                 if isinstance(item.optional_vars, gast.Name)]

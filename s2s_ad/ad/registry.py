@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import gast
 
 from ..frontend.parse import def_lines
+from ..ir.translate import parse_gast
 from ..ir.walk import walk_tree
 from ..errors import SourceLocation, TemplateError
 from . import template_dsl
@@ -214,7 +215,7 @@ class Registry:
                                     f"{function.__name__}: {exc}", None,
                                     "define templates with `def` in a .py file")
         text = textwrap.dedent("".join(lines))
-        tree = gast.parse(text).body[0]
+        tree = parse_gast(text).body[0]
         indent = len(lines[0]) - len(text.splitlines(True)[0])
 
         def locate(node):

@@ -34,7 +34,7 @@ import gast
 
 from ..ir import build
 from ..ir.primitives import identity, is_conversion, operation_of, popped_list
-from ..ir.walk import walk_tree
+from ..ir.walk import dump_key, walk_tree
 from .forward import ForwardGenerator
 from .tangents import is_zero, zero_of
 
@@ -210,7 +210,7 @@ def _cost(exprs):
                     and not isinstance(node.operand, gast.Constant):
                 ops += 1
             elif isinstance(node, gast.Call):
-                calls.add(gast.dump(node))
+                calls.add(dump_key(node))
     return ops + len(calls)
 
 

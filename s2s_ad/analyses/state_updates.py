@@ -23,6 +23,7 @@ import gast
 
 from ..errors import UnsupportedSyntaxError
 from ..ir.build import dotted_path
+from ..ir.walk import walk_tree
 from ..runtime_objects import set_attribute
 
 _UNKNOWN = object()
@@ -134,7 +135,7 @@ def _paths(levels):
     args = levels.tree.args
     paths = {a.id: (a.id,) for a in args.posonlyargs + args.args + args.kwonlyargs}
     bound = {}
-    for node in gast.walk(levels.tree):
+    for node in walk_tree(levels.tree):
         if not (isinstance(node, gast.Assign) and isinstance(node.targets[0], gast.Name)):
             continue
         bound.setdefault(node.targets[0].id, []).append(node.value)

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import gast
 
 from ..backend.sources import is_generated
+from ..ir.walk import walk_tree
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,7 @@ def tape_restores(levels):
 def _saved_names(tree, tape):
     """The names `tape.append(name)` saves, if the tape is read only by appends and pops."""
     saved, uses = set(), 0
-    for node in gast.walk(tree):
+    for node in walk_tree(tree):
         if isinstance(node, gast.Expr) and _is_method_call(node.value, tape, "append") \
                 and len(node.value.args) == 1 and isinstance(node.value.args[0], gast.Name):
             saved.add(node.value.args[0].id)
@@ -79,7 +80,7 @@ def _saved_names(tree, tape):
             uses += 1
             if node.func.attr not in ("append", "pop"):
                 return None
-    reads = sum(1 for node in gast.walk(tree) if isinstance(node, gast.Name)
+    reads = sum(1 for node in walk_tree(tree) if isinstance(node, gast.Name)
                 and node.id == tape and isinstance(node.ctx, gast.Load))
     return saved if reads == uses else None
 

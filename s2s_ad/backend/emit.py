@@ -13,6 +13,7 @@ import re
 import astor
 import gast
 
+from ..ir.translate import to_ast
 from ..ir.walk import walk_tree
 
 _MARKER = re.compile(r"^(\s*)__s2s_(comment|blank)__\((.*)\)$")
@@ -20,7 +21,7 @@ _MARKER = re.compile(r"^(\s*)__s2s_(comment|blank)__\((.*)\)$")
 
 def to_source(tree):
     """Source text of a gast tree (a statement, function or module)."""
-    node = gast.gast_to_ast(tree)     # a new tree: what follows changes it, never `tree`
+    node = to_ast(tree)     # a new tree: what follows changes it, never `tree`
     texts = _prepare(node)
     # no ast.fix_missing_locations: astor reads no positions (only its line-comment
     # option would), and filling them in was a quarter of the time emitting took

@@ -30,6 +30,7 @@ import types
 import gast
 import numpy
 
+from ..ir.translate import parse_gast
 from ..ir.walk import walk_tree
 from ..errors import APIUsageError
 from .. import runtime_blocks
@@ -262,7 +263,7 @@ class _Module:
 
     def _import_user_names(self, derived):
         """Globals of the user's module that the generated code reads."""
-        tree = gast.parse(derived.source)
+        tree = parse_gast(derived.source)
         local = {n.id for n in walk_tree(tree) if isinstance(n, gast.Name)
                  and isinstance(n.ctx, (gast.Store, gast.Param))}
         user_globals = derived.func.__globals__

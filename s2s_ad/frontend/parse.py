@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import gast
 
 from ..ir.depth import MAX_DEPTH, recursion_room, tree_depth
+from ..ir.translate import to_gast
 from ..ir.walk import walk_tree
 from ..errors import APIUsageError, SourceLocation, UnsupportedSyntaxError
 from .star_params import source_function, with_star_items
@@ -103,7 +104,7 @@ def parse(func):
             f"inside blocks); s2s_ad takes up to {MAX_DEPTH}", smap.locate(deepest),
             "give parts of the expression names of their own (t = ...), one per line")
     with recursion_room(depth):
-        module = gast.ast_to_gast(tree)
+        module = to_gast(tree)
     node = module.body[0] if module.body else None
     if func.__name__ == "<lambda>":
         node = _lambda_as_def(module, func, smap)

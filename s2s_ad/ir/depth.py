@@ -25,16 +25,22 @@ def tree_depth(root):
     the way to it), from an explicit stack."""
     deepest, node_of = 0, root
     stack = [(root, 1, root)]
+    pop, push = stack.pop, stack.append
     while stack:
-        node, depth, located = stack.pop()
+        node, depth, located = pop()
         if hasattr(node, "lineno"):
             located = node
         if depth > deepest:
             deepest, node_of = depth, located
-        for name in node._fields:
+        depth += 1
+        for name in node._fields:       # (a loop, not a generator per node: every parse)
             field = getattr(node, name, None)
-            items = field if isinstance(field, list) else [field]
-            stack.extend((item, depth + 1, located) for item in items if isinstance(item, AST))
+            if isinstance(field, list):
+                for item in field:
+                    if isinstance(item, AST):
+                        push((item, depth, located))
+            elif isinstance(field, AST):
+                push((field, depth, located))
     return deepest, node_of
 
 

@@ -15,7 +15,7 @@ import math
 import gast
 import numpy
 
-from ..ir.walk import walk_tree
+from ..ir.walk import dump_key, walk_tree
 from ..ir.build import dotted_path, number_literal
 
 
@@ -36,7 +36,7 @@ class CommonSubexpressionMixin:
         if any(isinstance(n, gast.Name) and (n.id in self.multi_def or n.id in self.nested)
                for n in walk_tree(op)):
             return None
-        return gast.dump(op)
+        return dump_key(op)
 
 
 def constant_math(op, callees):

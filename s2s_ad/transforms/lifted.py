@@ -25,6 +25,7 @@ import types
 import gast
 
 from ..ir import build
+from ..ir.translate import to_ast
 from ..backend.sources import register
 
 _LIFTED = {}      # (f's code object, the def's name, line) -> (code object held, function)
@@ -57,7 +58,7 @@ def lifted(func, fdef, outer, line):
     if recursive:
         _pass_on(tree, extra)
         tree = _made_by_maker(tree)
-    module = gast.gast_to_ast(gast.Module(body=[tree], type_ignores=[]))
+    module = to_ast(gast.Module(body=[tree], type_ignores=[]))
     source = ast.unparse(ast.fix_missing_locations(module)) + "\n"
     name = f"{tree.name}_of_{func.__name__}"
     compiled = compile(source, register(name, source), "exec")
