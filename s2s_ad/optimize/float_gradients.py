@@ -182,6 +182,8 @@ class _Proof:
             return [node.operand]
         if isinstance(node, gast.IfExp):
             return [node.body, node.orelse]
+        if isinstance(node, gast.List):
+            return list(node.elts)
         if isinstance(node, gast.Call) and not any(k.arg == "dtype" for k in node.keywords):
             return list(node.args)
         return []
@@ -190,6 +192,11 @@ class _Proof:
         if isinstance(node, gast.Constant):
             return isinstance(node.value, float)
         if isinstance(node, gast.BinOp):
+            if isinstance(node.left, gast.List) or isinstance(node.right, gast.List):
+                # `[0.0] * len(x)` (a list of floats' adjoint, ad/adjoints.py) repeats
+                # floats; `[a] + b` concatenates, floats only where both hold them
+                return all(parts) or isinstance(node.op, gast.Mult) and (
+                    parts[0] if isinstance(node.left, gast.List) else parts[1])
             if isinstance(node.op, gast.Div):
                 return True
             return isinstance(node.op, _FLOAT_ARITHMETIC) and (
@@ -203,9 +210,9 @@ class _Proof:
             return isinstance(self.resolve(node.id), float)     # a global
         if isinstance(node, gast.Call):
             return self._call_is_float(node, parts)
-        if isinstance(node, gast.IfExp):
-            return all(parts)
-        return False
+        if isinstance(node, (gast.IfExp, gast.List)):
+            return all(parts)           # (items added by `x[k] += e` into a list of
+        return False                    # floats stay floats, as an array's dtype stays)
 
     def _known_operand(self, node):
         """An operand the facts know holds floats: arithmetic on it makes a new float
