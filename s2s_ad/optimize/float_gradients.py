@@ -230,7 +230,7 @@ class _Proof:
                                         and target not in _MATH_INTEGERS):
             return True
         name = getattr(target, "__name__", None)
-        if target in _FRESH_LIKE_FIRST:
+        if target in _FRESH_LIKE_FIRST or target in (tuple, list):
             return bool(args) and args[0]
         if target is numpy.where:
             return any(args[1:])
@@ -252,7 +252,8 @@ _ADJOINT_FIRST = {
     "pad_linear", "kink_share", "where_negated",
 }
 # numpy functions giving a new array of floats when their first argument holds floats
-# (never a view of it: a gradient must not share memory with an argument)
+# (never a view of it: a gradient must not share memory with an argument); tuple() and
+# list() too, of a proved name (a list this code made: never an argument's tuple)
 _FRESH_LIKE_FIRST = {numpy.sum, numpy.cumsum, numpy.prod, numpy.dot, numpy.matmul,
                      numpy.outer, numpy.tensordot}
 # runtime helpers whose result holds floats whatever they are given
