@@ -96,51 +96,16 @@ class _Partial(ForwardGenerator):
 def shared_statement(run, directions, loads, namer):
     """The run's statements with each direction's tangent of its last target written
     through partials bound once, or None where that does not apply or saves nothing."""
-    if len(directions) < 2:
-        return None
-    final = run[-1].targets[0].id
-    inner = {s.targets[0].id for s in run[:-1]}
-    here = load_counts(gast.Module(body=list(run), type_ignores=[]))
-    if final in inner or any(loads[t] != 1 or here[t] != 1 for t in inner):
-        return None             # a temporary read elsewhere needs its own tangents
-    partials = {}
-    for stmt in run:
-        target = stmt.targets[0].id
-        local = _local_partials(stmt, directions, partials)
-        if local is None:
-            return None
-        acc = {}
-        for name, expr in local.items():
-            chains = partials[name].items() if name in partials else ((name, None),)
-            for leaf, inner_expr in chains:
-                term = build.clone(expr) if inner_expr is None else \
-                    _mul(build.clone(expr), build.clone(inner_expr))
-                acc[leaf] = term if leaf not in acc else build.binop(acc[leaf], "Add", term)
-        partials[target] = acc
-    leaves = {leaf: _unit_factors_out(e, directions[0]) for leaf, e in partials[final].items()}
-    if any(isinstance(n, gast.Name) and n.id == final
-           for e in leaves.values() for n in walk_tree(e)):
-        return None             # a partial reading the result: the templates' order
-    readers = {leaf: [d for d in _carriers(leaf, directions) if d.i.activity.is_active(final)]
-               for leaf in leaves}
-    shared = [leaf for leaf, ds in readers.items()
-              if len(ds) >= 2 and not _atomic(leaves[leaf])]
-    if not shared:
-        return None
-    stand_ins = {leaf: build.name(f"_{final}_{leaf}") for leaf in shared}
-    shared_exprs = [leaves[leaf] for leaf in shared]
-    for d in directions:
-        if not d.i.activity.is_active(final):
-            continue
-        terms = [_mul(build.clone(stand_ins.get(leaf, leaves[leaf])), _tangent_stand_in(d, leaf))
-                 for leaf in leaves if d in readers[leaf]]
-        if not terms:
-            return None
-        shared_exprs.append(_sum(terms))
-    if _cost(shared_exprs) >= _cost(_per_direction(run, partials, directions)):
+    plan = _plan(run, directions, loads)
+    if plan is None or plan.shared_cost >= plan.own_cost:
         return None             # the templates' tangents, direction by direction, are cheaper
-    out = list(run[:-1])
-    for leaf in shared:
+    final, leaves, readers = run[-1].targets[0].id, plan.leaves, plan.readers
+    out, names = list(run[:-1]), {}
+    for stand_in, expr in plan.bound:       # the run's inner partials, last first
+        names[stand_in] = namer.tangent(final, stand_in[3:])
+        out.append(build.assign(names[stand_in], _renamed(expr, names)))
+    leaves = {leaf: _renamed(expr, names) for leaf, expr in leaves.items()}
+    for leaf in plan.shared:
         # named as the derivative it is (`dll_deta`): a tangent to the passes that
         # write tangents as short linear forms (optimize/tangent_forms.py)
         name = namer.tangent(final, leaf)
@@ -152,6 +117,153 @@ def shared_statement(run, directions, loads, namer):
                      for leaf in leaves if d in readers[leaf]]
             out.append(build.assign(d.tangent_name(final), _sum(terms)))
     return out + [run[-1]]
+
+
+def merged_runs(runs, directions, loads):
+    """`runs` with consecutive runs of plain assignments joined where the first's result
+    (`z` of `z = (y - m) * exp(-s)`) is read by the next alone and carrying its tangents
+    costs more than going through it: its partials enter the next statement's by the
+    chain rule, `z` keeps its value and no tangent (cross-statement preaccumulation).
+    The cost of a run is its cheaper form, operations and tangent assignments counted."""
+    out = []
+    for run in runs:
+        prev = out[-1] if out else None
+        if prev is not None and _joinable(prev, run, loads):
+            joined = prev + run
+            cost = _best_cost(joined, directions, loads)
+            if cost is not None and cost < _best_cost(prev, directions, loads) \
+                    + _best_cost(run, directions, loads):
+                out[-1] = joined
+                continue
+        out.append(run)
+    return out
+
+
+def _joinable(first, second, loads):
+    """Runs of plain assignments, the first's result read only in the second (not its
+    result, which the second then reads back)."""
+    if not all(_plain(s) for s in first + second):
+        return False
+    value = first[-1].targets[0].id
+    here = load_counts(gast.Module(body=list(second), type_ignores=[]))
+    return here[value] == loads[value] and second[-1].targets[0].id != value \
+        and value not in {s.targets[0].id for s in second}
+
+
+def _plain(stmt):
+    return isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name) \
+        and getattr(stmt, "lineno", None) is not None
+
+
+def _best_cost(run, directions, loads):
+    """The cheaper of the run's two forms (None: the shared one does not apply and
+    the run is more than one statement's, so cannot be costed here)."""
+    plan = _plan(run, directions, loads, share_one=True)
+    if plan is None:
+        return None if len({s.lineno for s in run}) > 1 else \
+            _cost(_per_direction(run, {}, directions)) + _stores(run, directions)
+    return min(plan.shared_cost + plan.shared_stores,
+               plan.own_cost + _stores(run, directions))
+
+
+def _stores(run, directions):
+    """Tangent assignments the templates write for the run, direction by direction."""
+    return sum(1 for d in directions for s in run if d.i.activity.is_active(s.targets[0].id))
+
+
+class _Plan:
+    def __init__(self, **kw):
+        self.__dict__.update(kw)
+
+
+def _plan(run, directions, loads, share_one=False):
+    """The run's partials of its result with respect to its leaves, which directions
+    read each, those to bind once, and the cost of both forms; None where the shared
+    form does not apply (`share_one`: also where no partial is shared by two directions,
+    for the cost of the run)."""
+    if len(directions) < 2:
+        return None
+    final = run[-1].targets[0].id
+    inner = {s.targets[0].id for s in run[:-1]}
+    here = load_counts(gast.Module(body=list(run), type_ignores=[]))
+    if final in inner or any(loads[t] != here[t] or not here[t] for t in inner) \
+            or len({s.lineno for s in run}) == 1 and any(here[t] != 1 for t in inner):
+        return None             # a temporary read elsewhere needs its own tangents
+    partials, locals_ = {}, []
+    for stmt in run:
+        target = stmt.targets[0].id
+        local = _local_partials(stmt, directions, partials)
+        if local is None:
+            return None
+        locals_.append((target, local))
+        acc = {}
+        for name, expr in local.items():
+            chains = partials[name].items() if name in partials else ((name, None),)
+            for leaf, inner_expr in chains:
+                term = build.clone(expr) if inner_expr is None else \
+                    _mul(build.clone(expr), build.clone(inner_expr))
+                acc[leaf] = term if leaf not in acc else build.binop(acc[leaf], "Add", term)
+        partials[target] = acc
+    bound, through = [], partials[final]
+    if len({s.lineno for s in run}) > 1:
+        bound, through = _through_inner(locals_, final)
+    leaves = {leaf: _unit_factors_out(e, directions[0]) for leaf, e in through.items()}
+    if any(isinstance(n, gast.Name) and n.id == final
+           for e in leaves.values() for n in walk_tree(e)):
+        return None             # a partial reading the result: the templates' order
+    readers = {leaf: [d for d in _carriers(leaf, directions) if d.i.activity.is_active(final)]
+               for leaf in leaves}
+    shared = [leaf for leaf, ds in readers.items()
+              if len(ds) >= 2 and not _atomic(leaves[leaf])]
+    if not shared and not share_one:
+        return None
+    stand_ins = {leaf: build.name(f"_{final}_{leaf}") for leaf in shared}
+    shared_exprs = [expr for _, expr in bound] + [leaves[leaf] for leaf in shared]
+    for d in directions:
+        if not d.i.activity.is_active(final):
+            continue
+        terms = [_mul(build.clone(stand_ins.get(leaf, leaves[leaf])), _tangent_stand_in(d, leaf))
+                 for leaf in leaves if d in readers[leaf]]
+        if not terms:
+            return None
+        shared_exprs.append(_sum(terms))
+    own = _per_direction(run, partials, directions)
+    return _Plan(leaves=leaves, readers=readers, shared=shared, bound=bound,
+                 shared_cost=_cost(shared_exprs), own_cost=_cost(own),
+                 shared_stores=len(shared_exprs))
+
+
+def _through_inner(locals_, final):
+    """The partials of `final` with respect to the run's leaves by the chain rule taken
+    backwards over the run's statements (a local reverse sweep): an inner value's partial
+    read by two operands' terms or more is bound once, under a stand-in name `_d_v`
+    (shared_statement names it as the derivative it is), so the leaves' partials read it
+    (`z * exp(-s)` once for both m0's and m1's). (bound [(stand-in, expr)], {leaf: expr})."""
+    inner = {target for target, _ in locals_}
+    adjoint, bound = {final: None}, []
+    for target, local in reversed(locals_):
+        if target not in adjoint:
+            continue
+        factor = adjoint.pop(target)
+        if factor is not None and len(local) > 1 and not _atomic(factor):
+            bound.append((f"_d_{target}", factor))
+            factor = build.name(f"_d_{target}")
+        for name, expr in local.items():
+            term = build.clone(expr) if factor is None else \
+                _mul(build.clone(factor), build.clone(expr))
+            adjoint[name] = term if name not in adjoint else \
+                build.binop(adjoint[name], "Add", term)
+    return bound, {leaf: expr for leaf, expr in adjoint.items()
+                   if leaf not in inner or leaf == final}
+
+
+def _renamed(expr, names):
+    """expr with the stand-in names replaced (a fresh copy)."""
+    expr = build.clone(expr)
+    for node in walk_tree(expr):
+        if isinstance(node, gast.Name) and node.id in names:
+            node.id = names[node.id]
+    return expr
 
 
 def _per_direction(run, partials, directions):
