@@ -128,23 +128,26 @@ def merged_runs(runs, directions, loads):
     out = []
     for run in runs:
         prev = out[-1] if out else None
-        if prev is not None and _joinable(prev, run, loads):
+        if prev is not None and _joinable(prev, run, loads, directions):
             joined = prev + run
-            cost = _best_cost(joined, directions, loads)
-            if cost is not None and cost < _best_cost(prev, directions, loads) \
-                    + _best_cost(run, directions, loads):
-                out[-1] = joined
+            plan = _plan(joined, directions, loads)
+            apart = [_best_cost(r, directions, loads) for r in (prev, run)]
+            if plan is not None and plan.shared_cost < plan.own_cost and None not in apart \
+                    and plan.shared_cost + plan.shared_stores < sum(apart):
+                out[-1] = joined        # (shared_statement writes it shared)
                 continue
         out.append(run)
     return out
 
 
-def _joinable(first, second, loads):
-    """Runs of plain assignments, the first's result read only in the second (not its
-    result, which the second then reads back)."""
+def _joinable(first, second, loads, directions):
+    """Runs of plain assignments, the first's result carrying a derivative and read only
+    in the second (not its result, which the second then reads back)."""
     if not all(_plain(s) for s in first + second):
         return False
     value = first[-1].targets[0].id
+    if not any(d.i.activity.is_active(value) for d in directions):
+        return False            # (the items a loop unpacks: nothing to carry)
     here = load_counts(gast.Module(body=list(second), type_ignores=[]))
     return here[value] == loads[value] and second[-1].targets[0].id != value \
         and value not in {s.targets[0].id for s in second}
@@ -215,7 +218,7 @@ def _plan(run, directions, loads, share_one=False):
                for leaf in leaves}
     shared = [leaf for leaf, ds in readers.items()
               if len(ds) >= 2 and not _atomic(leaves[leaf])]
-    if not shared and not share_one:
+    if not shared and not bound and not share_one:
         return None
     stand_ins = {leaf: build.name(f"_{final}_{leaf}") for leaf in shared}
     shared_exprs = [expr for _, expr in bound] + [leaves[leaf] for leaf in shared]
