@@ -516,7 +516,8 @@ def _to64(a):
 
 
 def finite_differences(f, args, wrt, eps=1e-6):
-    """Central differences of f w.r.t. each wrt argument (float, np.float64 or array)."""
+    """Central differences of f w.r.t. each wrt argument (float, np.float64, array or a
+    list of floats)."""
     out = []
     for pos in _positions(f, wrt):
         x = args[pos]
@@ -539,6 +540,14 @@ def finite_differences(f, args, wrt, eps=1e-6):
                 xp[idx] += h
                 xm[idx] -= h
                 g[idx] = (at(xp) - at(xm)) / (2 * h)
+        elif isinstance(x, (list, tuple)):      # a list of floats: item by item, same type
+            g = []
+            for k, item in enumerate(x):
+                h = eps * max(1.0, abs(float(item)))
+                xp, xm = list(x), list(x)
+                xp[k] += h
+                xm[k] -= h
+                g.append((at(type(x)(xp)) - at(type(x)(xm))) / (2 * h))
         else:
             h = eps * max(1.0, abs(float(x)))
             g = (at(type(x)(x + h)) - at(type(x)(x - h))) / (2 * h)
