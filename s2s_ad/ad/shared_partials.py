@@ -27,6 +27,9 @@ number and products commute), only where a partial is an expression two directio
 and only where every template of the statement expands to one expression and every
 temporary is read in the statement alone; anything else keeps the per-direction tangents.
 The numbers are those of the chain rule grouped differently (one rounding apart).
+A run may also be several lines that ad/merged_lines.py joined: their partials are then
+taken backwards over the run (_through_inner), each inner value's bound once where two
+terms read it, and the joined lines' own values carry no tangents.
 """
 import collections
 
@@ -96,7 +99,7 @@ class _Partial(ForwardGenerator):
 def shared_statement(run, directions, loads, namer):
     """The run's statements with each direction's tangent of its last target written
     through partials bound once, or None where that does not apply or saves nothing."""
-    plan = _plan(run, directions, loads)
+    plan = partials_plan(run, directions, loads)
     if plan is None or plan.shared_cost >= plan.own_cost:
         return None             # the templates' tangents, direction by direction, are cheaper
     final, leaves, readers = run[-1].targets[0].id, plan.leaves, plan.readers
@@ -119,49 +122,11 @@ def shared_statement(run, directions, loads, namer):
     return out + [run[-1]]
 
 
-def merged_runs(runs, directions, loads):
-    """`runs` with consecutive runs of plain assignments joined where the first's result
-    (`z` of `z = (y - m) * exp(-s)`) is read by the next alone and carrying its tangents
-    costs more than going through it: its partials enter the next statement's by the
-    chain rule, `z` keeps its value and no tangent (cross-statement preaccumulation).
-    The cost of a run is its cheaper form, operations and tangent assignments counted."""
-    out = []
-    for run in runs:
-        prev = out[-1] if out else None
-        if prev is not None and _joinable(prev, run, loads, directions):
-            joined = prev + run
-            plan = _plan(joined, directions, loads)
-            apart = [_best_cost(r, directions, loads) for r in (prev, run)]
-            if plan is not None and plan.shared_cost < plan.own_cost and None not in apart \
-                    and plan.shared_cost + plan.shared_stores < sum(apart):
-                out[-1] = joined        # (shared_statement writes it shared)
-                continue
-        out.append(run)
-    return out
-
-
-def _joinable(first, second, loads, directions):
-    """Runs of plain assignments, the first's result carrying a derivative and read only
-    in the second (not its result, which the second then reads back)."""
-    if not all(_plain(s) for s in first + second):
-        return False
-    value = first[-1].targets[0].id
-    if not any(d.i.activity.is_active(value) for d in directions):
-        return False            # (the items a loop unpacks: nothing to carry)
-    here = load_counts(gast.Module(body=list(second), type_ignores=[]))
-    return here[value] == loads[value] and second[-1].targets[0].id != value \
-        and value not in {s.targets[0].id for s in second}
-
-
-def _plain(stmt):
-    return isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name) \
-        and getattr(stmt, "lineno", None) is not None
-
-
-def _best_cost(run, directions, loads):
-    """The cheaper of the run's two forms (None: the shared one does not apply and
-    the run is more than one statement's, so cannot be costed here)."""
-    plan = _plan(run, directions, loads, share_one=True)
+def cheaper_cost(run, directions, loads):
+    """The cheaper of the run's two forms, operations and tangent assignments counted
+    (None: the shared one does not apply and the run is several lines', so cannot be
+    costed here)."""
+    plan = partials_plan(run, directions, loads, share_one=True)
     if plan is None:
         return None if len({s.lineno for s in run}) > 1 else \
             _cost(_per_direction(run, {}, directions)) + _stores(run, directions)
@@ -179,7 +144,7 @@ class _Plan:
         self.__dict__.update(kw)
 
 
-def _plan(run, directions, loads, share_one=False):
+def partials_plan(run, directions, loads, share_one=False):
     """The run's partials of its result with respect to its leaves, which directions
     read each, those to bind once, and the cost of both forms; None where the shared
     form does not apply (`share_one`: also where no partial is shared by two directions,
