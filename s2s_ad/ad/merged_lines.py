@@ -39,9 +39,9 @@ def merged_runs(runs, directions, loads):
         if prev is not None and _joinable(prev, run, loads, directions):
             joined = prev + run
             plan = partials_plan(joined, directions, loads)
-            apart = [cheaper_cost(r, directions, loads) for r in (prev, run)]
-            if plan is not None and plan.shared_cost < plan.own_cost and None not in apart \
-                    and plan.shared_cost + plan.shared_stores < sum(apart):
+            apart = [cheaper_cost(r, directions, loads) for r in (prev, run)] \
+                if plan is not None and plan.shared_cost < plan.own_cost else [None]
+            if None not in apart and plan.shared_cost + plan.shared_stores < sum(apart):
                 out[-1] = joined        # (shared_statement writes it shared)
                 continue
         out.append(run)

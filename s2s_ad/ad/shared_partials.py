@@ -124,12 +124,10 @@ def shared_statement(run, directions, loads, namer):
 
 def cheaper_cost(run, directions, loads):
     """The cheaper of the run's two forms, operations and tangent assignments counted
-    (None: the shared one does not apply and the run is several lines', so cannot be
-    costed here)."""
+    (None: a template of the run is not one expression, so it cannot be costed here)."""
     plan = partials_plan(run, directions, loads, share_one=True)
     if plan is None:
-        return None if len({s.lineno for s in run}) > 1 else \
-            _cost(_per_direction(run, {}, directions)) + _stores(run, directions)
+        return None
     return min(plan.shared_cost + plan.shared_stores,
                plan.own_cost + _stores(run, directions))
 
