@@ -180,12 +180,13 @@ def forward_gradient(inputs, wrt, outputs, registry, derive_jvp):
 
 def _block(stmts, directions, source_map, loads):
     out, last_line = [], None
-    for run in merged_runs(statement_runs(stmts), directions, loads):
+    memo = {}                   # the runs' partials, costed once (shared_partials)
+    for run in merged_runs(statement_runs(stmts), directions, loads, memo):
         stmt = run[0]
         named = isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name)
         # one source statement's levels statements: its partials shared by the
         # directions where that saves work (ad/shared_partials.py)
-        shared = shared_statement(run, directions, loads, directions[0].i.namer) \
+        shared = shared_statement(run, directions, loads, directions[0].i.namer, memo) \
             if named and getattr(stmt, "lineno", None) is not None else None
         if shared is not None:
             for s in shared:        # (several lines' where merged_runs joined them)

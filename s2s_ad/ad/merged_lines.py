@@ -24,23 +24,24 @@ line, so never a value carried from the previous iteration).
 """
 import gast
 
-from .shared_partials import cheaper_cost, load_counts, partials_plan
+from .shared_partials import cheaper_cost, load_counts, partials_plan, shares
 
 
-def merged_runs(runs, directions, loads):
+def merged_runs(runs, directions, loads, memo=None):
     """`runs` with consecutive runs of plain assignments joined where the first's result
     (`z` of `z = (y - m) * exp(-s)`) is read by the next alone and carrying its tangents
     costs more than going through it: its partials enter the next statement's by the
     chain rule, `z` keeps its value and no tangent (cross-statement preaccumulation).
-    The cost of a run is its cheaper form, operations and tangent assignments counted."""
+    The cost of a run is its cheaper form, operations and tangent assignments counted.
+    `memo`: the block's plans (shared_partials.partials_plan), kept for shared_statement."""
     out = []
     for run in runs:
         prev = out[-1] if out else None
         if prev is not None and _joinable(prev, run, loads, directions):
             joined = prev + run
-            plan = partials_plan(joined, directions, loads)
-            apart = [cheaper_cost(r, directions, loads) for r in (prev, run)] \
-                if plan is not None and plan.shared_cost < plan.own_cost else [None]
+            plan = partials_plan(joined, directions, loads, memo)
+            apart = [cheaper_cost(r, directions, loads, memo) for r in (prev, run)] \
+                if shares(plan) else [None]
             if None not in apart and plan.shared_cost + plan.shared_stores < sum(apart):
                 out[-1] = joined        # (shared_statement writes it shared)
                 continue

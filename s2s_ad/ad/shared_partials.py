@@ -96,11 +96,12 @@ class _Partial(ForwardGenerator):
         return None if is_zero(value) else value
 
 
-def shared_statement(run, directions, loads, namer):
+def shared_statement(run, directions, loads, namer, memo=None):
     """The run's statements with each direction's tangent of its last target written
-    through partials bound once, or None where that does not apply or saves nothing."""
-    plan = partials_plan(run, directions, loads)
-    if plan is None or plan.shared_cost >= plan.own_cost:
+    through partials bound once, or None where that does not apply or saves nothing.
+    `memo`: partials_plan's, for the runs of one block."""
+    plan = partials_plan(run, directions, loads, memo)
+    if not shares(plan):
         return None             # the templates' tangents, direction by direction, are cheaper
     final, leaves, readers = run[-1].targets[0].id, plan.leaves, plan.readers
     out, names = list(run[:-1]), {}
@@ -122,10 +123,16 @@ def shared_statement(run, directions, loads, namer):
     return out + [run[-1]]
 
 
-def cheaper_cost(run, directions, loads):
+def shares(plan):
+    """Does the plan bind a partial once, for less than the templates' tangents cost?"""
+    return plan is not None and bool(plan.shared or plan.bound) \
+        and plan.shared_cost < plan.own_cost
+
+
+def cheaper_cost(run, directions, loads, memo=None):
     """The cheaper of the run's two forms, operations and tangent assignments counted
     (None: a template of the run is not one expression, so it cannot be costed here)."""
-    plan = partials_plan(run, directions, loads, share_one=True)
+    plan = partials_plan(run, directions, loads, memo)
     if plan is None:
         return None
     return min(plan.shared_cost + plan.shared_stores,
@@ -142,11 +149,21 @@ class _Plan:
         self.__dict__.update(kw)
 
 
-def partials_plan(run, directions, loads, share_one=False):
+def partials_plan(run, directions, loads, memo=None):
+    """The run's plan (_plan), kept in `memo` by its statements for the block's runs."""
+    key = tuple(id(s) for s in run)
+    if memo is None or key not in memo:
+        plan = _plan(run, directions, loads)
+        if memo is None:
+            return plan
+        memo[key] = plan
+    return memo[key]
+
+
+def _plan(run, directions, loads):
     """The run's partials of its result with respect to its leaves, which directions
     read each, those to bind once, and the cost of both forms; None where the shared
-    form does not apply (`share_one`: also where no partial is shared by two directions,
-    for the cost of the run)."""
+    form does not apply."""
     if len(directions) < 2:
         return None
     final = run[-1].targets[0].id
@@ -181,8 +198,6 @@ def partials_plan(run, directions, loads, share_one=False):
                for leaf in leaves}
     shared = [leaf for leaf, ds in readers.items()
               if len(ds) >= 2 and not _atomic(leaves[leaf])]
-    if not shared and not bound and not share_one:
-        return None
     stand_ins = {leaf: build.name(f"_{final}_{leaf}") for leaf in shared}
     shared_exprs = [expr for _, expr in bound] + [leaves[leaf] for leaf in shared]
     for d in directions:
