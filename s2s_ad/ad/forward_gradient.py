@@ -44,8 +44,8 @@ from ..optimize.fold import fold_expression
 from ..signature import Num
 from .context import ExpansionContext
 from .forward import ForwardGenerator
-from .merged_lines import merged_runs
-from .shared_partials import load_counts, shared_statement, statement_runs
+from .merged_lines import merged_runs, statement_runs
+from .shared_partials import load_counts, shared_statement
 from .tangents import is_zero
 
 

@@ -1,5 +1,7 @@
-"""Consecutive lines of number code joined for ad/shared_partials.py: a value read by the
-next line alone carries no tangents of its own (cross-statement preaccumulation).
+"""The runs of a block of number code for ad/shared_partials.py: one source statement's
+levels statements each (statement_runs), and consecutive lines joined where a value read
+by the next line alone carries no tangents of its own (merged_runs: cross-statement
+preaccumulation).
 
 A forward-mode gradient gives every value that depends on an input its tangents, one per
 direction. Where a line's result is read by the next line only (`z` below, dead after
@@ -8,13 +10,13 @@ over both lines (shared_partials._through_inner): z keeps its value and no tange
 a partial read by two leaves' terms is bound once. Heteroscedastic Gaussian NLL, four
 directions:
 
-    dz_dlog_sd = -(t5_0 * t6_0)                     dnll_dz = z
-    dz_dm0 = -t6_0                                  dnll_dt4_0 = -(dnll_dz * t6_0)
-    dz_dm1 = -(t6_0 * x)                     ->     dnll_dlog_sd = 1.0 + ...
-    dz_ds0 = dz_dlog_sd                             dnll_dm0 = dnll_dm0 + dnll_dt4_0
-    dz_ds1 = dz_dlog_sd * dlog_sd_ds1               dnll_dm1 = dnll_dm1 + dnll_dt4_0 * x
-    z = t5_0 * t6_0                                 ...
-    dnll_dz = z
+    dz_dlog_sd = -(t5_0 * t6_0)                     z = t5_0 * t6_0
+    dz_dm0 = -t6_0                                  dnll_dz = z
+    dz_dm1 = -(t6_0 * x)                     ->     dnll_dt4_0 = -(dnll_dz * t6_0)
+    dz_ds0 = dz_dlog_sd                             dnll_dlog_sd = 1.0 + ...
+    dz_ds1 = dz_dlog_sd * dlog_sd_ds1               dnll_dm0 = dnll_dm0 + dnll_dt4_0
+    z = t5_0 * t6_0                                 dnll_dm1 = dnll_dm1 + dnll_dt4_0 * x
+    dnll_dz = z                                     ...
     dnll_dm0 = dnll_dm0 + dnll_dz * dz_dm0
 
 Joined only where both forms are costed and the joined one is cheaper than the two
@@ -25,6 +27,26 @@ line, so never a value carried from the previous iteration).
 import gast
 
 from .shared_partials import cheaper_cost, load_counts, partials_plan, shares
+
+
+def statement_runs(stmts):
+    """Split a block's statements into runs: consecutive plain assignments to names from
+    one source line (one source statement's levels statements), and the rest alone."""
+    runs, run = [], []
+    for stmt in stmts:
+        plain = isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name) \
+            and getattr(stmt, "lineno", None) is not None
+        if plain and run and run[-1].lineno == stmt.lineno:
+            run.append(stmt)
+            continue
+        if run:
+            runs.append(run)
+        run = [stmt] if plain else []
+        if not plain:
+            runs.append([stmt])
+    if run:
+        runs.append(run)
+    return runs
 
 
 def merged_runs(runs, directions, loads, memo=None):

@@ -49,26 +49,6 @@ def load_counts(tree):
                                if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load))
 
 
-def statement_runs(stmts):
-    """Split a block's statements into runs: consecutive plain assignments to names from
-    one source line (one source statement's levels statements), and the rest alone."""
-    runs, run = [], []
-    for stmt in stmts:
-        plain = isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name) \
-            and getattr(stmt, "lineno", None) is not None
-        if plain and run and run[-1].lineno == stmt.lineno:
-            run.append(stmt)
-            continue
-        if run:
-            runs.append(run)
-        run = [stmt] if plain else []
-        if not plain:
-            runs.append([stmt])
-    if run:
-        runs.append(run)
-    return runs
-
-
 class _Partial(ForwardGenerator):
     """The templates expanded with the given tangents (`seeds`: name -> expression) and
     every other operand's zero: with one name's 1.0, the partial derivative of a levels
@@ -145,8 +125,20 @@ def _stores(run, directions):
 
 
 class _Plan:
-    def __init__(self, **kw):
+    """A run's partials (`leaves`: leaf -> partial; `readers`: leaf -> the directions
+    reading it; `shared`, `bound`: what the shared form binds) and the costs of both
+    forms; the templates' own form is costed when first asked (expanding every template
+    in every direction is most of the work, and needed only to compare)."""
+
+    def __init__(self, own, **kw):
         self.__dict__.update(kw)
+        self._own, self._own_cost = own, None
+
+    @property
+    def own_cost(self):
+        if self._own_cost is None:
+            self._own_cost = _cost(self._own())
+        return self._own_cost
 
 
 def partials_plan(run, directions, loads, memo=None):
@@ -208,10 +200,9 @@ def _plan(run, directions, loads):
         if not terms:
             return None
         shared_exprs.append(_sum(terms))
-    own = _per_direction(run, partials, directions)
-    return _Plan(leaves=leaves, readers=readers, shared=shared, bound=bound,
-                 shared_cost=_cost(shared_exprs), own_cost=_cost(own),
-                 shared_stores=len(shared_exprs))
+    return _Plan(lambda: _per_direction(run, partials, directions), leaves=leaves,
+                 readers=readers, shared=shared, bound=bound,
+                 shared_cost=_cost(shared_exprs), shared_stores=len(shared_exprs))
 
 
 def _through_inner(locals_, final):
