@@ -61,9 +61,11 @@ def merged_runs(runs, directions, loads, memo=None):
         prev = out[-1] if out else None
         if prev is not None and _joinable(prev, run, loads, directions):
             joined = prev + run
-            plan = partials_plan(joined, directions, loads, memo)
+            plan = partials_plan(joined, directions, loads, memo, lambda: sum(
+                partials_plan(r, directions, loads, memo).own_cost for r in (prev, run)))
             apart = [cheaper_cost(r, directions, loads, memo) for r in (prev, run)] \
-                if shares(plan) else [None]
+                if plan is not None and (plan.shared or plan.bound) else [None]
+            apart = apart if None not in apart and shares(plan) else [None]
             if None not in apart and plan.shared_cost + plan.shared_stores < sum(apart):
                 out[-1] = joined        # (shared_statement writes it shared)
                 continue

@@ -137,22 +137,24 @@ class _Plan:
     @property
     def own_cost(self):
         if self._own_cost is None:
-            self._own_cost = _cost(self._own())
+            self._own_cost = self._own()
         return self._own_cost
 
 
-def partials_plan(run, directions, loads, memo=None):
-    """The run's plan (_plan), kept in `memo` by its statements for the block's runs."""
+def partials_plan(run, directions, loads, memo=None, own_cost=None):
+    """The run's plan (_plan), kept in `memo` by its statements for the block's runs;
+    `own_cost()` gives its templates' form's cost where the caller knows it (lines
+    joined: the sum of theirs, each template's tangents being the same)."""
     key = tuple(id(s) for s in run)
     if memo is None or key not in memo:
-        plan = _plan(run, directions, loads)
+        plan = _plan(run, directions, loads, own_cost)
         if memo is None:
             return plan
         memo[key] = plan
     return memo[key]
 
 
-def _plan(run, directions, loads):
+def _plan(run, directions, loads, own_cost=None):
     """The run's partials of its result with respect to its leaves, which directions
     read each, those to bind once, and the cost of both forms; None where the shared
     form does not apply."""
@@ -200,7 +202,8 @@ def _plan(run, directions, loads):
         if not terms:
             return None
         shared_exprs.append(_sum(terms))
-    return _Plan(lambda: _per_direction(run, partials, directions), leaves=leaves,
+    return _Plan(own_cost or (lambda: _cost(_per_direction(run, partials, directions))),
+                 leaves=leaves,
                  readers=readers, shared=shared, bound=bound,
                  shared_cost=_cost(shared_exprs), shared_stores=len(shared_exprs))
 
