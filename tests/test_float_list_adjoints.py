@@ -13,16 +13,15 @@ from derivative_paths import PATHS, on_path
 
 
 def polynomial_sse(coeffs, xs, ys):
-    """Least squares of a polynomial written with a `for` over its coefficients."""
-    sse = 0.0
-    for x, y in zip(xs, ys):
+    """Absolute-ish misfit of a polynomial by Horner's rule over its coefficients
+    (highest degree first), in a `for` over them."""
+    total = 0.0
+    for k in range(len(xs)):
         p = 0.0
-        power = 1.0
         for c in coeffs:
-            p = p + c * power
-            power = power * x
-        sse = sse + (p - y) ** 2
-    return sse
+            p = p * xs[k] + c
+        total = total + math.sqrt(1.0 + (p - ys[k]) ** 2)
+    return total
 
 
 def unpacked_by_index(p, t):
@@ -129,7 +128,8 @@ def test_the_adjoint_is_a_list_added_into_by_item():
     df(*args)
     source = s2s_ad.derivative_source(df, *args)
     assert "coeffs_bar = [0.0] * len(coeffs)" in source
-    assert "coeffs_bar[index_1] += " in source
+    assert any(line.strip().startswith("coeffs_bar[index") and " += " in line
+               for line in source.splitlines()), source
     for helper in ("scatter_add", "match_adjoint", "float_gradient"):
         assert helper not in source
     assert source.rstrip().endswith("return coeffs_bar")

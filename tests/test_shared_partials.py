@@ -135,12 +135,13 @@ def test_one_direction_keeps_its_template_tangents():
 # Cross-statement preaccumulation (shared_partials.merged_runs): a value read by the next
 # line alone carries no tangents; its partials go into that line's by the chain rule.
 def heteroscedastic(m0, m1, s0, s1, pts):
-    """Mean and log standard deviation linear in x: z is read by the next line alone."""
+    """Student-t-like NLL, location and log scale linear in x: z is read by the next line
+    alone."""
     nll = 0.0
     for x, y in pts:
         log_sd = s0 + s1 * x
-        z = (y - (m0 + m1 * x)) * math.exp(-log_sd)
-        nll = nll + log_sd + 0.5 * z * z
+        z = (y - m0 - m1 * x) * math.exp(-log_sd)
+        nll = nll + log_sd + math.log1p(z * z)
     return nll
 
 
