@@ -127,6 +127,10 @@ from user_scalar_models import (  # noqa: E402
     damped_oscillator_miss,
     damped_oscillator_miss_grad,
     make_damped_oscillator)
+from user_scalar_training import (  # noqa: E402
+    driven_oscillator_misfit, driven_oscillator_misfit_grad, make_driven_oscillator,
+    sgd_logistic_online_loss, sgd_logistic_online_loss_grad, make_sgd_logistic,
+    polynomial_sse, polynomial_sse_grad, make_polynomial_fit)
 from user_scalar_numerics import (  # noqa: E402
     rk4_decay_misfit,
     rk4_decay_misfit_grad,
@@ -306,6 +310,14 @@ WORKLOADS = [
     UserWorkload("heteroscedastic Gaussian NLL, mean and log-sd linear, list of 400 (x, y)",
                  heteroscedastic_nll, make_heteroscedastic, (0, 1, 2, 3),
                  heteroscedastic_nll_grad, "scalar"),
+    UserWorkload("driven damped oscillator, for over 1000 observations (list), omega and zeta",
+                 driven_oscillator_misfit, make_driven_oscillator, (0, 1),
+                 driven_oscillator_misfit_grad, "scalar"),
+    UserWorkload("online SGD logistic regression over 400 (x, y) pairs, by w0, b0, lr",
+                 sgd_logistic_online_loss, make_sgd_logistic, (0, 1, 2),
+                 sgd_logistic_online_loss_grad, "scalar"),
+    UserWorkload("polynomial least squares, for over 5 coefficients (list), 200 points",
+                 polynomial_sse, make_polynomial_fit, 0, polynomial_sse_grad, "scalar"),
     UserWorkload("cooling rod, n=2000, 200 steps, rate parameters", cooling_rod_loss,
                  make_cooling_rod, (0, 1, 2), cooling_rod_grad),
     UserWorkload("reaction-diffusion, n=1000, 100 steps", reaction_diffusion_loss,
@@ -514,7 +526,8 @@ def _to64(a):
 
 
 def finite_differences(f, args, wrt, eps=1e-6):
-    """Central differences of f w.r.t. each wrt argument (float, np.float64 or array)."""
+    """Central differences of f w.r.t. each wrt argument (float, np.float64, array or a
+    list of floats)."""
     out = []
     for pos in _positions(f, wrt):
         x = args[pos]
@@ -537,6 +550,14 @@ def finite_differences(f, args, wrt, eps=1e-6):
                 xp[idx] += h
                 xm[idx] -= h
                 g[idx] = (at(xp) - at(xm)) / (2 * h)
+        elif isinstance(x, (list, tuple)):      # a list of floats: item by item, same type
+            g = []
+            for k, item in enumerate(x):
+                h = eps * max(1.0, abs(float(item)))
+                xp, xm = list(x), list(x)
+                xp[k] += h
+                xm[k] -= h
+                g.append((at(type(x)(xp)) - at(type(x)(xm))) / (2 * h))
         else:
             h = eps * max(1.0, abs(float(x)))
             g = (at(type(x)(x + h)) - at(type(x)(x - h))) / (2 * h)

@@ -100,10 +100,16 @@ def test_a_partial_two_directions_read_is_bound_once():
 
 
 def test_a_quotient_partial_is_one_division():
-    # log1p(r^2)'s partial 2 r / (1 + r^2): one division for both directions
+    # log1p(r^2)'s partial 2 r / (1 + r^2): one division for both directions, taken
+    # through r (read by the next line alone: merged_runs) to the residual before its
+    # scaling, so r carries no tangents of its own
     lines = _lines(*CASES["Cauchy line"])
     assert sum(line.count("/ (1.0 +") for line in lines) == 1, "\n".join(lines)
-    assert any(line.startswith("ds_dr = ") for line in lines), "\n".join(lines)
+    bound = [line.split(" = ")[0] for line in lines if "/ (1.0 +" in line]
+    assert bound[0].startswith("ds_d") and not any(
+        line.startswith(("dr_dm", "dr_dc")) for line in lines), "\n".join(lines)
+    assert all(bound[0] in line for line in lines
+               if line.startswith(("ds_dm = ds_dm", "ds_dc = ds_dc"))), "\n".join(lines)
 
 
 def test_each_branch_binds_its_own_partial():
@@ -124,3 +130,68 @@ def test_one_direction_keeps_its_template_tangents():
     # one differentiated input: nothing to share
     lines = _lines(cauchy_line, (1.7, 1.2, PTS), (0,))
     assert not any(line.startswith("ds_dr = ") for line in lines), "\n".join(lines)
+
+
+# Cross-statement preaccumulation (shared_partials.merged_runs): a value read by the next
+# line alone carries no tangents; its partials go into that line's by the chain rule.
+def heteroscedastic(m0, m1, s0, s1, pts):
+    """Student-t-like NLL, location and log scale linear in x: z is read by the next line
+    alone."""
+    nll = 0.0
+    for x, y in pts:
+        log_sd = s0 + s1 * x
+        z = (y - m0 - m1 * x) * math.exp(-log_sd)
+        nll = nll + log_sd + math.log1p(z * z)
+    return nll
+
+
+def carried_residual(a, b, pts):
+    """r is read by the next line and, the next iteration, by its own: it keeps its
+    tangents (merging it would lose the previous iteration's)."""
+    r = 0.0
+    loss = 0.0
+    for x, y in pts:
+        r = 0.5 * r + (y - a * math.exp(b * x))
+        loss = loss + math.log1p(r * r)
+    return loss
+
+
+def read_twice_later(a, b, pts):
+    """u is read by the next line and by the one after it: not joined to one line."""
+    total = 0.0
+    for x, y in pts:
+        u = math.tanh(a * x + b)
+        total = total + (u - y) ** 2
+        total = total + 0.1 * u * a
+    return total
+
+
+MERGED = {
+    "heteroscedastic": (heteroscedastic, (0.3, 1.0, -0.5, 0.2, OBS), (0, 1, 2, 3)),
+    "carried residual": (carried_residual, (0.8, 0.3, OBS), (0, 1)),
+    "read twice later": (read_twice_later, (0.8, -0.3, OBS), (0, 1)),
+}
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("name", sorted(MERGED))
+def test_merged_lines_agree_with_central_differences(name, path):
+    f, args, wrt = MERGED[name]
+    assert_grad_matches(f, args, wrt=wrt, path=path, rtol=1e-6, atol=1e-7)
+
+
+def test_a_value_the_next_line_alone_reads_carries_no_tangents():
+    lines = _lines(*MERGED["heteroscedastic"])
+    assert not any(line.startswith("dz_d") for line in lines), "\n".join(lines)
+    # the log standard deviation's partial, read by s0's and s1's tangents, once
+    bound = [line for line in lines if line.startswith("dnll_dlog_sd = ")]
+    assert len(bound) == 1, "\n".join(lines)
+    assert sum("dnll_dlog_sd" in line for line in lines if line.startswith(
+        ("dnll_ds0 = dnll_ds0", "dnll_ds1 = dnll_ds1"))) == 2, "\n".join(lines)
+    # each source line keeps its provenance comment
+    assert sum(line.startswith("# with derivatives: z = ") for line in lines) == 1
+
+
+def test_a_value_read_elsewhere_keeps_its_tangents():
+    assert any(line.startswith("dr_da = ") for line in _lines(*MERGED["carried residual"]))
+    assert any(line.startswith("du_da = ") for line in _lines(*MERGED["read twice later"]))

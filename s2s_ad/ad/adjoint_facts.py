@@ -232,6 +232,27 @@ def fixed_float_arrays(levels, kinds):
     return frozenset(fixed)
 
 
+def fixed_float_lists(levels, kinds, dataflow):
+    """Parameters the facts prove to be lists or tuples of Python floats, never rebound,
+    written or read other than by index or length (`for c in coeffs:` reads
+    `coeffs[k]`). Their adjoint is a list of floats from the start, `[0.0] * len(x)`,
+    added into by item, `x_bar[k] += g`, as by hand, where scatter_add would test and
+    call for each item and match_adjoint rebuild the list at the end."""
+    if kinds is None:
+        return frozenset()
+    stored = set(names_stored(levels.tree))
+    fixed = set()
+    for name in levels.resolution.parameters:
+        kind = kinds.of(name)
+        items = (kind.item,) if isinstance(kind, SequenceOf) else \
+            kind.items if isinstance(kind, Items) else None
+        if items and kind.container in (list, tuple) and name not in stored \
+                and name in dataflow.indexed_only and name not in dataflow.written_through \
+                and all(isinstance(k, Num) and k.type is float and k.axes == () for k in items):
+            fixed.add(name)
+    return frozenset(fixed)
+
+
 def float_arrays(kinds):
     """Variables every value of which the facts prove a float array (of whatever shape:
     a loop's `z = x_t @ W + b`, a slice `u[1:]`). Their adjoint, once zeroed, is built

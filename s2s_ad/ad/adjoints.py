@@ -35,7 +35,8 @@ _LISTS_FOR_LISTS = (runtime_flow.spread_adjoint, runtime_flow.scatter_add,
 class Adjoints(IndexedContributions):
     def __init__(self, namer, bindings, numpy_name, dataflow, fixed_arrays=frozenset(),
                  containers=frozenset(), complex_names=frozenset(), is_integer=None,
-                 float_arrays=frozenset(), distinct_index=None, int_value=None):
+                 float_arrays=frozenset(), distinct_index=None, int_value=None,
+                 fixed_lists=frozenset()):
         self._namer = namer
         # an integer atom's value as an affine expression of lengths (analyses/lengths.py)
         self._int_value = int_value or (lambda atom: None)
@@ -50,6 +51,7 @@ class Adjoints(IndexedContributions):
         self._replaced = set()    # accumulated adjoints bound to an expression they may alias
         self._complex = complex_names       # values that may be complex: so may adjoints
         self.fixed_arrays = fixed_arrays    # float arrays of one shape (reverse.py's facts)
+        self.fixed_lists = fixed_lists      # lists/tuples of floats (adjoint_facts.py)
         self._float_arrays = float_arrays   # float arrays of any shape (adjoint_facts.py)
         # accumulated variables whose adjoint is, until their next reset, an array this
         # code allocated with the shape of the value they hold now (np.zeros_like)
@@ -295,13 +297,25 @@ class Adjoints(IndexedContributions):
             out.append(build.assign(self.name_of(variable), build.const(0.0)))
 
     def initial_value(self, variable, primal):
-        """Zero: `np.zeros_like(x)` for a float array of one shape throughout, else 0.0,
-        which stands for an all-zero adjoint of any shape, list adjoints included (they
-        take their length from the list the first time something is added)."""
+        """Zero: `np.zeros_like(x)` for a float array of one shape throughout, `[0.0] *
+        len(x)` for a list of floats (fixed_lists), else 0.0, which stands for an
+        all-zero adjoint of any shape, other list adjoints included (they take their
+        length from the list the first time something is added)."""
         if variable in self.fixed_arrays and isinstance(primal, gast.Name) \
                 and primal.id == variable:
             return build.call(f"{self._np}.zeros_like", [build.name(variable)])
+        if variable in self.fixed_lists and isinstance(primal, gast.Name) \
+                and primal.id == variable:
+            length = build.call(self._bindings.name_for("len", len), [build.name(variable)])
+            return build.binop(build.list_([build.const(0.0)]), "Mult", length)
         return build.const(0.0)
+
+    def list_gradient(self, adjoint, container):
+        """A fixed list's gradient from its adjoint, the list of floats this code made:
+        itself for a list (no argument shares it), `tuple(x_bar)` for a tuple."""
+        if container is list:
+            return adjoint
+        return build.call(self._bindings.name_for("tuple", tuple), [adjoint])
 
     def force(self, variables, primal_of, out):
         """Straight-line values about to receive contributions inside a loop or branch."""

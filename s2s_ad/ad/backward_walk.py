@@ -27,7 +27,7 @@ from ..signature import UNKNOWN, Attributes, Num
 from .adjoint_facts import narrow_dtype
 from .forward_sweep import ForwardInstrumentation
 from .loop_zeros import iteration_local
-from .tape import RESTORE_ITEM, marker, pop
+from .tape import RESTORE_ITEM, _marker_of, marker, pop
 
 
 class BackwardWalker(ForwardInstrumentation):
@@ -83,24 +83,25 @@ class BackwardWalker(ForwardInstrumentation):
         # x + c, x_1 read only on a branch not taken) may still be that number
         from_zero = isinstance(grad, gast.Name) and grad.id != self.adj.name_of(name) \
             and self.stmts.adjoint_may_be_zero(grad)
+        if name in self.adj.fixed_lists and isinstance(grad, gast.Name) and not from_zero \
+                and not self._zero_d_arrays:        # (a list of floats this code made)
+            return self.adj.list_gradient(grad, self.i.kinds.of(name).container)
         if ((self.adj.accumulates(name) or name in self.i.dataflow.indexed_only
                 or self.adj.is_container(name) or self.stmts.may_still_be_zero(name))
                 and name not in self.adj.fixed_arrays or from_zero) and not number \
                 or number and self._zero_d_arrays or self._zero_d_array(name) \
                 or self._undecided(name):
             # (those start as zeros_like); a number's adjoint from np.where(c, a, b) of
-            # numbers is a 0-d array: match_adjoint makes it a number again. An argument
-            # of no known kind (in the general derivative) may be a 0-d array, whose
-            # gradient numpy's arithmetic made a number
+            # numbers is a 0-d array: match_adjoint makes it a number again, as it does an
+            # argument of no known kind (general derivative) that may be a 0-d array
             return build.call(self.adj.helper(runtime_flow.match_adjoint),
                               [grad, build.name(name)])
         return self._kept_dtype(name, grad)
 
     def _kept_as_attributes(self, name):
         """Is `name` an object parameter (not a namedtuple) of a helper's vjp? Its adjoint
-        is returned as the attributes' adjoints accumulated (a dict, or 0.0): the caller
-        adds it into its own (runtime_objects.attribute_adjoints reads either), and only
-        the derivative the user called builds the gradient object, once."""
+        is returned as the attributes' adjoints accumulated (a dict, or 0.0), which the
+        caller adds into its own; only the derivative the user called builds the object."""
         kind = self.i.kinds.of(name) if self.i.helper and self.i.kinds is not None else None
         return isinstance(kind, Attributes) and not issubclass(kind.type, tuple)
 
@@ -391,7 +392,6 @@ class BackwardWalker(ForwardInstrumentation):
 
 
 def _is_marker(stmt):
-    from .tape import _marker_of
     return _marker_of(stmt)[0] is not None
 
 

@@ -44,7 +44,8 @@ from ..optimize.fold import fold_expression
 from ..signature import Num
 from .context import ExpansionContext
 from .forward import ForwardGenerator
-from .shared_partials import load_counts, shared_statement, statement_runs
+from .merged_lines import merged_runs, statement_runs
+from .shared_partials import load_counts, shared_statement
 from .tangents import is_zero
 
 
@@ -179,18 +180,20 @@ def forward_gradient(inputs, wrt, outputs, registry, derive_jvp):
 
 def _block(stmts, directions, source_map, loads):
     out, last_line = [], None
-    for run in statement_runs(stmts):
+    memo = {}                   # the runs' partials, costed once (shared_partials)
+    for run in merged_runs(statement_runs(stmts), directions, loads, memo):
         stmt = run[0]
         named = isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name)
         # one source statement's levels statements: its partials shared by the
         # directions where that saves work (ad/shared_partials.py)
-        shared = shared_statement(run, directions, loads, directions[0].i.namer) \
+        shared = shared_statement(run, directions, loads, directions[0].i.namer, memo) \
             if named and getattr(stmt, "lineno", None) is not None else None
         if shared is not None:
-            if stmt.lineno != last_line:
-                out.append(_provenance(stmt, source_map))
-                last_line = stmt.lineno
-            out.extend(shared)
+            for s in shared:        # (several lines' where merged_runs joined them)
+                if getattr(s, "lineno", None) not in (None, last_line):
+                    out.append(_provenance(s, source_map))
+                    last_line = s.lineno
+                out.append(s)
             continue
         if named:
             for s in run:

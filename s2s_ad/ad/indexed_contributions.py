@@ -5,6 +5,9 @@ given what is known of x's adjoint when it comes.
     a float array's adjoint a loop accumulates:     w_bar[k] += g               (in place)
     a float array's adjoint nothing reached yet:    z_bar = np.zeros_like(z)
                                                     z_bar[0:3] = g
+    a list of floats' (adjoint_facts.fixed_float_lists), one item:
+                                                    x_bar = [0.0] * len(x)
+                                                    x_bar[k] += g
     a list's, or an adjoint that may be the 0.0:    x_bar = scatter_add(x_bar, x, k, g)
     an index that may pick an element twice:        x_bar = add_at(x_bar, i, g)
 
@@ -38,6 +41,8 @@ class IndexedContributions:
             out.append(gast.AugAssign(target=target, op=gast.Add(), value=expr))
             return
         if self._zeros_then_add(variable, primal, index, name, expr, out):
+            return
+        if self._list_item_add(variable, primal, index, name, expr, out, may_be_number):
             return
         self._windows.pop(variable, None)         # x_bar changes other than by a window
         if self.accumulates(variable) or self.is_list(variable) or generic \
@@ -84,6 +89,27 @@ class IndexedContributions:
                 or variable in self._replaced or variable in self._zeroed:
             return False
         return self._basic_index(index)
+
+    def _list_item_add(self, variable, primal, index, name, expr, out, may_be_number):
+        """`x_bar[k] += e` into a list of floats' adjoint, made `[0.0] * len(x)` where
+        nothing reached it yet (a loop's made it before the loop: adjoints.force); False
+        where that does not apply: x no such list, k not one integer (a slice of a list
+        `+=` would lengthen it: scatter_add adds item by item), the adjoint maybe the 0.0."""
+        if variable not in self.fixed_lists or may_be_number or variable in self._replaced \
+                or variable in self._zeroed or variable in self._held \
+                or not (isinstance(primal, gast.Name) and primal.id == variable) \
+                or not (self._is_integer(index) or isinstance(index, gast.Constant)
+                        and type(index.value) is int):
+            return False
+        if variable not in self._current and not self.accumulates(variable):
+            out.append(build.assign(name, self.initial_value(variable, primal)))
+            self._current[variable] = build.name(name)
+            self._owned.add(variable)
+        elif variable not in self._owned and not self.accumulates(variable):
+            return False                # an alias of an adjoint this code did not make
+        out.append(gast.AugAssign(target=build.store_subscript(build.name(name), index),
+                                  op=gast.Add(), value=expr))
+        return True
 
     def _zeros_then_add(self, variable, primal, index, name, expr, out):
         """`z_bar = np.zeros_like(z)` then `z_bar[index] = e` for a float array (gates

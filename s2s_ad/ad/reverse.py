@@ -23,8 +23,8 @@ from ..ir.walk import all_statements, names_stored, walk_tree
 from .. import runtime_mappings
 from ..signature import Mapping, Num
 from ..analyses.call_kinds import differentiated_helper
-from .adjoint_facts import (containers, distinct_index_test, fixed_float_arrays, float_arrays,
-                            integer_test)
+from .adjoint_facts import (containers, distinct_index_test, fixed_float_arrays,
+                            fixed_float_lists, float_arrays, integer_test)
 from .adjoints import Adjoints
 from .windows import integer_values
 from .context import ExpansionContext
@@ -89,7 +89,8 @@ def reverse(inputs, wrt, seed):
                         containers(forward, inputs, helpers), inputs.complex_names,
                         integer_test(inputs.kinds), float_arrays(inputs.kinds),
                         distinct_index_test(levels, inputs.kinds),
-                        integer_values(inputs.kinds))
+                        integer_values(inputs.kinds),
+                        fixed_float_lists(levels, inputs.kinds, inputs.dataflow))
     if inputs.specialised and inputs.kinds is not None:
         adjoints.forward_value = ctx.forward_value
     if inputs.namer.is_taken("_tape"):

@@ -27,6 +27,9 @@ number and products commute), only where a partial is an expression two directio
 and only where every template of the statement expands to one expression and every
 temporary is read in the statement alone; anything else keeps the per-direction tangents.
 The numbers are those of the chain rule grouped differently (one rounding apart).
+A run may also be several lines that ad/merged_lines.py joined: their partials are then
+taken backwards over the run (_through_inner), each inner value's bound once where two
+terms read it, and the joined lines' own values carry no tangents.
 """
 import collections
 
@@ -44,26 +47,6 @@ def load_counts(tree):
     statement's own)."""
     return collections.Counter(n.id for n in walk_tree(tree)
                                if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load))
-
-
-def statement_runs(stmts):
-    """Split a block's statements into runs: consecutive plain assignments to names from
-    one source line (one source statement's levels statements), and the rest alone."""
-    runs, run = [], []
-    for stmt in stmts:
-        plain = isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name) \
-            and getattr(stmt, "lineno", None) is not None
-        if plain and run and run[-1].lineno == stmt.lineno:
-            run.append(stmt)
-            continue
-        if run:
-            runs.append(run)
-        run = [stmt] if plain else []
-        if not plain:
-            runs.append([stmt])
-    if run:
-        runs.append(run)
-    return runs
 
 
 class _Partial(ForwardGenerator):
@@ -93,54 +76,20 @@ class _Partial(ForwardGenerator):
         return None if is_zero(value) else value
 
 
-def shared_statement(run, directions, loads, namer):
+def shared_statement(run, directions, loads, namer, memo=None):
     """The run's statements with each direction's tangent of its last target written
-    through partials bound once, or None where that does not apply or saves nothing."""
-    if len(directions) < 2:
-        return None
-    final = run[-1].targets[0].id
-    inner = {s.targets[0].id for s in run[:-1]}
-    here = load_counts(gast.Module(body=list(run), type_ignores=[]))
-    if final in inner or any(loads[t] != 1 or here[t] != 1 for t in inner):
-        return None             # a temporary read elsewhere needs its own tangents
-    partials = {}
-    for stmt in run:
-        target = stmt.targets[0].id
-        local = _local_partials(stmt, directions, partials)
-        if local is None:
-            return None
-        acc = {}
-        for name, expr in local.items():
-            chains = partials[name].items() if name in partials else ((name, None),)
-            for leaf, inner_expr in chains:
-                term = build.clone(expr) if inner_expr is None else \
-                    _mul(build.clone(expr), build.clone(inner_expr))
-                acc[leaf] = term if leaf not in acc else build.binop(acc[leaf], "Add", term)
-        partials[target] = acc
-    leaves = {leaf: _unit_factors_out(e, directions[0]) for leaf, e in partials[final].items()}
-    if any(isinstance(n, gast.Name) and n.id == final
-           for e in leaves.values() for n in walk_tree(e)):
-        return None             # a partial reading the result: the templates' order
-    readers = {leaf: [d for d in _carriers(leaf, directions) if d.i.activity.is_active(final)]
-               for leaf in leaves}
-    shared = [leaf for leaf, ds in readers.items()
-              if len(ds) >= 2 and not _atomic(leaves[leaf])]
-    if not shared:
-        return None
-    stand_ins = {leaf: build.name(f"_{final}_{leaf}") for leaf in shared}
-    shared_exprs = [leaves[leaf] for leaf in shared]
-    for d in directions:
-        if not d.i.activity.is_active(final):
-            continue
-        terms = [_mul(build.clone(stand_ins.get(leaf, leaves[leaf])), _tangent_stand_in(d, leaf))
-                 for leaf in leaves if d in readers[leaf]]
-        if not terms:
-            return None
-        shared_exprs.append(_sum(terms))
-    if _cost(shared_exprs) >= _cost(_per_direction(run, partials, directions)):
+    through partials bound once, or None where that does not apply or saves nothing.
+    `memo`: partials_plan's, for the runs of one block."""
+    plan = partials_plan(run, directions, loads, memo)
+    if not shares(plan):
         return None             # the templates' tangents, direction by direction, are cheaper
-    out = list(run[:-1])
-    for leaf in shared:
+    final, leaves, readers = run[-1].targets[0].id, plan.leaves, plan.readers
+    out, names = list(run[:-1]), {}
+    for stand_in, expr in plan.bound:       # the run's inner partials, last first
+        names[stand_in] = namer.tangent(final, stand_in[3:])
+        out.append(build.assign(names[stand_in], _renamed(expr, names)))
+    leaves = {leaf: _renamed(expr, names) for leaf, expr in leaves.items()}
+    for leaf in plan.shared:
         # named as the derivative it is (`dll_deta`): a tangent to the passes that
         # write tangents as short linear forms (optimize/tangent_forms.py)
         name = namer.tangent(final, leaf)
@@ -152,6 +101,144 @@ def shared_statement(run, directions, loads, namer):
                      for leaf in leaves if d in readers[leaf]]
             out.append(build.assign(d.tangent_name(final), _sum(terms)))
     return out + [run[-1]]
+
+
+def shares(plan):
+    """Does the plan bind a partial once, for less than the templates' tangents cost?"""
+    return plan is not None and bool(plan.shared or plan.bound) \
+        and plan.shared_cost < plan.own_cost
+
+
+def cheaper_cost(run, directions, loads, memo=None):
+    """The cheaper of the run's two forms, operations and tangent assignments counted
+    (None: a template of the run is not one expression, so it cannot be costed here)."""
+    plan = partials_plan(run, directions, loads, memo)
+    if plan is None:
+        return None
+    return min(plan.shared_cost + plan.shared_stores,
+               plan.own_cost + _stores(run, directions))
+
+
+def _stores(run, directions):
+    """Tangent assignments the templates write for the run, direction by direction."""
+    return sum(1 for d in directions for s in run if d.i.activity.is_active(s.targets[0].id))
+
+
+class _Plan:
+    """A run's partials (`leaves`: leaf -> partial; `readers`: leaf -> the directions
+    reading it; `shared`, `bound`: what the shared form binds) and the costs of both
+    forms; the templates' own form is costed when first asked (expanding every template
+    in every direction is most of the work, and needed only to compare)."""
+
+    def __init__(self, own, **kw):
+        self.__dict__.update(kw)
+        self._own, self._own_cost = own, None
+
+    @property
+    def own_cost(self):
+        if self._own_cost is None:
+            self._own_cost = self._own()
+        return self._own_cost
+
+
+def partials_plan(run, directions, loads, memo=None, own_cost=None):
+    """The run's plan (_plan), kept in `memo` by its statements for the block's runs;
+    `own_cost()` gives its templates' form's cost where the caller knows it (lines
+    joined: the sum of theirs, each template's tangents being the same)."""
+    key = tuple(id(s) for s in run)
+    if memo is None or key not in memo:
+        plan = _plan(run, directions, loads, own_cost)
+        if memo is None:
+            return plan
+        memo[key] = plan
+    return memo[key]
+
+
+def _plan(run, directions, loads, own_cost=None):
+    """The run's partials of its result with respect to its leaves, which directions
+    read each, those to bind once, and the cost of both forms; None where the shared
+    form does not apply."""
+    if len(directions) < 2:
+        return None
+    final = run[-1].targets[0].id
+    inner = {s.targets[0].id for s in run[:-1]}
+    here = load_counts(gast.Module(body=list(run), type_ignores=[]))
+    if final in inner or any(loads[t] != here[t] or not here[t] for t in inner) \
+            or len({s.lineno for s in run}) == 1 and any(here[t] != 1 for t in inner):
+        return None             # a temporary read elsewhere needs its own tangents
+    partials, locals_ = {}, []
+    for stmt in run:
+        target = stmt.targets[0].id
+        local = _local_partials(stmt, directions, partials)
+        if local is None:
+            return None
+        locals_.append((target, local))
+        acc = {}
+        for name, expr in local.items():
+            chains = partials[name].items() if name in partials else ((name, None),)
+            for leaf, inner_expr in chains:
+                term = build.clone(expr) if inner_expr is None else \
+                    _mul(build.clone(expr), build.clone(inner_expr))
+                acc[leaf] = term if leaf not in acc else build.binop(acc[leaf], "Add", term)
+        partials[target] = acc
+    bound, through = [], partials[final]
+    if len({s.lineno for s in run}) > 1:
+        bound, through = _through_inner(locals_, final)
+    leaves = {leaf: _unit_factors_out(e, directions[0]) for leaf, e in through.items()}
+    if any(isinstance(n, gast.Name) and n.id == final
+           for e in leaves.values() for n in walk_tree(e)):
+        return None             # a partial reading the result: the templates' order
+    readers = {leaf: [d for d in _carriers(leaf, directions) if d.i.activity.is_active(final)]
+               for leaf in leaves}
+    shared = [leaf for leaf, ds in readers.items()
+              if len(ds) >= 2 and not _atomic(leaves[leaf])]
+    stand_ins = {leaf: build.name(f"_{final}_{leaf}") for leaf in shared}
+    shared_exprs = [expr for _, expr in bound] + [leaves[leaf] for leaf in shared]
+    for d in directions:
+        if not d.i.activity.is_active(final):
+            continue
+        terms = [_mul(build.clone(stand_ins.get(leaf, leaves[leaf])), _tangent_stand_in(d, leaf))
+                 for leaf in leaves if d in readers[leaf]]
+        if not terms:
+            return None
+        shared_exprs.append(_sum(terms))
+    return _Plan(own_cost or (lambda: _cost(_per_direction(run, partials, directions))),
+                 leaves=leaves,
+                 readers=readers, shared=shared, bound=bound,
+                 shared_cost=_cost(shared_exprs), shared_stores=len(shared_exprs))
+
+
+def _through_inner(locals_, final):
+    """The partials of `final` with respect to the run's leaves by the chain rule taken
+    backwards over the run's statements (a local reverse sweep): an inner value's partial
+    read by two operands' terms or more is bound once, under a stand-in name `_d_v`
+    (shared_statement names it as the derivative it is), so the leaves' partials read it
+    (`z * exp(-s)` once for both m0's and m1's). (bound [(stand-in, expr)], {leaf: expr})."""
+    inner = {target for target, _ in locals_}
+    adjoint, bound = {final: None}, []
+    for target, local in reversed(locals_):
+        if target not in adjoint:
+            continue
+        factor = adjoint.pop(target)
+        if factor is not None and len(local) > 1 and not _atomic(factor):
+            bound.append((f"_d_{target}", factor))
+            factor = build.name(f"_d_{target}")
+        for name, expr in local.items():
+            term = build.clone(expr) if factor is None else \
+                _mul(build.clone(factor), build.clone(expr))
+            adjoint[name] = term if name not in adjoint else \
+                build.binop(adjoint[name], "Add", term)
+    return bound, {leaf: expr for leaf, expr in adjoint.items()
+                   if leaf not in inner or leaf == final}
+
+
+def _renamed(expr, names):
+    """expr with the stand-in names replaced (a fresh copy)."""
+    expr = build.clone(expr)
+    for node in walk_tree(expr):
+        if isinstance(node, gast.Name) and node.id in names:
+            node.id = names[node.id]
+    return expr
 
 
 def _per_direction(run, partials, directions):

@@ -182,6 +182,8 @@ class _Proof:
             return [node.operand]
         if isinstance(node, gast.IfExp):
             return [node.body, node.orelse]
+        if isinstance(node, gast.List):
+            return list(node.elts)
         if isinstance(node, gast.Call) and not any(k.arg == "dtype" for k in node.keywords):
             return list(node.args)
         return []
@@ -190,6 +192,11 @@ class _Proof:
         if isinstance(node, gast.Constant):
             return isinstance(node.value, float)
         if isinstance(node, gast.BinOp):
+            if isinstance(node.left, gast.List) or isinstance(node.right, gast.List):
+                # `[0.0] * len(x)` (a list of floats' adjoint, ad/adjoints.py) repeats
+                # floats; `[a] + b` concatenates, floats only where both hold them
+                return all(parts) or isinstance(node.op, gast.Mult) and (
+                    parts[0] if isinstance(node.left, gast.List) else parts[1])
             if isinstance(node.op, gast.Div):
                 return True
             return isinstance(node.op, _FLOAT_ARITHMETIC) and (
@@ -203,9 +210,9 @@ class _Proof:
             return isinstance(self.resolve(node.id), float)     # a global
         if isinstance(node, gast.Call):
             return self._call_is_float(node, parts)
-        if isinstance(node, gast.IfExp):
-            return all(parts)
-        return False
+        if isinstance(node, (gast.IfExp, gast.List)):
+            return all(parts)           # (items added by `x[k] += e` into a list of
+        return False                    # floats stay floats, as an array's dtype stays)
 
     def _known_operand(self, node):
         """An operand the facts know holds floats: arithmetic on it makes a new float
@@ -223,7 +230,7 @@ class _Proof:
                                         and target not in _MATH_INTEGERS):
             return True
         name = getattr(target, "__name__", None)
-        if target in _FRESH_LIKE_FIRST:
+        if target in _FRESH_LIKE_FIRST or target in (tuple, list):
             return bool(args) and args[0]
         if target is numpy.where:
             return any(args[1:])
@@ -245,7 +252,8 @@ _ADJOINT_FIRST = {
     "pad_linear", "kink_share", "where_negated",
 }
 # numpy functions giving a new array of floats when their first argument holds floats
-# (never a view of it: a gradient must not share memory with an argument)
+# (never a view of it: a gradient must not share memory with an argument); tuple() and
+# list() too, of a proved name (a list this code made: never an argument's tuple)
 _FRESH_LIKE_FIRST = {numpy.sum, numpy.cumsum, numpy.prod, numpy.dot, numpy.matmul,
                      numpy.outer, numpy.tensordot}
 # runtime helpers whose result holds floats whatever they are given
