@@ -27,6 +27,7 @@ from ..signature import UNKNOWN, Attributes, Num
 from .adjoint_facts import narrow_dtype
 from .forward_sweep import ForwardInstrumentation
 from .loop_zeros import iteration_local
+from . import tape
 from .tape import RESTORE_ITEM, marker, pop
 
 
@@ -140,8 +141,8 @@ class BackwardWalker(ForwardInstrumentation):
     def block(self, stmts, loop=None):
         """`loop`: the loop whose body `stmts` is; each statement's backward chunk is then
         recorded by its position (`iterations`, for tape.shapes_read_within_iterations)."""
-        out, last_line = [], None
-        chunks = []
+        out, last_line, chunks = [], None, []
+        outer, self.adj.copies = self.adj.copies, []
         if loop is not None:
             self.iterations.append((loop, chunks))
         for position in range(len(stmts) - 1, -1, -1):
@@ -164,7 +165,7 @@ class BackwardWalker(ForwardInstrumentation):
             elif isinstance(stmt, (gast.If, gast.For, gast.While)):
                 last_line = None
             out.extend(chunk)
-        return out
+        return self.stmts.without_held_copies(out, outer, stmts)
 
     def statement(self, stmt):
         if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name):
@@ -391,8 +392,7 @@ class BackwardWalker(ForwardInstrumentation):
 
 
 def _is_marker(stmt):
-    from .tape import _marker_of
-    return _marker_of(stmt)[0] is not None
+    return tape._marker_of(stmt)[0] is not None
 
 
 def _has_break(loop):

@@ -42,7 +42,6 @@ from .. import runtime_flow, runtime_pieces
 from ..ir import build
 from ..signature import Num
 from ..ir.walk import names_stored
-from .adjoint_copies import drop_adjoint_copies
 from .body import Body
 from .buffers import schedule_in_place
 from .cholesky_products import cancel_cholesky_products
@@ -206,9 +205,9 @@ def in_place_arithmetic(body, facts):
     its elementwise arithmetic in arrays nothing reads again (buffers.py),
     its loops' saves pushed as one tuple per iteration (tape_batches.py), its loops over a
     tuple's positions iterating the tuple (item_loops.py), float arrays a loop reads item
-    by item read from a list (list_reads.py), adjoint copies nothing needs dropped
-    (adjoint_copies.py) and sums accumulated in place again (inplace.py); `body`
-    itself when nothing changed."""
+    by item read from a list (list_reads.py) and sums accumulated in place again
+    (inplace.py); `body` itself when nothing changed. (The adjoint copies nothing needs
+    are not written: ad/held_copies.py.)"""
     if not facts.specialised:
         return body
     # first abs's `g * np.sign(x)` as `np.copysign(g, x)` where the facts prove them equal
@@ -226,11 +225,10 @@ def in_place_arithmetic(body, facts):
     statements, direct = iterate_items(statements, facts.kinds, facts.resolve, facts.tape)
     statements, listed = read_arrays_as_lists(statements, facts.kinds, facts.resolve,
                                               facts.namer.fresh)
-    statements, copies = drop_adjoint_copies(statements, facts.namer.is_adjoint)
-    changed = signs or in_place or batched or direct or listed or copies
+    changed = signs or in_place or batched or direct or listed
     if changed:
-        # with the adjoint copies gone, a sum started from an adjoint the backward sweep
-        # owns (`u_bar = t8_0_bar` before a loop adding into u_bar) can be added to in place
+        # a sum started from an adjoint the backward sweep owns (`u_bar = t8_0_bar` before
+        # a loop adding into u_bar) can be added to in place
         body = Body.of(statements)
         backward, accumulated = accumulate_in_place(
             list(body.backward), list(body.forward),
