@@ -88,7 +88,8 @@ def clean_up(body, facts):
 def accumulate(body, facts):
     """`N = N + e` -> `N += e` in the backward sweep (its sums are adjoints, never a user's
     own code) where no other name can see N's array."""
-    return body.with_backward(accumulate_in_place(list(body.backward))[0])
+    returned = [body.returned] if body.returned is not None else []
+    return body.with_backward(accumulate_in_place(list(body.backward), returned)[0])
 
 
 def dead_cycles(body, facts):
@@ -205,9 +206,7 @@ def in_place_arithmetic(body, facts):
     its elementwise arithmetic in arrays nothing reads again (buffers.py),
     its loops' saves pushed as one tuple per iteration (tape_batches.py), its loops over a
     tuple's positions iterating the tuple (item_loops.py), float arrays a loop reads item
-    by item read from a list (list_reads.py) and sums accumulated in place again
-    (inplace.py); `body` itself when nothing changed. (The adjoint copies nothing needs
-    are not written: ad/held_copies.py.)"""
+    by item read from a list (list_reads.py); `body` itself when nothing changed."""
     if not facts.specialised:
         return body
     # first abs's `g * np.sign(x)` as `np.copysign(g, x)` where the facts prove them equal
@@ -226,14 +225,7 @@ def in_place_arithmetic(body, facts):
     statements, listed = read_arrays_as_lists(statements, facts.kinds, facts.resolve,
                                               facts.namer.fresh)
     changed = signs or in_place or batched or direct or listed
-    if changed:
-        # a sum started from an adjoint the backward sweep owns (`u_bar = t8_0_bar` before
-        # a loop adding into u_bar) can be added to in place
-        body = Body.of(statements)
-        backward, accumulated = accumulate_in_place(
-            list(body.backward), list(body.forward),
-            [body.returned] if body.returned is not None else [])
-        body = body.with_backward(backward) if accumulated else body
+    body = Body.of(statements) if changed else body
     # last: every write into an array is now written out, so `y = float_copy(x)` at x's
     # last read can alias
     statements, shared = share_unit_copies(body.statements(), facts.kinds, facts.resolve)
