@@ -104,21 +104,3 @@ def test_a_branch_test_takes_its_single_use_temporaries():
 ])
 def test_what_stays_before_a_branch(forward, kept):
     assert kept in rewrite(forward)
-
-
-@pytest.mark.parametrize("backward, written", [
-    # a negated adjoint into the `+=` it feeds: the folder subtracts (no array for -g)
-    ("t6_0_bar = -(p_bar * c)\nq_bar += t6_0_bar * np.cos(q)",
-     "q_bar -= p_bar * c * np.cos(q)"),
-    ("t6_0_bar = -p_bar * c\nq_bar += t6_0_bar * h", "q_bar -= p_bar * c * h"),
-    # anything else stays named (a product into `+=` may be written into a buffer), and
-    # so does a negation into `-=` (the folder has no `-= -e`)
-    ("t6_0_bar = p_bar * c\nq_bar += t6_0_bar * h", "t6_0_bar = p_bar * c"),
-    ("t6_0_bar = -(p_bar * c)\nq_bar -= t6_0_bar * h", "t6_0_bar = -(p_bar * c)"),
-])
-def test_a_negated_adjoint_goes_into_the_sum_it_feeds(backward, written):
-    from s2s_ad.optimize.fold import fold_constants
-    body = gast.parse(backward).body
-    out, _ = inline_temporaries(body, numpy_only)
-    text = to_source(gast.Module(body=fold_constants(out)[0], type_ignores=[]))
-    assert written in text, text

@@ -8,8 +8,8 @@ written into: statements a pass does not change are shared, those it changes are
 keeps to what the generator left (it never re-derives a fact the generator should have
 had), so their order is the declared one:
 
-    REVERSE: clean up to a fixed point (folding, dead code), in-place sums in the
-             backward sweep, dead cycles, temporaries back into their use, quotients
+    REVERSE: clean up to a fixed point (folding, dead code), dead cycles, temporaries
+             back into their use, in-place sums in the backward sweep, quotients
              such as sinh(u) / cosh(u) read as one call (tanh(u)), the two branches'
              adjoints of an np.where summed as one np.where, closed forms (where
              shapes are proved), the gradients' types (casts of a float argument's
@@ -264,9 +264,9 @@ class Pass:
 
 REVERSE = (
     Pass("clean up", clean_up),
-    Pass("accumulate in place", accumulate),
     Pass("dead cycles", dead_cycles),
     Pass("inline temporaries", temporaries),
+    Pass("accumulate in place", accumulate),
     Pass("quotients", quotients),
     Pass("where sums", where_sums),
     Pass("closed forms", closed_forms),

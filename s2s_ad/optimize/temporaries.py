@@ -117,21 +117,9 @@ def _inline_into(stmt, name, value, copies=False):
             stmt.test = value
             return True
         return _replace_load(stmt.test, name, value)
-    if isinstance(stmt, gast.AugAssign) and isinstance(stmt.op, gast.Add) \
-            and _negated(value):
-        # `t6_0_bar = -(g * c)` into `q_bar += t6_0_bar * h`: its value runs before the
-        # addition, as in `=`, and the folder makes it `q_bar -= g * c * h`
-        return _replace_load(stmt, name, value)
     if not isinstance(stmt, (gast.Assign, gast.Return)) or stmt.value is None:
         return False
     return _replace_load(stmt, name, value, copies)
-
-
-def _negated(value):
-    """Is `value` a negation, or a product or quotient whose first factor is one?"""
-    while isinstance(value, gast.BinOp) and isinstance(value.op, (gast.Mult, gast.Div)):
-        value = value.left
-    return isinstance(value, gast.UnaryOp) and isinstance(value.op, gast.USub)
 
 
 def _replace_load(stmt, name, value, copies=False):
