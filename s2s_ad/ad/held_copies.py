@@ -1,5 +1,5 @@
-"""Reverse generation: the copy of an accumulated adjoint held across its reset, written
-only where the statement's own backward code needs it.
+"""Reverse generation: a copy of one adjoint into another name, written only where the
+backward code after it needs it.
 
 Reversing `x = x + dt * v` where x accumulates (a loop carries it), statements.py holds
 x's adjoint under a fresh name before resetting it (ad/adjoints.py `hold`): the template
@@ -20,6 +20,11 @@ the copy, the copy's reads read x_bar and the copy is not written:
     p_bar = p_bar_1 * x
     x_bar += p_bar_1 * p
 
+The same holds for the other copies ad/adjoints.py writes (`Adjoints.copied`): an
+adjoint that starts as another one, `t1_1_bar = s_bar` (a value read inside a branch, a
+restarted sum). Such a name is its variable's own adjoint, so it goes only where its
+variable is defined in the block and the name is bound nowhere after the copy.
+
 Renaming one name of an object for another that holds the same object, this is exact on
 every path: specialised, general, and the code a derivative of this derivative reads.
 """
@@ -29,8 +34,8 @@ from ..ir.walk import names_loaded, names_stored, walk_tree
 
 
 class HeldCopies:
-    """Mixin of statements.StatementReverser: `held_copies` lists the copies written in the
-    block being walked (backward_walk.block sets it to a new list at the block's start;
+    """Mixin of statements.StatementReverser. `self.adj.copies` lists the copies written in
+    the block being walked (backward_walk.block sets it to a new list at the block's start;
     None outside every block)."""
 
     def without_held_copies(self, block, outer, stmts):
@@ -51,7 +56,9 @@ class HeldCopies:
             if variable is not None and (variable not in done or any(
                     copy.targets[0].id in names_stored(s) for s in block[k + 1:])):
                 continue    # a variable's own adjoint, read after the block or bound again
-            # after f's whole body, every adjoint still passed on is read (by the gradients)
+            # an adjoint passed on to a variable defined before the block still reads the
+            # copy: in a loop or branch it stays; after f's whole body, the returned
+            # gradients are those readers, and they read x_bar too
             rest = _without_copy(block[k:], lambda name: self.adj.reads(
                 name, self.uniform.pending.items(), done), outer is None)
             if rest is not None:
