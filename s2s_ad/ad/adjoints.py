@@ -25,6 +25,7 @@ from ..ir import build
 from ..ir.walk import walk_tree
 from ..optimize.fold import fold_expression
 from .. import runtime_flow, runtime_shape
+from . import held_copies
 from .indexed_contributions import IndexedContributions
 
 
@@ -66,6 +67,8 @@ class Adjoints(IndexedContributions):
         self._zeroed = set()  # accumulated variables reset, whose zero is not yet written
         self._held = {}       # variable -> the name its pre-reset adjoint is held under
         self._unchanged = {}  # ... when the adjoint's own name still holds it (see hold)
+        self.copies = None    # copies of an adjoint written in the block being walked
+        self._holders = set()  # the names adjoints were held under (hold)
 
     # ---- state ---------------------------------------------------------------------------
     def snapshot(self):
@@ -116,6 +119,7 @@ class Adjoints(IndexedContributions):
             self._held.pop(variable, None)
         else:
             self._held[variable] = name
+            self._holders.add(name)
             if unchanged:
                 self._unchanged[variable] = name
 
@@ -126,6 +130,31 @@ class Adjoints(IndexedContributions):
             return build.name(self.name_of(variable))
         node = self._current.get(variable)
         return build.clone(node) if node is not None else None
+
+    def reads(self, name, pending=(), done=frozenset()):
+        """Does the adjoint passed on to a variable (not written yet; or one of the
+        (variable, expression) pairs `pending`) read `name`, a variable not in `done`
+        (whose definitions are reversed already: its adjoint is read no more)?"""
+        return any(isinstance(n, gast.Name) and n.id == name
+                   for variable, node in list(self._current.items()) + list(pending)
+                   if node is not None and (variable[0] if isinstance(variable, tuple)
+                                             else variable) not in done
+                   for n in walk_tree(node))
+
+    def copied(self, out, stmt):
+        """out.append(stmt), noting it in `copies` when it binds a second name to an
+        adjoint's object (`t1_1_bar = s_bar`): the backward walk drops the copies nothing
+        needs at the end of their block (held_copies.py)."""
+        out.append(stmt)
+        if isinstance(stmt.value, gast.Name) and self.copies is not None and (
+                self._namer.is_adjoint(stmt.value.id) or stmt.value.id in self._holders):
+            self.copies.append(stmt)
+
+    def rename(self, old, new, pending=()):
+        """The adjoints passed on (and the expressions `pending`) read `new` for `old`."""
+        for node in list(self._current.values()) + list(pending):
+            if node is not None:
+                held_copies.rename(node, old, new)
 
     def variable_holding(self, adjoint_name):
         """The straight-line variable (not accumulated, not a tuple item) whose adjoint is
@@ -188,7 +217,8 @@ class Adjoints(IndexedContributions):
                 current = build.const(0.0) if zero else build.name(name)
                 out.append(build.assign(name, build.call(self.helper(helper), [current, expr])))
             elif zero:
-                out.append(build.assign(name, self._snapshot(self.owned_value(variable, expr))))
+                self.copied(out, build.assign(name, self._snapshot(
+                    self.owned_value(variable, expr))))
             else:
                 expr = self.forward_value(expr)
                 out.append(build.assign(name, build.binop(build.name(name), "Add", expr)))
@@ -335,7 +365,7 @@ class Adjoints(IndexedContributions):
                 if variable not in self._owned:   # it may be updated in place from now on
                     current = build.call(self.helper(runtime_flow.copy_adjoint), [current])
                 if not (isinstance(current, gast.Name) and current.id == name):
-                    out.append(build.assign(name, current))
+                    self.copied(out, build.assign(name, current))
             self._forced.add(variable)
 
 

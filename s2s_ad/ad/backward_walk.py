@@ -141,8 +141,8 @@ class BackwardWalker(ForwardInstrumentation):
     def block(self, stmts, loop=None):
         """`loop`: the loop whose body `stmts` is; each statement's backward chunk is then
         recorded by its position (`iterations`, for tape.shapes_read_within_iterations)."""
-        out, last_line = [], None
-        chunks = []
+        out, last_line, chunks = [], None, []
+        outer, self.adj.copies = self.adj.copies, []
         if loop is not None:
             self.iterations.append((loop, chunks))
         for position in range(len(stmts) - 1, -1, -1):
@@ -165,7 +165,7 @@ class BackwardWalker(ForwardInstrumentation):
             elif isinstance(stmt, (gast.If, gast.For, gast.While)):
                 last_line = None
             out.extend(chunk)
-        return out
+        return self.stmts.without_held_copies(out, outer, stmts)
 
     def statement(self, stmt):
         if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name):

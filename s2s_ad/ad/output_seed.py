@@ -8,6 +8,15 @@ ad.reverse.reverse calls once for the returned value:
     grad, output of unknown shape     ->  [if type(y) is not float: check_scalar_output(y)], 1.0
     vjp (the user's)                  ->  [cotangent = check_cotangent(cotangent, y)], cotangent
     vjp of a helper                   ->  [], cotangent   (its caller passes the right shape)
+
+`literal_seed(...)` reads a seed `loss_bar = 1.0` that the backward sweep never binds again
+(the output a loop adds to: `s = s + e` passes s's adjoint back unchanged), and any other
+adjoint bound once to a float literal, as the literal itself, after the walk, so that
+stage 7's folding sees `1.0 * 2.0 * t9_0`:
+
+    loss_bar = 1.0                              for t in t1_0[::-1]:
+    for t in t1_0[::-1]:                ->          t9_0_bar = 1.0 * 2.0 * t9_0
+        t9_0_bar = loss_bar * 2.0 * t9_0
 """
 import os
 
@@ -16,6 +25,7 @@ import gast
 from ..analyses.shapes import scalar_output_leaves
 from ..errors import NonScalarOutputError
 from ..ir import build
+from ..ir.walk import names_stored
 from .. import runtime_checks
 
 
@@ -75,3 +85,36 @@ def refuse_proven_array_output(levels, request, kinds):
         levels.parsed.source_map.locate(ret),
         "use s2s_ad.vjp(f) (or jacobian) for array outputs, or reduce the output to a "
         "scalar (e.g. np.sum)")
+
+
+def literal_seed(seeded, walked, gradients, is_adjoint):
+    """(seeded, walked, gradients) with the adjoints bound once, at the top level, to a
+    float literal (the accumulated output's seed; `l2_bar = 0.001` of `l2 * np.sum(w * w)`)
+    read as that literal: their statements go, and their reads in `walked` (the
+    generator's own statements, edited where they stand, as tape.py edits them after)
+    and in `gradients` become the literal. A name bound once at the top level is read
+    only after that (it is bound nowhere before)."""
+    stores = {}
+    for stmt in seeded + walked:
+        for name in names_stored(stmt):
+            stores[name] = stores.get(name, 0) + 1
+    seeds = {s.targets[0].id: s.value.value for s in seeded + walked
+             if build.assigned_name(s) is not None and isinstance(s.value, gast.Constant)
+             and type(s.value.value) is float and is_adjoint(s.targets[0].id)
+             and stores[s.targets[0].id] == 1}
+    if not seeds:
+        return seeded, walked, gradients
+    literals = _Literals(seeds)
+    seeded, walked = ([literals.visit(s) for s in part if build.assigned_name(s) not in seeds]
+                      for part in (seeded, walked))
+    return seeded, walked, [literals.visit(g) for g in gradients]
+
+
+class _Literals(gast.NodeTransformer):
+    def __init__(self, seeds):
+        self.seeds = seeds
+
+    def visit_Name(self, node):
+        if isinstance(node.ctx, gast.Load) and node.id in self.seeds:
+            return build.const(self.seeds[node.id])
+        return node

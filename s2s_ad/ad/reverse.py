@@ -34,6 +34,7 @@ from .helper_calls_reverse import active_params
 from .statements import StatementReverser
 from .loop_invariants import loop_invariant_numbers
 from .tape import resolve_markers, shapes_read_off_kept_values, shapes_read_within_iterations
+from .output_seed import literal_seed
 
 
 @dataclass
@@ -110,6 +111,8 @@ def reverse(inputs, wrt, seed):
     walked = walker.block(forward)
     statements.uniform.flush_all(walked)    # parameters' adjoints still held as numbers
     gradients = [walker.gradient(name) for name in wrt]
+    seeded, walked, gradients = literal_seed(seeded, walked, gradients,
+                                             inputs.namer.is_adjoint)
     forward = walker.instrument(forward)
     shape_helpers = _shape_helpers(inputs.bindings) if inputs.shape_tape else None
     if shape_helpers is not None and inputs.kinds is not None:

@@ -32,6 +32,7 @@ from .carried_sums import SumAdjoints, carried_sums
 from .binding import BindingError, bind_operands
 from .expand import expand
 from .held_calls import held_calls
+from .held_copies import HeldCopies
 from .helper_calls_reverse import HelperCallReverser
 from .list_statements import ListStatementReverser
 from .maybe_zero import MaybeZeroAdjoints
@@ -63,7 +64,7 @@ def _no_number(name):
 
 
 class StatementReverser(HelperCallReverser, ListStatementReverser, MaybeZeroAdjoints,
-                        ResultItems):
+                        ResultItems, HeldCopies):
     def __init__(self, inputs, context, adjoints, helpers, first_defs=frozenset(),
                  repeated_ids=frozenset()):
         self.first_defs = first_defs
@@ -180,7 +181,7 @@ class StatementReverser(HelperCallReverser, ListStatementReverser, MaybeZeroAdjo
                 self._maybe_zero.add(held)
                 self._held_zero.add(held)
             current = self.adj.get(target)
-            out.append(build.assign(held, current))
+            self.adj.copied(out, build.assign(held, current))
             result_adjoint = build.name(held)
             self.adj.reset(target)
             self.sums.reset(target)

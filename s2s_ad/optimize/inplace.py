@@ -7,9 +7,7 @@ hand-written gradient adds in place. This pass turns `N = N + e` into `N += e` (
 
 - every assignment to N is `N = 0.0` (or 0), `N = N + e` (or `- e`) with e not reading N,
   or, at the top level of the body, `N = e` for arithmetic e, or `N = M` where M is an
-  adjoint nothing else reads, made once at the top level by arithmetic (or by
-  `np.multiply(..., out=T)` into a temporary T made by arithmetic and read nowhere else):
-  so N's value is always a Python zero or an array only N holds (the first `N += e` on a
+  adjoint nothing else reads, made once at the top level by arithmetic: so N's value is always a Python zero or an array only N holds (the first `N += e` on a
   float rebinds N to a new array, later ones add into it);
 - N is read only as an operand of arithmetic (`N * h`, `-N`: a new value), of np.dot /
   np.vdot, or inside the final `return`; never bare (`M = N`), subscripted or sliced (views), as an
@@ -31,13 +29,12 @@ from ..ir.walk import walk_tree, with_blocks
 _OPERATOR_PARENTS = (gast.BinOp, gast.UnaryOp, gast.Compare, gast.BoolOp)
 
 
-def accumulate_in_place(body, before=(), after=()):
-    """Returns (new body, changed); `body` is not written into (a loop or branch holding a
-    rewritten sum is a shallow copy). `before`, `after`: the statements around body (the
-    forward sweep; the final return), read only to see where the arrays body starts from
-    were made and who else reads them."""
+def accumulate_in_place(body, after=()):
+    """Returns (new body, changed); `body` (a backward sweep) is not written into (a loop
+    or branch holding a rewritten sum is a shallow copy). `after`: the statements after
+    it (the final return), read only to see who else reads its arrays."""
     module = gast.Module(body=body, type_ignores=[])
-    candidates = _candidates(module, list(before), list(after))
+    candidates = _candidates(module, list(after))
     if not candidates:
         return body, False
     changed = [False]
@@ -82,50 +79,32 @@ def _is_zero_assignment(stmt):
         and value.value == 0
 
 
-def _owned_copies(module, before, after):
+def _owned_copies(module, after):
     """{id(stmt): N} for each top-level `N = M` where M holds an array only M holds
     (see the module docstring) and is read only there."""
     stores, loads = {}, {}
-    for node in walk_tree(gast.Module(body=before + module.body + after, type_ignores=[])):
+    for node in walk_tree(gast.Module(body=module.body + after, type_ignores=[])):
         if isinstance(node, gast.Name):
             table = stores if isinstance(node.ctx, gast.Store) else loads
             table[node.id] = table.get(node.id, 0) + 1
     made = {}                     # top-level name -> its defining statement, in order
     owned, top = {}, {id(stmt) for stmt in module.body}
-    for stmt in before + module.body:
+    for stmt in module.body:
         target = build.assigned_name(stmt)
         if target is None:
             continue
         value = stmt.value
         if isinstance(value, gast.Name) and value.id in made and stores[value.id] == 1 \
-                and loads.get(value.id) == 1 and _fresh(made[value.id], made, stores, loads) \
+                and loads.get(value.id) == 1 \
+                and isinstance(made[value.id].value, (gast.BinOp, gast.UnaryOp)) \
                 or id(stmt) in top and isinstance(value, (gast.BinOp, gast.UnaryOp)):
             owned[id(stmt)] = target
         made[target] = stmt
     return owned
 
 
-def _fresh(stmt, made, stores, loads):
-    """Does stmt's value make an array nothing else holds: arithmetic, or a call writing
-    `out=T` into a temporary T made by arithmetic and read only in this call?"""
-    value = stmt.value
-    if isinstance(value, (gast.BinOp, gast.UnaryOp)):
-        return True
-    if not isinstance(value, gast.Call):
-        return False
-    out = [k.value for k in value.keywords if k.arg == "out"]
-    if len(out) != 1 or not isinstance(out[0], gast.Name) or out[0].id not in made \
-            or stores[out[0].id] != 1:
-        return False
-    buffer = out[0].id
-    reads_here = sum(1 for n in walk_tree(value) if isinstance(n, gast.Name)
-                     and n.id == buffer and isinstance(n.ctx, gast.Load))
-    return loads.get(buffer) == reads_here \
-        and isinstance(made[buffer].value, (gast.BinOp, gast.UnaryOp))
-
-
-def _candidates(module, before, after):
-    owned = _owned_copies(module, before, after)
+def _candidates(module, after):
+    owned = _owned_copies(module, after)
     accumulated, rejected = set(), set()
     allowed_loads = set()          # ids of Name nodes read in an allowed position
     for node in walk_tree(module):

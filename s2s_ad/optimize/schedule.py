@@ -8,8 +8,8 @@ written into: statements a pass does not change are shared, those it changes are
 keeps to what the generator left (it never re-derives a fact the generator should have
 had), so their order is the declared one:
 
-    REVERSE: clean up to a fixed point (folding, dead code), in-place sums in the
-             backward sweep, dead cycles, temporaries back into their use, quotients
+    REVERSE: clean up to a fixed point (folding, dead code), dead cycles, temporaries
+             back into their use, in-place sums in the backward sweep, quotients
              such as sinh(u) / cosh(u) read as one call (tanh(u)), the two branches'
              adjoints of an np.where summed as one np.where, closed forms (where
              shapes are proved), the gradients' types (casts of a float argument's
@@ -42,7 +42,6 @@ from .. import runtime_flow, runtime_pieces
 from ..ir import build
 from ..signature import Num
 from ..ir.walk import names_stored
-from .adjoint_copies import drop_adjoint_copies
 from .body import Body
 from .buffers import schedule_in_place
 from .cholesky_products import cancel_cholesky_products
@@ -89,7 +88,8 @@ def clean_up(body, facts):
 def accumulate(body, facts):
     """`N = N + e` -> `N += e` in the backward sweep (its sums are adjoints, never a user's
     own code) where no other name can see N's array."""
-    return body.with_backward(accumulate_in_place(list(body.backward))[0])
+    returned = [body.returned] if body.returned is not None else []
+    return body.with_backward(accumulate_in_place(list(body.backward), returned)[0])
 
 
 def dead_cycles(body, facts):
@@ -206,9 +206,7 @@ def in_place_arithmetic(body, facts):
     its elementwise arithmetic in arrays nothing reads again (buffers.py),
     its loops' saves pushed as one tuple per iteration (tape_batches.py), its loops over a
     tuple's positions iterating the tuple (item_loops.py), float arrays a loop reads item
-    by item read from a list (list_reads.py), adjoint copies nothing needs dropped
-    (adjoint_copies.py) and sums accumulated in place again (inplace.py); `body`
-    itself when nothing changed."""
+    by item read from a list (list_reads.py); `body` itself when nothing changed."""
     if not facts.specialised:
         return body
     # first abs's `g * np.sign(x)` as `np.copysign(g, x)` where the facts prove them equal
@@ -227,16 +225,8 @@ def in_place_arithmetic(body, facts):
     statements, direct = iterate_items(statements, facts.kinds, facts.resolve, facts.tape)
     statements, listed = read_arrays_as_lists(statements, facts.kinds, facts.resolve,
                                               facts.namer.fresh)
-    statements, copies = drop_adjoint_copies(statements, facts.namer.is_adjoint)
-    changed = signs or in_place or batched or direct or listed or copies
-    if changed:
-        # with the adjoint copies gone, a sum started from an adjoint the backward sweep
-        # owns (`u_bar = t8_0_bar` before a loop adding into u_bar) can be added to in place
-        body = Body.of(statements)
-        backward, accumulated = accumulate_in_place(
-            list(body.backward), list(body.forward),
-            [body.returned] if body.returned is not None else [])
-        body = body.with_backward(backward) if accumulated else body
+    changed = signs or in_place or batched or direct or listed
+    body = Body.of(statements) if changed else body
     # last: every write into an array is now written out, so `y = float_copy(x)` at x's
     # last read can alias
     statements, shared = share_unit_copies(body.statements(), facts.kinds, facts.resolve)
@@ -275,9 +265,9 @@ class Pass:
 
 REVERSE = (
     Pass("clean up", clean_up),
-    Pass("accumulate in place", accumulate),
     Pass("dead cycles", dead_cycles),
     Pass("inline temporaries", temporaries),
+    Pass("accumulate in place", accumulate),
     Pass("quotients", quotients),
     Pass("where sums", where_sums),
     Pass("closed forms", closed_forms),
