@@ -128,3 +128,24 @@ def test_an_argument_reaching_itself_through_a_dict(both_paths):
     x = np.linspace(0.5, 2.0, 5)
     df = s2s_ad.grad(fresh(_scaled_sine))
     np.testing.assert_allclose(df(x, _Cyclic()), 3.0 * np.cos(x), rtol=1e-12)
+
+
+def _copies_returned(a, x0, x1):
+    w1 = x0.copy()
+    t3 = 0.0
+    w5 = w1.copy()
+    t3 *= np.float32(0.5)
+    return w5
+
+
+def test_hvp_of_an_array_output_is_the_located_error_not_a_crash(both_paths, monkeypatch):
+    # the gradient differentiated again calls np.float32(...): a library's class, no
+    # object of the user's whose state could be made locals (it raised Unplanned on the
+    # general path, which a user reaches when the specialisation falls back)
+    monkeypatch.delenv("S2S_AD_STRICT_PASSES", raising=False)
+    from s2s_ad.errors import NonScalarOutputError
+    x0 = np.linspace(-1.0, 1.0, 24, dtype=np.float32).reshape(2, 3, 4)
+    x1 = np.linspace(-0.5, 0.5, 4, dtype=np.float32)
+    for a in (np.float32(-0.5), np.float32(0.5)):
+        with pytest.raises(NonScalarOutputError):
+            s2s_ad.hvp(fresh(_copies_returned), wrt=2)(a, x0, x1, np.linspace(1.0, 2.0, 4))

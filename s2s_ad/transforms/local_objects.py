@@ -34,6 +34,7 @@ from ..ir.build import dotted_path
 from ..ir.walk import walk_tree
 from ..frontend.star_params import source_function
 from ..runtime_objects import constructible
+from ..signature import library_class
 from .object_rewrite import Unplanned, rewrite_block, self_uses
 from .object_state import class_plan
 
@@ -84,7 +85,9 @@ def _replaced(tree, index, stmt, func, fresh, smap):
     """f's new body for the object `stmt` makes, or None when it is left as it is."""
     name = stmt.targets[0].id
     cls = _class_named(stmt.value.func, func, tree)
-    if not isinstance(cls, type) or any(
+    # (a library's class, np.float32(0.5) in a derivative differentiated again, is a
+    # primitive, not an object whose state f could hold)
+    if not isinstance(cls, type) or library_class(cls) or any(
             isinstance(n, gast.Name) and n.id == name
             for s in tree.body[:index] for n in walk_tree(s)):
         return None
@@ -105,11 +108,12 @@ def _replaced(tree, index, stmt, func, fresh, smap):
         _check_free_names(plan, tree, _scope(func))
         local = {a: fresh(f"{name}_{a}") for a in plan.state}
         new = rewrite_block(after, name, local, plan, lambda: fresh(f"{name}_result"))
+        made = _construction(stmt, plan, local)
     except Unplanned as left:
         if left.node is not None and not constructible(cls):
             _refuse_escape(name, cls, plan, called, left.node, smap)
         return None
-    return tree.body[:index] + plan.defs + _construction(stmt, plan, local) + new
+    return tree.body[:index] + plan.defs + made + new
 
 
 def _class_named(expr, func, tree):
