@@ -52,8 +52,12 @@ def check_scalar_output(*values):
 
 
 def _not_a_scalar(what, advice):
+    origin = _caller_origin(3)
+    if origin.startswith("the gradient of "):       # grad of grad of f of an array
+        advice = ("for second derivatives use s2s_ad.hvp(f) (the Hessian times a vector) "
+                  "or s2s_ad.hessian(f), or reduce the gradient to a scalar")
     raise NonScalarOutputError(f"grad needs a function with a real scalar output, but "
-                               f"{_caller_origin(3)} returns {what}; {advice}")
+                               f"{origin} returns {what}; {advice}")
 
 
 def check_cotangent(cotangent, output):
