@@ -95,6 +95,10 @@ def fence(parsed, extra_allowed=(), resolution=None):
     named_lambdas |= _lambdas_given_to_defs(tree, nodes, resolution)
     named_lambdas |= _lambdas_given_to_transforms(nodes, resolution)
     allowed_stars = _allowed_stars(nodes)
+    # (not a display's star: an assignment's one, which is supported, would be the fix)
+    loop_stars = {id(e) for n in nodes if isinstance(n, (gast.For, gast.comprehension))
+                  and isinstance(n.target, (gast.Tuple, gast.List))
+                  for e in n.target.elts if isinstance(e, gast.Starred)}
     # `except E: raise` (the handler's one statement) lets the exception leave
     reraising = {id(h.body[0]) for h in nodes if isinstance(h, gast.ExceptHandler)
                  and len(h.body) == 1 and isinstance(h.body[0], gast.Raise)}
@@ -123,6 +127,12 @@ def fence(parsed, extra_allowed=(), resolution=None):
                 continue
             if kind in (gast.Import, gast.ImportFrom) and resolution is not None:
                 continue     # the names it binds are facts of the derivative (resolve.py)
+            if id(node) in loop_stars:
+                raise UnsupportedSyntaxError(
+                    "a starred name in a loop's target (`for a, *rest in records`) is not "
+                    "supported", smap.locate(node),
+                    "unpack in the loop's body: `for record in records:` then "
+                    "`a, *rest = record` (a comprehension: write the loop)")
             if kind in _UNSUPPORTED:
                 message, hint = _UNSUPPORTED[kind]
                 raise UnsupportedSyntaxError(message, smap.locate(node), hint)
