@@ -24,7 +24,7 @@ from ..ir.build import dotted_path
 from ..ir import build
 from .. import runtime_checks, runtime_flow
 from .fallbacks import is_fallback
-from .iterator_items import check_endless, check_read_once
+from .iterator_items import check_endless, check_read_once, subscripts_by
 
 
 def assigned_in_compound(tree):
@@ -219,7 +219,7 @@ class ControlFlowMixin:
         body, key = reads if reads is not None else (getattr(origin, "body", []),
                                                      getattr(target, "id", None))
         keyed = isinstance(it, gast.Name) and isinstance(target, gast.Name) \
-            and _subscripts_by(body, it.id, key)
+            and subscripts_by(body, it.id, key)
         if keyed or (call is not None and isinstance(call.func, gast.Attribute)
                      and call.func.attr in ("items", "keys", "values") and not call.args):
             # `for k in d: ... d[k] ...` iterates a dict's keys, as `for k in d.keys()`
@@ -386,10 +386,3 @@ def renamed(target, mapping):
     if isinstance(target, gast.Name):
         return build.name(mapping.get(target.id, target.id), store=True)
     return gast.Tuple(elts=[renamed(e, mapping) for e in target.elts], ctx=gast.Store())
-
-
-def _subscripts_by(body, container, key):
-    """Does `body` read `container[key]` (both plain names)?"""
-    return any(isinstance(node, gast.Subscript) and isinstance(node.value, gast.Name)
-               and node.value.id == container and isinstance(node.slice, gast.Name)
-               and node.slice.id == key for stmt in body for node in walk_tree(stmt))

@@ -12,6 +12,9 @@ wrong value and gradient without an error. An endless iterator (`itertools.count
     it = iter(range(n))                 UnsupportedSyntaxError at `iter(range(n))`:
     for i in it: ... break              the iterator is read in 2 places ...
     for i in it: ...
+
+And when `for k in d` iterates a dict's keys: when what the loop reads subscripts d by k
+(`d[k]`, `d.get(k)`: subscripts_by), as `for k in d.keys()` would.
 """
 import itertools
 
@@ -71,3 +74,20 @@ def check_read_once(tree, name, value, makes_an_iterator, locate):
 def _at(node):
     """Where a node stands in the source (the tree normalized may be a copy of f's)."""
     return (getattr(node, "lineno", None), getattr(node, "col_offset", None))
+
+
+def subscripts_by(body, container, key):
+    """Does `body` read `container[key]` or `container.get(key, ...)` (plain names)?"""
+    return any(_reads_by(node, container, key) for stmt in body for node in walk_tree(stmt))
+
+
+def _reads_by(node, container, key):
+    if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) \
+            and node.func.attr == "get" and node.args and not node.keywords:
+        node, index = node.func, node.args[0]       # d.get(k): d's value at the key k
+    elif isinstance(node, gast.Subscript):
+        index = node.slice
+    else:
+        return False
+    return isinstance(node.value, gast.Name) and node.value.id == container \
+        and isinstance(index, gast.Name) and index.id == key

@@ -1,0 +1,44 @@
+"""Programs a new user writes, each cut down from one that failed in session 25 (repros of
+what was left in /work/s25-users-left), checked against central differences on both
+derivative paths, to second order (hvp against differences of the gradient)."""
+import numpy as np
+import pytest
+
+from derivative_paths import PATHS, check_against_differences
+
+X2 = np.array([0.5, -1.0])
+
+
+def unrolled_sgd(x):
+    """gradient descent unrolled in f, the parameters a dict rebuilt by a comprehension:
+    its keys' loop `[k for k in p]` indexed p by position (KeyError: 0 inside the
+    derivative)"""
+    p = {"a": x, "b": 0.5 * x[0]}
+    for _ in range(3):
+        g = {"a": 2.0 * p["a"], "b": 2.0 * (p["b"] - 1.0)}
+        p = {k: p[k] - 0.1 * g[k] for k in p}
+    return np.sum(p["a"] ** 2) + p["b"] ** 2
+
+
+def renamed_keys(x):
+    """a key made from the key, and a filter"""
+    p = {"a": x, "b": 2.0 * x, "c": x * x}
+    q = {name.upper(): p[name] * 3.0 for name in p if name != "c"}
+    return np.sum(q["A"] * q["B"])
+
+
+def read_with_get(x):
+    """`for k in d: ... d.get(k)` iterates the keys as `d[k]` does (KeyError: 0)"""
+    p = {"a": x, "b": 2.0 * x}
+    s = 0.0
+    for k in p:
+        v = p.get(k)
+        s = s + np.sum(np.sin(v) * v)
+    return s
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f", [unrolled_sgd, renamed_keys, read_with_get],
+                         ids=lambda f: f.__name__)
+def test_dicts_iterated_by_key(f, path):
+    check_against_differences(path, f, X2)
