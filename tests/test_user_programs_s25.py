@@ -42,3 +42,14 @@ def read_with_get(x):
                          ids=lambda f: f.__name__)
 def test_dicts_iterated_by_key(f, path):
     check_against_differences(path, f, X2)
+
+
+def vectorized_sine(x):
+    return np.sum(np.vectorize(np.sin)(x))
+
+
+def test_a_vectorized_function_is_named_with_its_class():
+    """(it was `numpy.__call__`)"""
+    import s2s_ad
+    with pytest.raises(s2s_ad.MissingDerivativeError, match=r"`numpy\.vectorize\.__call__`"):
+        s2s_ad.grad(vectorized_sine)(X2)
