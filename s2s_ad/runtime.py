@@ -90,8 +90,8 @@ def _float_dtype(*values):
     Python float does not widen it), integers and booleans become float64."""
     try:
         return np.result_type(*values, 1.0)
-    except (TypeError, ValueError):
-        return np.float64
+    except (TypeError, ValueError):     # (a string, an object array's item): a dtype too
+        return np.dtype(np.float64)
 
 
 def _adjoint_dtype(g, x):

@@ -53,3 +53,18 @@ def test_a_vectorized_function_is_named_with_its_class():
     import s2s_ad
     with pytest.raises(s2s_ad.MissingDerivativeError, match=r"`numpy\.vectorize\.__call__`"):
         s2s_ad.grad(vectorized_sine)(X2)
+
+
+def object_array_item(x):
+    """an object array holding a number of x and a label"""
+    row = np.array([x[0], "label"], dtype=object)
+    return row[0] * 2.0 + np.sum(x[1:] ** 2)
+
+
+def test_an_object_arrays_number_gets_its_gradient():
+    """(AttributeError inside s2s_ad's runtime: the dtype of its adjoint was the class
+    np.float64, not a dtype)"""
+    import s2s_ad
+    from gradcheck import numeric_grad
+    np.testing.assert_allclose(s2s_ad.grad(object_array_item)(X2),
+                               numeric_grad(object_array_item, (X2,), 0), rtol=1e-7)
