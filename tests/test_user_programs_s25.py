@@ -68,3 +68,19 @@ def test_an_object_arrays_number_gets_its_gradient():
     from gradcheck import numeric_grad
     np.testing.assert_allclose(s2s_ad.grad(object_array_item)(X2),
                                numeric_grad(object_array_item, (X2,), 0), rtol=1e-7)
+
+
+def squares(*values):
+    return sum(v ** 2 for v in values)
+
+
+def spread_into_a_star_helper(x):
+    """h(*x) of a def taking *args, x of more than 4 numbers: a TypeError inside s2s_ad
+    ("a call of a function held in a variable with 1 to 4 arguments, not 6")"""
+    return squares(*x) + squares(x[0], x[1]) * x[2]
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("n", [3, 6, 9])
+def test_items_spread_into_a_helper_taking_star_args(n, path):
+    check_against_differences(path, spread_into_a_star_helper, np.linspace(-1.0, 1.2, n))
