@@ -84,3 +84,36 @@ def spread_into_a_star_helper(x):
 @pytest.mark.parametrize("n", [3, 6, 9])
 def test_items_spread_into_a_helper_taking_star_args(n, path):
     check_against_differences(path, spread_into_a_star_helper, np.linspace(-1.0, 1.2, n))
+
+
+def loss_of_data_loaded_later(w):
+    return np.mean((DATA_LOADED_LATER @ w - 1.0) ** 2) * WEIGHT_SET_LATER
+
+
+@pytest.mark.parametrize("mode", ["grad", "value_and_grad", "jvp"])
+def test_grad_above_the_data_it_reads(mode):
+    """`dloss = grad(loss)` written above `X = load(...)`, as a script is laid out: the
+    derivative is made at its first call (grad() raised "`X` is not defined when the
+    derivative is built"); a call before the data exists is that located error."""
+    import s2s_ad
+    from gradcheck import numeric_grad
+    made = getattr(s2s_ad, mode)(loss_of_data_loaded_later)
+    w = np.array([0.2, -0.4, 0.7])
+    with pytest.raises(s2s_ad.UnsupportedSyntaxError, match="`DATA_LOADED_LATER` is not"):
+        made(w, np.ones(3)) if mode == "jvp" else made(w)
+    try:
+        for weight in (1.0, 2.5, 3):            # a number rebound: a fact no longer
+            globals().update(DATA_LOADED_LATER=np.linspace(-1.0, 1.0, 12).reshape(4, 3),
+                             WEIGHT_SET_LATER=weight)
+            expected = numeric_grad(loss_of_data_loaded_later, (w,), 0)
+            if mode == "jvp":
+                got = made(w, np.ones(3))[1]
+                expected = np.sum(expected)
+            else:
+                got = made(w)[1] if mode == "value_and_grad" else made(w)
+            np.testing.assert_allclose(got, expected, rtol=1e-6)
+        extra = (np.ones(3),) if mode == "jvp" else ()
+        assert "def " in s2s_ad.derivative_source(made, w, *extra)
+    finally:
+        globals().pop("DATA_LOADED_LATER", None)
+        globals().pop("WEIGHT_SET_LATER", None)

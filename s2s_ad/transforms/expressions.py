@@ -188,9 +188,11 @@ class ExpressionMixin:
 
     def _check_bound(self, path, node):
         if not self.res.has(path):
-            raise UnsupportedSyntaxError(
+            error = UnsupportedSyntaxError(
                 f"`{path}` is not defined when the derivative is built", self.smap.locate(node),
-                "define (or import) it before calling s2s_ad.grad")
+                "define (or import) it before the derivative is first called")
+            error.undefined = path      # (grad() waits for the first call: api._deferred)
+            raise error
 
 
 _NOT_LITERAL = object()
