@@ -117,3 +117,48 @@ def test_grad_above_the_data_it_reads(mode):
     finally:
         globals().pop("DATA_LOADED_LATER", None)
         globals().pop("WEIGHT_SET_LATER", None)
+
+
+class Doubled:
+    """a sequence-like class of the user's: s[i] is twice the item it holds"""
+
+    def __init__(self, xs):
+        self.xs = xs
+
+    def __getitem__(self, i):
+        return self.xs[i] * 2.0
+
+    def __len__(self):
+        return len(self.xs)
+
+
+def through_getitem_made_in_f(x):
+    s = Doubled(x)
+    return sum(s[i] ** 2 for i in range(len(s))) + s[0] * s[-1]
+
+
+def through_getitem_of_an_argument(x, s):
+    return sum(s[i] * x[i] ** 2 for i in range(len(s)))
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_a_subscript_calls_the_classes_getitem(path):
+    """s[i] of an object whose class defines __getitem__ was read as an item of a sequence
+    of numbers: a zero gradient (0.0 for an array argument), silently"""
+    check_against_differences(path, through_getitem_made_in_f, np.array([0.3, -0.7, 1.1]))
+
+
+def test_an_object_arguments_getitem_in_each_argument():
+    import s2s_ad
+    from derivative_paths import grad_on
+    from gradcheck import numeric_grad
+    x, held = np.array([0.3, -0.7, 1.1]), np.array([1.5, 0.2, -0.4])
+    for path in PATHS:
+        got = grad_on(path, through_getitem_of_an_argument)(x, Doubled(held))
+        np.testing.assert_allclose(
+            got, numeric_grad(through_getitem_of_an_argument, (x, Doubled(held)), 0))
+    got = s2s_ad.grad(through_getitem_of_an_argument, wrt=1)(x, Doubled(held))
+    np.testing.assert_allclose(got.xs, 2.0 * x ** 2)
+    with pytest.raises(TypeError, match="subscript of a Doubled object"):
+        # the general derivative does not know s's class: an error, not a zero
+        grad_on("general", through_getitem_of_an_argument, wrt=1)(x, Doubled(held))

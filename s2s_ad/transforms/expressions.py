@@ -138,6 +138,8 @@ class ExpressionMixin:
         if isinstance(expr, gast.Subscript):
             if (lowered := self._axis_concatenation(expr)) is not None:   # np.r_[...]
                 return lowered
+            if (call := self._item_method(expr)) is not None:    # s[i], def __getitem__
+                return self._method_call(expr.value, "__getitem__", call)
             value, l1 = self._atom(expr.value)
             index, l2 = self._index(expr.slice)
             return build.subscript(value, index), 1 + max(l1, l2)

@@ -35,6 +35,26 @@ from .object_paths import ObjectPathMixin
 class ObjectCallMixin(ObjectPathMixin):
     """Calls and property reads on objects of a known class."""
 
+    def _item_method(self, expr):
+        """`s[i]` of an object whose class (known while normalizing) defines
+        `__getitem__`: the call `s.__getitem__(i)`, differentiated as its methods are
+        (read as a subscript, the derivative took s for a sequence of numbers: a zero
+        gradient). None otherwise (a slice: runtime_flow.scatter_add refuses it)."""
+        if not isinstance(expr.value, gast.Name) or isinstance(expr.slice, gast.Slice) \
+                or isinstance(expr.slice, gast.Tuple) and any(
+                    isinstance(e, gast.Slice) for e in expr.slice.elts):
+            return None
+        found = self._receiver_class(expr.value)
+        method = getattr(found[0], "__getitem__", None) if found and found[1] != "class" \
+            else None
+        if not inspect.isfunction(method) \
+                or (method.__module__ or "").split(".")[0] in _LIBRARIES:
+            return None
+        func = gast.Attribute(value=build.clone(expr.value), attr="__getitem__",
+                              ctx=gast.Load())
+        return build.with_location(gast.Call(func=build.with_location(func, expr),
+                                             args=[expr.slice], keywords=[]), expr)
+
     def _receiver_class(self, receiver):
         """(class, "instance" or "class") when the class of the object a name holds is
         known while normalizing: `self` / `cls` of the method differentiated (resolve.py),
