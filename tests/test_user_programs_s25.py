@@ -162,3 +162,69 @@ def test_an_object_arguments_getitem_in_each_argument():
     with pytest.raises(TypeError, match="subscript of a Doubled object"):
         # the general derivative does not know s's class: an error, not a zero
         grad_on("general", through_getitem_of_an_argument, wrt=1)(x, Doubled(held))
+
+
+class Pair:
+    """a value of two numbers with operators of its own (not fieldwise: b multiplies)"""
+
+    def __init__(self, a, b):
+        self.a, self.b = a, b
+
+    def __add__(self, other):
+        return Pair(self.a + other.a, self.b * other.b)
+
+    def __sub__(self, other):
+        return Pair(self.a - other.a, self.b * other.b)
+
+    def __mul__(self, k):
+        return Pair(self.a * k, self.b + k)
+
+    def __rmul__(self, k):
+        return Pair(self.a * k, self.b - k)
+
+    def __neg__(self):
+        return Pair(-self.a, self.b * self.b)
+
+    def __matmul__(self, other):
+        return self.a * other.b + self.b * other.a
+
+
+def pair_operators(x):
+    """`+` of two Pairs was differentiated as a fieldwise sum (a wrong gradient, silently);
+    `*`, `-`, unary `-` and `@` crashed inside the derivative"""
+    p = Pair(x[0], x[1])
+    q = Pair(x[1], x[2])
+    s = Pair(x[0], x[1]) + Pair(x[1], x[2])
+    d = p - q
+    m = q * 3.0
+    n = -Pair(x[2], x[0])
+    r = 2.0 * Pair(x[0], x[2])
+    return s.a ** 2 + s.b + d.a * d.b + m.a * m.b + n.a * n.b + r.a * r.b + p @ q
+
+
+def pair_accumulated(x):
+    v = Pair(x[0], x[1])
+    v += Pair(x[1], x[2])       # v is no longer made once in f: its class is not known
+    return v.a ** 2 + v.b
+
+
+def pair_of_arguments(p, q):
+    s = p + q
+    return s.a ** 2 + s.b
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_operators_of_a_class_call_its_methods(path):
+    check_against_differences(path, pair_operators, np.array([0.3, -0.7, 1.1]))
+
+
+def test_an_operator_the_derivative_cannot_follow_is_an_error_not_a_wrong_gradient():
+    import s2s_ad
+    from derivative_paths import grad_on
+    for path in PATHS:
+        with pytest.raises(s2s_ad.UnsupportedSyntaxError, match=r"calls Pair\.__add__"):
+            grad_on(path, pair_accumulated)(np.array([0.3, -0.7, 1.1]))
+    got = s2s_ad.grad(pair_of_arguments)(Pair(0.3, 0.5), Pair(0.2, 0.7))  # its class known
+    np.testing.assert_allclose((got.a, got.b), (1.0, 0.7))
+    with pytest.raises(s2s_ad.UnsupportedSyntaxError, match=r"calls Pair\.__add__"):
+        grad_on("general", pair_of_arguments)(Pair(0.3, 0.5), Pair(0.2, 0.7))

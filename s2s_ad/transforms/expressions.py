@@ -90,6 +90,9 @@ class ExpressionMixin:
         return op, level
 
     def _lower(self, expr):
+        if isinstance(expr, (gast.BinOp, gast.UnaryOp)) \
+                and (lowered := self._operator_method(expr)) is not None:
+            return lowered                      # `a + b` of a class with def __add__
         if isinstance(expr, gast.BinOp):
             (left, l1), (right, l2) = self._atom(expr.left), self._atom(expr.right)
             return gast.BinOp(left=left, op=expr.op, right=right), 1 + max(l1, l2)
