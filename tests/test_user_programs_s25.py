@@ -228,3 +228,57 @@ def test_an_operator_the_derivative_cannot_follow_is_an_error_not_a_wrong_gradie
     np.testing.assert_allclose((got.a, got.b), (1.0, 0.7))
     with pytest.raises(s2s_ad.UnsupportedSyntaxError, match=r"calls Pair\.__add__"):
         grad_on("general", pair_of_arguments)(Pair(0.3, 0.5), Pair(0.2, 0.7))
+
+
+class Moments:
+    """methods named as an array's (mean, sum, copy)"""
+
+    def __init__(self, xs):
+        self.xs = xs
+
+    def mean(self):
+        return np.sum(self.xs ** 3) / 2.0
+
+    def sum(self, k=1.0):
+        return np.sum(np.sin(self.xs)) * k
+
+    def copy(self):
+        return Moments(self.xs * 2.0)
+
+
+def moments_of_an_argument(x, m):
+    """m.mean() of an object whose class the signature gives was read as np.mean(m):
+    TypeError inside the derivative (mean() got an unexpected keyword 'axis')"""
+    return m.mean() * np.sum(x) + m.sum(2.0)
+
+
+def moments_copied(x):
+    """Moments(x).copy() was read as np.copy: a zero gradient, silently"""
+    m = Moments(x).copy()
+    return Moments.mean(m) + Moments(x).sum()
+
+
+def test_methods_named_like_an_arrays_are_the_classes():
+    import s2s_ad
+    from derivative_paths import grad_on
+    from gradcheck import numeric_grad
+    x, held = np.array([0.3, -0.7, 1.1]), np.array([1.5, 0.2, -0.4])
+    got = s2s_ad.grad(moments_of_an_argument, wrt=(0, 1))(x, Moments(held))
+    np.testing.assert_allclose(got[0], numeric_grad(moments_of_an_argument,
+                                                    (x, Moments(held)), 0))
+    np.testing.assert_allclose(got[1].xs, 1.5 * held ** 2 * np.sum(x) + 2.0 * np.cos(held))
+    for path in PATHS:
+        np.testing.assert_allclose(grad_on(path, moments_copied)(x),
+                                   numeric_grad(moments_copied, (x,), 0))
+
+
+def moments_of_a_copy_read_as_numpy(x):
+    m = Moments(x).copy()        # m's class is not known while normalizing
+    return m.mean()
+
+
+def test_a_numpy_reduction_of_an_object_is_an_error_not_a_zero():
+    from derivative_paths import grad_on
+    for path in PATHS:
+        with pytest.raises(TypeError, match="numpy reduction of a Moments object"):
+            grad_on(path, moments_of_a_copy_read_as_numpy)(np.array([0.3, -0.7, 1.1]))

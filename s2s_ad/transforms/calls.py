@@ -13,6 +13,7 @@ Used by `normalize` (mixed into its normalizer).
 import copy
 import functools
 import inspect
+import types
 
 import gast
 import numpy
@@ -108,11 +109,11 @@ class CallMixin(FunctionValueMixin, ArgumentSpreadMixin, HelperInlineMixin, Obje
             if held_classes:
                 # `for layer in self.layers: x = layer.forward(x)`: Layer.forward(layer, x)
                 return self._call_through_item_class(receiver, held_classes, func.attr, expr)
-            if isinstance(receiver, gast.Name) and self._receiver_class(receiver) \
-                    and not hasattr(numpy.ndarray, func.attr):
+            if isinstance(receiver, gast.Name) and _own_method(
+                    self._receiver_class(receiver), func.attr):
                 return self._method_call(receiver, func.attr, expr)
             made = self._constructed_class(receiver)
-            if made is not None and not hasattr(numpy.ndarray, func.attr):
+            if _own_method(made, func.attr):
                 # Adder(k).apply(x): the object held in a name, then its method called as
                 # on `a = Adder(k); a.apply(x)`
                 held = self._held(receiver)
@@ -387,3 +388,13 @@ def _fills_in_order(cls, positional, keywords):
     """Do `positional` values then these keywords fill cls's first fields, in order?"""
     names = field_names(cls)
     return None not in keywords and keywords == names[positional:positional + len(keywords)]
+
+
+def _own_method(found, attr):
+    """Is `attr` a method of the class `found` (_receiver_class's answer) gives: any name
+    no array has, and a def of its own of a name one has (`stats.mean()`, `m.copy()`)?"""
+    if not found:
+        return False
+    return not hasattr(numpy.ndarray, attr) or isinstance(
+        inspect.getattr_static(found[0], attr, None),
+        (types.FunctionType, staticmethod, classmethod))
