@@ -282,3 +282,29 @@ def test_a_numpy_reduction_of_an_object_is_an_error_not_a_zero():
     for path in PATHS:
         with pytest.raises(TypeError, match="numpy reduction of a Moments object"):
             grad_on(path, moments_of_a_copy_read_as_numpy)(np.array([0.3, -0.7, 1.1]))
+
+
+class Doubling:
+    """iterable: its __iter__ is a generator"""
+
+    def __init__(self, xs):
+        self.xs = xs
+
+    def __iter__(self):
+        for v in self.xs:
+            yield v * 2.0
+
+
+def over_an_iterable_object(x):
+    """`for v in bag` crashed inside the derivative ('Doubling' object is not
+    subscriptable): the loop indexed the object"""
+    total = 0.0
+    for v in Doubling(x):
+        total = total + v ** 3
+    bag = Doubling(x[:2])
+    return total + sum(np.sin(v) for v in bag)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_a_loop_over_an_object_runs_its_iter(path):
+    check_against_differences(path, over_an_iterable_object, np.array([0.3, -0.7, 1.1]))

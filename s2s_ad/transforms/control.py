@@ -173,6 +173,7 @@ class ControlFlowMixin:
     def _iteration(self, it, target, origin, reads=None):
         """(range atom, statements binding `target` from the loop index) for `for target in it`.
         `reads`: (the expressions a comprehension's loop runs, its variable's own name)."""
+        it = self._iter_method(it) or it        # `for v in bag`, a class with def __iter__
         call = it if isinstance(it, gast.Call) else None
         kind = self._called(call)
         if kind is builtins.range and isinstance(target, gast.Name):

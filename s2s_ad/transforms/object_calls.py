@@ -73,6 +73,20 @@ class ObjectCallMixin(ObjectPathMixin):
                                              keywords=[]), expr)
         return self._method_call(operand, name, call)
 
+    def _iter_method(self, it):
+        """`bag.__iter__()` for the iterable `bag` (a name or a constructor call) of a
+        class of yours known while normalizing that defines __iter__ (a generator's items
+        are read as a list), else None."""
+        found = self._receiver_class(it) if isinstance(it, gast.Name) else \
+            self._constructed_class(it)
+        method = getattr(found[0], "__iter__", None) if found and found[1] != "class" \
+            else None
+        if not inspect.isfunction(method):
+            return None
+        func = gast.Attribute(value=build.clone(it), attr="__iter__", ctx=gast.Load())
+        return build.with_location(gast.Call(func=build.with_location(func, it), args=[],
+                                             keywords=[]), it)
+
     def _item_method(self, expr):
         """`s[i]` of an object whose class (known while normalizing) defines
         `__getitem__`: the call `s.__getitem__(i)`, differentiated as its methods are
