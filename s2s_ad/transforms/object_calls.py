@@ -75,13 +75,13 @@ class ObjectCallMixin(ObjectPathMixin):
 
     def _iter_method(self, it):
         """`bag.__iter__()` for the iterable `bag` (a name or a constructor call) of a
-        class of yours known while normalizing that defines __iter__ (a generator's items
-        are read as a list), else None."""
+        class of yours known while normalizing whose __iter__ is a generator (its items
+        read as a list), else None (`return iter(self.layers)`: the loop as before)."""
         found = self._receiver_class(it) if isinstance(it, gast.Name) else \
             self._constructed_class(it)
         method = getattr(found[0], "__iter__", None) if found and found[1] != "class" \
             else None
-        if not inspect.isfunction(method):
+        if not inspect.isgeneratorfunction(method):
             return None
         func = gast.Attribute(value=build.clone(it), attr="__iter__", ctx=gast.Load())
         return build.with_location(gast.Call(func=build.with_location(func, it), args=[],
