@@ -37,8 +37,20 @@ def read_with_get(x):
     return s
 
 
+def names_of_a_dict(x):
+    """`[k for k in p]` and `for k in p: out.append(k)` of a dict made in f, which never
+    read p[k]: indexed p by position (KeyError: 0 inside the derivative)"""
+    p = {"a": x, "b": 2.0 * x}
+    names = [k for k in p]
+    q = dict(c=x * x, d=x)
+    out = []
+    for k in q:
+        out.append(k)
+    return np.sum(p[names[0]] * p[names[1]]) + np.sum(q[out[0]] * np.sin(q[out[1]]))
+
+
 @pytest.mark.parametrize("path", PATHS)
-@pytest.mark.parametrize("f", [unrolled_sgd, renamed_keys, read_with_get],
+@pytest.mark.parametrize("f", [unrolled_sgd, renamed_keys, read_with_get, names_of_a_dict],
                          ids=lambda f: f.__name__)
 def test_dicts_iterated_by_key(f, path):
     check_against_differences(path, f, X2)

@@ -24,7 +24,7 @@ from ..ir.build import dotted_path
 from ..ir import build
 from .. import runtime_checks, runtime_flow
 from .fallbacks import is_fallback
-from .iterator_items import check_endless, check_read_once, subscripts_by
+from .iterator_items import check_endless, check_read_once, made_as_dict, subscripts_by
 
 
 def assigned_in_compound(tree):
@@ -220,7 +220,9 @@ class ControlFlowMixin:
         body, key = reads if reads is not None else (getattr(origin, "body", []),
                                                      getattr(target, "id", None))
         keyed = isinstance(it, gast.Name) and isinstance(target, gast.Name) \
-            and subscripts_by(body, it.id, key)
+            and (subscripts_by(body, it.id, key) or made_as_dict(
+                self._bindings_in_source()[0].get(it.id), self._bindings_in_source()[1].get(
+                    it.id, 0)))
         if keyed or (call is not None and isinstance(call.func, gast.Attribute)
                      and call.func.attr in ("items", "keys", "values") and not call.args):
             # `for k in d: ... d[k] ...` iterates a dict's keys, as `for k in d.keys()`

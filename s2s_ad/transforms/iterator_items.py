@@ -14,7 +14,8 @@ wrong value and gradient without an error. An endless iterator (`itertools.count
     for i in it: ...
 
 And when `for k in d` iterates a dict's keys: when what the loop reads subscripts d by k
-(`d[k]`, `d.get(k)`: subscripts_by), as `for k in d.keys()` would.
+(`d[k]`, `d.get(k)`: subscripts_by), or d is made as a dict in f (made_as_dict), as
+`for k in d.keys()` would.
 """
 import itertools
 
@@ -91,3 +92,13 @@ def _reads_by(node, container, key):
         return False
     return isinstance(node.value, gast.Name) and node.value.id == container \
         and isinstance(index, gast.Name) and index.id == key
+
+
+def made_as_dict(values, stores):
+    """Is a name of f, assigned these `values` (its plain assignments) and stored `stores`
+    times, a dict wherever it is read: each a dict display, comprehension or dict(...)?
+    (`for k in d` over it iterates its keys, as `for k in d.keys()`, also where the loop
+    never reads d[k]: `names = [k for k in d]`.)"""
+    return bool(values) and len(values) == stores and all(
+        isinstance(v, (gast.Dict, gast.DictComp)) or isinstance(v, gast.Call)
+        and isinstance(v.func, gast.Name) and v.func.id == "dict" for v in values)
