@@ -49,8 +49,16 @@ def names_of_a_dict(x):
     return np.sum(p[names[0]] * p[names[1]]) + np.sum(q[out[0]] * np.sin(q[out[1]]))
 
 
+def enumerated_and_listed_dict(x):
+    """enumerate(p) and list(p) of a dict made in f (KeyError: 0, IndexError inside the
+    derivative)"""
+    p = {"a": x, "b": 2.0 * x}
+    return sum(np.sum(p[k] ** 2) * (i + 1) for i, k in enumerate(p)) + np.sum(p[list(p)[1]])
+
+
 @pytest.mark.parametrize("path", PATHS)
-@pytest.mark.parametrize("f", [unrolled_sgd, renamed_keys, read_with_get, names_of_a_dict],
+@pytest.mark.parametrize("f", [unrolled_sgd, renamed_keys, read_with_get, names_of_a_dict,
+                               enumerated_and_listed_dict],
                          ids=lambda f: f.__name__)
 def test_dicts_iterated_by_key(f, path):
     check_against_differences(path, f, X2)

@@ -23,8 +23,8 @@ from ..errors import UnsupportedSyntaxError
 from ..ir.build import dotted_path
 from ..ir import build
 from ..runtime import RUNTIME_MODULES
-from .. import (runtime_creation, runtime_functions, runtime_objects, runtime_pieces,
-               runtime_shape)
+from .. import (runtime_creation, runtime_flow, runtime_functions, runtime_objects,
+               runtime_pieces, runtime_shape)
 from ..frontend.star_params import (fixed_arity, fixed_count, keyword_names, spread_keywords,
                                     takes_variable_arguments)
 from ..runtime_objects import constructible, defines_call, field_names, make_object
@@ -232,6 +232,9 @@ class CallMixin(FunctionValueMixin, ArgumentSpreadMixin, HelperInlineMixin, Obje
                 (renamed.get(k.arg, k.arg), k.value) for k in expr.keywords]), expr)
             name = self._bound_name(adapter)
             return self._call_target(build.name(name), name, adapter, expr)
+        if target is list and len(expr.args) == 1 and self._made_as_dict(expr.args[0]):
+            return self._call(build.with_location(self._runtime_call(   # list(d): its keys
+                runtime_flow.mapping_keys, expr.args), expr))
         if target in (list, tuple) and len(expr.args) == 1 and not expr.keywords \
                 and isinstance(expr.args[0], (gast.List, gast.Tuple)) \
                 and not any(isinstance(e, gast.Starred) for e in expr.args[0].elts):
@@ -391,10 +394,7 @@ def _fills_in_order(cls, positional, keywords):
 
 
 def _own_method(found, attr):
-    """Is `attr` a method of the class `found` (_receiver_class's answer) gives: any name
-    no array has, and a def of its own of a name one has (`stats.mean()`, `m.copy()`)?"""
-    if not found:
-        return False
-    return not hasattr(numpy.ndarray, attr) or isinstance(
-        inspect.getattr_static(found[0], attr, None),
-        (types.FunctionType, staticmethod, classmethod))
+    """Is `attr` a method of `found`'s class: a name no array has, or a def of its own?"""
+    return bool(found) and (not hasattr(numpy.ndarray, attr) or isinstance(
+        inspect.getattr_static(found[0], attr, None), (types.FunctionType, staticmethod,
+                                                       classmethod)))

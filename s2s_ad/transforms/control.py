@@ -170,6 +170,10 @@ class ControlFlowMixin:
             return None
         return self.res.lookup(path)
 
+    def _made_as_dict(self, it):
+        values, stores = self._bindings_in_source()
+        return isinstance(it, gast.Name) and made_as_dict(values.get(it.id), stores.get(it.id, 0))
+
     def _iteration(self, it, target, origin, reads=None):
         """(range atom, statements binding `target` from the loop index) for `for target in it`.
         `reads`: (the expressions a comprehension's loop runs, its variable's own name)."""
@@ -190,6 +194,8 @@ class ControlFlowMixin:
         k = build.name(index)
         if kind is builtins.enumerate and isinstance(target, gast.Tuple) and len(target.elts) == 2:
             seq = call.args[0]
+            if self._made_as_dict(seq):         # enumerate(d): d's keys
+                seq, _ = self._atom(self._runtime_call(runtime_flow.mapping_keys, [seq]))
             start = call.args[1] if len(call.args) > 1 else next(
                 (k.value for k in call.keywords if k.arg == "start"), None)
             first = gast.BinOp(left=k, op=gast.Add(), right=start) if start is not None else k
@@ -220,9 +226,7 @@ class ControlFlowMixin:
         body, key = reads if reads is not None else (getattr(origin, "body", []),
                                                      getattr(target, "id", None))
         keyed = isinstance(it, gast.Name) and isinstance(target, gast.Name) \
-            and (subscripts_by(body, it.id, key) or made_as_dict(
-                self._bindings_in_source()[0].get(it.id), self._bindings_in_source()[1].get(
-                    it.id, 0)))
+            and (subscripts_by(body, it.id, key) or self._made_as_dict(it))
         if keyed or (call is not None and isinstance(call.func, gast.Attribute)
                      and call.func.attr in ("items", "keys", "values") and not call.args):
             # `for k in d: ... d[k] ...` iterates a dict's keys, as `for k in d.keys()`
