@@ -1,6 +1,8 @@
 """Programs a new user writes, each cut down from one that failed in session 25 (repros of
 what was left in /work/s25-users-left), checked against central differences on both
 derivative paths, to second order (hvp against differences of the gradient)."""
+from typing import NamedTuple
+
 import numpy as np
 import pytest
 
@@ -328,3 +330,28 @@ def over_an_iterable_object(x):
 @pytest.mark.parametrize("path", PATHS)
 def test_a_loop_over_an_object_runs_its_iter(path):
     check_against_differences(path, over_an_iterable_object, np.array([0.3, -0.7, 1.1]))
+
+
+class Particle(NamedTuple):
+    pos: np.ndarray
+    vel: np.ndarray
+
+
+def particle_step(s, dt):
+    return s._replace(pos=s.pos + dt * s.vel)
+
+
+def replaced_state(x):
+    s = particle_step(Particle(x, np.ones_like(x)), 0.1)
+    return np.sum(s.pos ** 2)
+
+
+def test_namedtuple_replace_is_a_located_error():
+    """It was "no derivative is known for `tuple_new(...)`" (collections' own code), or
+    a keyword passed to a function chosen when the code runs, or `kwds.pop(...)`"""
+    import s2s_ad
+    from derivative_paths import grad_on
+    for path in PATHS:
+        with pytest.raises(s2s_ad.UnsupportedSyntaxError, match=r"`\._replace\(\.\.\.\)`") as info:
+            grad_on(path, replaced_state)(X2)
+        assert "return s._replace(pos=s.pos + dt * s.vel)" in str(info.value)
