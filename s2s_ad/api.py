@@ -24,7 +24,7 @@ from typing import Callable, Optional
 
 from .ad.registry import default_registry
 from .bound import bound_derivative, bound_parts, given_source
-from .errors import APIUsageError
+from .errors import APIUsageError, UnsupportedSyntaxError
 from .calling_order import LaterGenerated, with_defaults, with_last_parameter
 from .derivative_registry import (CACHE, derived_record, dispatcher_of, dispatching_function,
                                   record)
@@ -158,7 +158,7 @@ def general_derivative(df):
     return dispatcher.general.function if dispatcher is not None else inspect.unwrap(df)
 
 
-def _public(f, mode, wrt, preserve_result, has_aux=False):
+def _public(f, mode, wrt, preserve_result, has_aux=False, defer=True):
     if not callable(f):
         raise APIUsageError(f"{mode} expects a function, got {type(f).__name__}")
     f = library_function(f)                 # grad(np.tanh): library_functions.py
@@ -185,7 +185,12 @@ def _public(f, mode, wrt, preserve_result, has_aux=False):
     if target is f and mode in ("grad", "value_and_grad", "vjp", "jvp"):
         # the general derivative is built when a call needs it (most calls are served by
         # the derivative built for their arguments' kinds)
-        outline = _outline(f, request)
+        try:
+            outline = _outline(f, request)
+        except UnsupportedSyntaxError as error:
+            if not defer or "." in (getattr(error, "undefined", None) or "."):
+                raise
+            return _deferred(f, mode, wrt, preserve_result, has_aux)
         function = dispatching_function(f, request, None, mode, outline=outline)
         if mode in ("vjp", "jvp"):
             dispatcher = dispatcher_of(function)
@@ -205,6 +210,19 @@ def _public(f, mode, wrt, preserve_result, has_aux=False):
     record(derived)
     per_function[key] = per_function[fast_key] = function
     return function
+
+
+def _deferred(f, mode, wrt, preserve_result, has_aux):
+    """The derivative of f, which reads a module-level name not bound yet (`df =
+    grad(loss)` above `X, y = load(...)`), made at its first call, when the name is
+    there (else the located error, then); not kept in _PUBLIC, so grad(f) asks again."""
+    @functools.wraps(f)
+    def derivative(*args, **kwargs):
+        made = _public(f, mode, wrt, preserve_result, has_aux, defer=False)
+        derivative.__wrapped__ = made       # derivative_source / dispatcher_of reach it
+        return made(*args, **kwargs)
+    derivative.__name__ = derivative.__qualname__ = f"{mode}_{f.__name__}"
+    return derivative
 
 
 def _outline(f, request):

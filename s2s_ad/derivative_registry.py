@@ -70,6 +70,10 @@ def dispatching_function(target, request, general, mode, inner=None, outline=Non
                                           checks_records=True, positive=positive)
         function = target_now() if inner is None else inner.specialisation(signature)
         if function is None:
+            if inner is not None and inner._failure(signature) is not None:
+                # (hvp of f returning an array) the located error building the derivative
+                # differentiated here, raised should the general one fail too
+                build.failures[signature] = inner._failure(signature)
             return None
         try:
             derived = derive(function, specialised, default_registry(), CACHE)

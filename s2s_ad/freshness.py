@@ -54,7 +54,8 @@ def helper_bindings(func):
         if _user_function(value):
             found.append((namespace, name, value))
         elif type(value) in (int, float):               # a number the facts read
-            found.append((namespace, name, NumberOfType(type(value))
+            found.append((namespace, name, NumberOfType(varying_number_type(namespace, name,
+                                                                            value))
                           if is_varying(namespace, name) else value))
         elif type(value) is np.ndarray and value.dtype.kind in "biuf":
             found.append((namespace, name, AnyArray(value) if is_varying(namespace, name)
@@ -186,11 +187,16 @@ def still_bound(bindings, objects=()):
 
 
 class NumberOfType:
-    """What a varying module-level number's binding holds to: a number of this type."""
-    __slots__ = ("type",)
+    """What a varying module-level number's binding holds to: a number of this type (of
+    either type, int or float, for a name that alternates between them)."""
+    __slots__ = ("type", "types")
 
     def __init__(self, number_type):
         self.type = number_type
+        self.types = REAL_NUMBERS if number_type is REAL_NUMBERS else (number_type,)
+
+
+REAL_NUMBERS = (int, float)
 
 
 # (module name, global name) of the numbers rebound while a derivative read them: for every
@@ -204,14 +210,32 @@ def is_varying(namespace, name):
     return (namespace.get("__name__"), name) in _VARYING
 
 
+# (module name, global name) of the varying numbers that have held both an int and a
+# float (`T = 1` then `T = 0.5`): read as a float when the code runs, the binding holding
+# to either type (else each change of type built every derivative of f again)
+_MIXED = set()
+
+
+def varying_number_type(namespace, name, value):
+    """The type a varying module-level number is read as: float for one that has held
+    an int and a float (int and float arithmetic give the same values), else its own."""
+    return REAL_NUMBERS if (namespace.get("__name__"), name) in _MIXED else type(value)
+
+
 def note_rebound(bindings):
-    """The numbers of `bindings` whose names now hold another number of the same type
-    become varying (a name that now holds a function is not: its derivative is simply
-    built again); so do the arrays whose names go back to a kind they held before."""
+    """The numbers of `bindings` whose names now hold another number become varying (a
+    name that now holds a function is not: its derivative is simply built again), mixed
+    when it changed between int and float; so do the arrays whose names go back to a kind
+    they held before."""
     for namespace, name, value in bindings:
         now = namespace.get(name)
-        if type(value) in (int, float) and now is not value and type(now) is type(value):
-            _VARYING.add((namespace.get("__name__"), name))
+        held = value.type if type(value) is NumberOfType else type(value)
+        if held in (int, float, REAL_NUMBERS) and now is not value \
+                and type(now) in REAL_NUMBERS:
+            key = (namespace.get("__name__"), name)
+            _VARYING.add(key)
+            if type(now) is not held:
+                _MIXED.add(key)
         elif type(value) is ArrayOfKind and type(now) is np.ndarray \
                 and now.dtype.kind in "biuf":
             _note_kind_change(namespace.get("__name__"), name, value.kind, now)
@@ -240,7 +264,7 @@ def _note_kind_change(module, name, old, array):
 
 def _holds(current, bound):
     if type(bound) is NumberOfType:
-        return type(current) is bound.type
+        return type(current) in bound.types
     if isinstance(bound, ArrayOfKind):
         return bound.holds(current)
     return current is bound
@@ -264,6 +288,8 @@ def stale_test(namespace, name, value, named, bind):
     """The guard's test that a helper or module-level number f's derivatives were built
     from has changed (a deleted name too): `helpers.get('act') is not act`; for a varying
     number (freshness.py), `type(helpers.get('T')) is not float`."""
+    if type(value) is NumberOfType and value.type is REAL_NUMBERS:
+        return f"type({namespace}.get({name!r})) not in {named('real_numbers', REAL_NUMBERS)}"
     if type(value) is NumberOfType:
         return f"type({namespace}.get({name!r})) is not {bind(value.type)}"
     if isinstance(value, ArrayOfKind):  # the array last seen there; else its kind is tested

@@ -173,7 +173,8 @@ def _at_the_call(exc, helper, env, stmt):
         return exc
     public = module.split(".")[0] if module.split(".")[0] == "numpy" else \
         ".".join(p for p in module.split(".") if not p.startswith("_"))
-    name = f"{public}.{getattr(helper, '__name__', '?')}"
+    # (a method, np.vectorize(g)'s __call__: named with its class)
+    name = f"{public}.{getattr(helper, '__qualname__', None) or getattr(helper, '__name__', '?')}"
     return MissingDerivativeError(
         f"no derivative is known for `{name}`, and its source (the library's own code) "
         f"cannot be differentiated: {exc.message}",

@@ -87,6 +87,20 @@ def reject_silent_zero(levels, wrt, outputs, registry):
     without a derivative (np.round, an index, a comparison) would get a zero derivative
     everywhere: a located error, in reverse and forward mode alike."""
     for name, node in only_nondifferentiable_paths(levels, wrt, outputs, registry):
+        op = operation_of(node, levels.callees) if isinstance(node, gast.Call) else None
+        constant = registry.constant_parameters(op.primitive) \
+            if op is not None and op.primitive is not None else ()
+        if constant:
+            # a template without a derivative in some arguments (gammainc's `a`): there
+            # is one, s2s_ad does not know it (not "zero everywhere")
+            which = ", ".join(f"`{c}`" for c in sorted(constant))
+            raise MissingDerivativeError(
+                f"the output depends on `{name}` only through this operation's argument(s) "
+                f"{which}, in which s2s_ad has no derivative (it has one in the others; "
+                f"the gradient is not zero)",
+                levels.parsed.source_map.locate(node),
+                "differentiate with respect to another argument, or register a "
+                "derivative with @s2s_ad.adjoint")
         raise NonDifferentiableError(
             f"the output depends on `{name}` only through this operation, which has no "
             f"derivative: the gradient would be zero everywhere",

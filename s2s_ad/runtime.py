@@ -76,6 +76,12 @@ def _narrowed(g, x):
 def unreduce(g, x, axis=None, keepdims=False):
     """Broadcast the adjoint `g` of a reduction over `axis` back to `x`'s shape."""
     shape = np.shape(x)
+    if not shape and type(x) is not float and is_object(x):
+        # np.mean(s) of an object: numpy calls s.mean(), a method of a class the
+        # derivative did not know (a zero gradient); one it knows is called as a method
+        raise TypeError(f"s2s_ad cannot differentiate a numpy reduction of a "
+                        f"{type(x).__name__} object (it calls the object's method): call "
+                        f"the method by its class, {type(x).__name__}.method(obj)")
     dtype = _adjoint_dtype(g, x)     # before expand_dims makes a Python float an array
     if axis is not None and not keepdims and np.ndim(g):
         # (a number, such as the scalar zero a loop's adjoint starts as, spreads as it is)
@@ -90,8 +96,8 @@ def _float_dtype(*values):
     Python float does not widen it), integers and booleans become float64."""
     try:
         return np.result_type(*values, 1.0)
-    except (TypeError, ValueError):
-        return np.float64
+    except (TypeError, ValueError):     # (a string, an object array's item): a dtype too
+        return np.dtype(np.float64)
 
 
 def _adjoint_dtype(g, x):

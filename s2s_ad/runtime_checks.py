@@ -52,8 +52,12 @@ def check_scalar_output(*values):
 
 
 def _not_a_scalar(what, advice):
+    origin = _caller_origin(3)
+    if origin.startswith("the gradient of "):       # grad of grad of f of an array
+        advice = ("for second derivatives use s2s_ad.hvp(f) (the Hessian times a vector) "
+                  "or s2s_ad.hessian(f), or reduce the gradient to a scalar")
     raise NonScalarOutputError(f"grad needs a function with a real scalar output, but "
-                               f"{_caller_origin(3)} returns {what}; {advice}")
+                               f"{origin} returns {what}; {advice}")
 
 
 def check_cotangent(cotangent, output):
@@ -227,6 +231,17 @@ def check_not_sequences(a, b, operation, message):
     copied as an array ("copy") is no dict, nor a list the copy grows (`b`). Raise `message` (the
     located error, rendered) when it is (transforms/sequence_operands.py)."""
     sequences = (list, tuple)
+    method = {"+": "__add__", "*": "__mul__"}.get(operation)
+    if method and type(getattr(type(a), method, None)).__name__ == "function":
+        # an object of a class of yours whose `def __add__` the derivative, not knowing
+        # the class, did not follow (it adds the fields: a wrong gradient)
+        where = message.split("\n", 1)[1].split("\nWrite instead")[0] if "\n" in message \
+            else ""
+        raise UnsupportedSyntaxError(
+            f"`{operation}` here calls {type(a).__name__}.{method}, which the derivative "
+            f"follows only where it knows the class (an object made in f, or an argument)"
+            f"\n{where}\nWrite instead: call it by its class: "
+            f"{type(a).__name__}.{method}(a, b)")
     if operation == "copy":             # b: is the copy grown or rebound as a list?
         joined = isinstance(a, dict) or isinstance(a, list) and b
     elif operation == "repeat":         # a list a, repeated b times: b is an integer

@@ -96,6 +96,11 @@ def scatter_add(a, x, index, g):
         else:
             a[index] = add_adjoints(a[index], g)
         return a
+    if not isinstance(x, tuple) and is_object(x):   # s[i], s's class unknown: not a zero
+        raise TypeError(f"s2s_ad cannot differentiate a subscript of a {type(x).__name__} "
+                        f"object here (its __getitem__ is called as a function chosen when "
+                        f"the code runs); differentiate with the derivative built for the "
+                        f"arguments (not S2S_AD_GENERAL=1), or index the array it holds")
     if type(a) is not np.ndarray or a.shape != np.shape(x):
         a = np.zeros(np.shape(x), dtype=_float_dtype(x)) + a     # float32 stays float32
     if _has_integer_array(index):

@@ -85,8 +85,9 @@ def is_applier(function):
     are specialised on that function's identity even where S2S_AD_GENERAL asks for general
     derivatives: the general one of an applier comes back to function_vjp for the same
     function, which has no other way to differentiate it."""
-    return getattr(function, "__code__", None) in (
-        _apply_1.__code__, _apply_2.__code__, _apply_3.__code__, _apply_4.__code__)
+    code = getattr(function, "__code__", None)
+    return code in (_apply_1.__code__, _apply_2.__code__, _apply_3.__code__,
+                    _apply_4.__code__) or any(code is f.__code__ for f in _MANY.values())
 
 
 _APPLIERS = {}    # (id(held function), arity) -> (the function, its own copy of _apply_n)
@@ -119,8 +120,25 @@ def _applied(function, args):
         return _apply_3
     if n == 4:
         return _apply_4
-    raise TypeError(f"s2s_ad's general derivative differentiates a call of a function "
-                    f"held in a variable with 1 to 4 arguments, not {n}")
+    return _apply_many(n)
+
+
+_MANY = {}      # n -> _apply_n for n > 4 (h(*x) of a def of yours taking *args, x of n items)
+
+
+def _apply_many(n):
+    """_apply_n for n arguments, compiled from its source, which linecache shows to
+    s2s_ad's parser (set again at each use: linecache.clearcache() forgets it)."""
+    import linecache
+    names = ", ".join(f"a{k}" for k in range(n))
+    text = f"def _apply_{n}(function, {names}):\n    return function({names})\n"
+    filename = f"<s2s_ad _apply_{n}>"
+    linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
+    if n not in _MANY:
+        namespace = {}
+        exec(compile(text, filename, "exec"), namespace)
+        _MANY[n] = namespace[f"_apply_{n}"]
+    return _MANY[n]
 
 
 def _unbound(function, args):

@@ -6,6 +6,7 @@ polygamma are Python functions, which a template makes primitives (s2s_ad no lon
 follows the call into scipy's source). Derivatives, with y the result:
 
     expit    y (1 - y)                  logit     1 / (x (1 - x))
+    log_expit  expit(-x)  (1 - expit(x), without the cancellation for large x)
     gammaln  digamma(x)                 digamma   polygamma(1, x)   polygamma(n, x): (n+1, x)
     gamma    y digamma(x)               beta      y (digamma(a) - digamma(a + b)), same in b
     betaln   digamma(a) - digamma(a + b)
@@ -49,6 +50,17 @@ def expit_adjoint(y, x):
 @tangent(special.expit)
 def expit_tangent(y, x):
     d[y] = d[x] * y * (1.0 - y)
+
+
+@adjoint(special.log_expit)
+def log_expit_adjoint(y, x):
+    """d log(expit(x)) = expit(-x) dx"""
+    d[x] += d[y] * special.expit(-x)
+
+
+@tangent(special.log_expit)
+def log_expit_tangent(y, x):
+    d[y] = d[x] * special.expit(-x)
 
 
 @adjoint(special.logit)

@@ -24,6 +24,10 @@ def expit(x):
     return special.expit(x)
 
 
+def log_expit(x):
+    return special.log_expit(x)
+
+
 def logit(x):
     return special.logit(0.5 + 0.45 * x)
 
@@ -253,6 +257,7 @@ MVN = [((3,), (3,), (3, 3)), ((4, 3), (3,), (3, 3)), ((2, 4, 3), (3,), (3, 3))]
 NORM = [((), (), ()), ((4,), (4,), ()), ((3, 4), (4,), (3, 1)), ((3, 4), (), (4,))]
 SPECS = [] if special is None else [
     Spec(special.expit, expit, UNARY, modes=MODES),
+    Spec(special.log_expit, log_expit, UNARY, modes=MODES),
     Spec(special.logit, logit, UNARY, (UNIT,), modes=MODES),
     Spec(special.gammaln, gammaln, UNARY, (POSITIVE,), modes=MODES),
     Spec(special.gamma, gamma, UNARY, (POSITIVE,), modes=MODES),

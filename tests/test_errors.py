@@ -205,3 +205,31 @@ def test_jvp_with_a_wrongly_shaped_tangent_is_a_clear_error():
         s2s_ad.jvp(f)(np.ones(3), np.ones(3), np.ones(4))
     with pytest.raises(s2s_ad.APIUsageError, match="tuple of 2"):
         s2s_ad.jvp(f, wrt=(0, 1))(np.ones(3), np.ones(3), np.ones(3))
+
+
+def starred_loop_target(x):
+    s = 0.0
+    for a, *rest in [(x[0], x[1], x[2]), (x[2], x[0], x[1])]:
+        s = s + a * rest[0] * rest[1]
+    return s
+
+
+def starred_in_the_body(x):
+    s = 0.0
+    for record in [(x[0], x[1], x[2]), (x[2], x[0], x[1])]:
+        a, *rest = record
+        s = s + a * rest[0] * rest[1]
+    return s
+
+
+def test_a_starred_loop_target_is_named_with_the_rewrite_that_works():
+    """Its hint was a display's (`concatenate instead: list(a) + [x]`)."""
+    with pytest.raises(s2s_ad.UnsupportedSyntaxError) as info:
+        s2s_ad.grad(starred_loop_target)(np.ones(3))
+    message = str(info.value)
+    assert "a starred name in a loop's target" in message and "*rest" in message
+    assert info.value.lineno == starred_loop_target.__code__.co_firstlineno + 2
+    assert "`a, *rest = record`" in message and "list(a) + [x]" not in message
+    x = np.array([0.5, -1.5, 2.0])            # the rewrite the hint gives is differentiated
+    np.testing.assert_allclose(s2s_ad.grad(starred_in_the_body)(x),
+                               2 * np.array([x[1] * x[2], x[0] * x[2], x[0] * x[1]]))

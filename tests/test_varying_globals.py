@@ -131,3 +131,36 @@ def test_a_helper_deleted_since_is_a_located_error_not_a_key_error():
             df(W)
     finally:
         globals()["_doubled"] = kept
+
+
+POWER = 3
+
+
+def powered(w):
+    return np.sum(np.abs(w) ** POWER) + POWER * np.sum(np.sin(w))
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_a_number_alternating_between_int_and_float_is_built_once_more(path):
+    """`POWER = 2` and `POWER = 2.5` in turn: read as a float when the code runs after
+    the first change of type (it was a fact of its value at each change of type, so
+    every call built every derivative of f again); right for both types, first and
+    second order."""
+    global POWER
+    df = s2s_ad.grad(powered)
+    v = np.array([1.0, 0.5, -2.0])
+    built = []
+    try:
+        for step, value in enumerate((3, 2.5, 2, 1.5, 4, 3.5)):
+            POWER = value
+            np.testing.assert_allclose(grad_on(path, powered)(W),
+                                       numeric_grad(powered, (W,), 0), rtol=1e-6)
+            np.testing.assert_allclose(df(W), numeric_grad(powered, (W,), 0), rtol=1e-6)
+            hessian = np.array([numeric_grad(lambda y: df(y)[k], (W,), 0) for k in range(3)])
+            np.testing.assert_allclose(hvp_on(path, powered, (W,), v), hessian @ v,
+                                       rtol=1e-5)
+            built.append(len(dispatcher_of(df).built))
+    finally:
+        POWER = 3
+    assert built[2:] == built[2:3] * 4, built
+    assert "type(helpers.get('POWER')) not in real_numbers" in inspect.getsource(df)

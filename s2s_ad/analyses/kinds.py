@@ -28,7 +28,8 @@ import numpy as np
 from ..ir.walk import names_stored
 from ..ir.primitives import attribute_read, identity, operation_of
 from .. import runtime_shape
-from ..freshness import guarded_arrays_read, is_guarded_array, is_varying
+from ..freshness import (guarded_arrays_read, is_guarded_array, is_varying,
+                         varying_number_type)
 from ..signature import UNKNOWN, Items, Num, Opaque, SequenceOf
 from .object_kinds import PRIMITIVES as OBJECT_PRIMITIVES, object_result
 from .evaluable import evaluable
@@ -249,8 +250,10 @@ class _Analysis(ItemKinds, ShapeClasses, SymbolicLengths, OperandsNoted, HelperK
             module_global = resolution.kind(atom.id) == "global" \
                 and atom.id not in resolution.imported
             live = getattr(resolution.globals, "live", resolution.globals)
-            return global_value(resolution.lookup(atom.id), module_global,
-                                module_global and is_varying(live, atom.id),
+            value = resolution.lookup(atom.id)
+            return global_value(value, module_global,
+                                module_global and is_varying(live, atom.id)
+                                and varying_number_type(live, atom.id, value),
                                 module_global and is_guarded_array(live, atom.id))
         if isinstance(atom, gast.Constant):
             return constant(atom.value)

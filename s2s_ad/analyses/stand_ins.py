@@ -71,7 +71,8 @@ def global_value(value, module_global=False, varying=False, guarded=False):
     Python number a module-level name holds (`EPS = 1e-8`, `SQRT_2_OVER_PI`) is the
     number it is: the dispatcher tests that the name still holds it (freshness.py) and
     builds the derivative again when it does not; once the name has been rebound
-    (`varying`), it is a number of its type, read when the code runs. So is the kind of
+    (`varying`: the type it is read as, freshness.varying_number_type; a name that held
+    an int and a float is read as a float), a number of that type, read when the code runs. So is the kind of
     an object of a class of yours a module-level name holds (`model = Sequential(...)`:
     the classes of its layers), which the dispatcher tests at each call
     (freshness.object_bindings). Closure numbers and arrays may change without a test, so
@@ -83,8 +84,9 @@ def global_value(value, module_global=False, varying=False, guarded=False):
         if isinstance(kind, Num):           # (an empty array is no fact: Opaque)
             return kind, stand_ins(kind)
     if module_global and type(value) in (int, float):
-        if varying:
-            kind = Num(type(value), "float64" if type(value) is float else "int64", ())
+        if varying:     # the type it is read as (freshness.varying_number_type)
+            number_type = varying if varying in (int, float) else float
+            kind = Num(number_type, "float64" if number_type is float else "int64", ())
             return kind, stand_ins(kind)
         return constant(value)
     kind = global_object_kind(value) if module_global else None

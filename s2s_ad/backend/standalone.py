@@ -266,12 +266,18 @@ class _Module:
         tree = parse_gast(derived.source)
         local = {n.id for n in walk_tree(tree) if isinstance(n, gast.Name)
                  and isinstance(n.ctx, (gast.Store, gast.Param))}
+        # a default (`def loss(w, X=X)`) is read where the def is, in the module: the name
+        # of the parameter it is the default of is no local of it
+        defaults = {id(n) for d in tree.body if isinstance(d, gast.FunctionDef)
+                    for value in d.args.defaults + d.args.kw_defaults if value is not None
+                    for n in walk_tree(value)}
         user_globals = derived.func.__globals__
         for node in walk_tree(tree):
             if not (isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load)):
                 continue
             name = node.id
-            if name in local or name in derived.bindings or name in self.imports:
+            if name in local and id(node) not in defaults or name in derived.bindings \
+                    or name in self.imports:
                 continue
             if name not in user_globals:
                 if hasattr(builtins, name):

@@ -95,10 +95,14 @@ def fence(parsed, extra_allowed=(), resolution=None):
     named_lambdas |= _lambdas_given_to_defs(tree, nodes, resolution)
     named_lambdas |= _lambdas_given_to_transforms(nodes, resolution)
     allowed_stars = _allowed_stars(nodes)
+    # (not a display's star: an assignment's one, which is supported, would be the fix)
+    loop_stars = {id(e) for n in nodes if isinstance(n, (gast.For, gast.comprehension))
+                  and isinstance(n.target, (gast.Tuple, gast.List))
+                  for e in n.target.elts if isinstance(e, gast.Starred)}
     # `except E: raise` (the handler's one statement) lets the exception leave
     reraising = {id(h.body[0]) for h in nodes if isinstance(h, gast.ExceptHandler)
                  and len(h.body) == 1 and isinstance(h.body[0], gast.Raise)}
-    _check_undone_tape(tree, nodes, smap)
+    _check_undone_tape(tree, nodes, smap, parsed.func)
     check_assignment_expressions(tree, smap, nodes)
     for stmt in tree.body:
         for node in walk_tree(stmt):
@@ -116,6 +120,11 @@ def fence(parsed, extra_allowed=(), resolution=None):
                     "differentiated function keeps it only as the one statement of an "
                     "`except` clause", smap.locate(node),
                     "raise an exception: `raise ValueError(...)`")
+            if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) \
+                    and node.func.attr == "_replace":   # (collections' code: tuple.__new__)
+                raise UnsupportedSyntaxError(
+                    "a namedtuple's `._replace(...)` is not differentiated", smap.locate(node),
+                    "make a new one from the fields: `State(s.pos, vel)`")
             if isinstance(node, gast.Try):
                 _check_finally(node, smap)
             kind = type(node)
@@ -123,6 +132,12 @@ def fence(parsed, extra_allowed=(), resolution=None):
                 continue
             if kind in (gast.Import, gast.ImportFrom) and resolution is not None:
                 continue     # the names it binds are facts of the derivative (resolve.py)
+            if id(node) in loop_stars:
+                raise UnsupportedSyntaxError(
+                    "a starred name in a loop's target (`for a, *rest in records`) is not "
+                    "supported", smap.locate(node),
+                    "unpack in the loop's body: `for record in records:` then "
+                    "`a, *rest = record` (a comprehension: write the loop)")
             if kind in _UNSUPPORTED:
                 message, hint = _UNSUPPORTED[kind]
                 raise UnsupportedSyntaxError(message, smap.locate(node), hint)
@@ -317,10 +332,10 @@ def _allowed_stars(nodes):
     return found
 
 
-def _check_undone_tape(tree, nodes, smap):
+def _check_undone_tape(tree, nodes, smap, func):
     """A derivative s2s_ad wrote, differentiated again (hvp, hessian, grad of grad), whose
     `try` takes back the tape when the body raises (backend/fallbacks.py). `nodes`: the
-    tree's, walked."""
+    tree's, walked; `func`: the derivative, whose user's function's `try` is located."""
     function = tree.body[0] if isinstance(tree, gast.Module) and tree.body else tree
     doc = function.body[0] if isinstance(function, gast.FunctionDef) else None
     if not (isinstance(doc, gast.Expr) and isinstance(doc.value, gast.Constant)
@@ -328,12 +343,33 @@ def _check_undone_tape(tree, nodes, smap):
         return
     for node in nodes:
         if isinstance(node, gast.Try) and _is_fallback_try(node):
-            node = node.handlers[0]
             raise UnsupportedSyntaxError(
                 "second derivatives (hvp, hessian, grad of grad) through a `try` whose "
                 "handler computes a fallback are not supported: the gradient's `try` takes "
-                "back its tape when the body raises", smap.locate(node),
+                "back its tape when the body raises",
+                _users_handler(func) or smap.locate(node.handlers[0]),
                 "take first derivatives of it only, or pick the path with an `if` on a test")
+
+
+def _users_handler(derivative):
+    """Where the first `except` computing a fallback is in the user's function the
+    derivative was built from (None when that is not known): the user's line, not the
+    generated file's."""
+    from ..derivative_registry import CACHE, derived_record
+    from .parse import parse
+    # (the twin without in-place operations, which is what is differentiated, is known
+    # to the cache only)
+    record = CACHE.derived_of(derivative) or derived_record(derivative)
+    if record is None or record.func is None:
+        return None
+    parsed = parse(record.func)
+    for node in walk_tree(parsed.tree):
+        if isinstance(node, gast.Try):
+            handler = next((h for h in node.handlers
+                            if not (h.body and isinstance(h.body[-1], gast.Raise))), None)
+            if handler is not None:
+                return parsed.source_map.locate(handler)
+    return None
 
 
 def _is_fallback_try(node):

@@ -13,6 +13,7 @@ Used by `normalize` (mixed into its normalizer).
 import copy
 import functools
 import inspect
+import types
 
 import gast
 import numpy
@@ -22,8 +23,8 @@ from ..errors import UnsupportedSyntaxError
 from ..ir.build import dotted_path
 from ..ir import build
 from ..runtime import RUNTIME_MODULES
-from .. import (runtime_creation, runtime_functions, runtime_objects, runtime_pieces,
-               runtime_shape)
+from .. import (runtime_creation, runtime_flow, runtime_functions, runtime_objects,
+               runtime_pieces, runtime_shape)
 from ..frontend.star_params import (fixed_arity, fixed_count, keyword_names, spread_keywords,
                                     takes_variable_arguments)
 from ..runtime_objects import constructible, defines_call, field_names, make_object
@@ -108,11 +109,11 @@ class CallMixin(FunctionValueMixin, ArgumentSpreadMixin, HelperInlineMixin, Obje
             if held_classes:
                 # `for layer in self.layers: x = layer.forward(x)`: Layer.forward(layer, x)
                 return self._call_through_item_class(receiver, held_classes, func.attr, expr)
-            if isinstance(receiver, gast.Name) and self._receiver_class(receiver) \
-                    and not hasattr(numpy.ndarray, func.attr):
+            if isinstance(receiver, gast.Name) and _own_method(
+                    self._receiver_class(receiver), func.attr):
                 return self._method_call(receiver, func.attr, expr)
             made = self._constructed_class(receiver)
-            if made is not None and not hasattr(numpy.ndarray, func.attr):
+            if _own_method(made, func.attr):
                 # Adder(k).apply(x): the object held in a name, then its method called as
                 # on `a = Adder(k); a.apply(x)`
                 held = self._held(receiver)
@@ -231,6 +232,9 @@ class CallMixin(FunctionValueMixin, ArgumentSpreadMixin, HelperInlineMixin, Obje
                 (renamed.get(k.arg, k.arg), k.value) for k in expr.keywords]), expr)
             name = self._bound_name(adapter)
             return self._call_target(build.name(name), name, adapter, expr)
+        if target is list and len(expr.args) == 1 and self._made_as_dict(expr.args[0]):
+            return self._call(build.with_location(self._runtime_call(   # list(d): its keys
+                runtime_flow.mapping_keys, expr.args), expr))
         if target in (list, tuple) and len(expr.args) == 1 and not expr.keywords \
                 and isinstance(expr.args[0], (gast.List, gast.Tuple)) \
                 and not any(isinstance(e, gast.Starred) for e in expr.args[0].elts):
@@ -387,3 +391,10 @@ def _fills_in_order(cls, positional, keywords):
     """Do `positional` values then these keywords fill cls's first fields, in order?"""
     names = field_names(cls)
     return None not in keywords and keywords == names[positional:positional + len(keywords)]
+
+
+def _own_method(found, attr):
+    """Is `attr` a method of `found`'s class: a name no array has, or a def of its own?"""
+    return bool(found) and (not hasattr(numpy.ndarray, attr) or isinstance(
+        inspect.getattr_static(found[0], attr, None), (types.FunctionType, staticmethod,
+                                                       classmethod)))

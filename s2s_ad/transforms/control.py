@@ -24,7 +24,7 @@ from ..ir.build import dotted_path
 from ..ir import build
 from .. import runtime_checks, runtime_flow
 from .unrenamed import assigned_in_compound  # noqa: F401  (normalize, inline)
-from .iterator_items import check_endless, check_read_once
+from .iterator_items import check_endless, check_read_once, made_as_dict, subscripts_by
 
 
 def _makes_an_iterator(function):
@@ -132,9 +132,14 @@ class ControlFlowMixin:
             return None
         return self.res.lookup(path)
 
+    def _made_as_dict(self, it):
+        values, stores = self._bindings_in_source()
+        return isinstance(it, gast.Name) and made_as_dict(values.get(it.id), stores.get(it.id, 0))
+
     def _iteration(self, it, target, origin, reads=None):
         """(range atom, statements binding `target` from the loop index) for `for target in it`.
         `reads`: (the expressions a comprehension's loop runs, its variable's own name)."""
+        it = self._iter_method(it) or it        # `for v in bag`, a class with def __iter__
         call = it if isinstance(it, gast.Call) else None
         kind = self._called(call)
         if kind is builtins.range and isinstance(target, gast.Name):
@@ -151,6 +156,8 @@ class ControlFlowMixin:
         k = build.name(index)
         if kind is builtins.enumerate and isinstance(target, gast.Tuple) and len(target.elts) == 2:
             seq = call.args[0]
+            if self._made_as_dict(seq):         # enumerate(d): d's keys
+                seq, _ = self._atom(self._runtime_call(runtime_flow.mapping_keys, [seq]))
             start = call.args[1] if len(call.args) > 1 else next(
                 (k.value for k in call.keywords if k.arg == "start"), None)
             first = gast.BinOp(left=k, op=gast.Add(), right=start) if start is not None else k
@@ -181,7 +188,7 @@ class ControlFlowMixin:
         body, key = reads if reads is not None else (getattr(origin, "body", []),
                                                      getattr(target, "id", None))
         keyed = isinstance(it, gast.Name) and isinstance(target, gast.Name) \
-            and _subscripts_by(body, it.id, key)
+            and (subscripts_by(body, it.id, key) or self._made_as_dict(it))
         if keyed or (call is not None and isinstance(call.func, gast.Attribute)
                      and call.func.attr in ("items", "keys", "values") and not call.args):
             # `for k in d: ... d[k] ...` iterates a dict's keys, as `for k in d.keys()`
@@ -348,10 +355,3 @@ def renamed(target, mapping):
     if isinstance(target, gast.Name):
         return build.name(mapping.get(target.id, target.id), store=True)
     return gast.Tuple(elts=[renamed(e, mapping) for e in target.elts], ctx=gast.Store())
-
-
-def _subscripts_by(body, container, key):
-    """Does `body` read `container[key]` (both plain names)?"""
-    return any(isinstance(node, gast.Subscript) and isinstance(node.value, gast.Name)
-               and node.value.id == container and isinstance(node.slice, gast.Name)
-               and node.slice.id == key for stmt in body for node in walk_tree(stmt))

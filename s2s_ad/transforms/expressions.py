@@ -90,6 +90,9 @@ class ExpressionMixin:
         return op, level
 
     def _lower(self, expr):
+        if isinstance(expr, (gast.BinOp, gast.UnaryOp)) \
+                and (lowered := self._operator_method(expr)) is not None:
+            return lowered                      # `a + b` of a class with def __add__
         if isinstance(expr, gast.BinOp):
             (left, l1), (right, l2) = self._atom(expr.left), self._atom(expr.right)
             return gast.BinOp(left=left, op=expr.op, right=right), 1 + max(l1, l2)
@@ -138,6 +141,8 @@ class ExpressionMixin:
         if isinstance(expr, gast.Subscript):
             if (lowered := self._axis_concatenation(expr)) is not None:   # np.r_[...]
                 return lowered
+            if (call := self._item_method(expr)) is not None:    # s[i], def __getitem__
+                return self._method_call(expr.value, "__getitem__", call)
             value, l1 = self._atom(expr.value)
             index, l2 = self._index(expr.slice)
             return build.subscript(value, index), 1 + max(l1, l2)
@@ -188,9 +193,11 @@ class ExpressionMixin:
 
     def _check_bound(self, path, node):
         if not self.res.has(path):
-            raise UnsupportedSyntaxError(
+            error = UnsupportedSyntaxError(
                 f"`{path}` is not defined when the derivative is built", self.smap.locate(node),
-                "define (or import) it before calling s2s_ad.grad")
+                "define (or import) it before the derivative is first called")
+            error.undefined = path      # (grad() waits for the first call: api._deferred)
+            raise error
 
 
 _NOT_LITERAL = object()

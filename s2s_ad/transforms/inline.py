@@ -258,7 +258,7 @@ class InlineMixin:
             raise UnsupportedSyntaxError(
                 f"`{name}` takes *args or **kwargs and is given items spread from a value "
                 f"here: its parameters are bound for the items the call writes out",
-                self.smap.locate(call), "write the items out: total(x[0], x[1])")
+                self.smap.locate(call), f"write the items out: {name}(x[0], x[1])")
         for p, arg in zip(positional, call.args):
             given[p] = arg
         extra = {}

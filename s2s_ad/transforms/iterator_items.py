@@ -12,6 +12,10 @@ wrong value and gradient without an error. An endless iterator (`itertools.count
     it = iter(range(n))                 UnsupportedSyntaxError at `iter(range(n))`:
     for i in it: ... break              the iterator is read in 2 places ...
     for i in it: ...
+
+And when `for k in d` iterates a dict's keys: when what the loop reads subscripts d by k
+(`d[k]`, `d.get(k)`: subscripts_by), or d is made as a dict in f (made_as_dict), as
+`for k in d.keys()` would.
 """
 import itertools
 
@@ -71,3 +75,30 @@ def check_read_once(tree, name, value, makes_an_iterator, locate):
 def _at(node):
     """Where a node stands in the source (the tree normalized may be a copy of f's)."""
     return (getattr(node, "lineno", None), getattr(node, "col_offset", None))
+
+
+def subscripts_by(body, container, key):
+    """Does `body` read `container[key]` or `container.get(key, ...)` (plain names)?"""
+    return any(_reads_by(node, container, key) for stmt in body for node in walk_tree(stmt))
+
+
+def _reads_by(node, container, key):
+    if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) \
+            and node.func.attr == "get" and node.args and not node.keywords:
+        node, index = node.func, node.args[0]       # d.get(k): d's value at the key k
+    elif isinstance(node, gast.Subscript):
+        index = node.slice
+    else:
+        return False
+    return isinstance(node.value, gast.Name) and node.value.id == container \
+        and isinstance(index, gast.Name) and index.id == key
+
+
+def made_as_dict(values, stores):
+    """Is a name of f, assigned these `values` (its plain assignments) and stored `stores`
+    times, a dict wherever it is read: each a dict display, comprehension or dict(...)?
+    (`for k in d` over it iterates its keys, as `for k in d.keys()`, also where the loop
+    never reads d[k]: `names = [k for k in d]`.)"""
+    return bool(values) and len(values) == stores and all(
+        isinstance(v, (gast.Dict, gast.DictComp)) or isinstance(v, gast.Call)
+        and isinstance(v.func, gast.Name) and v.func.id == "dict" for v in values)

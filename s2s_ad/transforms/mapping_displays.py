@@ -12,6 +12,7 @@ from ..errors import UnsupportedSyntaxError
 from ..ir import build
 from .. import runtime_flow, runtime_mappings
 from .container_updates import located as _located
+from .iterator_items import subscripts_by
 
 
 class MappingDisplayMixin:
@@ -58,10 +59,24 @@ class MappingDisplayMixin:
     def _mapping_comprehension(self, expr):
         """{k: v for ...} -> make_mapping([k for ...], [v for ...]) (the loop runs twice:
         once for the keys, once for the values)."""
-        keys = gast.ListComp(elt=expr.key, generators=build.clone(expr.generators))
+        keys = gast.ListComp(elt=expr.key, generators=_keyed(expr))
         values = gast.ListComp(elt=expr.value, generators=build.clone(expr.generators))
         call = self._runtime_call(runtime_mappings.make_mapping, [keys, values])
         return self._lower(_located(call, expr))
+
+
+def _keyed(expr):
+    """The generators of {k: ... for k in d} for its keys' loop: `for k in d` reading
+    `d[k]` iterates d's keys (control.py, as `for k in d: ... d[k]`), which the keys'
+    loop alone (`[k for k in d]`, no d[k] in it) would take for a sequence's items
+    (d[0], a KeyError inside the derivative): written `for k in d.keys()` there."""
+    generators = build.clone(expr.generators)
+    reads = [expr.key, expr.value] + [c for g in expr.generators for c in g.ifs]
+    for gen in generators:
+        if isinstance(gen.iter, gast.Name) and isinstance(gen.target, gast.Name) \
+                and subscripts_by(reads, gen.iter.id, gen.target.id):
+            gen.iter = _located(build.call(build.attribute(gen.iter, "keys"), []), gen.iter)
+    return generators
 
 
 def _display_entries(node):

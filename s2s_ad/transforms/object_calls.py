@@ -32,8 +32,80 @@ from .helper_inline import _LIBRARIES       # (functions taking *args there are 
 from .object_paths import ObjectPathMixin
 
 
+# the methods `a op b` and `op a` call (the reflected one, `__rmul__`, for a number's
+# literal on the left: `2.0 * v`)
+_BINARY = {gast.Add: "__add__", gast.Sub: "__sub__", gast.Mult: "__mul__",
+           gast.Div: "__truediv__", gast.MatMult: "__matmul__", gast.Pow: "__pow__"}
+_UNARY = {gast.USub: "__neg__", gast.UAdd: "__pos__"}
+
+
 class ObjectCallMixin(ObjectPathMixin):
     """Calls and property reads on objects of a known class."""
+
+    def _operator_method(self, expr):
+        """`a + b`, `-a` where a's class is known while normalizing (a constructor call,
+        a name made once in f, self, an argument the signature gives) and defines the
+        operator's method with def: the call `a.__add__(b)`, differentiated as its methods
+        are (the derivative of `+` adds the objects' fields: a wrong gradient where
+        __add__ does anything else). None otherwise."""
+        binary = isinstance(expr, gast.BinOp)
+        name = (_BINARY if binary else _UNARY).get(type(expr.op))
+        operand, other = (expr.left, expr.right) if binary else (expr.operand, None)
+        if binary and isinstance(expr.left, gast.Constant) and name:
+            # `2.0 * v`: the number's method gives way to v's reflected one, __rmul__
+            operand, other, name = expr.right, expr.left, name[:2] + "r" + name[2:]
+        if name is None:
+            return None
+        if isinstance(operand, gast.Name):
+            found = self._receiver_class(operand)
+        else:
+            found = self._constructed_class(operand)
+        method = getattr(found[0], name, None) if found and found[1] != "class" else None
+        if not inspect.isfunction(method) \
+                or (method.__module__ or "").split(".")[0] in _LIBRARIES:
+            return None
+        if not isinstance(operand, gast.Name):
+            operand = self._held(operand)       # Vec(a, b) + w: the object in a name
+            self.constructed[operand.id] = found
+        func = build.with_location(gast.Attribute(value=build.clone(operand), attr=name,
+                                                  ctx=gast.Load()), expr)
+        call = build.with_location(gast.Call(func=func, args=[other] if binary else [],
+                                             keywords=[]), expr)
+        return self._method_call(operand, name, call)
+
+    def _iter_method(self, it):
+        """`bag.__iter__()` for the iterable `bag` (a name or a constructor call) of a
+        class of yours known while normalizing whose __iter__ is a generator (its items
+        read as a list), else None (`return iter(self.layers)`: the loop as before)."""
+        found = self._receiver_class(it) if isinstance(it, gast.Name) else \
+            self._constructed_class(it)
+        method = getattr(found[0], "__iter__", None) if found and found[1] != "class" \
+            else None
+        if not inspect.isgeneratorfunction(method):
+            return None
+        func = gast.Attribute(value=build.clone(it), attr="__iter__", ctx=gast.Load())
+        return build.with_location(gast.Call(func=build.with_location(func, it), args=[],
+                                             keywords=[]), it)
+
+    def _item_method(self, expr):
+        """`s[i]` of an object whose class (known while normalizing) defines
+        `__getitem__`: the call `s.__getitem__(i)`, differentiated as its methods are
+        (read as a subscript, the derivative took s for a sequence of numbers: a zero
+        gradient). None otherwise (a slice: runtime_flow.scatter_add refuses it)."""
+        if not isinstance(expr.value, gast.Name) or isinstance(expr.slice, gast.Slice) \
+                or isinstance(expr.slice, gast.Tuple) and any(
+                    isinstance(e, gast.Slice) for e in expr.slice.elts):
+            return None
+        found = self._receiver_class(expr.value)
+        method = getattr(found[0], "__getitem__", None) if found and found[1] != "class" \
+            else None
+        if not inspect.isfunction(method) \
+                or (method.__module__ or "").split(".")[0] in _LIBRARIES:
+            return None
+        func = gast.Attribute(value=build.clone(expr.value), attr="__getitem__",
+                              ctx=gast.Load())
+        return build.with_location(gast.Call(func=build.with_location(func, expr),
+                                             args=[expr.slice], keywords=[]), expr)
 
     def _receiver_class(self, receiver):
         """(class, "instance" or "class") when the class of the object a name holds is
