@@ -62,6 +62,10 @@ class HeldCopies:
             rest = _without_copy(block[k:], lambda name: self.adj.reads(
                 name, self.uniform.pending.items(), done), outer is None)
             if rest is not None:
+                # the copy's reads read the object it held: one that may still be the
+                # shapeless 0.0 of a branch not taken (maybe_zero.py) is known so by its
+                # source's name now
+                self.same_object(copy.targets[0].id, copy.value.id)
                 if outer is None:
                     self.adj.rename(copy.targets[0].id, copy.value.id,
                                     self.uniform.pending.values())

@@ -33,6 +33,13 @@ class MaybeZeroAdjoints:
         contributed (a rebound argument used only on a branch not taken)?"""
         return self.adj.name_of(variable) in self._held_zero
 
+    def same_object(self, held, source):
+        """`held` (a copy no longer written) and `source` name one object: what may be
+        the shapeless 0.0 under the one may be under the other."""
+        for names in (self._maybe_zero, self._held_zero):
+            if held in names:
+                names.add(source)
+
     def adjoint_may_be_zero(self, adjoint):
         """Can this adjoint still be the 0.0 an accumulated adjoint starts from (a loop or
         branch that never contributed)? Then it has no shape to reduce from."""
