@@ -66,6 +66,30 @@ def test_dicts_iterated_by_key(f, path):
     check_against_differences(path, f, X2)
 
 
+def names_of_a_dict_argument(p):
+    """a dict argument iterated without p[k] (`[k for k in p]`, enumerate(p), list(p)):
+    indexed p by position, KeyError: 0 inside the derivative; the specialisation's
+    signature says p is a dict (the general derivative cannot tell: see README)"""
+    names = [k for k in p]
+    return sum(np.sum(p[k] ** 2) * (i + 1) for i, k in enumerate(p)) \
+        + np.sum(p[names[0]] * np.sin(p[list(p)[1]])) + len([k for k in p])
+
+
+def test_a_dict_argument_iterated_by_key():
+    import s2s_ad
+    p = {"a": np.array([0.5, -1.0]), "b": np.array([0.25, 2.0])}
+    got = s2s_ad.grad(names_of_a_dict_argument)(p)
+    h = 1e-6
+    for key in p:
+        for j in range(2):
+            up = {k: v.copy() for k, v in p.items()}
+            down = {k: v.copy() for k, v in p.items()}
+            up[key][j] += h
+            down[key][j] -= h
+            want = (names_of_a_dict_argument(up) - names_of_a_dict_argument(down)) / (2 * h)
+            assert got[key][j] == pytest.approx(want, rel=1e-6, abs=1e-9)
+
+
 def vectorized_sine(x):
     return np.sum(np.vectorize(np.sin)(x))
 

@@ -161,7 +161,8 @@ def known_functions(signature):
     {"m.l1.__class__": L} for an object it holds, {"m.layers[*].__class__": L} for a list
     or tuple (or a dict's values) of objects all of class L, {"m.layers[*].__classes__":
     (L, A)} for several classes (each in the order of its first item), and
-    {"m.layers[0].__class__": L} / {"m.blocks['enc'].__class__": L} item by item."""
+    {"m.layers[0].__class__": L} / {"m.blocks['enc'].__class__": L} item by item;
+    {"d.__mapping__": dict} for a parameter holding a dict."""
     found = {}
 
     def visit(path, kind, depth):
@@ -203,6 +204,9 @@ def known_functions(signature):
                     # Dense, Tanh, Dense: `layer(x)` runs the __call__ of the item's class
                     found[f"{path}[*].__classes__"] = classes
     for name, kind in signature or ():
+        if isinstance(kind, Mapping):
+            # a dict argument: `for k in d` iterates its keys (transforms/control.py)
+            found[f"{name}.__mapping__"] = dict
         visit(name, kind, 0)
     return found
 

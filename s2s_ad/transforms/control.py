@@ -133,8 +133,13 @@ class ControlFlowMixin:
         return self.res.lookup(path)
 
     def _made_as_dict(self, it):
+        """Is `it` a name holding a dict wherever it is read: made as one in f, or an
+        argument the specialisation's signature says is one (never rebound)?"""
         values, stores = self._bindings_in_source()
-        return isinstance(it, gast.Name) and made_as_dict(values.get(it.id), stores.get(it.id, 0))
+        return isinstance(it, gast.Name) and (
+            made_as_dict(values.get(it.id), stores.get(it.id, 0))
+            or it.id in self.res.parameters and it.id not in stores
+            and self.known_functions.get(f"{it.id}.__mapping__") is dict)
 
     def _iteration(self, it, target, origin, reads=None):
         """(range atom, statements binding `target` from the loop index) for `for target in it`.
