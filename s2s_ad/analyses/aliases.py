@@ -235,14 +235,13 @@ def writes_through_aliases(levels, kinds=None, item_views=True):
                              for other in sorted(group)
                              if read_before_rebound(ordered, uses, k, other)
                              and meets(item, other, path))
-            if written in members and isinstance(stmt.value, gast.Name) \
-                    and item is None and not in_branch(path):
+            if written in members and isinstance(stmt.value, gast.Name):
                 # `d["z"] = z`, `items[0] = z`: the list or dict holds z's array from here
-                put_item(positions, written, target.slice, stmt.value.id)
-                members[written] = members[written] | {stmt.value.id}
-                affects({stmt.value.id}, written, holder=True)
-            elif written in members and isinstance(stmt.value, gast.Name):
-                positions.pop(written, None)        # (in a branch: which item, unknown)
+                # (at which place, unknown in a branch; an item update keeps its place's)
+                if in_branch(path):
+                    positions.pop(written, None)
+                elif item is None:
+                    put_item(positions, written, target.slice, stmt.value.id)
                 members[written] = members[written] | {stmt.value.id}
                 affects({stmt.value.id}, written, holder=True)
             if not shared.get(written):
