@@ -98,13 +98,13 @@ def _keyable(function):
         return False
 
 
-def module_arrays_written(function):
-    """Does `function` (or one of your functions it calls) write into an array it reads
-    from its module or closure (`def bump(): X[:] = X + 1`)? A caller reading that array
-    must see the write where the call runs, so the helper is inlined like one writing
-    into its arguments."""
+def writes_outside(function):
+    """Does `function` (or one of your functions it calls) write into a parameter's
+    memory, or into an array it reads from its module or closure (`def bump(): X[:] =
+    X + 1`)? Its caller must see the write where the call runs, so such a helper is
+    inlined (transforms/helper_inline.py). One reading of its source for both."""
     reader = _read(function, 0, None)
-    return reader is not None and bool(reader.module_arrays)
+    return reader is not None and bool(reader.written or reader.module_arrays)
 
 
 def parameters_returned(function, owner=None):

@@ -29,7 +29,7 @@ from ..ir.walk import walk_tree
 from ..frontend.fence import fence
 from ..frontend.parse import parse
 from ..frontend.resolve import resolve
-from ..analyses.argument_writes import module_arrays_written, parameters_written, parsed_tree
+from ..analyses.argument_writes import parameters_written, parsed_tree, writes_outside
 # (modules whose functions are primitives or s2s_ad's own, never inlined: users_defs.py)
 from ..users_defs import LIBRARIES as _LIBRARIES, is_users_def
 
@@ -48,8 +48,7 @@ class HelperInlineMixin:
     def _writes_into_arguments(self, target):
         """Is `target` a def of yours that writes into an array, list, dict or object it
         is given, or into an array of its module (analyses/argument_writes.py)?"""
-        return is_users_def(target) and (bool(parameters_written(target))
-                                         or module_arrays_written(target))
+        return is_users_def(target) and writes_outside(target)
 
     def _inline_helper(self, target, expr, why="is given a function made inside f",
                        receiver_class=None):
