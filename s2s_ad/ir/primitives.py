@@ -88,6 +88,12 @@ def missing_derivative_hint(op, otherwise):
                 "vjp or jvp, which s2s_ad differentiates to second order in reverse mode "
                 "only (grad of grad, hvp, hessian): call the function by its name, or "
                 "pass it as an argument so the derivative is specialised on it")
+    if isinstance(op.primitive, numpy.vectorize) or isinstance(op.primitive, numpy.ufunc) \
+            and getattr(numpy, op.primitive.__name__, None) is not op.primitive:
+        # np.vectorize(g) / np.frompyfunc(g, ...) made outside f: numpy runs g item by item
+        return ("it is np.vectorize / np.frompyfunc of a function, which numpy calls one "
+                "item at a time: call the function on the whole array, or write a Python "
+                "loop over the items")
     return otherwise
 
 

@@ -14,8 +14,10 @@ Used by `normalize` through CallMixin.
 import types
 
 import gast
+import numpy as np
 
 from .. import runtime_functions, runtime_keywords
+from ..errors import MissingDerivativeError
 from ..ir import build
 from ..ir.build import dotted_path
 from ..ir.walk import walk_tree
@@ -38,11 +40,34 @@ class FunctionValueMixin:
         if isinstance(func, gast.Name) and func.id in self.known_functions \
                 and func.id not in self._bindings_in_source()[1]:
             return build.name(func.id), func.id, self.known_functions[func.id]
+        self._refuse_elementwise_wrapper(func)
         found = self._static_function(func)
         if found is _NOT_STATIC:
             return None
         name = self._bound_name(found)
         return build.name(name), name, found
+
+    def _refuse_elementwise_wrapper(self, func):
+        """`np.vectorize(g)(x)` (or a name bound once to np.vectorize / np.frompyfunc of g)
+        runs g one item at a time inside numpy, where no derivative reaches: refused here,
+        at the user's line, rather than from the call's vjp built when the code runs."""
+        node = func
+        for _ in range(4):
+            if not (isinstance(node, gast.Name) and self.res.is_value(node.id)):
+                break
+            values, stores = self._bindings_in_source()
+            if len(values.get(node.id, [])) != 1 or stores.get(node.id) != 1:
+                return
+            node = values[node.id][0]
+        maker = dotted_path(node.func) if isinstance(node, gast.Call) else None
+        if maker is None or self.res.is_value(maker.split(".")[0]) or not self.res.has(maker) \
+                or self.res.lookup(maker) not in (np.vectorize, np.frompyfunc):
+            return
+        raise MissingDerivativeError(
+            f"`{maker}(...)` makes a function that numpy calls one item at a time: no "
+            f"derivative reaches through it", self.smap.locate(node),
+            "call the function on the whole array (numpy's elementwise operations take "
+            "arrays), or write a Python loop over the items")
 
     def _keyword_call(self, func, expr):
         """`act(x, beta=2.0)` of a function or object known only when the code runs: the
