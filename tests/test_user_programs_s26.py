@@ -2,11 +2,13 @@
 /work/s25-users-left), on both derivative paths: right gradients where s2s_ad can
 differentiate them, a located s2s_ad error at the user's line where it cannot."""
 import inspect
+from dataclasses import dataclass
 
 import numpy as np
 import pytest
 
 import s2s_ad
+from derivative_paths import PATHS, check_against_differences
 from s2s_ad.errors import MissingDerivativeError
 
 X3 = np.array([0.5, -1.0, 2.0])
@@ -48,3 +50,99 @@ def test_an_item_by_item_function_is_refused_at_the_users_line(both_paths, f, te
     assert info.value.filename == __file__
     assert info.value.lineno == _line_of(f, text)
     assert "one item at a time" in str(info.value)
+
+
+class Pair:
+    """a value type of yours: its operators and methods return new Pairs"""
+
+    def __init__(self, a, b):
+        self.a, self.b = a, b
+
+    def __sub__(self, other):
+        return Pair(self.a - other.a, self.b * other.b)
+
+    def __mul__(self, k):
+        return Pair(self.a * k, self.b + k)
+
+    def __rmul__(self, k):
+        return type(self)(self.a * k, self.b * k)
+
+    def __neg__(self):
+        return self.__class__(-self.a, -self.b)
+
+    def scaled(self, k):
+        return Pair(self.a * k, self.b * k)
+
+    def total(self):
+        return self.a + self.b
+
+
+@dataclass
+class Vec:
+    x: np.ndarray
+    y: np.ndarray
+
+    def __add__(self, other):
+        return Vec(self.x + other.x, self.y + other.y)
+
+    def __mul__(self, k):
+        return Vec(self.x * k, self.y * k)
+
+    def dot(self, other):
+        return np.sum(self.x * other.x + self.y * other.y)
+
+
+def result_of_an_operator(x):
+    """(p - q)'s class was not known: `* 3.0` was numpy's product (TypeError inside the
+    derivative: dict * float)"""
+    p, q = Pair(x[0], x[1]), Pair(x[1], x[2])
+    d = (p - q) * 3.0
+    return d.a * d.b
+
+
+def operators_by_name(x):
+    """a reflected operator, a unary one, made by type(self)(...) / self.__class__(...)"""
+    p, q = Pair(x[0], x[1]), Pair(x[1], x[2])
+    d = p - q
+    e = 2.0 * d
+    g = -e
+    return g.scaled(0.5).total() * e.a
+
+
+def chained_methods(x):
+    """a method returning a new object, called on its result (the object's state was made
+    locals, losing the result's class: `.total()` read as an array method)"""
+    p = Pair(x[0], x[1])
+    return p.scaled(2.0).scaled(x[2]).total()
+
+
+def arrays_in_pairs(x):
+    p, q = Pair(x, x ** 2), Pair(np.sin(x), x)
+    r = (p - q).scaled(1.5)
+    return np.sum(r.a * r.b)
+
+
+def accumulated_in_a_loop(x):
+    """`acc = acc + v * k`: the name bound twice, each time to a Vec"""
+    v = Vec(x, x ** 2)
+    acc = Vec(np.zeros(3), np.zeros(3))
+    for k in range(3):
+        acc = acc + v * (0.5 * k)
+    return acc.dot(v)
+
+
+def _make_pair(x):
+    return Pair(x[0], x[1])
+
+
+def made_by_a_helper(x):
+    """a def of yours returning a Pair: its result's `*` is Pair.__mul__"""
+    d = _make_pair(x) * 2.0
+    return d.a * d.b
+
+
+@pytest.mark.parametrize("f", [result_of_an_operator, operators_by_name, chained_methods,
+                               arrays_in_pairs, accumulated_in_a_loop, made_by_a_helper])
+@pytest.mark.parametrize("path", PATHS)
+def test_objects_made_by_operators_and_methods_of_your_class(f, path):
+    check_against_differences(path, f, np.array([0.3, -0.7, 1.1]))

@@ -265,6 +265,15 @@ def _bindings(tree):
         if isinstance(node, gast.Assign) and len(node.targets) == 1 \
                 and isinstance(node.targets[0], gast.Name):
             values.setdefault(node.targets[0].id, []).append(node.value)
+        elif isinstance(node, gast.Assign) and len(node.targets) == 1 \
+                and isinstance(node.targets[0], gast.Tuple) \
+                and isinstance(node.value, gast.Tuple) \
+                and len(node.targets[0].elts) == len(node.value.elts) \
+                and not any(isinstance(e, gast.Starred) for e in node.value.elts):
+            # `p, q = Pair(a, b), Pair(c, d)`: each name is given its own value
+            for target, value in zip(node.targets[0].elts, node.value.elts):
+                if isinstance(target, gast.Name):
+                    values.setdefault(target.id, []).append(value)
         elif isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
             stores[node.id] = stores.get(node.id, 0) + 1
     return values, stores

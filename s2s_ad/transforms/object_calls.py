@@ -24,19 +24,12 @@ from ..ir.build import dotted_path
 from .. import runtime_functions, runtime_objects
 from ..frontend.star_params import (fixed_arity, fixed_count, keyword_names, spread_keywords,
                                     takes_variable_arguments)
-from ..runtime_objects import constructible, defines_call, subclasses_of
+from ..runtime_objects import constructible, defines_call, field_names, subclasses_of
 from ..analyses.argument_writes import parameter_writes
 from ..analyses.argument_calls import Known
 from ..refusals import write_refusal
 from .helper_inline import _LIBRARIES       # (functions taking *args there are primitives)
 from .object_paths import ObjectPathMixin
-
-
-# the methods `a op b` and `op a` call (the reflected one, `__rmul__`, for a number's
-# literal on the left: `2.0 * v`)
-_BINARY = {gast.Add: "__add__", gast.Sub: "__sub__", gast.Mult: "__mul__",
-           gast.Div: "__truediv__", gast.MatMult: "__matmul__", gast.Pow: "__pow__"}
-_UNARY = {gast.USub: "__neg__", gast.UAdd: "__pos__"}
 
 
 class ObjectCallMixin(ObjectPathMixin):
@@ -48,19 +41,12 @@ class ObjectCallMixin(ObjectPathMixin):
         operator's method with def: the call `a.__add__(b)`, differentiated as its methods
         are (the derivative of `+` adds the objects' fields: a wrong gradient where
         __add__ does anything else). None otherwise."""
-        binary = isinstance(expr, gast.BinOp)
-        name = (_BINARY if binary else _UNARY).get(type(expr.op))
-        operand, other = (expr.left, expr.right) if binary else (expr.operand, None)
-        if binary and isinstance(expr.left, gast.Constant) and name:
-            # `2.0 * v`: the number's method gives way to v's reflected one, __rmul__
-            operand, other, name = expr.right, expr.left, name[:2] + "r" + name[2:]
-        if name is None:
+        found = self._operator_of(expr)
+        if found is None:
             return None
-        if isinstance(operand, gast.Name):
-            found = self._receiver_class(operand)
-        else:
-            found = self._constructed_class(operand)
-        method = getattr(found[0], name, None) if found and found[1] != "class" else None
+        name, operand, other, found = found
+        binary = isinstance(expr, gast.BinOp)
+        method = getattr(found[0], name, None)
         if not inspect.isfunction(method) \
                 or (method.__module__ or "").split(".")[0] in _LIBRARIES:
             return None
@@ -72,6 +58,33 @@ class ObjectCallMixin(ObjectPathMixin):
         call = build.with_location(gast.Call(func=func, args=[other] if binary else [],
                                              keywords=[]), expr)
         return self._method_call(operand, name, call)
+
+    def _own_class_call(self, expr):
+        """`type(self)(a, b)` / `self.__class__(a, b)` of an object whose class is known
+        while normalizing (an operator's method making a new object of its class): the
+        construction `Pair(a, b)`, lowered as any, else None."""
+        func = expr.func
+        if isinstance(func, gast.Attribute) and func.attr == "__class__":
+            obj = func.value
+        elif isinstance(func, gast.Call) and dotted_path(func.func) == "type" \
+                and len(func.args) == 1 and not func.keywords \
+                and not self.res.is_value("type") and self.res.lookup("type") is type:
+            obj = func.args[0]
+        else:
+            return None
+        found = self._receiver_class(obj) if isinstance(obj, gast.Name) else None
+        if not found or found[1] == "class" or not constructible(found[0]) \
+                or found[1] != "exact" and obj.id not in self.constructed \
+                and found[0].__subclasses__():
+            return None     # (self of a method of a class with subclasses: which one?)
+        names, keywords = field_names(found[0]), [k.arg for k in expr.keywords]
+        if any(isinstance(a, gast.Starred) for a in expr.args) \
+                or keywords != names[len(expr.args):len(expr.args) + len(keywords)]:
+            return None
+        call = self._runtime_call(runtime_objects.make_object, [
+            self._class_name(found[0]),
+            build.tuple_(list(expr.args) + [k.value for k in expr.keywords])])
+        return self._call(build.with_location(call, expr))
 
     def _iter_method(self, it):
         """`bag.__iter__()` for the iterable `bag` (a name or a constructor call) of a
@@ -106,45 +119,6 @@ class ObjectCallMixin(ObjectPathMixin):
                               ctx=gast.Load())
         return build.with_location(gast.Call(func=build.with_location(func, expr),
                                              args=[expr.slice], keywords=[]), expr)
-
-    def _receiver_class(self, receiver):
-        """(class, "instance" or "class") when the class of the object a name holds is
-        known while normalizing: `self` / `cls` of the method differentiated (resolve.py),
-        a local made once in f by a dataclass or namedtuple class (`m = Params(W, b)`), or
-        an object argument of the class the specialisation's signature gives ("exact"),
-        whose methods are then differentiated like any helper, `m` included. None
-        otherwise (a method of an object chosen when the code runs: refusals.py)."""
-        if receiver.id in self.constructed:
-            return self.constructed[receiver.id]
-        found = self.res.receivers.get(receiver.id)
-        values, stores = self._bindings_in_source()
-        given = self.known_functions.get(f"{receiver.id}.__class__")
-        if found is not None:
-            if found[1] == "instance" and isinstance(given, type) \
-                    and issubclass(given, found[0]) and receiver.id not in stores:
-                # self of a subclass instance (grad(swish.loss) of Base.loss): the
-                # signature gives its exact class, whose overrides the calls take
-                return given, "exact"
-            return found
-        if given is not None and receiver.id in self.res.parameters \
-                and receiver.id not in stores:
-            # an object argument whose exact class the specialisation's signature gives
-            return given, "exact"
-        made = values.get(receiver.id, [])
-        if len(made) != 1 or stores.get(receiver.id) != 1:
-            return None
-        return self._constructed_class(made[0])
-
-    def _constructed_class(self, value):
-        """(C, "instance") when `value` is a call `C(...)` of a class of yours that
-        differentiation can construct (runtime_objects.constructible), else None."""
-        if not isinstance(value, gast.Call):
-            return None
-        path = dotted_path(value.func)
-        if path is None or self.res.is_value(path.split(".")[0]) or not self.res.has(path):
-            return None
-        cls = self.res.lookup(path)
-        return (cls, "instance") if constructible(cls) else None
 
     def _call_through_item_class(self, item, classes, attr, expr):
         """`layer(x)` (attr "__call__") or `layer.forward(x)` of an item of a list of

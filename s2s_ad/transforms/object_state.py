@@ -25,6 +25,7 @@ import inspect
 
 import gast
 
+from ..analyses.returned_classes import returned_class
 from ..frontend.parse import parse
 from ..ir import build
 from ..ir.walk import walk_tree
@@ -84,6 +85,10 @@ def class_plan(cls, class_expr, fresh, where, called):
         if fn is None and attr == "__init__":
             methods[attr] = None
             continue
+        if attr != "__init__" and inspect.isfunction(fn) and returned_class(fn, cls):
+            # `p.scaled(2.0)` making a new object of a class: left to normalize, which
+            # knows that object's class and calls its methods
+            raise Unplanned()
         tree = _method_tree(fn)
         if set(_written_in_place(fn)) - {next(iter(inspect.signature(fn).parameters))}:
             # it writes into an argument it is given (`u[1:-1] += ...`): inlined by
