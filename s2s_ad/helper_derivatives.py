@@ -26,7 +26,8 @@ from .analyses.call_kinds import call_signature, functions_only, result_arity
 from .signature import UNKNOWN
 from .backend.derivative_def import derived_name
 from .derivation import Request
-from .errors import ADError, MissingDerivativeError
+from .errors import ADError, MissingDerivativeError, UnsupportedSyntaxError
+from .runtime_objects import replaced
 from .derivative_cache import ForwardReference
 
 
@@ -159,6 +160,13 @@ def _at_the_call(exc, helper, env, stmt):
             f"and hvp of a function can)", where,
             "build it from s2s_ad.hvp / jvp calls in f (one per basis vector), or "
             "differentiate the function itself one order more")
+    if helper is replaced:
+        # s._replace(...) of an argument whose class only a signature gives
+        return UnsupportedSyntaxError(
+            "`._replace(...)` / dataclasses.replace(...) of an argument is differentiated "
+            "by the derivative specialised on the argument's class; this one (the general "
+            "derivative) does not know it", where,
+            "make the new object from its fields: `State(s.pos, vel)`")
     if module.split(".")[0] == "s2s_ad":
         # a helper of s2s_ad's own that a derivative calls (grad of grad of grad through
         # np.prod: its adjoint's tangent helper has no derivative): what failed inside it

@@ -12,6 +12,8 @@ adjoints, shared with `p[0]` reads); the gradient handed back has the object's o
     object_gradient(a, p)            P(w=g, b=0.0) for a dataclass P(w, b)
     make_object(P, (w, b))           P(w, b): a dataclass, a namedtuple or a plain class
                                      storing its parameters (stored_parameters), made in f
+    replaced(p, ("b",), (v,))        p._replace(b=v) / dataclasses.replace(p, b=v) (no
+                                     derivative: where p's class is not known)
     field_adjoints(a, P, values)     the adjoints of those values, from P's adjoint a
     fields_adjoint(a, P, items)      those values' adjoints as P's adjoint (like a)
 
@@ -334,6 +336,14 @@ def _stores(stmt, me):
 def make_object(cls, values):
     """cls(*values): the primitive of an object made in f (`constructible` classes)."""
     return cls(*values)
+
+
+def replaced(x, names, values):
+    """x._replace(**changes) of a namedtuple, dataclasses.replace(x, **changes) else: what
+    a derivative not knowing x's class runs (it has no derivative; transforms/
+    object_replace.py)."""
+    changes = dict(zip(names, values))
+    return x._replace(**changes) if isinstance(x, tuple) else dataclasses.replace(x, **changes)
 
 
 def fields_adjoint(a, cls, items):

@@ -1,14 +1,18 @@
 """Programs a new user writes, each cut down from one left in session 25 (repros in
 /work/s25-users-left), on both derivative paths: right gradients where s2s_ad can
 differentiate them, a located s2s_ad error at the user's line where it cannot."""
+import dataclasses
 import inspect
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 import numpy as np
 import pytest
 
 import s2s_ad
 from derivative_paths import PATHS, check_against_differences
+from gradcheck import numeric_grad
+from s2s_ad.api import general_derivative
 from s2s_ad.errors import MissingDerivativeError
 
 X3 = np.array([0.5, -1.0, 2.0])
@@ -146,3 +150,53 @@ def made_by_a_helper(x):
 @pytest.mark.parametrize("path", PATHS)
 def test_objects_made_by_operators_and_methods_of_your_class(f, path):
     check_against_differences(path, f, np.array([0.3, -0.7, 1.1]))
+
+
+@dataclass(frozen=True)
+class Params:
+    w: np.ndarray
+    s: float = 1.0
+
+
+class State(NamedTuple):
+    pos: np.ndarray
+    vel: np.ndarray
+
+
+def dataclass_replaced_in_f(x):
+    p = Params(x, 0.5)
+    q = dataclasses.replace(p, w=p.w * 3.0)
+    return np.sum(q.w * x) * q.s
+
+
+def namedtuple_stepped(x):
+    """the state rebound by `_replace` in a loop (its class: State's, each time)"""
+    s = State(x, np.zeros(3))
+    for _ in range(3):
+        s = s._replace(vel=s.vel + 0.1 * s.pos)
+        s = s._replace(pos=s.pos + 0.1 * s.vel)
+    return np.sum(s.pos ** 2)
+
+
+@pytest.mark.parametrize("f", [dataclass_replaced_in_f, namedtuple_stepped])
+@pytest.mark.parametrize("path", PATHS)
+def test_replace_of_an_object_made_in_f(f, path):
+    """`._replace(...)` was refused by grad(); dataclasses.replace failed inside
+    dataclasses.py (getattr with a computed name)"""
+    check_against_differences(path, f, np.array([0.3, -0.7, 1.1]))
+
+
+def replaced_arguments(p, s, x):
+    q = replace(p, s=p.s * 2)
+    t = s._replace(vel=s.vel * x)
+    return np.sum((q.w * x) ** 2) * q.s + np.sum(t.vel * t.pos)
+
+
+def test_replace_of_an_argument_whose_class_the_signature_gives():
+    x = np.array([0.3, -0.7, 1.1])
+    p, s = Params(np.ones(3), 0.5), State(x, 2 * x)
+    np.testing.assert_allclose(s2s_ad.grad(replaced_arguments, wrt=2)(p, s, x),
+                               numeric_grad(replaced_arguments, (p, s, x), 2), rtol=1e-6)
+    with pytest.raises(s2s_ad.UnsupportedSyntaxError, match="general derivative") as info:
+        general_derivative(s2s_ad.grad(replaced_arguments, wrt=2))(p, s, x)
+    assert info.value.lineno == _line_of(replaced_arguments, "s._replace")

@@ -120,11 +120,6 @@ def fence(parsed, extra_allowed=(), resolution=None):
                     "differentiated function keeps it only as the one statement of an "
                     "`except` clause", smap.locate(node),
                     "raise an exception: `raise ValueError(...)`")
-            if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) \
-                    and node.func.attr == "_replace":   # (collections' code: tuple.__new__)
-                raise UnsupportedSyntaxError(
-                    "a namedtuple's `._replace(...)` is not differentiated", smap.locate(node),
-                    "make a new one from the fields: `State(s.pos, vel)`")
             if isinstance(node, gast.Try):
                 _check_finally(node, smap)
             kind = type(node)

@@ -39,7 +39,6 @@ from .array_syntax import (AXIS_CONCATENATORS, axis_concatenation, einsum_subscr
                            piecewise_parts, piecewise_terms)
 
 
-
 class CallMixin(FunctionValueMixin, ArgumentSpreadMixin, HelperInlineMixin, ObjectCallMixin):
     """Lowering of call expressions to one primitive operation over atoms."""
 
@@ -55,7 +54,7 @@ class CallMixin(FunctionValueMixin, ArgumentSpreadMixin, HelperInlineMixin, Obje
         of_partial = self._gradient_of_partial(expr)
         if of_partial is not None:
             return self._call(of_partial)
-        of_closure = self._gradient_of_closure(expr) or self._own_class_call(expr)
+        of_closure = self._gradient_of_closure(expr) or self._construction_call(expr)
         if of_closure is not None:
             return of_closure
         path = dotted_path(func)

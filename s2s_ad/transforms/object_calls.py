@@ -30,9 +30,10 @@ from ..analyses.argument_calls import Known
 from ..refusals import write_refusal
 from .helper_inline import _LIBRARIES       # (functions taking *args there are primitives)
 from .object_paths import ObjectPathMixin
+from .object_replace import ObjectReplaceMixin
 
 
-class ObjectCallMixin(ObjectPathMixin):
+class ObjectCallMixin(ObjectPathMixin, ObjectReplaceMixin):
     """Calls and property reads on objects of a known class."""
 
     def _operator_method(self, expr):
@@ -58,6 +59,11 @@ class ObjectCallMixin(ObjectPathMixin):
         call = build.with_location(gast.Call(func=func, args=[other] if binary else [],
                                              keywords=[]), expr)
         return self._method_call(operand, name, call)
+
+    def _construction_call(self, expr):
+        """A call standing for a construction of a known class, lowered as one, else None:
+        `s._replace(vel=v)`, `dataclasses.replace(p, s=2.0)`, `type(self)(a, b)`."""
+        return self._replaced_object(expr) or self._own_class_call(expr)
 
     def _own_class_call(self, expr):
         """`type(self)(a, b)` / `self.__class__(a, b)` of an object whose class is known

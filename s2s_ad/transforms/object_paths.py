@@ -84,6 +84,8 @@ class ObjectPathMixin:
         a C (`p - q` with Pair.__sub__ returning `Pair(...)`, `p.scaled(2.0)`: their
         result's methods are then the class's, not numpy's). None otherwise."""
         method = None
+        if isinstance(value, gast.Call) and self._replaced_class(value):
+            return self._replaced_class(value)      # s._replace(vel=v): s's class
         if isinstance(value, (gast.BinOp, gast.UnaryOp)):
             name, _, _, found = self._operator_of(value) or (None, None, None, None)
             method = getattr(found[0], name, None) if found else None
