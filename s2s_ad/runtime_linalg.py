@@ -193,6 +193,8 @@ def spread_trace(g, x, offset=0, axis1=0, axis2=1):
     """Adjoint of np.trace: g spread along the selected diagonal."""
     n1, n2 = np.shape(x)[axis1], np.shape(x)[axis2]
     n = max(0, min(n1, n2 - offset) if offset >= 0 else min(n1 + offset, n2))
+    # (the seed 1.0 of `np.trace(M)` returned: M's float32 is kept)
+    g = np.asarray(g, dtype=_float_dtype(g, x))
     g = np.broadcast_to(np.expand_dims(g, -1), np.shape(g) + (n,))
     return place_diagonal(g, x, offset, axis1, axis2)
 

@@ -200,3 +200,20 @@ def test_replace_of_an_argument_whose_class_the_signature_gives():
     with pytest.raises(s2s_ad.UnsupportedSyntaxError, match="general derivative") as info:
         general_derivative(s2s_ad.grad(replaced_arguments, wrt=2))(p, s, x)
     assert info.value.lineno == _line_of(replaced_arguments, "s._replace")
+
+
+def trace_of_an_outer_product(x):
+    m = np.outer(x, x)
+    return np.sum(np.triu(m, 1)) + np.trace(m)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_float32_through_a_returned_trace(path):
+    """np.trace(M) returned: its seed 1.0 spread on M's diagonal made a float64 array, so
+    float32 in gave float64 out"""
+    from derivative_paths import grad_on
+    x = np.array([0.5, -1.0, 2.0], dtype=np.float32)
+    got = grad_on(path, trace_of_an_outer_product)(x)
+    assert got.dtype == np.float32
+    np.testing.assert_allclose(got, numeric_grad(trace_of_an_outer_product,
+                                                 (x.astype(float),), 0), rtol=1e-4)
