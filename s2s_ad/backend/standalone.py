@@ -21,6 +21,7 @@ records the tool version and a hash of the source the module was made from, so
 Module-level numbers the generated code reads (a template's `LN10`, a runtime helper's
 constant) are written as literal assignments that give back the same value and type.
 """
+import ast
 import builtins
 import hashlib
 import inspect
@@ -260,6 +261,12 @@ class _Module:
                     pending.append(type(value))
                     self.claim(used, value)
                     self.aliases.append(f"{used} = {type(value).__name__}()")
+                elif isinstance(value, (dict, tuple, frozenset)) and used not in self.names:
+                    # a table of the helper's module (`_EXP_LIMIT = {np.dtype(...): 709.0}`):
+                    # its assignment's text, which reads numpy as `np` at most
+                    self.claim(used, value)
+                    self._import_module("np", numpy)
+                    self.aliases.append(f"{used} = {_table_source(item, used)}")
 
     def _import_user_names(self, derived):
         """Globals of the user's module that the generated code reads."""
@@ -357,6 +364,20 @@ def _attribute_path(obj, path):
     for part in path.split("."):
         obj = getattr(obj, part)
     return obj
+
+
+def _table_source(helper, name):
+    """The text of `name = ...` in the module of the runtime helper that reads it, an
+    expression of literals and numpy (as np) only; an error otherwise (a file that
+    would raise NameError when it runs is never written)."""
+    tree = ast.parse(inspect.getsource(sys.modules[helper.__module__]))
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Assign) and [getattr(t, "id", None) for t in stmt.targets] \
+                == [name] and {n.id for n in ast.walk(stmt.value)
+                               if isinstance(n, ast.Name)} <= {"np"}:
+            return ast.unparse(stmt.value)
+    raise APIUsageError(f"cannot write the runtime helper {helper.__name__} standalone: "
+                        f"it reads the module-level `{name}`, not written out as literals")
 
 
 def _code_names(code):
