@@ -4,10 +4,19 @@ the modules the CLI writes (backend/standalone.py): constants a derivative reads
     2.302585092994046        ->  "2.302585092994046"
     float("inf")             ->  "float('inf')"
     np.float32(0.1)          ->  "np.float32(0.10000000149011612)"
+
+A table a runtime helper reads, as the text of its module's assignment (table_source):
+
+    _EXP_LIMIT (read by runtime.logistic)  ->  "{np.dtype(np.float64): 709.0, ...}"
 """
+import ast
+import inspect
 import math
+import sys
 
 import numpy
+
+from ..errors import APIUsageError
 
 
 def number_source(value, numpy_name):
@@ -33,3 +42,17 @@ def same_number(a, b):
     """Two numbers one literal writes (`LN2` of numpy_math and of python_math)."""
     text = number_source(a, "numpy")
     return text is not None and type(a) is type(b) and text == number_source(b, "numpy")
+
+
+def table_source(helper, name):
+    """The text of `name = ...` in the module of the runtime helper that reads it, an
+    expression of literals and numpy (as np) only; an error otherwise (a file that
+    would raise NameError when it runs is never written)."""
+    tree = ast.parse(inspect.getsource(sys.modules[helper.__module__]))
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Assign) and [getattr(t, "id", None) for t in stmt.targets] \
+                == [name] and {n.id for n in ast.walk(stmt.value)
+                               if isinstance(n, ast.Name)} <= {"np"}:
+            return ast.unparse(stmt.value)
+    raise APIUsageError(f"cannot write the runtime helper {helper.__name__} standalone: "
+                        f"it reads the module-level `{name}`, not written out as literals")
