@@ -217,3 +217,61 @@ def test_float32_through_a_returned_trace(path):
     assert got.dtype == np.float32
     np.testing.assert_allclose(got, numeric_grad(trace_of_an_outer_product,
                                                  (x.astype(float),), 0), rtol=1e-4)
+
+
+class Interval:
+    """unpacked by an __iter__ returning iter of a display of its attributes"""
+
+    def __init__(self, lo, hi):
+        self.lo, self.hi = lo, hi
+
+    def __iter__(self):
+        return iter((self.lo, self.hi))
+
+
+class Doubled:
+    """unpacked by a generator __iter__"""
+
+    def __init__(self, a, b):
+        self.a, self.b = a, b
+
+    def __iter__(self):
+        yield self.a
+        yield self.b * 2.0
+
+
+class Ordered:
+    def __init__(self, a, b):
+        self.a, self.b = a, b
+
+    def __iter__(self):
+        return iter(sorted([self.a, self.b]))
+
+
+def unpacked_interval(x):
+    """`a, b = obj` indexed the object (TypeError inside the derivative)"""
+    lo, hi = Interval(x[0], x[1] * x[2])
+    return lo * hi + np.sum(x ** 2)
+
+
+def unpacked_generator(x):
+    p = Doubled(x, x ** 2)
+    a, b = p
+    return np.sum(a * b)
+
+
+def unpacked_sorted(x):
+    a, b = Ordered(x[0], x[1])
+    return a * b
+
+
+@pytest.mark.parametrize("f", [unpacked_interval, unpacked_generator])
+@pytest.mark.parametrize("path", PATHS)
+def test_unpacking_an_object_by_its_iter(f, path):
+    check_against_differences(path, f, np.array([0.3, -0.7, 1.1]))
+
+
+def test_unpacking_by_an_iter_s2s_ad_cannot_follow_is_located(both_paths):
+    with pytest.raises(s2s_ad.UnsupportedSyntaxError, match="runs its __iter__") as info:
+        s2s_ad.grad(unpacked_sorted)(X3)
+    assert info.value.lineno == _line_of(unpacked_sorted, "Ordered(x[0]")

@@ -15,10 +15,11 @@ from ..errors import UnsupportedSyntaxError
 from ..ir import build
 from .. import runtime_checks, runtime_objects
 from .function_values import _NOT_STATIC
+from .object_unpacking import ObjectUnpackingMixin
 from .returned_functions import ReturnedFunctionMixin
 
 
-class AssignmentMixin(ReturnedFunctionMixin):
+class AssignmentMixin(ReturnedFunctionMixin, ObjectUnpackingMixin):
     """Statements that bind names."""
 
     def _assign(self, targets, value, stmt):
@@ -40,7 +41,7 @@ class AssignmentMixin(ReturnedFunctionMixin):
             finals.append(self._bind(first.id, op, level))
             source_name = self.current[first.id]
         else:
-            atom, level = self._atom(value)
+            atom, level = self._atom(self._unpacked_object(value) or value)
             source_name = None
             self._deferred_writes = []
             finals.extend(self._unpack(first, atom, level))
