@@ -275,3 +275,25 @@ def test_unpacking_by_an_iter_s2s_ad_cannot_follow_is_located(both_paths):
     with pytest.raises(s2s_ad.UnsupportedSyntaxError, match="runs its __iter__") as info:
         s2s_ad.grad(unpacked_sorted)(X3)
     assert info.value.lineno == _line_of(unpacked_sorted, "Ordered(x[0]")
+
+
+def _softplus_of_yours(x):
+    return np.log1p(np.exp(x))
+
+
+@s2s_ad.adjoint(_softplus_of_yours)
+def _softplus_of_yours_adjoint(y, x):
+    """written with the package's name: s2s_ad.d, not an imported d"""
+    s2s_ad.d[x] += s2s_ad.d[y] / (1.0 + np.exp(-x))
+
+
+def calls_your_softplus(x):
+    return np.sum(_softplus_of_yours(x) * x)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_a_template_of_yours_writing_s2s_ad_d(path):
+    """`s2s_ad.d[x] += ...` was 'unsupported statement': only the name d was read"""
+    from derivative_paths import grad_on
+    np.testing.assert_allclose(grad_on(path, calls_your_softplus)(X3),
+                               numeric_grad(calls_your_softplus, (X3,), 0), rtol=1e-6)

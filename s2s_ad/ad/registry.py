@@ -234,6 +234,8 @@ class Registry:
         defaults = _defaults(function) if built_in else {
             p.name: p.default for p in inspect.signature(function).parameters.values()
             if p.default is not inspect.Parameter.empty}
+        if not built_in:
+            template_dsl.spell_d(tree, function.__globals__)
         body = [s for s in tree.body if not _is_docstring(s)]
         template = Template(kind, function.__name__, names[0], tuple(names[1:]), defaults,
                             tuple(body), function.__globals__, location)

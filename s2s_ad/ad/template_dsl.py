@@ -7,7 +7,7 @@ and whose other parameters mirror the primitive's (numpy's keyword defaults incl
     def tanh_adjoint(y, x):
         d[x] += d[y] * (1.0 - y * y)
 
-`d[v]` names the derivative of `v`. A reverse template's statements are
+`d[v]` names the derivative of `v` (a template of yours may write `s2s_ad.d[v]`: spell_d). A reverse template's statements are
 `d[p] += expr` (a contribution to p's adjoint), `d[p][index] += expr` (a contribution to
 the elements `p[index]`), `d[p] += undifferentiated(p)` (p has no derivative here: an
 error if it carries one) or `_tmp = expr` (a temporary, renamed fresh on expansion).
@@ -16,6 +16,11 @@ registry parses the source once.
 """
 
 from typing import Callable
+
+import gast
+
+from ..ir.build import dotted_path
+from ..ir.walk import walk_tree
 
 _REGISTRATIONS = []   # (kind, primitives, function) in definition order
 
@@ -111,3 +116,18 @@ def registrations_since(start):
 
 def registration_count():
     return len(_REGISTRATIONS)
+
+
+def spell_d(tree, namespace):
+    """A template of yours writing `s2s_ad.d[x]` (or d under a name of its own) is read
+    as `d[x]`, in the tree just parsed for it."""
+    for node in walk_tree(tree):
+        path = dotted_path(node.value) if isinstance(node, gast.Subscript) else None
+        if path and path != "d":
+            head, *rest = path.split(".")
+            held = namespace.get(head)
+            for attr in rest:
+                held = getattr(held, attr, None)
+            if held is d:
+                node.value = gast.Name(id="d", ctx=gast.Load(), annotation=None,
+                                       type_comment=None)
