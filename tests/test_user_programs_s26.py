@@ -297,3 +297,34 @@ def test_a_template_of_yours_writing_s2s_ad_d(path):
     from derivative_paths import grad_on
     np.testing.assert_allclose(grad_on(path, calls_your_softplus)(X3),
                                numeric_grad(calls_your_softplus, (X3,), 0), rtol=1e-6)
+
+
+def test_hvp_through_an_adjoint_of_yours_without_a_tangent_names_it():
+    """The error was located in the generated gradient's file (t1_0 = ...(x))"""
+    with pytest.raises(MissingDerivativeError, match="an @s2s_ad.adjoint of yours") as info:
+        s2s_ad.hvp(calls_your_softplus)(X3, X3)
+    assert info.value.filename == __file__
+    assert info.value.lineno == inspect.getsourcelines(_softplus_of_yours_adjoint)[1] + 1
+
+
+def _cube_of_yours(x):
+    return x * x * x
+
+
+@s2s_ad.adjoint(_cube_of_yours)
+def _cube_of_yours_adjoint(y, x):
+    s2s_ad.d[x] += 3.0 * x * x * s2s_ad.d[y]
+
+
+@s2s_ad.tangent(_cube_of_yours)
+def _cube_of_yours_tangent(y, x):
+    s2s_ad.d[y] = 3.0 * x * x * s2s_ad.d[x]
+
+
+def calls_your_cube(x):
+    return np.sum(_cube_of_yours(x) * np.sin(x))
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_hvp_through_an_adjoint_and_a_tangent_of_yours(path):
+    check_against_differences(path, calls_your_cube, np.array([0.3, -0.7, 1.1]))

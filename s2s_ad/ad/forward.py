@@ -27,6 +27,7 @@ from ..ir import build
 from ..ir.primitives import (missing_derivative_hint, appended_list, identity, is_conversion, operation_of,
                              popped_list)
 from .. import runtime, runtime_flow
+from ..backend.sources import is_generated
 from ..analyses.dataflow import is_sequence_operand
 from .adjoint_facts import repeated_list
 from .binding import BindingError, bind_operands, reject_undifferentiated
@@ -184,10 +185,16 @@ class ForwardGenerator:
                 stmt.value if hasattr(stmt.value, "lineno") else stmt))
         template = self.i.registry.tangent(primitive) if primitive is not None else None
         if template is None:
+            where = self.i.levels.parsed.source_map.locate(
+                stmt.value if hasattr(stmt.value, "lineno") else stmt)
+            mine = primitive is not None and self.i.registry.has_own_adjoint(primitive)
+            if mine and is_generated(self.i.levels.parsed.func):
+                # (a statement of the gradient hvp differentiates: where your adjoint is)
+                where = self.i.registry.reverse(primitive).location
             raise MissingDerivativeError(
-                f"no forward-mode derivative is known for `{_describe(op)}`",
-                self.i.levels.parsed.source_map.locate(
-                    stmt.value if hasattr(stmt.value, "lineno") else stmt),
+                f"no forward-mode derivative is known for `{_describe(op)}`" + (
+                    ": it has an @s2s_ad.adjoint of yours, and jvp, hvp, hessian and "
+                    "jacobian need an @s2s_ad.tangent too" if mine else ""), where,
                 missing_derivative_hint(
                     op, "register one with @s2s_ad.tangent (next to its @s2s_ad.adjoint)"))
         try:
