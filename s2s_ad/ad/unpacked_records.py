@@ -25,8 +25,11 @@ guard tests every record as before. Each position's test is the guard's: a float
 position of a list f does not differentiate lets ints and bools in (signature's
 loosely_guarded), any other position its exact type. A record of another length raises
 f's own ValueError where it is unpacked, as f does (the general derivative, which indexes
-the records, would not). Only lists f does not differentiate (a differentiated list's
-gradient mirrors its records' containers), only number records (a flat list of floats is
+the records, would not). Where an item is carried by `+ - * /` with floats before
+anything else reads it, one test of the value carrying several items stands for theirs
+(record_tests.py: `if type(z) is not float:` after `z = w0 + w1 * u + w2 * v`). Only
+lists f does not differentiate (a differentiated list's gradient mirrors its records'
+containers), only number records (a flat list of floats is
 summed in C by its guard, cheaper than a test per item), only when the request asks
 (`Request.checks_records`: the dispatcher's builds, not a CLI file, whose guard has no
 handler). The stage writes new statements; it never changes the body it is given.
@@ -41,6 +44,7 @@ from ..guard_checks import RecordsDiffer
 from ..ir import build
 from ..ir.walk import walk_tree
 from ..signature import Items, Num, SequenceOf, loosely_guarded
+from .record_tests import floats_bound, placed_loop
 
 _FLOAT = Num(float, "float64", ())
 _PURE_BUILTINS = (abs, min, max, float, int, bool, len, range, round, pow, divmod)
@@ -75,7 +79,13 @@ def records_checked_in_loops(body, request, params, names, user_globals, name_fo
     kinds = dict(request.signature)
     tests = {p: _position_tests(kinds[p], name_for) for p in checked}
     differ = name_for("RecordsDiffer", RecordsDiffer)
-    return _with_tests(body, tests, differ, name_for("type", type)), checked
+    local = _stored(body) | set(params)
+    placing = _Placing(differ, name_for("type", type),
+                       [name_for(t.__name__, t) for t in (float, int, bool)],
+                       lambda ident: ident not in local and names.get(
+                           ident, user_globals.get(ident)) is math,
+                       {p for p, kind in request.signature if kind == _FLOAT}, _stored(body))
+    return _with_tests(body, tests, placing, placing.floats_before(body)), checked
 
 
 def _number_records(kind):
@@ -92,11 +102,14 @@ def _walk_all(body):
         yield from walk_tree(stmt)
 
 
+def _stored(body):
+    return {n.id for n in _walk_all(body)
+            if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
+
+
 def _without_effects(body, params, names, user_globals):
     """Is every statement of `body` free of effects (and of reads that could have one)?"""
-    stored = {n.id for n in _walk_all(body)
-              if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
-    local = stored | params
+    local = _stored(body) | params
 
     def resolve(ident):
         if ident in local:
@@ -156,21 +169,61 @@ def _position_tests(kind, name_for):
             for k in kind.item.items]
 
 
-def _with_tests(body, tests, differ, type_):
-    """A copy of `body` whose loops over a tested parameter start with the test."""
+class _Placing:
+    """What placing the tests needs (record_tests.py): the names the tests call, the
+    float parameters, which name is the math module."""
+
+    def __init__(self, differ, type_, numbers, is_math, float_params, stored):
+        self.differ, self.type_, self.is_math = differ, type_, is_math
+        self.float_, self.numbers = numbers[0], frozenset(numbers)
+        self.float_params = frozenset(p for p in float_params if p not in stored)
+
+    def raising(self, test):
+        return build.if_stmt(test, [gast.Raise(exc=build.name(self.differ), cause=None)])
+
+    def floats_before(self, stmts):
+        return floats_bound(stmts, self.float_params, self.is_math)
+
+    def loop(self, loop, types, floats):
+        """The loop with its items tested where they are carried, or at its start."""
+        targets = loop.target.elts
+        loose = [t.id for t, ts in zip(targets, types) if len(ts) > 1]
+        exact = [(t, ts) for t, ts in zip(targets, types) if len(ts) == 1]
+        by_name = {t.id: ts for t, ts in zip(targets, types)}
+
+        def direct(names):
+            return self.raising(_differs([build.name(n) for n in names],
+                                         [by_name[n] for n in names], self.type_))
+
+        def values(names):
+            tests = [build.compare(build.call(build.name(self.type_), [build.name(n)]),
+                                   "IsNot", build.name(self.float_)) for n in names]
+            return self.raising(tests[0] if len(tests) == 1 else
+                                gast.BoolOp(op=gast.Or(), values=tests))
+        placed = placed_loop(loop, loose, direct, floats, self.is_math, values,
+                             [t.id for t, ts in exact if ts[0] in self.numbers]) \
+            if loose else None
+        if placed is None:
+            placed, exact = copy.copy(loop), list(zip(targets, types))
+        start = [self.raising(_differs([t for t, _ in exact], [ts for _, ts in exact],
+                                       self.type_))] if exact else []
+        placed.body = start + placed.body
+        return placed
+
+
+def _with_tests(body, tests, placing, floats=frozenset()):
+    """A copy of `body` whose loops over a tested parameter test their items."""
     out = []
     for stmt in body:
         if isinstance(stmt, gast.For) and isinstance(stmt.iter, gast.Name) \
                 and stmt.iter.id in tests:
-            stmt = copy.copy(stmt)
-            check = build.if_stmt(_differs(stmt.target.elts, tests[stmt.iter.id], type_),
-                                  [gast.Raise(exc=build.name(differ), cause=None)])
-            stmt.body = [check] + _with_tests(stmt.body, tests, differ, type_)
-            stmt.orelse = _with_tests(stmt.orelse, tests, differ, type_)
+            stmt = placing.loop(stmt, tests[stmt.iter.id], floats)
+            stmt.body = _with_tests(stmt.body, tests, placing)
+            stmt.orelse = _with_tests(stmt.orelse, tests, placing)
         elif isinstance(stmt, (gast.If, gast.For, gast.While)):
             stmt = copy.copy(stmt)
-            stmt.body = _with_tests(stmt.body, tests, differ, type_)
-            stmt.orelse = _with_tests(stmt.orelse, tests, differ, type_)
+            stmt.body = _with_tests(stmt.body, tests, placing)
+            stmt.orelse = _with_tests(stmt.orelse, tests, placing)
         out.append(stmt)
     return out
 
