@@ -55,13 +55,42 @@ def rebound(a, b, c, points):         # an item rebound before a float meets it
     return total
 
 
+def stale(a, b, points):             # a value of the last record read by the next one
+    total = 0.0
+    v = 0.5
+    for x, y in points:
+        total = total + math.sin(v)
+        v = a * x + b * y
+        total = total + v
+    return total
+
+
+def stopped(a, b, c, points):         # a sum, and a break on a carried value
+    total = 0.0
+    for x, y, w in points:
+        r = a * x + b * y
+        if r > 2.0 + c:
+            break
+        total = total + w * r * r
+    return total
+
+
+def shared_sum(a, b, points):         # the sum read beside its update: tested each time
+    total = 0.0
+    for x, y in points:
+        total = total + a * x * y
+        b = b + math.sqrt(total * total + 1.0) * y
+    return total + b
+
+
 def records(n, width, seed=5):
     rng = np.random.default_rng(seed)
     return [tuple(float(v) for v in rng.uniform(0.1, 1.5, width)) for _ in range(n)]
 
 
 CASES = [(grouped, (0.2, -0.4, 0.3), 4), (spread, (0.1, 0.5, -0.2, 0.3), 2),
-         (branched, (0.7, -0.3, 0.4), 3), (rebound, (0.6, -0.2, 0.3), 3)]
+         (branched, (0.7, -0.3, 0.4), 3), (rebound, (0.6, -0.2, 0.3), 3),
+         (stale, (0.4, -0.7), 2), (stopped, (0.5, 0.3, 0.2), 3), (shared_sum, (0.3, 0.8), 2)]
 
 
 def central(f, params, data, k, h=1e-6):
@@ -98,8 +127,11 @@ def _source(f, params, width):
 def test_one_value_tests_the_items_it_carries():
     source = _source(grouped, (0.2, -0.4, 0.3), 4)
     assert "if type(z) is not float:\n            raise RecordsDiffer" in source
-    assert "if type(dnll_dz) is not float:" in source
     assert "type(u)" not in source and "type(k)" not in source
+    # n and k only reach the sums: tested through them, once, after the loop
+    assert "type(dnll_dz)" not in source
+    assert "\n    if type(dnll_dw0) is not float or type(dnll_dw1) is not float or " \
+        "type(dnll_dw2) is not float:\n        raise RecordsDiffer" in source
     # both items of a pair in one test, before math.exp first reads what x gave
     source = _source(spread, (0.1, 0.5, -0.2, 0.3), 2)
     assert source.count("raise RecordsDiffer") == 1
@@ -163,3 +195,12 @@ def test_ints_and_bools_take_this_derivative(f, params, width):
     want = [central(f, params, mixed, k) for k in range(len(params))]
     np.testing.assert_allclose(np.asarray(got, dtype=float), want, rtol=1e-6, atol=1e-8)
     assert all(type(g) is float for g in got)
+
+
+def test_what_the_next_iteration_reads_is_tested_in_its_own():
+    source = _source(stale, (0.4, -0.7), 2)
+    body = source[source.index("for x, y in points:"):]
+    assert "if type(v) is not float:" in body          # at the end of each iteration
+    source = _source(shared_sum, (0.3, 0.8), 2)
+    body = source[source.index("for x, y in points:"):]
+    assert body.index("type(") < body.index("math.sqrt(")

@@ -89,10 +89,11 @@ def test_the_guard_tests_the_list_and_the_loop_its_records(path):
     derivative = dispatcher_of(df).built[0]
     assert derivative.records_checked == ("pairs",)
     # x is tested through eta = a + b * x, where math.exp first reads it
-    # (ad/record_tests.py), y through dll_deta = y - math.exp(eta)
+    # (ad/record_tests.py), y through the sums it is added into, after the loop
     assert "eta = a + b * x\n" in derivative.source
     assert "if type(eta) is not float:\n            raise RecordsDiffer" in derivative.source
-    assert "if type(dll_deta) is not float:" in derivative.source
+    assert "\n    if type(dll_da) is not float or type(dll_db) is not float:\n" \
+        "        raise RecordsDiffer" in derivative.source
 
 
 def test_an_int_position_is_tested_exactly():

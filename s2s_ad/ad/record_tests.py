@@ -30,6 +30,21 @@ raising it at the loop's start. Proven floats: the float parameters (their guard
 `type(a) is float`), float literals, math's float functions of untainted values, and `+
 - * /` of those, for names the body binds once (a name bound in the loop is proven only
 after its binding in the iteration). Exact-kind positions are tested at the start.
+
+A sum the loop only adds into (`dll_da = dll_da + dll_deta`, a float when the loop
+starts, read nowhere else in it) keeps a numpy scalar, array or complex number added in
+once for good, so the items it alone still carries at the end of an iteration are tested
+once, through it, after the loop:
+
+    for x, y in pairs:                       for x, y in pairs:
+        eta = a + b * x                          eta = a + b * x
+        dll_deta = y - math.exp(eta)   ->        if type(eta) is not float: raise ...
+        dll_da = dll_da + dll_deta               dll_deta = y - math.exp(eta)
+                                                 dll_da = dll_da + dll_deta
+                                             if type(dll_da) is not float: raise ...
+
+A value an iteration leaves that the next one may read before binding it again (or the
+loop's `else`, or a `return` inside) is tested in its own iteration.
 """
 import copy
 
@@ -52,32 +67,86 @@ class _Cannot(Exception):
     """An item no test placed here can cover: keep the test at the loop's start."""
 
 
-def placed_loop(loop, loose, direct_test, floats, is_math, test_value, numbers=()):
-    """A copy of `loop` (a `for` unpacking records) whose items at the positions `loose`
-    (their target names) are tested where they are carried (see above), or None when
-    some cannot be. direct_test(names): the start-of-loop test of those items; floats:
-    names proven floats at the loop's entry; is_math(name): does it name the math module;
-    test_value(names): the statement raising when one of the names is not a float;
-    numbers: items tested at the start to be exactly an int, a bool or a float."""
+def placed_loop(loop, loose, direct_test, floats, is_math, test_value, numbers=(),
+                entry=frozenset()):
+    """(A copy of `loop` (a `for` unpacking records) whose items at the positions `loose`
+    (their target names) are tested where they are carried (see above), the statements
+    to run after it), or None when some cannot be. direct_test(names): the start-of-loop
+    test of those items; floats: names bound once, proven floats at the loop's entry;
+    is_math(name): does it name the math module; test_value(names): the statement
+    raising when one of the names is not a float; numbers: items tested at the start to
+    be exactly an int, a bool or a float; entry: names proven floats at the loop's entry
+    (accumulators among them are tested after the loop, see _accumulators)."""
     stored = _stored_counts(loop.body)
+    sums = _accumulators(loop, entry, stored)
+    while True:                     # without the accumulators whose update carries not
+        try:
+            body, state = _scan(loop, loose, direct_test, floats, is_math, test_value,
+                                numbers, stored, sums)
+        except _Cannot:
+            return None
+        if not state.failed:
+            break
+        sums = sums - state.failed
+    out = copy.copy(loop)
+    out.body = body
+    after = sorted(n for n in sums if n in state.taint and state.taint[n] - {"<" + n})
+    return out, [test_value(after)] if after else []
+
+
+def _scan(loop, loose, direct_test, floats, is_math, test_value, numbers, stored, sums):
     state = _State({n: frozenset({n}) for n in loose}, {n: _I for n in loose},
                    {f for f in floats if f not in stored}, stored, is_math)
     state.numbers |= {n for n in numbers if n not in stored}
+    state.sums, state.body, state.targets = sums, loop.body, set(loose)
+    for name in sums:               # what earlier iterations added: tested after the loop
+        state.taint[name], state.kind[name] = frozenset({"<" + name}), _F
     body = []
-    try:
-        for stmt in loop.body:
-            placed = state.statement(stmt)
-            if placed:
-                body.extend(_tests(placed, direct_test, test_value))
-            body.append(stmt)
-        placed = state.cover(set(state.untested()))
+    for stmt in loop.body:
+        placed = state.statement(stmt)
         if placed:
             body.extend(_tests(placed, direct_test, test_value))
-    except _Cannot:
-        return None
-    out = copy.copy(loop)
-    out.body = body
-    return out
+        body.append(stmt)
+    placed = state.cover(state.at_the_end())
+    if placed:
+        body.extend(_tests(placed, direct_test, test_value))
+    return body, state
+
+
+def _accumulators(loop, entry, stored):
+    """Floats at the loop's entry that its body binds once, by a statement of its own
+    level whose `+ - * /` from the root reads the name (`dll_da = dll_da + dll_deta`),
+    and reads nowhere else: a number or array added in once makes them a numpy scalar,
+    an array or a complex number for good, so their test after the loop stands for
+    every item they carry. Not for a loop that may return from inside or has an else."""
+    if not entry or loop.orelse or any(isinstance(n, gast.Return) for n in walk_tree(loop)):
+        return frozenset()
+    loads = {}
+    for node in walk_tree(gast.Module(body=loop.body, type_ignores=[])):
+        if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
+            loads[node.id] = loads.get(node.id, 0) + 1
+    found = set()
+    for stmt in loop.body:
+        if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 \
+                and isinstance(stmt.targets[0], gast.Name):
+            name = stmt.targets[0].id
+            own = [n for n in walk_tree(stmt.value) if isinstance(n, gast.Name) and n.id == name]
+            if name in entry and stored.get(name) == 1 and own \
+                    and len(own) == loads.get(name) and name not in _under_calls(stmt.value):
+                found.add(name)
+    return frozenset(found)
+
+
+def _bound_first(name, body):
+    """Is the first statement of `body` that names `name` an assignment to it reading it
+    not (so no iteration reads the value an earlier one left)?"""
+    for stmt in body:
+        names = [n for n in walk_tree(stmt) if isinstance(n, gast.Name) and n.id == name]
+        if names:
+            return isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 \
+                and isinstance(stmt.targets[0], gast.Name) and stmt.targets[0].id == name \
+                and len(names) == 1
+    return True
 
 
 def _tests(placed, direct_test, test_value):
@@ -113,11 +182,14 @@ def _stored_counts(stmts):
 
 
 class _State:
-    def __init__(self, taint, kind, floats, stored, is_math):
+    def __init__(self, taint, kind, floats, stored, is_math, straight=False):
+        self.straight = straight      # straight-line code, in order: no value carried back
         self.taint = taint            # name -> the untested items its value carries
         self.kind = kind              # tainted name -> _F or _I (if its items are numbers)
         self.floats = set(floats)     # untainted names proven floats here
         self.numbers = set()          # tested items and their copies: floats, ints, bools
+        self.sums, self.body, self.targets = frozenset(), [], set()
+        self.failed = set()           # accumulators whose update carries not
         self.items = set(taint)       # the loose items (their names hold them until bound)
         self.stored = stored
         self.is_math = is_math
@@ -131,11 +203,14 @@ class _State:
         simple = isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 \
             and isinstance(stmt.targets[0], gast.Name)
         placed = None
+        read = {n.id for n in walk_tree(stmt)
+                if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)}
         if not simple and any(isinstance(n, _ENDS) for n in walk_tree(stmt)):
-            placed = self.cover(self.untested())     # the iteration may end in there
+            # the iteration may end in there: what the end tests, and what it reads
+            placed = self.cover(self.at_the_end() | self._taint_of(read))
         else:
-            read = {n.id for n in walk_tree(stmt)
-                    if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)}
+            if simple and stmt.targets[0].id in self.sums and not self._carries(stmt):
+                self.failed.add(stmt.targets[0].id)
             if read & set(self.taint) and not (simple and self._carries(stmt)):
                 # first what a call or a test reads; the arithmetic around may carry the rest
                 placed = self.cover(self._taint_of(_under_calls(stmt.value) if simple
@@ -145,6 +220,19 @@ class _State:
                     placed = _joined(placed, more)
         self._bind(stmt, simple)
         return placed
+
+    def at_the_end(self):
+        """The untested items to test before an iteration ends: those no accumulator
+        carries, and those a value carries that is no accumulator's and that the next
+        iteration may read before binding it again."""
+        needed = set()
+        for name, taint in self.taint.items():
+            if name not in self.sums and name not in self.targets \
+                    and not _bound_first(name, self.body):
+                needed |= taint
+        held = set().union(*(self.taint[n] for n in self.sums if n in self.taint)) \
+            if self.sums else set()
+        return (self.untested() - held) | needed
 
     def _taint_of(self, names):
         return set().union(*(self.taint[n] for n in names if n in self.taint))
@@ -164,7 +252,7 @@ class _State:
             self.floats.discard(name)
             self.numbers.discard(name)
             self.items.discard(name)
-        if carried is None or self.stored.get(stmt.targets[0].id, 0) != 1:
+        if carried is None or not self.straight and self.stored.get(stmt.targets[0].id) != 1:
             return
         kind, taint = carried
         name = stmt.targets[0].id
@@ -230,12 +318,16 @@ class _State:
 
 
 def floats_bound(stmts, floats, is_math):
-    """`floats` and the names `stmts` (a function's top level, in order) bind once to a
-    proven float before their first loop: `t1_2 = -k` of a float k."""
+    """(`floats` and the names `stmts` (a function's top level, in order) bind once to a
+    proven float before their first loop: `t1_2 = -k` of a float k; the names proven
+    floats when that loop starts, `dll_da = 0.0` too; that loop's id)."""
     stored = _stored_counts(stmts)
-    state = _State({}, {}, floats, stored, is_math)
+    state = _State({}, {}, floats, stored, is_math, straight=True)
     for stmt in stmts:
         if isinstance(stmt, (gast.For, gast.While)):
-            break
+            entry = frozenset(state.floats)
+            return frozenset(n for n in entry if n in floats or stored.get(n) == 1), \
+                entry, id(stmt)
         state.statement(stmt)
-    return frozenset(state.floats)
+    return frozenset(n for n in state.floats if n in floats or stored.get(n) == 1), \
+        frozenset(), None

@@ -85,7 +85,7 @@ def records_checked_in_loops(body, request, params, names, user_globals, name_fo
                        lambda ident: ident not in local and names.get(
                            ident, user_globals.get(ident)) is math,
                        {p for p, kind in request.signature if kind == _FLOAT}, _stored(body))
-    return _with_tests(body, tests, placing, placing.floats_before(body)), checked
+    return _with_tests(body, tests, placing, *placing.floats_before(body)), checked
 
 
 def _number_records(kind):
@@ -184,8 +184,9 @@ class _Placing:
     def floats_before(self, stmts):
         return floats_bound(stmts, self.float_params, self.is_math)
 
-    def loop(self, loop, types, floats):
-        """The loop with its items tested where they are carried, or at its start."""
+    def loop(self, loop, types, floats, entry):
+        """[the loop with its items tested where they are carried, or at its start, and
+        the tests after it]."""
         targets = loop.target.elts
         loose = [t.id for t, ts in zip(targets, types) if len(ts) > 1]
         exact = [(t, ts) for t, ts in zip(targets, types) if len(ts) == 1]
@@ -200,27 +201,32 @@ class _Placing:
                                    "IsNot", build.name(self.float_)) for n in names]
             return self.raising(tests[0] if len(tests) == 1 else
                                 gast.BoolOp(op=gast.Or(), values=tests))
-        placed = placed_loop(loop, loose, direct, floats, self.is_math, values,
-                             [t.id for t, ts in exact if ts[0] in self.numbers]) \
-            if loose else None
+        placed, after = (placed_loop(
+            loop, loose, direct, floats, self.is_math, values,
+            [t.id for t, ts in exact if ts[0] in self.numbers], entry) if loose else None) \
+            or (None, [])
         if placed is None:
             placed, exact = copy.copy(loop), list(zip(targets, types))
         start = [self.raising(_differs([t for t, _ in exact], [ts for _, ts in exact],
                                        self.type_))] if exact else []
         placed.body = start + placed.body
-        return placed
+        return [placed] + after
 
 
-def _with_tests(body, tests, placing, floats=frozenset()):
-    """A copy of `body` whose loops over a tested parameter test their items."""
+def _with_tests(body, tests, placing, floats=frozenset(), entry=frozenset(), first=None):
+    """A copy of `body` whose loops over a tested parameter test their items (floats,
+    entry, first: record_tests.floats_bound of the function's top level)."""
     out = []
     for stmt in body:
         if isinstance(stmt, gast.For) and isinstance(stmt.iter, gast.Name) \
                 and stmt.iter.id in tests:
-            stmt = placing.loop(stmt, tests[stmt.iter.id], floats)
-            stmt.body = _with_tests(stmt.body, tests, placing)
-            stmt.orelse = _with_tests(stmt.orelse, tests, placing)
-        elif isinstance(stmt, (gast.If, gast.For, gast.While)):
+            placed = placing.loop(stmt, tests[stmt.iter.id], floats,
+                                  entry if id(stmt) == first else frozenset())
+            placed[0].body = _with_tests(placed[0].body, tests, placing)
+            placed[0].orelse = _with_tests(placed[0].orelse, tests, placing)
+            out.extend(placed)
+            continue
+        if isinstance(stmt, (gast.If, gast.For, gast.While)):
             stmt = copy.copy(stmt)
             stmt.body = _with_tests(stmt.body, tests, placing)
             stmt.orelse = _with_tests(stmt.orelse, tests, placing)
