@@ -115,13 +115,14 @@ def _scan(loop, loose, direct_test, floats, is_math, test_value, numbers, stored
 
 def _accumulators(loop, entry, stored):
     """Floats at the loop's entry that its body binds once, by a statement of its own
-    level whose `+ - * /` from the root reads the name (`dll_da = dll_da + dll_deta`),
-    and reads nowhere else: a number or array added in once makes them a numpy scalar,
-    an array or a complex number for good, so their test after the loop stands for
-    every item they carry. Not for a loop that may return from inside or has an else."""
+    level whose `+ - * /` from the root reads the name (`dll_da = dll_da + dll_deta`,
+    `p = p * x + a * c`), and reads elsewhere only so, in such statements: a number or
+    array added in once makes them a numpy scalar, an array or a complex number for good,
+    so their test after the loop stands for every item they carry. Not for a loop that
+    may return from inside or has an else."""
     if not entry or loop.orelse or any(isinstance(n, gast.Return) for n in walk_tree(loop)):
         return frozenset()
-    loads = {}
+    loads, arithmetic = {}, {}
     for node in walk_tree(gast.Module(body=loop.body, type_ignores=[])):
         if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
             loads[node.id] = loads.get(node.id, 0) + 1
@@ -129,12 +130,23 @@ def _accumulators(loop, entry, stored):
     for stmt in loop.body:
         if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 \
                 and isinstance(stmt.targets[0], gast.Name):
+            for name in _arithmetic_reads(stmt.value):
+                arithmetic[name] = arithmetic.get(name, 0) + 1
             name = stmt.targets[0].id
-            own = [n for n in walk_tree(stmt.value) if isinstance(n, gast.Name) and n.id == name]
-            if name in entry and stored.get(name) == 1 and own \
-                    and len(own) == loads.get(name) and name not in _under_calls(stmt.value):
+            if name in entry and stored.get(name) == 1 \
+                    and name in _arithmetic_reads(stmt.value):
                 found.add(name)
-    return frozenset(found)
+    return frozenset(n for n in found if loads.get(n) == arithmetic.get(n))
+
+
+def _arithmetic_reads(value):
+    """The names `value` reads through `+ - * /` and signs from its root (a list: once
+    a read)."""
+    if isinstance(value, gast.BinOp) and isinstance(value.op, _ARITHMETIC):
+        return _arithmetic_reads(value.left) + _arithmetic_reads(value.right)
+    if isinstance(value, gast.UnaryOp) and isinstance(value.op, (gast.USub, gast.UAdd)):
+        return _arithmetic_reads(value.operand)
+    return [value.id] if isinstance(value, gast.Name) else []
 
 
 def _bound_first(name, body):

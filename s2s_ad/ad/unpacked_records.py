@@ -63,8 +63,9 @@ def records_checked_in_loops(body, request, params, names, user_globals, name_fo
     unchanged and () where the stage does not apply."""
     if not request.checks_records or request.signature is None:
         return body, ()
-    records = {p: kind.item.items for p, kind in request.signature
-               if p not in request.wrt and _number_records(kind)}
+    records = {p: _items(kind) for p, kind in request.signature
+               if p not in request.wrt and (_number_records(kind) or _floats(kind))}
+    flat = {p for p, kind in request.signature if p in records and _floats(kind)}
     if not records or not _without_effects(body, set(params), names, user_globals):
         return body, ()
     loops = {}
@@ -73,7 +74,7 @@ def records_checked_in_loops(body, request, params, names, user_globals, name_fo
                 and node.iter.id in records:
             loops[id(node)] = node
     checked = tuple(p for p in records
-                    if _read_by_unpacking_only(body, p, len(records[p]), loops))
+                    if _read_by_unpacking_only(body, p, len(records[p]), loops, p in flat))
     if not checked:
         return body, ()
     kinds = dict(request.signature)
@@ -85,7 +86,14 @@ def records_checked_in_loops(body, request, params, names, user_globals, name_fo
                        lambda ident: ident not in local and names.get(
                            ident, user_globals.get(ident)) is math,
                        {p for p, kind in request.signature if kind == _FLOAT}, _stored(body))
-    return _with_tests(body, tests, placing, *placing.floats_before(body)), checked
+    placed = _with_tests(body, tests, placing, *placing.floats_before(body))
+    tested = placing.tested_in_iterations & flat
+    if tested:      # a test per item costs more than the guard's sum in C: the guard's
+        checked = tuple(p for p in checked if p not in tested)
+        tests = {p: t for p, t in tests.items() if p in checked}
+        placed = _with_tests(body, tests, placing, *placing.floats_before(body)) \
+            if checked else body
+    return placed, checked
 
 
 def _number_records(kind):
@@ -95,6 +103,17 @@ def _number_records(kind):
         and bool(kind.item.items) \
         and all(isinstance(k, Num) and k.axes == () and k.type is not None
                 for k in kind.item.items)
+
+
+def _floats(kind):
+    """A list of floats its guard lets ints and bools into (summed by sums_to_float)."""
+    return isinstance(kind, SequenceOf) and kind.container is list and kind.item == _FLOAT \
+        and loosely_guarded(kind, False)
+
+
+def _items(kind):
+    """The kinds of what `for ... in x:` unpacks from each item of the list kind."""
+    return kind.item.items if isinstance(kind.item, Items) else (kind.item,)
 
 
 def _walk_all(body):
@@ -139,14 +158,18 @@ def _without_effects(body, params, names, user_globals):
     return True
 
 
-def _read_by_unpacking_only(body, param, length, loops):
+def _read_by_unpacking_only(body, param, length, loops, flat=False):
     """Is `param` read only as the iterable of `for n1, ..., nk in param:` (k = the
-    records' length, k names) and by `len(param)`, and never bound?"""
+    records' length, k names; one name for a flat list) and by `len(param)`, and never
+    bound?"""
     allowed = set()
     for node in _walk_all(body):
         if id(node) in loops and node.iter.id == param:
             target = node.target
-            if not (isinstance(target, gast.Tuple) and len(target.elts) == length
+            if flat:
+                if not (isinstance(target, gast.Name) and target.id != param):
+                    return False
+            elif not (isinstance(target, gast.Tuple) and len(target.elts) == length
                     and all(isinstance(e, gast.Name) for e in target.elts)
                     and len({e.id for e in target.elts}) == length
                     and param not in {e.id for e in target.elts}):
@@ -166,7 +189,7 @@ def _position_tests(kind, name_for):
     loose = loosely_guarded(kind, False)
     return [[name_for(t.__name__, t) for t in
              ((float, int, bool) if loose and k == _FLOAT else (k.type,))]
-            for k in kind.item.items]
+            for k in _items(kind)]
 
 
 class _Placing:
@@ -177,6 +200,7 @@ class _Placing:
         self.differ, self.type_, self.is_math = differ, type_, is_math
         self.float_, self.numbers = numbers[0], frozenset(numbers)
         self.float_params = frozenset(p for p in float_params if p not in stored)
+        self.tested_in_iterations = set()   # the lists some iteration of theirs tests
 
     def raising(self, test):
         return build.if_stmt(test, [gast.Raise(exc=build.name(self.differ), cause=None)])
@@ -187,7 +211,7 @@ class _Placing:
     def loop(self, loop, types, floats, entry):
         """[the loop with its items tested where they are carried, or at its start, and
         the tests after it]."""
-        targets = loop.target.elts
+        targets = loop.target.elts if isinstance(loop.target, gast.Tuple) else [loop.target]
         loose = [t.id for t, ts in zip(targets, types) if len(ts) > 1]
         exact = [(t, ts) for t, ts in zip(targets, types) if len(ts) == 1]
         by_name = {t.id: ts for t, ts in zip(targets, types)}
@@ -205,6 +229,8 @@ class _Placing:
             loop, loose, direct, floats, self.is_math, values,
             [t.id for t, ts in exact if ts[0] in self.numbers], entry) if loose else None) \
             or (None, [])
+        if placed is None or len(placed.body) > len(loop.body):
+            self.tested_in_iterations.add(loop.iter.id)
         if placed is None:
             placed, exact = copy.copy(loop), list(zip(targets, types))
         start = [self.raising(_differs([t for t, _ in exact], [ts for _, ts in exact],
