@@ -90,7 +90,8 @@ def placed_loop(loop, loose, direct_test, floats, is_math, test_value, numbers=(
         sums = sums - state.failed
     out = copy.copy(loop)
     out.body = body
-    after = sorted(n for n in sums if n in state.taint and state.taint[n] - {"<" + n})
+    # (a sum that only ever took other sums' values is a float when they all are)
+    after = sorted(n for n in sums if any(not i.startswith("<") for i in state.taint.get(n, ())))
     return out, [test_value(after)] if after else []
 
 
