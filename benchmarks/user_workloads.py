@@ -131,6 +131,9 @@ from user_scalar_training import (  # noqa: E402
     driven_oscillator_misfit, driven_oscillator_misfit_grad, make_driven_oscillator,
     sgd_logistic_online_loss, sgd_logistic_online_loss_grad, make_sgd_logistic,
     polynomial_sse, polynomial_sse_grad, make_polynomial_fit)
+from user_scalar_filters import (  # noqa: E402
+    kalman_level_nll, kalman_level_nll_grad, make_kalman_level,
+    secant_roots_loss, secant_roots_loss_grad, make_secant_roots)
 from user_scalar_numerics import (  # noqa: E402
     rk4_decay_misfit,
     rk4_decay_misfit_grad,
@@ -318,6 +321,12 @@ WORKLOADS = [
                  sgd_logistic_online_loss_grad, "scalar"),
     UserWorkload("polynomial least squares, for over 5 coefficients (list), 200 points",
                  polynomial_sse, make_polynomial_fit, 0, polynomial_sse_grad, "scalar"),
+    UserWorkload("Kalman filter NLL, local level, list of 400 floats, log q and log r",
+                 kalman_level_nll, make_kalman_level, (0, 1), kalman_level_nll_grad,
+                 "scalar"),
+    UserWorkload("secant roots of x + a sin x + b x^3 = t to 1e-10 (while), 100 targets",
+                 secant_roots_loss, make_secant_roots, (0, 1), secant_roots_loss_grad,
+                 "scalar"),
     UserWorkload("cooling rod, n=2000, 200 steps, rate parameters", cooling_rod_loss,
                  make_cooling_rod, (0, 1, 2), cooling_rod_grad),
     UserWorkload("reaction-diffusion, n=1000, 100 steps", reaction_diffusion_loss,

@@ -3,6 +3,8 @@
 (their derivative is the same numbers, returned as floats) and nothing else: numpy
 scalars, arrays, complex numbers, None get a specialisation of their own or their own
 error, in any order of calls."""
+import math
+
 import numpy as np
 import pytest
 
@@ -41,10 +43,28 @@ def test_the_check_admits_python_reals_only():
 
 
 def test_an_undifferentiated_list_is_guarded_by_one_sum():
+    # (horner's derivative tests the sums its items reach, after its loop: its guard
+    # tests the list's type alone, ad/record_tests.py; a loop testing each item would
+    # cost more than the sum in C: Kepler's Newton steps read M in a nested loop)
     df = s2s_ad.grad(horner, (0, 1))
     df(0.5, 2.0, [1.0, 2.0])
     source = dispatcher_of(df).source()
-    assert "sums_to_float(coeffs)" in source and "countOf" not in source
+    assert "type(coeffs) is list:" in source and "except s2s_ad_RecordsDiffer" in source
+    assert "sums_to_float" not in source and "countOf" not in source
+    df = s2s_ad.grad(kepler_like, 0)
+    df(0.3, [0.5, 1.0])
+    source = dispatcher_of(df).source()
+    assert "sums_to_float(anomalies)" in source and "RecordsDiffer" not in source
+
+
+def kepler_like(e, anomalies):
+    total = 0.0
+    for M in anomalies:
+        E = M
+        for _ in range(3):
+            E = E - (E - e * math.sin(E) - M) / (1.0 - e * math.cos(E))
+        total = total + math.cos(E)
+    return total
 
 
 def test_a_differentiated_list_keeps_the_item_type_test():

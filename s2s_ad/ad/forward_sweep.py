@@ -17,7 +17,7 @@ import gast
 
 from ..ir import build
 from ..ir.walk import walk_tree
-from .tape import SAVE, SAVE_ITEM, marker, push
+from .tape import SAVE, SAVE_ITEM, marker, pair_key, push
 
 
 class ForwardInstrumentation:
@@ -35,7 +35,7 @@ class ForwardInstrumentation:
                     and id(stmt) not in self.stmts.repeated_ids \
                     and self.i.dataflow.is_overwritten(stmt.targets[0].id):
                 self.saved.add(stmt.targets[0].id)
-                out.append(marker(SAVE, build.name(stmt.targets[0].id)))
+                out.append(marker(SAVE, build.name(stmt.targets[0].id), pair_key(stmt)))
             elif isinstance(stmt, (gast.If, gast.For, gast.While)):
                 out.extend(self._instrument_compound(stmt))
                 continue

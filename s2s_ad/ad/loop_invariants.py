@@ -23,16 +23,60 @@ function assigns nowhere else and reads nowhere outside this loop, and computes 
 or a pure function (math's, numpy's ufuncs) of number literals and of names the loop
 never assigns (or that qualified before it); the facts prove the result and every operand
 a number (immutable: nothing written into an array can change it behind a name).
+
+So do the length of a sequence whose length f never changes and a `range` of invariant
+numbers, which is what an inner `for c in coeffs:` becomes in every iteration of an
+outer loop (`t1_3 = len(coeffs)`, `t2_1 = range(t1_3)`; a range is immutable): the
+backward sweep's `for index_1 in t2_1[::-1]` reads the range the forward sweep left.
+A sequence qualifies (`fixed_length_sequences`) when it is a parameter the facts prove a
+list or tuple, f never rebinds it, writes into it or reads it other than by index or
+length (so no method of it runs and no other name of f holds it), and the loop calls no
+function of the user's (which might reach the list through a global and change it).
 """
+import types
+
 import gast
 
+from ..analyses.item_kinds import Items, SequenceOf
+from ..ir.build import dotted_path
 from ..ir.primitives import operation_of
-from ..ir.walk import walk_tree
+from ..ir.walk import names_stored, walk_tree
 from .held_calls import is_pure_function
 
 
-def loop_invariant_numbers(top_level, callees, is_number):
-    """ids of the qualifying statements."""
+def fixed_length_sequences(levels, kinds, dataflow):
+    """Parameters whose length f never changes (see above)."""
+    if kinds is None:
+        return frozenset()
+    stored = set(names_stored(levels.tree))
+    return frozenset(
+        name for name in levels.resolution.parameters
+        if isinstance(kinds.of(name), (SequenceOf, Items))
+        and kinds.of(name).container in (list, tuple) and name not in stored
+        and name in dataflow.indexed_only and name not in dataflow.written_through)
+
+
+def _calls_no_user_function(loop, callees):
+    return not any(isinstance(node, gast.Call) and isinstance(
+        callees.get(dotted_path(node.func)), (types.FunctionType, types.MethodType))
+        for node in walk_tree(loop))
+
+
+def _invariant_atoms(value, callees, fixed_length, plain):
+    """The operands a qualifying value reads, or None when it does not qualify."""
+    if isinstance(value, (gast.BinOp, gast.UnaryOp)):
+        return [value.left, value.right] if isinstance(value, gast.BinOp) else [value.operand]
+    op = operation_of(value, callees)
+    if not isinstance(value, gast.Call) or op.keywords:
+        return None
+    if op.primitive is len and plain and len(op.args) == 1 \
+            and isinstance(op.args[0], gast.Name) and op.args[0].id in fixed_length:
+        return []
+    return op.args if is_pure_function(op.primitive) or op.primitive is range else None
+
+
+def loop_invariant_numbers(top_level, callees, is_number, fixed_length=frozenset()):
+    """ids of the qualifying statements (fixed_length: fixed_length_sequences)."""
     stores, loads = {}, {}
     for stmt in top_level:
         for node in walk_tree(stmt):
@@ -50,23 +94,17 @@ def loop_invariant_numbers(top_level, callees, is_number):
                 table = in_loop_stores if isinstance(node.ctx, gast.Store) else in_loop_loads
                 table[node.id] = table.get(node.id, 0) + 1
         invariant = set()
+        plain = _calls_no_user_function(loop, callees)
         for stmt in loop.body:
             if not (isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name)):
                 continue
             target = stmt.targets[0].id
+            atoms = _invariant_atoms(stmt.value, callees, fixed_length, plain)
+            is_range = isinstance(stmt.value, gast.Call) \
+                and operation_of(stmt.value, callees).primitive is range
             if stores.get(target) != 1 or loads.get(target, 0) != in_loop_loads.get(target, 0) \
-                    or not is_number(target):
+                    or not (is_number(target) or is_range) or atoms is None:
                 continue
-            value = stmt.value
-            if isinstance(value, (gast.BinOp, gast.UnaryOp)):
-                atoms = [value.left, value.right] if isinstance(value, gast.BinOp) \
-                    else [value.operand]
-            else:
-                op = operation_of(value, callees)
-                if not isinstance(value, gast.Call) or op.keywords \
-                        or not is_pure_function(op.primitive):
-                    continue
-                atoms = op.args
             if all(isinstance(a, gast.Constant) and type(a.value) in (int, float)
                    or isinstance(a, gast.Name) and is_number(a.id)
                    and (a.id not in in_loop_stores or a.id in invariant) for a in atoms):

@@ -14,9 +14,13 @@ seen by the reads at the start of the next); an `if` joins its two branches.
                              w_bar = bwd_h(p[1], x_bar)
     live_restored_names(backward) == set(): x is neither pushed nor popped.
 
-Decisions are per name (the pushes and pops of one name stay balanced), so a name
-is kept when any of its restores is live. Backward sweeps holding a construct the walk
-does not model (break, continue, return, try, with, a nested def or lambda, whose
+Decisions are per save/restore pair: a restore is named by (name, pair), `pair` being
+what its statement's save and restore share, and a pair whose restore no read sees is
+dropped in both sweeps (its push and pop run equally often, so the tape stays balanced).
+An outer loop's `power = 1.0` before an inner loop that rebinds power: the inner
+loop's backward body pops power before each read, so the restore after it is seen by
+nothing and goes, while the inner pair stays. Backward sweeps holding a construct the
+walk does not model (break, continue, return, try, with, a nested def or lambda, whose
 reads happen when called) return None: the caller falls back to every read name.
 """
 import gast
@@ -32,26 +36,27 @@ class _Opaque(Exception):
 
 
 def live_restored_names(backward, returned, restore_name, is_marker):
-    """Names x whose restore `restore_name(x)` some read can see, or None (see above).
+    """The (name, pair)s of the restores some read can see, or None (see above).
 
     backward: the backward sweep's statements (with markers); returned: expressions read
-    after it; restore_name(stmt): the name a whole-value restore marker rebinds, or
-    None; is_marker(stmt): any tape marker (read nothing)."""
+    after it; restore_name(stmt): (the name a whole-value restore marker rebinds, its
+    pair), or None; is_marker(stmt): any tape marker (read nothing)."""
     live = set()
 
     def reads(node, state):
         for inner in walk_tree(node):
             if isinstance(inner, _OPAQUE):
                 raise _Opaque
-            if isinstance(inner, gast.Name) and inner.id in state and (
+            if isinstance(inner, gast.Name) and (
                     isinstance(inner.ctx, gast.Load)
                     or isinstance(inner.ctx, gast.Store) and isinstance(node, gast.AugAssign)):
-                live.add(inner.id)
+                live.update(seen for seen in state if seen[0] == inner.id)
 
-    def kills(targets):
+    def kills(targets, state):
         # only plain names rebound by the statement itself (a missed kill keeps more)
-        return {t.id for target in targets for t in walk_tree(target)
-                if isinstance(t, gast.Name) and isinstance(t.ctx, gast.Store)}
+        names = {t.id for target in targets for t in walk_tree(target)
+                 if isinstance(t, gast.Name) and isinstance(t.ctx, gast.Store)}
+        return {seen for seen in state if seen[0] in names}
 
     def block(stmts, state):
         for stmt in stmts:
@@ -63,7 +68,7 @@ def live_restored_names(backward, returned, restore_name, is_marker):
         while True:
             inner = set(seen)
             head_reads(inner)
-            inner -= kills([target]) if target is not None else set()
+            inner -= kills([target], inner) if target is not None else set()
             out = block(body, inner)
             if out <= seen:
                 break
@@ -72,9 +77,9 @@ def live_restored_names(backward, returned, restore_name, is_marker):
         return block(orelse, seen | entry)
 
     def statement(stmt, state):
-        name = restore_name(stmt)
-        if name is not None:
-            return state | {name}
+        restored = restore_name(stmt)
+        if restored is not None:        # the name's other restores are no longer seen
+            return {seen for seen in state if seen[0] != restored[0]} | {restored}
         if is_marker(stmt):
             return state
         if isinstance(stmt, gast.If):
@@ -88,7 +93,7 @@ def live_restored_names(backward, returned, restore_name, is_marker):
         reads(stmt, state)
         if isinstance(stmt, (gast.Assign, gast.AnnAssign)):
             targets = stmt.targets if isinstance(stmt, gast.Assign) else [stmt.target]
-            return state - kills(targets)
+            return state - kills(targets, state)
         return state
 
     try:

@@ -32,7 +32,7 @@ from .backward_walk import BackwardWalker
 from .recompute import recomputed_reads
 from .helper_calls_reverse import active_params
 from .statements import StatementReverser
-from .loop_invariants import loop_invariant_numbers
+from .loop_invariants import fixed_length_sequences, loop_invariant_numbers
 from .tape import resolve_markers, shapes_read_off_kept_values, shapes_read_within_iterations
 from .output_seed import literal_seed
 
@@ -103,8 +103,9 @@ def reverse(inputs, wrt, seed):
     repeated, repeated_ids = recomputed_reads(forward, levels.numpy_name,
                                                   levels.runtime_names.get(float))
     if inputs.kinds is not None:        # and numbers a loop computes alike every iteration
-        repeated_ids = repeated_ids | loop_invariant_numbers(forward, levels.callees,
-                                                             inputs.kinds.is_number)
+        repeated_ids = repeated_ids | loop_invariant_numbers(
+            forward, levels.callees, inputs.kinds.is_number,
+            fixed_length_sequences(levels, inputs.kinds, inputs.dataflow))
     statements = StatementReverser(inputs, ctx, adjoints, helpers, first_defs, repeated_ids)
     walker = BackwardWalker(inputs, ctx, adjoints, statements, tape, first_defs, repeated)
     seeded = walker.initialise(ret.value, seed)

@@ -37,7 +37,7 @@ from .helper_calls_reverse import HelperCallReverser
 from .list_statements import ListStatementReverser
 from .maybe_zero import MaybeZeroAdjoints
 from .result_items import ResultItems
-from .tape import RESTORE, marker
+from .tape import RESTORE, marker, pair_key
 from .block_seeds import block_seeds
 from .uniform import UniformAdjoints
 
@@ -207,7 +207,7 @@ class StatementReverser(HelperCallReverser, ListStatementReverser, MaybeZeroAdjo
         target = stmt.targets[0].id
         if self.i.dataflow.is_overwritten(target) and id(stmt) not in self.first_defs \
                 and id(stmt) not in self.repeated_ids:
-            out.append(marker(RESTORE, build.name(target)))
+            out.append(marker(RESTORE, build.name(target), pair_key(stmt)))
 
     def _operation(self, stmt, op, target, result_adjoint, out):
         if op.primitive is list.pop or op.primitive is runtime_flow.pop_adjoint:

@@ -1,10 +1,11 @@
 """The tape: saving values the forward sweep overwrites and the backward sweep needs.
 
-The reverse generator brackets every overwrite with markers: `__s2s_save__(x)` before an
-assignment in the forward sweep, `__s2s_restore__(x)` after its reverse in the backward
-sweep (and `__s2s_save_item__(y, i)` / `__s2s_restore_item__(y, i)` for `y[i] = v`).
-Once the backward sweep exists, `resolve_markers` keeps the pairs whose variable the
-backward sweep reads (to-be-recorded) and drops the rest:
+The reverse generator brackets every overwrite with markers: `__s2s_save__(x, k)` before
+an assignment in the forward sweep, `__s2s_restore__(x, k)` after its reverse in the
+backward sweep (k: the pair's key, pair_key; `__s2s_save_item__(y, i)` /
+`__s2s_restore_item__(y, i)` for `y[i] = v`).
+Once the backward sweep exists, `resolve_markers` keeps the pairs whose restore some read
+of the backward sweep sees (to-be-recorded) and drops the rest:
 
     forward:   __s2s_save__(h); h = np.tanh(t2_0)     ->   _tape.append(h); h = np.tanh(t2_0)
     backward:  ...; __s2s_restore__(h)                ->   ...; h = _tape.pop()
@@ -105,22 +106,40 @@ def _with_aliases(forward, needed, copies):
 
 
 def _whole_needed(forward, backward, returned, needed):
-    """The names whose whole-value save/restore pairs are kept: those a read of the
-    backward sweep (or of `returned`) can see restored (restore_liveness.py), not every
-    name read somewhere. A name also saved element by element, or a list whose appends
-    are undone, keeps the pairs whenever it is read: its element restores write into
-    whatever array the whole restores left bound."""
+    """(pairs, names): the whole-value save/restore pairs kept, as (name, pair) and as
+    names all of whose pairs are kept. A pair is kept when a read of the backward sweep
+    (or of `returned`) can see its restore (restore_liveness.py), not whenever its name
+    is read somewhere. A name also saved element by element, or a list whose appends are
+    undone, keeps its pairs whenever it is read: its element restores write into
+    whatever array the whole restores left bound; so does a name whose saves and
+    restores do not name the same pairs (a statement reversed from a copy)."""
     def restored(stmt):
         kind, args = _marker_of(stmt)
-        return args[0].id if kind == RESTORE else None
+        return (args[0].id, _pair(args)) if kind == RESTORE else None
     live = live_restored_names(backward, returned, restored,
                                lambda stmt: _marker_of(stmt)[0] is not None)
     if live is None:
-        return needed
-    itemised = {args[0].id for stmt in all_statements(forward + backward)
-                for kind, args in [_marker_of(stmt)]
-                if kind in (SAVE_ITEM, RESTORE_ITEM, UNDO_APPEND)}
-    return live | (needed & itemised)
+        return frozenset(), needed
+    itemised, pairs = set(), {SAVE: set(), RESTORE: set()}
+    for stmt in all_statements(forward + backward):
+        kind, args = _marker_of(stmt)
+        if kind in (SAVE_ITEM, RESTORE_ITEM, UNDO_APPEND):
+            itemised.add(args[0].id)
+        elif kind in pairs:
+            pairs[kind].add((args[0].id, _pair(args)))
+    unmatched = {name for name, _ in pairs[SAVE] ^ pairs[RESTORE]}
+    return live, {name for name, _ in live if name in unmatched} | (needed & itemised)
+
+
+def _pair(args):
+    """What a statement's save and restore markers share (`pair_key`), or None."""
+    return args[1].value if len(args) > 1 and isinstance(args[1], gast.Constant) else None
+
+
+def pair_key(stmt):
+    """The key the save and the restore of one levels-form statement share: the
+    statement itself, for the length of one generation (never written out)."""
+    return build.const(id(stmt))
 
 
 def resolve_markers(forward, backward, tape_name, numpy_name, shape_helpers=None,
@@ -137,7 +156,7 @@ def resolve_markers(forward, backward, tape_name, numpy_name, shape_helpers=None
     shaped like the parameter reads its value as passed: restored, if rebound)."""
     needed = names_read(backward) | names_read([gast.Expr(value=e) for e in returned])
     written_needed = _with_aliases(forward, needed, copies or (lambda name: False))
-    whole_needed = _whole_needed(forward, backward, returned, needed)
+    whole_pairs, whole_needed = _whole_needed(forward, backward, returned, needed)
     shape_only = set()
     if shape_helpers is not None:
         shape_only = shape_only_reads(list(all_statements(backward)), shape_helpers[0])
@@ -159,8 +178,12 @@ def resolve_markers(forward, backward, tape_name, numpy_name, shape_helpers=None
                         setattr(stmt, field, rewrite(inner) or [gast.Pass()])
                 out.append(stmt)
                 continue
-            if args[0].id not in (written_needed if kind in (SAVE_ITEM, RESTORE_ITEM)
-                                  else whole_needed if kind in (SAVE, RESTORE) else needed):
+            if kind in (SAVE, RESTORE):
+                if args[0].id not in whole_needed \
+                        and (args[0].id, _pair(args)) not in whole_pairs:
+                    continue
+            elif args[0].id not in (written_needed if kind in (SAVE_ITEM, RESTORE_ITEM)
+                                    else needed):
                 continue
             if kind == UNDO_APPEND:
                 out.append(build.expr_stmt(build.call(build.attribute(args[0], "pop"))))
