@@ -60,6 +60,7 @@ from .transforms.normalize import normalize, numpy_name_for
 from .transforms.python_floats import python_float_reads
 from .transforms.container_copies import container_copies
 from .transforms.invariant_floats import hoist_invariant_floats
+from .collector import collector_paused
 from .ir.depth import recursion_room
 from .helper_derivatives import HelperEnv, helper_derivative, split_calls, whole_twin
 from .backend.split_pair import pair_derived
@@ -97,7 +98,7 @@ def derive(func, request, registry, cache):
         return hit
     # the parser refuses trees deeper than MAX_DEPTH: library walks (gast, astor,
     # deepcopy) that recurse per level fit in this room
-    with recursion_room(), cache.one_derivation():
+    with recursion_room(), collector_paused(), cache.one_derivation():
         return _derive(func, request, registry, cache)
 
 
@@ -141,7 +142,7 @@ def outline(func, request, registry, cache):
     one about f) without differentiating; returns (the derivative's name, the def it
     leads to, its docstring). grad() calls this and builds the general derivative only
     when a call needs it."""
-    with recursion_room():
+    with recursion_room(), collector_paused():
         checked = _checks(func, request, registry, cache, outline=True)
     name = checked.namer.fresh(derived_name(checked.func, request))
     return name, checked.func, derivative_docstring(checked.func, request).value.value

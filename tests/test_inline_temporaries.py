@@ -104,3 +104,15 @@ def test_a_branch_test_takes_its_single_use_temporaries():
 ])
 def test_what_stays_before_a_branch(forward, kept):
     assert kept in rewrite(forward)
+
+
+def test_a_temporary_follows_its_copy_into_the_copys_use():
+    # t1_0 cannot go into the copy `t2_0 = t1_0` (it would alias nothing); the copy goes
+    # into t9_0's line, and then t1_0 does: the line the copy went into is read again
+    # (what the pass noted of it before is forgotten)
+    text = rewrite("""
+        t1_0 = X @ W
+        t2_0 = t1_0
+        t9_0 = np.tanh(t2_0)
+        """)
+    assert text.startswith("t9_0 = np.tanh(X @ W)"), text

@@ -100,6 +100,25 @@ def test_errstate_raise_still_raises(path):
         grad_on(path, returns_inside)(np.array([0.0, 1.0]))
 
 
+def filter_outside_a_block(x):
+    y = x * 2.0
+    warnings.simplefilter("default")        # no `with`: set once, by the forward sweep
+    z = np.sin(y)
+    return np.sum(z * y)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_a_filter_outside_a_block_is_not_set_again(path):
+    # a block's filters are set again where its backward sweep begins; a filter that opens
+    # no block was copied into the backward sweep too (the walk took every statement for
+    # a block's end when f has no `with` block)
+    with warnings.catch_warnings():
+        check_against_differences(path, filter_outside_a_block, X)
+        derivative = grad_on(path, filter_outside_a_block)
+        source = s2s_ad.derivative_source(derivative, *([X] if path == "specialised" else []))
+    assert source.count("warnings.simplefilter('default')") == 1, source
+
+
 def opens_file(x):
     with open("f") as fh:
         return x * len(fh.read())

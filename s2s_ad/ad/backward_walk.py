@@ -147,15 +147,15 @@ class BackwardWalker(ForwardInstrumentation):
             self.iterations.append((loop, chunks))
         for position in range(len(stmts) - 1, -1, -1):
             stmt = stmts[position]
-            chunk = self.statement(stmt)
-            if chunk and self._context_marker(stmt) == self._enter_marker:
+            chunk, marker = self.statement(stmt), self._context_marker(stmt)
+            if chunk and marker is not None and marker == self._enter_marker:
                 # the block's backward sweep begins here: the warning filters its forward
                 # sweep set first are set again (warnings.catch_warnings starts clean)
                 chunk = chunk + self._block_filters(stmts, position)
             if not chunk:
                 continue
             chunks.append((position, chunk))
-            if all(_is_marker(s) for s in chunk) or self._context_marker(stmt) is not None:
+            if all(_is_marker(s) for s in chunk) or marker is not None:
                 out.extend(chunk)
                 continue
             if not isinstance(stmt, (gast.If, gast.For, gast.While)) and stmt.lineno != last_line:
@@ -239,13 +239,13 @@ class BackwardWalker(ForwardInstrumentation):
 
     def _context_marker(self, stmt):
         """The marker a context marker statement becomes in the backward sweep, else None."""
+        call = stmt.value if isinstance(stmt, gast.Expr) else None
+        if not (isinstance(call, gast.Call) and isinstance(call.func, gast.Name)):
+            return None             # most statements: the markers' table is not built
         names = self.i.levels.runtime_names
         swapped = {names.get(runtime_blocks.context_enter): names.get(runtime_blocks.context_exit),
                    names.get(runtime_blocks.context_exit): names.get(runtime_blocks.context_enter)}
-        if isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Call) \
-                and isinstance(stmt.value.func, gast.Name) and None not in swapped:
-            return swapped.get(stmt.value.func.id)
-        return None
+        return None if None in swapped else swapped.get(call.func.id)
 
     def grad_of_block(self, stmt):
         """insert_grad_of: g = x's adjoint here; the user's block; x's adjoint = g."""

@@ -46,26 +46,34 @@ def is_pure_function(function):
 
 def held_calls(tree_body, callees, is_number):
     """{id(statement): {call key: name}} for the assignments of every block in tree_body:
-    the calls whose values a name still holds when that statement is reversed."""
+    the calls whose values a name still holds when that statement is reversed (read only:
+    statements between which nothing changed share one)."""
     table = {}
     _block(tree_body, callees, is_number, table)
     return table
 
 
 def _block(stmts, callees, is_number, table):
-    held = {}
+    # `uses` indexes the keys by the names they hold or read, so a statement ends only
+    # what it touches; statements in between that end and add nothing share one table
+    # (copying the table per statement, and testing every key against every statement,
+    # was quadratic in a block's length)
+    held, uses, shared = {}, {}, None
     for stmt in stmts:
-        stored = _stored(stmt)
-        held = {key: name for key, name in held.items()
-                if name not in stored and not any(part == ("name", v) for v in stored
-                                                  for part in key[1])}
+        for name in _stored(stmt) & uses.keys():
+            for key in uses.pop(name):
+                if key in held and (held[key] == name or ("name", name) in key[1]):
+                    del held[key]
+                    shared = None
         if isinstance(stmt, (gast.If, gast.For, gast.While)):
             for field in ("body", "orelse"):
                 _block(getattr(stmt, field), callees, is_number, table)
             continue
         if not (isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name)):
             continue
-        table[id(stmt)] = dict(held)
+        if shared is None:
+            shared = dict(held)
+        table[id(stmt)] = shared
         target = stmt.targets[0].id
         op = operation_of(stmt.value, callees)
         if op.keywords or not is_pure_function(op.primitive) or not is_number(target) \
@@ -73,8 +81,10 @@ def _block(stmts, callees, is_number, table):
                            and a.id != target and is_number(a.id) for a in op.args):
             continue
         key = call_key(op.primitive, op.args)
-        if key is not None:
-            held.setdefault(key, target)
+        if key is not None and key not in held:
+            held[key], shared = target, None
+            for name in {target} | {value for kind, value in key[1] if kind == "name"}:
+                uses.setdefault(name, set()).add(key)
 
 
 def _stored(stmt):

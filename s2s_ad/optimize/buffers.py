@@ -138,6 +138,9 @@ class _Schedule(ArrayClasses):
         out, changed = [], False
         self.free = {}            # class -> names of buffers nothing reads any more
         self.used = set()         # buffers whose array now holds another value
+        last_reads = {}           # index -> the buffers read last there, sorted by name
+        for name in sorted(self.buffers):
+            last_reads.setdefault(self.last_read.get(name), []).append(name)
         for index, stmt in enumerate(self.body):
             rewritten = self._statement(index, stmt)
             if rewritten is None:
@@ -145,8 +148,8 @@ class _Schedule(ArrayClasses):
             else:
                 out.extend(rewritten)
                 changed = True
-            for name in sorted(self.buffers - self.used):
-                if self.last_read.get(name) == index:
+            for name in last_reads.get(index, ()):
+                if name not in self.used:
                     self.free.setdefault(self.name_class(name), []).append(name)
                     self.used.add(name)
         return (out, True) if changed else (self.body, False)

@@ -208,13 +208,13 @@ class Renderer:
         if self._scalars is None:   # the atoms are all written by the first cost()
             written = [self.atoms[a] for a in self.scalar if self.atoms.get(a) is not None]
             self._scalars = ({type(e) for e in written}, {_text(e) for e in written})
-        scalars = self._scalars
+        scalars, known = self._scalars, {}
         total = 0.0
         for node in walk_tree(expr):
             if isinstance(node, (gast.BinOp, gast.UnaryOp)):
                 operands = [node.left, node.right] if isinstance(node, gast.BinOp) \
                     else [node.operand]
-                total += 0.1 if all(_is_number(o, scalars) for o in operands) else 1.0
+                total += 0.1 if all(_is_number(o, scalars, known) for o in operands) else 1.0
         return total
 
 
@@ -226,16 +226,23 @@ def _expanded_difference(poly):
     return any(len(s) > 1 for s in signs.values())
 
 
-def _is_number(node, scalars):
+def _is_number(node, scalars, known):
     """Is node a constant, a scalar atom's expression (scalars: their node types and
-    dumps), or arithmetic on those?"""
-    if isinstance(node, gast.Constant):
-        return True
-    if isinstance(node, (gast.BinOp, gast.UnaryOp)):
-        return all(_is_number(c, scalars) for c in gast.iter_child_nodes(node)
-                   if isinstance(c, gast.expr))
-    kinds, texts = scalars
-    return type(node) in kinds and _text(node) in texts
+    dumps), or arithmetic on those? `known`: id(node) -> the answer for the nodes of one
+    expression asked already (cost() asks at every operation of a chain about the chain
+    below it: without them, steps quadratic in its length)."""
+    found = known.get(id(node))
+    if found is None:
+        if isinstance(node, gast.Constant):
+            found = True
+        elif isinstance(node, (gast.BinOp, gast.UnaryOp)):
+            found = all(_is_number(c, scalars, known) for c in gast.iter_child_nodes(node)
+                        if isinstance(c, gast.expr))
+        else:
+            kinds, texts = scalars
+            found = type(node) in kinds and _text(node) in texts
+        known[id(node)] = found
+    return found
 
 
 def _key(poly):

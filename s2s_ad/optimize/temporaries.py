@@ -48,6 +48,7 @@ def inline_temporaries(body, pure_call, is_number=None, is_adjoint=lambda name: 
     body = build.clone(body)
     loads, stores = name_counts(body)
     changed = False
+    seen = _Seen(pure_call)
     for block in [body] + [getattr(s, f) for s in all_statements(body)
                            for f in ("body", "orelse")
                            if isinstance(s, (gast.If, gast.For, gast.While))]:
@@ -56,10 +57,11 @@ def inline_temporaries(body, pure_call, is_number=None, is_adjoint=lambda name: 
             stmt = block[k]
             name = _single_use_temporary(stmt, stores, loads)
             past_adjoints = is_adjoint if block is body else (lambda name: False)
-            user = _user(block, k, name, pure_call, past_adjoints) if name is not None \
+            user = _user(block, k, name, pure_call, past_adjoints, seen) if name is not None \
                 and every_call(stmt.value, pure_call) else None
             copies = is_number is not None and is_number(name)
             if user is not None and _inline_into(user, name, stmt.value, copies):
+                seen.forget(user, stmt)           # (stmt: its id may be taken again)
                 del block[k]
                 changed = True
                 k = max(k - 1, 0)          # the previous temporary may now feed this one
@@ -68,15 +70,45 @@ def inline_temporaries(body, pure_call, is_number=None, is_adjoint=lambda name: 
     return body, changed
 
 
-def _user(block, k, name, pure_call, is_adjoint):
+class _Seen:
+    """What _user asks of a statement, found once per statement (a temporary whose use is
+    far below it is looked for in every statement in between: walking each again for
+    each temporary was quadratic in a block's length). A statement a value was inlined
+    into is forgotten; the pass changes no other (it deletes the temporary's own)."""
+
+    def __init__(self, pure_call):
+        self.pure_call, self._names, self._pure = pure_call, {}, {}
+
+    def names(self, stmt):
+        """The names in stmt (any context, nested blocks included)."""
+        found = self._names.get(id(stmt))
+        if found is None:
+            found = self._names[id(stmt)] = {n.id for n in walk_tree(stmt)
+                                             if isinstance(n, gast.Name)}
+        return found
+
+    def pure_value(self, stmt):
+        found = self._pure.get(id(stmt))
+        if found is None:
+            found = self._pure[id(stmt)] = every_call(stmt.value, self.pure_call)
+        return found
+
+    def forget(self, *stmts):
+        for stmt in stmts:
+            self._names.pop(id(stmt), None)
+            self._pure.pop(id(stmt), None)
+
+
+def _user(block, k, name, pure_call, is_adjoint, seen):
     """The statement after block[k] that reads `name`, if every statement in between is
     a plain assignment of an effect-free value that rebinds nothing block[k] reads, or
     an addition into an adjoint block[k] does not read."""
     read = {n.id for n in walk_tree(block[k].value) if isinstance(n, gast.Name)}
-    for stmt in block[k + 1:]:
+    for j in range(k + 1, len(block)):
+        stmt = block[j]
         if build.is_comment(stmt):
             continue
-        if any(isinstance(n, gast.Name) and n.id == name for n in walk_tree(stmt)):
+        if name in seen.names(stmt):
             return stmt
         if isinstance(stmt, gast.AugAssign):
             base = stmt.target.value if isinstance(stmt.target, gast.Subscript) \
@@ -85,7 +117,7 @@ def _user(block, k, name, pure_call, is_adjoint):
                     and every_call(stmt.value, pure_call) and every_call(stmt.target, pure_call):
                 continue
             return None
-        if build.assigned_name(stmt) in (None, *read) or not every_call(stmt.value, pure_call):
+        if build.assigned_name(stmt) in (None, *read) or not seen.pure_value(stmt):
             return None
     return None
 
