@@ -306,3 +306,21 @@ def test_a_slice_of_an_argument_is_never_a_buffer():
     assert "out=t" not in s2s_ad.derivative_source(df, u, 0.5)
     assert np.array_equal(u, kept)
     np.testing.assert_allclose(got, np.concatenate([[0.0], u[1:]]), rtol=1e-12)
+
+
+def masked_update_read_by_a_product(a, x):
+    """the product's operand np.cos(w), named to be planned in place, lent its array to
+    np.tanh(w) and was put back into the product: `out=t3_0_operand` of no such name
+    (NameError inside the derivative; fuzz seed 2640 --wide, grad of grad)"""
+    w = x * 0.5
+    w[[False, False, True, True]] -= a * (w @ np.cos(w))
+    return np.sum(np.tanh(w))
+
+
+def test_an_operand_whose_array_is_lent_keeps_its_name():
+    from gradcheck import numeric_grad
+    x = np.array([0.3, -0.7, 1.1, 0.4])
+    for k in (0, 1):
+        np.testing.assert_allclose(s2s_ad.grad(masked_update_read_by_a_product, wrt=k)(0.7, x),
+                                   numeric_grad(masked_update_read_by_a_product, (0.7, x), k),
+                                   rtol=1e-6, atol=1e-9)

@@ -11,6 +11,8 @@ more elementwise assignment, planned like any other:
                                                          w_bar_operand /= y.size
                                                          w_bar = w_bar_operand @ X
 """
+from collections import Counter
+
 import gast
 
 from ..ir import build
@@ -57,8 +59,12 @@ def unplanned_operands_inlined(statements, named):
     are product_operands_named's own nodes: editing them edits no input.)"""
     present = {id(s) for s in statements}
     values = {id(s.value) for s in statements if isinstance(s, gast.Assign)}
-    unplanned = [(stmt, product, side) for stmt, product, side in named.values()
-                 if id(stmt) in present and id(product) in values]
+    # (an operand whose array the plan lends to a later statement, `np.tanh(w, out=
+    # t3_0_operand)`, is read there too: it keeps its name)
+    reads = Counter(n.id for s in statements for n in gast.walk(s)
+                    if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load))
+    unplanned = [(stmt, product, side) for name, (stmt, product, side) in named.items()
+                 if id(stmt) in present and id(product) in values and reads[name] == 1]
     for stmt, product, side in unplanned:
         setattr(product, side, stmt.value)
     dropped = {id(stmt) for stmt, _, _ in unplanned}
