@@ -208,6 +208,21 @@ def test_a_float_array_read_item_by_item_in_a_loop(path, reverse_mode):
         assert "obs_items = array_tolist(obs)" in source and "float(obs[" not in source
 
 
+@pytest.mark.parametrize("path", PATHS)
+def test_a_jvp_reads_the_array_from_a_list_too(path):
+    """The list is the levels form's (transforms/python_floats.py), so forward mode reads
+    it as reverse mode does (the final-code pass it replaced ran in reverse mode only)."""
+    from derivative_paths import jvp_on
+    obs = np.array(OBS)
+    args = (0.9, 0.4, 0.3, obs, 0.1)
+    value, tangent = jvp_on(path, euler_fit, args, 1.0, wrt=0)
+    assert value == pytest.approx(euler_fit(*args), rel=1e-12)
+    assert tangent == pytest.approx(differences(euler_fit, args, 0), rel=1e-6, abs=1e-9)
+    if path == "specialised":
+        source = s2s_ad.derivative_source(s2s_ad.jvp(euler_fit, wrt=0), *args, 1.0)
+        assert "obs_items[t]" in source and "float(obs[" not in source
+
+
 def test_an_array_read_whole_as_well_stays_an_array():
     obs = np.array(OBS)
     args = (0.9, 0.4, 0.3, obs, 0.1)
