@@ -223,6 +223,27 @@ def test_a_jvp_reads_the_array_from_a_list_too(path):
         assert "obs_items[t]" in source and "float(obs[" not in source
 
 
+def phase_fit(a, obs):
+    """obs[t] is read by the backward sweep too (sin's adjoint reads its operand)."""
+    loss = 0.0
+    for t in range(len(obs)):
+        loss = loss + math.sin(a * obs[t]) * obs[t]
+    return loss
+
+
+def test_an_item_read_from_the_list_is_read_again_not_taped(reverse_mode):
+    """The list is bound once at the top and only indexed, so the backward loop reads
+    the item from it again, as it read the array's (ad/recompute.py), instead of taping it."""
+    obs = np.array(OBS)
+    df = s2s_ad.grad(phase_fit, wrt=0)
+    assert df(0.7, obs) == pytest.approx(differences(phase_fit, (0.7, obs), 0), rel=1e-6)
+    source = s2s_ad.derivative_source(df, 0.7, obs)
+    forward, backward = source.split("[::-1]")
+    assert "= obs_items[t]" in forward and "= obs_items[t]" in backward
+    assert not any(line.strip().startswith("_tape.append") and "t1_" in line
+                   for line in forward.splitlines())
+
+
 def test_an_array_read_whole_as_well_stays_an_array():
     obs = np.array(OBS)
     args = (0.9, 0.4, 0.3, obs, 0.1)
