@@ -244,6 +244,36 @@ def test_an_item_read_from_the_list_is_read_again_not_taped(reverse_mode):
                    for line in forward.splitlines())
 
 
+def converted_fit(a, obs):
+    """A float32 series read through float(): its items are those floats."""
+    x = 0.5
+    loss = 0.0
+    for t in range(len(obs)):
+        x = x + 0.1 * (a * x - x * x)
+        loss = loss + (x - float(obs[t])) ** 2
+    return loss
+
+
+def plain_float32_sum(a, obs):
+    """A float32 item used as a float32 number: it stays an array read."""
+    loss = 0.0
+    for t in range(len(obs)):
+        loss = loss + a * obs[t]
+    return loss
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_a_float32_array_converted_item_by_item_is_read_from_a_list(path, reverse_mode):
+    obs = np.linspace(0.1, 0.9, 7).astype(np.float32)
+    df = grad_on(path, converted_fit, wrt=0)
+    assert df(0.7, obs) == pytest.approx(differences(converted_fit, (0.7, obs), 0), rel=1e-6)
+    if path == "specialised":
+        assert "obs_items = array_tolist(obs)" in s2s_ad.derivative_source(df, 0.7, obs)
+        other = s2s_ad.grad(plain_float32_sum, wrt=0)
+        assert other(0.7, obs) == pytest.approx(float(np.sum(obs)), rel=1e-6)
+        assert "tolist" not in s2s_ad.derivative_source(other, 0.7, obs)
+
+
 def test_an_array_read_whole_as_well_stays_an_array():
     obs = np.array(OBS)
     args = (0.9, 0.4, 0.3, obs, 0.1)

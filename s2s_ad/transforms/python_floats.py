@@ -21,7 +21,9 @@ zero and give inf with a RuntimeWarning, the derivative raises ZeroDivisionError
 
 An array read so item by item in a loop is read from a list made once, as by hand: a
 1-d float64 argument f does not differentiate, bound nowhere, every use of which is
-`len(obs)` or a read `obs[t]` with t the integer target of an enclosing `for` loop:
+`len(obs)` or a read `obs[t]` with t the integer target of an enclosing `for` loop (a
+float32 one too where f converts each such read with `float(...)` and uses it no other
+way):
 
     for t in t2_1:                          obs_items = array_tolist(obs)     (first)
         t1_5 = obs[t]             ->        ...
@@ -52,13 +54,15 @@ from ..ir.walk import all_statements, names_stored, walk_tree
 from ..signature import Num
 
 _NUMPY_FLOAT = Num(np.float64, "float64", ())
+_NUMPY_FLOAT32 = Num(np.float32, "float32", ())
 _PYTHON_FLOAT = Num(float, "float64", ())
 _INT = Num(int, "int64", ())
 
 
 def python_float_reads(levels, kinds, namer, analyse, differentiated=()):
     reads = [stmt for stmt in all_statements(levels.tree.body) if _is_float64_read(stmt, kinds)]
-    if not reads:
+    converted = _converted_float32_reads(levels, kinds)
+    if not reads and not converted:
         return levels, kinds
     tree = build.clone(levels.tree)
     float_name = _float_name(levels, namer)
@@ -70,7 +74,7 @@ def python_float_reads(levels, kinds, namer, analyse, differentiated=()):
     callees = dict(levels.callees)
     callees[float_name] = float
     runtime_names = {**levels.runtime_names, float: float_name}
-    listed = _read_item_by_item(levels, reads, kinds, differentiated)
+    listed = _read_item_by_item(levels, reads + converted, kinds, differentiated)
     lists = {array: namer.fresh(f"{array}_items") for array in listed}
     item_reads = {id(index[id(stmt)]): lists[array]
                   for array, stmts in listed.items() for stmt in stmts}
@@ -93,6 +97,29 @@ def _is_float64_read(stmt, kinds):
     return isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name) \
         and isinstance(stmt.value, gast.Subscript) \
         and kinds.of(stmt.targets[0].id) == _NUMPY_FLOAT
+
+
+def _converted_float32_reads(levels, kinds):
+    """The reads `t = a32[i]` of a float32 number that f converts with `float(t)` and
+    uses no other way: read from a list (whose items are those floats), the same."""
+    reads = {stmt.targets[0].id: stmt for stmt in all_statements(levels.tree.body)
+             if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name)
+             and isinstance(stmt.value, gast.Subscript)
+             and kinds.of(stmt.targets[0].id) == _NUMPY_FLOAT32}
+    if not reads:
+        return []
+    converted = set()        # breadth first: a call comes before the names it reads
+    for node in walk_tree(levels.tree):
+        if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) \
+                and levels.callees.get(node.func.id) is float and len(node.args) == 1:
+            converted.add(id(node.args[0]))
+        elif isinstance(node, gast.Name) and node.id in reads:
+            if isinstance(node.ctx, gast.Store):
+                if node is not reads[node.id].targets[0]:
+                    reads.pop(node.id)          # bound again
+            elif id(node) not in converted:
+                reads.pop(node.id)              # used as a float32 number
+    return list(reads.values())
 
 
 def _float_name(levels, namer):
@@ -153,7 +180,8 @@ def _read_item_by_item(levels, reads, kinds, differentiated):
 
 
 def _float_vector(kind):
-    return isinstance(kind, Num) and kind.type is np.ndarray and kind.dtype == "float64" \
+    return isinstance(kind, Num) and kind.type is np.ndarray \
+        and kind.dtype in ("float64", "float32") \
         and kind.axes is not None and len(kind.axes) == 1
 
 
