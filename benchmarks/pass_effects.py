@@ -60,7 +60,7 @@ SCHEDULES = ("REVERSE", "FORWARD", "FORWARD_GRADIENT")
 # own module (float_gradients and closed_form_adjoints return statements: their passes
 # are the units)
 REWRITES = ("signs_as_copysign", "schedule_in_place", "batch_loop_tapes", "iterate_items",
-            "read_arrays_as_lists", "share_unit_copies",
+            "share_unit_copies",
             "accumulate_in_place", "inline_temporaries", "read_quotients", "merge_where_sums",
             "adjoints_masked_outward", "share_inverses", "cancel_cholesky_products",
             "share_repeated_calls", "linear_tangent_forms",

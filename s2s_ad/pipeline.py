@@ -376,7 +376,7 @@ def _facts(levels, namer, request, cache):
     levels, kinds = container_copies(levels, analyse(levels), namer, analyse)
     if request.signature is None:
         return levels, kinds
-    levels, kinds = python_float_reads(levels, kinds, namer, analyse)
+    levels, kinds = python_float_reads(levels, kinds, namer, analyse, request.wrt)
     return hoist_invariant_floats(levels, kinds, analyse)
 
 

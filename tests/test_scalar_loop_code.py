@@ -205,7 +205,73 @@ def test_a_float_array_read_item_by_item_in_a_loop(path, reverse_mode):
     if path == "specialised":
         assert all(type(g) is float for g in got)
         source = s2s_ad.derivative_source(df, *args)
-        assert "obs_items = obs.tolist()" in source and "float(obs[" not in source
+        assert "obs_items = array_tolist(obs)" in source and "float(obs[" not in source
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_a_jvp_reads_the_array_from_a_list_too(path):
+    """The list is the levels form's (transforms/python_floats.py), so forward mode reads
+    it as reverse mode does (the final-code pass it replaced ran in reverse mode only)."""
+    from derivative_paths import jvp_on
+    obs = np.array(OBS)
+    args = (0.9, 0.4, 0.3, obs, 0.1)
+    value, tangent = jvp_on(path, euler_fit, args, 1.0, wrt=0)
+    assert value == pytest.approx(euler_fit(*args), rel=1e-12)
+    assert tangent == pytest.approx(differences(euler_fit, args, 0), rel=1e-6, abs=1e-9)
+    if path == "specialised":
+        source = s2s_ad.derivative_source(s2s_ad.jvp(euler_fit, wrt=0), *args, 1.0)
+        assert "obs_items[t]" in source and "float(obs[" not in source
+
+
+def phase_fit(a, obs):
+    """obs[t] is read by the backward sweep too (sin's adjoint reads its operand)."""
+    loss = 0.0
+    for t in range(len(obs)):
+        loss = loss + math.sin(a * obs[t]) * obs[t]
+    return loss
+
+
+def test_an_item_read_from_the_list_is_read_again_not_taped(reverse_mode):
+    """The list is bound once at the top and only indexed, so the backward loop reads
+    the item from it again, as it read the array's (ad/recompute.py), instead of taping it."""
+    obs = np.array(OBS)
+    df = s2s_ad.grad(phase_fit, wrt=0)
+    assert df(0.7, obs) == pytest.approx(differences(phase_fit, (0.7, obs), 0), rel=1e-6)
+    source = s2s_ad.derivative_source(df, 0.7, obs)
+    forward, backward = source.split("[::-1]")
+    assert "= obs_items[t]" in forward and "= obs_items[t]" in backward
+    assert not any(line.strip().startswith("_tape.append") and "t1_" in line
+                   for line in forward.splitlines())
+
+
+def converted_fit(a, obs):
+    """A float32 series read through float(): its items are those floats."""
+    x = 0.5
+    loss = 0.0
+    for t in range(len(obs)):
+        x = x + 0.1 * (a * x - x * x)
+        loss = loss + (x - float(obs[t])) ** 2
+    return loss
+
+
+def plain_float32_sum(a, obs):
+    """A float32 item used as a float32 number: it stays an array read."""
+    loss = 0.0
+    for t in range(len(obs)):
+        loss = loss + a * obs[t]
+    return loss
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_a_float32_array_converted_item_by_item_is_read_from_a_list(path, reverse_mode):
+    obs = np.linspace(0.1, 0.9, 7).astype(np.float32)
+    df = grad_on(path, converted_fit, wrt=0)
+    assert df(0.7, obs) == pytest.approx(differences(converted_fit, (0.7, obs), 0), rel=1e-6)
+    if path == "specialised":
+        assert "obs_items = array_tolist(obs)" in s2s_ad.derivative_source(df, 0.7, obs)
+        other = s2s_ad.grad(plain_float32_sum, wrt=0)
+        assert other(0.7, obs) == pytest.approx(float(np.sum(obs)), rel=1e-6)
+        assert "tolist" not in s2s_ad.derivative_source(other, 0.7, obs)
 
 
 def test_an_array_read_whole_as_well_stays_an_array():
@@ -232,14 +298,38 @@ def test_second_derivative_through_a_loop_reading_a_list():
 
 
 def test_the_rewrites_leave_the_code_a_second_derivative_reads_as_it_was(reverse_mode):
+    """Batched tapes are final code only; the list an array is read from is the levels
+    form's (transforms/python_floats.py), so the plain code reads it too."""
     args = (0.9, 0.4, 0.3, np.array(OBS), 0.1)
     df = s2s_ad.grad(euler_fit, wrt=(0, 1))
     df(*args)
     derived = dispatcher_of(df).built[-1]
     _, plain = derived.plain()
-    assert "_tape.append((" in derived.source and "obs.tolist()" in derived.source
-    assert "_tape.append((" not in plain and "tolist" not in plain
-    assert "float(obs[t])" in plain
+    assert "_tape.append((" in derived.source and "array_tolist(obs)" in derived.source
+    assert "_tape.append((" not in plain and "obs_items[t]" in plain
+    assert "float(obs[" not in plain
+
+
+_first_of_array_fit_by_obs = s2s_ad.grad(euler_fit, wrt=0)
+
+
+def first_of_array_fit_by_obs(obs, a, b, x0, dt):
+    return _first_of_array_fit_by_obs(a, b, x0, obs, dt)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_second_derivative_along_the_array_read_as_a_list(path):
+    """d/d obs of d/da: the outer derivative differentiates the inner one's
+    `obs_items = array_tolist(obs)` (its template lays the list's adjoint out as obs)."""
+    args = (np.array(OBS), 0.9, 0.4, 0.3, 0.1)
+    got = grad_on(path, first_of_array_fit_by_obs, wrt=0)(*args)
+    for k in range(len(OBS)):
+        bumped = [np.array(OBS) for _ in range(2)]
+        bumped[0][k] += 1e-6
+        bumped[1][k] -= 1e-6
+        want = (first_of_array_fit_by_obs(bumped[0], *args[1:])
+                - first_of_array_fit_by_obs(bumped[1], *args[1:])) / 2e-6
+        assert got[k] == pytest.approx(want, rel=1e-5, abs=1e-8)
 
 
 def gbm_average(S0, sigma, r, dt, normals):

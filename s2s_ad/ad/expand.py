@@ -109,16 +109,27 @@ class TemplateSubstituter(Transformer):
 
     def visit_IfExp(self, node):
         """`a if x is None else b` where x is bound to a literal here (a keyword left at
-        its default None, or a number): the branch it picks, so that the generated code
-        tests no `None is None` and never differentiates the branch not taken."""
+        its default None, or a number; `y if compute_uv else ...`, `... if mode == 'r'
+        else ...`): the branch it picks, so that the generated code tests no `None is
+        None` and never differentiates the branch not taken."""
         decided = self._activity_test(node.test)
         if decided is not None:
             return self.visit(node.body if decided else node.orelse)
         test = self.visit(node.test)
-        decided = _literal_identity(test)
+        decided = build.literal_test(test)
         if decided is not None:
             return self.visit(node.body if decided else node.orelse)
         node.test, node.body, node.orelse = test, self.visit(node.body), self.visit(node.orelse)
+        return node
+
+    def visit_Compare(self, node):
+        """`b - (b != 0)` of pow's templates with b bound to a literal here: `b - 1` (or
+        `b - 0`), which folds to a number (optimize/fold.py), as Python computes it."""
+        node = self.generic_visit(node)
+        if isinstance(node.ops[0], (gast.Eq, gast.NotEq)):
+            decided = build.literal_test(node)
+            if decided is not None:
+                return build.literal(int(decided))
         return node
 
     def _activity_test(self, test):
@@ -248,21 +259,6 @@ def _float_literal(node):
 
 _ARITHMETIC = (gast.Add, gast.Sub, gast.Mult, gast.Div)
 _CONSTANT_MATH = {"log", "log2", "log10", "sqrt", "exp"}
-
-
-def _literal_identity(test):
-    """The value of `a is b` / `a is not b` between two literals one of which is None,
-    else None (undecided)."""
-    if not (isinstance(test, gast.Compare) and len(test.ops) == 1
-            and isinstance(test.ops[0], (gast.Is, gast.IsNot))
-            and isinstance(test.left, gast.Constant)
-            and isinstance(test.comparators[0], gast.Constant)):
-        return None
-    left, right = test.left.value, test.comparators[0].value
-    if left is not None and right is not None:
-        return None
-    same = left is right
-    return same if isinstance(test.ops[0], gast.Is) else not same
 
 
 class _Substituter(TemplateSubstituter):

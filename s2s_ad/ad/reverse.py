@@ -20,7 +20,7 @@ import gast
 from ..ir import build
 from ..ir.primitives import operation_of
 from ..ir.walk import all_statements, names_stored, walk_tree
-from .. import runtime_mappings
+from .. import runtime_mappings, runtime_shape
 from ..signature import Mapping, Num
 from ..analyses.call_kinds import differentiated_helper
 from .adjoint_facts import (containers, distinct_index_test, fixed_float_arrays,
@@ -100,8 +100,9 @@ def reverse(inputs, wrt, seed):
         tape = "_tape"
         inputs.namer.reserve(tape)
     first_defs = _first_definitions(forward, set(levels.resolution.parameters))
-    repeated, repeated_ids = recomputed_reads(forward, levels.numpy_name,
-                                                  levels.runtime_names.get(float))
+    repeated, repeated_ids = recomputed_reads(
+        forward, levels.numpy_name, levels.runtime_names.get(float),
+        levels.runtime_names.get(runtime_shape.array_tolist))
     if inputs.kinds is not None:        # and numbers a loop computes alike every iteration
         repeated_ids = repeated_ids | loop_invariant_numbers(
             forward, levels.callees, inputs.kinds.is_number,

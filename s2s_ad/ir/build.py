@@ -37,6 +37,31 @@ def number_literal(node):
     return None
 
 
+def literal_value(node):
+    """A number literal's value, or a string literal's, else None."""
+    if isinstance(node, gast.Constant) and type(node.value) is str:
+        return node.value
+    return number_literal(node)
+
+
+def literal_test(test):
+    """The truth of a test literals decide, else None: a bool or int literal, `a is b` /
+    `a is not b` between two literals one of which is None, `a == b` / `a != b` between
+    number or string literals (a template's choice on an operand bound to a literal)."""
+    if isinstance(test, gast.Constant) and type(test.value) in (bool, int):
+        return bool(test.value)
+    if not (isinstance(test, gast.Compare) and len(test.ops) == 1):
+        return None
+    op, left, right = test.ops[0], test.left, test.comparators[0]
+    if isinstance(op, (gast.Is, gast.IsNot)) and isinstance(left, gast.Constant) \
+            and isinstance(right, gast.Constant) and None in (left.value, right.value):
+        return (left.value is right.value) == isinstance(op, gast.Is)
+    left, right = literal_value(left), literal_value(right)
+    if isinstance(op, (gast.Eq, gast.NotEq)) and left is not None and right is not None:
+        return (left == right) == isinstance(op, gast.Eq)
+    return None
+
+
 def is_none(node):
     """Is node the literal None?"""
     return isinstance(node, gast.Constant) and node.value is None

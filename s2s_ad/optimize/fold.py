@@ -5,7 +5,7 @@
     -(-(p_bar * p) / t4_0 * t3_0) ->   p_bar * p / t4_0 * t3_0
     x2 ** 2                       ->   x2 * x2
     a ** 3                        ->   a * a * a
-    3 - (3 != 0)                  ->   2
+    3 - 1                         ->   2
 
 Only identities that hold for numpy arrays and Python numbers alike (no `x * 0 -> 0`:
 that would change an array's shape).
@@ -22,7 +22,6 @@ from ..ir.build import number_literal
 
 _FOLDABLE = {gast.Add: operator.add, gast.Sub: operator.sub, gast.Mult: operator.mul,
              gast.Pow: operator.pow}
-_COMPARISONS = {gast.Eq: operator.eq, gast.NotEq: operator.ne}   # folded to 1 or 0
 
 
 def _power_of_two(value):
@@ -42,14 +41,6 @@ def _python_number(node):
     return isinstance(node, gast.BinOp) \
         and isinstance(node.op, (gast.Add, gast.Sub, gast.Mult, gast.Div)) \
         and _python_number(node.left) and _python_number(node.right)
-
-
-def _literal_value(node):
-    """A number literal's value, or a string literal's (`'reduced' == 'r'` of a
-    template's mode argument), else None."""
-    if isinstance(node, gast.Constant) and type(node.value) is str:
-        return node.value
-    return number_literal(node)
 
 
 def _integer_power(base, exponent):
@@ -138,26 +129,6 @@ class _Folder(CopyingTransformer):
             else:
                 node = gast.BinOp(left=node.left, op=node.op, right=node.right.operand)
             return self.visit_UnaryOp(gast.UnaryOp(op=gast.USub(), operand=node))
-        return node
-
-    def visit_Compare(self, node):
-        # `b - (b != 0)` in pow's templates: a literal exponent folds to b - 1
-        node = self.generic_visit(node)
-        left = _literal_value(node.left)
-        right = _literal_value(node.comparators[0]) if len(node.comparators) == 1 else None
-        op = type(node.ops[0])
-        if left is not None and right is not None and op in _COMPARISONS:
-            self.changed = True
-            return build.literal(int(_COMPARISONS[op](left, right)))
-        return node
-
-    def visit_IfExp(self, node):
-        # a template's choice on a literal argument (`usv = y if True else
-        # np.linalg.svd(M)` for compute_uv=True): the branch taken
-        node = self.generic_visit(node)
-        if isinstance(node.test, gast.Constant) and type(node.test.value) in (bool, int):
-            self.changed = True
-            return node.body if node.test.value else node.orelse
         return node
 
     def visit_UnaryOp(self, node):

@@ -16,8 +16,8 @@ had), so their order is the declared one:
              gradient that may be a numpy scalar, and of gradients that may hold
              integers), and, last, a specialisation's solves reading an inverse it
              computes anyway, a cholesky adjoint's products with L^T that cancel a
-             solve's with inv(L)^T, and its arithmetic in buffers, batched tapes, item
-             loops and list reads
+             solve's with inv(L)^T, and its arithmetic in buffers, batched tapes and item
+             loops
     FORWARD: clean up to a fixed point, repeated pure calls made once, loops over a
              sequence's items
     FORWARD_GRADIENT (a gradient of number code in forward mode, ad/forward_gradient.py):
@@ -53,7 +53,6 @@ from .number_gradients import loose_lists, python_float_casts
 from .fold import fold_constants
 from .inplace import accumulate_in_place
 from .item_loops import iterate_items
-from .list_reads import read_arrays_as_lists
 from .quotients import read_quotients
 from .where_sums import adjoints_masked_outward, merge_where_sums
 from .shared_calls import share_repeated_calls
@@ -205,8 +204,9 @@ def in_place_arithmetic(body, facts):
     """A specialisation's abs adjoints as np.copysign where proved equal (sign_products.py),
     its elementwise arithmetic in arrays nothing reads again (buffers.py),
     its loops' saves pushed as one tuple per iteration (tape_batches.py), its loops over a
-    tuple's positions iterating the tuple (item_loops.py), float arrays a loop reads item
-    by item read from a list (list_reads.py); `body` itself when nothing changed."""
+    tuple's positions iterating the tuple (item_loops.py); `body` itself when nothing
+    changed. (Float arrays a loop reads item by item are read from a list by the levels
+    form already: transforms/python_floats.py.)"""
     if not facts.specialised:
         return body
     # first abs's `g * np.sign(x)` as `np.copysign(g, x)` where the facts prove them equal
@@ -223,9 +223,7 @@ def in_place_arithmetic(body, facts):
         facts.namer.fresh, facts.generated_name)
     statements, batched = batch_loop_tapes(statements, facts.tape, facts.namer.fresh)
     statements, direct = iterate_items(statements, facts.kinds, facts.resolve, facts.tape)
-    statements, listed = read_arrays_as_lists(statements, facts.kinds, facts.resolve,
-                                              facts.namer.fresh)
-    changed = signs or in_place or batched or direct or listed
+    changed = signs or in_place or batched or direct
     body = Body.of(statements) if changed else body
     # last: every write into an array is now written out, so `y = float_copy(x)` at x's
     # last read can alias
