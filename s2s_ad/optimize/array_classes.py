@@ -84,6 +84,8 @@ class ArrayClasses:
             return cls if isinstance(cls, tuple) else None
         if self.reduction(node):
             return self._kept_reduction(node)
+        if self.kept_contraction(node):
+            return self._kept_contraction(node)
         ufunc = self.ufunc(node)
         if ufunc is not None:
             classes = [self.class_of(a) for a in node.args]
@@ -110,6 +112,39 @@ class ArrayClasses:
         kept = list(axes)
         kept[axis] = 1
         return Row(tuple(kept), cls[1] if isinstance(cls, tuple) else cls.dtype)
+
+    def kept_contraction(self, node):
+        """`np.expand_dims(np.einsum(spec, a, b), k)` (ad/contractions.py: a sum of a
+        product with its axes kept): it reads its arrays and keeps no reference to them."""
+        return isinstance(node, gast.Call) and not node.keywords and len(node.args) == 2 \
+            and callee(node.func, self.resolve) is numpy.expand_dims \
+            and isinstance(node.args[0], gast.Call) and not node.args[0].keywords \
+            and callee(node.args[0].func, self.resolve) is numpy.einsum \
+            and len(node.args[0].args) >= 2 and isinstance(node.args[0].args[0], gast.Constant) \
+            and isinstance(node.args[0].args[0].value, str)
+
+    def _kept_contraction(self, node):
+        """The Row of `np.expand_dims(np.einsum('ab,ab->a', x, y), 1)`, as of `np.sum(x * y,
+        axis=1, keepdims=True)`: an operand labelled with every axis in order ('ab') gives
+        the axes, the ones summed and put back have length 1. None otherwise."""
+        spec, operands = node.args[0].args[0].value, node.args[0].args[1:]
+        if spec.count("->") != 1:
+            return None
+        inputs, out = spec.split("->")
+        labels = inputs.split(",")
+        full = "".join(sorted(set(inputs) - {","}))
+        if full not in labels or len(labels) != len(operands):
+            return None
+        cls = self.class_of(operands[labels.index(full)])
+        axes = self.axes_of(cls)
+        given = node.args[1].elts if isinstance(node.args[1], gast.Tuple) else [node.args[1]]
+        places = [build.number_literal(p) for p in given]
+        summed = [k for k, label in enumerate(full) if label not in out]
+        if not isinstance(cls, tuple) or axes is None or len(axes) != len(full) \
+                or out != "".join(label for label in full if label in out) \
+                or places != summed:
+            return None
+        return Row(tuple(1 if k in summed else a for k, a in enumerate(axes)), cls[1])
 
     def axes_of(self, cls):
         """The axes (1 or None for any other length) of a class's arrays, or None."""
