@@ -101,3 +101,36 @@ def test_second_derivatives_through_the_contraction(path):
     g = s2s_ad.grad(normalised, 0)
     expected = (g(x + eps * v, t) - g(x - eps * v, t)) / (2 * eps)
     assert np.allclose(hv, expected, rtol=1e-5, atol=1e-7)
+
+
+# ---- an adjoint held as a view (ad/view_adjoints.py), times an array, summed -----------
+def view_scaled(lv, X, m):
+    t = (X[:, None, :] - m) ** 2 / np.exp(lv)          # lv (K, D) against (N, K, D)
+    s = np.sum(t + lv, axis=2)                          # s_bar's view: (N, K, 1)
+    return np.sum(np.log(np.sum(np.exp(-0.5 * s), axis=1)))
+
+
+def _view_args(dtype=np.float64):
+    rng = _rng()
+    return tuple(a.astype(dtype) for a in (0.1 * rng.standard_normal((3, 2)),
+                                           rng.standard_normal((5, 2)),
+                                           rng.standard_normal((3, 2))))
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("wrt", [0, 2])
+def test_a_view_times_an_array_summed_matches_differences(path, wrt):
+    args = _view_args()
+    g = grad_on(path, view_scaled, wrt)(*args)
+    assert np.allclose(g, numeric_grad(view_scaled, args, wrt), rtol=1e-6, atol=1e-8)
+
+
+def test_a_view_times_an_array_summed_is_one_einsum():
+    args = _view_args()
+    df = s2s_ad.grad(view_scaled, 0)
+    df(*args)
+    source = s2s_ad.derivative_source(df, *args)
+    assert "np.einsum('ab,abc->bc', s_bar, " in source, source
+    args32 = _view_args(np.float32)
+    assert df(*args32).dtype == np.float32
+    assert "einsum" not in s2s_ad.derivative_source(df, *args32)

@@ -26,15 +26,16 @@ number that may be complex) keeps the sum of the product.
 import gast
 
 from ..ir import build
-from .view_adjoints import literal_int, view_axes
 
 _LABELS = "abcdefghijklmnopqrstuvwxyz"
 
 
-def contraction(ctx, contribution, result, result_axes, dropped, kept):
+def contraction(ctx, contribution, result, result_axes, dropped, kept, view=False):
     """`contribution` (a product of the result's shape, `result_axes` all of full length)
     summed over the result's axes `dropped` (leading ones, removed) and `kept` (kept with
-    length 1), as `numbers * np.einsum(...)`; None when the rule does not apply."""
+    length 1), as `numbers * np.einsum(...)`; None when the rule does not apply. `view`:
+    the result's adjoint is held as a view (view_adjoints.py), `np.expand_dims(g, axes)`
+    with g the adjoint of the reduction it spreads, an array of that reduction's kind."""
     rank = len(result_axes)
     if rank > len(_LABELS) or any(a is not None for a in result_axes):
         return None
@@ -47,7 +48,7 @@ def contraction(ctx, contribution, result, result_axes, dropped, kept):
         if _is_number(ctx, item):
             numbers.append(item)
             continue
-        operand = _array_axes(ctx, item, result)
+        operand = _array_axes(ctx, item, result, view)
         if operand is None:
             return None
         name, axes = operand
@@ -104,18 +105,19 @@ def _is_number(ctx, node):
         and kind.dtype.startswith(("float", "int"))
 
 
-def _array_axes(ctx, node, result):
+def _array_axes(ctx, node, result, view, adjoint_of_any=False):
     """(name, axes) of a float64 array factor: a name whose kind the facts give in full
-    (an adjoint name: the adjoint of `result`, of its shape), or `np.expand_dims(name,
-    literal axes)` of one (its inserted axes of length 1). None otherwise."""
+    (an adjoint name: the adjoint of `result`, of its shape; `adjoint_of_any`: of the
+    variable it is named for), or `np.expand_dims(name, literal axes)` of one (its
+    inserted axes of length 1). None otherwise."""
     if isinstance(node, gast.Call):
-        return _expanded(ctx, node, result)
+        return _expanded(ctx, node, result, view)
     if not isinstance(node, gast.Name):
         return None
     variable = node.id
     if ctx.i.namer.is_adjoint(variable):
         variable = ctx.i.namer.variable_of_adjoint(variable)
-        if variable != result:
+        if variable != result and not adjoint_of_any:
             return None
     kind = ctx.i.kinds.of(variable)
     axes = getattr(kind, "axes", None)
@@ -125,14 +127,15 @@ def _array_axes(ctx, node, result):
     return node.id, axes
 
 
-def _expanded(ctx, node, result):
+def _expanded(ctx, node, result, view):
+    from .view_adjoints import literal_int, view_axes     # (view_adjoints.py calls here)
     func = node.func
     if not (isinstance(func, gast.Attribute) and func.attr == "expand_dims"
             and isinstance(func.value, gast.Name)
             and func.value.id == ctx.i.levels.numpy_name
             and len(node.args) == 2 and not node.keywords):
         return None
-    inner = _array_axes(ctx, node.args[0], result)
+    inner = _array_axes(ctx, node.args[0], result, False, adjoint_of_any=view)
     if inner is None:
         return None
     name, axes = inner
