@@ -107,17 +107,21 @@ def _is_number(ctx, node):
 
 def _array_axes(ctx, node, result, view, adjoint_of_any=False):
     """(name, axes) of a float64 array factor: a name whose kind the facts give in full
-    (an adjoint name: the adjoint of `result`, of its shape; `adjoint_of_any`: of the
-    variable it is named for), or `np.expand_dims(name, literal axes)` of one (its
-    inserted axes of length 1). None otherwise."""
+    (an adjoint name: of a variable of the result's axes; `adjoint_of_any`: of any
+    variable), or `np.expand_dims(name, literal axes)` of one (its inserted axes of
+    length 1). None otherwise."""
     if isinstance(node, gast.Call):
         return _expanded(ctx, node, result, view)
     if not isinstance(node, gast.Name):
         return None
     variable = node.id
     if ctx.i.namer.is_adjoint(variable):
+        # the result's adjoint, or the one it was passed on as (`t6_0_bar` for t5_0 in
+        # `t6_0 = t5_0 + beta`): not a loop's scalar zero here (the caller's test), an
+        # array of that variable's shape
         variable = ctx.i.namer.variable_of_adjoint(variable)
-        if variable != result and not adjoint_of_any:
+        if variable is None or not (variable == result or adjoint_of_any
+                                    or ctx.i.kinds.axes(variable) == ctx.i.kinds.axes(result)):
             return None
     kind = ctx.i.kinds.of(variable)
     axes = getattr(kind, "axes", None)
