@@ -260,6 +260,9 @@ from user_layers import (  # noqa: E402
     gelu_mlp, gelu_mlp_grad, make_gelu_mlp, make_rms_norm, rms_norm_regression,
     rms_norm_regression_grad)
 from user_modules import make_module_mlp, module_mse, module_mse_grad  # noqa: E402
+from user_lookups import (  # noqa: E402
+    make_mlp_softmax, make_skipgram, make_soft_kmeans, mlp_softmax_ce, mlp_softmax_ce_grad,
+    skipgram_grad, skipgram_loss, soft_kmeans_distortion, soft_kmeans_distortion_grad)
 
 
 
@@ -450,6 +453,12 @@ WORKLOADS = [
                  module_mse, make_module_mlp, 0, module_mse_grad),
     UserWorkload("GELU (tanh form) MLP 256x64x256x10", gelu_mlp, make_gelu_mlp, (0, 1, 2),
                  gelu_mlp_grad),
+    UserWorkload("skip-gram embeddings E[idx] . C[idx], logaddexp loss, 5000x64, 4096 pairs",
+                 skipgram_loss, make_skipgram, (0, 1), skipgram_grad),
+    UserWorkload("soft k-means distortion, softmax assignments, 2000x8, K=16",
+                 soft_kmeans_distortion, make_soft_kmeans, 0, soft_kmeans_distortion_grad),
+    UserWorkload("tanh MLP softmax CE + weight decay, 512x64x128x10", mlp_softmax_ce,
+                 make_mlp_softmax, (0, 1, 2, 3), mlp_softmax_ce_grad),
 ]
 
 

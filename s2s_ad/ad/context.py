@@ -13,6 +13,7 @@ import numpy
 from ..freshness import guarded_arrays_read
 from ..ir import build
 from ..ir.primitives import operation_of
+from .contractions import contraction
 from .held_calls import call_key
 from ..ir.walk import assigned_at_most_once, names_stored, walk_tree
 
@@ -78,6 +79,11 @@ class ExpansionContext:
             return None
         kept = [k for k, (a, r) in enumerate(zip(axes, result_axes[lead:]))
                 if a == 1 and r is None]
+        if lead or kept:        # a product summed in one pass (ad/contractions.py)
+            contracted = contraction(self, contribution, result, result_axes,
+                                     range(lead), [lead + k for k in kept])
+            if contracted is not None:
+                return contracted
         total = self.i.levels.numpy_name + ".sum"
         if lead:
             axis = build.const(0) if lead == 1 else build.tuple_(

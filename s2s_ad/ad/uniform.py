@@ -27,7 +27,7 @@ from ..ir.walk import walk_tree
 from .. import runtime, runtime_pieces
 from .binding import BindingError, bind_operands
 from .expand import expand
-from .view_adjoints import literal_int, spread_view, view_step
+from .view_adjoints import contracted, literal_int, spread_view, view_step
 
 
 class UniformAdjoints:
@@ -207,13 +207,13 @@ class UniformAdjoints:
             if aliased(plan):
                 return False
         del self.pending[target]
-        self.views.pop(target, None)
+        viewed = self.views.pop(target, None) is not None
         out.extend(expansion.statements)
         for operand, value, spread in plan:
             if spread is not False:
                 self.hold(operand, value, view=None if spread is True else spread)
             else:
-                contribute(operand, value, out)
+                contribute(operand, contracted(self, value, target) if viewed else value, out)
         return True
 
     def pass_on_to_elements(self, op, target, out, first_def):

@@ -33,6 +33,7 @@ import numpy as np
 from ..ir import build
 from ..ir.walk import walk_tree
 from .. import runtime
+from .contractions import contraction
 
 
 def view_axes(axes, rank):
@@ -65,6 +66,37 @@ def view_step(uniform, target, operand, value, number):
             or not _full_on(operand_axes, held, len(target_axes)):
         return None
     return "array", value
+
+
+def contracted(uniform, value, target):
+    """`value` (an array contribution planned from the view held for `target`) with each
+    `unbroadcast(view * x, operand)` in it written as one np.einsum (ad/contractions.py)
+    where the facts know the operand's axes: the product is never built. The plan was
+    decided on `value` as it was; this only renders it."""
+    target_axes = uniform.i.kinds.axes(target)
+    if not target_axes:
+        return value
+
+    def rendered(node):
+        inner = _unbroadcast_inner(uniform, node)
+        if inner is not None and isinstance(node.args[1], gast.Name):
+            operand_axes = uniform.i.kinds.axes(node.args[1].id)
+            lead = len(target_axes) - len(operand_axes or ())
+            if operand_axes and lead >= 0 and all(
+                    a in (1, None) for a in operand_axes):
+                kept = [lead + k for k, a in enumerate(operand_axes) if a == 1]
+                summed = contraction(uniform.ctx, inner, target, target_axes, range(lead),
+                                     kept, view=True)
+                if summed is not None:
+                    return summed
+        for field, child in gast.iter_fields(node):
+            if isinstance(child, gast.AST):
+                setattr(node, field, rendered(child))
+            elif isinstance(child, list):
+                setattr(node, field, [rendered(c) if isinstance(c, gast.AST) else c
+                                      for c in child])
+        return node
+    return rendered(build.clone(value))
 
 
 def _full_on(axes, held, rank):

@@ -84,6 +84,8 @@ class ArrayClasses:
             return cls if isinstance(cls, tuple) else None
         if self.reduction(node):
             return self._kept_reduction(node)
+        if self.kept_contraction(node):
+            return self._kept_contraction(node)
         ufunc = self.ufunc(node)
         if ufunc is not None:
             classes = [self.class_of(a) for a in node.args]
@@ -110,6 +112,74 @@ class ArrayClasses:
         kept = list(axes)
         kept[axis] = 1
         return Row(tuple(kept), cls[1] if isinstance(cls, tuple) else cls.dtype)
+
+    def kept_contraction(self, node):
+        """`np.expand_dims(np.einsum(spec, a, b), k)` (ad/contractions.py: a sum of a
+        product with its axes kept)."""
+        return isinstance(node, gast.Call) and not node.keywords and len(node.args) == 2 \
+            and callee(node.func, self.resolve) is numpy.expand_dims \
+            and self.contraction(node.args[0])
+
+    def contraction(self, node):
+        """`np.einsum(spec, a, b, ...)` of two operands or more: it reads them and returns
+        a new array, keeping no reference to them."""
+        return isinstance(node, gast.Call) and not node.keywords and len(node.args) >= 3 \
+            and callee(node.func, self.resolve) is numpy.einsum \
+            and isinstance(node.args[0], gast.Constant) and isinstance(node.args[0].value, str)
+
+    def _kept_contraction(self, node):
+        """The Row of `np.expand_dims(np.einsum('ab,ab->a', x, y), 1)`, as of `np.sum(x * y,
+        axis=1, keepdims=True)`: an operand labelled with every axis in order ('ab') gives
+        the axes, the ones summed and put back have length 1. None otherwise."""
+        spec, operands = node.args[0].args[0].value, node.args[0].args[1:]
+        if spec.count("->") != 1:
+            return None
+        inputs, out = spec.split("->")
+        labels = inputs.split(",")
+        full = "".join(sorted(set(inputs) - {","}))
+        if full not in labels or len(labels) != len(operands):
+            return None
+        cls = self.class_of(operands[labels.index(full)])
+        axes = self.axes_of(cls)
+        given = node.args[1].elts if isinstance(node.args[1], gast.Tuple) else [node.args[1]]
+        places = [build.number_literal(p) for p in given]
+        summed = [k for k, label in enumerate(full) if label not in out]
+        if not isinstance(cls, tuple) or axes is None or len(axes) != len(full) \
+                or out != "".join(label for label in full if label in out) \
+                or places != summed:
+            return None
+        return Row(tuple(1 if k in summed else a for k, a in enumerate(axes)), cls[1])
+
+    def product_class(self, target, value, primal_of):
+        """The class of an adjoint `target` assigned a product (`g @ W.T`, `np.outer(g,
+        w)`, the adjoints of a matrix product's operands): its variable's class, which the
+        generator gives it (an adjoint has its value's shape), where that variable is a
+        float array of known axes and every array the product reads has its dtype (so the
+        product has it too). None otherwise. primal_of(name): the variable an adjoint name
+        is for, else None."""
+        if not self.matrix_product(value) or primal_of is None:
+            return None
+        variable = primal_of(target)
+        kind = self.kinds.of(variable) if variable is not None else None
+        if not (isinstance(kind, Num) and kind.type is numpy.ndarray and kind.axes
+                and kind.dtype in ("float64", "float32")):
+            return None
+        operands = [value.left, value.right] if isinstance(value, gast.BinOp) else value.args
+        for operand in operands:
+            if isinstance(operand, gast.Attribute) and operand.attr == "T":
+                operand = operand.value
+            name = operand.id if isinstance(operand, gast.Name) else None
+            of = self.kinds.of((primal_of(name) or name) if name is not None else "")
+            if not (isinstance(of, Num) and of.type is numpy.ndarray
+                    and of.dtype == kind.dtype):
+                return None
+        return ((self.kinds.shape_class or {}).get(variable, variable), kind.dtype)
+
+    def matrix_product(self, node):
+        """`a @ b` or `np.outer(a, b)`: a new array, its operands read and not kept."""
+        return isinstance(node, gast.BinOp) and isinstance(node.op, gast.MatMult) \
+            or isinstance(node, gast.Call) and not node.keywords and len(node.args) == 2 \
+            and callee(node.func, self.resolve) is numpy.outer
 
     def axes_of(self, cls):
         """The axes (1 or None for any other length) of a class's arrays, or None."""

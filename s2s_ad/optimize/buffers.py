@@ -43,29 +43,31 @@ _HARMLESS_ATTRIBUTES = {"size", "shape", "ndim", "dtype"}
 _SHAPE_CHECKS = (runtime_checks.check_broadcast, runtime_checks.check_matmul)
 
 
-def schedule_in_place(body, kinds, resolve, numpy_name, fresh, generated):
+def schedule_in_place(body, kinds, resolve, numpy_name, fresh, generated, primal_of=None):
     """`body` (a specialised derivative's statements) with elementwise assignments
     evaluated in buffers. kinds: the facts of the levels form; resolve(name): what a free
     name of the generated code denotes; numpy_name: the name numpy is bound to there;
     fresh(base): a new name; generated(name): is it a name s2s_ad made (a temporary or
-    an adjoint)? Only those are built step by step: a user's variable is assigned its
+    an adjoint)? primal_of(name): the variable an adjoint name is for (an adjoint
+    assigned a matrix product has its class: array_classes.product_class). Only those
+    are built step by step: a user's variable is assigned its
     value in one statement (`z_1 = np.subtract(z, m, out=z)` at most; its steps before
     that go into a fresh name's array, `p = np.divide(1.0, p_part, out=p_part)`). A user's variable
     may lend its array once nothing reads it any more, as `z -= m` does in a gradient
     written by hand (softmax's shifted logits and their exponentials share one array).
     A product's elementwise operand is planned as an assignment of its own
     (product_operands.py). Returns (body, changed)."""
-    schedule = _Schedule(body, kinds, resolve, numpy_name, fresh, generated)
+    schedule = _Schedule(body, kinds, resolve, numpy_name, fresh, generated, primal_of)
     split, named = product_operands_named(schedule, _allocates)
     if not named:
         return schedule.run()
     planned = _Schedule(split, kinds, resolve, numpy_name, fresh,
-                        lambda name: name in named or generated(name)).run()[0]
+                        lambda name: name in named or generated(name), primal_of).run()[0]
     return unplanned_operands_inlined(planned, named), True
 
 
 class _Schedule(ArrayClasses):
-    def __init__(self, body, kinds, resolve, numpy_name, fresh, generated):
+    def __init__(self, body, kinds, resolve, numpy_name, fresh, generated, primal_of):
         super().__init__(kinds, resolve)
         self.body = body
         self.numpy_name, self.fresh, self.generated = numpy_name, fresh, generated
@@ -90,6 +92,8 @@ class _Schedule(ArrayClasses):
                 continue
             if target in self.once or target in added and stores[target] == 1 + added[target]:
                 cls = self.class_of(stmt.value)
+                if cls is None and target in self.once and self.generated(target):
+                    cls = self.product_class(target, stmt.value, primal_of)
                 if cls is not None and (target in self.once or isinstance(cls, tuple)):
                     self.classes[target] = cls
         self.buffers = self._buffers()
@@ -112,7 +116,8 @@ class _Schedule(ArrayClasses):
                         self.ufunc(node) is not None:
                     allowed.update(id(c) for c in gast.iter_child_nodes(node)
                                    if isinstance(c, gast.Name))
-                elif self.reduction(node) or self.fresh_helper(node):   # no reference kept
+                elif self.reduction(node) or self.fresh_helper(node) \
+                        or self.contraction(node):                     # no reference kept
                     allowed.update(id(a) for a in node.args if isinstance(a, gast.Name))
                 elif isinstance(node, gast.Attribute) and node.attr in _HARMLESS_ATTRIBUTES:
                     allowed.add(id(node.value))
@@ -232,5 +237,5 @@ def _allocates(value, schedule):
     """Is `value` a new array (arithmetic or a ufunc on an array)?"""
     return isinstance(value, (gast.BinOp, gast.UnaryOp)) or \
         schedule.ufunc(value) is not None or schedule.spread(value) \
-        or schedule.fresh_helper(value)
+        or schedule.fresh_helper(value) or schedule.matrix_product(value)
 

@@ -234,6 +234,10 @@ class _Proof:
             return bool(args) and args[0]
         if target is numpy.where:
             return any(args[1:])
+        if target is numpy.einsum:      # of two operands or more: a new array, never a view
+            return len(args) > 2 and any(args[1:])
+        if target is numpy.expand_dims:     # a view of a proved (new) array of floats
+            return bool(args) and args[0]
         if getattr(target, "__module__", None) in _RUNTIME and name in _ADJOINT_FIRST:
             return bool(args) and args[0]
         return getattr(target, "__module__", None) in _RUNTIME and name in _FLOAT_HELPERS

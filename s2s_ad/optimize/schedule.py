@@ -220,7 +220,7 @@ def in_place_arithmetic(body, facts):
         statements = eliminate_dead_code(statements, raising=facts.raising)[0]
     statements, in_place = schedule_in_place(
         statements, facts.kinds, facts.resolve, facts.levels.numpy_name,
-        facts.namer.fresh, facts.generated_name)
+        facts.namer.fresh, facts.generated_name, facts.namer.variable_of_adjoint)
     statements, batched = batch_loop_tapes(statements, facts.tape, facts.namer.fresh)
     statements, direct = iterate_items(statements, facts.kinds, facts.resolve, facts.tape)
     changed = signs or in_place or batched or direct
