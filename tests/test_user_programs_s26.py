@@ -328,3 +328,60 @@ def calls_your_cube(x):
 @pytest.mark.parametrize("path", PATHS)
 def test_hvp_through_an_adjoint_and_a_tangent_of_yours(path):
     check_against_differences(path, calls_your_cube, np.array([0.3, -0.7, 1.1]))
+
+
+class _Module:
+    def __call__(self, *args):
+        return self.forward(*args)
+
+
+class _Linear(_Module):
+    def __init__(self, W, b):
+        self.W, self.b = W, b
+
+    def forward(self, x):
+        return x @ self.W + self.b
+
+
+class _Tanh(_Module):
+    def forward(self, x):
+        return np.tanh(x)
+
+
+class _Sequential(_Module):
+    def __init__(self, *layers):
+        self.layers = list(layers)
+
+    def forward(self, x):
+        for layer in self.layers:
+            x = layer(x)
+        return x
+
+
+def _model_loss(x, model):
+    return np.sum(model(x) ** 2)
+
+
+def _model():
+    rng = np.random.default_rng(5)
+    return _Sequential(_Linear(rng.standard_normal((3, 4)), rng.standard_normal(4)), _Tanh(),
+                       _Linear(rng.standard_normal((4, 2)), rng.standard_normal(2)))
+
+
+def test_a_pass_through_call_builds_no_derivative_of_its_own():
+    """`__call__` returning self.forward(*args): the derivative calls forward's own
+    (a model of three layers built four derivatives of the pass-through: a quarter of its
+    first call)"""
+    x, model = np.array([[0.3, -0.7, 1.1], [0.2, 0.5, -0.4]]), _model()
+    df = s2s_ad.grad(_model_loss)
+    np.testing.assert_allclose(df(x, model), numeric_grad(_model_loss, (x, model), 0),
+                               rtol=1e-6)
+    source = s2s_ad.derivative_source(df, x, model)
+    assert "_Sequential_forward" in source and "__call__" not in source
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_a_model_through_pass_through_calls(path):
+    model = _model()
+    check_against_differences(path, lambda x: _model_loss(x, model),
+                              np.array([[0.3, -0.7, 1.1], [0.2, 0.5, -0.4]]))

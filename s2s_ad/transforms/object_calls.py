@@ -26,6 +26,7 @@ from ..frontend.star_params import (fixed_arity, fixed_count, keyword_names, spr
                                     takes_variable_arguments)
 from ..runtime_objects import constructible, defines_call, field_names, subclasses_of
 from ..analyses.argument_writes import parameter_writes
+from ..analyses.forwarding import forwards, passes_on
 from ..analyses.argument_calls import Known
 from ..refusals import write_refusal
 from .helper_inline import _LIBRARIES       # (functions taking *args there are primitives)
@@ -59,38 +60,6 @@ class ObjectCallMixin(ObjectPathMixin, ObjectReplaceMixin):
         call = build.with_location(gast.Call(func=func, args=[other] if binary else [],
                                              keywords=[]), expr)
         return self._method_call(operand, name, call)
-
-    def _construction_call(self, expr):
-        """A call standing for a construction of a known class, lowered as one, else None:
-        `s._replace(vel=v)`, `dataclasses.replace(p, s=2.0)`, `type(self)(a, b)`."""
-        return self._replaced_object(expr) or self._own_class_call(expr)
-
-    def _own_class_call(self, expr):
-        """`type(self)(a, b)` / `self.__class__(a, b)` of an object whose class is known
-        while normalizing (an operator's method making a new object of its class): the
-        construction `Pair(a, b)`, lowered as any, else None."""
-        func = expr.func
-        if isinstance(func, gast.Attribute) and func.attr == "__class__":
-            obj = func.value
-        elif isinstance(func, gast.Call) and dotted_path(func.func) == "type" \
-                and len(func.args) == 1 and not func.keywords \
-                and not self.res.is_value("type") and self.res.lookup("type") is type:
-            obj = func.args[0]
-        else:
-            return None
-        found = self._receiver_class(obj) if isinstance(obj, gast.Name) else None
-        if not found or found[1] == "class" or not constructible(found[0]) \
-                or found[1] != "exact" and obj.id not in self.constructed \
-                and found[0].__subclasses__():
-            return None     # (self of a method of a class with subclasses: which one?)
-        names, keywords = field_names(found[0]), [k.arg for k in expr.keywords]
-        if any(isinstance(a, gast.Starred) for a in expr.args) \
-                or keywords != names[len(expr.args):len(expr.args) + len(keywords)]:
-            return None
-        call = self._runtime_call(runtime_objects.make_object, [
-            self._class_name(found[0]),
-            build.tuple_(list(expr.args) + [k.value for k in expr.keywords])])
-        return self._call(build.with_location(call, expr))
 
     def _iter_method(self, it):
         """`bag.__iter__()` for the iterable `bag` (a name or a constructor call) of a
@@ -134,6 +103,12 @@ class ObjectCallMixin(ObjectPathMixin, ObjectReplaceMixin):
         `Dense.__call__(as_instance(layer, Dense), x) if has_class(layer, Dense) else
         Tanh.__call__(as_instance(layer, Tanh), x)` (the last needs no test: the
         dispatching guard holds the classes)."""
+        method = inspect.getattr_static(classes[0], attr)
+        if all(inspect.getattr_static(cls, attr) is method for cls in classes) \
+                and passes_on(method, classes):
+            # each class's method `return self.forward(*args)`: their forward called
+            return self._call_through_item_class(item, classes, forwards(method),
+                                                 _passed_on(expr, method))
         call = None
         for cls in reversed(classes):
             method = inspect.getattr_static(cls, attr)
@@ -310,6 +285,9 @@ class ObjectCallMixin(ObjectPathMixin, ObjectReplaceMixin):
         else:
             function, first = raw, [receiver] if how == "instance" else []
         call = self._function_call(function, first + list(expr.args), expr.keywords, expr)
+        if plain and how == "instance" and passes_on(function, [owner]):
+            # `return self.forward(*args)`: the method passed on to, called here
+            return self._method_call(receiver, forwards(function), _passed_on(expr, function))
         if isinstance(call, gast.Call) and first and how == "instance" and \
                 self._writes_of_method(function, owner, expr, True, self._held_by(receiver.id)):
             # s.step(u) whose method writes into u: inlined, so f's derivative sees it
@@ -377,3 +355,13 @@ class ObjectCallMixin(ObjectPathMixin, ObjectReplaceMixin):
             return self._inline_method(function, owner, call)
         return self._call(call) if isinstance(call, gast.Call) else call
 
+
+def _passed_on(expr, function):
+    """The call `expr` of a method that passes its call on (analyses/forwarding.py) as the
+    call of the method it passes on to, with the same arguments."""
+    func = expr.func
+    target = func if isinstance(func, gast.Attribute) else func
+    return build.with_location(gast.Call(func=build.with_location(gast.Attribute(
+        value=build.clone(target.value) if isinstance(target, gast.Attribute) else
+        build.clone(target), attr=forwards(function), ctx=gast.Load()), expr),
+        args=list(expr.args), keywords=list(expr.keywords)), expr)

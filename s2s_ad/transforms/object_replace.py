@@ -1,9 +1,11 @@
-"""Normalizing `s._replace(...)` of a namedtuple and `dataclasses.replace(p, ...)` of a
-dataclass, whose class is known while normalizing (made in f, or an argument whose class
-the signature gives): the construction each stands for, lowered as any.
+"""Normalizing calls that stand for a construction of an object whose class is known
+while normalizing (made in f, or an argument whose class the signature gives):
+`s._replace(...)` of a namedtuple, `dataclasses.replace(p, ...)` of a dataclass, and
+`type(self)(...)` / `self.__class__(...)`, lowered as the construction.
 
     s._replace(vel=v)               ->  t = make_object(State, (s.pos, v))
     dataclasses.replace(p, s=2.0)   ->  t = make_object(Params, (p.w, 2.0))
+    type(self)(a * k, b)            ->  t = make_object(Pair, (a * k, b))
 
 An argument whose class is not known (grad()'s checks, the general derivative) gets
 `replaced(p, names, values)`, which runs as written and has no derivative: the general
@@ -22,7 +24,8 @@ from ..runtime_objects import constructible, field_names
 
 
 class ObjectReplaceMixin:
-    """Copies of an object with some fields replaced, as constructions."""
+    """Copies of an object with some fields replaced, and its own class called, as
+    constructions."""
 
     def _replace_of(self, expr):
         """(the object, how it is written, (its class, how known) or None) when `expr` is a
@@ -81,4 +84,36 @@ class ObjectReplaceMixin:
             for n in field_names(cls)]
         call = self._runtime_call(runtime_objects.make_object,
                                   [self._class_name(cls), build.tuple_(values)])
+        return self._call(build.with_location(call, expr))
+
+    def _construction_call(self, expr):
+        """A call standing for a construction of a known class, lowered as one, else None:
+        `s._replace(vel=v)`, `dataclasses.replace(p, s=2.0)`, `type(self)(a, b)`."""
+        return self._replaced_object(expr) or self._own_class_call(expr)
+
+    def _own_class_call(self, expr):
+        """`type(self)(a, b)` / `self.__class__(a, b)` of an object whose class is known
+        while normalizing (an operator's method making a new object of its class): the
+        construction `Pair(a, b)`, lowered as any, else None."""
+        func = expr.func
+        if isinstance(func, gast.Attribute) and func.attr == "__class__":
+            obj = func.value
+        elif isinstance(func, gast.Call) and dotted_path(func.func) == "type" \
+                and len(func.args) == 1 and not func.keywords \
+                and not self.res.is_value("type") and self.res.lookup("type") is type:
+            obj = func.args[0]
+        else:
+            return None
+        found = self._receiver_class(obj) if isinstance(obj, gast.Name) else None
+        if not found or found[1] == "class" or not constructible(found[0]) \
+                or found[1] != "exact" and obj.id not in self.constructed \
+                and found[0].__subclasses__():
+            return None     # (self of a method of a class with subclasses: which one?)
+        names, keywords = field_names(found[0]), [k.arg for k in expr.keywords]
+        if any(isinstance(a, gast.Starred) for a in expr.args) \
+                or keywords != names[len(expr.args):len(expr.args) + len(keywords)]:
+            return None
+        call = self._runtime_call(runtime_objects.make_object, [
+            self._class_name(found[0]),
+            build.tuple_(list(expr.args) + [k.value for k in expr.keywords])])
         return self._call(build.with_location(call, expr))
