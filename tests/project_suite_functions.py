@@ -11,6 +11,7 @@ test suites and examples differentiate, written again here (not copied):
 Each row: (family, function, arguments, the arguments differentiated).
 """
 import numpy as np
+import scipy.linalg
 
 SCALE = 3.0
 _R = np.random.RandomState(26)
@@ -994,6 +995,28 @@ def predict(W, b, inputs):
 
 
 
+def gp_scipy_cholesky(params, X, y):
+    """a GP's marginal likelihood as users write it with scipy.linalg: cholesky(K,
+    lower=True), then two triangular solves"""
+    K = rbf_covariance(params[2:], X, X) + (np.exp(params[1]) + 1e-4) * np.eye(len(y))
+    L = scipy.linalg.cholesky(K, lower=True)
+    z = scipy.linalg.solve_triangular(L, y - params[0], lower=True)
+    return -0.5 * np.dot(z, z) - np.sum(np.log(np.diag(L)))
+
+
+def gp_scipy_upper_solve(params, X, y):
+    """scipy.linalg.cholesky's default upper factor, solve and det"""
+    K = rbf_covariance(params[2:], X, X) + (np.exp(params[1]) + 1e-4) * np.eye(len(y))
+    U = scipy.linalg.cholesky(K)
+    r = y - params[0]
+    return -0.5 * r @ scipy.linalg.solve(K, r) - np.sum(np.log(np.diag(U))) \
+        + 0.1 * np.log(scipy.linalg.det(K)) - 0.01 * np.sum(scipy.linalg.inv(K))
+
+
+def gp_scipy_assumed(K, y):
+    return y @ scipy.linalg.solve(K, y, assume_a="pos")
+
+
 def inner_of_vectors(x, y):
     return np.inner(x, y)
 
@@ -1208,6 +1231,8 @@ CASES_SPEC = [
     ('examples', rosenbrock, [V5], (0,)),
     ('examples', hinge, [M[1].copy(), X54, np.array([1.0, -1.0, 1.0, 1.0, -1.0])], (0,)),
     ('examples', huber, [2.0 * V5], (0,)),
+    ('examples', gp_scipy_cholesky, [np.array([0.1, -0.3, 0.2, 0.4, -0.1]), XGP, YGP], (0,)),
+    ('examples', gp_scipy_upper_solve, [np.array([0.1, -0.3, 0.2, 0.4, -0.1]), XGP, YGP], (0,)),
 ]
 
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import s2s_ad
-from derivative_paths import PATHS, on_path
+from derivative_paths import PATHS, hvp_on, on_path
 from gradcheck import numeric_grad
 
 import project_suite_functions as suite
@@ -61,3 +61,31 @@ def test_a_product_returned_as_it_is_keeps_float32(path, f, args):
         assert g.dtype == np.float32
         np.testing.assert_allclose(g, numeric_grad(f, [a.astype(float) for a in args], k),
                                    rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f", [suite.gp_scipy_cholesky, suite.gp_scipy_upper_solve])
+def test_scipy_linalg_basics_in_a_marginal_likelihood(path, f):
+    """scipy.linalg.cholesky (lower and scipy's default upper factor), solve, det and inv
+    have derivatives (templates/scipy_linalg_basics.py): they were refused as having none
+    (scipy's own source is not differentiable). Second order too: a Hessian-vector
+    product against differences of the gradient."""
+    params = np.array([0.1, -0.3, 0.2, 0.4, -0.1])
+    args = [params, suite.XGP, suite.YGP]
+    np.testing.assert_allclose(on_path(s2s_ad.grad(f), path)(*args),
+                               numeric_grad(f, args, 0), rtol=1e-5, atol=1e-7)
+    v = np.cos(np.arange(5.0))
+    g = s2s_ad.grad(f)
+    want = (g(params + 1e-5 * v, *args[1:]) - g(params - 1e-5 * v, *args[1:])) / 2e-5
+    np.testing.assert_allclose(hvp_on(path, f, args, v), want, rtol=1e-4, atol=1e-6)
+
+
+def test_a_structured_scipy_solve_is_a_located_error():
+    """assume_a= (scipy then reads one triangle or band of a) is refused at the call, with
+    the line and the keyword named."""
+    K = suite.SPD
+    with pytest.raises(s2s_ad.ADError) as caught:
+        s2s_ad.grad(suite.gp_scipy_assumed)(K, suite.V)
+    text = str(caught.value)
+    assert "assume_a=" in text and "project_suite_functions.py" in text
+    assert 'scipy.linalg.solve(K, y, assume_a="pos")' in text
