@@ -1017,6 +1017,28 @@ def gp_scipy_assumed(K, y):
     return y @ scipy.linalg.solve(K, y, assume_a="pos")
 
 
+class Weights:
+    def __init__(self, w):
+        self.w = w
+
+
+def getattr_of_argument(p, x):
+    """getattr with a literal name reads the attribute (Tangent's and autograd's tests
+    build parameters this way)"""
+    return np.sum(np.tanh(getattr(p, "w") * x) ** 2)
+
+
+def getattr_of_local(x):
+    p = Weights(3.0 * x)
+    return np.sum(getattr(p, "w") ** 2)
+
+
+def getattr_after_a_write(x):
+    p = Weights(1.0)
+    p.w = 2.0 * x
+    return np.sum(getattr(p, "w") ** 2)
+
+
 def inner_of_vectors(x, y):
     return np.inner(x, y)
 

@@ -92,3 +92,26 @@ def test_a_structured_scipy_solve_is_a_located_error():
     text = str(caught.value)
     assert "assume_a=" in text and "project_suite_functions.py" in text
     assert 'scipy.linalg.solve(K, y, assume_a="pos")' in text
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_getattr_with_a_literal_name_is_the_attribute_read(path):
+    """getattr(p, "w") was a call with no derivative: the gradient in p was refused, and
+    through an object built in f from x it was refused too (transforms/expressions.py
+    _named_attribute reads it as p.w)."""
+    p, x = suite.Weights(np.array([0.5, -1.5, 2.0])), suite.V
+    g = on_path(s2s_ad.grad(suite.getattr_of_argument), path)(p, x)
+    np.testing.assert_allclose(
+        g.w, numeric_grad(lambda w: suite.getattr_of_argument(suite.Weights(w), x), [p.w], 0),
+        rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(on_path(s2s_ad.grad(suite.getattr_of_local), path)(x),
+                               numeric_grad(suite.getattr_of_local, [x], 0), rtol=1e-6)
+
+
+def test_getattr_after_an_attribute_write_is_refused_not_zero():
+    """p.w = 2.0 * x, then getattr(p, "w"): the gradient was a silent zero (the write is
+    a side effect s2s_ad does not differentiate, and getattr hid the read that a written
+    `p.w` is refused at)."""
+    with pytest.raises(s2s_ad.ADError) as caught:
+        s2s_ad.grad(suite.getattr_after_a_write)(suite.V)
+    assert "`.w`" in str(caught.value) and 'getattr(p, "w")' in str(caught.value)
