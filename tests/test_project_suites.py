@@ -47,6 +47,7 @@ def test_project_suite_function_in_float32(path, case):
 
 V32 = np.array([0.5, -1.0, 2.0], np.float32)
 W32 = np.array([1.5, 0.25, -0.5], np.float32)
+M = suite.M
 M32 = np.arange(9, dtype=np.float32).reshape(3, 3) / 4
 
 
@@ -115,3 +116,14 @@ def test_getattr_after_an_attribute_write_is_refused_not_zero():
     with pytest.raises(s2s_ad.ADError) as caught:
         s2s_ad.grad(suite.getattr_after_a_write)(suite.V)
     assert "`.w`" in str(caught.value) and 'getattr(p, "w")' in str(caught.value)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_a_missing_second_derivative_names_the_function(path):
+    """hvp of np.linalg.norm(x, "nuc") (first order works): the error said which norm but
+    not where (it is raised while the second derivative runs, runtime_spread.norm_power)."""
+    x = M.copy()
+    with pytest.raises(s2s_ad.ADError) as caught:
+        hvp_on(path, suite.nuclear_norm, [x], np.ones_like(x))
+    assert "ord='nuc'" in str(caught.value)
+    assert "nuclear_norm (project_suite_functions.py:" in str(caught.value)
