@@ -1273,3 +1273,9 @@ FLOAT32_CASES = [case for case in CASES if all(isinstance(case[2][k], np.ndarray
 
 def nuclear_norm(x):
     return np.linalg.norm(x, "nuc")
+
+
+def setattr_then_read(x):
+    p = Weights(1.0)
+    setattr(p, "w", 2.0 * x)
+    return np.sum(p.w ** 2)

@@ -127,3 +127,13 @@ def test_a_missing_second_derivative_names_the_function(path):
         hvp_on(path, suite.nuclear_norm, [x], np.ones_like(x))
     assert "ord='nuc'" in str(caught.value)
     assert "nuclear_norm (project_suite_functions.py:" in str(caught.value)
+
+
+def test_setattr_of_a_derivative_is_refused_as_an_attribute_write():
+    """setattr(p, "w", 2.0 * x) was refused with advice about arrays (`y = np.multiply(x,
+    2.0)`, `y = x.copy()`): it names setattr and the attribute now (refusals.py)."""
+    with pytest.raises(s2s_ad.ADError) as caught:
+        s2s_ad.grad(suite.setattr_then_read)(suite.V)
+    text = str(caught.value)
+    assert "`setattr`" in text and "attribute" in text and "np.multiply" not in text
+    assert 'setattr(p, "w", 2.0 * x)' in text
