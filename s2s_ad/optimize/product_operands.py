@@ -57,8 +57,17 @@ def unplanned_operands_inlined(statements, named):
     are product_operands_named's own nodes: editing them edits no input.)"""
     present = {id(s) for s in statements}
     values = {id(s.value) for s in statements if isinstance(s, gast.Assign)}
+    # an operand the plan gave another statement as its buffer (`np.tanh(w5, out=
+    # t3_0_operand)`, once the product has read it) stays named: inlined, that name is
+    # never bound
+    read = {}
+    for s in statements:
+        for node in gast.walk(s):
+            if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
+                read[node.id] = read.get(node.id, 0) + 1
     unplanned = [(stmt, product, side) for stmt, product, side in named.values()
-                 if id(stmt) in present and id(product) in values]
+                 if id(stmt) in present and id(product) in values
+                 and read.get(stmt.targets[0].id, 0) <= 1]
     for stmt, product, side in unplanned:
         setattr(product, side, stmt.value)
     dropped = {id(stmt) for stmt, _, _ in unplanned}
