@@ -1279,3 +1279,14 @@ def setattr_then_read(x):
     p = Weights(1.0)
     setattr(p, "w", 2.0 * x)
     return np.sum(p.w ** 2)
+
+
+def dict_of_zip_over_an_array(x):
+    """autograd's test_dict kind: a dict from zip(keys, array): each key gets a row"""
+    d = dict(zip(["a", "b", "c", "d"], x))
+    return np.sum(d["a"] * d["c"] + np.sin(d["b"]))
+
+
+def dict_of_zip_fewer_keys(m):
+    d = dict(zip(("first", "second"), m))
+    return np.sum(d["first"] * d["second"] ** 2)

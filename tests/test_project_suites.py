@@ -137,3 +137,17 @@ def test_setattr_of_a_derivative_is_refused_as_an_attribute_write():
     text = str(caught.value)
     assert "`setattr`" in text and "attribute" in text and "np.multiply" not in text
     assert 'setattr(p, "w", 2.0 * x)' in text
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("f, x", [(suite.dict_of_zip_over_an_array, suite.V5[:4]),
+                                  (suite.dict_of_zip_over_an_array, suite.M),
+                                  (suite.dict_of_zip_fewer_keys, suite.M)],
+                         ids=["vector", "matrix", "fewer_keys"])
+def test_dict_of_zip_of_an_array_maps_each_key_to_a_row(path, f, x):
+    """dict(zip(keys, x)) for an array x: make_mapping read x as one value for every key,
+    so d["a"] was all of x and the gradient wrong without an error (or a refusal saying
+    the scalar output was an array); the values are zip's pairs now
+    (transforms/mapping_displays.py)."""
+    np.testing.assert_allclose(on_path(s2s_ad.grad(f), path)(x), numeric_grad(f, [x], 0),
+                               rtol=1e-6, atol=1e-8)
