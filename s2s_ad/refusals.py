@@ -113,6 +113,12 @@ def reject_untracked_writes(levels, activity, registry):
     """Writes s2s_ad cannot follow (into a call's arguments) are located errors, never a
     silent wrong gradient (writes through a second name for one array: aliased_writes)."""
     for call, why in writes_into_arguments(levels, activity.varied, registry):
+        if dotted_path(call.func) == "setattr":         # an attribute, not an array
+            raise UnsupportedSyntaxError(
+                "`setattr` writes a value that carries a derivative into an attribute, "
+                "which s2s_ad does not follow", levels.parsed.source_map.locate(call),
+                "keep the value in a local variable and use that (write `obj.name = value` "
+                "too if the object needs it)")
         raise UnsupportedSyntaxError(
             f"this call may write a value that carries a derivative into an array: {why}, "
             f"and s2s_ad follows values through assignments only",

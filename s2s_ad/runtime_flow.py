@@ -271,7 +271,7 @@ def match_adjoint(a, x):
         return np.zeros(x.shape, dtype=_adjoint_dtype(a, x)) + a
     if isinstance(x, np.ndarray) and not isinstance(a, np.ndarray):
         return np.asarray(a, dtype=_adjoint_dtype(a, x))   # a 0-d array's: numpy made a number
-    if not isinstance(x, np.ndarray) and isinstance(a, np.ndarray) and a.ndim == 0:
+    if not isinstance(x, np.ndarray) and isinstance(a, (np.ndarray, np.float64)) and not np.ndim(a):
         return type(x)(a) if isinstance(x, np.floating) else float(a)   # np.float32 kept
     if isinstance(a, float) and isinstance(x, np.floating) and type(x) is not np.float64:
         # np.float32 x: its adjoint started as the Python 0.0, or a float64 mask met it

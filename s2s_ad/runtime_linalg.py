@@ -41,6 +41,15 @@ def _zero_standing_in(g, has_axes):
     return type(g) is float and not g and bool(has_axes)
 
 
+def _seed_dtype(g, *operands):
+    """g as an array of the operands' float dtype when it is a Python number (the seed 1.0
+    of a function returning np.inner(x, y) or np.trace(m)): np.tensordot and np.expand_dims
+    would make it a float64 array and widen a float32 argument's gradient."""
+    if type(g) is float or type(g) is int:
+        return np.asarray(g, dtype=_float_dtype(g, *operands))
+    return g
+
+
 def _product_has_axes(a, b):
     """Does np.dot(a, b) / np.inner(a, b) have axes (not two vectors, not two numbers)?"""
     return not (np.ndim(a) == 1 == np.ndim(b) or np.ndim(a) == 0 == np.ndim(b))
@@ -100,6 +109,7 @@ def dot_adjoint_a(g, a, b):
         return 0.0
     if np.ndim(a) == 0 or np.ndim(b) == 0:
         return _scalar_like(_sum_to(g * b, a), a)
+    g = _seed_dtype(g, a, b)
     nb = np.ndim(b) - 1
     b_free = [k for k in range(np.ndim(b)) if k != max(np.ndim(b) - 2, 0)]
     g_b = list(range(np.ndim(g) - nb, np.ndim(g)))
@@ -112,6 +122,7 @@ def dot_adjoint_b(g, a, b):
         return 0.0
     if np.ndim(a) == 0 or np.ndim(b) == 0:
         return _scalar_like(_sum_to(g * a, b), b)
+    g = _seed_dtype(g, a, b)
     na = np.ndim(a) - 1
     out = np.tensordot(a, g, axes=(list(range(na)), list(range(na))))
     return np.moveaxis(out, 0, max(np.ndim(b) - 2, 0))
@@ -128,6 +139,7 @@ def inner_adjoint_a(g, a, b):
         return 0.0
     if np.ndim(a) == 0 or np.ndim(b) == 0:
         return _scalar_like(_sum_to(g * b, a), a)
+    g = _seed_dtype(g, a, b)
     nb = np.ndim(b) - 1
     g_b = list(range(np.ndim(g) - nb, np.ndim(g)))
     return np.tensordot(g, b, axes=(g_b, list(range(nb))))
@@ -139,6 +151,7 @@ def inner_adjoint_b(g, a, b):
         return 0.0
     if np.ndim(a) == 0 or np.ndim(b) == 0:
         return _scalar_like(_sum_to(g * a, b), b)
+    g = _seed_dtype(g, a, b)
     na = np.ndim(a) - 1
     return np.tensordot(g, a, axes=(list(range(na)), list(range(na))))
 
@@ -160,6 +173,7 @@ def tensordot_adjoint_a(g, a, b, axes=2):
     b_free = [k for k in range(np.ndim(b)) if k not in b_axes]
     if _zero_standing_in(g, a_free or b_free):
         return 0.0
+    g = _seed_dtype(g, a, b)
     g_b = list(range(len(a_free), np.ndim(g)))
     out = np.tensordot(g, b, axes=(g_b, b_free))   # a_free, then b's contracted axes
     paired = [a_axes[b_axes.index(k)] for k in sorted(b_axes)]
@@ -173,6 +187,7 @@ def tensordot_adjoint_b(g, a, b, axes=2):
     b_free = [k for k in range(np.ndim(b)) if k not in b_axes]
     if _zero_standing_in(g, a_free or b_free):
         return 0.0
+    g = _seed_dtype(g, a, b)
     out = np.tensordot(a, g, axes=(a_free, list(range(len(a_free)))))
     paired = [b_axes[a_axes.index(k)] for k in sorted(a_axes)]
     return _scalar_like(np.transpose(out, np.argsort(paired + b_free)), b)
@@ -193,9 +208,7 @@ def spread_trace(g, x, offset=0, axis1=0, axis2=1):
     """Adjoint of np.trace: g spread along the selected diagonal."""
     n1, n2 = np.shape(x)[axis1], np.shape(x)[axis2]
     n = max(0, min(n1, n2 - offset) if offset >= 0 else min(n1 + offset, n2))
-    # (the seed 1.0 of `np.trace(M)` returned: M's float32 is kept)
-    g = np.asarray(g, dtype=_float_dtype(g, x))
-    g = np.broadcast_to(np.expand_dims(g, -1), np.shape(g) + (n,))
+    g = np.broadcast_to(np.expand_dims(_seed_dtype(g, x), -1), np.shape(g) + (n,))
     return place_diagonal(g, x, offset, axis1, axis2)
 
 

@@ -25,9 +25,13 @@ from .runtime_reductions import unreduce_extremum
 
 try:  # inside the package the error is an s2s_ad.ADError; standalone it is a ValueError
     from .errors import MissingDerivativeError
+    from .runtime_checks import _caller_origin
 except ImportError:  # pragma: no cover - only in standalone generated files
     class MissingDerivativeError(ValueError):
         pass
+
+    def _caller_origin(depth=2):
+        return "the function"
 
 _ROUNDING = 64 * np.finfo(float).eps
 
@@ -134,10 +138,10 @@ def norm_power(ord, x, axis=None):
     if ord == 0 or (matrix and ord in (1, -1, np.inf, -np.inf)):
         return 1.0
     if matrix and ord not in (None, "fro"):
-        raise MissingDerivativeError(
-            f"s2s_ad has no second derivative of np.linalg.norm with ord={ord!r} (its first "
-            f"derivative is supported)", None, "take second derivatives of the Frobenius "
-            "norm, or of a vector norm")
+        raise MissingDerivativeError(      # (called by the generated second derivative)
+            f"s2s_ad has no second derivative of np.linalg.norm with ord={ord!r}, needed to "
+            f"differentiate {_caller_origin()} (its first derivative is supported)", None,
+            "take second derivatives of the Frobenius norm, or of a vector norm")
     return {None: 2.0, "fro": 2.0, np.inf: 1.0, -np.inf: 1.0}.get(ord, ord)
 
 

@@ -69,4 +69,5 @@ OPTIONAL_MODULES = (
     ("scipy_signal", "scipy.signal"),
     ("scipy_linalg", "scipy.linalg"),
     ("scipy_cholesky", "scipy.linalg"),
+    ("scipy_linalg_basics", "scipy.linalg"),
 )

@@ -1,5 +1,6 @@
 """Spec rows for scipy.linalg's solve_sylvester, solve_banded, solve_triangular, cho_factor,
-cho_solve and expm, and multigammaln (templates/scipy_linalg.py, templates/scipy_cholesky.py,
+cho_solve, expm, inv, det, solve and cholesky, and multigammaln (templates/scipy_linalg.py,
+templates/scipy_cholesky.py, templates/scipy_linalg_basics.py,
 templates/scipy_special_multivariate.py), and the
 banded-matrix helpers their derivatives use (runtime_banded.py). Empty when scipy is not
 installed. The row functions add a multiple of the identity (of the main diagonal, for a
@@ -101,6 +102,29 @@ def cho_solve_lower(c, b):
     return linalg.cho_solve((c + 3.0 * np.eye(c.shape[0]), True), b)
 
 
+def scipy_inv(a):
+    return linalg.inv(a + 4.0 * np.eye(a.shape[-1]))
+
+
+def scipy_det(a):
+    return linalg.det(a + 2.0 * np.eye(a.shape[-1]))
+
+
+def scipy_solve(a, b):
+    """a general A (scipy's default assume_a); b a vector or columns"""
+    return linalg.solve(a + 4.0 * np.eye(a.shape[0]), b)
+
+
+def scipy_cholesky_upper(a):
+    """scipy's default: the upper factor, of the symmetric matrix a's upper triangle gives
+    (the strictly lower part is not read: its adjoint there is zero)"""
+    return linalg.cholesky(a + 5.0 * np.eye(a.shape[-1]))
+
+
+def scipy_cholesky_lower(a):
+    return linalg.cholesky(a + 5.0 * np.eye(a.shape[-1]), lower=True)
+
+
 def expm_of(a):
     return linalg.expm(0.5 * a)
 
@@ -132,5 +156,12 @@ SPECS = [] if linalg is None else [
     Spec(linalg.cho_solve, cho_solve_upper, [((3, 3), (3,)), ((1, 1), (1, 2)),
                                              ((4, 4), (4, 3))], modes=MODES),
     Spec(linalg.cho_solve, cho_solve_lower, [((3, 3), (3,)), ((4, 4), (4, 2))], modes=MODES),
+    Spec(linalg.inv, scipy_inv, [((3, 3),), ((1, 1),), ((2, 3, 3),)], modes=MODES),
+    Spec(linalg.det, scipy_det, [((3, 3),), ((1, 1),), ((2, 3, 3),)], modes=MODES),
+    Spec(linalg.solve, scipy_solve, [((3, 3), (3,)), ((1, 1), (1, 2)), ((4, 4), (4, 3))],
+         modes=MODES),
+    Spec(linalg.cholesky, scipy_cholesky_upper, [((3, 3),), ((1, 1),), ((2, 4, 4),)],
+         modes=MODES),
+    Spec(linalg.cholesky, scipy_cholesky_lower, [((3, 3),), ((4, 4),)], modes=MODES),
     Spec(linalg.expm, expm_of, [((1, 1),), ((3, 3),), ((2, 3, 3),)], modes=MODES),
 ]

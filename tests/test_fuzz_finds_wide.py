@@ -19,6 +19,9 @@ older finds).
   dropped as the shapes agree), which the index writes before it read out of bounds.
 - grad of grad through a helper returning (np.swapaxes(q, 0, -1), ...) whose first item
   only drives a loop: its vjp swapped the axes of the 0.0 cotangent the caller passed.
+- grad of grad of `w[mask] -= a * (w @ np.cos(w))` then np.tanh(w): the product's operand
+  named for the buffer plan (optimize/product_operands.py) was put back into the product
+  though the plan had given its buffer to np.tanh (`out=t3_0_operand`, never bound).
 """
 import math
 
@@ -196,3 +199,20 @@ def test_grad_of_grad_through_a_helper_item_whose_cotangent_is_zero(path):
     eps = 1e-6
     expected = (first(-0.29 + eps, x) - first(-0.29 - eps, x)) / (2 * eps)
     assert abs(got - expected) < 1e-5 * max(1.0, abs(expected))
+
+
+def masked_write_of_a_dot(a, v):
+    w = v * 1.0
+    w[[False, False, True, True]] -= a * (w @ np.cos(w))
+    return np.sum(np.tanh(w))
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_grad_of_grad_where_a_product_operand_lends_its_buffer(path):
+    # seed 2640 (--wide gradgrad): NameError for t3_0_operand in the generated code
+    v = np.array([0.3, -0.2, 0.5, 0.1])
+    got = on_path(s2s_ad.grad(s2s_ad.grad(masked_write_of_a_dot)), path)(0.7, v)
+    first = s2s_ad.grad(masked_write_of_a_dot)
+    eps = 1e-6
+    expected = (first(0.7 + eps, v) - first(0.7 - eps, v)) / (2 * eps)
+    assert abs(got - expected) < 1e-6 * max(1.0, abs(expected))

@@ -136,6 +136,8 @@ class ExpressionMixin:
                 and not expr.keywords and isinstance(expr.args[0], (gast.ListComp,
                                                                     gast.GeneratorExp)):
             return self._comprehension(expr.args[0], accumulate=True)
+        if isinstance(expr, gast.Call) and (read := self._named_attribute(expr)) is not None:
+            return self._lower(read)
         if isinstance(expr, gast.Call):
             return self._call(expr)
         if isinstance(expr, gast.Subscript):
@@ -174,6 +176,18 @@ class ExpressionMixin:
             return node, 1 + max([lvl for _, lvl in atoms], default=0)
         atom, level = self._atom(expr)
         return atom, level
+
+    def _named_attribute(self, expr):
+        """`getattr(obj, "name")` (the builtin, a literal name, no default) as the read
+        `obj.name` it is, so that it is differentiated, and refused, as that read is (it
+        was a call without a derivative: a zero where obj carried one)."""
+        if dotted_path(expr.func) != "getattr" or len(expr.args) != 2 or expr.keywords \
+                or self.res.lookup("getattr") is not builtins.getattr \
+                or not isinstance(expr.args[1], gast.Constant) \
+                or not str(expr.args[1].value).isidentifier():
+            return None
+        return build.with_location(gast.Attribute(value=expr.args[0], attr=expr.args[1].value,
+                                                  ctx=gast.Load()), expr)
 
     def _index(self, index):
         if isinstance(index, gast.Slice):

@@ -41,7 +41,12 @@ class MappingDisplayMixin:
         if len(expr.args) == 1 and not expr.keywords and isinstance(expr.args[0], gast.Call) \
                 and len(expr.args[0].args) == 2 and not expr.args[0].keywords \
                 and self._names_builtin(expr.args[0].func, "zip"):
-            keys, values = expr.args[0].args
+            # the keys and values as zip pairs them: an array's rows, no more than there
+            # are keys and no more keys than values (make_mapping read an array as one
+            # value for every key)
+            key, value = self.namer.fresh("key"), self.namer.fresh("value")
+            keys, values = (build.list_comp(build.name(item), (key, value),
+                                            build.clone(expr.args[0])) for item in (key, value))
             return self._lower(_located(self._runtime_call(
                 runtime_mappings.make_mapping, [keys, values]), expr))
         return None
