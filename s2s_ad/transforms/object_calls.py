@@ -284,10 +284,10 @@ class ObjectCallMixin(ObjectPathMixin, ObjectReplaceMixin):
                 [build.name(self._runtime_call(owner, []).func.id)]
         else:
             function, first = raw, [receiver] if how == "instance" else []
-        call = self._function_call(function, first + list(expr.args), expr.keywords, expr)
         if plain and how == "instance" and passes_on(function, [owner]):
             # `return self.forward(*args)`: the method passed on to, called here
             return self._method_call(receiver, forwards(function), _passed_on(expr, function))
+        call = self._function_call(function, first + list(expr.args), expr.keywords, expr)
         if isinstance(call, gast.Call) and first and how == "instance" and \
                 self._writes_of_method(function, owner, expr, True, self._held_by(receiver.id)):
             # s.step(u) whose method writes into u: inlined, so f's derivative sees it
