@@ -385,3 +385,37 @@ def test_a_model_through_pass_through_calls(path):
     model = _model()
     check_against_differences(path, lambda x: _model_loss(x, model),
                               np.array([[0.3, -0.7, 1.1], [0.2, 0.5, -0.4]]))
+
+
+class _Net(_Module):
+    """sub-modules held in attributes, called as self.l1(x); a method passing on too"""
+
+    def __init__(self, a, b):
+        self.l1, self.l2 = a, b
+
+    def forward(self, x):
+        return self.l2(self.l1(x))
+
+    def predict(self, x):
+        return self.forward(x)
+
+
+def _net_loss(x, net):
+    return np.sum(net(x) ** 2) + np.sum(net.predict(x))
+
+
+def test_pass_through_calls_of_held_modules():
+    rng = np.random.default_rng(0)
+    net = _Net(_Linear(rng.standard_normal((3, 4)), np.zeros(4)),
+               _Linear(rng.standard_normal((4, 2)), np.zeros(2)))
+    x = rng.standard_normal((2, 3))
+    np.testing.assert_allclose(s2s_ad.grad(_net_loss)(x, net),
+                               numeric_grad(_net_loss, (x, net), 0), rtol=1e-6)
+    g = s2s_ad.grad(_net_loss, wrt=1)(x, net)
+    eps, W = 1e-6, net.l1.W
+    W[0, 1] += eps
+    up = _net_loss(x, net)
+    W[0, 1] -= 2 * eps
+    down = _net_loss(x, net)
+    W[0, 1] += eps
+    assert g.l1.W[0, 1] == pytest.approx((up - down) / (2 * eps), rel=1e-6)

@@ -108,7 +108,7 @@ class ObjectCallMixin(ObjectPathMixin, ObjectReplaceMixin):
                 and passes_on(method, classes):
             # each class's method `return self.forward(*args)`: their forward called
             return self._call_through_item_class(item, classes, forwards(method),
-                                                 _passed_on(expr, method))
+                                                 _passed_on(item, expr, method))
         call = None
         for cls in reversed(classes):
             method = inspect.getattr_static(cls, attr)
@@ -286,7 +286,8 @@ class ObjectCallMixin(ObjectPathMixin, ObjectReplaceMixin):
             function, first = raw, [receiver] if how == "instance" else []
         if plain and how == "instance" and passes_on(function, [owner]):
             # `return self.forward(*args)`: the method passed on to, called here
-            return self._method_call(receiver, forwards(function), _passed_on(expr, function))
+            return self._method_call(receiver, forwards(function),
+                                     _passed_on(receiver, expr, function))
         call = self._function_call(function, first + list(expr.args), expr.keywords, expr)
         if isinstance(call, gast.Call) and first and how == "instance" and \
                 self._writes_of_method(function, owner, expr, True, self._held_by(receiver.id)):
@@ -356,12 +357,11 @@ class ObjectCallMixin(ObjectPathMixin, ObjectReplaceMixin):
         return self._call(call) if isinstance(call, gast.Call) else call
 
 
-def _passed_on(expr, function):
-    """The call `expr` of a method that passes its call on (analyses/forwarding.py) as the
-    call of the method it passes on to, with the same arguments."""
-    func = expr.func
-    target = func if isinstance(func, gast.Attribute) else func
-    return build.with_location(gast.Call(func=build.with_location(gast.Attribute(
-        value=build.clone(target.value) if isinstance(target, gast.Attribute) else
-        build.clone(target), attr=forwards(function), ctx=gast.Load()), expr),
-        args=list(expr.args), keywords=list(expr.keywords)), expr)
+def _passed_on(receiver, expr, function):
+    """The call `expr` on `receiver` of a method that passes its call on
+    (analyses/forwarding.py) as the call of the method it passes on to, `receiver.forward(
+    *args)`, with the same arguments."""
+    method = build.with_location(gast.Attribute(value=build.clone(receiver),
+                                                attr=forwards(function), ctx=gast.Load()), expr)
+    return build.with_location(gast.Call(func=method, args=list(expr.args),
+                                         keywords=list(expr.keywords)), expr)
