@@ -31,6 +31,11 @@ _OPAQUE = (gast.Break, gast.Continue, gast.Return, gast.Try, gast.With, gast.Fun
            gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef, gast.Global, gast.Nonlocal)
 
 
+# statements visited before the walk gives up (a body of a few thousand statements in
+# loops a few deep takes well under this)
+_MOST_VISITS = 200_000
+
+
 class _Opaque(Exception):
     pass
 
@@ -41,7 +46,7 @@ def live_restored_names(backward, returned, restore_name, is_marker):
     backward: the backward sweep's statements (with markers); returned: expressions read
     after it; restore_name(stmt): (the name a whole-value restore marker rebinds, its
     pair), or None; is_marker(stmt): any tape marker (read nothing)."""
-    live = set()
+    live, visits = set(), [0]
 
     def reads(node, state):
         for inner in walk_tree(node):
@@ -77,6 +82,11 @@ def live_restored_names(backward, returned, restore_name, is_marker):
         return block(orelse, seen | entry)
 
     def statement(stmt, state):
+        visits[0] += 1
+        if visits[0] > _MOST_VISITS:
+            # loops nested deep, each walked to its fixed point once per pass of the
+            # loop around it: the caller's every-read-name answer instead of 2**depth walks
+            raise _Opaque
         restored = restore_name(stmt)
         if restored is not None:        # the name's other restores are no longer seen
             return {seen for seen in state if seen[0] != restored[0]} | {restored}

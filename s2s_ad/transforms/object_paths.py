@@ -30,6 +30,8 @@ from .helper_inline import _LIBRARIES
 BINARY_METHODS = {gast.Add: "__add__", gast.Sub: "__sub__", gast.Mult: "__mul__",
                   gast.Div: "__truediv__", gast.MatMult: "__matmul__", gast.Pow: "__pow__"}
 UNARY_METHODS = {gast.USub: "__neg__", gast.UAdd: "__pos__"}
+# how many names' bindings a class is looked for through (`c = b * 2` of `b = a - q`...)
+_MOST_LINKS = 20
 
 
 class ObjectPathMixin:
@@ -63,10 +65,17 @@ class ObjectPathMixin:
                 or receiver.id in self.res.parameters:      # (its value before them too)
             return None
         # bound once, or several times (`acc = Vec(...)`, then `acc = acc + v` in a
-        # loop): the class every binding makes, the name's reads in them taken as of it
+        # loop): the class every binding makes, the name's reads in them taken as of it.
+        # Kept per name (a chain of 2000 statements, each reading the one before, asked
+        # its first name's class 2000 times over); no deeper than _MOST_LINKS names
         assumed = self.__dict__.setdefault("_assumed_classes", {})
+        known = self.__dict__.setdefault("_classes_of_names", {})
         if receiver.id in assumed:
             return assumed[receiver.id]
+        if receiver.id in known:
+            return known[receiver.id]
+        if len(assumed) >= _MOST_LINKS:
+            return None
         assumed[receiver.id] = None
         try:
             found = self._constructed_class(made[0])
@@ -75,6 +84,8 @@ class ObjectPathMixin:
                                              for v in made[1:])
         finally:
             del assumed[receiver.id]
+        if not assumed:         # (not decided under another name's assumed class)
+            known[receiver.id] = found if same else None
         return found if same else None
 
     def _constructed_class(self, value):
