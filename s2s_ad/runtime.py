@@ -11,6 +11,8 @@ Each helper is small and named for what it does to an adjoint:
     zero_tangent(x), broadcast_tangent(t, y)   the same for forward mode
     logistic(x, shift)       1 / (1 + exp(shift - x)), never overflowing: np.logaddexp's
                              derivative without its value (which costs many exps)
+    written_sigmoid(x)       1.0 / (1.0 + np.exp(-x)) as users write it: the primitive
+                             that chain is reversed as (its adjoint reads the result only)
 
 The adjoints of max/min, prod, cumsum and var are in runtime_reductions.py, np.std's
 and np.linalg.norm's in runtime_spread.py; shape manipulation (reshape_like, untranspose,
@@ -316,6 +318,16 @@ def logistic(x, shift=0.0):
             np.exp(e, out=e)
     e += 1.0
     return np.divide(1.0, e, out=e)
+
+
+def written_sigmoid(x):
+    """1.0 / (1.0 + np.exp(-x)), the sigmoid as users write it, computed as they do. The
+    backward sweep reverses those four statements as this one primitive when nothing else
+    reads their temporaries (ad/logistic_chains.py): its adjoint, y (1 - y) dy, reads the
+    result alone, since y exp(-x) = 1 - y, so exp(-x) need not live to the backward sweep.
+
+        written_sigmoid(0.0) -> 0.5"""
+    return 1.0 / (1.0 + np.exp(-x))
 
 
 def _scalar_like(g, x):

@@ -1,9 +1,10 @@
 """Tangents of the runtime helpers of runtime_arrays.py (np.cumprod's scans, np.pad, the
 weights of np.average) and runtime_spread.py (np.std), split from runtime_helpers.py,
 whose docstring says what these templates are for; and both templates of runtime.py's
-logistic, the derivative of np.logaddexp."""
+logistic, the derivative of np.logaddexp, and of its written_sigmoid (the user's chain
+1.0 / (1.0 + np.exp(-x)) reversed as one primitive)."""
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
-from s2s_ad.runtime import logistic, unbroadcast, unreduce
+from s2s_ad.runtime import logistic, unbroadcast, unreduce, written_sigmoid
 from s2s_ad.runtime_reductions import unreduce_var
 from s2s_ad.runtime_arrays import (linear_scan, logsumexp_weights, pad_linear, shifted,
                                    spread_weights, sum_weighted, unlayout_weights, unpad,
@@ -24,6 +25,19 @@ def logistic_adjoint(y, x, shift=0.0):
 @tangent(logistic)
 def logistic_tangent(y, x, shift=0.0):
     d[y] = (d[x] - d[shift]) * y * logistic(shift, x)
+
+
+@adjoint(written_sigmoid)
+def written_sigmoid_adjoint(y, x):
+    """d 1 / (1 + e) with e = exp(-x) is y * y * e dx, and y e = 1 - y: the result alone,
+    as a hand-written gradient reads it (1 - y keeps y's absolute error, at most half an
+    ulp of 1, where y rounds near 1; e itself is not kept for it)"""
+    d[x] += d[y] * y * (1.0 - y)
+
+
+@tangent(written_sigmoid)
+def written_sigmoid_tangent(y, x):
+    d[y] = d[x] * y * (1.0 - y)
 
 
 # ---- runtime_spread.py ---------------------------------------------------------------------

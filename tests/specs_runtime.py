@@ -8,7 +8,8 @@ import numpy as np
 
 import specs_runtime_linalg
 from primitive_specs import NONZERO, POSITIVE, REAL, Spec, UNARY as UNARY_SHAPES
-from s2s_ad.runtime import add_at, broadcast_tangent, logistic, unbroadcast, unreduce
+from s2s_ad.runtime import (add_at, broadcast_tangent, logistic, unbroadcast, unreduce,
+                            written_sigmoid)
 from s2s_ad.runtime_reductions import (reverse_cumsum, unreduce_extremum, unreduce_prod,
                                        unreduce_var)
 from s2s_ad.runtime_shape import (reshape_like, split_array, split_concatenated, split_hstacked,
@@ -364,7 +365,13 @@ def use_logistic_of_difference(a, b):
     return logistic(a, b)                   # np.logaddexp's derivative: broadcasting operands
 
 
+def use_written_sigmoid(x):
+    # the primitive a written-out sigmoid's chain is reversed as (ad/logistic_chains.py)
+    return written_sigmoid(3.0 * x)
+
+
 SPECS = [
+    Spec(written_sigmoid, use_written_sigmoid, UNARY_SHAPES, modes=("reverse", "forward")),
     Spec(logistic, use_logistic, UNARY_SHAPES, modes=("reverse", "forward")),
     # (16, 20): at least runtime._FEW elements, the path without np.logaddexp
     Spec(logistic, use_logistic_wide, UNARY_SHAPES + [((16, 20),)],

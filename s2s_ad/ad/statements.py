@@ -35,6 +35,7 @@ from .held_calls import held_calls
 from .held_copies import HeldCopies
 from .helper_calls_reverse import HelperCallReverser
 from .list_statements import ListStatementReverser
+from .logistic_chains import logistic_chains
 from .maybe_zero import MaybeZeroAdjoints
 from .result_items import ResultItems
 from .tape import RESTORE, marker
@@ -87,6 +88,8 @@ class StatementReverser(HelperCallReverser, ListStatementReverser, MaybeZeroAdjo
                                                inputs.dataflow.definitions) \
             if inputs.specialised else {}
         self.sums = SumAdjoints(carried_sums(self.levels.tree.body, self.levels.callees))
+        self.sigmoids = logistic_chains(self.levels.tree.body, self.levels.callees,
+                                        inputs.complex_names)   # `1.0 / (1.0 + np.exp(-z))`
         self._first_assignment = None       # name -> its first assignment (tuple_arity)
         kinds = inputs.kinds
         self._held_calls = held_calls(self.levels.tree.body, self.levels.callees,
@@ -210,6 +213,7 @@ class StatementReverser(HelperCallReverser, ListStatementReverser, MaybeZeroAdjo
             out.append(marker(RESTORE, build.name(target)))
 
     def _operation(self, stmt, op, target, result_adjoint, out):
+        op = self.sigmoids.get(id(stmt), op)    # the chain's division: reversed as a whole
         if op.primitive is list.pop or op.primitive is runtime_flow.pop_adjoint:
             self._pop(op, target, result_adjoint, out)
             return
