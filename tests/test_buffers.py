@@ -49,6 +49,12 @@ def scaled_shifted(x, gamma, beta):
     return np.sum(np.tanh(y))
 
 
+def focal(z, y):
+    p = 1.0 / (1.0 + np.exp(-z))
+    pt = np.where(y > 0.5, p, 1.0 - p)
+    return -np.mean((1.0 - pt) ** 2 * np.log(pt))
+
+
 CASES = [
     (tanh_weighted, lambda rng: (rng.standard_normal(1000),), 0),
     (gaussian_nll, lambda rng: (rng.standard_normal((40, 30)), 0.3 * rng.standard_normal(
@@ -58,6 +64,7 @@ CASES = [
     (softplus_loss, lambda rng: (rng.standard_normal(500), rng.random(500)), 0),
     (scaled_shifted, lambda rng: (rng.standard_normal((30, 20)), rng.standard_normal(20),
                                   rng.standard_normal(20)), (0, 1, 2)),
+    (focal, lambda rng: (rng.standard_normal(500), (rng.random(500) < 0.5) * 1.0), 0),
     (weighted_l1, lambda rng: (rng.standard_normal(500), rng.standard_normal(500),
                                rng.random(500)), (0, 1)),
     (l1_of_sines, lambda rng: (np.concatenate([rng.standard_normal(499), [0.0]]),), 0),
@@ -126,6 +133,17 @@ def test_peak_memory_without_schedule_is_larger(monkeypatch):
     df = s2s_ad.grad(_copy(tanh_weighted))
     df(x)
     assert _peak(df, x) > 2 * x.nbytes + 10_000
+
+
+def test_an_array_an_update_reads_last_is_a_buffer_after():
+    """`pt_bar -= t7_0_bar` reads t7_0_bar for the last time and keeps nothing: its array
+    then holds the focal loss's `1.0 - p` (five arrays of z's size and y > 0.5's flags at
+    the peak, where six were)."""
+    rng = np.random.default_rng(4)
+    z, y = rng.standard_normal(100_000), (rng.random(100_000) < 0.5) * 1.0
+    df = s2s_ad.grad(focal)
+    df(z, y)
+    assert _peak(df, z, y) <= 5.5 * z.nbytes      # (6.1 arrays before)
 
 
 def test_user_variables_lend_their_arrays_only_when_dead():

@@ -19,8 +19,9 @@ An array dead after an earlier statement is handed to the next allocation of its
 A name may serve as a buffer when it is assigned once, at top level, the fresh result of
 arithmetic or of a ufunc (never an argument, a seed or cotangent, a view, a helper's
 result), and every read of it is an operand of arithmetic or of a ufunc, an attribute
-such as `.size`, the array a numpy reduction reads, a shape check (check_broadcast), or
-the returned value: nothing else can hold its array. Operands are
+such as `.size`, the array a numpy reduction reads, a shape check (check_broadcast), the
+value of an in-place update (`g -= t`), or the returned value: nothing else can hold its
+array. Operands are
 taken in Python's order and each operation computes the same numbers from the same
 operands (a buffer on the right of `+` or `*` moves to the left: IEEE addition and
 multiplication commute exactly), so no value changes. A statement is rewritten only when
@@ -116,6 +117,8 @@ class _Schedule(ArrayClasses):
                     allowed.update(id(a) for a in node.args if isinstance(a, gast.Name))
                 elif isinstance(node, gast.Attribute) and node.attr in _HARMLESS_ATTRIBUTES:
                     allowed.add(id(node.value))
+                elif isinstance(node, gast.AugAssign) and isinstance(node.value, gast.Name):
+                    allowed.add(id(node.value))     # `g -= t`: numpy reads t, keeps nothing
                 elif isinstance(node, gast.Return):
                     value = node.value
                     parts = value.elts if isinstance(value, gast.Tuple) else [value]
