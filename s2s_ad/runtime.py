@@ -13,6 +13,8 @@ Each helper is small and named for what it does to an adjoint:
                              derivative without its value (which costs many exps)
     written_sigmoid(x)       1.0 / (1.0 + np.exp(-x)) as users write it: the primitive
                              that chain is reversed as (its adjoint reads the result only)
+    scaled_pair_maximum(r, high, low)   np.maximum(high * r, low * r), high >= low: the
+                             primitive that is reversed as (its adjoint compares r with 0)
 
 The adjoints of max/min, prod, cumsum and var are in runtime_reductions.py, np.std's
 and np.linalg.norm's in runtime_spread.py; shape manipulation (reshape_like, untranspose,
@@ -328,6 +330,14 @@ def written_sigmoid(x):
 
         written_sigmoid(0.0) -> 0.5"""
     return 1.0 / (1.0 + np.exp(-x))
+
+
+def scaled_pair_maximum(r, high, low):
+    """np.maximum(high * r, low * r) for coefficients high >= low, as users write it (the
+    pinball loss's `np.maximum(q * r, (q - 1.0) * r)`): the primitive that statement is
+    reversed as (ad/composites.py). Its kink is at r = 0, where the products differ by
+    (high - low) r, so its adjoint compares r with 0 and needs neither product."""
+    return np.maximum(high * r, low * r)
 
 
 def _scalar_like(g, x):

@@ -2,9 +2,14 @@
 weights of np.average) and runtime_spread.py (np.std), split from runtime_helpers.py,
 whose docstring says what these templates are for; and both templates of runtime.py's
 logistic, the derivative of np.logaddexp, and of its written_sigmoid (the user's chain
-1.0 / (1.0 + np.exp(-x)) reversed as one primitive)."""
+1.0 / (1.0 + np.exp(-x)) reversed as one primitive) and scaled_pair_maximum (a maximum of
+two multiples of one value, reversed as one primitive)."""
+import numpy as np
+
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
-from s2s_ad.runtime import logistic, unbroadcast, unreduce, written_sigmoid
+from s2s_ad.runtime import (logistic, scaled_pair_maximum, unbroadcast, unreduce,
+                            written_sigmoid)
+from s2s_ad.runtime_pieces import kink_share
 from s2s_ad.runtime_reductions import unreduce_var
 from s2s_ad.runtime_arrays import (linear_scan, logsumexp_weights, pad_linear, shifted,
                                    spread_weights, sum_weighted, unlayout_weights, unpad,
@@ -38,6 +43,23 @@ def written_sigmoid_adjoint(y, x):
 @tangent(written_sigmoid)
 def written_sigmoid_tangent(y, x):
     d[y] = d[x] * y * (1.0 - y)
+
+
+@adjoint(scaled_pair_maximum)
+def scaled_pair_maximum_adjoint(y, r, high, low):
+    """max(high r, low r) with high >= low: d = high dr + r dhigh where r > 0, low dr + r dlow
+    where r < 0, the mean of the two at r = 0 (np.maximum's rule at its tie); the share
+    of r > 0 taken once, and r's adjoint as low g + (high - low) share"""
+    _share = kink_share(d[y], r, 0.0, True)
+    d[r] += unbroadcast(low * d[y] + (high - low) * _share, r)
+    d[high] += unbroadcast(_share * r, high)
+    d[low] += unbroadcast((d[y] - _share) * r, low)
+
+
+@tangent(scaled_pair_maximum)
+def scaled_pair_maximum_tangent(y, r, high, low):
+    d[y] = np.where(r > 0.0, high * d[r] + r * d[high], np.where(
+        r == 0.0, 0.5 * (high + low) * d[r], low * d[r] + r * d[low]))
 
 
 # ---- runtime_spread.py ---------------------------------------------------------------------

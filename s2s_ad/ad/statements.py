@@ -35,7 +35,7 @@ from .held_calls import held_calls
 from .held_copies import HeldCopies
 from .helper_calls_reverse import HelperCallReverser
 from .list_statements import ListStatementReverser
-from .logistic_chains import logistic_chains
+from .composites import composite_operations
 from .maybe_zero import MaybeZeroAdjoints
 from .result_items import ResultItems
 from .tape import RESTORE, marker
@@ -88,8 +88,8 @@ class StatementReverser(HelperCallReverser, ListStatementReverser, MaybeZeroAdjo
                                                inputs.dataflow.definitions) \
             if inputs.specialised else {}
         self.sums = SumAdjoints(carried_sums(self.levels.tree.body, self.levels.callees))
-        self.sigmoids = logistic_chains(self.levels.tree.body, self.levels.callees,
-                                        inputs.complex_names)   # `1.0 / (1.0 + np.exp(-z))`
+        self.composites = composite_operations(self.levels.tree.body, self.levels.callees,
+                                               inputs.complex_names)   # (ad/composites.py)
         self._first_assignment = None       # name -> its first assignment (tuple_arity)
         kinds = inputs.kinds
         self._held_calls = held_calls(self.levels.tree.body, self.levels.callees,
@@ -168,7 +168,8 @@ class StatementReverser(HelperCallReverser, ListStatementReverser, MaybeZeroAdjo
 
     def _assignment(self, stmt, out):
         target = stmt.targets[0].id
-        op = operation_of(stmt.value, self.levels.callees)
+        op = self.composites.get(id(stmt)) \
+            or operation_of(stmt.value, self.levels.callees)   # a whole reversed as one
         accumulated = self.adj.accumulates(target)
         if accumulated:
             # hold the adjoint under its own name: the canonical one is reset below, and
@@ -213,7 +214,6 @@ class StatementReverser(HelperCallReverser, ListStatementReverser, MaybeZeroAdjo
             out.append(marker(RESTORE, build.name(target)))
 
     def _operation(self, stmt, op, target, result_adjoint, out):
-        op = self.sigmoids.get(id(stmt), op)    # the chain's division: reversed as a whole
         if op.primitive is list.pop or op.primitive is runtime_flow.pop_adjoint:
             self._pop(op, target, result_adjoint, out)
             return
