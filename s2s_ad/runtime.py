@@ -325,7 +325,7 @@ def logistic(x, shift=0.0):
 def written_sigmoid(x):
     """1.0 / (1.0 + np.exp(-x)), the sigmoid as users write it, computed as they do. The
     backward sweep reverses those four statements as this one primitive when nothing else
-    reads their temporaries (ad/logistic_chains.py): its adjoint, y (1 - y) dy, reads the
+    reads their temporaries (ad/composites.py): its adjoint, y (1 - y) dy, reads the
     result alone, since y exp(-x) = 1 - y, so exp(-x) need not live to the backward sweep.
 
         written_sigmoid(0.0) -> 0.5"""

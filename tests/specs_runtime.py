@@ -366,7 +366,7 @@ def use_logistic_of_difference(a, b):
 
 
 def use_written_sigmoid(x):
-    # the primitive a written-out sigmoid's chain is reversed as (ad/logistic_chains.py)
+    # the primitive a written-out sigmoid's chain is reversed as (ad/composites.py)
     return written_sigmoid(3.0 * x)
 
 

@@ -1,5 +1,5 @@
 """The sigmoid written out, `1.0 / (1.0 + np.exp(-z))`, reversed as one primitive
-(ad/logistic_chains.py, runtime.written_sigmoid): its adjoint reads p alone, p (1 - p),
+(ad/composites.py, runtime.written_sigmoid): its adjoint reads p alone, p (1 - p),
 so exp(-z) does not live to the backward sweep and the forward sweep builds p in exp's
 array. Checked against central differences on both derivative paths (scalars, vectors,
 matrices, broadcasting, float32, a loop, a helper, second order), and by the generated
