@@ -142,3 +142,20 @@ def test_saturated_sigmoid():
     assert np.all(np.isfinite(got)), got
     assert np.allclose(got, 3.0 * p * (1.0 - p), rtol=0, atol=1e-15)
     assert got[0] == 0.0 and abs(got[3]) <= 3.0 * np.finfo(float).eps
+
+
+def iterated(h, w):
+    """the chain's operand rebound by its own result in a loop"""
+    for _ in range(3):
+        h = 1.0 / (1.0 + np.exp(-(h * w)))
+    return np.sum(h * h)
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("shape", [(), (4,)])
+def test_rebound_in_a_loop(path, shape):
+    rng = np.random.default_rng(9)
+    args = [rng.uniform(-2, 2, shape) if shape else 0.7, rng.uniform(-2, 2, shape) if shape else 1.3]
+    for k in (0, 1):
+        got = grad_on(path, iterated, k)(*args)
+        assert np.allclose(got, numeric_grad(iterated, args, k), rtol=1e-6, atol=1e-9)

@@ -100,3 +100,20 @@ def test_unordered_coefficients_keep_the_products():
     df = s2s_ad.grad(unordered)
     df(*args)
     assert "kink_share(1.0, r, 0.0" not in s2s_ad.derivative_source(df, *args)
+
+
+def quantile_steps(r, q):
+    """r rebound after each maximum: what the backward sweep reads of r is restored"""
+    total = 0.0
+    for _ in range(3):
+        total = total + np.sum(np.maximum(q * r, (q - 1.0) * r))
+        r = r * 0.5 - 0.1
+    return total
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_in_a_loop(path):
+    args = [np.random.default_rng(14).standard_normal(7), 0.35]
+    for k in (0, 1):
+        got = grad_on(path, quantile_steps, k)(*args)
+        assert np.allclose(got, numeric_grad(quantile_steps, args, k), rtol=1e-6, atol=1e-9)

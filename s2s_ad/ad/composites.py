@@ -38,19 +38,30 @@ import numpy
 from ..ir import build
 from ..ir.build import number_literal
 from ..ir.primitives import Operation, operation_of
-from ..ir.walk import all_statements, name_counts
+from ..ir.walk import all_statements, name_counts, names_loaded
 from ..runtime import scaled_pair_maximum, written_sigmoid
 
 
-def composite_operations(body, callees, complex_names=frozenset()):
-    """{id(the whole's last statement): the Operation it is reversed as}: a sigmoid's
-    division `p = 1.0 / u` as written_sigmoid(z), a maximum `np.maximum(a, b)` of two
-    multiples of r as scaled_pair_maximum(r, high, low). No operand is complex."""
+def composite_operations(tree, callees, complex_names=frozenset()):
+    """{id(the whole's last statement): the Operation it is reversed as} in the levels
+    form's function `tree`: a sigmoid's division `p = 1.0 / u` as written_sigmoid(z), a
+    maximum `np.maximum(a, b)` of two multiples of r as scaled_pair_maximum(r, high, low).
+    No operand is complex."""
+    body = tree.body
     reads, binds = name_counts(body)
+    # a coefficient written from a parameter nothing rebinds holds its relation wherever
+    # it is read (`t1_2 = q - 1.0` hoisted out of a loop): bound once, anywhere
+    parameters = {a.id for a in tree.args.posonlyargs + tree.args.args + tree.args.kwonlyargs
+                  if binds.get(a.id, 0) == 0}
+    from_parameters = {s.targets[0].id: operation_of(s.value, callees)
+                       for s in all_statements(body) if isinstance(s, gast.Assign)
+                       and isinstance(s.targets[0], gast.Name)
+                       and binds.get(s.targets[0].id) == 1
+                       and set(names_loaded(s.value)) <= parameters}
     found = {}
     for block in _blocks(body):
-        defined = {}        # name -> its operation, for the names bound in this block so far
-        for stmt in block:
+        defined = dict(from_parameters)     # name -> its operation: those, and this
+        for stmt in block:                  # block's names bound so far
             if not (isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name)):
                 continue
             op = operation_of(stmt.value, callees)

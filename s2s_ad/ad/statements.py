@@ -88,7 +88,7 @@ class StatementReverser(HelperCallReverser, ListStatementReverser, MaybeZeroAdjo
                                                inputs.dataflow.definitions) \
             if inputs.specialised else {}
         self.sums = SumAdjoints(carried_sums(self.levels.tree.body, self.levels.callees))
-        self.composites = composite_operations(self.levels.tree.body, self.levels.callees,
+        self.composites = composite_operations(self.levels.tree, self.levels.callees,
                                                inputs.complex_names)   # (ad/composites.py)
         self._first_assignment = None       # name -> its first assignment (tuple_arity)
         kinds = inputs.kinds
