@@ -117,8 +117,12 @@ class _Schedule(ArrayClasses):
                     allowed.update(id(a) for a in node.args if isinstance(a, gast.Name))
                 elif isinstance(node, gast.Attribute) and node.attr in _HARMLESS_ATTRIBUTES:
                     allowed.add(id(node.value))
-                elif isinstance(node, gast.AugAssign) and isinstance(node.value, gast.Name):
-                    allowed.add(id(node.value))     # `g -= t`: numpy reads t, keeps nothing
+                elif isinstance(node, gast.AugAssign) and isinstance(node.value, gast.Name) \
+                        and isinstance(node.target, gast.Name) \
+                        and isinstance(self.name_class(node.target.id), tuple):
+                    # `g -= t` on an array g: numpy reads t and keeps nothing (a list's
+                    # `+=` would keep t's rows)
+                    allowed.add(id(node.value))
                 elif isinstance(node, gast.Return):
                     value = node.value
                     parts = value.elts if isinstance(value, gast.Tuple) else [value]
