@@ -15,6 +15,8 @@ Each helper is small and named for what it does to an adjoint:
                              that chain is reversed as (its adjoint reads the result only)
     scaled_pair_maximum(r, high, low)   np.maximum(high * r, low * r), high >= low: the
                              primitive that is reversed as (its adjoint compares r with 0)
+    power_of_exp(x, c)       np.exp(x) ** c: the primitive `mu ** c` of mu = np.exp(x) is
+                             reversed as (its adjoint takes one exp, no pow)
 
 The adjoints of max/min, prod, cumsum and var are in runtime_reductions.py, np.std's
 and np.linalg.norm's in runtime_spread.py; shape manipulation (reshape_like, untranspose,
@@ -338,6 +340,13 @@ def scaled_pair_maximum(r, high, low):
     reversed as (ad/composites.py). Its kink is at r = 0, where the products differ by
     (high - low) r, so its adjoint compares r with 0 and needs neither product."""
     return np.maximum(high * r, low * r)
+
+
+def power_of_exp(x, c):
+    """np.exp(x) ** c as users write it (a Tweedie loss's `mu = np.exp(eta)` and
+    `mu ** (1.0 - p)`): the primitive that power is reversed as (ad/composites.py), its
+    derivative exp(c x)'s, one exp where the pow's rule takes a pow."""
+    return np.exp(x) ** c
 
 
 def _scalar_like(g, x):

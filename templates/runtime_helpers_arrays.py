@@ -3,12 +3,13 @@ weights of np.average) and runtime_spread.py (np.std), split from runtime_helper
 whose docstring says what these templates are for; and both templates of runtime.py's
 logistic, the derivative of np.logaddexp, and of its written_sigmoid (the user's chain
 1.0 / (1.0 + np.exp(-x)) reversed as one primitive) and scaled_pair_maximum (a maximum of
-two multiples of one value, reversed as one primitive)."""
+two multiples of one value) and power_of_exp (a power of an exponential), each reversed as
+one primitive."""
 import numpy as np
 
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
-from s2s_ad.runtime import (logistic, scaled_pair_maximum, unbroadcast, unreduce,
-                            written_sigmoid)
+from s2s_ad.runtime import (logistic, power_of_exp, scaled_pair_maximum, unbroadcast,
+                            unreduce, written_sigmoid)
 from s2s_ad.runtime_pieces import kink_share
 from s2s_ad.runtime_reductions import unreduce_var
 from s2s_ad.runtime_arrays import (linear_scan, logsumexp_weights, pad_linear, shifted,
@@ -60,6 +61,20 @@ def scaled_pair_maximum_adjoint(y, r, high, low):
 def scaled_pair_maximum_tangent(y, r, high, low):
     d[y] = np.where(r > 0.0, high * d[r] + r * d[high], np.where(
         r == 0.0, 0.5 * (high + low) * d[r], low * d[r] + r * d[low]))
+
+
+@adjoint(power_of_exp)
+def power_of_exp_adjoint(y, x, c):
+    """exp(x) ** c = exp(c x): d = exp(c x) (c dx + x dc), one exp (the pow's own rule
+    takes a pow, c mu ** (c - 1), and exp's a product)"""
+    _e = np.exp(c * x)
+    d[x] += unbroadcast(d[y] * c * _e, x)
+    d[c] += unbroadcast(d[y] * x * _e, c)
+
+
+@tangent(power_of_exp)
+def power_of_exp_tangent(y, x, c):
+    d[y] = y * (c * d[x] + x * d[c])
 
 
 # ---- runtime_spread.py ---------------------------------------------------------------------

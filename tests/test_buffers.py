@@ -55,7 +55,13 @@ def focal(z, y):
     return -np.mean((1.0 - pt) ** 2 * np.log(pt))
 
 
+def tweedie(eta, y, power):
+    mu = np.exp(eta)
+    return np.mean(-y * mu ** (1.0 - power) / (1.0 - power) + mu ** (2.0 - power) / (2.0 - power))
+
+
 CASES = [
+    (tweedie, lambda rng: (0.5 * rng.standard_normal(400), rng.random(400), 1.5), 0),
     (tanh_weighted, lambda rng: (rng.standard_normal(1000),), 0),
     (gaussian_nll, lambda rng: (rng.standard_normal((40, 30)), 0.3 * rng.standard_normal(
         (40, 30)), rng.standard_normal((40, 30))), (0, 1)),
@@ -78,7 +84,7 @@ def _without_schedule(monkeypatch):
 @pytest.mark.parametrize("f, make, wrt", CASES, ids=lambda c: getattr(c, "__name__", ""))
 def test_schedule_changes_no_value_and_writes_no_argument(f, make, wrt, monkeypatch):
     args = make(np.random.default_rng(0))
-    kept = [a.copy() for a in args]
+    kept = [np.copy(a) for a in args]
     got = s2s_ad.grad(f, wrt=wrt)(*args)
     for a, k in zip(args, kept):
         assert np.array_equal(a, k)                       # no argument written into
@@ -144,6 +150,18 @@ def test_an_array_an_update_reads_last_is_a_buffer_after():
     df = s2s_ad.grad(focal)
     df(z, y)
     assert _peak(df, z, y) <= 5.5 * z.nbytes      # (6.1 arrays before)
+
+
+def test_an_update_is_built_in_arrays_read_for_the_last_time():
+    """`eta_bar += t2_0_bar * t1_1 * e_1`: the products go into t2_0_bar's array, then one
+    update (three arrays of eta's size at the peak, where four were)."""
+    rng = np.random.default_rng(8)
+    eta, y = 0.5 * rng.standard_normal(100_000), rng.random(100_000)
+    df = s2s_ad.grad(tweedie)
+    df(eta, y, 1.5)
+    assert _peak(df, eta, y, 1.5) <= 3.5 * eta.nbytes     # (4.0 arrays before)
+    source = s2s_ad.derivative_source(df, eta, y, 1.5)
+    assert "out=t2_0_bar)\n    eta_bar_term *= e_1\n    eta_bar += eta_bar_term\n" in source
 
 
 def test_user_variables_lend_their_arrays_only_when_dead():

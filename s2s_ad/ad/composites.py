@@ -1,5 +1,5 @@
 """Statements reversed as one primitive, where the whole has a derivative that reads less
-than its parts' do. Two shapes, each only when the parts' temporaries are bound once and
+than its parts' do. Three shapes, each only when the parts' temporaries are bound once and
 read once, by the next statement of the whole, in the same block:
 
 **The sigmoid written out**, `1.0 / (1.0 + np.exp(-z))`:
@@ -29,6 +29,13 @@ the kink is at r = 0, and the shares are r > 0's (runtime.scaled_pair_maximum's 
 the products are computed only for the comparison, and are not computed at all. Where
 they round to a tie while r is not 0 (r subnormal, overflow), the shares are the exact
 kink's, not the rounded products'.
+
+**A power of an exponential**, a Tweedie loss's `mu = np.exp(eta)`, `mu ** (1.0 - p)`: the
+pow's own adjoint takes another pow, c mu ** (c - 1), then exp's a product; the whole is
+exp(c x), whose derivative c exp(c x) takes one exp (runtime.power_of_exp). mu may be read
+elsewhere too, and the whole's statement may be any reader of it (not an integer power,
+whose products cost less than an exp). Its values are exp(c x)'s, not mu ** c's: the same
+up to rounding (and finite where mu overflows while exp(c x) does not).
 """
 import operator
 
@@ -39,7 +46,7 @@ from ..ir import build
 from ..ir.build import number_literal
 from ..ir.primitives import Operation, operation_of
 from ..ir.walk import all_statements, name_counts, names_loaded
-from ..runtime import scaled_pair_maximum, written_sigmoid
+from ..runtime import power_of_exp, scaled_pair_maximum, written_sigmoid
 
 
 def composite_operations(tree, callees, complex_names=frozenset()):
@@ -68,7 +75,7 @@ def composite_operations(tree, callees, complex_names=frozenset()):
             defined[stmt.targets[0].id] = op
             z = _chain_operand(op, defined, reads, binds)
             whole = Operation(written_sigmoid, [z], {}) if z is not None else \
-                _scaled_pair(op, defined, reads, binds)
+                _scaled_pair(op, defined, reads, binds) or _power_of_exp(op, defined, binds)
             if whole is not None and not any(isinstance(a, gast.Name) and a.id in complex_names
                                              for a in whole.args):
                 found[id(stmt)] = whole
@@ -112,6 +119,30 @@ def _scaled_pair(op, defined, reads, binds):
         if order:
             high, low = coefficients if order > 0 else coefficients[::-1]
             return Operation(scaled_pair_maximum, [build.name(r), high, low], {})
+    return None
+
+
+def _power_of_exp(op, defined, binds):
+    """power_of_exp(x, c) for `t = mu ** c` with mu bound once as np.exp(x), where x holds
+    the value mu was made from (a parameter nothing rebinds, or a name bound once earlier
+    in this block), and c no integer literal (`mu ** 2` is cheaper by its products); else
+    None. mu may be read elsewhere too: those reads keep exp's own adjoint."""
+    if op.primitive is not operator.pow or op.keywords or len(op.args) != 2:
+        return None
+    mu, c = op.args
+    exponent = number_literal(c)
+    if exponent is not None and exponent == int(exponent) \
+            or not (isinstance(mu, gast.Name) and binds.get(mu.id) == 1 and mu.id in defined):
+        return None
+    e = defined[mu.id]
+    if e.primitive is not numpy.exp or e.keywords or len(e.args) != 1 \
+            or not isinstance(e.args[0], gast.Name):
+        return None
+    x = e.args[0].id
+    order = list(defined)
+    if binds.get(x, 0) == 0 or binds.get(x) == 1 and x in defined \
+            and order.index(x) < order.index(mu.id):
+        return Operation(power_of_exp, [build.name(x), c], {})
     return None
 
 

@@ -19,7 +19,7 @@ import numpy as np
 
 from ..ir.walk import walk_tree
 # np.logaddexp's derivative, and the wholes ad/composites.py reverses as one: elementwise
-from ..runtime import logistic, scaled_pair_maximum, written_sigmoid
+from ..runtime import logistic, power_of_exp, scaled_pair_maximum, written_sigmoid
 from ..ir.primitives import identity, operation_of
 from .union_find import root_of
 
@@ -52,7 +52,7 @@ class Shapes:
         return object()
 
 
-_ELEMENTWISE_HELPERS = (logistic, written_sigmoid, scaled_pair_maximum)
+_ELEMENTWISE_HELPERS = (logistic, written_sigmoid, scaled_pair_maximum, power_of_exp)
 
 
 def is_elementwise(primitive):

@@ -159,6 +159,9 @@ class _Schedule(ArrayClasses):
         return (out, True) if changed else (self.body, False)
 
     def _statement(self, index, stmt):
+        if isinstance(stmt, gast.AugAssign) and isinstance(stmt.target, gast.Name) \
+                and isinstance(self.name_class(stmt.target.id), tuple):
+            return self._update(index, stmt)
         target = build.assigned_name(stmt)
         # a user's variable is assigned its value in one step, as the user wrote it
         # (checked below, once the plan is made)
@@ -192,6 +195,34 @@ class _Schedule(ArrayClasses):
         self.free, self.used = plan.free, self.used | (plan.taken - {target})
         return [build.with_location(s, stmt) for s in statements]
 
+
+    def _update(self, index, stmt):
+        """`g += V` on an array g: V's operations planned like an assignment's value (into
+        arrays read here for the last time), then one update; None where that saves no
+        allocation, or V reads g.
+
+            eta_bar += t2_0_bar * t1_1 * e_1   ->   t2_0_bar *= t1_1
+                                                    t2_0_bar *= e_1
+                                                    eta_bar += t2_0_bar
+        """
+        if any(isinstance(n, gast.Name) and n.id == stmt.target.id
+               for n in walk_tree(stmt.value)):
+            return None
+        term, outer = self.fresh(f"{stmt.target.id}_term"), self.generated
+        self.generated = lambda name: name == term or outer(name)
+        try:
+            planned = self._statement(index, build.with_location(
+                build.assign(term, build.clone(stmt.value)), stmt))
+        finally:
+            self.generated = outer
+        if planned is None:
+            return None
+        value = build.name(term)
+        last = planned[-1]
+        if build.assigned_name(last) == term and isinstance(last.value, gast.Name):
+            planned, value = planned[:-1], last.value      # `term = t2_0_bar`: that array
+        update = build.aug_assign(stmt.target.id, type(stmt.op).__name__, value)
+        return planned + [build.with_location(update, stmt)]
 
     def _bound_by_last_step(self, statements, target):
         """A plan's steps building a user's variable in its own array, renamed to build it
