@@ -79,3 +79,15 @@ def test_no_pow_is_left():
 def test_an_integer_power_keeps_its_products():
     text = _backward(squared, np.linspace(-1.0, 1.0, 6))
     assert "np.exp(" not in text and "sigma" in text, text
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_hessian_vector_product(path):
+    from derivative_paths import hvp_on
+    rng = np.random.default_rng(23)
+    eta, y, v = 0.5 * rng.standard_normal(6), rng.random(6), rng.standard_normal(6)
+    got = hvp_on(path, tweedie, (eta, y, 1.5), v)
+    dg = s2s_ad.grad(tweedie)
+    h = 1e-6
+    want = (dg(eta + h * v, y, 1.5) - dg(eta - h * v, y, 1.5)) / (2 * h)
+    assert np.allclose(got, want, rtol=1e-5, atol=1e-8)
