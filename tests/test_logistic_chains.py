@@ -155,7 +155,8 @@ def iterated(h, w):
 @pytest.mark.parametrize("shape", [(), (4,)])
 def test_rebound_in_a_loop(path, shape):
     rng = np.random.default_rng(9)
-    args = [rng.uniform(-2, 2, shape) if shape else 0.7, rng.uniform(-2, 2, shape) if shape else 1.3]
+    args = [rng.uniform(-2, 2, shape) if shape else 0.7,
+            rng.uniform(-2, 2, shape) if shape else 1.3]
     for k in (0, 1):
         got = grad_on(path, iterated, k)(*args)
         assert np.allclose(got, numeric_grad(iterated, args, k), rtol=1e-6, atol=1e-9)
