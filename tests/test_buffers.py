@@ -60,7 +60,15 @@ def tweedie(eta, y, power):
     return np.mean(-y * mu ** (1.0 - power) / (1.0 - power) + mu ** (2.0 - power) / (2.0 - power))
 
 
+def triplet(anchor, positive, negative, margin):
+    d_pos = np.sum((anchor - positive) ** 2, axis=1)
+    d_neg = np.sum((anchor - negative) ** 2, axis=1)
+    return np.mean(np.maximum(d_pos - d_neg + margin, 0.0))
+
+
 CASES = [
+    (triplet, lambda rng: tuple(rng.standard_normal((50, 6)) for _ in range(3)) + (1.0,),
+     (0, 1, 2)),
     (tweedie, lambda rng: (0.5 * rng.standard_normal(400), rng.random(400), 1.5), 0),
     (tanh_weighted, lambda rng: (rng.standard_normal(1000),), 0),
     (gaussian_nll, lambda rng: (rng.standard_normal((40, 30)), 0.3 * rng.standard_normal(
@@ -162,6 +170,19 @@ def test_an_update_is_built_in_arrays_read_for_the_last_time():
     assert _peak(df, eta, y, 1.5) <= 3.5 * eta.nbytes     # (4.0 arrays before)
     source = s2s_ad.derivative_source(df, eta, y, 1.5)
     assert "out=t2_0_bar)\n    eta_bar_term *= e_1\n    eta_bar += eta_bar_term\n" in source
+
+
+def test_a_row_spread_by_expand_dims_meets_an_array_in_its_buffer():
+    """`np.expand_dims(d_neg_bar, (1,)) * 2.0 * t1_1` (a sum's adjoint held as a view, a
+    mean's 1 / n from reduced_count): the row is its own small array, the product goes
+    into t1_1, dead after it; the triplet loss's peak is the three gradients (and the
+    two differences), where seven arrays of the embeddings' size were."""
+    rng = np.random.default_rng(10)
+    args = tuple(rng.standard_normal((20_000, 8)) for _ in range(3)) + (1.0,)
+    df = s2s_ad.grad(triplet, wrt=(0, 1, 2))
+    df(*args)
+    assert "np.multiply(t1_1_bar_row, t1_1, out=t1_1)" in s2s_ad.derivative_source(df, *args)
+    assert _peak(df, *args) <= 5.5 * args[0].nbytes
 
 
 def test_user_variables_lend_their_arrays_only_when_dead():
