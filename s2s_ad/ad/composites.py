@@ -1,6 +1,6 @@
 """Statements reversed as one primitive, where the whole has a derivative that reads less
-than its parts' do. Three shapes, each only when the parts' temporaries are bound once and
-read once, by the next statement of the whole, in the same block:
+than its parts' do. Three shapes; the first two only when the parts' temporaries are
+bound once and read once, by the next statement of the whole, in the same block:
 
 **The sigmoid written out**, `1.0 / (1.0 + np.exp(-z))`:
 
@@ -20,13 +20,15 @@ of z, and the three statements before it get no adjoint (nothing else reads them
 Where p rounds to 1 (z above ~37 in float64) 1 - p is 0 where p * p * exp(-z) is not:
 the derivative's absolute error stays below half an ulp of 1 times the adjoint, the
 error p itself carries (as in the hand-written `p (1 - p)` and the usual sigmoid's
-derivative).
+derivative); where exp(-z) overflows (z below ~-709) it is 0 where the chain gave
+0 * inf = nan.
 
 **A maximum of two multiples of one value**, the pinball (quantile) loss's
 `np.maximum(q * r, (q - 1.0) * r)`: the products differ by (high - low) r, so where the
 coefficients are ordered (literals, or one written as the other minus a positive number)
 the kink is at r = 0, and the shares are r > 0's (runtime.scaled_pair_maximum's adjoint):
-the products are computed only for the comparison, and are not computed at all. Where
+the products, which the forward sweep computed only for the comparison, are not computed
+at all. Where
 they round to a tie while r is not 0 (r subnormal, overflow), the shares are the exact
 kink's, not the rounded products'.
 
@@ -52,8 +54,8 @@ from ..runtime import power_of_exp, scaled_pair_maximum, written_sigmoid
 def composite_operations(tree, callees, complex_names=frozenset()):
     """{id(the whole's last statement): the Operation it is reversed as} in the levels
     form's function `tree`: a sigmoid's division `p = 1.0 / u` as written_sigmoid(z), a
-    maximum `np.maximum(a, b)` of two multiples of r as scaled_pair_maximum(r, high, low).
-    No operand is complex."""
+    maximum `np.maximum(a, b)` of two multiples of r as scaled_pair_maximum(r, high, low),
+    a power `mu ** c` of mu = np.exp(x) as power_of_exp(x, c). No operand is complex."""
     body = tree.body
     reads, binds = name_counts(body)
     # a coefficient written from a parameter nothing rebinds holds its relation wherever
