@@ -201,9 +201,10 @@ class _Schedule(ArrayClasses):
         arrays read here for the last time), then one update; None where that saves no
         allocation, or V reads g.
 
-            eta_bar += t2_0_bar * t1_1 * e_1   ->   t2_0_bar *= t1_1
-                                                    t2_0_bar *= e_1
-                                                    eta_bar += t2_0_bar
+            eta_bar += t2_0_bar * t1_1 * e_1
+        ->  eta_bar_term = np.multiply(t2_0_bar, t1_1, out=t2_0_bar)
+            eta_bar_term *= e_1
+            eta_bar += eta_bar_term
         """
         if any(isinstance(n, gast.Name) and n.id == stmt.target.id
                for n in walk_tree(stmt.value)):
