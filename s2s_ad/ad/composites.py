@@ -39,6 +39,7 @@ elsewhere too, and the whole's statement may be any reader of it (not an integer
 whose products cost less than an exp). Its values are exp(c x)'s, not mu ** c's: the same
 up to rounding (and finite where mu overflows while exp(c x) does not).
 """
+import math
 import operator
 
 import gast
@@ -133,7 +134,7 @@ def _power_of_exp(op, defined, binds):
         return None
     mu, c = op.args
     exponent = number_literal(c)
-    if exponent is not None and exponent == int(exponent) \
+    if exponent is not None and (not math.isfinite(exponent) or exponent == int(exponent)) \
             or not (isinstance(mu, gast.Name) and binds.get(mu.id) == 1 and mu.id in defined):
         return None
     e = defined[mu.id]
