@@ -122,9 +122,9 @@ class ArrayClasses:
         view, ad/view_adjoints.py): a Row, g's axes with length-1 axes inserted, as the
         reduction with keepdims would have kept them; else None. A view of g: like any
         Row, never a buffer, only read where it broadcasts."""
-        cls = self.class_of(node.args[0]) if len(node.args) == 2 and not node.keywords \
-            else None
-        axes = self.axes_of(cls)
+        if len(node.args) != 2 or node.keywords:
+            return None                                  # (axis= by keyword: not read)
+        axes = self.axes_of(self.class_of(node.args[0]))
         where = node.args[1].elts if isinstance(node.args[1], gast.Tuple) else [node.args[1]]
         inserted = [build.number_literal(a) for a in where]
         if axes is None or any(type(k) is not int for k in inserted):
@@ -135,7 +135,7 @@ class ArrayClasses:
             return None
         rest = iter(axes)
         kept = tuple(1 if k in inserted else next(rest) for k in range(ndim))
-        return Row(kept, _dtype(cls))
+        return Row(kept, _dtype(self.class_of(node.args[0])))
 
     def axes_of(self, cls):
         """The axes (1 or None for any other length) of a class's arrays, or None."""
