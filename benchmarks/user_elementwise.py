@@ -239,3 +239,57 @@ def make_huber_capped_fit(small=False):
     w_true = rng.standard_normal(d)
     y = X @ w_true + rng.standard_t(2, n)
     return w_true + 0.2 * rng.standard_normal(d), X, y
+
+
+def tweedie_nll(eta, y, power):
+    """Tweedie (compound Poisson-gamma) negative log-likelihood with a log link, up to the
+    terms without eta, per element of a matrix of log-means, 1 < power < 2."""
+    mu = np.exp(eta)
+    return np.mean(-y * mu ** (1.0 - power) / (1.0 - power) + mu ** (2.0 - power) / (2.0 - power))
+
+
+def tweedie_nll_grad(eta, y, power):
+    # mu^(1-p) (mu - y) / n, with mu^(1-p) = exp((1-p) eta); two arrays
+    g = np.exp(eta)
+    g -= y
+    e = np.multiply(1.0 - power, eta)
+    np.exp(e, out=e)
+    g *= e
+    g /= g.size
+    return g
+
+
+def make_tweedie(small=False):
+    rng = _rng(50)
+    shape = (5, 4) if small else (1000, 1000)
+    eta = 0.5 * rng.standard_normal(shape)
+    counts = rng.poisson(np.exp(eta))
+    y = counts * rng.gamma(2.0, 0.5, shape)        # zeros where no event, positive amounts
+    return eta, y, 1.5
+
+
+def triplet_loss(anchor, positive, negative, margin):
+    """Triplet margin loss of a batch of embeddings: squared distances to the positive
+    and the negative, hinged at the margin by np.maximum."""
+    d_pos = np.sum((anchor - positive) ** 2, axis=1)
+    d_neg = np.sum((anchor - negative) ** 2, axis=1)
+    return np.mean(np.maximum(d_pos - d_neg + margin, 0.0))
+
+
+def triplet_loss_grad(anchor, positive, negative, margin):
+    # rows whose hinge is active: 2 / B times (n - p), (p - a), (a - n); three arrays
+    d_pos = anchor - positive
+    d_neg = anchor - negative
+    hinge = np.einsum("ij,ij->i", d_pos, d_pos) - np.einsum("ij,ij->i", d_neg, d_neg)
+    w = (hinge + margin > 0.0) * (2.0 / len(anchor))
+    d_pos *= w[:, None]
+    d_neg *= w[:, None]
+    return d_pos - d_neg, -d_pos, d_neg
+
+
+def make_triplet(small=False):
+    rng = _rng(51)
+    b, d = (6, 3) if small else (4096, 64)
+    anchor = rng.standard_normal((b, d))
+    return (anchor, anchor + 0.8 * rng.standard_normal((b, d)),
+            anchor + 1.0 * rng.standard_normal((b, d)), 1.0)

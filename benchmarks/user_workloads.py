@@ -239,7 +239,8 @@ from user_elementwise import (  # noqa: E402
     make_focal, squared_hinge_svm, squared_hinge_svm_grad, make_squared_hinge, laplace_nll,
     laplace_nll_grad, make_laplace_nll, smooth_l1_regression, smooth_l1_regression_grad,
     make_smooth_l1_regression, svr_eps_insensitive, svr_eps_insensitive_grad,
-    make_svr_eps_insensitive, huber_capped_fit, huber_capped_fit_grad, make_huber_capped_fit)
+    make_svr_eps_insensitive, huber_capped_fit, huber_capped_fit_grad, make_huber_capped_fit,
+    tweedie_nll, tweedie_nll_grad, make_tweedie, triplet_loss, triplet_loss_grad, make_triplet)
 from user_arrays import (  # noqa: E402
     distillation_loss,
     distillation_loss_grad,
@@ -425,6 +426,10 @@ WORKLOADS = [
                  make_svr_eps_insensitive, 0, svr_eps_insensitive_grad, tags=("memory",)),
     UserWorkload("Huber fit, np.minimum of |r| at 1.35, 100000x10", huber_capped_fit,
                  make_huber_capped_fit, 0, huber_capped_fit_grad),
+    UserWorkload("Tweedie NLL, log link, mu ** (1 - p), 1000x1000", tweedie_nll, make_tweedie,
+                 0, tweedie_nll_grad, tags=("memory",)),
+    UserWorkload("triplet margin loss, np.maximum, 4096x64", triplet_loss, make_triplet,
+                 (0, 1, 2), triplet_loss_grad),
     UserWorkload("distillation soft-label CE at a temperature, 1024x64x100",
                  distillation_loss, make_distillation, 0, distillation_loss_grad),
     UserWorkload("Whittaker smoother, second differences by slices, n=10^5",

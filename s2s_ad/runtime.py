@@ -11,6 +11,12 @@ Each helper is small and named for what it does to an adjoint:
     zero_tangent(x), broadcast_tangent(t, y)   the same for forward mode
     logistic(x, shift)       1 / (1 + exp(shift - x)), never overflowing: np.logaddexp's
                              derivative without its value (which costs many exps)
+    written_sigmoid(x)       1.0 / (1.0 + np.exp(-x)) as users write it: the primitive
+                             that chain is reversed as (its adjoint reads the result only)
+    scaled_pair_maximum(r, high, low)   np.maximum(high * r, low * r), high >= low: the
+                             primitive that is reversed as (its adjoint compares r with 0)
+    power_of_exp(x, c)       np.exp(x) ** c: the primitive `mu ** c` of mu = np.exp(x) is
+                             reversed as (its adjoint takes one exp, no pow)
 
 The adjoints of max/min, prod, cumsum and var are in runtime_reductions.py, np.std's
 and np.linalg.norm's in runtime_spread.py; shape manipulation (reshape_like, untranspose,
@@ -316,6 +322,31 @@ def logistic(x, shift=0.0):
             np.exp(e, out=e)
     e += 1.0
     return np.divide(1.0, e, out=e)
+
+
+def written_sigmoid(x):
+    """1.0 / (1.0 + np.exp(-x)), the sigmoid as users write it, computed as they do. The
+    backward sweep reverses those four statements as this one primitive when nothing else
+    reads their temporaries (ad/composites.py): its adjoint, y (1 - y) dy, reads the
+    result alone, since y exp(-x) = 1 - y, so exp(-x) need not live to the backward sweep.
+
+        written_sigmoid(0.0) -> 0.5"""
+    return 1.0 / (1.0 + np.exp(-x))
+
+
+def scaled_pair_maximum(r, high, low):
+    """np.maximum(high * r, low * r) for coefficients high >= low, as users write it (the
+    pinball loss's `np.maximum(q * r, (q - 1.0) * r)`): the primitive that statement is
+    reversed as (ad/composites.py). Its kink is at r = 0, where the products differ by
+    (high - low) r, so its adjoint compares r with 0 and needs neither product."""
+    return np.maximum(high * r, low * r)
+
+
+def power_of_exp(x, c):
+    """np.exp(x) ** c as users write it (a Tweedie loss's `mu = np.exp(eta)` and
+    `mu ** (1.0 - p)`): the primitive that power is reversed as (ad/composites.py), its
+    derivative exp(c x)'s, one exp where the pow's rule takes a pow."""
+    return np.exp(x) ** c
 
 
 def _scalar_like(g, x):

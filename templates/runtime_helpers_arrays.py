@@ -1,9 +1,16 @@
 """Tangents of the runtime helpers of runtime_arrays.py (np.cumprod's scans, np.pad, the
 weights of np.average) and runtime_spread.py (np.std), split from runtime_helpers.py,
 whose docstring says what these templates are for; and both templates of runtime.py's
-logistic, the derivative of np.logaddexp."""
+logistic, the derivative of np.logaddexp, and of its written_sigmoid (the user's chain
+1.0 / (1.0 + np.exp(-x)) reversed as one primitive) and scaled_pair_maximum (a maximum of
+two multiples of one value) and power_of_exp (a power of an exponential), each reversed as
+one primitive."""
+import numpy as np
+
 from s2s_ad.ad.template_dsl import adjoint, d, tangent
-from s2s_ad.runtime import logistic, unbroadcast, unreduce
+from s2s_ad.runtime import (logistic, power_of_exp, scaled_pair_maximum, unbroadcast,
+                            unreduce, written_sigmoid)
+from s2s_ad.runtime_pieces import kink_share
 from s2s_ad.runtime_reductions import unreduce_var
 from s2s_ad.runtime_arrays import (linear_scan, logsumexp_weights, pad_linear, shifted,
                                    spread_weights, sum_weighted, unlayout_weights, unpad,
@@ -24,6 +31,50 @@ def logistic_adjoint(y, x, shift=0.0):
 @tangent(logistic)
 def logistic_tangent(y, x, shift=0.0):
     d[y] = (d[x] - d[shift]) * y * logistic(shift, x)
+
+
+@adjoint(written_sigmoid)
+def written_sigmoid_adjoint(y, x):
+    """d 1 / (1 + e) with e = exp(-x) is y * y * e dx, and y e = 1 - y: the result alone,
+    as a hand-written gradient reads it (1 - y keeps y's absolute error, at most half an
+    ulp of 1, where y rounds near 1; e itself is not kept for it)"""
+    d[x] += d[y] * y * (1.0 - y)
+
+
+@tangent(written_sigmoid)
+def written_sigmoid_tangent(y, x):
+    d[y] = d[x] * y * (1.0 - y)
+
+
+@adjoint(scaled_pair_maximum)
+def scaled_pair_maximum_adjoint(y, r, high, low):
+    """max(high r, low r) with high >= low: d = high dr + r dhigh where r > 0, low dr + r dlow
+    where r < 0, the mean of the two at r = 0 (np.maximum's rule at its tie); the share
+    of r > 0 taken once, and r's adjoint as low g + (high - low) share"""
+    _share = kink_share(d[y], r, 0.0, True)
+    d[r] += unbroadcast(low * d[y] + (high - low) * _share, r)
+    d[high] += unbroadcast(_share * r, high)
+    d[low] += unbroadcast((d[y] - _share) * r, low)
+
+
+@tangent(scaled_pair_maximum)
+def scaled_pair_maximum_tangent(y, r, high, low):
+    d[y] = np.where(r > 0.0, high * d[r] + r * d[high], np.where(
+        r == 0.0, 0.5 * (high + low) * d[r], low * d[r] + r * d[low]))
+
+
+@adjoint(power_of_exp)
+def power_of_exp_adjoint(y, x, c):
+    """exp(x) ** c = exp(c x): d = exp(c x) (c dx + x dc), one exp (the pow's own rule
+    takes a pow, c mu ** (c - 1), and exp's a product)"""
+    _e = np.exp(c * x)
+    d[x] += unbroadcast(d[y] * c * _e, x)
+    d[c] += unbroadcast(d[y] * x * _e, c)
+
+
+@tangent(power_of_exp)
+def power_of_exp_tangent(y, x, c):
+    d[y] = y * (c * d[x] + x * d[c])
 
 
 # ---- runtime_spread.py ---------------------------------------------------------------------

@@ -8,7 +8,8 @@ import numpy as np
 
 import specs_runtime_linalg
 from primitive_specs import NONZERO, POSITIVE, REAL, Spec, UNARY as UNARY_SHAPES
-from s2s_ad.runtime import add_at, broadcast_tangent, logistic, unbroadcast, unreduce
+from s2s_ad.runtime import (add_at, broadcast_tangent, logistic, power_of_exp,
+                            scaled_pair_maximum, unbroadcast, unreduce, written_sigmoid)
 from s2s_ad.runtime_reductions import (reverse_cumsum, unreduce_extremum, unreduce_prod,
                                        unreduce_var)
 from s2s_ad.runtime_shape import (reshape_like, split_array, split_concatenated, split_hstacked,
@@ -364,7 +365,28 @@ def use_logistic_of_difference(a, b):
     return logistic(a, b)                   # np.logaddexp's derivative: broadcasting operands
 
 
+def use_written_sigmoid(x):
+    # the primitive a written-out sigmoid's chain is reversed as (ad/composites.py)
+    return written_sigmoid(3.0 * x)
+
+
+def use_scaled_pair_maximum(r, high):
+    # the primitive np.maximum(q * r, (q - 1.0) * r) is reversed as: its low is below high
+    return scaled_pair_maximum(r, high, high - 1.5)
+
+
+def use_power_of_exp(x, c):
+    # the primitive `mu ** c` of mu = np.exp(x) is reversed as
+    return power_of_exp(0.5 * x, c)
+
+
 SPECS = [
+    Spec(power_of_exp, use_power_of_exp, [((), ()), ((3, 4), ()), ((3, 4), (4,)), ((3, 1), (1, 4))],
+         modes=("reverse", "forward")),
+    Spec(scaled_pair_maximum, use_scaled_pair_maximum, [((), ()), ((3, 4), ()), ((3, 4), (4,)),
+                                                        ((3, 1), (1, 4))],
+         modes=("reverse", "forward")),
+    Spec(written_sigmoid, use_written_sigmoid, UNARY_SHAPES, modes=("reverse", "forward")),
     Spec(logistic, use_logistic, UNARY_SHAPES, modes=("reverse", "forward")),
     # (16, 20): at least runtime._FEW elements, the path without np.logaddexp
     Spec(logistic, use_logistic_wide, UNARY_SHAPES + [((16, 20),)],

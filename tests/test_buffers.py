@@ -49,7 +49,27 @@ def scaled_shifted(x, gamma, beta):
     return np.sum(np.tanh(y))
 
 
+def focal(z, y):
+    p = 1.0 / (1.0 + np.exp(-z))
+    pt = np.where(y > 0.5, p, 1.0 - p)
+    return -np.mean((1.0 - pt) ** 2 * np.log(pt))
+
+
+def tweedie(eta, y, power):
+    mu = np.exp(eta)
+    return np.mean(-y * mu ** (1.0 - power) / (1.0 - power) + mu ** (2.0 - power) / (2.0 - power))
+
+
+def triplet(anchor, positive, negative, margin):
+    d_pos = np.sum((anchor - positive) ** 2, axis=1)
+    d_neg = np.sum((anchor - negative) ** 2, axis=1)
+    return np.mean(np.maximum(d_pos - d_neg + margin, 0.0))
+
+
 CASES = [
+    (triplet, lambda rng: tuple(rng.standard_normal((50, 6)) for _ in range(3)) + (1.0,),
+     (0, 1, 2)),
+    (tweedie, lambda rng: (0.5 * rng.standard_normal(400), rng.random(400), 1.5), 0),
     (tanh_weighted, lambda rng: (rng.standard_normal(1000),), 0),
     (gaussian_nll, lambda rng: (rng.standard_normal((40, 30)), 0.3 * rng.standard_normal(
         (40, 30)), rng.standard_normal((40, 30))), (0, 1)),
@@ -58,6 +78,7 @@ CASES = [
     (softplus_loss, lambda rng: (rng.standard_normal(500), rng.random(500)), 0),
     (scaled_shifted, lambda rng: (rng.standard_normal((30, 20)), rng.standard_normal(20),
                                   rng.standard_normal(20)), (0, 1, 2)),
+    (focal, lambda rng: (rng.standard_normal(500), (rng.random(500) < 0.5) * 1.0), 0),
     (weighted_l1, lambda rng: (rng.standard_normal(500), rng.standard_normal(500),
                                rng.random(500)), (0, 1)),
     (l1_of_sines, lambda rng: (np.concatenate([rng.standard_normal(499), [0.0]]),), 0),
@@ -71,7 +92,7 @@ def _without_schedule(monkeypatch):
 @pytest.mark.parametrize("f, make, wrt", CASES, ids=lambda c: getattr(c, "__name__", ""))
 def test_schedule_changes_no_value_and_writes_no_argument(f, make, wrt, monkeypatch):
     args = make(np.random.default_rng(0))
-    kept = [a.copy() for a in args]
+    kept = [np.copy(a) for a in args]
     got = s2s_ad.grad(f, wrt=wrt)(*args)
     for a, k in zip(args, kept):
         assert np.array_equal(a, k)                       # no argument written into
@@ -126,6 +147,42 @@ def test_peak_memory_without_schedule_is_larger(monkeypatch):
     df = s2s_ad.grad(_copy(tanh_weighted))
     df(x)
     assert _peak(df, x) > 2 * x.nbytes + 10_000
+
+
+def test_an_array_an_update_reads_last_is_a_buffer_after():
+    """`pt_bar -= t7_0_bar` reads t7_0_bar for the last time and keeps nothing: its array
+    then holds the focal loss's `1.0 - p` (five arrays of z's size and y > 0.5's flags at
+    the peak, where six were)."""
+    rng = np.random.default_rng(4)
+    z, y = rng.standard_normal(100_000), (rng.random(100_000) < 0.5) * 1.0
+    df = s2s_ad.grad(focal)
+    df(z, y)
+    assert _peak(df, z, y) <= 5.5 * z.nbytes      # (6.1 arrays before)
+
+
+def test_an_update_is_built_in_arrays_read_for_the_last_time():
+    """`eta_bar += t2_0_bar * t1_1 * e_1`: the products go into t2_0_bar's array, then one
+    update (three arrays of eta's size at the peak, where four were)."""
+    rng = np.random.default_rng(8)
+    eta, y = 0.5 * rng.standard_normal(100_000), rng.random(100_000)
+    df = s2s_ad.grad(tweedie)
+    df(eta, y, 1.5)
+    assert _peak(df, eta, y, 1.5) <= 3.5 * eta.nbytes     # (4.0 arrays before)
+    source = s2s_ad.derivative_source(df, eta, y, 1.5)
+    assert "out=t2_0_bar)\n    eta_bar_term *= e_1\n    eta_bar += eta_bar_term\n" in source
+
+
+def test_a_row_spread_by_expand_dims_meets_an_array_in_its_buffer():
+    """`np.expand_dims(d_neg_bar, (1,)) * 2.0 * t1_1` (a sum's adjoint held as a view, a
+    mean's 1 / n from reduced_count): the row is its own small array, the product goes
+    into t1_1, dead after it; the triplet loss's peak is the three gradients (and the
+    two differences), where seven arrays of the embeddings' size were."""
+    rng = np.random.default_rng(10)
+    args = tuple(rng.standard_normal((20_000, 8)) for _ in range(3)) + (1.0,)
+    df = s2s_ad.grad(triplet, wrt=(0, 1, 2))
+    df(*args)
+    assert "np.multiply(t1_1_bar_row, t1_1, out=t1_1)" in s2s_ad.derivative_source(df, *args)
+    assert _peak(df, *args) <= 5.5 * args[0].nbytes
 
 
 def test_user_variables_lend_their_arrays_only_when_dead():

@@ -83,9 +83,10 @@ def test_softplus_of_arrays_of_one_shape_is_one_straight_sweep():
 
 def test_logistic_regression_reads_like_the_hand_written_gradient():
     source = s2s_ad.derivative_source(s2s_ad.grad(P.logreg), *CASES[0][1][0])
-    # p - y and its division in p's array (buffers.py), then the product
-    assert "np.subtract(p, y, out=p)" in source and "_operand @ X" in source \
-        and "matmul_adjoint" not in source
+    # the sigmoid built in X @ w's array (its chain reversed as one primitive reads no
+    # exp: ad/composites.py), p - y and its division, then the product
+    assert "p_part = np.negative(t1_0, out=t1_0)" in source and "p - y" in source \
+        and "_operand @ X" in source and "matmul_adjoint" not in source
     assert "unbroadcast" not in source and "1.0 - y" not in source
 
 

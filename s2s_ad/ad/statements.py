@@ -35,6 +35,7 @@ from .held_calls import held_calls
 from .held_copies import HeldCopies
 from .helper_calls_reverse import HelperCallReverser
 from .list_statements import ListStatementReverser
+from .composites import composite_operations
 from .maybe_zero import MaybeZeroAdjoints
 from .result_items import ResultItems
 from .tape import RESTORE, marker, pair_key
@@ -87,6 +88,8 @@ class StatementReverser(HelperCallReverser, ListStatementReverser, MaybeZeroAdjo
                                                inputs.dataflow.definitions) \
             if inputs.specialised else {}
         self.sums = SumAdjoints(carried_sums(self.levels.tree.body, self.levels.callees))
+        self.composites = composite_operations(self.levels.tree, self.levels.callees,
+                                               inputs.complex_names)   # (ad/composites.py)
         self._first_assignment = None       # name -> its first assignment (tuple_arity)
         kinds = inputs.kinds
         self._held_calls = held_calls(self.levels.tree.body, self.levels.callees,
@@ -165,7 +168,8 @@ class StatementReverser(HelperCallReverser, ListStatementReverser, MaybeZeroAdjo
 
     def _assignment(self, stmt, out):
         target = stmt.targets[0].id
-        op = operation_of(stmt.value, self.levels.callees)
+        op = self.composites.get(id(stmt)) \
+            or operation_of(stmt.value, self.levels.callees)   # a whole reversed as one
         accumulated = self.adj.accumulates(target)
         if accumulated:
             # hold the adjoint under its own name: the canonical one is reset below, and

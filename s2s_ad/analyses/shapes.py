@@ -18,7 +18,8 @@ import gast
 import numpy as np
 
 from ..ir.walk import walk_tree
-from ..runtime import logistic             # np.logaddexp's derivative, one array like x
+# np.logaddexp's derivative, and the wholes ad/composites.py reverses as one: elementwise
+from ..runtime import logistic, power_of_exp, scaled_pair_maximum, written_sigmoid
 from ..ir.primitives import identity, operation_of
 from .union_find import root_of
 
@@ -51,8 +52,11 @@ class Shapes:
         return object()
 
 
+_ELEMENTWISE_HELPERS = (logistic, written_sigmoid, scaled_pair_maximum, power_of_exp)
+
+
 def is_elementwise(primitive):
-    if primitive in _ELEMENTWISE_OPERATORS or primitive is logistic:
+    if primitive in _ELEMENTWISE_OPERATORS or primitive in _ELEMENTWISE_HELPERS:
         return True
     if isinstance(primitive, np.ufunc) and primitive.nout == 1 and primitive.nin in (1, 2) \
             and primitive.signature is None:     # not a generalized ufunc like matmul

@@ -6,7 +6,8 @@ Two arrays may share a buffer when they have one shape and one dtype. The facts
 shape); `ArrayClasses(kinds, resolve).class_of(expr)` extends that to an expression:
 `(shape class, dtype)` for a float array, WEAK for a Python number (it never changes an
 array's dtype), a dtype name for a numpy scalar, a `Row` for a reduction that kept its
-axes, None when the facts do not say. An elementwise operation has its operands' class
+axes (or `np.expand_dims` of an array, a view of it), None when the facts do not say.
+`reduced_count(...)`, a mean's n, is a Python int. An elementwise operation has its operands' class
 when one of them broadcasts into the other without growing it:
 
     x: float64[N, D] (class x), m = np.sum(x, axis=1, keepdims=True)
@@ -86,6 +87,11 @@ class ArrayClasses:
             return self._kept_reduction(node)
         if self.kept_contraction(node):
             return self._kept_contraction(node)
+        function = callee(node.func, self.resolve) if isinstance(node, gast.Call) else None
+        if function is runtime.reduced_count:
+            return WEAK                                        # a Python int, a mean's n
+        if function is numpy.expand_dims:
+            return self._expanded(node)
         ufunc = self.ufunc(node)
         if ufunc is not None:
             classes = [self.class_of(a) for a in node.args]
@@ -180,6 +186,25 @@ class ArrayClasses:
         return isinstance(node, gast.BinOp) and isinstance(node.op, gast.MatMult) \
             or isinstance(node, gast.Call) and not node.keywords and len(node.args) == 2 \
             and callee(node.func, self.resolve) is numpy.outer
+    def _expanded(self, node):
+        """`np.expand_dims(g, (k,))` of a float array g (a reduction's adjoint held as a
+        view, ad/view_adjoints.py): a Row, g's axes with length-1 axes inserted, as the
+        reduction with keepdims would have kept them; else None. A view of g: like any
+        Row, never a buffer, only read where it broadcasts."""
+        if len(node.args) != 2 or node.keywords:
+            return None                                  # (axis= by keyword: not read)
+        axes = self.axes_of(self.class_of(node.args[0]))
+        where = node.args[1].elts if isinstance(node.args[1], gast.Tuple) else [node.args[1]]
+        inserted = [build.number_literal(a) for a in where]
+        if axes is None or any(type(k) is not int for k in inserted):
+            return None
+        ndim = len(axes) + len(inserted)
+        inserted = {k % ndim for k in inserted if -ndim <= k < ndim}
+        if len(inserted) != len(where):
+            return None
+        rest = iter(axes)
+        kept = tuple(1 if k in inserted else next(rest) for k in range(ndim))
+        return Row(kept, _dtype(self.class_of(node.args[0])))
 
     def axes_of(self, cls):
         """The axes (1 or None for any other length) of a class's arrays, or None."""

@@ -19,8 +19,9 @@ An array dead after an earlier statement is handed to the next allocation of its
 A name may serve as a buffer when it is assigned once, at top level, the fresh result of
 arithmetic or of a ufunc (never an argument, a seed or cotangent, a view, a helper's
 result), and every read of it is an operand of arithmetic or of a ufunc, an attribute
-such as `.size`, the array a numpy reduction reads, a shape check (check_broadcast), or
-the returned value: nothing else can hold its array. Operands are
+such as `.size`, the array a numpy reduction reads, a shape check (check_broadcast), the
+value of an in-place update (`g -= t`), or the returned value: nothing else can hold its
+array. Operands are
 taken in Python's order and each operation computes the same numbers from the same
 operands (a buffer on the right of `+` or `*` moves to the left: IEEE addition and
 multiplication commute exactly), so no value changes. A statement is rewritten only when
@@ -121,6 +122,12 @@ class _Schedule(ArrayClasses):
                     allowed.update(id(a) for a in node.args if isinstance(a, gast.Name))
                 elif isinstance(node, gast.Attribute) and node.attr in _HARMLESS_ATTRIBUTES:
                     allowed.add(id(node.value))
+                elif isinstance(node, gast.AugAssign) and isinstance(node.value, gast.Name) \
+                        and isinstance(node.target, gast.Name) \
+                        and isinstance(self.name_class(node.target.id), tuple):
+                    # `g -= t` on an array g: numpy reads t and keeps nothing (a list's
+                    # `+=` would keep t's rows)
+                    allowed.add(id(node.value))
                 elif isinstance(node, gast.Return):
                     value = node.value
                     parts = value.elts if isinstance(value, gast.Tuple) else [value]
@@ -160,6 +167,9 @@ class _Schedule(ArrayClasses):
         return (out, True) if changed else (self.body, False)
 
     def _statement(self, index, stmt):
+        if isinstance(stmt, gast.AugAssign) and isinstance(stmt.target, gast.Name) \
+                and isinstance(self.name_class(stmt.target.id), tuple):
+            return self._update(index, stmt)
         target = build.assigned_name(stmt)
         # a user's variable is assigned its value in one step, as the user wrote it
         # (checked below, once the plan is made)
@@ -193,6 +203,35 @@ class _Schedule(ArrayClasses):
         self.free, self.used = plan.free, self.used | (plan.taken - {target})
         return [build.with_location(s, stmt) for s in statements]
 
+
+    def _update(self, index, stmt):
+        """`g += V` on an array g: V's operations planned like an assignment's value (into
+        arrays read here for the last time), then one update; None where that saves no
+        allocation, or V reads g.
+
+            eta_bar += t2_0_bar * t1_1 * e_1
+        ->  eta_bar_term = np.multiply(t2_0_bar, t1_1, out=t2_0_bar)
+            eta_bar_term *= e_1
+            eta_bar += eta_bar_term
+        """
+        if any(isinstance(n, gast.Name) and n.id == stmt.target.id
+               for n in walk_tree(stmt.value)):
+            return None
+        term, outer = self.fresh(f"{stmt.target.id}_term"), self.generated
+        self.generated = lambda name: name == term or outer(name)
+        try:
+            planned = self._statement(index, build.with_location(
+                build.assign(term, build.clone(stmt.value)), stmt))
+        finally:
+            self.generated = outer
+        if planned is None:
+            return None
+        value = build.name(term)
+        last = planned[-1]
+        if build.assigned_name(last) == term and isinstance(last.value, gast.Name):
+            planned, value = planned[:-1], last.value      # `term = t2_0_bar`: that array
+        update = build.aug_assign(stmt.target.id, type(stmt.op).__name__, value)
+        return planned + [build.with_location(update, stmt)]
 
     def _bound_by_last_step(self, statements, target):
         """A plan's steps building a user's variable in its own array, renamed to build it
