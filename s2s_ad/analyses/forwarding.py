@@ -17,8 +17,8 @@ as `**kwargs`), no defaults, nothing else in its body but a docstring. Read once
 """
 import ast
 import inspect
-import textwrap
 
+from ..frontend.parse import def_ast
 from .argument_writes import parameter_writes
 
 
@@ -31,11 +31,8 @@ def forwards(function, _known={}):
 
 
 def _read(function):
-    try:
-        fdef = ast.parse(textwrap.dedent(inspect.getsource(function))).body[0]
-    except (OSError, TypeError, SyntaxError, IndexError):
-        return None
-    if not isinstance(fdef, ast.FunctionDef) or fdef.decorator_list:
+    fdef = def_ast(function)
+    if fdef is None or fdef.decorator_list:
         return None
     a = fdef.args
     if not a.args or a.defaults or a.kw_defaults or a.kwonlyargs or a.posonlyargs:

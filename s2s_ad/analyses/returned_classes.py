@@ -14,8 +14,8 @@ Every `return` of the method (but `return NotImplemented`) must construct the sa
 nested defs and lambdas are not the method's returns. Read once per method.
 """
 import ast
-import inspect
-import textwrap
+
+from ..frontend.parse import def_ast
 
 
 def returned_class(function, owner, _known={}):
@@ -28,12 +28,8 @@ def returned_class(function, owner, _known={}):
 
 
 def _read(function, owner):
-    try:
-        tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
-    except (OSError, TypeError, SyntaxError, IndentationError):
-        return None
-    fdef = tree.body[0] if tree.body else None
-    if not isinstance(fdef, ast.FunctionDef) or not fdef.args.args:
+    fdef = def_ast(function)
+    if fdef is None or not fdef.args.args:
         return None
     me = fdef.args.args[0].arg
     found = set()

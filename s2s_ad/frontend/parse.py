@@ -189,6 +189,21 @@ def def_lines(function):
     return lines[first - 1:last], first
 
 
+def def_ast(function):
+    """The `ast.FunctionDef` of a method or function of yours (its lines read as def_lines
+    does, inspect's only where that cannot tell them), or None where its source is not
+    available or is no def (a lambda, a C function). For the facts read off a def's
+    source: what its returns construct, whether it passes its call on, its __iter__."""
+    try:
+        found = def_lines(function)
+        lines = found[0] if found is not None else inspect.getsourcelines(function)[0]
+        tree = ast.parse(textwrap.dedent("".join(lines)))
+    except (AttributeError, OSError, TypeError, SyntaxError, IndentationError):
+        return None
+    fdef = tree.body[0] if tree.body else None
+    return fdef if isinstance(fdef, ast.FunctionDef) else None
+
+
 def _forwards(wrapper, node):
     """Does `wrapper` take only *args/**kwargs and return, unchanged, what the function
     it wraps returns for them (directly, or through one name assigned once)?"""

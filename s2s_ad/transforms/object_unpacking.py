@@ -15,11 +15,11 @@ the object. Used by `normalize` through AssignmentMixin (assignments.py).
 """
 import ast
 import inspect
-import textwrap
 
 import gast
 
 from ..errors import UnsupportedSyntaxError
+from ..frontend.parse import def_ast
 from ..ir import build
 from .helper_inline import _LIBRARIES
 
@@ -60,9 +60,8 @@ class ObjectUnpackingMixin:
 def _iterated_attributes(method):
     """["a", "b"] when `method` (an __iter__) is `return iter((self.a, self.b))` (a tuple
     or list display of its own attributes, after a docstring at most), else None."""
-    try:
-        fdef = ast.parse(textwrap.dedent(inspect.getsource(method))).body[0]
-    except (OSError, TypeError, SyntaxError, IndexError):
+    fdef = def_ast(method)
+    if fdef is None:
         return None
     body = [s for s in fdef.body if not (isinstance(s, ast.Expr)
                                          and isinstance(s.value, ast.Constant))]
